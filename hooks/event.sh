@@ -1,0 +1,23 @@
+#!/bin/sh
+# umbel hook: records one hook event of a worker. Installed into <state>/hooks/ by umbel itself.
+#
+#   event.sh EVENTS_DIR EVENT_NAME      (the hook's JSON payload on stdin)
+#
+# Saves the payload atomically as EVENTS_DIR/<ns>-<pid>.<EVENT>.json, then appends one line
+# "<ns> <EVENT> <file>" to EVENTS_DIR/log, which umbel watches. Needs only sh, cat, date, mv;
+# prints nothing, so the CLI proceeds as if no hook had run.
+dir=$1
+event=$2
+if [ ! -d "$dir" ]; then
+  # A purged worker stays purged: swallow the payload and record nothing.
+  cat >/dev/null
+  exit 0
+fi
+case $event in
+  '' | *[!A-Za-z0-9_]*) cat >/dev/null; exit 0 ;;
+esac
+ns=$(date +%s%N)
+file="$ns-$$.$event.json"
+if cat >"$dir/.$file.tmp" && mv -f "$dir/.$file.tmp" "$dir/$file"; then :; else file=-; fi
+printf '%s %s %s\n' "$ns" "$event" "$file" >>"$dir/log"
+exit 0

@@ -1,0 +1,311 @@
+//! The state folder (`$UMBEL_STATE`, default `~/.umbel`, mode 0700):
+//!
+//! ```text
+//! <root>/hooks/                      event.sh and launch.sh, installed from the binary itself
+//! <root>/sessions/<name>/meta.json   who the worker is
+//! <root>/sessions/<name>/events/     hook payloads, the event log, `exit`, `dead`
+//! ```
+//!
+//! Every write is atomic (temp file + rename). A session folder is created with one `mkdir`, so
+//! two spawns racing on a name get exactly one winner.
+
+use crate::core::errors::{Error, Result};
+use crate::core::events::{EventRecord, parse_log};
+use crate::core::meta::Meta;
+use crate::core::name::WorkerName;
+use crate::core::outcome::ExitStatus;
+use serde::{Deserialize, Serialize};
+use std::fs;
+use std::io::{ErrorKind, Write};
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The hook scripts, embedded from the repository's `hooks/`.
+pub const EVENT_SH: &str = include_str!("../../hooks/event.sh");
+pub const LAUNCH_SH: &str = include_str!("../../hooks/launch.sh");
+
+/// Evidence kept when a worker died or was killed.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct DeadRecord {
+    /// Milliseconds since the epoch.
+    pub at: u64,
+    /// `kill` when umbel killed it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit: Option<ExitStatus>,
+    /// The last screen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screen: Option<String>,
+}
+
+/// The state root.
+#[derive(Debug, Clone)]
+pub struct StateRoot {
+    root: PathBuf,
+}
+
+impl StateRoot {
+    /// Opens (and creates, mode 0700) the state root at `root`.
+    pub fn open(root: PathBuf) -> Result<Self> {
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(root.join("sessions"))
+            .map_err(|e| Error::io("cannot create the state folder", &root, e))?;
+        Ok(StateRoot { root })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn session_dir(&self, name: &WorkerName) -> PathBuf {
+        self.root.join("sessions").join(name.as_str())
+    }
+
+    pub fn events_dir(&self, name: &WorkerName) -> PathBuf {
+        self.session_dir(name).join("events")
+    }
+
+    pub fn hooks_dir(&self) -> PathBuf {
+        self.root.join("hooks")
+    }
+
+    /// Installs the hook scripts if they are missing or differ from this binary's.
+    pub fn install_hooks(&self) -> Result<()> {
+        let dir = self.hooks_dir();
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&dir)
+            .map_err(|e| Error::io("cannot create", &dir, e))?;
+        for (file, content) in [("event.sh", EVENT_SH), ("launch.sh", LAUNCH_SH)] {
+            let path = dir.join(file);
+            if fs::read_to_string(&path).ok().as_deref() != Some(content) {
+                write_atomic(&path, content.as_bytes(), 0o700)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Claims a new session folder (with `events/`). Exactly one of two racing callers wins;
+    /// the other gets [`Error::Exists`].
+    pub fn create_session(&self, name: &WorkerName) -> Result<PathBuf> {
+        let dir = self.session_dir(name);
+        match fs::DirBuilder::new().mode(0o700).create(&dir) {
+            Ok(()) => {}
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => {
+                let dead = self.read_dead(name).is_some() || self.read_exit(name).is_some();
+                return Err(Error::Exists {
+                    name: name.to_string(),
+                    dead,
+                });
+            }
+            Err(e) => return Err(Error::io("cannot create", &dir, e)),
+        }
+        let events = self.events_dir(name);
+        if let Err(e) = fs::DirBuilder::new().mode(0o700).create(&events) {
+            let _ = fs::remove_dir_all(&dir);
+            return Err(Error::io("cannot create", &events, e));
+        }
+        Ok(dir)
+    }
+
+    /// Removes a session folder entirely.
+    pub fn remove_session(&self, name: &WorkerName) -> Result<()> {
+        let dir = self.session_dir(name);
+        match fs::remove_dir_all(&dir) {
+            Err(e) if e.kind() != ErrorKind::NotFound => Err(Error::io("cannot remove", &dir, e)),
+            _ => Ok(()),
+        }
+    }
+
+    /// Writes meta.json atomically.
+    pub fn write_meta(&self, meta: &Meta, name: &WorkerName) -> Result<()> {
+        let path = self.session_dir(name).join("meta.json");
+        let text = serde_json::to_vec_pretty(meta).map_err(|e| Error::Corrupt {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
+        write_atomic(&path, &text, 0o600)
+    }
+
+    /// Reads meta.json; a missing worker is [`Error::NotFound`].
+    pub fn read_meta(&self, name: &WorkerName) -> Result<Meta> {
+        let path = self.session_dir(name).join("meta.json");
+        let text = match fs::read(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == ErrorKind::NotFound => {
+                return Err(Error::NotFound {
+                    name: name.to_string(),
+                });
+            }
+            Err(e) => return Err(Error::io("cannot read", &path, e)),
+        };
+        serde_json::from_slice(&text).map_err(|e| Error::Corrupt {
+            path,
+            message: e.to_string(),
+        })
+    }
+
+    /// Names of all workers with a meta.json, sorted.
+    pub fn list(&self) -> Result<Vec<WorkerName>> {
+        let dir = self.root.join("sessions");
+        let entries = fs::read_dir(&dir).map_err(|e| Error::io("cannot list", &dir, e))?;
+        let mut names: Vec<WorkerName> = entries
+            .filter_map(|e| e.ok())
+            .filter_map(|e| WorkerName::parse(&e.file_name().to_string_lossy()).ok())
+            .filter(|n| self.session_dir(n).join("meta.json").exists())
+            .collect();
+        names.sort();
+        Ok(names)
+    }
+
+    /// The event log, parsed (empty when nothing fired yet).
+    pub fn read_log(&self, name: &WorkerName) -> Result<Vec<EventRecord>> {
+        let path = self.events_dir(name).join("log");
+        match fs::read_to_string(&path) {
+            Ok(text) => Ok(parse_log(&text)),
+            Err(e) if e.kind() == ErrorKind::NotFound => Ok(Vec::new()),
+            Err(e) => Err(Error::io("cannot read", &path, e)),
+        }
+    }
+
+    /// A hook payload by file name (None when missing or not JSON).
+    pub fn read_payload(&self, name: &WorkerName, file: &str) -> Option<serde_json::Value> {
+        if file.contains('/') {
+            return None;
+        }
+        let text = fs::read(self.events_dir(name).join(file)).ok()?;
+        serde_json::from_slice(&text).ok()
+    }
+
+    /// The launch wrapper's exit record.
+    pub fn read_exit(&self, name: &WorkerName) -> Option<ExitStatus> {
+        let text = fs::read(self.events_dir(name).join("exit")).ok()?;
+        serde_json::from_slice(&text).ok()
+    }
+
+    /// The evidence record of a death.
+    pub fn read_dead(&self, name: &WorkerName) -> Option<DeadRecord> {
+        let text = fs::read(self.events_dir(name).join("dead")).ok()?;
+        serde_json::from_slice(&text).ok()
+    }
+
+    /// Writes the evidence record (when the folder still exists).
+    pub fn write_dead(&self, name: &WorkerName, record: &DeadRecord) -> Result<()> {
+        let path = self.events_dir(name).join("dead");
+        if !self.events_dir(name).is_dir() {
+            return Ok(());
+        }
+        let text = serde_json::to_vec_pretty(record).map_err(|e| Error::Corrupt {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
+        write_atomic(&path, &text, 0o600)
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder and a rename.
+pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let file_name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(
+        ".{file_name}.tmp.{}.{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let result = (|| {
+        let mut f = fs::File::create(&tmp)?;
+        f.set_permissions(fs::Permissions::from_mode(mode))?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    result.map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        Error::io("cannot write", path, e)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn root() -> (tempfile::TempDir, StateRoot) {
+        let dir = tempfile::tempdir().unwrap();
+        let state = StateRoot::open(dir.path().join("state")).unwrap();
+        (dir, state)
+    }
+
+    #[test]
+    fn the_root_is_private() {
+        let (_d, state) = root();
+        let mode = fs::metadata(state.path()).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700);
+    }
+
+    #[test]
+    fn one_of_two_creations_wins() {
+        let (_d, state) = root();
+        let name = WorkerName::parse("w1").unwrap();
+        state.create_session(&name).unwrap();
+        let err = state.create_session(&name).unwrap_err();
+        assert!(matches!(err, Error::Exists { dead: false, .. }), "{err}");
+    }
+
+    #[test]
+    fn racing_threads_get_exactly_one_winner() {
+        let (_d, state) = root();
+        let wins: usize = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..8)
+                .map(|_| {
+                    s.spawn(|| {
+                        state
+                            .create_session(&WorkerName::parse("race").unwrap())
+                            .is_ok()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap() as usize)
+                .sum()
+        });
+        assert_eq!(wins, 1);
+    }
+
+    #[test]
+    fn hooks_are_installed_executable_and_identical() {
+        let (_d, state) = root();
+        state.install_hooks().unwrap();
+        let launch = state.hooks_dir().join("launch.sh");
+        assert_eq!(fs::read_to_string(&launch).unwrap(), LAUNCH_SH);
+        assert_eq!(
+            fs::metadata(&launch).unwrap().permissions().mode() & 0o111,
+            0o100
+        );
+        state.install_hooks().unwrap();
+    }
+
+    #[test]
+    fn atomic_write_leaves_no_temp_files() {
+        let (d, _state) = root();
+        let path = d.path().join("f.json");
+        write_atomic(&path, b"{}", 0o600).unwrap();
+        write_atomic(&path, b"{\"a\":1}", 0o600).unwrap();
+        let names: Vec<_> = fs::read_dir(d.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+        assert_eq!(fs::read(&path).unwrap(), b"{\"a\":1}");
+    }
+}

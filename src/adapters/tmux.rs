@@ -1,0 +1,370 @@
+//! The only door to tmux. Every call carries `-L <private socket>` and `-f /dev/null`, runs with
+//! a minimal client environment (the server keeps its first client's environment and hands it to
+//! every pane), reads no stdin unless it feeds data, and is bounded in time. Nothing here ever
+//! addresses the default socket.
+
+use super::exec::{RunError, run_bounded};
+use crate::core::errors::{Error, Result};
+use crate::core::outcome::ExitStatus;
+use crate::core::wait::Liveness;
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+/// Variables a tmux client may see.
+const CLIENT_ENV: &[&str] = &[
+    "PATH",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "LANG",
+    "LANGUAGE",
+    "TMPDIR",
+    "TMUX_TMPDIR",
+    "TERM",
+    "COLORTERM",
+];
+
+/// How long one tmux call may take.
+const CALL_BOUND: Duration = Duration::from_secs(5);
+
+/// Pane size of new workers (the size the provider fixtures were recorded at).
+const WIDTH: &str = "120";
+const HEIGHT: &str = "40";
+
+/// A handle on the private tmux server.
+#[derive(Debug, Clone)]
+pub struct Tmux {
+    socket: String,
+    client_env: Vec<(String, String)>,
+}
+
+/// A pane's liveness plus the pid of its first process.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pane {
+    pub liveness: Liveness,
+    pub pid: Option<u32>,
+}
+
+impl Tmux {
+    /// A handle on socket `socket`; `env` is umbel's environment, filtered here.
+    pub fn new(socket: String, env: &[(String, String)]) -> Self {
+        let client_env = env
+            .iter()
+            .filter(|(k, _)| CLIENT_ENV.contains(&k.as_str()) || k.starts_with("LC_"))
+            .cloned()
+            .collect();
+        Tmux { socket, client_env }
+    }
+
+    /// The socket name (`-L`).
+    pub fn socket(&self) -> &str {
+        &self.socket
+    }
+
+    fn command(&self, args: &[String]) -> Command {
+        let mut cmd = Command::new("tmux");
+        cmd.env_clear()
+            .envs(self.client_env.iter().map(|(k, v)| (k, v)))
+            .arg("-L")
+            .arg(&self.socket)
+            .arg("-f")
+            .arg("/dev/null")
+            .args(args);
+        cmd
+    }
+
+    /// Runs one tmux invocation (commands may be chained with `;` arguments).
+    pub fn run(&self, args: &[String], stdin: Option<&[u8]>) -> Result<Vec<u8>> {
+        let what = args.first().cloned().unwrap_or_default();
+        let done = run_bounded(self.command(args), stdin, CALL_BOUND).map_err(|e| match e {
+            RunError::Spawn(e) if e.kind() == std::io::ErrorKind::NotFound => Error::Tmux {
+                command: what.clone(),
+                message: "tmux is not installed (on Debian: apt-get install tmux)".into(),
+            },
+            RunError::Spawn(e) => Error::Tmux {
+                command: what.clone(),
+                message: e.to_string(),
+            },
+            RunError::TimedOut => Error::Tmux {
+                command: what.clone(),
+                message: format!("tmux did not answer within {}s", CALL_BOUND.as_secs()),
+            },
+        })?;
+        if done.status.success() {
+            Ok(done.stdout)
+        } else {
+            Err(Error::Tmux {
+                command: what,
+                message: String::from_utf8_lossy(&done.stderr).trim().to_string(),
+            })
+        }
+    }
+
+    /// Starts a detached session running `argv` in `cwd`, after loading `env_script` into the
+    /// buffer `env_buffer` from stdin, all in one invocation (so `remain-on-exit` is in place
+    /// before the pane can die).
+    pub fn new_session(
+        &self,
+        session: &str,
+        cwd: &Path,
+        env_buffer: &str,
+        env_script: &[u8],
+        argv: &[String],
+    ) -> Result<()> {
+        let mut args: Vec<String> = vec![
+            "load-buffer".into(),
+            "-b".into(),
+            env_buffer.into(),
+            "-".into(),
+            ";".into(),
+            "set-option".into(),
+            "-g".into(),
+            "remain-on-exit".into(),
+            "on".into(),
+            ";".into(),
+            "new-session".into(),
+            "-d".into(),
+            "-s".into(),
+            session.into(),
+            "-x".into(),
+            WIDTH.into(),
+            "-y".into(),
+            HEIGHT.into(),
+            "-c".into(),
+            cwd.to_string_lossy().into_owned(),
+            "--".into(),
+        ];
+        args.extend(argv.iter().map(|a| escape_separator(a)));
+        self.run(&args, Some(env_script)).map(drop)
+    }
+
+    /// The liveness of every umbel session on this server, by session name.
+    pub fn panes(&self) -> Result<HashMap<String, Pane>> {
+        let args = strings(&[
+            "list-panes",
+            "-a",
+            "-F",
+            "#{session_name}\t#{pane_dead}\t#{pane_dead_status}\t#{pane_dead_signal}\t#{pane_pid}",
+        ]);
+        match self.run(&args, None) {
+            Ok(out) => Ok(parse_panes(&String::from_utf8_lossy(&out))),
+            Err(e) if not_there(&e) => Ok(HashMap::new()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The liveness of one session.
+    pub fn pane(&self, session: &str) -> Result<Pane> {
+        let format =
+            "#{session_name}\t#{pane_dead}\t#{pane_dead_status}\t#{pane_dead_signal}\t#{pane_pid}";
+        let args = strings(&["list-panes", "-s", "-t", &exact(session), "-F", format]);
+        match self.run(&args, None) {
+            Ok(out) => Ok(parse_panes(&String::from_utf8_lossy(&out))
+                .remove(session)
+                .unwrap_or(Pane {
+                    liveness: Liveness::Gone,
+                    pid: None,
+                })),
+            Err(e) if not_there(&e) => Ok(Pane {
+                liveness: Liveness::Gone,
+                pid: None,
+            }),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The visible screen (`history`: plus the scroll-back), wrapped lines joined.
+    pub fn capture(&self, session: &str, history: bool) -> Result<String> {
+        let target = pane_target(session);
+        let mut args = strings(&["capture-pane", "-p", "-J", "-t", &target]);
+        if history {
+            args.extend(strings(&["-S", "-", "-E", "-"]));
+        }
+        let out = self.run(&args, None)?;
+        let text = String::from_utf8_lossy(&out);
+        Ok(text
+            .lines()
+            .filter(|l| !l.starts_with("Pane is dead"))
+            .collect::<Vec<_>>()
+            .join("\n")
+            .trim_end()
+            .to_string())
+    }
+
+    /// Pastes `text` as one bracketed paste (newlines kept as LF), through a buffer loaded from
+    /// stdin, so any bytes arrive exactly and nothing lands on an argv.
+    pub fn paste(&self, session: &str, buffer: &str, text: &[u8]) -> Result<()> {
+        let target = pane_target(session);
+        let args = strings(&[
+            "load-buffer",
+            "-b",
+            buffer,
+            "-",
+            ";",
+            "paste-buffer",
+            "-p",
+            "-r",
+            "-d",
+            "-b",
+            buffer,
+            "-t",
+            &target,
+        ]);
+        self.run(&args, Some(text)).map(drop)
+    }
+
+    /// Presses keys (tmux key names: `Enter`, `Down`, `Escape`).
+    pub fn send_keys(&self, session: &str, keys: &[&str]) -> Result<()> {
+        let target = pane_target(session);
+        let mut args = strings(&["send-keys", "-t", &target]);
+        args.extend(strings(keys));
+        self.run(&args, None).map(drop)
+    }
+
+    /// Deletes a buffer, ignoring a missing one.
+    pub fn delete_buffer(&self, buffer: &str) {
+        let _ = self.run(&strings(&["delete-buffer", "-b", buffer]), None);
+    }
+
+    /// Kills a session; a missing session is not an error.
+    pub fn kill_session(&self, session: &str) -> Result<()> {
+        match self.run(&strings(&["kill-session", "-t", &exact(session)]), None) {
+            Err(e) if !not_there(&e) => Err(e),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// `=name`: an exact session match (tmux otherwise matches prefixes).
+fn exact(session: &str) -> String {
+    format!("={session}")
+}
+
+/// The active pane of an exactly matched session.
+fn pane_target(session: &str) -> String {
+    format!("={session}:")
+}
+
+/// tmux reads a trailing `;` of an argument as a command separator; escape it.
+fn escape_separator(arg: &str) -> String {
+    match arg.strip_suffix(';') {
+        Some(head) if !head.ends_with('\\') => format!("{head}\\;"),
+        _ => arg.to_string(),
+    }
+}
+
+fn strings(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| s.to_string()).collect()
+}
+
+/// Whether a tmux error only says the server or session does not exist.
+pub fn not_there(err: &Error) -> bool {
+    let Error::Tmux { message, .. } = err else {
+        return false;
+    };
+    let m = message.to_ascii_lowercase();
+    [
+        "can't find session",
+        "can't find pane",
+        "can't find window",
+        "no server running",
+        "error connecting to",
+        "session not found",
+    ]
+    .iter()
+    .any(|s| m.contains(s))
+}
+
+fn parse_panes(text: &str) -> HashMap<String, Pane> {
+    let mut out = HashMap::new();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        if f.len() < 5 || out.contains_key(f[0]) {
+            continue;
+        }
+        let liveness = if f[1] == "1" {
+            Liveness::Dead(ExitStatus {
+                exit_code: f[2].parse().ok(),
+                signal: f[3].parse().ok().filter(|s| *s != 0),
+            })
+        } else {
+            Liveness::Alive
+        };
+        out.insert(
+            f[0].to_string(),
+            Pane {
+                liveness,
+                pid: f[4].parse().ok(),
+            },
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_env_is_minimal() {
+        let env = vec![
+            ("PATH".to_string(), "/bin".to_string()),
+            ("LC_ALL".to_string(), "C".to_string()),
+            ("SECRET".to_string(), "x".to_string()),
+            ("TMUX".to_string(), "/tmp/tmux-0/default,1,0".to_string()),
+        ];
+        let t = Tmux::new("umbel-x".into(), &env);
+        let names: Vec<&str> = t.client_env.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(names, ["PATH", "LC_ALL"]);
+        let cmd = t.command(&["list-sessions".to_string()]);
+        let args: Vec<_> = cmd
+            .get_args()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(args, ["-L", "umbel-x", "-f", "/dev/null", "list-sessions"]);
+    }
+
+    #[test]
+    fn trailing_semicolons_are_escaped() {
+        assert_eq!(escape_separator("a;"), "a\\;");
+        assert_eq!(escape_separator("a;b"), "a;b");
+        assert_eq!(escape_separator(";"), "\\;");
+    }
+
+    #[test]
+    fn pane_lines_parse_dead_and_alive() {
+        let panes = parse_panes("umbel-a\t0\t\t\t10\numbel-b\t1\t3\t\t11\numbel-c\t1\t\t9\t12\n");
+        assert_eq!(panes["umbel-a"].liveness, Liveness::Alive);
+        assert_eq!(panes["umbel-a"].pid, Some(10));
+        assert_eq!(
+            panes["umbel-b"].liveness,
+            Liveness::Dead(ExitStatus {
+                exit_code: Some(3),
+                signal: None
+            })
+        );
+        assert_eq!(
+            panes["umbel-c"].liveness,
+            Liveness::Dead(ExitStatus {
+                exit_code: None,
+                signal: Some(9)
+            })
+        );
+    }
+
+    #[test]
+    fn missing_server_errors_are_recognised() {
+        let e = Error::Tmux {
+            command: "x".into(),
+            message: "no server running on /tmp/x".into(),
+        };
+        assert!(not_there(&e));
+        let e = Error::Tmux {
+            command: "x".into(),
+            message: "something else".into(),
+        };
+        assert!(!not_there(&e));
+    }
+}

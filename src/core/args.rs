@@ -1,0 +1,107 @@
+//! The verbs' inputs, one struct per verb. Each derives `clap::Args` (the CLI flags),
+//! `Deserialize` (YAML workflows, MCP calls) and `JsonSchema` (MCP tool schemas), so a field is
+//! defined once and its `///` line is both its `--help` text and its schema description.
+//! Output switches (`--json`) are the faces' business and live there.
+
+use super::providers::Provider;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use std::path::PathBuf;
+
+/// Start a worker: an agent CLI in its own tmux pane, ready for prompts.
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SpawnArgs {
+    /// Worker name (`[a-z0-9][a-z0-9-]*`, at most 63 chars); an `anon-…` name when omitted.
+    #[arg(long)]
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Which agent CLI to run.
+    #[arg(long, value_enum, default_value_t)]
+    #[serde(default)]
+    pub provider: Provider,
+    /// Working directory of the worker (default: the current directory).
+    #[arg(long)]
+    #[serde(default)]
+    pub cwd: Option<PathBuf>,
+    /// Model to ask the CLI for.
+    #[arg(long)]
+    #[serde(default)]
+    pub model: Option<String>,
+    /// Extra variable for the worker: `K=V`, or `NAME` to pass umbel's own value by name (keeps
+    /// secrets off every command line). Repeatable.
+    #[arg(long = "env", value_name = "K=V|NAME")]
+    #[serde(default)]
+    pub env: Vec<String>,
+    /// Skip the CLI's permission prompts (claude: bypassPermissions).
+    #[arg(long)]
+    #[serde(default)]
+    pub unattended: bool,
+    /// How long startup may take before umbel gives up (e.g. 60s).
+    #[arg(long, value_name = "DURATION")]
+    #[serde(default)]
+    pub startup_timeout: Option<String>,
+}
+
+/// Send a prompt to a worker and confirm the CLI accepted it.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SendArgs {
+    /// The worker.
+    pub name: String,
+    /// The prompt; `-` or omitted reads it from standard input.
+    #[serde(default)]
+    pub prompt: Option<String>,
+}
+
+/// Wait until the worker's turn ends, and say how it ended.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct WaitArgs {
+    /// The worker.
+    pub name: String,
+    /// Give up after this long (default 30m); the outcome is then `timeout` (exit 124).
+    #[arg(long, value_name = "DURATION")]
+    #[serde(default)]
+    pub timeout: Option<String>,
+    /// Only consider events from this event-log position on (the number `send` printed).
+    /// Default: the start of the latest turn.
+    #[arg(long, value_name = "POS")]
+    #[serde(default)]
+    pub since: Option<usize>,
+}
+
+/// Print the answer of the worker's last finished turn.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ReadArgs {
+    /// The worker.
+    pub name: String,
+}
+
+/// Show what workers are doing.
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct StatusArgs {
+    /// One worker; all when omitted.
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// Stop a worker; its folder stays as a tombstone unless purged.
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct KillArgs {
+    /// The worker.
+    #[arg(required_unless_present = "all")]
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Kill every worker of this state root.
+    #[arg(long, conflicts_with = "name")]
+    #[serde(default)]
+    pub all: bool,
+    /// Also delete the worker's folder (no tombstone).
+    #[arg(long)]
+    #[serde(default)]
+    pub purge: bool,
+}

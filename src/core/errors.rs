@@ -1,0 +1,188 @@
+//! The one error type of umbel. Adapters and operations return it; only faces turn it into an
+//! exit code, a JSON error or an MCP error result. Every variant names the thing that failed and,
+//! where it can, what to do next.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong in umbel, by kind.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Bad input from the caller (a flag, a value, a field); exit 2.
+    #[error("{message}")]
+    Usage { message: String },
+
+    /// A worker name outside `^[a-z0-9][a-z0-9-]{0,62}$`.
+    #[error("invalid worker name `{name}`: {reason}")]
+    InvalidName { name: String, reason: &'static str },
+
+    /// `--env NAME` named a variable that is not set in umbel's environment.
+    #[error("`--env {name}` passes `{name}` by name, but it is not set in umbel's environment")]
+    EnvUnset { name: String },
+
+    /// `--cwd` does not exist or is not a directory.
+    #[error("`--cwd {}` is not a directory: {reason}", path.display())]
+    CwdMissing { path: PathBuf, reason: String },
+
+    /// The provider's binary could not be found.
+    #[error("{provider} binary `{bin}` not found on PATH (set {env_var} to its location)")]
+    BinaryNotFound {
+        provider: &'static str,
+        bin: String,
+        env_var: &'static str,
+    },
+
+    /// A worker of that name already exists (alive, or as a tombstone).
+    #[error("worker `{name}` already exists{}", if *dead { " as a tombstone (`umbel kill --purge` it to reuse the name)" } else { "" })]
+    Exists { name: String, dead: bool },
+
+    /// No worker of that name.
+    #[error("no worker named `{name}` (see `umbel ls`)")]
+    NotFound { name: String },
+
+    /// The worker's process has ended, so the verb cannot act on it.
+    #[error("worker `{name}` is dead: {detail}")]
+    Dead { name: String, detail: String },
+
+    /// Another turn is still running (or another `send` holds the worker).
+    #[error("worker `{name}` is busy: {detail}")]
+    Busy { name: String, detail: String },
+
+    /// The prompt was pasted but the CLI never confirmed it was submitted.
+    #[error("prompt not submitted to `{name}`: {detail}")]
+    NotSubmitted { name: String, detail: String },
+
+    /// The CLI opened on a sign-in or onboarding screen; a person has to sign in first.
+    #[error(
+        "{provider} is not signed in here: it opened on its sign-in screen (\"{line}\"). Run `{bin}` once in a terminal and sign in, then spawn again"
+    )]
+    SignIn {
+        provider: &'static str,
+        bin: String,
+        line: String,
+    },
+
+    /// The worker died or never became ready during startup.
+    #[error("worker `{name}` did not start: {detail}")]
+    StartupFailed {
+        name: String,
+        detail: String,
+        screen: Option<String>,
+    },
+
+    /// A tmux command failed.
+    #[error("tmux {command} failed: {message}")]
+    Tmux { command: String, message: String },
+
+    /// A file-system operation failed.
+    #[error("{action} {}: {source}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// A state file exists but cannot be understood.
+    #[error("state file {} is unreadable: {message}", path.display())]
+    Corrupt { path: PathBuf, message: String },
+
+    /// There is no answer to read yet.
+    #[error("worker `{name}` has no finished turn to read yet")]
+    NoAnswer { name: String },
+
+    /// The operation was interrupted (SIGINT, or a cancelled MCP request).
+    #[error("interrupted")]
+    Interrupted,
+}
+
+impl Error {
+    /// Shorthand for a usage error.
+    pub fn usage(message: impl Into<String>) -> Self {
+        Error::Usage {
+            message: message.into(),
+        }
+    }
+
+    /// Shorthand for an I/O error on a path.
+    pub fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            action,
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// A stable snake_case identifier for scripts and MCP hosts.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::Usage { .. } => "usage",
+            Error::InvalidName { .. } => "invalid_name",
+            Error::EnvUnset { .. } => "env_unset",
+            Error::CwdMissing { .. } => "cwd_missing",
+            Error::BinaryNotFound { .. } => "binary_not_found",
+            Error::Exists { .. } => "exists",
+            Error::NotFound { .. } => "not_found",
+            Error::Dead { .. } => "dead",
+            Error::Busy { .. } => "busy",
+            Error::NotSubmitted { .. } => "not_submitted",
+            Error::SignIn { .. } => "sign_in",
+            Error::StartupFailed { .. } => "startup_failed",
+            Error::Tmux { .. } => "tmux",
+            Error::Io { .. } => "io",
+            Error::Corrupt { .. } => "corrupt_state",
+            Error::NoAnswer { .. } => "no_answer",
+            Error::Interrupted => "interrupted",
+        }
+    }
+
+    /// The process exit status a face reports for this error.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Usage { .. }
+            | Error::InvalidName { .. }
+            | Error::EnvUnset { .. }
+            | Error::CwdMissing { .. } => 2,
+            Error::SignIn { .. } => 126,
+            Error::Interrupted => 130,
+            _ => 1,
+        }
+    }
+}
+
+/// umbel's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usage_kinds_exit_2_and_sign_in_126() {
+        assert_eq!(Error::usage("x").exit_code(), 2);
+        assert_eq!(Error::EnvUnset { name: "K".into() }.exit_code(), 2);
+        let e = Error::SignIn {
+            provider: "claude",
+            bin: "claude".into(),
+            line: "l".into(),
+        };
+        assert_eq!(e.exit_code(), 126);
+        assert_eq!(
+            Error::Busy {
+                name: "w".into(),
+                detail: "d".into()
+            }
+            .exit_code(),
+            1
+        );
+    }
+
+    #[test]
+    fn exists_message_mentions_purge_for_tombstones() {
+        let e = Error::Exists {
+            name: "w".into(),
+            dead: true,
+        };
+        assert!(e.to_string().contains("kill --purge"), "{e}");
+        assert_eq!(e.code(), "exists");
+    }
+}

@@ -1,0 +1,15 @@
+//! The pure core: no I/O, no clock, no environment reads. Everything here is a function of its
+//! inputs and is tested on recorded data.
+
+pub mod args;
+pub mod duration;
+pub mod errors;
+pub mod events;
+pub mod meta;
+pub mod name;
+pub mod outcome;
+pub mod providers;
+pub mod socket;
+pub mod status;
+pub mod wait;
+pub mod worker_env;

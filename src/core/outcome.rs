@@ -1,0 +1,146 @@
+//! How a wait ended: the vocabulary every face shares (exit codes, JSON, MCP results).
+//!
+//! | outcome | exit | meaning |
+//! |---|---|---|
+//! | `stop` | 0 | the turn ended normally and its answer is readable |
+//! | `provider-error` | 122 | the provider failed the turn (`api-error`, `usage-limit`, `interrupted`) |
+//! | `idle` | 123 | nothing moved for `--idle-timeout` |
+//! | `timeout` | 124 | `--timeout` reached |
+//! | `dead` | 125 | the worker process ended |
+//! | `input` | 126 | the worker waits for a person (`permission`, `question`, `sign-in`, `trust`) |
+
+use serde::Serialize;
+
+/// The kind of end a wait reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum OutcomeKind {
+    Stop,
+    ProviderError,
+    Idle,
+    Timeout,
+    Dead,
+    Input,
+}
+
+impl OutcomeKind {
+    /// The exit status the CLI reports for this outcome.
+    pub fn exit_code(self) -> u8 {
+        match self {
+            OutcomeKind::Stop => 0,
+            OutcomeKind::ProviderError => 122,
+            OutcomeKind::Idle => 123,
+            OutcomeKind::Timeout => 124,
+            OutcomeKind::Dead => 125,
+            OutcomeKind::Input => 126,
+        }
+    }
+
+    /// The outcome's name as printed.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OutcomeKind::Stop => "stop",
+            OutcomeKind::ProviderError => "provider-error",
+            OutcomeKind::Idle => "idle",
+            OutcomeKind::Timeout => "timeout",
+            OutcomeKind::Dead => "dead",
+            OutcomeKind::Input => "input",
+        }
+    }
+}
+
+/// How a worker process ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct ExitStatus {
+    /// The exit code, when it exited by itself.
+    #[serde(rename = "exitCode", skip_serializing_if = "Option::is_none", default)]
+    pub exit_code: Option<i32>,
+    /// The signal number, when a signal ended it.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub signal: Option<i32>,
+}
+
+impl ExitStatus {
+    /// A one-line description: `exited with status 3`, `killed by signal 9`.
+    pub fn describe(&self) -> String {
+        match (self.exit_code, self.signal) {
+            (_, Some(sig)) => format!("killed by signal {sig}"),
+            (Some(code), None) => format!("exited with status {code}"),
+            (None, None) => "ended without a recorded status".to_string(),
+        }
+    }
+}
+
+/// The end of a wait, with what is known about it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Outcome {
+    pub outcome: OutcomeKind,
+    /// A finer reason: `api-error`, `permission`, …
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// A human-readable line.
+    pub message: String,
+    /// The event-log position just past the event that decided the outcome; pass it to the
+    /// next `wait --since` to wait for something newer.
+    pub position: usize,
+    /// How the process ended (`dead` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit: Option<ExitStatus>,
+    /// The pending tool (`input`/`permission` only), as the hook reported it.
+    #[serde(rename = "pendingTool", skip_serializing_if = "Option::is_none")]
+    pub pending_tool: Option<serde_json::Value>,
+    /// The last screen, as evidence (`dead`, `timeout`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub screen: Option<String>,
+}
+
+impl Outcome {
+    /// A bare outcome with a message.
+    pub fn new(outcome: OutcomeKind, message: impl Into<String>, position: usize) -> Self {
+        Outcome {
+            outcome,
+            reason: None,
+            message: message.into(),
+            position,
+            exit: None,
+            pending_tool: None,
+            screen: None,
+        }
+    }
+
+    /// Adds a reason.
+    pub fn with_reason(mut self, reason: &str) -> Self {
+        self.reason = Some(reason.to_string());
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_follow_the_documented_table() {
+        let table = [
+            (OutcomeKind::Stop, 0, "stop"),
+            (OutcomeKind::ProviderError, 122, "provider-error"),
+            (OutcomeKind::Idle, 123, "idle"),
+            (OutcomeKind::Timeout, 124, "timeout"),
+            (OutcomeKind::Dead, 125, "dead"),
+            (OutcomeKind::Input, 126, "input"),
+        ];
+        for (kind, code, name) in table {
+            assert_eq!(kind.exit_code(), code);
+            assert_eq!(kind.as_str(), name);
+            assert_eq!(serde_json::to_value(kind).unwrap(), name);
+        }
+    }
+
+    #[test]
+    fn exit_status_reads_the_launch_wrapper_record() {
+        let s: ExitStatus = serde_json::from_str(r#"{"exitCode":3}"#).unwrap();
+        assert_eq!(s.describe(), "exited with status 3");
+        let s: ExitStatus = serde_json::from_str(r#"{"signal":9}"#).unwrap();
+        assert_eq!(s.describe(), "killed by signal 9");
+    }
+}

@@ -1,0 +1,336 @@
+//! Claude Code (`claude`, observed at 2.1.332).
+//!
+//! - Launch: `claude --session-id <uuid> --settings <session>/claude-settings.json [--model M]`;
+//!   the settings file holds umbel's hooks and, for `--unattended`, `bypassPermissions`.
+//! - Transcript: `$CLAUDE_CONFIG_DIR|~/.claude/projects/<cwd, non-alphanumerics → '-'>/<id>.jsonl`,
+//!   one line per content block; a turn ends with `system/turn_duration`; an API error is a
+//!   synthetic assistant record (`isApiErrorMessage`) with no turn_duration.
+//! - Startup: the trust dialog starts on "No, exit" (a blind Enter quits), so umbel presses Down
+//!   and confirms only once "Yes, I trust this folder" is highlighted; onboarding and sign-in
+//!   screens are refused.
+
+use super::{
+    EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn, str_field,
+};
+use crate::core::worker_env::ProviderEnv;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+/// The Claude Code provider.
+pub struct Claude;
+
+/// Hook events umbel configures for claude.
+pub const HOOK_EVENTS: &[&str] = &[
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "Notification",
+    "Stop",
+    "StopFailure",
+    "SessionEnd",
+];
+
+/// Configuration variables a claude worker inherits, by exact name (never a `CLAUDE_*` prefix:
+/// a host Claude Code session sets child markers there that turn a worker's transcript off).
+const INHERIT: &[&str] = &[
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_AUTH_TOKEN",
+    "ANTHROPIC_BASE_URL",
+    "ANTHROPIC_MODEL",
+    "ANTHROPIC_SMALL_FAST_MODEL",
+    "ANTHROPIC_DEFAULT_OPUS_MODEL",
+    "ANTHROPIC_DEFAULT_SONNET_MODEL",
+    "ANTHROPIC_DEFAULT_HAIKU_MODEL",
+    "ANTHROPIC_CUSTOM_HEADERS",
+    "CLAUDE_CONFIG_DIR",
+    "CLAUDE_CODE_OAUTH_TOKEN",
+    "CLAUDE_CODE_USE_BEDROCK",
+    "CLAUDE_CODE_USE_VERTEX",
+    "CLAUDE_CODE_USE_FOUNDRY",
+];
+
+/// Lines that mean a person must sign in or finish onboarding first.
+const SIGN_IN_LINES: &[&str] = &[
+    "Select login method:",
+    "Choose the text style that looks best with your terminal",
+    "Do you want to use this API key?",
+];
+
+/// The folder claude keeps its projects, sessions and settings in, for a worker environment.
+pub fn config_dir(env: &[(String, String)]) -> Option<PathBuf> {
+    let get = |k: &str| env.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+    match get("CLAUDE_CONFIG_DIR").filter(|v| !v.is_empty()) {
+        Some(dir) => Some(PathBuf::from(dir)),
+        None => get("HOME").map(|h| Path::new(h).join(".claude")),
+    }
+}
+
+/// Claude's project folder name for a working directory: every char outside `[A-Za-z0-9]`
+/// becomes `-`.
+pub fn encode_cwd(cwd: &Path) -> String {
+    cwd.to_string_lossy()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
+}
+
+fn settings_json(input: &LaunchInput<'_>) -> Value {
+    let mut hooks = serde_json::Map::new();
+    for event in HOOK_EVENTS {
+        let command = format!("{} {event}", input.hook_command);
+        hooks.insert(
+            (*event).to_string(),
+            json!([{ "hooks": [{ "type": "command", "command": command, "timeout": 30 }] }]),
+        );
+    }
+    let mut settings = json!({ "hooks": hooks });
+    if input.unattended {
+        settings["permissions"] = json!({ "defaultMode": "bypassPermissions" });
+    }
+    settings
+}
+
+impl ProviderModule for Claude {
+    fn name(&self) -> &'static str {
+        "claude"
+    }
+
+    fn default_bin(&self) -> &'static str {
+        "claude"
+    }
+
+    fn bin_env_var(&self) -> &'static str {
+        "UMBEL_CLAUDE_BIN"
+    }
+
+    fn env(&self) -> ProviderEnv {
+        ProviderEnv {
+            inherit: INHERIT,
+            fixed: &[("DISABLE_AUTOUPDATER", "1")],
+        }
+    }
+
+    fn reconcile_env(&self, env: &mut Vec<(String, String)>) {
+        // With a custom auth token, an API key makes claude ask "use this API key?" and wedge.
+        let has_token = env
+            .iter()
+            .any(|(k, v)| k == "ANTHROPIC_AUTH_TOKEN" && !v.is_empty());
+        if has_token {
+            env.retain(|(k, _)| k != "ANTHROPIC_API_KEY");
+        }
+    }
+
+    fn launch(&self, input: &LaunchInput<'_>) -> LaunchSpec {
+        let settings_path = input.session_dir.join("claude-settings.json");
+        let mut args = vec![
+            "--session-id".to_string(),
+            input.session_id.to_string(),
+            "--settings".to_string(),
+            settings_path.to_string_lossy().into_owned(),
+        ];
+        if let Some(model) = input.model {
+            args.push("--model".into());
+            args.push(model.into());
+        }
+        let transcript_path = config_dir(input.env).map(|dir| {
+            dir.join("projects")
+                .join(encode_cwd(input.cwd))
+                .join(format!("{}.jsonl", input.session_id))
+        });
+        let content = settings_json(input).to_string();
+        LaunchSpec {
+            args,
+            files: vec![(settings_path, content)],
+            transcript_path,
+        }
+    }
+
+    fn startup_screen(&self, screen: &str) -> StartupScreen {
+        let lines: Vec<&str> = screen.lines().map(str::trim).collect();
+        if let Some(line) = lines
+            .iter()
+            .find(|l| SIGN_IN_LINES.iter().any(|s| l.starts_with(s)))
+        {
+            return StartupScreen::SignIn((*line).to_string());
+        }
+        let highlighted = |text: &str| {
+            lines.iter().any(|l| {
+                l.strip_prefix('❯')
+                    .is_some_and(|rest| rest.trim_start().starts_with(text))
+            })
+        };
+        if highlighted("No, exit") {
+            return StartupScreen::Dialog {
+                what: "workspace trust",
+                keys: &["Down"],
+            };
+        }
+        if highlighted("Yes, I trust this folder") {
+            return StartupScreen::Dialog {
+                what: "workspace trust",
+                keys: &["Enter"],
+            };
+        }
+        if highlighted("No, disable external imports") {
+            return StartupScreen::Dialog {
+                what: "external CLAUDE.md imports",
+                keys: &["Enter"],
+            };
+        }
+        if input_line(&lines).is_some() && !screen.contains("esc to interrupt") {
+            return StartupScreen::Idle;
+        }
+        StartupScreen::Other
+    }
+
+    fn pending_input(&self, screen: &str) -> bool {
+        let lines: Vec<&str> = screen.lines().map(str::trim).collect();
+        input_line(&lines).is_some_and(|l| !l.trim_start_matches('❯').trim().is_empty())
+    }
+
+    fn classify(&self, event: &str, payload: Option<&Value>) -> EventClass {
+        match event {
+            "SessionStart" => EventClass::Started,
+            "UserPromptSubmit" => EventClass::Submitted,
+            "Stop" => EventClass::TurnEnded,
+            "StopFailure" => EventClass::TurnFailed {
+                reason: "api-error",
+            },
+            "PermissionRequest" => EventClass::NeedsInput {
+                reason: "permission",
+                tool: payload
+                    .map(|p| json!({ "name": p.get("tool_name"), "input": p.get("tool_input") })),
+            },
+            "Notification" => match payload.and_then(|p| str_field(p, "notification_type")) {
+                Some("permission_prompt") => EventClass::NeedsInput {
+                    reason: "permission",
+                    tool: None,
+                },
+                Some("elicitation_dialog") => EventClass::NeedsInput {
+                    reason: "question",
+                    tool: None,
+                },
+                _ => EventClass::Other,
+            },
+            "PreToolUse" | "PostToolUse" => EventClass::Progress,
+            _ => EventClass::Other,
+        }
+    }
+
+    fn answer_from_payload(&self, payload: &Value) -> Option<String> {
+        str_field(payload, "last_assistant_message").map(str::to_string)
+    }
+
+    fn last_turn(&self, lines: &mut dyn Iterator<Item = String>) -> TranscriptTurn {
+        let mut turn = TranscriptTurn::default();
+        let mut answer_id: Option<String> = None;
+        let mut answer_done = false;
+        let mut texts: Vec<String> = Vec::new();
+        let mut saw_assistant = false;
+        for line in lines {
+            let Ok(record) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
+            match str_field(&record, "type") {
+                Some("system") if !saw_assistant => {
+                    if str_field(&record, "subtype") == Some("turn_duration") {
+                        turn.ended = true;
+                    }
+                }
+                Some("assistant") if record.get("isSidechain") != Some(&Value::Bool(true)) => {
+                    let id = record
+                        .pointer("/message/id")
+                        .and_then(Value::as_str)
+                        .map(str::to_string);
+                    if !saw_assistant {
+                        saw_assistant = true;
+                        answer_id = id.clone();
+                        if record.get("isApiErrorMessage") == Some(&Value::Bool(true)) {
+                            turn.is_error = true;
+                            turn.ended = true;
+                        }
+                    }
+                    if !answer_done && id == answer_id {
+                        // Newest first: each earlier block goes in front.
+                        texts.splice(0..0, block_texts(&record));
+                    } else {
+                        answer_done = true;
+                    }
+                }
+                Some("user") if record.get("isMeta") != Some(&Value::Bool(true)) => {
+                    match user_prompt(&record) {
+                        UserRecord::Prompt(text) => {
+                            turn.prompt = Some(text);
+                            break;
+                        }
+                        UserRecord::Interrupted if !saw_assistant => {
+                            turn.ended = true;
+                            turn.is_error = true;
+                        }
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
+        }
+        if !texts.is_empty() {
+            turn.answer = Some(texts.join("\n"));
+        }
+        turn
+    }
+}
+
+/// The `❯` input line of the idle prompt: directly under a horizontal rule.
+fn input_line<'a>(lines: &[&'a str]) -> Option<&'a str> {
+    lines.windows(2).find_map(|w| {
+        let rule = !w[0].is_empty() && w[0].chars().all(|c| c == '─');
+        (rule && w[1].starts_with('❯')).then_some(w[1])
+    })
+}
+
+fn block_texts(record: &Value) -> Vec<String> {
+    match record.pointer("/message/content") {
+        Some(Value::String(s)) => vec![s.clone()],
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .filter(|b| str_field(b, "type") == Some("text"))
+            .filter_map(|b| str_field(b, "text").map(str::to_string))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+enum UserRecord {
+    Prompt(String),
+    Interrupted,
+    Other,
+}
+
+fn user_prompt(record: &Value) -> UserRecord {
+    let text = match record.pointer("/message/content") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(blocks)) => {
+            if blocks
+                .iter()
+                .any(|b| str_field(b, "type") == Some("tool_result"))
+            {
+                return UserRecord::Other;
+            }
+            block_texts(record).join("\n")
+        }
+        _ => return UserRecord::Other,
+    };
+    if text.starts_with("[Request interrupted by user") {
+        UserRecord::Interrupted
+    } else if text.starts_with("<command-") || text.starts_with("<local-command") {
+        UserRecord::Other
+    } else {
+        UserRecord::Prompt(text)
+    }
+}
+
+#[cfg(test)]
+#[path = "claude_tests.rs"]
+mod tests;

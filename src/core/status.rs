@@ -1,0 +1,181 @@
+//! A worker's state, derived without waiting from its meta, its events and its pane.
+
+use super::meta::Meta;
+use super::outcome::ExitStatus;
+use super::providers::EventClass;
+use super::wait::{ClassifiedEvent, Liveness};
+use serde::Serialize;
+
+/// What a worker is doing right now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum WorkerState {
+    /// Spawn has not finished (dialogs, startup).
+    Starting,
+    /// Idle at its prompt, ready for `send`.
+    Ready,
+    /// A turn is running.
+    Busy,
+    /// Waiting for a person (permission, question).
+    NeedsInput,
+    /// The process ended (or was killed).
+    Dead,
+}
+
+impl WorkerState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WorkerState::Starting => "starting",
+            WorkerState::Ready => "ready",
+            WorkerState::Busy => "busy",
+            WorkerState::NeedsInput => "needs-input",
+            WorkerState::Dead => "dead",
+        }
+    }
+}
+
+/// Everything `status` reports about one worker.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkerStatus {
+    pub name: String,
+    pub provider: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    pub state: WorkerState,
+    /// Why it waits for a person (`needs-input` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub needs_input: Option<String>,
+    /// The tool waiting for permission, when the hook said.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending_tool: Option<serde_json::Value>,
+    pub cwd: String,
+    pub created_at: u64,
+    /// When the last hook event arrived (ms since the epoch).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_event_at: Option<u64>,
+    /// The event-log length: `wait --since` this to wait for anything newer.
+    pub position: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit: Option<ExitStatus>,
+    pub session_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transcript_path: Option<String>,
+}
+
+/// Derives the state from the facts.
+pub fn derive_state(
+    meta: &Meta,
+    events: &[ClassifiedEvent],
+    liveness: &Liveness,
+) -> (
+    WorkerState,
+    Option<(&'static str, Option<serde_json::Value>)>,
+) {
+    if !matches!(liveness, Liveness::Alive)
+        || events
+            .iter()
+            .any(|e| e.record.kind == super::events::EXIT_EVENT)
+    {
+        return (WorkerState::Dead, None);
+    }
+    if meta.ready_at.is_none() {
+        return (WorkerState::Starting, None);
+    }
+    for event in events.iter().rev() {
+        match &event.class {
+            EventClass::NeedsInput { reason, tool } => {
+                return (WorkerState::NeedsInput, Some((reason, tool.clone())));
+            }
+            EventClass::Submitted | EventClass::Progress => return (WorkerState::Busy, None),
+            EventClass::TurnEnded | EventClass::TurnFailed { .. } | EventClass::Started => {
+                return (WorkerState::Ready, None);
+            }
+            EventClass::Other => {}
+        }
+    }
+    (WorkerState::Ready, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::events::EventRecord;
+    use crate::core::providers::Provider;
+
+    fn meta(ready: bool) -> Meta {
+        Meta {
+            name: "w".into(),
+            provider: Provider::Claude,
+            model: None,
+            cwd: "/tmp".into(),
+            bin: "/bin/claude".into(),
+            tmux_session: "umbel-w".into(),
+            session_id: "s".into(),
+            transcript_path: None,
+            anonymous: false,
+            unattended: false,
+            created_at: 1,
+            ready_at: ready.then_some(2),
+            umbel_version: "0".into(),
+        }
+    }
+
+    fn ev(index: usize, kind: &str, class: EventClass) -> ClassifiedEvent {
+        ClassifiedEvent {
+            record: EventRecord {
+                index,
+                at_ns: 0,
+                kind: kind.into(),
+                payload: None,
+            },
+            class,
+        }
+    }
+
+    #[test]
+    fn state_follows_the_latest_meaningful_event() {
+        let alive = Liveness::Alive;
+        assert_eq!(
+            derive_state(&meta(false), &[], &alive).0,
+            WorkerState::Starting
+        );
+        let mut events = vec![ev(0, "SessionStart", EventClass::Started)];
+        assert_eq!(
+            derive_state(&meta(true), &events, &alive).0,
+            WorkerState::Ready
+        );
+        events.push(ev(1, "UserPromptSubmit", EventClass::Submitted));
+        assert_eq!(
+            derive_state(&meta(true), &events, &alive).0,
+            WorkerState::Busy
+        );
+        events.push(ev(
+            2,
+            "PermissionRequest",
+            EventClass::NeedsInput {
+                reason: "permission",
+                tool: None,
+            },
+        ));
+        assert_eq!(
+            derive_state(&meta(true), &events, &alive).0,
+            WorkerState::NeedsInput
+        );
+        events.push(ev(3, "PostToolUse", EventClass::Progress));
+        events.push(ev(4, "Notification", EventClass::Other));
+        assert_eq!(
+            derive_state(&meta(true), &events, &alive).0,
+            WorkerState::Busy
+        );
+        events.push(ev(5, "Stop", EventClass::TurnEnded));
+        assert_eq!(
+            derive_state(&meta(true), &events, &alive).0,
+            WorkerState::Ready
+        );
+        assert_eq!(
+            derive_state(&meta(true), &events, &Liveness::Gone).0,
+            WorkerState::Dead
+        );
+    }
+}

@@ -1,0 +1,215 @@
+//! The wait decision, as a pure function of what is known: the worker's classified events and
+//! whether its pane is alive. The loop that gathers those facts (and owns the clock) lives in
+//! `operations/wait`.
+
+use super::events::{EXIT_EVENT, EventRecord};
+use super::outcome::{ExitStatus, Outcome, OutcomeKind};
+use super::providers::EventClass;
+
+/// One log line with its meaning for this worker's provider.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassifiedEvent {
+    pub record: EventRecord,
+    pub class: EventClass,
+}
+
+/// Whether the worker's pane is alive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Liveness {
+    Alive,
+    /// The pane is dead (remain-on-exit keeps it); tmux's status if it recorded one.
+    Dead(ExitStatus),
+    /// The tmux session is gone.
+    Gone,
+}
+
+/// The position a wait starts from when no `--since` was given: the latest submitted prompt, so
+/// `send` then `wait` finds that turn's end even if it already happened.
+pub fn default_since(events: &[ClassifiedEvent]) -> usize {
+    events
+        .iter()
+        .rev()
+        .find(|e| e.class == EventClass::Submitted)
+        .map_or(events.len(), |e| e.record.index)
+}
+
+/// Decides whether the wait is over. `exit` is the launch wrapper's record, if written.
+pub fn decide(
+    events: &[ClassifiedEvent],
+    since: usize,
+    liveness: &Liveness,
+    exit: Option<&ExitStatus>,
+) -> Option<Outcome> {
+    let recent = events.iter().filter(|e| e.record.index >= since);
+    for event in recent.clone() {
+        let position = event.record.index + 1;
+        match &event.class {
+            EventClass::TurnEnded => {
+                return Some(Outcome::new(OutcomeKind::Stop, "the turn ended", position));
+            }
+            EventClass::TurnFailed { reason } => {
+                return Some(
+                    Outcome::new(
+                        OutcomeKind::ProviderError,
+                        "the provider failed the turn",
+                        position,
+                    )
+                    .with_reason(reason),
+                );
+            }
+            _ if event.record.kind == EXIT_EVENT => {
+                return Some(dead(exit.cloned(), position));
+            }
+            _ => {}
+        }
+    }
+    let end = events.len();
+    match liveness {
+        Liveness::Dead(status) => return Some(dead(exit.cloned().or(Some(status.clone())), end)),
+        Liveness::Gone => {
+            let mut o = Outcome::new(OutcomeKind::Dead, "the worker's tmux session is gone", end);
+            o.exit = exit.cloned();
+            return Some(o);
+        }
+        Liveness::Alive => {}
+    }
+    match recent.last().map(|e| &e.class) {
+        Some(EventClass::NeedsInput { reason, tool }) => {
+            let mut o = Outcome::new(
+                OutcomeKind::Input,
+                format!("the worker waits for {reason}"),
+                end,
+            )
+            .with_reason(reason);
+            o.pending_tool = tool.clone();
+            Some(o)
+        }
+        _ => None,
+    }
+}
+
+fn dead(exit: Option<ExitStatus>, position: usize) -> Outcome {
+    let message = match &exit {
+        Some(status) => format!("the worker {}", status.describe()),
+        None => "the worker ended".to_string(),
+    };
+    let mut o = Outcome::new(OutcomeKind::Dead, message, position);
+    o.exit = exit;
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(index: usize, kind: &str, class: EventClass) -> ClassifiedEvent {
+        ClassifiedEvent {
+            record: EventRecord {
+                index,
+                at_ns: index as u128,
+                kind: kind.into(),
+                payload: None,
+            },
+            class,
+        }
+    }
+
+    fn turn() -> Vec<ClassifiedEvent> {
+        vec![
+            ev(0, "SessionStart", EventClass::Started),
+            ev(1, "UserPromptSubmit", EventClass::Submitted),
+            ev(2, "Stop", EventClass::TurnEnded),
+        ]
+    }
+
+    #[test]
+    fn a_stop_after_since_ends_the_wait_with_its_position() {
+        let o = decide(&turn(), 1, &Liveness::Alive, None).unwrap();
+        assert_eq!(o.outcome, OutcomeKind::Stop);
+        assert_eq!(o.position, 3);
+        assert!(
+            decide(&turn(), 3, &Liveness::Alive, None).is_none(),
+            "nothing newer yet"
+        );
+    }
+
+    #[test]
+    fn default_since_is_the_latest_submit() {
+        let mut events = turn();
+        assert_eq!(default_since(&events), 1);
+        events.push(ev(3, "UserPromptSubmit", EventClass::Submitted));
+        assert_eq!(default_since(&events), 3);
+        assert!(decide(&events, default_since(&events), &Liveness::Alive, None).is_none());
+        assert_eq!(
+            default_since(&events[..1]),
+            1,
+            "no prompt yet: wait for the future"
+        );
+    }
+
+    #[test]
+    fn the_exit_event_and_a_dead_pane_both_mean_dead_with_status() {
+        let mut events = turn()[..2].to_vec();
+        events.push(ev(2, EXIT_EVENT, EventClass::Other));
+        let status = ExitStatus {
+            exit_code: Some(3),
+            signal: None,
+        };
+        let o = decide(&events, 1, &Liveness::Alive, Some(&status)).unwrap();
+        assert_eq!(o.outcome, OutcomeKind::Dead);
+        assert_eq!(o.exit, Some(status.clone()));
+        assert!(o.message.contains("status 3"));
+
+        let pane = Liveness::Dead(ExitStatus {
+            exit_code: None,
+            signal: Some(9),
+        });
+        let o = decide(&turn()[..2], 1, &pane, None).unwrap();
+        assert_eq!(o.exit.unwrap().signal, Some(9));
+        let o = decide(&turn()[..2], 1, &Liveness::Gone, None).unwrap();
+        assert_eq!(o.outcome, OutcomeKind::Dead);
+    }
+
+    #[test]
+    fn a_stop_before_the_exit_still_counts_as_stop() {
+        let mut events = turn();
+        events.push(ev(3, EXIT_EVENT, EventClass::Other));
+        let o = decide(&events, 1, &Liveness::Gone, None).unwrap();
+        assert_eq!(o.outcome, OutcomeKind::Stop);
+    }
+
+    #[test]
+    fn provider_failure_and_pending_input() {
+        let mut events = turn()[..2].to_vec();
+        events.push(ev(
+            2,
+            "StopFailure",
+            EventClass::TurnFailed {
+                reason: "api-error",
+            },
+        ));
+        let o = decide(&events, 1, &Liveness::Alive, None).unwrap();
+        assert_eq!(
+            (o.outcome, o.reason.as_deref()),
+            (OutcomeKind::ProviderError, Some("api-error"))
+        );
+
+        let mut events = turn()[..2].to_vec();
+        let tool = serde_json::json!({"name": "Bash"});
+        events.push(ev(
+            2,
+            "PermissionRequest",
+            EventClass::NeedsInput {
+                reason: "permission",
+                tool: Some(tool),
+            },
+        ));
+        let o = decide(&events, 1, &Liveness::Alive, None).unwrap();
+        assert_eq!(o.outcome, OutcomeKind::Input);
+        assert_eq!(o.pending_tool.unwrap()["name"], "Bash");
+
+        // Answered: a tool ran after the request, so the wait goes on.
+        events.push(ev(3, "PostToolUse", EventClass::Progress));
+        assert!(decide(&events, 1, &Liveness::Alive, None).is_none());
+    }
+}

@@ -1,0 +1,261 @@
+//! The worker's environment, composed without I/O. A worker inherits only an allowlist (locale,
+//! terminal, home, path, proxies, temp dirs) plus the configuration variables its provider names
+//! one by one; everything else must be passed explicitly with `--env K=V`, or by name with
+//! `--env NAME` so a secret never lands on an argv, in meta.json or in a log.
+//!
+//! The result travels to the pane as `export K='v'` lines through a tmux buffer (see
+//! `hooks/launch.sh`), never on a command line.
+
+use super::errors::{Error, Result};
+
+/// Names every worker inherits from umbel's environment when set.
+pub const ALLOWLIST: &[&str] = &[
+    "PATH",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "LANG",
+    "LANGUAGE",
+    "TZ",
+    "TMPDIR",
+    "COLORTERM",
+    "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
+    "XDG_CACHE_HOME",
+    "XDG_STATE_HOME",
+    "XDG_RUNTIME_DIR",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "NO_PROXY",
+    "ALL_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "no_proxy",
+    "all_proxy",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "NODE_EXTRA_CA_CERTS",
+];
+
+/// Prefixes every worker inherits (locale categories only).
+pub const ALLOWED_PREFIXES: &[&str] = &["LC_"];
+
+/// One `--env` request: a literal value, or a variable taken by name from umbel's environment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EnvSpec {
+    /// `--env K=V`
+    Literal { name: String, value: String },
+    /// `--env NAME`: the value comes from umbel's own environment.
+    FromEnv { name: String },
+}
+
+impl EnvSpec {
+    /// Parses `K=V` (split at the first `=`) or a bare `NAME`.
+    pub fn parse(raw: &str) -> Result<Self> {
+        let (name, value) = match raw.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (raw, None),
+        };
+        validate_name(name, raw)?;
+        Ok(match value {
+            Some(v) => EnvSpec::Literal {
+                name: name.to_string(),
+                value: v.to_string(),
+            },
+            None => EnvSpec::FromEnv {
+                name: name.to_string(),
+            },
+        })
+    }
+
+    /// The variable this spec sets.
+    pub fn name(&self) -> &str {
+        match self {
+            EnvSpec::Literal { name, .. } | EnvSpec::FromEnv { name } => name,
+        }
+    }
+}
+
+fn validate_name(name: &str, raw: &str) -> Result<()> {
+    let mut chars = name.chars();
+    let ok = matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::usage(format!(
+            "`--env {raw}`: `{name}` is not a valid variable name (letters, digits and `_`, not starting with a digit)"
+        )))
+    }
+}
+
+/// What a provider contributes to its workers' environment.
+#[derive(Debug, Clone, Copy)]
+pub struct ProviderEnv {
+    /// Configuration variables inherited by exact name.
+    pub inherit: &'static [&'static str],
+    /// Variables always set for this provider's workers.
+    pub fixed: &'static [(&'static str, &'static str)],
+}
+
+/// Composes the worker's environment, lowest precedence first: allowlist, provider names,
+/// provider fixed values, explicit `--env`, then umbel's own reserved variables.
+pub fn compose(
+    parent: &[(String, String)],
+    provider: ProviderEnv,
+    requested: &[EnvSpec],
+    reserved: &[(String, String)],
+) -> Result<Vec<(String, String)>> {
+    let lookup = |name: &str| {
+        parent
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+    };
+    let mut out: Vec<(String, String)> = Vec::new();
+    let set = |out: &mut Vec<(String, String)>, k: &str, v: String| {
+        out.retain(|(name, _)| name != k);
+        out.push((k.to_string(), v));
+    };
+    for (k, v) in parent {
+        let allowed = ALLOWLIST.contains(&k.as_str())
+            || ALLOWED_PREFIXES.iter().any(|p| k.starts_with(p))
+            || provider.inherit.contains(&k.as_str());
+        if allowed {
+            set(&mut out, k, v.clone());
+        }
+    }
+    for (k, v) in provider.fixed {
+        set(&mut out, k, (*v).to_string());
+    }
+    for spec in requested {
+        let value = match spec {
+            EnvSpec::Literal { value, .. } => value.clone(),
+            EnvSpec::FromEnv { name } => {
+                lookup(name).ok_or_else(|| Error::EnvUnset { name: name.clone() })?
+            }
+        };
+        if value.contains('\0') {
+            return Err(Error::usage(format!(
+                "`--env {}`: the value holds a NUL byte, which no environment can carry",
+                spec.name()
+            )));
+        }
+        set(&mut out, spec.name(), value);
+    }
+    for (k, v) in reserved {
+        set(&mut out, k, v.clone());
+    }
+    Ok(out)
+}
+
+/// Renders the environment as `export K='v'` lines for `hooks/launch.sh`.
+pub fn export_script(env: &[(String, String)]) -> String {
+    let mut out = String::new();
+    for (k, v) in env {
+        out.push_str("export ");
+        out.push_str(k);
+        out.push('=');
+        out.push_str(&shell_quote(v));
+        out.push('\n');
+    }
+    out
+}
+
+/// Quotes `value` for a POSIX shell: single quotes, with `'` written as `'\''`.
+pub fn shell_quote(value: &str) -> String {
+    format!("'{}'", value.replace('\'', r"'\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CLAUDE: ProviderEnv = ProviderEnv {
+        inherit: &["ANTHROPIC_API_KEY", "CLAUDE_CONFIG_DIR"],
+        fixed: &[("DISABLE_AUTOUPDATER", "1")],
+    };
+
+    fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn parses_literal_and_by_name_specs() {
+        assert_eq!(
+            EnvSpec::parse("K=a=b").unwrap(),
+            EnvSpec::Literal {
+                name: "K".into(),
+                value: "a=b".into()
+            }
+        );
+        assert_eq!(
+            EnvSpec::parse("SECRET").unwrap(),
+            EnvSpec::FromEnv {
+                name: "SECRET".into()
+            }
+        );
+        assert_eq!(
+            EnvSpec::parse("K=").unwrap(),
+            EnvSpec::Literal {
+                name: "K".into(),
+                value: String::new()
+            }
+        );
+        for bad in ["=v", "", "1X=v", "A-B=v", "A B"] {
+            assert_eq!(EnvSpec::parse(bad).unwrap_err().exit_code(), 2, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn inherits_only_the_allowlist_and_named_provider_variables() {
+        let parent = env(&[
+            ("PATH", "/bin"),
+            ("LC_ALL", "C"),
+            ("ANTHROPIC_API_KEY", "k"),
+            ("CLAUDECODE", "1"),
+            ("CLAUDE_CODE_ENTRYPOINT", "cli"),
+            ("CLAUDE_CODE_CHILD_SESSION", "1"),
+            ("AWS_SECRET_ACCESS_KEY", "aws"),
+            ("SHELL", "/bin/bash"),
+            ("BASH_ENV", "x"),
+        ]);
+        let out = compose(&parent, CLAUDE, &[], &[]).unwrap();
+        let names: Vec<&str> = out.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(
+            names,
+            ["PATH", "LC_ALL", "ANTHROPIC_API_KEY", "DISABLE_AUTOUPDATER"]
+        );
+    }
+
+    #[test]
+    fn explicit_env_wins_and_reserved_wins_over_everything() {
+        let parent = env(&[("PATH", "/bin"), ("TOKEN", "s3cret")]);
+        let requested = [
+            EnvSpec::parse("PATH=/custom").unwrap(),
+            EnvSpec::parse("TOKEN").unwrap(),
+            EnvSpec::parse("UMBEL_STATE=/evil").unwrap(),
+        ];
+        let reserved = env(&[("UMBEL_STATE", "/state")]);
+        let out = compose(&parent, CLAUDE, &requested, &reserved).unwrap();
+        let get = |k: &str| out.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+        assert_eq!(get("PATH"), Some("/custom"));
+        assert_eq!(get("TOKEN"), Some("s3cret"));
+        assert_eq!(get("UMBEL_STATE"), Some("/state"));
+    }
+
+    #[test]
+    fn a_name_that_is_not_set_is_a_typed_error() {
+        let err = compose(&[], CLAUDE, &[EnvSpec::parse("NOPE").unwrap()], &[]).unwrap_err();
+        assert!(matches!(err, Error::EnvUnset { ref name } if name == "NOPE"));
+    }
+
+    #[test]
+    fn export_script_round_trips_quotes_and_newlines() {
+        let s = export_script(&env(&[("A", "it's\nmulti"), ("B", "")]));
+        assert_eq!(s, "export A='it'\\''s\nmulti'\nexport B=''\n");
+    }
+}

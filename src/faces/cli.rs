@@ -1,0 +1,261 @@
+//! The command line: `umbel -p …` and the supervisor verbs, parsed with clap from the shared
+//! input structs in `core::args`.
+
+use super::output::{out_json, outln, report};
+use super::print::{self, PrintArgs, no_prompt};
+use crate::core::args::{KillArgs, ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs};
+use crate::core::errors::{Error, Result};
+use crate::core::outcome::OutcomeKind;
+use crate::core::status::WorkerStatus;
+use crate::operations::{Ctx, kill, read, send, spawn, status, wait};
+use clap::{Args, Parser, Subcommand};
+use std::io::{IsTerminal, Read};
+use std::process::ExitCode;
+
+const EXAMPLES: &str = "\
+Examples:
+  umbel -p \"Summarise README.md\"                 one prompt, answer on stdout (like claude -p)
+  echo \"Explain this\" | umbel -p --output-format json
+  umbel spawn --name w1 --cwd ~/proj            start a worker
+  pos=$(umbel send w1 \"Write the tests\")         prompt it (prints an event position)
+  umbel wait w1 --since \"$pos\" --timeout 10m    block until the turn ends (exit code = outcome)
+  umbel read w1                                 the answer
+  umbel kill w1                                 stop it (keeps a tombstone; --purge removes it)
+
+Wait outcomes (exit codes): stop 0, provider-error 122, idle 123, timeout 124, dead 125,
+input 126; usage errors 2, other failures 1, interrupted 130.";
+
+/// Remote-control the interactive agent TUIs (claude, codex, gemini) inside tmux.
+///
+/// umbel runs each worker's interactive CLI in a tmux pane on a private socket, knows a turn
+/// ended from the CLI's own hooks, and reads answers from its own transcript.
+#[derive(Debug, Parser)]
+#[command(name = "umbel", version, args_conflicts_with_subcommands = true, after_help = EXAMPLES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    print: PrintArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Start a worker and wait until it is ready for prompts; prints its name.
+    Spawn(WithJson<SpawnArgs>),
+    /// Send a prompt and confirm it was submitted; prints the event position to `wait --since`.
+    Send(WithJson<SendArgs>),
+    /// Wait for the worker's turn to end; the exit code says how (stop 0, dead 125, …).
+    Wait(WithJson<WaitArgs>),
+    /// Print the answer of the worker's last finished turn.
+    Read(WithJson<ReadArgs>),
+    /// Show one worker's state (or all workers').
+    Status(WithJson<StatusArgs>),
+    /// List workers.
+    Ls(JsonOnly),
+    /// Stop a worker (its folder stays as a tombstone unless --purge).
+    Kill(KillArgs),
+}
+
+#[derive(Debug, Args)]
+struct WithJson<T: Args> {
+    #[command(flatten)]
+    args: T,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+struct JsonOnly {
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Entry point of the binary.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let env: Vec<(String, String)> = std::env::vars_os()
+        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+        .collect();
+    let json = wants_json(&cli);
+    let ctx = match Ctx::from_env(env) {
+        Ok(ctx) => ctx,
+        Err(e) => return ExitCode::from(report(&e, json)),
+    };
+    ExitCode::from(dispatch(&ctx, cli))
+}
+
+fn wants_json(cli: &Cli) -> bool {
+    match &cli.command {
+        Some(Command::Spawn(c)) => c.json,
+        Some(Command::Send(c)) => c.json,
+        Some(Command::Wait(c)) => c.json,
+        Some(Command::Read(c)) => c.json,
+        Some(Command::Status(c)) => c.json,
+        Some(Command::Ls(c)) => c.json,
+        Some(Command::Kill(_)) => false,
+        None => cli.print.output_format == print::OutputFormat::Json,
+    }
+}
+
+fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
+    let json = wants_json(&cli);
+    let result = match cli.command {
+        None if cli.print.print => return print::run(ctx, cli.print, read_stdin),
+        None => Err(Error::usage(match cli.print.prompt {
+            Some(_) => {
+                "a prompt needs `-p` (print mode), e.g. `umbel -p \"…\"`; see `umbel --help`"
+            }
+            None => "nothing to do: use `umbel -p PROMPT` or a verb; see `umbel --help`",
+        })),
+        Some(Command::Spawn(c)) => spawn::spawn(ctx, &c.args).map(|meta| {
+            if json {
+                out_json(&meta)
+            } else {
+                outln(&meta.name)
+            }
+            0
+        }),
+        Some(Command::Send(c)) => prompt_of(&c.args).and_then(|prompt| {
+            let position = send::send(ctx, &c.args.name, &prompt)?;
+            if json {
+                out_json(&serde_json::json!({ "position": position }))
+            } else {
+                outln(&position.to_string())
+            }
+            Ok(0)
+        }),
+        Some(Command::Wait(c)) => wait::wait(ctx, &c.args).map(|outcome| {
+            if json {
+                out_json(&outcome);
+            } else {
+                match &outcome.reason {
+                    Some(reason) => outln(&format!("{} {reason}", outcome.outcome.as_str())),
+                    None => outln(outcome.outcome.as_str()),
+                }
+                if outcome.outcome != OutcomeKind::Stop {
+                    eprintln!("umbel: {}: {}", c.args.name, outcome.message);
+                    if let Some(screen) = &outcome.screen {
+                        eprintln!("umbel: the last screen was:\n{screen}");
+                    }
+                }
+            }
+            outcome.outcome.exit_code()
+        }),
+        Some(Command::Read(c)) => read::read(ctx, &c.args).map(|answer| {
+            if json {
+                out_json(&answer);
+            } else if answer.text.ends_with('\n') {
+                super::output::out(&answer.text);
+            } else {
+                outln(&answer.text);
+            }
+            0
+        }),
+        Some(Command::Status(c)) => status::status(ctx, &c.args).map(|list| {
+            match (json, &c.args.name) {
+                (true, Some(_)) => list.first().map(out_json).unwrap_or(()),
+                (true, None) => out_json(&list),
+                (false, Some(_)) => list.first().map(print_one).unwrap_or(()),
+                (false, None) => print_table(&list),
+            }
+            0
+        }),
+        Some(Command::Ls(c)) => status::status(ctx, &StatusArgs::default()).map(|list| {
+            if c.json {
+                out_json(&list)
+            } else {
+                print_table(&list)
+            }
+            0
+        }),
+        Some(Command::Kill(args)) => kill::kill(ctx, &args).map(|_| 0),
+    };
+    result.unwrap_or_else(|e| report(&e, json))
+}
+
+/// The prompt of `send`: the argument, or standard input for `-`/none.
+fn prompt_of(args: &SendArgs) -> Result<Vec<u8>> {
+    match args.prompt.as_deref() {
+        Some(p) if p != "-" => Ok(p.as_bytes().to_vec()),
+        _ => read_stdin(),
+    }
+}
+
+fn read_stdin() -> Result<Vec<u8>> {
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return Err(no_prompt());
+    }
+    let mut buf = Vec::new();
+    stdin
+        .lock()
+        .read_to_end(&mut buf)
+        .map_err(|e| Error::io("cannot read", "standard input", e))?;
+    Ok(buf)
+}
+
+fn print_one(s: &WorkerStatus) {
+    let mut lines = vec![
+        format!("name:      {}", s.name),
+        format!("provider:  {}", s.provider),
+        format!("state:     {}", s.state.as_str()),
+    ];
+    if let Some(reason) = &s.needs_input {
+        lines.push(format!("needs:     {reason}"));
+    }
+    if let Some(exit) = &s.exit {
+        lines.push(format!("exit:      {}", exit.describe()));
+    }
+    if let Some(model) = &s.model {
+        lines.push(format!("model:     {model}"));
+    }
+    lines.push(format!("cwd:       {}", s.cwd));
+    lines.push(format!("position:  {}", s.position));
+    lines.push(format!("session:   {}", s.session_id));
+    if let Some(t) = &s.transcript_path {
+        lines.push(format!("transcript: {t}"));
+    }
+    outln(&lines.join("\n"));
+}
+
+fn print_table(list: &[WorkerStatus]) {
+    if list.is_empty() {
+        eprintln!("umbel: no workers");
+        return;
+    }
+    let now = crate::operations::worker::now_ms();
+    let rows: Vec<[String; 5]> = list
+        .iter()
+        .map(|s| {
+            let age = std::time::Duration::from_secs(now.saturating_sub(s.created_at) / 1000);
+            [
+                s.name.clone(),
+                s.provider.clone(),
+                s.state.as_str().to_string(),
+                humantime::format_duration(age).to_string(),
+                s.cwd.clone(),
+            ]
+        })
+        .collect();
+    let header = ["NAME", "PROVIDER", "STATE", "AGE", "CWD"].map(String::from);
+    let mut widths = header.clone().map(|h| h.chars().count());
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = |row: &[String; 5]| {
+        row.iter()
+            .zip(widths)
+            .map(|(cell, w)| format!("{cell:<w$}"))
+            .collect::<Vec<_>>()
+            .join("  ")
+            .trim_end()
+            .to_string()
+    };
+    let mut text = vec![line(&header)];
+    text.extend(rows.iter().map(line));
+    outln(&text.join("\n"));
+}

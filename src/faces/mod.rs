@@ -1,0 +1,6 @@
+//! The faces: parse input, call the verbs, and turn results and errors into output and exit
+//! codes. Nothing below this layer prints or exits.
+
+pub mod cli;
+pub mod output;
+pub mod print;

@@ -1,0 +1,44 @@
+//! Writing to stdout/stderr the way a well-behaved CLI does: a closed pipe (`umbel ls | head`)
+//! ends quietly instead of failing, and errors read `umbel: <message>`.
+
+use crate::core::errors::Error;
+use std::io::Write;
+
+/// Prints `text` to stdout; a broken pipe is ignored.
+pub fn out(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush());
+}
+
+/// Prints `text` and a newline to stdout.
+pub fn outln(text: &str) {
+    out(&format!("{text}\n"));
+}
+
+/// Prints a JSON value on one line.
+pub fn out_json<T: serde::Serialize>(value: &T) {
+    match serde_json::to_string(value) {
+        Ok(text) => outln(&text),
+        Err(e) => eprintln!("umbel: cannot encode JSON output: {e} (this is a bug in umbel)"),
+    }
+}
+
+/// Reports an error on stderr (and as JSON on stdout when asked) and returns its exit code.
+pub fn report(err: &Error, json: bool) -> u8 {
+    eprintln!("umbel: {err}");
+    if let Error::StartupFailed {
+        screen: Some(screen),
+        ..
+    } = err
+    {
+        eprintln!("umbel: the last screen was:\n{screen}");
+    }
+    if json {
+        out_json(
+            &serde_json::json!({ "error": { "code": err.code(), "message": err.to_string() } }),
+        );
+    }
+    err.exit_code()
+}

@@ -1,0 +1,111 @@
+//! What every verb needs: the state root, the private tmux server and umbel's environment,
+//! resolved once from the environment the face hands in.
+
+use crate::adapters::state::StateRoot;
+use crate::adapters::tmux::Tmux;
+use crate::core::errors::{Error, Result};
+use crate::core::socket::socket_name;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The verbs' shared context.
+#[derive(Debug, Clone)]
+pub struct Ctx {
+    pub state: StateRoot,
+    pub tmux: Tmux,
+    /// umbel's own environment (what `--env NAME` and the allowlist read from).
+    pub env: Vec<(String, String)>,
+    /// Set when the caller wants long operations to stop (SIGINT, a cancelled MCP request).
+    pub cancel: Arc<AtomicBool>,
+}
+
+impl Ctx {
+    /// Resolves the state root (`UMBEL_STATE`, else `~/.umbel`) and the socket
+    /// (`UMBEL_TMUX_SOCKET`, else derived from the state root) from `env`.
+    pub fn from_env(env: Vec<(String, String)>) -> Result<Self> {
+        let get = |k: &str| env.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+        let root = match get("UMBEL_STATE").filter(|v| !v.is_empty()) {
+            Some(dir) => absolute(Path::new(&dir)),
+            None => match get("HOME").filter(|v| !v.is_empty()) {
+                Some(home) => PathBuf::from(home).join(".umbel"),
+                None => {
+                    return Err(Error::usage(
+                        "neither UMBEL_STATE nor HOME is set, so umbel has no state folder",
+                    ));
+                }
+            },
+        };
+        let state = StateRoot::open(root)?;
+        let socket = get("UMBEL_TMUX_SOCKET")
+            .filter(|v| !v.is_empty())
+            .unwrap_or_else(|| socket_name(state.path()));
+        if socket == "default" {
+            return Err(Error::usage(
+                "UMBEL_TMUX_SOCKET=default would put workers on the user's own tmux server; pick another name",
+            ));
+        }
+        let tmux = Tmux::new(socket, &env);
+        Ok(Ctx {
+            state,
+            tmux,
+            env,
+            cancel: Arc::new(AtomicBool::new(false)),
+        })
+    }
+
+    /// A variable of umbel's environment.
+    pub fn var(&self, key: &str) -> Option<&str> {
+        self.env
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether the caller asked to stop.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn socket_is_derived_from_the_state_root_unless_overridden() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("s");
+        let ctx = Ctx::from_env(env(&[("UMBEL_STATE", root.to_str().unwrap())])).unwrap();
+        assert_eq!(ctx.tmux.socket(), socket_name(&root));
+        let ctx = Ctx::from_env(env(&[
+            ("UMBEL_STATE", root.to_str().unwrap()),
+            ("UMBEL_TMUX_SOCKET", "mine"),
+        ]))
+        .unwrap();
+        assert_eq!(ctx.tmux.socket(), "mine");
+    }
+
+    #[test]
+    fn the_default_socket_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("s");
+        let err = Ctx::from_env(env(&[
+            ("UMBEL_STATE", root.to_str().unwrap()),
+            ("UMBEL_TMUX_SOCKET", "default"),
+        ]))
+        .unwrap_err();
+        assert_eq!(err.exit_code(), 2);
+    }
+}

@@ -1,0 +1,61 @@
+//! `kill`: end a worker's whole process group and its tmux session. The folder stays as a
+//! tombstone with the last screen as evidence, unless `--purge` removes it.
+
+use super::Ctx;
+use super::worker::{Worker, now_ms};
+use crate::adapters::state::DeadRecord;
+use crate::core::args::KillArgs;
+use crate::core::errors::{Error, Result};
+use crate::core::name::WorkerName;
+use crate::core::wait::Liveness;
+use rustix::process::{Pid, Signal, kill_process_group};
+
+/// Kills the named worker (or all) and returns the names killed.
+pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<Vec<String>> {
+    let names = match (&args.name, args.all) {
+        (_, true) => ctx.state.list()?,
+        (Some(raw), false) => vec![WorkerName::parse(raw)?],
+        (None, false) => return Err(Error::usage("name a worker to kill, or pass --all")),
+    };
+    let mut killed = Vec::new();
+    for name in names {
+        let session = match Worker::load(ctx, name.as_str()) {
+            Ok(w) => w.session().to_string(),
+            // A folder without meta.json (a spawn that died half-way): still clean it up.
+            Err(Error::NotFound { .. }) if ctx.state.session_dir(&name).is_dir() => {
+                name.tmux_session()
+            }
+            Err(e) => return Err(e),
+        };
+        let pane = ctx.tmux.pane(&session)?;
+        let screen = match pane.liveness {
+            Liveness::Gone => None,
+            _ => ctx.tmux.capture(&session, true).ok(),
+        };
+        if let (Liveness::Alive, Some(pid)) = (&pane.liveness, pane.pid) {
+            if let Some(pid) = Pid::from_raw(pid as i32) {
+                let _ = kill_process_group(pid, Signal::TERM);
+            }
+        }
+        ctx.tmux.kill_session(&session)?;
+        if args.purge {
+            ctx.state.remove_session(&name)?;
+        } else {
+            let mut record = ctx.state.read_dead(&name).unwrap_or(DeadRecord {
+                at: now_ms(),
+                by: None,
+                exit: None,
+                screen: None,
+            });
+            if record.by.is_none() && pane.liveness == Liveness::Alive {
+                record.by = Some("kill".into());
+                record.at = now_ms();
+            }
+            record.exit = record.exit.or_else(|| ctx.state.read_exit(&name));
+            record.screen = record.screen.or(screen);
+            ctx.state.write_dead(&name, &record)?;
+        }
+        killed.push(name.to_string());
+    }
+    Ok(killed)
+}

@@ -1,0 +1,15 @@
+//! The verbs, composed from the adapters and the pure core. Each takes a [`Ctx`] (the state
+//! root, the tmux handle and umbel's own environment, gathered once by the face) and the verb's
+//! input struct from `core::args`.
+
+pub mod context;
+pub mod kill;
+pub mod read;
+pub mod send;
+pub mod spawn;
+pub mod startup;
+pub mod status;
+pub mod wait;
+pub mod worker;
+
+pub use context::Ctx;

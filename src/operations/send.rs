@@ -1,0 +1,165 @@
+//! `send`: paste a prompt into an idle worker as one bracketed paste (through a tmux buffer, so
+//! any bytes arrive exactly), press Enter, and confirm the CLI took it from its own submit hook.
+//! If the hook does not come and the input line still holds the prompt (some CLIs swallow the
+//! first Enter after a paste), Enter is pressed again, a bounded number of times.
+//!
+//! Returns the event-log position before the paste: `wait --since` it to wait for this turn.
+
+use super::Ctx;
+use super::worker::Worker;
+use crate::adapters::watch::FolderWatch;
+use crate::core::errors::{Error, Result};
+use crate::core::providers::EventClass;
+use crate::core::status::{WorkerState, derive_state};
+use crate::core::wait::Liveness;
+use std::fs::{File, TryLockError};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+/// How long one Enter may take to be confirmed by the submit hook.
+const CONFIRM: Duration = Duration::from_secs(4);
+/// Extra Enters pressed when the prompt still sits on the input line.
+const EXTRA_ENTERS: u32 = 3;
+/// Pause between the paste and Enter, so the CLI has taken the paste in.
+const PASTE_SETTLE: Duration = Duration::from_millis(60);
+/// The bracketed-paste end marker: a prompt holding it would end the paste early.
+const PASTE_END: &[u8] = b"\x1b[201~";
+
+/// Sends `prompt` and returns the position to wait from.
+pub fn send(ctx: &Ctx, name: &str, prompt: &[u8]) -> Result<usize> {
+    let worker = Worker::load(ctx, name)?;
+    check_prompt(prompt)?;
+    let _lock = lock(ctx, &worker)?;
+    let liveness = worker.liveness(ctx)?;
+    if liveness != Liveness::Alive {
+        let detail = match ctx.state.read_exit(&worker.name) {
+            Some(exit) => format!("its CLI {}", exit.describe()),
+            None => "its tmux pane is gone".into(),
+        };
+        return Err(Error::Dead {
+            name: worker.name.to_string(),
+            detail,
+        });
+    }
+    let events = worker.events(ctx, 0)?;
+    let (state, _) = derive_state(&worker.meta, &events, &liveness);
+    match state {
+        WorkerState::Ready => {}
+        WorkerState::Busy => {
+            return Err(busy(
+                &worker,
+                "a turn is still running; `umbel wait` for it first",
+            ));
+        }
+        WorkerState::NeedsInput => {
+            return Err(busy(
+                &worker,
+                "it is waiting for a person (see `umbel status`)",
+            ));
+        }
+        WorkerState::Starting => return Err(busy(&worker, "it is still starting")),
+        WorkerState::Dead => {
+            return Err(Error::Dead {
+                name: worker.name.to_string(),
+                detail: "it ended".into(),
+            });
+        }
+    }
+    let position = events.len();
+    let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
+    let buffer = format!("umbel-prompt-{}", worker.name);
+    ctx.tmux.paste(worker.session(), &buffer, prompt)?;
+    sleep(PASTE_SETTLE);
+    ctx.tmux.send_keys(worker.session(), &["Enter"])?;
+    let mut enters = 1;
+    loop {
+        if confirmed(ctx, &worker, position, &watch)? {
+            return Ok(position);
+        }
+        if worker.liveness(ctx)? != Liveness::Alive {
+            return Err(Error::Dead {
+                name: worker.name.to_string(),
+                detail: "its CLI ended while the prompt was being submitted".into(),
+            });
+        }
+        let screen = ctx.tmux.capture(worker.session(), false)?;
+        if enters > EXTRA_ENTERS || !worker.provider().pending_input(&screen) {
+            return Err(Error::NotSubmitted {
+                name: worker.name.to_string(),
+                detail: format!(
+                    "no submit hook after {enters} Enter(s) within {}s each; the prompt may not have arrived",
+                    CONFIRM.as_secs()
+                ),
+            });
+        }
+        ctx.tmux.send_keys(worker.session(), &["Enter"])?;
+        enters += 1;
+    }
+}
+
+/// Waits up to [`CONFIRM`] for a submit event at or after `position`.
+fn confirmed(ctx: &Ctx, worker: &Worker, position: usize, watch: &FolderWatch) -> Result<bool> {
+    let deadline = Instant::now() + CONFIRM;
+    loop {
+        let provider = worker.provider();
+        let submitted = ctx
+            .state
+            .read_log(&worker.name)?
+            .iter()
+            .skip(position)
+            .any(|r| provider.classify(&r.kind, None) == EventClass::Submitted);
+        if submitted {
+            return Ok(true);
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return Ok(false);
+        }
+        if ctx.cancelled() {
+            return Err(Error::Interrupted);
+        }
+        watch.wait((deadline - now).min(Duration::from_millis(250)));
+    }
+}
+
+fn check_prompt(prompt: &[u8]) -> Result<()> {
+    if prompt.iter().all(u8::is_ascii_whitespace) {
+        return Err(Error::usage("the prompt is empty"));
+    }
+    if prompt.windows(PASTE_END.len()).any(|w| w == PASTE_END) {
+        return Err(Error::usage(
+            "the prompt holds the bracketed-paste end marker ESC[201~, which would cut the paste short; remove it",
+        ));
+    }
+    Ok(())
+}
+
+/// One `send` at a time per worker: a second one gets a typed busy error instead of a mixed paste.
+fn lock(ctx: &Ctx, worker: &Worker) -> Result<File> {
+    let path = ctx.state.session_dir(&worker.name).join("send.lock");
+    let file = File::create(&path).map_err(|e| Error::io("cannot open", &path, e))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(TryLockError::WouldBlock) => Err(busy(worker, "another `send` to it is in progress")),
+        Err(TryLockError::Error(e)) => Err(Error::io("cannot lock", &path, e)),
+    }
+}
+
+fn busy(worker: &Worker, detail: &str) -> Error {
+    Error::Busy {
+        name: worker.name.to_string(),
+        detail: detail.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_and_paste_breaking_prompts_are_refused() {
+        assert_eq!(check_prompt(b"  \n").unwrap_err().exit_code(), 2);
+        assert_eq!(check_prompt(b"a\x1b[201~b").unwrap_err().exit_code(), 2);
+        assert!(check_prompt(b"line 1\nline 2\x1b[31m red").is_ok());
+    }
+}

@@ -1,0 +1,219 @@
+//! `spawn`: claim the name, compose the environment, launch the CLI in its own tmux session
+//! through `hooks/launch.sh`, pass its startup dialogs, and return once it is ready. Any failure
+//! after the name is claimed unwinds completely: no session, no folder.
+
+use super::Ctx;
+use super::startup::await_ready;
+use super::worker::now_ms;
+use crate::adapters::state::write_atomic;
+use crate::core::args::SpawnArgs;
+use crate::core::duration::parse_duration;
+use crate::core::errors::{Error, Result};
+use crate::core::meta::Meta;
+use crate::core::name::WorkerName;
+use crate::core::providers::{LaunchInput, ProviderModule};
+use crate::core::worker_env::{EnvSpec, compose, export_script, shell_quote};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Everything checked before anything is created.
+struct Plan {
+    provider: &'static dyn ProviderModule,
+    cwd: PathBuf,
+    bin: PathBuf,
+    env: Vec<(String, String)>,
+    startup_timeout: Duration,
+}
+
+/// Starts a worker and waits until it is ready for prompts.
+pub fn spawn(ctx: &Ctx, args: &SpawnArgs) -> Result<Meta> {
+    let requested = args.name.as_deref().map(WorkerName::parse).transpose()?;
+    let plan = plan(ctx, args)?;
+    ctx.state.install_hooks()?;
+    let name = match requested {
+        Some(name) => {
+            ctx.state.create_session(&name)?;
+            name
+        }
+        None => claim_anonymous(ctx)?,
+    };
+    match launch(ctx, args, &plan, &name) {
+        Ok(meta) => Ok(meta),
+        Err(e) => {
+            let _ = ctx.tmux.kill_session(&name.tmux_session());
+            ctx.tmux.delete_buffer(&env_buffer(&name));
+            let _ = ctx.state.remove_session(&name);
+            Err(e)
+        }
+    }
+}
+
+fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
+    let provider = args.provider.module();
+    let specs = args
+        .env
+        .iter()
+        .map(|raw| EnvSpec::parse(raw))
+        .collect::<Result<Vec<_>>>()?;
+    let startup_timeout = match &args.startup_timeout {
+        Some(text) => parse_duration(text, "--startup-timeout")?,
+        None => DEFAULT_STARTUP_TIMEOUT,
+    };
+    let cwd = resolve_cwd(args.cwd.as_deref())?;
+    let bin = resolve_bin(ctx, provider)?;
+    let reserved = vec![(
+        "UMBEL_STATE".to_string(),
+        ctx.state.path().to_string_lossy().into_owned(),
+    )];
+    let mut env = compose(&ctx.env, provider.env(), &specs, &reserved)?;
+    provider.reconcile_env(&mut env);
+    Ok(Plan {
+        provider,
+        cwd,
+        bin,
+        env,
+        startup_timeout,
+    })
+}
+
+fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result<Meta> {
+    let session_dir = ctx.state.session_dir(name);
+    let events_dir = ctx.state.events_dir(name);
+    let hooks = ctx.state.hooks_dir();
+    let hook_command = format!(
+        "sh {} {}",
+        shell_quote(&hooks.join("event.sh").to_string_lossy()),
+        shell_quote(&events_dir.to_string_lossy())
+    );
+    let session_id = uuid::Uuid::new_v4().to_string();
+    let spec = plan.provider.launch(&LaunchInput {
+        session_dir: &session_dir,
+        hook_command: &hook_command,
+        session_id: &session_id,
+        model: args.model.as_deref(),
+        unattended: args.unattended,
+        cwd: &plan.cwd,
+        env: &plan.env,
+    });
+    for (path, content) in &spec.files {
+        write_atomic(path, content.as_bytes(), 0o600)?;
+    }
+    let mut meta = Meta {
+        name: name.to_string(),
+        provider: args.provider,
+        model: args.model.clone(),
+        cwd: plan.cwd.clone(),
+        bin: plan.bin.to_string_lossy().into_owned(),
+        tmux_session: name.tmux_session(),
+        session_id,
+        transcript_path: spec.transcript_path.clone(),
+        anonymous: args.name.is_none(),
+        unattended: args.unattended,
+        created_at: now_ms(),
+        ready_at: None,
+        umbel_version: env!("CARGO_PKG_VERSION").to_string(),
+    };
+    ctx.state.write_meta(&meta, name)?;
+
+    let mut argv = vec![
+        "sh".to_string(),
+        hooks.join("launch.sh").to_string_lossy().into_owned(),
+        env_buffer(name),
+        events_dir.to_string_lossy().into_owned(),
+        meta.bin.clone(),
+    ];
+    argv.extend(spec.args);
+    let script = export_script(&plan.env);
+    ctx.tmux.new_session(
+        &meta.tmux_session,
+        &plan.cwd,
+        &env_buffer(name),
+        script.as_bytes(),
+        &argv,
+    )?;
+
+    await_ready(ctx, name, &meta, plan.startup_timeout)?;
+    meta.ready_at = Some(now_ms());
+    ctx.state.write_meta(&meta, name)?;
+    Ok(meta)
+}
+
+/// The tmux buffer that carries a worker's environment to `launch.sh`.
+fn env_buffer(name: &WorkerName) -> String {
+    format!("umbel-env-{name}")
+}
+
+fn claim_anonymous(ctx: &Ctx) -> Result<WorkerName> {
+    let mut last = None;
+    for _ in 0..8 {
+        let entropy = u64::from_le_bytes(
+            uuid::Uuid::new_v4().as_bytes()[..8]
+                .try_into()
+                .unwrap_or([0; 8]),
+        );
+        let name = WorkerName::anonymous(entropy);
+        match ctx.state.create_session(&name) {
+            Ok(_) => return Ok(name),
+            Err(e @ Error::Exists { .. }) => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| Error::usage("could not find a free anonymous name")))
+}
+
+fn resolve_cwd(cwd: Option<&Path>) -> Result<PathBuf> {
+    let given = match cwd {
+        Some(p) => p.to_path_buf(),
+        None => std::env::current_dir().map_err(|e| Error::CwdMissing {
+            path: PathBuf::from("."),
+            reason: e.to_string(),
+        })?,
+    };
+    let resolved = std::fs::canonicalize(&given).map_err(|e| Error::CwdMissing {
+        path: given.clone(),
+        reason: e.to_string(),
+    })?;
+    if !resolved.is_dir() {
+        return Err(Error::CwdMissing {
+            path: given,
+            reason: "not a directory".into(),
+        });
+    }
+    Ok(resolved)
+}
+
+/// The provider's binary: its override variable, else its default name, looked up on PATH.
+fn resolve_bin(ctx: &Ctx, provider: &dyn ProviderModule) -> Result<PathBuf> {
+    let wanted = ctx
+        .var(provider.bin_env_var())
+        .filter(|v| !v.is_empty())
+        .unwrap_or(provider.default_bin())
+        .to_string();
+    let not_found = || Error::BinaryNotFound {
+        provider: provider.name(),
+        bin: wanted.clone(),
+        env_var: provider.bin_env_var(),
+    };
+    if wanted.contains('/') {
+        let path = PathBuf::from(&wanted);
+        return if is_executable(&path) {
+            std::path::absolute(&path).map_err(|_| not_found())
+        } else {
+            Err(not_found())
+        };
+    }
+    ctx.var("PATH")
+        .unwrap_or("")
+        .split(':')
+        .filter(|dir| !dir.is_empty())
+        .map(|dir| Path::new(dir).join(&wanted))
+        .find(|p| is_executable(p))
+        .ok_or_else(not_found)
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}

@@ -1,0 +1,102 @@
+//! Getting a freshly launched CLI to its idle prompt: refuse sign-in screens, answer the dialogs
+//! the provider module recognises (explicitly, never with a blind Enter), and call the worker
+//! ready only once its dialogs are over: the CLI's start hook fired and its idle prompt shows,
+//! or (for a CLI whose start hook is late) the idle prompt held still for a while.
+
+use super::Ctx;
+use crate::core::errors::{Error, Result};
+use crate::core::meta::Meta;
+use crate::core::name::WorkerName;
+use crate::core::providers::{EventClass, StartupScreen};
+use crate::core::wait::Liveness;
+use std::collections::HashMap;
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+const POLL: Duration = Duration::from_millis(40);
+const AFTER_KEYS: Duration = Duration::from_millis(200);
+/// How long an idle screen must hold when the start hook has not been seen.
+const IDLE_SETTLE: Duration = Duration::from_secs(3);
+/// How often one dialog may be answered before umbel gives up on it.
+const MAX_PRESSES: u32 = 6;
+
+/// Waits until the worker is ready, or fails with what the screen showed.
+pub fn await_ready(ctx: &Ctx, name: &WorkerName, meta: &Meta, timeout: Duration) -> Result<()> {
+    let provider = meta.provider.module();
+    let session = &meta.tmux_session;
+    let deadline = Instant::now() + timeout;
+    let mut presses: HashMap<&'static str, u32> = HashMap::new();
+    let mut idle_since: Option<Instant> = None;
+    loop {
+        if ctx.cancelled() {
+            return Err(Error::Interrupted);
+        }
+        let pane = ctx.tmux.pane(session)?;
+        if pane.liveness != Liveness::Alive {
+            let screen = ctx.tmux.capture(session, true).ok();
+            let detail = match (ctx.state.read_exit(name), &pane.liveness) {
+                (Some(exit), _) => format!("the CLI {} during startup", exit.describe()),
+                (None, Liveness::Dead(exit)) => {
+                    format!("the CLI {} during startup", exit.describe())
+                }
+                _ => "its tmux session vanished during startup".to_string(),
+            };
+            return Err(failed(name, detail, screen));
+        }
+        let screen = ctx.tmux.capture(session, false)?;
+        match provider.startup_screen(&screen) {
+            StartupScreen::SignIn(line) => {
+                return Err(Error::SignIn {
+                    provider: provider.name(),
+                    bin: provider.default_bin().to_string(),
+                    line,
+                });
+            }
+            StartupScreen::Dialog { what, keys } => {
+                idle_since = None;
+                let count = presses.entry(what).or_insert(0);
+                *count += 1;
+                if *count > MAX_PRESSES {
+                    let detail =
+                        format!("the {what} dialog did not go away after {MAX_PRESSES} answers");
+                    return Err(failed(name, detail, Some(screen)));
+                }
+                ctx.tmux.send_keys(session, keys)?;
+                sleep(AFTER_KEYS);
+                continue;
+            }
+            StartupScreen::Idle => {
+                let since = *idle_since.get_or_insert_with(Instant::now);
+                if started(ctx, name, meta)? || since.elapsed() >= IDLE_SETTLE {
+                    return Ok(());
+                }
+            }
+            StartupScreen::Other => idle_since = None,
+        }
+        if Instant::now() >= deadline {
+            let detail = format!(
+                "it was not ready within {}",
+                humantime::format_duration(timeout)
+            );
+            return Err(failed(name, detail, Some(screen)));
+        }
+        sleep(POLL);
+    }
+}
+
+fn started(ctx: &Ctx, name: &WorkerName, meta: &Meta) -> Result<bool> {
+    let provider = meta.provider.module();
+    Ok(ctx
+        .state
+        .read_log(name)?
+        .iter()
+        .any(|r| provider.classify(&r.kind, None) == EventClass::Started))
+}
+
+fn failed(name: &WorkerName, detail: String, screen: Option<String>) -> Error {
+    Error::StartupFailed {
+        name: name.to_string(),
+        detail,
+        screen,
+    }
+}

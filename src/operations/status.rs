@@ -1,0 +1,65 @@
+//! `status` and `ls`: what each worker is doing, from its meta, its events and one tmux
+//! round-trip for the whole fleet.
+
+use super::Ctx;
+use super::worker::Worker;
+use crate::core::args::StatusArgs;
+use crate::core::errors::{Error, Result};
+use crate::core::name::WorkerName;
+use crate::core::status::{WorkerStatus, derive_state};
+use crate::core::wait::Liveness;
+
+/// How many recent events have their payloads read (for the pending tool).
+const RECENT: usize = 16;
+
+/// The status of one worker, or of all.
+pub fn status(ctx: &Ctx, args: &StatusArgs) -> Result<Vec<WorkerStatus>> {
+    let names = match &args.name {
+        Some(raw) => vec![WorkerName::parse(raw)?],
+        None => ctx.state.list()?,
+    };
+    let panes = ctx.tmux.panes()?;
+    let mut out = Vec::new();
+    for name in names {
+        let worker = match Worker::load(ctx, name.as_str()) {
+            Ok(w) => w,
+            Err(e) if args.name.is_some() => return Err(e),
+            Err(Error::NotFound { .. }) => continue,
+            Err(_) => continue,
+        };
+        let log_len = ctx.state.read_log(&worker.name)?.len();
+        let events = worker.events(ctx, log_len.saturating_sub(RECENT))?;
+        let liveness = panes
+            .get(worker.session())
+            .map_or(Liveness::Gone, |p| p.liveness.clone());
+        let (state, input) = derive_state(&worker.meta, &events, &liveness);
+        let exit = ctx.state.read_exit(&worker.name).or(match &liveness {
+            Liveness::Dead(status) => Some(status.clone()),
+            _ => ctx.state.read_dead(&worker.name).and_then(|d| d.exit),
+        });
+        let last_event_at = events.last().map(|e| (e.record.at_ns / 1_000_000) as u64);
+        let (needs_input, pending_tool) = match input {
+            Some((reason, tool)) => (Some(reason.to_string()), tool),
+            None => (None, None),
+        };
+        let meta = worker.meta;
+        out.push(WorkerStatus {
+            name: meta.name,
+            provider: meta.provider.as_str().to_string(),
+            model: meta.model,
+            state,
+            needs_input,
+            pending_tool,
+            cwd: meta.cwd.to_string_lossy().into_owned(),
+            created_at: meta.created_at,
+            last_event_at,
+            position: events.len(),
+            exit,
+            session_id: meta.session_id,
+            transcript_path: meta
+                .transcript_path
+                .map(|p| p.to_string_lossy().into_owned()),
+        });
+    }
+    Ok(out)
+}

@@ -1,0 +1,151 @@
+//! Loading what the verbs need to know about one worker: its meta, its classified events, its
+//! pane, and the answer of its last turn.
+
+use super::Ctx;
+use crate::adapters::transcript::ReverseLines;
+use crate::core::errors::{Error, Result};
+use crate::core::meta::Meta;
+use crate::core::name::WorkerName;
+use crate::core::providers::{EventClass, ProviderModule, str_field};
+use crate::core::wait::{ClassifiedEvent, Liveness};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// A worker as the verbs see it.
+pub struct Worker {
+    pub name: WorkerName,
+    pub meta: Meta,
+}
+
+impl Worker {
+    /// Loads a worker by name (validating the name first).
+    pub fn load(ctx: &Ctx, raw_name: &str) -> Result<Self> {
+        let name = WorkerName::parse(raw_name)?;
+        let meta = ctx.state.read_meta(&name)?;
+        Ok(Worker { name, meta })
+    }
+
+    pub fn provider(&self) -> &'static dyn ProviderModule {
+        self.meta.provider.module()
+    }
+
+    pub fn session(&self) -> &str {
+        &self.meta.tmux_session
+    }
+
+    /// The event log with each line's meaning. Payloads are read only for lines from
+    /// `payloads_from` on (older lines are classified by name alone).
+    pub fn events(&self, ctx: &Ctx, payloads_from: usize) -> Result<Vec<ClassifiedEvent>> {
+        let provider = self.provider();
+        Ok(ctx
+            .state
+            .read_log(&self.name)?
+            .into_iter()
+            .map(|record| {
+                let payload = (record.index >= payloads_from)
+                    .then(|| record.payload.as_deref())
+                    .flatten()
+                    .and_then(|file| ctx.state.read_payload(&self.name, file));
+                let class = provider.classify(&record.kind, payload.as_ref());
+                ClassifiedEvent { record, class }
+            })
+            .collect())
+    }
+
+    /// Whether the pane is alive.
+    pub fn liveness(&self, ctx: &Ctx) -> Result<Liveness> {
+        Ok(ctx.tmux.pane(self.session())?.liveness)
+    }
+
+    /// The answer of the last finished turn: the end-of-turn hook's payload first, the
+    /// transcript (read from its end) as the durable source.
+    pub fn answer(&self, ctx: &Ctx) -> Result<Answer> {
+        let provider = self.provider();
+        let records = ctx.state.read_log(&self.name)?;
+        let mut transcript: Option<PathBuf> = None;
+        for record in records.iter().rev() {
+            let Some(payload) = record
+                .payload
+                .as_deref()
+                .and_then(|f| ctx.state.read_payload(&self.name, f))
+            else {
+                continue;
+            };
+            if transcript.is_none() {
+                transcript = str_field(&payload, "transcript_path")
+                    .filter(|p| !p.is_empty())
+                    .map(PathBuf::from);
+            }
+            match provider.classify(&record.kind, Some(&payload)) {
+                class @ (EventClass::TurnEnded | EventClass::TurnFailed { .. }) => {
+                    let failed = matches!(class, EventClass::TurnFailed { .. });
+                    if let Some(text) = provider.answer_from_payload(&payload) {
+                        let transcript = transcript.or_else(|| self.meta.transcript_path.clone());
+                        return Ok(self.answer_of(text, "hook", failed, transcript));
+                    }
+                    break;
+                }
+                EventClass::Submitted => break,
+                _ => {}
+            }
+        }
+        let transcript = transcript.or_else(|| self.meta.transcript_path.clone());
+        let turn = transcript
+            .as_deref()
+            .and_then(ReverseLines::open)
+            .map(|mut lines| provider.last_turn(&mut lines))
+            .unwrap_or_default();
+        match turn.answer {
+            Some(text) if turn.ended => {
+                Ok(self.answer_of(text, "transcript", turn.is_error, transcript))
+            }
+            _ => Err(Error::NoAnswer {
+                name: self.name.to_string(),
+            }),
+        }
+    }
+
+    fn answer_of(
+        &self,
+        text: String,
+        source: &'static str,
+        is_error: bool,
+        transcript: Option<PathBuf>,
+    ) -> Answer {
+        Answer {
+            name: self.name.to_string(),
+            provider: self.meta.provider.as_str().to_string(),
+            text,
+            source,
+            is_error,
+            session_id: self.meta.session_id.clone(),
+            transcript_path: transcript.map(|p| p.to_string_lossy().into_owned()),
+        }
+    }
+}
+
+/// The answer of a turn.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Answer {
+    pub name: String,
+    pub provider: String,
+    /// The answer text.
+    pub text: String,
+    /// Where it was read: `hook` (the end-of-turn payload) or `transcript`.
+    pub source: &'static str,
+    /// The provider failed the turn; `text` is its error message.
+    pub is_error: bool,
+    pub session_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transcript_path: Option<String>,
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
