@@ -86,10 +86,10 @@ impl Iterator for ReverseLines {
             if !self.fill() {
                 return None;
             }
-            if let Some(line) = self.ready.pop() {
-                if !line.is_empty() {
-                    return Some(line);
-                }
+            if let Some(line) = self.ready.pop()
+                && !line.is_empty()
+            {
+                return Some(line);
             }
         }
     }

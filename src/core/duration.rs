@@ -7,10 +7,11 @@ use std::time::Duration;
 /// Parses `text` as a duration; `what` names the flag or field for the error message.
 pub fn parse_duration(text: &str, what: &str) -> Result<Duration> {
     let trimmed = text.trim();
-    if let Ok(secs) = trimmed.parse::<f64>() {
-        if secs.is_finite() && secs >= 0.0 {
-            return Ok(Duration::from_secs_f64(secs));
-        }
+    if let Ok(secs) = trimmed.parse::<f64>()
+        && secs.is_finite()
+        && secs >= 0.0
+    {
+        return Ok(Duration::from_secs_f64(secs));
     }
     humantime::parse_duration(trimmed).map_err(|e| {
         Error::usage(format!(

@@ -49,7 +49,11 @@ pub enum Error {
 
     /// The prompt was pasted but the CLI never confirmed it was submitted.
     #[error("prompt not submitted to `{name}`: {detail}")]
-    NotSubmitted { name: String, detail: String },
+    NotSubmitted {
+        name: String,
+        detail: String,
+        screen: Option<String>,
+    },
 
     /// The CLI opened on a sign-in or onboarding screen; a person has to sign in first.
     #[error(

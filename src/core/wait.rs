@@ -40,7 +40,7 @@ pub fn decide(
     liveness: &Liveness,
     exit: Option<&ExitStatus>,
 ) -> Option<Outcome> {
-    let recent = events.iter().filter(|e| e.record.index >= since);
+    let mut recent = events.iter().filter(|e| e.record.index >= since);
     for event in recent.clone() {
         let position = event.record.index + 1;
         match &event.class {
@@ -73,7 +73,7 @@ pub fn decide(
         }
         Liveness::Alive => {}
     }
-    match recent.last().map(|e| &e.class) {
+    match recent.next_back().map(|e| &e.class) {
         Some(EventClass::NeedsInput { reason, tool }) => {
             let mut o = Outcome::new(
                 OutcomeKind::Input,

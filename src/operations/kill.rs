@@ -32,10 +32,10 @@ pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<Vec<String>> {
             Liveness::Gone => None,
             _ => ctx.tmux.capture(&session, true).ok(),
         };
-        if let (Liveness::Alive, Some(pid)) = (&pane.liveness, pane.pid) {
-            if let Some(pid) = Pid::from_raw(pid as i32) {
-                let _ = kill_process_group(pid, Signal::TERM);
-            }
+        if let (Liveness::Alive, Some(pid)) = (&pane.liveness, pane.pid)
+            && let Some(pid) = Pid::from_raw(pid as i32)
+        {
+            let _ = kill_process_group(pid, Signal::TERM);
         }
         ctx.tmux.kill_session(&session)?;
         if args.purge {

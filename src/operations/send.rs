@@ -90,6 +90,7 @@ pub fn send(ctx: &Ctx, name: &str, prompt: &[u8]) -> Result<usize> {
                     "no submit hook after {enters} Enter(s) within {}s each; the prompt may not have arrived",
                     CONFIRM.as_secs()
                 ),
+                screen: Some(screen),
             });
         }
         ctx.tmux.send_keys(worker.session(), &["Enter"])?;

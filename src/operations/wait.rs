@@ -39,10 +39,10 @@ pub fn wait(ctx: &Ctx, args: &WaitArgs) -> Result<Outcome> {
         let from = *since.get_or_insert_with(|| default_since(&records));
         let exit = ctx.state.read_exit(&worker.name);
         // Events first: a fired hook decides without asking tmux.
-        if let Some(outcome) = decide(&records, from, &Liveness::Alive, exit.as_ref()) {
-            if outcome.outcome != OutcomeKind::Input || liveness_due(last_liveness_check) {
-                return finish(ctx, &worker, outcome, deadline);
-            }
+        if let Some(outcome) = decide(&records, from, &Liveness::Alive, exit.as_ref())
+            && (outcome.outcome != OutcomeKind::Input || liveness_due(last_liveness_check))
+        {
+            return finish(ctx, &worker, outcome, deadline);
         }
         if liveness_due(last_liveness_check) {
             last_liveness_check = Some(Instant::now());

@@ -44,7 +44,7 @@ impl Worker {
             .into_iter()
             .map(|record| {
                 let payload = (record.index >= payloads_from)
-                    .then(|| record.payload.as_deref())
+                    .then_some(record.payload.as_deref())
                     .flatten()
                     .and_then(|file| ctx.state.read_payload(&self.name, file));
                 let class = provider.classify(&record.kind, payload.as_ref());

@@ -234,10 +234,10 @@ impl ProviderModule for Claude {
                 continue;
             };
             match str_field(&record, "type") {
-                Some("system") if !saw_assistant => {
-                    if str_field(&record, "subtype") == Some("turn_duration") {
-                        turn.ended = true;
-                    }
+                Some("system")
+                    if !saw_assistant && str_field(&record, "subtype") == Some("turn_duration") =>
+                {
+                    turn.ended = true;
                 }
                 Some("assistant") if record.get("isSidechain") != Some(&Value::Bool(true)) => {
                     let id = record

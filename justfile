@@ -1,0 +1,45 @@
+# umbel's tasks. `just` alone lists them.
+
+set shell := ["bash", "-euo", "pipefail", "-c"]
+export RUST_BACKTRACE := "1"
+
+default:
+    @just --list
+
+# install what the recipes need (tmux, just); idempotent
+setup:
+    sh scripts/setup.sh
+
+# build umbel and the fake CLIs
+build: setup
+    cargo build --workspace --bins
+
+# the fake claude/codex/gemini binaries the end-to-end tests drive
+sim:
+    cargo build -p sim --bins
+
+# run umbel -p against the fake claude: no real CLI, no network, no subscription
+demo: setup
+    cargo build --workspace --bins --quiet
+    bash scripts/demo.sh
+
+# the whole test suite (unit + end-to-end on the fakes); extra args go to the runner
+[positional-arguments]
+test *ARGS: setup sim
+    if command -v cargo-nextest >/dev/null; then cargo nextest run --workspace "$@"; else cargo test --workspace "$@"; fi
+
+# formatting and lints, as CI checks them
+lint:
+    cargo fmt --all --check
+    cargo clippy --workspace --all-targets -- -D warnings
+
+# what CI runs
+ci: lint test
+
+# speed figures: stop→wait latency, -p overhead over the fake's own print mode
+bench: setup
+    cargo build --release -p sim --bins --quiet
+    cargo bench --bench latency
+
+fmt:
+    cargo fmt --all

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The demo behind `just demo`: umbel drives the fake claude (sim crate) in a private tmux
+# server, in a throw-away state root and HOME, so no real CLI or subscription is involved.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+umbel="$top/target/debug/umbel"
+fake="$top/target/debug/fake-claude"
+for bin in "$umbel" "$fake"; do
+  [ -x "$bin" ] || { echo "demo: $bin is missing; run \`just build\` first" >&2; exit 1; }
+done
+
+sandbox=$(mktemp -d /tmp/umbel-demo.XXXXXX)
+export HOME="$sandbox/home" UMBEL_STATE="$sandbox/state" UMBEL_CLAUDE_BIN="$fake"
+mkdir -p "$HOME" "$sandbox/project"
+# The fake claude, like the real one, wants onboarding done; the trust dialog umbel answers itself.
+printf '{"hasCompletedOnboarding":true,"theme":"dark"}\n' >"$HOME/.claude.json"
+cleanup() { "$umbel" kill --all --purge >/dev/null 2>&1 || true; rm -rf "$sandbox"; }
+trap cleanup EXIT
+cd "$sandbox/project"
+
+step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
+
+step umbel -p "Say hello"
+"$umbel" -p "Say hello"
+
+step umbel -p "Say hello" --output-format json
+"$umbel" -p "Say hello" --output-format json
+
+step umbel spawn --name demo
+"$umbel" spawn --name demo
+step 'pos=$(umbel send demo "Write a haiku about tmux")'
+pos=$("$umbel" send demo "Write a haiku about tmux")
+echo "$pos"
+step umbel wait demo --since "$pos"
+"$umbel" wait demo --since "$pos"
+step umbel read demo
+"$umbel" read demo
+step umbel ls
+"$umbel" ls
+step umbel kill demo --purge
+"$umbel" kill demo --purge

@@ -1,0 +1,211 @@
+//! fake-claude's command line: the subset of `claude`'s options umbel uses,
+//! with commander's error messages for everything else.
+
+use crate::args::{self, OptSpec};
+
+/// `claude --version` output.
+pub const VERSION_LINE: &str = "2.1.332 (Claude Code)";
+/// The version string written into transcripts.
+pub const VERSION: &str = "2.1.332";
+/// `claude --help` output (recorded from 2.1.332).
+pub const HELP: &str = include_str!("assets/help.txt");
+
+const SPECS: &[OptSpec] = &[
+    OptSpec {
+        long: "settings",
+        short: None,
+        value: Some("<file-or-json>"),
+    },
+    OptSpec {
+        long: "session-id",
+        short: None,
+        value: Some("<uuid>"),
+    },
+    OptSpec {
+        long: "model",
+        short: None,
+        value: Some("<model>"),
+    },
+    OptSpec {
+        long: "permission-mode",
+        short: None,
+        value: Some("<mode>"),
+    },
+    OptSpec {
+        long: "print",
+        short: Some('p'),
+        value: None,
+    },
+    OptSpec {
+        long: "output-format",
+        short: None,
+        value: Some("<format>"),
+    },
+    OptSpec {
+        long: "version",
+        short: Some('v'),
+        value: None,
+    },
+    OptSpec {
+        long: "help",
+        short: Some('h'),
+        value: None,
+    },
+];
+
+const MODES: &[&str] = &[
+    "acceptEdits",
+    "auto",
+    "bypassPermissions",
+    "manual",
+    "dontAsk",
+    "plan",
+];
+const FORMATS: &[&str] = &["text", "json", "stream-json"];
+
+/// `--output-format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// The reply and a newline.
+    Text,
+    /// One result object.
+    Json,
+}
+
+/// Parsed options.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// `--settings`: a path or inline JSON.
+    pub settings: Option<String>,
+    /// `--session-id` (validated later, like the real CLI).
+    pub session_id: Option<String>,
+    /// `--model`.
+    pub model: Option<String>,
+    /// `--permission-mode`.
+    pub permission_mode: Option<String>,
+    /// `-p/--print`.
+    pub print: bool,
+    /// `--output-format`.
+    pub output_format: OutputFormat,
+    /// The positional prompt.
+    pub prompt: Option<String>,
+}
+
+/// What the command line asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Print help.
+    Help,
+    /// Print the version.
+    Version,
+    /// Run (interactive or print mode).
+    Run(Options),
+}
+
+/// Parses arguments (without the program name).
+pub fn parse(argv: &[String]) -> Result<Action, String> {
+    let p = args::parse(argv, SPECS)?;
+    if p.has("help") {
+        return Ok(Action::Help);
+    }
+    if p.has("version") {
+        return Ok(Action::Version);
+    }
+    if p.positionals.len() > 1 {
+        return Err(format!(
+            "error: too many arguments. Expected 1 argument but got {}.",
+            p.positionals.len()
+        ));
+    }
+    let permission_mode = p.value("permission-mode").map(str::to_string);
+    if let Some(m) = permission_mode
+        .as_deref()
+        .filter(|m| *m != "default" && !MODES.contains(m))
+    {
+        return Err(choice_error("--permission-mode <mode>", m, MODES));
+    }
+    let output_format = match p.value("output-format") {
+        None | Some("text") => OutputFormat::Text,
+        Some("json") => OutputFormat::Json,
+        Some("stream-json") => {
+            return Err(
+                "fake-claude: --output-format stream-json is not simulated (use text or json)"
+                    .into(),
+            );
+        }
+        Some(other) => return Err(choice_error("--output-format <format>", other, FORMATS)),
+    };
+    Ok(Action::Run(Options {
+        settings: p.value("settings").map(str::to_string),
+        session_id: p.value("session-id").map(str::to_string),
+        model: p.value("model").map(str::to_string),
+        permission_mode,
+        print: p.has("print"),
+        output_format,
+        prompt: p.positionals.first().cloned(),
+    }))
+}
+
+fn choice_error(flags: &str, value: &str, choices: &[&str]) -> String {
+    format!(
+        "error: option '{flags}' argument '{value}' is invalid. Allowed choices are {}.",
+        choices.join(", ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(list: &[&str]) -> Result<Action, String> {
+        parse(&list.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn the_contract_flags_parse() {
+        let Action::Run(o) = run(&[
+            "--settings",
+            "{}",
+            "--session-id",
+            "x",
+            "--model",
+            "opus",
+            "--permission-mode",
+            "plan",
+            "-p",
+            "hi",
+            "--output-format",
+            "json",
+        ])
+        .unwrap() else {
+            panic!("expected run");
+        };
+        assert_eq!(o.settings.as_deref(), Some("{}"));
+        assert_eq!(o.session_id.as_deref(), Some("x"));
+        assert_eq!(o.model.as_deref(), Some("opus"));
+        assert_eq!(o.permission_mode.as_deref(), Some("plan"));
+        assert!(o.print);
+        assert_eq!(o.output_format, OutputFormat::Json);
+        assert_eq!(o.prompt.as_deref(), Some("hi"));
+    }
+
+    #[test]
+    fn help_version_and_errors() {
+        assert_eq!(run(&["--version"]).unwrap(), Action::Version);
+        assert_eq!(run(&["-v"]).unwrap(), Action::Version);
+        assert_eq!(run(&["-h"]).unwrap(), Action::Help);
+        assert_eq!(run(&["--x"]).unwrap_err(), "error: unknown option '--x'");
+        assert!(
+            run(&["--permission-mode", "yolo"])
+                .unwrap_err()
+                .contains("Allowed choices are acceptEdits, auto")
+        );
+        assert!(run(&["--permission-mode", "default"]).is_ok());
+        assert!(run(&["a", "b"]).unwrap_err().contains("too many arguments"));
+        assert!(
+            run(&["--output-format", "xml"])
+                .unwrap_err()
+                .contains("argument 'xml' is invalid")
+        );
+    }
+}

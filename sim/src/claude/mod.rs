@@ -1,0 +1,66 @@
+//! fake-claude: a stand-in for Claude Code 2.1.332.
+//!
+//! `cli` parses the command line; `config` finds the config dir, `.claude.json`
+//! and settings; `session` holds one session's state; `payloads`,
+//! `transcript` and `screens` shape hook payloads, JSONL records and screens
+//! like the real CLI; `turn` runs one scripted turn; `tui` (with `dialogs`)
+//! is the interactive program and `print` is `-p`.
+
+pub mod block;
+pub mod cli;
+pub mod config;
+pub mod dialogs;
+#[cfg(test)]
+mod fixture_tests;
+pub mod payloads;
+pub mod print;
+pub mod screens;
+pub mod session;
+pub mod tool;
+pub mod transcript;
+pub mod tui;
+pub mod turn;
+
+use std::process::ExitCode;
+
+use crate::scenario::Scenario;
+
+/// The binary's `main`.
+pub fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    match run(&args) {
+        Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
+        Err(msg) => {
+            if msg.starts_with("Error:") || msg.starts_with("error:") {
+                eprintln!("{msg}");
+            } else {
+                eprintln!("fake-claude: {msg}");
+            }
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Runs fake-claude with `args` (without the program name); returns the exit status.
+pub fn run(args: &[String]) -> Result<i32, String> {
+    let opts = match cli::parse(args)? {
+        cli::Action::Help => {
+            print!("{}", cli::HELP);
+            return Ok(0);
+        }
+        cli::Action::Version => {
+            println!("{}", cli::VERSION_LINE);
+            return Ok(0);
+        }
+        cli::Action::Run(opts) => opts,
+    };
+    let scenario = Scenario::from_env()?;
+    if opts.print || !crate::term::stdout_is_tty() {
+        print::run(&opts, scenario)
+    } else {
+        tui::run(&opts, scenario)
+    }
+}

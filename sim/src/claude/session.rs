@@ -1,0 +1,370 @@
+//! One Claude session: ids, paths, clock, hooks and transcript state, shared
+//! by the interactive TUI and print mode.
+
+use std::path::PathBuf;
+
+use super::cli::Options;
+use super::config::{self, Paths};
+use crate::clock::Clock;
+use crate::hooks::{HookRun, Hooks, Runner};
+use crate::ids::{self, IdGen};
+use crate::json::Obj;
+use crate::record::Recorder;
+use crate::scenario::{Scenario, Script};
+
+/// A model as the CLI shows and reports it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    /// Full id, e.g. `claude-opus-5-5` (in payloads and transcripts).
+    pub id: String,
+    /// Marketing name, e.g. `Opus 5.5` (in the header).
+    pub display: String,
+}
+
+/// Resolves `--model` (aliases `opus`, `sonnet`, `haiku`, `fable`; default opus).
+pub fn resolve_model(arg: Option<&str>) -> Model {
+    let id = match arg.unwrap_or("opus") {
+        "opus" | "default" => "claude-opus-5-5",
+        "sonnet" => "claude-sonnet-5-5",
+        "haiku" => "claude-haiku-5-5",
+        "fable" => "claude-fable-5-2",
+        other => other,
+    }
+    .to_string();
+    let parts: Vec<&str> = id.split('-').collect();
+    let display = match parts.as_slice() {
+        ["claude", family, major, minor, ..]
+            if major.parse::<u32>().is_ok() && minor.parse::<u32>().is_ok() =>
+        {
+            let mut f = family.chars();
+            let cap = f
+                .next()
+                .map(|c| c.to_ascii_uppercase().to_string() + f.as_str())
+                .unwrap_or_default();
+            format!("{cap} {major}.{minor}")
+        }
+        _ => id.clone(),
+    };
+    Model { id, display }
+}
+
+/// The permission mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// `default` / `manual`.
+    Default,
+    /// `auto`.
+    Auto,
+    /// `acceptEdits`.
+    AcceptEdits,
+    /// `plan`.
+    Plan,
+    /// `bypassPermissions`.
+    BypassPermissions,
+    /// `dontAsk`.
+    DontAsk,
+}
+
+impl Mode {
+    /// Parses a `--permission-mode` or `permissions.defaultMode` value.
+    pub fn parse(s: &str) -> Option<Mode> {
+        Some(match s {
+            "default" | "manual" => Mode::Default,
+            "auto" => Mode::Auto,
+            "acceptEdits" => Mode::AcceptEdits,
+            "plan" => Mode::Plan,
+            "bypassPermissions" => Mode::BypassPermissions,
+            "dontAsk" => Mode::DontAsk,
+            _ => return None,
+        })
+    }
+
+    /// The value in hook payloads and transcripts (`manual` is reported as `default`).
+    pub fn hook_value(self) -> &'static str {
+        match self {
+            Mode::Default => "default",
+            Mode::Auto => "auto",
+            Mode::AcceptEdits => "acceptEdits",
+            Mode::Plan => "plan",
+            Mode::BypassPermissions => "bypassPermissions",
+            Mode::DontAsk => "dontAsk",
+        }
+    }
+
+    /// The mode part of the footer.
+    pub fn label(self) -> &'static str {
+        match self {
+            Mode::Default => "⏸ manual mode on",
+            Mode::Auto => "⏵⏵ auto mode on (shift+tab to cycle)",
+            Mode::AcceptEdits => "⏵⏵ accept edits on (shift+tab to cycle)",
+            Mode::Plan => "⏸ plan mode on (shift+tab to cycle)",
+            Mode::BypassPermissions => "⏵⏵ bypass permissions on (shift+tab to cycle)",
+            Mode::DontAsk => "⏵⏵ don't ask on (shift+tab to cycle)",
+        }
+    }
+}
+
+/// Everything one session needs.
+#[derive(Debug)]
+pub struct Session {
+    /// Session id.
+    pub id: String,
+    /// Resolved locations.
+    pub paths: Paths,
+    /// `cwd` as reported.
+    pub cwd: String,
+    /// This session's transcript.
+    pub transcript_path: PathBuf,
+    /// The model.
+    pub model: Model,
+    /// The permission mode.
+    pub mode: Mode,
+    /// Configured hooks.
+    pub hooks: Hooks,
+    /// Virtual clock.
+    pub clock: Clock,
+    /// Id stream.
+    pub ids: IdGen,
+    /// The scenario and which turns are used up.
+    pub script: Script,
+    /// `UMBEL_SIM_RECORD_DIR` recorder.
+    pub recorder: Option<Recorder>,
+    /// True for the TUI, false for `-p`.
+    pub interactive: bool,
+    /// Branch name for transcripts.
+    pub git_branch: String,
+    /// The last prompt's id.
+    pub last_prompt_id: Option<String>,
+    /// The first error writing a file; the main loops stop on it.
+    pub fatal: Option<String>,
+    pub(crate) parent: Option<String>,
+    pub(crate) messages: u64,
+    pub(crate) prompts: u64,
+    pub(crate) header_written: bool,
+}
+
+impl Session {
+    /// Resolves paths, settings, scenario and session id.
+    pub fn open(opts: &Options, scenario: Scenario, interactive: bool) -> Result<Session, String> {
+        let paths = config::paths()?;
+        let settings = config::load_settings(&paths.config_dir, opts.settings.as_deref())?;
+        let mode_name = opts
+            .permission_mode
+            .clone()
+            .or(settings.default_mode.clone())
+            .unwrap_or_else(|| "default".into());
+        let mode = Mode::parse(&mode_name).unwrap_or(Mode::Default);
+        let id = match &opts.session_id {
+            Some(id) if ids::is_uuid(id) => id.clone(),
+            Some(_) => return Err("Error: Invalid session ID. Must be a valid UUID.".into()),
+            None => ids::derive_session_id(scenario.seed, &paths.config_dir).map_err(|e| {
+                format!(
+                    "cannot update {}: {e}",
+                    paths.config_dir.join(ids::COUNTER_FILE).display()
+                )
+            })?,
+        };
+        let cwd = paths.cwd.to_string_lossy().into_owned();
+        Ok(Session {
+            transcript_path: config::transcript_path(&paths.config_dir, &paths.cwd, &id),
+            ids: IdGen::new(scenario.seed, &id),
+            clock: scenario.start_clock(),
+            git_branch: config::git_branch(&paths.cwd),
+            script: Script::new(scenario),
+            model: resolve_model(opts.model.as_deref()),
+            hooks: settings.hooks,
+            recorder: Recorder::from_env(),
+            last_prompt_id: None,
+            fatal: None,
+            parent: None,
+            messages: 0,
+            prompts: 0,
+            header_written: false,
+            interactive,
+            mode,
+            paths,
+            cwd,
+            id,
+        })
+    }
+
+    /// Starts a new session in place (after `/clear`): new id, new transcript.
+    pub fn restart(&mut self) -> Result<(), String> {
+        let seed = self.script.scenario.seed;
+        let id = ids::derive_session_id(seed, &self.paths.config_dir).map_err(|e| e.to_string())?;
+        self.transcript_path =
+            config::transcript_path(&self.paths.config_dir, &self.paths.cwd, &id);
+        self.ids = IdGen::new(seed, &id);
+        self.id = id;
+        (
+            self.parent,
+            self.messages,
+            self.prompts,
+            self.header_written,
+        ) = (None, 0, 0, false);
+        Ok(())
+    }
+
+    /// The environment hooks see on top of the fake's own.
+    pub fn hook_env(&self) -> Vec<(String, String)> {
+        let pairs = [
+            ("CLAUDE_PROJECT_DIR", self.cwd.clone()),
+            ("CLAUDECODE", "1".into()),
+            ("CLAUDE_CODE_ENTRYPOINT", self.entrypoint().into()),
+            ("CLAUDE_CODE_CHILD_SESSION", "1".into()),
+            ("CLAUDE_CODE_SESSION_ID", self.id.clone()),
+            (
+                "CLAUDE_CODE_SESSION_ATTENDED",
+                if self.interactive { "1" } else { "0" }.into(),
+            ),
+            ("CLAUDE_PID", std::process::id().to_string()),
+            ("CLAUDE_EFFORT", "medium".into()),
+            ("AI_AGENT", "claude-code_2-1-332_harness".into()),
+        ];
+        pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+    }
+
+    /// `cli` for the TUI, `sdk-cli` for `-p` (as the real CLI reports).
+    pub fn entrypoint(&self) -> &'static str {
+        if self.interactive { "cli" } else { "sdk-cli" }
+    }
+
+    /// Runs the hooks for `event` (matcher tested against `target`) and waits for them.
+    pub fn fire(&mut self, event: &str, target: Option<&str>, payload: &Obj) -> Vec<HookRun> {
+        let commands = self.hooks.matching(event, target);
+        if commands.is_empty() {
+            return Vec::new();
+        }
+        let runner = Runner {
+            cwd: self.paths.cwd.clone(),
+            env: self.hook_env(),
+        };
+        runner.run(&commands, &payload.to_line())
+    }
+
+    /// Records a submitted prompt in `UMBEL_SIM_RECORD_DIR`, if set.
+    pub fn record_prompt(&mut self, prompt: &str) {
+        if let Some(r) = self.recorder.as_mut()
+            && let Err(e) = r.record(prompt)
+        {
+            self.fatal
+                .get_or_insert(format!("cannot write to {}: {e}", crate::record::ENV));
+        }
+    }
+
+    /// Appends a record to the transcript; the first failure is kept in `fatal`.
+    pub fn append(&mut self, record: &Obj) {
+        if let Err(e) = crate::jsonl::append(&self.transcript_path, record) {
+            self.fatal.get_or_insert(format!(
+                "cannot write {}: {e}",
+                self.transcript_path.display()
+            ));
+        }
+    }
+
+    /// Path of the live session registry file (`<config>/sessions/<pid>.json`).
+    pub fn registry_path(&self) -> PathBuf {
+        self.paths
+            .config_dir
+            .join("sessions")
+            .join(format!("{}.json", std::process::id()))
+    }
+
+    /// Writes the registry file with `status` (`idle` or `busy`), like the real CLI.
+    pub fn registry(&self, status: &str) {
+        let path = self.registry_path();
+        let doc = crate::obj! {
+            "pid" => u64::from(std::process::id()),
+            "sessionId" => self.id.as_str(),
+            "cwd" => self.cwd.as_str(),
+            "kind" => "interactive",
+            "entrypoint" => self.entrypoint(),
+            "status" => status,
+        };
+        let tmp = path.with_extension("json.tmp");
+        let ok = path
+            .parent()
+            .is_some_and(|d| std::fs::create_dir_all(d).is_ok())
+            && std::fs::write(&tmp, doc.to_line()).is_ok()
+            && std::fs::rename(&tmp, &path).is_ok();
+        if !ok {
+            let _ = std::fs::remove_file(&tmp);
+        }
+    }
+
+    /// Removes the registry file (on exit).
+    pub fn registry_remove(&self) {
+        let _ = std::fs::remove_file(self.registry_path());
+    }
+}
+
+#[cfg(test)]
+impl Session {
+    /// A session with fixed paths and id, touching no environment (unit tests).
+    pub fn for_test(
+        config_dir: &std::path::Path,
+        id: &str,
+        scenario: Scenario,
+        interactive: bool,
+    ) -> Session {
+        let cwd = PathBuf::from("/tmp/probework/proj");
+        let paths = Paths {
+            config_dir: config_dir.to_path_buf(),
+            claude_json: config_dir.join(".claude.json"),
+            cwd: cwd.clone(),
+        };
+        Session {
+            transcript_path: config::transcript_path(config_dir, &cwd, id),
+            ids: IdGen::new(scenario.seed, id),
+            clock: scenario.start_clock(),
+            git_branch: "master".into(),
+            script: Script::new(scenario),
+            model: resolve_model(None),
+            hooks: Hooks::default(),
+            recorder: None,
+            last_prompt_id: None,
+            fatal: None,
+            parent: None,
+            messages: 0,
+            prompts: 0,
+            header_written: false,
+            interactive,
+            mode: Mode::Default,
+            cwd: cwd.to_string_lossy().into_owned(),
+            paths,
+            id: id.to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn models_resolve_aliases_and_display_names() {
+        assert_eq!(
+            resolve_model(None),
+            Model {
+                id: "claude-opus-5-5".into(),
+                display: "Opus 5.5".into()
+            }
+        );
+        assert_eq!(resolve_model(Some("sonnet")).display, "Sonnet 5.5");
+        assert_eq!(
+            resolve_model(Some("claude-haiku-4-5-20251001")).display,
+            "Haiku 4.5"
+        );
+        assert_eq!(resolve_model(Some("my-model")).display, "my-model");
+    }
+
+    #[test]
+    fn manual_is_reported_as_default() {
+        assert_eq!(Mode::parse("manual").map(Mode::hook_value), Some("default"));
+        assert_eq!(
+            Mode::parse("auto").map(Mode::label),
+            Some("⏵⏵ auto mode on (shift+tab to cycle)")
+        );
+        assert_eq!(Mode::parse("nope"), None);
+    }
+}

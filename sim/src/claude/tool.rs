@@ -1,0 +1,183 @@
+//! The permission part of a turn: the tool call, the dialog's answers
+//! (approve, refuse), print mode's automatic denial, and the fake tool output.
+//! Nothing is ever executed.
+
+use std::time::Instant;
+
+use serde_json::Value;
+
+use super::block::Block;
+use super::screens::{self, INTERRUPTED_LINE};
+use super::session::{Mode, Session};
+use super::transcript::{DENIED_PRINT, REJECTED, text_block, tool_use_block};
+use super::turn::{Outcome, Phase, ToolCall, Turn};
+use crate::obj;
+use crate::scenario::Permission;
+
+impl Turn {
+    /// The model asked for a tool: records, `PreToolUse`, then the dialog
+    /// (interactive), an automatic denial (print mode) or a run (bypass mode).
+    pub(super) fn tool_requested(&mut self, sess: &mut Session, p: Permission, now: Instant) {
+        let preamble = self.block.text.clone();
+        self.commits.extend(self.block.take_rest());
+        let id = format!("toolu_01{}", sess.ids.alnum(22));
+        let rec = sess.rec_assistant(&self.message_id, text_block(&preamble), Some("tool_use"), 0);
+        sess.append(&rec);
+        let rec = sess.rec_assistant(
+            &self.message_id,
+            tool_use_block(&id, &p.tool, &p.input),
+            Some("tool_use"),
+            1,
+        );
+        let record_uuid = rec.to_value()["uuid"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        sess.append(&rec);
+        let display = sess.payload_message_display(
+            &self.prompt_id,
+            &self.turn_id,
+            &self.message_id,
+            &preamble,
+        );
+        sess.fire("MessageDisplay", None, &display);
+        let payload = sess.payload_pre_tool_use(&self.prompt_id, &p.tool, &p.input, &id);
+        sess.fire("PreToolUse", Some(&p.tool), &payload);
+        let tool = p.tool.clone();
+        self.tool = Some(ToolCall {
+            id,
+            record_uuid,
+            permission: p,
+        });
+        if sess.mode == Mode::BypassPermissions {
+            return self.approve(sess, now);
+        }
+        if let Some(t) = &self.tool {
+            let payload =
+                sess.payload_permission_request(&self.prompt_id, &tool, &t.permission.input);
+            sess.fire("PermissionRequest", Some(&tool), &payload);
+        }
+        if !sess.interactive {
+            return self.deny(sess, now);
+        }
+        self.phase = Phase::Permission(0);
+        self.notify_pending = true;
+    }
+
+    /// Called once the screen shows the current state: fires the
+    /// `permission_prompt` Notification after the dialog is visible.
+    pub fn after_draw(&mut self, sess: &mut Session) {
+        if std::mem::take(&mut self.notify_pending) {
+            let payload = sess.payload_notification(
+                &self.prompt_id,
+                "Claude needs your permission",
+                "permission_prompt",
+            );
+            sess.fire("Notification", Some("permission_prompt"), &payload);
+        }
+    }
+
+    /// `1`/`2`/`3` or Enter on a Yes: run the (fake) tool and go on.
+    pub(super) fn approve(&mut self, sess: &mut Session, now: Instant) {
+        let Some(t) = self.tool.take() else { return };
+        let p = &t.permission;
+        let output = p
+            .output
+            .clone()
+            .unwrap_or_else(|| fake_output(&p.tool, &p.input));
+        self.commits
+            .extend(screens::tool_call(&p.tool, &p.input, &output));
+        let payload =
+            sess.payload_post_tool_use(&self.prompt_id, &p.tool, &p.input, &output, &t.id);
+        sess.fire("PostToolUse", Some(&p.tool), &payload);
+        let rec = sess.rec_tool_result(&self.prompt_id, &t.id, &output, None, &t.record_uuid);
+        sess.append(&rec);
+        let payload =
+            sess.payload_post_tool_batch(&self.prompt_id, &p.tool, &p.input, &output, &t.id);
+        sess.fire("PostToolBatch", None, &payload);
+        self.continue_after_tool(sess, now);
+    }
+
+    fn deny(&mut self, sess: &mut Session, now: Instant) {
+        let Some(t) = self.tool.take() else { return };
+        let p = &t.permission;
+        let text = DENIED_PRINT.replace("{tool}", &p.tool);
+        let rec = sess.rec_tool_result(&self.prompt_id, &t.id, "", Some(&text), &t.record_uuid);
+        sess.append(&rec);
+        self.denials.push(obj! { "tool_name" => p.tool.as_str(), "tool_use_id" => t.id.as_str(), "tool_input" => &p.input });
+        self.continue_after_tool(sess, now);
+    }
+
+    fn continue_after_tool(&mut self, sess: &mut Session, now: Instant) {
+        self.after_tool = true;
+        self.num_turns += 1;
+        self.message_id = format!("msg_01{}", sess.ids.alnum(22));
+        self.block = Block::default();
+        self.chunks = self.chosen.chunks();
+        self.next_chunk = 0;
+        self.phase = Phase::Stream(now);
+    }
+
+    /// `4`, Esc or Ctrl-C in the dialog: the real CLI's refusal (no Stop).
+    pub(super) fn refuse(&mut self, sess: &mut Session) -> Outcome {
+        let Some(t) = self.tool.take() else {
+            return self.interrupt(sess);
+        };
+        let p = &t.permission;
+        let rec = sess.rec_tool_result(&self.prompt_id, &t.id, "", Some(REJECTED), &t.record_uuid);
+        sess.append(&rec);
+        let rec = sess.rec_interrupted(&self.prompt_id, true);
+        sess.append(&rec);
+        let mut lines = screens::tool_call(&p.tool, &p.input, "");
+        lines.pop();
+        self.commits.extend(lines);
+        self.commits.push(INTERRUPTED_LINE.to_string());
+        Outcome::Done {
+            hook: None,
+            late: None,
+            text: String::new(),
+            api_error: None,
+            interrupted: true,
+        }
+    }
+}
+
+/// The text said before a tool call.
+pub fn preamble(tool: &str) -> String {
+    if tool == "Bash" {
+        "I will run a command.".into()
+    } else {
+        format!("I will use the {tool} tool.")
+    }
+}
+
+/// Fake tool output: for `Bash` running `echo …`, the echoed words; otherwise `ok`.
+/// Nothing is ever executed.
+pub fn fake_output(tool: &str, input: &Value) -> String {
+    let cmd = input.get("command").and_then(Value::as_str).unwrap_or("");
+    match (tool, cmd.trim().strip_prefix("echo ")) {
+        ("Bash", Some(rest)) => rest.trim().trim_matches(['"', '\'']).to_string(),
+        _ => "ok".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn fake_output_echoes_and_never_runs_anything() {
+        assert_eq!(
+            fake_output("Bash", &json!({"command": "echo hi there"})),
+            "hi there"
+        );
+        assert_eq!(
+            fake_output("Bash", &json!({"command": "echo 'quoted'"})),
+            "quoted"
+        );
+        assert_eq!(fake_output("Bash", &json!({"command": "rm -rf /"})), "ok");
+        assert_eq!(fake_output("Write", &json!({"file_path": "/x"})), "ok");
+        assert_eq!(preamble("Bash"), "I will run a command.");
+    }
+}

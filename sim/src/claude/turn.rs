@@ -1,0 +1,357 @@
+//! One turn's timeline, shared by the TUI and print mode.
+//!
+//! A [`Turn`] is a small state machine: the caller asks for its next
+//! [`Turn::deadline`], calls [`Turn::tick`] when it passes and
+//! [`Turn::key`] on key presses. Side effects (transcript records, hooks) go
+//! through the [`Session`]; lines to add to the screen's history collect in
+//! `commits`. The end-of-turn hook is handed back in [`Outcome`] so the TUI
+//! can draw the idle screen before firing it.
+
+use std::time::{Duration, Instant};
+
+use super::block::Block;
+use super::screens::{self, INTERRUPTED_LINE};
+use super::session::Session;
+use super::tool::preamble;
+use super::transcript::text_block;
+use crate::json::Obj;
+use crate::keys::Key;
+use crate::scenario::{Chosen, End, Permission};
+
+/// Where the turn is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Phase {
+    /// Busy, nothing shown yet, until the instant.
+    Delay(Instant),
+    /// Streaming; next chunk at the instant.
+    Stream(Instant),
+    /// Waiting on the permission dialog; the cursor (0..=3).
+    Permission(usize),
+    /// Busy forever.
+    Wedged,
+}
+
+/// The end-of-turn hook to fire once the screen is idle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EndHook {
+    /// `Stop` or `StopFailure`.
+    pub event: &'static str,
+    /// Its payload.
+    pub payload: Obj,
+}
+
+/// Records the real CLI writes a little after the Stop hook.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Late {
+    /// When to write them.
+    pub due: Instant,
+    /// The records, already stamped.
+    pub records: Vec<Obj>,
+}
+
+/// How a turn ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// Back to idle.
+    Done {
+        /// Hook to fire after drawing idle.
+        hook: Option<EndHook>,
+        /// Records to write later.
+        late: Option<Late>,
+        /// The final text (reply, or the API error text).
+        text: String,
+        /// `Some(status)` for an API error.
+        api_error: Option<u16>,
+        /// True when interrupted (Esc, refusal).
+        interrupted: bool,
+    },
+    /// Exit with this status now.
+    Exit(i32),
+    /// Kill the process with this signal now.
+    Signal(String),
+}
+
+pub(super) struct ToolCall {
+    pub(super) id: String,
+    pub(super) record_uuid: String,
+    pub(super) permission: Permission,
+}
+
+/// A running turn.
+pub struct Turn {
+    /// The expanded prompt.
+    pub prompt: String,
+    /// Its id (payloads, records).
+    pub prompt_id: String,
+    /// Current phase.
+    pub phase: Phase,
+    /// Real start time (for the spinner).
+    pub started: Instant,
+    /// Lines to append to the screen's history.
+    pub commits: Vec<String>,
+    /// Tools denied in print mode (`permission_denials`).
+    pub denials: Vec<Obj>,
+    /// Model round trips (for print mode's `num_turns`).
+    pub num_turns: u64,
+    pub(super) chosen: Chosen,
+    pub(super) turn_id: String,
+    pub(super) start_ms: i64,
+    pub(super) block: Block,
+    pub(super) chunks: Vec<String>,
+    pub(super) next_chunk: usize,
+    pub(super) message_id: String,
+    pub(super) tool: Option<ToolCall>,
+    pub(super) after_tool: bool,
+    pub(super) notify_pending: bool,
+}
+
+impl Turn {
+    /// Picks the scenario turn for `prompt`; nothing happens until [`Turn::start`].
+    pub fn new(sess: &mut Session, prompt: String, now: Instant) -> Turn {
+        let chosen = sess.script.select(&prompt);
+        let prompt_id = sess.ids.uuid();
+        sess.last_prompt_id = Some(prompt_id.clone());
+        let chunks = match &chosen.end {
+            End::Permission(p) => vec![preamble(&p.tool)],
+            _ => chosen.chunks(),
+        };
+        Turn {
+            phase: Phase::Delay(now + Duration::from_millis(chosen.delay_ms)),
+            turn_id: sess.ids.uuid(),
+            message_id: format!("msg_01{}", sess.ids.alnum(22)),
+            start_ms: sess.clock.now_ms(),
+            started: now,
+            commits: Vec::new(),
+            denials: Vec::new(),
+            num_turns: 1,
+            block: Block::default(),
+            next_chunk: 0,
+            tool: None,
+            after_tool: false,
+            notify_pending: false,
+            chunks,
+            chosen,
+            prompt_id,
+            prompt,
+        }
+    }
+
+    /// Fires `UserPromptSubmit` and writes the prompt's records.
+    pub fn start(&mut self, sess: &mut Session) {
+        let payload = sess.payload_user_prompt_submit(&self.prompt_id, &self.prompt);
+        sess.fire("UserPromptSubmit", None, &payload);
+        let uuid = sess.ids.uuid();
+        let mut records = sess.rec_header();
+        records.push(sess.rec_file_history(&uuid));
+        records.push(sess.rec_user_prompt(&self.prompt_id, uuid, &self.prompt));
+        records.extend(sess.rec_attachments());
+        records.extend(sess.rec_noise(&self.prompt));
+        records.iter().for_each(|r| sess.append(r));
+    }
+
+    /// When [`Turn::tick`] should next be called (`None`: only keys move it on).
+    pub fn deadline(&self) -> Option<Instant> {
+        match self.phase {
+            Phase::Delay(t) | Phase::Stream(t) => Some(t),
+            Phase::Permission(_) | Phase::Wedged => None,
+        }
+    }
+
+    /// True while the busy spinner should show.
+    pub fn busy(&self) -> bool {
+        !matches!(self.phase, Phase::Permission(_))
+    }
+
+    /// The live part of the screen above the input box while busy, or the whole
+    /// permission dialog.
+    pub fn live(&self, sess: &Session, width: usize, now: Instant) -> Vec<String> {
+        if let (Phase::Permission(cursor), Some(t)) = (&self.phase, &self.tool) {
+            return screens::permission_dialog(
+                width,
+                &t.permission.tool,
+                &t.permission.input,
+                *cursor,
+                sess.mode,
+            );
+        }
+        let mut lines = self.block.live();
+        lines.push(String::new());
+        lines.push(screens::spinner(
+            now.saturating_duration_since(self.started).as_secs(),
+        ));
+        lines
+    }
+
+    /// Advances the timeline when its deadline has passed.
+    pub fn tick(&mut self, sess: &mut Session, now: Instant) -> Option<Outcome> {
+        match self.phase {
+            Phase::Delay(t) if now >= t => {
+                sess.clock.advance(self.chosen.delay_ms);
+                if let End::ApiError(e) = &self.chosen.end {
+                    let (status, text) =
+                        (e.status, format!("API Error: {} {}", e.status, e.message));
+                    return Some(self.api_error(sess, status, text));
+                }
+                self.phase = Phase::Stream(now);
+                self.tick(sess, now)
+            }
+            Phase::Stream(t) if now >= t => {
+                let chunk = self
+                    .chunks
+                    .get(self.next_chunk)
+                    .cloned()
+                    .unwrap_or_default();
+                if self.next_chunk > 0 {
+                    sess.clock.advance(self.chosen.chunk_ms);
+                }
+                self.next_chunk += 1;
+                self.block.push(&chunk);
+                self.commits.extend(self.block.take_complete());
+                if self.next_chunk < self.chunks.len() {
+                    self.phase = Phase::Stream(now + Duration::from_millis(self.chosen.chunk_ms));
+                    return None;
+                }
+                self.text_done(sess, now)
+            }
+            _ => None,
+        }
+    }
+
+    fn text_done(&mut self, sess: &mut Session, now: Instant) -> Option<Outcome> {
+        if let (End::Permission(p), false) = (&self.chosen.end, self.after_tool) {
+            let p = p.clone();
+            self.tool_requested(sess, p, now);
+            return None;
+        }
+        match self.chosen.end.clone() {
+            End::Wedge => {
+                self.phase = Phase::Wedged;
+                None
+            }
+            End::Crash(n) => {
+                self.commits.extend(self.block.take_rest());
+                Some(Outcome::Exit(n))
+            }
+            End::Signal(s) => {
+                self.commits.extend(self.block.take_rest());
+                Some(Outcome::Signal(s))
+            }
+            _ => Some(self.finish(sess, now)),
+        }
+    }
+
+    fn finish(&mut self, sess: &mut Session, now: Instant) -> Outcome {
+        let text = self.block.text.clone();
+        self.commits.extend(self.block.take_rest());
+        let secs = ((sess.clock.now_ms() - self.start_ms).max(0) / 1000) as u64;
+        self.commits.extend(screens::done_line(
+            screens::done_verb(&self.prompt_id),
+            secs,
+            &sess.clock.twelve_hour(),
+        ));
+        let display =
+            sess.payload_message_display(&self.prompt_id, &self.turn_id, &self.message_id, &text);
+        sess.fire("MessageDisplay", None, &display);
+        let hook = EndHook {
+            event: "Stop",
+            payload: sess.payload_stop(&self.prompt_id, &text),
+        };
+        let late_ms = self.chosen.late_transcript_ms.filter(|ms| *ms > 0);
+        if let Some(ms) = late_ms {
+            sess.clock.advance(ms);
+        }
+        let mut records =
+            vec![sess.rec_assistant(&self.message_id, text_block(&text), Some("end_turn"), 0)];
+        let stop_commands: Vec<String> = sess
+            .hooks
+            .matching("Stop", None)
+            .into_iter()
+            .map(|c| c.command)
+            .collect();
+        if !stop_commands.is_empty() {
+            records.push(sess.rec_stop_hook_summary(&stop_commands));
+        }
+        let duration = (sess.clock.now_ms() - self.start_ms).max(0) as u64;
+        records.push(sess.rec_turn_duration(duration));
+        records.extend(sess.rec_noise(&self.prompt));
+        let late = match late_ms {
+            Some(ms) => Some(Late {
+                due: now + Duration::from_millis(ms),
+                records,
+            }),
+            None => {
+                records.iter().for_each(|r| sess.append(r));
+                None
+            }
+        };
+        Outcome::Done {
+            hook: Some(hook),
+            late,
+            text,
+            api_error: None,
+            interrupted: false,
+        }
+    }
+
+    fn api_error(&mut self, sess: &mut Session, status: u16, text: String) -> Outcome {
+        let mut records = sess.rec_noise(&self.prompt);
+        records.push(sess.rec_api_error(status, &text));
+        records.iter().for_each(|r| sess.append(r));
+        self.commits.extend(screens::answer(&text));
+        let display =
+            sess.payload_message_display(&self.prompt_id, &self.turn_id, &self.message_id, &text);
+        sess.fire("MessageDisplay", None, &display);
+        let hook = EndHook {
+            event: "StopFailure",
+            payload: sess.payload_stop_failure(&self.prompt_id, &text),
+        };
+        Outcome::Done {
+            hook: Some(hook),
+            late: None,
+            text,
+            api_error: Some(status),
+            interrupted: false,
+        }
+    }
+
+    /// Esc (or Ctrl-C) during the turn: keep what was streamed, mark the interruption.
+    pub fn interrupt(&mut self, sess: &mut Session) -> Outcome {
+        if let (Phase::Permission(_), Some(_)) = (&self.phase, &self.tool) {
+            return self.refuse(sess);
+        }
+        let text = self.block.text.clone();
+        if !text.is_empty() {
+            let rec = sess.rec_assistant(&self.message_id, text_block(&text), None, 0);
+            sess.append(&rec);
+        }
+        let rec = sess.rec_interrupted(&self.prompt_id, false);
+        sess.append(&rec);
+        self.commits.extend(self.block.take_rest());
+        self.commits.push(INTERRUPTED_LINE.to_string());
+        Outcome::Done {
+            hook: None,
+            late: None,
+            text,
+            api_error: None,
+            interrupted: true,
+        }
+    }
+
+    /// A key while this turn runs. Returns an outcome when the key ended it.
+    pub fn key(&mut self, sess: &mut Session, key: &Key, now: Instant) -> Option<Outcome> {
+        let Phase::Permission(cursor) = self.phase else {
+            return matches!(key, Key::Esc).then(|| self.interrupt(sess));
+        };
+        match key {
+            Key::Up => self.phase = Phase::Permission(cursor.saturating_sub(1)),
+            Key::Down => self.phase = Phase::Permission((cursor + 1).min(3)),
+            Key::Enter if cursor == 3 => return Some(self.refuse(sess)),
+            Key::Enter => self.approve(sess, now),
+            Key::Text(t) if matches!(t.as_str(), "1" | "2" | "3") => self.approve(sess, now),
+            Key::Text(t) if t == "4" => return Some(self.refuse(sess)),
+            Key::Esc | Key::CtrlC => return Some(self.refuse(sess)),
+            _ => {}
+        }
+        None
+    }
+}

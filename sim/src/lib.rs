@@ -1,0 +1,27 @@
+//! Deterministic fakes of the agent CLIs umbel drives.
+//!
+//! The binaries (`fake-claude`, later `fake-codex` and `fake-gemini`) run in a
+//! real tmux pane and behave, at every point umbel touches, like the real
+//! CLIs: screens, keys, hooks, transcripts, print mode. Their timelines are
+//! data ([`scenario`]), and every id and timestamp is derived ([`ids`],
+//! [`clock`]), so a scenario always produces the same bytes.
+//!
+//! Provider-neutral core: [`args`], [`clock`], [`hooks`], [`ids`], [`input`],
+//! [`json`], [`jsonl`], [`keys`], [`record`], [`scenario`], [`screen`],
+//! [`selfkill`], [`term`]. Provider specifics live in [`claude`].
+//! `docs/simulator.md` describes the scenario format and the env vars.
+
+pub mod args;
+pub mod claude;
+pub mod clock;
+pub mod hooks;
+pub mod ids;
+pub mod input;
+pub mod json;
+pub mod jsonl;
+pub mod keys;
+pub mod record;
+pub mod scenario;
+pub mod screen;
+pub mod selfkill;
+pub mod term;

@@ -1,0 +1,299 @@
+//! Scenarios: the scripted timeline a fake follows, as data.
+//!
+//! A scenario comes from `UMBEL_SIM_SCENARIO` (a path, or inline JSON when the
+//! value starts with `{`). It is provider-neutral: fake-claude, fake-codex and
+//! fake-gemini read the same shape and each decides how an `end` looks in its
+//! own screens, hooks and transcripts. Unknown fields are rejected by name.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::clock::{Clock, DEFAULT_START};
+use crate::selfkill;
+
+/// The environment variable holding the scenario.
+pub const ENV: &str = "UMBEL_SIM_SCENARIO";
+
+/// A whole scenario file.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Seed for every derived id.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Start of the virtual clock (RFC 3339).
+    #[serde(default = "default_clock")]
+    pub clock: String,
+    /// What happens before the first screen.
+    #[serde(default)]
+    pub startup: Startup,
+    /// Turns, each used at most once, in order of preference.
+    #[serde(default)]
+    pub turns: Vec<Turn>,
+    /// The turn used when no entry of `turns` matches.
+    #[serde(default)]
+    pub default: Option<Turn>,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+
+fn default_clock() -> String {
+    DEFAULT_START.to_string()
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Self {
+            seed: 1,
+            clock: default_clock(),
+            startup: Startup::default(),
+            turns: Vec::new(),
+            default: None,
+        }
+    }
+}
+
+/// Startup behaviour.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Startup {
+    /// Show the "not signed in" screen and stay there.
+    #[serde(default)]
+    pub sign_in: bool,
+    /// Wait this long before drawing anything.
+    #[serde(default)]
+    pub delay_ms: u64,
+}
+
+/// One scripted turn.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Turn {
+    /// Substring the prompt must contain (absent = any prompt).
+    #[serde(default, rename = "match")]
+    pub matches: Option<String>,
+    /// The answer text (absent = `Response to: <first line of the prompt>`).
+    #[serde(default)]
+    pub reply: Option<String>,
+    /// Busy time before the first text.
+    #[serde(default)]
+    pub delay_ms: u64,
+    /// Time between streamed chunks (0 = the whole reply at once).
+    #[serde(default)]
+    pub chunk_ms: u64,
+    /// Fire the end-of-turn hook first and write the last records this much later.
+    #[serde(default)]
+    pub late_transcript_ms: Option<u64>,
+    /// How the turn ends.
+    #[serde(default)]
+    pub end: End,
+}
+
+/// How a turn ends.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum End {
+    /// Normal completion (end-of-turn hook fires).
+    #[default]
+    Stop,
+    /// Stay busy forever.
+    Wedge,
+    /// Exit with this status mid-turn.
+    Crash(i32),
+    /// Kill itself with this signal (`KILL`, `TERM`, `SIGINT`, …) mid-turn.
+    Signal(String),
+    /// The model API fails.
+    ApiError(ApiError),
+    /// The model asks to run a tool and the CLI asks for permission.
+    Permission(Permission),
+}
+
+/// An API failure.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ApiError {
+    /// HTTP status.
+    pub status: u16,
+    /// Error message.
+    #[serde(default = "default_api_message")]
+    pub message: String,
+}
+
+fn default_api_message() -> String {
+    "bad request".to_string()
+}
+
+/// A tool call that needs the user's permission.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Permission {
+    /// Tool name, e.g. `Bash`.
+    pub tool: String,
+    /// Tool input, e.g. `{"command":"echo hi","description":"Print a greeting"}`.
+    #[serde(default = "empty_object")]
+    pub input: Value,
+    /// The fake tool output (default: derived from the input, see docs/simulator.md).
+    #[serde(default)]
+    pub output: Option<String>,
+}
+
+fn empty_object() -> Value {
+    Value::Object(Default::default())
+}
+
+impl Scenario {
+    /// Parses and validates scenario JSON.
+    pub fn parse(json: &str) -> Result<Self, String> {
+        let s: Scenario = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// Reads the scenario named by `value` (a path, or inline JSON starting with `{`).
+    pub fn load(value: &str) -> Result<Self, String> {
+        if value.trim_start().starts_with('{') {
+            return Self::parse(value).map_err(|e| format!("{ENV} (inline JSON): {e}"));
+        }
+        let text = std::fs::read_to_string(value)
+            .map_err(|e| format!("{ENV}: cannot read {value}: {e}"))?;
+        Self::parse(&text).map_err(|e| format!("{ENV} ({value}): {e}"))
+    }
+
+    /// The scenario from the environment, or the default one when the variable is unset.
+    pub fn from_env() -> Result<Self, String> {
+        match std::env::var(ENV) {
+            Ok(v) if !v.trim().is_empty() => Self::load(&v),
+            _ => Ok(Self::default()),
+        }
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        Clock::parse(&self.clock)?;
+        let all = self
+            .turns
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (format!("turns[{i}]"), t));
+        for (at, turn) in all.chain(self.default.iter().map(|t| ("default".to_string(), t))) {
+            match &turn.end {
+                End::Crash(n) if !(0..=255).contains(n) => {
+                    return Err(format!(
+                        "{at}.end.crash: exit status {n} is outside 0..=255"
+                    ));
+                }
+                End::Signal(name) if selfkill::signal_number(name).is_none() => {
+                    return Err(format!("{at}.end.signal: unknown signal `{name}`"));
+                }
+                End::ApiError(e) if !(100..=599).contains(&e.status) => {
+                    return Err(format!(
+                        "{at}.end.api_error.status: {} is not an HTTP status",
+                        e.status
+                    ));
+                }
+                End::Permission(p) if !p.input.is_object() => {
+                    return Err(format!("{at}.end.permission.input: must be a JSON object"));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The virtual clock at the scenario's start.
+    pub fn start_clock(&self) -> Clock {
+        // validate() already checked the clock; fall back to the epoch defensively.
+        Clock::parse(&self.clock).unwrap_or(Clock::at_ms(0))
+    }
+}
+
+/// A turn chosen for one prompt, with its reply resolved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chosen {
+    /// The text to stream.
+    pub reply: String,
+    /// Busy time before the first text.
+    pub delay_ms: u64,
+    /// Time between chunks.
+    pub chunk_ms: u64,
+    /// Late transcript delay, if any.
+    pub late_transcript_ms: Option<u64>,
+    /// How the turn ends.
+    pub end: End,
+}
+
+impl Chosen {
+    /// The reply cut into streamed chunks: one chunk when `chunk_ms` is 0,
+    /// otherwise one per word (each keeps its trailing whitespace).
+    pub fn chunks(&self) -> Vec<String> {
+        split_words(&self.reply, self.chunk_ms == 0)
+    }
+}
+
+fn split_words(text: &str, whole: bool) -> Vec<String> {
+    if whole || text.is_empty() {
+        return vec![text.to_string()];
+    }
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let mut in_space = false;
+    for c in text.chars() {
+        if in_space && !c.is_whitespace() {
+            out.push(std::mem::take(&mut cur));
+        }
+        in_space = c.is_whitespace();
+        cur.push(c);
+    }
+    out.push(cur);
+    out
+}
+
+/// The built-in answer: `Response to: <first line of the prompt>`.
+pub fn builtin_reply(prompt: &str) -> String {
+    let first = prompt.split(['\n', '\r']).next().unwrap_or("");
+    format!("Response to: {first}")
+}
+
+/// A scenario plus which turns have been used.
+#[derive(Clone, Debug)]
+pub struct Script {
+    /// The scenario.
+    pub scenario: Scenario,
+    used: Vec<bool>,
+}
+
+impl Script {
+    /// Starts a script with no turn used yet.
+    pub fn new(scenario: Scenario) -> Self {
+        let used = vec![false; scenario.turns.len()];
+        Self { scenario, used }
+    }
+
+    /// Picks the turn for `prompt`: the first unused entry of `turns` whose
+    /// `match` is a substring of the prompt (or has no `match`), else `default`,
+    /// else the built-in default.
+    pub fn select(&mut self, prompt: &str) -> Chosen {
+        let hit = self.scenario.turns.iter().enumerate().find(|(i, t)| {
+            !self.used[*i] && t.matches.as_deref().is_none_or(|m| prompt.contains(m))
+        });
+        let turn = match hit {
+            Some((i, t)) => {
+                self.used[i] = true;
+                Some(t.clone())
+            }
+            None => self.scenario.default.clone(),
+        };
+        let turn = turn.unwrap_or_default();
+        Chosen {
+            reply: turn.reply.unwrap_or_else(|| builtin_reply(prompt)),
+            delay_ms: turn.delay_ms,
+            chunk_ms: turn.chunk_ms,
+            late_transcript_ms: turn.late_transcript_ms,
+            end: turn.end,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

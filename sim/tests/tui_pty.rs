@@ -1,0 +1,269 @@
+//! fake-claude's TUI end to end in a pseudo-terminal (no tmux): startup
+//! screens, turns, bracketed paste, Esc, permission prompts, exit.
+
+mod common;
+
+use common::{Sandbox, read_jsonl};
+use rexpect::process::{Signal, WaitStatus};
+use rexpect::session::{PtySession, spawn_command};
+
+const SID: &str = "22222222-3333-4444-8555-666666666666";
+
+fn spawn(s: &Sandbox, scenario: &str, args: &[&str]) -> PtySession {
+    let mut c = s.cmd();
+    c.env("UMBEL_SIM_SCENARIO", scenario)
+        .env("UMBEL_SIM_RECORD_DIR", s.root.join("rec"))
+        .args(args);
+    spawn_command(c, Some(10_000)).unwrap()
+}
+
+/// rexpect turns every output byte into one char, so UTF-8 needles are
+/// matched in that same byte-per-char form.
+fn exp(p: &mut PtySession, needle: &str) {
+    let bytewise: String = needle.bytes().map(char::from).collect();
+    if let Err(e) = p.exp_string(&bytewise) {
+        panic!("waiting for {needle:?}: {e}");
+    }
+}
+
+/// Writes keys and flushes (rexpect buffers writes).
+fn send(p: &mut PtySession, keys: &str) {
+    p.send(keys).unwrap();
+    p.flush().unwrap();
+}
+
+/// Hook events, once at least `n` have arrived (hooks run just after a redraw).
+fn events_after(s: &Sandbox, n: usize) -> Vec<String> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while s.events().len() < n && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    s.events()
+}
+
+fn status(p: &PtySession) -> WaitStatus {
+    p.process().wait().unwrap()
+}
+
+#[test]
+fn trust_dialog_then_a_turn_then_exit() {
+    let s = Sandbox::new("pty-trust").signed_in(false);
+    let settings = s.settings(&["SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"]);
+    let mut p = spawn(&s, "{}", &["--settings", &settings, "--session-id", SID]);
+    exp(&mut p, "❯ No, exit");
+    send(&mut p, "\x1b[B");
+    exp(&mut p, "❯ Yes, I trust this folder");
+    send(&mut p, "\r");
+    exp(&mut p, "? for shortcuts");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(s.cfg.join(".claude.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        doc["projects"][s.proj.to_str().unwrap()]["hasTrustDialogAccepted"],
+        true
+    );
+    assert_eq!(doc["theme"], "dark", "other keys survive");
+    send(&mut p, "Say hello");
+    send(&mut p, "\r");
+    exp(&mut p, "● Response to: Say hello");
+    exp(&mut p, "? for shortcuts");
+    send(&mut p, "/exit\r");
+    exp(&mut p, &format!("claude --resume {SID}"));
+    p.exp_eof().unwrap();
+    assert!(matches!(status(&p), WaitStatus::Exited(_, 0)));
+    assert_eq!(
+        s.events(),
+        ["SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"]
+    );
+    assert_eq!(s.hook_payloads()[3]["reason"], "prompt_input_exit");
+}
+
+#[test]
+fn enter_on_no_exit_leaves_with_status_1() {
+    let s = Sandbox::new("pty-no").signed_in(false);
+    let mut p = spawn(&s, "{}", &[]);
+    exp(&mut p, "❯ No, exit");
+    send(&mut p, "1");
+    send(&mut p, "\r");
+    p.exp_eof().unwrap();
+    assert!(matches!(status(&p), WaitStatus::Exited(_, 1)));
+}
+
+#[test]
+fn not_signed_in_shows_the_onboarding_theme_screen() {
+    let s = Sandbox::new("pty-onboard");
+    let mut p = spawn(&s, "{}", &[]);
+    exp(
+        &mut p,
+        "Choose the text style that looks best with your terminal",
+    );
+    p.send_control('c').unwrap();
+    p.send_control('c').unwrap();
+    p.exp_eof().unwrap();
+    let s = Sandbox::new("pty-signin").signed_in(true);
+    let mut p = spawn(&s, r#"{"startup":{"sign_in":true}}"#, &[]);
+    exp(&mut p, "Choose the text style");
+    p.process_mut().kill(Signal::SIGKILL).unwrap();
+}
+
+#[test]
+fn bracketed_paste_arrives_byte_exact_behind_a_placeholder() {
+    let s = Sandbox::new("pty-paste").signed_in(true);
+    let settings = s.settings(&["UserPromptSubmit"]);
+    let mut p = spawn(&s, "{}", &["--settings", &settings]);
+    exp(&mut p, "? for shortcuts");
+    let pasted = "line 1\r\nline\t2\rline 3\nünï 🙂 end";
+    send(&mut p, &format!("\x1b[200~{pasted}\x1b[201~"));
+    exp(&mut p, "[Pasted text #1 +3 lines]");
+    exp(&mut p, "paste again to expand");
+    send(&mut p, " tail\r");
+    exp(&mut p, "● Response to: line 1");
+    let want = format!("{pasted} tail");
+    assert_eq!(
+        std::fs::read(s.root.join("rec/prompt-1.txt")).unwrap(),
+        want.as_bytes()
+    );
+    assert_eq!(s.hook_payloads()[0]["prompt"], want.as_str());
+    let user = read_jsonl(&s.transcript())
+        .into_iter()
+        .find(|r| r["type"] == "user")
+        .unwrap();
+    assert_eq!(user["message"]["content"], want.as_str());
+    send(&mut p, "\x1b[200~short\npaste\x1b[201~\r");
+    exp(&mut p, "● Response to: short");
+    assert_eq!(
+        std::fs::read(s.root.join("rec/prompt-2.txt")).unwrap(),
+        b"short\npaste"
+    );
+}
+
+#[test]
+fn esc_interrupts_a_running_turn_without_stop() {
+    let s = Sandbox::new("pty-esc").signed_in(true);
+    let settings = s.settings(&["Stop", "StopFailure", "UserPromptSubmit"]);
+    let scenario =
+        r#"{"turns":[{"reply":"alpha beta gamma delta","delay_ms":50,"chunk_ms":3000}]}"#;
+    let mut p = spawn(&s, scenario, &["--settings", &settings]);
+    exp(&mut p, "? for shortcuts");
+    send(&mut p, "go\r");
+    exp(&mut p, "esc to interrupt");
+    exp(&mut p, "● alpha");
+    send(&mut p, "\x1b");
+    exp(&mut p, "Interrupted · What should Claude do instead?");
+    exp(&mut p, "? for shortcuts");
+    let records = read_jsonl(&s.transcript());
+    let last = records.last().unwrap();
+    assert_eq!(
+        last["message"]["content"][0]["text"],
+        "[Request interrupted by user]"
+    );
+    assert!(
+        records
+            .iter()
+            .any(|r| r["type"] == "assistant" && r["message"]["content"][0]["text"] == "alpha ")
+    );
+    assert_eq!(s.events(), ["UserPromptSubmit"]);
+}
+
+#[test]
+fn a_permission_prompt_waits_for_approval_then_finishes() {
+    let s = Sandbox::new("pty-perm").signed_in(true);
+    let settings = s.settings(&[
+        "UserPromptSubmit",
+        "PreToolUse",
+        "PermissionRequest",
+        "Notification",
+        "PostToolUse",
+        "Stop",
+    ]);
+    let scenario = r#"{"turns":[{"reply":"The command printed hi.","end":{"permission":{"tool":"Bash","input":{"command":"echo hi","description":"Print a greeting"}}}}]}"#;
+    let mut p = spawn(&s, scenario, &["--settings", &settings]);
+    exp(&mut p, "? for shortcuts");
+    send(&mut p, "run it\r");
+    exp(&mut p, "Do you want to proceed?");
+    exp(&mut p, "4. No");
+    assert_eq!(
+        events_after(&s, 4),
+        [
+            "UserPromptSubmit",
+            "PreToolUse",
+            "PermissionRequest",
+            "Notification"
+        ]
+    );
+    assert_eq!(
+        s.hook_payloads()[3]["notification_type"],
+        "permission_prompt"
+    );
+    send(&mut p, "1");
+    exp(&mut p, "● The command printed hi.");
+    exp(&mut p, "? for shortcuts");
+    assert_eq!(events_after(&s, 6)[4..], ["PostToolUse", "Stop"]);
+    let kinds: Vec<String> = read_jsonl(&s.transcript())
+        .iter()
+        .filter_map(|r| {
+            r["message"]["content"][0]["type"]
+                .as_str()
+                .map(str::to_string)
+        })
+        .collect();
+    assert_eq!(kinds, ["text", "tool_use", "tool_result", "text"]);
+}
+
+#[test]
+fn refusing_a_permission_prompt_interrupts_the_turn() {
+    let s = Sandbox::new("pty-refuse").signed_in(true);
+    let settings = s.settings(&["PostToolUse", "Stop"]);
+    let scenario =
+        r#"{"turns":[{"end":{"permission":{"tool":"Bash","input":{"command":"rm -rf build"}}}}]}"#;
+    let mut p = spawn(&s, scenario, &["--settings", &settings]);
+    exp(&mut p, "? for shortcuts");
+    send(&mut p, "clean\r");
+    exp(&mut p, "Do you want to proceed?");
+    send(&mut p, "\x1b");
+    exp(&mut p, "Interrupted · What should Claude do instead?");
+    exp(&mut p, "? for shortcuts");
+    assert!(s.events().is_empty());
+    let last = read_jsonl(&s.transcript()).pop().unwrap();
+    assert_eq!(
+        last["message"]["content"][0]["text"],
+        "[Request interrupted by user for tool use]"
+    );
+}
+
+#[test]
+fn an_api_error_shows_on_screen_and_fires_stop_failure() {
+    let s = Sandbox::new("pty-api").signed_in(true);
+    let settings = s.settings(&["Stop", "StopFailure"]);
+    let scenario = r#"{"turns":[{"end":{"api_error":{"status":400,"message":"bad request"}}}]}"#;
+    let mut p = spawn(&s, scenario, &["--settings", &settings]);
+    exp(&mut p, "? for shortcuts");
+    send(&mut p, "x\r");
+    exp(&mut p, "● API Error: 400 bad request");
+    exp(&mut p, "? for shortcuts");
+    assert_eq!(events_after(&s, 1), ["StopFailure"]);
+    assert_eq!(s.hook_payloads()[0]["error"], "unknown");
+}
+
+#[test]
+fn a_signal_end_kills_the_process_and_ctrl_c_twice_exits() {
+    let s = Sandbox::new("pty-sig").signed_in(true);
+    let mut p = spawn(&s, r#"{"turns":[{"end":{"signal":"KILL"}}]}"#, &[]);
+    exp(&mut p, "? for shortcuts");
+    send(&mut p, "die\r");
+    p.exp_eof().unwrap();
+    assert!(matches!(
+        status(&p),
+        WaitStatus::Signaled(_, Signal::SIGKILL, _)
+    ));
+
+    let mut p = spawn(&s, r#"{"turns":[{"end":"wedge"}]}"#, &[]);
+    exp(&mut p, "? for shortcuts");
+    send(&mut p, "hang\r");
+    exp(&mut p, "esc to interrupt");
+    p.send_control('c').unwrap();
+    exp(&mut p, "Press Ctrl-C again to exit");
+    p.send_control('c').unwrap();
+    p.exp_eof().unwrap();
+    assert!(matches!(status(&p), WaitStatus::Exited(_, 0)));
+}

@@ -1,0 +1,243 @@
+//! The e2e harness: a sandbox per test (state root, HOME with a claude config, a project folder,
+//! TMUX_TMPDIR) and a builder for `umbel` commands in it. Dropping the sandbox kills every worker
+//! through `umbel kill --all --purge`, so no tmux server outlives its test; tests never run
+//! tmux themselves.
+
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+/// The fake binary built by the `sim` crate.
+pub fn fake(name: &str) -> PathBuf {
+    let path = assert_cmd::cargo::cargo_bin(name);
+    assert!(
+        path.exists(),
+        "{} is missing: build the fakes first (`just test`, or `cargo build -p sim --bins`)",
+        path.display()
+    );
+    path
+}
+
+/// One test's private world.
+pub struct Sandbox {
+    _dir: tempfile::TempDir,
+    pub root: PathBuf,
+    pub state: PathBuf,
+    pub home: PathBuf,
+    pub project: PathBuf,
+    pub record: PathBuf,
+    vars: Vec<(String, String)>,
+}
+
+impl Sandbox {
+    /// A sandbox whose claude is onboarded and trusts the project folder.
+    pub fn new() -> Self {
+        let sandbox = Sandbox::bare();
+        sandbox.claude_config(true);
+        sandbox
+    }
+
+    /// A sandbox whose claude is onboarded but has never seen the project (trust dialog).
+    pub fn untrusted() -> Self {
+        let sandbox = Sandbox::bare();
+        sandbox.claude_config(false);
+        sandbox
+    }
+
+    /// A sandbox with no claude config at all (first run: onboarding).
+    pub fn bare() -> Self {
+        // Short path: tmux socket paths must stay under 108 bytes.
+        let dir = tempfile::Builder::new()
+            .prefix("u")
+            .tempdir_in("/tmp")
+            .expect("tempdir");
+        let root = dir.path().to_path_buf();
+        let mk = |name: &str| {
+            let p = root.join(name);
+            std::fs::create_dir_all(&p).expect("mkdir");
+            p.canonicalize().expect("canonicalize")
+        };
+        let (state, home, project, record, tmux) = (
+            root.join("state"),
+            mk("home"),
+            mk("project"),
+            mk("record"),
+            mk("t"),
+        );
+        let path = std::env::var("PATH").unwrap_or_else(|_| "/usr/bin:/bin".into());
+        let vars = vec![
+            ("PATH".to_string(), path),
+            ("HOME".to_string(), home.to_string_lossy().into_owned()),
+            ("LANG".to_string(), "C.UTF-8".to_string()),
+            (
+                "UMBEL_STATE".to_string(),
+                state.to_string_lossy().into_owned(),
+            ),
+            (
+                "TMUX_TMPDIR".to_string(),
+                tmux.to_string_lossy().into_owned(),
+            ),
+            (
+                "UMBEL_CLAUDE_BIN".to_string(),
+                fake("fake-claude").to_string_lossy().into_owned(),
+            ),
+        ];
+        Sandbox {
+            _dir: dir,
+            root,
+            state,
+            home,
+            project,
+            record,
+            vars,
+        }
+    }
+
+    fn claude_config(&self, trusted: bool) {
+        let mut config = json!({ "hasCompletedOnboarding": true, "theme": "dark" });
+        if trusted {
+            config["projects"] = json!({
+                self.project.to_string_lossy(): { "hasTrustDialogAccepted": true }
+            });
+        }
+        std::fs::write(self.home.join(".claude.json"), config.to_string()).expect("write config");
+    }
+
+    /// Adds or replaces a variable of umbel's environment.
+    pub fn var(&mut self, key: &str, value: &str) -> &mut Self {
+        self.vars.retain(|(k, _)| k != key);
+        self.vars.push((key.to_string(), value.to_string()));
+        self
+    }
+
+    /// An `umbel` command in this sandbox (clean environment, project folder as cwd).
+    pub fn umbel(&self) -> Command {
+        let mut cmd = Command::cargo_bin("umbel").expect("umbel binary");
+        cmd.env_clear()
+            .envs(self.vars.iter().cloned())
+            .current_dir(&self.project);
+        cmd.timeout(std::time::Duration::from_secs(90));
+        cmd
+    }
+
+    /// A plain `std::process::Command` for `umbel ARGS` (for concurrent runs).
+    pub fn process(&self, args: &[&str]) -> std::process::Command {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("umbel"));
+        cmd.env_clear()
+            .envs(self.vars.iter().cloned())
+            .current_dir(&self.project)
+            .args(args);
+        cmd.stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        cmd
+    }
+
+    /// Runs `umbel ARGS` and returns its output.
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.umbel().args(args).output().expect("run umbel")
+    }
+
+    /// Writes a scenario file and returns the `--env` argument that hands it to the fake.
+    pub fn scenario(&self, name: &str, scenario: Value) -> String {
+        let path = self.root.join(format!("{name}.json"));
+        std::fs::write(&path, scenario.to_string()).expect("write scenario");
+        format!("UMBEL_SIM_SCENARIO={}", path.display())
+    }
+
+    /// The `--env` argument that makes the fake record prompts byte-exact.
+    pub fn record_env(&self) -> String {
+        format!("UMBEL_SIM_RECORD_DIR={}", self.record.display())
+    }
+
+    /// The prompts the fake received, in order.
+    pub fn received(&self) -> Vec<Vec<u8>> {
+        (1..)
+            .map(|n| self.record.join(format!("prompt-{n}.txt")))
+            .take_while(|p| p.exists())
+            .map(|p| std::fs::read(p).expect("read record"))
+            .collect()
+    }
+
+    /// Spawns worker `name` with extra arguments; panics with umbel's stderr on failure.
+    pub fn spawn(&self, name: &str, extra: &[&str]) {
+        let mut args = vec!["spawn", "--name", name];
+        args.extend_from_slice(extra);
+        let out = self.run(&args);
+        assert_success(&out, "spawn");
+    }
+
+    /// A worker's session folder.
+    pub fn session_dir(&self, name: &str) -> PathBuf {
+        self.state.join("sessions").join(name)
+    }
+
+    /// The names of workers with a folder.
+    pub fn worker_dirs(&self) -> Vec<String> {
+        match std::fs::read_dir(self.state.join("sessions")) {
+            Ok(entries) => entries
+                .filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// `umbel ls --json`, parsed.
+    pub fn ls(&self) -> Vec<Value> {
+        let out = self.run(&["ls", "--json"]);
+        assert_success(&out, "ls");
+        serde_json::from_slice(&out.stdout).expect("ls json")
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        let _ = self.umbel().args(["kill", "--all", "--purge"]).output();
+    }
+}
+
+/// Asserts a zero exit, showing stdout and stderr otherwise.
+pub fn assert_success(out: &Output, what: &str) {
+    assert!(
+        out.status.success(),
+        "{what} failed with {:?}\nstdout: {}\nstderr: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// stdout as text.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// stderr as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// stdout parsed as JSON.
+pub fn json_of(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}\nstderr: {}", stdout(out), stderr(out)))
+}
+
+/// Whether a path exists below `dir` whose file name ends with `suffix`.
+pub fn find_file(dir: &Path, suffix: &str) -> Option<PathBuf> {
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if let Some(found) = find_file(&path, suffix) {
+                return Some(found);
+            }
+        } else if path.to_string_lossy().ends_with(suffix) {
+            return Some(path);
+        }
+    }
+    None
+}

@@ -1,0 +1,156 @@
+//! spawn → send → wait → read → status → kill, and how each verb reports a worker that ended.
+
+use crate::harness::*;
+use serde_json::json;
+
+#[test]
+fn a_full_turn_spawn_send_wait_read_kill() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario("s", json!({ "turns": [{ "reply": "The answer is 42." }] }));
+    sb.spawn("w1", &["--env", &scenario]);
+
+    let status = json_of(&sb.run(&["status", "w1", "--json"]));
+    assert_eq!(status["state"], "ready");
+    assert_eq!(status["provider"], "claude");
+
+    let sent = sb.run(&["send", "w1", "What is six times seven?"]);
+    assert_success(&sent, "send");
+    let position: usize = stdout(&sent)
+        .trim()
+        .parse()
+        .expect("send prints a position");
+
+    let waited = sb.run(&["wait", "w1", "--since", &position.to_string(), "--json"]);
+    assert_success(&waited, "wait");
+    let outcome = json_of(&waited);
+    assert_eq!(outcome["outcome"], "stop");
+    assert!(outcome["position"].as_u64().unwrap() > position as u64);
+
+    let read = sb.run(&["read", "w1"]);
+    assert_success(&read, "read");
+    assert_eq!(stdout(&read), "The answer is 42.\n");
+    let answer = json_of(&sb.run(&["read", "w1", "--json"]));
+    assert_eq!(answer["source"], "hook");
+    assert_eq!(answer["isError"], false);
+    let transcript = answer["transcriptPath"].as_str().expect("transcript path");
+    assert!(std::path::Path::new(transcript).exists(), "{transcript}");
+
+    assert_success(&sb.run(&["kill", "w1"]), "kill");
+    let status = json_of(&sb.run(&["status", "w1", "--json"]));
+    assert_eq!(status["state"], "dead");
+    assert!(
+        sb.session_dir("w1").join("events/dead").exists(),
+        "kill leaves a tombstone"
+    );
+    let again = sb.run(&["spawn", "--name", "w1"]);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(stderr(&again).contains("tombstone"), "{}", stderr(&again));
+
+    assert_success(&sb.run(&["kill", "w1", "--purge"]), "kill --purge");
+    assert!(!sb.session_dir("w1").exists());
+    assert!(sb.ls().is_empty());
+}
+
+#[test]
+fn wait_without_since_finds_the_latest_turn_even_after_it_ended() {
+    let sb = Sandbox::new();
+    sb.spawn("w2", &[]);
+    assert_success(&sb.run(&["send", "w2", "first"]), "send");
+    assert_success(&sb.run(&["wait", "w2"]), "wait 1");
+    assert_success(
+        &sb.run(&["wait", "w2"]),
+        "wait again: the turn already ended",
+    );
+    assert_eq!(stdout(&sb.run(&["read", "w2"])), "Response to: first\n");
+    assert_success(&sb.run(&["send", "w2", "second"]), "send 2");
+    assert_success(&sb.run(&["wait", "w2", "--timeout", "30s"]), "wait 2");
+    assert_eq!(stdout(&sb.run(&["read", "w2"])), "Response to: second\n");
+}
+
+#[test]
+fn a_crash_mid_turn_is_dead_125_with_its_exit_status_and_screen() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario(
+        "s",
+        json!({ "turns": [{ "reply": "partial", "end": { "crash": 3 } }] }),
+    );
+    sb.spawn("w3", &["--env", &scenario]);
+    assert_success(&sb.run(&["send", "w3", "go"]), "send");
+    let waited = sb.run(&["wait", "w3", "--json", "--timeout", "30s"]);
+    assert_eq!(waited.status.code(), Some(125), "{}", stderr(&waited));
+    let outcome = json_of(&waited);
+    assert_eq!(outcome["outcome"], "dead");
+    assert_eq!(outcome["exit"]["exitCode"], 3);
+    assert!(outcome["screen"].as_str().is_some_and(|s| !s.is_empty()));
+    assert!(
+        sb.session_dir("w3").join("events/dead").exists(),
+        "evidence kept on disk"
+    );
+
+    let status = json_of(&sb.run(&["status", "w3", "--json"]));
+    assert_eq!(status["state"], "dead");
+    let send = sb.run(&["send", "w3", "again"]);
+    assert_eq!(send.status.code(), Some(1));
+    assert!(stderr(&send).contains("dead"), "{}", stderr(&send));
+}
+
+#[test]
+fn a_wedged_worker_times_out_with_124() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario("s", json!({ "turns": [{ "end": "wedge" }] }));
+    sb.spawn("w4", &["--env", &scenario]);
+    assert_success(&sb.run(&["send", "w4", "hang please"]), "send");
+    let started = std::time::Instant::now();
+    let waited = sb.run(&["wait", "w4", "--timeout", "1s", "--json"]);
+    assert_eq!(waited.status.code(), Some(124));
+    assert_eq!(json_of(&waited)["outcome"], "timeout");
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    let status = json_of(&sb.run(&["status", "w4", "--json"]));
+    assert_eq!(status["state"], "busy");
+    let busy = sb.run(&["send", "w4", "another"]);
+    assert_eq!(busy.status.code(), Some(1));
+    assert!(stderr(&busy).contains("busy"), "{}", stderr(&busy));
+}
+
+#[test]
+fn a_late_transcript_still_reads_the_right_answer() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario(
+        "s",
+        json!({ "turns": [{ "reply": "first answer" }, { "reply": "second answer", "late_transcript_ms": 800 }] }),
+    );
+    sb.spawn("w5", &["--env", &scenario]);
+    for (prompt, want) in [("one", "first answer\n"), ("two", "second answer\n")] {
+        assert_success(&sb.run(&["send", "w5", prompt]), "send");
+        assert_success(&sb.run(&["wait", "w5", "--timeout", "30s"]), "wait");
+        assert_eq!(stdout(&sb.run(&["read", "w5"])), want);
+    }
+}
+
+#[test]
+fn two_spawns_racing_on_one_name_have_one_winner() {
+    let sb = Sandbox::new();
+    let children: Vec<_> = (0..2)
+        .map(|_| {
+            sb.process(&["spawn", "--name", "race"])
+                .spawn()
+                .expect("spawn umbel")
+        })
+        .collect();
+    let outputs: Vec<_> = children
+        .into_iter()
+        .map(|c| c.wait_with_output().expect("wait"))
+        .collect();
+    let codes: Vec<_> = outputs.iter().map(|o| o.status.code()).collect();
+    assert!(
+        codes.contains(&Some(0)) && codes.contains(&Some(1)),
+        "{codes:?}"
+    );
+    let loser = outputs.iter().find(|o| !o.status.success()).unwrap();
+    assert!(
+        stderr(loser).contains("already exists"),
+        "{}",
+        stderr(loser)
+    );
+    assert_eq!(sb.ls().len(), 1);
+}

@@ -1,0 +1,10 @@
+//! End-to-end tests: the real `umbel` binary driving the `sim` crate's fake CLIs in real tmux
+//! panes. Each test owns a temporary state root, HOME and TMUX_TMPDIR, so it has its own private
+//! tmux server and runs in parallel with the others. Build the fakes first (`just test` does).
+
+mod harness;
+
+mod delivery;
+mod lifecycle;
+mod print;
+mod startup;
