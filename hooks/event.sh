@@ -3,9 +3,11 @@
 #
 #   event.sh EVENTS_DIR EVENT_NAME      (the hook's JSON payload on stdin)
 #
-# Saves the payload atomically as EVENTS_DIR/<ns>-<pid>.<EVENT>.json, then appends one line
-# "<ns> <EVENT> <file>" to EVENTS_DIR/log, which umbel watches. Needs only sh, cat, date, mv;
-# prints nothing, so the CLI proceeds as if no hook had run.
+# Saves the payload as EVENTS_DIR/<ns>-<pid>.<EVENT>.json, then appends one line
+# "<ns> <EVENT> <file>" to EVENTS_DIR/log, which umbel watches. umbel reads a payload only once
+# its log line exists, and the line is written after the payload is complete, so no temp file
+# and rename are needed. Needs only sh, cat and date; prints nothing, so the CLI proceeds as if
+# no hook had run.
 dir=$1
 event=$2
 if [ ! -d "$dir" ]; then
@@ -18,6 +20,6 @@ case $event in
 esac
 ns=$(date +%s%N)
 file="$ns-$$.$event.json"
-if cat >"$dir/.$file.tmp" && mv -f "$dir/.$file.tmp" "$dir/$file"; then :; else file=-; fi
+cat >"$dir/$file" || file=-
 printf '%s %s %s\n' "$ns" "$event" "$file" >>"$dir/log"
 exit 0

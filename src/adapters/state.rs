@@ -209,7 +209,8 @@ impl StateRoot {
     }
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same folder and a rename.
+/// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so a
+/// reader sees the old content or the new, never a mix.
 pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let dir = path.parent().unwrap_or(Path::new("."));
@@ -226,7 +227,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
         let mut f = fs::File::create(&tmp)?;
         f.set_permissions(fs::Permissions::from_mode(mode))?;
         f.write_all(bytes)?;
-        f.sync_all()?;
+        // No fsync: the rename alone makes the new content appear whole. Syncing cost
+        // hundreds of milliseconds per write on a busy disk, on every spawn.
         fs::rename(&tmp, path)
     })();
     result.map_err(|e| {

@@ -31,6 +31,10 @@ pub fn report(err: &Error, json: bool) -> u8 {
     if let Error::StartupFailed {
         screen: Some(screen),
         ..
+    }
+    | Error::NotSubmitted {
+        screen: Some(screen),
+        ..
     } = err
     {
         eprintln!("umbel: the last screen was:\n{screen}");

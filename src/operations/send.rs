@@ -16,8 +16,12 @@ use std::fs::{File, TryLockError};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-/// How long one Enter may take to be confirmed by the submit hook.
+/// How long one Enter may take to be confirmed by the submit hook before umbel looks at the
+/// input line.
 const CONFIRM: Duration = Duration::from_secs(4);
+/// How long a prompt that left the input line may wait for its (late) submit hook: hooks are
+/// processes writing files, and a busy disk can hold them up for seconds.
+const SUBMIT_LIMIT: Duration = Duration::from_secs(30);
 /// Extra Enters pressed when the prompt still sits on the input line.
 const EXTRA_ENTERS: u32 = 3;
 /// Pause between the paste and Enter, so the CLI has taken the paste in.
@@ -71,6 +75,7 @@ pub fn send(ctx: &Ctx, name: &str, prompt: &[u8]) -> Result<usize> {
     ctx.tmux.paste(worker.session(), &buffer, prompt)?;
     sleep(PASTE_SETTLE);
     ctx.tmux.send_keys(worker.session(), &["Enter"])?;
+    let started = Instant::now();
     let mut enters = 1;
     loop {
         if confirmed(ctx, &worker, position, &watch)? {
@@ -83,18 +88,26 @@ pub fn send(ctx: &Ctx, name: &str, prompt: &[u8]) -> Result<usize> {
             });
         }
         let screen = ctx.tmux.capture(worker.session(), false)?;
-        if enters > EXTRA_ENTERS || !worker.provider().pending_input(&screen) {
-            return Err(Error::NotSubmitted {
-                name: worker.name.to_string(),
-                detail: format!(
-                    "no submit hook after {enters} Enter(s) within {}s each; the prompt may not have arrived",
-                    CONFIRM.as_secs()
-                ),
-                screen: Some(screen),
-            });
+        let not_submitted = |detail: String| Error::NotSubmitted {
+            name: worker.name.to_string(),
+            detail,
+            screen: Some(screen.clone()),
+        };
+        if worker.provider().pending_input(&screen) {
+            // The prompt is still on the input line: the Enter was lost or swallowed.
+            if enters > EXTRA_ENTERS {
+                return Err(not_submitted(format!(
+                    "it is still on the input line after {enters} Enters"
+                )));
+            }
+            ctx.tmux.send_keys(worker.session(), &["Enter"])?;
+            enters += 1;
+        } else if started.elapsed() >= SUBMIT_LIMIT {
+            return Err(not_submitted(format!(
+                "the CLI took it, but its submit hook did not fire within {}s (are its hooks running?)",
+                SUBMIT_LIMIT.as_secs()
+            )));
         }
-        ctx.tmux.send_keys(worker.session(), &["Enter"])?;
-        enters += 1;
     }
 }
 

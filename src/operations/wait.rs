@@ -47,7 +47,15 @@ pub fn wait(ctx: &Ctx, args: &WaitArgs) -> Result<Outcome> {
         if liveness_due(last_liveness_check) {
             last_liveness_check = Some(Instant::now());
             let liveness = worker.liveness(ctx)?;
-            if let Some(outcome) = decide(&records, from, &liveness, exit.as_ref()) {
+            if liveness != Liveness::Alive {
+                // launch.sh records the exit (file, then log line) before the pane dies, so
+                // read both again now that it has: tmux's own status is often empty.
+                let records = worker.events(ctx, from)?;
+                let exit = ctx.state.read_exit(&worker.name);
+                if let Some(outcome) = decide(&records, from, &liveness, exit.as_ref()) {
+                    return finish(ctx, &worker, outcome, deadline);
+                }
+            } else if let Some(outcome) = decide(&records, from, &liveness, exit.as_ref()) {
                 return finish(ctx, &worker, outcome, deadline);
             }
         }

@@ -196,6 +196,12 @@ impl Sandbox {
 
 impl Drop for Sandbox {
     fn drop(&mut self) {
+        if std::env::var_os("UMBEL_TEST_KEEP").is_some() && std::thread::panicking() {
+            // Debugging aid: keep the failed test's sandbox (workers stay up too).
+            let dir = std::mem::replace(&mut self._dir, tempfile::tempdir().expect("tempdir"));
+            eprintln!("kept sandbox {}", dir.keep().display());
+            return;
+        }
         let _ = self.umbel().args(["kill", "--all", "--purge"]).output();
     }
 }

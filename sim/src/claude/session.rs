@@ -271,7 +271,12 @@ impl Session {
     }
 
     /// Writes the registry file with `status` (`idle` or `busy`), like the real CLI.
+    ///
+    /// Written in place (no temp file renamed over it, no truncation to zero): on ext4 both of
+    /// those force a flush of the file's data, which stalled the fake for seconds on a busy disk
+    /// and made umbel's submit confirmation time out.
     pub fn registry(&self, status: &str) {
+        use std::io::Write;
         let path = self.registry_path();
         let doc = crate::obj! {
             "pid" => u64::from(std::process::id()),
@@ -281,15 +286,17 @@ impl Session {
             "entrypoint" => self.entrypoint(),
             "status" => status,
         };
-        let tmp = path.with_extension("json.tmp");
-        let ok = path
-            .parent()
-            .is_some_and(|d| std::fs::create_dir_all(d).is_ok())
-            && std::fs::write(&tmp, doc.to_line()).is_ok()
-            && std::fs::rename(&tmp, &path).is_ok();
-        if !ok {
-            let _ = std::fs::remove_file(&tmp);
-        }
+        let line = doc.to_line();
+        let _ = path.parent().map(std::fs::create_dir_all);
+        let _ = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .and_then(|mut f| {
+                f.write_all(line.as_bytes())?;
+                f.set_len(line.len() as u64)
+            });
     }
 
     /// Removes the registry file (on exit).
