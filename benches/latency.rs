@@ -1,4 +1,4 @@
-//! `just bench`: umbel's speed figures, measured end to end on the fake claude.
+//! `just bench`: umbel's speed figures, measured end to end on the fake CLIs, per provider.
 //!
 //! 1. Stop hook written → `umbel wait` returned: the hook's own timestamp (in the event log) to
 //!    the moment the waiting process exited, over many turns (p50/p99).
@@ -18,19 +18,36 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 const TURNS: usize = 60;
 const PRINT_RUNS: usize = 10;
 
+const PROVIDERS: [(&str, &str, &[&str]); 3] = [
+    ("claude", "fake-claude", &["-p"]),
+    ("codex", "fake-codex", &["exec"]),
+    ("gemini", "fake-gemini", &["--skip-trust", "-p"]),
+];
+
 fn main() {
-    let sb = Sandbox::new();
-    stop_to_wait(&sb);
-    print_overhead(&sb);
+    // `cargo bench` passes `--bench`; a name filter picks providers.
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    for (provider, fake_bin, print_args) in PROVIDERS {
+        if !only.is_empty() && !only.iter().any(|o| o == provider) {
+            continue;
+        }
+        let sb = Sandbox::new();
+        println!("{provider}:");
+        stop_to_wait(&sb, provider);
+        print_overhead(&sb, provider, fake_bin, print_args);
+    }
 }
 
-fn stop_to_wait(sb: &Sandbox) {
+fn stop_to_wait(sb: &Sandbox, provider: &str) {
     // The reply comes 150 ms after the prompt, so `wait` is already blocking when Stop fires.
     let scenario = sb.scenario(
         "bench",
         json!({ "default": { "reply": "ok", "delay_ms": 150 } }),
     );
-    sb.spawn("bench", &["--env", &scenario]);
+    sb.spawn("bench", &["--provider", provider, "--env", &scenario]);
     let log = sb.session_dir("bench").join("events/log");
     let mut latencies = Vec::with_capacity(TURNS);
     for i in 0..TURNS {
@@ -53,9 +70,9 @@ fn stop_to_wait(sb: &Sandbox) {
             .find_map(|l| {
                 let mut f = l.split(' ');
                 let ns = f.next()?.parse().ok()?;
-                (f.next()? == "Stop").then_some(ns)
+                matches!(f.next()?, "Stop" | "AfterAgent").then_some(ns)
             })
-            .expect("a Stop line after the send position");
+            .expect("an end-of-turn line after the send position");
         latencies.push(Duration::from_nanos(
             (returned.saturating_sub(stop_ns)) as u64,
         ));
@@ -63,38 +80,41 @@ fn stop_to_wait(sb: &Sandbox) {
     latencies.sort();
     let pct = |p: f64| latencies[((latencies.len() as f64 - 1.0) * p).round() as usize];
     println!(
-        "stop→wait latency over {TURNS} turns: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        "  end-of-turn hook → wait returned, {TURNS} turns: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
         ms(pct(0.50)),
         ms(pct(0.99)),
         ms(*latencies.last().expect("samples"))
     );
 }
 
-fn print_overhead(sb: &Sandbox) {
+fn print_overhead(sb: &Sandbox, provider: &str, fake_bin: &str, print_args: &[&str]) {
     let scenario = sb.scenario("print", json!({ "default": { "reply": "Hello." } }));
     let env_arg = scenario.clone();
     let scenario_path = scenario
         .trim_start_matches("UMBEL_SIM_SCENARIO=")
         .to_string();
     let umbel = median(|| {
-        let out = sb.run(&["-p", "Say hello", "--env", &env_arg]);
+        let out = sb.run(&["-p", "Say hello", "--provider", provider, "--env", &env_arg]);
         assert_success(&out, "umbel -p");
     });
     let baseline = median(|| {
-        let out = Command::new(fake("fake-claude"))
-            .args(["-p", "Say hello"])
+        let out = Command::new(fake(fake_bin))
+            .args(print_args)
+            .arg("Say hello")
             .env_clear()
             .env("HOME", &sb.home)
+            .env("GEMINI_API_KEY", "fake-key")
             .env("PATH", std::env::var("PATH").unwrap_or_default())
             .env("UMBEL_SIM_SCENARIO", &scenario_path)
             .current_dir(&sb.project)
             .output()
-            .expect("fake-claude -p");
-        assert_success(&out, "fake-claude -p");
+            .expect("the fake's print mode");
+        assert_success(&out, "the fake's print mode");
     });
     println!(
-        "print mode over {PRINT_RUNS} runs (median): umbel -p {:.0} ms, fake-claude -p {:.1} ms, ratio {:.1}×, overhead {:.0} ms",
+        "  print mode, median of {PRINT_RUNS}: umbel -p {:.0} ms, {fake_bin} {} {:.1} ms, ratio {:.1}×, overhead {:.0} ms",
         ms(umbel),
+        print_args.join(" "),
         ms(baseline),
         umbel.as_secs_f64() / baseline.as_secs_f64().max(1e-9),
         ms(umbel.saturating_sub(baseline))

@@ -1,4 +1,4 @@
-//! The only door to tmux. Every call carries `-L <private socket>` and `-f /dev/null`, runs with
+//! The only door to tmux. Every call carries `-L <private socket>`, `-f /dev/null` and `-u`, runs with
 //! a minimal client environment (the server keeps its first client's environment and hands it to
 //! every pane), reads no stdin unless it feeds data, and is bounded in time. Nothing here ever
 //! addresses the default socket.
@@ -65,8 +65,11 @@ impl Tmux {
 
     fn command(&self, args: &[String]) -> Command {
         let mut cmd = Command::new("tmux");
+        // `-u`: UTF-8 whatever umbel's locale; without it tmux turns the tabs of `-F` formats
+        // into `_` when LANG is unset, and every pane would read as gone.
         cmd.env_clear()
             .envs(self.client_env.iter().map(|(k, v)| (k, v)))
+            .arg("-u")
             .arg("-L")
             .arg(&self.socket)
             .arg("-f")
@@ -323,7 +326,10 @@ mod tests {
             .get_args()
             .map(|a| a.to_string_lossy().into_owned())
             .collect();
-        assert_eq!(args, ["-L", "umbel-x", "-f", "/dev/null", "list-sessions"]);
+        assert_eq!(
+            args,
+            ["-u", "-L", "umbel-x", "-f", "/dev/null", "list-sessions"]
+        );
     }
 
     #[test]

@@ -69,6 +69,21 @@ pub struct WaitArgs {
     #[arg(long, value_name = "POS")]
     #[serde(default)]
     pub since: Option<usize>,
+    /// Also end (`idle`, exit 123) when nothing moved — screen, hook events, transcript — for
+    /// this long.
+    #[arg(long, value_name = "DURATION")]
+    #[serde(default)]
+    pub idle_timeout: Option<String>,
+    /// Also end (`stop`, reason `file`) as soon as this file exists (relative to the worker's
+    /// working directory).
+    #[arg(long, value_name = "PATH")]
+    #[serde(default)]
+    pub file: Option<std::path::PathBuf>,
+    /// Only a turn whose answer matches this regular expression counts as the stop; other turns
+    /// are waited past.
+    #[arg(long, value_name = "REGEX")]
+    #[serde(default)]
+    pub pattern: Option<String>,
 }
 
 /// Print the answer of the worker's last finished turn.

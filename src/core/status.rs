@@ -84,8 +84,9 @@ pub fn derive_state(
     }
     for event in events.iter().rev() {
         match &event.class {
-            EventClass::NeedsInput { reason, tool } => {
-                return (WorkerState::NeedsInput, Some((reason, tool.clone())));
+            EventClass::NeedsInput { reason, .. } => {
+                let tool = super::wait::pending_tool(events);
+                return (WorkerState::NeedsInput, Some((reason, tool)));
             }
             EventClass::Submitted | EventClass::Progress => return (WorkerState::Busy, None),
             EventClass::TurnEnded | EventClass::TurnFailed { .. } | EventClass::Started => {

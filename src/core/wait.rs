@@ -74,18 +74,31 @@ pub fn decide(
         Liveness::Alive => {}
     }
     match recent.next_back().map(|e| &e.class) {
-        Some(EventClass::NeedsInput { reason, tool }) => {
+        Some(EventClass::NeedsInput { reason, .. }) => {
             let mut o = Outcome::new(
                 OutcomeKind::Input,
                 format!("the worker waits for {reason}"),
                 end,
             )
             .with_reason(reason);
-            o.pending_tool = tool.clone();
+            o.pending_tool = pending_tool(events);
             Some(o)
         }
         _ => None,
     }
+}
+
+/// The tool a pending question is about: claude names it in `PermissionRequest`, then sends a
+/// `Notification` without it, so look back through the run of waiting events.
+pub fn pending_tool(events: &[ClassifiedEvent]) -> Option<serde_json::Value> {
+    events
+        .iter()
+        .rev()
+        .take_while(|e| matches!(e.class, EventClass::NeedsInput { .. } | EventClass::Other))
+        .find_map(|e| match &e.class {
+            EventClass::NeedsInput { tool, .. } => tool.clone(),
+            _ => None,
+        })
 }
 
 fn dead(exit: Option<ExitStatus>, position: usize) -> Outcome {
@@ -204,12 +217,18 @@ mod tests {
                 tool: Some(tool),
             },
         ));
+        // claude follows the request with a Notification that does not name the tool.
+        let notification = EventClass::NeedsInput {
+            reason: "permission",
+            tool: None,
+        };
+        events.push(ev(3, "Notification", notification));
         let o = decide(&events, 1, &Liveness::Alive, None).unwrap();
         assert_eq!(o.outcome, OutcomeKind::Input);
         assert_eq!(o.pending_tool.unwrap()["name"], "Bash");
 
         // Answered: a tool ran after the request, so the wait goes on.
-        events.push(ev(3, "PostToolUse", EventClass::Progress));
+        events.push(ev(4, "PostToolUse", EventClass::Progress));
         assert!(decide(&events, 1, &Liveness::Alive, None).is_none());
     }
 }

@@ -83,6 +83,11 @@ pub fn main() -> ExitCode {
         Ok(ctx) => ctx,
         Err(e) => return ExitCode::from(report(&e, json)),
     };
+    // Ctrl-C stops what umbel is doing (exit 130) and leaves workers as they are; a second
+    // Ctrl-C exits at once.
+    use signal_hook::consts::SIGINT;
+    let _ = signal_hook::flag::register_conditional_shutdown(SIGINT, 130, ctx.cancel.clone());
+    let _ = signal_hook::flag::register(SIGINT, ctx.cancel.clone());
     ExitCode::from(dispatch(&ctx, cli))
 }
 

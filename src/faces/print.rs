@@ -1,14 +1,18 @@
-//! `umbel -p`: a drop-in for `claude -p`. Spawns a worker (or reuses `--name`), sends the
-//! prompt, waits for the turn to end, prints the answer as text or as claude's JSON result, and
-//! removes the worker it created. The exit status is the wait outcome's (0 when the turn ended).
+//! `umbel -p`: a drop-in for `claude -p`, `codex exec` and `gemini -p`. Spawns a worker (or
+//! reuses `--name`), sends the prompt, waits for the turn to end, prints the answer — as text,
+//! or as JSON shaped like the provider's own print mode, with the fields umbel can fill
+//! honestly — and removes the worker it created. The exit status is the wait outcome's (0 when
+//! the turn ended).
 
 use super::output::{out, out_json, report};
 use crate::core::args::{KillArgs, SpawnArgs, WaitArgs};
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
 use crate::core::outcome::{Outcome, OutcomeKind};
+use crate::core::providers::Provider;
 use crate::operations::worker::{Answer, Worker};
 use crate::operations::{Ctx, kill, send, spawn, wait};
+use serde_json::json;
 use std::time::Instant;
 
 /// Output formats of `-p`, as `claude -p --output-format`.
@@ -17,7 +21,8 @@ pub enum OutputFormat {
     /// The answer text.
     #[default]
     Text,
-    /// One JSON result object shaped like `claude -p --output-format json`.
+    /// JSON shaped like the provider's own: `claude -p --output-format json` (one result
+    /// object), `codex exec --json` (JSONL events), `gemini -p -o json` (one object).
     Json,
 }
 
@@ -47,19 +52,60 @@ pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec
         Some(p) if p != "-" => Ok(p.clone().into_bytes()),
         _ => stdin_prompt(),
     };
-    let result = prompt.and_then(|prompt| turn(ctx, &args, &prompt));
-    match result {
-        Ok((outcome, answer, session_id)) => {
-            let elapsed = started.elapsed().as_millis() as u64;
-            emit(&outcome, answer.as_ref(), &session_id, elapsed, json);
-            outcome.outcome.exit_code()
+    match prompt.and_then(|prompt| turn(ctx, &args, &prompt)) {
+        Ok(done) => {
+            if json {
+                emit_json(&done, started.elapsed().as_millis() as u64);
+            } else {
+                emit_text(&done);
+            }
+            done.outcome.outcome.exit_code()
         }
         Err(e) => report(&e, json),
     }
 }
 
+/// What one print-mode turn produced.
+struct Done {
+    provider: Provider,
+    outcome: Outcome,
+    answer: Option<Answer>,
+    session_id: String,
+}
+
+impl Done {
+    fn text(&self) -> &str {
+        self.answer.as_ref().map_or("", |a| a.text.as_str())
+    }
+
+    /// The turn ended and its answer is not a provider error.
+    fn ok(&self) -> bool {
+        self.outcome.outcome == OutcomeKind::Stop
+            && !self.answer.as_ref().is_some_and(|a| a.is_error)
+    }
+
+    /// What went wrong, in one line: the provider's error text, else the outcome.
+    fn error_message(&self) -> String {
+        match (self.text(), &self.outcome.reason) {
+            (text, _) if !text.is_empty() => text.to_string(),
+            (_, Some(reason)) => {
+                format!(
+                    "{} ({reason}): {}",
+                    self.outcome.outcome.as_str(),
+                    self.outcome.message
+                )
+            }
+            (_, None) => format!(
+                "{}: {}",
+                self.outcome.outcome.as_str(),
+                self.outcome.message
+            ),
+        }
+    }
+}
+
 /// Spawn (or reuse), send, wait, read; the worker umbel created is removed on every path.
-fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8]) -> Result<(Outcome, Option<Answer>, String)> {
+fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8]) -> Result<Done> {
     let reuse = match &args.spawn.name {
         Some(raw) => {
             let name = WorkerName::parse(raw)?;
@@ -80,6 +126,9 @@ fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8]) -> Result<(Outcome, Option<A
             name: name.to_string(),
             timeout: args.timeout.clone(),
             since: Some(since),
+            idle_timeout: None,
+            file: None,
+            pattern: None,
         };
         let outcome = wait::wait(ctx, &wait_args)?;
         let worker = Worker::load(ctx, name.as_str())?;
@@ -87,7 +136,15 @@ fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8]) -> Result<(Outcome, Option<A
             OutcomeKind::Stop | OutcomeKind::ProviderError => worker.answer(ctx).ok(),
             _ => None,
         };
-        Ok((outcome, answer, worker.meta.session_id))
+        let session_id = answer
+            .as_ref()
+            .map_or(worker.meta.session_id.clone(), |a| a.session_id.clone());
+        Ok(Done {
+            provider: worker.meta.provider,
+            outcome,
+            answer,
+            session_id,
+        })
     })();
     if created && args.spawn.name.is_none() {
         let kill_args = KillArgs {
@@ -102,43 +159,72 @@ fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8]) -> Result<(Outcome, Option<A
     result
 }
 
-fn emit(
-    outcome: &Outcome,
-    answer: Option<&Answer>,
-    session_id: &str,
-    duration_ms: u64,
-    json: bool,
-) {
-    let text = answer.map(|a| a.text.as_str()).unwrap_or("");
-    let ok = outcome.outcome == OutcomeKind::Stop && !answer.is_some_and(|a| a.is_error);
-    if json {
-        let mut result = serde_json::json!({
-            "type": "result",
-            "subtype": if outcome.outcome == OutcomeKind::Stop { "success" } else { "error_during_execution" },
-            "is_error": !ok,
-            "duration_ms": duration_ms,
-            "num_turns": 1,
-            "result": text,
-            "session_id": session_id,
-            "outcome": outcome.outcome,
-        });
-        if let Some(reason) = &outcome.reason {
-            result["reason"] = serde_json::Value::String(reason.clone());
-        }
-        out_json(&result);
-        return;
-    }
+fn emit_text(done: &Done) {
+    let text = done.text();
     if !text.is_empty() {
         out(text);
         if !text.ends_with('\n') {
             out("\n");
         }
     }
-    if outcome.outcome != OutcomeKind::Stop {
-        eprintln!("umbel: {}: {}", outcome.outcome.as_str(), outcome.message);
-        if let Some(screen) = &outcome.screen {
+    if done.outcome.outcome != OutcomeKind::Stop {
+        eprintln!(
+            "umbel: {}: {}",
+            done.outcome.outcome.as_str(),
+            done.outcome.message
+        );
+        if let Some(screen) = &done.outcome.screen {
             eprintln!("umbel: the last screen was:\n{screen}");
         }
+    }
+}
+
+/// JSON in the shape of the provider's own print mode.
+fn emit_json(done: &Done, duration_ms: u64) {
+    let error = (!done.ok()).then(|| done.error_message());
+    match done.provider {
+        Provider::Claude => {
+            let stopped = done.outcome.outcome == OutcomeKind::Stop;
+            let mut result = json!({
+                "type": "result",
+                "subtype": if stopped { "success" } else { "error_during_execution" },
+                "is_error": error.is_some(),
+                "duration_ms": duration_ms,
+                "num_turns": 1,
+                "result": done.text(),
+                "session_id": done.session_id,
+                "outcome": done.outcome.outcome,
+            });
+            if let Some(reason) = &done.outcome.reason {
+                result["reason"] = json!(reason);
+            }
+            out_json(&result);
+        }
+        Provider::Codex => {
+            out_json(&json!({ "type": "thread.started", "thread_id": done.session_id }));
+            out_json(&json!({ "type": "turn.started" }));
+            match error {
+                None => {
+                    let item =
+                        json!({ "id": "item_0", "type": "agent_message", "text": done.text() });
+                    out_json(&json!({ "type": "item.completed", "item": item }));
+                    out_json(&json!({ "type": "turn.completed" }));
+                }
+                Some(message) => {
+                    out_json(&json!({ "type": "error", "message": message }));
+                    out_json(&json!({ "type": "turn.failed", "error": { "message": message } }));
+                }
+            }
+        }
+        Provider::Gemini => match error {
+            None => out_json(&json!({ "session_id": done.session_id, "response": done.text() })),
+            // `gemini -p -o json` prints nothing on stdout when the turn fails; the error
+            // object goes to stderr.
+            Some(message) => eprintln!(
+                "{}",
+                json!({ "session_id": done.session_id, "error": { "type": "Error", "message": message } })
+            ),
+        },
     }
 }
 

@@ -28,6 +28,8 @@ const EXTRA_ENTERS: u32 = 3;
 const PASTE_SETTLE: Duration = Duration::from_millis(60);
 /// The bracketed-paste end marker: a prompt holding it would end the paste early.
 const PASTE_END: &[u8] = b"\x1b[201~";
+/// The largest prompt umbel pastes into a TUI.
+pub const MAX_PROMPT: usize = 1024 * 1024;
 
 /// Sends `prompt` and returns the position to wait from.
 pub fn send(ctx: &Ctx, name: &str, prompt: &[u8]) -> Result<usize> {
@@ -136,9 +138,28 @@ fn confirmed(ctx: &Ctx, worker: &Worker, position: usize, watch: &FolderWatch) -
     }
 }
 
+/// Refuses what could not arrive exactly: the TUIs read text, so a prompt must be UTF-8 without
+/// NUL bytes, must not end the bracketed paste early, and must fit a paste.
 fn check_prompt(prompt: &[u8]) -> Result<()> {
     if prompt.iter().all(u8::is_ascii_whitespace) {
         return Err(Error::usage("the prompt is empty"));
+    }
+    if prompt.len() > MAX_PROMPT {
+        return Err(Error::usage(format!(
+            "the prompt is {} bytes; umbel pastes at most {MAX_PROMPT} bytes (1 MiB) into a TUI — put the text in a file and point the prompt at it",
+            prompt.len()
+        )));
+    }
+    if let Err(e) = std::str::from_utf8(prompt) {
+        return Err(Error::usage(format!(
+            "the prompt is not valid UTF-8 (at byte {}); the CLIs read text",
+            e.valid_up_to()
+        )));
+    }
+    if let Some(at) = prompt.iter().position(|b| *b == 0) {
+        return Err(Error::usage(format!(
+            "the prompt holds a NUL byte (at byte {at}), which no terminal can deliver"
+        )));
     }
     if prompt.windows(PASTE_END.len()).any(|w| w == PASTE_END) {
         return Err(Error::usage(
@@ -174,6 +195,26 @@ mod tests {
     fn empty_and_paste_breaking_prompts_are_refused() {
         assert_eq!(check_prompt(b"  \n").unwrap_err().exit_code(), 2);
         assert_eq!(check_prompt(b"a\x1b[201~b").unwrap_err().exit_code(), 2);
-        assert!(check_prompt(b"line 1\nline 2\x1b[31m red").is_ok());
+        assert!(check_prompt(b"line 1\nline 2\x1b[31m red\rcr only").is_ok());
+        assert!(
+            check_prompt(b"nul\0byte")
+                .unwrap_err()
+                .to_string()
+                .contains("NUL")
+        );
+        assert!(
+            check_prompt(b"bad \xff utf8")
+                .unwrap_err()
+                .to_string()
+                .contains("UTF-8")
+        );
+        let big = vec![b'a'; MAX_PROMPT + 1];
+        assert!(
+            check_prompt(&big)
+                .unwrap_err()
+                .to_string()
+                .contains("1 MiB")
+        );
+        assert!(check_prompt(&big[..MAX_PROMPT]).is_ok());
     }
 }

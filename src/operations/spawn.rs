@@ -88,6 +88,13 @@ fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result
         shell_quote(&events_dir.to_string_lossy())
     );
     let session_id = uuid::Uuid::new_v4().to_string();
+    // The user's own config files the provider builds on: read, never written.
+    let user_files: Vec<(PathBuf, String)> = plan
+        .provider
+        .user_files(&plan.env)
+        .into_iter()
+        .filter_map(|path| std::fs::read_to_string(&path).ok().map(|text| (path, text)))
+        .collect();
     let spec = plan.provider.launch(&LaunchInput {
         session_dir: &session_dir,
         hook_command: &hook_command,
@@ -96,9 +103,27 @@ fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result
         unattended: args.unattended,
         cwd: &plan.cwd,
         env: &plan.env,
+        user_files: &user_files,
     });
     for (path, content) in &spec.files {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io("cannot create", dir, e))?;
+        }
         write_atomic(path, content.as_bytes(), 0o600)?;
+    }
+    for (link, target) in &spec.links {
+        if target.exists() {
+            if let Some(dir) = link.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| Error::io("cannot create", dir, e))?;
+            }
+            std::os::unix::fs::symlink(target, link)
+                .map_err(|e| Error::io("cannot link", link, e))?;
+        }
+    }
+    let mut env = plan.env.clone();
+    for (key, value) in &spec.env {
+        env.retain(|(k, _)| k != key);
+        env.push((key.clone(), value.clone()));
     }
     let mut meta = Meta {
         name: name.to_string(),
@@ -125,7 +150,7 @@ fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result
         meta.bin.clone(),
     ];
     argv.extend(spec.args);
-    let script = export_script(&plan.env);
+    let script = export_script(&env);
     ctx.tmux.new_session(
         &meta.tmux_session,
         &plan.cwd,

@@ -15,8 +15,6 @@ use std::time::{Duration, Instant};
 
 const POLL: Duration = Duration::from_millis(40);
 const AFTER_KEYS: Duration = Duration::from_millis(200);
-/// How long an idle screen must hold when the start hook has not been seen.
-const IDLE_SETTLE: Duration = Duration::from_secs(3);
 /// How often one dialog may be answered before umbel gives up on it.
 const MAX_PRESSES: u32 = 6;
 
@@ -26,7 +24,7 @@ pub fn await_ready(ctx: &Ctx, name: &WorkerName, meta: &Meta, timeout: Duration)
     let session = &meta.tmux_session;
     let deadline = Instant::now() + timeout;
     let mut presses: HashMap<&'static str, u32> = HashMap::new();
-    let mut idle_since: Option<Instant> = None;
+    let mut idle_since: Option<(Instant, String)> = None;
     loop {
         if ctx.cancelled() {
             return Err(Error::Interrupted);
@@ -66,8 +64,16 @@ pub fn await_ready(ctx: &Ctx, name: &WorkerName, meta: &Meta, timeout: Duration)
                 continue;
             }
             StartupScreen::Idle => {
-                let since = *idle_since.get_or_insert_with(Instant::now);
-                if started(ctx, name, meta)? || since.elapsed() >= IDLE_SETTLE {
+                // The same idle screen must hold: a CLI can draw its prompt before a dialog.
+                let since = match &idle_since {
+                    Some((at, seen)) if *seen == screen => *at,
+                    _ => {
+                        idle_since = Some((Instant::now(), screen.clone()));
+                        Instant::now()
+                    }
+                };
+                let hook_says_ready = provider.start_hook_at_launch() && started(ctx, name, meta)?;
+                if hook_says_ready || since.elapsed() >= provider.idle_settle() {
                     return Ok(());
                 }
             }

@@ -64,6 +64,7 @@ impl Worker {
         let provider = self.provider();
         let records = ctx.state.read_log(&self.name)?;
         let mut transcript: Option<PathBuf> = None;
+        let mut session_id: Option<String> = None;
         for record in records.iter().rev() {
             let Some(payload) = record
                 .payload
@@ -72,6 +73,9 @@ impl Worker {
             else {
                 continue;
             };
+            if session_id.is_none() {
+                session_id = str_field(&payload, "session_id").map(str::to_string);
+            }
             if transcript.is_none() {
                 transcript = str_field(&payload, "transcript_path")
                     .filter(|p| !p.is_empty())
@@ -82,7 +86,7 @@ impl Worker {
                     let failed = matches!(class, EventClass::TurnFailed { .. });
                     if let Some(text) = provider.answer_from_payload(&payload) {
                         let transcript = transcript.or_else(|| self.meta.transcript_path.clone());
-                        return Ok(self.answer_of(text, "hook", failed, transcript));
+                        return Ok(self.answer_of(text, "hook", failed, transcript, session_id));
                     }
                     break;
                 }
@@ -98,7 +102,7 @@ impl Worker {
             .unwrap_or_default();
         match turn.answer {
             Some(text) if turn.ended => {
-                Ok(self.answer_of(text, "transcript", turn.is_error, transcript))
+                Ok(self.answer_of(text, "transcript", turn.is_error, transcript, session_id))
             }
             _ => Err(Error::NoAnswer {
                 name: self.name.to_string(),
@@ -112,6 +116,7 @@ impl Worker {
         source: &'static str,
         is_error: bool,
         transcript: Option<PathBuf>,
+        session_id: Option<String>,
     ) -> Answer {
         Answer {
             name: self.name.to_string(),
@@ -119,7 +124,8 @@ impl Worker {
             text,
             source,
             is_error,
-            session_id: self.meta.session_id.clone(),
+            // The provider's own id when a hook told it (Codex picks its own), else umbel's.
+            session_id: session_id.unwrap_or_else(|| self.meta.session_id.clone()),
             transcript_path: transcript.map(|p| p.to_string_lossy().into_owned()),
         }
     }

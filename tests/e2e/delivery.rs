@@ -1,6 +1,13 @@
-//! Prompts arrive byte-exact: multi-line text, quotes, unicode, and 100 kB.
+//! Prompts arrive byte-exact for every provider: multi-line text, quotes, unicode, and 100 kB.
 
+use crate::each_provider;
 use crate::harness::*;
+use serde_json::json;
+
+each_provider!(
+    multi_line_and_large_prompts_arrive_byte_exact,
+    a_prompt_that_would_break_the_paste_is_refused
+);
 
 fn round_trip(sb: &Sandbox, name: &str, prompt: &[u8]) {
     let out = sb
@@ -13,10 +20,9 @@ fn round_trip(sb: &Sandbox, name: &str, prompt: &[u8]) {
     assert_success(&sb.run(&["wait", name, "--timeout", "60s"]), "wait");
 }
 
-#[test]
-fn multi_line_and_large_prompts_arrive_byte_exact() {
+fn multi_line_and_large_prompts_arrive_byte_exact(provider: &str) {
     let sb = Sandbox::new();
-    sb.spawn("d1", &["--env", &sb.record_env()]);
+    sb.spawn("d1", &["--provider", provider, "--env", &sb.record_env()]);
     let multi =
         "line one\n  indented 'quoted' \"double\" $HOME `tick` ;\n\nünïcödé ✓ 日本\ttab\nlast"
             .as_bytes();
@@ -36,7 +42,6 @@ fn multi_line_and_large_prompts_arrive_byte_exact() {
     assert_eq!(received[0], multi);
     assert_eq!(received[1].len(), big.len());
     assert!(received[1] == big, "100 kB prompt differs");
-    // The prompt also reached the transcript through the CLI's own hook payload.
     let answer = json_of(&sb.run(&["read", "d1", "--json"]));
     assert!(
         answer["text"]
@@ -46,11 +51,54 @@ fn multi_line_and_large_prompts_arrive_byte_exact() {
     );
 }
 
-#[test]
-fn a_prompt_that_would_break_the_paste_is_refused() {
+fn a_prompt_that_would_break_the_paste_is_refused(provider: &str) {
     let sb = Sandbox::new();
-    sb.spawn("d2", &[]);
+    sb.spawn("d2", &["--provider", provider]);
     let out = sb.run(&["send", "d2", "evil \u{1b}[201~ rest"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("201~"), "{}", stderr(&out));
+}
+
+#[test]
+fn codex_swallowing_the_first_enter_after_a_paste_is_recovered() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario("s", json!({ "startup": { "swallow_enters": 1 } }));
+    sb.spawn(
+        "sw",
+        &[
+            "--provider",
+            "codex",
+            "--env",
+            &scenario,
+            "--env",
+            &sb.record_env(),
+        ],
+    );
+    let long = "x".repeat(1500);
+    round_trip(&sb, "sw", long.as_bytes());
+    assert_eq!(sb.received(), [long.into_bytes()]);
+}
+
+#[test]
+fn escape_sequences_and_cr_only_lines_arrive_exactly_and_unsendable_bytes_are_refused() {
+    let sb = Sandbox::new();
+    sb.spawn("h1", &["--env", &sb.record_env()]);
+    let tricky = "colour \u{1b}[31mred\u{1b}[0m, cursor \u{1b}[2J, title \u{1b}]0;x\u{7}\rcr-only line\r\nwindows line\nend".as_bytes();
+    round_trip(&sb, "h1", tricky);
+    assert_eq!(sb.received(), [tricky.to_vec()]);
+    for (bytes, needle) in [
+        (b"nul \0 byte".to_vec(), "NUL"),
+        (b"bad \xff utf-8".to_vec(), "UTF-8"),
+        (vec![b'a'; 2 * 1024 * 1024], "1 MiB"),
+    ] {
+        let out = sb
+            .umbel()
+            .args(["send", "h1", "-"])
+            .write_stdin(bytes)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(stderr(&out).contains(needle), "{}", stderr(&out));
+    }
+    assert_eq!(sb.received().len(), 1, "nothing refused reached the worker");
 }

@@ -113,6 +113,12 @@ impl Sandbox {
         self
     }
 
+    /// Removes a variable from umbel's environment.
+    pub fn unset(&mut self, key: &str) -> &mut Self {
+        self.vars.retain(|(k, _)| k != key);
+        self
+    }
+
     /// An `umbel` command in this sandbox (clean environment, project folder as cwd).
     pub fn umbel(&self) -> Command {
         let mut cmd = Command::cargo_bin("umbel").expect("umbel binary");
@@ -204,6 +210,25 @@ impl Drop for Sandbox {
         }
         let _ = self.umbel().args(["kill", "--all", "--purge"]).output();
     }
+}
+
+/// The providers every shared test runs against.
+pub const PROVIDERS: [&str; 3] = ["claude", "codex", "gemini"];
+
+/// Generates one `#[test]` per provider for each named function `fn(provider: &str)`.
+#[macro_export]
+macro_rules! each_provider {
+    ($($test:ident),* $(,)?) => {
+        mod claude {
+            $( #[test] fn $test() { super::$test("claude") } )*
+        }
+        mod codex {
+            $( #[test] fn $test() { super::$test("codex") } )*
+        }
+        mod gemini {
+            $( #[test] fn $test() { super::$test("gemini") } )*
+        }
+    };
 }
 
 /// Asserts a zero exit, showing stdout and stderr otherwise.

@@ -1,17 +1,31 @@
-//! spawn → send → wait → read → status → kill, and how each verb reports a worker that ended.
+//! spawn → send → wait → read → status → kill, for every provider, and how each verb reports a
+//! worker that ended.
 
+use crate::each_provider;
 use crate::harness::*;
 use serde_json::json;
 
-#[test]
-fn a_full_turn_spawn_send_wait_read_kill() {
+each_provider!(
+    a_full_turn_spawn_send_wait_read_kill,
+    wait_without_since_finds_the_latest_turn_even_after_it_ended,
+    a_crash_mid_turn_is_dead_125_with_its_exit_status_and_screen,
+    a_wedged_worker_times_out_with_124,
+    a_late_transcript_still_reads_the_right_answer,
+    two_spawns_racing_on_one_name_have_one_winner,
+);
+
+fn a_full_turn_spawn_send_wait_read_kill(provider: &str) {
     let sb = Sandbox::new();
     let scenario = sb.scenario("s", json!({ "turns": [{ "reply": "The answer is 42." }] }));
-    sb.spawn("w1", &["--env", &scenario]);
+    sb.spawn("w1", &["--provider", provider, "--env", &scenario]);
 
     let status = json_of(&sb.run(&["status", "w1", "--json"]));
     assert_eq!(status["state"], "ready");
-    assert_eq!(status["provider"], "claude");
+    assert_eq!(status["provider"], provider);
+    let meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(sb.session_dir("w1").join("meta.json")).unwrap())
+            .unwrap();
+    assert_eq!(meta["provider"], provider, "meta.json records the provider");
 
     let sent = sb.run(&["send", "w1", "What is six times seven?"]);
     assert_success(&sent, "send");
@@ -32,6 +46,7 @@ fn a_full_turn_spawn_send_wait_read_kill() {
     let answer = json_of(&sb.run(&["read", "w1", "--json"]));
     assert_eq!(answer["source"], "hook");
     assert_eq!(answer["isError"], false);
+    assert_eq!(answer["provider"], provider);
     let transcript = answer["transcriptPath"].as_str().expect("transcript path");
     assert!(std::path::Path::new(transcript).exists(), "{transcript}");
 
@@ -42,7 +57,7 @@ fn a_full_turn_spawn_send_wait_read_kill() {
         sb.session_dir("w1").join("events/dead").exists(),
         "kill leaves a tombstone"
     );
-    let again = sb.run(&["spawn", "--name", "w1"]);
+    let again = sb.run(&["spawn", "--name", "w1", "--provider", provider]);
     assert_eq!(again.status.code(), Some(1));
     assert!(stderr(&again).contains("tombstone"), "{}", stderr(&again));
 
@@ -51,10 +66,9 @@ fn a_full_turn_spawn_send_wait_read_kill() {
     assert!(sb.ls().is_empty());
 }
 
-#[test]
-fn wait_without_since_finds_the_latest_turn_even_after_it_ended() {
+fn wait_without_since_finds_the_latest_turn_even_after_it_ended(provider: &str) {
     let sb = Sandbox::new();
-    sb.spawn("w2", &[]);
+    sb.spawn("w2", &["--provider", provider]);
     assert_success(&sb.run(&["send", "w2", "first"]), "send");
     assert_success(&sb.run(&["wait", "w2"]), "wait 1");
     assert_success(
@@ -65,16 +79,17 @@ fn wait_without_since_finds_the_latest_turn_even_after_it_ended() {
     assert_success(&sb.run(&["send", "w2", "second"]), "send 2");
     assert_success(&sb.run(&["wait", "w2", "--timeout", "30s"]), "wait 2");
     assert_eq!(stdout(&sb.run(&["read", "w2"])), "Response to: second\n");
+    let list = sb.ls();
+    assert_eq!(list[0]["provider"], provider, "ls shows the provider");
 }
 
-#[test]
-fn a_crash_mid_turn_is_dead_125_with_its_exit_status_and_screen() {
+fn a_crash_mid_turn_is_dead_125_with_its_exit_status_and_screen(provider: &str) {
     let sb = Sandbox::new();
     let scenario = sb.scenario(
         "s",
         json!({ "turns": [{ "reply": "partial", "end": { "crash": 3 } }] }),
     );
-    sb.spawn("w3", &["--env", &scenario]);
+    sb.spawn("w3", &["--provider", provider, "--env", &scenario]);
     assert_success(&sb.run(&["send", "w3", "go"]), "send");
     let waited = sb.run(&["wait", "w3", "--json", "--timeout", "30s"]);
     assert_eq!(waited.status.code(), Some(125), "{}", stderr(&waited));
@@ -94,11 +109,10 @@ fn a_crash_mid_turn_is_dead_125_with_its_exit_status_and_screen() {
     assert!(stderr(&send).contains("dead"), "{}", stderr(&send));
 }
 
-#[test]
-fn a_wedged_worker_times_out_with_124() {
+fn a_wedged_worker_times_out_with_124(provider: &str) {
     let sb = Sandbox::new();
     let scenario = sb.scenario("s", json!({ "turns": [{ "end": "wedge" }] }));
-    sb.spawn("w4", &["--env", &scenario]);
+    sb.spawn("w4", &["--provider", provider, "--env", &scenario]);
     assert_success(&sb.run(&["send", "w4", "hang please"]), "send");
     let started = std::time::Instant::now();
     let waited = sb.run(&["wait", "w4", "--timeout", "1s", "--json"]);
@@ -112,14 +126,13 @@ fn a_wedged_worker_times_out_with_124() {
     assert!(stderr(&busy).contains("busy"), "{}", stderr(&busy));
 }
 
-#[test]
-fn a_late_transcript_still_reads_the_right_answer() {
+fn a_late_transcript_still_reads_the_right_answer(provider: &str) {
     let sb = Sandbox::new();
     let scenario = sb.scenario(
         "s",
         json!({ "turns": [{ "reply": "first answer" }, { "reply": "second answer", "late_transcript_ms": 800 }] }),
     );
-    sb.spawn("w5", &["--env", &scenario]);
+    sb.spawn("w5", &["--provider", provider, "--env", &scenario]);
     for (prompt, want) in [("one", "first answer\n"), ("two", "second answer\n")] {
         assert_success(&sb.run(&["send", "w5", prompt]), "send");
         assert_success(&sb.run(&["wait", "w5", "--timeout", "30s"]), "wait");
@@ -127,12 +140,11 @@ fn a_late_transcript_still_reads_the_right_answer() {
     }
 }
 
-#[test]
-fn two_spawns_racing_on_one_name_have_one_winner() {
+fn two_spawns_racing_on_one_name_have_one_winner(provider: &str) {
     let sb = Sandbox::new();
     let children: Vec<_> = (0..2)
         .map(|_| {
-            sb.process(&["spawn", "--name", "race"])
+            sb.process(&["spawn", "--name", "race", "--provider", provider])
                 .spawn()
                 .expect("spawn umbel")
         })

@@ -5,6 +5,9 @@
 mod harness;
 
 mod delivery;
+mod faults;
 mod lifecycle;
+mod outcomes;
 mod print;
+mod secrets;
 mod startup;

@@ -1,16 +1,30 @@
-//! `umbel -p`: the drop-in for `claude -p`.
+//! `umbel -p`: the drop-in for `claude -p`, `codex exec` and `gemini -p`.
 
+use crate::each_provider;
 use crate::harness::*;
-use serde_json::json;
+use serde_json::{Value, json};
 
-#[test]
-fn print_mode_text_answers_and_leaves_nothing_behind() {
+each_provider!(
+    print_mode_text_answers_and_leaves_nothing_behind,
+    print_mode_json_has_the_providers_own_shape,
+    print_mode_exit_code_follows_the_outcome,
+    print_mode_with_a_name_keeps_and_reuses_the_worker,
+);
+
+fn print_mode_text_answers_and_leaves_nothing_behind(provider: &str) {
     let sb = Sandbox::new();
     let scenario = sb.scenario(
         "s",
         json!({ "default": { "reply": "Hello from the fake." } }),
     );
-    let out = sb.run(&["-p", "Say hello", "--env", &scenario]);
+    let out = sb.run(&[
+        "-p",
+        "Say hello",
+        "--provider",
+        provider,
+        "--env",
+        &scenario,
+    ]);
     assert_success(&out, "-p");
     assert_eq!(stdout(&out), "Hello from the fake.\n");
     assert!(
@@ -20,52 +34,99 @@ fn print_mode_text_answers_and_leaves_nothing_behind() {
     );
 }
 
-#[test]
-fn print_mode_reads_the_prompt_from_stdin_and_prints_claude_json() {
+fn print_mode_json_has_the_providers_own_shape(provider: &str) {
     let sb = Sandbox::new();
     let out = sb
         .umbel()
-        .args(["-p", "--output-format", "json"])
+        .args(["-p", "--output-format", "json", "--provider", provider])
         .write_stdin("from stdin")
         .output()
         .unwrap();
     assert_success(&out, "-p json");
-    let result = json_of(&out);
-    assert_eq!(result["type"], "result");
-    assert_eq!(result["subtype"], "success");
-    assert_eq!(result["is_error"], false);
-    assert_eq!(result["result"], "Response to: from stdin");
-    assert_eq!(result["num_turns"], 1);
-    assert!(result["duration_ms"].as_u64().is_some());
-    assert!(result["session_id"].as_str().is_some_and(|s| s.len() == 36));
+    let answer = "Response to: from stdin";
+    match provider {
+        "claude" => {
+            let result = json_of(&out);
+            assert_eq!(result["type"], "result");
+            assert_eq!(result["subtype"], "success");
+            assert_eq!(result["is_error"], false);
+            assert_eq!(result["result"], answer);
+            assert_eq!(result["num_turns"], 1);
+            assert!(result["duration_ms"].as_u64().is_some());
+            assert!(result["session_id"].as_str().is_some_and(|s| s.len() == 36));
+        }
+        "codex" => {
+            let events: Vec<Value> = stdout(&out)
+                .lines()
+                .map(|l| serde_json::from_str(l).expect("JSONL"))
+                .collect();
+            let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+            assert_eq!(
+                types,
+                [
+                    "thread.started",
+                    "turn.started",
+                    "item.completed",
+                    "turn.completed"
+                ]
+            );
+            assert!(
+                events[0]["thread_id"]
+                    .as_str()
+                    .is_some_and(|s| !s.is_empty())
+            );
+            assert_eq!(events[2]["item"]["type"], "agent_message");
+            assert_eq!(events[2]["item"]["text"], answer);
+        }
+        _ => {
+            let result = json_of(&out);
+            assert_eq!(result["response"], answer);
+            assert!(result["session_id"].as_str().is_some_and(|s| s.len() == 36));
+        }
+    }
 }
 
-#[test]
-fn print_mode_exit_code_follows_the_outcome() {
+fn print_mode_exit_code_follows_the_outcome(provider: &str) {
     let sb = Sandbox::new();
     let scenario = sb.scenario("s", json!({ "default": { "end": { "crash": 7 } } }));
-    let out = sb.run(&["-p", "boom", "--output-format", "json", "--env", &scenario]);
+    let out = sb.run(&[
+        "-p",
+        "boom",
+        "--provider",
+        provider,
+        "--output-format",
+        "json",
+        "--env",
+        &scenario,
+    ]);
     assert_eq!(out.status.code(), Some(125), "{}", stderr(&out));
-    let result = json_of(&out);
-    assert_eq!(result["is_error"], true);
-    assert_eq!(result["outcome"], "dead");
     assert!(sb.worker_dirs().is_empty());
 
     let scenario = sb.scenario("w", json!({ "default": { "end": "wedge" } }));
-    let out = sb.run(&["-p", "hang", "--timeout", "1s", "--env", &scenario]);
+    let out = sb.run(&[
+        "-p",
+        "hang",
+        "--provider",
+        provider,
+        "--timeout",
+        "1s",
+        "--env",
+        &scenario,
+    ]);
     assert_eq!(out.status.code(), Some(124));
     assert!(stderr(&out).contains("timeout"), "{}", stderr(&out));
 }
 
-#[test]
-fn print_mode_with_a_name_keeps_and_reuses_the_worker() {
+fn print_mode_with_a_name_keeps_and_reuses_the_worker(provider: &str) {
     let sb = Sandbox::new();
-    assert_success(&sb.run(&["-p", "one", "--name", "keep"]), "-p 1");
+    assert_success(
+        &sb.run(&["-p", "one", "--name", "keep", "--provider", provider]),
+        "-p 1",
+    );
     assert_eq!(sb.ls().len(), 1);
     let out = sb.run(&["-p", "two", "--name", "keep"]);
     assert_success(&out, "-p 2");
     assert_eq!(stdout(&out), "Response to: two\n");
-    assert_eq!(sb.received().len(), 0, "no record dir was requested");
 }
 
 #[test]
@@ -76,4 +137,14 @@ fn print_mode_needs_a_prompt() {
     let out = sb.run(&["just a prompt"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("-p"), "{}", stderr(&out));
+}
+
+#[test]
+fn claude_json_marks_a_crash_as_an_error() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario("s", json!({ "default": { "end": { "crash": 7 } } }));
+    let out = sb.run(&["-p", "boom", "--output-format", "json", "--env", &scenario]);
+    let result = json_of(&out);
+    assert_eq!(result["is_error"], true);
+    assert_eq!(result["outcome"], "dead");
 }

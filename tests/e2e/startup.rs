@@ -1,10 +1,16 @@
 //! Startup: dialogs passed safely, sign-in refused, bad input refused before anything exists.
 
+use crate::each_provider;
 use crate::harness::*;
 use serde_json::{Value, json};
 
+each_provider!(
+    a_forced_trust_dialog_is_answered,
+    a_sign_in_screen_is_refused_with_126_and_leaves_nothing
+);
+
 #[test]
-fn the_trust_dialog_is_answered_yes_explicitly() {
+fn the_claude_trust_dialog_is_answered_yes_explicitly() {
     let sb = Sandbox::untrusted();
     sb.spawn("t1", &[]);
     let config: Value =
@@ -22,18 +28,75 @@ fn the_trust_dialog_is_answered_yes_explicitly() {
     assert_success(&sb.run(&["wait", "t1"]), "wait after trust");
 }
 
+fn a_forced_trust_dialog_is_answered(provider: &str) {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario("s", json!({ "startup": { "trust_dialog": true } }));
+    sb.spawn("t2", &["--provider", provider, "--env", &scenario]);
+    assert_success(&sb.run(&["send", "t2", "hi"]), "send after trust");
+    assert_success(&sb.run(&["wait", "t2"]), "wait after trust");
+}
+
 #[test]
-fn a_sign_in_screen_is_refused_with_126_and_leaves_nothing() {
-    let sb = Sandbox::bare();
-    let out = sb.run(&["spawn", "--name", "s1"]);
+fn the_codex_hook_review_is_answered_trust_all() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario("s", json!({ "startup": { "hook_review": true } }));
+    sb.spawn("hr", &["--provider", "codex", "--env", &scenario]);
+    assert_success(&sb.run(&["send", "hr", "hi"]), "send after review");
+    assert_success(&sb.run(&["wait", "hr"]), "hooks run after trust-all");
+}
+
+#[test]
+fn codex_and_gemini_homes_are_private_and_leave_the_users_config_alone() {
+    let sb = Sandbox::new();
+    std::fs::create_dir_all(sb.home.join(".codex")).unwrap();
+    std::fs::write(sb.home.join(".codex/config.toml"), "model = \"gpt-user\"\n").unwrap();
+    std::fs::write(sb.home.join(".codex/auth.json"), "{}").unwrap();
+    sb.spawn("cx", &["--provider", "codex"]);
+    assert_eq!(
+        std::fs::read_to_string(sb.home.join(".codex/config.toml")).unwrap(),
+        "model = \"gpt-user\"\n"
+    );
+    let home = sb.session_dir("cx").join("codex-home");
+    assert!(
+        std::fs::read_to_string(home.join("config.toml"))
+            .unwrap()
+            .starts_with("model = \"gpt-user\"")
+    );
+    assert!(home.join("auth.json").is_symlink());
+    sb.spawn("gm", &["--provider", "gemini"]);
+    assert!(
+        !sb.home.join(".gemini/settings.json").exists(),
+        "the user's gemini settings are not created"
+    );
+    assert!(
+        sb.session_dir("gm")
+            .join("gemini-home/.gemini/settings.json")
+            .exists()
+    );
+}
+
+fn a_sign_in_screen_is_refused_with_126_and_leaves_nothing(provider: &str) {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario("s", json!({ "startup": { "sign_in": true } }));
+    let out = sb.run(&[
+        "spawn",
+        "--name",
+        "s2",
+        "--provider",
+        provider,
+        "--env",
+        &scenario,
+    ]);
     assert_eq!(out.status.code(), Some(126), "{}", stderr(&out));
     assert!(stderr(&out).contains("not signed in"), "{}", stderr(&out));
     assert!(sb.worker_dirs().is_empty());
     assert!(sb.ls().is_empty());
+}
 
-    let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "startup": { "sign_in": true } }));
-    let out = sb.run(&["spawn", "--name", "s2", "--env", &scenario]);
+#[test]
+fn claude_without_onboarding_is_refused_as_not_signed_in() {
+    let sb = Sandbox::bare();
+    let out = sb.run(&["spawn", "--name", "s1"]);
     assert_eq!(out.status.code(), Some(126), "{}", stderr(&out));
     assert!(sb.worker_dirs().is_empty());
 }

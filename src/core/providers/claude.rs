@@ -10,7 +10,8 @@
 //!   screens are refused.
 
 use super::{
-    EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn, str_field,
+    EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn, env_get,
+    hooks_json, str_field,
 };
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
@@ -60,10 +61,9 @@ const SIGN_IN_LINES: &[&str] = &[
 
 /// The folder claude keeps its projects, sessions and settings in, for a worker environment.
 pub fn config_dir(env: &[(String, String)]) -> Option<PathBuf> {
-    let get = |k: &str| env.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
-    match get("CLAUDE_CONFIG_DIR").filter(|v| !v.is_empty()) {
+    match env_get(env, "CLAUDE_CONFIG_DIR") {
         Some(dir) => Some(PathBuf::from(dir)),
-        None => get("HOME").map(|h| Path::new(h).join(".claude")),
+        None => env_get(env, "HOME").map(|h| Path::new(h).join(".claude")),
     }
 }
 
@@ -77,15 +77,7 @@ pub fn encode_cwd(cwd: &Path) -> String {
 }
 
 fn settings_json(input: &LaunchInput<'_>) -> Value {
-    let mut hooks = serde_json::Map::new();
-    for event in HOOK_EVENTS {
-        let command = format!("{} {event}", input.hook_command);
-        hooks.insert(
-            (*event).to_string(),
-            json!([{ "hooks": [{ "type": "command", "command": command, "timeout": 30 }] }]),
-        );
-    }
-    let mut settings = json!({ "hooks": hooks });
+    let mut settings = json!({ "hooks": hooks_json(input.hook_command, HOOK_EVENTS, 30) });
     if input.unattended {
         settings["permissions"] = json!({ "defaultMode": "bypassPermissions" });
     }
@@ -144,6 +136,8 @@ impl ProviderModule for Claude {
             args,
             files: vec![(settings_path, content)],
             transcript_path,
+            links: Vec::new(),
+            env: Vec::new(),
         }
     }
 
@@ -219,6 +213,10 @@ impl ProviderModule for Claude {
         }
     }
 
+    fn submit_turn_id(&self, payload: &Value) -> Option<String> {
+        str_field(payload, "prompt_id").map(str::to_string)
+    }
+
     fn answer_from_payload(&self, payload: &Value) -> Option<String> {
         str_field(payload, "last_assistant_message").map(str::to_string)
     }
@@ -250,6 +248,7 @@ impl ProviderModule for Claude {
                         if record.get("isApiErrorMessage") == Some(&Value::Bool(true)) {
                             turn.is_error = true;
                             turn.ended = true;
+                            turn.error_reason = Some("api-error");
                         }
                     }
                     if !answer_done && id == answer_id {
@@ -263,11 +262,13 @@ impl ProviderModule for Claude {
                     match user_prompt(&record) {
                         UserRecord::Prompt(text) => {
                             turn.prompt = Some(text);
+                            turn.turn_id = str_field(&record, "promptId").map(str::to_string);
                             break;
                         }
                         UserRecord::Interrupted if !saw_assistant => {
                             turn.ended = true;
                             turn.is_error = true;
+                            turn.error_reason = Some("interrupted");
                         }
                         _ => {}
                     }

@@ -34,6 +34,11 @@ fn reads_a_plain_turn_once_turn_duration_is_written() {
         Some("Hello from the fake Anthropic server. FINAL_ANSWER_TEXT")
     );
     assert!(turn.ended && !turn.is_error);
+    assert_eq!(
+        turn.turn_id.as_deref(),
+        Some("6adfe72b-1f27-448d-8e64-e1feafd5f87c"),
+        "promptId"
+    );
 }
 
 #[test]
@@ -71,6 +76,7 @@ fn a_synthetic_api_error_ends_the_turn_as_an_error() {
         Some("API Error: 400 fake bad request for probing")
     );
     assert!(turn.ended && turn.is_error);
+    assert_eq!(turn.error_reason, Some("api-error"));
 }
 
 #[test]
@@ -222,6 +228,7 @@ fn launch_puts_hooks_in_a_settings_file_and_predicts_the_transcript() {
         unattended: true,
         cwd: Path::new("/tmp/probework/proj"),
         env: &env,
+        user_files: &[],
     };
     let spec = Claude.launch(&input);
     assert_eq!(

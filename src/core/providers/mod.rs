@@ -4,6 +4,8 @@
 //! its transcript. The engine (`operations/`) only talks to [`ProviderModule`].
 
 pub mod claude;
+pub mod codex;
+pub mod gemini;
 
 use super::worker_env::ProviderEnv;
 use serde::{Deserialize, Serialize};
@@ -28,6 +30,10 @@ pub enum Provider {
     /// Claude Code (`claude`).
     #[default]
     Claude,
+    /// Codex CLI (`codex`).
+    Codex,
+    /// Gemini CLI (`gemini`).
+    Gemini,
 }
 
 impl Provider {
@@ -35,6 +41,8 @@ impl Provider {
     pub fn module(self) -> &'static dyn ProviderModule {
         match self {
             Provider::Claude => &claude::Claude,
+            Provider::Codex => &codex::Codex,
+            Provider::Gemini => &gemini::Gemini,
         }
     }
 
@@ -68,6 +76,9 @@ pub struct LaunchInput<'a> {
     pub cwd: &'a Path,
     /// The worker's composed environment (to locate config folders).
     pub env: &'a [(String, String)],
+    /// The user's own configuration files the provider asked for ([`ProviderModule::user_files`])
+    /// that exist, with their content.
+    pub user_files: &'a [(PathBuf, String)],
 }
 
 /// What the engine must do to launch the CLI.
@@ -79,6 +90,10 @@ pub struct LaunchSpec {
     pub files: Vec<(PathBuf, String)>,
     /// Where the transcript will be, when it can be known in advance.
     pub transcript_path: Option<PathBuf>,
+    /// Symbolic links to create (link, target) — made only when the target exists.
+    pub links: Vec<(PathBuf, PathBuf)>,
+    /// Variables the launch itself sets (e.g. the managed config home); they win over all others.
+    pub env: Vec<(String, String)>,
 }
 
 /// What a hook event means to the engine.
@@ -130,6 +145,10 @@ pub struct TranscriptTurn {
     pub ended: bool,
     /// Whether the answer is a provider error rather than a reply.
     pub is_error: bool,
+    /// Why the turn failed (`api-error`, `usage-limit`, `interrupted`), when it did.
+    pub error_reason: Option<&'static str>,
+    /// The provider's id for the turn, when its records carry one (Codex).
+    pub turn_id: Option<String>,
 }
 
 /// Everything provider-specific, as pure functions.
@@ -144,19 +163,60 @@ pub trait ProviderModule: Sync {
     fn env(&self) -> ProviderEnv;
     /// Adjusts the composed environment (e.g. drop a key that would trigger a blocking dialog).
     fn reconcile_env(&self, env: &mut Vec<(String, String)>);
+    /// The user's configuration files the launch builds on (read by the engine, passed back in
+    /// [`LaunchInput::user_files`]); never modified.
+    fn user_files(&self, _env: &[(String, String)]) -> Vec<PathBuf> {
+        Vec::new()
+    }
     /// Builds the launch.
     fn launch(&self, input: &LaunchInput<'_>) -> LaunchSpec;
+    /// Whether the CLI fires its start hook when it starts (Codex only fires it at the first
+    /// prompt). Without one, readiness is an idle screen that held still for [`Self::idle_settle`].
+    fn start_hook_at_launch(&self) -> bool {
+        true
+    }
+    /// How long an idle screen must hold still to count as ready without the start hook.
+    fn idle_settle(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(3)
+    }
     /// Reads the visible screen during startup.
     fn startup_screen(&self, screen: &str) -> StartupScreen;
     /// Whether the input line still holds unsubmitted text (typed, pasted or a paste placeholder).
     fn pending_input(&self, screen: &str) -> bool;
     /// What a hook event means.
     fn classify(&self, event: &str, payload: Option<&serde_json::Value>) -> EventClass;
+    /// The id the submit hook gives the turn, matching [`TranscriptTurn::turn_id`] (claude
+    /// `prompt_id`, codex `turn_id`); lets a wait recognise its own turn in the transcript.
+    fn submit_turn_id(&self, _payload: &serde_json::Value) -> Option<String> {
+        None
+    }
     /// The answer carried by an end-of-turn hook payload.
     fn answer_from_payload(&self, payload: &serde_json::Value) -> Option<String>;
     /// Parses the last turn from transcript lines given newest first; stops reading as soon as
     /// the turn's opening prompt is found.
     fn last_turn(&self, lines_newest_first: &mut dyn Iterator<Item = String>) -> TranscriptTurn;
+}
+
+/// The value of `key` in a worker environment.
+pub fn env_get<'a>(env: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    env.iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+        .filter(|v| !v.is_empty())
+}
+
+/// One entry per event: `{"Event": [{"hooks": [{"type": "command", "command": "<cmd> Event", "timeout": T}]}]}`
+/// — the hooks shape Claude, Codex and Gemini all read.
+pub fn hooks_json(hook_command: &str, events: &[&str], timeout: u64) -> serde_json::Value {
+    let mut hooks = serde_json::Map::new();
+    for event in events {
+        let command = format!("{hook_command} {event}");
+        hooks.insert(
+            (*event).to_string(),
+            serde_json::json!([{ "hooks": [{ "type": "command", "command": command, "timeout": timeout }] }]),
+        );
+    }
+    serde_json::Value::Object(hooks)
 }
 
 /// Reads a string field of a JSON payload.

@@ -1,0 +1,304 @@
+//! Codex CLI (`codex`, observed at 0.171.0).
+//!
+//! - Each worker gets its own `CODEX_HOME` under its session folder: umbel's `hooks.json`, a copy
+//!   of the user's `config.toml` with the working directory marked trusted, and a link to the
+//!   user's `auth.json`. The user's own `~/.codex` is never written to.
+//! - Launch: `codex --dangerously-bypass-hook-trust --no-daemon [-m M]
+//!   [--dangerously-bypass-approvals-and-sandbox]`. The hook-trust bypass covers only the hooks
+//!   umbel wrote into that private home; `--no-daemon` makes the CLI end with its pane.
+//! - Codex fires `SessionStart` only at the first prompt, so readiness is an idle composer that
+//!   held still. No `Stop` on API errors or usage limits: the rollout's `task_complete` carries
+//!   the error. Esc fires `Interrupt`.
+//! - Rollout: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<ts>-<thread>.jsonl`; a turn runs from
+//!   `event_msg/task_started` to `event_msg/task_complete` (or `turn_aborted`).
+
+use super::{
+    EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn, env_get,
+    hooks_json, str_field,
+};
+use crate::core::worker_env::ProviderEnv;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The Codex CLI provider.
+pub struct Codex;
+
+/// Hook events umbel configures for codex.
+pub const HOOK_EVENTS: &[&str] = &[
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "Stop",
+    "Interrupt",
+    "SessionEnd",
+];
+
+const INHERIT: &[&str] = &[
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "OPENAI_ORG_ID",
+    "OPENAI_PROJECT_ID",
+    "CODEX_API_KEY",
+];
+
+/// The user's own codex home (`$CODEX_HOME`, else `~/.codex`).
+fn user_home(env: &[(String, String)]) -> Option<PathBuf> {
+    env_get(env, "CODEX_HOME")
+        .map(PathBuf::from)
+        .or_else(|| env_get(env, "HOME").map(|h| Path::new(h).join(".codex")))
+}
+
+/// The TOML table header that marks `cwd` trusted.
+fn trust_header(cwd: &Path) -> String {
+    let quoted = serde_json::to_string(&cwd.to_string_lossy()).unwrap_or_default();
+    format!("[projects.{quoted}]")
+}
+
+impl ProviderModule for Codex {
+    fn name(&self) -> &'static str {
+        "codex"
+    }
+
+    fn default_bin(&self) -> &'static str {
+        "codex"
+    }
+
+    fn bin_env_var(&self) -> &'static str {
+        "UMBEL_CODEX_BIN"
+    }
+
+    fn env(&self) -> ProviderEnv {
+        ProviderEnv {
+            inherit: INHERIT,
+            fixed: &[],
+        }
+    }
+
+    fn reconcile_env(&self, _env: &mut Vec<(String, String)>) {}
+
+    fn user_files(&self, env: &[(String, String)]) -> Vec<PathBuf> {
+        user_home(env)
+            .map(|h| vec![h.join("config.toml")])
+            .unwrap_or_default()
+    }
+
+    fn launch(&self, input: &LaunchInput<'_>) -> LaunchSpec {
+        let home = input.session_dir.join("codex-home");
+        let hooks = json!({ "hooks": hooks_json(input.hook_command, HOOK_EVENTS, 30) });
+        let mut config = input
+            .user_files
+            .iter()
+            .find(|(p, _)| p.ends_with("config.toml"))
+            .map(|(_, text)| text.clone())
+            .unwrap_or_default();
+        let header = trust_header(input.cwd);
+        if !config.lines().any(|l| l.trim() == header) {
+            if !config.is_empty() && !config.ends_with('\n') {
+                config.push('\n');
+            }
+            config.push_str(&format!("\n{header}\ntrust_level = \"trusted\"\n"));
+        }
+        let mut args = vec![
+            "--dangerously-bypass-hook-trust".to_string(),
+            "--no-daemon".to_string(),
+        ];
+        if let Some(model) = input.model {
+            args.extend(["-m".to_string(), model.to_string()]);
+        }
+        if input.unattended {
+            args.push("--dangerously-bypass-approvals-and-sandbox".into());
+        }
+        let links = user_home(input.env)
+            .map(|user| vec![(home.join("auth.json"), user.join("auth.json"))])
+            .unwrap_or_default();
+        LaunchSpec {
+            args,
+            files: vec![
+                (home.join("hooks.json"), hooks.to_string()),
+                (home.join("config.toml"), config),
+            ],
+            transcript_path: None,
+            links,
+            env: vec![("CODEX_HOME".into(), home.to_string_lossy().into_owned())],
+        }
+    }
+
+    fn start_hook_at_launch(&self) -> bool {
+        false
+    }
+
+    fn idle_settle(&self) -> Duration {
+        Duration::from_millis(1500)
+    }
+
+    fn startup_screen(&self, screen: &str) -> StartupScreen {
+        let lines: Vec<&str> = screen.lines().map(str::trim).collect();
+        let has = |text: &str| lines.iter().any(|l| l.contains(text));
+        if has("Sign in with ChatGPT") || has("Welcome to Codex") {
+            let line = lines
+                .iter()
+                .find(|l| l.contains("Sign in with ChatGPT"))
+                .unwrap_or(&"");
+            return StartupScreen::SignIn((*line).to_string());
+        }
+        let highlighted = |text: &str| {
+            lines.iter().any(|l| {
+                l.strip_prefix('›')
+                    .is_some_and(|r| r.trim_start().starts_with(text))
+            })
+        };
+        if has("Trust this folder?") {
+            return if highlighted("1. Trust and continue") {
+                StartupScreen::Dialog {
+                    what: "folder trust",
+                    keys: &["Enter"],
+                }
+            } else {
+                StartupScreen::Dialog {
+                    what: "folder trust",
+                    keys: &["Up"],
+                }
+            };
+        }
+        if has("Hooks need review") {
+            return if highlighted("2. Trust all and continue") {
+                StartupScreen::Dialog {
+                    what: "hook review",
+                    keys: &["Enter"],
+                }
+            } else if highlighted("1.") {
+                StartupScreen::Dialog {
+                    what: "hook review",
+                    keys: &["Down"],
+                }
+            } else {
+                StartupScreen::Dialog {
+                    what: "hook review",
+                    keys: &["Up"],
+                }
+            };
+        }
+        match composer(&lines) {
+            Some(line) if is_empty_composer(line) && !screen.contains("esc to interrupt") => {
+                StartupScreen::Idle
+            }
+            _ => StartupScreen::Other,
+        }
+    }
+
+    fn pending_input(&self, screen: &str) -> bool {
+        let lines: Vec<&str> = screen.lines().map(str::trim).collect();
+        composer(&lines).is_some_and(|l| !is_empty_composer(l))
+    }
+
+    fn classify(&self, event: &str, payload: Option<&Value>) -> EventClass {
+        match event {
+            "SessionStart" => EventClass::Started,
+            "UserPromptSubmit" => EventClass::Submitted,
+            "Stop" => EventClass::TurnEnded,
+            "Interrupt" => EventClass::TurnFailed {
+                reason: "interrupted",
+            },
+            "PermissionRequest" => EventClass::NeedsInput {
+                reason: "permission",
+                tool: payload
+                    .map(|p| json!({ "name": p.get("tool_name"), "input": p.get("tool_input") })),
+            },
+            "PreToolUse" | "PostToolUse" => EventClass::Progress,
+            _ => EventClass::Other,
+        }
+    }
+
+    fn submit_turn_id(&self, payload: &Value) -> Option<String> {
+        str_field(payload, "turn_id").map(str::to_string)
+    }
+
+    fn answer_from_payload(&self, payload: &Value) -> Option<String> {
+        str_field(payload, "last_assistant_message").map(str::to_string)
+    }
+
+    fn last_turn(&self, lines: &mut dyn Iterator<Item = String>) -> TranscriptTurn {
+        let mut turn = TranscriptTurn::default();
+        for line in lines {
+            let Ok(record) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
+            let payload = record.get("payload").unwrap_or(&Value::Null);
+            let kind = str_field(payload, "type");
+            match (str_field(&record, "type"), kind) {
+                (Some("event_msg"), Some("task_complete")) if !turn.ended => {
+                    turn.ended = true;
+                    turn.turn_id = str_field(payload, "turn_id").map(str::to_string);
+                    if let Some(text) = str_field(payload, "last_agent_message") {
+                        turn.answer = Some(text.to_string());
+                    } else if let Some(error) = payload.get("error") {
+                        turn.is_error = true;
+                        turn.answer = str_field(error, "message").map(str::to_string);
+                        turn.error_reason = Some(
+                            if str_field(error, "codex_error_info") == Some("usage_limit_exceeded")
+                            {
+                                "usage-limit"
+                            } else {
+                                "api-error"
+                            },
+                        );
+                    }
+                }
+                (Some("event_msg"), Some("turn_aborted")) if !turn.ended => {
+                    turn.ended = true;
+                    turn.is_error = true;
+                    turn.error_reason = Some("interrupted");
+                    turn.turn_id = str_field(payload, "turn_id").map(str::to_string);
+                }
+                (Some("response_item"), Some("message")) => {
+                    let text = message_text(payload);
+                    match str_field(payload, "role") {
+                        Some("assistant") if turn.answer.is_none() && !turn.is_error => {
+                            turn.answer = text;
+                        }
+                        Some("user") => {
+                            if let Some(text) = text.filter(|t| !t.starts_with('<')) {
+                                turn.prompt.get_or_insert(text);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                (Some("event_msg"), Some("task_started")) => {
+                    if turn.turn_id.is_none() {
+                        turn.turn_id = payload
+                            .pointer("/turn_attribution/turn_id")
+                            .or_else(|| payload.get("turn_id"))
+                            .and_then(Value::as_str)
+                            .map(str::to_string);
+                    }
+                    break;
+                }
+                _ => {}
+            }
+        }
+        turn
+    }
+}
+
+/// The composer: the last line that starts with `›`.
+fn composer<'a>(lines: &[&'a str]) -> Option<&'a str> {
+    lines.iter().rev().find(|l| l.starts_with('›')).copied()
+}
+
+fn is_empty_composer(line: &str) -> bool {
+    line.trim_start_matches('›').trim() == "Ask Codex to do anything"
+}
+
+fn message_text(payload: &Value) -> Option<String> {
+    let blocks = payload.get("content")?.as_array()?;
+    let texts: Vec<&str> = blocks.iter().filter_map(|b| str_field(b, "text")).collect();
+    (!texts.is_empty()).then(|| texts.join("\n"))
+}
+
+#[cfg(test)]
+#[path = "codex_tests.rs"]
+mod tests;

@@ -1,0 +1,312 @@
+//! Gemini CLI (`gemini`, observed at 0.61.0).
+//!
+//! - Each worker gets its own `GEMINI_CLI_HOME` (gemini treats it as the home directory) under
+//!   its session folder: `.gemini/settings.json` = the user's settings plus umbel's hooks,
+//!   `.gemini/trustedFolders.json` = the user's plus the working directory, and links to the
+//!   user's credentials (`oauth_creds.json`, `google_accounts.json`, `installation_id`,
+//!   `user_id`, `.env`). The user's own `~/.gemini` is never written to.
+//! - Launch: `gemini --session-id <uuid> [-m M] [--approval-mode yolo]`.
+//! - Hooks: `BeforeAgent` on submit, `AfterAgent` at every turn end — also on errors and Esc,
+//!   then with `prompt_response: "[no response text]"`; `Notification` (`ToolPermission`) when a
+//!   tool waits for approval.
+//! - Chat file: `…/.gemini/tmp/<project>/chats/session-….jsonl`, JSONL with upserts: a record
+//!   written again with the same `id` replaces the earlier one; `{"$set":…}` lines (metadata,
+//!   curated history) are not needed to find the last turn.
+
+use super::{
+    EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn, env_get,
+    hooks_json, str_field,
+};
+use crate::core::worker_env::ProviderEnv;
+use serde_json::{Value, json};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// The Gemini CLI provider.
+pub struct Gemini;
+
+/// Hook events umbel configures for gemini.
+pub const HOOK_EVENTS: &[&str] = &[
+    "SessionStart",
+    "BeforeAgent",
+    "AfterAgent",
+    "BeforeTool",
+    "AfterTool",
+    "Notification",
+    "SessionEnd",
+];
+
+/// What AfterAgent says when the turn produced no answer (error, cancel).
+pub const NO_RESPONSE: &str = "[no response text]";
+
+const INHERIT: &[&str] = &[
+    "GEMINI_API_KEY",
+    "GOOGLE_API_KEY",
+    "GOOGLE_GEMINI_BASE_URL",
+    "GEMINI_MODEL",
+    "GEMINI_DEFAULT_AUTH_TYPE",
+    "GOOGLE_CLOUD_PROJECT",
+    "GOOGLE_CLOUD_LOCATION",
+    "GOOGLE_GENAI_USE_VERTEXAI",
+    "GOOGLE_APPLICATION_CREDENTIALS",
+];
+
+/// Credential files linked from the user's `~/.gemini`.
+const LINKED: &[&str] = &[
+    "oauth_creds.json",
+    "google_accounts.json",
+    "installation_id",
+    "user_id",
+    ".env",
+];
+
+/// The user's gemini folder (`$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`).
+fn user_dir(env: &[(String, String)]) -> Option<PathBuf> {
+    env_get(env, "GEMINI_CLI_HOME")
+        .or_else(|| env_get(env, "HOME"))
+        .map(|h| Path::new(h).join(".gemini"))
+}
+
+fn user_json(input: &LaunchInput<'_>, file: &str) -> serde_json::Map<String, Value> {
+    input
+        .user_files
+        .iter()
+        .find(|(p, _)| p.ends_with(file))
+        .and_then(|(_, text)| serde_json::from_str::<Value>(text).ok())
+        .and_then(|v| v.as_object().cloned())
+        .unwrap_or_default()
+}
+
+impl ProviderModule for Gemini {
+    fn name(&self) -> &'static str {
+        "gemini"
+    }
+
+    fn default_bin(&self) -> &'static str {
+        "gemini"
+    }
+
+    fn bin_env_var(&self) -> &'static str {
+        "UMBEL_GEMINI_BIN"
+    }
+
+    fn env(&self) -> ProviderEnv {
+        // No relaunch: the CLI stays the pane's own process, so kill reaches it.
+        ProviderEnv {
+            inherit: INHERIT,
+            fixed: &[("GEMINI_CLI_NO_RELAUNCH", "true")],
+        }
+    }
+
+    fn reconcile_env(&self, _env: &mut Vec<(String, String)>) {}
+
+    fn user_files(&self, env: &[(String, String)]) -> Vec<PathBuf> {
+        user_dir(env)
+            .map(|d| vec![d.join("settings.json"), d.join("trustedFolders.json")])
+            .unwrap_or_default()
+    }
+
+    fn launch(&self, input: &LaunchInput<'_>) -> LaunchSpec {
+        let home = input.session_dir.join("gemini-home");
+        let dir = home.join(".gemini");
+        let mut settings = user_json(input, "settings.json");
+        let mut hooks = settings
+            .get("hooks")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        if let Value::Object(ours) = hooks_json(input.hook_command, HOOK_EVENTS, 30_000) {
+            for (event, entries) in ours {
+                let list = hooks.entry(event).or_insert_with(|| json!([]));
+                if let (Some(list), Some(ours)) = (list.as_array_mut(), entries.as_array()) {
+                    list.extend(ours.iter().cloned());
+                }
+            }
+        }
+        settings.insert("hooks".into(), Value::Object(hooks));
+        let mut trusted = user_json(input, "trustedFolders.json");
+        trusted.insert(
+            input.cwd.to_string_lossy().into_owned(),
+            json!("TRUST_FOLDER"),
+        );
+        let mut args = vec!["--session-id".to_string(), input.session_id.to_string()];
+        if let Some(model) = input.model {
+            args.extend(["-m".to_string(), model.to_string()]);
+        }
+        if input.unattended {
+            args.extend(["--approval-mode".to_string(), "yolo".to_string()]);
+        }
+        let links = user_dir(input.env)
+            .map(|user| LINKED.iter().map(|f| (dir.join(f), user.join(f))).collect())
+            .unwrap_or_default();
+        LaunchSpec {
+            args,
+            files: vec![
+                (
+                    dir.join("settings.json"),
+                    Value::Object(settings).to_string(),
+                ),
+                (
+                    dir.join("trustedFolders.json"),
+                    Value::Object(trusted).to_string(),
+                ),
+            ],
+            transcript_path: None,
+            links,
+            env: vec![(
+                "GEMINI_CLI_HOME".into(),
+                home.to_string_lossy().into_owned(),
+            )],
+        }
+    }
+
+    fn startup_screen(&self, screen: &str) -> StartupScreen {
+        let lines: Vec<&str> = screen
+            .lines()
+            .map(|l| l.trim().trim_matches('│').trim())
+            .collect();
+        if let Some(line) = lines
+            .iter()
+            .find(|l| l.starts_with("How would you like to authenticate"))
+        {
+            return StartupScreen::SignIn((*line).to_string());
+        }
+        if lines
+            .iter()
+            .any(|l| l.starts_with("Do you trust the files in this folder?"))
+        {
+            let selected = |t: &str| {
+                lines.iter().any(|l| {
+                    l.strip_prefix('●')
+                        .is_some_and(|r| r.trim_start().starts_with(t))
+                })
+            };
+            return if selected("1. Trust folder") {
+                StartupScreen::Dialog {
+                    what: "folder trust",
+                    keys: &["Enter"],
+                }
+            } else {
+                StartupScreen::Dialog {
+                    what: "folder trust",
+                    keys: &["Up"],
+                }
+            };
+        }
+        match composer(&lines) {
+            Some(line) if is_empty_composer(line) && !screen.contains("esc to cancel") => {
+                StartupScreen::Idle
+            }
+            _ => StartupScreen::Other,
+        }
+    }
+
+    fn pending_input(&self, screen: &str) -> bool {
+        let lines: Vec<&str> = screen.lines().map(str::trim).collect();
+        composer(&lines).is_some_and(|l| !is_empty_composer(l))
+    }
+
+    fn classify(&self, event: &str, payload: Option<&Value>) -> EventClass {
+        match event {
+            "SessionStart" => EventClass::Started,
+            "BeforeAgent" => EventClass::Submitted,
+            "AfterAgent" => match payload.and_then(|p| str_field(p, "prompt_response")) {
+                Some(NO_RESPONSE) => EventClass::TurnFailed {
+                    reason: "api-error",
+                },
+                _ => EventClass::TurnEnded,
+            },
+            "Notification" => match payload.and_then(|p| str_field(p, "notification_type")) {
+                Some("ToolPermission") => EventClass::NeedsInput {
+                    reason: "permission",
+                    tool: payload.and_then(|p| p.get("details")).cloned(),
+                },
+                _ => EventClass::Other,
+            },
+            "BeforeTool" | "AfterTool" => EventClass::Progress,
+            _ => EventClass::Other,
+        }
+    }
+
+    fn answer_from_payload(&self, payload: &Value) -> Option<String> {
+        str_field(payload, "prompt_response")
+            .filter(|t| *t != NO_RESPONSE)
+            .map(str::to_string)
+    }
+
+    fn last_turn(&self, lines: &mut dyn Iterator<Item = String>) -> TranscriptTurn {
+        let mut turn = TranscriptTurn::default();
+        let mut seen: HashSet<String> = HashSet::new();
+        for line in lines {
+            let Ok(record) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
+            // `$set` lines rewrite the session's metadata or its curated history (which drops
+            // a failed prompt); every record also has a line of its own, which is what counts.
+            if visit(&record, &mut seen, &mut turn) {
+                break;
+            }
+        }
+        turn
+    }
+}
+
+/// Folds one chat record (newest first) into the turn; true once the turn's prompt is found.
+fn visit(record: &Value, seen: &mut HashSet<String>, turn: &mut TranscriptTurn) -> bool {
+    let Some(id) = str_field(record, "id") else {
+        return false;
+    };
+    if !seen.insert(id.to_string()) {
+        return false; // an older version of a record already read
+    }
+    let content = record.get("content");
+    match str_field(record, "type") {
+        Some("gemini") => {
+            let text = content.and_then(Value::as_str).unwrap_or("");
+            if turn.answer.is_none() && !text.is_empty() {
+                turn.answer = Some(text.to_string());
+                turn.ended = true;
+            }
+        }
+        Some("error") if turn.answer.is_none() => {
+            turn.answer = content.and_then(Value::as_str).map(str::to_string);
+            turn.ended = true;
+            turn.is_error = true;
+            turn.error_reason = Some("api-error");
+        }
+        Some("info")
+            if turn.answer.is_none()
+                && content.and_then(Value::as_str) == Some("Request cancelled.") =>
+        {
+            turn.ended = true;
+            turn.is_error = true;
+            turn.error_reason = Some("interrupted");
+        }
+        Some("user") => {
+            let texts: Vec<&str> = content
+                .and_then(Value::as_array)
+                .map(|parts| parts.iter().filter_map(|p| str_field(p, "text")).collect())
+                .unwrap_or_default();
+            if !texts.is_empty() && !texts[0].starts_with("<session_context>") {
+                turn.prompt = Some(texts.join("\n"));
+                return true;
+            }
+        }
+        _ => {}
+    }
+    false
+}
+
+/// The composer: the last line that starts with `>` (the prompt echoes start with ` > ` too,
+/// but the composer is drawn below them).
+fn composer<'a>(lines: &[&'a str]) -> Option<&'a str> {
+    lines.iter().rev().find(|l| l.starts_with('>')).copied()
+}
+
+fn is_empty_composer(line: &str) -> bool {
+    line.trim_start_matches('>').trim() == "Type your message or @path/to/file"
+}
+
+#[cfg(test)]
+#[path = "gemini_tests.rs"]
+mod tests;

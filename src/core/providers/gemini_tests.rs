@@ -1,0 +1,200 @@
+//! Gemini provider tests on the real 0.61.0 screens, hook payloads and chat file.
+
+use super::*;
+use crate::core::providers::{EventClass, ProviderModule, StartupScreen};
+
+macro_rules! data {
+    ($file:literal) => {
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/gemini/",
+            $file
+        ))
+    };
+}
+
+const CHAT: &str = data!("gemini-0.61.0-chat-session.jsonl");
+
+fn turn_upto(n: usize) -> TranscriptTurn {
+    let lines: Vec<String> = CHAT.lines().take(n).map(str::to_string).collect();
+    Gemini.last_turn(&mut lines.into_iter().rev())
+}
+
+#[test]
+fn a_plain_turn() {
+    let turn = turn_upto(6);
+    assert_eq!(turn.prompt.as_deref(), Some("Say hello"));
+    assert_eq!(
+        turn.answer.as_deref(),
+        Some("Hello from the fake Gemini server. FINAL_ANSWER_TEXT")
+    );
+    assert!(turn.ended && !turn.is_error);
+    assert!(!turn_upto(4).ended, "prompt written, no answer yet");
+}
+
+#[test]
+fn a_tool_turn_skips_the_empty_rewritten_record_and_the_tool_result() {
+    let mid = turn_upto(12);
+    assert_eq!(mid.prompt.as_deref(), Some("Please RUN_TOOL now"));
+    assert_eq!(mid.answer, None, "the tool call record has empty content");
+    let done = turn_upto(15);
+    assert_eq!(
+        done.answer.as_deref(),
+        Some("The command printed hello-from-tool. FINAL_AFTER_TOOL")
+    );
+}
+
+#[test]
+fn errors_and_cancels_end_the_turn_as_failures() {
+    let error = turn_upto(22);
+    assert_eq!(error.prompt.as_deref(), Some("Please BADREQ now"));
+    assert!(error.is_error && error.ended);
+    assert_eq!(error.error_reason, Some("api-error"));
+    assert!(error.answer.unwrap().contains("fake bad request"));
+    let cancelled = turn_upto(27);
+    assert_eq!(cancelled.prompt.as_deref(), Some("Please RATE429 now"));
+    assert_eq!(cancelled.error_reason, Some("interrupted"));
+}
+
+#[test]
+fn a_later_record_with_the_same_id_replaces_the_earlier() {
+    let lines = [
+        r#"{"id":"u1","type":"user","content":[{"text":"q"}]}"#,
+        r#"{"id":"g1","type":"gemini","content":"final"}"#,
+        r#"{"id":"g1","type":"gemini","content":""}"#,
+    ];
+    let mut it = lines.iter().rev().map(|l| l.to_string());
+    assert_eq!(
+        Gemini.last_turn(&mut it).answer,
+        None,
+        "the newest version (empty) wins"
+    );
+}
+
+#[test]
+fn hook_payloads_classify() {
+    for line in data!("gemini-0.61.0-hook-payloads.jsonl").lines() {
+        let record: Value = serde_json::from_str(line).unwrap();
+        let payload = &record["stdin"];
+        let class = Gemini.classify(record["event"].as_str().unwrap(), Some(payload));
+        match record["event"].as_str().unwrap() {
+            "BeforeAgent" => assert_eq!(class, EventClass::Submitted),
+            "AfterAgent" if payload["prompt_response"] == NO_RESPONSE => {
+                assert_eq!(
+                    class,
+                    EventClass::TurnFailed {
+                        reason: "api-error"
+                    }
+                );
+                assert_eq!(Gemini.answer_from_payload(payload), None);
+            }
+            "AfterAgent" => {
+                assert_eq!(class, EventClass::TurnEnded);
+                assert!(Gemini.answer_from_payload(payload).is_some());
+            }
+            "Notification" => assert!(matches!(
+                class,
+                EventClass::NeedsInput {
+                    reason: "permission",
+                    tool: Some(_)
+                }
+            )),
+            "SessionStart" => assert_eq!(class, EventClass::Started),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn startup_screens() {
+    let s = |t: &str| Gemini.startup_screen(t);
+    assert_eq!(
+        s(data!("gemini-0.61.0-startup-trust-dialog.txt")),
+        StartupScreen::Dialog {
+            what: "folder trust",
+            keys: &["Enter"]
+        }
+    );
+    assert!(matches!(
+        s(data!("gemini-0.61.0-auth-dialog.txt")),
+        StartupScreen::SignIn(_)
+    ));
+    assert_eq!(
+        s(data!("gemini-0.61.0-idle-prompt.txt")),
+        StartupScreen::Idle
+    );
+    assert_eq!(
+        s(data!("gemini-0.61.0-turn-complete.txt")),
+        StartupScreen::Idle
+    );
+    assert_eq!(
+        s(data!("gemini-0.61.0-busy-thinking.txt")),
+        StartupScreen::Other
+    );
+}
+
+#[test]
+fn pending_input() {
+    assert!(Gemini.pending_input(data!("gemini-0.61.0-paste-30-lines.txt")));
+    assert!(!Gemini.pending_input(data!("gemini-0.61.0-idle-prompt.txt")));
+    assert!(!Gemini.pending_input(data!("gemini-0.61.0-busy-thinking.txt")));
+}
+
+#[test]
+fn launch_builds_a_private_gemini_home_keeping_user_settings() {
+    let env = vec![("HOME".to_string(), "/home/u".to_string())];
+    let user = vec![
+        (
+            PathBuf::from("/home/u/.gemini/settings.json"),
+            r#"{"security":{"auth":{"selectedType":"gemini-api-key"}},"hooks":{"AfterAgent":[{"hooks":[{"type":"command","command":"mine"}]}]}}"#.to_string(),
+        ),
+        (PathBuf::from("/home/u/.gemini/trustedFolders.json"), r#"{"/other":"TRUST_FOLDER"}"#.to_string()),
+    ];
+    let input = LaunchInput {
+        session_dir: Path::new("/s/sessions/g1"),
+        hook_command: "sh '/s/hooks/event.sh' '/s/sessions/g1/events'",
+        session_id: "11111111-2222-4333-8444-555555555555",
+        model: None,
+        unattended: true,
+        cwd: Path::new("/work/proj"),
+        env: &env,
+        user_files: &user,
+    };
+    let spec = Gemini.launch(&input);
+    assert_eq!(
+        spec.args,
+        [
+            "--session-id",
+            "11111111-2222-4333-8444-555555555555",
+            "--approval-mode",
+            "yolo"
+        ]
+    );
+    assert_eq!(
+        spec.env,
+        [(
+            "GEMINI_CLI_HOME".to_string(),
+            "/s/sessions/g1/gemini-home".to_string()
+        )]
+    );
+    let settings: Value = serde_json::from_str(&spec.files[0].1).unwrap();
+    assert_eq!(
+        settings["security"]["auth"]["selectedType"],
+        "gemini-api-key"
+    );
+    let after = settings["hooks"]["AfterAgent"].as_array().unwrap();
+    assert_eq!(after.len(), 2, "the user's hook is kept, umbel's added");
+    assert_eq!(
+        after[1]["hooks"][0]["timeout"], 30_000,
+        "gemini timeouts are milliseconds"
+    );
+    let trusted: Value = serde_json::from_str(&spec.files[1].1).unwrap();
+    assert_eq!(trusted["/work/proj"], "TRUST_FOLDER");
+    assert_eq!(trusted["/other"], "TRUST_FOLDER");
+    assert!(
+        spec.links
+            .iter()
+            .any(|(l, t)| l.ends_with(".gemini/oauth_creds.json")
+                && t == Path::new("/home/u/.gemini/oauth_creds.json"))
+    );
+}

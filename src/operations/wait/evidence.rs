@@ -1,0 +1,110 @@
+//! What a wait adds to an outcome before it returns it: the last screen of a dead worker (also
+//! kept on disk), the transcript's reason for a failed turn, and, for a stop, a bounded hold
+//! until the answer is readable. Also the transcript check for turns that end without a hook.
+
+use super::super::Ctx;
+use super::super::worker::{Worker, now_ms};
+use crate::adapters::state::DeadRecord;
+use crate::adapters::transcript::ReverseLines;
+use crate::core::errors::Result;
+use crate::core::outcome::{Outcome, OutcomeKind};
+use crate::core::providers::{EventClass, TranscriptTurn, str_field};
+use crate::core::wait::ClassifiedEvent;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// How long a stop is held for its answer to become readable.
+const ANSWER_GRACE: Duration = Duration::from_secs(5);
+
+/// A turn some providers end without any hook (codex API errors and usage limits, claude's Esc):
+/// the transcript says so. Only the turn this wait is about counts: its id, from the submit
+/// hook, must match the transcript's last turn.
+pub fn transcript_failure(
+    ctx: &Ctx,
+    worker: &Worker,
+    records: &[ClassifiedEvent],
+    from: usize,
+) -> Option<Outcome> {
+    let provider = worker.provider();
+    let submit = records
+        .iter()
+        .rev()
+        .take_while(|e| e.record.index >= from)
+        .find(|e| e.class == EventClass::Submitted)?;
+    let payload = ctx
+        .state
+        .read_payload(&worker.name, submit.record.payload.as_deref()?)?;
+    let turn_id = provider.submit_turn_id(&payload)?;
+    let path = str_field(&payload, "transcript_path").map(PathBuf::from)?;
+    let turn = provider.last_turn(&mut ReverseLines::open(&path)?);
+    if !(turn.ended && turn.is_error && turn.turn_id.as_deref() == Some(turn_id.as_str())) {
+        return None;
+    }
+    let reason = turn.error_reason.unwrap_or("api-error");
+    let message = turn
+        .answer
+        .unwrap_or_else(|| "the provider failed the turn".into());
+    Some(Outcome::new(OutcomeKind::ProviderError, message, records.len()).with_reason(reason))
+}
+
+/// The last turn of the transcript the newest hook payload points at.
+pub fn last_transcript_turn(ctx: &Ctx, worker: &Worker) -> Option<TranscriptTurn> {
+    let records = ctx.state.read_log(&worker.name).ok()?;
+    let path = records.iter().rev().find_map(|r| {
+        let payload = ctx
+            .state
+            .read_payload(&worker.name, r.payload.as_deref()?)?;
+        str_field(&payload, "transcript_path")
+            .filter(|p| !p.is_empty())
+            .map(PathBuf::from)
+    })?;
+    Some(worker.provider().last_turn(&mut ReverseLines::open(&path)?))
+}
+
+/// Adds evidence to an outcome: the last screen of a dead worker (kept on disk too), and for a
+/// stop, holds until the answer is readable (bounded).
+pub fn finish(
+    ctx: &Ctx,
+    worker: &Worker,
+    mut outcome: Outcome,
+    deadline: Instant,
+) -> Result<Outcome> {
+    match outcome.outcome {
+        OutcomeKind::Dead => {
+            outcome.screen = ctx.tmux.capture(worker.session(), true).ok();
+            if ctx.state.read_dead(&worker.name).is_none() {
+                let record = DeadRecord {
+                    at: now_ms(),
+                    by: None,
+                    exit: outcome.exit.clone(),
+                    screen: outcome.screen.clone(),
+                };
+                ctx.state.write_dead(&worker.name, &record)?;
+            }
+        }
+        OutcomeKind::ProviderError => {
+            // The hook says the turn failed; the transcript says why (gemini's AfterAgent looks
+            // the same for an API error and an Esc).
+            if let Some(turn) = last_transcript_turn(ctx, worker).filter(|t| t.ended && t.is_error)
+            {
+                if let Some(reason) = turn.error_reason {
+                    outcome.reason = Some(reason.to_string());
+                }
+                if let Some(text) = turn.answer {
+                    outcome.message = text;
+                }
+            }
+        }
+        OutcomeKind::Stop => {
+            let grace = Instant::now() + ANSWER_GRACE;
+            while worker.answer(ctx).is_err() && Instant::now() < grace.min(deadline) {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            if worker.answer(ctx).is_err() {
+                outcome.message = "the turn ended, but its answer was not readable yet".into();
+            }
+        }
+        _ => {}
+    }
+    Ok(outcome)
+}

@@ -1,0 +1,142 @@
+//! `wait`: block until the worker's turn ends and say how. Event-driven: a watch on the worker's
+//! `events/` folder wakes the loop the moment a hook writes, and a slow timer re-checks the
+//! pane's liveness (and, where a provider ends turns without a hook, its transcript) as a safety
+//! net. A hard deadline holds even if tmux stops answering.
+
+mod activity;
+mod evidence;
+
+use super::Ctx;
+use super::worker::Worker;
+use crate::adapters::watch::FolderWatch;
+use crate::core::args::WaitArgs;
+use crate::core::duration::parse_duration;
+use crate::core::errors::{Error, Result};
+use crate::core::outcome::{Outcome, OutcomeKind};
+use crate::core::wait::{Liveness, decide, default_since};
+use activity::Activity;
+use evidence::{finish, transcript_failure};
+use regex::Regex;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30 * 60);
+/// How often liveness (and idleness) is re-checked when no event arrives.
+const LIVENESS_POLL: Duration = Duration::from_millis(250);
+
+/// The wait's conditions, validated before anything is watched.
+struct Conditions {
+    timeout: Duration,
+    idle: Option<Duration>,
+    file: Option<PathBuf>,
+    pattern: Option<Regex>,
+}
+
+impl Conditions {
+    fn from_args(args: &WaitArgs, worker: &Worker) -> Result<Self> {
+        let timeout = match &args.timeout {
+            Some(text) => parse_duration(text, "--timeout")?,
+            None => DEFAULT_TIMEOUT,
+        };
+        let idle = args
+            .idle_timeout
+            .as_deref()
+            .map(|t| parse_duration(t, "--idle-timeout"))
+            .transpose()?;
+        let file = args.file.as_ref().map(|f| worker.meta.cwd.join(f));
+        let pattern = match &args.pattern {
+            Some(p) => Some(
+                Regex::new(p).map_err(|e| Error::usage(format!("invalid `--pattern {p}`: {e}")))?,
+            ),
+            None => None,
+        };
+        Ok(Conditions {
+            timeout,
+            idle,
+            file,
+            pattern,
+        })
+    }
+}
+
+/// Waits for the end of the worker's turn.
+pub fn wait(ctx: &Ctx, args: &WaitArgs) -> Result<Outcome> {
+    let worker = Worker::load(ctx, &args.name)?;
+    let cond = Conditions::from_args(args, &worker)?;
+    let deadline = Instant::now() + cond.timeout;
+    // Watch first, then read: an event landing in between still wakes the loop.
+    let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
+    let mut since = args.since;
+    let mut last_check: Option<Instant> = None;
+    let mut activity = Activity::new();
+    loop {
+        if ctx.cancelled() {
+            return Err(Error::Interrupted);
+        }
+        let records = worker.events(ctx, since.unwrap_or(0))?;
+        let from = *since.get_or_insert_with(|| default_since(&records));
+        if let Some(file) = cond.file.as_ref().filter(|f| f.exists()) {
+            let message = format!("{} exists", file.display());
+            return Ok(Outcome::new(OutcomeKind::Stop, message, records.len()).with_reason("file"));
+        }
+        let exit = ctx.state.read_exit(&worker.name);
+        let due = last_check.is_none_or(|t| t.elapsed() >= LIVENESS_POLL);
+        // Events first: a fired hook decides without asking tmux.
+        let mut outcome = decide(&records, from, &Liveness::Alive, exit.as_ref())
+            .filter(|o| o.outcome != OutcomeKind::Input || due);
+        if outcome.is_none() && due {
+            last_check = Some(Instant::now());
+            let liveness = worker.liveness(ctx)?;
+            outcome = if liveness != Liveness::Alive {
+                // launch.sh records the exit (file, then log line) before the pane dies, so
+                // read both again now that it has: tmux's own status is often empty.
+                let records = worker.events(ctx, from)?;
+                decide(
+                    &records,
+                    from,
+                    &liveness,
+                    ctx.state.read_exit(&worker.name).as_ref(),
+                )
+            } else {
+                transcript_failure(ctx, &worker, &records, from)
+            };
+            if let (None, Some(idle)) = (&outcome, cond.idle) {
+                let still = activity.observe(ctx, &worker, records.len());
+                if still >= idle {
+                    let message =
+                        format!("nothing moved for {}", humantime::format_duration(still));
+                    let mut o = Outcome::new(OutcomeKind::Idle, message, records.len());
+                    o.screen = ctx.tmux.capture(worker.session(), false).ok();
+                    return Ok(o);
+                }
+            }
+        }
+        if let Some(outcome) = outcome {
+            let outcome = finish(ctx, &worker, outcome, deadline)?;
+            match (&cond.pattern, outcome.outcome) {
+                (Some(pattern), OutcomeKind::Stop) if !answer_matches(ctx, &worker, pattern) => {
+                    // Not the turn the caller is waiting for: wait past it.
+                    since = Some(outcome.position);
+                    continue;
+                }
+                (Some(_), OutcomeKind::Stop) => return Ok(outcome.with_reason("pattern")),
+                _ => return Ok(outcome),
+            }
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            let message = format!(
+                "no end of turn within {}",
+                humantime::format_duration(cond.timeout)
+            );
+            let mut outcome = Outcome::new(OutcomeKind::Timeout, message, records.len());
+            outcome.screen = ctx.tmux.capture(worker.session(), false).ok();
+            return Ok(outcome);
+        }
+        watch.wait((deadline - now).min(LIVENESS_POLL));
+    }
+}
+
+fn answer_matches(ctx: &Ctx, worker: &Worker, pattern: &Regex) -> bool {
+    worker.answer(ctx).is_ok_and(|a| pattern.is_match(&a.text))
+}

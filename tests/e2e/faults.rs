@@ -1,0 +1,124 @@
+//! Faults umbel must survive: a killed tmux server, a killed `wait`, racing `send`s.
+
+use crate::harness::*;
+use rustix::process::{Pid, Signal, kill_process};
+use serde_json::json;
+
+/// Pids of processes whose command line starts with `tmux -L <socket>`.
+fn tmux_servers(socket: &str) -> Vec<i32> {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let pid: i32 = e.file_name().to_string_lossy().parse().ok()?;
+            let cmd = std::fs::read(e.path().join("cmdline")).ok()?;
+            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
+            // The server is the daemonised copy of the first client: parent 1 or a subreaper.
+            (cmd.starts_with(&format!("tmux -L {socket} ")) && !stat.contains(") Z")).then_some(pid)
+        })
+        .collect()
+}
+
+#[test]
+fn a_killed_tmux_server_leaves_every_worker_reported_dead_not_hung() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario("s", json!({ "default": { "end": "wedge" } }));
+    for name in ["k1", "k2", "k3"] {
+        sb.spawn(name, &["--env", &scenario]);
+    }
+    assert_success(&sb.run(&["send", "k1", "hang"]), "send");
+    let socket = umbel_socket(&sb);
+    let servers = tmux_servers(&socket);
+    assert!(!servers.is_empty(), "found the private tmux server");
+    for pid in servers {
+        let _ = kill_process(Pid::from_raw(pid).unwrap(), Signal::KILL);
+    }
+    let started = std::time::Instant::now();
+    let out = sb.run(&["wait", "k1", "--timeout", "30s", "--json"]);
+    assert_eq!(out.status.code(), Some(125), "{}", stderr(&out));
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    for worker in sb.ls() {
+        assert_eq!(worker["state"], "dead", "{worker}");
+    }
+}
+
+/// The socket name umbel derives for this sandbox (the same rule as the library).
+fn umbel_socket(sb: &Sandbox) -> String {
+    umbel::core::socket::socket_name(&sb.state)
+}
+
+#[test]
+fn a_wait_killed_and_restarted_with_since_neither_loses_nor_double_counts_a_stop() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario(
+        "s",
+        json!({ "default": { "reply": "done", "delay_ms": 1500 } }),
+    );
+    sb.spawn("r1", &["--env", &scenario]);
+    let pos = stdout(&sb.run(&["send", "r1", "work"])).trim().to_string();
+    let child = sb
+        .process(&["wait", "r1", "--since", &pos])
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    kill_process(Pid::from_raw(child.id() as i32).unwrap(), Signal::KILL).unwrap();
+    let _ = child.wait_with_output();
+    // The stop lands while no wait is running; a restarted wait still sees it.
+    std::thread::sleep(std::time::Duration::from_millis(2000));
+    let out = sb.run(&["wait", "r1", "--since", &pos, "--json"]);
+    assert_success(&out, "restarted wait");
+    let outcome = json_of(&out);
+    assert_eq!(outcome["outcome"], "stop");
+    // Waiting from the returned position does not count the same stop twice.
+    let next = outcome["position"].as_u64().unwrap().to_string();
+    let again = sb.run(&["wait", "r1", "--since", &next, "--timeout", "1s"]);
+    assert_eq!(again.status.code(), Some(124));
+}
+
+#[test]
+fn two_sends_racing_on_one_worker_get_one_busy_error() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario(
+        "s",
+        json!({ "default": { "reply": "ok", "delay_ms": 3000 } }),
+    );
+    sb.spawn("s1", &["--env", &scenario, "--env", &sb.record_env()]);
+    let children: Vec<_> = ["first", "second"]
+        .iter()
+        .map(|p| sb.process(&["send", "s1", p]).spawn().unwrap())
+        .collect();
+    let outputs: Vec<_> = children
+        .into_iter()
+        .map(|c| c.wait_with_output().unwrap())
+        .collect();
+    let codes: Vec<_> = outputs.iter().map(|o| o.status.code()).collect();
+    assert!(
+        codes.contains(&Some(0)) && codes.contains(&Some(1)),
+        "{codes:?}"
+    );
+    let loser = outputs.iter().find(|o| !o.status.success()).unwrap();
+    assert!(stderr(loser).contains("busy"), "{}", stderr(loser));
+    assert_success(&sb.run(&["wait", "s1", "--timeout", "30s"]), "wait");
+    assert_eq!(
+        sb.received().len(),
+        1,
+        "exactly one prompt reached the worker"
+    );
+}
+
+#[test]
+fn umbel_works_without_a_locale() {
+    // Without LANG, tmux rewrote the tabs in its -F output and every pane read as gone.
+    let mut sb = Sandbox::new();
+    sb.unset("LANG");
+    sb.spawn("l1", &[]);
+    assert_eq!(
+        json_of(&sb.run(&["status", "l1", "--json"]))["state"],
+        "ready"
+    );
+    assert_success(&sb.run(&["send", "l1", "hi"]), "send");
+    assert_success(&sb.run(&["wait", "l1"]), "wait");
+    assert_eq!(stdout(&sb.run(&["read", "l1"])), "Response to: hi\n");
+}

@@ -1,0 +1,166 @@
+//! How a wait can end besides a normal stop: provider errors, a pending permission, Ctrl-C.
+
+use crate::harness::*;
+use serde_json::json;
+
+#[test]
+fn a_claude_api_error_is_provider_error_122() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario("s", json!({ "default": { "end": { "api_error": { "status": 400, "message": "bad request" } } } }));
+    sb.spawn("e1", &["--env", &scenario]);
+    assert_success(&sb.run(&["send", "e1", "go"]), "send");
+    let out = sb.run(&["wait", "e1", "--json", "--timeout", "30s"]);
+    assert_eq!(out.status.code(), Some(122), "{}", stderr(&out));
+    let outcome = json_of(&out);
+    assert_eq!(outcome["outcome"], "provider-error");
+    assert_eq!(outcome["reason"], "api-error");
+    let answer = json_of(&sb.run(&["read", "e1", "--json"]));
+    assert_eq!(answer["isError"], true);
+    assert!(
+        answer["text"].as_str().unwrap().contains("API Error: 400"),
+        "{answer}"
+    );
+}
+
+#[test]
+fn a_permission_prompt_is_input_126_with_the_pending_tool() {
+    let sb = Sandbox::new();
+    let tool = json!({ "tool": "Bash", "input": { "command": "echo hi", "description": "Print a greeting" } });
+    let scenario = sb.scenario("s", json!({ "default": { "end": { "permission": tool } } }));
+    sb.spawn("p1", &["--env", &scenario]);
+    assert_success(&sb.run(&["send", "p1", "run it"]), "send");
+    let out = sb.run(&["wait", "p1", "--json", "--timeout", "30s"]);
+    assert_eq!(out.status.code(), Some(126), "{}", stderr(&out));
+    let outcome = json_of(&out);
+    assert_eq!(outcome["outcome"], "input");
+    assert_eq!(outcome["reason"], "permission");
+    assert_eq!(outcome["pendingTool"]["name"], "Bash");
+    assert_eq!(outcome["pendingTool"]["input"]["command"], "echo hi");
+    let status = json_of(&sb.run(&["status", "p1", "--json"]));
+    assert_eq!(status["state"], "needs-input");
+    assert_eq!(status["needsInput"], "permission");
+}
+
+#[test]
+fn ctrl_c_during_wait_exits_130_and_leaves_the_worker_alone() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario("s", json!({ "default": { "end": "wedge" } }));
+    sb.spawn("c1", &["--env", &scenario]);
+    assert_success(&sb.run(&["send", "c1", "hang"]), "send");
+    let child = sb
+        .process(&["wait", "c1", "--timeout", "60s"])
+        .spawn()
+        .expect("wait");
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let pid = rustix::process::Pid::from_raw(child.id() as i32).expect("pid");
+    rustix::process::kill_process(pid, rustix::process::Signal::INT).expect("SIGINT");
+    let started = std::time::Instant::now();
+    let out = child.wait_with_output().expect("wait output");
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    let status = json_of(&sb.run(&["status", "c1", "--json"]));
+    assert_eq!(status["state"], "busy", "the worker is untouched");
+}
+
+#[test]
+fn a_worker_where_nothing_moves_is_idle_123() {
+    let sb = Sandbox::new();
+    // Wedged: only the spinner line moves, which does not count.
+    let scenario = sb.scenario("s", json!({ "default": { "end": "wedge" } }));
+    sb.spawn("i1", &["--env", &scenario]);
+    assert_success(&sb.run(&["send", "i1", "hang"]), "send");
+    let started = std::time::Instant::now();
+    let out = sb.run(&[
+        "wait",
+        "i1",
+        "--idle-timeout",
+        "1500ms",
+        "--timeout",
+        "60s",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(123), "{}", stderr(&out));
+    assert_eq!(json_of(&out)["outcome"], "idle");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(30),
+        "ended by idleness, not the timeout"
+    );
+    // A worker that keeps producing does not go idle.
+    let scenario = sb.scenario(
+        "m",
+        json!({ "default": { "reply": "word ".repeat(40), "chunk_ms": 100 } }),
+    );
+    sb.spawn("i2", &["--env", &scenario]);
+    assert_success(&sb.run(&["send", "i2", "stream"]), "send");
+    let out = sb.run(&[
+        "wait",
+        "i2",
+        "--idle-timeout",
+        "1500ms",
+        "--timeout",
+        "60s",
+        "--json",
+    ]);
+    assert_eq!(json_of(&out)["outcome"], "stop", "{}", stderr(&out));
+}
+
+#[test]
+fn wait_file_ends_when_the_file_appears() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario("s", json!({ "default": { "end": "wedge" } }));
+    sb.spawn("f1", &["--env", &scenario]);
+    assert_success(&sb.run(&["send", "f1", "make the file"]), "send");
+    let child = sb
+        .process(&[
+            "wait",
+            "f1",
+            "--file",
+            "done.txt",
+            "--timeout",
+            "30s",
+            "--json",
+        ])
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    std::fs::write(sb.project.join("done.txt"), "ok").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_success(&out, "wait --file");
+    let outcome = json_of(&out);
+    assert_eq!(outcome["outcome"], "stop");
+    assert_eq!(outcome["reason"], "file");
+}
+
+#[test]
+fn wait_pattern_waits_past_turns_whose_answer_does_not_match() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario(
+        "s",
+        json!({ "turns": [{ "reply": "still working" }, { "reply": "ALL DONE: 3 files" }] }),
+    );
+    sb.spawn("m1", &["--env", &scenario]);
+    let pos = stdout(&sb.run(&["send", "m1", "one"])).trim().to_string();
+    assert_success(&sb.run(&["wait", "m1"]), "first turn");
+    let child = sb
+        .process(&[
+            "wait",
+            "m1",
+            "--since",
+            &pos,
+            "--pattern",
+            "^ALL DONE",
+            "--timeout",
+            "30s",
+            "--json",
+        ])
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert_success(&sb.run(&["send", "m1", "two"]), "send 2");
+    let out = child.wait_with_output().unwrap();
+    assert_success(&out, "wait --pattern");
+    assert_eq!(json_of(&out)["reason"], "pattern");
+    assert_eq!(stdout(&sb.run(&["read", "m1"])), "ALL DONE: 3 files\n");
+    let bad = sb.run(&["wait", "m1", "--pattern", "(unclosed"]);
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -1,0 +1,157 @@
+//! A worker's environment never travels on a command line, never lands on disk, and holds only
+//! the allowlist, the provider's named variables and what was passed explicitly.
+
+use crate::harness::*;
+use std::path::Path;
+
+const CANARY: &str = "canary-s3cr3t-7f1e2d";
+
+/// The environment of the live process whose command line contains `needle`.
+fn environ_of(needle: &str) -> Option<Vec<String>> {
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let dir = entry.path();
+        let Ok(cmdline) = std::fs::read(dir.join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        let program = cmdline.split(' ').next().unwrap_or("");
+        if program.ends_with("fake-claude") && cmdline.contains(needle) {
+            let env = std::fs::read(dir.join("environ")).ok()?;
+            return Some(
+                env.split(|b| *b == 0)
+                    .map(|v| String::from_utf8_lossy(v).into_owned())
+                    .collect(),
+            );
+        }
+    }
+    None
+}
+
+fn cmdlines_with(needle: &str) -> Vec<String> {
+    let me = std::process::id().to_string();
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy() != me)
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.contains(needle))
+        .collect()
+}
+
+fn files_containing(dir: &Path, needle: &str) -> Vec<String> {
+    let mut hits = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return hits;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_symlink() {
+            continue;
+        }
+        if path.is_dir() {
+            hits.extend(files_containing(&path, needle));
+        } else if std::fs::read(&path)
+            .is_ok_and(|b| b.windows(needle.len()).any(|w| w == needle.as_bytes()))
+        {
+            hits.push(path.display().to_string());
+        }
+    }
+    hits
+}
+
+#[test]
+fn a_secret_passed_by_name_reaches_the_worker_and_nothing_else() {
+    let mut sb = Sandbox::new();
+    sb.var("MY_TOKEN", CANARY)
+        .var("CLAUDECODE", "1")
+        .var("CLAUDE_CODE_ENTRYPOINT", "cli")
+        .var("CLAUDE_CODE_CHILD_SESSION", "1")
+        .var("AWS_SECRET_ACCESS_KEY", "aws-should-not-leak");
+    let spawn = sb
+        .process(&[
+            "spawn",
+            "--name",
+            "sec",
+            "--env",
+            "MY_TOKEN",
+            "--env",
+            "PLAIN=visible",
+        ])
+        .spawn()
+        .unwrap();
+    // While spawn runs and after: no command line anywhere holds the value.
+    let mut seen = Vec::new();
+    for _ in 0..20 {
+        seen.extend(cmdlines_with(CANARY));
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let out = spawn.wait_with_output().unwrap();
+    assert_success(&out, "spawn");
+    seen.extend(cmdlines_with(CANARY));
+    assert!(seen.is_empty(), "secret on a command line: {seen:?}");
+
+    let meta = std::fs::read_to_string(sb.session_dir("sec").join("meta.json")).unwrap();
+    let session_id = serde_json::from_str::<serde_json::Value>(&meta).unwrap()["sessionId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let env = environ_of(&session_id).expect("the worker process");
+    assert!(
+        env.contains(&format!("MY_TOKEN={CANARY}")),
+        "the secret reaches the worker: {env:?}"
+    );
+    assert!(env.contains(&"PLAIN=visible".to_string()));
+    for banned in [
+        "CLAUDECODE=",
+        "CLAUDE_CODE_ENTRYPOINT=",
+        "CLAUDE_CODE_CHILD_SESSION=",
+        "AWS_SECRET_ACCESS_KEY=",
+    ] {
+        assert!(
+            !env.iter().any(|v| v.starts_with(banned)),
+            "{banned} leaked into the worker: {env:?}"
+        );
+    }
+    assert!(
+        files_containing(&sb.state, CANARY).is_empty(),
+        "secret written under the state root"
+    );
+    assert_success(&sb.run(&["send", "sec", "hello"]), "send");
+    assert_success(&sb.run(&["wait", "sec"]), "wait");
+    assert!(files_containing(&sb.state, CANARY).is_empty());
+}
+
+#[test]
+fn the_default_tmux_server_is_never_touched() {
+    let sb = Sandbox::new();
+    // A canary session on the *default* socket of this sandbox's TMUX_TMPDIR, started through
+    // umbel's own tmux adapter (tests never run tmux themselves).
+    let env: Vec<(String, String)> = vec![
+        ("PATH".into(), std::env::var("PATH").unwrap_or_default()),
+        (
+            "TMUX_TMPDIR".into(),
+            sb.root.join("t").to_string_lossy().into_owned(),
+        ),
+    ];
+    let default = umbel::adapters::tmux::Tmux::new("default".into(), &env);
+    let argv = ["sleep".to_string(), "600".to_string()];
+    default
+        .new_session("canary", &sb.project, "canary-env", b"", &argv)
+        .expect("canary session");
+    let before = default.panes().expect("canary panes");
+    assert_eq!(before.keys().collect::<Vec<_>>(), ["canary"]);
+
+    sb.spawn("w", &[]);
+    assert_success(&sb.run(&["send", "w", "hi"]), "send");
+    assert_success(&sb.run(&["wait", "w"]), "wait");
+    assert_success(&sb.run(&["kill", "w", "--purge"]), "kill");
+
+    let after = default.panes().expect("canary still answers");
+    assert_eq!(
+        after, before,
+        "the default server is untouched: same sessions, same pane"
+    );
+    default.kill_session("canary").expect("clean up the canary");
+}
