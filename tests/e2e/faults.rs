@@ -4,7 +4,7 @@ use crate::harness::*;
 use rustix::process::{Pid, Signal, kill_process};
 use serde_json::json;
 
-/// Pids of processes whose command line starts with `tmux -L <socket>`.
+/// Pids of the tmux processes on `-L <socket>` (the server keeps its first client's command line).
 fn tmux_servers(socket: &str) -> Vec<i32> {
     std::fs::read_dir("/proc")
         .into_iter()
@@ -16,7 +16,8 @@ fn tmux_servers(socket: &str) -> Vec<i32> {
             let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
             let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
             // The server is the daemonised copy of the first client: parent 1 or a subreaper.
-            (cmd.starts_with(&format!("tmux -L {socket} ")) && !stat.contains(") Z")).then_some(pid)
+            let ours = cmd.starts_with("tmux ") && cmd.contains(&format!(" -L {socket} "));
+            (ours && !stat.contains(") Z")).then_some(pid)
         })
         .collect()
 }

@@ -84,6 +84,17 @@ impl Sandbox {
                 "UMBEL_CLAUDE_BIN".to_string(),
                 fake("fake-claude").to_string_lossy().into_owned(),
             ),
+            (
+                "UMBEL_CODEX_BIN".to_string(),
+                fake("fake-codex").to_string_lossy().into_owned(),
+            ),
+            (
+                "UMBEL_GEMINI_BIN".to_string(),
+                fake("fake-gemini").to_string_lossy().into_owned(),
+            ),
+            // A key in umbel's environment, inherited by gemini workers, so gemini does not ask
+            // how to sign in (it is fake; nothing talks to a network).
+            ("GEMINI_API_KEY".to_string(), "fake-key".to_string()),
         ];
         Sandbox {
             _dir: dir,

@@ -171,10 +171,17 @@ impl ProviderModule for Gemini {
         {
             return StartupScreen::SignIn((*line).to_string());
         }
-        if lines
+        // After "Trust folder" gemini restarts itself and the old dialog can stay visible above
+        // the new screen: only a dialog with nothing drawn below it is current.
+        let dialog_at = lines
             .iter()
-            .any(|l| l.starts_with("Do you trust the files in this folder?"))
-        {
+            .rposition(|l| l.starts_with("Do you trust the files in this folder?"));
+        let superseded = dialog_at.is_some_and(|at| {
+            lines[at..]
+                .iter()
+                .any(|l| l.contains("is restarting") || l.starts_with('>'))
+        });
+        if dialog_at.is_some() && !superseded {
             let selected = |t: &str| {
                 lines.iter().any(|l| {
                     l.strip_prefix('●')

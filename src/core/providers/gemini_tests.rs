@@ -119,6 +119,18 @@ fn startup_screens() {
         s(data!("gemini-0.61.0-auth-dialog.txt")),
         StartupScreen::SignIn(_)
     ));
+    // The answered dialog left above the restarted CLI's screen is not answered again.
+    let restarted = format!(
+        "{}\n Gemini CLI is restarting to apply the trust changes...\n{}",
+        data!("gemini-0.61.0-startup-trust-dialog.txt"),
+        data!("gemini-0.61.0-idle-prompt.txt")
+    );
+    assert_eq!(s(&restarted), StartupScreen::Idle);
+    let restarting = format!(
+        "{}\n Gemini CLI is restarting to apply the trust changes...\n",
+        data!("gemini-0.61.0-startup-trust-dialog.txt")
+    );
+    assert_eq!(s(&restarting), StartupScreen::Other);
     assert_eq!(
         s(data!("gemini-0.61.0-idle-prompt.txt")),
         StartupScreen::Idle
