@@ -89,6 +89,9 @@ pub struct Outcome {
     /// The pending tool (`input`/`permission` only), as the hook reported it.
     #[serde(rename = "pendingTool", skip_serializing_if = "Option::is_none")]
     pub pending_tool: Option<serde_json::Value>,
+    /// When the provider says to try again (`provider-error`/`usage-limit`), as it wrote it.
+    #[serde(rename = "retryAt", skip_serializing_if = "Option::is_none")]
+    pub retry_at: Option<String>,
     /// The last screen, as evidence (`dead`, `timeout`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub screen: Option<String>,
@@ -104,6 +107,7 @@ impl Outcome {
             position,
             exit: None,
             pending_tool: None,
+            retry_at: None,
             screen: None,
         }
     }
@@ -113,6 +117,13 @@ impl Outcome {
         self.reason = Some(reason.to_string());
         self
     }
+}
+
+/// The retry time in a usage-limit message: "… or try again at 8:57 PM." → `8:57 PM`.
+pub fn retry_time(message: &str) -> Option<String> {
+    let at = message.rfind("try again at ")? + "try again at ".len();
+    let time = message[at..].trim().trim_end_matches('.').trim();
+    (!time.is_empty()).then(|| time.to_string())
 }
 
 #[cfg(test)]
@@ -134,6 +145,13 @@ mod tests {
             assert_eq!(kind.as_str(), name);
             assert_eq!(serde_json::to_value(kind).unwrap(), name);
         }
+    }
+
+    #[test]
+    fn the_retry_time_comes_from_the_usage_limit_message() {
+        let codex = "You’ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/usage to purchase more credits or try again at 8:57 PM.";
+        assert_eq!(retry_time(codex).as_deref(), Some("8:57 PM"));
+        assert_eq!(retry_time("API Error: 400"), None);
     }
 
     #[test]

@@ -48,7 +48,11 @@ pub fn send(ctx: &Ctx, name: &str, prompt: &[u8]) -> Result<usize> {
         });
     }
     let events = worker.events(ctx, 0)?;
-    let (state, _) = derive_state(&worker.meta, &events, &liveness);
+    let (mut state, _) = derive_state(&worker.meta, &events, &liveness);
+    if state == WorkerState::Busy && worker.ended_in_transcript(ctx, &events, 0).is_some() {
+        // The turn ended without a hook (e.g. a codex API error); the transcript says so.
+        state = WorkerState::Ready;
+    }
     match state {
         WorkerState::Ready => {}
         WorkerState::Busy => {

@@ -6,7 +6,7 @@ use super::worker::Worker;
 use crate::core::args::StatusArgs;
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
-use crate::core::status::{WorkerStatus, derive_state};
+use crate::core::status::{WorkerState, WorkerStatus, derive_state};
 use crate::core::wait::Liveness;
 
 /// How many recent events have their payloads read (for the pending tool).
@@ -32,7 +32,10 @@ pub fn status(ctx: &Ctx, args: &StatusArgs) -> Result<Vec<WorkerStatus>> {
         let liveness = panes
             .get(worker.session())
             .map_or(Liveness::Gone, |p| p.liveness.clone());
-        let (state, input) = derive_state(&worker.meta, &events, &liveness);
+        let (mut state, input) = derive_state(&worker.meta, &events, &liveness);
+        if state == WorkerState::Busy && worker.ended_in_transcript(ctx, &events, 0).is_some() {
+            state = WorkerState::Ready;
+        }
         let exit = ctx.state.read_exit(&worker.name).or(match &liveness {
             Liveness::Dead(status) => Some(status.clone()),
             _ => ctx.state.read_dead(&worker.name).and_then(|d| d.exit),

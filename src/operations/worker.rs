@@ -6,7 +6,7 @@ use crate::adapters::transcript::ReverseLines;
 use crate::core::errors::{Error, Result};
 use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
-use crate::core::providers::{EventClass, ProviderModule, str_field};
+use crate::core::providers::{EventClass, ProviderModule, TranscriptTurn, str_field};
 use crate::core::wait::{ClassifiedEvent, Liveness};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -51,6 +51,30 @@ impl Worker {
                 ClassifiedEvent { record, class }
             })
             .collect())
+    }
+
+    /// The latest submitted turn (at or after `from`) when the transcript says it ended —
+    /// matched by the id the submit hook gave it. Some providers end a turn without any hook
+    /// (codex API errors and usage limits, claude's Esc); this is how umbel still knows.
+    pub fn ended_in_transcript(
+        &self,
+        ctx: &Ctx,
+        events: &[ClassifiedEvent],
+        from: usize,
+    ) -> Option<TranscriptTurn> {
+        let provider = self.provider();
+        let submit = events
+            .iter()
+            .rev()
+            .take_while(|e| e.record.index >= from)
+            .find(|e| e.class == EventClass::Submitted)?;
+        let payload = ctx
+            .state
+            .read_payload(&self.name, submit.record.payload.as_deref()?)?;
+        let turn_id = provider.submit_turn_id(&payload)?;
+        let path = str_field(&payload, "transcript_path").map(PathBuf::from)?;
+        let turn = provider.last_turn(&mut ReverseLines::open(&path)?);
+        (turn.ended && turn.turn_id.as_deref() == Some(turn_id.as_str())).then_some(turn)
     }
 
     /// Whether the pane is alive.

@@ -164,3 +164,73 @@ fn wait_pattern_waits_past_turns_whose_answer_does_not_match() {
     let bad = sb.run(&["wait", "m1", "--pattern", "(unclosed"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn codex_api_errors_and_usage_limits_end_without_a_hook_and_are_still_reported() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario(
+        "s",
+        json!({ "turns": [
+            { "match": "bad", "end": { "api_error": { "status": 400, "message": "bad request" } } },
+            { "match": "limit", "end": { "usage_limit": { "retry_at": "8:57 PM" } } }
+        ] }),
+    );
+    sb.spawn("x1", &["--provider", "codex", "--env", &scenario]);
+    assert_success(&sb.run(&["send", "x1", "bad one"]), "send");
+    let out = sb.run(&["wait", "x1", "--json", "--timeout", "30s"]);
+    assert_eq!(out.status.code(), Some(122), "{}", stderr(&out));
+    assert_eq!(json_of(&out)["reason"], "api-error");
+
+    assert_success(&sb.run(&["send", "x1", "limit please"]), "send 2");
+    let out = sb.run(&["wait", "x1", "--json", "--timeout", "30s"]);
+    assert_eq!(out.status.code(), Some(122), "{}", stderr(&out));
+    let outcome = json_of(&out);
+    assert_eq!(outcome["reason"], "usage-limit");
+    assert_eq!(outcome["retryAt"], "8:57 PM");
+    assert!(outcome["message"].as_str().unwrap().contains("usage limit"));
+}
+
+#[test]
+fn gemini_errors_fire_after_agent_and_are_provider_errors() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario("s", json!({ "default": { "end": { "api_error": { "status": 400, "message": "bad request" } } } }));
+    sb.spawn("g1", &["--provider", "gemini", "--env", &scenario]);
+    assert_success(&sb.run(&["send", "g1", "go"]), "send");
+    let out = sb.run(&["wait", "g1", "--json", "--timeout", "30s"]);
+    assert_eq!(out.status.code(), Some(122), "{}", stderr(&out));
+    let outcome = json_of(&out);
+    assert_eq!(outcome["reason"], "api-error");
+    assert!(
+        outcome["message"].as_str().unwrap().contains("API Error"),
+        "{outcome}"
+    );
+}
+
+#[test]
+fn permission_prompts_are_input_for_codex_and_gemini_too() {
+    for provider in ["codex", "gemini"] {
+        let sb = Sandbox::new();
+        let tool = json!({ "tool": "Bash", "input": { "command": "echo hi", "description": "Print a greeting" } });
+        let scenario = sb.scenario("s", json!({ "default": { "end": { "permission": tool } } }));
+        sb.spawn("p2", &["--provider", provider, "--env", &scenario]);
+        assert_success(&sb.run(&["send", "p2", "run it"]), "send");
+        let out = sb.run(&["wait", "p2", "--json", "--timeout", "30s"]);
+        assert_eq!(out.status.code(), Some(126), "{provider}: {}", stderr(&out));
+        assert_eq!(json_of(&out)["reason"], "permission");
+    }
+}
+
+#[test]
+fn a_state_root_on_a_read_only_filesystem_is_a_typed_error() {
+    let mut sb = Sandbox::new();
+    sb.var("UMBEL_STATE", "/proc/umbel-state");
+    let out = sb.run(&["spawn", "--name", "ro"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("/proc/umbel-state"),
+        "{}",
+        stderr(&out)
+    );
+    let out = sb.run(&["ls", "--json"]);
+    assert_eq!(json_of(&out)["error"]["code"], "io");
+}

@@ -7,8 +7,8 @@ use super::super::worker::{Worker, now_ms};
 use crate::adapters::state::DeadRecord;
 use crate::adapters::transcript::ReverseLines;
 use crate::core::errors::Result;
-use crate::core::outcome::{Outcome, OutcomeKind};
-use crate::core::providers::{EventClass, TranscriptTurn, str_field};
+use crate::core::outcome::{Outcome, OutcomeKind, retry_time};
+use crate::core::providers::{TranscriptTurn, str_field};
 use crate::core::wait::ClassifiedEvent;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -25,26 +25,19 @@ pub fn transcript_failure(
     records: &[ClassifiedEvent],
     from: usize,
 ) -> Option<Outcome> {
-    let provider = worker.provider();
-    let submit = records
-        .iter()
-        .rev()
-        .take_while(|e| e.record.index >= from)
-        .find(|e| e.class == EventClass::Submitted)?;
-    let payload = ctx
-        .state
-        .read_payload(&worker.name, submit.record.payload.as_deref()?)?;
-    let turn_id = provider.submit_turn_id(&payload)?;
-    let path = str_field(&payload, "transcript_path").map(PathBuf::from)?;
-    let turn = provider.last_turn(&mut ReverseLines::open(&path)?);
-    if !(turn.ended && turn.is_error && turn.turn_id.as_deref() == Some(turn_id.as_str())) {
-        return None;
-    }
+    let turn = worker
+        .ended_in_transcript(ctx, records, from)
+        .filter(|t| t.is_error)?;
     let reason = turn.error_reason.unwrap_or("api-error");
     let message = turn
         .answer
         .unwrap_or_else(|| "the provider failed the turn".into());
-    Some(Outcome::new(OutcomeKind::ProviderError, message, records.len()).with_reason(reason))
+    let mut outcome =
+        Outcome::new(OutcomeKind::ProviderError, message, records.len()).with_reason(reason);
+    if reason == "usage-limit" {
+        outcome.retry_at = retry_time(&outcome.message);
+    }
+    Some(outcome)
 }
 
 /// The last turn of the transcript the newest hook payload points at.

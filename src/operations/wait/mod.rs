@@ -13,6 +13,7 @@ use crate::core::args::WaitArgs;
 use crate::core::duration::parse_duration;
 use crate::core::errors::{Error, Result};
 use crate::core::outcome::{Outcome, OutcomeKind};
+use crate::core::providers::StartupScreen;
 use crate::core::wait::{Liveness, decide, default_since};
 use activity::Activity;
 use evidence::{finish, transcript_failure};
@@ -99,6 +100,7 @@ pub fn wait(ctx: &Ctx, args: &WaitArgs) -> Result<Outcome> {
                 )
             } else {
                 transcript_failure(ctx, &worker, &records, from)
+                    .or_else(|| screen_needs_person(ctx, &worker, records.len()))
             };
             if let (None, Some(idle)) = (&outcome, cond.idle) {
                 let still = activity.observe(ctx, &worker, records.len());
@@ -135,6 +137,23 @@ pub fn wait(ctx: &Ctx, args: &WaitArgs) -> Result<Outcome> {
         }
         watch.wait((deadline - now).min(LIVENESS_POLL));
     }
+}
+
+/// The fallback for states no hook reports: the CLI asks a person to sign in again, or shows a
+/// trust dialog, in the middle of a session.
+fn screen_needs_person(ctx: &Ctx, worker: &Worker, position: usize) -> Option<Outcome> {
+    let screen = ctx.tmux.capture(worker.session(), false).ok()?;
+    let (reason, message) = match worker.provider().startup_screen(&screen) {
+        StartupScreen::SignIn(line) => (
+            "sign-in",
+            format!("the CLI asks a person to sign in: \"{line}\""),
+        ),
+        StartupScreen::Dialog { what, .. } => ("trust", format!("the CLI shows its {what} dialog")),
+        _ => return None,
+    };
+    let mut outcome = Outcome::new(OutcomeKind::Input, message, position).with_reason(reason);
+    outcome.screen = Some(screen);
+    Some(outcome)
 }
 
 fn answer_matches(ctx: &Ctx, worker: &Worker, pattern: &Regex) -> bool {
