@@ -2,13 +2,17 @@
 //!
 //! 1. Stop hook written → `umbel wait` returned: the hook's own timestamp (in the event log) to
 //!    the moment the waiting process exited, over many turns (p50/p99).
-//! 2. `umbel -p` wall time ÷ `fake-claude -p` wall time on the same scenario: what driving the
-//!    interactive TUI costs over the CLI's own print mode.
+//! 2. `umbel -p` wall time ÷ the fake's own print mode on the same scenario: what driving the
+//!    interactive TUI costs over the CLI's print mode.
+//! 3. Load: 50 workers of mixed providers × 3 turns, wall time, and the peak RSS of any umbel
+//!    process involved.
 //!
 //! Figures, not pass/fail: these machines are shared and noisy.
 
 #[path = "../tests/e2e/harness.rs"]
 mod harness;
+#[path = "../tests/e2e/load.rs"]
+mod load;
 
 use harness::{Sandbox, assert_success, fake, stdout};
 use serde_json::json;
@@ -38,6 +42,30 @@ fn main() {
         println!("{provider}:");
         stop_to_wait(&sb, provider);
         print_overhead(&sb, provider, fake_bin, print_args);
+    }
+    if only.is_empty() || only.iter().any(|o| o == "load") {
+        let started = Instant::now();
+        let sb = load::fleet(50, 3, 4);
+        let wall = started.elapsed();
+        let _ = sb.run(&["kill", "--all", "--purge"]);
+        std::thread::sleep(Duration::from_millis(500));
+        println!(
+            "load: 50 mixed workers × 3 turns (spawn, send, wait, read) in {:.1} s; peak RSS of an umbel process {} KiB; processes left after kill: {}",
+            wall.as_secs_f64(),
+            peak_child_rss_kib(),
+            load::worker_processes(&sb).len()
+        );
+    }
+}
+
+/// The largest resident set any waited-for child reached (`ru_maxrss` of RUSAGE_CHILDREN). The
+/// harness runs umbel directly, so this is umbel's (tmux and the fakes are not our children).
+fn peak_child_rss_kib() -> i64 {
+    // SAFETY: getrusage only writes the struct we hand it.
+    unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage.ru_maxrss
     }
 }
 

@@ -7,6 +7,7 @@ mod harness;
 mod delivery;
 mod faults;
 mod lifecycle;
+mod load;
 mod outcomes;
 mod print;
 mod secrets;
