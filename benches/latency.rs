@@ -135,6 +135,7 @@ fn print_overhead(sb: &Sandbox, provider: &str, fake_bin: &str, print_args: &[&s
             .env("PATH", std::env::var("PATH").unwrap_or_default())
             .env("UMBEL_SIM_SCENARIO", &scenario_path)
             .current_dir(&sb.project)
+            .stdin(std::process::Stdio::null())
             .output()
             .expect("the fake's print mode");
         assert_success(&out, "the fake's print mode");

@@ -57,6 +57,32 @@ impl InputBuffer {
         }
     }
 
+    /// Appends a paste whose label depends on the placeholders already in the
+    /// input: `label_for(existing labels, content)` returns the label, or
+    /// `None` to insert the paste as text (Gemini numbers duplicates ` #2`, …).
+    pub fn paste_with(
+        &mut self,
+        bytes: &[u8],
+        label_for: impl FnOnce(&[&str], &str) -> Option<String>,
+    ) {
+        let content = String::from_utf8_lossy(bytes).into_owned();
+        let existing: Vec<&str> = self
+            .segments
+            .iter()
+            .filter_map(|s| match s {
+                Segment::Paste { label, .. } => Some(label.as_str()),
+                Segment::Text(_) => None,
+            })
+            .collect();
+        match label_for(&existing, &content) {
+            Some(label) => {
+                self.collapsed += 1;
+                self.segments.push(Segment::Paste { label, content });
+            }
+            None => self.insert_text(&content),
+        }
+    }
+
     /// Deletes the last character, or the whole last placeholder.
     pub fn backspace(&mut self) {
         match self.segments.last_mut() {
@@ -164,6 +190,19 @@ mod tests {
             "[P3]",
             "the counter runs for the whole session"
         );
+    }
+
+    #[test]
+    fn paste_with_sees_the_labels_already_in_the_input() {
+        let mut b = InputBuffer::new();
+        let label = |existing: &[&str], content: &str| {
+            (content.len() > 3).then(|| format!("[L{}]", existing.len() + 1))
+        };
+        b.paste_with(b"long one", label);
+        b.paste_with(b"ab", label);
+        b.paste_with(b"long two", label);
+        assert_eq!(b.display(), "[L1]ab[L2]");
+        assert_eq!(b.take(), "long oneablong two");
     }
 
     #[test]

@@ -14,6 +14,8 @@
 pub mod args;
 pub mod claude;
 pub mod clock;
+pub mod codex;
+pub mod gemini;
 pub mod hooks;
 pub mod ids;
 pub mod input;

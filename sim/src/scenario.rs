@@ -65,6 +65,18 @@ pub struct Startup {
     /// Wait this long before drawing anything.
     #[serde(default)]
     pub delay_ms: u64,
+    /// Show the workspace trust dialog even when the folder is already trusted.
+    #[serde(default)]
+    pub trust_dialog: bool,
+    /// Show the hooks review screen even when every hook is trusted or the
+    /// trust bypass flag is given (fake-codex; the others ignore it).
+    #[serde(default)]
+    pub hook_review: bool,
+    /// After a paste, swallow this many Enter presses (the input stays as it
+    /// is), as codex swallows the first Enter after a paste (fake-codex; the
+    /// others ignore it).
+    #[serde(default)]
+    pub swallow_enters: u32,
 }
 
 /// One scripted turn.
@@ -108,6 +120,21 @@ pub enum End {
     ApiError(ApiError),
     /// The model asks to run a tool and the CLI asks for permission.
     Permission(Permission),
+    /// The account's usage limit is hit (fake-codex; the others treat it as `stop`).
+    UsageLimit(UsageLimit),
+}
+
+/// A usage-limit failure.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct UsageLimit {
+    /// When the limit resets, as the CLI shows it (e.g. `8:57 PM`).
+    #[serde(default = "default_retry_at")]
+    pub retry_at: String,
+}
+
+fn default_retry_at() -> String {
+    "8:57 PM".to_string()
 }
 
 /// An API failure.

@@ -43,6 +43,7 @@ const CTRL_C_WINDOW: Duration = Duration::from_secs(2);
 /// Runs the TUI and returns the exit status.
 pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
     let (delay, sign_in) = (scenario.startup.delay_ms, scenario.startup.sign_in);
+    let forced_trust = scenario.startup.trust_dialog;
     let sess = Session::open(opts, scenario, true)?;
     let term = Terminal::enter().map_err(|e| e.to_string())?;
     let mut app = App {
@@ -67,7 +68,7 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
         };
         return Ok(code);
     }
-    if !config::trusted(&claude_json, &app.sess.paths.cwd)
+    if (forced_trust || !config::trusted(&claude_json, &app.sess.paths.cwd))
         && let Startup::Exit(code) = dialogs::trust(&mut app.term, &mut app.screen, &app.sess)?
     {
         return Ok(code);

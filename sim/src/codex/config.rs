@@ -1,0 +1,247 @@
+//! Where codex keeps things and what it reads from `config.toml`.
+//!
+//! Home: `$CODEX_HOME`, else `$HOME/.codex`. From `config.toml`: `model`,
+//! `[projects."<dir>"] trust_level = "trusted"` and
+//! `[hooks.state."<key>"] trusted_hash = "sha256:…"`; everything else is
+//! parsed (so syntax errors are reported) and ignored. Rollouts live in
+//! `sessions/YYYY/MM/DD/rollout-YYYY-MM-DDTHH-MM-SS-<thread id>.jsonl`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::toml::{self, Doc, Edit};
+
+/// `$CODEX_HOME` (relative to `cwd` when relative; it must exist, as in the
+/// real CLI), else `$HOME/.codex`.
+pub fn codex_home(cwd: &Path) -> Result<PathBuf, String> {
+    if let Some(dir) = std::env::var_os("CODEX_HOME").filter(|v| !v.is_empty()) {
+        let dir = cwd.join(dir);
+        if !dir.is_dir() {
+            return Err(format!(
+                "CODEX_HOME points to {:?}, but that path does not exist",
+                dir.display().to_string()
+            ));
+        }
+        return Ok(dir.canonicalize().unwrap_or(dir));
+    }
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(|h| PathBuf::from(h).join(".codex"))
+        .ok_or_else(|| "HOME is not set (and CODEX_HOME is not either)".to_string())
+}
+
+/// `config.toml`, parsed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Config {
+    /// Its path.
+    pub path: PathBuf,
+    /// Its contents.
+    pub doc: Doc,
+}
+
+impl Config {
+    /// Reads `<home>/config.toml` (a missing file is an empty config).
+    pub fn load(home: &Path) -> Result<Config, String> {
+        let path = home.join("config.toml");
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        };
+        let doc =
+            toml::parse(&text).map_err(|e| format!("error loading {}: {e}", path.display()))?;
+        Ok(Config { path, doc })
+    }
+
+    /// The configured default model.
+    pub fn model(&self) -> Option<String> {
+        self.doc.str(&["model"]).map(str::to_string)
+    }
+
+    /// True when `dir` has `trust_level = "trusted"`.
+    pub fn trusted(&self, dir: &Path) -> bool {
+        let key = dir.to_string_lossy();
+        self.doc.str(&["projects", &key, "trust_level"]) == Some("trusted")
+    }
+
+    /// The `trusted_hash` recorded for a hook key.
+    pub fn hook_hash(&self, key: &str) -> Option<&str> {
+        self.doc.str(&["hooks", "state", key, "trusted_hash"])
+    }
+}
+
+/// The nearest directory at or above `dir` that holds a `.git` (dir or file).
+pub fn git_root(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors()
+        .find(|d| d.join(".git").exists())
+        .map(Path::to_path_buf)
+}
+
+/// The trust dialog shows when the scenario forces it, or when `cwd` is in a
+/// git repository and neither `cwd` nor the repository root is trusted.
+pub fn trust_needed(config: &Config, cwd: &Path, forced: bool) -> bool {
+    if forced {
+        return true;
+    }
+    match git_root(cwd) {
+        Some(root) => !config.trusted(cwd) && !config.trusted(&root),
+        None => false,
+    }
+}
+
+/// One key to set: table path, key, value as TOML.
+pub type Setting = (Vec<String>, String, String);
+
+/// Writes settings into `config.toml`: appended when every key is new (one
+/// write, the file is created if missing), otherwise the whole file is
+/// replaced (temp file + rename). Startup only, never per turn.
+pub fn write_settings(path: &Path, settings: &[Setting]) -> Result<(), String> {
+    let original = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let mut text = original.clone();
+    let mut appended = String::new();
+    let mut rewrite = false;
+    for (table, key, value) in settings {
+        let doc = toml::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        match toml::set_value(&text, &doc, table, key, value) {
+            Edit::Append(s) => {
+                text.push_str(&s);
+                appended.push_str(&s);
+            }
+            Edit::Rewrite(s) => {
+                text = s;
+                rewrite = true;
+            }
+        }
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let fail = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
+    if !rewrite {
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(fail)?;
+        return f.write_all(appended.as_bytes()).map_err(fail);
+    }
+    let tmp = path.with_extension(format!("toml.tmp-{}", std::process::id()));
+    std::fs::write(&tmp, text).map_err(fail)?;
+    std::fs::rename(&tmp, path).map_err(fail)
+}
+
+/// The setting that trusts `dir`.
+pub fn trust_setting(dir: &Path) -> Setting {
+    (
+        vec!["projects".into(), dir.to_string_lossy().into_owned()],
+        "trust_level".into(),
+        toml::quote_str("trusted"),
+    )
+}
+
+/// `sessions/YYYY/MM/DD/rollout-YYYY-MM-DDTHH-MM-SS-<id>.jsonl` for a thread
+/// created at `created_iso` (`YYYY-MM-DDTHH:MM:SS.mmmZ`).
+pub fn rollout_path(home: &Path, created_iso: &str, id: &str) -> PathBuf {
+    let part = |r: std::ops::Range<usize>| created_iso.get(r).unwrap_or("00");
+    let stamp = format!(
+        "{}-{}-{}T{}-{}-{}",
+        part(0..4),
+        part(5..7),
+        part(8..10),
+        part(11..13),
+        part(14..16),
+        part(17..19)
+    );
+    home.join("sessions")
+        .join(part(0..4))
+        .join(part(5..7))
+        .join(part(8..10))
+        .join(format!("rollout-{stamp}-{id}.jsonl"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(text: &str) -> Config {
+        Config {
+            path: PathBuf::from("/x/config.toml"),
+            doc: toml::parse(text).unwrap(),
+        }
+    }
+
+    #[test]
+    fn trust_is_read_for_the_dir_or_its_repository_root() {
+        let dir = std::env::temp_dir().join(format!("sim-codex-trust-{}", std::process::id()));
+        let sub = dir.join("repo/sub");
+        std::fs::create_dir_all(&sub).unwrap();
+        let outside = dir.join("plain");
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::create_dir_all(dir.join("repo/.git")).unwrap();
+        let empty = config("");
+        assert!(trust_needed(&empty, &sub, false), "in a repo, untrusted");
+        assert!(!trust_needed(&empty, &outside, false), "not in a repo");
+        assert!(
+            trust_needed(&empty, &outside, true),
+            "forced by the scenario"
+        );
+        let root = dir.join("repo");
+        let by_root = config(&format!(
+            "[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
+            root.display()
+        ));
+        assert!(!trust_needed(&by_root, &sub, false));
+        let by_cwd = config(&format!(
+            "[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
+            sub.display()
+        ));
+        assert!(!trust_needed(&by_cwd, &sub, false));
+        let untrusted = config(&format!(
+            "[projects.\"{}\"]\ntrust_level = \"untrusted\"\n",
+            sub.display()
+        ));
+        assert!(trust_needed(&untrusted, &sub, false));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn settings_are_appended_or_rewritten() {
+        let dir = std::env::temp_dir().join(format!("sim-codex-cfg-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("config.toml");
+        write_settings(&path, &[trust_setting(Path::new("/p"))]).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "[projects.\"/p\"]\ntrust_level = \"trusted\"\n"
+        );
+        let hook = (
+            vec!["hooks".into(), "state".into(), "/h.json:stop:0:0".into()],
+            "trusted_hash".into(),
+            "\"sha256:00\"".into(),
+        );
+        write_settings(&path, &[trust_setting(Path::new("/q")), hook]).unwrap();
+        let c = Config::load(&dir).unwrap();
+        assert!(c.trusted(Path::new("/p")) && c.trusted(Path::new("/q")));
+        assert_eq!(c.hook_hash("/h.json:stop:0:0"), Some("sha256:00"));
+        std::fs::write(&path, "[projects.\"/p\"]\ntrust_level = \"untrusted\"\n").unwrap();
+        write_settings(&path, &[trust_setting(Path::new("/p"))]).unwrap();
+        assert!(Config::load(&dir).unwrap().trusted(Path::new("/p")));
+        std::fs::write(&path, "model = \n").unwrap();
+        let err = Config::load(&dir).unwrap_err();
+        assert!(err.contains("TOML parse error at line 1"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn rollout_paths_use_the_creation_time() {
+        assert_eq!(
+            rollout_path(Path::new("/h"), "2026-12-02T19:55:47.022Z", "01a2-x"),
+            PathBuf::from("/h/sessions/2026/12/02/rollout-2026-12-02T19-55-47-01a2-x.jsonl")
+        );
+    }
+}

@@ -1,0 +1,93 @@
+//! fake-codex: a stand-in for Codex CLI 0.171.0 (see docs/sim-codex.md).
+//!
+//! `cli` parses the command line (clap's wording, exit 2); `toml`, `config`
+//! and `hookcfg` read `$CODEX_HOME` (`config.toml`, `hooks.json`, hook
+//! trust); `session` holds one thread's state; `payloads`, `context` and
+//! `rollout` shape hook payloads and rollout records like the real CLI;
+//! `turn` (with `tool` and `stream`) runs one scripted turn; `screens`,
+//! `render` and `dialogs` draw; `tui` is the interactive program and `exec`
+//! is `codex exec`.
+
+pub mod cli;
+pub mod config;
+pub mod context;
+pub mod dialogs;
+pub mod exec;
+#[cfg(test)]
+mod fixture_tests;
+pub mod hookcfg;
+pub mod payloads;
+pub mod render;
+pub mod rollout;
+pub mod screens;
+pub mod session;
+pub mod sha256;
+pub mod stream;
+#[cfg(test)]
+mod testvt;
+pub mod toml;
+pub mod tool;
+pub mod tui;
+pub mod turn;
+
+use std::process::ExitCode;
+
+use crate::scenario::Scenario;
+use config::Config;
+use hookcfg::HookFile;
+use session::Session;
+
+/// The binary's `main`.
+pub fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    match run(&args) {
+        Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
+        Err(msg) => {
+            if msg.starts_with("Error") || msg.starts_with("error:") {
+                eprintln!("{msg}");
+            } else {
+                eprintln!("fake-codex: {msg}");
+            }
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Runs fake-codex with `args` (without the program name); returns the exit status.
+pub fn run(args: &[String]) -> Result<i32, String> {
+    let opts = match cli::parse(args) {
+        Err(cli::Usage(msg)) => {
+            eprintln!("{msg}");
+            return Ok(2);
+        }
+        Ok(cli::Action::Print(text)) => {
+            print!("{text}");
+            return Ok(0);
+        }
+        Ok(cli::Action::Version) => {
+            println!("{}", cli::VERSION_LINE);
+            return Ok(0);
+        }
+        Ok(cli::Action::Run(opts)) => opts,
+    };
+    if let Some(dir) = &opts.cd {
+        std::env::set_current_dir(dir).map_err(|e| format!("cannot use -C {dir}: {e}"))?;
+    }
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?;
+    let cwd = cwd.canonicalize().unwrap_or(cwd);
+    cli::overrides(&opts.overrides)?;
+    let scenario = Scenario::from_env()?;
+    let home = config::codex_home(&cwd)?;
+    let config = Config::load(&home)?;
+    let hook_file = HookFile::load(&home, &config)?;
+    let sess = Session::open(&opts, scenario, (cwd, home, config, hook_file), !opts.exec)?;
+    if opts.exec {
+        exec::run(&opts, sess)
+    } else {
+        tui::run(&opts, sess)
+    }
+}

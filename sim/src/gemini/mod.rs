@@ -1,0 +1,85 @@
+//! fake-gemini: a stand-in for Gemini CLI 0.61.0 (see docs/sim-gemini.md).
+//!
+//! `cli` parses the command line; `home` finds `$GEMINI_CLI_HOME/.gemini`
+//! and its settings, trusted folders and projects map; `session` holds one
+//! session's state; `payloads`, `chat`, `screens` and `boxes` shape hook
+//! payloads, chat records and screens like the real CLI; `turn` (with
+//! `tool`) runs one scripted turn; `startup` draws the trust and auth
+//! dialogs; `tui` is the interactive program and `headless` is `-p` (with
+//! `output` for its JSON shapes).
+
+pub mod boxes;
+pub mod chat;
+pub mod cli;
+#[cfg(test)]
+mod fixture_tests;
+pub mod headless;
+pub mod home;
+pub mod output;
+pub mod payloads;
+pub mod screens;
+pub mod session;
+pub mod sha256;
+pub mod startup;
+#[cfg(test)]
+mod test_support;
+#[cfg(test)]
+mod timeline_tests;
+pub mod tool;
+pub mod tui;
+pub mod turn;
+
+use std::process::ExitCode;
+
+use crate::scenario::Scenario;
+
+/// The binary's `main`: usage errors and other failures print one line on
+/// stderr (`fake-gemini: …` for the fake's own) and exit 1.
+pub fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    match run(&args) {
+        Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
+        Err(Failure::Usage(msg)) => {
+            eprintln!("{msg}");
+            ExitCode::from(1)
+        }
+        Err(Failure::Fake(msg)) => {
+            eprintln!("fake-gemini: {msg}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Why `run` failed.
+#[derive(Debug, PartialEq)]
+pub enum Failure {
+    /// A usage error, printed as the real CLI words it.
+    Usage(String),
+    /// Anything else (files, terminal, scenario).
+    Fake(String),
+}
+
+/// Runs fake-gemini with `args` (without the program name); returns the exit status.
+pub fn run(args: &[String]) -> Result<i32, Failure> {
+    let opts = match cli::parse(args).map_err(Failure::Usage)? {
+        cli::Action::Help => {
+            print!("{}", cli::HELP);
+            return Ok(0);
+        }
+        cli::Action::Version => {
+            println!("{}", cli::VERSION);
+            return Ok(0);
+        }
+        cli::Action::Run(opts) => opts,
+    };
+    let scenario = Scenario::from_env().map_err(Failure::Fake)?;
+    let headless = opts.prompt.is_some() || !crate::term::stdin_is_tty();
+    if headless {
+        headless::run(&opts, scenario).map_err(Failure::Fake)
+    } else {
+        tui::run(&opts, scenario).map_err(Failure::Fake)
+    }
+}

@@ -1,0 +1,177 @@
+//! The composer, header and message lines against the 0.61.0 captures (120 columns).
+
+use super::*;
+use crate::gemini::cli::ApprovalMode;
+
+pub(crate) fn fixture(name: &str) -> Vec<String> {
+    let path = format!(
+        "{}/tests/data/gemini-0.61.0-{name}.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.trim_end_matches('\n')
+        .split('\n')
+        .map(str::to_string)
+        .collect()
+}
+
+const CWD: &str = "/tmp/probework/proj";
+
+fn idle(input: &str, pasted: bool, status: &str) -> Vec<String> {
+    let right = if input.is_empty() { SHORTCUTS } else { "" };
+    composer(
+        120,
+        &Composer {
+            status: status.to_string(),
+            right: right.to_string(),
+            input,
+            pasted,
+            mode: ApprovalMode::Default,
+            cwd: CWD,
+            model: "Auto",
+        },
+    )
+}
+
+#[test]
+fn the_idle_screen_matches_the_capture() {
+    let f = fixture("idle-prompt");
+    let mut lines = header(Some("gemini-api-key"));
+    lines.extend(notices(120, false, false));
+    lines.extend(idle("", false, ""));
+    assert_eq!(lines, f);
+}
+
+#[test]
+fn the_busy_screen_matches_the_capture() {
+    let f = fixture("busy-thinking");
+    let mut lines = header(Some("gemini-api-key"));
+    lines.extend(echo("first line\nsecond line\nthird line"));
+    lines.push(String::new());
+    lines.extend(idle("", false, &busy(7)));
+    let glyph = |l: &String| {
+        l.chars()
+            .map(|c| if SPINNER.contains(&c) { '⠇' } else { c })
+            .collect::<String>()
+    };
+    let lines: Vec<String> = lines.iter().map(glyph).collect();
+    assert_eq!(lines, f);
+    assert!(busy(0).starts_with(" ⠋ Thinking... (esc to cancel, 0s)"));
+}
+
+#[test]
+fn pastes_match_the_captures() {
+    let mut lines = header(Some("gemini-api-key"));
+    lines.extend(idle("first line\nsecond line\nthird line", false, ""));
+    assert_eq!(lines, fixture("paste-3-lines"));
+    let mut lines = header(Some("gemini-api-key"));
+    lines.extend(idle("[Pasted Text: 30 lines]", true, ""));
+    assert_eq!(lines, fixture("paste-30-lines"));
+}
+
+#[test]
+fn a_finished_turn_matches_the_capture() {
+    let mut lines = header(Some("gemini-api-key"));
+    lines.extend(echo("Say hello"));
+    lines.extend(answer(
+        "Hello from the fake Gemini server. FINAL_ANSWER_TEXT",
+    ));
+    lines.extend(idle("", false, ""));
+    assert_eq!(lines, fixture("turn-complete"));
+}
+
+#[test]
+fn error_and_cancel_lines_match_the_capture() {
+    let f = fixture("after-esc-cancel");
+    let raw = r#"{"error":{"code":400,"message":"fake bad request for probing","status":"INVALID_ARGUMENT"}}"#;
+    let mut lines = echo("Please BADREQ now");
+    lines.extend(api_error(120, raw));
+    lines.extend(info(120, REQUEST_FAILED));
+    lines.extend(echo("Please RATE429 now"));
+    lines.extend(info(120, CANCELLED));
+    lines.extend(idle("", false, ""));
+    assert_eq!(lines[..], f[f.len() - lines.len()..]);
+}
+
+#[test]
+fn the_trust_screen_header_and_notices_match() {
+    let f = fixture("startup-trust-dialog");
+    let mut lines = header(None);
+    lines.extend(notices(120, true, false));
+    lines.push(String::new());
+    assert_eq!(lines[..], f[..lines.len()]);
+}
+
+#[test]
+fn paste_labels_follow_the_text_buffer_rule() {
+    let lines = |n: usize| vec!["x"; n].join("\n");
+    assert_eq!(paste_label(&[], &lines(5)), None);
+    assert_eq!(
+        paste_label(&[], &lines(6)).unwrap(),
+        "[Pasted Text: 6 lines]"
+    );
+    assert_eq!(
+        paste_label(&[], &lines(30)).unwrap(),
+        "[Pasted Text: 30 lines]"
+    );
+    assert_eq!(paste_label(&[], &"a".repeat(500)), None);
+    assert_eq!(
+        paste_label(&[], &"a".repeat(501)).unwrap(),
+        "[Pasted Text: 501 chars]"
+    );
+    assert_eq!(
+        paste_label(&[], &"ü".repeat(501)).unwrap(),
+        "[Pasted Text: 501 chars]"
+    );
+    assert_eq!(
+        paste_label(&[], "a\r\nb\rc\nd\ne\nf").unwrap(),
+        "[Pasted Text: 6 lines]"
+    );
+    let one = "[Pasted Text: 6 lines]";
+    let two = "[Pasted Text: 6 lines #2]";
+    assert_eq!(paste_label(&[one], &lines(6)).unwrap(), two);
+    assert_eq!(
+        paste_label(&[one, two], &lines(6)).unwrap(),
+        "[Pasted Text: 6 lines #3]"
+    );
+    assert_eq!(
+        paste_label(&[one], &lines(7)).unwrap(),
+        "[Pasted Text: 7 lines]"
+    );
+}
+
+#[test]
+fn paste_placeholders_number_duplicates_in_the_input() {
+    let mut b = crate::input::InputBuffer::new();
+    let big = vec!["l"; 30].join("\n");
+    b.paste_with(big.as_bytes(), paste_label);
+    b.paste_with(big.as_bytes(), paste_label);
+    b.paste_with(b"small", paste_label);
+    assert_eq!(
+        b.display(),
+        "[Pasted Text: 30 lines][Pasted Text: 30 lines #2]small"
+    );
+    assert_eq!(b.take(), format!("{big}{big}small"));
+    b.paste_with(big.as_bytes(), paste_label);
+    assert_eq!(
+        b.display(),
+        "[Pasted Text: 30 lines]",
+        "a new prompt starts over"
+    );
+}
+
+#[test]
+fn wrap_truncate_footer_and_cwd() {
+    assert_eq!(wrap("aa bb cc", 5, "", ""), vec!["aa bb", "cc"]);
+    assert_eq!(
+        wrap("abcdefgh", 3, "> ", "  "),
+        vec!["> a", "  b", "  c", "  d", "  e", "  f", "  g", "  h"]
+    );
+    assert_eq!(truncate("abcdef", 4), "abc…");
+    assert_eq!(truncate("abc", 4), "abc");
+    assert_eq!(display_cwd("/home/u/p", Some("/home/u")), "~/p");
+    assert_eq!(display_cwd("/home/up", Some("/home/u")), "/home/up");
+    assert_eq!(display_cwd("/tmp/x", None), "/tmp/x");
+    let f = footer(80, "/w", "gemini-x");
+    assert!(f[1].ends_with("gemini-x") && f[1].len() == 79, "{f:?}");
+}

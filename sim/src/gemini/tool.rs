@@ -1,0 +1,236 @@
+//! The tool part of a turn: the model's function call, `BeforeTool`, the
+//! confirmation (or yolo), `AfterTool`, and the chat's upsert of the gemini
+//! record with its `toolCalls`. Nothing is ever executed.
+
+use std::time::Instant;
+
+use serde_json::Value;
+
+use super::boxes;
+use super::chat::{function_response, history_form, result_display, token_counts, tokens};
+use super::cli::ApprovalMode;
+use super::payloads::confirmation_details;
+use super::session::Session;
+use super::turn::{Event, Phase, Turn};
+use crate::json::{J, Obj};
+use crate::obj;
+use crate::scenario::Permission;
+
+/// What the refused call answers.
+pub const REFUSED: &str = "[Operation Cancelled] Reason: User did not allow tool call";
+
+/// A requested tool call.
+pub struct ToolCall {
+    /// Gemini's tool name (`run_shell_command`).
+    pub name: String,
+    /// The name boxes show (`Shell`).
+    pub display: String,
+    /// `<name>__<name>_<ms>_0`.
+    pub call_id: String,
+    /// Arguments.
+    pub input: Value,
+    /// Scripted output.
+    pub output: Option<String>,
+    /// The gemini record that asked for it (rewritten with `toolCalls`).
+    pub record: Obj,
+}
+
+/// Scenario tool names mapped to Gemini's: `Bash`/`Shell` → `run_shell_command`.
+pub fn tool_names(tool: &str) -> (String, String) {
+    match tool {
+        "Bash" | "Shell" | "shell" | "run_shell_command" => {
+            ("run_shell_command".into(), "Shell".into())
+        }
+        other => (other.to_string(), other.to_string()),
+    }
+}
+
+/// Fake output: for a shell `echo …`, the echoed words; otherwise `ok`.
+pub fn fake_output(name: &str, input: &Value) -> String {
+    let cmd = input.get("command").and_then(Value::as_str).unwrap_or("");
+    match (name, cmd.trim().strip_prefix("echo ")) {
+        ("run_shell_command", Some(rest)) => rest.trim().trim_matches(['"', '\'']).to_string(),
+        _ => "ok".to_string(),
+    }
+}
+
+impl Turn {
+    /// The model asked for a tool: the empty gemini record, `BeforeTool`,
+    /// then the confirmation — or, in yolo mode, the run.
+    pub(super) fn tool_requested(&mut self, sess: &mut Session, p: Permission, now: Instant) {
+        let (name, display) = tool_names(&p.tool);
+        let call_id = format!("{name}__{name}_{}_0", sess.clock.now_ms());
+        let (input_tokens, output_tokens) = token_counts(&self.prompt, "");
+        sess.stats.input += input_tokens;
+        sess.stats.output += output_tokens;
+        let record = sess.gemini_record("", tokens(input_tokens, output_tokens));
+        sess.chat_gemini(&record, false);
+        self.events.push(Event::ToolUse {
+            name: name.clone(),
+            id: call_id.clone(),
+            params: p.input.clone(),
+        });
+        let payload = sess.payload_before_tool(&name, &p.input);
+        sess.fire("BeforeTool", Some(&name), &payload);
+        self.tool = Some(ToolCall {
+            input: p.input,
+            output: p.output,
+            name,
+            display,
+            call_id,
+            record,
+        });
+        if sess.mode == ApprovalMode::Yolo {
+            sess.stats.auto_accepted += 1;
+            self.approve(sess, now);
+            return;
+        }
+        self.phase = Phase::Confirm(0);
+        self.notify_pending = true;
+    }
+
+    /// The confirmation box (live region while waiting).
+    pub fn confirm_lines(&self) -> Vec<String> {
+        match (&self.phase, &self.tool) {
+            (Phase::Confirm(cursor), Some(t)) => {
+                let mut lines = vec![String::new(), String::new()];
+                lines.extend(boxes::confirm(self.width, &t.display, &t.input, *cursor));
+                lines
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Called once the screen shows the confirmation: fires `Notification`.
+    pub fn after_draw(&mut self, sess: &mut Session) {
+        if !std::mem::take(&mut self.notify_pending) {
+            return;
+        }
+        if let Some(t) = &self.tool {
+            let (title, details) = confirmation_details(&t.name, &t.display, &t.input);
+            let payload = sess.payload_notification(&title, details);
+            sess.fire("Notification", Some("ToolPermission"), &payload);
+        }
+    }
+
+    fn tool_call(t: &ToolCall, status: &str, response: Obj, display: J, ts: String) -> Obj {
+        let description = t
+            .input
+            .get("command")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .unwrap_or_else(|| serde_json::to_string(&t.input).unwrap_or_default());
+        obj! {
+            "id" => t.call_id.as_str(),
+            "name" => t.name.as_str(),
+            "args" => &t.input,
+            "result" => vec![function_response(&t.call_id, &t.name, response)],
+            "status" => status,
+            "timestamp" => ts,
+            "resultDisplay" => display,
+            "description" => description,
+            "displayName" => t.display.as_str(),
+            "renderOutputAsMarkdown" => false,
+        }
+    }
+
+    /// `1`, `2`, Enter on an Allow, or yolo: run the (fake) tool and go on.
+    pub(super) fn approve(&mut self, sess: &mut Session, now: Instant) {
+        let Some(t) = self.tool.take() else { return };
+        if matches!(self.phase, Phase::Confirm(_)) {
+            sess.stats.accepted += 1;
+        }
+        let output = t
+            .output
+            .clone()
+            .unwrap_or_else(|| fake_output(&t.name, &t.input));
+        let llm = if t.name == "run_shell_command" {
+            let pgid = 10_000 + sess.ids.pick(50_000);
+            format!(
+                "<untrusted_context>\nOutput: {output}\nProcess Group PGID: {pgid}\n</untrusted_context>"
+            )
+        } else {
+            output.clone()
+        };
+        let payload = sess.payload_after_tool(&t.name, &t.input, &llm, &output);
+        sess.fire("AfterTool", Some(&t.name), &payload);
+        let ts = sess.clock.stamp();
+        let call = Self::tool_call(
+            &t,
+            "success",
+            obj! { "output" => llm.as_str() },
+            result_display(&output),
+            ts,
+        );
+        let mut rec = t.record.clone();
+        rec.set("toolCalls", vec![call.clone()]);
+        sess.chat_gemini(&rec, true);
+        self.pending.push(history_form(&rec, &[call]));
+        let fr = function_response(&t.call_id, &t.name, obj! { "output" => llm.as_str() });
+        let user = sess.chat_user(vec![fr]);
+        self.pending.push(user);
+        self.events.push(Event::ToolResult {
+            id: t.call_id.clone(),
+            status: "success".into(),
+            output: output.clone(),
+        });
+        self.commits.extend(boxes::tool_done(
+            self.width,
+            &t.display,
+            &t.input,
+            Some(&output),
+        ));
+        sess.stats.tool_done(&t.name, true);
+        sess.stats.requests += 1;
+        self.after_tool = true;
+        self.restart_stream(now);
+    }
+
+    /// `3`, Esc or Ctrl+C in the confirmation: the call is recorded as
+    /// cancelled and the turn ends like a cancel.
+    pub(super) fn refuse_tool(&mut self, sess: &mut Session) {
+        let Some(t) = self.tool.take() else { return };
+        let ts = sess.clock.stamp();
+        let call = Self::tool_call(
+            &t,
+            "cancelled",
+            obj! { "error" => REFUSED },
+            J::from("User did not allow tool call"),
+            ts,
+        );
+        let mut rec = t.record.clone();
+        rec.set("toolCalls", vec![call]);
+        sess.chat_gemini(&rec, true);
+        self.commits
+            .extend(boxes::tool_done(self.width, &t.display, &t.input, None));
+        sess.stats.tool_done(&t.name, false);
+        sess.stats.rejected += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn names_and_fake_output() {
+        assert_eq!(
+            tool_names("Bash"),
+            ("run_shell_command".into(), "Shell".into())
+        );
+        assert_eq!(
+            tool_names("read_file"),
+            ("read_file".into(), "read_file".into())
+        );
+        assert_eq!(
+            fake_output("run_shell_command", &json!({"command": "echo 'hi there'"})),
+            "hi there"
+        );
+        assert_eq!(
+            fake_output("run_shell_command", &json!({"command": "rm -rf /"})),
+            "ok"
+        );
+        assert_eq!(fake_output("read_file", &json!({"path": "x"})), "ok");
+    }
+}

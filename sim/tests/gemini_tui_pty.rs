@@ -1,0 +1,343 @@
+//! fake-gemini's TUI end to end in a pseudo-terminal (no tmux): the trust
+//! dialog and its restart, the auth dialog, paste placeholders, the tool
+//! confirmation, cancel, API errors and `/quit`.
+
+#[path = "gemini_common/gemini_sandbox.rs"]
+mod common;
+
+use common::{Sandbox, read_jsonl};
+use rexpect::process::{Signal, WaitStatus};
+use rexpect::session::{PtySession, spawn_command};
+use serde_json::Value;
+
+const SID: &str = "22222222-3333-4444-8555-666666666666";
+const IDLE: &str = " >   Type your message or @path/to/file";
+
+fn spawn(s: &Sandbox, scenario: &str, args: &[&str]) -> PtySession {
+    let mut c = s.cmd();
+    c.env("UMBEL_SIM_SCENARIO", scenario)
+        .env("UMBEL_SIM_RECORD_DIR", s.root.join("rec"))
+        .args(args);
+    spawn_command(c, Some(10_000)).unwrap()
+}
+
+/// rexpect turns every output byte into one char, so UTF-8 needles are
+/// matched in that same byte-per-char form.
+fn exp(p: &mut PtySession, needle: &str) {
+    let bytewise: String = needle.bytes().map(char::from).collect();
+    if let Err(e) = p.exp_string(&bytewise) {
+        panic!("waiting for {needle:?}: {e}");
+    }
+}
+
+fn send(p: &mut PtySession, keys: &str) {
+    p.send(keys).unwrap();
+    p.flush().unwrap();
+}
+
+fn status(p: &PtySession) -> WaitStatus {
+    p.process().wait().unwrap()
+}
+
+fn ready(name: &str, events: &[&str]) -> Sandbox {
+    Sandbox::new(name).settings(true, events).trusted()
+}
+
+#[test]
+fn trusting_the_folder_restarts_then_a_turn_then_quit() {
+    let s = Sandbox::new("trust").settings(
+        true,
+        &["SessionStart", "BeforeAgent", "AfterAgent", "SessionEnd"],
+    );
+    let mut p = spawn(&s, "{}", &["--session-id", SID]);
+    exp(&mut p, "Do you trust the files in this folder?");
+    exp(&mut p, "│ ● 1. Trust folder (proj)");
+    exp(&mut p, "│   2. Trust parent folder (work)");
+    assert!(s.events().is_empty(), "no SessionStart before the restart");
+    send(&mut p, "1");
+    exp(
+        &mut p,
+        "Gemini CLI is restarting to apply the trust changes...",
+    );
+    exp(&mut p, "Authenticated with gemini-api-key /auth");
+    exp(&mut p, IDLE);
+    let doc: Value = serde_json::from_str(
+        &std::fs::read_to_string(s.dir().join("trustedFolders.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(doc[s.proj.to_str().unwrap()], "TRUST_FOLDER");
+    assert_eq!(s.events_after(1), ["SessionStart"]);
+    send(&mut p, "Say hello\r");
+    exp(&mut p, " > Say hello");
+    exp(&mut p, "Executing Hook: log-BeforeAgent");
+    exp(&mut p, "✦ Response to: Say hello");
+    exp(&mut p, "? for shortcuts");
+    assert_eq!(s.events_after(3)[1..], ["BeforeAgent", "AfterAgent"]);
+    send(&mut p, "/quit\r");
+    exp(&mut p, "Agent powering down. Goodbye!");
+    exp(
+        &mut p,
+        &format!("To resume this session: gemini --resume {SID}"),
+    );
+    p.exp_eof().unwrap();
+    assert!(
+        matches!(status(&p), WaitStatus::Exited(_, 0)),
+        "same pid after the restart"
+    );
+    assert_eq!(
+        s.events(),
+        ["SessionStart", "BeforeAgent", "AfterAgent", "SessionEnd"]
+    );
+    assert_eq!(s.hook_payloads()[3]["reason"], "exit");
+    assert_eq!(
+        std::fs::read(s.root.join("rec/prompt-2.txt")).unwrap(),
+        b"/quit"
+    );
+}
+
+#[test]
+fn dont_trust_goes_on_untrusted_and_esc_exits_130() {
+    let s = Sandbox::new("notrust").settings(true, &["SessionStart"]);
+    let mut p = spawn(&s, r#"{"turns":[{"reply":"x"}]}"#, &["-y"]);
+    exp(&mut p, "│ ● 1. Trust folder (proj)");
+    send(&mut p, "\x1b[B");
+    exp(&mut p, "│ ● 2. Trust parent folder (work)");
+    send(&mut p, "\x1b[B\r");
+    exp(&mut p, " Shift+Tab to accept edits");
+    exp(&mut p, IDLE);
+    let doc: Value = serde_json::from_str(
+        &std::fs::read_to_string(s.dir().join("trustedFolders.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(doc[s.proj.to_str().unwrap()], "DO_NOT_TRUST");
+    assert_eq!(s.events_after(1), ["SessionStart"]);
+    p.send_control('c').unwrap();
+    p.send_control('c').unwrap();
+    exp(&mut p, "Agent powering down. Goodbye!");
+    p.exp_eof().unwrap();
+
+    let s = Sandbox::new("esc").settings(true, &[]).trusted();
+    let mut p = spawn(&s, r#"{"startup":{"trust_dialog":true}}"#, &[]);
+    exp(&mut p, "Do you trust the files in this folder?");
+    send(&mut p, "\x1b");
+    exp(
+        &mut p,
+        "A folder trust level must be selected to continue. Exiting since escape was pressed.",
+    );
+    p.exp_eof().unwrap();
+    assert!(matches!(status(&p), WaitStatus::Exited(_, 130)));
+}
+
+#[test]
+fn without_auth_the_auth_dialog_stays() {
+    let s = Sandbox::new("auth")
+        .settings(false, &["SessionStart"])
+        .trusted();
+    let mut p = spawn(&s, "{}", &[]);
+    exp(
+        &mut p,
+        "How would you like to authenticate for this project?",
+    );
+    exp(&mut p, "│   ● 1. Sign in with Google");
+    send(&mut p, "\x1b[B");
+    exp(&mut p, "│   ● 2. Use Gemini API Key");
+    send(&mut p, "\r");
+    p.send_control('c').unwrap();
+    p.send_control('c').unwrap();
+    p.exp_eof().unwrap();
+    assert!(matches!(status(&p), WaitStatus::Exited(_, 0)));
+    assert!(s.events().is_empty());
+
+    let s = ready("signin", &[]);
+    let mut p = spawn(&s, r#"{"startup":{"sign_in":true}}"#, &[]);
+    exp(&mut p, "No authentication method selected.");
+    p.process_mut().kill(Signal::SIGKILL).unwrap();
+}
+
+#[test]
+fn pastes_collapse_and_arrive_byte_exact() {
+    let s = ready("paste", &["BeforeAgent"]);
+    let mut p = spawn(&s, "{}", &[]);
+    exp(&mut p, IDLE);
+    let pasted: String = (1..=30)
+        .map(|i| format!("line {i}\r\n"))
+        .collect::<String>()
+        + "ünï 🙂\tend";
+    send(&mut p, &format!("\x1b[200~{pasted}\x1b[201~"));
+    exp(&mut p, " Press Ctrl+O to expand pasted text");
+    exp(&mut p, " > [Pasted Text: 31 lines]");
+    send(&mut p, &format!("\x1b[200~{pasted}\x1b[201~"));
+    exp(
+        &mut p,
+        " > [Pasted Text: 31 lines][Pasted Text: 31 lines #2]",
+    );
+    send(&mut p, " tail\r");
+    exp(&mut p, "✦ Response to: line 1");
+    let want = format!("{pasted}{pasted} tail");
+    assert_eq!(
+        std::fs::read(s.root.join("rec/prompt-1.txt")).unwrap(),
+        want.as_bytes()
+    );
+    assert_eq!(s.events_after(1), ["BeforeAgent"]);
+    assert_eq!(s.hook_payloads()[0]["prompt"], want.as_str());
+    assert_eq!(s.chat_records()[0]["content"][0]["text"], want.as_str());
+    send(&mut p, "\x1b[200~short\npaste\x1b[201~");
+    exp(&mut p, "   paste");
+    p.send_control('c').unwrap();
+    exp(&mut p, IDLE);
+    send(&mut p, "x\r");
+    exp(&mut p, "✦ Response to: x");
+    assert_eq!(
+        std::fs::read(s.root.join("rec/prompt-2.txt")).unwrap(),
+        b"x",
+        "Ctrl+C cleared the composer"
+    );
+}
+
+#[test]
+fn the_tool_confirmation_waits_then_runs() {
+    let s = ready(
+        "perm",
+        &[
+            "BeforeAgent",
+            "BeforeTool",
+            "Notification",
+            "AfterTool",
+            "AfterAgent",
+        ],
+    );
+    let scenario = r#"{"turns":[{"reply":"The command printed hi.","end":{"permission":{"tool":"Bash","input":{"command":"echo hi","description":"Print a greeting"}}}}]}"#;
+    let mut p = spawn(&s, scenario, &[]);
+    exp(&mut p, IDLE);
+    send(&mut p, "Please RUN_TOOL now\r");
+    exp(&mut p, "│ ? Shell  echo hi");
+    exp(&mut p, "│ Allow execution of [Shell]?");
+    exp(&mut p, "│ ● 1. Allow once");
+    exp(&mut p, "│   3. No, suggest changes (esc)");
+    assert_eq!(
+        s.events_after(3),
+        ["BeforeAgent", "BeforeTool", "Notification"]
+    );
+    let note = &s.hook_payloads()[2];
+    assert_eq!(note["notification_type"], "ToolPermission");
+    assert_eq!(
+        note["message"],
+        "Tool Confirm Shell Command requires execution"
+    );
+    assert_eq!(note["details"]["rootCommand"], "echo");
+    send(&mut p, "1");
+    exp(&mut p, "│ ✓  Shell echo hi");
+    exp(&mut p, "✦ The command printed hi.");
+    exp(&mut p, IDLE);
+    assert_eq!(s.events_after(5)[3..], ["AfterTool", "AfterAgent"]);
+    assert_eq!(
+        s.hook_payloads()[4]["prompt_response"],
+        "The command printed hi."
+    );
+    let types: Vec<String> = s
+        .chat_records()
+        .iter()
+        .map(|r| r["type"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(types, ["user", "gemini", "user", "gemini"]);
+    assert_eq!(s.chat_records()[1]["toolCalls"][0]["status"], "success");
+}
+
+#[test]
+fn yolo_skips_the_confirmation_and_refusing_cancels() {
+    let s = ready("yolo", &["Notification", "AfterAgent"]);
+    let scenario = r#"{"turns":[{"reply":"ran","end":{"permission":{"tool":"Bash","input":{"command":"echo yo"}}}},
+        {"reply":"never","end":{"permission":{"tool":"Bash","input":{"command":"rm -rf build"}}}}]}"#;
+    let mut p = spawn(&s, scenario, &["--approval-mode", "yolo"]);
+    exp(&mut p, " YOLO Ctrl+Y");
+    send(&mut p, "go\r");
+    exp(&mut p, "│ ✓  Shell echo yo");
+    exp(&mut p, "✦ ran");
+    assert_eq!(s.events_after(1), ["AfterAgent"]);
+    p.send_control('c').unwrap();
+    p.send_control('c').unwrap();
+    p.exp_eof().unwrap();
+
+    let s = ready("refuse", &["AfterAgent"]);
+    let mut p = spawn(&s, scenario, &[]);
+    exp(&mut p, IDLE);
+    send(&mut p, "first\r");
+    exp(&mut p, "│ ● 1. Allow once");
+    send(&mut p, "1");
+    exp(&mut p, "✦ ran");
+    send(&mut p, "second\r");
+    exp(&mut p, "│ ? Shell  rm -rf build");
+    send(&mut p, "\x1b");
+    exp(&mut p, "│ -  Shell rm -rf build");
+    exp(&mut p, "ℹ Request cancelled.");
+    assert_eq!(s.events_after(2)[1..], ["AfterAgent"]);
+    assert_eq!(
+        s.hook_payloads()[1]["prompt_response"],
+        "[no response text]"
+    );
+}
+
+#[test]
+fn esc_cancels_a_running_turn_and_after_agent_still_fires() {
+    let s = ready("cancel", &["BeforeAgent", "AfterAgent"]);
+    let mut p = spawn(&s, r#"{"turns":[{"match":"hang","end":"wedge"}]}"#, &[]);
+    exp(&mut p, IDLE);
+    send(&mut p, "please hang\r");
+    exp(&mut p, "Thinking... (esc to cancel, 0s)");
+    send(&mut p, "\x1b");
+    exp(&mut p, "ℹ Request cancelled.");
+    exp(&mut p, "? for shortcuts");
+    assert_eq!(s.events_after(2), ["BeforeAgent", "AfterAgent"]);
+    assert_eq!(
+        s.hook_payloads()[1]["prompt_response"],
+        "[no response text]"
+    );
+    let lines = read_jsonl(&s.chat());
+    assert_eq!(lines[lines.len() - 3]["content"], "Request cancelled.");
+    assert!(
+        lines.last().unwrap()["$set"]["messages"].is_array(),
+        "history rewritten"
+    );
+}
+
+#[test]
+fn an_api_error_shows_both_lines_and_fires_after_agent() {
+    let s = ready("apierr", &["AfterAgent"]);
+    let scenario = r#"{"turns":[{"end":{"api_error":{"status":400,"message":"fake bad request for probing"}}}]}"#;
+    let mut p = spawn(&s, scenario, &[]);
+    exp(&mut p, IDLE);
+    send(&mut p, "Please BADREQ now\r");
+    exp(
+        &mut p,
+        r#"✕ [API Error: {"error":{"code":400,"message":"fake bad request for probing","status":"INVALID_ARGUMENT"}}]"#,
+    );
+    exp(
+        &mut p,
+        "ℹ This request failed. Press F12 for diagnostics, or run /settings and change \"Error Verbosity\" to full for full",
+    );
+    exp(&mut p, "? for shortcuts");
+    assert_eq!(s.events_after(1), ["AfterAgent"]);
+    assert_eq!(
+        s.hook_payloads()[0]["prompt_response"],
+        "[no response text]"
+    );
+}
+
+#[test]
+fn a_positional_query_runs_at_startup_and_signal_ends_kill() {
+    let s = ready("query", &["BeforeAgent"]);
+    let mut p = spawn(
+        &s,
+        r#"{"turns":[{"reply":"first"},{"end":{"signal":"KILL"}}]}"#,
+        &["hello there"],
+    );
+    exp(&mut p, " > hello there");
+    exp(&mut p, "✦ first");
+    assert_eq!(s.events_after(1), ["BeforeAgent"]);
+    send(&mut p, "die\r");
+    p.exp_eof().unwrap();
+    assert!(matches!(
+        status(&p),
+        WaitStatus::Signaled(_, Signal::SIGKILL, _)
+    ));
+}
