@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
-# The demo behind `just demo`: umbel drives the fake claude (sim crate) in a private tmux
-# server, in a throw-away state root and HOME, so no real CLI or subscription is involved.
+# The demo behind `just demo`: umbel drives the fake claude, codex and gemini (sim crate) in a
+# private tmux server, in a throw-away state root and HOME, so no real CLI or subscription is
+# involved.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 umbel="$top/target/debug/umbel"
 fake="$top/target/debug/fake-claude"
-for bin in "$umbel" "$fake"; do
+for bin in "$umbel" "$fake" "$top/target/debug/fake-codex" "$top/target/debug/fake-gemini"; do
   [ -x "$bin" ] || { echo "demo: $bin is missing; run \`just build\` first" >&2; exit 1; }
 done
 
 sandbox=$(mktemp -d /tmp/umbel-demo.XXXXXX)
 export HOME="$sandbox/home" UMBEL_STATE="$sandbox/state" UMBEL_CLAUDE_BIN="$fake"
+export UMBEL_CODEX_BIN="$top/target/debug/fake-codex" UMBEL_GEMINI_BIN="$top/target/debug/fake-gemini"
+# The fake gemini wants a key in the environment, as the real one does (it talks to no network).
+export GEMINI_API_KEY=fake-demo-key
 mkdir -p "$HOME" "$sandbox/project"
 # The fake claude, like the real one, wants onboarding done; the trust dialog umbel answers itself.
 printf '{"hasCompletedOnboarding":true,"theme":"dark"}\n' >"$HOME/.claude.json"
@@ -25,6 +29,12 @@ step umbel -p "Say hello"
 
 step umbel -p "Say hello" --output-format json
 "$umbel" -p "Say hello" --output-format json
+
+step umbel -p "Say hello" --provider codex --output-format json
+"$umbel" -p "Say hello" --provider codex --output-format json
+
+step umbel -p "Say hello" --provider gemini
+"$umbel" -p "Say hello" --provider gemini
 
 step umbel spawn --name demo
 "$umbel" spawn --name demo
