@@ -234,3 +234,46 @@ fn a_state_root_on_a_read_only_filesystem_is_a_typed_error() {
     let out = sb.run(&["ls", "--json"]);
     assert_eq!(json_of(&out)["error"]["code"], "io");
 }
+
+/// umbel's tmux adapter pointed at this sandbox's private server (tests never run tmux
+/// themselves; this is how a test plays the person at the keyboard).
+fn sandbox_tmux(sb: &Sandbox) -> umbel::adapters::tmux::Tmux {
+    let env = vec![
+        (
+            "PATH".to_string(),
+            std::env::var("PATH").unwrap_or_default(),
+        ),
+        (
+            "TMUX_TMPDIR".to_string(),
+            sb.root.join("t").to_string_lossy().into_owned(),
+        ),
+    ];
+    umbel::adapters::tmux::Tmux::new(umbel::core::socket::socket_name(&sb.state), &env)
+}
+
+#[test]
+fn esc_in_the_middle_of_a_turn_is_provider_error_interrupted_for_every_provider() {
+    for provider in PROVIDERS {
+        let sb = Sandbox::new();
+        let scenario = sb.scenario(
+            "s",
+            json!({ "default": { "reply": "never finished", "delay_ms": 60000 } }),
+        );
+        sb.spawn("esc", &["--provider", provider, "--env", &scenario]);
+        assert_success(&sb.run(&["send", "esc", "long task"]), "send");
+        let child = sb
+            .process(&["wait", "esc", "--json", "--timeout", "30s"])
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(800));
+        sandbox_tmux(&sb)
+            .send_keys("umbel-esc", &["Escape"])
+            .expect("press Esc");
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(122), "{provider}: {}", stderr(&out));
+        assert_eq!(json_of(&out)["reason"], "interrupted", "{provider}");
+        // The worker is usable again.
+        let status = json_of(&sb.run(&["status", "esc", "--json"]));
+        assert_eq!(status["state"], "ready", "{provider}: {status}");
+    }
+}

@@ -78,6 +78,10 @@ fn a_secret_passed_by_name_reaches_the_worker_and_nothing_else() {
             "MY_TOKEN",
             "--env",
             "PLAIN=visible",
+            "--env",
+            "EQ=a=b=c",
+            "--env",
+            "NL=line1\nline2 'q'",
         ])
         .spawn()
         .unwrap();
@@ -103,6 +107,14 @@ fn a_secret_passed_by_name_reaches_the_worker_and_nothing_else() {
         "the secret reaches the worker: {env:?}"
     );
     assert!(env.contains(&"PLAIN=visible".to_string()));
+    assert!(
+        env.contains(&"EQ=a=b=c".to_string()),
+        "`=` in a value survives: {env:?}"
+    );
+    assert!(
+        env.contains(&"NL=line1\nline2 'q'".to_string()),
+        "newlines and quotes survive"
+    );
     for banned in [
         "CLAUDECODE=",
         "CLAUDE_CODE_ENTRYPOINT=",
