@@ -18,7 +18,7 @@ build: setup
 sim:
     cargo build -p sim --bins
 
-# run umbel -p against the fake claude: no real CLI, no network, no subscription
+# umbel on the fake claude, codex and gemini: no real CLI, no network, no subscription
 demo: setup
     cargo build --workspace --bins --quiet
     bash scripts/demo.sh
@@ -36,7 +36,7 @@ lint:
 # what CI runs
 ci: lint test
 
-# speed figures: stop→wait latency, -p overhead over the fake's own print mode
+# speed figures per provider (stop→wait latency, -p overhead) and a 50-worker load run
 bench: setup
     cargo build --release -p sim --bins --quiet
     cargo bench --bench latency
