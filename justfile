@@ -36,10 +36,12 @@ lint:
 # what CI runs
 ci: lint test
 
-# speed figures per provider (stop→wait latency, -p overhead) and a 50-worker load run
-bench: setup
+# speed figures per provider (stop→wait latency, -p overhead) and a 50-worker load run;
+# `just bench codex load` runs only those parts
+[positional-arguments]
+bench *ARGS: setup
     cargo build --release -p sim --bins --quiet
-    cargo bench --bench latency
+    cargo bench --bench latency -- "$@"
 
 fmt:
     cargo fmt --all

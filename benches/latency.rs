@@ -24,7 +24,7 @@ const PRINT_RUNS: usize = 10;
 
 const PROVIDERS: [(&str, &str, &[&str]); 3] = [
     ("claude", "fake-claude", &["-p"]),
-    ("codex", "fake-codex", &["exec"]),
+    ("codex", "fake-codex", &["exec", "--skip-git-repo-check"]),
     ("gemini", "fake-gemini", &["--skip-trust", "-p"]),
 ];
 
