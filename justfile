@@ -45,3 +45,9 @@ bench *ARGS: setup
 
 fmt:
     cargo fmt --all
+
+# `umbel mcp` against the official MCP Python SDK client (installs `mcp` from PyPI if missing)
+mcp-smoke: sim
+    cargo build -p umbel --bins --quiet
+    python3 -c 'import mcp' 2>/dev/null || python3 -m pip install -q --root-user-action=ignore 'mcp>=2.3,<3'
+    python3 scripts/mcp_smoke.py target/debug/umbel

@@ -6,15 +6,17 @@
 //! data ([`scenario`]), and every id and timestamp is derived ([`ids`],
 //! [`clock`]), so a scenario always produces the same bytes.
 //!
-//! Provider-neutral core: [`args`], [`clock`], [`hooks`], [`ids`], [`input`],
-//! [`json`], [`jsonl`], [`keys`], [`record`], [`scenario`], [`screen`],
-//! [`selfkill`], [`term`]. Provider specifics live in [`claude`].
+//! Provider-neutral core: [`args`], [`clock`], [`event_loop`], [`hooks`],
+//! [`ids`], [`input`], [`json`], [`jsonl`], [`keys`], [`record`],
+//! [`scenario`], [`screen`], [`selfkill`], [`sha256`], [`stream`], [`term`].
+//! Provider specifics live in [`claude`], [`codex`] and [`gemini`].
 //! `docs/simulator.md` describes the scenario format and the env vars.
 
 pub mod args;
 pub mod claude;
 pub mod clock;
 pub mod codex;
+pub mod event_loop;
 pub mod gemini;
 pub mod hooks;
 pub mod ids;
@@ -26,4 +28,6 @@ pub mod record;
 pub mod scenario;
 pub mod screen;
 pub mod selfkill;
+pub mod sha256;
+pub mod stream;
 pub mod term;

@@ -1,20 +1,18 @@
 //! fake-codex without a terminal: `--version`, `--help`, clap-style usage
 //! errors, and `exec` (plain and `--json`) with hooks and rollouts.
 
-mod codex_common;
+mod common;
 
 use std::io::Write;
 use std::process::{Output, Stdio};
 
-use codex_common::{ALL_EVENTS, Sandbox};
+use common::Sim;
+use common::codex::{ALL_EVENTS, Sandbox};
 use serde_json::Value;
 
 fn run(s: &Sandbox, scenario: &str, args: &[&str], stdin: &str) -> Output {
-    let mut c = s.cmd();
-    c.env("UMBEL_SIM_SCENARIO", scenario)
-        .env("UMBEL_SIM_RECORD_DIR", s.root.join("rec"))
-        .args(args)
-        .stdin(Stdio::piped())
+    let mut c = s.scripted(scenario, args);
+    c.stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let mut child = c.spawn().unwrap();
@@ -221,7 +219,7 @@ fn exec_checks_the_folder_config_and_hook_trust() {
         .rollouts()
         .iter()
         .map(|f| {
-            codex_common::read_jsonl(f)[0]["payload"]["cwd"]
+            common::read_jsonl(f)[0]["payload"]["cwd"]
                 .as_str()
                 .unwrap()
                 .to_string()

@@ -3,44 +3,13 @@
 //! Every frame repaints the whole screen, so needles are chosen to appear
 //! only once the awaited state is reached.
 
-mod codex_common;
+mod common;
 
 use std::time::Duration;
 
-use codex_common::{ALL_EVENTS, Sandbox, read_jsonl};
-use rexpect::process::WaitStatus;
-use rexpect::session::{PtySession, spawn_command};
-
-fn spawn(s: &Sandbox, scenario: &str, args: &[&str]) -> PtySession {
-    let mut c = s.cmd();
-    c.env("UMBEL_SIM_SCENARIO", scenario)
-        .env("UMBEL_SIM_RECORD_DIR", s.root.join("rec"))
-        .args(args);
-    spawn_command(c, Some(10_000)).unwrap()
-}
-
-/// rexpect turns every output byte into one char, so UTF-8 needles are
-/// matched in that same byte-per-char form. Returns what came before.
-fn exp(p: &mut PtySession, needle: &str) -> String {
-    let bytewise: String = needle.bytes().map(char::from).collect();
-    match p.exp_string(&bytewise) {
-        Ok(before) => String::from_utf8_lossy(&before.chars().map(|c| c as u8).collect::<Vec<_>>())
-            .into_owned(),
-        Err(e) => panic!("waiting for {needle:?}: {e}"),
-    }
-}
-
-fn send(p: &mut PtySession, keys: &str) {
-    p.send(keys).unwrap();
-    p.flush().unwrap();
-}
-
-fn exit_code(p: &PtySession) -> Option<i32> {
-    match p.process().wait().unwrap() {
-        WaitStatus::Exited(_, code) => Some(code),
-        _ => None,
-    }
-}
+use common::codex::{ALL_EVENTS, Sandbox};
+use common::pty::{exit_code, exp, send, spawn};
+use common::{Sim, read_jsonl};
 
 const BYPASS: &[&str] = &["--no-daemon", "--dangerously-bypass-hook-trust"];
 

@@ -1,36 +1,19 @@
 //! fake-gemini without a TUI: command line, headless `-p`, trust and auth
 //! gates, hooks, the chat file and the json/stream-json outputs.
 
-#[path = "gemini_common/gemini_sandbox.rs"]
 mod common;
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
-use common::{Sandbox, read_jsonl};
+use common::gemini::{Sandbox, ready};
+use common::{Sim, read_jsonl, run};
 use serde_json::Value;
 
 const SID: &str = "11111111-2222-4333-8444-555555555555";
 
-fn run(c: &mut Command) -> (i32, String, String) {
-    let out = c.output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
-
 fn data(name: &str) -> String {
-    let path = format!(
-        "{}/tests/data/gemini-0.61.0-{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    std::fs::read_to_string(path).unwrap()
-}
-
-fn ready(name: &str, events: &[&str]) -> Sandbox {
-    Sandbox::new(name).settings(true, events).trusted()
+    common::data(&format!("gemini-0.61.0-{name}"))
 }
 
 #[test]
@@ -71,7 +54,7 @@ fn headless_text_answers_fires_hooks_and_writes_the_chat() {
         s.events(),
         ["SessionStart", "BeforeAgent", "AfterAgent", "SessionEnd"]
     );
-    let p = s.hook_payloads();
+    let p = s.payloads();
     let chat = s.chat();
     assert_eq!(p[0]["transcript_path"], chat.to_str().unwrap());
     assert_eq!(p[0]["session_id"], SID);
@@ -157,10 +140,7 @@ fn the_prompt_is_appended_to_piped_stdin() {
         .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
-    assert_eq!(
-        s.hook_payloads()[0]["prompt"],
-        "piped context\n\nthe question"
-    );
+    assert_eq!(s.payloads()[0]["prompt"], "piped context\n\nthe question");
     let (code, _, err) = run(s.cmd().args(["-p", ""]));
     assert_eq!(code, 42);
     assert!(err.starts_with("No input provided via stdin."));
@@ -252,10 +232,7 @@ fn an_api_error_prints_the_error_object_on_stderr() {
     let want: Value = serde_json::from_str(&data("print-json-api-error-stderr.json")).unwrap();
     assert_eq!(got["error"], want["error"]);
     assert_eq!(got["session_id"], SID);
-    assert_eq!(
-        s.hook_payloads()[0]["prompt_response"],
-        "[no response text]"
-    );
+    assert_eq!(s.payloads()[0]["prompt_response"], "[no response text]");
     assert_eq!(s.events(), ["AfterAgent", "SessionEnd"]);
     let types: Vec<String> = s
         .chat_records()

@@ -2,46 +2,16 @@
 //! dialog and its restart, the auth dialog, paste placeholders, the tool
 //! confirmation, cancel, API errors and `/quit`.
 
-#[path = "gemini_common/gemini_sandbox.rs"]
 mod common;
 
-use common::{Sandbox, read_jsonl};
+use common::gemini::{Sandbox, ready};
+use common::pty::{exp, send, spawn, status};
+use common::{Sim, read_jsonl};
 use rexpect::process::{Signal, WaitStatus};
-use rexpect::session::{PtySession, spawn_command};
 use serde_json::Value;
 
 const SID: &str = "22222222-3333-4444-8555-666666666666";
 const IDLE: &str = " >   Type your message or @path/to/file";
-
-fn spawn(s: &Sandbox, scenario: &str, args: &[&str]) -> PtySession {
-    let mut c = s.cmd();
-    c.env("UMBEL_SIM_SCENARIO", scenario)
-        .env("UMBEL_SIM_RECORD_DIR", s.root.join("rec"))
-        .args(args);
-    spawn_command(c, Some(10_000)).unwrap()
-}
-
-/// rexpect turns every output byte into one char, so UTF-8 needles are
-/// matched in that same byte-per-char form.
-fn exp(p: &mut PtySession, needle: &str) {
-    let bytewise: String = needle.bytes().map(char::from).collect();
-    if let Err(e) = p.exp_string(&bytewise) {
-        panic!("waiting for {needle:?}: {e}");
-    }
-}
-
-fn send(p: &mut PtySession, keys: &str) {
-    p.send(keys).unwrap();
-    p.flush().unwrap();
-}
-
-fn status(p: &PtySession) -> WaitStatus {
-    p.process().wait().unwrap()
-}
-
-fn ready(name: &str, events: &[&str]) -> Sandbox {
-    Sandbox::new(name).settings(true, events).trusted()
-}
 
 #[test]
 fn trusting_the_folder_restarts_then_a_turn_then_quit() {
@@ -88,7 +58,7 @@ fn trusting_the_folder_restarts_then_a_turn_then_quit() {
         s.events(),
         ["SessionStart", "BeforeAgent", "AfterAgent", "SessionEnd"]
     );
-    assert_eq!(s.hook_payloads()[3]["reason"], "exit");
+    assert_eq!(s.payloads()[3]["reason"], "exit");
     assert_eq!(
         std::fs::read(s.root.join("rec/prompt-2.txt")).unwrap(),
         b"/quit"
@@ -179,7 +149,7 @@ fn pastes_collapse_and_arrive_byte_exact() {
         want.as_bytes()
     );
     assert_eq!(s.events_after(1), ["BeforeAgent"]);
-    assert_eq!(s.hook_payloads()[0]["prompt"], want.as_str());
+    assert_eq!(s.payloads()[0]["prompt"], want.as_str());
     assert_eq!(s.chat_records()[0]["content"][0]["text"], want.as_str());
     send(&mut p, "\x1b[200~short\npaste\x1b[201~");
     exp(&mut p, "   paste");
@@ -218,7 +188,7 @@ fn the_tool_confirmation_waits_then_runs() {
         s.events_after(3),
         ["BeforeAgent", "BeforeTool", "Notification"]
     );
-    let note = &s.hook_payloads()[2];
+    let note = &s.payloads()[2];
     assert_eq!(note["notification_type"], "ToolPermission");
     assert_eq!(
         note["message"],
@@ -231,7 +201,7 @@ fn the_tool_confirmation_waits_then_runs() {
     exp(&mut p, IDLE);
     assert_eq!(s.events_after(5)[3..], ["AfterTool", "AfterAgent"]);
     assert_eq!(
-        s.hook_payloads()[4]["prompt_response"],
+        s.payloads()[4]["prompt_response"],
         "The command printed hi."
     );
     let types: Vec<String> = s
@@ -271,10 +241,7 @@ fn yolo_skips_the_confirmation_and_refusing_cancels() {
     exp(&mut p, "│ -  Shell rm -rf build");
     exp(&mut p, "ℹ Request cancelled.");
     assert_eq!(s.events_after(2)[1..], ["AfterAgent"]);
-    assert_eq!(
-        s.hook_payloads()[1]["prompt_response"],
-        "[no response text]"
-    );
+    assert_eq!(s.payloads()[1]["prompt_response"], "[no response text]");
 }
 
 #[test]
@@ -288,10 +255,7 @@ fn esc_cancels_a_running_turn_and_after_agent_still_fires() {
     exp(&mut p, "ℹ Request cancelled.");
     exp(&mut p, "? for shortcuts");
     assert_eq!(s.events_after(2), ["BeforeAgent", "AfterAgent"]);
-    assert_eq!(
-        s.hook_payloads()[1]["prompt_response"],
-        "[no response text]"
-    );
+    assert_eq!(s.payloads()[1]["prompt_response"], "[no response text]");
     let lines = read_jsonl(&s.chat());
     assert_eq!(lines[lines.len() - 3]["content"], "Request cancelled.");
     assert!(
@@ -317,10 +281,7 @@ fn an_api_error_shows_both_lines_and_fires_after_agent() {
     );
     exp(&mut p, "? for shortcuts");
     assert_eq!(s.events_after(1), ["AfterAgent"]);
-    assert_eq!(
-        s.hook_payloads()[0]["prompt_response"],
-        "[no response text]"
-    );
+    assert_eq!(s.payloads()[0]["prompt_response"], "[no response text]");
 }
 
 #[test]

@@ -4,29 +4,16 @@ mod common;
 
 use std::os::unix::process::ExitStatusExt;
 
-use common::{Sandbox, read_jsonl};
+use common::claude::Sandbox;
+use common::{Sim, read_jsonl, run};
 use serde_json::Value;
 
 const SID: &str = "11111111-2222-4333-8444-555555555555";
 
 fn recorded_version() -> String {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/claude-2.1.332-version.txt"
-    );
-    std::fs::read_to_string(path)
-        .unwrap()
+    common::data("claude-2.1.332-version.txt")
         .trim_end()
         .to_string()
-}
-
-fn run(c: &mut std::process::Command) -> (i32, String, String) {
-    let out = c.output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
 }
 
 #[test]
@@ -124,7 +111,7 @@ fn an_api_error_gives_the_error_shape_exit_1_and_stop_failure() {
     assert_eq!(v["result"], "API Error: 400 bad request");
     assert_eq!(s.events(), ["StopFailure"]);
     assert_eq!(
-        s.hook_payloads()[0]["last_assistant_message"],
+        s.payloads()[0]["last_assistant_message"],
         "API Error: 400 bad request"
     );
     let records = read_jsonl(&s.transcript());
@@ -161,7 +148,7 @@ fn hooks_fire_in_order_with_the_claude_environment() {
         s.events(),
         ["SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"]
     );
-    let p = s.hook_payloads();
+    let p = s.payloads();
     assert_eq!(p[0]["source"], "startup");
     assert_eq!(p[1]["prompt"], "Say hello");
     assert_eq!(p[2]["last_assistant_message"], "Response to: Say hello");
@@ -189,9 +176,9 @@ fn user_settings_json_and_permission_mode_from_settings_apply() {
     std::fs::write(s.cfg.join("settings.json"), settings.to_string()).unwrap();
     run(s.cmd().args(["-p", "x"]));
     assert_eq!(s.events(), ["UserPromptSubmit"]);
-    assert_eq!(s.hook_payloads()[0]["permission_mode"], "plan");
+    assert_eq!(s.payloads()[0]["permission_mode"], "plan");
     run(s.cmd().args(["-p", "y", "--permission-mode", "manual"]));
-    assert_eq!(s.hook_payloads()[1]["permission_mode"], "default");
+    assert_eq!(s.payloads()[1]["permission_mode"], "default");
 }
 
 #[test]

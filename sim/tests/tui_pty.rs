@@ -3,47 +3,12 @@
 
 mod common;
 
-use common::{Sandbox, read_jsonl};
+use common::claude::Sandbox;
+use common::pty::{exp, send, spawn, status};
+use common::{Sim, read_jsonl};
 use rexpect::process::{Signal, WaitStatus};
-use rexpect::session::{PtySession, spawn_command};
 
 const SID: &str = "22222222-3333-4444-8555-666666666666";
-
-fn spawn(s: &Sandbox, scenario: &str, args: &[&str]) -> PtySession {
-    let mut c = s.cmd();
-    c.env("UMBEL_SIM_SCENARIO", scenario)
-        .env("UMBEL_SIM_RECORD_DIR", s.root.join("rec"))
-        .args(args);
-    spawn_command(c, Some(10_000)).unwrap()
-}
-
-/// rexpect turns every output byte into one char, so UTF-8 needles are
-/// matched in that same byte-per-char form.
-fn exp(p: &mut PtySession, needle: &str) {
-    let bytewise: String = needle.bytes().map(char::from).collect();
-    if let Err(e) = p.exp_string(&bytewise) {
-        panic!("waiting for {needle:?}: {e}");
-    }
-}
-
-/// Writes keys and flushes (rexpect buffers writes).
-fn send(p: &mut PtySession, keys: &str) {
-    p.send(keys).unwrap();
-    p.flush().unwrap();
-}
-
-/// Hook events, once at least `n` have arrived (hooks run just after a redraw).
-fn events_after(s: &Sandbox, n: usize) -> Vec<String> {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-    while s.events().len() < n && std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    s.events()
-}
-
-fn status(p: &PtySession) -> WaitStatus {
-    p.process().wait().unwrap()
-}
 
 #[test]
 fn trust_dialog_then_a_turn_then_exit() {
@@ -75,7 +40,7 @@ fn trust_dialog_then_a_turn_then_exit() {
         s.events(),
         ["SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"]
     );
-    assert_eq!(s.hook_payloads()[3]["reason"], "prompt_input_exit");
+    assert_eq!(s.payloads()[3]["reason"], "prompt_input_exit");
 }
 
 #[test]
@@ -123,7 +88,7 @@ fn bracketed_paste_arrives_byte_exact_behind_a_placeholder() {
         std::fs::read(s.root.join("rec/prompt-1.txt")).unwrap(),
         want.as_bytes()
     );
-    assert_eq!(s.hook_payloads()[0]["prompt"], want.as_str());
+    assert_eq!(s.payloads()[0]["prompt"], want.as_str());
     let user = read_jsonl(&s.transcript())
         .into_iter()
         .find(|r| r["type"] == "user")
@@ -183,7 +148,7 @@ fn a_permission_prompt_waits_for_approval_then_finishes() {
     exp(&mut p, "Do you want to proceed?");
     exp(&mut p, "4. No");
     assert_eq!(
-        events_after(&s, 4),
+        s.events_after(4),
         [
             "UserPromptSubmit",
             "PreToolUse",
@@ -191,14 +156,11 @@ fn a_permission_prompt_waits_for_approval_then_finishes() {
             "Notification"
         ]
     );
-    assert_eq!(
-        s.hook_payloads()[3]["notification_type"],
-        "permission_prompt"
-    );
+    assert_eq!(s.payloads()[3]["notification_type"], "permission_prompt");
     send(&mut p, "1");
     exp(&mut p, "● The command printed hi.");
     exp(&mut p, "? for shortcuts");
-    assert_eq!(events_after(&s, 6)[4..], ["PostToolUse", "Stop"]);
+    assert_eq!(s.events_after(6)[4..], ["PostToolUse", "Stop"]);
     let kinds: Vec<String> = read_jsonl(&s.transcript())
         .iter()
         .filter_map(|r| {
@@ -241,8 +203,8 @@ fn an_api_error_shows_on_screen_and_fires_stop_failure() {
     send(&mut p, "x\r");
     exp(&mut p, "● API Error: 400 bad request");
     exp(&mut p, "? for shortcuts");
-    assert_eq!(events_after(&s, 1), ["StopFailure"]);
-    assert_eq!(s.hook_payloads()[0]["error"], "unknown");
+    assert_eq!(s.events_after(1), ["StopFailure"]);
+    assert_eq!(s.payloads()[0]["error"], "unknown");
 }
 
 #[test]

@@ -54,6 +54,8 @@ enum Command {
     Ls(JsonOnly),
     /// Stop a worker (its folder stays as a tombstone unless --purge).
     Kill(KillArgs),
+    /// Serve the verbs as MCP tools over stdio, for agent hosts (see docs/mcp.md).
+    Mcp,
 }
 
 #[derive(Debug, Args)]
@@ -100,6 +102,7 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Status(c)) => c.json,
         Some(Command::Ls(c)) => c.json,
         Some(Command::Kill(_)) => false,
+        Some(Command::Mcp) => false,
         None => cli.print.output_format == print::OutputFormat::Json,
     }
 }
@@ -176,6 +179,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
             0
         }),
         Some(Command::Kill(args)) => kill::kill(ctx, &args).map(|_| 0),
+        Some(Command::Mcp) => Ok(super::mcp::serve(ctx)),
     };
     result.unwrap_or_else(|e| report(&e, json))
 }

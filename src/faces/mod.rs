@@ -2,5 +2,6 @@
 //! codes. Nothing below this layer prints or exits.
 
 pub mod cli;
+pub mod mcp;
 pub mod output;
 pub mod print;

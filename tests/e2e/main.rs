@@ -8,6 +8,7 @@ mod delivery;
 mod faults;
 mod lifecycle;
 mod load;
+mod mcp;
 mod outcomes;
 mod print;
 mod secrets;

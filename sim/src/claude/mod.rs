@@ -6,7 +6,6 @@
 //! like the real CLI; `turn` runs one scripted turn; `tui` (with `dialogs`)
 //! is the interactive program and `print` is `-p`.
 
-pub mod block;
 pub mod cli;
 pub mod config;
 pub mod dialogs;

@@ -6,11 +6,10 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use super::block::Block;
 use super::screens::{self, INTERRUPTED_LINE};
 use super::session::{Mode, Session};
 use super::transcript::{DENIED_PRINT, REJECTED, text_block, tool_use_block};
-use super::turn::{Outcome, Phase, ToolCall, Turn};
+use super::turn::{Block, Outcome, Phase, ToolCall, Turn};
 use crate::obj;
 use crate::scenario::Permission;
 

@@ -9,7 +9,6 @@
 
 use std::time::{Duration, Instant};
 
-use super::block::Block;
 use super::screens::{self, INTERRUPTED_LINE};
 use super::session::Session;
 use super::tool::preamble;
@@ -17,6 +16,9 @@ use super::transcript::text_block;
 use crate::json::Obj;
 use crate::keys::Key;
 use crate::scenario::{Chosen, End, Permission};
+
+/// The answer being streamed, `●` first.
+pub type Block = crate::stream::Stream<'●'>;
 
 /// Where the turn is.
 #[derive(Clone, Debug, PartialEq)]

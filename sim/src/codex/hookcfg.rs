@@ -13,9 +13,9 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::config::{Config, Setting};
-use super::sha256;
 use super::toml::quote_str;
 use crate::hooks::{Hooks, TimeoutUnit};
+use crate::sha256;
 
 /// The events codex 0.171 knows, with the descriptions its `/hooks` list shows.
 pub const EVENTS: [(&str, &str); 12] = [

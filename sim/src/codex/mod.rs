@@ -4,7 +4,7 @@
 //! and `hookcfg` read `$CODEX_HOME` (`config.toml`, `hooks.json`, hook
 //! trust); `session` holds one thread's state; `payloads`, `context` and
 //! `rollout` shape hook payloads and rollout records like the real CLI;
-//! `turn` (with `tool` and `stream`) runs one scripted turn; `screens`,
+//! `turn` (with `tool`) runs one scripted turn; `screens`,
 //! `render` and `dialogs` draw; `tui` is the interactive program and `exec`
 //! is `codex exec`.
 
@@ -21,8 +21,6 @@ pub mod render;
 pub mod rollout;
 pub mod screens;
 pub mod session;
-pub mod sha256;
-pub mod stream;
 #[cfg(test)]
 mod testvt;
 pub mod toml;

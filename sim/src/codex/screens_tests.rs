@@ -8,8 +8,8 @@ use super::*;
 use crate::codex::hookcfg::EVENTS;
 use crate::codex::render::Canvas;
 use crate::codex::session::Session;
-use crate::codex::stream::Stream;
 use crate::codex::testvt::emulate;
+use crate::codex::turn::Stream;
 use crate::codex::turn::Turn;
 use crate::scenario::Scenario;
 

@@ -1,6 +1,6 @@
 //! The interactive program: startup screens, the composer, turns, `/quit`.
 //!
-//! One thread, one loop: wait for input or the next deadline (turn
+//! One thread, one loop ([`crate::event_loop`]): wait for input or the next deadline (turn
 //! timeline, late rollout write, Esc timeout, busy-indicator second), handle
 //! it, redraw. No SessionStart at startup: codex fires it with the first prompt.
 
@@ -15,34 +15,25 @@ use super::render::Canvas;
 use super::screens;
 use super::session::Session;
 use super::turn::{Late, Outcome, Turn};
+use crate::event_loop::{self, CTRL_C_WINDOW, Flow, Keyboard, Program};
 use crate::input::InputBuffer;
-use crate::keys::{ESC_TIMEOUT_MS, Key, KeyParser};
+use crate::keys::Key;
 use crate::scenario::Startup as StartupCfg;
-use crate::term::{self, Input, Terminal};
-
-enum Flow {
-    Go,
-    Exit(i32),
-    Signal(String),
-}
+use crate::term::{self, Terminal};
 
 struct App {
     sess: Session,
     term: Terminal,
     canvas: Canvas,
-    parser: KeyParser,
+    keys: Keyboard,
     input: InputBuffer,
     turn: Option<Turn>,
     queue: VecDeque<String>,
     late: Option<Late>,
-    ctrl_c: Option<Instant>,
-    esc_at: Option<Instant>,
     swallow: u32,
     swallow_after_paste: u32,
     no_daemon: bool,
 }
-
-const CTRL_C_WINDOW: Duration = Duration::from_secs(2);
 
 /// Runs the TUI and returns the exit status.
 pub fn run(opts: &Options, mut sess: Session) -> Result<i32, String> {
@@ -77,13 +68,11 @@ pub fn run(opts: &Options, mut sess: Session) -> Result<i32, String> {
         sess,
         term,
         canvas,
-        parser: KeyParser::new(),
+        keys: Keyboard::new(),
         input: InputBuffer::new(),
         turn: None,
         queue: VecDeque::new(),
         late: None,
-        ctrl_c: None,
-        esc_at: None,
         swallow: 0,
         swallow_after_paste: startup.swallow_enters,
         no_daemon: opts.no_daemon,
@@ -97,84 +86,66 @@ pub fn run(opts: &Options, mut sess: Session) -> Result<i32, String> {
     }
 }
 
+impl Program for App {
+    fn keyboard(&mut self) -> &mut Keyboard {
+        &mut self.keys
+    }
+
+    fn terminal(&mut self) -> &mut Terminal {
+        &mut self.term
+    }
+
+    fn take_fatal(&mut self) -> Option<String> {
+        self.sess.fatal.take()
+    }
+
+    fn late_due(&self) -> Option<Instant> {
+        self.late.as_ref().map(|l| l.due)
+    }
+
+    fn write_late(&mut self) {
+        self.flush_late();
+    }
+
+    fn turn_deadline(&self) -> Option<Instant> {
+        self.turn.as_ref().and_then(Turn::deadline)
+    }
+
+    fn busy_since(&self) -> Option<Instant> {
+        self.turn.as_ref().filter(|t| t.busy()).map(|t| t.started)
+    }
+
+    fn tick(&mut self, now: Instant) -> Result<Flow, String> {
+        let outcome = match self.turn.as_mut() {
+            Some(turn) => turn.tick(&mut self.sess, now),
+            None => return Ok(Flow::Go),
+        };
+        self.after(outcome)
+    }
+
+    fn prompt(&mut self, text: String) -> Result<Flow, String> {
+        self.submit(text)
+    }
+
+    fn key(&mut self, key: Key) -> Result<Flow, String> {
+        self.on_key(key)
+    }
+
+    fn closed(&mut self) -> Flow {
+        self.end_session(false)
+    }
+
+    fn redraw(&mut self) -> Result<(), String> {
+        self.draw()
+    }
+}
+
 impl App {
     fn main(&mut self, first_prompt: Option<String>) -> Result<Flow, String> {
         let width = term::size().0;
         self.canvas.commit(&screens::header(&self.sess.cwd), width);
         self.draw()?;
-        if let Some(p) = first_prompt.filter(|p| !p.is_empty())
-            && let flow @ (Flow::Exit(_) | Flow::Signal(_)) = self.submit(p)?
-        {
-            return Ok(flow);
-        }
-        loop {
-            if let Some(err) = self.sess.fatal.take() {
-                return Err(err);
-            }
-            let now = Instant::now();
-            if self.late.as_ref().is_some_and(|l| now >= l.due) {
-                self.flush_late();
-            }
-            if let Some(turn) = self.turn.as_mut()
-                && turn.deadline().is_some_and(|d| now >= d)
-            {
-                let outcome = turn.tick(&mut self.sess, now);
-                if let flow @ (Flow::Exit(_) | Flow::Signal(_)) = self.after(outcome)? {
-                    return Ok(flow);
-                }
-                self.draw()?;
-                continue;
-            }
-            let input = self
-                .term
-                .read(Some(self.timeout(now)))
-                .map_err(|e| format!("cannot read the terminal: {e}"))?;
-            let keys = match input {
-                Input::Bytes(b) => {
-                    let keys = self.parser.feed(&b);
-                    self.esc_at = self
-                        .parser
-                        .pending()
-                        .then(|| Instant::now() + Duration::from_millis(ESC_TIMEOUT_MS));
-                    keys
-                }
-                Input::Timeout if self.esc_at.is_some_and(|t| Instant::now() >= t) => {
-                    self.esc_at = None;
-                    self.parser.flush()
-                }
-                Input::Timeout => Vec::new(),
-                Input::Closed => return Ok(self.end_session(false)),
-            };
-            for key in keys {
-                if let flow @ (Flow::Exit(_) | Flow::Signal(_)) = self.on_key(key)? {
-                    return Ok(flow);
-                }
-            }
-            if self.ctrl_c.is_some_and(|t| t.elapsed() >= CTRL_C_WINDOW) {
-                self.ctrl_c = None;
-            }
-            self.draw()?;
-        }
-    }
-
-    fn timeout(&self, now: Instant) -> Duration {
-        let mut until = now + Duration::from_secs(3600);
-        let mut consider = |t: Option<Instant>| {
-            if let Some(t) = t {
-                until = until.min(t);
-            }
-        };
-        consider(self.turn.as_ref().and_then(Turn::deadline));
-        consider(self.late.as_ref().map(|l| l.due));
-        consider(self.esc_at);
-        consider(self.ctrl_c.map(|t| t + CTRL_C_WINDOW));
-        if let Some(turn) = self.turn.as_ref().filter(|t| t.busy()) {
-            let elapsed = now.saturating_duration_since(turn.started);
-            consider(Some(
-                turn.started + Duration::from_secs(elapsed.as_secs() + 1),
-            ));
-        }
-        until.saturating_duration_since(now)
+        event_loop::run(self, first_prompt)
     }
 
     fn on_key(&mut self, key: Key) -> Result<Flow, String> {
@@ -187,10 +158,14 @@ impl App {
                 self.input.clear();
                 return Ok(Flow::Go);
             }
-            if self.ctrl_c.is_some_and(|t| t.elapsed() < CTRL_C_WINDOW) {
+            if self
+                .keys
+                .ctrl_c
+                .is_some_and(|t| t.elapsed() < CTRL_C_WINDOW)
+            {
                 return Ok(self.end_session(true));
             }
-            self.ctrl_c = Some(Instant::now());
+            self.keys.ctrl_c = Some(Instant::now());
             return Ok(Flow::Go);
         }
         if let Some(turn) = self.turn.as_mut()
@@ -326,7 +301,7 @@ impl App {
             self.sess.title.as_deref(),
             size.0,
         ));
-        if self.ctrl_c.is_some() {
+        if self.keys.ctrl_c.is_some() {
             live.push(screens::FOOTER_CTRL_C.to_string());
         } else if self.input.is_empty() {
             live.push(screens::FOOTER.to_string());

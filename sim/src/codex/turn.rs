@@ -11,11 +11,13 @@ use std::time::{Duration, Instant};
 
 use super::screens::{self, INTERRUPTED};
 use super::session::{Session, Usage};
-use super::stream::Stream;
 use crate::json::Obj;
 use crate::keys::Key;
 use crate::obj;
 use crate::scenario::{Chosen, End, Permission};
+
+/// The answer being streamed, `•` first.
+pub type Stream = crate::stream::Stream<'•'>;
 
 /// Where the turn is.
 #[derive(Clone, Debug, PartialEq)]

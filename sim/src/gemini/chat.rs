@@ -12,9 +12,9 @@
 use serde_json::Value;
 
 use super::session::Session;
-use super::sha256;
 use crate::json::{J, Obj, empty_array};
 use crate::obj;
+use crate::sha256;
 
 const WEEKDAYS: [&str; 7] = [
     "Sunday",

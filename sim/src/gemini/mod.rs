@@ -19,7 +19,6 @@ pub mod output;
 pub mod payloads;
 pub mod screens;
 pub mod session;
-pub mod sha256;
 pub mod startup;
 #[cfg(test)]
 mod test_support;

@@ -1,6 +1,6 @@
 //! The interactive session: startup dialogs, the composer, turns, `/quit`.
 //!
-//! One thread, one loop: wait for input or the next deadline (turn timeline,
+//! One thread, one loop ([`crate::event_loop`]): wait for input or the next deadline (turn timeline,
 //! late chat write, Esc timeout, spinner second), handle it, redraw.
 
 use std::collections::VecDeque;
@@ -13,36 +13,28 @@ use super::screens::{self, Composer};
 use super::session::Session;
 use super::startup::{self, Gate};
 use super::turn::{Late, Outcome, Phase, Turn};
+use crate::event_loop::{self, CTRL_C_WINDOW, Flow, Keyboard, Program};
 use crate::input::InputBuffer;
 use crate::json::Obj;
-use crate::keys::{ESC_TIMEOUT_MS, Key, KeyParser};
+use crate::keys::Key;
 use crate::scenario::Scenario;
 use crate::screen::Screen;
-use crate::term::{self, Input, Terminal};
-
-enum Flow {
-    Go,
-    Exit(i32),
-    Signal(String),
-}
+use crate::term::{self, Terminal};
 
 struct App {
     sess: Session,
     term: Terminal,
     screen: Screen,
-    parser: KeyParser,
+    keys: Keyboard,
     input: InputBuffer,
     turn: Option<Turn>,
     queue: VecDeque<String>,
     late: Option<Late>,
-    ctrl_c: Option<Instant>,
-    esc_at: Option<Instant>,
     pending: Vec<String>,
     executing: Option<String>,
     home: Option<String>,
 }
 
-const CTRL_C_WINDOW: Duration = Duration::from_secs(2);
 const CTRL_C_NOTICE: &str = " Press Ctrl+C again to exit.";
 
 /// Runs the TUI and returns the exit status.
@@ -78,13 +70,11 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
         sess,
         term,
         screen,
-        parser: KeyParser::new(),
+        keys: Keyboard::new(),
         input: InputBuffer::new(),
         turn: None,
         queue: VecDeque::new(),
         late: None,
-        ctrl_c: None,
-        esc_at: None,
         pending: first_header,
         executing: None,
         home,
@@ -98,6 +88,61 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
     }
 }
 
+impl Program for App {
+    fn keyboard(&mut self) -> &mut Keyboard {
+        &mut self.keys
+    }
+
+    fn terminal(&mut self) -> &mut Terminal {
+        &mut self.term
+    }
+
+    fn take_fatal(&mut self) -> Option<String> {
+        self.sess.fatal.take()
+    }
+
+    fn late_due(&self) -> Option<Instant> {
+        self.late.as_ref().map(|l| l.due)
+    }
+
+    fn write_late(&mut self) {
+        self.flush_late();
+    }
+
+    fn turn_deadline(&self) -> Option<Instant> {
+        self.turn.as_ref().and_then(Turn::deadline)
+    }
+
+    fn busy_since(&self) -> Option<Instant> {
+        self.turn.as_ref().filter(|t| t.busy()).map(|t| t.started)
+    }
+
+    fn tick(&mut self, now: Instant) -> Result<Flow, String> {
+        let outcome = match self.turn.as_mut() {
+            Some(turn) => turn.tick(&mut self.sess, now),
+            None => return Ok(Flow::Go),
+        };
+        self.after(outcome)
+    }
+
+    fn prompt(&mut self, text: String) -> Result<Flow, String> {
+        self.submit(text)
+    }
+
+    fn key(&mut self, key: Key) -> Result<Flow, String> {
+        self.on_key(key)
+    }
+
+    fn closed(&mut self) -> Flow {
+        // The real CLI outlives its terminal; the fake just leaves (no SessionEnd).
+        Flow::Exit(0)
+    }
+
+    fn redraw(&mut self) -> Result<(), String> {
+        self.draw()
+    }
+}
+
 impl App {
     fn main(&mut self, first_prompt: Option<String>) -> Result<Flow, String> {
         self.sess.chat_open();
@@ -106,83 +151,7 @@ impl App {
         let payload = self.sess.payload_session_start("startup");
         self.sess.fire("SessionStart", Some("startup"), &payload);
         self.draw()?;
-        if let Some(p) = first_prompt.filter(|p| !p.is_empty()) {
-            match self.submit(p)? {
-                Flow::Go => {}
-                other => return Ok(other),
-            }
-        }
-        loop {
-            if let Some(err) = self.sess.fatal.take() {
-                return Err(err);
-            }
-            let now = Instant::now();
-            if self.late.as_ref().is_some_and(|l| now >= l.due) {
-                self.flush_late();
-            }
-            if let Some(turn) = self.turn.as_mut()
-                && turn.deadline().is_some_and(|d| now >= d)
-            {
-                let outcome = turn.tick(&mut self.sess, now);
-                match self.after(outcome)? {
-                    Flow::Go => {}
-                    other => return Ok(other),
-                }
-                self.draw()?;
-                continue;
-            }
-            let input = self
-                .term
-                .read(Some(self.timeout(now)))
-                .map_err(|e| format!("cannot read the terminal: {e}"))?;
-            let keys = match input {
-                Input::Bytes(b) => {
-                    let keys = self.parser.feed(&b);
-                    self.esc_at = self
-                        .parser
-                        .pending()
-                        .then(|| Instant::now() + Duration::from_millis(ESC_TIMEOUT_MS));
-                    keys
-                }
-                Input::Timeout if self.esc_at.is_some_and(|t| Instant::now() >= t) => {
-                    self.esc_at = None;
-                    self.parser.flush()
-                }
-                Input::Timeout => Vec::new(),
-                // The real CLI outlives its terminal; the fake just leaves (no SessionEnd).
-                Input::Closed => return Ok(Flow::Exit(0)),
-            };
-            for key in keys {
-                match self.on_key(key)? {
-                    Flow::Go => {}
-                    other => return Ok(other),
-                }
-            }
-            if self.ctrl_c.is_some_and(|t| t.elapsed() >= CTRL_C_WINDOW) {
-                self.ctrl_c = None;
-            }
-            self.draw()?;
-        }
-    }
-
-    fn timeout(&self, now: Instant) -> Duration {
-        let mut until = now + Duration::from_secs(3600);
-        let mut consider = |t: Option<Instant>| {
-            if let Some(t) = t {
-                until = until.min(t);
-            }
-        };
-        consider(self.turn.as_ref().and_then(Turn::deadline));
-        consider(self.late.as_ref().map(|l| l.due));
-        consider(self.esc_at);
-        consider(self.ctrl_c.map(|t| t + CTRL_C_WINDOW));
-        if let Some(turn) = self.turn.as_ref().filter(|t| t.busy()) {
-            let elapsed = now.saturating_duration_since(turn.started);
-            consider(Some(
-                turn.started + Duration::from_secs(elapsed.as_secs() + 1),
-            ));
-        }
-        until.saturating_duration_since(now)
+        event_loop::run(self, first_prompt)
     }
 
     fn on_key(&mut self, key: Key) -> Result<Flow, String> {
@@ -199,10 +168,15 @@ impl App {
         }
         match key {
             Key::CtrlC if !self.input.is_empty() => self.input.clear(),
-            Key::CtrlC if self.ctrl_c.is_some_and(|t| t.elapsed() < CTRL_C_WINDOW) => {
+            Key::CtrlC
+                if self
+                    .keys
+                    .ctrl_c
+                    .is_some_and(|t| t.elapsed() < CTRL_C_WINDOW) =>
+            {
                 return Ok(self.quit("/quit"));
             }
-            Key::CtrlC => self.ctrl_c = Some(Instant::now()),
+            Key::CtrlC => self.keys.ctrl_c = Some(Instant::now()),
             Key::Text(t) => self.input.insert_text(&t),
             Key::Newline => self.input.insert_text("\n"),
             Key::Paste(bytes) => self.input.paste_with(&bytes, screens::paste_label),
@@ -224,7 +198,7 @@ impl App {
 
     fn submit(&mut self, text: String) -> Result<Flow, String> {
         self.flush_late();
-        self.ctrl_c = None;
+        self.keys.ctrl_c = None;
         self.sess.record_prompt(&text);
         if matches!(text.trim(), "/quit" | "/exit") {
             return Ok(self.quit(text.trim()));
@@ -351,7 +325,7 @@ impl App {
             live = turn.live();
             live.push(String::new());
             status = screens::busy(now.saturating_duration_since(turn.started).as_secs());
-        } else if self.ctrl_c.is_some() {
+        } else if self.keys.ctrl_c.is_some() {
             status = CTRL_C_NOTICE.to_string();
         }
         let right = match &self.executing {

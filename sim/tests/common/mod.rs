@@ -1,114 +1,119 @@
-//! Shared helpers for fake-claude's integration tests: a private sandbox
-//! (HOME, config dir, project dir) and a clean environment per test.
+//! Shared helpers for sim's integration tests: one private sandbox per fake
+//! ([`claude`], [`codex`], [`gemini`]) built on the pieces here (a scratch
+//! root, a clean environment, a logging hook script), the [`Sim`] trait for
+//! what every sandbox answers, and the pseudo-terminal helpers in [`pty`].
 
 #![allow(dead_code)]
+
+pub mod claude;
+pub mod codex;
+pub mod gemini;
+pub mod pty;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
 static NEXT: AtomicU32 = AtomicU32::new(0);
 
-/// A throwaway directory tree for one test.
-pub struct Sandbox {
-    pub root: PathBuf,
-    pub cfg: PathBuf,
-    pub proj: PathBuf,
+/// A fresh, empty `$TMPDIR/<prefix>-<pid>-<n>-<name>` for one test.
+pub fn scratch(prefix: &str, name: &str) -> PathBuf {
+    let n = NEXT.fetch_add(1, Ordering::SeqCst);
+    let root = std::env::temp_dir().join(format!("{prefix}-{}-{n}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    root
 }
 
-impl Sandbox {
-    pub fn new(name: &str) -> Sandbox {
-        let n = NEXT.fetch_add(1, Ordering::SeqCst);
-        let root = std::env::temp_dir().join(format!("sim-it-{}-{n}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        let (cfg, proj) = (root.join("cfg"), root.join("proj"));
-        std::fs::create_dir_all(&cfg).unwrap();
-        std::fs::create_dir_all(&proj).unwrap();
-        let proj = proj.canonicalize().unwrap();
-        Sandbox { root, cfg, proj }
+/// Writes `root/hook.sh`, a hook appending its stdin (one JSON line) to
+/// `root/hooks.jsonl` and, with `env_grep` (the arguments to `grep`), the
+/// matching environment to `root/hook-env.txt`. Returns the script's path.
+pub fn logger_hook(root: &Path, env_grep: Option<&str>) -> String {
+    let path = root.join("hook.sh");
+    let mut script = format!(
+        "#!/bin/sh\n{{ cat; echo; }} >> '{}/hooks.jsonl'\n",
+        root.display()
+    );
+    if let Some(pattern) = env_grep {
+        script += &format!(
+            "env | grep {pattern} | sort >> '{}/hook-env.txt'\n",
+            root.display()
+        );
     }
+    std::fs::write(&path, script).unwrap();
+    let _ = Command::new("chmod").arg("+x").arg(&path).status();
+    path.display().to_string()
+}
 
-    /// Marks onboarding done and, if `trusted`, the project as trusted.
-    pub fn signed_in(self, trusted: bool) -> Sandbox {
-        let mut doc = serde_json::json!({"hasCompletedOnboarding": true, "theme": "dark"});
-        if trusted {
-            doc["projects"] = serde_json::json!({ self.proj.to_str().unwrap(): {"hasTrustDialogAccepted": true} });
-        }
-        std::fs::write(self.cfg.join(".claude.json"), doc.to_string()).unwrap();
-        self
-    }
+/// `bin` with a clean environment: PATH, `HOME=root`, `home_var=home`, an
+/// xterm TERM, running in `proj`.
+pub fn clean_cmd(bin: &str, root: &Path, home_var: &str, home: &Path, proj: &Path) -> Command {
+    let mut c = Command::new(bin);
+    c.env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", root)
+        .env(home_var, home)
+        .env("TERM", "xterm-256color")
+        .current_dir(proj);
+    c
+}
 
-    /// `fake-claude` with a clean environment pointing into the sandbox.
-    pub fn cmd(&self) -> Command {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_fake-claude"));
-        c.env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("HOME", &self.root)
-            .env("CLAUDE_CONFIG_DIR", &self.cfg)
-            .env("TERM", "xterm-256color")
-            .current_dir(&self.proj);
+/// What every sandbox answers.
+pub trait Sim {
+    /// The scratch root (`HOME`; hooks log here).
+    fn root(&self) -> &Path;
+
+    /// The fake with a clean environment pointing into the sandbox.
+    fn cmd(&self) -> Command;
+
+    /// [`Sim::cmd`] playing `scenario`, recording under `root/rec`, with `args`.
+    fn scripted(&self, scenario: &str, args: &[&str]) -> Command {
+        let mut c = self.cmd();
+        c.env("UMBEL_SIM_SCENARIO", scenario)
+            .env("UMBEL_SIM_RECORD_DIR", self.root().join("rec"))
+            .args(args);
         c
     }
 
-    /// A hook script that appends its stdin (one JSON line) to `hooks.jsonl`
-    /// and the CLAUDE* environment to `hook-env.txt`.
-    pub fn hook(&self) -> String {
-        let path = self.root.join("hook.sh");
-        let script = format!(
-            "#!/bin/sh\n{{ cat; echo; }} >> '{0}/hooks.jsonl'\nenv | grep '^CLAUDE' | sort >> '{0}/hook-env.txt'\n",
-            self.root.display()
-        );
-        std::fs::write(&path, script).unwrap();
-        let _ = Command::new("chmod").arg("+x").arg(&path).status();
-        path.display().to_string()
-    }
-
-    /// Settings JSON running [`Sandbox::hook`] for every listed event.
-    pub fn settings(&self, events: &[&str]) -> String {
-        let hook = self.hook();
-        let mut hooks = serde_json::Map::new();
-        for e in events {
-            hooks.insert(
-                e.to_string(),
-                serde_json::json!([{"hooks":[{"type":"command","command":hook}]}]),
-            );
-        }
-        serde_json::json!({ "hooks": hooks }).to_string()
-    }
-
-    /// The hook payloads received so far.
-    pub fn hook_payloads(&self) -> Vec<Value> {
-        read_jsonl(&self.root.join("hooks.jsonl"))
+    /// Hook payloads received so far.
+    fn payloads(&self) -> Vec<Value> {
+        read_jsonl(&self.root().join("hooks.jsonl"))
     }
 
     /// Event names received so far.
-    pub fn events(&self) -> Vec<String> {
-        self.hook_payloads()
+    fn events(&self) -> Vec<String> {
+        self.payloads()
             .iter()
             .map(|v| v["hook_event_name"].as_str().unwrap_or("?").to_string())
             .collect()
     }
 
-    /// The only transcript file in the sandbox.
-    pub fn transcript(&self) -> PathBuf {
-        let dir = self.cfg.join("projects");
-        let mut files = Vec::new();
-        for d in std::fs::read_dir(&dir).unwrap().flatten() {
-            for f in std::fs::read_dir(d.path()).unwrap().flatten() {
-                files.push(f.path());
-            }
+    /// Event names, once at least `n` have arrived (hooks run just after a redraw).
+    fn events_after(&self, n: usize) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while self.events().len() < n && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
         }
-        assert_eq!(files.len(), 1, "expected one transcript, found {files:?}");
-        files.remove(0)
+        self.events()
     }
 }
 
-impl Drop for Sandbox {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
-    }
+/// Runs `c` to the end: exit code (-1 on a signal), stdout, stderr.
+pub fn run(c: &mut Command) -> (i32, String, String) {
+    let out = c.output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+/// The text of `tests/data/<name>`.
+pub fn data(name: &str) -> String {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(path).unwrap()
 }
 
 pub fn read_jsonl(path: &Path) -> Vec<Value> {

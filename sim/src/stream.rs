@@ -1,17 +1,22 @@
-//! A text block being streamed onto the screen: finished lines are committed
-//! to history as they complete, the unfinished tail stays in the live region.
+//! A text answer being streamed onto the screen: finished lines are
+//! committed to history as they complete (`<bullet> first line`, later lines
+//! indented two spaces), the unfinished tail stays in the live region.
+//!
+//! The bullet is the provider's: fake-claude's `●` ([`crate::claude::turn::Block`]),
+//! fake-codex's `•` ([`crate::codex::turn::Stream`]).
 
 use crate::screen::split_lines;
 
-/// Streamed text and how much of it is already on screen for good.
+/// Streamed text and how much of it is already on screen for good; `BULLET`
+/// marks its first line.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Block {
+pub struct Stream<const BULLET: char> {
     /// All text so far.
     pub text: String,
     committed: usize,
 }
 
-impl Block {
+impl<const BULLET: char> Stream<BULLET> {
     /// Appends a streamed chunk.
     pub fn push(&mut self, chunk: &str) {
         self.text.push_str(chunk);
@@ -28,7 +33,7 @@ impl Block {
         for (i, line) in all.iter().enumerate().take(upto).skip(self.committed) {
             if i == 0 {
                 out.push(String::new());
-                out.push(format!("● {line}"));
+                out.push(format!("{BULLET} {line}"));
             } else {
                 out.push(format!("  {line}"));
             }
@@ -70,7 +75,7 @@ mod tests {
 
     #[test]
     fn complete_lines_move_to_history_and_the_tail_stays_live() {
-        let mut b = Block::default();
+        let mut b = Stream::<'●'>::default();
         b.push("Hello ");
         assert!(b.take_complete().is_empty());
         assert_eq!(b.live(), vec!["", "● Hello "]);
@@ -80,5 +85,18 @@ mod tests {
         b.push(" line");
         assert_eq!(b.take_rest(), vec!["  second line"]);
         assert!(b.live().is_empty());
+    }
+
+    #[test]
+    fn lines_move_to_history_as_they_complete() {
+        let mut s = Stream::<'•'>::default();
+        s.push("Hello ");
+        assert!(s.take_complete().is_empty());
+        assert_eq!(s.live(), ["", "• Hello "]);
+        s.push("world\nnext");
+        assert_eq!(s.take_complete(), ["", "• Hello world"]);
+        assert_eq!(s.live(), ["  next"]);
+        assert_eq!(s.take_rest(), ["  next"]);
+        assert!(s.take_rest().is_empty() || s.live().is_empty());
     }
 }

@@ -1,15 +1,11 @@
-//! Shared helpers for fake-gemini's integration tests: a private sandbox
-//! (HOME, GEMINI_CLI_HOME, project dir) and a clean environment per test.
-
-#![allow(dead_code)]
+//! fake-gemini's sandbox: HOME, `GEMINI_CLI_HOME` and a project dir.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicU32, Ordering};
 
 use serde_json::{Value, json};
 
-static NEXT: AtomicU32 = AtomicU32::new(0);
+use super::{Sim, clean_cmd, logger_hook, read_jsonl, scratch};
 
 /// A throwaway directory tree for one test.
 pub struct Sandbox {
@@ -22,9 +18,7 @@ pub struct Sandbox {
 
 impl Sandbox {
     pub fn new(name: &str) -> Sandbox {
-        let n = NEXT.fetch_add(1, Ordering::SeqCst);
-        let root = std::env::temp_dir().join(format!("sim-gm-{}-{n}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
+        let root = scratch("sim-gm", name);
         let (home, proj) = (root.join("ghome"), root.join("work").join("proj"));
         std::fs::create_dir_all(home.join(".gemini")).unwrap();
         std::fs::create_dir_all(&proj).unwrap();
@@ -62,49 +56,10 @@ impl Sandbox {
         self
     }
 
-    /// `fake-gemini` with a clean environment pointing into the sandbox.
-    pub fn cmd(&self) -> Command {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_fake-gemini"));
-        c.env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("HOME", &self.root)
-            .env("GEMINI_CLI_HOME", &self.home)
-            .env("TERM", "xterm-256color")
-            .current_dir(&self.proj);
-        c
-    }
-
     /// A hook script appending its stdin (one JSON line) to `hooks.jsonl`
     /// and the GEMINI*/CLAUDE* environment to `hook-env.txt`.
     pub fn hook(&self) -> String {
-        let path = self.root.join("hook.sh");
-        let script = format!(
-            "#!/bin/sh\n{{ cat; echo; }} >> '{0}/hooks.jsonl'\nenv | grep -E '^(GEMINI|CLAUDE)' | sort >> '{0}/hook-env.txt'\n",
-            self.root.display()
-        );
-        std::fs::write(&path, script).unwrap();
-        let _ = Command::new("chmod").arg("+x").arg(&path).status();
-        path.display().to_string()
-    }
-
-    pub fn hook_payloads(&self) -> Vec<Value> {
-        read_jsonl(&self.root.join("hooks.jsonl"))
-    }
-
-    pub fn events(&self) -> Vec<String> {
-        self.hook_payloads()
-            .iter()
-            .map(|v| v["hook_event_name"].as_str().unwrap_or("?").to_string())
-            .collect()
-    }
-
-    /// Hook events, once at least `n` have arrived.
-    pub fn events_after(&self, n: usize) -> Vec<String> {
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-        while self.events().len() < n && std::time::Instant::now() < deadline {
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
-        self.events()
+        logger_hook(&self.root, Some("-E '^(GEMINI|CLAUDE)'"))
     }
 
     /// The only chat file of the project.
@@ -135,17 +90,24 @@ impl Sandbox {
     }
 }
 
+/// A signed-in sandbox with a trusted project and logging hooks for `events`.
+pub fn ready(name: &str, events: &[&str]) -> Sandbox {
+    Sandbox::new(name).settings(true, events).trusted()
+}
+
+impl Sim for Sandbox {
+    fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn cmd(&self) -> Command {
+        let bin = env!("CARGO_BIN_EXE_fake-gemini");
+        clean_cmd(bin, &self.root, "GEMINI_CLI_HOME", &self.home, &self.proj)
+    }
+}
+
 impl Drop for Sandbox {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.root);
     }
-}
-
-pub fn read_jsonl(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{}: {e}: {l}", path.display())))
-        .collect()
 }

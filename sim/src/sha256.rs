@@ -1,7 +1,9 @@
-//! SHA-256, for the chat file's `projectHash` (the hex digest of the cwd).
+//! SHA-256 (FIPS 180-4): fake-codex's `trusted_hash` values in
+//! `config.toml` and fake-gemini's chat-file `projectHash` (the hex digest of
+//! the cwd).
 //!
-//! A small self-contained implementation (FIPS 180-4) so the sim crate needs
-//! no extra dependency for one hash per session.
+//! A small self-contained implementation so the sim crate needs no extra
+//! dependency for one hash per session; speed does not matter here.
 
 const K: [u32; 64] = [
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -95,6 +97,10 @@ mod tests {
         assert_eq!(
             hex(b"abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(
+            hex(b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
         );
         let long = "a".repeat(1000);
         assert_eq!(

@@ -1,0 +1,105 @@
+"""Smoke test of `umbel mcp` with the official MCP Python SDK (a client umbel did not write).
+
+Usage: python3 scripts/mcp_smoke.py target/debug/umbel   (or `just mcp-smoke`)
+
+In a throw-away state root and HOME, for both protocol negotiations ("auto" probes the newest
+protocol, "legacy" uses the initialize handshake): list the tools, then spawn a fake claude
+worker, send, wait (with a progress callback), read, check a failed verb's error shape, kill.
+Needs the fakes built next to umbel (`cargo build -p sim --bins`) and `pip install mcp`.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import anyio
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+TOOLS = {f"umbel_{v}" for v in "spawn send wait read status ls kill help".split()}
+
+
+def sandbox(root: Path, bins: Path) -> tuple[dict[str, str], Path]:
+    """The environment umbel runs in, and the project folder claude already trusts."""
+    home, project, tmux = root / "home", root / "project", root / "t"
+    for d in (home, project, tmux):
+        d.mkdir()
+    config = {
+        "hasCompletedOnboarding": True,
+        "projects": {str(project): {"hasTrustDialogAccepted": True}},
+    }
+    (home / ".claude.json").write_text(json.dumps(config))
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "UMBEL_STATE": str(root / "state"),
+        "TMUX_TMPDIR": str(tmux),
+        "UMBEL_CLAUDE_BIN": str(bins / "fake-claude"),
+    }
+    return env, project
+
+
+def structured(result, tool: str, want_error: bool = False) -> dict:
+    assert bool(result.is_error) == want_error, f"{tool}: {result}"
+    assert isinstance(result.structured_content, dict), f"{tool}: {result}"
+    return result.structured_content
+
+
+async def session(umbel: str, env: dict[str, str], project: Path, mode: str) -> None:
+    params = StdioServerParameters(command=umbel, args=["mcp"], env=env, cwd=str(project))
+    async with Client(params, mode=mode) as c:
+        info = c.server_info
+        print(f"{mode}: protocol {c.protocol_version}, server {info.name} {info.version}")
+        names = {t.name for t in (await c.list_tools()).tools}
+        assert names == TOOLS, names
+
+        name = f"py-{mode}"
+        meta = structured(await c.call_tool("umbel_spawn", {"name": name, "cwd": str(project)}), "spawn")
+        assert meta["name"] == name and meta["provider"] == "claude", meta
+        sent = structured(await c.call_tool("umbel_send", {"name": name, "prompt": "hi from python"}), "send")
+        ticks: list[float] = []
+
+        async def progress(value: float, total: float | None, message: str | None) -> None:
+            ticks.append(value)
+
+        waited = await c.call_tool(
+            "umbel_wait",
+            {"name": name, "since": sent["position"], "timeout": "60s"},
+            progress_callback=progress,
+        )
+        assert structured(waited, "wait")["outcome"] == "stop", waited
+        answer = structured(await c.call_tool("umbel_read", {"name": name}), "read")
+        assert answer["text"] == "Response to: hi from python", answer
+        missing = structured(await c.call_tool("umbel_read", {"name": "ghost"}), "read", want_error=True)
+        assert missing["error"]["code"] == "not_found", missing
+        killed = structured(await c.call_tool("umbel_kill", {"name": name, "purge": True}), "kill")
+        assert killed["killed"] == [name], killed
+        print(f"{mode}: spawn/send/wait/read/kill ok ({len(ticks)} progress notifications)")
+
+
+def main() -> int:
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    umbel = str(Path(sys.argv[1]).resolve())
+    bins = Path(umbel).parent
+    if not (bins / "fake-claude").exists():
+        print(f"{bins / 'fake-claude'} is missing: cargo build -p sim --bins", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="u", dir="/tmp") as tmp:
+        env, project = sandbox(Path(tmp), bins)
+        try:
+            for mode in ("auto", "legacy"):
+                anyio.run(session, umbel, env, project, mode)
+        finally:
+            subprocess.run([umbel, "kill", "--all", "--purge"], env=env, capture_output=True)
+    print("mcp smoke: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,210 @@
+//! Tool results: the JSON the CLI's `--json` prints, as structured content, plus one short text
+//! line for hosts that only show text. Failures are error results (`isError: true`) with
+//! `{"error": {"code", "message"}}`; a wait that did not `stop` is an error result carrying its
+//! outcome. Nothing here becomes a JSON-RPC error.
+
+use crate::core::errors::Error;
+use crate::core::meta::Meta;
+use crate::core::outcome::{Outcome, OutcomeKind};
+use crate::core::status::WorkerStatus;
+use crate::operations::worker::Answer;
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+/// The prefix rmcp gives arguments that do not deserialize into the tool's input struct.
+const ARGUMENT_ERROR: &str = "failed to deserialize parameters: ";
+
+/// A result with structured content and a text line.
+fn result(value: Value, text: String, is_error: bool) -> CallToolResult {
+    let mut result = if is_error {
+        CallToolResult::error(vec![ContentBlock::text(text)])
+    } else {
+        CallToolResult::success(vec![ContentBlock::text(text)])
+    };
+    result.structured_content = Some(value);
+    result
+}
+
+/// Serialises a verb's output; a type that cannot be encoded is umbel's bug, reported as such.
+fn encode<T: Serialize>(value: &T) -> Result<Value, CallToolResult> {
+    serde_json::to_value(value).map_err(|e| {
+        failure(
+            "internal",
+            format!("cannot encode the result as JSON: {e} (this is a bug in umbel)"),
+            None,
+        )
+    })
+}
+
+/// An error result `{"error": {"code", "message"[, "screen"]}}`.
+pub fn failure(code: &str, message: String, screen: Option<&str>) -> CallToolResult {
+    let mut error = json!({ "code": code, "message": message });
+    if let Some(screen) = screen {
+        error["screen"] = Value::String(screen.to_string());
+    }
+    let text = format!("error ({code}): {message}");
+    result(json!({ "error": error }), text, true)
+}
+
+/// A failed verb.
+pub fn error(err: &Error) -> CallToolResult {
+    let screen = match err {
+        Error::StartupFailed { screen, .. } | Error::NotSubmitted { screen, .. } => {
+            screen.as_deref()
+        }
+        _ => None,
+    };
+    failure(err.code(), err.to_string(), screen)
+}
+
+/// `umbel_spawn`: the worker's meta.
+pub fn spawned(meta: &Meta) -> CallToolResult {
+    let text = format!(
+        "spawned `{}` ({}) in {}; ready for umbel_send",
+        meta.name,
+        meta.provider.as_str(),
+        meta.cwd.display()
+    );
+    match encode(meta) {
+        Ok(value) => result(value, text, false),
+        Err(failed) => failed,
+    }
+}
+
+/// `umbel_send`: the position to wait from.
+pub fn sent(name: &str, position: usize) -> CallToolResult {
+    let text =
+        format!("sent to `{name}` at position {position}; now umbel_wait with since = {position}");
+    result(json!({ "position": position }), text, false)
+}
+
+/// `umbel_wait`: the outcome; an error result unless it is `stop`.
+pub fn waited(name: &str, outcome: &Outcome) -> CallToolResult {
+    let kind = outcome.outcome.as_str();
+    let reason = outcome
+        .reason
+        .as_deref()
+        .map(|r| format!(" ({r})"))
+        .unwrap_or_default();
+    let text = format!(
+        "{kind}{reason}: `{name}`: {} (position {})",
+        outcome.message, outcome.position
+    );
+    match encode(outcome) {
+        Ok(value) => result(value, text, outcome.outcome != OutcomeKind::Stop),
+        Err(failed) => failed,
+    }
+}
+
+/// `umbel_read`: the answer; the text line is the answer itself.
+pub fn answer(answer: &Answer) -> CallToolResult {
+    match encode(answer) {
+        Ok(value) => result(value, answer.text.clone(), false),
+        Err(failed) => failed,
+    }
+}
+
+/// `umbel_status` and `umbel_ls`: `{"workers": [...]}` (structured content is an object).
+pub fn workers(list: &[WorkerStatus]) -> CallToolResult {
+    let text = if list.is_empty() {
+        "no workers".to_string()
+    } else {
+        list.iter()
+            .map(|s| {
+                format!(
+                    "{} {} {} position {}",
+                    s.name,
+                    s.provider,
+                    s.state.as_str(),
+                    s.position
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    match encode(&list) {
+        Ok(value) => result(json!({ "workers": value }), text, false),
+        Err(failed) => failed,
+    }
+}
+
+/// `umbel_kill`: the names killed.
+pub fn killed(names: &[String]) -> CallToolResult {
+    let text = if names.is_empty() {
+        "no workers to kill".to_string()
+    } else {
+        format!("killed {}", names.join(", "))
+    };
+    result(json!({ "killed": names }), text, false)
+}
+
+/// `umbel_help`: text only.
+pub fn help(text: &str) -> CallToolResult {
+    CallToolResult::success(vec![ContentBlock::text(text)])
+}
+
+/// Gives rmcp's "failed to deserialize parameters" results the same `{"error": …}` shape as a
+/// failed verb (code `usage`), naming the tool. Other results pass through.
+pub fn argument_errors(tool: &str, response: CallToolResponse) -> CallToolResponse {
+    let CallToolResponse::Complete(result) = &response else {
+        return response;
+    };
+    if result.is_error != Some(true) || result.structured_content.is_some() {
+        return response;
+    }
+    let Some(detail) = result
+        .content
+        .first()
+        .and_then(|c| c.as_text())
+        .and_then(|t| t.text.strip_prefix(ARGUMENT_ERROR))
+    else {
+        return response;
+    };
+    let message = format!(
+        "invalid arguments for `{tool}`: {detail} (see the tool's input schema, or umbel_help)"
+    );
+    CallToolResponse::Complete(failure("usage", message, None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_verb_carries_its_code_and_message() {
+        let r = error(&Error::NotFound { name: "w".into() });
+        assert_eq!(r.is_error, Some(true));
+        let v = r.structured_content.unwrap();
+        assert_eq!(v["error"]["code"], "not_found");
+        assert!(v["error"]["message"].as_str().unwrap().contains("`w`"));
+    }
+
+    #[test]
+    fn only_a_stop_is_a_success() {
+        let stop = Outcome::new(OutcomeKind::Stop, "ended", 3);
+        assert_eq!(waited("w", &stop).is_error, Some(false));
+        let timeout = Outcome::new(OutcomeKind::Timeout, "too slow", 3);
+        let r = waited("w", &timeout);
+        assert_eq!(r.is_error, Some(true));
+        assert_eq!(r.structured_content.unwrap()["outcome"], "timeout");
+    }
+
+    #[test]
+    fn argument_errors_get_the_error_shape() {
+        let raw = CallToolResult::error(vec![ContentBlock::text(format!(
+            "{ARGUMENT_ERROR}missing field `name`"
+        ))]);
+        let CallToolResponse::Complete(r) = argument_errors("umbel_send", raw.into()) else {
+            panic!("not complete");
+        };
+        let v = r.structured_content.unwrap();
+        assert_eq!(v["error"]["code"], "usage");
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("umbel_send")
+        );
+    }
+}

@@ -1,0 +1,222 @@
+//! The MCP tools: one per verb, each taking the verb's input struct from `core::args` (the same
+//! struct the CLI parses its flags into, so the schema and the flags cannot drift), plus
+//! `umbel_help`. Every tool answers with a result; only an unknown tool is a JSON-RPC error.
+
+use super::help::{self, HelpArgs, INSTRUCTIONS};
+use super::reply;
+use super::run::{Call, required_prompt};
+use crate::core::args::{KillArgs, ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs};
+use crate::core::errors::Result;
+use crate::operations::{Ctx, kill, read, send, spawn, status, wait};
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::ToolCallContext;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ServerCapabilities,
+    ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
+use tokio::sync::watch;
+
+/// umbel's MCP server: the verbs as tools over one [`Ctx`].
+#[derive(Clone)]
+pub struct UmbelServer {
+    ctx: Ctx,
+    shutdown: watch::Receiver<bool>,
+    tool_router: ToolRouter<Self>,
+}
+
+impl UmbelServer {
+    /// A server over `ctx`; in-flight calls are interrupted when `shutdown` turns `true`.
+    pub fn new(ctx: Ctx, shutdown: watch::Receiver<bool>) -> Self {
+        UmbelServer {
+            ctx,
+            shutdown,
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    /// Runs a blocking verb for one request.
+    async fn run<T, F>(
+        &self,
+        request: &RequestContext<RoleServer>,
+        tool: &'static str,
+        progress: Option<String>,
+        job: F,
+    ) -> Result<T, CallToolResult>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Ctx) -> Result<T> + Send + 'static,
+    {
+        let call = Call {
+            base: &self.ctx,
+            shutdown: &self.shutdown,
+            request,
+            tool,
+            progress,
+        };
+        call.run(job).await
+    }
+}
+
+#[tool_router]
+impl UmbelServer {
+    /// Start a worker (an agent CLI in its own tmux pane) and return when it is ready for
+    /// prompts. Returns its meta (name, provider, cwd, sessionId, ...).
+    #[tool(name = "umbel_spawn")]
+    async fn spawn(
+        &self,
+        Parameters(args): Parameters<SpawnArgs>,
+        request: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let ran = self
+            .run(&request, "umbel_spawn", None, move |ctx| {
+                spawn::spawn(ctx, &args)
+            })
+            .await;
+        ran.map_or_else(|e| e, |meta| reply::spawned(&meta))
+    }
+
+    /// Send a prompt (required) to an idle worker and confirm the CLI submitted it. Returns
+    /// {position}; it does NOT wait: follow with umbel_wait {name, since: position}.
+    #[tool(name = "umbel_send")]
+    async fn send(
+        &self,
+        Parameters(args): Parameters<SendArgs>,
+        request: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let name = args.name.clone();
+        let prompt = match required_prompt(args.prompt) {
+            Ok(prompt) => prompt,
+            Err(e) => return reply::error(&e),
+        };
+        let ran = self
+            .run(&request, "umbel_send", None, move |ctx| {
+                send::send(ctx, &args.name, &prompt)
+            })
+            .await;
+        ran.map_or_else(|e| e, |position| reply::sent(&name, position))
+    }
+
+    /// Wait until the worker's turn ends (default timeout 30m). Outcome `stop` is a normal
+    /// result; provider-error, idle, timeout, dead and input are error results carrying the
+    /// outcome. Cancelling the request leaves the worker running.
+    #[tool(name = "umbel_wait")]
+    async fn wait(
+        &self,
+        Parameters(args): Parameters<WaitArgs>,
+        request: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let name = args.name.clone();
+        let label = format!("waiting for `{name}`");
+        let ran = self
+            .run(&request, "umbel_wait", Some(label), move |ctx| {
+                wait::wait(ctx, &args)
+            })
+            .await;
+        ran.map_or_else(|e| e, |outcome| reply::waited(&name, &outcome))
+    }
+
+    /// The answer of the worker's last finished turn: {text, isError, source, sessionId, ...}.
+    #[tool(name = "umbel_read", annotations(read_only_hint = true))]
+    async fn read(
+        &self,
+        Parameters(args): Parameters<ReadArgs>,
+        request: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let ran = self
+            .run(&request, "umbel_read", None, move |ctx| {
+                read::read(ctx, &args)
+            })
+            .await;
+        ran.map_or_else(|e| e, |answer| reply::answer(&answer))
+    }
+
+    /// What one worker (or every worker) is doing: {workers: [{name, state, position, ...}]};
+    /// state is starting, ready, busy, needs-input or dead.
+    #[tool(name = "umbel_status", annotations(read_only_hint = true))]
+    async fn status(
+        &self,
+        Parameters(args): Parameters<StatusArgs>,
+        request: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let ran = self
+            .run(&request, "umbel_status", None, move |ctx| {
+                status::status(ctx, &args)
+            })
+            .await;
+        ran.map_or_else(|e| e, |list| reply::workers(&list))
+    }
+
+    /// List every worker: {workers: [...]}, as umbel_status without a name.
+    #[tool(name = "umbel_ls", annotations(read_only_hint = true))]
+    async fn ls(&self, request: RequestContext<RoleServer>) -> CallToolResult {
+        let ran = self
+            .run(&request, "umbel_ls", None, |ctx| {
+                status::status(ctx, &StatusArgs::default())
+            })
+            .await;
+        ran.map_or_else(|e| e, |list| reply::workers(&list))
+    }
+
+    /// Stop a worker (or all: {all: true}); its folder stays as a tombstone with the last
+    /// screen unless purge. Returns {killed: [names]}.
+    #[tool(name = "umbel_kill")]
+    async fn kill(
+        &self,
+        Parameters(args): Parameters<KillArgs>,
+        request: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let ran = self
+            .run(&request, "umbel_kill", None, move |ctx| {
+                kill::kill(ctx, &args)
+            })
+            .await;
+        ran.map_or_else(|e| e, |names| reply::killed(&names))
+    }
+
+    /// How to use umbel's tools; topic: lifecycle, providers or outcomes (an overview without).
+    #[tool(name = "umbel_help", annotations(read_only_hint = true))]
+    async fn help(&self, Parameters(args): Parameters<HelpArgs>) -> CallToolResult {
+        match help::topic(args.topic.as_deref()) {
+            Ok(text) => reply::help(text),
+            Err(e) => reply::error(&e),
+        }
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for UmbelServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("umbel", env!("CARGO_PKG_VERSION")))
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let tool = request.name.to_string();
+        if self.tool_router.get(&tool).is_none() {
+            let known: Vec<String> = self
+                .tool_router
+                .list_all()
+                .into_iter()
+                .map(|t| t.name.to_string())
+                .collect();
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "unknown tool `{tool}`; umbel's tools are {}",
+                    known.join(", ")
+                ),
+                None,
+            ));
+        }
+        let call = ToolCallContext::new(self, request, context);
+        let response = self.tool_router.call(call).await?;
+        Ok(reply::argument_errors(&tool, response))
+    }
+}

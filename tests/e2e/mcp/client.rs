@@ -1,0 +1,124 @@
+//! The test client: `umbel mcp` as a child process in the sandbox under rmcp's client, with
+//! the server's stderr captured and progress notifications recorded.
+
+use crate::harness::*;
+use rmcp::model::{CallToolRequestParams, CallToolResult, ProgressNotificationParam};
+use rmcp::service::{NotificationContext, RunningService};
+use rmcp::transport::TokioChildProcess;
+use rmcp::{ClientHandler, RoleClient, ServiceError, ServiceExt};
+use serde_json::{Value, json};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use tokio::io::AsyncReadExt;
+
+/// The client side: records progress notifications.
+#[derive(Clone, Default)]
+pub struct Client {
+    progress: Arc<Mutex<Vec<ProgressNotificationParam>>>,
+}
+
+impl ClientHandler for Client {
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.progress.lock().expect("progress lock").push(params);
+    }
+}
+
+/// A running `umbel mcp` and what it wrote on stderr.
+pub struct Mcp {
+    pub client: RunningService<RoleClient, Client>,
+    pub progress: Arc<Mutex<Vec<ProgressNotificationParam>>>,
+    stderr: Arc<Mutex<String>>,
+}
+
+impl Mcp {
+    pub async fn start(sb: &Sandbox) -> Mcp {
+        let cmd = tokio::process::Command::from(sb.process(&["mcp"]));
+        let (transport, stderr) = TokioChildProcess::builder(cmd)
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start umbel mcp");
+        let log = Arc::new(Mutex::new(String::new()));
+        if let Some(mut pipe) = stderr {
+            let log = log.clone();
+            tokio::spawn(async move {
+                let mut buf = [0u8; 4096];
+                while let Ok(n) = pipe.read(&mut buf).await {
+                    if n == 0 {
+                        break;
+                    }
+                    let text = String::from_utf8_lossy(&buf[..n]);
+                    log.lock().expect("log lock").push_str(&text);
+                }
+            });
+        }
+        let handler = Client::default();
+        let progress = handler.progress.clone();
+        let client = handler.serve(transport).await.expect("MCP initialize");
+        Mcp {
+            client,
+            progress,
+            stderr: log,
+        }
+    }
+
+    /// Calls a tool; a JSON-RPC error panics.
+    pub async fn call(&self, tool: &str, args: Value) -> CallToolResult {
+        self.try_call(tool, args)
+            .await
+            .unwrap_or_else(|e| panic!("{tool}: {e}"))
+    }
+
+    pub async fn try_call(&self, tool: &str, args: Value) -> Result<CallToolResult, ServiceError> {
+        self.client.call_tool(params(tool, args)).await
+    }
+
+    /// Calls a tool expecting success; returns its structured content.
+    pub async fn ok(&self, tool: &str, args: Value) -> Value {
+        let r = self.call(tool, args).await;
+        assert_eq!(r.is_error, Some(false), "{tool} failed: {r:?}");
+        r.structured_content.unwrap_or(Value::Null)
+    }
+
+    /// Calls a tool expecting an error result; returns its structured content.
+    pub async fn err(&self, tool: &str, args: Value) -> Value {
+        let r = self.call(tool, args).await;
+        assert_eq!(r.is_error, Some(true), "{tool} should fail: {r:?}");
+        match r.structured_content {
+            Some(v) => v,
+            None => panic!("{tool}: no structured content: {:?}", r.content),
+        }
+    }
+
+    /// Spawns a fake claude worker in the sandbox's project, with extra `env` entries.
+    pub async fn spawn(&self, sb: &Sandbox, name: &str, env: &[String]) {
+        let args = json!({ "name": name, "cwd": sb.project, "env": env });
+        let meta = self.ok("umbel_spawn", args).await;
+        assert_eq!(meta["name"], name);
+    }
+
+    pub fn log(&self) -> String {
+        self.stderr.lock().expect("log lock").clone()
+    }
+}
+
+pub fn params(tool: &str, args: Value) -> CallToolRequestParams {
+    let args = args.as_object().cloned().unwrap_or_default();
+    CallToolRequestParams::new(tool.to_string()).with_arguments(args)
+}
+
+/// A worker whose turns never end.
+pub fn wedged(sb: &Sandbox) -> Vec<String> {
+    vec![sb.scenario("wedge", json!({ "default": { "end": "wedge" } }))]
+}
+
+pub fn code(v: &Value) -> &str {
+    v["error"]["code"].as_str().unwrap_or("")
+}
+
+pub fn message(v: &Value) -> &str {
+    v["error"]["message"].as_str().unwrap_or("")
+}
