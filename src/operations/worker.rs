@@ -77,6 +77,22 @@ impl Worker {
         (turn.ended && turn.turn_id.as_deref() == Some(turn_id.as_str())).then_some(turn)
     }
 
+    /// Where the transcript is: the newest hook payload that names it (a CLI can move to a new
+    /// file, e.g. claude after `/clear`), else what spawn predicted.
+    pub fn transcript_path(&self, ctx: &Ctx) -> Option<PathBuf> {
+        let records = ctx.state.read_log(&self.name).ok()?;
+        records
+            .iter()
+            .rev()
+            .find_map(|r| {
+                let payload = ctx.state.read_payload(&self.name, r.payload.as_deref()?)?;
+                str_field(&payload, "transcript_path")
+                    .filter(|p| !p.is_empty())
+                    .map(PathBuf::from)
+            })
+            .or_else(|| self.meta.transcript_path.clone())
+    }
+
     /// Whether the pane is alive.
     pub fn liveness(&self, ctx: &Ctx) -> Result<Liveness> {
         Ok(ctx.tmux.pane(self.session())?.liveness)

@@ -13,8 +13,8 @@
 //!   `event_msg/task_started` to `event_msg/task_complete` (or `turn_aborted`).
 
 use super::{
-    EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn, env_get,
-    hooks_json, str_field,
+    Composer, EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn,
+    env_get, hooks_json, str_field,
 };
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
@@ -181,17 +181,15 @@ impl ProviderModule for Codex {
                 }
             };
         }
-        match composer(&lines) {
-            Some(line) if is_empty_composer(line) && !screen.contains("esc to interrupt") => {
-                StartupScreen::Idle
-            }
-            _ => StartupScreen::Other,
+        if COMPOSER.idle(screen, &lines) {
+            StartupScreen::Idle
+        } else {
+            StartupScreen::Other
         }
     }
 
     fn pending_input(&self, screen: &str) -> bool {
-        let lines: Vec<&str> = screen.lines().map(str::trim).collect();
-        composer(&lines).is_some_and(|l| !is_empty_composer(l))
+        COMPOSER.pending(screen)
     }
 
     fn classify(&self, event: &str, payload: Option<&Value>) -> EventClass {
@@ -284,14 +282,12 @@ impl ProviderModule for Codex {
     }
 }
 
-/// The composer: the last line that starts with `›`.
-fn composer<'a>(lines: &[&'a str]) -> Option<&'a str> {
-    lines.iter().rev().find(|l| l.starts_with('›')).copied()
-}
-
-fn is_empty_composer(line: &str) -> bool {
-    line.trim_start_matches('›').trim() == "Ask Codex to do anything"
-}
+/// The composer line and its empty text.
+const COMPOSER: Composer = Composer {
+    mark: '›',
+    placeholder: "Ask Codex to do anything",
+    busy: "esc to interrupt",
+};
 
 fn message_text(payload: &Value) -> Option<String> {
     let blocks = payload.get("content")?.as_array()?;

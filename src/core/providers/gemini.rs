@@ -14,8 +14,8 @@
 //!   curated history) are not needed to find the last turn.
 
 use super::{
-    EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn, env_get,
-    hooks_json, str_field,
+    Composer, EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn,
+    env_get, hooks_json, str_field,
 };
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
@@ -200,17 +200,15 @@ impl ProviderModule for Gemini {
                 }
             };
         }
-        match composer(&lines) {
-            Some(line) if is_empty_composer(line) && !screen.contains("esc to cancel") => {
-                StartupScreen::Idle
-            }
-            _ => StartupScreen::Other,
+        if COMPOSER.idle(screen, &lines) {
+            StartupScreen::Idle
+        } else {
+            StartupScreen::Other
         }
     }
 
     fn pending_input(&self, screen: &str) -> bool {
-        let lines: Vec<&str> = screen.lines().map(str::trim).collect();
-        composer(&lines).is_some_and(|l| !is_empty_composer(l))
+        COMPOSER.pending(screen)
     }
 
     fn classify(&self, event: &str, payload: Option<&Value>) -> EventClass {
@@ -304,15 +302,12 @@ fn visit(record: &Value, seen: &mut HashSet<String>, turn: &mut TranscriptTurn) 
     false
 }
 
-/// The composer: the last line that starts with `>` (the prompt echoes start with ` > ` too,
-/// but the composer is drawn below them).
-fn composer<'a>(lines: &[&'a str]) -> Option<&'a str> {
-    lines.iter().rev().find(|l| l.starts_with('>')).copied()
-}
-
-fn is_empty_composer(line: &str) -> bool {
-    line.trim_start_matches('>').trim() == "Type your message or @path/to/file"
-}
+/// The composer line and its empty text.
+const COMPOSER: Composer = Composer {
+    mark: '>',
+    placeholder: "Type your message or @path/to/file",
+    busy: "esc to cancel",
+};
 
 #[cfg(test)]
 #[path = "gemini_tests.rs"]

@@ -197,6 +197,40 @@ pub trait ProviderModule: Sync {
     fn last_turn(&self, lines_newest_first: &mut dyn Iterator<Item = String>) -> TranscriptTurn;
 }
 
+/// A box-less input line drawn below the conversation (codex `›`, gemini `>`): the last line
+/// that starts with `mark` is the composer (prompt echoes above it start with the same mark); it
+/// shows `placeholder` when empty, and `busy` appears on screen while a turn runs.
+pub struct Composer {
+    pub mark: char,
+    pub placeholder: &'static str,
+    pub busy: &'static str,
+}
+
+impl Composer {
+    fn line<'a>(&self, lines: &[&'a str]) -> Option<&'a str> {
+        lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with(self.mark))
+            .copied()
+    }
+
+    fn empty(&self, line: &str) -> bool {
+        line.trim_start_matches(self.mark).trim() == self.placeholder
+    }
+
+    /// The empty composer with no turn running: the CLI waits for a prompt.
+    pub fn idle(&self, screen: &str, lines: &[&str]) -> bool {
+        self.line(lines).is_some_and(|l| self.empty(l)) && !screen.contains(self.busy)
+    }
+
+    /// The composer holds unsubmitted text (typed, pasted or a paste placeholder).
+    pub fn pending(&self, screen: &str) -> bool {
+        let lines: Vec<&str> = screen.lines().map(str::trim).collect();
+        self.line(&lines).is_some_and(|l| !self.empty(l))
+    }
+}
+
 /// The value of `key` in a worker environment.
 pub fn env_get<'a>(env: &'a [(String, String)], key: &str) -> Option<&'a str> {
     env.iter()

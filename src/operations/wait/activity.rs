@@ -5,7 +5,6 @@
 
 use super::super::Ctx;
 use super::super::worker::Worker;
-use crate::core::providers::str_field;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
@@ -40,7 +39,7 @@ impl Activity {
             changed |= hash != self.screen;
             self.screen = hash;
         }
-        if let Some(path) = transcript_path(ctx, worker) {
+        if let Some(path) = worker.transcript_path(ctx) {
             let len = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
             changed |= self
                 .transcript
@@ -62,22 +61,6 @@ fn still_part(screen: &str) -> String {
         .filter(|l| !(l.contains("esc to interrupt") || l.contains("esc to cancel")))
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-fn transcript_path(ctx: &Ctx, worker: &Worker) -> Option<PathBuf> {
-    let records = ctx.state.read_log(&worker.name).ok()?;
-    records
-        .iter()
-        .rev()
-        .find_map(|r| {
-            let payload = ctx
-                .state
-                .read_payload(&worker.name, r.payload.as_deref()?)?;
-            str_field(&payload, "transcript_path")
-                .filter(|p| !p.is_empty())
-                .map(PathBuf::from)
-        })
-        .or_else(|| worker.meta.transcript_path.clone())
 }
 
 #[cfg(test)]

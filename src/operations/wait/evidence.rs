@@ -8,9 +8,8 @@ use crate::adapters::state::DeadRecord;
 use crate::adapters::transcript::ReverseLines;
 use crate::core::errors::Result;
 use crate::core::outcome::{Outcome, OutcomeKind, retry_time};
-use crate::core::providers::{TranscriptTurn, str_field};
+use crate::core::providers::TranscriptTurn;
 use crate::core::wait::ClassifiedEvent;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// How long a stop is held for its answer to become readable.
@@ -42,15 +41,7 @@ pub fn transcript_failure(
 
 /// The last turn of the transcript the newest hook payload points at.
 pub fn last_transcript_turn(ctx: &Ctx, worker: &Worker) -> Option<TranscriptTurn> {
-    let records = ctx.state.read_log(&worker.name).ok()?;
-    let path = records.iter().rev().find_map(|r| {
-        let payload = ctx
-            .state
-            .read_payload(&worker.name, r.payload.as_deref()?)?;
-        str_field(&payload, "transcript_path")
-            .filter(|p| !p.is_empty())
-            .map(PathBuf::from)
-    })?;
+    let path = worker.transcript_path(ctx)?;
     Some(worker.provider().last_turn(&mut ReverseLines::open(&path)?))
 }
 
