@@ -6,6 +6,7 @@
 //!    interactive TUI costs over the CLI's print mode.
 //! 3. Load: 50 workers of mixed providers × 3 turns, wall time, and the peak RSS of any umbel
 //!    process involved.
+//! 4. MCP: the idle `umbel mcp` server's RSS, and a tool call's latency against the same CLI verb.
 //!
 //! Figures, not pass/fail: these machines are shared and noisy.
 
@@ -13,6 +14,9 @@
 mod harness;
 #[path = "../tests/e2e/load.rs"]
 mod load;
+#[allow(dead_code)]
+#[path = "../tests/e2e/mcp/client.rs"]
+mod mcp_client;
 
 use harness::{Sandbox, assert_success, fake, stdout};
 use serde_json::json;
@@ -43,6 +47,9 @@ fn main() {
         stop_to_wait(&sb, provider);
         print_overhead(&sb, provider, fake_bin, print_args);
     }
+    if only.is_empty() || only.iter().any(|o| o == "mcp") {
+        mcp_figures();
+    }
     if only.is_empty() || only.iter().any(|o| o == "load") {
         let started = Instant::now();
         let sb = load::fleet(50, 3, 4);
@@ -56,6 +63,54 @@ fn main() {
             load::worker_processes(&sb).len()
         );
     }
+}
+
+fn mcp_figures() {
+    let sb = Sandbox::new();
+    sb.spawn("m", &[]);
+    let runtime = tokio::runtime::Runtime::new().expect("tokio runtime");
+    runtime.block_on(async {
+        let mcp = mcp_client::Mcp::start(&sb).await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let rss = server_rss_kib(&sb).map_or("?".to_string(), |k| format!("{:.1} MB", k as f64 / 1024.0));
+        let mut via_mcp = Vec::new();
+        for _ in 0..PRINT_RUNS * 3 {
+            let t = Instant::now();
+            mcp.ok("umbel_status", serde_json::json!({ "name": "m" })).await;
+            via_mcp.push(t.elapsed());
+        }
+        let mut via_cli = Vec::new();
+        for _ in 0..PRINT_RUNS * 3 {
+            let t = Instant::now();
+            assert_success(&sb.run(&["status", "m", "--json"]), "status");
+            via_cli.push(t.elapsed());
+        }
+        via_mcp.sort();
+        via_cli.sort();
+        let (m, c) = (via_mcp[via_mcp.len() / 2], via_cli[via_cli.len() / 2]);
+        println!(
+            "mcp: idle server RSS {rss}; umbel_status median {:.1} ms vs `umbel status --json` {:.1} ms (added {:+.1} ms)",
+            ms(m),
+            ms(c),
+            ms(m) - ms(c)
+        );
+    });
+}
+
+/// VmRSS of this sandbox's `umbel mcp` process.
+fn server_rss_kib(sb: &Sandbox) -> Option<u64> {
+    let marker = format!("UMBEL_STATE={}", sb.state.display());
+    std::fs::read_dir("/proc").ok()?.flatten().find_map(|e| {
+        let cmd = std::fs::read(e.path().join("cmdline")).ok()?;
+        let env = std::fs::read(e.path().join("environ")).ok()?;
+        let is_server = cmd.ends_with(b"\0mcp\0") && env.split(|b| *b == 0).any(|v| v == marker.as_bytes());
+        if !is_server {
+            return None;
+        }
+        let status = std::fs::read_to_string(e.path().join("status")).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    })
 }
 
 /// The largest resident set any waited-for child reached (`ru_maxrss` of RUSAGE_CHILDREN). The
