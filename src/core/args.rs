@@ -49,7 +49,7 @@ pub struct SpawnArgs {
 pub struct SendArgs {
     /// The worker.
     pub name: String,
-    /// The prompt; `-` or omitted reads it from standard input.
+    /// The prompt (on the command line, `-` or omitted reads it from standard input).
     #[serde(default)]
     pub prompt: Option<String>,
 }
