@@ -120,3 +120,37 @@ pub struct KillArgs {
     #[serde(default)]
     pub purge: bool,
 }
+
+/// Print the worker's screen, for a person to look at (umbel never decides anything from it).
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CaptureArgs {
+    /// The worker.
+    pub name: String,
+    /// Include the scroll-back, not only the visible screen.
+    #[arg(long)]
+    #[serde(default)]
+    pub history: bool,
+}
+
+/// Print the worker's event log: one line per hook event (`<ns> <Event> <payload file>`).
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct LogsArgs {
+    /// The worker.
+    pub name: String,
+    /// Keep printing new events as they arrive (until Ctrl-C).
+    #[arg(short, long)]
+    #[serde(default)]
+    pub follow: bool,
+}
+
+/// Remove dead workers and tombstones (their folders and transcripts in them).
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct PruneArgs {
+    /// Only those that died (or were killed) at least this long ago, e.g. `1d`, `2h`.
+    #[arg(long, value_name = "DURATION")]
+    #[serde(default)]
+    pub older_than: Option<String>,
+}

@@ -3,11 +3,13 @@
 
 use super::output::{out_json, outln, report};
 use super::print::{self, PrintArgs, no_prompt};
-use crate::core::args::{KillArgs, ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs};
+use crate::core::args::{
+    CaptureArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
+};
 use crate::core::errors::{Error, Result};
 use crate::core::outcome::OutcomeKind;
 use crate::core::status::WorkerStatus;
-use crate::operations::{Ctx, kill, read, send, spawn, status, wait};
+use crate::operations::{Ctx, inspect, kill, read, send, spawn, status, wait};
 use clap::{Args, Parser, Subcommand};
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
@@ -54,6 +56,17 @@ enum Command {
     Ls(JsonOnly),
     /// Stop a worker (its folder stays as a tombstone unless --purge).
     Kill(KillArgs),
+    /// Print a worker's screen, for a person to look at.
+    Capture(CaptureArgs),
+    /// Print a worker's event log (`-f` follows it).
+    Logs(LogsArgs),
+    /// Remove dead workers and tombstones.
+    Prune(WithJson<PruneArgs>),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
     /// Serve the verbs as MCP tools over stdio, for agent hosts (see docs/mcp.md).
     Mcp,
 }
@@ -81,6 +94,11 @@ pub fn main() -> ExitCode {
         .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
         .collect();
     let json = wants_json(&cli);
+    if let Some(Command::Completions { shell }) = cli.command {
+        // Needs no state root: do not create one.
+        completions(shell);
+        return ExitCode::SUCCESS;
+    }
     let ctx = match Ctx::from_env(env) {
         Ok(ctx) => ctx,
         Err(e) => return ExitCode::from(report(&e, json)),
@@ -102,6 +120,8 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Status(c)) => c.json,
         Some(Command::Ls(c)) => c.json,
         Some(Command::Kill(_)) => false,
+        Some(Command::Prune(c)) => c.json,
+        Some(Command::Capture(_) | Command::Logs(_) | Command::Completions { .. }) => false,
         Some(Command::Mcp) => false,
         None => cli.print.output_format == print::OutputFormat::Json,
     }
@@ -179,9 +199,41 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
             0
         }),
         Some(Command::Kill(args)) => kill::kill(ctx, &args).map(|_| 0),
+        Some(Command::Capture(args)) => inspect::capture(ctx, &args).map(|screen| {
+            outln(&screen);
+            0
+        }),
+        Some(Command::Logs(args)) => inspect::logs(ctx, &args, outln).map(|()| 0),
+        Some(Command::Prune(c)) => inspect::prune(ctx, &c.args).map(|pruned| {
+            if json {
+                out_json(&pruned);
+            } else {
+                pruned
+                    .removed
+                    .iter()
+                    .for_each(|n| outln(&format!("removed {n}")));
+                eprintln!(
+                    "umbel: {} removed, {} kept",
+                    pruned.removed.len(),
+                    pruned.kept.len()
+                );
+            }
+            0
+        }),
+        Some(Command::Completions { shell }) => {
+            completions(shell);
+            Ok(0)
+        }
         Some(Command::Mcp) => Ok(super::mcp::serve(ctx)),
     };
     result.unwrap_or_else(|e| report(&e, json))
+}
+
+fn completions(shell: clap_complete::Shell) {
+    let mut script = Vec::new();
+    let mut command = <Cli as clap::CommandFactory>::command();
+    clap_complete::generate(shell, &mut command, "umbel", &mut script);
+    super::output::out(&String::from_utf8_lossy(&script));
 }
 
 /// The prompt of `send`: the argument, or standard input for `-`/none.

@@ -1,0 +1,102 @@
+//! `capture`, `logs` and `prune`: looking at workers and sweeping the dead ones. The screen is
+//! for people only; nothing in umbel decides from it except the documented fallbacks.
+
+use super::Ctx;
+use super::kill;
+use super::worker::{Worker, now_ms};
+use crate::adapters::watch::FolderWatch;
+use crate::core::args::{CaptureArgs, KillArgs, LogsArgs, PruneArgs};
+use crate::core::duration::parse_duration;
+use crate::core::errors::{Error, Result};
+use crate::core::wait::Liveness;
+use serde::Serialize;
+use std::time::Duration;
+
+/// The worker's screen; for a worker without a pane, the last screen kept as evidence.
+pub fn capture(ctx: &Ctx, args: &CaptureArgs) -> Result<String> {
+    let worker = Worker::load(ctx, &args.name)?;
+    if worker.liveness(ctx)? != Liveness::Gone {
+        return ctx.tmux.capture(worker.session(), args.history);
+    }
+    ctx.state
+        .read_dead(&worker.name)
+        .and_then(|d| d.screen)
+        .ok_or_else(|| Error::Dead {
+            name: worker.name.to_string(),
+            detail: "it has no pane and no screen was kept".into(),
+        })
+}
+
+/// Prints the event log through `print`; with `follow`, keeps printing new lines until the
+/// caller cancels.
+pub fn logs(ctx: &Ctx, args: &LogsArgs, mut print: impl FnMut(&str)) -> Result<()> {
+    let worker = Worker::load(ctx, &args.name)?;
+    let path = ctx.state.events_dir(&worker.name).join("log");
+    let watch = if args.follow {
+        Some(FolderWatch::new(&ctx.state.events_dir(&worker.name))?)
+    } else {
+        None
+    };
+    let mut printed = 0;
+    loop {
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(Error::io("cannot read", &path, e)),
+        };
+        for line in text.lines().skip(printed) {
+            print(line);
+            printed += 1;
+        }
+        let Some(watch) = &watch else { return Ok(()) };
+        if ctx.cancelled() {
+            return Ok(());
+        }
+        watch.wait(Duration::from_millis(250));
+    }
+}
+
+/// What `prune` did.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct Pruned {
+    pub removed: Vec<String>,
+    pub kept: Vec<String>,
+}
+
+/// Purges every worker whose process has ended (at least `older_than` ago).
+pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
+    let min_age = match &args.older_than {
+        Some(text) => parse_duration(text, "--older-than")?,
+        None => Duration::ZERO,
+    };
+    let panes = ctx.tmux.panes()?;
+    let mut result = Pruned {
+        removed: Vec::new(),
+        kept: Vec::new(),
+    };
+    for name in ctx.state.list()? {
+        let worker = Worker::load(ctx, name.as_str())?;
+        let alive = panes
+            .get(worker.session())
+            .is_some_and(|p| p.liveness == Liveness::Alive);
+        let died_at = ctx
+            .state
+            .read_dead(&name)
+            .map_or(worker.meta.created_at, |d| d.at);
+        let old_enough = now_ms().saturating_sub(died_at) >= min_age.as_millis() as u64;
+        if alive || !old_enough {
+            result.kept.push(name.to_string());
+            continue;
+        }
+        kill::kill(
+            ctx,
+            &KillArgs {
+                name: Some(name.to_string()),
+                all: false,
+                purge: true,
+            },
+        )?;
+        result.removed.push(name.to_string());
+    }
+    Ok(result)
+}

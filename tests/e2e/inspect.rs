@@ -1,0 +1,77 @@
+//! Looking at workers and sweeping the dead: capture, logs, prune, completions.
+
+use crate::harness::*;
+use serde_json::json;
+
+#[test]
+fn capture_shows_the_screen_and_the_kept_screen_after_death() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario(
+        "s",
+        json!({ "default": { "reply": "crashing now", "end": { "crash": 4 } } }),
+    );
+    sb.spawn("c1", &["--env", &scenario]);
+    let screen = stdout(&sb.run(&["capture", "c1"]));
+    assert!(screen.contains("Claude Code v2.1.332"), "{screen}");
+    assert_success(&sb.run(&["send", "c1", "go"]), "send");
+    assert_eq!(sb.run(&["wait", "c1"]).status.code(), Some(125));
+    assert_success(&sb.run(&["kill", "c1"]), "kill");
+    let kept = sb.run(&["capture", "c1"]);
+    assert_success(&kept, "capture of a tombstone");
+    assert!(stdout(&kept).contains("go"), "{}", stdout(&kept));
+    assert_eq!(sb.run(&["capture", "nobody"]).status.code(), Some(1));
+}
+
+#[test]
+fn logs_print_the_event_log_and_follow_it() {
+    let sb = Sandbox::new();
+    sb.spawn("l1", &[]);
+    let follow = sb.process(&["logs", "l1", "-f"]).spawn().unwrap();
+    assert_success(&sb.run(&["send", "l1", "hi"]), "send");
+    assert_success(&sb.run(&["wait", "l1"]), "wait");
+    let log = stdout(&sb.run(&["logs", "l1"]));
+    let kinds: Vec<&str> = log.lines().filter_map(|l| l.split(' ').nth(1)).collect();
+    assert_eq!(kinds, ["SessionStart", "UserPromptSubmit", "Stop"], "{log}");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let pid = rustix::process::Pid::from_raw(follow.id() as i32).unwrap();
+    rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
+    let followed = follow.wait_with_output().unwrap();
+    assert_eq!(
+        stdout(&followed),
+        log,
+        "-f printed the same lines as they came"
+    );
+}
+
+#[test]
+fn prune_removes_dead_workers_and_keeps_live_ones() {
+    let sb = Sandbox::new();
+    sb.spawn("alive", &[]);
+    sb.spawn("gone", &[]);
+    assert_success(&sb.run(&["kill", "gone"]), "kill");
+    let kept = json_of(&sb.run(&["prune", "--older-than", "1h", "--json"]));
+    assert_eq!(
+        kept["removed"],
+        json!([]),
+        "killed just now, not an hour ago"
+    );
+    let pruned = json_of(&sb.run(&["prune", "--json"]));
+    assert_eq!(pruned["removed"], json!(["gone"]));
+    assert_eq!(pruned["kept"], json!(["alive"]));
+    assert!(!sb.session_dir("gone").exists());
+    assert_eq!(
+        sb.run(&["prune", "--older-than", "soon"]).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn completions_are_generated_without_a_state_root() {
+    let mut sb = Sandbox::new();
+    sb.var("UMBEL_STATE", "/proc/no-state-here");
+    for shell in ["bash", "zsh", "fish"] {
+        let out = sb.run(&["completions", shell]);
+        assert_success(&out, shell);
+        assert!(stdout(&out).contains("spawn"), "{shell}");
+    }
+}
