@@ -140,6 +140,21 @@ pub fn killed(names: &[String]) -> CallToolResult {
 }
 
 /// `umbel_help`: text only.
+/// A screen or a log: the text itself, and `{<key>: text}` as structured content.
+pub fn text(key: &str, text: String) -> CallToolResult {
+    result(json!({ key: text }), text.clone(), false)
+}
+
+/// What `prune` removed and kept.
+pub fn pruned(pruned: &crate::operations::inspect::Pruned) -> CallToolResult {
+    let text = format!(
+        "{} removed, {} kept",
+        pruned.removed.len(),
+        pruned.kept.len()
+    );
+    result(json!(pruned), text, false)
+}
+
 pub fn help(text: &str) -> CallToolResult {
     CallToolResult::success(vec![ContentBlock::text(text)])
 }

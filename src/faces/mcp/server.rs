@@ -5,9 +5,11 @@
 use super::help::{self, HelpArgs, INSTRUCTIONS};
 use super::reply;
 use super::run::{Call, required_prompt};
-use crate::core::args::{KillArgs, ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs};
+use crate::core::args::{
+    CaptureArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
+};
 use crate::core::errors::Result;
-use crate::operations::{Ctx, kill, read, send, spawn, status, wait};
+use crate::operations::{Ctx, inspect, kill, read, send, spawn, status, wait};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::handler::server::wrapper::Parameters;
@@ -174,6 +176,62 @@ impl UmbelServer {
             })
             .await;
         ran.map_or_else(|e| e, |names| reply::killed(&names))
+    }
+
+    /// The worker's screen as text, for showing a person (never parse it for answers; use
+    /// umbel_read). A dead worker's kept last screen when its pane is gone.
+    #[tool(name = "umbel_capture", annotations(read_only_hint = true))]
+    async fn capture(
+        &self,
+        Parameters(args): Parameters<CaptureArgs>,
+        request: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let ran = self
+            .run(&request, "umbel_capture", None, move |ctx| {
+                inspect::capture(ctx, &args)
+            })
+            .await;
+        ran.map_or_else(|e| e, |screen| reply::text("screen", screen))
+    }
+
+    /// The worker's event log, one line per hook event (`<ns> <Event> <payload file>`).
+    /// `follow` is refused here: call again later instead.
+    #[tool(name = "umbel_logs", annotations(read_only_hint = true))]
+    async fn logs(
+        &self,
+        Parameters(args): Parameters<LogsArgs>,
+        request: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        if args.follow {
+            let message =
+                "umbel_logs cannot follow over MCP; call it again, or umbel_wait for events"
+                    .to_string();
+            return reply::failure("usage", message, None);
+        }
+        let ran = self
+            .run(&request, "umbel_logs", None, move |ctx| {
+                let mut lines = Vec::new();
+                inspect::logs(ctx, &args, |l| lines.push(l.to_string()))?;
+                Ok(lines.join("\n"))
+            })
+            .await;
+        ran.map_or_else(|e| e, |log| reply::text("log", log))
+    }
+
+    /// Remove dead workers and tombstones (older than `olderThan`, e.g. "1d"):
+    /// {removed: [names], kept: [names]}.
+    #[tool(name = "umbel_prune")]
+    async fn prune(
+        &self,
+        Parameters(args): Parameters<PruneArgs>,
+        request: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let ran = self
+            .run(&request, "umbel_prune", None, move |ctx| {
+                inspect::prune(ctx, &args)
+            })
+            .await;
+        ran.map_or_else(|e| e, |pruned| reply::pruned(&pruned))
     }
 
     /// How to use umbel's tools; topic: lifecycle, providers or outcomes (an overview without).

@@ -5,7 +5,9 @@ use crate::harness::*;
 use clap::Args;
 use rmcp::model::Tool;
 use serde_json::{Value, json};
-use umbel::core::args::{KillArgs, ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs};
+use umbel::core::args::{
+    CaptureArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
+};
 
 /// The CLI flags of `T` against a tool's input schema: same fields (CLI `snake_case` id,
 /// `kebab-case` flag, schema `camelCase`), same required-ness, same kind (flag/list/value).
@@ -91,6 +93,9 @@ async fn tool_schemas_match_the_cli_flags_field_by_field() {
     assert_schema_matches::<ReadArgs>(&tool("umbel_read"));
     assert_schema_matches::<StatusArgs>(&tool("umbel_status"));
     assert_schema_matches::<KillArgs>(&tool("umbel_kill"));
+    assert_schema_matches::<CaptureArgs>(&tool("umbel_capture"));
+    assert_schema_matches::<LogsArgs>(&tool("umbel_logs"));
+    assert_schema_matches::<PruneArgs>(&tool("umbel_prune"));
     let ls = tool("umbel_ls");
     assert!(
         ls.input_schema
@@ -104,7 +109,15 @@ async fn tool_schemas_match_the_cli_flags_field_by_field() {
             t.name
         );
         let read_only = t.annotations.as_ref().and_then(|a| a.read_only_hint) == Some(true);
-        let expect = ["umbel_read", "umbel_status", "umbel_ls", "umbel_help"].contains(&&*t.name);
+        let expect = [
+            "umbel_read",
+            "umbel_status",
+            "umbel_ls",
+            "umbel_help",
+            "umbel_capture",
+            "umbel_logs",
+        ]
+        .contains(&&*t.name);
         assert_eq!(read_only, expect, "{}: read-only hint", t.name);
     }
 }

@@ -28,7 +28,7 @@ async fn spawn_send_wait_read_kill_over_mcp() {
         .collect();
     names.sort();
     let expected = [
-        "help", "kill", "ls", "read", "send", "spawn", "status", "wait",
+        "capture", "help", "kill", "logs", "ls", "prune", "read", "send", "spawn", "status", "wait",
     ];
     assert_eq!(names, expected.map(|v| format!("umbel_{v}")));
 
@@ -55,10 +55,26 @@ async fn spawn_send_wait_read_kill_over_mcp() {
     assert_eq!(text.as_deref(), Some("Response to: hello over mcp"));
     let status = mcp.ok("umbel_status", json!({ "name": "m1" })).await;
     assert_eq!(status["workers"][0]["state"], "ready");
+    let log = mcp.ok("umbel_logs", json!({ "name": "m1" })).await;
+    assert!(log["log"].as_str().unwrap().contains(" Stop "), "{log}");
+    let screen = mcp.ok("umbel_capture", json!({ "name": "m1" })).await;
+    assert!(
+        screen["screen"]
+            .as_str()
+            .unwrap()
+            .contains("hello over mcp"),
+        "{screen}"
+    );
+    let follow = mcp
+        .err("umbel_logs", json!({ "name": "m1", "follow": true }))
+        .await;
+    assert_eq!(code(&follow), "usage");
     let killed = mcp.ok("umbel_kill", json!({ "name": "m1" })).await;
     assert_eq!(killed["killed"], json!(["m1"]));
     let ls = mcp.ok("umbel_ls", json!({})).await;
     assert_eq!(ls["workers"][0]["state"], "dead", "a tombstone stays");
+    let pruned = mcp.ok("umbel_prune", json!({})).await;
+    assert_eq!(pruned["removed"], json!(["m1"]));
     mcp.client.cancel().await.expect("close");
 }
 
