@@ -103,7 +103,8 @@ fn server_rss_kib(sb: &Sandbox) -> Option<u64> {
     std::fs::read_dir("/proc").ok()?.flatten().find_map(|e| {
         let cmd = std::fs::read(e.path().join("cmdline")).ok()?;
         let env = std::fs::read(e.path().join("environ")).ok()?;
-        let is_server = cmd.ends_with(b"\0mcp\0") && env.split(|b| *b == 0).any(|v| v == marker.as_bytes());
+        let is_server =
+            cmd.ends_with(b"\0mcp\0") && env.split(|b| *b == 0).any(|v| v == marker.as_bytes());
         if !is_server {
             return None;
         }

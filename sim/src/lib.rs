@@ -8,7 +8,8 @@
 //!
 //! Provider-neutral core: [`args`], [`clock`], [`event_loop`], [`hooks`],
 //! [`ids`], [`input`], [`json`], [`jsonl`], [`keys`], [`record`],
-//! [`scenario`], [`screen`], [`selfkill`], [`sha256`], [`stream`], [`term`].
+//! [`scenario`], [`screen`], [`selfkill`], [`sha256`], [`stream`], [`term`],
+//! [`timeline`].
 //! Provider specifics live in [`claude`], [`codex`] and [`gemini`].
 //! `docs/simulator.md` describes the scenario format and the env vars.
 
@@ -31,3 +32,4 @@ pub mod selfkill;
 pub mod sha256;
 pub mod stream;
 pub mod term;
+pub mod timeline;

@@ -59,7 +59,7 @@ impl Turn {
         if !sess.interactive {
             return self.deny(sess, now);
         }
-        self.phase = Phase::Permission(0);
+        self.phase = Phase::Dialog(0);
         self.notify_pending = true;
     }
 
@@ -112,8 +112,7 @@ impl Turn {
         self.num_turns += 1;
         self.message_id = format!("msg_01{}", sess.ids.alnum(22));
         self.block = Block::default();
-        self.chunks = self.chosen.chunks();
-        self.next_chunk = 0;
+        self.pacer.restart(self.chosen.chunks());
         self.phase = Phase::Stream(now);
     }
 

@@ -20,18 +20,8 @@ use crate::scenario::{Chosen, End, Permission};
 /// The answer being streamed, `●` first.
 pub type Block = crate::stream::Stream<'●'>;
 
-/// Where the turn is.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Phase {
-    /// Busy, nothing shown yet, until the instant.
-    Delay(Instant),
-    /// Streaming; next chunk at the instant.
-    Stream(Instant),
-    /// Waiting on the permission dialog; the cursor (0..=3).
-    Permission(usize),
-    /// Busy forever.
-    Wedged,
-}
+use crate::timeline::Pacer;
+pub use crate::timeline::Phase;
 
 /// The end-of-turn hook to fire once the screen is idle.
 #[derive(Clone, Debug, PartialEq)]
@@ -99,8 +89,7 @@ pub struct Turn {
     pub(super) turn_id: String,
     pub(super) start_ms: i64,
     pub(super) block: Block,
-    pub(super) chunks: Vec<String>,
-    pub(super) next_chunk: usize,
+    pub(super) pacer: Pacer,
     pub(super) message_id: String,
     pub(super) tool: Option<ToolCall>,
     pub(super) after_tool: bool,
@@ -127,11 +116,10 @@ impl Turn {
             denials: Vec::new(),
             num_turns: 1,
             block: Block::default(),
-            next_chunk: 0,
             tool: None,
             after_tool: false,
             notify_pending: false,
-            chunks,
+            pacer: Pacer::new(chunks, chosen.chunk_ms),
             chosen,
             prompt_id,
             prompt,
@@ -153,21 +141,18 @@ impl Turn {
 
     /// When [`Turn::tick`] should next be called (`None`: only keys move it on).
     pub fn deadline(&self) -> Option<Instant> {
-        match self.phase {
-            Phase::Delay(t) | Phase::Stream(t) => Some(t),
-            Phase::Permission(_) | Phase::Wedged => None,
-        }
+        self.phase.deadline()
     }
 
     /// True while the busy spinner should show.
     pub fn busy(&self) -> bool {
-        !matches!(self.phase, Phase::Permission(_))
+        self.phase.busy()
     }
 
     /// The live part of the screen above the input box while busy, or the whole
     /// permission dialog.
     pub fn live(&self, sess: &Session, width: usize, now: Instant) -> Vec<String> {
-        if let (Phase::Permission(cursor), Some(t)) = (&self.phase, &self.tool) {
+        if let (Phase::Dialog(cursor), Some(t)) = (&self.phase, &self.tool) {
             return screens::permission_dialog(
                 width,
                 &t.permission.tool,
@@ -198,19 +183,11 @@ impl Turn {
                 self.tick(sess, now)
             }
             Phase::Stream(t) if now >= t => {
-                let chunk = self
-                    .chunks
-                    .get(self.next_chunk)
-                    .cloned()
-                    .unwrap_or_default();
-                if self.next_chunk > 0 {
-                    sess.clock.advance(self.chosen.chunk_ms);
-                }
-                self.next_chunk += 1;
+                let (chunk, due) = self.pacer.step(&mut sess.clock, now);
                 self.block.push(&chunk);
                 self.commits.extend(self.block.take_complete());
-                if self.next_chunk < self.chunks.len() {
-                    self.phase = Phase::Stream(now + Duration::from_millis(self.chosen.chunk_ms));
+                if let Some(due) = due {
+                    self.phase = Phase::Stream(due);
                     return None;
                 }
                 self.text_done(sess, now)
@@ -318,7 +295,7 @@ impl Turn {
 
     /// Esc (or Ctrl-C) during the turn: keep what was streamed, mark the interruption.
     pub fn interrupt(&mut self, sess: &mut Session) -> Outcome {
-        if let (Phase::Permission(_), Some(_)) = (&self.phase, &self.tool) {
+        if let (Phase::Dialog(_), Some(_)) = (&self.phase, &self.tool) {
             return self.refuse(sess);
         }
         let text = self.block.text.clone();
@@ -341,12 +318,12 @@ impl Turn {
 
     /// A key while this turn runs. Returns an outcome when the key ended it.
     pub fn key(&mut self, sess: &mut Session, key: &Key, now: Instant) -> Option<Outcome> {
-        let Phase::Permission(cursor) = self.phase else {
+        let Phase::Dialog(cursor) = self.phase else {
             return matches!(key, Key::Esc).then(|| self.interrupt(sess));
         };
         match key {
-            Key::Up => self.phase = Phase::Permission(cursor.saturating_sub(1)),
-            Key::Down => self.phase = Phase::Permission((cursor + 1).min(3)),
+            Key::Up => self.phase = Phase::Dialog(cursor.saturating_sub(1)),
+            Key::Down => self.phase = Phase::Dialog((cursor + 1).min(3)),
             Key::Enter if cursor == 3 => return Some(self.refuse(sess)),
             Key::Enter => self.approve(sess, now),
             Key::Text(t) if matches!(t.as_str(), "1" | "2" | "3") => self.approve(sess, now),

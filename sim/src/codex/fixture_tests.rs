@@ -112,7 +112,7 @@ fn drive(sess: &mut Session, prompt: &str) -> (Turn, Outcome) {
             continue;
         }
         let key = match turn.phase {
-            Phase::Approval(_) => Key::Text("y".into()),
+            Phase::Dialog(_) => Key::Text("y".into()),
             _ => Key::Esc,
         };
         if let Some(o) = turn.key(sess, &key, t) {

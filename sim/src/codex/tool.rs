@@ -139,7 +139,7 @@ impl Turn {
                 sess.payload_permission_request(&self.turn_id, &tool, &t.permission.input);
             sess.fire("PermissionRequest", Some(&tool), &payload);
         }
-        self.phase = Phase::Approval(0);
+        self.phase = Phase::Dialog(0);
     }
 
     /// `y`, `p`, `1`, `2` or Enter on a Yes.
@@ -180,8 +180,7 @@ impl Turn {
         });
         self.after_tool = true;
         self.text_started_ms = sess.clock.now_ms();
-        self.chunks = self.chosen.chunks();
-        self.next_chunk = 0;
+        self.pacer.restart(self.chosen.chunks());
         self.phase = Phase::Stream(now);
     }
 

@@ -19,18 +19,8 @@ use crate::scenario::{Chosen, End, Permission};
 /// The answer being streamed, `•` first.
 pub type Stream = crate::stream::Stream<'•'>;
 
-/// Where the turn is.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Phase {
-    /// Busy, nothing shown yet, until the instant.
-    Delay(Instant),
-    /// Streaming; next chunk at the instant.
-    Stream(Instant),
-    /// Waiting on the approval prompt; the cursor (0..=2).
-    Approval(usize),
-    /// Busy forever.
-    Wedged,
-}
+use crate::timeline::Pacer;
+pub use crate::timeline::Phase;
 
 /// A hook to fire once the screen is idle.
 #[derive(Clone, Debug, PartialEq)]
@@ -98,8 +88,7 @@ pub struct Turn {
     pub(super) chosen: Chosen,
     pub(super) start_ms: i64,
     pub(super) stream: Stream,
-    pub(super) chunks: Vec<String>,
-    pub(super) next_chunk: usize,
+    pub(super) pacer: Pacer,
     pub(super) tool: Option<ToolCall>,
     pub(super) after_tool: bool,
     pub(super) usage: Usage,
@@ -120,8 +109,7 @@ impl Turn {
             commits: Vec::new(),
             events: Vec::new(),
             stream: Stream::default(),
-            chunks: chosen.chunks(),
-            next_chunk: 0,
+            pacer: Pacer::new(chosen.chunks(), chosen.chunk_ms),
             tool: None,
             after_tool: false,
             usage: Usage::default(),
@@ -147,20 +135,17 @@ impl Turn {
 
     /// When [`Turn::tick`] should next run (`None`: only keys move it on).
     pub fn deadline(&self) -> Option<Instant> {
-        match self.phase {
-            Phase::Delay(t) | Phase::Stream(t) => Some(t),
-            Phase::Approval(_) | Phase::Wedged => None,
-        }
+        self.phase.deadline()
     }
 
     /// True while the busy indicator shows (not in the approval prompt).
     pub fn busy(&self) -> bool {
-        !matches!(self.phase, Phase::Approval(_))
+        self.phase.busy()
     }
 
     /// The live lines above the composer while busy, or the approval prompt.
     pub fn live(&self, now: Instant) -> Vec<String> {
-        if let (Phase::Approval(cursor), Some(t)) = (&self.phase, &self.tool) {
+        if let (Phase::Dialog(cursor), Some(t)) = (&self.phase, &self.tool) {
             return screens::approval(&t.cmd, t.reason.as_deref(), *cursor);
         }
         let mut lines = self.stream.live();
@@ -210,19 +195,11 @@ impl Turn {
                 self.tick(sess, now)
             }
             Phase::Stream(t) if now >= t => {
-                let chunk = self
-                    .chunks
-                    .get(self.next_chunk)
-                    .cloned()
-                    .unwrap_or_default();
-                if self.next_chunk > 0 {
-                    sess.clock.advance(self.chosen.chunk_ms);
-                }
-                self.next_chunk += 1;
+                let (chunk, due) = self.pacer.step(&mut sess.clock, now);
                 self.stream.push(&chunk);
                 self.commits.extend(self.stream.take_complete());
-                if self.next_chunk < self.chunks.len() {
-                    self.phase = Phase::Stream(now + Duration::from_millis(self.chosen.chunk_ms));
+                if let Some(due) = due {
+                    self.phase = Phase::Stream(due);
                     return None;
                 }
                 self.text_done(sess, now)
@@ -328,7 +305,7 @@ impl Turn {
 
     /// Esc during the turn: keep what was streamed, record the abort, fire `Interrupt`.
     pub fn interrupt(&mut self, sess: &mut Session) -> Outcome {
-        if let (Phase::Approval(_), Some(_)) = (&self.phase, &self.tool) {
+        if let (Phase::Dialog(_), Some(_)) = (&self.phase, &self.tool) {
             return self.refuse(sess);
         }
         self.commits.extend(self.stream.take_rest());
@@ -353,12 +330,12 @@ impl Turn {
 
     /// A key while this turn runs; returns an outcome when the key ended it.
     pub fn key(&mut self, sess: &mut Session, key: &Key, now: Instant) -> Option<Outcome> {
-        let Phase::Approval(cursor) = self.phase else {
+        let Phase::Dialog(cursor) = self.phase else {
             return matches!(key, Key::Esc).then(|| self.interrupt(sess));
         };
         match key {
-            Key::Up => self.phase = Phase::Approval(cursor.saturating_sub(1)),
-            Key::Down => self.phase = Phase::Approval((cursor + 1).min(2)),
+            Key::Up => self.phase = Phase::Dialog(cursor.saturating_sub(1)),
+            Key::Down => self.phase = Phase::Dialog((cursor + 1).min(2)),
             Key::Enter if cursor == 2 => return Some(self.refuse(sess)),
             Key::Enter => self.approve(sess, now, cursor == 1),
             Key::Text(t) => match t.as_str() {

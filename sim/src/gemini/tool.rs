@@ -85,14 +85,14 @@ impl Turn {
             self.approve(sess, now);
             return;
         }
-        self.phase = Phase::Confirm(0);
+        self.phase = Phase::Dialog(0);
         self.notify_pending = true;
     }
 
     /// The confirmation box (live region while waiting).
     pub fn confirm_lines(&self) -> Vec<String> {
         match (&self.phase, &self.tool) {
-            (Phase::Confirm(cursor), Some(t)) => {
+            (Phase::Dialog(cursor), Some(t)) => {
                 let mut lines = vec![String::new(), String::new()];
                 lines.extend(boxes::confirm(self.width, &t.display, &t.input, *cursor));
                 lines
@@ -137,7 +137,7 @@ impl Turn {
     /// `1`, `2`, Enter on an Allow, or yolo: run the (fake) tool and go on.
     pub(super) fn approve(&mut self, sess: &mut Session, now: Instant) {
         let Some(t) = self.tool.take() else { return };
-        if matches!(self.phase, Phase::Confirm(_)) {
+        if matches!(self.phase, Phase::Dialog(_)) {
             sess.stats.accepted += 1;
         }
         let output = t

@@ -156,7 +156,7 @@ impl App {
 
     fn on_key(&mut self, key: Key) -> Result<Flow, String> {
         if let Some(turn) = self.turn.as_mut() {
-            let confirming = matches!(turn.phase, Phase::Confirm(_));
+            let confirming = matches!(turn.phase, Phase::Dialog(_));
             let outcome = match key {
                 Key::Esc | Key::CtrlC => Some(turn.cancel(&mut self.sess)),
                 _ if confirming => turn.key(&mut self.sess, &key, Instant::now()),

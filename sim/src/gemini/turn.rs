@@ -22,18 +22,8 @@ use crate::keys::Key;
 use crate::obj;
 use crate::scenario::{ApiError, Chosen, End};
 
-/// Where the turn is.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Phase {
-    /// Busy, nothing shown yet, until the instant.
-    Delay(Instant),
-    /// Streaming; next chunk at the instant.
-    Stream(Instant),
-    /// The tool confirmation is up; the cursor (0..=2).
-    Confirm(usize),
-    /// Busy forever.
-    Wedged,
-}
+use crate::timeline::Pacer;
+pub use crate::timeline::Phase;
 
 /// Records the real CLI writes a little after `AfterAgent`.
 #[derive(Clone, Debug, PartialEq)]
@@ -116,8 +106,7 @@ pub struct Turn {
     pub(super) width: usize,
     pub(super) text: String,
     committed: usize,
-    chunks: Vec<String>,
-    next_chunk: usize,
+    pacer: Pacer,
     start_ms: i64,
     pub(super) pending: Vec<Obj>,
     pub(super) tool: Option<ToolCall>,
@@ -161,10 +150,9 @@ impl Turn {
             commits: Vec::new(),
             events: Vec::new(),
             notify_pending: false,
-            chunks: chosen.chunks(),
+            pacer: Pacer::new(chosen.chunks(), chosen.chunk_ms),
             text: String::new(),
             committed: 0,
-            next_chunk: 0,
             pending: Vec::new(),
             tool: None,
             after_tool: false,
@@ -183,15 +171,12 @@ impl Turn {
 
     /// When [`Turn::tick`] should next be called (`None`: only keys move it on).
     pub fn deadline(&self) -> Option<Instant> {
-        match self.phase {
-            Phase::Delay(t) | Phase::Stream(t) => Some(t),
-            Phase::Confirm(_) | Phase::Wedged => None,
-        }
+        self.phase.deadline()
     }
 
     /// True while the busy line should show (not during the confirmation).
     pub fn busy(&self) -> bool {
-        !matches!(self.phase, Phase::Confirm(_))
+        self.phase.busy()
     }
 
     /// The answer lines not yet committed (shown above the composer).
@@ -229,8 +214,7 @@ impl Turn {
     pub(super) fn restart_stream(&mut self, now: Instant) {
         self.text.clear();
         self.committed = 0;
-        self.chunks = self.chosen.chunks();
-        self.next_chunk = 0;
+        self.pacer.restart(self.chosen.chunks());
         self.phase = Phase::Stream(now);
     }
 
@@ -251,22 +235,14 @@ impl Turn {
                 self.tick(sess, now)
             }
             Phase::Stream(t) if now >= t => {
-                let chunk = self
-                    .chunks
-                    .get(self.next_chunk)
-                    .cloned()
-                    .unwrap_or_default();
-                if self.next_chunk > 0 {
-                    sess.clock.advance(self.chosen.chunk_ms);
-                }
-                self.next_chunk += 1;
+                let (chunk, due) = self.pacer.step(&mut sess.clock, now);
                 self.text.push_str(&chunk);
                 if !chunk.is_empty() {
                     self.events.push(Event::Delta(chunk));
                 }
                 self.commit_complete();
-                if self.next_chunk < self.chunks.len() {
-                    self.phase = Phase::Stream(now + Duration::from_millis(self.chosen.chunk_ms));
+                if let Some(due) = due {
+                    self.phase = Phase::Stream(due);
                     return None;
                 }
                 self.text_done(sess, now)
@@ -375,12 +351,12 @@ impl Turn {
 
     /// A key while the confirmation is up (other phases ignore keys here).
     pub fn key(&mut self, sess: &mut Session, key: &Key, now: Instant) -> Option<Outcome> {
-        let Phase::Confirm(cursor) = self.phase else {
+        let Phase::Dialog(cursor) = self.phase else {
             return None;
         };
         match key {
-            Key::Up => self.phase = Phase::Confirm(cursor.saturating_sub(1)),
-            Key::Down => self.phase = Phase::Confirm((cursor + 1).min(2)),
+            Key::Up => self.phase = Phase::Dialog(cursor.saturating_sub(1)),
+            Key::Down => self.phase = Phase::Dialog((cursor + 1).min(2)),
             Key::Enter if cursor == 2 => return Some(self.cancel(sess)),
             Key::Enter => self.approve(sess, now),
             Key::Text(t) if t == "1" || t == "2" => self.approve(sess, now),
