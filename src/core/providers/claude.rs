@@ -11,7 +11,7 @@
 
 use super::{
     EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn, env_get,
-    hooks_json, str_field,
+    highlighted, hooks_json, str_field,
 };
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
@@ -149,25 +149,20 @@ impl ProviderModule for Claude {
         {
             return StartupScreen::SignIn((*line).to_string());
         }
-        let highlighted = |text: &str| {
-            lines.iter().any(|l| {
-                l.strip_prefix('❯')
-                    .is_some_and(|rest| rest.trim_start().starts_with(text))
-            })
-        };
-        if highlighted("No, exit") {
+        let cursor_on = |text: &str| highlighted(&lines, '❯', text);
+        if cursor_on("No, exit") {
             return StartupScreen::Dialog {
                 what: "workspace trust",
                 keys: &["Down"],
             };
         }
-        if highlighted("Yes, I trust this folder") {
+        if cursor_on("Yes, I trust this folder") {
             return StartupScreen::Dialog {
                 what: "workspace trust",
                 keys: &["Enter"],
             };
         }
-        if highlighted("No, disable external imports") {
+        if cursor_on("No, disable external imports") {
             return StartupScreen::Dialog {
                 what: "external CLAUDE.md imports",
                 keys: &["Enter"],

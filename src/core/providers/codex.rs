@@ -14,7 +14,7 @@
 
 use super::{
     Composer, EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn,
-    env_get, hooks_json, str_field,
+    env_get, highlighted, hooks_json, str_field,
 };
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
@@ -144,14 +144,9 @@ impl ProviderModule for Codex {
                 .unwrap_or(&"");
             return StartupScreen::SignIn((*line).to_string());
         }
-        let highlighted = |text: &str| {
-            lines.iter().any(|l| {
-                l.strip_prefix('›')
-                    .is_some_and(|r| r.trim_start().starts_with(text))
-            })
-        };
+        let cursor_on = |text: &str| highlighted(&lines, '›', text);
         if has("Trust this folder?") {
-            return if highlighted("1. Trust and continue") {
+            return if cursor_on("1. Trust and continue") {
                 StartupScreen::Dialog {
                     what: "folder trust",
                     keys: &["Enter"],
@@ -164,12 +159,12 @@ impl ProviderModule for Codex {
             };
         }
         if has("Hooks need review") {
-            return if highlighted("2. Trust all and continue") {
+            return if cursor_on("2. Trust all and continue") {
                 StartupScreen::Dialog {
                     what: "hook review",
                     keys: &["Enter"],
                 }
-            } else if highlighted("1.") {
+            } else if cursor_on("1.") {
                 StartupScreen::Dialog {
                     what: "hook review",
                     keys: &["Down"],

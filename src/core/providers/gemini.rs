@@ -15,7 +15,7 @@
 
 use super::{
     Composer, EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn,
-    env_get, hooks_json, str_field,
+    env_get, highlighted, hooks_json, str_field,
 };
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
@@ -182,12 +182,7 @@ impl ProviderModule for Gemini {
                 .any(|l| l.contains("is restarting") || l.starts_with('>'))
         });
         if dialog_at.is_some() && !superseded {
-            let selected = |t: &str| {
-                lines.iter().any(|l| {
-                    l.strip_prefix('●')
-                        .is_some_and(|r| r.trim_start().starts_with(t))
-                })
-            };
+            let selected = |text: &str| highlighted(&lines, '●', text);
             return if selected("1. Trust folder") {
                 StartupScreen::Dialog {
                     what: "folder trust",

@@ -197,6 +197,15 @@ pub trait ProviderModule: Sync {
     fn last_turn(&self, lines_newest_first: &mut dyn Iterator<Item = String>) -> TranscriptTurn;
 }
 
+/// Whether a dialog option starting with `text` is the highlighted one: its line begins with
+/// the CLI's cursor `mark` (claude `❯`, codex `›`, gemini `●`). Lines are trimmed.
+pub fn highlighted(lines: &[&str], mark: char, text: &str) -> bool {
+    lines.iter().any(|l| {
+        l.strip_prefix(mark)
+            .is_some_and(|rest| rest.trim_start().starts_with(text))
+    })
+}
+
 /// A box-less input line drawn below the conversation (codex `›`, gemini `>`): the last line
 /// that starts with `mark` is the composer (prompt echoes above it start with the same mark); it
 /// shows `placeholder` when empty, and `busy` appears on screen while a turn runs.
