@@ -23,6 +23,11 @@ demo: setup
     cargo build --workspace --bins --quiet
     bash scripts/demo.sh
 
+# a workflow (examples/review.yaml: claude drafts, codex and gemini review in parallel) on the fakes
+demo-workflow: setup
+    cargo build --workspace --bins --quiet
+    bash scripts/demo_workflow.sh
+
 # the whole test suite (unit + end-to-end on the fakes); extra args go to the runner
 [positional-arguments]
 test *ARGS: setup sim

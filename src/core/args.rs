@@ -4,6 +4,7 @@
 //! Output switches (`--json`) are the faces' business and live there.
 
 use super::providers::Provider;
+use super::worker_env::EnvSpec;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use std::path::PathBuf;
@@ -30,9 +31,11 @@ pub struct SpawnArgs {
     pub model: Option<String>,
     /// Extra variable for the worker: `K=V`, or `NAME` to pass umbel's own value by name (keeps
     /// secrets off every command line). Repeatable.
+    /// In YAML and JSON also a map: `{K: V, TOKEN: {fromEnv: MY_TOKEN}}`.
     #[arg(long = "env", value_name = "K=V|NAME")]
-    #[serde(default)]
-    pub env: Vec<String>,
+    #[serde(default, deserialize_with = "super::env_list::deserialize")]
+    #[schemars(with = "Vec<String>")]
+    pub env: Vec<EnvSpec>,
     /// Skip the CLI's permission prompts (claude: bypassPermissions).
     #[arg(long)]
     #[serde(default)]
@@ -82,6 +85,24 @@ pub struct WaitArgs {
     /// Only a turn whose answer matches this regular expression counts as the stop; other turns
     /// are waited past.
     #[arg(long, value_name = "REGEX")]
+    #[serde(default)]
+    pub pattern: Option<String>,
+}
+
+/// When a workflow step's turn counts as ended: the conditions of `umbel wait`'s flags.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct WaitUntil {
+    /// Give up after this long (default 30m); the step then fails with `timeout`.
+    #[serde(default)]
+    pub timeout: Option<String>,
+    /// Also end (`idle`) when nothing moved for this long.
+    #[serde(default)]
+    pub idle_timeout: Option<String>,
+    /// Also end (`stop`) as soon as this file exists (relative to the worker's cwd).
+    #[serde(default)]
+    pub file: Option<PathBuf>,
+    /// Only a turn whose answer matches this regular expression counts as the stop.
     #[serde(default)]
     pub pattern: Option<String>,
 }
@@ -153,4 +174,28 @@ pub struct PruneArgs {
     #[arg(long, value_name = "DURATION")]
     #[serde(default)]
     pub older_than: Option<String>,
+}
+
+/// Run a workflow file: its workers spawned as needed, its steps in dependency waves.
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RunArgs {
+    /// The workflow file (YAML; see docs/workflows.md). With `--resume`, defaults to the copy
+    /// kept in the run's folder.
+    #[arg(required_unless_present = "resume")]
+    #[serde(default)]
+    pub file: Option<PathBuf>,
+    /// Only check the file (and the environment and folders it names); run nothing.
+    #[arg(long, conflicts_with = "resume")]
+    #[serde(default)]
+    pub check: bool,
+    /// Rerun what did not finish in an earlier run (its id, e.g. `wf-k3x9aa`).
+    #[arg(long, value_name = "RUN_ID")]
+    #[serde(default)]
+    pub resume: Option<String>,
+    /// Leave the workers running after a successful run (they are always stopped after a
+    /// failure or Ctrl-C).
+    #[arg(long)]
+    #[serde(default)]
+    pub keep: bool,
 }

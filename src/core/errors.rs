@@ -94,6 +94,13 @@ pub enum Error {
     #[error("worker `{name}` has no finished turn to read yet")]
     NoAnswer { name: String },
 
+    /// A workflow file that cannot run: every problem found, each with its line and column.
+    #[error("{}", problems.iter().map(|p| format!("{}:{}:{}: {}", file.display(), p.line, p.column, p.message)).collect::<Vec<_>>().join("\n"))]
+    InvalidWorkflow {
+        file: PathBuf,
+        problems: Vec<crate::core::workflow::Problem>,
+    },
+
     /// The operation was interrupted (SIGINT, or a cancelled MCP request).
     #[error("interrupted")]
     Interrupted,
@@ -135,6 +142,7 @@ impl Error {
             Error::Io { .. } => "io",
             Error::Corrupt { .. } => "corrupt_state",
             Error::NoAnswer { .. } => "no_answer",
+            Error::InvalidWorkflow { .. } => "invalid_workflow",
             Error::Interrupted => "interrupted",
         }
     }
@@ -145,7 +153,8 @@ impl Error {
             Error::Usage { .. }
             | Error::InvalidName { .. }
             | Error::EnvUnset { .. }
-            | Error::CwdMissing { .. } => 2,
+            | Error::CwdMissing { .. }
+            | Error::InvalidWorkflow { .. } => 2,
             Error::SignIn { .. } => 126,
             Error::Interrupted => 130,
             _ => 1,

@@ -3,6 +3,7 @@
 
 pub mod args;
 pub mod duration;
+pub mod env_list;
 pub mod errors;
 pub mod events;
 pub mod meta;
@@ -13,3 +14,4 @@ pub mod socket;
 pub mod status;
 pub mod wait;
 pub mod worker_env;
+pub mod workflow;

@@ -45,8 +45,9 @@ pub const ALLOWED_PREFIXES: &[&str] = &["LC_"];
 pub enum EnvSpec {
     /// `--env K=V`
     Literal { name: String, value: String },
-    /// `--env NAME`: the value comes from umbel's own environment.
-    FromEnv { name: String },
+    /// `--env NAME` (`source` = `name`), or `K: {fromEnv: SOURCE}` in a YAML or JSON map: the
+    /// value comes from umbel's own environment.
+    FromEnv { name: String, source: String },
 }
 
 impl EnvSpec {
@@ -64,15 +65,34 @@ impl EnvSpec {
             },
             None => EnvSpec::FromEnv {
                 name: name.to_string(),
+                source: name.to_string(),
             },
+        })
+    }
+
+    /// `K: {fromEnv: SOURCE}`: the worker's `K` takes the value of umbel's `SOURCE`.
+    pub fn from_env(name: &str, source: &str) -> Result<Self> {
+        validate_name(name, name)?;
+        validate_name(source, source)?;
+        Ok(EnvSpec::FromEnv {
+            name: name.to_string(),
+            source: source.to_string(),
         })
     }
 
     /// The variable this spec sets.
     pub fn name(&self) -> &str {
         match self {
-            EnvSpec::Literal { name, .. } | EnvSpec::FromEnv { name } => name,
+            EnvSpec::Literal { name, .. } | EnvSpec::FromEnv { name, .. } => name,
         }
+    }
+}
+
+impl std::str::FromStr for EnvSpec {
+    type Err = Error;
+
+    fn from_str(raw: &str) -> Result<Self> {
+        EnvSpec::parse(raw)
     }
 }
 
@@ -131,9 +151,9 @@ pub fn compose(
     for spec in requested {
         let value = match spec {
             EnvSpec::Literal { value, .. } => value.clone(),
-            EnvSpec::FromEnv { name } => {
-                lookup(name).ok_or_else(|| Error::EnvUnset { name: name.clone() })?
-            }
+            EnvSpec::FromEnv { source, .. } => lookup(source).ok_or_else(|| Error::EnvUnset {
+                name: source.clone(),
+            })?,
         };
         if value.contains('\0') {
             return Err(Error::usage(format!(
@@ -195,7 +215,8 @@ mod tests {
         assert_eq!(
             EnvSpec::parse("SECRET").unwrap(),
             EnvSpec::FromEnv {
-                name: "SECRET".into()
+                name: "SECRET".into(),
+                source: "SECRET".into()
             }
         );
         assert_eq!(

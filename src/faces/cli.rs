@@ -4,7 +4,8 @@
 use super::output::{out_json, outln, report};
 use super::print::{self, PrintArgs, no_prompt};
 use crate::core::args::{
-    CaptureArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
+    CaptureArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, RunArgs, SendArgs, SpawnArgs, StatusArgs,
+    WaitArgs,
 };
 use crate::core::errors::{Error, Result};
 use crate::core::outcome::OutcomeKind;
@@ -23,6 +24,7 @@ Examples:
   umbel wait w1 --since \"$pos\" --timeout 10m    block until the turn ends (exit code = outcome)
   umbel read w1                                 the answer
   umbel kill w1                                 stop it (keeps a tombstone; --purge removes it)
+  umbel run pipeline.yaml                       run a workflow (--check validates only)
 
 Wait outcomes (exit codes): stop 0, provider-error 122, idle 123, timeout 124, dead 125,
 input 126; usage errors 2, other failures 1, interrupted 130.";
@@ -62,6 +64,9 @@ enum Command {
     Logs(LogsArgs),
     /// Remove dead workers and tombstones.
     Prune(WithJson<PruneArgs>),
+    /// Run a workflow file: workers spawned as needed, steps in dependency waves (see
+    /// docs/workflows.md). Prints the run id; exit code = the failed step's.
+    Run(RunCommand),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions {
         /// The shell.
@@ -78,6 +83,18 @@ struct WithJson<T: Args> {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Debug, Args)]
+struct RunCommand {
+    #[command(flatten)]
+    args: RunArgs,
+    /// Print the run record (or, with --check, the waves) as JSON.
+    #[arg(long)]
+    json: bool,
+    /// No progress display on stderr.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 #[derive(Debug, Args)]
@@ -121,6 +138,7 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Ls(c)) => c.json,
         Some(Command::Kill(_)) => false,
         Some(Command::Prune(c)) => c.json,
+        Some(Command::Run(c)) => c.json,
         Some(Command::Capture(_) | Command::Logs(_) | Command::Completions { .. }) => false,
         Some(Command::Mcp) => false,
         None => cli.print.output_format == print::OutputFormat::Json,
@@ -220,6 +238,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
             }
             0
         }),
+        Some(Command::Run(c)) => super::run::run(ctx, &c.args, json, c.quiet),
         Some(Command::Completions { shell }) => {
             completions(shell);
             Ok(0)

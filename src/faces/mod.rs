@@ -5,3 +5,5 @@ pub mod cli;
 pub mod mcp;
 pub mod output;
 pub mod print;
+pub mod run;
+pub mod run_progress;

@@ -27,7 +27,10 @@ pub fn out_json<T: serde::Serialize>(value: &T) {
 
 /// Reports an error on stderr (and as JSON on stdout when asked) and returns its exit code.
 pub fn report(err: &Error, json: bool) -> u8 {
-    eprintln!("umbel: {err}");
+    // A workflow error lists one problem per line, each as `file:line:col: message`.
+    for line in err.to_string().lines() {
+        eprintln!("umbel: {line}");
+    }
     if let Error::StartupFailed {
         screen: Some(screen),
         ..
@@ -40,9 +43,12 @@ pub fn report(err: &Error, json: bool) -> u8 {
         eprintln!("umbel: the last screen was:\n{screen}");
     }
     if json {
-        out_json(
-            &serde_json::json!({ "error": { "code": err.code(), "message": err.to_string() } }),
-        );
+        let mut error = serde_json::json!({ "code": err.code(), "message": err.to_string() });
+        if let Error::InvalidWorkflow { file, problems } = err {
+            error["file"] = serde_json::json!(file);
+            error["problems"] = serde_json::json!(problems);
+        }
+        out_json(&serde_json::json!({ "error": error }));
     }
     err.exit_code()
 }

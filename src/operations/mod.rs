@@ -6,6 +6,7 @@ pub mod context;
 pub mod inspect;
 pub mod kill;
 pub mod read;
+pub mod run;
 pub mod send;
 pub mod spawn;
 pub mod startup;

@@ -12,7 +12,7 @@ use crate::core::errors::{Error, Result};
 use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
 use crate::core::providers::{LaunchInput, ProviderModule};
-use crate::core::worker_env::{EnvSpec, compose, export_script, shell_quote};
+use crate::core::worker_env::{compose, export_script, shell_quote};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -52,11 +52,7 @@ pub fn spawn(ctx: &Ctx, args: &SpawnArgs) -> Result<Meta> {
 
 fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
     let provider = args.provider.module();
-    let specs = args
-        .env
-        .iter()
-        .map(|raw| EnvSpec::parse(raw))
-        .collect::<Result<Vec<_>>>()?;
+    let specs = &args.env;
     let startup_timeout = match &args.startup_timeout {
         Some(text) => parse_duration(text, "--startup-timeout")?,
         None => DEFAULT_STARTUP_TIMEOUT,
@@ -67,7 +63,7 @@ fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
         "UMBEL_STATE".to_string(),
         ctx.state.path().to_string_lossy().into_owned(),
     )];
-    let mut env = compose(&ctx.env, provider.env(), &specs, &reserved)?;
+    let mut env = compose(&ctx.env, provider.env(), specs, &reserved)?;
     provider.reconcile_env(&mut env);
     Ok(Plan {
         provider,

@@ -14,3 +14,4 @@ mod outcomes;
 mod print;
 mod secrets;
 mod startup;
+mod workflow;

@@ -1,0 +1,468 @@
+//! Checks a whole workflow before anything runs and turns it into a [`Plan`]. Every problem is
+//! collected (not only the first), each at its line and column with the offending text:
+//! unknown worker or step ids, duplicate ids, cycles (`cycle: a → b → a`), a `{fromEnv}` or
+//! `{{ env.X }}` that is not set, templates that are not one of the four forms or refer to a step
+//! that is not (transitively) needed, bad durations and patterns, cwds that do not exist.
+//!
+//! Steps on the same worker run in file order (a worker holds one conversation): each step
+//! implicitly needs the previous step of its worker.
+
+use super::graph::{self, Deps};
+use super::model::{OutputSource, WorkflowFile};
+use super::template::{self, Ref};
+use crate::core::args::{SpawnArgs, WaitUntil};
+use crate::core::duration::parse_duration;
+use crate::core::worker_env::EnvSpec;
+use serde::Serialize;
+use serde_saphyr::{Location, Spanned};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Longest worker key: the worker's umbel name is `<run id>-<key>` (at most 63 characters).
+pub const MAX_WORKER_KEY: usize = 50;
+
+/// One problem, at a 1-based line and column of the file (0 when unknown).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    pub line: u64,
+    pub column: u64,
+    pub message: String,
+}
+
+impl Problem {
+    /// A problem at `line`:`column`.
+    pub fn at(line: u64, column: u64, message: impl Into<String>) -> Self {
+        Problem {
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+
+    fn located(loc: Location, message: impl Into<String>) -> Self {
+        Problem::at(loc.line(), loc.column(), message)
+    }
+}
+
+/// A worker ready to spawn: `spawn.cwd` is absolute, `spawn.name` unset (the runner names it).
+#[derive(Debug, Clone)]
+pub struct PlannedWorker {
+    pub key: String,
+    pub spawn: SpawnArgs,
+}
+
+/// A step ready to run.
+#[derive(Debug, Clone)]
+pub struct PlannedStep {
+    pub id: String,
+    pub worker: String,
+    /// The prompt as written (templates are rendered when the step starts).
+    pub prompt: String,
+    /// Every step this one needs directly, explicit or implied by its worker (indices).
+    pub needs: BTreeSet<usize>,
+    pub wait: WaitUntil,
+    pub outputs: Vec<(String, OutputSource)>,
+}
+
+/// A checked workflow.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub name: Option<String>,
+    pub workers: BTreeMap<String, PlannedWorker>,
+    pub steps: Vec<PlannedStep>,
+    /// Step indices in dependency waves.
+    pub waves: Vec<Vec<usize>>,
+}
+
+impl Plan {
+    /// The index of step `id`.
+    pub fn step_index(&self, id: &str) -> Option<usize> {
+        self.steps.iter().position(|s| s.id == id)
+    }
+}
+
+/// What validation may consult about the world, injected so it stays pure.
+pub struct Context<'a> {
+    /// The workflow file's text (to place templates precisely).
+    pub text: &'a str,
+    /// Relative cwds are resolved against this (the file's folder).
+    pub base: &'a Path,
+    /// The runner's environment.
+    pub env: &'a [(String, String)],
+    /// Whether a path is an existing directory.
+    pub is_dir: &'a dyn Fn(&Path) -> bool,
+}
+
+/// Checks `file` and plans it, or says everything that is wrong.
+pub fn validate(file: WorkflowFile, cx: &Context) -> Result<Plan, Vec<Problem>> {
+    let mut problems = Vec::new();
+    let workers = check_workers(&file, cx, &mut problems);
+    let mut ids: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, step) in file.steps.iter().enumerate() {
+        let id = &step.value.id;
+        if !valid_id(&id.value) {
+            problems.push(Problem::located(
+                id.referenced,
+                format!(
+                    "step id `{}` must be letters, digits, `-` and `_`, starting with a letter or digit",
+                    id.value
+                ),
+            ));
+        } else if ids.insert(id.value.clone(), i).is_some() {
+            problems.push(Problem::located(
+                id.referenced,
+                format!("step id `{}` is used twice", id.value),
+            ));
+        }
+    }
+    if file.steps.is_empty() {
+        problems.push(Problem::at(
+            1,
+            1,
+            "`steps:` is empty: a workflow needs at least one step",
+        ));
+    }
+    let deps = dependencies(&file, &ids, &mut problems);
+    let waves = match graph::waves(&deps) {
+        Ok(waves) => waves,
+        Err(cycle) => {
+            let names: Vec<&str> = cycle
+                .iter()
+                .map(|&i| file.steps[i].value.id.value.as_str())
+                .collect();
+            let at = cycle.first().map(|&i| file.steps[i].referenced);
+            problems.push(Problem::located(
+                at.unwrap_or(Location::UNKNOWN),
+                format!(
+                    "cycle: {} (steps on one worker also run in file order)",
+                    names.join(" → ")
+                ),
+            ));
+            Vec::new()
+        }
+    };
+    let mut steps = Vec::new();
+    for (i, step) in file.steps.iter().enumerate() {
+        let s = &step.value;
+        check_templates(
+            &s.prompt,
+            i,
+            &file,
+            &ids,
+            &deps,
+            waves.is_empty(),
+            cx,
+            &mut problems,
+        );
+        let wait = s.wait.as_ref().map(|w| check_wait(w, &mut problems));
+        let outputs = s
+            .outputs
+            .iter()
+            .filter_map(|(key, source)| {
+                if !valid_id(key) {
+                    problems.push(Problem::located(
+                        source.referenced,
+                        format!("output name `{key}` must be letters, digits, `-` and `_`"),
+                    ));
+                    return None;
+                }
+                match OutputSource::parse(&source.value) {
+                    Some(parsed) => Some((key.clone(), parsed)),
+                    None => {
+                        problems.push(Problem::located(
+                            source.referenced,
+                            format!(
+                                "output `{key}: {}` must be `answer` or `file:PATH`",
+                                source.value
+                            ),
+                        ));
+                        None
+                    }
+                }
+            })
+            .collect();
+        steps.push(PlannedStep {
+            id: s.id.value.clone(),
+            worker: s.worker.value.clone(),
+            prompt: s.prompt.value.clone(),
+            needs: deps.get(i).cloned().unwrap_or_default(),
+            wait: wait.unwrap_or_default(),
+            outputs,
+        });
+    }
+    if problems.is_empty() {
+        Ok(Plan {
+            name: file.name,
+            workers,
+            steps,
+            waves,
+        })
+    } else {
+        problems.sort_by_key(|p| (p.line, p.column));
+        problems.dedup();
+        Err(problems)
+    }
+}
+
+fn valid_id(id: &str) -> bool {
+    let mut chars = id.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphanumeric())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        && id.len() <= 64
+}
+
+fn check_workers(
+    file: &WorkflowFile,
+    cx: &Context,
+    problems: &mut Vec<Problem>,
+) -> BTreeMap<String, PlannedWorker> {
+    let mut out = BTreeMap::new();
+    if file.workers.is_empty() {
+        problems.push(Problem::at(
+            1,
+            1,
+            "`workers:` is empty: a workflow needs at least one worker",
+        ));
+    }
+    for (key, spanned) in &file.workers {
+        let at = spanned.referenced;
+        let spawn = &spanned.value;
+        let key_ok = !key.is_empty()
+            && key.len() <= MAX_WORKER_KEY
+            && key.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+            && key
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+        if !key_ok {
+            problems.push(Problem::located(
+                at,
+                format!(
+                    "worker key `{key}` must be lower-case letters, digits and `-` (at most {MAX_WORKER_KEY})"
+                ),
+            ));
+        }
+        if spawn.name.is_some() {
+            problems.push(Problem::located(
+                at,
+                format!("worker `{key}`: `name` is not allowed here; the runner names workers `<run id>-{key}`"),
+            ));
+        }
+        let cwd = match &spawn.cwd {
+            Some(dir) if dir.is_absolute() => dir.clone(),
+            Some(dir) => cx.base.join(dir),
+            None => cx.base.to_path_buf(),
+        };
+        if !(cx.is_dir)(&cwd) {
+            problems.push(Problem::located(
+                at,
+                format!("worker `{key}`: cwd {} is not a directory", cwd.display()),
+            ));
+        }
+        for spec in &spawn.env {
+            if let EnvSpec::FromEnv { name, source } = spec
+                && !cx.env.iter().any(|(k, _)| k == source)
+            {
+                problems.push(Problem::located(
+                    at,
+                    format!("worker `{key}`: env {name} takes ${source}, which is not set"),
+                ));
+            }
+        }
+        if let Some(text) = &spawn.startup_timeout
+            && let Err(e) = parse_duration(text, "startupTimeout")
+        {
+            problems.push(Problem::located(at, format!("worker `{key}`: {e}")));
+        }
+        let mut spawn = spawn.clone();
+        spawn.cwd = Some(normalise(&cwd));
+        out.insert(
+            key.clone(),
+            PlannedWorker {
+                key: key.clone(),
+                spawn,
+            },
+        );
+    }
+    out
+}
+
+/// `a/./b/../c` → `a/c`, without touching the file system.
+fn normalise(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+fn dependencies(
+    file: &WorkflowFile,
+    ids: &BTreeMap<String, usize>,
+    problems: &mut Vec<Problem>,
+) -> Deps {
+    let mut last_on_worker: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut deps = Deps::new();
+    for (i, step) in file.steps.iter().enumerate() {
+        let s = &step.value;
+        let mut mine = BTreeSet::new();
+        if !file.workers.contains_key(&s.worker.value) {
+            let known: Vec<&str> = file.workers.keys().map(String::as_str).collect();
+            problems.push(Problem::located(
+                s.worker.referenced,
+                format!(
+                    "step `{}`: unknown worker `{}` (workers: {})",
+                    s.id.value,
+                    s.worker.value,
+                    known.join(", ")
+                ),
+            ));
+        }
+        if let Some(&previous) = last_on_worker.get(s.worker.value.as_str()) {
+            mine.insert(previous);
+        }
+        last_on_worker.insert(&s.worker.value, i);
+        for need in &s.needs {
+            match ids.get(&need.value) {
+                Some(&j) => {
+                    mine.insert(j);
+                }
+                None => problems.push(Problem::located(
+                    need.referenced,
+                    format!("step `{}` needs unknown step `{}`", s.id.value, need.value),
+                )),
+            }
+        }
+        deps.push(mine);
+    }
+    deps
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_templates(
+    prompt: &Spanned<String>,
+    i: usize,
+    file: &WorkflowFile,
+    ids: &BTreeMap<String, usize>,
+    deps: &Deps,
+    has_cycle: bool,
+    cx: &Context,
+    problems: &mut Vec<Problem>,
+) {
+    let step_id = &file.steps[i].value.id.value;
+    let refs = match template::parse(&prompt.value) {
+        Ok(refs) => refs,
+        Err(e) => {
+            let (line, column) = place(cx.text, prompt, e.offset, "{{");
+            problems.push(Problem::at(
+                line,
+                column,
+                format!("step `{step_id}`: {}", e.message),
+            ));
+            return;
+        }
+    };
+    let ancestors = if has_cycle {
+        BTreeSet::new()
+    } else {
+        graph::ancestors(deps, i)
+    };
+    for placed in refs {
+        let problem = match &placed.reference {
+            Ref::Env(name) if !cx.env.iter().any(|(k, _)| k == name) => Some(format!(
+                "`{}`: the variable {name} is not set in umbel's environment",
+                placed.text
+            )),
+            Ref::Output { step, .. } | Ref::Answer { step } => match ids.get(step) {
+                None => Some(format!("`{}`: there is no step `{step}`", placed.text)),
+                Some(j) if !has_cycle && !ancestors.contains(j) => Some(format!(
+                    "`{}`: step `{step}` is not among this step's needs (add it to `needs:`)",
+                    placed.text
+                )),
+                Some(&j) => match &placed.reference {
+                    Ref::Output { key, .. } if !file.steps[j].value.outputs.contains_key(key) => {
+                        Some(format!(
+                            "`{}`: step `{step}` declares no output `{key}`",
+                            placed.text
+                        ))
+                    }
+                    _ => None,
+                },
+            },
+            _ => None,
+        };
+        if let Some(message) = problem {
+            let (line, column) = place(cx.text, prompt, placed.offset, &placed.text);
+            problems.push(Problem::at(
+                line,
+                column,
+                format!("step `{step_id}`: {message}"),
+            ));
+        }
+    }
+}
+
+fn check_wait(wait: &Spanned<WaitUntil>, problems: &mut Vec<Problem>) -> WaitUntil {
+    let w = &wait.value;
+    for (text, what) in [(&w.timeout, "timeout"), (&w.idle_timeout, "idleTimeout")] {
+        if let Some(text) = text
+            && let Err(e) = parse_duration(text, what)
+        {
+            problems.push(Problem::located(wait.referenced, format!("wait: {e}")));
+        }
+    }
+    if let Some(pattern) = &w.pattern
+        && let Err(e) = regex::Regex::new(pattern)
+    {
+        problems.push(Problem::located(
+            wait.referenced,
+            format!("wait: pattern `{pattern}` is not a regular expression: {e}"),
+        ));
+    }
+    w.clone()
+}
+
+/// Line and column of `needle`, found at byte `offset` of a string value, in the source text.
+/// Searches from the value's own position for the same occurrence of the needle; falls back to
+/// the value's position (e.g. when escapes make the source differ from the value).
+fn place(text: &str, value: &Spanned<String>, offset: usize, needle: &str) -> (u64, u64) {
+    let fallback = (value.referenced.line(), value.referenced.column());
+    let nth = value.value[..offset].matches(needle).count();
+    let Some(start) = byte_offset(text, value.referenced) else {
+        return fallback;
+    };
+    let Some((found, _)) = text[start..].match_indices(needle).nth(nth) else {
+        return fallback;
+    };
+    let at = start + found;
+    let line = text[..at].matches('\n').count() as u64 + 1;
+    let line_start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+    let column = text[line_start..at].chars().count() as u64 + 1;
+    (line, column)
+}
+
+/// The byte offset of a 1-based line and character column.
+fn byte_offset(text: &str, loc: Location) -> Option<usize> {
+    let line = usize::try_from(loc.line()).ok()?.checked_sub(1)?;
+    let column = usize::try_from(loc.column()).ok()?.checked_sub(1)?;
+    let line_start = if line == 0 {
+        0
+    } else {
+        text.match_indices('\n').nth(line - 1)?.0 + 1
+    };
+    let rest = &text[line_start..];
+    let within = rest
+        .char_indices()
+        .nth(column)
+        .map_or(rest.len(), |(b, _)| b);
+    Some(line_start + within)
+}
+
+#[cfg(test)]
+#[path = "validate_tests.rs"]
+mod tests;

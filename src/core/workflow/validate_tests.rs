@@ -1,0 +1,219 @@
+//! The validator on whole files: one valid pipeline, then a battery of broken ones, each
+//! refused with the right line and column.
+
+use super::*;
+use crate::core::errors::Error;
+use crate::core::workflow::model;
+
+fn check(yaml: &str) -> Result<Plan, Vec<Problem>> {
+    let file = match model::parse(Path::new("wf.yaml"), yaml) {
+        Ok(file) => file,
+        Err(Error::InvalidWorkflow { problems, .. }) => return Err(problems),
+        Err(e) => panic!("unexpected error {e}"),
+    };
+    let env = vec![("TOPIC".to_string(), "owls".to_string())];
+    let cx = Context {
+        text: yaml,
+        base: Path::new("/base"),
+        env: &env,
+        is_dir: &|p: &Path| p.starts_with("/base") && !p.ends_with("missing"),
+    };
+    validate(file, &cx)
+}
+
+fn only_problem(yaml: &str) -> Problem {
+    let problems = check(yaml).expect_err("should be refused");
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    problems.into_iter().next().unwrap()
+}
+
+const GOOD: &str = "\
+name: review
+workers:
+  writer: {provider: claude, cwd: ./proj}
+  critic:
+    provider: gemini
+    env: {MODE: strict, T: {fromEnv: TOPIC}}
+steps:
+  - id: draft
+    worker: writer
+    prompt: 'Write about {{ env.TOPIC }}'
+    outputs: {text: answer, file: 'file:out.md'}
+  - id: review
+    worker: critic
+    needs: [draft]
+    prompt: |
+      Review this:
+      {{ steps.draft.outputs.text }}
+    wait: {timeout: 5m, pattern: 'LGTM|NACK'}
+  - id: polish
+    worker: writer
+    prompt: 'Apply {{ steps.review.answer }} as {{ $session }}'
+    needs: [review]
+  - id: side
+    worker: critic
+    prompt: independent
+";
+
+#[test]
+fn a_good_file_plans_waves_with_worker_order() {
+    let plan = check(GOOD).unwrap();
+    assert_eq!(plan.name.as_deref(), Some("review"));
+    let ids = |wave: &Vec<usize>| -> Vec<&str> {
+        wave.iter().map(|&i| plan.steps[i].id.as_str()).collect()
+    };
+    let waves: Vec<Vec<&str>> = plan.waves.iter().map(ids).collect();
+    // `side` runs on critic after `review` (file order on one worker).
+    assert_eq!(
+        waves,
+        vec![vec!["draft"], vec!["review"], vec!["polish", "side"]]
+    );
+    assert_eq!(
+        plan.workers["writer"].spawn.cwd.as_deref(),
+        Some(Path::new("/base/proj"))
+    );
+    assert_eq!(
+        plan.workers["critic"].spawn.cwd.as_deref(),
+        Some(Path::new("/base"))
+    );
+    assert_eq!(plan.steps[1].wait.timeout.as_deref(), Some("5m"));
+    assert_eq!(
+        plan.steps[0].outputs,
+        vec![
+            ("file".to_string(), OutputSource::File("out.md".into())),
+            ("text".to_string(), OutputSource::Answer)
+        ]
+    );
+}
+
+#[test]
+fn a_typo_field_is_named_where_it_is() {
+    let p = only_problem(&GOOD.replace("    needs: [draft]", "    neds: [draft]"));
+    assert_eq!((p.line, p.column), (14, 5), "{p:?}");
+    assert!(p.message.contains("unknown field `neds`"), "{p:?}");
+    let p = only_problem(&GOOD.replace("{provider: claude,", "{provder: claude,"));
+    assert_eq!(p.line, 3, "{p:?}");
+    assert!(p.message.contains("provder"), "{p:?}");
+}
+
+#[test]
+fn a_cycle_is_named_step_by_step() {
+    let yaml = GOOD.replace("    needs: [draft]", "    needs: [draft, polish]");
+    let p = only_problem(&yaml);
+    assert!(p.message.starts_with("cycle: "), "{p:?}");
+    assert!(p.message.contains("review → polish → review"), "{p:?}");
+}
+
+#[test]
+fn unknown_templates_and_references_point_at_the_template() {
+    let p = only_problem(&GOOD.replace("{{ env.TOPIC }}", "{{ env.TOPIC | upper }}"));
+    assert_eq!((p.line, p.column), (10, 26), "{p:?}");
+    assert!(
+        p.message
+            .contains("unknown template `{{ env.TOPIC | upper }}`"),
+        "{p:?}"
+    );
+    // In a block scalar the template is found on its own line.
+    let p = only_problem(&GOOD.replace("outputs.text }}", "outputs.nope }}"));
+    assert_eq!((p.line, p.column), (17, 7), "{p:?}");
+    assert!(p.message.contains("declares no output `nope`"), "{p:?}");
+    let p = only_problem(&GOOD.replace("    needs: [review]\n", ""));
+    assert!(p.message.contains("not among this step's needs"), "{p:?}");
+    let p = only_problem(&GOOD.replace("{{ env.TOPIC }}", "{{ env.NOT_SET }}"));
+    assert!(p.message.contains("NOT_SET is not set"), "{p:?}");
+    let p = only_problem(&GOOD.replace("{{ $session }}", "{{ $session"));
+    assert!(p.message.contains("never closed"), "{p:?}");
+}
+
+#[test]
+fn an_unquoted_template_gets_a_quoting_hint() {
+    let yaml = GOOD.replace(
+        "'Apply {{ steps.review.answer }} as {{ $session }}'",
+        "{{ steps.review.answer }}",
+    );
+    let p = only_problem(&yaml);
+    assert_eq!(p.line, 21, "{p:?}");
+    assert!(p.message.contains("must be quoted"), "{p:?}");
+}
+
+#[test]
+fn unknown_ids_duplicates_and_bad_values_are_all_reported() {
+    let yaml = GOOD
+        .replace(
+            "worker: critic\n    needs: [draft]",
+            "worker: critc\n    needs: [draf]",
+        )
+        .replace("id: side", "id: draft")
+        .replace("timeout: 5m", "timeout: soon")
+        .replace("T: {fromEnv: TOPIC}", "T: {fromEnv: NOPE}")
+        .replace("cwd: ./proj", "cwd: ./missing")
+        .replace("file: 'file:out.md'", "file: 'blob:out.md'");
+    let problems = check(&yaml).unwrap_err();
+    let text: Vec<String> = problems.iter().map(|p| p.message.clone()).collect();
+    let all = text.join("\n");
+    for expected in [
+        "unknown worker `critc`",
+        "needs unknown step `draf`",
+        "step id `draft` is used twice",
+        "soon",
+        "NOPE, which is not set",
+        "is not a directory",
+        "must be `answer` or `file:PATH`",
+    ] {
+        assert!(all.contains(expected), "missing {expected:?} in:\n{all}");
+    }
+    assert!(problems.iter().all(|p| p.line > 0), "{problems:#?}");
+}
+
+#[test]
+fn worker_names_are_the_runners_business() {
+    let p = only_problem(&GOOD.replace("{provider: claude,", "{name: w1, provider: claude,"));
+    assert!(p.message.contains("`name` is not allowed"), "{p:?}");
+    let p = only_problem(
+        &GOOD
+            .replace("  writer:", "  Writer:")
+            .replace("worker: writer", "worker: Writer"),
+    );
+    assert!(p.message.contains("worker key `Writer`"), "{p:?}");
+}
+
+#[test]
+fn a_huge_file_is_refused_before_parsing() {
+    let yaml = format!("{GOOD}# {}\n", "x".repeat(10 * 1024 * 1024));
+    let p = only_problem(&yaml);
+    assert!(p.message.contains("at most 1048576 bytes"), "{p:?}");
+}
+
+/// A billion laughs inside a value serde buffers whole (the untagged env value): without a
+/// replay limit it would expand to 10^9 nodes.
+fn alias_bomb() -> String {
+    let mut yaml =
+        String::from("workers:\n  a:\n    env:\n      X: [&a0 [x, x, x, x, x, x, x, x, x, x]");
+    for i in 1..9 {
+        let alias = format!("*a{}", i - 1);
+        yaml.push_str(&format!(", &a{i} [{}]", vec![alias; 10].join(", ")));
+    }
+    yaml.push_str("]\nsteps: [{id: s, worker: a, prompt: hi}]\n");
+    yaml
+}
+
+#[test]
+fn an_alias_bomb_is_refused_by_the_replay_limit() {
+    let p = only_problem(&alias_bomb());
+    assert_eq!(p.line, 4, "{p:?}");
+    assert!(p.message.contains("alias replay limit exceeded"), "{p:?}");
+}
+
+#[test]
+fn empty_sections_are_refused() {
+    let problems = check("workers: {}\nsteps: []\n").unwrap_err();
+    let all: Vec<&str> = problems.iter().map(|p| p.message.as_str()).collect();
+    assert!(
+        all.iter().any(|m| m.contains("`workers:` is empty")),
+        "{all:?}"
+    );
+    assert!(
+        all.iter().any(|m| m.contains("`steps:` is empty")),
+        "{all:?}"
+    );
+}

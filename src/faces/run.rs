@@ -1,0 +1,91 @@
+//! `umbel run`: the workflow face. Loads and checks the file (exit 2 with every problem at its
+//! `file:line:col` when it is wrong, nothing created), runs it with a progress display on
+//! stderr, prints the run id (or `--json`: the run record) on stdout, and exits with the failed
+//! step's code (an outcome's 122–126, or 1), 130 on Ctrl-C, 0 when every step finished.
+
+use super::output::{out_json, outln};
+use super::run_progress::{Mode, Progress};
+use crate::adapters::runs::RunStore;
+use crate::core::args::RunArgs;
+use crate::core::errors::Result;
+use crate::core::workflow::record::RunStatus;
+use crate::operations::Ctx;
+use crate::operations::run::{self, prepare_new, prepare_resume};
+
+/// Runs `umbel run` and returns its exit code.
+pub fn run(ctx: &Ctx, args: &RunArgs, json: bool, quiet: bool) -> Result<u8> {
+    let store = match &args.resume {
+        Some(id) => Some(RunStore::open(ctx.state.path(), id)?),
+        None => None,
+    };
+    let file = match (&args.file, &store) {
+        (Some(file), _) => file.clone(),
+        (None, Some(store)) => store.workflow_copy(),
+        (None, None) => return Err(crate::core::errors::Error::usage("name a workflow file")),
+    };
+    let (plan, text) = run::load(ctx, &file)?;
+    if args.check {
+        if json {
+            let waves: Vec<Vec<&str>> = plan
+                .waves
+                .iter()
+                .map(|w| w.iter().map(|&i| plan.steps[i].id.as_str()).collect())
+                .collect();
+            out_json(&serde_json::json!({ "valid": true, "waves": waves }));
+        } else {
+            for (n, wave) in plan.waves.iter().enumerate() {
+                let ids: Vec<String> = wave
+                    .iter()
+                    .map(|&i| {
+                        let s = &plan.steps[i];
+                        format!("{} ({})", s.id, s.worker)
+                    })
+                    .collect();
+                outln(&format!("wave {}: {}", n + 1, ids.join(", ")));
+            }
+            eprintln!(
+                "umbel: {}: ok ({} workers, {} steps, {} waves)",
+                file.display(),
+                plan.workers.len(),
+                plan.steps.len(),
+                plan.waves.len()
+            );
+        }
+        return Ok(0);
+    }
+    let prepared = match store {
+        Some(store) => prepare_resume(store, &plan)?,
+        None => prepare_new(ctx, &plan, &file, &text)?,
+    };
+    let mode = Mode::detect(ctx.var("UMBEL_PROGRESS"), quiet);
+    let mut progress = Progress::new(mode, ctx.var("NO_COLOR").is_some_and(|v| !v.is_empty()));
+    let dir = prepared.store.dir().to_path_buf();
+    let record = run::execute(ctx, &plan, prepared, args.keep, &mut |r| progress.update(r))?;
+    if json {
+        out_json(&record);
+    } else {
+        outln(&record.run_id);
+    }
+    let took = record
+        .ended_at
+        .unwrap_or(0)
+        .saturating_sub(record.started_at) as f64
+        / 1000.0;
+    match (&record.status, &record.failed) {
+        (RunStatus::Completed, _) => eprintln!(
+            "umbel: run {} completed in {took:.1}s ({} steps); record in {}",
+            record.run_id,
+            record.steps.len(),
+            dir.display()
+        ),
+        (_, Some(failed)) => eprintln!(
+            "umbel: run {} failed at step `{}`: {}\numbel: fix it and resume with `umbel run --resume {}`",
+            record.run_id, failed.step, failed.message, record.run_id
+        ),
+        _ => eprintln!(
+            "umbel: run {} interrupted; resume with `umbel run --resume {}`",
+            record.run_id, record.run_id
+        ),
+    }
+    Ok(record.exit_code())
+}

@@ -1,0 +1,53 @@
+//! Reading a workflow file and checking it against the world as it is now (the runner's
+//! environment, the cwds on disk). Creates nothing.
+
+use super::Ctx;
+use crate::core::errors::{Error, Result};
+use crate::core::workflow::model::{self, MAX_FILE_BYTES};
+use crate::core::workflow::validate::{Context, validate};
+use crate::core::workflow::{Plan, Problem};
+use std::io::Read;
+use std::path::Path;
+
+/// The checked plan of `file`, and the file's text.
+pub fn load(ctx: &Ctx, file: &Path) -> Result<(Plan, String)> {
+    let handle = std::fs::File::open(file).map_err(|e| Error::io("cannot read", file, e))?;
+    // Read one byte past the limit so a huge file is refused without reading all of it.
+    let mut bytes = Vec::new();
+    handle
+        .take(MAX_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io("cannot read", file, e))?;
+    let invalid = |problem: Problem| Error::InvalidWorkflow {
+        file: file.to_path_buf(),
+        problems: vec![problem],
+    };
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(invalid(Problem::at(
+            1,
+            1,
+            format!("the file is larger than {MAX_FILE_BYTES} bytes, the most a workflow may be"),
+        )));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = valid.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
+        invalid(Problem::at(line, 1, "the file is not UTF-8 text"))
+    })?;
+    let parsed = model::parse(file, &text)?;
+    let base = std::path::absolute(file)
+        .ok()
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+        .unwrap_or_default();
+    let cx = Context {
+        text: &text,
+        base: &base,
+        env: &ctx.env,
+        is_dir: &|p: &Path| p.is_dir(),
+    };
+    let plan = validate(parsed, &cx).map_err(|problems| Error::InvalidWorkflow {
+        file: file.to_path_buf(),
+        problems,
+    })?;
+    Ok((plan, text))
+}

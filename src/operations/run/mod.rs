@@ -1,0 +1,145 @@
+//! `run`: a workflow from file to finished record. [`load`] reads and checks the file (nothing
+//! is created when it is wrong), [`prepare_new`]/[`prepare_resume`] claim or reopen the run's
+//! folder, and [`execute`] runs the dependency waves, each wave's steps side by side.
+
+mod execute;
+mod load;
+mod step;
+
+pub use execute::execute;
+pub use load::load;
+
+use super::Ctx;
+use super::worker::now_ms;
+use crate::adapters::runs::RunStore;
+use crate::core::errors::{Error, Result};
+use crate::core::workflow::Plan;
+use crate::core::workflow::record::{
+    RunRecord, RunStatus, StepRecord, StepStatus, run_id, worker_name,
+};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// What a finished step leaves for the steps after it.
+#[derive(Debug, Clone, Default)]
+pub struct StepResult {
+    pub answer: String,
+    pub outputs: BTreeMap<String, String>,
+}
+
+/// A run ready to execute: its folder, its record, and the results of steps already done.
+pub struct Prepared {
+    pub store: RunStore,
+    pub record: RunRecord,
+    pub done: BTreeMap<String, StepResult>,
+}
+
+/// Claims a new run id and writes the first record (every step pending).
+pub fn prepare_new(ctx: &Ctx, plan: &Plan, file: &Path, text: &str) -> Result<Prepared> {
+    let (id, store) = loop {
+        let id = run_id(rand_u64());
+        if let Some(store) = RunStore::create(ctx.state.path(), &id)? {
+            break (id, store);
+        }
+    };
+    store.save_workflow(text)?;
+    let record = RunRecord {
+        run_id: id.clone(),
+        name: plan.name.clone(),
+        file: file.display().to_string(),
+        status: RunStatus::Running,
+        attempt: 1,
+        started_at: now_ms(),
+        ended_at: None,
+        steps: plan
+            .steps
+            .iter()
+            .map(|s| StepRecord {
+                id: s.id.clone(),
+                worker: s.worker.clone(),
+                worker_name: worker_name(&id, &s.worker),
+                provider: plan.workers[&s.worker].spawn.provider.to_string(),
+                status: StepStatus::Pending,
+                outcome: None,
+                message: None,
+                exit: None,
+                started_at: None,
+                ended_at: None,
+                outputs: Vec::new(),
+                attempt: 0,
+            })
+            .collect(),
+        failed: None,
+    };
+    store.write_record(&record)?;
+    Ok(Prepared {
+        store,
+        record,
+        done: BTreeMap::new(),
+    })
+}
+
+/// Reopens a run: steps that finished keep their results, every other step goes back to
+/// pending. `plan` may come from an edited file, as long as the finished steps still exist.
+pub fn prepare_resume(store: RunStore, plan: &Plan) -> Result<Prepared> {
+    let old = store.read_record()?;
+    if old.status == RunStatus::Running {
+        return Err(Error::usage(format!(
+            "run {} is still running (or its runner was killed without a chance to record it); \
+             resume it once no runner is left",
+            old.run_id
+        )));
+    }
+    let mut done = BTreeMap::new();
+    let mut steps = Vec::new();
+    for s in &plan.steps {
+        let previous = old.step(&s.id);
+        let finished = previous.filter(|p| p.status == StepStatus::Done);
+        if let Some(p) = finished {
+            let answer = store.read_step_file(&s.id, "answer")?;
+            let mut outputs = BTreeMap::new();
+            for key in &p.outputs {
+                outputs.insert(
+                    key.clone(),
+                    store.read_step_file(&s.id, &format!("outputs/{key}"))?,
+                );
+            }
+            done.insert(s.id.clone(), StepResult { answer, outputs });
+            steps.push(p.clone());
+            continue;
+        }
+        steps.push(StepRecord {
+            id: s.id.clone(),
+            worker: s.worker.clone(),
+            worker_name: worker_name(&old.run_id, &s.worker),
+            provider: plan.workers[&s.worker].spawn.provider.to_string(),
+            status: StepStatus::Pending,
+            outcome: None,
+            message: None,
+            exit: None,
+            started_at: None,
+            ended_at: None,
+            outputs: Vec::new(),
+            attempt: previous.map_or(0, |p| p.attempt),
+        });
+    }
+    let record = RunRecord {
+        status: RunStatus::Running,
+        attempt: old.attempt + 1,
+        ended_at: None,
+        failed: None,
+        steps,
+        ..old
+    };
+    store.write_record(&record)?;
+    Ok(Prepared {
+        store,
+        record,
+        done,
+    })
+}
+
+fn rand_u64() -> u64 {
+    let bytes = uuid::Uuid::new_v4().into_bytes();
+    u64::from_le_bytes(bytes[..8].try_into().unwrap_or([0; 8]))
+}

@@ -1,0 +1,469 @@
+//! `umbel run`: workflows on the fakes — mixed providers in parallel waves, outputs flowing
+//! between steps, failure stopping dependants with every worker torn down, Ctrl-C, `--resume`,
+//! `--keep`, and a battery of broken files refused with a location and nothing created.
+
+use crate::harness::{Sandbox, assert_success, json_of, stderr, stdout};
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::process::Output;
+
+/// Writes `yaml` as `wf.yaml` in the sandbox's project and returns its path.
+fn workflow(sb: &Sandbox, yaml: &str) -> PathBuf {
+    let path = sb.project.join("wf.yaml");
+    std::fs::write(&path, yaml).expect("write workflow");
+    path
+}
+
+/// A scenario file path (for a worker's `UMBEL_SIM_SCENARIO`).
+fn scenario_file(sb: &Sandbox, name: &str, scenario: Value) -> String {
+    let arg = sb.scenario(name, scenario);
+    arg.trim_start_matches("UMBEL_SIM_SCENARIO=").to_string()
+}
+
+fn run_record(sb: &Sandbox, run_id: &str) -> Value {
+    let path = sb.state.join("workflows").join(run_id).join("run.json");
+    serde_json::from_slice(&std::fs::read(&path).expect("run.json")).expect("run.json is JSON")
+}
+
+fn step<'a>(record: &'a Value, id: &str) -> &'a Value {
+    record["steps"]
+        .as_array()
+        .and_then(|s| s.iter().find(|s| s["id"] == id))
+        .unwrap_or_else(|| panic!("no step {id} in {record:#}"))
+}
+
+/// Workers of the sandbox still alive (not dead, not gone).
+fn alive(sb: &Sandbox) -> Vec<String> {
+    sb.ls()
+        .into_iter()
+        .filter(|w| w["state"] != "dead")
+        .map(|w| w["name"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+fn run(sb: &Sandbox, args: &[&str]) -> Output {
+    let mut cmd = sb.umbel();
+    cmd.env("UMBEL_PROGRESS", "plain").arg("run").args(args);
+    cmd.output().expect("run umbel run")
+}
+
+fn interval(s: &Value) -> (u64, u64) {
+    (
+        s["startedAt"].as_u64().expect("startedAt"),
+        s["endedAt"].as_u64().expect("endedAt"),
+    )
+}
+
+#[test]
+fn mixed_providers_run_in_parallel_waves_and_outputs_flow() {
+    let sb = Sandbox::new();
+    let slow = |reply: &str| json!({ "default": { "reply": reply, "delay_ms": 1500 } });
+    let codex = scenario_file(&sb, "codex", slow("CODEX-NOTES"));
+    let gemini = scenario_file(&sb, "gemini", slow("GEMINI-NOTES"));
+    let claude = scenario_file(
+        &sb,
+        "claude",
+        json!({ "default": { "reply": "CLAUDE-SAYS" } }),
+    );
+    let path = workflow(
+        &sb,
+        &format!(
+            r#"
+name: mixed
+workers:
+  writer: {{provider: claude, env: {{UMBEL_SIM_SCENARIO: "{claude}"}}}}
+  cx: {{provider: codex, env: {{UMBEL_SIM_SCENARIO: "{codex}"}}}}
+  gm: {{provider: gemini, env: {{UMBEL_SIM_SCENARIO: "{gemini}"}}}}
+steps:
+  - id: draft
+    worker: writer
+    prompt: "Draft about {{{{ env.TOPIC }}}}"
+    outputs: {{text: answer}}
+  - id: by-codex
+    worker: cx
+    needs: [draft]
+    prompt: "Review {{{{ steps.draft.outputs.text }}}} as {{{{ $session }}}}"
+    outputs: {{notes: answer}}
+  - id: by-gemini
+    worker: gm
+    needs: [draft]
+    prompt: "Review {{{{ steps.draft.answer }}}}"
+    outputs: {{notes: answer}}
+  - id: merge
+    worker: writer
+    needs: [by-codex, by-gemini]
+    prompt: "Merge [{{{{ steps.by-codex.outputs.notes }}}}] and [{{{{ steps.by-gemini.outputs.notes }}}}]"
+"#
+        ),
+    );
+    let mut cmd = sb.umbel();
+    cmd.env("UMBEL_PROGRESS", "plain").env("TOPIC", "owls");
+    let out = cmd
+        .args(["run", "--json", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_success(&out, "run");
+    let result = json_of(&out);
+    assert_eq!(result["status"], "completed", "{result:#}");
+    let run_id = result["runId"].as_str().unwrap().to_string();
+    assert_eq!(run_record(&sb, &run_id), result, "--json prints the record");
+    for id in ["draft", "by-codex", "by-gemini", "merge"] {
+        assert_eq!(step(&result, id)["status"], "done", "{result:#}");
+    }
+    assert_eq!(step(&result, "by-codex")["provider"], "codex");
+    assert_eq!(step(&result, "by-gemini")["provider"], "gemini");
+    // The two reviews ran side by side: each started before the other ended.
+    let (c0, c1) = interval(step(&result, "by-codex"));
+    let (g0, g1) = interval(step(&result, "by-gemini"));
+    assert!(c0 < g1 && g0 < c1, "codex {c0}..{c1}, gemini {g0}..{g1}");
+    // Outputs flowed: templates rendered with env, answers, outputs and the session name.
+    let prompt = |id: &str| {
+        std::fs::read_to_string(
+            sb.state
+                .join("workflows")
+                .join(&run_id)
+                .join("steps")
+                .join(id)
+                .join("prompt"),
+        )
+        .unwrap()
+    };
+    assert_eq!(prompt("draft"), "Draft about owls");
+    assert_eq!(
+        prompt("by-codex"),
+        format!("Review CLAUDE-SAYS as {run_id}-cx")
+    );
+    assert_eq!(prompt("merge"), "Merge [CODEX-NOTES] and [GEMINI-NOTES]");
+    let kept = sb
+        .state
+        .join("workflows")
+        .join(&run_id)
+        .join("steps/by-gemini/outputs/notes");
+    assert_eq!(std::fs::read_to_string(kept).unwrap(), "GEMINI-NOTES");
+    // Every worker the run started is stopped; progress went to stderr as plain lines.
+    assert_eq!(alive(&sb), Vec::<String>::new());
+    assert_eq!(sb.ls().len(), 3);
+    assert!(
+        stderr(&out).contains("by-gemini (gm, gemini): done in"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+fn failing_pipeline(sb: &Sandbox) -> PathBuf {
+    let wedge = scenario_file(sb, "wedge", json!({ "default": { "end": "wedge" } }));
+    let slow = scenario_file(
+        sb,
+        "slow",
+        json!({ "default": { "reply": "late", "delay_ms": 20000 } }),
+    );
+    workflow(
+        sb,
+        &format!(
+            r#"
+workers:
+  a: {{}}
+  b: {{provider: gemini, env: {{UMBEL_SIM_SCENARIO: "{wedge}"}}}}
+  c: {{provider: codex, env: {{UMBEL_SIM_SCENARIO: "{slow}"}}}}
+steps:
+  - {{id: first, worker: a, prompt: hello, outputs: {{text: answer}}}}
+  - id: stuck
+    worker: b
+    needs: [first]
+    prompt: "go on from {{{{ steps.first.outputs.text }}}}"
+    wait: {{timeout: 2s}}
+  - {{id: sibling, worker: c, needs: [first], prompt: take your time}}
+  - {{id: after, worker: a, needs: [stuck], prompt: finish}}
+"#
+        ),
+    )
+}
+
+#[test]
+fn a_failed_step_stops_its_dependants_and_tears_everything_down() {
+    let sb = Sandbox::new();
+    let path = failing_pipeline(&sb);
+    let out = run(&sb, &[path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(124), "{}", stderr(&out));
+    let run_id = stdout(&out).trim().to_string();
+    let record = run_record(&sb, &run_id);
+    assert_eq!(record["status"], "failed");
+    assert_eq!(record["failed"]["step"], "stuck");
+    assert_eq!(step(&record, "first")["status"], "done");
+    assert_eq!(step(&record, "stuck")["status"], "failed");
+    assert_eq!(step(&record, "stuck")["outcome"], "timeout");
+    assert_eq!(
+        step(&record, "sibling")["status"],
+        "cancelled",
+        "{record:#}"
+    );
+    let after = step(&record, "after");
+    assert_eq!(after["status"], "skipped");
+    assert_eq!(after["message"], "needs `stuck`, which failed");
+    assert_eq!(
+        alive(&sb),
+        Vec::<String>::new(),
+        "no worker is left running"
+    );
+    let err = stderr(&out);
+    assert!(err.contains("failed at step `stuck`: timeout"), "{err}");
+    assert!(
+        err.contains(&format!("umbel run --resume {run_id}")),
+        "{err}"
+    );
+}
+
+#[test]
+fn resume_reruns_only_what_did_not_finish() {
+    let sb = Sandbox::new();
+    let path = failing_pipeline(&sb);
+    let out = run(&sb, &[path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(124), "{}", stderr(&out));
+    let run_id = stdout(&out).trim().to_string();
+    let first = step(&run_record(&sb, &run_id), "first").clone();
+    // Fix the cause (the wedged worker now answers, the slow one is quick) and resume.
+    std::fs::write(
+        sb.root.join("wedge.json"),
+        json!({ "default": { "reply": "unstuck" } }).to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        sb.root.join("slow.json"),
+        json!({ "default": { "reply": "quick" } }).to_string(),
+    )
+    .unwrap();
+    let out = run(&sb, &["--resume", &run_id]);
+    assert_success(&out, "resume");
+    assert_eq!(stdout(&out).trim(), run_id);
+    let record = run_record(&sb, &run_id);
+    assert_eq!(record["status"], "completed", "{record:#}");
+    assert_eq!(record["attempt"], 2);
+    assert_eq!(
+        step(&record, "first"),
+        &first,
+        "a finished step is not rerun"
+    );
+    for id in ["stuck", "sibling", "after"] {
+        assert_eq!(step(&record, id)["status"], "done", "{record:#}");
+        assert_eq!(step(&record, id)["attempt"], 2);
+    }
+    // The rerun step saw the first attempt's output.
+    let prompt = sb
+        .state
+        .join("workflows")
+        .join(&run_id)
+        .join("steps/stuck/prompt");
+    assert!(
+        std::fs::read_to_string(prompt)
+            .unwrap()
+            .starts_with("go on from ")
+    );
+    assert_eq!(alive(&sb), Vec::<String>::new());
+    // A finished run has nothing left to do, and resuming it says so by doing nothing.
+    let again = run(&sb, &["--resume", &run_id]);
+    assert_success(&again, "resume of a completed run");
+    assert_eq!(run_record(&sb, &run_id)["attempt"], 3);
+}
+
+#[test]
+fn ctrl_c_interrupts_the_run_and_stops_its_workers() {
+    let sb = Sandbox::new();
+    let slow = scenario_file(
+        &sb,
+        "slow",
+        json!({ "default": { "reply": "late", "delay_ms": 30000 } }),
+    );
+    let path = workflow(
+        &sb,
+        &format!(
+            "workers:\n  a: {{env: {{UMBEL_SIM_SCENARIO: \"{slow}\"}}}}\nsteps:\n  - {{id: long, worker: a, prompt: hi}}\n  - {{id: next, worker: a, prompt: more}}\n"
+        ),
+    );
+    let child = sb
+        .process(&["run", path.to_str().unwrap()])
+        .env("UMBEL_PROGRESS", "plain")
+        .spawn()
+        .unwrap();
+    // Wait until the step runs (its prompt is written just before it is sent).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let prompt_written = || {
+        std::fs::read_dir(sb.state.join("workflows"))
+            .ok()
+            .and_then(|mut d| d.next())
+            .and_then(|e| e.ok())
+            .is_some_and(|e| e.path().join("steps/long/prompt").exists())
+    };
+    while !prompt_written() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the step never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    let run_id = stdout(&out).trim().to_string();
+    let record = run_record(&sb, &run_id);
+    assert_eq!(record["status"], "interrupted", "{record:#}");
+    assert_eq!(step(&record, "long")["status"], "cancelled");
+    assert_eq!(step(&record, "next")["status"], "skipped");
+    assert_eq!(alive(&sb), Vec::<String>::new());
+}
+
+#[test]
+fn keep_leaves_the_workers_running_after_success() {
+    let sb = Sandbox::new();
+    let path = workflow(
+        &sb,
+        "workers:\n  a: {}\nsteps:\n  - {id: s, worker: a, prompt: hi}\n",
+    );
+    let out = run(&sb, &["--keep", path.to_str().unwrap()]);
+    assert_success(&out, "run --keep");
+    let run_id = stdout(&out).trim().to_string();
+    assert_eq!(alive(&sb), vec![format!("{run_id}-a")]);
+    // The worker is an ordinary worker now.
+    let read = sb.run(&["read", &format!("{run_id}-a")]);
+    assert_success(&read, "read");
+}
+
+#[test]
+fn check_validates_and_creates_nothing() {
+    let sb = Sandbox::new();
+    let path = workflow(
+        &sb,
+        "workers:\n  a: {}\n  b: {provider: codex}\nsteps:\n  - {id: one, worker: a, prompt: x}\n  - {id: two, worker: b, prompt: y}\n  - {id: three, worker: a, needs: [two], prompt: z}\n",
+    );
+    let out = run(&sb, &["--check", path.to_str().unwrap()]);
+    assert_success(&out, "check");
+    assert_eq!(
+        stdout(&out),
+        "wave 1: one (a), two (b)\nwave 2: three (a)\n"
+    );
+    let out = run(&sb, &["--check", "--json", path.to_str().unwrap()]);
+    assert_eq!(
+        json_of(&out),
+        json!({ "valid": true, "waves": [["one", "two"], ["three"]] })
+    );
+    assert!(sb.worker_dirs().is_empty());
+    assert!(!sb.state.join("workflows").exists());
+}
+
+/// Each broken file: exit 2, `wf.yaml:LINE:COL: …` on stderr, no worker, no run folder.
+fn refused(sb: &Sandbox, yaml: &str, line: u64, expected: &str) {
+    let path = workflow(sb, yaml);
+    let out = run(sb, &["--json", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{yaml}\n{}", stderr(&out));
+    let err = stderr(&out);
+    let located = format!("umbel: {}:{line}:", path.display());
+    assert!(err.contains(&located), "expected {located:?} in:\n{err}");
+    assert!(err.contains(expected), "expected {expected:?} in:\n{err}");
+    let json = json_of(&out);
+    assert_eq!(json["error"]["code"], "invalid_workflow");
+    assert_eq!(json["error"]["problems"][0]["line"], line, "{json:#}");
+    assert!(sb.worker_dirs().is_empty(), "nothing spawned");
+    assert!(!sb.state.join("workflows").exists(), "no run folder");
+}
+
+#[test]
+fn broken_files_are_refused_with_a_location_and_nothing_runs() {
+    let sb = Sandbox::new();
+    let good = "workers:\n  a: {}\nsteps:\n  - id: s\n    worker: a\n    prompt: hi\n";
+    refused(
+        &sb,
+        &good.replace("prompt:", "promt:"),
+        6,
+        "unknown field `promt`",
+    );
+    refused(
+        &sb,
+        "workers:\n  a: {}\nsteps:\n  - {id: x, worker: a, needs: [y], prompt: p}\n  - {id: y, worker: a, needs: [x], prompt: p}\n",
+        4,
+        "cycle: x → y → x",
+    );
+    refused(
+        &sb,
+        &good.replace("prompt: hi", "prompt: \"hi {{ nope }}\""),
+        6,
+        "unknown template `{{ nope }}`",
+    );
+    refused(
+        &sb,
+        &good.replace("prompt: hi", "prompt: {{ env.HOME }}"),
+        6,
+        "must be quoted",
+    );
+    refused(
+        &sb,
+        &good.replace("worker: a", "worker: b"),
+        5,
+        "unknown worker `b`",
+    );
+    refused(
+        &sb,
+        &good.replace("a: {}", "a: {env: {T: {fromEnv: NOT_SET_ANYWHERE}}}"),
+        2,
+        "NOT_SET_ANYWHERE, which is not set",
+    );
+    let huge = format!("{good}# {}\n", "x".repeat(10 * 1024 * 1024));
+    refused(&sb, &huge, 1, "larger than 1048576 bytes");
+    // A billion laughs where serde buffers a value whole (the env map's untagged values).
+    let mut bomb =
+        String::from("workers:\n  a:\n    env:\n      X: [&a0 [x, x, x, x, x, x, x, x, x, x]");
+    for i in 1..9 {
+        let alias = format!("*a{}", i - 1);
+        bomb.push_str(&format!(", &a{i} [{}]", vec![alias; 10].join(", ")));
+    }
+    bomb.push_str("]\nsteps: [{id: s, worker: a, prompt: hi}]\n");
+    refused(&sb, &bomb, 4, "alias replay limit exceeded");
+}
+
+#[test]
+fn a_missing_file_and_a_bad_run_id_are_usage_errors() {
+    let sb = Sandbox::new();
+    let out = run(&sb, &["nope.yaml"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("nope.yaml"), "{}", stderr(&out));
+    let out = run(&sb, &["--resume", "wf-zzzzzz"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no such run"), "{}", stderr(&out));
+    let out = run(&sb, &[]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn live_progress_redraws_in_place_and_honours_no_color() {
+    let sb = Sandbox::new();
+    let path = workflow(
+        &sb,
+        "workers:\n  a: {}\nsteps:\n  - {id: s, worker: a, prompt: hi}\n",
+    );
+    let live = |no_color: bool| {
+        let mut cmd = sb.umbel();
+        cmd.env("UMBEL_PROGRESS", "live");
+        if no_color {
+            cmd.env("NO_COLOR", "1");
+        }
+        cmd.args(["run", path.to_str().unwrap()]).output().unwrap()
+    };
+    let out = live(false);
+    assert_success(&out, "run");
+    let err = stderr(&out);
+    assert!(
+        err.contains("\x1b[2K") && err.contains("A\x1b[2K"),
+        "redraws: {err:?}"
+    );
+    assert!(err.contains("\x1b[32m"), "colour: {err:?}");
+    let out = live(true);
+    let err = stderr(&out);
+    assert!(err.contains("\x1b[2K"), "{err:?}");
+    assert!(!err.contains("\x1b[3"), "no colour with NO_COLOR: {err:?}");
+    // Quiet: nothing but the final line.
+    let out = sb
+        .umbel()
+        .args(["run", "-q", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
+}
