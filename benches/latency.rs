@@ -7,6 +7,8 @@
 //! 3. Load: 50 workers of mixed providers × 3 turns, wall time, and the peak RSS of any umbel
 //!    process involved.
 //! 4. MCP: the idle `umbel mcp` server's RSS, and a tool call's latency against the same CLI verb.
+//! 5. Workflow: a two-wave `umbel run` — how much its first wave overlaps, and what the runner
+//!    adds over the steps' own critical path.
 //!
 //! Figures, not pass/fail: these machines are shared and noisy.
 
@@ -46,6 +48,9 @@ fn main() {
         println!("{provider}:");
         stop_to_wait(&sb, provider);
         print_overhead(&sb, provider, fake_bin, print_args);
+    }
+    if only.is_empty() || only.iter().any(|o| o == "workflow") {
+        workflow_figures();
     }
     if only.is_empty() || only.iter().any(|o| o == "mcp") {
         mcp_figures();
@@ -95,6 +100,54 @@ fn mcp_figures() {
             ms(m) - ms(c)
         );
     });
+}
+
+/// A two-wave workflow on the fakes: three 2-second steps (claude, codex, gemini) side by side,
+/// then one step that needs all three. Parallelism = the steps' summed durations ÷ wall time;
+/// runner overhead = wall time − the critical path (slowest first-wave step + the last step).
+fn workflow_figures() {
+    let sb = Sandbox::new();
+    let slow = sb.scenario(
+        "slow",
+        json!({ "default": { "reply": "ok", "delay_ms": 2000 } }),
+    );
+    let slow = slow.trim_start_matches("UMBEL_SIM_SCENARIO=");
+    let worker = |p: &str| format!("{{provider: {p}, env: {{UMBEL_SIM_SCENARIO: \"{slow}\"}}}}");
+    let yaml = format!(
+        "workers:\n  a: {}\n  b: {}\n  c: {}\n  d: {{}}\nsteps:\n  - {{id: a, worker: a, prompt: x}}\n  - {{id: b, worker: b, prompt: x}}\n  - {{id: c, worker: c, prompt: x}}\n  - {{id: d, worker: d, needs: [a, b, c], prompt: x}}\n",
+        worker("claude"),
+        worker("codex"),
+        worker("gemini")
+    );
+    let file = sb.project.join("bench.yaml");
+    std::fs::write(&file, yaml).expect("write workflow");
+    let started = Instant::now();
+    let out = sb
+        .process(&["run", "--json", "-q", file.to_str().expect("utf-8 path")])
+        .output()
+        .expect("umbel run");
+    let wall = started.elapsed();
+    assert_success(&out, "umbel run");
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).expect("run record");
+    let took = |id: &str| {
+        let s = record["steps"]
+            .as_array()
+            .and_then(|s| s.iter().find(|s| s["id"] == id))
+            .expect("step");
+        Duration::from_millis(
+            s["endedAt"].as_u64().unwrap_or(0) - s["startedAt"].as_u64().unwrap_or(0),
+        )
+    };
+    let (a, b, c, d) = (took("a"), took("b"), took("c"), took("d"));
+    let sum = a + b + c + d;
+    let critical = a.max(b).max(c) + d;
+    println!(
+        "workflow: 3 parallel 2 s steps (claude, codex, gemini incl. spawn) + 1 dependent step: wall {:.2} s, steps summed {:.2} s, parallelism {:.2}×, runner overhead over the critical path {:.0} ms",
+        wall.as_secs_f64(),
+        sum.as_secs_f64(),
+        sum.as_secs_f64() / wall.as_secs_f64(),
+        ms(wall.saturating_sub(critical))
+    );
 }
 
 /// VmRSS of this sandbox's `umbel mcp` process.

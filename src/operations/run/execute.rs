@@ -8,7 +8,7 @@ use crate::core::args::KillArgs;
 use crate::core::errors::Result;
 use crate::core::workflow::Plan;
 use crate::core::workflow::graph;
-use crate::core::workflow::record::{Failure, RunRecord, RunStatus, StepStatus};
+use crate::core::workflow::record::{Failure, RunRecord, RunStatus, StepStatus, worker_name};
 use crate::operations::kill;
 use crate::operations::worker::now_ms;
 use std::collections::{BTreeMap, BTreeSet};
@@ -124,29 +124,29 @@ pub fn execute(
     };
     skip_the_rest(&mut record, plan, failed.as_ref());
     if record.status != RunStatus::Completed || !keep {
-        // Teardown needs a context that is not cancelled.
-        for name in spawned
-            .iter()
-            .map(|key| crate::core::workflow::record::worker_name(&record.run_id, key))
-        {
-            let args = KillArgs {
-                name: Some(name),
-                all: false,
-                purge: false,
-            };
-            let _ = kill::kill(
-                &Ctx {
-                    cancel: Arc::new(AtomicBool::new(false)),
-                    ..ctx.clone()
-                },
-                &args,
-            );
-        }
+        teardown(ctx, &record.run_id, &spawned);
     }
     record.ended_at = Some(now_ms());
     store.write_record(&record)?;
     observe(&record);
     Ok(record)
+}
+
+/// Kills every worker the run started (their folders stay as tombstones). Runs on a context
+/// whose stop flag is clear: the caller's may be set by the Ctrl-C that got us here.
+fn teardown(ctx: &Ctx, run_id: &str, spawned: &BTreeSet<String>) {
+    let ctx = Ctx {
+        cancel: Arc::new(AtomicBool::new(false)),
+        ..ctx.clone()
+    };
+    for key in spawned {
+        let args = KillArgs {
+            name: Some(worker_name(run_id, key)),
+            all: false,
+            purge: false,
+        };
+        let _ = kill::kill(&ctx, &args);
+    }
 }
 
 fn finish_step(
