@@ -41,6 +41,23 @@ fn alive(sb: &Sandbox) -> Vec<String> {
         .collect()
 }
 
+/// Asserts that no process of the sandbox (worker CLIs, shells, umbel) outlives the run; the
+/// killed process groups get a few seconds to exit.
+fn no_orphans(sb: &Sandbox) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let left = crate::load::worker_processes(sb);
+        if left.is_empty() {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "processes left: {left:#?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
 fn run(sb: &Sandbox, args: &[&str]) -> Output {
     let mut cmd = sb.umbel();
     cmd.env("UMBEL_PROGRESS", "plain").arg("run").args(args);
@@ -142,6 +159,7 @@ steps:
     assert_eq!(std::fs::read_to_string(kept).unwrap(), "GEMINI-NOTES");
     // Every worker the run started is stopped; progress went to stderr as plain lines.
     assert_eq!(alive(&sb), Vec::<String>::new());
+    no_orphans(&sb);
     assert_eq!(sb.ls().len(), 3);
     assert!(
         stderr(&out).contains("by-gemini (gm, gemini): done in"),
@@ -205,6 +223,7 @@ fn a_failed_step_stops_its_dependants_and_tears_everything_down() {
         Vec::<String>::new(),
         "no worker is left running"
     );
+    no_orphans(&sb);
     let err = stderr(&out);
     assert!(err.contains("failed at step `stuck`: timeout"), "{err}");
     assert!(
@@ -259,6 +278,7 @@ fn resume_reruns_only_what_did_not_finish() {
             .starts_with("go on from ")
     );
     assert_eq!(alive(&sb), Vec::<String>::new());
+    no_orphans(&sb);
     // A finished run has nothing left to do, and resuming it says so by doing nothing.
     let again = run(&sb, &["--resume", &run_id]);
     assert_success(&again, "resume of a completed run");
@@ -310,6 +330,7 @@ fn ctrl_c_interrupts_the_run_and_stops_its_workers() {
     assert_eq!(step(&record, "long")["status"], "cancelled");
     assert_eq!(step(&record, "next")["status"], "skipped");
     assert_eq!(alive(&sb), Vec::<String>::new());
+    no_orphans(&sb);
 }
 
 #[test]
