@@ -9,6 +9,8 @@
 //! 4. MCP: the idle `umbel mcp` server's RSS, and a tool call's latency against the same CLI verb.
 //! 5. Workflow: a two-wave `umbel run` — how much its first wave overlaps, and what the runner
 //!    adds over the steps' own critical path.
+//! 6. Guardrails: a send+wait turn plain, with an `--accept` check that passes, and with one
+//!    rejection (feedback sent, a second answer checked).
 //!
 //! Figures, not pass/fail: these machines are shared and noisy.
 
@@ -54,6 +56,9 @@ fn main() {
     }
     if only.is_empty() || only.iter().any(|o| o == "mcp") {
         mcp_figures();
+    }
+    if only.is_empty() || only.iter().any(|o| o == "guard") {
+        guard_figures();
     }
     if only.is_empty() || only.iter().any(|o| o == "load") {
         let started = Instant::now();
@@ -257,6 +262,32 @@ fn print_overhead(sb: &Sandbox, provider: &str, fake_bin: &str, print_args: &[&s
         umbel.as_secs_f64() / baseline.as_secs_f64().max(1e-9),
         ms(umbel.saturating_sub(baseline))
     );
+}
+
+fn guard_figures() {
+    let sb = Sandbox::new();
+    assert_success(&sb.run(&["spawn", "--name", "g"]), "spawn");
+    let turn = |guard: &[&str]| {
+        median(|| {
+            let mut send = vec!["send", "g", "Say hello"];
+            send.extend_from_slice(guard);
+            assert_success(&sb.run(&send), "send");
+            assert_success(&sb.run(&["wait", "g", "--timeout", "60s"]), "wait");
+        })
+    };
+    let plain = turn(&[]);
+    let accepted = turn(&["--accept", "true"]);
+    // Rejects the first answer whatever it says, accepts the second.
+    let retried = turn(&["--accept-shell", "--accept", "test \"$UMBEL_ATTEMPT\" -ge 2"]);
+    println!(
+        "guardrails, median of {PRINT_RUNS} send+wait turns (claude): plain {:.0} ms, --accept passing {:.0} ms (+{:.0} ms), one rejection and retry {:.0} ms (+{:.0} ms over passing)",
+        ms(plain),
+        ms(accepted),
+        ms(accepted.saturating_sub(plain)),
+        ms(retried),
+        ms(retried.saturating_sub(accepted))
+    );
+    let _ = sb.run(&["kill", "--all", "--purge"]);
 }
 
 fn median(mut run: impl FnMut()) -> Duration {

@@ -49,3 +49,24 @@ step umbel ls
 "$umbel" ls
 step umbel kill demo --purge
 "$umbel" kill demo --purge
+
+# Guardrails (docs/guardrails.md): the fake answers wrong first, right after umbel's feedback.
+cat >verdict.json <<'JSON'
+{"type": "object", "required": ["verdict"], "properties": {"verdict": {"enum": ["pass", "fail"]}}}
+JSON
+cat >scenario.json <<'JSON'
+{"turns": [
+  {"match": "Judge", "reply": "I would say it passes."},
+  {"match": "[umbel] Your answer was rejected", "reply": "```json\n{\"verdict\": \"pass\"}\n```"}
+]}
+JSON
+step umbel -p "Judge the haiku; answer as JSON" --schema verdict.json
+"$umbel" -p "Judge the haiku; answer as JSON" --schema verdict.json --env UMBEL_SIM_SCENARIO="$PWD/scenario.json"
+
+printf '{"default": {"reply": "Still working on it."}}\n' >stubborn.json
+"$umbel" spawn --name stubborn --env UMBEL_SIM_SCENARIO="$PWD/stubborn.json" >/dev/null
+step umbel send stubborn "Finish the job" --accept "grep -q finished" --max-attempts 2
+"$umbel" send stubborn "Finish the job" --accept "grep -q finished" --max-attempts 2
+step umbel wait stubborn
+"$umbel" wait stubborn || echo "(exit $?)"
+

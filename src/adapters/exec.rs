@@ -1,5 +1,6 @@
 //! Running a child process with a hard time bound: its output is collected on helper threads
-//! (so a full pipe cannot wedge it) and it is killed when the bound passes.
+//! (so a full pipe cannot wedge it) and, when the bound passes, it is killed with everything it
+//! started (it runs in its own process group, so `sh -c 'sleep 99'` leaves no `sleep` behind).
 
 use std::io::{Read, Write};
 use std::process::{Child, Command, Stdio};
@@ -37,6 +38,7 @@ pub fn run_bounded(
     })
     .stdout(Stdio::piped())
     .stderr(Stdio::piped());
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
     let mut child = cmd.spawn().map_err(RunError::Spawn)?;
     let pid = child.id();
     if let (Some(data), Some(mut pipe)) = (stdin, child.stdin.take()) {
@@ -54,8 +56,8 @@ pub fn run_bounded(
         Ok(Ok(done)) => Ok(done),
         Ok(Err(e)) => Err(RunError::Spawn(e)),
         Err(_) => {
-            if let Some(pid) = rustix::process::Pid::from_raw(pid as i32) {
-                let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+            if let Some(group) = rustix::process::Pid::from_raw(pid as i32) {
+                let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
             }
             Err(RunError::TimedOut)
         }
@@ -104,6 +106,19 @@ mod tests {
         let res = run_bounded(cmd, None, Duration::from_millis(200));
         assert!(matches!(res, Err(RunError::TimedOut)));
         assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_timed_out_shell_takes_its_children_along() {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("survived");
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
+            .arg(format!("(sleep 1; touch '{}') & wait", marker.display()));
+        let res = run_bounded(cmd, None, Duration::from_millis(100));
+        assert!(matches!(res, Err(RunError::TimedOut)));
+        std::thread::sleep(Duration::from_millis(1500));
+        assert!(!marker.exists(), "the shell's child outlived the bound");
     }
 
     #[test]

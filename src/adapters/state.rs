@@ -195,6 +195,63 @@ impl StateRoot {
         serde_json::from_slice(&text).ok()
     }
 
+    /// Appends one event umbel itself records (e.g. a guardrail check) to the worker's log: the
+    /// payload file first, then the line in one append, as `hooks/event.sh` does.
+    pub fn append_event(
+        &self,
+        name: &WorkerName,
+        kind: &str,
+        payload: &serde_json::Value,
+    ) -> Result<()> {
+        let dir = self.events_dir(name);
+        let ns = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let file = format!("{ns}-{}.{kind}.json", std::process::id());
+        write_atomic(&dir.join(&file), payload.to_string().as_bytes(), 0o600)?;
+        let log = dir.join("log");
+        fs::OpenOptions::new()
+            .append(true)
+            .open(&log)
+            .and_then(|mut f| f.write_all(format!("{ns} {kind} {file}\n").as_bytes()))
+            .map_err(|e| Error::io("cannot append to", &log, e))
+    }
+
+    /// A small JSON file of the worker's folder (`None` when missing or unreadable).
+    pub fn read_json<T: serde::de::DeserializeOwned>(
+        &self,
+        name: &WorkerName,
+        file: &str,
+    ) -> Option<T> {
+        let text = fs::read(self.session_dir(name).join(file)).ok()?;
+        serde_json::from_slice(&text).ok()
+    }
+
+    /// Writes a small JSON file into the worker's folder; `None` removes it.
+    pub fn write_json<T: Serialize>(
+        &self,
+        name: &WorkerName,
+        file: &str,
+        value: Option<&T>,
+    ) -> Result<()> {
+        let path = self.session_dir(name).join(file);
+        match value {
+            Some(value) => {
+                let text = serde_json::to_vec_pretty(value).map_err(|e| Error::Corrupt {
+                    path: path.clone(),
+                    message: e.to_string(),
+                })?;
+                write_atomic(&path, &text, 0o600)
+            }
+            None => match fs::remove_file(&path) {
+                Err(e) if e.kind() != ErrorKind::NotFound => {
+                    Err(Error::io("cannot remove", &path, e))
+                }
+                _ => Ok(()),
+            },
+        }
+    }
+
     /// Writes the evidence record (when the folder still exists).
     pub fn write_dead(&self, name: &WorkerName, record: &DeadRecord) -> Result<()> {
         let path = self.events_dir(name).join("dead");

@@ -101,6 +101,10 @@ pub enum Error {
         problems: Vec<crate::core::workflow::Problem>,
     },
 
+    /// A guardrail check could not give a verdict: it did not start, or did not finish in time.
+    #[error("the check `{command}` {detail}")]
+    CheckFailed { command: String, detail: String },
+
     /// The operation was interrupted (SIGINT, or a cancelled MCP request).
     #[error("interrupted")]
     Interrupted,
@@ -143,6 +147,7 @@ impl Error {
             Error::Corrupt { .. } => "corrupt_state",
             Error::NoAnswer { .. } => "no_answer",
             Error::InvalidWorkflow { .. } => "invalid_workflow",
+            Error::CheckFailed { .. } => "check_failed",
             Error::Interrupted => "interrupted",
         }
     }

@@ -6,6 +6,7 @@ pub mod duration;
 pub mod env_list;
 pub mod errors;
 pub mod events;
+pub mod guard;
 pub mod meta;
 pub mod name;
 pub mod outcome;

@@ -3,12 +3,14 @@
 //! | outcome | exit | meaning |
 //! |---|---|---|
 //! | `stop` | 0 | the turn ended normally and its answer is readable |
+//! | `rejected` | 121 | the answer failed its guardrails (`--accept`, `--schema`) on every attempt |
 //! | `provider-error` | 122 | the provider failed the turn (`api-error`, `usage-limit`, `interrupted`) |
 //! | `idle` | 123 | nothing moved for `--idle-timeout` |
 //! | `timeout` | 124 | `--timeout` reached |
 //! | `dead` | 125 | the worker process ended |
 //! | `input` | 126 | the worker waits for a person (`permission`, `question`, `sign-in`, `trust`) |
 
+use super::guard::CheckKind;
 use serde::Serialize;
 
 /// The kind of end a wait reached.
@@ -16,6 +18,7 @@ use serde::Serialize;
 #[serde(rename_all = "kebab-case")]
 pub enum OutcomeKind {
     Stop,
+    Rejected,
     ProviderError,
     Idle,
     Timeout,
@@ -28,6 +31,7 @@ impl OutcomeKind {
     pub fn exit_code(self) -> u8 {
         match self {
             OutcomeKind::Stop => 0,
+            OutcomeKind::Rejected => 121,
             OutcomeKind::ProviderError => 122,
             OutcomeKind::Idle => 123,
             OutcomeKind::Timeout => 124,
@@ -40,6 +44,7 @@ impl OutcomeKind {
     pub fn as_str(self) -> &'static str {
         match self {
             OutcomeKind::Stop => "stop",
+            OutcomeKind::Rejected => "rejected",
             OutcomeKind::ProviderError => "provider-error",
             OutcomeKind::Idle => "idle",
             OutcomeKind::Timeout => "timeout",
@@ -95,6 +100,30 @@ pub struct Outcome {
     /// The last screen, as evidence (`dead`, `timeout`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub screen: Option<String>,
+    /// How many answers the guardrails looked at (guarded waits only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attempts: Option<u32>,
+    /// The accepted answer as clean JSON (`--schema` only).
+    #[serde(rename = "structuredOutput", skip_serializing_if = "Option::is_none")]
+    pub structured_output: Option<serde_json::Value>,
+    /// The last guardrail check that ran: what it said (`rejected` carries the rejection).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check: Option<CheckReport>,
+}
+
+/// One guardrail check of one answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckReport {
+    /// Which check: `schema` or `accept`.
+    pub check: CheckKind,
+    /// The answer passed.
+    pub accepted: bool,
+    /// The `--accept` command's exit code (absent when a signal ended it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i32>,
+    /// The command's output (stdout then stderr), or the schema problems one per line.
+    pub output: String,
 }
 
 impl Outcome {
@@ -109,6 +138,9 @@ impl Outcome {
             pending_tool: None,
             retry_at: None,
             screen: None,
+            attempts: None,
+            structured_output: None,
+            check: None,
         }
     }
 
@@ -134,6 +166,7 @@ mod tests {
     fn exit_codes_follow_the_documented_table() {
         let table = [
             (OutcomeKind::Stop, 0, "stop"),
+            (OutcomeKind::Rejected, 121, "rejected"),
             (OutcomeKind::ProviderError, 122, "provider-error"),
             (OutcomeKind::Idle, 123, "idle"),
             (OutcomeKind::Timeout, 124, "timeout"),

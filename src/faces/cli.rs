@@ -1,14 +1,13 @@
 //! The command line: `umbel -p …` and the supervisor verbs, parsed with clap from the shared
 //! input structs in `core::args`.
 
-use super::output::{out_json, outln, report};
+use super::output::{explain_outcome, out_json, outln, report};
 use super::print::{self, PrintArgs, no_prompt};
 use crate::core::args::{
     CaptureArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, RunArgs, SendArgs, SpawnArgs, StatusArgs,
     WaitArgs,
 };
 use crate::core::errors::{Error, Result};
-use crate::core::outcome::OutcomeKind;
 use crate::core::status::WorkerStatus;
 use crate::operations::{Ctx, inspect, kill, read, send, spawn, status, wait};
 use clap::{Args, Parser, Subcommand};
@@ -25,9 +24,11 @@ Examples:
   umbel read w1                                 the answer
   umbel kill w1                                 stop it (keeps a tombstone; --purge removes it)
   umbel run pipeline.yaml                       run a workflow (--check validates only)
+  umbel -p \"Rate it\" --schema verdict.json       answer must validate; retried with feedback
+  umbel send w1 \"Fix it\" --accept \"cargo test\"   the next wait retries until the check passes
 
-Wait outcomes (exit codes): stop 0, provider-error 122, idle 123, timeout 124, dead 125,
-input 126; usage errors 2, other failures 1, interrupted 130.";
+Wait outcomes (exit codes): stop 0, rejected 121, provider-error 122, idle 123, timeout 124,
+dead 125, input 126; usage errors 2, other failures 1, interrupted 130.";
 
 /// Remote-control the interactive agent TUIs (claude, codex, gemini) inside tmux.
 ///
@@ -164,7 +165,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
             0
         }),
         Some(Command::Send(c)) => prompt_of(&c.args).and_then(|prompt| {
-            let position = send::send(ctx, &c.args.name, &prompt)?;
+            let position = send::send_turn(ctx, &c.args.name, &prompt, &c.args.guard)?;
             if json {
                 out_json(&serde_json::json!({ "position": position }))
             } else {
@@ -180,12 +181,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
                     Some(reason) => outln(&format!("{} {reason}", outcome.outcome.as_str())),
                     None => outln(outcome.outcome.as_str()),
                 }
-                if outcome.outcome != OutcomeKind::Stop {
-                    eprintln!("umbel: {}: {}", c.args.name, outcome.message);
-                    if let Some(screen) = &outcome.screen {
-                        eprintln!("umbel: the last screen was:\n{screen}");
-                    }
-                }
+                explain_outcome(&c.args.name, &outcome);
             }
             outcome.outcome.exit_code()
         }),

@@ -2,6 +2,7 @@
 //! ends quietly instead of failing, and errors read `umbel: <message>`.
 
 use crate::core::errors::Error;
+use crate::core::outcome::{Outcome, OutcomeKind};
 use std::io::Write;
 
 /// Prints `text` to stdout; a broken pipe is ignored.
@@ -51,4 +52,25 @@ pub fn report(err: &Error, json: bool) -> u8 {
         out_json(&serde_json::json!({ "error": error }));
     }
     err.exit_code()
+}
+
+/// Explains on stderr a wait that did not end in `stop`: the message, what the last guardrail
+/// check said (`rejected`), the last screen (`dead`, `timeout`, …). Silent for `stop`.
+pub fn explain_outcome(who: &str, outcome: &Outcome) {
+    if outcome.outcome == OutcomeKind::Stop {
+        return;
+    }
+    eprintln!("umbel: {who}: {}", outcome.message);
+    if let Some(check) = outcome.check.as_ref().filter(|c| !c.accepted) {
+        let status = check
+            .exit_code
+            .map_or(String::new(), |c| format!(" (exit status {c})"));
+        match check.output.trim_end() {
+            "" => eprintln!("umbel: the last check{status} printed nothing"),
+            said => eprintln!("umbel: the last check{status} said:\n{said}"),
+        }
+    }
+    if let Some(screen) = &outcome.screen {
+        eprintln!("umbel: the last screen was:\n{screen}");
+    }
 }

@@ -4,12 +4,13 @@
 //! honestly — and removes the worker it created. The exit status is the wait outcome's (0 when
 //! the turn ended).
 
-use super::output::{out, out_json, report};
-use crate::core::args::{KillArgs, SpawnArgs, WaitArgs};
+use super::output::{explain_outcome, out, out_json, report};
+use crate::core::args::{GuardArgs, KillArgs, SpawnArgs, WaitArgs};
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
 use crate::core::outcome::{Outcome, OutcomeKind};
 use crate::core::providers::Provider;
+use crate::operations::guard::Guard;
 use crate::operations::worker::{Answer, Worker};
 use crate::operations::{Ctx, kill, send, spawn, wait};
 use serde_json::json;
@@ -42,6 +43,8 @@ pub struct PrintArgs {
     pub timeout: Option<String>,
     #[command(flatten)]
     pub spawn: SpawnArgs,
+    #[command(flatten)]
+    pub guard: GuardArgs,
 }
 
 /// Runs print mode and returns the exit status.
@@ -78,6 +81,14 @@ impl Done {
         self.answer.as_ref().map_or("", |a| a.text.as_str())
     }
 
+    /// What stdout gets: the accepted value as clean JSON under `--schema`, else the answer.
+    fn printed(&self) -> String {
+        match &self.outcome.structured_output {
+            Some(value) => serde_json::to_string_pretty(value).unwrap_or_default(),
+            None => self.text().to_string(),
+        }
+    }
+
     /// The turn ended and its answer is not a provider error.
     fn ok(&self) -> bool {
         self.outcome.outcome == OutcomeKind::Stop
@@ -96,9 +107,14 @@ impl Done {
                 )
             }
             (_, None) => format!(
-                "{}: {}",
+                "{}: {}{}",
                 self.outcome.outcome.as_str(),
-                self.outcome.message
+                self.outcome.message,
+                self.outcome
+                    .check
+                    .as_ref()
+                    .map(|c| format!("; the check said: {}", c.output.trim_end()))
+                    .unwrap_or_default()
             ),
         }
     }
@@ -106,6 +122,9 @@ impl Done {
 
 /// Spawn (or reuse), send, wait, read; the worker umbel created is removed on every path.
 fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8]) -> Result<Done> {
+    // Bad guardrails are refused before a worker exists.
+    let here = std::env::current_dir().map_err(|e| Error::io("cannot read", ".", e))?;
+    let guard = Guard::prepare(ctx, &args.guard, &here)?;
     let reuse = match &args.spawn.name {
         Some(raw) => {
             let name = WorkerName::parse(raw)?;
@@ -121,7 +140,7 @@ fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8]) -> Result<Done> {
         }
     };
     let result = (|| {
-        let since = send::send(ctx, name.as_str(), prompt)?;
+        let since = send::send_turn(ctx, name.as_str(), prompt, &GuardArgs::default())?;
         let wait_args = WaitArgs {
             name: name.to_string(),
             timeout: args.timeout.clone(),
@@ -129,8 +148,9 @@ fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8]) -> Result<Done> {
             idle_timeout: None,
             file: None,
             pattern: None,
+            guard: GuardArgs::default(),
         };
-        let outcome = wait::wait(ctx, &wait_args)?;
+        let outcome = wait::wait_guarded(ctx, &wait_args, guard.as_ref())?;
         let worker = Worker::load(ctx, name.as_str())?;
         let answer = match outcome.outcome {
             OutcomeKind::Stop | OutcomeKind::ProviderError => worker.answer(ctx).ok(),
@@ -160,23 +180,14 @@ fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8]) -> Result<Done> {
 }
 
 fn emit_text(done: &Done) {
-    let text = done.text();
+    let text = done.printed();
     if !text.is_empty() {
-        out(text);
+        out(&text);
         if !text.ends_with('\n') {
             out("\n");
         }
     }
-    if done.outcome.outcome != OutcomeKind::Stop {
-        eprintln!(
-            "umbel: {}: {}",
-            done.outcome.outcome.as_str(),
-            done.outcome.message
-        );
-        if let Some(screen) = &done.outcome.screen {
-            eprintln!("umbel: the last screen was:\n{screen}");
-        }
-    }
+    explain_outcome(done.outcome.outcome.as_str(), &done.outcome);
 }
 
 /// JSON in the shape of the provider's own print mode.
@@ -195,6 +206,12 @@ fn emit_json(done: &Done, duration_ms: u64) {
                 "session_id": done.session_id,
                 "outcome": done.outcome.outcome,
             });
+            if let Some(value) = &done.outcome.structured_output {
+                result["structured_output"] = value.clone();
+            }
+            if let Some(attempts) = done.outcome.attempts {
+                result["attempts"] = json!(attempts);
+            }
             if let Some(reason) = &done.outcome.reason {
                 result["reason"] = json!(reason);
             }
@@ -206,7 +223,7 @@ fn emit_json(done: &Done, duration_ms: u64) {
             match error {
                 None => {
                     let item =
-                        json!({ "id": "item_0", "type": "agent_message", "text": done.text() });
+                        json!({ "id": "item_0", "type": "agent_message", "text": done.printed() });
                     out_json(&json!({ "type": "item.completed", "item": item }));
                     out_json(&json!({ "type": "turn.completed" }));
                 }
@@ -217,7 +234,7 @@ fn emit_json(done: &Done, duration_ms: u64) {
             }
         }
         Provider::Gemini => match error {
-            None => out_json(&json!({ "session_id": done.session_id, "response": done.text() })),
+            None => out_json(&json!({ "session_id": done.session_id, "response": done.printed() })),
             // `gemini -p -o json` prints nothing on stdout when the turn fails; the error
             // object goes to stderr.
             Some(message) => eprintln!(

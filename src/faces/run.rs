@@ -1,7 +1,7 @@
 //! `umbel run`: the workflow face. Loads and checks the file (exit 2 with every problem at its
 //! `file:line:col` when it is wrong, nothing created), runs it with a progress display on
 //! stderr, prints the run id (or `--json`: the run record) on stdout, and exits with the failed
-//! step's code (an outcome's 122–126, or 1), 130 on Ctrl-C, 0 when every step finished.
+//! step's code (an outcome's 121–126, or 1), 130 on Ctrl-C, 0 when every step finished.
 
 use super::output::{out_json, outln};
 use super::run_progress::{Mode, Progress};

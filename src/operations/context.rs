@@ -62,10 +62,30 @@ impl Ctx {
             .map(|(_, v)| v.as_str())
     }
 
+    /// Finds a program the way a shell would: a name with a `/` is a path (relative to `dir`),
+    /// any other name is looked up on umbel's PATH. Only executable files count.
+    pub fn find_program(&self, wanted: &str, dir: &Path) -> Option<PathBuf> {
+        if wanted.contains('/') {
+            let path = dir.join(wanted);
+            return is_executable(&path).then(|| absolute(&path));
+        }
+        self.var("PATH")
+            .unwrap_or("")
+            .split(':')
+            .filter(|d| !d.is_empty())
+            .map(|d| Path::new(d).join(wanted))
+            .find(|p| is_executable(p))
+    }
+
     /// Whether the caller asked to stop.
     pub fn cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
     }
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 fn absolute(path: &Path) -> PathBuf {

@@ -6,9 +6,12 @@
 //! Returns the event-log position before the paste: `wait --since` it to wait for this turn.
 
 use super::Ctx;
+use super::guard;
 use super::worker::Worker;
 use crate::adapters::watch::FolderWatch;
+use crate::core::args::GuardArgs;
 use crate::core::errors::{Error, Result};
+use crate::core::name::WorkerName;
 use crate::core::providers::EventClass;
 use crate::core::status::{WorkerState, derive_state};
 use crate::core::wait::Liveness;
@@ -31,7 +34,18 @@ const PASTE_END: &[u8] = b"\x1b[201~";
 /// The largest prompt umbel pastes into a TUI.
 pub const MAX_PROMPT: usize = 1024 * 1024;
 
-/// Sends `prompt` and returns the position to wait from.
+/// The `send` verb: a new turn. Its guardrails are checked before anything is pasted and left
+/// for the `wait` that follows (no guardrails clear an earlier turn's).
+pub fn send_turn(ctx: &Ctx, name: &str, prompt: &[u8], guard: &GuardArgs) -> Result<usize> {
+    let worker = WorkerName::parse(name)?;
+    let given = guard::given_for_send(ctx, guard)?;
+    let position = send(ctx, name, prompt)?;
+    guard::leave_for_wait(ctx, &worker, given.as_ref())?;
+    Ok(position)
+}
+
+/// Sends `prompt` and returns the position to wait from (the guardrails' own feedback goes
+/// through here too, so it leaves the turn's guardrails alone).
 pub fn send(ctx: &Ctx, name: &str, prompt: &[u8]) -> Result<usize> {
     let worker = Worker::load(ctx, name)?;
     check_prompt(prompt)?;

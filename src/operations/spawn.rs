@@ -217,24 +217,6 @@ fn resolve_bin(ctx: &Ctx, provider: &dyn ProviderModule) -> Result<PathBuf> {
         bin: wanted.clone(),
         env_var: provider.bin_env_var(),
     };
-    if wanted.contains('/') {
-        let path = PathBuf::from(&wanted);
-        return if is_executable(&path) {
-            std::path::absolute(&path).map_err(|_| not_found())
-        } else {
-            Err(not_found())
-        };
-    }
-    ctx.var("PATH")
-        .unwrap_or("")
-        .split(':')
-        .filter(|dir| !dir.is_empty())
-        .map(|dir| Path::new(dir).join(&wanted))
-        .find(|p| is_executable(p))
-        .ok_or_else(not_found)
-}
-
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    let here = std::env::current_dir().unwrap_or_default();
+    ctx.find_program(&wanted, &here).ok_or_else(not_found)
 }

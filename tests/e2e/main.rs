@@ -6,6 +6,7 @@ mod harness;
 
 mod delivery;
 mod faults;
+mod guard;
 mod inspect;
 mod lifecycle;
 mod load;

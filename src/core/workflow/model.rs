@@ -3,6 +3,7 @@
 //! same [`SpawnArgs`] `umbel spawn` takes; a step's `wait:` is the same [`WaitUntil`] as
 //! `umbel wait`'s flags.
 
+use crate::core::args::GuardArgs;
 use crate::core::args::{SpawnArgs, WaitUntil};
 use crate::core::errors::{Error, Result};
 use serde::Deserialize;
@@ -42,6 +43,10 @@ pub struct Step {
     /// When the turn counts as ended (default: the CLI's stop, at most 30m).
     #[serde(default)]
     pub wait: Option<Spanned<WaitUntil>>,
+    /// Guardrails the answer must pass (`accept`, `schema`, …; paths relative to the file's
+    /// folder, where the check also runs).
+    #[serde(default)]
+    pub guard: Option<Spanned<GuardArgs>>,
     /// Named outputs: `answer` (the turn's answer) or `file:PATH` (relative to the worker's cwd).
     #[serde(default)]
     pub outputs: BTreeMap<String, Spanned<String>>,

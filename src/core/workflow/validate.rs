@@ -10,7 +10,7 @@
 use super::graph::{self, Deps};
 use super::model::{OutputSource, WorkflowFile};
 use super::template::{self, Ref};
-use crate::core::args::{SpawnArgs, WaitUntil};
+use crate::core::args::{GuardArgs, SpawnArgs, WaitUntil};
 use crate::core::duration::parse_duration;
 use crate::core::worker_env::EnvSpec;
 use serde::Serialize;
@@ -61,6 +61,9 @@ pub struct PlannedStep {
     /// Every step this one needs directly, explicit or implied by its worker (indices).
     pub needs: BTreeSet<usize>,
     pub wait: WaitUntil,
+    /// The step's guardrails (unset when none), with where they are written.
+    pub guard: GuardArgs,
+    pub guard_at: Option<(u64, u64)>,
     pub outputs: Vec<(String, OutputSource)>,
 }
 
@@ -72,6 +75,8 @@ pub struct Plan {
     pub steps: Vec<PlannedStep>,
     /// Step indices in dependency waves.
     pub waves: Vec<Vec<usize>>,
+    /// The workflow file's folder: relative paths and guardrail checks start there.
+    pub base: PathBuf,
 }
 
 impl Plan {
@@ -187,6 +192,15 @@ pub fn validate(file: WorkflowFile, cx: &Context) -> Result<Plan, Vec<Problem>> 
             prompt: s.prompt.value.clone(),
             needs: deps.get(i).cloned().unwrap_or_default(),
             wait: wait.unwrap_or_default(),
+            guard: s
+                .guard
+                .as_ref()
+                .map(|g| g.value.clone())
+                .unwrap_or_default(),
+            guard_at: s
+                .guard
+                .as_ref()
+                .map(|g| (g.referenced.line(), g.referenced.column())),
             outputs,
         });
     }
@@ -196,6 +210,7 @@ pub fn validate(file: WorkflowFile, cx: &Context) -> Result<Plan, Vec<Problem>> 
             workers,
             steps,
             waves,
+            base: cx.base.to_path_buf(),
         })
     } else {
         problems.sort_by_key(|p| (p.line, p.column));

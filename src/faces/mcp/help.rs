@@ -61,7 +61,10 @@ A CLI that is not signed in makes spawn fail with code sign_in: a person must ru
 
 const OUTCOMES: &str = "\
 umbel_wait outcomes (CLI exit code in brackets):
-stop (0): the turn ended; umbel_read has the answer.
+stop (0): the turn ended; umbel_read has the answer. With a guard, it passed its checks \
+(attempts says after how many answers; structuredOutput holds the JSON a schema accepted).
+rejected (121): every answer failed the guard (accept command or schema) up to maxAttempts; \
+check.output is what the last check said.
 provider-error (122): the provider failed the turn; reason api-error, usage-limit (retryAt says \
 when) or interrupted. umbel_read shows the provider's message.
 idle (123): nothing moved for idleTimeout.
@@ -70,7 +73,11 @@ dead (125): the CLI process ended; exit and screen say how. Kill it and spawn an
 input (126): the CLI waits for a person; reason permission (pendingTool names the tool), \
 question, sign-in or trust.
 Failed calls are error results {error: {code, message}}; codes include not_found, busy, dead, \
-exists, usage, sign_in, startup_failed, not_submitted, interrupted.";
+exists, usage, sign_in, startup_failed, not_submitted, check_failed, interrupted.
+guard (on umbel_send, enforced by the umbel_wait that follows; or on umbel_wait itself): \
+{accept: \"cmd args\" or [argv], acceptShell, schema: \"/abs/schema.json\", maxAttempts (default 3), \
+checkTimeout (default 60s)}. A rejected answer is sent back to the worker as feedback and the \
+turn waited for again, all within the wait's timeout.";
 
 /// The text of a topic, or a usage error naming the topics.
 pub fn topic(topic: Option<&str>) -> Result<&'static str> {

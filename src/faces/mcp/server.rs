@@ -81,7 +81,8 @@ impl UmbelServer {
     }
 
     /// Send a prompt (required) to an idle worker and confirm the CLI submitted it. Returns
-    /// {position}; it does NOT wait: follow with umbel_wait {name, since: position}.
+    /// {position}; it does NOT wait: follow with umbel_wait {name, since: position}. An optional
+    /// guard {accept, schema, maxAttempts} is enforced by that wait (see umbel_help outcomes).
     #[tool(name = "umbel_send")]
     async fn send(
         &self,
@@ -95,15 +96,16 @@ impl UmbelServer {
         };
         let ran = self
             .run(&request, "umbel_send", None, move |ctx| {
-                send::send(ctx, &args.name, &prompt)
+                send::send_turn(ctx, &args.name, &prompt, &args.guard)
             })
             .await;
         ran.map_or_else(|e| e, |position| reply::sent(&name, position))
     }
 
     /// Wait until the worker's turn ends (default timeout 30m). Outcome `stop` is a normal
-    /// result; provider-error, idle, timeout, dead and input are error results carrying the
-    /// outcome. Cancelling the request leaves the worker running.
+    /// result; rejected, provider-error, idle, timeout, dead and input are error results carrying
+    /// the outcome. With a guard (its own, or the one umbel_send got) a failed check is fed back
+    /// to the worker and retried. Cancelling the request leaves the worker running.
     #[tool(name = "umbel_wait")]
     async fn wait(
         &self,

@@ -77,6 +77,7 @@ pub fn execute(
                         spawn_first,
                         results,
                         store,
+                        base: &plan.base,
                     };
                     let _ = tx.send(Message::Finished(i, run_step(run_ctx, &job)));
                 });

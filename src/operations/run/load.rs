@@ -6,6 +6,7 @@ use crate::core::errors::{Error, Result};
 use crate::core::workflow::model::{self, MAX_FILE_BYTES};
 use crate::core::workflow::validate::{Context, validate};
 use crate::core::workflow::{Plan, Problem};
+use crate::operations::guard::Guard;
 use std::io::Read;
 use std::path::Path;
 
@@ -49,5 +50,26 @@ pub fn load(ctx: &Ctx, file: &Path) -> Result<(Plan, String)> {
         file: file.to_path_buf(),
         problems,
     })?;
+    // Guardrails are checked against the disk and PATH as they are now: schema files compile,
+    // check programs exist.
+    let problems: Vec<Problem> = plan
+        .steps
+        .iter()
+        .filter_map(|step| {
+            let e = Guard::prepare(ctx, &step.guard, &plan.base).err()?;
+            let (line, column) = step.guard_at.unwrap_or((1, 1));
+            Some(Problem::at(
+                line,
+                column,
+                format!("step `{}`: guard: {e}", step.id),
+            ))
+        })
+        .collect();
+    if !problems.is_empty() {
+        return Err(Error::InvalidWorkflow {
+            file: file.to_path_buf(),
+            problems,
+        });
+    }
     Ok((plan, text))
 }

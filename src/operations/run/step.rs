@@ -3,11 +3,12 @@
 
 use super::{Ctx, StepResult};
 use crate::adapters::runs::RunStore;
-use crate::core::args::{KillArgs, SpawnArgs, WaitArgs};
+use crate::core::args::{GuardArgs, KillArgs, SpawnArgs, WaitArgs};
 use crate::core::errors::Error;
 use crate::core::outcome::OutcomeKind;
 use crate::core::workflow::template::{self, Ref};
 use crate::core::workflow::{OutputSource, PlannedStep, PlannedWorker};
+use crate::operations::guard::Guard;
 use crate::operations::worker::Worker;
 use crate::operations::{kill, send, spawn, wait};
 use std::collections::BTreeMap;
@@ -50,6 +51,8 @@ pub struct StepJob<'a> {
     pub spawn_first: bool,
     pub results: &'a BTreeMap<String, StepResult>,
     pub store: &'a RunStore,
+    /// The workflow file's folder, where guardrail checks run.
+    pub base: &'a Path,
 }
 
 /// Runs one step to its end.
@@ -90,7 +93,8 @@ pub fn run_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
             .and_then(|r| r.outputs.get(key).cloned()),
     });
     job.store.write_step_file(&step.id, "prompt", &prompt)?;
-    let position = send::send(ctx, worker_name, prompt.as_bytes())?;
+    let guard = Guard::prepare(ctx, &step.guard, job.base)?;
+    let position = send::send_turn(ctx, worker_name, prompt.as_bytes(), &GuardArgs::default())?;
     let wait_args = WaitArgs {
         name: worker_name.to_string(),
         timeout: Some(step.wait.timeout.clone().unwrap_or(DEFAULT_TIMEOUT.into())),
@@ -98,8 +102,9 @@ pub fn run_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
         idle_timeout: step.wait.idle_timeout.clone(),
         file: step.wait.file.clone(),
         pattern: step.wait.pattern.clone(),
+        guard: GuardArgs::default(),
     };
-    let outcome = wait::wait(ctx, &wait_args)?;
+    let outcome = wait::wait_guarded(ctx, &wait_args, guard.as_ref())?;
     if outcome.outcome != OutcomeKind::Stop {
         let kind = outcome.outcome.as_str();
         let reason = outcome

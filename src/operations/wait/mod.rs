@@ -7,6 +7,7 @@ mod activity;
 mod evidence;
 
 use super::Ctx;
+use super::guard::Guard;
 use super::worker::Worker;
 use crate::adapters::watch::FolderWatch;
 use crate::core::args::WaitArgs;
@@ -60,14 +61,37 @@ impl Conditions {
     }
 }
 
-/// Waits for the end of the worker's turn.
+/// Waits for the end of the worker's turn, enforcing its guardrails (its own, or those its turn
+/// was sent with): then one wait may span several answers, all within `--timeout`.
 pub fn wait(ctx: &Ctx, args: &WaitArgs) -> Result<Outcome> {
+    let worker = Worker::load(ctx, &args.name)?;
+    let guard = Guard::for_wait(ctx, &worker.name, &args.guard)?;
+    wait_guarded(ctx, args, guard.as_ref())
+}
+
+/// Waits with guardrails already prepared (or none); `args.guard` is not looked at.
+pub fn wait_guarded(ctx: &Ctx, args: &WaitArgs, guard: Option<&Guard>) -> Result<Outcome> {
     let worker = Worker::load(ctx, &args.name)?;
     let cond = Conditions::from_args(args, &worker)?;
     let deadline = Instant::now() + cond.timeout;
+    match guard {
+        None => wait_turn(ctx, &worker, &cond, args.since, deadline),
+        Some(guard) => guard.enforce(ctx, &worker, args.since, |since| {
+            wait_turn(ctx, &worker, &cond, since, deadline)
+        }),
+    }
+}
+
+/// Waits for one turn's end, from `since` (default: the latest submitted prompt).
+fn wait_turn(
+    ctx: &Ctx,
+    worker: &Worker,
+    cond: &Conditions,
+    mut since: Option<usize>,
+    deadline: Instant,
+) -> Result<Outcome> {
     // Watch first, then read: an event landing in between still wakes the loop.
     let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
-    let mut since = args.since;
     let mut last_check: Option<Instant> = None;
     let mut activity = Activity::new();
     loop {
@@ -99,11 +123,11 @@ pub fn wait(ctx: &Ctx, args: &WaitArgs) -> Result<Outcome> {
                     ctx.state.read_exit(&worker.name).as_ref(),
                 )
             } else {
-                transcript_failure(ctx, &worker, &records, from)
-                    .or_else(|| screen_needs_person(ctx, &worker, records.len()))
+                transcript_failure(ctx, worker, &records, from)
+                    .or_else(|| screen_needs_person(ctx, worker, records.len()))
             };
             if let (None, Some(idle)) = (&outcome, cond.idle) {
-                let still = activity.observe(ctx, &worker, records.len());
+                let still = activity.observe(ctx, worker, records.len());
                 if still >= idle {
                     let message =
                         format!("nothing moved for {}", humantime::format_duration(still));
@@ -114,9 +138,9 @@ pub fn wait(ctx: &Ctx, args: &WaitArgs) -> Result<Outcome> {
             }
         }
         if let Some(outcome) = outcome {
-            let outcome = finish(ctx, &worker, outcome, deadline)?;
+            let outcome = finish(ctx, worker, outcome, deadline)?;
             match (&cond.pattern, outcome.outcome) {
-                (Some(pattern), OutcomeKind::Stop) if !answer_matches(ctx, &worker, pattern) => {
+                (Some(pattern), OutcomeKind::Stop) if !answer_matches(ctx, worker, pattern) => {
                     // Not the turn the caller is waiting for: wait past it.
                     since = Some(outcome.position);
                     continue;

@@ -6,34 +6,63 @@ use clap::Args;
 use rmcp::model::Tool;
 use serde_json::{Value, json};
 use umbel::core::args::{
-    CaptureArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
+    CaptureArgs, GuardArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs, SpawnArgs,
+    StatusArgs, WaitArgs,
 };
 
 /// The CLI flags of `T` against a tool's input schema: same fields (CLI `snake_case` id,
-/// `kebab-case` flag, schema `camelCase`), same required-ness, same kind (flag/list/value).
+/// `kebab-case` flag, schema `camelCase`), same required-ness, same kind (flag/list/value). The
+/// guardrail flags (`GuardArgs`, flattened on the command line) are the nested `guard` object.
 fn assert_schema_matches<T: Args>(tool: &Tool) {
     let cmd = T::augment_args(clap::Command::new("verb"));
+    let guard_cmd = GuardArgs::augment_args(clap::Command::new("guard"));
+    let guard_ids: Vec<&str> = guard_cmd
+        .get_arguments()
+        .map(|a| a.get_id().as_str())
+        .collect();
     let schema = Value::Object((*tool.input_schema).clone());
+    let (own, guarded): (Vec<&clap::Arg>, Vec<&clap::Arg>) = cmd
+        .get_arguments()
+        .partition(|a| !guard_ids.contains(&a.get_id().as_str()));
+    let mut expected_extra = Vec::new();
+    if !guarded.is_empty() {
+        let guard = &schema["properties"]["guard"];
+        assert!(guard["description"].is_string(), "{}: guard", tool.name);
+        let target = guard["$ref"]
+            .as_str()
+            .or_else(|| guard["allOf"][0]["$ref"].as_str())
+            .and_then(|r| r.strip_prefix("#/$defs/"))
+            .map(|name| &schema["$defs"][name])
+            .unwrap_or(guard);
+        assert_fields(&format!("{}.guard", tool.name), &guarded, target);
+        expected_extra.push("guard".to_string());
+    }
+    assert_fields_with(&tool.name, &own, &schema, expected_extra);
+}
+
+fn assert_fields(tool: &str, args: &[&clap::Arg], schema: &Value) {
+    assert_fields_with(tool, args, schema, Vec::new());
+}
+
+fn assert_fields_with(tool: &str, args: &[&clap::Arg], schema: &Value, mut seen: Vec<String>) {
     let props = schema["properties"].as_object().expect("properties");
     let required: Vec<&str> = schema["required"]
         .as_array()
         .map(|r| r.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
-    let mut seen = Vec::new();
-    for arg in cmd.get_arguments() {
+    for arg in args {
         let id = arg.get_id().as_str();
         let camel = camel_case(id);
         if let Some(long) = arg.get_long() {
-            assert_eq!(long, id.replace('_', "-"), "{}: flag of {id}", tool.name);
+            assert_eq!(long, id.replace('_', "-"), "{tool}: flag of {id}");
         }
         let prop = props
             .get(&camel)
-            .unwrap_or_else(|| panic!("{}: no property `{camel}` for --{id}", tool.name));
+            .unwrap_or_else(|| panic!("{tool}: no property `{camel}` for --{id}"));
         assert_eq!(
             required.contains(&camel.as_str()),
             arg.is_required_set(),
-            "{}: `{camel}` required-ness differs from the CLI",
-            tool.name
+            "{tool}: `{camel}` required-ness differs from the CLI"
         );
         let cli_kind = match arg.get_action() {
             clap::ArgAction::SetTrue => "boolean",
@@ -45,18 +74,17 @@ fn assert_schema_matches<T: Args>(tool: &Tool) {
             Some("array") => "array",
             _ => "value",
         };
-        assert_eq!(cli_kind, schema_kind, "{}: kind of `{camel}`", tool.name);
+        assert_eq!(cli_kind, schema_kind, "{tool}: kind of `{camel}`");
         assert!(
             prop["description"].as_str().is_some_and(|d| !d.is_empty()),
-            "{}: `{camel}` has no description",
-            tool.name
+            "{tool}: `{camel}` has no description"
         );
         seen.push(camel);
     }
     let mut names: Vec<&String> = props.keys().collect();
     names.sort();
     seen.sort();
-    assert_eq!(names, seen.iter().collect::<Vec<_>>(), "{}", tool.name);
+    assert_eq!(names, seen.iter().collect::<Vec<_>>(), "{tool}");
 }
 
 fn camel_case(snake: &str) -> String {

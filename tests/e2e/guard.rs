@@ -1,0 +1,379 @@
+//! Guardrails on the fakes: `--accept` and `--schema` on `send`/`wait`, `-p`, MCP and workflow
+//! steps — accepted at once, accepted after feedback (the fake received exactly the feedback),
+//! never accepted (halts with `rejected`, exit 121, no further sends), a hanging check, bad
+//! guardrails refused before anything is sent.
+
+use crate::each_provider;
+use crate::harness::*;
+use serde_json::{Value, json};
+
+each_provider!(
+    accepted_at_the_first_try,
+    accepted_on_the_second_attempt_after_exact_feedback,
+    never_accepted_halts_with_rejected_and_sends_nothing_more,
+    print_mode_prints_the_schema_checked_value_as_clean_json,
+);
+
+/// The check used below: passes when the answer says DONE, else explains on stdout.
+const NEEDS_DONE: &str = "grep -q DONE || { echo 'missing the word DONE'; exit 1; }";
+
+/// The `UmbelCheck` events of a worker's log, payloads parsed.
+fn checks(sb: &Sandbox, name: &str) -> Vec<Value> {
+    let events = sb.session_dir(name).join("events");
+    let log = std::fs::read_to_string(events.join("log")).unwrap_or_default();
+    log.lines()
+        .filter_map(|l| {
+            let mut parts = l.split(' ');
+            let kind = parts.nth(1)?;
+            let file = parts.next()?;
+            (kind == "UmbelCheck").then(|| {
+                serde_json::from_slice(&std::fs::read(events.join(file)).expect("payload"))
+                    .expect("check payload is JSON")
+            })
+        })
+        .collect()
+}
+
+fn spawn_with(sb: &Sandbox, name: &str, provider: &str, scenario: Value) {
+    let scenario = sb.scenario(name, scenario);
+    sb.spawn(
+        name,
+        &[
+            "--provider",
+            provider,
+            "--env",
+            &scenario,
+            "--env",
+            &sb.record_env(),
+        ],
+    );
+}
+
+fn accepted_at_the_first_try(provider: &str) {
+    let sb = Sandbox::new();
+    spawn_with(
+        &sb,
+        "g1",
+        provider,
+        json!({"default": {"reply": "All DONE."}}),
+    );
+    let sent = sb.run(&[
+        "send",
+        "g1",
+        "Do it",
+        "--accept-shell",
+        "--accept",
+        NEEDS_DONE,
+    ]);
+    assert_success(&sent, "send");
+    let out = sb.run(&["wait", "g1", "--timeout", "60s", "--json"]);
+    assert_success(&out, "wait");
+    let outcome = json_of(&out);
+    assert_eq!(outcome["outcome"], "stop");
+    assert_eq!(outcome["attempts"], 1);
+    assert_eq!(outcome["check"]["check"], "accept");
+    assert_eq!(outcome["check"]["accepted"], true);
+    assert_eq!(sb.received().len(), 1);
+    let recorded = checks(&sb, "g1");
+    assert_eq!(recorded.len(), 1, "{recorded:?}");
+    assert_eq!(recorded[0]["accepted"], true);
+}
+
+fn accepted_on_the_second_attempt_after_exact_feedback(provider: &str) {
+    let sb = Sandbox::new();
+    let scenario = json!({"turns": [
+        {"match": "Write", "reply": "Here is a draft."},
+        {"match": "[umbel] Your answer was rejected", "reply": "Final: DONE"}
+    ]});
+    spawn_with(&sb, "g2", provider, scenario);
+    let sent = sb.run(&[
+        "send",
+        "g2",
+        "Write it",
+        "--accept-shell",
+        "--accept",
+        NEEDS_DONE,
+    ]);
+    assert_success(&sent, "send");
+    let out = sb.run(&["wait", "g2", "--timeout", "90s", "--json"]);
+    assert_success(&out, "wait");
+    assert_eq!(json_of(&out)["attempts"], 2);
+    let received = sb.received();
+    assert_eq!(received.len(), 2);
+    let feedback = format!(
+        "[umbel] Your answer was rejected (attempt 1 of 3) by the check `{NEEDS_DONE}` (exit \
+         status 1). Its output:\nmissing the word DONE\n\nFix what it reports and answer again."
+    );
+    assert_eq!(String::from_utf8_lossy(&received[1]), feedback);
+    let answer = json_of(&sb.run(&["read", "g2", "--json"]));
+    assert_eq!(answer["text"], "Final: DONE");
+    let recorded = checks(&sb, "g2");
+    let verdicts: Vec<&Value> = recorded.iter().map(|c| &c["accepted"]).collect();
+    assert_eq!(verdicts, [false, true]);
+    assert_eq!(recorded[0]["feedback"], feedback.as_str());
+}
+
+fn never_accepted_halts_with_rejected_and_sends_nothing_more(provider: &str) {
+    let sb = Sandbox::new();
+    spawn_with(&sb, "g3", provider, json!({"default": {"reply": "no"}}));
+    assert_success(&sb.run(&["send", "g3", "Try"]), "send");
+    let out = sb.run(&[
+        "wait",
+        "g3",
+        "--timeout",
+        "90s",
+        "--max-attempts",
+        "2",
+        "--accept-shell",
+        "--accept",
+        NEEDS_DONE,
+    ]);
+    assert_eq!(out.status.code(), Some(121), "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), "rejected");
+    assert!(
+        stderr(&out).contains("missing the word DONE"),
+        "{}",
+        stderr(&out)
+    );
+    // The first prompt and one feedback: the second rejection halts without a third send.
+    assert_eq!(sb.received().len(), 2);
+    assert_eq!(checks(&sb, "g3").len(), 2);
+    let status = json_of(&sb.run(&["status", "g3", "--json"]));
+    assert_eq!(status["state"], "ready", "{status:#}");
+}
+
+fn print_mode_prints_the_schema_checked_value_as_clean_json(provider: &str) {
+    let sb = Sandbox::new();
+    let schema = sb.project.join("verdict.json");
+    let verdict = json!({
+        "type": "object",
+        "required": ["verdict"],
+        "properties": {"verdict": {"enum": ["pass", "fail"]}}
+    });
+    std::fs::write(&schema, verdict.to_string()).unwrap();
+    let scenario = sb.scenario(
+        "p",
+        json!({"turns": [
+            {"match": "Judge", "reply": "I think it passes."},
+            {"match": "not JSON", "reply": "```json\n{\"verdict\": \"maybe\"}\n```"},
+            {"match": "/verdict", "reply": "Sorry:\n```json\n{\"verdict\": \"pass\"}\n```"}
+        ]}),
+    );
+    let out = sb.run(&[
+        "-p",
+        "Judge it",
+        "--provider",
+        provider,
+        "--schema",
+        "verdict.json",
+        "--env",
+        &scenario,
+        "--env",
+        &sb.record_env(),
+        "--timeout",
+        "90s",
+    ]);
+    assert_success(&out, "-p --schema");
+    assert_eq!(stdout(&out), "{\n  \"verdict\": \"pass\"\n}\n");
+    let received = sb.received();
+    assert_eq!(received.len(), 3);
+    let second = String::from_utf8_lossy(&received[1]);
+    assert!(second.contains("the answer is not JSON"), "{second}");
+    let third = String::from_utf8_lossy(&received[2]);
+    assert!(third.contains("- /verdict: \"maybe\""), "{third}");
+}
+
+#[test]
+fn print_json_carries_structured_output() {
+    let sb = Sandbox::new();
+    std::fs::write(sb.project.join("s.json"), r#"{"type":"array"}"#).unwrap();
+    let scenario = sb.scenario("p", json!({"default": {"reply": "[1, 2]"}}));
+    let out = sb.run(&[
+        "-p",
+        "List",
+        "--schema",
+        "s.json",
+        "--output-format",
+        "json",
+        "--env",
+        &scenario,
+        "--timeout",
+        "60s",
+    ]);
+    assert_success(&out, "-p json");
+    let result = json_of(&out);
+    assert_eq!(result["structured_output"], json!([1, 2]));
+    assert_eq!(result["result"], "[1, 2]");
+    assert_eq!(result["attempts"], 1);
+    assert_eq!(result["is_error"], false);
+}
+
+#[test]
+fn a_hanging_check_is_bounded_and_reported() {
+    let sb = Sandbox::new();
+    spawn_with(&sb, "g4", "claude", json!({"default": {"reply": "ok"}}));
+    assert_success(&sb.run(&["send", "g4", "Go"]), "send");
+    let out = sb.run(&[
+        "wait",
+        "g4",
+        "--timeout",
+        "60s",
+        "--accept",
+        "sleep 30",
+        "--check-timeout",
+        "1s",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("the check `sleep 30` did not finish within 1s"),
+        "{err}"
+    );
+    assert_eq!(sb.received().len(), 1, "a failed check sends no feedback");
+}
+
+#[test]
+fn bad_guardrails_are_refused_before_anything_is_sent() {
+    let sb = Sandbox::new();
+    spawn_with(&sb, "g5", "claude", json!({}));
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["--schema", "missing.json"],
+            "`--schema missing.json`: cannot read",
+        ),
+        (
+            &["--accept", "no-such-check-program"],
+            "is not an executable program",
+        ),
+        (&["--accept", "grep 'unbalanced"], "unbalanced quotes"),
+        (
+            &["--accept", "true", "--check-timeout", "soon"],
+            "--check-timeout",
+        ),
+        (&["--max-attempts", "2"], "need `--accept` or `--schema`"),
+    ];
+    std::fs::write(sb.project.join("bad.json"), "{not json").unwrap();
+    for (flags, message) in cases {
+        let mut args = vec!["send", "g5", "hello"];
+        args.extend_from_slice(flags);
+        let out = sb.run(&args);
+        assert_eq!(out.status.code(), Some(2), "{flags:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(message),
+            "{flags:?}: {}",
+            stderr(&out)
+        );
+    }
+    let out = sb.run(&["send", "g5", "hello", "--schema", "bad.json"]);
+    assert!(stderr(&out).contains("is not JSON"), "{}", stderr(&out));
+    let out = sb.run(&["-p", "hi", "--max-attempts", "0", "--accept", "true"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(sb.received().is_empty(), "nothing may be sent");
+    assert!(!sb.session_dir("g5").join("guard.json").exists());
+    assert_eq!(
+        sb.worker_dirs(),
+        ["g5"],
+        "-p must not spawn with bad guardrails"
+    );
+}
+
+#[test]
+fn a_later_send_without_guardrails_clears_them() {
+    let sb = Sandbox::new();
+    spawn_with(&sb, "g6", "claude", json!({"default": {"reply": "no"}}));
+    let args = [
+        "send",
+        "g6",
+        "one",
+        "--accept",
+        "false",
+        "--max-attempts",
+        "1",
+    ];
+    assert_success(&sb.run(&args), "send guarded");
+    let out = sb.run(&["wait", "g6", "--timeout", "60s"]);
+    assert_eq!(out.status.code(), Some(121), "{}", stderr(&out));
+    assert_success(&sb.run(&["send", "g6", "two"]), "send plain");
+    let out = sb.run(&["wait", "g6", "--timeout", "60s", "--json"]);
+    assert_success(&out, "wait plain");
+    assert!(json_of(&out).get("attempts").is_none());
+}
+
+#[test]
+fn the_check_gets_the_answer_and_the_worker_in_its_environment() {
+    let sb = Sandbox::new();
+    spawn_with(
+        &sb,
+        "g7",
+        "claude",
+        json!({"default": {"reply": "the answer"}}),
+    );
+    let dump = sb.root.join("check-saw.txt");
+    let check = format!(
+        "{{ cat; echo; echo \"$UMBEL_WORKER|$UMBEL_PROVIDER|$UMBEL_ATTEMPT|$UMBEL_CWD\"; \
+         test -f \"$UMBEL_TRANSCRIPT\" && echo transcript-ok; }} > '{}'",
+        dump.display()
+    );
+    let sent = sb.run(&["send", "g7", "Q", "--accept-shell", "--accept", &check]);
+    assert_success(&sent, "send");
+    assert_success(&sb.run(&["wait", "g7", "--timeout", "60s"]), "wait");
+    let saw = std::fs::read_to_string(&dump).expect("the check ran");
+    let cwd = std::fs::canonicalize(&sb.project).unwrap();
+    assert_eq!(
+        saw,
+        format!("the answer\ng7|claude|1|{}\ntranscript-ok\n", cwd.display())
+    );
+}
+
+#[test]
+fn a_workflow_step_retries_until_its_check_accepts() {
+    let sb = Sandbox::new();
+    let check = sb.project.join("check.sh");
+    std::fs::write(
+        &check,
+        "#!/bin/sh\ngrep -q DONE || { echo 'not done yet'; exit 1; }\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&check, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let scenario = sb.scenario(
+        "s",
+        json!({"turns": [
+            {"match": "Build", "reply": "working on it"},
+            {"match": "not done yet", "reply": "DONE"}
+        ]}),
+    );
+    let scenario = scenario.trim_start_matches("UMBEL_SIM_SCENARIO=");
+    let yaml = format!(
+        "workers:\n  w:\n    env: {{UMBEL_SIM_SCENARIO: '{scenario}'}}\nsteps:\n  - id: build\n    \
+         worker: w\n    prompt: Build it\n    guard: {{accept: ./check.sh, maxAttempts: 2}}\n"
+    );
+    std::fs::write(sb.project.join("wf.yaml"), yaml).unwrap();
+    let mut cmd = sb.umbel();
+    let out = cmd
+        .env("UMBEL_PROGRESS", "off")
+        .args(["run", "wf.yaml", "--json"])
+        .output()
+        .unwrap();
+    assert_success(&out, "run");
+    let record = json_of(&out);
+    let run_id = record["runId"].as_str().expect("runId");
+    let steps = sb.state.join("workflows").join(run_id).join("steps");
+    let answer = std::fs::read_to_string(steps.join("build").join("answer")).expect("answer");
+    assert_eq!(answer, "DONE", "{record:#}");
+}
+
+#[test]
+fn a_workflow_with_a_broken_guard_is_refused_at_its_line() {
+    let sb = Sandbox::new();
+    let yaml = "workers:\n  w: {}\nsteps:\n  - id: a\n    worker: w\n    prompt: hi\n    \
+                guard:\n      schema: missing.json\n";
+    std::fs::write(sb.project.join("wf.yaml"), yaml).unwrap();
+    let out = sb.run(&["run", "--check", "wf.yaml"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("wf.yaml:8:7: step `a`: guard: `--schema missing.json`"),
+        "{err}"
+    );
+    assert!(sb.worker_dirs().is_empty());
+}
