@@ -278,7 +278,11 @@ fn guard_figures() {
     let plain = turn(&[]);
     let accepted = turn(&["--accept", "true"]);
     // Rejects the first answer whatever it says, accepts the second.
-    let retried = turn(&["--accept-shell", "--accept", "test \"$UMBEL_ATTEMPT\" -ge 2"]);
+    let retried = turn(&[
+        "--accept-shell",
+        "--accept",
+        "test \"$UMBEL_ATTEMPT\" -ge 2",
+    ]);
     println!(
         "guardrails, median of {PRINT_RUNS} send+wait turns (claude): plain {:.0} ms, --accept passing {:.0} ms (+{:.0} ms), one rejection and retry {:.0} ms (+{:.0} ms over passing)",
         ms(plain),

@@ -8,6 +8,25 @@
 use std::time::{Duration, Instant};
 
 use crate::clock::Clock;
+use crate::json::Obj;
+
+/// The end-of-turn hook (`Stop`, `StopFailure`, `Interrupt`, …) to fire once the screen is idle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EndHook {
+    /// The hook event.
+    pub event: &'static str,
+    /// Its payload.
+    pub payload: Obj,
+}
+
+/// Records the real CLIs write a little after their end-of-turn hook (`late_transcript_ms`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Late {
+    /// When to write them.
+    pub due: Instant,
+    /// The records, already stamped.
+    pub records: Vec<Obj>,
+}
 
 /// Where a turn is.
 #[derive(Clone, Debug, PartialEq)]

@@ -73,49 +73,7 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
 }
 
 impl Program for App {
-    fn keyboard(&mut self) -> &mut Keyboard {
-        &mut self.keys
-    }
-
-    fn terminal(&mut self) -> &mut Terminal {
-        &mut self.term
-    }
-
-    fn take_fatal(&mut self) -> Option<String> {
-        self.sess.fatal.take()
-    }
-
-    fn late_due(&self) -> Option<Instant> {
-        self.late.as_ref().map(|l| l.due)
-    }
-
-    fn write_late(&mut self) {
-        self.flush_late();
-    }
-
-    fn turn_deadline(&self) -> Option<Instant> {
-        self.turn.as_ref().and_then(Turn::deadline)
-    }
-
-    fn busy_since(&self) -> Option<Instant> {
-        self.turn.as_ref().filter(|t| t.busy()).map(|t| t.started)
-    }
-
-    fn tick(&mut self, now: Instant) -> Result<Flow, String> {
-        let outcome = match self.turn.as_mut() {
-            Some(turn) => turn.tick(&mut self.sess, now),
-            None => return Ok(Flow::Go),
-        };
-        self.after(outcome)
-    }
-
-    fn prompt(&mut self, text: String) -> Result<Flow, String> {
-        self.submit(text)
-    }
-
-    fn key(&mut self, key: Key) -> Result<Flow, String> {
-        self.on_key(key)
-    }
+    crate::program_plumbing!();
 
     fn closed(&mut self) -> Flow {
         self.end_session("other", false, 0)

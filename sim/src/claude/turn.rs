@@ -21,25 +21,7 @@ use crate::scenario::{Chosen, End, Permission};
 pub type Block = crate::stream::Stream<'●'>;
 
 use crate::timeline::Pacer;
-pub use crate::timeline::Phase;
-
-/// The end-of-turn hook to fire once the screen is idle.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EndHook {
-    /// `Stop` or `StopFailure`.
-    pub event: &'static str,
-    /// Its payload.
-    pub payload: Obj,
-}
-
-/// Records the real CLI writes a little after the Stop hook.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Late {
-    /// When to write them.
-    pub due: Instant,
-    /// The records, already stamped.
-    pub records: Vec<Obj>,
-}
+pub use crate::timeline::{EndHook, Late, Phase};
 
 /// How a turn ended.
 #[derive(Clone, Debug, PartialEq)]

@@ -20,25 +20,7 @@ use crate::scenario::{Chosen, End, Permission};
 pub type Stream = crate::stream::Stream<'•'>;
 
 use crate::timeline::Pacer;
-pub use crate::timeline::Phase;
-
-/// A hook to fire once the screen is idle.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EndHook {
-    /// `Stop` or `Interrupt`.
-    pub event: &'static str,
-    /// Its payload.
-    pub payload: Obj,
-}
-
-/// Records written a little after the Stop hook (`late_transcript_ms`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Late {
-    /// When to write them.
-    pub due: Instant,
-    /// The records, already stamped.
-    pub records: Vec<Obj>,
-}
+pub use crate::timeline::{EndHook, Late, Phase};
 
 /// How a turn ended.
 #[derive(Clone, Debug, PartialEq)]

@@ -23,16 +23,7 @@ use crate::obj;
 use crate::scenario::{ApiError, Chosen, End};
 
 use crate::timeline::Pacer;
-pub use crate::timeline::Phase;
-
-/// Records the real CLI writes a little after `AfterAgent`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Late {
-    /// When to write them.
-    pub due: Instant,
-    /// The lines, already stamped.
-    pub records: Vec<Obj>,
-}
+pub use crate::timeline::{Late, Phase};
 
 /// An API failure: HTTP status and the raw error body.
 #[derive(Clone, Debug, PartialEq)]
