@@ -10,7 +10,7 @@ use crate::core::args::{
 use crate::core::errors::{Error, Result};
 use crate::core::outcome::OutcomeKind;
 use crate::core::status::WorkerStatus;
-use crate::operations::{Ctx, inspect, kill, read, send, spawn, status, wait};
+use crate::operations::{Ctx, doctor, inspect, kill, read, send, spawn, status, wait};
 use clap::{Args, Parser, Subcommand};
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
@@ -67,6 +67,9 @@ enum Command {
     /// Run a workflow file: workers spawned as needed, steps in dependency waves (see
     /// docs/workflows.md). Prints the run id; exit code = the failed step's.
     Run(RunCommand),
+    /// Check tmux, the private socket, the provider binaries, the hooks and the state root; one
+    /// line per check (`ok`, `warn`, `fail` and what to do). Exit 1 if any check fails.
+    Doctor(JsonOnly),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions {
         /// The shell.
@@ -137,6 +140,7 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Status(c)) => c.json,
         Some(Command::Ls(c)) => c.json,
         Some(Command::Kill(_)) => false,
+        Some(Command::Doctor(c)) => c.json,
         Some(Command::Prune(c)) => c.json,
         Some(Command::Run(c)) => c.json,
         Some(Command::Capture(_) | Command::Logs(_) | Command::Completions { .. }) => false,
@@ -239,6 +243,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
             0
         }),
         Some(Command::Run(c)) => super::run::run(ctx, &c.args, json, c.quiet),
+        Some(Command::Doctor(c)) => Ok(print_doctor(&doctor::doctor(ctx), c.json)),
         Some(Command::Completions { shell }) => {
             completions(shell);
             Ok(0)
@@ -274,6 +279,34 @@ fn read_stdin() -> Result<Vec<u8>> {
         .read_to_end(&mut buf)
         .map_err(|e| Error::io("cannot read", "standard input", e))?;
     Ok(buf)
+}
+
+/// The doctor's report: one line per check, or JSON; exit 1 when a check failed.
+fn print_doctor(checks: &[crate::core::doctor::Check], json: bool) -> u8 {
+    let failed = crate::core::doctor::any_failed(checks);
+    if json {
+        out_json(&serde_json::json!({ "ok": !failed, "checks": checks }));
+    } else {
+        let width = checks.iter().map(|c| c.name.len()).max().unwrap_or(0);
+        let lines: Vec<String> = checks
+            .iter()
+            .map(|c| {
+                let fix = c
+                    .fix
+                    .as_deref()
+                    .map(|f| format!(" — {f}"))
+                    .unwrap_or_default();
+                format!(
+                    "{:<4}  {:<width$}  {}{fix}",
+                    c.level.as_str(),
+                    c.name,
+                    c.detail
+                )
+            })
+            .collect();
+        outln(&lines.join("\n"));
+    }
+    u8::from(failed)
 }
 
 fn print_one(s: &WorkerStatus) {

@@ -5,6 +5,7 @@
 mod harness;
 
 mod delivery;
+mod doctor;
 mod faults;
 mod inspect;
 mod lifecycle;

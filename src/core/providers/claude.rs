@@ -97,6 +97,10 @@ impl ProviderModule for Claude {
         "UMBEL_CLAUDE_BIN"
     }
 
+    fn config_dir(&self, env: &[(String, String)]) -> Option<PathBuf> {
+        config_dir(env)
+    }
+
     fn env(&self) -> ProviderEnv {
         ProviderEnv {
             inherit: INHERIT,

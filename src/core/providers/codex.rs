@@ -70,6 +70,10 @@ impl ProviderModule for Codex {
         "UMBEL_CODEX_BIN"
     }
 
+    fn config_dir(&self, env: &[(String, String)]) -> Option<PathBuf> {
+        user_home(env)
+    }
+
     fn env(&self) -> ProviderEnv {
         ProviderEnv {
             inherit: INHERIT,

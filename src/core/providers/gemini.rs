@@ -90,6 +90,10 @@ impl ProviderModule for Gemini {
         "UMBEL_GEMINI_BIN"
     }
 
+    fn config_dir(&self, env: &[(String, String)]) -> Option<PathBuf> {
+        user_dir(env)
+    }
+
     fn env(&self) -> ProviderEnv {
         // No relaunch: the CLI stays the pane's own process, so kill reaches it.
         ProviderEnv {

@@ -159,6 +159,9 @@ pub trait ProviderModule: Sync {
     fn default_bin(&self) -> &'static str;
     /// The environment variable that overrides the binary's location.
     fn bin_env_var(&self) -> &'static str;
+    /// The folder the CLI keeps its sign-in and settings in (`~/.claude`, `$CODEX_HOME`, …),
+    /// for `umbel doctor`.
+    fn config_dir(&self, env: &[(String, String)]) -> Option<PathBuf>;
     /// Variables the worker inherits by name, and fixed ones.
     fn env(&self) -> ProviderEnv;
     /// Adjusts the composed environment (e.g. drop a key that would trigger a blocking dialog).
