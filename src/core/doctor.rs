@@ -119,7 +119,7 @@ pub fn version_line(output: &str) -> Option<&str> {
     let lines = || output.lines().map(str::trim).filter(|l| !l.is_empty());
     lines()
         .find(|l| !l.starts_with("WARNING") && l.chars().any(|c| c.is_ascii_digit()))
-        .or_else(|| lines().last())
+        .or_else(|| lines().next_back())
 }
 
 /// Judges the state root's permission bits (`mode & 0o777`) and whether the user owns it.
