@@ -75,6 +75,10 @@ enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
+    /// Print the man page (roff), or write one page per verb (`--out-dir`), or the Markdown CLI
+    /// reference (`--markdown`, what docs/cli.md holds).
+    #[command(hide = true)]
+    Man(ManArgs),
     /// Serve the verbs as MCP tools over stdio, for agent hosts (see docs/mcp.md).
     Mcp,
 }
@@ -101,6 +105,16 @@ struct RunCommand {
 }
 
 #[derive(Debug, Args)]
+struct ManArgs {
+    /// Print the CLI reference as Markdown instead.
+    #[arg(long, conflicts_with = "out_dir")]
+    markdown: bool,
+    /// Write umbel.1 and umbel-<verb>.1 into this folder instead of printing.
+    #[arg(long, value_name = "DIR")]
+    out_dir: Option<std::path::PathBuf>,
+}
+
+#[derive(Debug, Args)]
 struct JsonOnly {
     /// Print JSON instead of text.
     #[arg(long)]
@@ -114,10 +128,14 @@ pub fn main() -> ExitCode {
         .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
         .collect();
     let json = wants_json(&cli);
-    if let Some(Command::Completions { shell }) = cli.command {
-        // Needs no state root: do not create one.
-        completions(shell);
-        return ExitCode::SUCCESS;
+    // These need no state root: do not create one.
+    match &cli.command {
+        Some(Command::Completions { shell }) => {
+            completions(*shell);
+            return ExitCode::SUCCESS;
+        }
+        Some(Command::Man(args)) => return ExitCode::from(man(args)),
+        _ => {}
     }
     let ctx = match Ctx::from_env(env) {
         Ok(ctx) => ctx,
@@ -144,6 +162,7 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Prune(c)) => c.json,
         Some(Command::Run(c)) => c.json,
         Some(Command::Capture(_) | Command::Logs(_) | Command::Completions { .. }) => false,
+        Some(Command::Man(_)) => false,
         Some(Command::Mcp) => false,
         None => cli.print.output_format == print::OutputFormat::Json,
     }
@@ -248,6 +267,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
             completions(shell);
             Ok(0)
         }
+        Some(Command::Man(args)) => Ok(man(&args)),
         Some(Command::Mcp) => Ok(super::mcp::serve(ctx)),
     };
     result.unwrap_or_else(|e| report(&e, json))
@@ -258,6 +278,22 @@ fn completions(shell: clap_complete::Shell) {
     let mut command = <Cli as clap::CommandFactory>::command();
     clap_complete::generate(shell, &mut command, "umbel", &mut script);
     super::output::out(&String::from_utf8_lossy(&script));
+}
+
+fn man(args: &ManArgs) -> u8 {
+    let command = <Cli as clap::CommandFactory>::command();
+    let written = match (&args.out_dir, args.markdown) {
+        (_, true) => {
+            super::output::out(&super::reference::markdown(&command));
+            Ok(())
+        }
+        (Some(dir), false) => super::reference::write_man_pages(&command, dir)
+            .map_err(|e| Error::io("cannot write the man pages into", dir, e)),
+        (None, false) => super::reference::man_page(&command)
+            .map(|roff| super::output::out(&String::from_utf8_lossy(&roff)))
+            .map_err(|e| Error::io("cannot render", "the man page", e)),
+    };
+    written.map(|()| 0).unwrap_or_else(|e| report(&e, false))
 }
 
 /// The prompt of `send`: the argument, or standard input for `-`/none.

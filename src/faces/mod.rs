@@ -5,5 +5,6 @@ pub mod cli;
 pub mod mcp;
 pub mod output;
 pub mod print;
+pub mod reference;
 pub mod run;
 pub mod run_progress;

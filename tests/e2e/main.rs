@@ -13,6 +13,7 @@ mod load;
 mod mcp;
 mod outcomes;
 mod print;
+mod reference;
 mod secrets;
 mod startup;
 mod workflow;
