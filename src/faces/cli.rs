@@ -1,6 +1,7 @@
 //! The command line: `umbel -p …` and the supervisor verbs, parsed with clap from the shared
 //! input structs in `core::args`.
 
+use super::examples;
 use super::output::{out_json, outln, report};
 use super::print::{self, PrintArgs, no_prompt};
 use crate::core::args::{
@@ -45,32 +46,45 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Start a worker and wait until it is ready for prompts; prints its name.
+    #[command(after_help = examples::SPAWN)]
     Spawn(WithJson<SpawnArgs>),
     /// Send a prompt and confirm it was submitted; prints the event position to `wait --since`.
+    #[command(after_help = examples::SEND)]
     Send(WithJson<SendArgs>),
     /// Wait for the worker's turn to end; the exit code says how (stop 0, dead 125, …).
+    #[command(after_help = examples::WAIT)]
     Wait(WithJson<WaitArgs>),
     /// Print the answer of the worker's last finished turn.
+    #[command(after_help = examples::READ)]
     Read(WithJson<ReadArgs>),
     /// Show one worker's state (or all workers').
+    #[command(after_help = examples::STATUS)]
     Status(WithJson<StatusArgs>),
     /// List workers.
+    #[command(after_help = examples::LS)]
     Ls(JsonOnly),
     /// Stop a worker (its folder stays as a tombstone unless --purge).
+    #[command(after_help = examples::KILL)]
     Kill(KillArgs),
     /// Print a worker's screen, for a person to look at.
+    #[command(after_help = examples::CAPTURE)]
     Capture(CaptureArgs),
     /// Print a worker's event log (`-f` follows it).
+    #[command(after_help = examples::LOGS)]
     Logs(LogsArgs),
     /// Remove dead workers and tombstones.
+    #[command(after_help = examples::PRUNE)]
     Prune(WithJson<PruneArgs>),
     /// Run a workflow file: workers spawned as needed, steps in dependency waves (see
     /// docs/workflows.md). Prints the run id; exit code = the failed step's.
+    #[command(after_help = examples::RUN)]
     Run(RunCommand),
     /// Check tmux, the private socket, the provider binaries, the hooks and the state root; one
     /// line per check (`ok`, `warn`, `fail` and what to do). Exit 1 if any check fails.
+    #[command(after_help = examples::DOCTOR)]
     Doctor(JsonOnly),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(after_help = examples::COMPLETIONS)]
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
@@ -80,6 +94,7 @@ enum Command {
     #[command(hide = true)]
     Man(ManArgs),
     /// Serve the verbs as MCP tools over stdio, for agent hosts (see docs/mcp.md).
+    #[command(after_help = examples::MCP)]
     Mcp,
 }
 
@@ -408,3 +423,7 @@ fn print_table(list: &[WorkerStatus]) {
     text.extend(rows.iter().map(line));
     outln(&text.join("\n"));
 }
+
+#[cfg(test)]
+#[path = "cli_tests.rs"]
+mod tests;
