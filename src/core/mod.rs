@@ -13,6 +13,7 @@ pub mod outcome;
 pub mod providers;
 pub mod socket;
 pub mod status;
+pub mod turn_progress;
 pub mod wait;
 pub mod worker_env;
 pub mod workflow;

@@ -210,7 +210,13 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
             }
             Ok(0)
         }),
-        Some(Command::Wait(c)) => wait::wait(ctx, &c.args).map(|outcome| {
+        Some(Command::Wait(c)) => {
+            let mut line = super::run_progress::turn_line_for(ctx, &c.args.name);
+            let waited = wait::wait_with(ctx, &c.args, &mut |phase| line.show(phase));
+            line.clear();
+            waited
+        }
+        .map(|outcome| {
             if json {
                 out_json(&outcome);
             } else {

@@ -5,11 +5,13 @@
 //! the turn ended).
 
 use super::output::{out, out_json, report};
+use super::run_progress::{TurnLine, turn_line_for};
 use crate::core::args::{KillArgs, SpawnArgs, WaitArgs};
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
 use crate::core::outcome::{Outcome, OutcomeKind};
 use crate::core::providers::Provider;
+use crate::core::turn_progress::TurnPhase;
 use crate::operations::worker::{Answer, Worker};
 use crate::operations::{Ctx, kill, send, spawn, wait};
 use serde_json::json;
@@ -52,7 +54,11 @@ pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec
         Some(p) if p != "-" => Ok(p.clone().into_bytes()),
         _ => stdin_prompt(),
     };
-    match prompt.and_then(|prompt| turn(ctx, &args, &prompt)) {
+    let who = args.spawn.name.clone();
+    let mut line = turn_line_for(ctx, who.as_deref().unwrap_or(args.spawn.provider.as_str()));
+    let done = prompt.and_then(|prompt| turn(ctx, &args, &prompt, &line));
+    line.clear();
+    match done {
         Ok(done) => {
             if json {
                 emit_json(&done, started.elapsed().as_millis() as u64);
@@ -105,7 +111,7 @@ impl Done {
 }
 
 /// Spawn (or reuse), send, wait, read; the worker umbel created is removed on every path.
-fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8]) -> Result<Done> {
+fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8], line: &TurnLine) -> Result<Done> {
     let reuse = match &args.spawn.name {
         Some(raw) => {
             let name = WorkerName::parse(raw)?;
@@ -116,11 +122,13 @@ fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8]) -> Result<Done> {
     let (name, created) = match reuse {
         Some(name) => (name, false),
         None => {
+            line.show(&TurnPhase::Starting);
             let meta = spawn::spawn(ctx, &args.spawn)?;
             (WorkerName::parse(&meta.name)?, true)
         }
     };
     let result = (|| {
+        line.show(&TurnPhase::Submitting);
         let since = send::send(ctx, name.as_str(), prompt)?;
         let wait_args = WaitArgs {
             name: name.to_string(),
@@ -130,7 +138,7 @@ fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8]) -> Result<Done> {
             file: None,
             pattern: None,
         };
-        let outcome = wait::wait(ctx, &wait_args)?;
+        let outcome = wait::wait_with(ctx, &wait_args, &mut |phase| line.show(phase))?;
         let worker = Worker::load(ctx, name.as_str())?;
         let answer = match outcome.outcome {
             OutcomeKind::Stop | OutcomeKind::ProviderError => worker.answer(ctx).ok(),

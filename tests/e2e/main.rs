@@ -13,6 +13,7 @@ mod load;
 mod mcp;
 mod outcomes;
 mod print;
+mod progress;
 mod reference;
 mod secrets;
 mod startup;

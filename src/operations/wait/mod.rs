@@ -12,8 +12,10 @@ use crate::adapters::watch::FolderWatch;
 use crate::core::args::WaitArgs;
 use crate::core::duration::parse_duration;
 use crate::core::errors::{Error, Result};
+use crate::core::events::EventRecord;
 use crate::core::outcome::{Outcome, OutcomeKind};
 use crate::core::providers::StartupScreen;
+use crate::core::turn_progress::{TurnPhase, phase};
 use crate::core::wait::{Liveness, decide, default_since};
 use activity::Activity;
 use evidence::{finish, transcript_failure};
@@ -62,6 +64,16 @@ impl Conditions {
 
 /// Waits for the end of the worker's turn.
 pub fn wait(ctx: &Ctx, args: &WaitArgs) -> Result<Outcome> {
+    wait_with(ctx, args, &mut |_| {})
+}
+
+/// [`wait`], reporting the turn's phase to `on_progress` each time the loop looks (on every
+/// event, and at least every quarter second).
+pub fn wait_with(
+    ctx: &Ctx,
+    args: &WaitArgs,
+    on_progress: &mut dyn FnMut(&TurnPhase),
+) -> Result<Outcome> {
     let worker = Worker::load(ctx, &args.name)?;
     let cond = Conditions::from_args(args, &worker)?;
     let deadline = Instant::now() + cond.timeout;
@@ -76,6 +88,7 @@ pub fn wait(ctx: &Ctx, args: &WaitArgs) -> Result<Outcome> {
         }
         let records = worker.events(ctx, since.unwrap_or(0))?;
         let from = *since.get_or_insert_with(|| default_since(&records));
+        on_progress(&phase(&records, from, |r| tool_name(ctx, &worker, r)));
         if let Some(file) = cond.file.as_ref().filter(|f| f.exists()) {
             let message = format!("{} exists", file.display());
             return Ok(Outcome::new(OutcomeKind::Stop, message, records.len()).with_reason("file"));
@@ -154,6 +167,14 @@ fn screen_needs_person(ctx: &Ctx, worker: &Worker, position: usize) -> Option<Ou
     let mut outcome = Outcome::new(OutcomeKind::Input, message, position).with_reason(reason);
     outcome.screen = Some(screen);
     Some(outcome)
+}
+
+/// The tool an opening tool event names in its payload (`tool_name` for all three CLIs).
+fn tool_name(ctx: &Ctx, worker: &Worker, record: &EventRecord) -> Option<String> {
+    let payload = ctx
+        .state
+        .read_payload(&worker.name, record.payload.as_deref()?)?;
+    Some(payload.get("tool_name")?.as_str()?.to_string())
 }
 
 fn answer_matches(ctx: &Ctx, worker: &Worker, pattern: &Regex) -> bool {
