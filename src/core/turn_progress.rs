@@ -96,7 +96,7 @@ mod tests {
 
     #[test]
     fn a_turn_moves_from_submitted_through_tools_to_its_end() {
-        let events = vec![
+        let events = [
             ev(0, "SessionStart", EventClass::Started),
             ev(1, "UserPromptSubmit", EventClass::Submitted),
             ev(2, "Notification", EventClass::Other),
@@ -119,7 +119,7 @@ mod tests {
 
     #[test]
     fn gemini_tools_and_questions_are_read_too() {
-        let events = vec![
+        let events = [
             ev(0, "BeforeAgent", EventClass::Submitted),
             ev(1, "BeforeTool", EventClass::Progress),
             ev(
