@@ -16,5 +16,6 @@ mod print;
 mod progress;
 mod reference;
 mod secrets;
+mod snapshots;
 mod startup;
 mod workflow;
