@@ -51,6 +51,12 @@ bench *ARGS: setup
 fmt:
     cargo fmt --all
 
+# the real claude, codex and gemini: spawn → send → wait → read → kill and -p on each (spends your
+# subscription; needs each CLI signed in). UMBEL_SMOKE_PROVIDERS=claude,codex picks providers.
+smoke: sim
+    @if [ "${UMBEL_SMOKE:-}" != 1 ]; then echo "smoke: SKIPPED: set UMBEL_SMOKE=1 to run the real-CLI smoke tests (UMBEL_SMOKE=1 just smoke)"; fi
+    cargo test --test smoke -- --nocapture --test-threads 1
+
 # regenerate docs/cli.md from the clap definitions (a test fails when it is out of date)
 docs:
     cargo build -p umbel --bins --quiet
