@@ -40,6 +40,23 @@ impl TurnPhase {
     }
 }
 
+/// What a progress display shows of a turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnProgress {
+    pub phase: TurnPhase,
+    /// Output tokens so far, when the CLI's transcript records usage.
+    pub output_tokens: Option<u64>,
+}
+
+impl From<TurnPhase> for TurnProgress {
+    fn from(phase: TurnPhase) -> Self {
+        TurnProgress {
+            phase,
+            output_tokens: None,
+        }
+    }
+}
+
 /// Whether an event opens a tool call (`PreToolUse`, gemini `BeforeTool`) rather than closes it.
 fn opens_tool(record: &EventRecord) -> bool {
     record.kind.starts_with("Pre") || record.kind.starts_with("Before")

@@ -212,7 +212,9 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
         }),
         Some(Command::Wait(c)) => {
             let mut line = super::run_progress::turn_line_for(ctx, &c.args.name);
-            let waited = wait::wait_with(ctx, &c.args, &mut |phase| line.show(phase));
+            let mut show = |progress: &_| line.show(progress);
+            let observer = line.is_live().then_some(&mut show as &mut dyn FnMut(&_));
+            let waited = wait::wait_with(ctx, &c.args, observer);
             line.clear();
             waited
         }

@@ -122,13 +122,13 @@ fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8], line: &TurnLine) -> Result<D
     let (name, created) = match reuse {
         Some(name) => (name, false),
         None => {
-            line.show(&TurnPhase::Starting);
+            line.show_phase(TurnPhase::Starting);
             let meta = spawn::spawn(ctx, &args.spawn)?;
             (WorkerName::parse(&meta.name)?, true)
         }
     };
     let result = (|| {
-        line.show(&TurnPhase::Submitting);
+        line.show_phase(TurnPhase::Submitting);
         let since = send::send(ctx, name.as_str(), prompt)?;
         let wait_args = WaitArgs {
             name: name.to_string(),
@@ -138,7 +138,9 @@ fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8], line: &TurnLine) -> Result<D
             file: None,
             pattern: None,
         };
-        let outcome = wait::wait_with(ctx, &wait_args, &mut |phase| line.show(phase))?;
+        let mut show = |progress: &_| line.show(progress);
+        let observer = line.is_live().then_some(&mut show as &mut dyn FnMut(&_));
+        let outcome = wait::wait_with(ctx, &wait_args, observer)?;
         let worker = Worker::load(ctx, name.as_str())?;
         let answer = match outcome.outcome {
             OutcomeKind::Stop | OutcomeKind::ProviderError => worker.answer(ctx).ok(),

@@ -4,7 +4,7 @@
 //! otherwise. Colour only on a terminal and never with `NO_COLOR`.
 //! `UMBEL_PROGRESS=live|plain|off` overrides the choice (tests use it; so can a CI log).
 
-use crate::core::turn_progress::TurnPhase;
+use crate::core::turn_progress::{TurnPhase, TurnProgress};
 use crate::core::workflow::record::{RunRecord, RunStatus, StepRecord, StepStatus};
 use crate::operations::worker::now_ms;
 use std::collections::BTreeMap;
@@ -160,7 +160,7 @@ pub struct TurnLine {
 
 /// What the drawing thread shows.
 struct Shown {
-    phase: Option<TurnPhase>,
+    progress: Option<TurnProgress>,
     stop: bool,
 }
 
@@ -171,7 +171,7 @@ impl TurnLine {
     /// A line about `who` (the worker, or the provider while `-p` spawns one).
     pub fn new(mode: Mode, no_colour: bool, who: &str) -> Self {
         let shared = Arc::new(Mutex::new(Shown {
-            phase: None,
+            progress: None,
             stop: false,
         }));
         let drawer = (mode == Mode::Live).then(|| {
@@ -183,11 +183,21 @@ impl TurnLine {
         TurnLine { shared, drawer }
     }
 
-    /// Shows `phase` from now on.
-    pub fn show(&self, phase: &TurnPhase) {
+    /// Whether anything is drawn (callers skip gathering progress otherwise).
+    pub fn is_live(&self) -> bool {
+        self.drawer.is_some()
+    }
+
+    /// Shows `progress` from now on.
+    pub fn show(&self, progress: &TurnProgress) {
         if let Ok(mut shown) = self.shared.lock() {
-            shown.phase = Some(phase.clone());
+            shown.progress = Some(progress.clone());
         }
+    }
+
+    /// Shows `phase` (no token count) from now on.
+    pub fn show_phase(&self, phase: TurnPhase) {
+        self.show(&phase.into());
     }
 
     /// Stops drawing and erases the line, so what follows starts on a clean one.
@@ -218,8 +228,8 @@ fn draw_until_stopped(
 ) {
     let mut drawn = false;
     loop {
-        let (phase, stop) = match shared.lock() {
-            Ok(shown) => (shown.phase.clone(), shown.stop),
+        let (progress, stop) = match shared.lock() {
+            Ok(shown) => (shown.progress.clone(), shown.stop),
             Err(_) => (None, true),
         };
         let mut stderr = std::io::stderr().lock();
@@ -230,9 +240,9 @@ fn draw_until_stopped(
             }
             return;
         }
-        if let Some(phase) = phase {
+        if let Some(progress) = progress {
             let elapsed = started.elapsed().as_millis() as u64;
-            let line = turn_line(who, &phase, elapsed, now_ms(), colour);
+            let line = turn_line(who, &progress, elapsed, now_ms(), colour);
             let frame = format!("\r\x1b[2K{}", truncate(&line, width.saturating_sub(1)));
             let _ = stderr.write_all(frame.as_bytes());
             let _ = stderr.flush();
@@ -253,8 +263,16 @@ pub fn turn_line_for(ctx: &crate::operations::Ctx, who: &str) -> TurnLine {
     )
 }
 
-/// `| w1: tool Bash 12.3s` (spinner and phase coloured when `colour`; ASCII but for the name).
-pub fn turn_line(who: &str, phase: &TurnPhase, elapsed_ms: u64, now: u64, colour: bool) -> String {
+/// `| w1: tool Bash 12.3s, 42 tokens` (spinner and phase coloured when `colour`; ASCII but for
+/// the name).
+pub fn turn_line(
+    who: &str,
+    progress: &TurnProgress,
+    elapsed_ms: u64,
+    now: u64,
+    colour: bool,
+) -> String {
+    let phase = &progress.phase;
     const SPINNER: [&str; 4] = ["|", "/", "-", "\\"];
     let spin = SPINNER[(now / 200 % 4) as usize];
     let label = phase.label();
@@ -268,7 +286,12 @@ pub fn turn_line(who: &str, phase: &TurnPhase, elapsed_ms: u64, now: u64, colour
     } else {
         format!("{spin} {who}: {label}")
     };
-    format!("{text} {:.1}s", elapsed_ms as f64 / 1000.0)
+    let tokens = match progress.output_tokens {
+        Some(1) => ", 1 token".to_string(),
+        Some(n) => format!(", {n} tokens"),
+        None => String::new(),
+    };
+    format!("{text} {:.1}s{tokens}", elapsed_ms as f64 / 1000.0)
 }
 
 /// One step for people: `draft (writer, claude): done in 2.1s`.
@@ -332,7 +355,15 @@ mod tests {
 
     #[test]
     fn the_turn_line_says_who_what_and_how_long_and_colours_only_when_asked() {
-        let phase = TurnPhase::Tool(Some("Bash".into()));
+        let phase: TurnProgress = TurnPhase::Tool(Some("Bash".into())).into();
+        let counted = TurnProgress {
+            phase: TurnPhase::Working,
+            output_tokens: Some(42),
+        };
+        assert_eq!(
+            turn_line("w1", &counted, 0, 0, false),
+            "| w1: working 0.0s, 42 tokens"
+        );
         assert_eq!(
             turn_line("w1", &phase, 12_345, 0, false),
             "| w1: tool Bash 12.3s"

@@ -77,3 +77,29 @@ fn print_mode_and_wait_keep_a_piped_stderr_clean() {
     assert_success(&waited, "wait");
     assert_eq!(stderr(&waited), "");
 }
+
+#[test]
+fn the_line_shows_the_output_tokens_the_transcript_records() {
+    // The fake writes its preamble (with usage) before the tool runs and the reply streams, so
+    // the token count is on screen for a while. (The tool phase itself is too short to catch
+    // here; core::turn_progress tests it.)
+    let sb = Sandbox::new();
+    let scenario = sb.scenario(
+        "tool",
+        json!({ "turns": [ {
+            "match": "tool",
+            "reply": "The command printed hi, and that is all there is to say about it.",
+            "delay_ms": 1500,
+            "chunk_ms": 200,
+            "end": { "permission": { "tool": "Bash", "input": { "command": "echo hi" } } }
+        } ] }),
+    );
+    let cmd = sb.bare_command(&["-p", "run the tool", "--unattended", "--env", &scenario]);
+    let mut pty = spawn_command(cmd, Some(60_000)).expect("pty");
+    let seen = pty.exp_string("that is all").expect("the answer");
+    pty.exp_eof().expect("umbel ends");
+    assert!(
+        regex::Regex::new(r"\d+ tokens").unwrap().is_match(&seen),
+        "{seen:?}"
+    );
+}

@@ -149,6 +149,16 @@ pub struct TranscriptTurn {
     pub error_reason: Option<&'static str>,
     /// The provider's id for the turn, when its records carry one (Codex).
     pub turn_id: Option<String>,
+    /// Output tokens the model produced in the turn so far, when the transcript records usage
+    /// (shown by the progress line).
+    pub output_tokens: Option<u64>,
+}
+
+/// Adds `n` to a token count that may not have started yet.
+pub fn add_tokens(count: &mut Option<u64>, n: Option<u64>) {
+    if let Some(n) = n {
+        *count = Some(count.unwrap_or(0) + n);
+    }
 }
 
 /// Everything provider-specific, as pure functions.

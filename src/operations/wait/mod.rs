@@ -8,6 +8,7 @@ mod evidence;
 
 use super::Ctx;
 use super::worker::Worker;
+use crate::adapters::transcript::ReverseLines;
 use crate::adapters::watch::FolderWatch;
 use crate::core::args::WaitArgs;
 use crate::core::duration::parse_duration;
@@ -15,7 +16,7 @@ use crate::core::errors::{Error, Result};
 use crate::core::events::EventRecord;
 use crate::core::outcome::{Outcome, OutcomeKind};
 use crate::core::providers::StartupScreen;
-use crate::core::turn_progress::{TurnPhase, phase};
+use crate::core::turn_progress::{TurnPhase, TurnProgress, phase};
 use crate::core::wait::{Liveness, decide, default_since};
 use activity::Activity;
 use evidence::{finish, transcript_failure};
@@ -64,15 +65,16 @@ impl Conditions {
 
 /// Waits for the end of the worker's turn.
 pub fn wait(ctx: &Ctx, args: &WaitArgs) -> Result<Outcome> {
-    wait_with(ctx, args, &mut |_| {})
+    wait_with(ctx, args, None)
 }
 
-/// [`wait`], reporting the turn's phase to `on_progress` each time the loop looks (on every
-/// event, and at least every quarter second).
+/// [`wait`], reporting the turn's phase (and output tokens, read from the transcript at most
+/// every quarter second) to `on_progress` each time the loop looks: on every event, and at least
+/// every quarter second. Without an observer nothing extra is read.
 pub fn wait_with(
     ctx: &Ctx,
     args: &WaitArgs,
-    on_progress: &mut dyn FnMut(&TurnPhase),
+    mut on_progress: Option<&mut dyn FnMut(&TurnProgress)>,
 ) -> Result<Outcome> {
     let worker = Worker::load(ctx, &args.name)?;
     let cond = Conditions::from_args(args, &worker)?;
@@ -82,13 +84,24 @@ pub fn wait_with(
     let mut since = args.since;
     let mut last_check: Option<Instant> = None;
     let mut activity = Activity::new();
+    let mut tokens = TokenReader::default();
     loop {
         if ctx.cancelled() {
             return Err(Error::Interrupted);
         }
         let records = worker.events(ctx, since.unwrap_or(0))?;
         let from = *since.get_or_insert_with(|| default_since(&records));
-        on_progress(&phase(&records, from, |r| tool_name(ctx, &worker, r)));
+        if let Some(report) = on_progress.as_mut() {
+            let phase = phase(&records, from, |r| tool_name(ctx, &worker, r));
+            let output_tokens = match phase {
+                TurnPhase::Submitted => None,
+                _ => tokens.read(ctx, &worker),
+            };
+            report(&TurnProgress {
+                phase,
+                output_tokens,
+            });
+        }
         if let Some(file) = cond.file.as_ref().filter(|f| f.exists()) {
             let message = format!("{} exists", file.display());
             return Ok(Outcome::new(OutcomeKind::Stop, message, records.len()).with_reason("file"));
@@ -167,6 +180,33 @@ fn screen_needs_person(ctx: &Ctx, worker: &Worker, position: usize) -> Option<Ou
     let mut outcome = Outcome::new(OutcomeKind::Input, message, position).with_reason(reason);
     outcome.screen = Some(screen);
     Some(outcome)
+}
+
+/// The turn's output tokens from the transcript, re-read at most every [`LIVENESS_POLL`].
+#[derive(Default)]
+struct TokenReader {
+    last: Option<(Instant, Option<u64>)>,
+    path: Option<PathBuf>,
+}
+
+impl TokenReader {
+    fn read(&mut self, ctx: &Ctx, worker: &Worker) -> Option<u64> {
+        if let Some((at, tokens)) = self.last
+            && at.elapsed() < LIVENESS_POLL
+        {
+            return tokens;
+        }
+        if self.path.is_none() {
+            self.path = worker.transcript_path(ctx);
+        }
+        let tokens = self
+            .path
+            .as_deref()
+            .and_then(ReverseLines::open)
+            .and_then(|mut lines| worker.provider().last_turn(&mut lines).output_tokens);
+        self.last = Some((Instant::now(), tokens));
+        tokens
+    }
 }
 
 /// The tool an opening tool event names in its payload (`tool_name` for all three CLIs).
