@@ -211,7 +211,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
             Ok(0)
         }),
         Some(Command::Wait(c)) => {
-            let mut line = super::run_progress::turn_line_for(ctx, &c.args.name);
+            let mut line = super::turn_line::turn_line_for(ctx, &c.args.name);
             let mut show = |progress: &_| line.show(progress);
             let observer = line.is_live().then_some(&mut show as &mut dyn FnMut(&_));
             let waited = wait::wait_with(ctx, &c.args, observer);
@@ -285,7 +285,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
             0
         }),
         Some(Command::Run(c)) => super::run::run(ctx, &c.args, json, c.quiet),
-        Some(Command::Doctor(c)) => Ok(print_doctor(&doctor::doctor(ctx), c.json)),
+        Some(Command::Doctor(c)) => Ok(super::doctor::print(&doctor::doctor(ctx), c.json)),
         Some(Command::Completions { shell }) => {
             completions(shell);
             Ok(0)
@@ -305,18 +305,7 @@ fn completions(shell: clap_complete::Shell) {
 
 fn man(args: &ManArgs) -> u8 {
     let command = <Cli as clap::CommandFactory>::command();
-    let written = match (&args.out_dir, args.markdown) {
-        (_, true) => {
-            super::output::out(&super::reference::markdown(&command));
-            Ok(())
-        }
-        (Some(dir), false) => super::reference::write_man_pages(&command, dir)
-            .map_err(|e| Error::io("cannot write the man pages into", dir, e)),
-        (None, false) => super::reference::man_page(&command)
-            .map(|roff| super::output::out(&String::from_utf8_lossy(&roff)))
-            .map_err(|e| Error::io("cannot render", "the man page", e)),
-    };
-    written.map(|()| 0).unwrap_or_else(|e| report(&e, false))
+    super::reference::man(&command, args.markdown, args.out_dir.as_deref())
 }
 
 /// The prompt of `send`: the argument, or standard input for `-`/none.
@@ -338,34 +327,6 @@ fn read_stdin() -> Result<Vec<u8>> {
         .read_to_end(&mut buf)
         .map_err(|e| Error::io("cannot read", "standard input", e))?;
     Ok(buf)
-}
-
-/// The doctor's report: one line per check, or JSON; exit 1 when a check failed.
-fn print_doctor(checks: &[crate::core::doctor::Check], json: bool) -> u8 {
-    let failed = crate::core::doctor::any_failed(checks);
-    if json {
-        out_json(&serde_json::json!({ "ok": !failed, "checks": checks }));
-    } else {
-        let width = checks.iter().map(|c| c.name.len()).max().unwrap_or(0);
-        let lines: Vec<String> = checks
-            .iter()
-            .map(|c| {
-                let fix = c
-                    .fix
-                    .as_deref()
-                    .map(|f| format!(" — {f}"))
-                    .unwrap_or_default();
-                format!(
-                    "{:<4}  {:<width$}  {}{fix}",
-                    c.level.as_str(),
-                    c.name,
-                    c.detail
-                )
-            })
-            .collect();
-        outln(&lines.join("\n"));
-    }
-    u8::from(failed)
 }
 
 fn print_one(s: &WorkerStatus) {

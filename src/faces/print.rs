@@ -5,7 +5,7 @@
 //! the turn ended).
 
 use super::output::{out, out_json, report};
-use super::run_progress::{TurnLine, turn_line_for};
+use super::turn_line::{TurnLine, turn_line_for};
 use crate::core::args::{KillArgs, SpawnArgs, WaitArgs};
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;

@@ -1,6 +1,8 @@
 //! The CLI reference, generated from the clap definitions so it cannot drift from `--help`:
 //! Markdown for `docs/cli.md` (`umbel man --markdown`) and roff man pages (`clap_mangen`).
 
+use super::output::{out, report};
+use crate::core::errors::Error;
 use clap::{Arg, Command};
 use std::path::Path;
 
@@ -123,6 +125,23 @@ fn describe(arg: &Arg) -> String {
     } else {
         format!(" — {}", text.trim())
     }
+}
+
+/// `umbel man`: the roff page on stdout, the pages into `out_dir`, or (`markdown`) the
+/// Markdown reference on stdout. Returns the exit code.
+pub fn man(cmd: &Command, markdown: bool, out_dir: Option<&Path>) -> u8 {
+    let written = match (out_dir, markdown) {
+        (_, true) => {
+            out(&self::markdown(cmd));
+            Ok(())
+        }
+        (Some(dir), false) => write_man_pages(cmd, dir)
+            .map_err(|e| Error::io("cannot write the man pages into", dir, e)),
+        (None, false) => man_page(cmd)
+            .map(|roff| out(&String::from_utf8_lossy(&roff)))
+            .map_err(|e| Error::io("cannot render", "the man page", e)),
+    };
+    written.map(|()| 0).unwrap_or_else(|e| report(&e, false))
 }
 
 /// The main man page, `umbel.1`, as roff.
