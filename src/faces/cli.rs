@@ -154,6 +154,10 @@ pub fn main() -> ExitCode {
     }
     let ctx = match Ctx::from_env(env) {
         Ok(ctx) => ctx,
+        // The doctor still reports, as its one failed check.
+        Err(e) if matches!(cli.command, Some(Command::Doctor(_))) => {
+            return ExitCode::from(super::doctor::print(&[doctor::unusable_state(&e)], json));
+        }
         Err(e) => return ExitCode::from(report(&e, json)),
     };
     // Ctrl-C stops what umbel is doing (exit 130) and leaves workers as they are; a second

@@ -34,6 +34,16 @@ pub fn doctor(ctx: &Ctx) -> Vec<Check> {
     checks
 }
 
+/// The one check left when umbel could not even open its state root (or refused the socket).
+pub fn unusable_state(err: &crate::core::errors::Error) -> Check {
+    Check::fail(
+        "state-root",
+        err.to_string(),
+        "set UMBEL_STATE to a folder you can create and write (and UMBEL_TMUX_SOCKET to a \
+         name other than `default`), then run `umbel doctor` again",
+    )
+}
+
 /// One missing provider is a warning; none usable at all is a failure.
 fn no_provider_is_a_failure(checks: &mut [Check]) {
     let names: Vec<&str> = <Provider as clap::ValueEnum>::value_variants()

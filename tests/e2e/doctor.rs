@@ -101,3 +101,15 @@ fn an_open_state_root_fails_with_the_chmod_to_run() {
     let json = json_of(&sb.run(&["doctor", "--json"]));
     assert_eq!(json["ok"], false);
 }
+
+#[test]
+fn a_state_root_that_cannot_be_created_is_still_reported() {
+    let mut sb = configured();
+    sb.var("UMBEL_STATE", "/proc/no-state-here");
+    let out = sb.run(&["doctor"]);
+    assert_eq!(out.status.code(), Some(1));
+    let state = line(&stdout(&out), "state-root").to_string();
+    assert!(state.starts_with("fail"), "{state}");
+    assert!(state.contains("/proc/no-state-here"), "{state}");
+    assert!(state.contains("set UMBEL_STATE"), "{state}");
+}
