@@ -72,18 +72,18 @@ pub fn phase(
     let mut phase = TurnPhase::Submitted;
     let mut open_tool: Option<&EventRecord> = None;
     for event in events.iter().filter(|e| e.record.index >= since) {
-        open_tool = None;
-        phase = match &event.class {
+        // Events that mean nothing here (a notification, a status line) keep the phase, and
+        // the open tool with it.
+        let next = match &event.class {
             EventClass::Submitted => TurnPhase::Working,
-            EventClass::Progress if opens_tool(&event.record) => {
-                open_tool = Some(&event.record);
-                TurnPhase::Tool(None)
-            }
+            EventClass::Progress if opens_tool(&event.record) => TurnPhase::Tool(None),
             EventClass::Progress => TurnPhase::Working,
             EventClass::NeedsInput { reason, .. } => TurnPhase::NeedsInput(reason),
             EventClass::TurnEnded | EventClass::TurnFailed { .. } => TurnPhase::Ending,
             EventClass::Started | EventClass::Other => continue,
         };
+        open_tool = matches!(next, TurnPhase::Tool(_)).then_some(&event.record);
+        phase = next;
     }
     match (phase, open_tool) {
         (TurnPhase::Tool(_), Some(record)) => TurnPhase::Tool(tool_name(record)),
@@ -122,6 +122,16 @@ mod tests {
             ev(5, "Stop", EventClass::TurnEnded),
         ];
         let at = |n: usize| phase(&events[..n], 1, bash);
+        let noisy = [
+            events[1].clone(),
+            events[3].clone(),
+            ev(9, "Notification", EventClass::Other),
+        ];
+        assert_eq!(
+            phase(&noisy, 0, bash),
+            TurnPhase::Tool(Some("Bash".into())),
+            "a notification during a tool keeps its name"
+        );
         assert_eq!(at(1), TurnPhase::Submitted);
         assert_eq!(at(2), TurnPhase::Working);
         assert_eq!(
