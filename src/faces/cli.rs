@@ -216,9 +216,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
         }),
         Some(Command::Wait(c)) => {
             let mut line = super::turn_line::turn_line_for(ctx, &c.args.name);
-            let mut show = |progress: &_| line.show(progress);
-            let observer = line.is_live().then_some(&mut show as &mut dyn FnMut(&_));
-            let waited = wait::wait_with(ctx, &c.args, observer);
+            let waited = wait::wait(&ctx.with_progress(line.sink()), &c.args);
             line.clear();
             waited
         }

@@ -138,9 +138,7 @@ fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8], line: &TurnLine) -> Result<D
             file: None,
             pattern: None,
         };
-        let mut show = |progress: &_| line.show(progress);
-        let observer = line.is_live().then_some(&mut show as &mut dyn FnMut(&_));
-        let outcome = wait::wait_with(ctx, &wait_args, observer)?;
+        let outcome = wait::wait(&ctx.with_progress(line.sink()), &wait_args)?;
         let worker = Worker::load(ctx, name.as_str())?;
         let answer = match outcome.outcome {
             OutcomeKind::Stop | OutcomeKind::ProviderError => worker.answer(ctx).ok(),

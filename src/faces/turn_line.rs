@@ -5,6 +5,7 @@
 
 use super::run_progress::{Mode, terminal_width, truncate};
 use crate::core::turn_progress::{TurnPhase, TurnProgress};
+use crate::operations::context::ProgressSink;
 use crate::operations::worker::now_ms;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -42,9 +43,16 @@ impl TurnLine {
         TurnLine { shared, drawer }
     }
 
-    /// Whether anything is drawn (callers skip gathering progress otherwise).
-    pub fn is_live(&self) -> bool {
-        self.drawer.is_some()
+    /// The callback that feeds this line, for `Ctx::progress`; `None` when nothing is drawn (so
+    /// the engine gathers nothing).
+    pub fn sink(&self) -> Option<ProgressSink> {
+        self.drawer.as_ref()?;
+        let shared = Arc::clone(&self.shared);
+        Some(ProgressSink(Arc::new(move |progress: &TurnProgress| {
+            if let Ok(mut shown) = shared.lock() {
+                shown.progress = Some(progress.clone());
+            }
+        })))
     }
 
     /// Shows `progress` from now on.

@@ -17,7 +17,7 @@ use crate::core::events::EventRecord;
 use crate::core::outcome::{Outcome, OutcomeKind};
 use crate::core::providers::StartupScreen;
 use crate::core::turn_progress::{TurnPhase, TurnProgress, phase};
-use crate::core::wait::{Liveness, decide, default_since};
+use crate::core::wait::{ClassifiedEvent, Liveness, decide, default_since};
 use activity::Activity;
 use evidence::{finish, transcript_failure};
 use regex::Regex;
@@ -63,19 +63,10 @@ impl Conditions {
     }
 }
 
-/// Waits for the end of the worker's turn.
+/// Waits for the end of the worker's turn. With `ctx.progress` set, reports the turn's phase
+/// (and output tokens, read from the transcript at most every quarter second) each time the
+/// loop looks: on every event, and at least every quarter second.
 pub fn wait(ctx: &Ctx, args: &WaitArgs) -> Result<Outcome> {
-    wait_with(ctx, args, None)
-}
-
-/// [`wait`], reporting the turn's phase (and output tokens, read from the transcript at most
-/// every quarter second) to `on_progress` each time the loop looks: on every event, and at least
-/// every quarter second. Without an observer nothing extra is read.
-pub fn wait_with(
-    ctx: &Ctx,
-    args: &WaitArgs,
-    mut on_progress: Option<&mut dyn FnMut(&TurnProgress)>,
-) -> Result<Outcome> {
     let worker = Worker::load(ctx, &args.name)?;
     let cond = Conditions::from_args(args, &worker)?;
     let deadline = Instant::now() + cond.timeout;
@@ -91,17 +82,7 @@ pub fn wait_with(
         }
         let records = worker.events(ctx, since.unwrap_or(0))?;
         let from = *since.get_or_insert_with(|| default_since(&records));
-        if let Some(report) = on_progress.as_mut() {
-            let phase = phase(&records, from, |r| tool_name(ctx, &worker, r));
-            let output_tokens = match phase {
-                TurnPhase::Submitted => None,
-                _ => tokens.read(ctx, &worker),
-            };
-            report(&TurnProgress {
-                phase,
-                output_tokens,
-            });
-        }
+        report_progress(ctx, &worker, &records, from, &mut tokens);
         if let Some(file) = cond.file.as_ref().filter(|f| f.exists()) {
             let message = format!("{} exists", file.display());
             return Ok(Outcome::new(OutcomeKind::Stop, message, records.len()).with_reason("file"));
@@ -180,6 +161,28 @@ fn screen_needs_person(ctx: &Ctx, worker: &Worker, position: usize) -> Option<Ou
     let mut outcome = Outcome::new(OutcomeKind::Input, message, position).with_reason(reason);
     outcome.screen = Some(screen);
     Some(outcome)
+}
+
+/// Tells `ctx.progress`, if any, where the turn is.
+fn report_progress(
+    ctx: &Ctx,
+    worker: &Worker,
+    records: &[ClassifiedEvent],
+    from: usize,
+    tokens: &mut TokenReader,
+) {
+    let Some(sink) = &ctx.progress else {
+        return;
+    };
+    let phase = phase(records, from, |r| tool_name(ctx, worker, r));
+    let output_tokens = match phase {
+        TurnPhase::Submitted => None,
+        _ => tokens.read(ctx, worker),
+    };
+    sink.report(&TurnProgress {
+        phase,
+        output_tokens,
+    });
 }
 
 /// The turn's output tokens from the transcript, re-read at most every [`LIVENESS_POLL`].
