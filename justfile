@@ -51,6 +51,28 @@ bench *ARGS: setup
 fmt:
     cargo fmt --all
 
+# the real claude, codex and gemini: spawn → send → wait → read → kill and -p on each (spends your
+# subscription; needs each CLI signed in). UMBEL_SMOKE_PROVIDERS=claude,codex picks providers.
+smoke: sim
+    @if [ "${UMBEL_SMOKE:-}" != 1 ]; then echo "smoke: SKIPPED: set UMBEL_SMOKE=1 to run the real-CLI smoke tests (UMBEL_SMOKE=1 just smoke)"; fi
+    cargo test --test smoke -- --nocapture --test-threads 1
+
+# regenerate docs/cli.md from the clap definitions (a test fails when it is out of date)
+docs:
+    cargo build -p umbel --bins --quiet
+    target/debug/umbel man --markdown > docs/cli.md
+
+# man pages from the clap definitions into target/man (`man -l target/man/umbel.1`)
+man:
+    cargo build -p umbel --bins --quiet
+    target/debug/umbel man --out-dir target/man
+    @echo "man pages in target/man: man -l target/man/umbel.1"
+
+# accept new or changed insta snapshots, then review them with `git diff`
+snap: sim
+    INSTA_UPDATE=always cargo nextest run --workspace -E 'test(/snapshot/)'
+    find . -name '*.snap.new' -not -path './target/*' -delete
+
 # `umbel mcp` against the official MCP Python SDK client (installs `mcp` from PyPI if missing)
 mcp-smoke: sim
     cargo build -p umbel --bins --quiet

@@ -105,6 +105,36 @@ impl Tmux {
         }
     }
 
+    /// `tmux -V` (starts no server).
+    pub fn version(&self) -> Result<String> {
+        self.run(&strings(&["-V"]), None)
+            .map(|out| String::from_utf8_lossy(&out).trim().to_string())
+    }
+
+    /// How many sessions the private server holds, or `None` when no server is running.
+    pub fn session_count(&self) -> Result<Option<usize>> {
+        match self.run(&strings(&["list-sessions", "-F", "#{session_name}"]), None) {
+            Ok(out) => Ok(Some(String::from_utf8_lossy(&out).lines().count())),
+            Err(e) if not_there(&e) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Where the private socket lives: `$TMUX_TMPDIR` (else `/tmp`)`/tmux-<uid>/<socket>`.
+    pub fn socket_path(&self) -> std::path::PathBuf {
+        let dir = self
+            .client_env
+            .iter()
+            .find(|(k, _)| k == "TMUX_TMPDIR")
+            .map(|(_, v)| v.as_str())
+            .filter(|v| !v.is_empty())
+            .unwrap_or("/tmp");
+        let uid = rustix::process::getuid().as_raw();
+        Path::new(dir)
+            .join(format!("tmux-{uid}"))
+            .join(&self.socket)
+    }
+
     /// Starts a detached session running `argv` in `cwd`, after loading `env_script` into the
     /// buffer `env_buffer` from stdin, all in one invocation (so `remain-on-exit` is in place
     /// before the pane can die).

@@ -2,6 +2,7 @@
 //! inputs and is tested on recorded data.
 
 pub mod args;
+pub mod doctor;
 pub mod duration;
 pub mod env_list;
 pub mod errors;
@@ -13,6 +14,7 @@ pub mod outcome;
 pub mod providers;
 pub mod socket;
 pub mod status;
+pub mod turn_progress;
 pub mod wait;
 pub mod worker_env;
 pub mod workflow;

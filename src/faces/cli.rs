@@ -1,6 +1,7 @@
 //! The command line: `umbel -p …` and the supervisor verbs, parsed with clap from the shared
 //! input structs in `core::args`.
 
+use super::examples;
 use super::output::{explain_outcome, out_json, outln, report};
 use super::print::{self, PrintArgs, no_prompt};
 use crate::core::args::{
@@ -9,7 +10,7 @@ use crate::core::args::{
 };
 use crate::core::errors::{Error, Result};
 use crate::core::status::WorkerStatus;
-use crate::operations::{Ctx, inspect, kill, read, send, spawn, status, wait};
+use crate::operations::{Ctx, doctor, inspect, kill, read, send, spawn, status, wait};
 use clap::{Args, Parser, Subcommand};
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
@@ -24,8 +25,8 @@ Examples:
   umbel read w1                                 the answer
   umbel kill w1                                 stop it (keeps a tombstone; --purge removes it)
   umbel run pipeline.yaml                       run a workflow (--check validates only)
-  umbel -p \"Rate it\" --schema verdict.json       answer must validate; retried with feedback
-  umbel send w1 \"Fix it\" --accept \"cargo test\"   the next wait retries until the check passes
+  umbel -p \"Rate it\" --schema verdict.json      answer must validate; retried with feedback
+  umbel send w1 \"Fix it\" --accept \"cargo test\"  the next wait retries until the check passes
 
 Wait outcomes (exit codes): stop 0, rejected 121, provider-error 122, idle 123, timeout 124,
 dead 125, input 126; usage errors 2, other failures 1, interrupted 130.";
@@ -46,34 +47,55 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Start a worker and wait until it is ready for prompts; prints its name.
+    #[command(after_help = examples::SPAWN)]
     Spawn(WithJson<SpawnArgs>),
     /// Send a prompt and confirm it was submitted; prints the event position to `wait --since`.
+    #[command(after_help = examples::SEND)]
     Send(WithJson<SendArgs>),
     /// Wait for the worker's turn to end; the exit code says how (stop 0, dead 125, …).
+    #[command(after_help = examples::WAIT)]
     Wait(WithJson<WaitArgs>),
     /// Print the answer of the worker's last finished turn.
+    #[command(after_help = examples::READ)]
     Read(WithJson<ReadArgs>),
     /// Show one worker's state (or all workers').
+    #[command(after_help = examples::STATUS)]
     Status(WithJson<StatusArgs>),
     /// List workers.
+    #[command(after_help = examples::LS)]
     Ls(JsonOnly),
     /// Stop a worker (its folder stays as a tombstone unless --purge).
+    #[command(after_help = examples::KILL)]
     Kill(KillArgs),
     /// Print a worker's screen, for a person to look at.
+    #[command(after_help = examples::CAPTURE)]
     Capture(CaptureArgs),
     /// Print a worker's event log (`-f` follows it).
+    #[command(after_help = examples::LOGS)]
     Logs(LogsArgs),
     /// Remove dead workers and tombstones.
+    #[command(after_help = examples::PRUNE)]
     Prune(WithJson<PruneArgs>),
     /// Run a workflow file: workers spawned as needed, steps in dependency waves (see
     /// docs/workflows.md). Prints the run id; exit code = the failed step's.
+    #[command(after_help = examples::RUN)]
     Run(RunCommand),
+    /// Check tmux, the private socket, the provider binaries, the hooks and the state root; one
+    /// line per check (`ok`, `warn`, `fail` and what to do). Exit 1 if any check fails.
+    #[command(after_help = examples::DOCTOR)]
+    Doctor(JsonOnly),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(after_help = examples::COMPLETIONS)]
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
     },
+    /// Print the man page (roff), or write one page per verb (`--out-dir`), or the Markdown CLI
+    /// reference (`--markdown`, what docs/cli.md holds).
+    #[command(hide = true)]
+    Man(ManArgs),
     /// Serve the verbs as MCP tools over stdio, for agent hosts (see docs/mcp.md).
+    #[command(after_help = examples::MCP)]
     Mcp,
 }
 
@@ -99,6 +121,16 @@ struct RunCommand {
 }
 
 #[derive(Debug, Args)]
+struct ManArgs {
+    /// Print the CLI reference as Markdown instead.
+    #[arg(long, conflicts_with = "out_dir")]
+    markdown: bool,
+    /// Write umbel.1 and umbel-<verb>.1 into this folder instead of printing.
+    #[arg(long, value_name = "DIR")]
+    out_dir: Option<std::path::PathBuf>,
+}
+
+#[derive(Debug, Args)]
 struct JsonOnly {
     /// Print JSON instead of text.
     #[arg(long)]
@@ -112,13 +144,21 @@ pub fn main() -> ExitCode {
         .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
         .collect();
     let json = wants_json(&cli);
-    if let Some(Command::Completions { shell }) = cli.command {
-        // Needs no state root: do not create one.
-        completions(shell);
-        return ExitCode::SUCCESS;
+    // These need no state root: do not create one.
+    match &cli.command {
+        Some(Command::Completions { shell }) => {
+            completions(*shell);
+            return ExitCode::SUCCESS;
+        }
+        Some(Command::Man(args)) => return ExitCode::from(man(args)),
+        _ => {}
     }
     let ctx = match Ctx::from_env(env) {
         Ok(ctx) => ctx,
+        // The doctor still reports, as its one failed check.
+        Err(e) if matches!(cli.command, Some(Command::Doctor(_))) => {
+            return ExitCode::from(super::doctor::print(&[doctor::unusable_state(&e)], json));
+        }
         Err(e) => return ExitCode::from(report(&e, json)),
     };
     // Ctrl-C stops what umbel is doing (exit 130) and leaves workers as they are; a second
@@ -138,9 +178,11 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Status(c)) => c.json,
         Some(Command::Ls(c)) => c.json,
         Some(Command::Kill(_)) => false,
+        Some(Command::Doctor(c)) => c.json,
         Some(Command::Prune(c)) => c.json,
         Some(Command::Run(c)) => c.json,
         Some(Command::Capture(_) | Command::Logs(_) | Command::Completions { .. }) => false,
+        Some(Command::Man(_)) => false,
         Some(Command::Mcp) => false,
         None => cli.print.output_format == print::OutputFormat::Json,
     }
@@ -173,7 +215,13 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
             }
             Ok(0)
         }),
-        Some(Command::Wait(c)) => wait::wait(ctx, &c.args).map(|outcome| {
+        Some(Command::Wait(c)) => {
+            let mut line = super::turn_line::turn_line_for(ctx, &c.args.name);
+            let waited = wait::wait(&ctx.with_progress(line.sink()), &c.args);
+            line.clear();
+            waited
+        }
+        .map(|outcome| {
             if json {
                 out_json(&outcome);
             } else {
@@ -235,10 +283,12 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
             0
         }),
         Some(Command::Run(c)) => super::run::run(ctx, &c.args, json, c.quiet),
+        Some(Command::Doctor(c)) => Ok(super::doctor::print(&doctor::doctor(ctx), c.json)),
         Some(Command::Completions { shell }) => {
             completions(shell);
             Ok(0)
         }
+        Some(Command::Man(args)) => Ok(man(&args)),
         Some(Command::Mcp) => Ok(super::mcp::serve(ctx)),
     };
     result.unwrap_or_else(|e| report(&e, json))
@@ -249,6 +299,11 @@ fn completions(shell: clap_complete::Shell) {
     let mut command = <Cli as clap::CommandFactory>::command();
     clap_complete::generate(shell, &mut command, "umbel", &mut script);
     super::output::out(&String::from_utf8_lossy(&script));
+}
+
+fn man(args: &ManArgs) -> u8 {
+    let command = <Cli as clap::CommandFactory>::command();
+    super::reference::man(&command, args.markdown, args.out_dir.as_deref())
 }
 
 /// The prompt of `send`: the argument, or standard input for `-`/none.
@@ -335,3 +390,7 @@ fn print_table(list: &[WorkerStatus]) {
     text.extend(rows.iter().map(line));
     outln(&text.join("\n"));
 }
+
+#[cfg(test)]
+#[path = "cli_tests.rs"]
+mod tests;

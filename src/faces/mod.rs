@@ -2,8 +2,12 @@
 //! codes. Nothing below this layer prints or exits.
 
 pub mod cli;
+pub mod doctor;
+pub mod examples;
 pub mod mcp;
 pub mod output;
 pub mod print;
+pub mod reference;
 pub mod run;
 pub mod run_progress;
+pub mod turn_line;

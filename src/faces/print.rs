@@ -5,11 +5,13 @@
 //! the turn ended).
 
 use super::output::{explain_outcome, out, out_json, report};
+use super::turn_line::{TurnLine, turn_line_for};
 use crate::core::args::{GuardArgs, KillArgs, SpawnArgs, WaitArgs};
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
 use crate::core::outcome::{Outcome, OutcomeKind};
 use crate::core::providers::Provider;
+use crate::core::turn_progress::TurnPhase;
 use crate::operations::guard::Guard;
 use crate::operations::worker::{Answer, Worker};
 use crate::operations::{Ctx, kill, send, spawn, wait};
@@ -55,7 +57,11 @@ pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec
         Some(p) if p != "-" => Ok(p.clone().into_bytes()),
         _ => stdin_prompt(),
     };
-    match prompt.and_then(|prompt| turn(ctx, &args, &prompt)) {
+    let who = args.spawn.name.clone();
+    let mut line = turn_line_for(ctx, who.as_deref().unwrap_or(args.spawn.provider.as_str()));
+    let done = prompt.and_then(|prompt| turn(ctx, &args, &prompt, &line));
+    line.clear();
+    match done {
         Ok(done) => {
             if json {
                 emit_json(&done, started.elapsed().as_millis() as u64);
@@ -121,7 +127,7 @@ impl Done {
 }
 
 /// Spawn (or reuse), send, wait, read; the worker umbel created is removed on every path.
-fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8]) -> Result<Done> {
+fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8], line: &TurnLine) -> Result<Done> {
     // Bad guardrails are refused before a worker exists.
     let here = std::env::current_dir().map_err(|e| Error::io("cannot read", ".", e))?;
     let guard = Guard::prepare(ctx, &args.guard, &here)?;
@@ -135,11 +141,13 @@ fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8]) -> Result<Done> {
     let (name, created) = match reuse {
         Some(name) => (name, false),
         None => {
+            line.show_phase(TurnPhase::Starting);
             let meta = spawn::spawn(ctx, &args.spawn)?;
             (WorkerName::parse(&meta.name)?, true)
         }
     };
     let result = (|| {
+        line.show_phase(TurnPhase::Submitting);
         let since = send::send_turn(ctx, name.as_str(), prompt, &GuardArgs::default())?;
         let wait_args = WaitArgs {
             name: name.to_string(),
@@ -150,7 +158,8 @@ fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8]) -> Result<Done> {
             pattern: None,
             guard: GuardArgs::default(),
         };
-        let outcome = wait::wait_guarded(ctx, &wait_args, guard.as_ref())?;
+        let outcome =
+            wait::wait_guarded(&ctx.with_progress(line.sink()), &wait_args, guard.as_ref())?;
         let worker = Worker::load(ctx, name.as_str())?;
         let answer = match outcome.outcome {
             OutcomeKind::Stop | OutcomeKind::ProviderError => worker.answer(ctx).ok(),

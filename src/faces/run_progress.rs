@@ -1,7 +1,8 @@
-//! The progress display of `umbel run` on stderr: one live line per step, redrawn in place,
-//! when stderr is a terminal; otherwise one plain line per change (`step draft: done in 2.1s`).
-//! Colour only on a terminal and never with `NO_COLOR`. `UMBEL_PROGRESS=live|plain|off`
-//! overrides the choice (tests use it; so can a CI log).
+//! Progress on stderr. `umbel run`: one live line per step, redrawn in place, when stderr is a
+//! terminal; otherwise one plain line per change (`step draft: done in 2.1s`). `-p` and `wait`
+//! (`turn_line.rs`, which shares [`Mode`] and the drawing helpers here): one line redrawn in
+//! place on a terminal, and nothing at all otherwise. Colour only on a terminal and never with `NO_COLOR`.
+//! `UMBEL_PROGRESS=live|plain|off` overrides the choice (tests use it; so can a CI log).
 
 use crate::core::workflow::record::{RunRecord, RunStatus, StepRecord, StepStatus};
 use crate::operations::worker::now_ms;
@@ -43,18 +44,12 @@ pub struct Progress {
 
 impl Progress {
     pub fn new(mode: Mode, no_colour: bool) -> Self {
-        let colour = mode == Mode::Live && !no_colour;
-        let width = rustix::termios::tcgetwinsize(std::io::stderr())
-            .map(|w| usize::from(w.ws_col))
-            .ok()
-            .filter(|&w| w > 20)
-            .unwrap_or(100);
         Progress {
             mode,
-            colour,
+            colour: mode == Mode::Live && !no_colour,
             drawn: 0,
             seen: BTreeMap::new(),
-            width,
+            width: terminal_width(),
         }
     }
 
@@ -144,6 +139,15 @@ impl Progress {
     }
 }
 
+/// The columns of the terminal on stderr (100 when unknown).
+pub(super) fn terminal_width() -> usize {
+    rustix::termios::tcgetwinsize(std::io::stderr())
+        .map(|w| usize::from(w.ws_col))
+        .ok()
+        .filter(|&w| w > 20)
+        .unwrap_or(100)
+}
+
 /// One step for people: `draft (writer, claude): done in 2.1s`.
 pub fn describe(s: &StepRecord, now: u64) -> String {
     let head = format!("{} ({}, {})", s.id, s.worker, s.provider);
@@ -164,7 +168,7 @@ pub fn describe(s: &StepRecord, now: u64) -> String {
 }
 
 /// Cuts a line to `width` visible characters (escape sequences do not count) so it never wraps.
-fn truncate(line: &str, width: usize) -> String {
+pub(super) fn truncate(line: &str, width: usize) -> String {
     let mut out = String::new();
     let mut visible = 0;
     let mut in_escape = false;

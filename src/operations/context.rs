@@ -5,6 +5,7 @@ use crate::adapters::state::StateRoot;
 use crate::adapters::tmux::Tmux;
 use crate::core::errors::{Error, Result};
 use crate::core::socket::socket_name;
+use crate::core::turn_progress::TurnProgress;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,6 +19,25 @@ pub struct Ctx {
     pub env: Vec<(String, String)>,
     /// Set when the caller wants long operations to stop (SIGINT, a cancelled MCP request).
     pub cancel: Arc<AtomicBool>,
+    /// Where `wait` reports how the turn is going, for a face to draw; `None` (the default)
+    /// reads nothing extra.
+    pub progress: Option<ProgressSink>,
+}
+
+/// A face's progress callback (the engine never knows whether a terminal is behind it).
+#[derive(Clone)]
+pub struct ProgressSink(pub Arc<dyn Fn(&TurnProgress) + Send + Sync>);
+
+impl ProgressSink {
+    pub fn report(&self, progress: &TurnProgress) {
+        (self.0)(progress)
+    }
+}
+
+impl std::fmt::Debug for ProgressSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProgressSink")
+    }
 }
 
 impl Ctx {
@@ -51,6 +71,7 @@ impl Ctx {
             tmux,
             env,
             cancel: Arc::new(AtomicBool::new(false)),
+            progress: None,
         })
     }
 
@@ -75,6 +96,14 @@ impl Ctx {
             .filter(|d| !d.is_empty())
             .map(|d| Path::new(d).join(wanted))
             .find(|p| is_executable(p))
+    }
+
+    /// This context with `progress` as its progress callback.
+    pub fn with_progress(&self, progress: Option<ProgressSink>) -> Ctx {
+        Ctx {
+            progress,
+            ..self.clone()
+        }
     }
 
     /// Whether the caller asked to stop.

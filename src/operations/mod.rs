@@ -3,6 +3,7 @@
 //! input struct from `core::args`.
 
 pub mod context;
+pub mod doctor;
 pub mod guard;
 pub mod inspect;
 pub mod kill;

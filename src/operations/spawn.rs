@@ -206,7 +206,7 @@ fn resolve_cwd(cwd: Option<&Path>) -> Result<PathBuf> {
 }
 
 /// The provider's binary: its override variable, else its default name, looked up on PATH.
-fn resolve_bin(ctx: &Ctx, provider: &dyn ProviderModule) -> Result<PathBuf> {
+pub fn resolve_bin(ctx: &Ctx, provider: &dyn ProviderModule) -> Result<PathBuf> {
     let wanted = ctx
         .var(provider.bin_env_var())
         .filter(|v| !v.is_empty())

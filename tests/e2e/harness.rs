@@ -153,6 +153,17 @@ impl Sandbox {
         cmd
     }
 
+    /// `umbel ARGS` with this sandbox's environment and nothing else set (no stdio choices), for
+    /// a caller that wires the terminal itself (a pty test).
+    pub fn bare_command(&self, args: &[&str]) -> std::process::Command {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("umbel"));
+        cmd.env_clear()
+            .envs(self.vars.iter().cloned())
+            .current_dir(&self.project)
+            .args(args);
+        cmd
+    }
+
     /// Runs `umbel ARGS` and returns its output.
     pub fn run(&self, args: &[&str]) -> Output {
         self.umbel().args(args).output().expect("run umbel")

@@ -75,3 +75,23 @@ fn completions_are_generated_without_a_state_root() {
         assert!(stdout(&out).contains("spawn"), "{shell}");
     }
 }
+
+#[test]
+fn bash_completion_loads_and_completes_verbs_and_flags() {
+    let sb = Sandbox::new();
+    let script = sb.root.join("umbel.bash");
+    std::fs::write(&script, stdout(&sb.run(&["completions", "bash"]))).expect("write");
+    // Drive the completion function the way bash's `complete -F` does.
+    let probe = format!(
+        "source {}; complete -p umbel >/dev/null || exit 3; \
+         COMP_WORDS=(umbel do); COMP_CWORD=1; _umbel umbel do umbel; echo \"${{COMPREPLY[@]}}\"; \
+         COMP_WORDS=(umbel spawn --prov); COMP_CWORD=2; _umbel umbel --prov spawn; echo \"${{COMPREPLY[@]}}\"",
+        script.display()
+    );
+    let out = std::process::Command::new("bash")
+        .args(["--noprofile", "--norc", "-c", &probe])
+        .output()
+        .expect("bash");
+    assert_success(&out, "bash completion");
+    assert_eq!(stdout(&out), "doctor\n--provider\n");
+}

@@ -5,6 +5,7 @@
 mod harness;
 
 mod delivery;
+mod doctor;
 mod faults;
 mod guard;
 mod inspect;
@@ -13,6 +14,9 @@ mod load;
 mod mcp;
 mod outcomes;
 mod print;
+mod progress;
+mod reference;
 mod secrets;
+mod snapshots;
 mod startup;
 mod workflow;

@@ -10,8 +10,8 @@
 //!   screens are refused.
 
 use super::{
-    EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn, env_get,
-    highlighted, hooks_json, str_field,
+    EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn, add_tokens,
+    env_get, highlighted, hooks_json, str_field,
 };
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
@@ -95,6 +95,10 @@ impl ProviderModule for Claude {
 
     fn bin_env_var(&self) -> &'static str {
         "UMBEL_CLAUDE_BIN"
+    }
+
+    fn config_dir(&self, env: &[(String, String)]) -> Option<PathBuf> {
+        config_dir(env)
     }
 
     fn env(&self) -> ProviderEnv {
@@ -222,6 +226,8 @@ impl ProviderModule for Claude {
         let mut answer_done = false;
         let mut texts: Vec<String> = Vec::new();
         let mut saw_assistant = false;
+        // claude writes one record per content block, each with the message's usage.
+        let mut counted: Vec<String> = Vec::new();
         for line in lines {
             let Ok(record) = serde_json::from_str::<Value>(&line) else {
                 continue;
@@ -237,6 +243,11 @@ impl ProviderModule for Claude {
                         .pointer("/message/id")
                         .and_then(Value::as_str)
                         .map(str::to_string);
+                    if let Some(id) = id.as_ref().filter(|id| !counted.contains(id)) {
+                        counted.push(id.clone());
+                        let usage = record.pointer("/message/usage/output_tokens");
+                        add_tokens(&mut turn.output_tokens, usage.and_then(Value::as_u64));
+                    }
                     if !saw_assistant {
                         saw_assistant = true;
                         answer_id = id.clone();

@@ -264,3 +264,13 @@ fn an_auth_token_drops_the_api_key() {
     assert_eq!(env.len(), 1);
     assert_eq!(env[0].0, "ANTHROPIC_AUTH_TOKEN");
 }
+
+#[test]
+fn output_tokens_sum_each_message_once_across_a_tool_turn() {
+    // Lines 43–54: prompt, a tool call (two records of one message, 30 tokens), the tool
+    // result, then the answer (12 tokens).
+    assert_eq!(last_turn_of(&upto(SESSION1, 54)).output_tokens, Some(42));
+    assert_eq!(last_turn_of(&upto(SESSION1, 27)).output_tokens, Some(12));
+    // The prompt is in, no model output yet.
+    assert_eq!(last_turn_of(&upto(SESSION1, 43)).output_tokens, None);
+}

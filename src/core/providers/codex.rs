@@ -14,7 +14,7 @@
 
 use super::{
     Composer, EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn,
-    env_get, highlighted, hooks_json, str_field,
+    add_tokens, env_get, highlighted, hooks_json, str_field,
 };
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
@@ -68,6 +68,10 @@ impl ProviderModule for Codex {
 
     fn bin_env_var(&self) -> &'static str {
         "UMBEL_CODEX_BIN"
+    }
+
+    fn config_dir(&self, env: &[(String, String)]) -> Option<PathBuf> {
+        user_home(env)
     }
 
     fn env(&self) -> ProviderEnv {
@@ -259,6 +263,10 @@ impl ProviderModule for Codex {
                         }
                         _ => {}
                     }
+                }
+                (Some("event_msg"), Some("token_count")) => {
+                    let usage = payload.pointer("/info/last_token_usage/output_tokens");
+                    add_tokens(&mut turn.output_tokens, usage.and_then(Value::as_u64));
                 }
                 (Some("event_msg"), Some("task_started")) => {
                     if turn.turn_id.is_none() {

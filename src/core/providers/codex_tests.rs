@@ -211,3 +211,9 @@ fn launch_builds_a_private_codex_home() {
     let config = &spec.files[1].1;
     assert_eq!(config.matches("[projects.\"/work/proj\"]").count(), 1);
 }
+
+#[test]
+fn output_tokens_sum_the_turns_token_count_events() {
+    assert_eq!(turn_upto(14).output_tokens, Some(17));
+    assert_eq!(turn_upto(29).output_tokens, Some(34), "two model calls");
+}

@@ -15,7 +15,7 @@
 
 use super::{
     Composer, EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn,
-    env_get, highlighted, hooks_json, str_field,
+    add_tokens, env_get, highlighted, hooks_json, str_field,
 };
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
@@ -88,6 +88,10 @@ impl ProviderModule for Gemini {
 
     fn bin_env_var(&self) -> &'static str {
         "UMBEL_GEMINI_BIN"
+    }
+
+    fn config_dir(&self, env: &[(String, String)]) -> Option<PathBuf> {
+        user_dir(env)
     }
 
     fn env(&self) -> ProviderEnv {
@@ -262,6 +266,8 @@ fn visit(record: &Value, seen: &mut HashSet<String>, turn: &mut TranscriptTurn) 
     let content = record.get("content");
     match str_field(record, "type") {
         Some("gemini") => {
+            let usage = record.pointer("/tokens/output").and_then(Value::as_u64);
+            add_tokens(&mut turn.output_tokens, usage);
             let text = content.and_then(Value::as_str).unwrap_or("");
             if turn.answer.is_none() && !text.is_empty() {
                 turn.answer = Some(text.to_string());

@@ -210,3 +210,18 @@ fn launch_builds_a_private_gemini_home_keeping_user_settings() {
                 && t == Path::new("/home/u/.gemini/oauth_creds.json"))
     );
 }
+
+#[test]
+fn output_tokens_come_from_the_gemini_record_counted_once() {
+    assert_eq!(turn_upto(5).output_tokens, Some(9));
+    assert_eq!(
+        turn_upto(11).output_tokens,
+        Some(9),
+        "a rewritten record counts once"
+    );
+    assert_eq!(
+        turn_upto(19).output_tokens,
+        None,
+        "an error turn has no usage"
+    );
+}

@@ -149,6 +149,16 @@ pub struct TranscriptTurn {
     pub error_reason: Option<&'static str>,
     /// The provider's id for the turn, when its records carry one (Codex).
     pub turn_id: Option<String>,
+    /// Output tokens the model produced in the turn so far, when the transcript records usage
+    /// (shown by the progress line).
+    pub output_tokens: Option<u64>,
+}
+
+/// Adds `n` to a token count that may not have started yet.
+pub fn add_tokens(count: &mut Option<u64>, n: Option<u64>) {
+    if let Some(n) = n {
+        *count = Some(count.unwrap_or(0) + n);
+    }
 }
 
 /// Everything provider-specific, as pure functions.
@@ -159,6 +169,9 @@ pub trait ProviderModule: Sync {
     fn default_bin(&self) -> &'static str;
     /// The environment variable that overrides the binary's location.
     fn bin_env_var(&self) -> &'static str;
+    /// The folder the CLI keeps its sign-in and settings in (`~/.claude`, `$CODEX_HOME`, …),
+    /// for `umbel doctor`.
+    fn config_dir(&self, env: &[(String, String)]) -> Option<PathBuf>;
     /// Variables the worker inherits by name, and fixed ones.
     fn env(&self) -> ProviderEnv;
     /// Adjusts the composed environment (e.g. drop a key that would trigger a blocking dialog).

@@ -9,13 +9,16 @@ mod evidence;
 use super::Ctx;
 use super::guard::Guard;
 use super::worker::Worker;
+use crate::adapters::transcript::ReverseLines;
 use crate::adapters::watch::FolderWatch;
 use crate::core::args::WaitArgs;
 use crate::core::duration::parse_duration;
 use crate::core::errors::{Error, Result};
+use crate::core::events::EventRecord;
 use crate::core::outcome::{Outcome, OutcomeKind};
 use crate::core::providers::StartupScreen;
-use crate::core::wait::{Liveness, decide, default_since};
+use crate::core::turn_progress::{TurnPhase, TurnProgress, phase};
+use crate::core::wait::{ClassifiedEvent, Liveness, decide, default_since};
 use activity::Activity;
 use evidence::{finish, transcript_failure};
 use regex::Regex;
@@ -63,6 +66,8 @@ impl Conditions {
 
 /// Waits for the end of the worker's turn, enforcing its guardrails (its own, or those its turn
 /// was sent with): then one wait may span several answers, all within `--timeout`.
+/// With `ctx.progress` set, reports the turn's phase (and output tokens, read from the
+/// transcript at most every quarter second) each time the loop looks.
 pub fn wait(ctx: &Ctx, args: &WaitArgs) -> Result<Outcome> {
     let worker = Worker::load(ctx, &args.name)?;
     let guard = Guard::for_wait(ctx, &worker.name, &args.guard)?;
@@ -94,12 +99,14 @@ fn wait_turn(
     let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
     let mut last_check: Option<Instant> = None;
     let mut activity = Activity::new();
+    let mut tokens = TokenReader::default();
     loop {
         if ctx.cancelled() {
             return Err(Error::Interrupted);
         }
         let records = worker.events(ctx, since.unwrap_or(0))?;
         let from = *since.get_or_insert_with(|| default_since(&records));
+        report_progress(ctx, worker, &records, from, &mut tokens);
         if let Some(file) = cond.file.as_ref().filter(|f| f.exists()) {
             let message = format!("{} exists", file.display());
             return Ok(Outcome::new(OutcomeKind::Stop, message, records.len()).with_reason("file"));
@@ -178,6 +185,63 @@ fn screen_needs_person(ctx: &Ctx, worker: &Worker, position: usize) -> Option<Ou
     let mut outcome = Outcome::new(OutcomeKind::Input, message, position).with_reason(reason);
     outcome.screen = Some(screen);
     Some(outcome)
+}
+
+/// Tells `ctx.progress`, if any, where the turn is.
+fn report_progress(
+    ctx: &Ctx,
+    worker: &Worker,
+    records: &[ClassifiedEvent],
+    from: usize,
+    tokens: &mut TokenReader,
+) {
+    let Some(sink) = &ctx.progress else {
+        return;
+    };
+    let phase = phase(records, from, |r| tool_name(ctx, worker, r));
+    let output_tokens = match phase {
+        TurnPhase::Submitted => None,
+        _ => tokens.read(ctx, worker),
+    };
+    sink.report(&TurnProgress {
+        phase,
+        output_tokens,
+    });
+}
+
+/// The turn's output tokens from the transcript, re-read at most every [`LIVENESS_POLL`].
+#[derive(Default)]
+struct TokenReader {
+    last: Option<(Instant, Option<u64>)>,
+    path: Option<PathBuf>,
+}
+
+impl TokenReader {
+    fn read(&mut self, ctx: &Ctx, worker: &Worker) -> Option<u64> {
+        if let Some((at, tokens)) = self.last
+            && at.elapsed() < LIVENESS_POLL
+        {
+            return tokens;
+        }
+        if self.path.is_none() {
+            self.path = worker.transcript_path(ctx);
+        }
+        let tokens = self
+            .path
+            .as_deref()
+            .and_then(ReverseLines::open)
+            .and_then(|mut lines| worker.provider().last_turn(&mut lines).output_tokens);
+        self.last = Some((Instant::now(), tokens));
+        tokens
+    }
+}
+
+/// The tool an opening tool event names in its payload (`tool_name` for all three CLIs).
+fn tool_name(ctx: &Ctx, worker: &Worker, record: &EventRecord) -> Option<String> {
+    let payload = ctx
+        .state
+        .read_payload(&worker.name, record.payload.as_deref()?)?;
+    Some(payload.get("tool_name")?.as_str()?.to_string())
 }
 
 fn answer_matches(ctx: &Ctx, worker: &Worker, pattern: &Regex) -> bool {

@@ -1,0 +1,201 @@
+//! `umbel doctor`'s judgements, as pure functions of what was observed: each check gets a level
+//! (`ok`, `warn`, `fail`), a one-line finding and, when it is not ok, what to do about it.
+//! Gathering the observations (running tmux, the provider binaries, reading modes) is the
+//! operation's job.
+
+use serde::Serialize;
+
+/// How a check came out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Level {
+    Ok,
+    /// umbel works, but something will get in the way (e.g. a provider not set up yet).
+    Warn,
+    /// umbel cannot work until this is fixed.
+    Fail,
+}
+
+impl Level {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Ok => "ok",
+            Level::Warn => "warn",
+            Level::Fail => "fail",
+        }
+    }
+}
+
+/// One line of the report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Check {
+    /// What was checked: `tmux`, `socket`, `claude`, `state-root`, …
+    pub name: String,
+    pub level: Level,
+    /// What was found.
+    pub detail: String,
+    /// What to do, when the level is not ok.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<String>,
+}
+
+impl Check {
+    pub fn ok(name: &str, detail: impl Into<String>) -> Self {
+        Check {
+            name: name.into(),
+            level: Level::Ok,
+            detail: detail.into(),
+            fix: None,
+        }
+    }
+
+    pub fn warn(name: &str, detail: impl Into<String>, fix: impl Into<String>) -> Self {
+        Check {
+            level: Level::Warn,
+            fix: Some(fix.into()),
+            ..Check::ok(name, detail)
+        }
+    }
+
+    pub fn fail(name: &str, detail: impl Into<String>, fix: impl Into<String>) -> Self {
+        Check {
+            level: Level::Fail,
+            fix: Some(fix.into()),
+            ..Check::ok(name, detail)
+        }
+    }
+}
+
+/// The oldest tmux umbel is known to work with (`pane_dead_status`, `remain-on-exit`).
+const MIN_TMUX: (u32, u32) = (3, 2);
+
+/// `tmux 3.3a` → (3, 3); `tmux next-3.5` → (3, 5).
+pub fn parse_tmux_version(text: &str) -> Option<(u32, u32)> {
+    let word = text.split_whitespace().nth(1)?;
+    let number = word.trim_start_matches(|c: char| !c.is_ascii_digit());
+    let mut parts = number.split('.');
+    let major = parts.next()?.parse().ok()?;
+    let minor: String = parts
+        .next()
+        .unwrap_or("0")
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    Some((major, minor.parse().unwrap_or(0)))
+}
+
+/// Judges the output of `tmux -V`.
+pub fn tmux_check(version: Result<String, String>) -> Check {
+    match version {
+        Err(message) => Check::fail(
+            "tmux",
+            message,
+            "install tmux (Debian/Ubuntu: apt-get install tmux; macOS: brew install tmux)",
+        ),
+        Ok(text) => match parse_tmux_version(&text) {
+            Some(v) if v >= MIN_TMUX => Check::ok("tmux", text.trim()),
+            Some(_) => Check::warn(
+                "tmux",
+                format!(
+                    "{} is older than {}.{}",
+                    text.trim(),
+                    MIN_TMUX.0,
+                    MIN_TMUX.1
+                ),
+                "upgrade tmux; dead-pane detection may not work",
+            ),
+            None => Check::warn(
+                "tmux",
+                format!("unrecognised version `{}`", text.trim()),
+                "check that `tmux -V` runs the real tmux",
+            ),
+        },
+    }
+}
+
+/// The first line that looks like a version in a CLI's `--version` output (codex may print a
+/// warning line first).
+pub fn version_line(output: &str) -> Option<&str> {
+    let lines = || output.lines().map(str::trim).filter(|l| !l.is_empty());
+    lines()
+        .find(|l| !l.starts_with("WARNING") && l.chars().any(|c| c.is_ascii_digit()))
+        .or_else(|| lines().next_back())
+}
+
+/// Judges the state root's permission bits (`mode & 0o777`) and whether the user owns it.
+pub fn state_root_check(path: &str, mode: u32, owned: bool) -> Check {
+    let name = "state-root";
+    if !owned {
+        return Check::fail(
+            name,
+            format!("{path} belongs to another user"),
+            "set UMBEL_STATE to a folder of your own",
+        );
+    }
+    if mode & 0o077 != 0 {
+        return Check::fail(
+            name,
+            format!(
+                "{path} is mode {:o}: other users can read worker state",
+                mode & 0o777
+            ),
+            format!("chmod 700 {path}"),
+        );
+    }
+    if mode & 0o700 != 0o700 {
+        return Check::fail(
+            name,
+            format!("{path} is mode {:o}: umbel cannot use it", mode & 0o777),
+            format!("chmod 700 {path}"),
+        );
+    }
+    Check::ok(name, format!("{path} (mode 700)"))
+}
+
+/// Whether any check failed (exit 1).
+pub fn any_failed(checks: &[Check]) -> bool {
+    checks.iter().any(|c| c.level == Level::Fail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tmux_versions_parse() {
+        assert_eq!(parse_tmux_version("tmux 3.3a\n"), Some((3, 3)));
+        assert_eq!(parse_tmux_version("tmux next-3.5"), Some((3, 5)));
+        assert_eq!(parse_tmux_version("tmux 2"), Some((2, 0)));
+        assert_eq!(parse_tmux_version("nonsense"), None);
+    }
+
+    #[test]
+    fn old_or_missing_tmux_is_reported() {
+        assert_eq!(tmux_check(Ok("tmux 3.3a".into())).level, Level::Ok);
+        assert_eq!(tmux_check(Ok("tmux 2.9".into())).level, Level::Warn);
+        let missing = tmux_check(Err("tmux is not installed".into()));
+        assert_eq!(missing.level, Level::Fail);
+        assert!(missing.fix.unwrap().contains("apt-get install tmux"));
+    }
+
+    #[test]
+    fn version_lines_skip_codex_warnings() {
+        let codex = "WARNING: proceeding, even though we could not create PATH aliases\ncodex-cli 0.171.0\n";
+        assert_eq!(version_line(codex), Some("codex-cli 0.171.0"));
+        assert_eq!(
+            version_line("2.1.332 (Claude Code)\n"),
+            Some("2.1.332 (Claude Code)")
+        );
+        assert_eq!(version_line(""), None);
+    }
+
+    #[test]
+    fn state_root_must_be_private_and_ours() {
+        assert_eq!(state_root_check("/s", 0o700, true).level, Level::Ok);
+        let open = state_root_check("/s", 0o755, true);
+        assert_eq!(open.level, Level::Fail);
+        assert_eq!(open.fix.as_deref(), Some("chmod 700 /s"));
+        assert_eq!(state_root_check("/s", 0o500, true).level, Level::Fail);
+        assert_eq!(state_root_check("/s", 0o700, false).level, Level::Fail);
+    }
+}

@@ -1,0 +1,33 @@
+//! `umbel doctor`'s output: one aligned line per check (`ok`, `warn`, `fail`, what was found and
+//! what to do), or `{"ok", "checks"}` as JSON.
+
+use super::output::{out_json, outln};
+use crate::core::doctor::{Check, any_failed};
+
+/// The doctor's report: one line per check, or JSON; exit 1 when a check failed.
+pub fn print(checks: &[Check], json: bool) -> u8 {
+    let failed = any_failed(checks);
+    if json {
+        out_json(&serde_json::json!({ "ok": !failed, "checks": checks }));
+    } else {
+        let width = checks.iter().map(|c| c.name.len()).max().unwrap_or(0);
+        let lines: Vec<String> = checks
+            .iter()
+            .map(|c| {
+                let fix = c
+                    .fix
+                    .as_deref()
+                    .map(|f| format!(" — {f}"))
+                    .unwrap_or_default();
+                format!(
+                    "{:<4}  {:<width$}  {}{fix}",
+                    c.level.as_str(),
+                    c.name,
+                    c.detail
+                )
+            })
+            .collect();
+        outln(&lines.join("\n"));
+    }
+    u8::from(failed)
+}

@@ -1,0 +1,82 @@
+//! The `Examples:` block at the end of each verb's `--help`: a few real, runnable lines.
+
+pub const SPAWN: &str = "\
+Examples:
+  umbel spawn --name w1                         claude in the current folder
+  umbel spawn --name rev --provider codex --cwd ~/proj
+  umbel spawn --name g1 --provider gemini --env GEMINI_API_KEY    pass a secret by name
+  umbel spawn --name bot --unattended --json    skip permission prompts; print meta.json";
+
+pub const SEND: &str = "\
+Examples:
+  umbel send w1 \"Write the tests for src/lib.rs\"
+  pos=$(umbel send w1 \"Now fix them\") && umbel wait w1 --since \"$pos\"
+  git diff | umbel send w1 -                    the prompt from standard input";
+
+pub const WAIT: &str = "\
+Examples:
+  umbel wait w1                                 until the latest turn ends (exit 0 = stop)
+  umbel wait w1 --since \"$pos\" --timeout 10m    the turn that `send` started
+  umbel wait w1 --idle-timeout 2m --json        also end when nothing moved for 2 minutes
+  umbel wait w1 --file DONE.md --pattern 'PASS|FAIL'";
+
+pub const READ: &str = "\
+Examples:
+  umbel read w1                                 the last answer, as text
+  umbel read w1 --json | jq -r .text";
+
+pub const STATUS: &str = "\
+Examples:
+  umbel status                                  every worker, one line each
+  umbel status w1                               one worker in detail
+  umbel status w1 --json | jq -r .state";
+
+pub const LS: &str = "\
+Examples:
+  umbel ls
+  umbel ls --json | jq -r '.[].name'";
+
+pub const KILL: &str = "\
+Examples:
+  umbel kill w1                                 stop it; its folder stays as a tombstone
+  umbel kill w1 --purge                         stop it and delete its folder
+  umbel kill --all --purge                      every worker of this state root";
+
+pub const CAPTURE: &str = "\
+Examples:
+  umbel capture w1                              the screen as a person would see it
+  umbel capture w1 --history | less             with the scroll-back";
+
+pub const LOGS: &str = "\
+Examples:
+  umbel logs w1                                 every hook event so far
+  umbel logs w1 -f                              and follow new ones (Ctrl-C stops)";
+
+pub const PRUNE: &str = "\
+Examples:
+  umbel prune                                   remove every dead worker and tombstone
+  umbel prune --older-than 1d --json";
+
+pub const RUN: &str = "\
+Examples:
+  umbel run examples/review.yaml                run a workflow (progress on stderr)
+  umbel run pipeline.yaml --check               validate it, run nothing
+  umbel run pipeline.yaml --keep --json         leave the workers up; print the run record
+  umbel run --resume wf-k3x9aa                  rerun what did not finish";
+
+pub const DOCTOR: &str = "\
+Examples:
+  umbel doctor                                  one line per check: ok, warn or fail
+  umbel doctor --json | jq '.checks[] | select(.level != \"ok\")'
+  UMBEL_CLAUDE_BIN=~/bin/claude umbel doctor    check another claude binary";
+
+pub const COMPLETIONS: &str = "\
+Examples:
+  umbel completions bash > ~/.local/share/bash-completion/completions/umbel
+  umbel completions zsh > \"${fpath[1]}/_umbel\"
+  umbel completions fish > ~/.config/fish/completions/umbel.fish";
+
+pub const MCP: &str = "\
+Examples:
+  umbel mcp                                     serve on stdio (an MCP host starts this)
+  claude mcp add umbel -- umbel mcp             register it with Claude Code";

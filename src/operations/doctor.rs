@@ -1,0 +1,219 @@
+//! `umbel doctor`: looks at everything umbel depends on — tmux and its private socket, each
+//! provider's binary (found the way `spawn` finds it) and version, its configuration folder,
+//! the hook scripts and the state root's permissions — and judges each with `core::doctor`.
+//! It starts no tmux server and changes nothing.
+
+use super::Ctx;
+use super::spawn::resolve_bin;
+use crate::adapters::exec::{RunError, run_bounded};
+use crate::adapters::state::{EVENT_SH, LAUNCH_SH};
+use crate::core::doctor::{Check, Level, state_root_check, tmux_check, version_line};
+use crate::core::providers::{Provider, ProviderModule};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+/// How long a provider's `--version` may take (codex and gemini start node).
+const VERSION_BOUND: Duration = Duration::from_secs(10);
+
+/// Runs every check, in a fixed order.
+pub fn doctor(ctx: &Ctx) -> Vec<Check> {
+    let mut checks = vec![
+        tmux_check(ctx.tmux.version().map_err(|e| e.to_string())),
+        socket(ctx),
+        state_root(ctx.state.path()),
+        hooks(&ctx.state.hooks_dir()),
+    ];
+    for provider in <Provider as clap::ValueEnum>::value_variants() {
+        let module = provider.module();
+        checks.push(binary(ctx, module));
+        checks.push(config(ctx, module));
+    }
+    no_provider_is_a_failure(&mut checks);
+    checks
+}
+
+/// The one check left when umbel could not even open its state root (or refused the socket).
+pub fn unusable_state(err: &crate::core::errors::Error) -> Check {
+    Check::fail(
+        "state-root",
+        err.to_string(),
+        "set UMBEL_STATE to a folder you can create and write (and UMBEL_TMUX_SOCKET to a \
+         name other than `default`), then run `umbel doctor` again",
+    )
+}
+
+/// One missing provider is a warning; none usable at all is a failure.
+fn no_provider_is_a_failure(checks: &mut [Check]) {
+    let names: Vec<&str> = <Provider as clap::ValueEnum>::value_variants()
+        .iter()
+        .map(|p| p.as_str())
+        .collect();
+    let mut binaries = checks
+        .iter_mut()
+        .filter(|c| names.contains(&c.name.as_str()));
+    if binaries.all(|c| c.level != Level::Ok) {
+        for check in checks
+            .iter_mut()
+            .filter(|c| names.contains(&c.name.as_str()))
+        {
+            check.level = Level::Fail;
+        }
+    }
+}
+
+fn socket(ctx: &Ctx) -> Check {
+    let path = ctx.tmux.socket_path();
+    let head = format!("-L {} ({})", ctx.tmux.socket(), path.display());
+    match ctx.tmux.session_count() {
+        Ok(None) => Check::ok("socket", format!("{head}: no server yet; spawn starts one")),
+        Ok(Some(n)) => Check::ok("socket", format!("{head}: server running, {n} session(s)")),
+        Err(e) => Check::fail(
+            "socket",
+            format!("{head}: {e}"),
+            format!(
+                "a stale socket can be removed with `rm {}` once no worker runs on it",
+                path.display()
+            ),
+        ),
+    }
+}
+
+fn state_root(path: &Path) -> Check {
+    let shown = path.display().to_string();
+    match std::fs::metadata(path) {
+        Ok(meta) => {
+            let owned = meta.uid() == rustix::process::getuid().as_raw();
+            state_root_check(&shown, meta.permissions().mode(), owned)
+        }
+        Err(e) => Check::fail(
+            "state-root",
+            format!("{shown}: {e}"),
+            "set UMBEL_STATE to a folder you can write",
+        ),
+    }
+}
+
+fn hooks(dir: &Path) -> Check {
+    let mut stale = Vec::new();
+    for (file, content) in [("event.sh", EVENT_SH), ("launch.sh", LAUNCH_SH)] {
+        let path = dir.join(file);
+        match (std::fs::read_to_string(&path), std::fs::metadata(&path)) {
+            (Ok(text), Ok(meta)) if text == content => {
+                if meta.permissions().mode() & 0o100 == 0 {
+                    return Check::fail(
+                        "hooks",
+                        format!("{} is not executable", path.display()),
+                        format!("chmod 700 {}", path.display()),
+                    );
+                }
+            }
+            (Ok(_), _) => stale.push(file),
+            (Err(_), _) => {
+                return Check::ok(
+                    "hooks",
+                    format!("{}: not installed yet; spawn installs them", dir.display()),
+                );
+            }
+        }
+    }
+    if stale.is_empty() {
+        Check::ok("hooks", format!("{}: event.sh, launch.sh", dir.display()))
+    } else {
+        Check::warn(
+            "hooks",
+            format!(
+                "{} differ from this umbel's: {}",
+                dir.display(),
+                stale.join(", ")
+            ),
+            "the next spawn replaces them; workers already running keep the old ones",
+        )
+    }
+}
+
+fn binary(ctx: &Ctx, module: &dyn ProviderModule) -> Check {
+    let name = module.name();
+    let bin = match resolve_bin(ctx, module) {
+        Ok(bin) => bin,
+        Err(_) => {
+            let wanted = ctx
+                .var(module.bin_env_var())
+                .filter(|v| !v.is_empty())
+                .unwrap_or(module.default_bin());
+            return Check::warn(
+                name,
+                format!("`{wanted}` not found on PATH"),
+                format!(
+                    "install {name}, or set {} to its location (needed only to use {name})",
+                    module.bin_env_var()
+                ),
+            );
+        }
+    };
+    let mut cmd = Command::new(&bin);
+    cmd.arg("--version")
+        .env_clear()
+        .envs(ctx.env.iter().map(|(k, v)| (k, v)));
+    let shown = bin.display();
+    match run_bounded(cmd, None, VERSION_BOUND) {
+        Ok(done) if done.status.success() => {
+            let stdout = String::from_utf8_lossy(&done.stdout);
+            match version_line(&stdout) {
+                Some(version) => Check::ok(name, format!("{shown}: {version}")),
+                None => Check::warn(
+                    name,
+                    format!("{shown}: `--version` printed nothing"),
+                    format!("check that {shown} is the real {name} CLI"),
+                ),
+            }
+        }
+        Ok(done) => Check::fail(
+            name,
+            format!(
+                "{shown} --version failed ({}): {}",
+                done.status,
+                String::from_utf8_lossy(&done.stderr).trim()
+            ),
+            format!("run `{shown} --version` in a terminal to see why"),
+        ),
+        Err(RunError::TimedOut) => Check::fail(
+            name,
+            format!(
+                "{shown} --version did not answer within {}s",
+                VERSION_BOUND.as_secs()
+            ),
+            format!("run `{shown} --version` in a terminal to see why"),
+        ),
+        Err(RunError::Spawn(e)) => Check::fail(
+            name,
+            format!("{shown} cannot be run: {e}"),
+            format!(
+                "reinstall {name}, or point {} elsewhere",
+                module.bin_env_var()
+            ),
+        ),
+    }
+}
+
+fn config(ctx: &Ctx, module: &dyn ProviderModule) -> Check {
+    let name = module.name();
+    let label = format!("{name}-config");
+    match module.config_dir(&ctx.env) {
+        Some(dir) if dir.is_dir() => Check::ok(&label, dir.display().to_string()),
+        Some(dir) => Check::warn(
+            &label,
+            format!(
+                "{} does not exist: {name} has not been set up here",
+                dir.display()
+            ),
+            format!("run `{name}` once in a terminal and sign in"),
+        ),
+        None => Check::warn(
+            &label,
+            "HOME is not set, so the configuration folder is unknown",
+            "set HOME",
+        ),
+    }
+}

@@ -1,0 +1,145 @@
+//! Snapshot tests (insta) of what people and scripts read: `--help` of umbel and of every verb,
+//! and the JSON outputs, on the fakes, with volatile values (paths, ids, times, versions)
+//! redacted. `just snap` accepts changes; review them with `git diff`.
+
+use crate::harness::*;
+use serde_json::Value;
+
+/// Every visible verb (hidden ones — `man` — are not part of the interface people see).
+const VERBS: &[&str] = &[
+    "spawn",
+    "send",
+    "wait",
+    "read",
+    "status",
+    "ls",
+    "kill",
+    "capture",
+    "logs",
+    "prune",
+    "run",
+    "doctor",
+    "completions",
+    "mcp",
+];
+
+#[test]
+fn snapshot_help_of_umbel_and_every_verb() {
+    let sb = Sandbox::new();
+    let main = sb.run(&["--help"]);
+    assert_success(&main, "--help");
+    insta::assert_snapshot!("help", stdout(&main));
+    for verb in VERBS {
+        let out = sb.run(&[verb, "--help"]);
+        assert_success(&out, verb);
+        insta::assert_snapshot!(format!("help_{verb}"), stdout(&out));
+    }
+    // The list above is the CLI's: a new verb needs its snapshot.
+    let listed: Vec<String> = stdout(&main)
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        // A verb starts at column 2; wrapped descriptions are indented further.
+        .filter(|l| !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .filter(|v| v != "help")
+        .collect();
+    assert_eq!(listed, VERBS, "verbs in `umbel --help`");
+}
+
+/// The JSON lines of `out`, pretty-printed, with volatile values redacted.
+fn redacted(sb: &Sandbox, out: &std::process::Output) -> String {
+    let pretty: Vec<String> = stdout(out)
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"));
+            serde_json::to_string_pretty(&v).expect("json")
+        })
+        .collect();
+    let mut text = pretty.join("\n");
+    let bin_dir = fake("fake-claude");
+    let bin_dir = bin_dir.parent().expect("bin dir").to_string_lossy();
+    text = text.replace(&*bin_dir, "[BIN]");
+    text = text.replace(&*sb.root.to_string_lossy(), "[SANDBOX]");
+    // Claude's transcript folder is the project path with every other character as `-`.
+    let encoded: String = sb
+        .root
+        .to_string_lossy()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    text = text.replace(&encoded, "[SANDBOX-ENCODED]");
+    let filters = [
+        (
+            r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
+            "[UUID]",
+        ),
+        (
+            r#""(createdAt|readyAt|lastEventAt|duration_ms|at)": \d+"#,
+            r#""$1": "[MS]""#,
+        ),
+        (
+            r#""umbelVersion": "[^"]*""#,
+            r#""umbelVersion": "[VERSION]""#,
+        ),
+        (r"umbel-[0-9a-f]{12}", "umbel-[SOCKET]"),
+        (r"tmux \d+\.\d+[a-z]?", "tmux [VERSION]"),
+        (r"tmux-\d+", "tmux-[UID]"),
+    ];
+    for (pattern, replacement) in filters {
+        text = regex::Regex::new(pattern)
+            .expect("filter")
+            .replace_all(&text, replacement)
+            .into_owned();
+    }
+    text
+}
+
+#[test]
+fn snapshot_json_of_the_supervisor_verbs() {
+    let sb = Sandbox::new();
+    let spawned = sb.run(&["spawn", "--name", "j1", "--json"]);
+    assert_success(&spawned, "spawn");
+    insta::assert_snapshot!("spawn_json", redacted(&sb, &spawned));
+    let sent = sb.run(&["send", "j1", "hello", "--json"]);
+    insta::assert_snapshot!("send_json", redacted(&sb, &sent));
+    let waited = sb.run(&["wait", "j1", "--json"]);
+    insta::assert_snapshot!("wait_json", redacted(&sb, &waited));
+    let status = sb.run(&["status", "j1", "--json"]);
+    insta::assert_snapshot!("status_json", redacted(&sb, &status));
+    let read = sb.run(&["read", "j1", "--json"]);
+    insta::assert_snapshot!("read_json", redacted(&sb, &read));
+    let ls = sb.run(&["ls", "--json"]);
+    insta::assert_snapshot!("ls_json", redacted(&sb, &ls));
+    let missing = sb.run(&["wait", "nobody", "--json"]);
+    insta::assert_snapshot!("error_json", redacted(&sb, &missing));
+}
+
+#[test]
+fn snapshot_json_of_print_mode_per_provider() {
+    let sb = Sandbox::new();
+    for provider in ["claude", "codex", "gemini"] {
+        let out = sb.run(&[
+            "-p",
+            "hi",
+            "--provider",
+            provider,
+            "--output-format",
+            "json",
+        ]);
+        assert_success(&out, provider);
+        insta::assert_snapshot!(format!("print_json_{provider}"), redacted(&sb, &out));
+    }
+}
+
+#[test]
+fn snapshot_json_of_doctor() {
+    let sb = Sandbox::new();
+    for dir in [".claude", ".codex", ".gemini"] {
+        std::fs::create_dir_all(sb.home.join(dir)).expect("mkdir");
+    }
+    let out = sb.run(&["doctor", "--json"]);
+    assert_success(&out, "doctor");
+    insta::assert_snapshot!("doctor_json", redacted(&sb, &out));
+}
