@@ -12,6 +12,7 @@ pub mod outcome;
 pub mod providers;
 pub mod socket;
 pub mod status;
+pub mod turns;
 pub mod wait;
 pub mod worker_env;
 pub mod workflow;
