@@ -178,6 +178,20 @@ impl Tmux {
         }
     }
 
+    /// Hands this terminal to `session`: replaces the umbel process with `tmux attach-session`
+    /// on the private socket (stdin, stdout and stderr are the caller's). Returns only when the
+    /// exec failed.
+    pub fn exec_attach(&self, session: &str) -> Error {
+        use std::os::unix::process::CommandExt;
+        let err = self
+            .command(&strings(&["attach-session", "-t", &exact(session)]))
+            .exec();
+        Error::Tmux {
+            command: "attach-session".into(),
+            message: err.to_string(),
+        }
+    }
+
     /// The visible screen (`history`: plus the scroll-back), wrapped lines joined.
     pub fn capture(&self, session: &str, history: bool) -> Result<String> {
         let target = pane_target(session);

@@ -2,6 +2,7 @@
 //! inputs and is tested on recorded data.
 
 pub mod args;
+pub mod diff;
 pub mod duration;
 pub mod env_list;
 pub mod errors;

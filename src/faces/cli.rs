@@ -4,13 +4,13 @@
 use super::output::{out_json, outln, report};
 use super::print::{self, PrintArgs, no_prompt};
 use crate::core::args::{
-    CaptureArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, RunArgs, SendArgs, SpawnArgs, StatusArgs,
-    WaitArgs,
+    ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs,
+    RunArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
 };
 use crate::core::errors::{Error, Result};
 use crate::core::outcome::OutcomeKind;
 use crate::core::status::WorkerStatus;
-use crate::operations::{Ctx, inspect, kill, read, send, spawn, status, wait};
+use crate::operations::{Ctx, attach, inspect, kill, read, send, spawn, status, turns, wait};
 use clap::{Args, Parser, Subcommand};
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
@@ -50,8 +50,15 @@ enum Command {
     Send(WithJson<SendArgs>),
     /// Wait for the worker's turn to end; the exit code says how (stop 0, dead 125, …).
     Wait(WithJson<WaitArgs>),
-    /// Print the answer of the worker's last finished turn.
+    /// Print the answer of the worker's last finished turn (`--turn N`, `--all`, `--since-turn N`
+    /// for others).
     Read(WithJson<ReadArgs>),
+    /// List the tools the worker ran in its last turn (or `--turn N`): status, tool, input.
+    Actions(WithJson<ActionsArgs>),
+    /// Show what changed between two turns' answers (default: the last two), as a unified diff.
+    Diff(WithJson<DiffArgs>),
+    /// Take over the worker's pane in this terminal (tmux attach; detach with C-b d).
+    Attach(AttachArgs),
     /// Show one worker's state (or all workers').
     Status(WithJson<StatusArgs>),
     /// List workers.
@@ -134,6 +141,9 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Send(c)) => c.json,
         Some(Command::Wait(c)) => c.json,
         Some(Command::Read(c)) => c.json,
+        Some(Command::Actions(c)) => c.json,
+        Some(Command::Diff(c)) => c.json,
+        Some(Command::Attach(_)) => false,
         Some(Command::Status(c)) => c.json,
         Some(Command::Ls(c)) => c.json,
         Some(Command::Kill(_)) => false,
@@ -189,16 +199,30 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
             }
             outcome.outcome.exit_code()
         }),
-        Some(Command::Read(c)) => read::read(ctx, &c.args).map(|answer| {
-            if json {
-                out_json(&answer);
-            } else if answer.text.ends_with('\n') {
-                super::output::out(&answer.text);
-            } else {
-                outln(&answer.text);
+        Some(Command::Read(c)) => read::read_any(ctx, &c.args).map(|reading| {
+            match reading {
+                read::Reading::Last(answer) => super::inspect::print_last(&answer, json),
+                read::Reading::Turns(selection, list) => {
+                    super::inspect::print_turns(&list, selection, json)
+                }
             }
             0
         }),
+        Some(Command::Actions(c)) => turns::actions(ctx, &c.args).map(|found| {
+            super::inspect::print_actions(&found, json);
+            0
+        }),
+        Some(Command::Diff(c)) => turns::diff(ctx, &c.args).map(|found| {
+            super::inspect::print_diff(&found, json);
+            0
+        }),
+        Some(Command::Attach(args)) => {
+            let terminal = attach::Terminal {
+                stdin: std::io::stdin().is_terminal(),
+                stdout: std::io::stdout().is_terminal(),
+            };
+            Err(attach::attach(ctx, &args, terminal))
+        }
         Some(Command::Status(c)) => status::status(ctx, &c.args).map(|list| {
             match (json, &c.args.name) {
                 (true, Some(_)) => list.first().map(out_json).unwrap_or(()),

@@ -2,6 +2,7 @@
 //! codes. Nothing below this layer prints or exits.
 
 pub mod cli;
+pub mod inspect;
 pub mod mcp;
 pub mod output;
 pub mod print;
