@@ -32,9 +32,11 @@ pub struct Hunk {
     pub lines: Vec<String>,
 }
 
-/// Compares two answers line by line.
+/// Compares two answers line by line. Answers rarely end with a newline; both are compared as
+/// if they did, so the diff shows no `\ No newline at end of file` noise.
 pub fn diff_answers(from: &str, to: &str, from_turn: usize, to_turn: usize) -> AnswerDiff {
-    let text_diff = TextDiff::from_lines(from, to);
+    let (old, new) = (with_final_newline(from), with_final_newline(to));
+    let text_diff = TextDiff::from_lines(&old, &new);
     let mut unified = text_diff.unified_diff();
     unified
         .context_radius(CONTEXT)
@@ -71,6 +73,14 @@ pub fn diff_answers(from: &str, to: &str, from_turn: usize, to_turn: usize) -> A
     }
 }
 
+fn with_final_newline(text: &str) -> String {
+    if text.is_empty() || text.ends_with('\n') {
+        text.to_string()
+    } else {
+        format!("{text}\n")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,12 +99,19 @@ mod tests {
         assert_eq!(d.hunks.len(), 1);
         assert_eq!(d.hunks[0].header, "@@ -1,3 +1,3 @@");
         assert_eq!(d.hunks[0].lines, [" a", "-b", "+B", " c"]);
-        assert!(d.unified.starts_with("--- turn 2\n+++ turn 5\n@@ -1,3 +1,3 @@\n"), "{}", d.unified);
+        assert!(
+            d.unified
+                .starts_with("--- turn 2\n+++ turn 5\n@@ -1,3 +1,3 @@\n"),
+            "{}",
+            d.unified
+        );
     }
 
     #[test]
-    fn a_missing_final_newline_still_diffs() {
+    fn a_missing_final_newline_makes_no_noise() {
         let d = diff_answers("one", "one\ntwo", 1, 2);
-        assert_eq!(d.hunks[0].lines, ["-one", "+one", "+two"]);
+        assert_eq!(d.hunks[0].lines, [" one", "+two"]);
+        assert!(!d.unified.contains("No newline"), "{}", d.unified);
+        assert_eq!(d.from_text, "one", "the texts stay as written");
     }
 }

@@ -208,7 +208,10 @@ mod tests {
             name: "w".into(),
             turns: 3,
         };
-        assert_eq!(e.to_string(), "`--turn 7`: worker `w` has 3 turns (numbered 1 to 3)");
+        assert_eq!(
+            e.to_string(),
+            "`--turn 7`: worker `w` has 3 turns (numbered 1 to 3)"
+        );
         assert_eq!(e.exit_code(), 2);
     }
 

@@ -69,7 +69,10 @@ pub fn print_actions(found: &TurnActions, json: bool) {
         return out_json(found);
     }
     if found.actions.is_empty() {
-        eprintln!("umbel: turn {} of `{}` ran no tools", found.turn, found.name);
+        eprintln!(
+            "umbel: turn {} of `{}` ran no tools",
+            found.turn, found.name
+        );
         return;
     }
     let width = found

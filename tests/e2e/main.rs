@@ -4,6 +4,7 @@
 
 mod harness;
 
+mod conversation;
 mod delivery;
 mod faults;
 mod inspect;
