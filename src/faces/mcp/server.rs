@@ -6,10 +6,11 @@ use super::help::{self, HelpArgs, INSTRUCTIONS};
 use super::reply;
 use super::run::{Call, required_prompt};
 use crate::core::args::{
-    CaptureArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
+    ActionsArgs, CaptureArgs, DiffArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs,
+    SpawnArgs, StatusArgs, WaitArgs,
 };
 use crate::core::errors::Result;
-use crate::operations::{Ctx, inspect, kill, read, send, spawn, status, wait};
+use crate::operations::{Ctx, inspect, kill, read, send, spawn, status, turns, wait};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::handler::server::wrapper::Parameters;
@@ -121,6 +122,8 @@ impl UmbelServer {
     }
 
     /// The answer of the worker's last finished turn: {text, isError, source, sessionId, ...}.
+    /// With turn: N that turn {turn, prompt, answer, ended, isError}; with all: true or
+    /// sinceTurn: N, {turns: [...]} (every turn, or those after N).
     #[tool(name = "umbel_read", annotations(read_only_hint = true))]
     async fn read(
         &self,
@@ -129,10 +132,42 @@ impl UmbelServer {
     ) -> CallToolResult {
         let ran = self
             .run(&request, "umbel_read", None, move |ctx| {
-                read::read(ctx, &args)
+                read::read_any(ctx, &args)
             })
             .await;
-        ran.map_or_else(|e| e, |answer| reply::answer(&answer))
+        ran.map_or_else(|e| e, |reading| reply::reading(reading))
+    }
+
+    /// The tools the worker ran in its last turn (or turn N), from its transcript:
+    /// {turn, prompt, ended, actions: [{tool, input, status: ok|error|pending}]}.
+    #[tool(name = "umbel_actions", annotations(read_only_hint = true))]
+    async fn actions(
+        &self,
+        Parameters(args): Parameters<ActionsArgs>,
+        request: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let ran = self
+            .run(&request, "umbel_actions", None, move |ctx| {
+                turns::actions(ctx, &args)
+            })
+            .await;
+        ran.map_or_else(|e| e, |found| reply::actions(&found))
+    }
+
+    /// What changed between two turns' answers (default: the one before the last, and the
+    /// last): {from, to, identical, fromText, toText, unified, hunks: [{header, lines}]}.
+    #[tool(name = "umbel_diff", annotations(read_only_hint = true))]
+    async fn diff(
+        &self,
+        Parameters(args): Parameters<DiffArgs>,
+        request: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let ran = self
+            .run(&request, "umbel_diff", None, move |ctx| {
+                turns::diff(ctx, &args)
+            })
+            .await;
+        ran.map_or_else(|e| e, |found| reply::diff(&found))
     }
 
     /// What one worker (or every worker) is doing: {workers: [{name, state, position, ...}]};
