@@ -1,5 +1,4 @@
-//! The conversation verbs on every fake: `read --turn/--all/--since-turn`, `actions`, `diff`,
-//! and `attach`'s refusals.
+//! The conversation verbs on every fake: `read --turn/--all/--since-turn`, `actions`, `diff`.
 
 use crate::each_provider;
 use crate::harness::*;
@@ -146,27 +145,4 @@ fn diff_needs_two_turns() {
     );
     let fresh = sb.run(&["read", "one", "--all", "--json"]);
     assert_eq!(json_of(&fresh).as_array().map(Vec::len), Some(1));
-}
-
-#[test]
-fn attach_refuses_without_a_terminal_and_for_dead_workers() {
-    let sb = Sandbox::new();
-    sb.spawn("a1", &[]);
-    let piped = sb.run(&["attach", "a1"]);
-    assert_eq!(piped.status.code(), Some(2), "{}", stderr(&piped));
-    assert!(
-        stderr(&piped).contains("needs a terminal, but standard input and output are not one"),
-        "{}",
-        stderr(&piped)
-    );
-    assert_success(&sb.run(&["kill", "a1"]), "kill");
-    let dead = sb.run(&["attach", "a1"]);
-    assert_eq!(dead.status.code(), Some(1));
-    assert!(
-        stderr(&dead).contains("worker `a1` is dead"),
-        "{}",
-        stderr(&dead)
-    );
-    assert_eq!(sb.run(&["attach", "nobody"]).status.code(), Some(1));
-    assert_eq!(sb.run(&["attach", "Bad_Name"]).status.code(), Some(2));
 }

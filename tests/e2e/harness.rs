@@ -153,6 +153,17 @@ impl Sandbox {
         cmd
     }
 
+    /// `umbel ARGS` with no stdio set, for running in a pseudo-terminal (rexpect).
+    pub fn pty_command(&self, args: &[&str]) -> std::process::Command {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("umbel"));
+        cmd.env_clear()
+            .envs(self.vars.iter().cloned())
+            .env("TERM", "xterm-256color")
+            .current_dir(&self.project)
+            .args(args);
+        cmd
+    }
+
     /// Runs `umbel ARGS` and returns its output.
     pub fn run(&self, args: &[&str]) -> Output {
         self.umbel().args(args).output().expect("run umbel")

@@ -4,6 +4,7 @@
 
 mod harness;
 
+mod attach;
 mod conversation;
 mod delivery;
 mod faults;
