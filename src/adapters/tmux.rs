@@ -10,6 +10,8 @@ use crate::core::wait::Liveness;
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// Variables a tmux client may see.
@@ -38,6 +40,8 @@ const HEIGHT: &str = "40";
 pub struct Tmux {
     socket: String,
     client_env: Vec<(String, String)>,
+    /// tmux invocations made through this handle (and its clones), for tests and benchmarks.
+    calls: Arc<AtomicUsize>,
 }
 
 /// A pane's liveness plus the pid of its first process.
@@ -55,7 +59,16 @@ impl Tmux {
             .filter(|(k, _)| CLIENT_ENV.contains(&k.as_str()) || k.starts_with("LC_"))
             .cloned()
             .collect();
-        Tmux { socket, client_env }
+        Tmux {
+            socket,
+            client_env,
+            calls: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+
+    /// How many tmux invocations this handle (and its clones) made so far.
+    pub fn calls(&self) -> usize {
+        self.calls.load(Ordering::Relaxed)
     }
 
     /// The socket name (`-L`).
@@ -81,6 +94,7 @@ impl Tmux {
     /// Runs one tmux invocation (commands may be chained with `;` arguments).
     pub fn run(&self, args: &[String], stdin: Option<&[u8]>) -> Result<Vec<u8>> {
         let what = args.first().cloned().unwrap_or_default();
+        self.calls.fetch_add(1, Ordering::Relaxed);
         let done = run_bounded(self.command(args), stdin, CALL_BOUND).map_err(|e| match e {
             RunError::Spawn(e) if e.kind() == std::io::ErrorKind::NotFound => Error::Tmux {
                 command: what.clone(),

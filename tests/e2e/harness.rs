@@ -130,6 +130,11 @@ impl Sandbox {
         self
     }
 
+    /// umbel's environment in this sandbox (for calling umbel's library directly).
+    pub fn env(&self) -> Vec<(String, String)> {
+        self.vars.clone()
+    }
+
     /// An `umbel` command in this sandbox (clean environment, project folder as cwd).
     pub fn umbel(&self) -> Command {
         let mut cmd = Command::cargo_bin("umbel").expect("umbel binary");

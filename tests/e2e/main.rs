@@ -8,6 +8,7 @@ mod attach;
 mod conversation;
 mod delivery;
 mod faults;
+mod fleet;
 mod inspect;
 mod lifecycle;
 mod load;
