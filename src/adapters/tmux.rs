@@ -31,6 +31,9 @@ const CLIENT_ENV: &[&str] = &[
 /// How long one tmux call may take.
 const CALL_BOUND: Duration = Duration::from_secs(5);
 
+/// What `list-panes` prints per pane: session, dead flag, exit status, signal, pid, death time.
+const PANE_FORMAT: &str = "#{session_name}\t#{pane_dead}\t#{pane_dead_status}\t#{pane_dead_signal}\t#{pane_pid}\t#{pane_dead_time}";
+
 /// Pane size of new workers (the size the provider fixtures were recorded at).
 const WIDTH: &str = "120";
 const HEIGHT: &str = "40";
@@ -49,6 +52,8 @@ pub struct Tmux {
 pub struct Pane {
     pub liveness: Liveness,
     pub pid: Option<u32>,
+    /// When a dead pane's process ended (ms since the epoch), as tmux recorded it.
+    pub died_at_ms: Option<u64>,
 }
 
 impl Tmux {
@@ -159,12 +164,7 @@ impl Tmux {
 
     /// The liveness of every umbel session on this server, by session name.
     pub fn panes(&self) -> Result<HashMap<String, Pane>> {
-        let args = strings(&[
-            "list-panes",
-            "-a",
-            "-F",
-            "#{session_name}\t#{pane_dead}\t#{pane_dead_status}\t#{pane_dead_signal}\t#{pane_pid}",
-        ]);
+        let args = strings(&["list-panes", "-a", "-F", PANE_FORMAT]);
         match self.run(&args, None) {
             Ok(out) => Ok(parse_panes(&String::from_utf8_lossy(&out))),
             Err(e) if not_there(&e) => Ok(HashMap::new()),
@@ -174,19 +174,19 @@ impl Tmux {
 
     /// The liveness of one session.
     pub fn pane(&self, session: &str) -> Result<Pane> {
-        let format =
-            "#{session_name}\t#{pane_dead}\t#{pane_dead_status}\t#{pane_dead_signal}\t#{pane_pid}";
-        let args = strings(&["list-panes", "-s", "-t", &exact(session), "-F", format]);
+        let args = strings(&["list-panes", "-s", "-t", &exact(session), "-F", PANE_FORMAT]);
         match self.run(&args, None) {
             Ok(out) => Ok(parse_panes(&String::from_utf8_lossy(&out))
                 .remove(session)
                 .unwrap_or(Pane {
                     liveness: Liveness::Gone,
                     pid: None,
+                    died_at_ms: None,
                 })),
             Err(e) if not_there(&e) => Ok(Pane {
                 liveness: Liveness::Gone,
                 pid: None,
+                died_at_ms: None,
             }),
             Err(e) => Err(e),
         }
@@ -328,6 +328,11 @@ fn parse_panes(text: &str) -> HashMap<String, Pane> {
             Pane {
                 liveness,
                 pid: f[4].parse().ok(),
+                died_at_ms: f
+                    .get(5)
+                    .and_then(|t| t.parse::<u64>().ok())
+                    .filter(|t| *t > 0)
+                    .map(|secs| secs * 1000),
             },
         );
     }
@@ -369,9 +374,13 @@ mod tests {
 
     #[test]
     fn pane_lines_parse_dead_and_alive() {
-        let panes = parse_panes("umbel-a\t0\t\t\t10\numbel-b\t1\t3\t\t11\numbel-c\t1\t\t9\t12\n");
+        let panes = parse_panes(
+            "umbel-a\t0\t\t\t10\t\numbel-b\t1\t3\t\t11\t1796241899\numbel-c\t1\t\t9\t12\n",
+        );
         assert_eq!(panes["umbel-a"].liveness, Liveness::Alive);
         assert_eq!(panes["umbel-a"].pid, Some(10));
+        assert_eq!(panes["umbel-a"].died_at_ms, None);
+        assert_eq!(panes["umbel-b"].died_at_ms, Some(1_796_241_899_000));
         assert_eq!(
             panes["umbel-b"].liveness,
             Liveness::Dead(ExitStatus {

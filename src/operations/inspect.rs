@@ -76,13 +76,15 @@ pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
     };
     for name in ctx.state.list()? {
         let worker = Worker::load(ctx, name.as_str())?;
-        let alive = panes
-            .get(worker.session())
-            .is_some_and(|p| p.liveness == Liveness::Alive);
+        let pane = panes.get(worker.session());
+        let alive = pane.is_some_and(|p| p.liveness == Liveness::Alive);
+        // A kill records when; a crashed pane has tmux's death time; else its creation.
         let died_at = ctx
             .state
             .read_dead(&name)
-            .map_or(worker.meta.created_at, |d| d.at);
+            .map(|d| d.at)
+            .or_else(|| pane.and_then(|p| p.died_at_ms))
+            .unwrap_or(worker.meta.created_at);
         let old_enough = now_ms().saturating_sub(died_at) >= min_age.as_millis() as u64;
         if alive || !old_enough {
             result.kept.push(name.to_string());

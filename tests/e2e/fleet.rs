@@ -10,7 +10,10 @@ use umbel::operations::{Ctx, status};
 #[test]
 fn status_of_every_worker_is_one_tmux_call() {
     let sb = Sandbox::new();
-    let crash = sb.scenario("c", json!({ "default": { "reply": "bye", "end": { "crash": 3 } } }));
+    let crash = sb.scenario(
+        "c",
+        json!({ "default": { "reply": "bye", "end": { "crash": 3 } } }),
+    );
     for name in ["f1", "f2", "f3", "f4"] {
         sb.spawn(name, &["--env", &crash]);
     }
@@ -22,10 +25,8 @@ fn status_of_every_worker_is_one_tmux_call() {
     let before = ctx.tmux.calls();
     let list = status::status(&ctx, &StatusArgs::default()).expect("status");
     assert_eq!(ctx.tmux.calls() - before, 1, "one list-panes for the fleet");
-    let states: Vec<(&str, WorkerState)> = list
-        .iter()
-        .map(|s| (s.name.as_str(), s.state))
-        .collect();
+    let states: Vec<(&str, WorkerState)> =
+        list.iter().map(|s| (s.name.as_str(), s.state)).collect();
     assert_eq!(
         states,
         [
