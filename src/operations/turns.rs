@@ -67,6 +67,13 @@ pub fn turns_of(ctx: &Ctx, worker: &Worker) -> Result<Vec<Turn>> {
     Ok(all_turns(worker.provider(), &lines))
 }
 
+/// A worker that was never prompted (or whose transcript is not written yet).
+fn no_turns(worker: &Worker) -> Error {
+    Error::NoAnswer {
+        name: worker.name.to_string(),
+    }
+}
+
 /// Turn `number` (1-based) or the typed error naming `flag`.
 fn pick<'a>(turns: &'a [Turn], number: usize, flag: &'static str, name: &str) -> Result<&'a Turn> {
     number
@@ -115,7 +122,10 @@ pub struct TurnActions {
 pub fn actions(ctx: &Ctx, args: &ActionsArgs) -> Result<TurnActions> {
     let worker = Worker::load(ctx, &args.name)?;
     let turns = turns_of(ctx, &worker)?;
-    let number = args.turn.unwrap_or(turns.len().max(1));
+    if turns.is_empty() && args.turn.is_none() {
+        return Err(no_turns(&worker));
+    }
+    let number = args.turn.unwrap_or(turns.len());
     let turn = pick(&turns, number, "--turn", worker.name.as_str())?;
     Ok(TurnActions {
         name: worker.name.to_string(),
@@ -142,6 +152,9 @@ pub fn diff(ctx: &Ctx, args: &DiffArgs) -> Result<TurnDiff> {
     let worker = Worker::load(ctx, &args.name)?;
     let name = worker.name.as_str();
     let turns = turns_of(ctx, &worker)?;
+    if turns.is_empty() && args.to.is_none() {
+        return Err(no_turns(&worker));
+    }
     let to = args.to.unwrap_or(turns.len());
     let to_turn = pick(&turns, to, "--to", name)?;
     let from = match args.from {

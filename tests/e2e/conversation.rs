@@ -134,6 +134,16 @@ fn diff_shows_what_changed_between_two_answers(provider: &str) {
 fn diff_needs_two_turns() {
     let sb = Sandbox::new();
     sb.spawn("one", &[]);
+    for verb in ["actions", "diff"] {
+        let out = sb.run(&[verb, "one", "--json"]);
+        assert_eq!(
+            json_of(&out)["error"]["code"],
+            "no_answer",
+            "{verb} before any prompt"
+        );
+    }
+    let out = sb.run(&["read", "one", "--all", "--json"]);
+    assert_eq!(json_of(&out), json!([]), "no turns yet");
     assert_success(&sb.run(&["send", "one", "hello"]), "send");
     assert_success(&sb.run(&["wait", "one"]), "wait");
     let out = sb.run(&["diff", "one"]);

@@ -135,7 +135,7 @@ impl UmbelServer {
                 read::read_any(ctx, &args)
             })
             .await;
-        ran.map_or_else(|e| e, |reading| reply::reading(reading))
+        ran.map_or_else(|e| e, reply::reading)
     }
 
     /// The tools the worker ran in its last turn (or turn N), from its transcript:
