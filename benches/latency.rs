@@ -9,6 +9,8 @@
 //! 4. MCP: the idle `umbel mcp` server's RSS, and a tool call's latency against the same CLI verb.
 //! 5. Workflow: a two-wave `umbel run` — how much its first wave overlaps, and what the runner
 //!    adds over the steps' own critical path.
+//! 6. Turns: parsing every turn (with its tool actions) of a long recorded-shape transcript, as
+//!    `read --all`, `actions` and `diff` do.
 //!
 //! Figures, not pass/fail: these machines are shared and noisy.
 
@@ -54,6 +56,9 @@ fn main() {
     }
     if only.is_empty() || only.iter().any(|o| o == "mcp") {
         mcp_figures();
+    }
+    if only.is_empty() || only.iter().any(|o| o == "turns") {
+        turns_figures();
     }
     if only.is_empty() || only.iter().any(|o| o == "load") {
         let started = Instant::now();
@@ -257,6 +262,37 @@ fn print_overhead(sb: &Sandbox, provider: &str, fake_bin: &str, print_args: &[&s
         umbel.as_secs_f64() / baseline.as_secs_f64().max(1e-9),
         ms(umbel.saturating_sub(baseline))
     );
+}
+
+/// Every turn of each provider's recorded session repeated 200 times (claude: 1000 turns).
+fn turns_figures() {
+    use umbel::core::providers::Provider;
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
+    for (provider, file) in [
+        (
+            Provider::Claude,
+            "claude/claude-2.1.332-transcript-session1.jsonl",
+        ),
+        (
+            Provider::Codex,
+            "codex/codex-0.171.0-rollout-tui-session.jsonl",
+        ),
+        (Provider::Gemini, "gemini/gemini-0.61.0-chat-session.jsonl"),
+    ] {
+        let text = std::fs::read_to_string(format!("{data}{file}")).expect("fixture");
+        let lines: Vec<String> = (0..200)
+            .flat_map(|_| text.lines().map(str::to_string))
+            .collect();
+        let bytes: usize = lines.iter().map(|l| l.len() + 1).sum();
+        let mut count = 0;
+        let took =
+            median(|| count = umbel::core::turns::all_turns(provider.module(), &lines).len());
+        println!(
+            "turns: {provider}: {count} turns in {:.1} MiB parsed in {:.1} ms (median of {PRINT_RUNS})",
+            bytes as f64 / (1024.0 * 1024.0),
+            ms(took)
+        );
+    }
 }
 
 fn median(mut run: impl FnMut()) -> Duration {
