@@ -303,6 +303,9 @@ pub fn not_there(err: &Error) -> bool {
         "no server running",
         "error connecting to",
         "session not found",
+        // The server was exiting (its last session just ended, or it was killed) as the
+        // client connected.
+        "server exited unexpectedly",
     ]
     .iter()
     .any(|s| m.contains(s))
@@ -404,6 +407,11 @@ mod tests {
             message: "no server running on /tmp/x".into(),
         };
         assert!(not_there(&e));
+        let e = Error::Tmux {
+            command: "list-panes".into(),
+            message: "server exited unexpectedly".into(),
+        };
+        assert!(not_there(&e), "a server exiting under the client has no panes either");
         let e = Error::Tmux {
             command: "x".into(),
             message: "something else".into(),
