@@ -411,7 +411,10 @@ mod tests {
             command: "list-panes".into(),
             message: "server exited unexpectedly".into(),
         };
-        assert!(not_there(&e), "a server exiting under the client has no panes either");
+        assert!(
+            not_there(&e),
+            "a server exiting under the client has no panes either"
+        );
         let e = Error::Tmux {
             command: "x".into(),
             message: "something else".into(),

@@ -80,11 +80,17 @@ fn prune_older_than_counts_from_a_crash_not_from_the_spawn() {
     std::fs::write(&meta_path, meta.to_string()).unwrap();
     assert_success(&sb.run(&["send", "old", "crash now"]), "send");
     // Nobody waits on it, so no verb records the death: only tmux knows when it happened.
+    // (Poll the pane itself: the launcher logs the exit just before the pane dies.)
+    let ctx = umbel::operations::Ctx::from_env(sb.env()).expect("context");
+    let worker = umbel::operations::worker::Worker::load(&ctx, "old").expect("worker");
     let dead = (0..400).any(|_| {
         std::thread::sleep(std::time::Duration::from_millis(25));
-        json_of(&sb.run(&["status", "old", "--json"]))["state"] == "dead"
+        matches!(
+            worker.liveness(&ctx),
+            Ok(umbel::core::wait::Liveness::Dead(_))
+        )
     });
-    assert!(dead, "the worker crashed");
+    assert!(dead, "the worker's pane died");
     let kept = json_of(&sb.run(&["prune", "--older-than", "1h", "--json"]));
     assert_eq!(
         kept["kept"],
