@@ -306,6 +306,8 @@ pub fn not_there(err: &Error) -> bool {
         // The server was exiting (its last session just ended, or it was killed) as the
         // client connected.
         "server exited unexpectedly",
+        // A target looked up on a server that has no session left (it exits right after).
+        "no current target",
     ]
     .iter()
     .any(|s| m.contains(s))
