@@ -12,6 +12,7 @@
 
 mod help;
 mod reply;
+mod reply_turns;
 mod run;
 mod server;
 mod stdin;

@@ -7,8 +7,6 @@ use crate::core::errors::Error;
 use crate::core::meta::Meta;
 use crate::core::outcome::{Outcome, OutcomeKind};
 use crate::core::status::WorkerStatus;
-use crate::operations::read::Reading;
-use crate::operations::turns::{Selection, TurnActions, TurnDiff};
 use crate::operations::worker::Answer;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 use serde::Serialize;
@@ -18,7 +16,7 @@ use serde_json::{Value, json};
 const ARGUMENT_ERROR: &str = "failed to deserialize parameters: ";
 
 /// A result with structured content and a text line.
-fn result(value: Value, text: String, is_error: bool) -> CallToolResult {
+pub(super) fn result(value: Value, text: String, is_error: bool) -> CallToolResult {
     let mut result = if is_error {
         CallToolResult::error(vec![ContentBlock::text(text)])
     } else {
@@ -29,7 +27,7 @@ fn result(value: Value, text: String, is_error: bool) -> CallToolResult {
 }
 
 /// Serialises a verb's output; a type that cannot be encoded is umbel's bug, reported as such.
-fn encode<T: Serialize>(value: &T) -> Result<Value, CallToolResult> {
+pub(super) fn encode<T: Serialize>(value: &T) -> Result<Value, CallToolResult> {
     serde_json::to_value(value).map_err(|e| {
         failure(
             "internal",
@@ -103,67 +101,6 @@ pub fn waited(name: &str, outcome: &Outcome) -> CallToolResult {
 pub fn answer(answer: &Answer) -> CallToolResult {
     match encode(answer) {
         Ok(value) => result(value, answer.text.clone(), false),
-        Err(failed) => failed,
-    }
-}
-
-/// `umbel_read`: the last answer, one turn (`turn`), or `{"turns": [...]}` (`all`, `sinceTurn`).
-pub fn reading(reading: Reading) -> CallToolResult {
-    match reading {
-        Reading::Last(last) => answer(&last),
-        Reading::Turns(Selection::One(_), list) => match list.first().map(encode) {
-            Some(Ok(value)) => {
-                let text = list[0].answer.clone().unwrap_or_default();
-                result(value, text, false)
-            }
-            Some(Err(failed)) => failed,
-            None => failure(
-                "internal",
-                "no turn selected (this is a bug in umbel)".into(),
-                None,
-            ),
-        },
-        Reading::Turns(_, list) => {
-            let text = format!(
-                "{} turn{}",
-                list.len(),
-                if list.len() == 1 { "" } else { "s" }
-            );
-            match encode(&list) {
-                Ok(value) => result(json!({ "turns": value }), text, false),
-                Err(failed) => failed,
-            }
-        }
-    }
-}
-
-/// `umbel_actions`: the turn's tool calls; the text has one `status tool input` line each.
-pub fn actions(found: &TurnActions) -> CallToolResult {
-    let lines: Vec<String> = found
-        .actions
-        .iter()
-        .map(|a| format!("{} {} {}", a.status.as_str(), a.tool, a.input))
-        .collect();
-    let text = if lines.is_empty() {
-        format!("turn {} ran no tools", found.turn)
-    } else {
-        lines.join("\n")
-    };
-    match encode(found) {
-        Ok(value) => result(value, text, false),
-        Err(failed) => failed,
-    }
-}
-
-/// `umbel_diff`: both answers and the hunks; the text is the unified diff.
-pub fn diff(found: &TurnDiff) -> CallToolResult {
-    let text = if found.diff.identical {
-        format!("turns {} and {} have the same answer", found.from, found.to)
-    } else {
-        found.diff.unified.clone()
-    };
-    match encode(found) {
-        Ok(value) => result(value, text, false),
         Err(failed) => failed,
     }
 }

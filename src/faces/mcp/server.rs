@@ -4,6 +4,7 @@
 
 use super::help::{self, HelpArgs, INSTRUCTIONS};
 use super::reply;
+use super::reply_turns;
 use super::run::{Call, required_prompt};
 use crate::core::args::{
     ActionsArgs, CaptureArgs, DiffArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs,
@@ -135,7 +136,7 @@ impl UmbelServer {
                 read::read_any(ctx, &args)
             })
             .await;
-        ran.map_or_else(|e| e, reply::reading)
+        ran.map_or_else(|e| e, reply_turns::reading)
     }
 
     /// The tools the worker ran in its last turn (or turn N), from its transcript:
@@ -151,7 +152,7 @@ impl UmbelServer {
                 turns::actions(ctx, &args)
             })
             .await;
-        ran.map_or_else(|e| e, |found| reply::actions(&found))
+        ran.map_or_else(|e| e, |found| reply_turns::actions(&found))
     }
 
     /// What changed between two turns' answers (default: the one before the last, and the
@@ -167,7 +168,7 @@ impl UmbelServer {
                 turns::diff(ctx, &args)
             })
             .await;
-        ran.map_or_else(|e| e, |found| reply::diff(&found))
+        ran.map_or_else(|e| e, |found| reply_turns::diff(&found))
     }
 
     /// What one worker (or every worker) is doing: {workers: [{name, state, position, ...}]};
