@@ -15,6 +15,7 @@ mod reply;
 mod reply_turns;
 mod run;
 mod server;
+mod server_turns;
 mod stdin;
 
 pub use help::{HelpArgs, INSTRUCTIONS, TOPICS};

@@ -7,11 +7,10 @@ use super::reply;
 use super::reply_turns;
 use super::run::{Call, required_prompt};
 use crate::core::args::{
-    ActionsArgs, CaptureArgs, DiffArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs,
-    SpawnArgs, StatusArgs, WaitArgs,
+    CaptureArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
 };
 use crate::core::errors::Result;
-use crate::operations::{Ctx, inspect, kill, read, send, spawn, status, turns, wait};
+use crate::operations::{Ctx, inspect, kill, read, send, spawn, status, wait};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::handler::server::wrapper::Parameters;
@@ -37,12 +36,12 @@ impl UmbelServer {
         UmbelServer {
             ctx,
             shutdown,
-            tool_router: Self::tool_router(),
+            tool_router: Self::tool_router() + Self::conversation_router(),
         }
     }
 
     /// Runs a blocking verb for one request.
-    async fn run<T, F>(
+    pub(super) async fn run<T, F>(
         &self,
         request: &RequestContext<RoleServer>,
         tool: &'static str,
@@ -137,38 +136,6 @@ impl UmbelServer {
             })
             .await;
         ran.map_or_else(|e| e, reply_turns::reading)
-    }
-
-    /// The tools the worker ran in its last turn (or turn N), from its transcript:
-    /// {turn, prompt, ended, actions: [{tool, input, status: ok|error|pending}]}.
-    #[tool(name = "umbel_actions", annotations(read_only_hint = true))]
-    async fn actions(
-        &self,
-        Parameters(args): Parameters<ActionsArgs>,
-        request: RequestContext<RoleServer>,
-    ) -> CallToolResult {
-        let ran = self
-            .run(&request, "umbel_actions", None, move |ctx| {
-                turns::actions(ctx, &args)
-            })
-            .await;
-        ran.map_or_else(|e| e, |found| reply_turns::actions(&found))
-    }
-
-    /// What changed between two turns' answers (default: the one before the last, and the
-    /// last): {from, to, identical, fromText, toText, unified, hunks: [{header, lines}]}.
-    #[tool(name = "umbel_diff", annotations(read_only_hint = true))]
-    async fn diff(
-        &self,
-        Parameters(args): Parameters<DiffArgs>,
-        request: RequestContext<RoleServer>,
-    ) -> CallToolResult {
-        let ran = self
-            .run(&request, "umbel_diff", None, move |ctx| {
-                turns::diff(ctx, &args)
-            })
-            .await;
-        ran.map_or_else(|e| e, |found| reply_turns::diff(&found))
     }
 
     /// What one worker (or every worker) is doing: {workers: [{name, state, position, ...}]};
