@@ -23,7 +23,7 @@ Examples:
   pos=$(umbel send w1 \"Write the tests\")         prompt it (prints an event position)
   umbel wait w1 --since \"$pos\" --timeout 10m    block until the turn ends (exit code = outcome)
   umbel read w1                                 the answer
-  umbel read w1 --all                           every turn; actions w1 / diff w1 for tools and changes
+  umbel read w1 --all                           every turn (also: umbel actions, umbel diff)
   umbel kill w1                                 stop it (keeps a tombstone; --purge removes it)
   umbel run pipeline.yaml                       run a workflow (--check validates only)
 
