@@ -11,6 +11,8 @@
 //!    adds over the steps' own critical path.
 //! 6. Guardrails: a send+wait turn plain, with an `--accept` check that passes, and with one
 //!    rejection (feedback sent, a second answer checked).
+//! 7. Turns: parsing every turn (with its tool actions) of a long recorded-shape transcript, as
+//!    `read --all`, `actions` and `diff` do.
 //!
 //! Figures, not pass/fail: these machines are shared and noisy.
 
@@ -59,6 +61,9 @@ fn main() {
     }
     if only.is_empty() || only.iter().any(|o| o == "guard") {
         guard_figures();
+    }
+    if only.is_empty() || only.iter().any(|o| o == "turns") {
+        turns_figures();
     }
     if only.is_empty() || only.iter().any(|o| o == "load") {
         let started = Instant::now();
@@ -292,6 +297,37 @@ fn guard_figures() {
         ms(retried.saturating_sub(accepted))
     );
     let _ = sb.run(&["kill", "--all", "--purge"]);
+}
+
+/// Every turn of each provider's recorded session repeated 200 times (claude: 1000 turns).
+fn turns_figures() {
+    use umbel::core::providers::Provider;
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
+    for (provider, file) in [
+        (
+            Provider::Claude,
+            "claude/claude-2.1.332-transcript-session1.jsonl",
+        ),
+        (
+            Provider::Codex,
+            "codex/codex-0.171.0-rollout-tui-session.jsonl",
+        ),
+        (Provider::Gemini, "gemini/gemini-0.61.0-chat-session.jsonl"),
+    ] {
+        let text = std::fs::read_to_string(format!("{data}{file}")).expect("fixture");
+        let lines: Vec<String> = (0..200)
+            .flat_map(|_| text.lines().map(str::to_string))
+            .collect();
+        let bytes: usize = lines.iter().map(|l| l.len() + 1).sum();
+        let mut count = 0;
+        let took =
+            median(|| count = umbel::core::turns::all_turns(provider.module(), &lines).len());
+        println!(
+            "turns: {provider}: {count} turns in {:.1} MiB parsed in {:.1} ms (median of {PRINT_RUNS})",
+            bytes as f64 / (1024.0 * 1024.0),
+            ms(took)
+        );
+    }
 }
 
 fn median(mut run: impl FnMut()) -> Duration {

@@ -75,11 +75,17 @@ async def session(umbel: str, env: dict[str, str], project: Path, mode: str) -> 
         assert structured(waited, "wait")["outcome"] == "stop", waited
         answer = structured(await c.call_tool("umbel_read", {"name": name}), "read")
         assert answer["text"] == "Response to: hi from python", answer
+        turns = structured(await c.call_tool("umbel_read", {"name": name, "all": True}), "read all")
+        assert [t["prompt"] for t in turns["turns"]] == ["hi from python"], turns
+        actions = structured(await c.call_tool("umbel_actions", {"name": name}), "actions")
+        assert actions["turn"] == 1 and actions["actions"] == [], actions
+        alone = structured(await c.call_tool("umbel_diff", {"name": name}), "diff", want_error=True)
+        assert alone["error"]["code"] == "usage", alone
         missing = structured(await c.call_tool("umbel_read", {"name": "ghost"}), "read", want_error=True)
         assert missing["error"]["code"] == "not_found", missing
         killed = structured(await c.call_tool("umbel_kill", {"name": name, "purge": True}), "kill")
         assert killed["killed"] == [name], killed
-        print(f"{mode}: spawn/send/wait/read/kill ok ({len(ticks)} progress notifications)")
+        print(f"{mode}: spawn/send/wait/read/actions/diff/kill ok ({len(ticks)} progress notifications)")
 
 
 def main() -> int:

@@ -10,6 +10,8 @@ use crate::core::wait::Liveness;
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// Variables a tmux client may see.
@@ -29,6 +31,9 @@ const CLIENT_ENV: &[&str] = &[
 /// How long one tmux call may take.
 const CALL_BOUND: Duration = Duration::from_secs(5);
 
+/// What `list-panes` prints per pane: session, dead flag, exit status, signal, pid, death time.
+const PANE_FORMAT: &str = "#{session_name}\t#{pane_dead}\t#{pane_dead_status}\t#{pane_dead_signal}\t#{pane_pid}\t#{pane_dead_time}";
+
 /// Pane size of new workers (the size the provider fixtures were recorded at).
 const WIDTH: &str = "120";
 const HEIGHT: &str = "40";
@@ -38,6 +43,8 @@ const HEIGHT: &str = "40";
 pub struct Tmux {
     socket: String,
     client_env: Vec<(String, String)>,
+    /// tmux invocations made through this handle (and its clones), for tests and benchmarks.
+    calls: Arc<AtomicUsize>,
 }
 
 /// A pane's liveness plus the pid of its first process.
@@ -45,6 +52,8 @@ pub struct Tmux {
 pub struct Pane {
     pub liveness: Liveness,
     pub pid: Option<u32>,
+    /// When a dead pane's process ended (ms since the epoch), as tmux recorded it.
+    pub died_at_ms: Option<u64>,
 }
 
 impl Tmux {
@@ -55,7 +64,16 @@ impl Tmux {
             .filter(|(k, _)| CLIENT_ENV.contains(&k.as_str()) || k.starts_with("LC_"))
             .cloned()
             .collect();
-        Tmux { socket, client_env }
+        Tmux {
+            socket,
+            client_env,
+            calls: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+
+    /// How many tmux invocations this handle (and its clones) made so far.
+    pub fn calls(&self) -> usize {
+        self.calls.load(Ordering::Relaxed)
     }
 
     /// The socket name (`-L`).
@@ -81,6 +99,7 @@ impl Tmux {
     /// Runs one tmux invocation (commands may be chained with `;` arguments).
     pub fn run(&self, args: &[String], stdin: Option<&[u8]>) -> Result<Vec<u8>> {
         let what = args.first().cloned().unwrap_or_default();
+        self.calls.fetch_add(1, Ordering::Relaxed);
         let done = run_bounded(self.command(args), stdin, CALL_BOUND).map_err(|e| match e {
             RunError::Spawn(e) if e.kind() == std::io::ErrorKind::NotFound => Error::Tmux {
                 command: what.clone(),
@@ -175,12 +194,7 @@ impl Tmux {
 
     /// The liveness of every umbel session on this server, by session name.
     pub fn panes(&self) -> Result<HashMap<String, Pane>> {
-        let args = strings(&[
-            "list-panes",
-            "-a",
-            "-F",
-            "#{session_name}\t#{pane_dead}\t#{pane_dead_status}\t#{pane_dead_signal}\t#{pane_pid}",
-        ]);
+        let args = strings(&["list-panes", "-a", "-F", PANE_FORMAT]);
         match self.run(&args, None) {
             Ok(out) => Ok(parse_panes(&String::from_utf8_lossy(&out))),
             Err(e) if not_there(&e) => Ok(HashMap::new()),
@@ -190,21 +204,35 @@ impl Tmux {
 
     /// The liveness of one session.
     pub fn pane(&self, session: &str) -> Result<Pane> {
-        let format =
-            "#{session_name}\t#{pane_dead}\t#{pane_dead_status}\t#{pane_dead_signal}\t#{pane_pid}";
-        let args = strings(&["list-panes", "-s", "-t", &exact(session), "-F", format]);
+        let args = strings(&["list-panes", "-s", "-t", &exact(session), "-F", PANE_FORMAT]);
         match self.run(&args, None) {
             Ok(out) => Ok(parse_panes(&String::from_utf8_lossy(&out))
                 .remove(session)
                 .unwrap_or(Pane {
                     liveness: Liveness::Gone,
                     pid: None,
+                    died_at_ms: None,
                 })),
             Err(e) if not_there(&e) => Ok(Pane {
                 liveness: Liveness::Gone,
                 pid: None,
+                died_at_ms: None,
             }),
             Err(e) => Err(e),
+        }
+    }
+
+    /// Hands this terminal to `session`: replaces the umbel process with `tmux attach-session`
+    /// on the private socket (stdin, stdout and stderr are the caller's). Returns only when the
+    /// exec failed.
+    pub fn exec_attach(&self, session: &str) -> Error {
+        use std::os::unix::process::CommandExt;
+        let err = self
+            .command(&strings(&["attach-session", "-t", &exact(session)]))
+            .exec();
+        Error::Tmux {
+            command: "attach-session".into(),
+            message: err.to_string(),
         }
     }
 
@@ -305,6 +333,11 @@ pub fn not_there(err: &Error) -> bool {
         "no server running",
         "error connecting to",
         "session not found",
+        // The server was exiting (its last session just ended, or it was killed) as the
+        // client connected.
+        "server exited unexpectedly",
+        // A target looked up on a server that has no session left (it exits right after).
+        "no current target",
     ]
     .iter()
     .any(|s| m.contains(s))
@@ -330,6 +363,11 @@ fn parse_panes(text: &str) -> HashMap<String, Pane> {
             Pane {
                 liveness,
                 pid: f[4].parse().ok(),
+                died_at_ms: f
+                    .get(5)
+                    .and_then(|t| t.parse::<u64>().ok())
+                    .filter(|t| *t > 0)
+                    .map(|secs| secs * 1000),
             },
         );
     }
@@ -371,9 +409,13 @@ mod tests {
 
     #[test]
     fn pane_lines_parse_dead_and_alive() {
-        let panes = parse_panes("umbel-a\t0\t\t\t10\numbel-b\t1\t3\t\t11\numbel-c\t1\t\t9\t12\n");
+        let panes = parse_panes(
+            "umbel-a\t0\t\t\t10\t\numbel-b\t1\t3\t\t11\t1796241899\numbel-c\t1\t\t9\t12\n",
+        );
         assert_eq!(panes["umbel-a"].liveness, Liveness::Alive);
         assert_eq!(panes["umbel-a"].pid, Some(10));
+        assert_eq!(panes["umbel-a"].died_at_ms, None);
+        assert_eq!(panes["umbel-b"].died_at_ms, Some(1_796_241_899_000));
         assert_eq!(
             panes["umbel-b"].liveness,
             Liveness::Dead(ExitStatus {
@@ -397,6 +439,14 @@ mod tests {
             message: "no server running on /tmp/x".into(),
         };
         assert!(not_there(&e));
+        let e = Error::Tmux {
+            command: "list-panes".into(),
+            message: "server exited unexpectedly".into(),
+        };
+        assert!(
+            not_there(&e),
+            "a server exiting under the client has no panes either"
+        );
         let e = Error::Tmux {
             command: "x".into(),
             message: "something else".into(),

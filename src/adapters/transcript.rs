@@ -1,9 +1,23 @@
 //! Reading a transcript file from its end, line by line, newest first: the cost of reading the
-//! last turn does not grow with the length of the conversation.
+//! last turn does not grow with the length of the conversation. [`read_lines`] reads it whole,
+//! for the verbs that look at every turn.
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
+
+/// Every line of a transcript, oldest first (for whole-conversation verbs: `read --all`,
+/// `actions`, `diff`). A missing file has no lines.
+pub fn read_lines(path: &Path) -> crate::core::errors::Result<Vec<String>> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(String::from_utf8_lossy(&bytes)
+            .lines()
+            .map(str::to_string)
+            .collect()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(crate::core::errors::Error::io("cannot read", path, e)),
+    }
+}
 
 const CHUNK: u64 = 64 * 1024;
 

@@ -157,10 +157,58 @@ pub struct WaitUntil {
     pub pattern: Option<String>,
 }
 
-/// Print the answer of the worker's last finished turn.
+/// Print the answer of the worker's last finished turn (or of the turns asked for).
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ReadArgs {
+    /// The worker.
+    pub name: String,
+    /// Only turn N (1 = the first prompt of the conversation).
+    #[arg(long, value_name = "N", conflicts_with_all = ["all", "since_turn"])]
+    #[serde(default)]
+    pub turn: Option<usize>,
+    /// Every turn of the conversation, oldest first.
+    #[arg(long, conflicts_with = "since_turn")]
+    #[serde(default)]
+    pub all: bool,
+    /// The turns after turn N (0 = all of them), oldest first.
+    #[arg(long, value_name = "N")]
+    #[serde(default)]
+    pub since_turn: Option<usize>,
+}
+
+/// List the tools the worker ran in its last turn (or in turn N): name, input, result.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ActionsArgs {
+    /// The worker.
+    pub name: String,
+    /// Turn N instead of the last (1 = the first prompt of the conversation).
+    #[arg(long, value_name = "N")]
+    #[serde(default)]
+    pub turn: Option<usize>,
+}
+
+/// Show what changed between two turns' answers, as a unified diff.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DiffArgs {
+    /// The worker.
+    pub name: String,
+    /// The older turn (default: the one before `--to`).
+    #[arg(long, value_name = "N")]
+    #[serde(default)]
+    pub from: Option<usize>,
+    /// The newer turn (default: the last).
+    #[arg(long, value_name = "M")]
+    #[serde(default)]
+    pub to: Option<usize>,
+}
+
+/// Hand this terminal to the worker's tmux pane (detach with the tmux prefix key, then `d`).
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct AttachArgs {
     /// The worker.
     pub name: String,
 }

@@ -94,6 +94,15 @@ pub enum Error {
     #[error("worker `{name}` has no finished turn to read yet")]
     NoAnswer { name: String },
 
+    /// A turn number outside the worker's conversation (`read --turn`, `diff --from`, …).
+    #[error("`{flag} {number}`: worker `{name}` has {turns} turn{}{}", if *turns == 1 { "" } else { "s" }, if *turns > 0 { format!(" (numbered 1 to {turns})") } else { String::new() })]
+    TurnOutOfRange {
+        flag: &'static str,
+        number: usize,
+        name: String,
+        turns: usize,
+    },
+
     /// A workflow file that cannot run: every problem found, each with its line and column.
     #[error("{}", problems.iter().map(|p| format!("{}:{}:{}: {}", file.display(), p.line, p.column, p.message)).collect::<Vec<_>>().join("\n"))]
     InvalidWorkflow {
@@ -148,6 +157,7 @@ impl Error {
             Error::NoAnswer { .. } => "no_answer",
             Error::InvalidWorkflow { .. } => "invalid_workflow",
             Error::CheckFailed { .. } => "check_failed",
+            Error::TurnOutOfRange { .. } => "turn_out_of_range",
             Error::Interrupted => "interrupted",
         }
     }
@@ -159,7 +169,8 @@ impl Error {
             | Error::InvalidName { .. }
             | Error::EnvUnset { .. }
             | Error::CwdMissing { .. }
-            | Error::InvalidWorkflow { .. } => 2,
+            | Error::InvalidWorkflow { .. }
+            | Error::TurnOutOfRange { .. } => 2,
             Error::SignIn { .. } => 126,
             Error::Interrupted => 130,
             _ => 1,
@@ -192,6 +203,21 @@ mod tests {
             .exit_code(),
             1
         );
+    }
+
+    #[test]
+    fn a_turn_out_of_range_names_the_flag_and_the_count() {
+        let e = Error::TurnOutOfRange {
+            flag: "--turn",
+            number: 7,
+            name: "w".into(),
+            turns: 3,
+        };
+        assert_eq!(
+            e.to_string(),
+            "`--turn 7`: worker `w` has 3 turns (numbered 1 to 3)"
+        );
+        assert_eq!(e.exit_code(), 2);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! inputs and is tested on recorded data.
 
 pub mod args;
+pub mod diff;
 pub mod doctor;
 pub mod duration;
 pub mod env_list;
@@ -15,6 +16,7 @@ pub mod providers;
 pub mod socket;
 pub mod status;
 pub mod turn_progress;
+pub mod turns;
 pub mod wait;
 pub mod worker_env;
 pub mod workflow;

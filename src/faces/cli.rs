@@ -5,12 +5,14 @@ use super::examples;
 use super::output::{explain_outcome, out_json, outln, report};
 use super::print::{self, PrintArgs, no_prompt};
 use crate::core::args::{
-    CaptureArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, RunArgs, SendArgs, SpawnArgs, StatusArgs,
-    WaitArgs,
+    ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs,
+    RunArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
 };
 use crate::core::errors::{Error, Result};
 use crate::core::status::WorkerStatus;
-use crate::operations::{Ctx, doctor, inspect, kill, read, send, spawn, status, wait};
+use crate::operations::{
+    Ctx, attach, doctor, inspect, kill, read, send, spawn, status, turns, wait,
+};
 use clap::{Args, Parser, Subcommand};
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
@@ -23,6 +25,7 @@ Examples:
   pos=$(umbel send w1 \"Write the tests\")         prompt it (prints an event position)
   umbel wait w1 --since \"$pos\" --timeout 10m    block until the turn ends (exit code = outcome)
   umbel read w1                                 the answer
+  umbel read w1 --all                           every turn (also: umbel actions, umbel diff)
   umbel kill w1                                 stop it (keeps a tombstone; --purge removes it)
   umbel run pipeline.yaml                       run a workflow (--check validates only)
   umbel -p \"Rate it\" --schema verdict.json      answer must validate; retried with feedback
@@ -55,9 +58,19 @@ enum Command {
     /// Wait for the worker's turn to end; the exit code says how (stop 0, dead 125, …).
     #[command(after_help = examples::WAIT)]
     Wait(WithJson<WaitArgs>),
-    /// Print the answer of the worker's last finished turn.
+    /// Print the answer of the worker's last finished turn (`--turn N`, `--all`, `--since-turn N`
+    /// for others).
     #[command(after_help = examples::READ)]
     Read(WithJson<ReadArgs>),
+    /// List the tools the worker ran in its last turn (or `--turn N`): status, tool, input.
+    #[command(after_help = examples::ACTIONS)]
+    Actions(WithJson<ActionsArgs>),
+    /// Show what changed between two turns' answers (default: the last two), as a unified diff.
+    #[command(after_help = examples::DIFF)]
+    Diff(WithJson<DiffArgs>),
+    /// Take over the worker's pane in this terminal (tmux attach; detach with C-b d).
+    #[command(after_help = examples::ATTACH)]
+    Attach(AttachArgs),
     /// Show one worker's state (or all workers').
     #[command(after_help = examples::STATUS)]
     Status(WithJson<StatusArgs>),
@@ -175,6 +188,9 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Send(c)) => c.json,
         Some(Command::Wait(c)) => c.json,
         Some(Command::Read(c)) => c.json,
+        Some(Command::Actions(c)) => c.json,
+        Some(Command::Diff(c)) => c.json,
+        Some(Command::Attach(_)) => false,
         Some(Command::Status(c)) => c.json,
         Some(Command::Ls(c)) => c.json,
         Some(Command::Kill(_)) => false,
@@ -233,16 +249,30 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
             }
             outcome.outcome.exit_code()
         }),
-        Some(Command::Read(c)) => read::read(ctx, &c.args).map(|answer| {
-            if json {
-                out_json(&answer);
-            } else if answer.text.ends_with('\n') {
-                super::output::out(&answer.text);
-            } else {
-                outln(&answer.text);
+        Some(Command::Read(c)) => read::read_any(ctx, &c.args).map(|reading| {
+            match reading {
+                read::Reading::Last(answer) => super::inspect::print_last(&answer, json),
+                read::Reading::Turns(selection, list) => {
+                    super::inspect::print_turns(&list, selection, json)
+                }
             }
             0
         }),
+        Some(Command::Actions(c)) => turns::actions(ctx, &c.args).map(|found| {
+            super::inspect::print_actions(&found, json);
+            0
+        }),
+        Some(Command::Diff(c)) => turns::diff(ctx, &c.args).map(|found| {
+            super::inspect::print_diff(&found, json);
+            0
+        }),
+        Some(Command::Attach(args)) => {
+            let terminal = attach::Terminal {
+                stdin: std::io::stdin().is_terminal(),
+                stdout: std::io::stdout().is_terminal(),
+            };
+            Err(attach::attach(ctx, &args, terminal))
+        }
         Some(Command::Status(c)) => status::status(ctx, &c.args).map(|list| {
             match (json, &c.args.name) {
                 (true, Some(_)) => list.first().map(out_json).unwrap_or(()),

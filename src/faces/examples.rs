@@ -23,7 +23,24 @@ Examples:
 pub const READ: &str = "\
 Examples:
   umbel read w1                                 the last answer, as text
-  umbel read w1 --json | jq -r .text";
+  umbel read w1 --json | jq -r .text
+  umbel read w1 --turn 2                        the second turn's answer
+  umbel read w1 --since-turn 3 --json           every turn after the third, as JSON";
+
+pub const ACTIONS: &str = "\
+Examples:
+  umbel actions w1                              the tools the last turn ran, one per line
+  umbel actions w1 --turn 2 --json              those of the second turn, as JSON";
+
+pub const DIFF: &str = "\
+Examples:
+  umbel diff w1                                 the last answer against the one before
+  umbel diff w1 --from 1 --to 3                 the third answer against the first";
+
+pub const ATTACH: &str = "\
+Examples:
+  umbel attach w1                               watch or type; detach with Ctrl-b d
+  umbel ls && umbel attach rev                  pick a worker, then look at it";
 
 pub const STATUS: &str = "\
 Examples:

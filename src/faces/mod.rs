@@ -4,6 +4,7 @@
 pub mod cli;
 pub mod doctor;
 pub mod examples;
+pub mod inspect;
 pub mod mcp;
 pub mod output;
 pub mod print;

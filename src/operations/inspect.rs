@@ -4,10 +4,12 @@
 use super::Ctx;
 use super::kill;
 use super::worker::{Worker, now_ms};
+use crate::adapters::tmux::Pane;
 use crate::adapters::watch::FolderWatch;
 use crate::core::args::{CaptureArgs, KillArgs, LogsArgs, PruneArgs};
 use crate::core::duration::parse_duration;
 use crate::core::errors::{Error, Result};
+use crate::core::events::EXIT_EVENT;
 use crate::core::wait::Liveness;
 use serde::Serialize;
 use std::time::Duration;
@@ -63,6 +65,27 @@ pub struct Pruned {
     pub kept: Vec<String>,
 }
 
+/// When a worker died (ms since the epoch): the kill/wait record, else the launcher's `Exit`
+/// line in the event log, else tmux's death time; a dead pane tmux has not dated yet counts as
+/// dying now (tmux marks a pane dead before it records the status and time). A session that is
+/// simply gone counts from its creation.
+fn death_time(ctx: &Ctx, worker: &Worker, pane: Option<&Pane>) -> u64 {
+    if let Some(dead) = ctx.state.read_dead(&worker.name) {
+        return dead.at;
+    }
+    let exit_logged = ctx.state.read_log(&worker.name).ok().and_then(|log| {
+        log.iter()
+            .rev()
+            .find(|r| r.kind == EXIT_EVENT)
+            .map(|r| (r.at_ns / 1_000_000) as u64)
+    });
+    match (exit_logged, pane) {
+        (Some(at), _) => at,
+        (None, Some(p)) => p.died_at_ms.unwrap_or_else(now_ms),
+        (None, None) => worker.meta.created_at,
+    }
+}
+
 /// Purges every worker whose process has ended (at least `older_than` ago).
 pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
     let min_age = match &args.older_than {
@@ -76,13 +99,9 @@ pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
     };
     for name in ctx.state.list()? {
         let worker = Worker::load(ctx, name.as_str())?;
-        let alive = panes
-            .get(worker.session())
-            .is_some_and(|p| p.liveness == Liveness::Alive);
-        let died_at = ctx
-            .state
-            .read_dead(&name)
-            .map_or(worker.meta.created_at, |d| d.at);
+        let pane = panes.get(worker.session());
+        let alive = pane.is_some_and(|p| p.liveness == Liveness::Alive);
+        let died_at = death_time(ctx, &worker, pane);
         let old_enough = now_ms().saturating_sub(died_at) >= min_age.as_millis() as u64;
         if alive || !old_enough {
             result.kept.push(name.to_string());

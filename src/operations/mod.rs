@@ -2,6 +2,7 @@
 //! root, the tmux handle and umbel's own environment, gathered once by the face) and the verb's
 //! input struct from `core::args`.
 
+pub mod attach;
 pub mod context;
 pub mod doctor;
 pub mod guard;
@@ -13,6 +14,7 @@ pub mod send;
 pub mod spawn;
 pub mod startup;
 pub mod status;
+pub mod turns;
 pub mod wait;
 pub mod worker;
 

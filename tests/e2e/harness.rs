@@ -130,6 +130,11 @@ impl Sandbox {
         self
     }
 
+    /// umbel's environment in this sandbox (for calling umbel's library directly).
+    pub fn env(&self) -> Vec<(String, String)> {
+        self.vars.clone()
+    }
+
     /// An `umbel` command in this sandbox (clean environment, project folder as cwd).
     pub fn umbel(&self) -> Command {
         let mut cmd = Command::cargo_bin("umbel").expect("umbel binary");
@@ -153,12 +158,12 @@ impl Sandbox {
         cmd
     }
 
-    /// `umbel ARGS` with this sandbox's environment and nothing else set (no stdio choices), for
-    /// a caller that wires the terminal itself (a pty test).
-    pub fn bare_command(&self, args: &[&str]) -> std::process::Command {
+    /// `umbel ARGS` with no stdio set, for running in a pseudo-terminal (rexpect).
+    pub fn pty_command(&self, args: &[&str]) -> std::process::Command {
         let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("umbel"));
         cmd.env_clear()
             .envs(self.vars.iter().cloned())
+            .env("TERM", "xterm-256color")
             .current_dir(&self.project)
             .args(args);
         cmd

@@ -66,6 +66,42 @@ fn prune_removes_dead_workers_and_keeps_live_ones() {
 }
 
 #[test]
+fn prune_older_than_counts_from_a_crash_not_from_the_spawn() {
+    let sb = Sandbox::new();
+    let crash = sb.scenario(
+        "c",
+        json!({ "default": { "reply": "bye", "end": { "crash": 3 } } }),
+    );
+    sb.spawn("old", &["--env", &crash]);
+    let meta_path = sb.session_dir("old").join("meta.json");
+    let mut meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&meta_path).unwrap()).unwrap();
+    meta["createdAt"] = json!(1_000);
+    std::fs::write(&meta_path, meta.to_string()).unwrap();
+    assert_success(&sb.run(&["send", "old", "crash now"]), "send");
+    // Nobody waits on it, so no verb records the death: only tmux knows when it happened.
+    // (Poll the pane itself: the launcher logs the exit just before the pane dies.)
+    let ctx = umbel::operations::Ctx::from_env(sb.env()).expect("context");
+    let worker = umbel::operations::worker::Worker::load(&ctx, "old").expect("worker");
+    let dead = (0..400).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(25));
+        matches!(
+            worker.liveness(&ctx),
+            Ok(umbel::core::wait::Liveness::Dead(_))
+        )
+    });
+    assert!(dead, "the worker's pane died");
+    let kept = json_of(&sb.run(&["prune", "--older-than", "1h", "--json"]));
+    assert_eq!(
+        kept["kept"],
+        json!(["old"]),
+        "spawned long ago, but it died just now"
+    );
+    let pruned = json_of(&sb.run(&["prune", "--json"]));
+    assert_eq!(pruned["removed"], json!(["old"]));
+}
+
+#[test]
 fn completions_are_generated_without_a_state_root() {
     let mut sb = Sandbox::new();
     sb.var("UMBEL_STATE", "/proc/no-state-here");

@@ -4,9 +4,12 @@
 
 mod harness;
 
+mod attach;
+mod conversation;
 mod delivery;
 mod doctor;
 mod faults;
+mod fleet;
 mod guard;
 mod inspect;
 mod lifecycle;

@@ -4,6 +4,7 @@
 //! server keeps serving; calls run side by side; a cancelled wait leaves its worker alone.
 
 mod client;
+mod conversation;
 mod guard;
 mod schema;
 mod stdio;

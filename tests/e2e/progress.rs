@@ -17,7 +17,7 @@ fn slow(sb: &Sandbox) -> String {
 fn print_mode_on_a_terminal_shows_progress_then_erases_it() {
     let sb = Sandbox::new();
     let scenario = slow(&sb);
-    let cmd = sb.bare_command(&["-p", "slow", "--env", &scenario]);
+    let cmd = sb.pty_command(&["-p", "slow", "--env", &scenario]);
     let mut pty = spawn_command(cmd, Some(60_000)).expect("spawn umbel in a pty");
     // Coloured on a terminal: the phase in yellow, then the elapsed time.
     pty.exp_regex(r"claude: \x1b\[33m(starting|submitting)\x1b\[0m \d+\.\ds")
@@ -39,7 +39,7 @@ fn wait_on_a_terminal_shows_the_phase_and_no_colour_with_no_color() {
     sb.spawn("p1", &["--env", &scenario]);
     assert_success(&sb.run(&["send", "p1", "slow"]), "send");
     sb.var("NO_COLOR", "1");
-    let mut pty = spawn_command(sb.bare_command(&["wait", "p1"]), Some(60_000)).expect("pty");
+    let mut pty = spawn_command(sb.pty_command(&["wait", "p1"]), Some(60_000)).expect("pty");
     let before = pty.exp_string("p1: working").expect("the working phase");
     pty.exp_string("stop").expect("the outcome");
     pty.exp_eof().expect("umbel ends");
@@ -54,7 +54,7 @@ fn progress_off_on_a_terminal_draws_nothing() {
     let mut sb = Sandbox::new();
     let scenario = slow(&sb);
     sb.var("UMBEL_PROGRESS", "off");
-    let cmd = sb.bare_command(&["-p", "slow", "--env", &scenario]);
+    let cmd = sb.pty_command(&["-p", "slow", "--env", &scenario]);
     let mut pty = spawn_command(cmd, Some(60_000)).expect("pty");
     let before = pty.exp_string("done slowly").expect("the answer");
     assert!(!before.contains("claude:"), "no progress: {before:?}");
@@ -94,7 +94,7 @@ fn the_line_shows_the_output_tokens_the_transcript_records() {
             "end": { "permission": { "tool": "Bash", "input": { "command": "echo hi" } } }
         } ] }),
     );
-    let cmd = sb.bare_command(&["-p", "run the tool", "--unattended", "--env", &scenario]);
+    let cmd = sb.pty_command(&["-p", "run the tool", "--unattended", "--env", &scenario]);
     let mut pty = spawn_command(cmd, Some(60_000)).expect("pty");
     let seen = pty.exp_string("that is all").expect("the answer");
     pty.exp_eof().expect("umbel ends");

@@ -220,6 +220,10 @@ impl ProviderModule for Claude {
         str_field(payload, "last_assistant_message").map(str::to_string)
     }
 
+    fn turn_actions(&self, records: &[Value]) -> Vec<crate::core::turns::ToolAction> {
+        super::actions::claude(records)
+    }
+
     fn last_turn(&self, lines: &mut dyn Iterator<Item = String>) -> TranscriptTurn {
         let mut turn = TranscriptTurn::default();
         let mut answer_id: Option<String> = None;

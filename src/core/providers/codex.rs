@@ -217,6 +217,10 @@ impl ProviderModule for Codex {
         str_field(payload, "last_assistant_message").map(str::to_string)
     }
 
+    fn turn_actions(&self, records: &[Value]) -> Vec<crate::core::turns::ToolAction> {
+        super::actions::codex(records)
+    }
+
     fn last_turn(&self, lines: &mut dyn Iterator<Item = String>) -> TranscriptTurn {
         let mut turn = TranscriptTurn::default();
         for line in lines {

@@ -238,6 +238,10 @@ impl ProviderModule for Gemini {
             .map(str::to_string)
     }
 
+    fn turn_actions(&self, records: &[Value]) -> Vec<crate::core::turns::ToolAction> {
+        super::actions::gemini(records)
+    }
+
     fn last_turn(&self, lines: &mut dyn Iterator<Item = String>) -> TranscriptTurn {
         let mut turn = TranscriptTurn::default();
         let mut seen: HashSet<String> = HashSet::new();

@@ -3,6 +3,7 @@
 //! inherits, how to read its screens during startup, what its hook events mean, and how to parse
 //! its transcript. The engine (`operations/`) only talks to [`ProviderModule`].
 
+pub mod actions;
 pub mod claude;
 pub mod codex;
 pub mod gemini;
@@ -208,6 +209,11 @@ pub trait ProviderModule: Sync {
     /// Parses the last turn from transcript lines given newest first; stops reading as soon as
     /// the turn's opening prompt is found.
     fn last_turn(&self, lines_newest_first: &mut dyn Iterator<Item = String>) -> TranscriptTurn;
+    /// The tool calls of one turn, from its transcript records (oldest first); see
+    /// [`actions`].
+    fn turn_actions(&self, _records: &[serde_json::Value]) -> Vec<crate::core::turns::ToolAction> {
+        Vec::new()
+    }
 }
 
 /// Whether a dialog option starting with `text` is the highlighted one: its line begins with

@@ -32,7 +32,8 @@ pub const TOPICS: [&str; 3] = ["lifecycle", "providers", "outcomes"];
 const OVERVIEW: &str = "\
 umbel runs agent CLIs in tmux and tells you when a turn ended, from the CLI's own hooks.
 Tools: umbel_spawn, umbel_send, umbel_wait, umbel_read, umbel_status, umbel_ls, umbel_kill, \
-umbel_help. Their inputs are the flags of the `umbel` command line, in camelCase.
+umbel_actions, umbel_diff, umbel_capture, umbel_logs, umbel_prune, umbel_help. Their inputs are \
+the flags of the `umbel` command line, in camelCase.
 Topics: lifecycle, providers, outcomes.";
 
 const LIFECYCLE: &str = "\
@@ -43,7 +44,9 @@ it is ready for prompts (its meta: name, provider, cwd, sessionId...).
 3. umbel_wait {name, since: position, timeout?: \"10m\", idleTimeout?, file?, pattern?} blocks \
 until the turn ends; default timeout 30m. Outcome stop is a normal result; any other outcome is \
 an error result with the outcome as structured content.
-4. umbel_read {name} returns the last finished turn's answer: {text, isError, source, ...}.
+4. umbel_read {name} returns the last finished turn's answer: {text, isError, source, ...}; \
+{name, turn: N}, {name, all: true} or {name, sinceTurn: N} read earlier turns. umbel_actions \
+{name, turn?} lists the tools a turn ran; umbel_diff {name, from?, to?} compares two answers.
 5. Repeat 2-4 for more turns, then umbel_kill {name} (purge: true also deletes its folder; \
 without it a tombstone keeps the last screen). umbel_status / umbel_ls show what workers are \
 doing (starting, ready, busy, needs-input, dead) and their current position.

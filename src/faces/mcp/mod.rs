@@ -12,8 +12,10 @@
 
 mod help;
 mod reply;
+mod reply_turns;
 mod run;
 mod server;
+mod server_turns;
 mod stdin;
 
 pub use help::{HelpArgs, INSTRUCTIONS, TOPICS};

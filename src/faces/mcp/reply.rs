@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 const ARGUMENT_ERROR: &str = "failed to deserialize parameters: ";
 
 /// A result with structured content and a text line.
-fn result(value: Value, text: String, is_error: bool) -> CallToolResult {
+pub(super) fn result(value: Value, text: String, is_error: bool) -> CallToolResult {
     let mut result = if is_error {
         CallToolResult::error(vec![ContentBlock::text(text)])
     } else {
@@ -27,7 +27,7 @@ fn result(value: Value, text: String, is_error: bool) -> CallToolResult {
 }
 
 /// Serialises a verb's output; a type that cannot be encoded is umbel's bug, reported as such.
-fn encode<T: Serialize>(value: &T) -> Result<Value, CallToolResult> {
+pub(super) fn encode<T: Serialize>(value: &T) -> Result<Value, CallToolResult> {
     serde_json::to_value(value).map_err(|e| {
         failure(
             "internal",

@@ -4,6 +4,7 @@
 
 use super::help::{self, HelpArgs, INSTRUCTIONS};
 use super::reply;
+use super::reply_turns;
 use super::run::{Call, required_prompt};
 use crate::core::args::{
     CaptureArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
@@ -35,12 +36,12 @@ impl UmbelServer {
         UmbelServer {
             ctx,
             shutdown,
-            tool_router: Self::tool_router(),
+            tool_router: Self::tool_router() + Self::conversation_router(),
         }
     }
 
     /// Runs a blocking verb for one request.
-    async fn run<T, F>(
+    pub(super) async fn run<T, F>(
         &self,
         request: &RequestContext<RoleServer>,
         tool: &'static str,
@@ -123,6 +124,8 @@ impl UmbelServer {
     }
 
     /// The answer of the worker's last finished turn: {text, isError, source, sessionId, ...}.
+    /// With turn: N that turn {turn, prompt, answer, ended, isError}; with all: true or
+    /// sinceTurn: N, {turns: [...]} (every turn, or those after N).
     #[tool(name = "umbel_read", annotations(read_only_hint = true))]
     async fn read(
         &self,
@@ -131,10 +134,10 @@ impl UmbelServer {
     ) -> CallToolResult {
         let ran = self
             .run(&request, "umbel_read", None, move |ctx| {
-                read::read(ctx, &args)
+                read::read_any(ctx, &args)
             })
             .await;
-        ran.map_or_else(|e| e, |answer| reply::answer(&answer))
+        ran.map_or_else(|e| e, reply_turns::reading)
     }
 
     /// What one worker (or every worker) is doing: {workers: [{name, state, position, ...}]};

@@ -6,8 +6,8 @@ use clap::Args;
 use rmcp::model::Tool;
 use serde_json::{Value, json};
 use umbel::core::args::{
-    CaptureArgs, GuardArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs, SpawnArgs,
-    StatusArgs, WaitArgs,
+    ActionsArgs, CaptureArgs, DiffArgs, GuardArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs,
+    SendArgs, SpawnArgs, StatusArgs, WaitArgs,
 };
 
 /// The CLI flags of `T` against a tool's input schema: same fields (CLI `snake_case` id,
@@ -124,6 +124,8 @@ async fn tool_schemas_match_the_cli_flags_field_by_field() {
     assert_schema_matches::<CaptureArgs>(&tool("umbel_capture"));
     assert_schema_matches::<LogsArgs>(&tool("umbel_logs"));
     assert_schema_matches::<PruneArgs>(&tool("umbel_prune"));
+    assert_schema_matches::<ActionsArgs>(&tool("umbel_actions"));
+    assert_schema_matches::<DiffArgs>(&tool("umbel_diff"));
     let ls = tool("umbel_ls");
     assert!(
         ls.input_schema
@@ -144,6 +146,8 @@ async fn tool_schemas_match_the_cli_flags_field_by_field() {
             "umbel_help",
             "umbel_capture",
             "umbel_logs",
+            "umbel_actions",
+            "umbel_diff",
         ]
         .contains(&&*t.name);
         assert_eq!(read_only, expect, "{}: read-only hint", t.name);

@@ -1,0 +1,115 @@
+//! Tool actions read from the recorded transcripts (and small variants of their records).
+
+use super::*;
+use crate::core::turns::ActionStatus::{Error, Ok, Pending};
+use serde_json::json;
+
+fn records(text: &str) -> Vec<Value> {
+    text.lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+const CLAUDE: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/claude/claude-2.1.332-transcript-session1.jsonl"
+));
+const CODEX: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/codex/codex-0.171.0-rollout-tui-session.jsonl"
+));
+const GEMINI: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/gemini/gemini-0.61.0-chat-session.jsonl"
+));
+
+const TOOL_COMMAND: &str =
+    "env | grep -E '^(CLAUDE|AI_AGENT|CODEX|GEMINI)' | sort > /tmp/hooklogs/tool-env-";
+
+#[test]
+fn claude_pairs_tool_use_with_its_tool_result() {
+    let actions = claude(&records(CLAUDE));
+    assert_eq!(actions.len(), 1);
+    assert_eq!(actions[0].tool, "Bash");
+    assert_eq!(
+        actions[0].input,
+        format!("{TOOL_COMMAND}claude.txt; echo hello-from-tool")
+    );
+    assert_eq!(actions[0].status, Ok);
+}
+
+#[test]
+fn claude_tool_without_result_is_pending_and_a_refusal_is_an_error() {
+    let all = records(CLAUDE);
+    let result_at = all
+        .iter()
+        .position(|r| r.to_string().contains("\"tool_result\""))
+        .expect("a tool_result record");
+    assert_eq!(claude(&all[..result_at])[0].status, Pending);
+    let mut refused = all[result_at].clone();
+    refused["message"]["content"][0]["is_error"] = json!(true);
+    let mut changed = all[..result_at].to_vec();
+    changed.push(refused);
+    assert_eq!(claude(&changed)[0].status, Error);
+}
+
+#[test]
+fn codex_reads_exec_command_calls_and_their_exit_codes() {
+    let all = records(CODEX);
+    let actions = codex(&all);
+    assert_eq!(actions.len(), 2);
+    assert!(
+        actions
+            .iter()
+            .all(|a| a.tool == "exec_command" && a.status == Ok)
+    );
+    assert_eq!(
+        actions[0].input,
+        format!("{TOOL_COMMAND}codex.txt; echo hello-from-tool")
+    );
+    assert_eq!(
+        actions[1].input,
+        "touch /tmp/probework/escalated-marker; echo escalated"
+    );
+    let failing: Vec<Value> = all
+        .iter()
+        .map(|r| {
+            let text = r
+                .to_string()
+                .replace("Process exited with code 0", "Process exited with code 2");
+            serde_json::from_str(&text).expect("json")
+        })
+        .collect();
+    assert_eq!(codex(&failing)[0].status, Error);
+    let before_output = all
+        .iter()
+        .position(|r| {
+            str_field(&r["payload"], "type") == Some("item_completed")
+                && r["payload"]["item"]["type"] == "CommandExecution"
+        })
+        .expect("a command item");
+    assert_eq!(codex(&all[..before_output])[0].status, Pending);
+}
+
+#[test]
+fn gemini_reads_tool_calls_from_the_last_version_of_a_record() {
+    let all = records(GEMINI);
+    let actions = gemini(&all);
+    assert_eq!(actions.len(), 1, "the rewritten record counts once");
+    assert_eq!(actions[0].tool, "run_shell_command");
+    assert_eq!(
+        actions[0].input,
+        format!("{TOOL_COMMAND}gemini.txt; echo hello-from-tool")
+    );
+    assert_eq!(actions[0].status, Ok);
+    let cancelled: Vec<Value> = all
+        .iter()
+        .map(|r| {
+            let text = r
+                .to_string()
+                .replace("\"status\":\"success\"", "\"status\":\"cancelled\"");
+            serde_json::from_str(&text).expect("json")
+        })
+        .collect();
+    assert_eq!(gemini(&cancelled)[0].status, Error);
+}

@@ -1,0 +1,46 @@
+//! The conversation tools `umbel_actions` and `umbel_diff` (`umbel_read`'s turn fields are in
+//! `server.rs` with the rest of `umbel_read`): a second tool router, added to the server's.
+
+use super::reply_turns;
+use super::server::UmbelServer;
+use crate::core::args::{ActionsArgs, DiffArgs};
+use crate::operations::turns;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::service::RequestContext;
+use rmcp::{RoleServer, tool, tool_router};
+
+#[tool_router(router = conversation_router, vis = "pub(super)")]
+impl UmbelServer {
+    /// The tools the worker ran in its last turn (or turn N), from its transcript:
+    /// {turn, prompt, ended, actions: [{tool, input, status: ok|error|pending}]}.
+    #[tool(name = "umbel_actions", annotations(read_only_hint = true))]
+    async fn actions(
+        &self,
+        Parameters(args): Parameters<ActionsArgs>,
+        request: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let ran = self
+            .run(&request, "umbel_actions", None, move |ctx| {
+                turns::actions(ctx, &args)
+            })
+            .await;
+        ran.map_or_else(|e| e, |found| reply_turns::actions(&found))
+    }
+
+    /// What changed between two turns' answers (default: the one before the last, and the
+    /// last): {from, to, identical, fromText, toText, unified, hunks: [{header, lines}]}.
+    #[tool(name = "umbel_diff", annotations(read_only_hint = true))]
+    async fn diff(
+        &self,
+        Parameters(args): Parameters<DiffArgs>,
+        request: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let ran = self
+            .run(&request, "umbel_diff", None, move |ctx| {
+                turns::diff(ctx, &args)
+            })
+            .await;
+        ran.map_or_else(|e| e, |found| reply_turns::diff(&found))
+    }
+}

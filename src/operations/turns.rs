@@ -1,0 +1,177 @@
+//! `read --turn/--all/--since-turn`, `actions` and `diff`: verbs that look at the whole
+//! conversation, parsed from the worker's transcript by [`crate::core::turns::all_turns`].
+
+use super::Ctx;
+use super::worker::Worker;
+use crate::adapters::transcript::read_lines;
+use crate::core::args::{ActionsArgs, DiffArgs, ReadArgs};
+use crate::core::diff::{AnswerDiff, diff_answers};
+use crate::core::errors::{Error, Result};
+use crate::core::turns::{ToolAction, Turn, all_turns};
+use serde::Serialize;
+
+/// One turn as `read` shows it.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnText {
+    pub turn: usize,
+    pub prompt: Option<String>,
+    /// The answer, or the provider's error message; null while the turn runs.
+    pub answer: Option<String>,
+    pub ended: bool,
+    pub is_error: bool,
+}
+
+impl From<&Turn> for TurnText {
+    fn from(t: &Turn) -> Self {
+        TurnText {
+            turn: t.turn,
+            prompt: t.prompt.clone(),
+            answer: t.answer.clone(),
+            ended: t.ended,
+            is_error: t.is_error,
+        }
+    }
+}
+
+/// Which turns `read` was asked for; `None` when no turn flag was given (the last answer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Selection {
+    One(usize),
+    All,
+    Since(usize),
+}
+
+/// The turn flags of `read`, checked for conflicts (MCP and YAML callers bypass clap's).
+pub fn selection(args: &ReadArgs) -> Result<Option<Selection>> {
+    let given = [args.turn.is_some(), args.all, args.since_turn.is_some()];
+    if given.iter().filter(|g| **g).count() > 1 {
+        return Err(Error::usage(
+            "`--turn`, `--all` and `--since-turn` exclude each other; give one",
+        ));
+    }
+    Ok(match (args.turn, args.all, args.since_turn) {
+        (Some(n), _, _) => Some(Selection::One(n)),
+        (_, true, _) => Some(Selection::All),
+        (_, _, Some(n)) => Some(Selection::Since(n)),
+        _ => None,
+    })
+}
+
+/// Every turn of the worker's current transcript.
+pub fn turns_of(ctx: &Ctx, worker: &Worker) -> Result<Vec<Turn>> {
+    let lines = match worker.transcript_path(ctx) {
+        Some(path) => read_lines(&path)?,
+        None => Vec::new(),
+    };
+    Ok(all_turns(worker.provider(), &lines))
+}
+
+/// A worker that was never prompted (or whose transcript is not written yet).
+fn no_turns(worker: &Worker) -> Error {
+    Error::NoAnswer {
+        name: worker.name.to_string(),
+    }
+}
+
+/// Turn `number` (1-based) or the typed error naming `flag`.
+fn pick<'a>(turns: &'a [Turn], number: usize, flag: &'static str, name: &str) -> Result<&'a Turn> {
+    number
+        .checked_sub(1)
+        .and_then(|i| turns.get(i))
+        .ok_or_else(|| Error::TurnOutOfRange {
+            flag,
+            number,
+            name: name.to_string(),
+            turns: turns.len(),
+        })
+}
+
+/// The turns `read` selected.
+pub fn read_turns(ctx: &Ctx, name: &str, selection: Selection) -> Result<Vec<TurnText>> {
+    let worker = Worker::load(ctx, name)?;
+    let turns = turns_of(ctx, &worker)?;
+    let name = worker.name.as_str();
+    Ok(match selection {
+        Selection::One(n) => vec![pick(&turns, n, "--turn", name)?.into()],
+        Selection::All => turns.iter().map(TurnText::from).collect(),
+        Selection::Since(n) if n > turns.len() => {
+            return Err(Error::TurnOutOfRange {
+                flag: "--since-turn",
+                number: n,
+                name: name.to_string(),
+                turns: turns.len(),
+            });
+        }
+        Selection::Since(n) => turns[n..].iter().map(TurnText::from).collect(),
+    })
+}
+
+/// What `actions` reports.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnActions {
+    pub name: String,
+    pub turn: usize,
+    pub prompt: Option<String>,
+    pub ended: bool,
+    pub actions: Vec<ToolAction>,
+}
+
+/// The tools of the last turn (running or not), or of `--turn N`.
+pub fn actions(ctx: &Ctx, args: &ActionsArgs) -> Result<TurnActions> {
+    let worker = Worker::load(ctx, &args.name)?;
+    let turns = turns_of(ctx, &worker)?;
+    if turns.is_empty() && args.turn.is_none() {
+        return Err(no_turns(&worker));
+    }
+    let number = args.turn.unwrap_or(turns.len());
+    let turn = pick(&turns, number, "--turn", worker.name.as_str())?;
+    Ok(TurnActions {
+        name: worker.name.to_string(),
+        turn: turn.turn,
+        prompt: turn.prompt.clone(),
+        ended: turn.ended,
+        actions: turn.actions.clone(),
+    })
+}
+
+/// What `diff` reports.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnDiff {
+    pub name: String,
+    pub from: usize,
+    pub to: usize,
+    #[serde(flatten)]
+    pub diff: AnswerDiff,
+}
+
+/// The unified diff of two turns' answers (default: the one before the last, and the last).
+pub fn diff(ctx: &Ctx, args: &DiffArgs) -> Result<TurnDiff> {
+    let worker = Worker::load(ctx, &args.name)?;
+    let name = worker.name.as_str();
+    let turns = turns_of(ctx, &worker)?;
+    if turns.is_empty() && args.to.is_none() {
+        return Err(no_turns(&worker));
+    }
+    let to = args.to.unwrap_or(turns.len());
+    let to_turn = pick(&turns, to, "--to", name)?;
+    let from = match args.from {
+        Some(n) => n,
+        None if to > 1 => to - 1,
+        None => {
+            return Err(Error::usage(format!(
+                "worker `{name}` has no turn before turn {to} to compare with; give `--from`"
+            )));
+        }
+    };
+    let from_turn = pick(&turns, from, "--from", name)?;
+    let text = |t: &Turn| t.answer.clone().unwrap_or_default();
+    Ok(TurnDiff {
+        name: name.to_string(),
+        from,
+        to,
+        diff: diff_answers(&text(from_turn), &text(to_turn), from, to),
+    })
+}

@@ -1,0 +1,40 @@
+//! `status` for the whole fleet asks tmux once, whatever the number of workers, and still tells
+//! each one's state apart (alive, crashed with its status, killed).
+
+use crate::harness::*;
+use serde_json::json;
+use umbel::core::args::StatusArgs;
+use umbel::core::status::WorkerState;
+use umbel::operations::{Ctx, status};
+
+#[test]
+fn status_of_every_worker_is_one_tmux_call() {
+    let sb = Sandbox::new();
+    let crash = sb.scenario(
+        "c",
+        json!({ "default": { "reply": "bye", "end": { "crash": 3 } } }),
+    );
+    for name in ["f1", "f2", "f3", "f4"] {
+        sb.spawn(name, &["--env", &crash]);
+    }
+    assert_success(&sb.run(&["send", "f3", "crash now"]), "send");
+    assert_eq!(sb.run(&["wait", "f3"]).status.code(), Some(125));
+    assert_success(&sb.run(&["kill", "f4"]), "kill");
+
+    let ctx = Ctx::from_env(sb.env()).expect("context");
+    let before = ctx.tmux.calls();
+    let list = status::status(&ctx, &StatusArgs::default()).expect("status");
+    assert_eq!(ctx.tmux.calls() - before, 1, "one list-panes for the fleet");
+    let states: Vec<(&str, WorkerState)> =
+        list.iter().map(|s| (s.name.as_str(), s.state)).collect();
+    assert_eq!(
+        states,
+        [
+            ("f1", WorkerState::Ready),
+            ("f2", WorkerState::Ready),
+            ("f3", WorkerState::Dead),
+            ("f4", WorkerState::Dead),
+        ]
+    );
+    assert_eq!(list[2].exit.as_ref().and_then(|e| e.exit_code), Some(3));
+}
