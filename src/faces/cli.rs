@@ -4,12 +4,12 @@
 use super::examples;
 use super::output::{explain_outcome, out_json, outln, report};
 use super::print::{self, PrintArgs, no_prompt};
+use super::status_view::{print_one, print_table};
 use crate::core::args::{
     ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs,
     RunArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
 };
 use crate::core::errors::{Error, Result};
-use crate::core::status::WorkerStatus;
 use crate::operations::{
     Ctx, attach, doctor, inspect, kill, read, send, spawn, status, turns, wait,
 };
@@ -17,29 +17,12 @@ use clap::{Args, Parser, Subcommand};
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
 
-const EXAMPLES: &str = "\
-Examples:
-  umbel -p \"Summarise README.md\"                 one prompt, answer on stdout (like claude -p)
-  echo \"Explain this\" | umbel -p --output-format json
-  umbel spawn --name w1 --cwd ~/proj            start a worker
-  pos=$(umbel send w1 \"Write the tests\")         prompt it (prints an event position)
-  umbel wait w1 --since \"$pos\" --timeout 10m    block until the turn ends (exit code = outcome)
-  umbel read w1                                 the answer
-  umbel read w1 --all                           every turn (also: umbel actions, umbel diff)
-  umbel kill w1                                 stop it (keeps a tombstone; --purge removes it)
-  umbel run pipeline.yaml                       run a workflow (--check validates only)
-  umbel -p \"Rate it\" --schema verdict.json      answer must validate; retried with feedback
-  umbel send w1 \"Fix it\" --accept \"cargo test\"  the next wait retries until the check passes
-
-Wait outcomes (exit codes): stop 0, rejected 121, provider-error 122, idle 123, timeout 124,
-dead 125, input 126; usage errors 2, other failures 1, interrupted 130.";
-
 /// Remote-control the interactive agent TUIs (claude, codex, gemini) inside tmux.
 ///
 /// umbel runs each worker's interactive CLI in a tmux pane on a private socket, knows a turn
 /// ended from the CLI's own hooks, and reads answers from its own transcript.
 #[derive(Debug, Parser)]
-#[command(name = "umbel", version, args_conflicts_with_subcommands = true, after_help = EXAMPLES)]
+#[command(name = "umbel", version, args_conflicts_with_subcommands = true, after_help = examples::MAIN)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -355,70 +338,6 @@ fn read_stdin() -> Result<Vec<u8>> {
         .read_to_end(&mut buf)
         .map_err(|e| Error::io("cannot read", "standard input", e))?;
     Ok(buf)
-}
-
-fn print_one(s: &WorkerStatus) {
-    let mut lines = vec![
-        format!("name:      {}", s.name),
-        format!("provider:  {}", s.provider),
-        format!("state:     {}", s.state.as_str()),
-    ];
-    if let Some(reason) = &s.needs_input {
-        lines.push(format!("needs:     {reason}"));
-    }
-    if let Some(exit) = &s.exit {
-        lines.push(format!("exit:      {}", exit.describe()));
-    }
-    if let Some(model) = &s.model {
-        lines.push(format!("model:     {model}"));
-    }
-    lines.push(format!("cwd:       {}", s.cwd));
-    lines.push(format!("position:  {}", s.position));
-    lines.push(format!("session:   {}", s.session_id));
-    if let Some(t) = &s.transcript_path {
-        lines.push(format!("transcript: {t}"));
-    }
-    outln(&lines.join("\n"));
-}
-
-fn print_table(list: &[WorkerStatus]) {
-    if list.is_empty() {
-        eprintln!("umbel: no workers");
-        return;
-    }
-    let now = crate::operations::worker::now_ms();
-    let rows: Vec<[String; 5]> = list
-        .iter()
-        .map(|s| {
-            let age = std::time::Duration::from_secs(now.saturating_sub(s.created_at) / 1000);
-            [
-                s.name.clone(),
-                s.provider.clone(),
-                s.state.as_str().to_string(),
-                humantime::format_duration(age).to_string(),
-                s.cwd.clone(),
-            ]
-        })
-        .collect();
-    let header = ["NAME", "PROVIDER", "STATE", "AGE", "CWD"].map(String::from);
-    let mut widths = header.clone().map(|h| h.chars().count());
-    for row in &rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
-    let line = |row: &[String; 5]| {
-        row.iter()
-            .zip(widths)
-            .map(|(cell, w)| format!("{cell:<w$}"))
-            .collect::<Vec<_>>()
-            .join("  ")
-            .trim_end()
-            .to_string()
-    };
-    let mut text = vec![line(&header)];
-    text.extend(rows.iter().map(line));
-    outln(&text.join("\n"));
 }
 
 #[cfg(test)]

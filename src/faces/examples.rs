@@ -1,5 +1,23 @@
 //! The `Examples:` block at the end of each verb's `--help`: a few real, runnable lines.
 
+/// `umbel --help`: the everyday commands, and the exit codes.
+pub const MAIN: &str = "\
+Examples:
+  umbel -p \"Summarise README.md\"                 one prompt, answer on stdout (like claude -p)
+  echo \"Explain this\" | umbel -p --output-format json
+  umbel spawn --name w1 --cwd ~/proj            start a worker
+  pos=$(umbel send w1 \"Write the tests\")         prompt it (prints an event position)
+  umbel wait w1 --since \"$pos\" --timeout 10m    block until the turn ends (exit code = outcome)
+  umbel read w1                                 the answer
+  umbel read w1 --all                           every turn (also: umbel actions, umbel diff)
+  umbel kill w1                                 stop it (keeps a tombstone; --purge removes it)
+  umbel run pipeline.yaml                       run a workflow (--check validates only)
+  umbel -p \"Rate it\" --schema verdict.json      answer must validate; retried with feedback
+  umbel send w1 \"Fix it\" --accept \"cargo test\"  the next wait retries until the check passes
+
+Wait outcomes (exit codes): stop 0, rejected 121, provider-error 122, idle 123, timeout 124,
+dead 125, input 126; usage errors 2, other failures 1, interrupted 130.";
+
 pub const SPAWN: &str = "\
 Examples:
   umbel spawn --name w1                         claude in the current folder

@@ -11,4 +11,5 @@ pub mod print;
 pub mod reference;
 pub mod run;
 pub mod run_progress;
+pub mod status_view;
 pub mod turn_line;

@@ -13,10 +13,10 @@ use super::Ctx;
 use super::worker::now_ms;
 use crate::adapters::runs::RunStore;
 use crate::core::errors::{Error, Result};
-use crate::core::workflow::Plan;
 use crate::core::workflow::record::{
     RunRecord, RunStatus, StepRecord, StepStatus, run_id, worker_name,
 };
+use crate::core::workflow::{Plan, PlannedStep};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -54,20 +54,7 @@ pub fn prepare_new(ctx: &Ctx, plan: &Plan, file: &Path, text: &str) -> Result<Pr
         steps: plan
             .steps
             .iter()
-            .map(|s| StepRecord {
-                id: s.id.clone(),
-                worker: s.worker.clone(),
-                worker_name: worker_name(&id, &s.worker),
-                provider: plan.workers[&s.worker].spawn.provider.to_string(),
-                status: StepStatus::Pending,
-                outcome: None,
-                message: None,
-                exit: None,
-                started_at: None,
-                ended_at: None,
-                outputs: Vec::new(),
-                attempt: 0,
-            })
+            .map(|s| pending(plan, &id, s, 0))
             .collect(),
         failed: None,
     };
@@ -77,6 +64,24 @@ pub fn prepare_new(ctx: &Ctx, plan: &Plan, file: &Path, text: &str) -> Result<Pr
         record,
         done: BTreeMap::new(),
     })
+}
+
+/// The record of a step that has not run (yet, or again) in run `run_id`.
+fn pending(plan: &Plan, run_id: &str, step: &PlannedStep, attempt: u32) -> StepRecord {
+    StepRecord {
+        id: step.id.clone(),
+        worker: step.worker.clone(),
+        worker_name: worker_name(run_id, &step.worker),
+        provider: plan.workers[&step.worker].spawn.provider.to_string(),
+        status: StepStatus::Pending,
+        outcome: None,
+        message: None,
+        exit: None,
+        started_at: None,
+        ended_at: None,
+        outputs: Vec::new(),
+        attempt,
+    }
 }
 
 /// Reopens a run: steps that finished keep their results, every other step goes back to
@@ -108,20 +113,8 @@ pub fn prepare_resume(store: RunStore, plan: &Plan) -> Result<Prepared> {
             steps.push(p.clone());
             continue;
         }
-        steps.push(StepRecord {
-            id: s.id.clone(),
-            worker: s.worker.clone(),
-            worker_name: worker_name(&old.run_id, &s.worker),
-            provider: plan.workers[&s.worker].spawn.provider.to_string(),
-            status: StepStatus::Pending,
-            outcome: None,
-            message: None,
-            exit: None,
-            started_at: None,
-            ended_at: None,
-            outputs: Vec::new(),
-            attempt: previous.map_or(0, |p| p.attempt),
-        });
+        let attempt = previous.map_or(0, |p| p.attempt);
+        steps.push(pending(plan, &old.run_id, s, attempt));
     }
     let record = RunRecord {
         status: RunStatus::Running,

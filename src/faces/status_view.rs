@@ -1,0 +1,70 @@
+//! `status` and `ls` as text: one worker as `key: value` lines, the fleet as an aligned table.
+
+use super::output::outln;
+use crate::core::status::WorkerStatus;
+
+/// One worker in detail.
+pub fn print_one(s: &WorkerStatus) {
+    let mut lines = vec![
+        format!("name:      {}", s.name),
+        format!("provider:  {}", s.provider),
+        format!("state:     {}", s.state.as_str()),
+    ];
+    if let Some(reason) = &s.needs_input {
+        lines.push(format!("needs:     {reason}"));
+    }
+    if let Some(exit) = &s.exit {
+        lines.push(format!("exit:      {}", exit.describe()));
+    }
+    if let Some(model) = &s.model {
+        lines.push(format!("model:     {model}"));
+    }
+    lines.push(format!("cwd:       {}", s.cwd));
+    lines.push(format!("position:  {}", s.position));
+    lines.push(format!("session:   {}", s.session_id));
+    if let Some(t) = &s.transcript_path {
+        lines.push(format!("transcript: {t}"));
+    }
+    outln(&lines.join("\n"));
+}
+
+/// The fleet, one row per worker (an empty fleet says so on stderr).
+pub fn print_table(list: &[WorkerStatus]) {
+    if list.is_empty() {
+        eprintln!("umbel: no workers");
+        return;
+    }
+    let now = crate::operations::worker::now_ms();
+    let rows: Vec<[String; 5]> = list
+        .iter()
+        .map(|s| {
+            let age = std::time::Duration::from_secs(now.saturating_sub(s.created_at) / 1000);
+            [
+                s.name.clone(),
+                s.provider.clone(),
+                s.state.as_str().to_string(),
+                humantime::format_duration(age).to_string(),
+                s.cwd.clone(),
+            ]
+        })
+        .collect();
+    let header = ["NAME", "PROVIDER", "STATE", "AGE", "CWD"].map(String::from);
+    let mut widths = header.clone().map(|h| h.chars().count());
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = |row: &[String; 5]| {
+        row.iter()
+            .zip(widths)
+            .map(|(cell, w)| format!("{cell:<w$}"))
+            .collect::<Vec<_>>()
+            .join("  ")
+            .trim_end()
+            .to_string()
+    };
+    let mut text = vec![line(&header)];
+    text.extend(rows.iter().map(line));
+    outln(&text.join("\n"));
+}
