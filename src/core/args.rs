@@ -64,38 +64,28 @@ pub struct SendArgs {
 
 /// Wait until the worker's turn ends, and say how it ended.
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
 pub struct WaitArgs {
     /// The worker.
     pub name: String,
-    /// Give up after this long (default 30m); the outcome is then `timeout` (exit 124).
-    #[arg(long, value_name = "DURATION")]
-    #[serde(default)]
-    pub timeout: Option<String>,
     /// Only consider events from this event-log position on (the number `send` printed).
     /// Default: the start of the latest turn.
     #[arg(long, value_name = "POS")]
     #[serde(default)]
     pub since: Option<usize>,
-    /// Also end (`idle`, exit 123) when nothing moved — screen, hook events, transcript — for
-    /// this long.
-    #[arg(long, value_name = "DURATION")]
-    #[serde(default)]
-    pub idle_timeout: Option<String>,
-    /// Also end (`stop`, reason `file`) as soon as this file exists (relative to the worker's
-    /// working directory).
-    #[arg(long, value_name = "PATH")]
-    #[serde(default)]
-    pub file: Option<std::path::PathBuf>,
-    /// Only a turn whose answer matches this regular expression counts as the stop; other turns
-    /// are waited past.
-    #[arg(long, value_name = "REGEX")]
-    #[serde(default)]
-    pub pattern: Option<String>,
+    /// When the turn counts as ended (the same fields as a workflow step's `wait`).
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub until: WaitUntil,
     /// Guardrails: the turn's answer must pass them (default: those given to `send`).
     #[command(flatten)]
     #[serde(default)]
     pub guard: GuardArgs,
+    /// Refuses unknown fields (serde's `deny_unknown_fields` does not work with `flatten`).
+    #[arg(skip)]
+    #[serde(flatten)]
+    #[schemars(skip)]
+    pub unknown: NoUnknownFields,
 }
 
 /// Guardrails for a turn: checks the answer must pass, enforced by umbel after the turn ends. A
@@ -139,22 +129,56 @@ impl GuardArgs {
     }
 }
 
-/// When a workflow step's turn counts as ended: the conditions of `umbel wait`'s flags.
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+/// When a turn counts as ended: `umbel wait`'s flags, and a workflow step's `wait`.
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct WaitUntil {
-    /// Give up after this long (default 30m); the step then fails with `timeout`.
+    /// Give up after this long (default 30m): the outcome is then `timeout` (exit 124).
+    #[arg(long, value_name = "DURATION")]
     #[serde(default)]
     pub timeout: Option<String>,
-    /// Also end (`idle`) when nothing moved for this long.
+    /// Also end (`idle`, exit 123) when nothing moved — screen, hook events, transcript — for
+    /// this long.
+    #[arg(long, value_name = "DURATION")]
     #[serde(default)]
     pub idle_timeout: Option<String>,
-    /// Also end (`stop`) as soon as this file exists (relative to the worker's cwd).
+    /// Also end (`stop`, reason `file`) as soon as this file exists (relative to the worker's
+    /// working directory).
+    #[arg(long, value_name = "PATH")]
     #[serde(default)]
     pub file: Option<PathBuf>,
-    /// Only a turn whose answer matches this regular expression counts as the stop.
+    /// Only a turn whose answer matches this regular expression counts as the stop; other turns
+    /// are waited past.
+    #[arg(long, value_name = "REGEX")]
     #[serde(default)]
     pub pattern: Option<String>,
+}
+
+/// A flattened catch-all that fails on any field left over: `deny_unknown_fields` for structs
+/// with `#[serde(flatten)]` members.
+#[derive(Debug, Clone, Default)]
+pub struct NoUnknownFields;
+
+impl<'de> Deserialize<'de> for NoUnknownFields {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Leftovers;
+        impl<'de> serde::de::Visitor<'de> for Leftovers {
+            type Value = NoUnknownFields;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("no other fields")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Self::Value, A::Error> {
+                match map.next_key::<String>()? {
+                    Some(key) => Err(serde::de::Error::custom(format!("unknown field `{key}`"))),
+                    None => Ok(NoUnknownFields),
+                }
+            }
+        }
+        deserializer.deserialize_map(Leftovers)
+    }
 }
 
 /// Print the answer of the worker's last finished turn (or of the turns asked for).
@@ -296,4 +320,29 @@ pub struct RunArgs {
     #[arg(long)]
     #[serde(default)]
     pub keep: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn wait_args_read_their_flattened_fields_and_refuse_unknown_ones() {
+        let args: WaitArgs = serde_json::from_value(json!({
+            "name": "w", "since": 3, "timeout": "5s", "idleTimeout": "1s",
+            "guard": { "accept": "true" }
+        }))
+        .unwrap();
+        assert_eq!(args.until.timeout.as_deref(), Some("5s"));
+        assert_eq!(args.until.idle_timeout.as_deref(), Some("1s"));
+        assert_eq!(args.since, Some(3));
+        assert!(args.guard.is_set());
+        let err =
+            serde_json::from_value::<WaitArgs>(json!({ "name": "w", "timout": "5s" })).unwrap_err();
+        assert!(err.to_string().contains("unknown field `timout`"), "{err}");
+        let err = serde_json::from_value::<WaitArgs>(json!({ "name": "w", "since": "soon" }))
+            .unwrap_err();
+        assert!(err.to_string().contains("invalid type"), "{err}");
+    }
 }

@@ -6,7 +6,7 @@
 
 use super::output::{explain_outcome, out, out_json, report};
 use super::turn_line::{TurnLine, turn_line_for};
-use crate::core::args::{GuardArgs, KillArgs, SpawnArgs, WaitArgs};
+use crate::core::args::{GuardArgs, KillArgs, NoUnknownFields, SpawnArgs, WaitArgs, WaitUntil};
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
 use crate::core::outcome::{Outcome, OutcomeKind};
@@ -151,12 +151,13 @@ fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8], line: &TurnLine) -> Result<D
         let since = send::send_turn(ctx, name.as_str(), prompt, &GuardArgs::default())?;
         let wait_args = WaitArgs {
             name: name.to_string(),
-            timeout: args.timeout.clone(),
             since: Some(since),
-            idle_timeout: None,
-            file: None,
-            pattern: None,
+            until: WaitUntil {
+                timeout: args.timeout.clone(),
+                ..WaitUntil::default()
+            },
             guard: GuardArgs::default(),
+            unknown: NoUnknownFields,
         };
         let outcome =
             wait::wait_guarded(&ctx.with_progress(line.sink()), &wait_args, guard.as_ref())?;

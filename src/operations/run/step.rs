@@ -3,7 +3,7 @@
 
 use super::{Ctx, StepResult};
 use crate::adapters::runs::RunStore;
-use crate::core::args::{GuardArgs, KillArgs, SpawnArgs, WaitArgs};
+use crate::core::args::{GuardArgs, KillArgs, NoUnknownFields, SpawnArgs, WaitArgs, WaitUntil};
 use crate::core::errors::Error;
 use crate::core::outcome::OutcomeKind;
 use crate::core::workflow::template::{self, Ref};
@@ -97,12 +97,13 @@ pub fn run_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
     let position = send::send_turn(ctx, worker_name, prompt.as_bytes(), &GuardArgs::default())?;
     let wait_args = WaitArgs {
         name: worker_name.to_string(),
-        timeout: Some(step.wait.timeout.clone().unwrap_or(DEFAULT_TIMEOUT.into())),
         since: Some(position),
-        idle_timeout: step.wait.idle_timeout.clone(),
-        file: step.wait.file.clone(),
-        pattern: step.wait.pattern.clone(),
+        until: WaitUntil {
+            timeout: Some(step.wait.timeout.clone().unwrap_or(DEFAULT_TIMEOUT.into())),
+            ..step.wait.clone()
+        },
         guard: GuardArgs::default(),
+        unknown: NoUnknownFields,
     };
     let outcome = wait::wait_guarded(ctx, &wait_args, guard.as_ref())?;
     if outcome.outcome != OutcomeKind::Stop {

@@ -39,17 +39,18 @@ struct Conditions {
 
 impl Conditions {
     fn from_args(args: &WaitArgs, worker: &Worker) -> Result<Self> {
-        let timeout = match &args.timeout {
+        let timeout = match &args.until.timeout {
             Some(text) => parse_duration(text, "--timeout")?,
             None => DEFAULT_TIMEOUT,
         };
         let idle = args
+            .until
             .idle_timeout
             .as_deref()
             .map(|t| parse_duration(t, "--idle-timeout"))
             .transpose()?;
-        let file = args.file.as_ref().map(|f| worker.meta.cwd.join(f));
-        let pattern = match &args.pattern {
+        let file = args.until.file.as_ref().map(|f| worker.meta.cwd.join(f));
+        let pattern = match &args.until.pattern {
             Some(p) => Some(
                 Regex::new(p).map_err(|e| Error::usage(format!("invalid `--pattern {p}`: {e}")))?,
             ),

@@ -146,6 +146,11 @@ async fn malformed_calls_are_answered_and_the_server_keeps_serving() {
             "unknown field `nam`",
         ),
         (
+            "umbel_wait",
+            json!({ "name": "b1", "timout": "1s" }),
+            "unknown field `timout`",
+        ),
+        (
             "umbel_spawn",
             json!({ "provider": "nope" }),
             "unknown variant `nope`",
