@@ -1,5 +1,5 @@
 //! The workflow model: a YAML file of `workers:` and `steps:` read into typed structs
-//! ([`model`]), checked as a whole before anything runs ([`validate`]) into a [`Plan`] of
+//! ([`model`]), checked as a whole before anything runs ([`validate`](mod@validate)) into a [`Plan`] of
 //! dependency waves ([`graph`]), with `{{ … }}` templates ([`template`]). Pure: the face reads
 //! the file, the operations run the plan.
 
