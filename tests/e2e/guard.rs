@@ -377,3 +377,47 @@ fn a_workflow_with_a_broken_guard_is_refused_at_its_line() {
     );
     assert!(sb.worker_dirs().is_empty());
 }
+
+#[test]
+fn a_schema_guarded_step_hands_on_clean_json_and_a_rejected_step_fails_with_121() {
+    let sb = Sandbox::new();
+    std::fs::write(
+        sb.project.join("s.json"),
+        r#"{"type":"object","required":["n"]}"#,
+    )
+    .unwrap();
+    let scenario = sb.scenario(
+        "s",
+        json!({"turns": [
+            {"match": "Count", "reply": "Sure:\n```json\n{\"n\": 3}\n```"},
+            {"match": "Never", "reply": "prose"}
+        ]}),
+    );
+    let scenario = scenario.trim_start_matches("UMBEL_SIM_SCENARIO=");
+    let record = sb.record.display().to_string();
+    let yaml = format!(
+        "workers:\n  w:\n    env: {{UMBEL_SIM_SCENARIO: '{scenario}', UMBEL_SIM_RECORD_DIR: '{record}'}}\n\
+         steps:\n  - id: count\n    worker: w\n    prompt: Count\n    guard: {{schema: s.json}}\n    \
+         outputs: {{value: answer}}\n  - id: use\n    worker: w\n    needs: [count]\n    \
+         prompt: 'Got {{{{ steps.count.outputs.value }}}}'\n  - id: never\n    worker: w\n    \
+         needs: [use]\n    prompt: Never\n    guard: {{schema: s.json, maxAttempts: 1}}\n"
+    );
+    std::fs::write(sb.project.join("wf.yaml"), yaml).unwrap();
+    let out = sb
+        .umbel()
+        .env("UMBEL_PROGRESS", "off")
+        .args(["run", "wf.yaml"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(121), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("the last check said: - the answer is not JSON"),
+        "{}",
+        stderr(&out)
+    );
+    let received = sb.received();
+    assert_eq!(
+        String::from_utf8_lossy(&received[1]),
+        "Got {\n  \"n\": 3\n}"
+    );
+}

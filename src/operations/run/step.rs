@@ -112,14 +112,24 @@ pub fn run_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
             .reason
             .map(|r| format!(" ({r})"))
             .unwrap_or_default();
+        let said = outcome
+            .check
+            .as_ref()
+            .filter(|c| !c.accepted)
+            .map(|c| format!("; the last check said: {}", first_line(&c.output)))
+            .unwrap_or_default();
         return Err(StepFailure {
             outcome: Some(outcome.outcome),
-            message: format!("{kind}{reason}: {}", outcome.message),
+            message: format!("{kind}{reason}: {}{said}", outcome.message),
             exit: outcome.outcome.exit_code(),
             interrupted: false,
         });
     }
-    let answer = Worker::load(ctx, worker_name)?.answer(ctx)?.text;
+    // Under a `schema` guard the step's answer is the accepted value, as clean JSON.
+    let answer = match &outcome.structured_output {
+        Some(value) => serde_json::to_string_pretty(value).unwrap_or_default(),
+        None => Worker::load(ctx, worker_name)?.answer(ctx)?.text,
+    };
     job.store.write_step_file(&step.id, "answer", &answer)?;
     let cwd = worker.spawn.cwd.clone().unwrap_or_default();
     let mut outputs = BTreeMap::new();
@@ -158,4 +168,13 @@ fn read_output(path: &Path, key: &str) -> Result<String, StepFailure> {
             ))
         })?;
     Ok(text)
+}
+
+/// The first non-empty line of a check's output, cut to 200 characters.
+fn first_line(text: &str) -> String {
+    let line = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("(no output)");
+    line.chars().take(200).collect()
 }
