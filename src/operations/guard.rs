@@ -381,6 +381,7 @@ fn record(
         "exitCode": verdict.report.exit_code,
         "output": verdict.report.output,
         "feedback": verdict.feedback,
+        "value": verdict.value,
     });
     ctx.state.append_event(name, CHECK_EVENT, &payload)
 }

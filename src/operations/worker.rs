@@ -2,6 +2,7 @@
 //! pane, and the answer of its last turn.
 
 use super::Ctx;
+use super::guard::CHECK_EVENT;
 use crate::adapters::transcript::ReverseLines;
 use crate::core::errors::{Error, Result};
 use crate::core::meta::Meta;
@@ -105,6 +106,8 @@ impl Worker {
         let records = ctx.state.read_log(&self.name)?;
         let mut transcript: Option<PathBuf> = None;
         let mut session_id: Option<String> = None;
+        // A guardrail check recorded after the turn ended, newest first: its accepted value.
+        let mut checked: Option<Option<serde_json::Value>> = None;
         for record in records.iter().rev() {
             let Some(payload) = record
                 .payload
@@ -113,6 +116,16 @@ impl Worker {
             else {
                 continue;
             };
+            if record.kind == CHECK_EVENT {
+                checked.get_or_insert_with(|| {
+                    let accepted = payload.get("accepted") == Some(&serde_json::Value::Bool(true));
+                    payload
+                        .get("value")
+                        .filter(|v| accepted && !v.is_null())
+                        .cloned()
+                });
+                continue;
+            }
             if session_id.is_none() {
                 session_id = str_field(&payload, "session_id").map(str::to_string);
             }
@@ -126,7 +139,10 @@ impl Worker {
                     let failed = matches!(class, EventClass::TurnFailed { .. });
                     if let Some(text) = provider.answer_from_payload(&payload) {
                         let transcript = transcript.or_else(|| self.meta.transcript_path.clone());
-                        return Ok(self.answer_of(text, "hook", failed, transcript, session_id));
+                        let mut answer =
+                            self.answer_of(text, "hook", failed, transcript, session_id);
+                        answer.structured_output = checked.flatten();
+                        return Ok(answer);
                     }
                     break;
                 }
@@ -142,7 +158,10 @@ impl Worker {
             .unwrap_or_default();
         match turn.answer {
             Some(text) if turn.ended => {
-                Ok(self.answer_of(text, "transcript", turn.is_error, transcript, session_id))
+                let mut answer =
+                    self.answer_of(text, "transcript", turn.is_error, transcript, session_id);
+                answer.structured_output = checked.flatten();
+                Ok(answer)
             }
             _ => Err(Error::NoAnswer {
                 name: self.name.to_string(),
@@ -167,6 +186,7 @@ impl Worker {
             // The provider's own id when a hook told it (Codex picks its own), else umbel's.
             session_id: session_id.unwrap_or_else(|| self.meta.session_id.clone()),
             transcript_path: transcript.map(|p| p.to_string_lossy().into_owned()),
+            structured_output: None,
         }
     }
 }
@@ -186,6 +206,9 @@ pub struct Answer {
     pub session_id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub transcript_path: Option<String>,
+    /// The value a `--schema` guardrail accepted for this turn, as JSON.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub structured_output: Option<serde_json::Value>,
 }
 
 /// Milliseconds since the Unix epoch.

@@ -421,3 +421,35 @@ fn a_schema_guarded_step_hands_on_clean_json_and_a_rejected_step_fails_with_121(
         "Got {\n  \"n\": 3\n}"
     );
 }
+
+#[test]
+fn read_after_a_schema_guarded_turn_carries_the_accepted_value() {
+    let sb = Sandbox::new();
+    std::fs::write(
+        sb.project.join("s.json"),
+        r#"{"type":"object","required":["ok"]}"#,
+    )
+    .unwrap();
+    let scenario = json!({"turns": [
+        {"match": "Report", "reply": "Done:\n```json\n{\"ok\": true}\n```"},
+        {"match": "Again", "reply": "plain"}
+    ]});
+    spawn_with(&sb, "g8", "claude", scenario);
+    assert_success(
+        &sb.run(&["send", "g8", "Report", "--schema", "s.json"]),
+        "send",
+    );
+    assert_success(&sb.run(&["wait", "g8", "--timeout", "60s"]), "wait");
+    let answer = json_of(&sb.run(&["read", "g8", "--json"]));
+    assert_eq!(
+        answer["structuredOutput"],
+        json!({"ok": true}),
+        "{answer:#}"
+    );
+    assert!(answer["text"].as_str().unwrap().starts_with("Done:"));
+    // The next, unguarded turn has no accepted value.
+    assert_success(&sb.run(&["send", "g8", "Again"]), "send");
+    assert_success(&sb.run(&["wait", "g8", "--timeout", "60s"]), "wait");
+    let answer = json_of(&sb.run(&["read", "g8", "--json"]));
+    assert!(answer.get("structuredOutput").is_none(), "{answer:#}");
+}
