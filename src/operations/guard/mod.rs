@@ -7,21 +7,24 @@
 //! folder (`guard.json`, with the directory they were given in), so the `wait` that follows
 //! enforces them; `wait` may also name its own.
 
+mod accept;
+mod check;
+
 use super::Ctx;
 use super::send;
-use super::worker::{Answer, Worker};
-use crate::adapters::exec::{RunError, run_bounded};
+use super::worker::Worker;
 use crate::core::args::GuardArgs;
 use crate::core::duration::parse_duration;
 use crate::core::errors::{Error, Result};
-use crate::core::guard::{CheckKind, Rejection, Schema, extract_json, problem_lines};
-use crate::core::guard::{DEFAULT_MAX_ATTEMPTS, tail};
+use crate::core::guard::DEFAULT_MAX_ATTEMPTS;
+use crate::core::guard::Schema;
 use crate::core::name::WorkerName;
-use crate::core::outcome::{CheckReport, Outcome, OutcomeKind};
+use crate::core::outcome::{Outcome, OutcomeKind};
+use accept::Accept;
+use check::{kind_name, record};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 /// The event-log kind of a recorded check.
@@ -29,8 +32,6 @@ pub const CHECK_EVENT: &str = "UmbelCheck";
 /// The file `send` leaves the turn's guardrails in.
 const GUARD_FILE: &str = "guard.json";
 const DEFAULT_CHECK_TIMEOUT: Duration = Duration::from_secs(60);
-/// The most check output kept in the event log and in the outcome.
-const MAX_RECORDED_OUTPUT: usize = 64 * 1024;
 
 /// Guardrails as given, with the directory relative paths and the check run in.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -44,13 +45,6 @@ pub struct Guard {
     schema: Option<(String, Schema)>,
     accept: Option<Accept>,
     max_attempts: u32,
-}
-
-struct Accept {
-    argv: Vec<String>,
-    shown: String,
-    dir: PathBuf,
-    timeout: Duration,
 }
 
 impl Guard {
@@ -160,78 +154,6 @@ impl Guard {
             attempt += 1;
         }
     }
-
-    /// Checks one answer: the schema first, then the command.
-    fn check(&self, worker: &Worker, answer: &Answer, attempt: u32) -> Result<Verdict> {
-        let feedback = |kind, subject: &str, status: Option<&str>, details: &str| {
-            let rejection = Rejection {
-                attempt,
-                max_attempts: self.max_attempts,
-                kind,
-                subject,
-                status,
-                details,
-            };
-            rejection.feedback()
-        };
-        let mut value = None;
-        let mut stdin = answer.text.clone().into_bytes();
-        let mut passed = None;
-        if let Some((shown, schema)) = &self.schema {
-            let problems = match extract_json(&answer.text) {
-                Ok(v) => {
-                    let problems = schema.problems(&v);
-                    value = Some(v);
-                    problems
-                }
-                Err(why) => vec![why],
-            };
-            let details = problem_lines(&problems);
-            let report = CheckReport {
-                check: CheckKind::Schema,
-                accepted: problems.is_empty(),
-                exit_code: None,
-                output: details.clone(),
-            };
-            if !problems.is_empty() {
-                let feedback = feedback(CheckKind::Schema, shown, None, &details);
-                return Ok(Verdict::rejected(report, feedback));
-            }
-            stdin = pretty(value.as_ref());
-            passed = Some(report);
-        }
-        let accept = match (&self.accept, passed) {
-            (Some(accept), _) => accept,
-            (None, Some(report)) => return Ok(Verdict::accepted(report, value)),
-            (None, None) => {
-                // `prepare` builds no Guard without a check; nothing to reject on.
-                let report = CheckReport {
-                    check: CheckKind::Accept,
-                    accepted: true,
-                    exit_code: None,
-                    output: String::new(),
-                };
-                return Ok(Verdict::accepted(report, value));
-            }
-        };
-        let ran = accept.run(worker, answer, attempt, &stdin)?;
-        let report = CheckReport {
-            check: CheckKind::Accept,
-            accepted: ran.passed,
-            exit_code: ran.exit_code,
-            output: tail(&ran.output, MAX_RECORDED_OUTPUT),
-        };
-        if ran.passed {
-            return Ok(Verdict::accepted(report, value));
-        }
-        let feedback = feedback(
-            CheckKind::Accept,
-            &accept.shown,
-            Some(&ran.status),
-            &ran.output,
-        );
-        Ok(Verdict::rejected(report, feedback))
-    }
 }
 
 /// `send`'s part, before the paste: validates the turn's guardrails, so bad ones send nothing.
@@ -269,119 +191,4 @@ fn load_schema(path: &Path, given: &Path) -> Result<(String, Schema)> {
         ))
     })?;
     Ok((shown, schema))
-}
-
-fn pretty(value: Option<&Value>) -> Vec<u8> {
-    let mut bytes = value
-        .and_then(|v| serde_json::to_vec_pretty(v).ok())
-        .unwrap_or_default();
-    bytes.push(b'\n');
-    bytes
-}
-
-fn kind_name(kind: CheckKind) -> &'static str {
-    match kind {
-        CheckKind::Schema => "schema",
-        CheckKind::Accept => "accept",
-    }
-}
-
-/// One check's result.
-struct Verdict {
-    report: CheckReport,
-    /// The message for the worker when rejected.
-    feedback: Option<String>,
-    /// The answer as JSON, when a schema parsed it.
-    value: Option<Value>,
-}
-
-impl Verdict {
-    fn accepted(report: CheckReport, value: Option<Value>) -> Self {
-        Verdict {
-            report,
-            feedback: None,
-            value,
-        }
-    }
-
-    fn rejected(report: CheckReport, feedback: String) -> Self {
-        Verdict {
-            report,
-            feedback: Some(feedback),
-            value: None,
-        }
-    }
-}
-
-/// What one run of the `--accept` command said.
-struct Ran {
-    passed: bool,
-    exit_code: Option<i32>,
-    /// `exit status 1`, `killed by signal 9`.
-    status: String,
-    /// stdout, then stderr.
-    output: String,
-}
-
-impl Accept {
-    fn run(&self, worker: &Worker, answer: &Answer, attempt: u32, stdin: &[u8]) -> Result<Ran> {
-        let mut cmd = Command::new(&self.argv[0]);
-        cmd.args(&self.argv[1..])
-            .current_dir(&self.dir)
-            .env("UMBEL_WORKER", worker.name.as_str())
-            .env("UMBEL_PROVIDER", worker.meta.provider.as_str())
-            .env("UMBEL_CWD", &worker.meta.cwd)
-            .env("UMBEL_ATTEMPT", attempt.to_string())
-            .env("UMBEL_SESSION_ID", &answer.session_id)
-            .env(
-                "UMBEL_TRANSCRIPT",
-                answer.transcript_path.as_deref().unwrap_or(""),
-            );
-        let failed = |detail: String| Error::CheckFailed {
-            command: self.shown.clone(),
-            detail,
-        };
-        let done = run_bounded(cmd, Some(stdin), self.timeout).map_err(|e| match e {
-            RunError::Spawn(e) => failed(format!("could not start: {e}")),
-            RunError::TimedOut => failed(format!(
-                "did not finish within {} and was stopped (raise --check-timeout if it needs longer)",
-                humantime::format_duration(self.timeout)
-            )),
-        })?;
-        let mut output = String::from_utf8_lossy(&done.stdout).into_owned();
-        output.push_str(&String::from_utf8_lossy(&done.stderr));
-        use std::os::unix::process::ExitStatusExt;
-        let status = match (done.status.code(), done.status.signal()) {
-            (Some(code), _) => format!("exit status {code}"),
-            (None, Some(signal)) => format!("killed by signal {signal}"),
-            (None, None) => "ended abnormally".into(),
-        };
-        Ok(Ran {
-            passed: done.status.success(),
-            exit_code: done.status.code(),
-            status,
-            output,
-        })
-    }
-}
-
-/// Appends the check to the worker's event log.
-fn record(
-    ctx: &Ctx,
-    name: &WorkerName,
-    attempt: u32,
-    max_attempts: u32,
-    verdict: &Verdict,
-) -> Result<()> {
-    let payload = json!({
-        "attempt": attempt,
-        "maxAttempts": max_attempts,
-        "check": verdict.report.check,
-        "accepted": verdict.report.accepted,
-        "exitCode": verdict.report.exit_code,
-        "output": verdict.report.output,
-        "feedback": verdict.feedback,
-        "value": verdict.value,
-    });
-    ctx.state.append_event(name, CHECK_EVENT, &payload)
 }

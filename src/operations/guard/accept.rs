@@ -1,0 +1,76 @@
+//! Running the `--accept` command once: argv without a shell (unless asked), in the directory the
+//! guardrails were given in, the answer on stdin, the worker in its environment, bounded in time
+//! (killed with everything it started).
+
+use crate::adapters::exec::{RunError, run_bounded};
+use crate::core::errors::{Error, Result};
+use crate::operations::worker::{Answer, Worker};
+use std::os::unix::process::ExitStatusExt;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+/// The command, ready to run.
+pub(super) struct Accept {
+    pub argv: Vec<String>,
+    pub shown: String,
+    pub dir: PathBuf,
+    pub timeout: Duration,
+}
+
+/// What one run of the `--accept` command said.
+pub(super) struct Ran {
+    pub passed: bool,
+    pub exit_code: Option<i32>,
+    /// `exit status 1`, `killed by signal 9`.
+    pub status: String,
+    /// stdout, then stderr.
+    pub output: String,
+}
+
+impl Accept {
+    pub(super) fn run(
+        &self,
+        worker: &Worker,
+        answer: &Answer,
+        attempt: u32,
+        stdin: &[u8],
+    ) -> Result<Ran> {
+        let mut cmd = Command::new(&self.argv[0]);
+        cmd.args(&self.argv[1..])
+            .current_dir(&self.dir)
+            .env("UMBEL_WORKER", worker.name.as_str())
+            .env("UMBEL_PROVIDER", worker.meta.provider.as_str())
+            .env("UMBEL_CWD", &worker.meta.cwd)
+            .env("UMBEL_ATTEMPT", attempt.to_string())
+            .env("UMBEL_SESSION_ID", &answer.session_id)
+            .env(
+                "UMBEL_TRANSCRIPT",
+                answer.transcript_path.as_deref().unwrap_or(""),
+            );
+        let failed = |detail: String| Error::CheckFailed {
+            command: self.shown.clone(),
+            detail,
+        };
+        let done = run_bounded(cmd, Some(stdin), self.timeout).map_err(|e| match e {
+            RunError::Spawn(e) => failed(format!("could not start: {e}")),
+            RunError::TimedOut => failed(format!(
+                "did not finish within {} and was stopped (raise --check-timeout if it needs longer)",
+                humantime::format_duration(self.timeout)
+            )),
+        })?;
+        let mut output = String::from_utf8_lossy(&done.stdout).into_owned();
+        output.push_str(&String::from_utf8_lossy(&done.stderr));
+        let status = match (done.status.code(), done.status.signal()) {
+            (Some(code), _) => format!("exit status {code}"),
+            (None, Some(signal)) => format!("killed by signal {signal}"),
+            (None, None) => "ended abnormally".into(),
+        };
+        Ok(Ran {
+            passed: done.status.success(),
+            exit_code: done.status.code(),
+            status,
+            output,
+        })
+    }
+}

@@ -1,0 +1,152 @@
+//! Checking one answer: the schema first (located problems), then the `--accept` command; the
+//! verdict carries the feedback for the worker, and every check is appended to the worker's
+//! event log.
+
+use super::{CHECK_EVENT, Guard};
+use crate::core::errors::Result;
+use crate::core::guard::{CheckKind, Rejection, extract_json, problem_lines, tail};
+use crate::core::name::WorkerName;
+use crate::core::outcome::CheckReport;
+use crate::operations::Ctx;
+use crate::operations::worker::{Answer, Worker};
+use serde_json::{Value, json};
+
+/// The most check output kept in the event log and in the outcome.
+const MAX_RECORDED_OUTPUT: usize = 64 * 1024;
+
+impl Guard {
+    /// Checks one answer: the schema first, then the command.
+    pub(super) fn check(&self, worker: &Worker, answer: &Answer, attempt: u32) -> Result<Verdict> {
+        let feedback = |kind, subject: &str, status: Option<&str>, details: &str| {
+            let rejection = Rejection {
+                attempt,
+                max_attempts: self.max_attempts,
+                kind,
+                subject,
+                status,
+                details,
+            };
+            rejection.feedback()
+        };
+        let mut value = None;
+        let mut stdin = answer.text.clone().into_bytes();
+        let mut passed = None;
+        if let Some((shown, schema)) = &self.schema {
+            let problems = match extract_json(&answer.text) {
+                Ok(v) => {
+                    let problems = schema.problems(&v);
+                    value = Some(v);
+                    problems
+                }
+                Err(why) => vec![why],
+            };
+            let details = problem_lines(&problems);
+            let report = CheckReport {
+                check: CheckKind::Schema,
+                accepted: problems.is_empty(),
+                exit_code: None,
+                output: details.clone(),
+            };
+            if !problems.is_empty() {
+                let feedback = feedback(CheckKind::Schema, shown, None, &details);
+                return Ok(Verdict::rejected(report, feedback));
+            }
+            stdin = pretty(value.as_ref());
+            passed = Some(report);
+        }
+        let accept = match (&self.accept, passed) {
+            (Some(accept), _) => accept,
+            (None, Some(report)) => return Ok(Verdict::accepted(report, value)),
+            (None, None) => {
+                // `prepare` builds no Guard without a check; nothing to reject on.
+                let report = CheckReport {
+                    check: CheckKind::Accept,
+                    accepted: true,
+                    exit_code: None,
+                    output: String::new(),
+                };
+                return Ok(Verdict::accepted(report, value));
+            }
+        };
+        let ran = accept.run(worker, answer, attempt, &stdin)?;
+        let report = CheckReport {
+            check: CheckKind::Accept,
+            accepted: ran.passed,
+            exit_code: ran.exit_code,
+            output: tail(&ran.output, MAX_RECORDED_OUTPUT),
+        };
+        if ran.passed {
+            return Ok(Verdict::accepted(report, value));
+        }
+        let feedback = feedback(
+            CheckKind::Accept,
+            &accept.shown,
+            Some(&ran.status),
+            &ran.output,
+        );
+        Ok(Verdict::rejected(report, feedback))
+    }
+}
+
+fn pretty(value: Option<&Value>) -> Vec<u8> {
+    let mut bytes = value
+        .and_then(|v| serde_json::to_vec_pretty(v).ok())
+        .unwrap_or_default();
+    bytes.push(b'\n');
+    bytes
+}
+
+pub(super) fn kind_name(kind: CheckKind) -> &'static str {
+    match kind {
+        CheckKind::Schema => "schema",
+        CheckKind::Accept => "accept",
+    }
+}
+
+/// One check's result.
+pub(super) struct Verdict {
+    pub report: CheckReport,
+    /// The message for the worker when rejected.
+    pub feedback: Option<String>,
+    /// The answer as JSON, when a schema parsed it.
+    pub value: Option<Value>,
+}
+
+impl Verdict {
+    fn accepted(report: CheckReport, value: Option<Value>) -> Self {
+        Verdict {
+            report,
+            feedback: None,
+            value,
+        }
+    }
+
+    fn rejected(report: CheckReport, feedback: String) -> Self {
+        Verdict {
+            report,
+            feedback: Some(feedback),
+            value: None,
+        }
+    }
+}
+
+/// Appends the check to the worker's event log.
+pub(super) fn record(
+    ctx: &Ctx,
+    name: &WorkerName,
+    attempt: u32,
+    max_attempts: u32,
+    verdict: &Verdict,
+) -> Result<()> {
+    let payload = json!({
+        "attempt": attempt,
+        "maxAttempts": max_attempts,
+        "check": verdict.report.check,
+        "accepted": verdict.report.accepted,
+        "exitCode": verdict.report.exit_code,
+        "output": verdict.report.output,
+        "feedback": verdict.feedback,
+        "value": verdict.value,
+    });
+    ctx.state.append_event(name, CHECK_EVENT, &payload)
+}
