@@ -1,0 +1,71 @@
+use super::*;
+
+fn root() -> (tempfile::TempDir, StateRoot) {
+    let dir = tempfile::tempdir().unwrap();
+    let state = StateRoot::open(dir.path().join("state")).unwrap();
+    (dir, state)
+}
+
+#[test]
+fn the_root_is_private() {
+    let (_d, state) = root();
+    let mode = fs::metadata(state.path()).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700);
+}
+
+#[test]
+fn one_of_two_creations_wins() {
+    let (_d, state) = root();
+    let name = WorkerName::parse("w1").unwrap();
+    state.create_session(&name).unwrap();
+    let err = state.create_session(&name).unwrap_err();
+    assert!(matches!(err, Error::Exists { dead: false, .. }), "{err}");
+}
+
+#[test]
+fn racing_threads_get_exactly_one_winner() {
+    let (_d, state) = root();
+    let wins: usize = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..8)
+            .map(|_| {
+                s.spawn(|| {
+                    state
+                        .create_session(&WorkerName::parse("race").unwrap())
+                        .is_ok()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap() as usize)
+            .sum()
+    });
+    assert_eq!(wins, 1);
+}
+
+#[test]
+fn hooks_are_installed_executable_and_identical() {
+    let (_d, state) = root();
+    state.install_hooks().unwrap();
+    let launch = state.hooks_dir().join("launch.sh");
+    assert_eq!(fs::read_to_string(&launch).unwrap(), LAUNCH_SH);
+    assert_eq!(
+        fs::metadata(&launch).unwrap().permissions().mode() & 0o111,
+        0o100
+    );
+    state.install_hooks().unwrap();
+}
+
+#[test]
+fn atomic_write_leaves_no_temp_files() {
+    let (d, _state) = root();
+    let path = d.path().join("f.json");
+    write_atomic(&path, b"{}", 0o600).unwrap();
+    write_atomic(&path, b"{\"a\":1}", 0o600).unwrap();
+    let names: Vec<_> = fs::read_dir(d.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert_eq!(fs::read(&path).unwrap(), b"{\"a\":1}");
+}
