@@ -94,6 +94,7 @@ pub struct WaitArgs {
 /// docs/guardrails.md.
 #[derive(Debug, Clone, Default, PartialEq, clap::Args, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[command(next_help_heading = "Guardrails (docs/guardrails.md)")]
 pub struct GuardArgs {
     /// Accept the answer only if this command exits 0. Split like a shell would split it and
     /// run without one; the answer on its stdin; UMBEL_WORKER, UMBEL_CWD, UMBEL_TRANSCRIPT,

@@ -97,11 +97,12 @@ enum Command {
 
 #[derive(Debug, Args)]
 struct WithJson<T: Args> {
-    #[command(flatten)]
-    args: T,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+    // After `json`, so a help heading the verb's flags open does not take `--json` along.
+    #[command(flatten)]
+    args: T,
 }
 
 #[derive(Debug, Args)]

@@ -29,14 +29,15 @@ pub const SEND: &str = "\
 Examples:
   umbel send w1 \"Write the tests for src/lib.rs\"
   pos=$(umbel send w1 \"Now fix them\") && umbel wait w1 --since \"$pos\"
-  git diff | umbel send w1 -                    the prompt from standard input";
+  git diff | umbel send w1 -                    the prompt from standard input
+  umbel send w1 \"Make the tests pass\" --accept \"cargo test\"   the next wait enforces it";
 
 pub const WAIT: &str = "\
 Examples:
   umbel wait w1                                 until the latest turn ends (exit 0 = stop)
   umbel wait w1 --since \"$pos\" --timeout 10m    the turn that `send` started
   umbel wait w1 --idle-timeout 2m --json        also end when nothing moved for 2 minutes
-  umbel wait w1 --file DONE.md --pattern 'PASS|FAIL'";
+  umbel wait w1 --schema verdict.json --max-attempts 5 --json | jq .structuredOutput";
 
 pub const READ: &str = "\
 Examples:
