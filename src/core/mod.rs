@@ -15,6 +15,8 @@ pub mod outcome;
 pub mod providers;
 pub mod socket;
 pub mod status;
+#[cfg(test)]
+pub mod test_data;
 pub mod turn_progress;
 pub mod turns;
 pub mod wait;

@@ -2,6 +2,9 @@
 
 use super::*;
 use crate::core::providers::Provider;
+use crate::core::test_data::{
+    CLAUDE_AFTER_CLEAR, CLAUDE_SESSION as CLAUDE, CODEX_ROLLOUT as CODEX, GEMINI_CHAT as GEMINI,
+};
 
 fn lines(text: &str) -> Vec<String> {
     text.lines().map(str::to_string).collect()
@@ -14,23 +17,6 @@ fn turns_of(provider: Provider, text: &str) -> Vec<Turn> {
 fn prompts(turns: &[Turn]) -> Vec<&str> {
     turns.iter().filter_map(|t| t.prompt.as_deref()).collect()
 }
-
-const CLAUDE: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/claude/claude-2.1.332-transcript-session1.jsonl"
-));
-const CLAUDE_AFTER_CLEAR: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/claude/claude-2.1.332-transcript-after-clear.jsonl"
-));
-const CODEX: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/codex/codex-0.171.0-rollout-tui-session.jsonl"
-));
-const GEMINI: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/gemini/gemini-0.61.0-chat-session.jsonl"
-));
 
 #[test]
 fn claude_turns_are_numbered_in_order_with_prompt_answer_and_errors() {

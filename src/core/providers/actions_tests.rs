@@ -1,6 +1,9 @@
 //! Tool actions read from the recorded transcripts (and small variants of their records).
 
 use super::*;
+use crate::core::test_data::{
+    CLAUDE_SESSION as CLAUDE, CODEX_ROLLOUT as CODEX, GEMINI_CHAT as GEMINI,
+};
 use crate::core::turns::ActionStatus::{Error, Ok, Pending};
 use serde_json::json;
 
@@ -9,19 +12,6 @@ fn records(text: &str) -> Vec<Value> {
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect()
 }
-
-const CLAUDE: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/claude/claude-2.1.332-transcript-session1.jsonl"
-));
-const CODEX: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/codex/codex-0.171.0-rollout-tui-session.jsonl"
-));
-const GEMINI: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/gemini/gemini-0.61.0-chat-session.jsonl"
-));
 
 const TOOL_COMMAND: &str =
     "env | grep -E '^(CLAUDE|AI_AGENT|CODEX|GEMINI)' | sort > /tmp/hooklogs/tool-env-";

@@ -1,0 +1,17 @@
+//! The recorded sessions of the three CLIs (copies of `shared/fixtures/samples/` in
+//! `tests/data/`), for the core's unit tests.
+
+macro_rules! data {
+    ($path:literal) => {
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/", $path))
+    };
+}
+
+/// A claude 2.1.332 session with several turns, tools and an API error.
+pub const CLAUDE_SESSION: &str = data!("claude/claude-2.1.332-transcript-session1.jsonl");
+/// The claude transcript that `/clear` started.
+pub const CLAUDE_AFTER_CLEAR: &str = data!("claude/claude-2.1.332-transcript-after-clear.jsonl");
+/// A codex 0.171.0 TUI rollout.
+pub const CODEX_ROLLOUT: &str = data!("codex/codex-0.171.0-rollout-tui-session.jsonl");
+/// A gemini 0.61.0 chat session.
+pub const GEMINI_CHAT: &str = data!("gemini/gemini-0.61.0-chat-session.jsonl");
