@@ -45,6 +45,8 @@ pub struct Tmux {
     client_env: Vec<(String, String)>,
     /// tmux invocations made through this handle (and its clones), for tests and benchmarks.
     calls: Arc<AtomicUsize>,
+    /// How long one invocation may take.
+    bound: Duration,
 }
 
 /// A pane's liveness plus the pid of its first process.
@@ -68,6 +70,16 @@ impl Tmux {
             socket,
             client_env,
             calls: Arc::new(AtomicUsize::new(0)),
+            bound: CALL_BOUND,
+        }
+    }
+
+    /// This handle with its calls bounded by `limit` as well (at least 50 ms): a caller with a
+    /// deadline of its own keeps it even when the server stops answering.
+    pub fn bounded(&self, limit: Duration) -> Tmux {
+        Tmux {
+            bound: self.bound.min(limit).max(Duration::from_millis(50)),
+            ..self.clone()
         }
     }
 
@@ -100,7 +112,7 @@ impl Tmux {
     pub fn run(&self, args: &[String], stdin: Option<&[u8]>) -> Result<Vec<u8>> {
         let what = args.first().cloned().unwrap_or_default();
         self.calls.fetch_add(1, Ordering::Relaxed);
-        let done = run_bounded(self.command(args), stdin, CALL_BOUND).map_err(|e| match e {
+        let done = run_bounded(self.command(args), stdin, self.bound).map_err(|e| match e {
             RunError::Spawn(e) if e.kind() == std::io::ErrorKind::NotFound => Error::Tmux {
                 command: what.clone(),
                 message: "tmux is not installed (on Debian: apt-get install tmux)".into(),
@@ -111,7 +123,10 @@ impl Tmux {
             },
             RunError::TimedOut => Error::Tmux {
                 command: what.clone(),
-                message: format!("tmux did not answer within {}s", CALL_BOUND.as_secs()),
+                message: format!(
+                    "tmux did not answer within {}",
+                    humantime::format_duration(self.bound)
+                ),
             },
         })?;
         if done.status.success() {

@@ -106,6 +106,14 @@ impl Ctx {
         }
     }
 
+    /// This context with every tmux call bounded by `limit` as well.
+    pub fn with_tmux_bound(&self, limit: std::time::Duration) -> Ctx {
+        Ctx {
+            tmux: self.tmux.bounded(limit),
+            ..self.clone()
+        }
+    }
+
     /// Whether the caller asked to stop.
     pub fn cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)

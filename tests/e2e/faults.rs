@@ -45,6 +45,31 @@ fn a_killed_tmux_server_leaves_every_worker_reported_dead_not_hung() {
     }
 }
 
+#[test]
+fn a_hung_tmux_server_does_not_hold_a_wait_past_its_deadline() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario("s", json!({ "default": { "end": "wedge" } }));
+    sb.spawn("h1", &["--env", &scenario]);
+    assert_success(&sb.run(&["send", "h1", "hang"]), "send");
+    let servers = tmux_servers(&umbel_socket(&sb));
+    assert!(!servers.is_empty(), "found the private tmux server");
+    for &pid in &servers {
+        kill_process(Pid::from_raw(pid).unwrap(), Signal::STOP).unwrap();
+    }
+    let out = sb.run(&["wait", "h1", "--timeout", "2s", "--json"]);
+    for &pid in &servers {
+        let _ = kill_process(Pid::from_raw(pid).unwrap(), Signal::CONT);
+    }
+    // The outcome the caller asked for, not a tmux error after tmux's own bound.
+    assert_eq!(out.status.code(), Some(124), "{}", stderr(&out));
+    let outcome = json_of(&out);
+    assert_eq!(outcome["outcome"], "timeout");
+    let message = outcome["message"].as_str().unwrap_or_default();
+    assert!(message.contains("tmux did not answer"), "{outcome}");
+    // Bounded by what the wait had left, not by tmux's own 5 s per call.
+    assert!(!message.contains("within 5s"), "{outcome}");
+}
+
 /// The socket name umbel derives for this sandbox (the same rule as the library).
 fn umbel_socket(sb: &Sandbox) -> String {
     umbel::core::socket::socket_name(&sb.state)

@@ -9,6 +9,7 @@ each_provider!(
     a_full_turn_spawn_send_wait_read_kill,
     wait_without_since_finds_the_latest_turn_even_after_it_ended,
     a_crash_mid_turn_is_dead_125_with_its_exit_status_and_screen,
+    a_worker_killed_by_a_signal_is_dead_125_naming_the_signal,
     a_wedged_worker_times_out_with_124,
     a_late_transcript_still_reads_the_right_answer,
     two_spawns_racing_on_one_name_have_one_winner,
@@ -107,6 +108,24 @@ fn a_crash_mid_turn_is_dead_125_with_its_exit_status_and_screen(provider: &str) 
     let send = sb.run(&["send", "w3", "again"]);
     assert_eq!(send.status.code(), Some(1));
     assert!(stderr(&send).contains("dead"), "{}", stderr(&send));
+}
+
+fn a_worker_killed_by_a_signal_is_dead_125_naming_the_signal(provider: &str) {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario("s", json!({ "turns": [{ "end": { "signal": "TERM" } }] }));
+    sb.spawn("w9", &["--provider", provider, "--env", &scenario]);
+    assert_success(&sb.run(&["send", "w9", "go"]), "send");
+    let waited = sb.run(&["wait", "w9", "--json", "--timeout", "30s"]);
+    assert_eq!(waited.status.code(), Some(125), "{}", stderr(&waited));
+    let outcome = json_of(&waited);
+    assert_eq!(outcome["exit"]["signal"], 15, "{outcome}");
+    assert!(outcome["exit"].get("exitCode").is_none(), "{outcome}");
+    let text = sb.run(&["wait", "w9"]);
+    assert!(
+        stderr(&text).contains("killed by signal 15"),
+        "{}",
+        stderr(&text)
+    );
 }
 
 fn a_wedged_worker_times_out_with_124(provider: &str) {

@@ -26,8 +26,13 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30 * 60);
-/// How often liveness (and idleness) is re-checked when no event arrives.
-const LIVENESS_POLL: Duration = Duration::from_millis(250);
+/// How often liveness (and idleness) is re-checked when no event arrives. A safety net: a
+/// worker's exit reaches the event log through its launch wrapper.
+const LIVENESS_POLL: Duration = Duration::from_millis(500);
+/// How often the screen is read for the states no hook reports (sign-in, trust mid-session).
+const SCREEN_POLL: Duration = Duration::from_secs(2);
+/// How long a screen capture for evidence may take once the wait is decided.
+const EVIDENCE_BOUND: Duration = Duration::from_secs(1);
 
 /// The wait's conditions, validated before anything is watched.
 struct Conditions {
@@ -99,6 +104,7 @@ fn wait_turn(
     // Watch first, then read: an event landing in between still wakes the loop.
     let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
     let mut last_check: Option<Instant> = None;
+    let mut last_screen: Option<Instant> = None;
     let mut activity = Activity::new();
     let mut tokens = TokenReader::default();
     loop {
@@ -119,7 +125,20 @@ fn wait_turn(
             .filter(|o| o.outcome != OutcomeKind::Input || due);
         if outcome.is_none() && due {
             last_check = Some(Instant::now());
-            let liveness = worker.liveness(ctx)?;
+            // tmux may hang: its calls get no longer than the wait has left.
+            let ctx = &ctx.with_tmux_bound(deadline.saturating_duration_since(Instant::now()));
+            let liveness = match worker.liveness(ctx) {
+                Ok(liveness) => liveness,
+                Err(Error::Tmux { message, .. }) if Instant::now() >= deadline => {
+                    let text = format!(
+                        "no end of turn within {} ({message})",
+                        humantime::format_duration(cond.timeout)
+                    );
+                    return Ok(Outcome::new(OutcomeKind::Timeout, text, records.len()));
+                }
+                Err(e) => return Err(e),
+            };
+            let screen_due = last_screen.is_none_or(|t| t.elapsed() >= SCREEN_POLL);
             outcome = if liveness != Liveness::Alive {
                 // launch.sh records the exit (file, then log line) before the pane dies, so
                 // read both again now that it has: tmux's own status is often empty.
@@ -131,8 +150,13 @@ fn wait_turn(
                     ctx.state.read_exit(&worker.name).as_ref(),
                 )
             } else {
-                transcript_failure(ctx, worker, &records, from)
-                    .or_else(|| screen_needs_person(ctx, worker, records.len()))
+                transcript_failure(ctx, worker, &records, from).or_else(|| {
+                    if !screen_due {
+                        return None;
+                    }
+                    last_screen = Some(Instant::now());
+                    screen_needs_person(ctx, worker, records.len())
+                })
             };
             if let (None, Some(idle)) = (&outcome, cond.idle) {
                 let still = activity.observe(ctx, worker, records.len());
@@ -164,7 +188,9 @@ fn wait_turn(
                 humantime::format_duration(cond.timeout)
             );
             let mut outcome = Outcome::new(OutcomeKind::Timeout, message, records.len());
-            outcome.screen = ctx.tmux.capture(worker.session(), false).ok();
+            // Evidence only: not worth holding the deadline for.
+            let tmux = ctx.tmux.bounded(EVIDENCE_BOUND);
+            outcome.screen = tmux.capture(worker.session(), false).ok();
             return Ok(outcome);
         }
         watch.wait((deadline - now).min(LIVENESS_POLL));
