@@ -4,24 +4,6 @@ use crate::harness::*;
 use rustix::process::{Pid, Signal, kill_process};
 use serde_json::json;
 
-/// Pids of the tmux processes on `-L <socket>` (the server keeps its first client's command line).
-fn tmux_servers(socket: &str) -> Vec<i32> {
-    std::fs::read_dir("/proc")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| {
-            let pid: i32 = e.file_name().to_string_lossy().parse().ok()?;
-            let cmd = std::fs::read(e.path().join("cmdline")).ok()?;
-            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
-            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
-            // The server is the daemonised copy of the first client: parent 1 or a subreaper.
-            let ours = cmd.starts_with("tmux ") && cmd.contains(&format!(" -L {socket} "));
-            (ours && !stat.contains(") Z")).then_some(pid)
-        })
-        .collect()
-}
-
 #[test]
 fn a_killed_tmux_server_leaves_every_worker_reported_dead_not_hung() {
     let sb = Sandbox::new();
@@ -30,8 +12,7 @@ fn a_killed_tmux_server_leaves_every_worker_reported_dead_not_hung() {
         sb.spawn(name, &["--env", &scenario]);
     }
     assert_success(&sb.run(&["send", "k1", "hang"]), "send");
-    let socket = umbel_socket(&sb);
-    let servers = tmux_servers(&socket);
+    let servers = sb.tmux_servers();
     assert!(!servers.is_empty(), "found the private tmux server");
     for pid in servers {
         let _ = kill_process(Pid::from_raw(pid).unwrap(), Signal::KILL);
@@ -51,7 +32,7 @@ fn a_hung_tmux_server_does_not_hold_a_wait_past_its_deadline() {
     let scenario = sb.scenario("s", json!({ "default": { "end": "wedge" } }));
     sb.spawn("h1", &["--env", &scenario]);
     assert_success(&sb.run(&["send", "h1", "hang"]), "send");
-    let servers = tmux_servers(&umbel_socket(&sb));
+    let servers = sb.tmux_servers();
     assert!(!servers.is_empty(), "found the private tmux server");
     for &pid in &servers {
         kill_process(Pid::from_raw(pid).unwrap(), Signal::STOP).unwrap();
@@ -68,11 +49,6 @@ fn a_hung_tmux_server_does_not_hold_a_wait_past_its_deadline() {
     assert!(message.contains("tmux did not answer"), "{outcome}");
     // Bounded by what the wait had left, not by tmux's own 5 s per call.
     assert!(!message.contains("within 5s"), "{outcome}");
-}
-
-/// The socket name umbel derives for this sandbox (the same rule as the library).
-fn umbel_socket(sb: &Sandbox) -> String {
-    umbel::core::socket::socket_name(&sb.state)
 }
 
 #[test]

@@ -169,6 +169,25 @@ impl Sandbox {
         cmd
     }
 
+    /// Pids of this sandbox's private tmux server (found in /proc: tests never run tmux). The
+    /// server is the daemonised copy of its first client and keeps its command line.
+    pub fn tmux_servers(&self) -> Vec<i32> {
+        let socket = umbel::core::socket::socket_name(&self.state);
+        std::fs::read_dir("/proc")
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| {
+                let pid: i32 = e.file_name().to_string_lossy().parse().ok()?;
+                let cmd = std::fs::read(e.path().join("cmdline")).ok()?;
+                let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+                let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
+                let ours = cmd.starts_with("tmux ") && cmd.contains(&format!(" -L {socket} "));
+                (ours && !stat.contains(") Z")).then_some(pid)
+            })
+            .collect()
+    }
+
     /// Runs `umbel ARGS` and returns its output.
     pub fn run(&self, args: &[&str]) -> Output {
         self.umbel().args(args).output().expect("run umbel")

@@ -57,9 +57,14 @@ fn fifty_mixed_workers_three_turns_each_no_answer_lost_no_orphans() {
     assert!(survivors.is_empty(), "orphans after kill: {survivors:?}");
 }
 
-/// Command lines of the processes that carry this sandbox's UMBEL_STATE (every worker does).
+/// Command lines of the processes that carry this sandbox's UMBEL_STATE (every worker does),
+/// and the sandbox's tmux server (it does not carry it) while it runs.
 pub fn worker_processes(sb: &Sandbox) -> Vec<String> {
     let marker = format!("UMBEL_STATE={}", sb.state.display());
+    let servers = sb
+        .tmux_servers()
+        .into_iter()
+        .map(|pid| format!("tmux server (pid {pid})"));
     std::fs::read_dir("/proc")
         .into_iter()
         .flatten()
@@ -71,5 +76,6 @@ pub fn worker_processes(sb: &Sandbox) -> Vec<String> {
         .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
         .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
         .filter(|c| !c.is_empty())
+        .chain(servers)
         .collect()
 }

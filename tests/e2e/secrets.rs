@@ -95,6 +95,21 @@ fn a_secret_passed_by_name_reaches_the_worker_and_nothing_else() {
     assert_success(&out, "spawn");
     seen.extend(cmdlines_with(CANARY));
     assert!(seen.is_empty(), "secret on a command line: {seen:?}");
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains(CANARY)
+            && !String::from_utf8_lossy(&out.stderr).contains(CANARY),
+        "umbel printed the secret"
+    );
+    // tmux's global environment is the server's own: it must not hold the value either.
+    let servers = sb.tmux_servers();
+    assert!(!servers.is_empty(), "found the private tmux server");
+    for pid in servers {
+        let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+        assert!(
+            !String::from_utf8_lossy(&environ).contains(CANARY),
+            "the secret is in the tmux server's environment"
+        );
+    }
 
     let meta = std::fs::read_to_string(sb.session_dir("sec").join("meta.json")).unwrap();
     let session_id = serde_json::from_str::<serde_json::Value>(&meta).unwrap()["sessionId"]
