@@ -13,7 +13,7 @@ use crate::core::errors::{Error, Result};
 use crate::operations::{
     Ctx, attach, doctor, inspect, kill, read, send, spawn, status, turns, wait,
 };
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
 
@@ -136,7 +136,10 @@ struct JsonOnly {
 
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    cli.print.provider_given =
+        matches.value_source("provider") == Some(clap::parser::ValueSource::CommandLine);
     let env: Vec<(String, String)> = std::env::vars_os()
         .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
         .collect();

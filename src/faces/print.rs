@@ -47,6 +47,9 @@ pub struct PrintArgs {
     pub spawn: SpawnArgs,
     #[command(flatten)]
     pub guard: GuardArgs,
+    /// `--provider` was on the command line (not its default): a reused worker must match it.
+    #[arg(skip)]
+    pub provider_given: bool,
 }
 
 /// Runs print mode and returns the exit status.
@@ -134,7 +137,16 @@ fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8], line: &TurnLine) -> Result<D
     let reuse = match &args.spawn.name {
         Some(raw) => {
             let name = WorkerName::parse(raw)?;
-            ctx.state.read_meta(&name).is_ok().then_some(name)
+            match ctx.state.read_meta(&name) {
+                Ok(meta) if args.provider_given && meta.provider != args.spawn.provider => {
+                    return Err(Error::usage(format!(
+                        "worker `{name}` runs {}, not {}: drop `--provider` to reuse it, or pick another `--name`",
+                        meta.provider, args.spawn.provider
+                    )));
+                }
+                Ok(_) => Some(name),
+                Err(_) => None,
+            }
         }
         None => None,
     };

@@ -126,7 +126,19 @@ fn print_mode_with_a_name_keeps_and_reuses_the_worker(provider: &str) {
     assert_eq!(sb.ls().len(), 1);
     let out = sb.run(&["-p", "two", "--name", "keep"]);
     assert_success(&out, "-p 2");
-    assert_eq!(stdout(&out), "Response to: two\n");
+    assert_eq!(stdout(&out), "Response to: two\n"); // An explicit --provider that is not the worker's is refused, not ignored.
+    let other = if provider == "claude" {
+        "codex"
+    } else {
+        "claude"
+    };
+    let out = sb.run(&["-p", "three", "--name", "keep", "--provider", other]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!("runs {provider}, not {other}")),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
