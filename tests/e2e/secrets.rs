@@ -100,7 +100,22 @@ fn a_secret_passed_by_name_reaches_the_worker_and_nothing_else() {
             && !String::from_utf8_lossy(&out.stderr).contains(CANARY),
         "umbel printed the secret"
     );
-    // tmux's global environment is the server's own: it must not hold the value either.
+    // Nor does tmux's environment, global or the worker's session's (asked through umbel's own
+    // tmux adapter on the private socket: tests never run tmux themselves).
+    let socket = umbel::core::socket::socket_name(&sb.state);
+    let private = umbel::adapters::tmux::Tmux::new(socket, &sb.env());
+    for target in [vec!["-g"], vec!["-t", "umbel-sec"]] {
+        let mut args = vec!["show-environment".to_string()];
+        args.extend(target.iter().map(|a| a.to_string()));
+        let shown = private.run(&args, None).expect("show-environment");
+        let shown = String::from_utf8_lossy(&shown);
+        assert!(!shown.is_empty(), "{target:?}: tmux answered");
+        assert!(
+            !shown.contains(CANARY),
+            "the secret is in tmux's environment ({target:?})"
+        );
+    }
+    // The server process's own environment, likewise.
     let servers = sb.tmux_servers();
     assert!(!servers.is_empty(), "found the private tmux server");
     for pid in servers {
