@@ -6,6 +6,7 @@
 mod client;
 mod conversation;
 mod guard;
+mod in_process;
 mod schema;
 mod stdio;
 mod turns;

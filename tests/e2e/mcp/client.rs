@@ -35,6 +35,29 @@ pub struct Mcp {
 }
 
 impl Mcp {
+    /// The server in this process, on one end of an in-memory pipe, over the sandbox's own
+    /// context (no child process between the client and the verbs).
+    pub async fn in_process(sb: &Sandbox) -> Mcp {
+        let ctx = umbel::operations::Ctx::from_env(sb.env()).expect("context");
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        let (server_io, client_io) = tokio::io::duplex(1 << 20);
+        tokio::spawn(async move {
+            let _stop = stop;
+            let server = umbel::faces::mcp::UmbelServer::new(ctx, stopped);
+            if let Ok(running) = server.serve(server_io).await {
+                let _ = running.waiting().await;
+            }
+        });
+        let handler = Client::default();
+        let progress = handler.progress.clone();
+        let client = handler.serve(client_io).await.expect("MCP initialize");
+        Mcp {
+            client,
+            progress,
+            stderr: Arc::new(Mutex::new(String::new())),
+        }
+    }
+
     pub async fn start(sb: &Sandbox) -> Mcp {
         let cmd = tokio::process::Command::from(sb.process(&["mcp"]));
         let (transport, stderr) = TokioChildProcess::builder(cmd)
