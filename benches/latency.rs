@@ -100,14 +100,39 @@ fn mcp_figures() {
             assert_success(&sb.run(&["status", "m", "--json"]), "status");
             via_cli.push(t.elapsed());
         }
-        via_mcp.sort();
-        via_cli.sort();
-        let (m, c) = (via_mcp[via_mcp.len() / 2], via_cli[via_cli.len() / 2]);
+        // The verb itself, called in this process: what the MCP layer adds is the difference.
+        let ctx = umbel::operations::Ctx::from_env(sb.env()).expect("context");
+        let args = umbel::core::args::StatusArgs {
+            name: Some("m".into()),
+        };
+        let mut direct = Vec::new();
+        for _ in 0..PRINT_RUNS * 3 {
+            let t = Instant::now();
+            umbel::operations::status::status(&ctx, &args).expect("status");
+            direct.push(t.elapsed());
+        }
+        let in_process = mcp_client::Mcp::in_process(&sb).await;
+        let mut via_pipe = Vec::new();
+        for _ in 0..PRINT_RUNS * 3 {
+            let t = Instant::now();
+            in_process
+                .ok("umbel_status", serde_json::json!({ "name": "m" }))
+                .await;
+            via_pipe.push(t.elapsed());
+        }
+        let median = |v: &mut Vec<Duration>| {
+            v.sort();
+            v[v.len() / 2]
+        };
+        let (m, c) = (median(&mut via_mcp), median(&mut via_cli));
+        let (d, p) = (median(&mut direct), median(&mut via_pipe));
         println!(
-            "mcp: idle server RSS {rss}; umbel_status median {:.1} ms vs `umbel status --json` {:.1} ms (added {:+.1} ms)",
+            "mcp: idle server RSS {rss}; umbel_status median {:.1} ms over stdio vs `umbel status --json` {:.1} ms (a fresh process); the verb called directly {:.2} ms, through the MCP layer in-process {:.2} ms (the layer adds {:+.2} ms)",
             ms(m),
             ms(c),
-            ms(m) - ms(c)
+            ms(d),
+            ms(p),
+            ms(p) - ms(d)
         );
     });
 }
