@@ -6,6 +6,7 @@ use super::worker::Worker;
 use crate::core::args::StatusArgs;
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
+use crate::core::providers::str_field;
 use crate::core::status::{WorkerState, WorkerStatus, derive_state};
 use crate::core::wait::Liveness;
 
@@ -45,6 +46,7 @@ pub fn status(ctx: &Ctx, args: &StatusArgs) -> Result<Vec<WorkerStatus>> {
             Some((reason, tool)) => (Some(reason.to_string()), tool),
             None => (None, None),
         };
+        let (session_id, transcript) = own_ids(ctx, &worker, &events);
         let meta = worker.meta;
         out.push(WorkerStatus {
             name: meta.name,
@@ -58,11 +60,37 @@ pub fn status(ctx: &Ctx, args: &StatusArgs) -> Result<Vec<WorkerStatus>> {
             last_event_at,
             position: events.len(),
             exit,
-            session_id: meta.session_id,
-            transcript_path: meta
-                .transcript_path
-                .map(|p| p.to_string_lossy().into_owned()),
+            session_id: session_id.unwrap_or(meta.session_id),
+            transcript_path: transcript.or_else(|| {
+                meta.transcript_path
+                    .map(|p| p.to_string_lossy().into_owned())
+            }),
         });
     }
     Ok(out)
+}
+
+/// The session id and transcript the CLI itself reported in its newest recent hook payload
+/// (codex picks its own session id; umbel's is only a placeholder until its first hook), as
+/// `read` reports them.
+fn own_ids(
+    ctx: &Ctx,
+    worker: &Worker,
+    events: &[crate::core::wait::ClassifiedEvent],
+) -> (Option<String>, Option<String>) {
+    let field = |payload: &serde_json::Value, key: &str| {
+        str_field(payload, key)
+            .filter(|v| !v.is_empty())
+            .map(str::to_string)
+    };
+    events
+        .iter()
+        .rev()
+        .filter_map(|e| e.record.payload.as_deref())
+        .filter_map(|file| ctx.state.read_payload(&worker.name, file))
+        .find_map(|p| {
+            let id = field(&p, "session_id")?;
+            Some((Some(id), field(&p, "transcript_path")))
+        })
+        .unwrap_or((None, None))
 }

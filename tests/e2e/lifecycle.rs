@@ -50,6 +50,13 @@ fn a_full_turn_spawn_send_wait_read_kill(provider: &str) {
     assert_eq!(answer["provider"], provider);
     let transcript = answer["transcriptPath"].as_str().expect("transcript path");
     assert!(std::path::Path::new(transcript).exists(), "{transcript}");
+    // status names the session the way read does: the CLI's own id (codex picks its own).
+    let status = json_of(&sb.run(&["status", "w1", "--json"]));
+    assert_eq!(status["sessionId"], answer["sessionId"], "{status}");
+    assert_eq!(
+        status["transcriptPath"], answer["transcriptPath"],
+        "{status}"
+    );
 
     assert_success(&sb.run(&["kill", "w1"]), "kill");
     let status = json_of(&sb.run(&["status", "w1", "--json"]));
