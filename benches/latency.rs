@@ -44,6 +44,21 @@ fn main() {
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
+    // First: its peak RSS is that of any child process so far (getrusage(RUSAGE_CHILDREN)),
+    // and before the other parts the only children are the umbel CLI processes of the fleet.
+    if only.is_empty() || only.iter().any(|o| o == "load") {
+        let started = Instant::now();
+        let sb = load::fleet(50, 3, 4);
+        let wall = started.elapsed();
+        let _ = sb.run(&["kill", "--all", "--purge"]);
+        std::thread::sleep(Duration::from_millis(500));
+        println!(
+            "load: 50 mixed workers × 3 turns (spawn, send, wait, read) in {:.1} s; peak RSS of an umbel CLI process {} KiB; processes left after kill: {}",
+            wall.as_secs_f64(),
+            peak_child_rss_kib(),
+            load::worker_processes(&sb).len()
+        );
+    }
     for (provider, fake_bin, print_args) in PROVIDERS {
         if !only.is_empty() && !only.iter().any(|o| o == provider) {
             continue;
@@ -64,19 +79,6 @@ fn main() {
     }
     if only.is_empty() || only.iter().any(|o| o == "turns") {
         turns_figures();
-    }
-    if only.is_empty() || only.iter().any(|o| o == "load") {
-        let started = Instant::now();
-        let sb = load::fleet(50, 3, 4);
-        let wall = started.elapsed();
-        let _ = sb.run(&["kill", "--all", "--purge"]);
-        std::thread::sleep(Duration::from_millis(500));
-        println!(
-            "load: 50 mixed workers × 3 turns (spawn, send, wait, read) in {:.1} s; peak RSS of an umbel process {} KiB; processes left after kill: {}",
-            wall.as_secs_f64(),
-            peak_child_rss_kib(),
-            load::worker_processes(&sb).len()
-        );
     }
 }
 

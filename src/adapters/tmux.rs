@@ -125,7 +125,10 @@ impl Tmux {
                 command: what.clone(),
                 message: format!(
                     "tmux did not answer within {}",
-                    humantime::format_duration(self.bound)
+                    // Whole milliseconds: "1s 999ms", not "1s 999ms 408us 979ns".
+                    humantime::format_duration(
+                        Duration::from_millis(self.bound.as_millis() as u64)
+                    )
                 ),
             },
         })?;
