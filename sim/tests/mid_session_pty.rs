@@ -98,3 +98,35 @@ fn gemini_loses_its_session_and_shows_the_auth_box() {
     p.exp_eof().unwrap();
     assert_eq!(exit_code(&p), Some(0));
 }
+
+#[test]
+fn print_modes_end_a_lost_session_as_a_startup_without_one() {
+    let s = common::claude::Sandbox::new("mid-print").signed_in(true);
+    let (code, out, _) = common::run(
+        s.cmd()
+            .args(["-p", "go"])
+            .env("UMBEL_SIM_SCENARIO", SIGN_IN),
+    );
+    assert_eq!(
+        (code, out.as_str()),
+        (1, "Invalid API key · Please run /login\n")
+    );
+
+    let s = common::codex::Sandbox::new("mid-exec");
+    let args = ["exec", "--skip-git-repo-check", "go"];
+    let (code, _, err) = common::run(&mut s.scripted(SIGN_IN, &args));
+    assert_eq!(code, 1);
+    assert!(err.contains("Not signed in. Run `codex login`"), "{err}");
+
+    let s = common::gemini::ready("mid-headless", &["AfterAgent"]);
+    let (code, _, err) = common::run(
+        s.cmd()
+            .args(["-p", "go"])
+            .env("UMBEL_SIM_SCENARIO", SIGN_IN),
+    );
+    assert_eq!(
+        (code, err.as_str()),
+        (41, "Invalid auth method selected.\n")
+    );
+    assert!(s.events().is_empty(), "no AfterAgent");
+}
