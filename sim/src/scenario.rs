@@ -122,6 +122,20 @@ pub enum End {
     Permission(Permission),
     /// The account's usage limit is hit (fake-codex; the others treat it as `stop`).
     UsageLimit(UsageLimit),
+    /// Mid-turn, the CLI loses its session and shows its sign-in screen (the
+    /// one it draws at startup when not signed in) until Ctrl-C twice.
+    SignIn,
+    /// The model asks the user a question through a dialog (fake-claude's
+    /// `elicitation_dialog` Notification; the others treat it as `stop`).
+    Question(Question),
+}
+
+/// A question put to the user mid-turn.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Question {
+    /// The question, as the dialog and the Notification's `message` show it.
+    pub text: String,
 }
 
 /// A usage-limit failure.
@@ -218,6 +232,9 @@ impl Scenario {
                         "{at}.end.api_error.status: {} is not an HTTP status",
                         e.status
                     ));
+                }
+                End::Question(q) if q.text.trim().is_empty() => {
+                    return Err(format!("{at}.end.question.text: must not be empty"));
                 }
                 End::Permission(p) if !p.input.is_object() => {
                     return Err(format!("{at}.end.permission.input: must be a JSON object"));

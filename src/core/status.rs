@@ -2,7 +2,7 @@
 
 use super::meta::Meta;
 use super::outcome::ExitStatus;
-use super::providers::EventClass;
+use super::providers::{EventClass, StartupScreen};
 use super::wait::{ClassifiedEvent, Liveness};
 use serde::Serialize;
 
@@ -61,6 +61,17 @@ pub struct WorkerStatus {
     pub session_id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub transcript_path: Option<String>,
+}
+
+/// Why a pane's screen shows the CLI waiting for a person (`sign-in`, `trust`), from the
+/// provider's startup-screen reading of it; `None` for any other screen. A CLI can fall back
+/// to its sign-in screen mid-session, with no hook to say so.
+pub fn screen_reason(screen: &StartupScreen) -> Option<&'static str> {
+    match screen {
+        StartupScreen::SignIn(_) => Some("sign-in"),
+        StartupScreen::Dialog { .. } => Some("trust"),
+        StartupScreen::Idle | StartupScreen::Other => None,
+    }
 }
 
 /// Derives the state from the facts.
@@ -132,6 +143,19 @@ mod tests {
             },
             class,
         }
+    }
+
+    #[test]
+    fn sign_in_screens_and_dialogs_are_reasons_to_wait_for_a_person() {
+        let sign_in = StartupScreen::SignIn("Sign in with ChatGPT".into());
+        assert_eq!(screen_reason(&sign_in), Some("sign-in"));
+        let dialog = StartupScreen::Dialog {
+            what: "folder trust",
+            keys: &["Enter"],
+        };
+        assert_eq!(screen_reason(&dialog), Some("trust"));
+        assert_eq!(screen_reason(&StartupScreen::Idle), None);
+        assert_eq!(screen_reason(&StartupScreen::Other), None);
     }
 
     #[test]

@@ -7,11 +7,17 @@ use crate::core::args::StatusArgs;
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
 use crate::core::providers::str_field;
-use crate::core::status::{WorkerState, WorkerStatus, derive_state};
+use crate::core::status::{WorkerState, WorkerStatus, derive_state, screen_reason};
 use crate::core::wait::Liveness;
 
 /// How many recent events have their payloads read (for the pending tool).
 const RECENT: usize = 16;
+
+/// Why a busy worker's pane shows it waiting for a person (one tmux capture), if it does.
+fn screen_needs_person(ctx: &Ctx, worker: &Worker) -> Option<&'static str> {
+    let screen = ctx.tmux.capture(worker.session(), false).ok()?;
+    screen_reason(&worker.provider().startup_screen(&screen))
+}
 
 /// The status of one worker, or of all.
 pub fn status(ctx: &Ctx, args: &StatusArgs) -> Result<Vec<WorkerStatus>> {
@@ -33,9 +39,18 @@ pub fn status(ctx: &Ctx, args: &StatusArgs) -> Result<Vec<WorkerStatus>> {
         let liveness = panes
             .get(worker.session())
             .map_or(Liveness::Gone, |p| p.liveness.clone());
-        let (mut state, input) = derive_state(&worker.meta, &events, &liveness);
+        let (mut state, mut input) = derive_state(&worker.meta, &events, &liveness);
         if state == WorkerState::Busy && worker.ended_in_transcript(ctx, &events, 0).is_some() {
             state = WorkerState::Ready;
+        }
+        // No hook says the CLI fell back to its sign-in screen mid-turn: only the pane does.
+        // Asked of one worker only; the fleet view stays one tmux call.
+        if state == WorkerState::Busy
+            && args.name.is_some()
+            && let Some(reason) = screen_needs_person(ctx, &worker)
+        {
+            state = WorkerState::NeedsInput;
+            input = Some((reason, None));
         }
         let exit = ctx.state.read_exit(&worker.name).or(match &liveness {
             Liveness::Dead(status) => Some(status.clone()),

@@ -3,6 +3,8 @@
 use crate::harness::*;
 use serde_json::json;
 
+mod person;
+
 #[test]
 fn a_claude_api_error_is_provider_error_122() {
     let sb = Sandbox::new();

@@ -13,6 +13,7 @@ pub mod dialogs;
 mod fixture_tests;
 pub mod payloads;
 pub mod print;
+pub mod question;
 pub mod screens;
 pub mod session;
 pub mod tool;

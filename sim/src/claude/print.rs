@@ -16,6 +16,9 @@ use crate::json::Obj;
 use crate::obj;
 use crate::scenario::Scenario;
 
+/// What `-p` prints (exit 1) without a signed-in session.
+const NOT_SIGNED_IN: &str = "Invalid API key · Please run /login";
+
 /// Runs print mode and returns the exit status.
 pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
     let prompt = match &opts.prompt {
@@ -36,7 +39,7 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
         return Ok(1);
     }
     if scenario.startup.sign_in {
-        println!("Invalid API key · Please run /login");
+        println!("{NOT_SIGNED_IN}");
         return Ok(1);
     }
     let delay = scenario.startup.delay_ms;
@@ -68,6 +71,11 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
             return Ok(n);
         }
         Outcome::Signal(s) => crate::selfkill::kill_self(&s),
+        Outcome::SignIn => {
+            // Mid-run loss of the session ends the run as a startup without one does.
+            println!("{NOT_SIGNED_IN}");
+            return Ok(1);
+        }
         Outcome::Done {
             hook,
             late,

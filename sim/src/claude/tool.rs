@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
+use super::question::ELICITATION;
 use super::screens::{self, INTERRUPTED_LINE};
 use super::session::{Mode, Session};
 use super::transcript::{DENIED_PRINT, REJECTED, text_block, tool_use_block};
@@ -64,9 +65,16 @@ impl Turn {
     }
 
     /// Called once the screen shows the current state: fires the
-    /// `permission_prompt` Notification after the dialog is visible.
+    /// `permission_prompt` (or, for a question, `elicitation_dialog`)
+    /// Notification after the dialog is visible.
     pub fn after_draw(&mut self, sess: &mut Session) {
-        if std::mem::take(&mut self.notify_pending) {
+        if !std::mem::take(&mut self.notify_pending) {
+            return;
+        }
+        if let Some(text) = &self.question {
+            let payload = sess.payload_notification(&self.prompt_id, text, ELICITATION);
+            sess.fire("Notification", Some(ELICITATION), &payload);
+        } else {
             let payload = sess.payload_notification(
                 &self.prompt_id,
                 "Claude needs your permission",

@@ -189,6 +189,14 @@ impl App {
                 self.leave_screen();
                 Ok(Flow::Signal(name))
             }
+            Outcome::SignIn => {
+                // The session is gone: the startup sign-in screen, until Ctrl-C twice.
+                self.flush_late();
+                match dialogs::onboarding(&mut self.term, &mut self.screen)? {
+                    Startup::Exit(code) => Ok(Flow::Exit(code)),
+                    Startup::Continue => Ok(Flow::Exit(0)),
+                }
+            }
         }
     }
 

@@ -43,6 +43,8 @@ pub enum Outcome {
     Exit(i32),
     /// Kill the process with this signal now.
     Signal(String),
+    /// The session is lost: show the sign-in screen and stay there.
+    SignIn,
 }
 
 pub(super) struct ToolCall {
@@ -76,6 +78,7 @@ pub struct Turn {
     pub(super) tool: Option<ToolCall>,
     pub(super) after_tool: bool,
     pub(super) notify_pending: bool,
+    pub(super) question: Option<String>,
 }
 
 impl Turn {
@@ -101,6 +104,7 @@ impl Turn {
             tool: None,
             after_tool: false,
             notify_pending: false,
+            question: None,
             pacer: Pacer::new(chunks, chosen.chunk_ms),
             chosen,
             prompt_id,
@@ -134,6 +138,9 @@ impl Turn {
     /// The live part of the screen above the input box while busy, or the whole
     /// permission dialog.
     pub fn live(&self, sess: &Session, width: usize, now: Instant) -> Vec<String> {
+        if let (Phase::Dialog(_), Some(q)) = (&self.phase, &self.question) {
+            return super::question::dialog(width, q);
+        }
         if let (Phase::Dialog(cursor), Some(t)) = (&self.phase, &self.tool) {
             return screens::permission_dialog(
                 width,
@@ -184,6 +191,11 @@ impl Turn {
             self.tool_requested(sess, p, now);
             return None;
         }
+        if let End::Question(q) = &self.chosen.end
+            && self.ask(sess, q.text.clone())
+        {
+            return None;
+        }
         match self.chosen.end.clone() {
             End::Wedge => {
                 self.phase = Phase::Wedged;
@@ -196,6 +208,10 @@ impl Turn {
             End::Signal(s) => {
                 self.commits.extend(self.block.take_rest());
                 Some(Outcome::Signal(s))
+            }
+            End::SignIn => {
+                self.commits.extend(self.block.take_rest());
+                Some(Outcome::SignIn)
             }
             _ => Some(self.finish(sess, now)),
         }
@@ -303,6 +319,9 @@ impl Turn {
         let Phase::Dialog(cursor) = self.phase else {
             return matches!(key, Key::Esc).then(|| self.interrupt(sess));
         };
+        if self.question.is_some() {
+            return matches!(key, Key::Esc | Key::CtrlC).then(|| self.interrupt(sess));
+        }
         match key {
             Key::Up => self.phase = Phase::Dialog(cursor.saturating_sub(1)),
             Key::Down => self.phase = Phase::Dialog((cursor + 1).min(3)),

@@ -16,6 +16,9 @@ use super::turn::{Outcome, Turn};
 use crate::json::Obj;
 use crate::obj;
 
+/// What `exec` prints (exit 1) without a signed-in session.
+const NOT_SIGNED_IN: &str = "Not signed in. Run `codex login` to sign in, or set OPENAI_API_KEY.";
+
 fn emit(line: &Obj) {
     let mut out = std::io::stdout().lock();
     let _ = out
@@ -106,7 +109,7 @@ pub fn run(opts: &Options, mut sess: Session) -> Result<i32, String> {
     };
     let startup = sess.script.scenario.startup.clone();
     if startup.sign_in {
-        eprintln!("Not signed in. Run `codex login` to sign in, or set OPENAI_API_KEY.");
+        eprintln!("{NOT_SIGNED_IN}");
         return Ok(1);
     }
     let in_repo = config::git_root(&sess.cwd_path).is_some();
@@ -151,6 +154,11 @@ pub fn run(opts: &Options, mut sess: Session) -> Result<i32, String> {
             return Ok(n);
         }
         Outcome::Signal(s) => crate::selfkill::kill_self(&s),
+        Outcome::SignIn => {
+            // Mid-run loss of the session ends the run as a startup without one does.
+            eprintln!("{NOT_SIGNED_IN}");
+            return Ok(1);
+        }
         Outcome::Done {
             hook,
             late,

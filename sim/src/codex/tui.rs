@@ -205,6 +205,14 @@ impl App {
                 self.leave_screen();
                 Ok(Flow::Signal(name))
             }
+            Outcome::SignIn => {
+                // The session is gone: the startup login screen, until Ctrl-C.
+                self.flush_late();
+                match dialogs::login(&mut self.term, &mut self.canvas)? {
+                    Startup::Exit(code) => Ok(Flow::Exit(code)),
+                    Startup::Continue => Ok(Flow::Exit(0)),
+                }
+            }
         }
     }
 

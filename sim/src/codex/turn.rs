@@ -40,6 +40,8 @@ pub enum Outcome {
     Exit(i32),
     /// Kill the process with this signal now.
     Signal(String),
+    /// The session is lost: show the sign-in screen and stay there.
+    SignIn,
 }
 
 pub(super) struct ToolCall {
@@ -203,6 +205,10 @@ impl Turn {
             End::Signal(s) => {
                 self.commits.extend(self.stream.take_rest());
                 Some(Outcome::Signal(s))
+            }
+            End::SignIn => {
+                self.commits.extend(self.stream.take_rest());
+                Some(Outcome::SignIn)
             }
             _ => Some(self.finish(sess, now)),
         }

@@ -167,6 +167,11 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
             return Ok(n);
         }
         Outcome::Signal(s) => crate::selfkill::kill_self(&s),
+        Outcome::SignIn => {
+            // Mid-run loss of the session ends the run as a startup without one does.
+            eprintln!("{NO_AUTH}");
+            return Ok(41);
+        }
         Outcome::Done {
             after_agent,
             late,

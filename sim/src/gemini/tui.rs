@@ -206,6 +206,13 @@ impl App {
                 self.leave_screen();
                 Ok(Flow::Signal(name))
             }
+            Outcome::SignIn => {
+                // The session is gone: the startup auth box under what was shown, until Ctrl+C twice.
+                self.flush_late();
+                let commits = std::mem::take(&mut self.pending);
+                let code = startup::auth_dialog(&mut self.term, &mut self.screen, &commits)?;
+                Ok(Flow::Exit(code))
+            }
         }
     }
 

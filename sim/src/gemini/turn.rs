@@ -52,6 +52,8 @@ pub enum Outcome {
     Exit(i32),
     /// Kill the process with this signal now.
     Signal(String),
+    /// The session is lost: show the sign-in screen and stay there.
+    SignIn,
 }
 
 /// What `-o stream-json` reports while the turn runs.
@@ -255,6 +257,10 @@ impl Turn {
             End::Signal(s) => {
                 self.commit_rest();
                 Some(Outcome::Signal(s))
+            }
+            End::SignIn => {
+                self.commit_rest();
+                Some(Outcome::SignIn)
             }
             _ => Some(self.finish(sess, now)),
         }

@@ -81,6 +81,25 @@ fn bad_values_are_rejected_with_their_location() {
 }
 
 #[test]
+fn sign_in_and_question_ends_parse_and_an_empty_question_is_refused() {
+    let s = Scenario::parse(
+        r#"{"turns":[{"end":"sign_in"},{"end":{"question":{"text":"Which file?"}}}]}"#,
+    )
+    .unwrap();
+    assert_eq!(s.turns[0].end, End::SignIn);
+    assert_eq!(
+        s.turns[1].end,
+        End::Question(Question {
+            text: "Which file?".into()
+        })
+    );
+    let e = Scenario::parse(r#"{"turns":[{"end":{"question":{"text":" "}}}]}"#).unwrap_err();
+    assert!(e.contains("turns[0].end.question.text"), "{e}");
+    let e = Scenario::parse(r#"{"turns":[{"end":{"question":{"txt":"x"}}}]}"#).unwrap_err();
+    assert!(e.contains("`txt`"), "{e}");
+}
+
+#[test]
 fn load_reads_inline_json_or_a_file() {
     assert_eq!(Scenario::load(r#"  {"seed":3}"#).unwrap().seed, 3);
     let path = std::env::temp_dir().join(format!("sim-scenario-{}.json", std::process::id()));

@@ -17,6 +17,7 @@ use crate::core::errors::{Error, Result};
 use crate::core::events::EventRecord;
 use crate::core::outcome::{Outcome, OutcomeKind};
 use crate::core::providers::StartupScreen;
+use crate::core::status::screen_reason;
 use crate::core::turn_progress::{TurnPhase, TurnProgress, phase};
 use crate::core::wait::{ClassifiedEvent, Liveness, decide, default_since};
 use activity::Activity;
@@ -201,13 +202,12 @@ fn wait_turn(
 /// trust dialog, in the middle of a session.
 fn screen_needs_person(ctx: &Ctx, worker: &Worker, position: usize) -> Option<Outcome> {
     let screen = ctx.tmux.capture(worker.session(), false).ok()?;
-    let (reason, message) = match worker.provider().startup_screen(&screen) {
-        StartupScreen::SignIn(line) => (
-            "sign-in",
-            format!("the CLI asks a person to sign in: \"{line}\""),
-        ),
-        StartupScreen::Dialog { what, .. } => ("trust", format!("the CLI shows its {what} dialog")),
-        _ => return None,
+    let found = worker.provider().startup_screen(&screen);
+    let reason = screen_reason(&found)?;
+    let message = match found {
+        StartupScreen::SignIn(line) => format!("the CLI asks a person to sign in: \"{line}\""),
+        StartupScreen::Dialog { what, .. } => format!("the CLI shows its {what} dialog"),
+        StartupScreen::Idle | StartupScreen::Other => return None,
     };
     let mut outcome = Outcome::new(OutcomeKind::Input, message, position).with_reason(reason);
     outcome.screen = Some(screen);
