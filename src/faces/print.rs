@@ -37,8 +37,8 @@ pub struct PrintArgs {
     pub print: bool,
     /// The prompt; read from standard input when omitted.
     pub prompt: Option<String>,
-    /// How to print the answer.
-    #[arg(long, value_enum, default_value_t)]
+    /// How to print the answer (`-o json` as gemini spells it).
+    #[arg(short = 'o', long, value_enum, default_value_t)]
     pub output_format: OutputFormat,
     /// Give up after this long (default 30m); exit 124.
     #[arg(long, value_name = "DURATION")]

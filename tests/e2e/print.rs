@@ -160,3 +160,12 @@ fn claude_json_marks_a_crash_as_an_error() {
     assert_eq!(result["is_error"], true);
     assert_eq!(result["outcome"], "dead");
 }
+
+#[test]
+fn dash_o_json_is_output_format_json_as_gemini_spells_it() {
+    let sb = Sandbox::new();
+    let out = sb.run(&["-p", "hi", "--provider", "gemini", "-o", "json"]);
+    assert_success(&out, "-p -o json");
+    let v = json_of(&out);
+    assert_eq!(v["response"], "Response to: hi", "{v}");
+}
