@@ -65,6 +65,28 @@ fn ctrl_c_during_wait_exits_130_and_leaves_the_worker_alone() {
 }
 
 #[test]
+fn a_wedged_codex_or_gemini_worker_is_idle_123_too() {
+    for provider in ["codex", "gemini"] {
+        let sb = Sandbox::new();
+        let scenario = sb.scenario("s", json!({ "default": { "end": "wedge" } }));
+        sb.spawn("i3", &["--provider", provider, "--env", &scenario]);
+        assert_success(&sb.run(&["send", "i3", "hang"]), "send");
+        let args = [
+            "wait",
+            "i3",
+            "--idle-timeout",
+            "1500ms",
+            "--timeout",
+            "60s",
+            "--json",
+        ];
+        let out = sb.run(&args);
+        assert_eq!(out.status.code(), Some(123), "{provider}: {}", stderr(&out));
+        assert_eq!(json_of(&out)["outcome"], "idle", "{provider}");
+    }
+}
+
+#[test]
 fn a_worker_where_nothing_moves_is_idle_123() {
     let sb = Sandbox::new();
     // Wedged: only the spinner line moves, which does not count.
@@ -218,7 +240,19 @@ fn permission_prompts_are_input_for_codex_and_gemini_too() {
         assert_success(&sb.run(&["send", "p2", "run it"]), "send");
         let out = sb.run(&["wait", "p2", "--json", "--timeout", "30s"]);
         assert_eq!(out.status.code(), Some(126), "{provider}: {}", stderr(&out));
-        assert_eq!(json_of(&out)["reason"], "permission");
+        let outcome = json_of(&out);
+        assert_eq!(outcome["reason"], "permission");
+        // The pending tool as each CLI's hook describes it: codex's name and input, gemini's
+        // confirmation details.
+        let tool = &outcome["pendingTool"];
+        let command = match provider {
+            "codex" => &tool["input"]["command"],
+            _ => &tool["command"],
+        };
+        assert!(
+            command.as_str().is_some_and(|c| c.contains("echo hi")),
+            "{provider}: {outcome}"
+        );
     }
 }
 
