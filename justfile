@@ -28,10 +28,12 @@ demo-workflow: setup
     cargo build --workspace --bins --quiet
     bash scripts/demo_workflow.sh
 
-# the whole test suite (unit + end-to-end on the fakes); extra args go to the runner
+# the whole test suite (unit + end-to-end on the fakes), then the MCP interop check with the
+# official Python SDK; extra args go to the test runner (and skip the interop check)
 [positional-arguments]
 test *ARGS: setup sim
     if command -v cargo-nextest >/dev/null; then cargo nextest run --workspace "$@"; else cargo test --workspace "$@"; fi
+    if [ "$#" -eq 0 ]; then just mcp-smoke; fi
 
 # formatting and lints, as CI checks them
 lint:
@@ -39,7 +41,7 @@ lint:
     cargo clippy --workspace --all-targets -- -D warnings
 
 # what CI runs
-ci: lint test mcp-smoke
+ci: lint test
 
 # speed figures per provider (stop→wait latency, -p overhead) and a 50-worker load run;
 # `just bench codex load` runs only those parts
