@@ -59,7 +59,9 @@ async def session(umbel: str, env: dict[str, str], project: Path, mode: str) -> 
         assert TOOLS <= names and all(n.startswith("umbel_") for n in names), names
 
         name = f"py-{mode}"
-        meta = structured(await c.call_tool("umbel_spawn", {"name": name, "cwd": str(project)}), "spawn")
+        slow = 'UMBEL_SIM_SCENARIO={"turns":[{"match":"slow","reply":"done","delay_ms":2500}]}'
+        spawn = {"name": name, "cwd": str(project), "env": [slow]}
+        meta = structured(await c.call_tool("umbel_spawn", spawn), "spawn")
         assert meta["name"] == name and meta["provider"] == "claude", meta
         sent = structured(await c.call_tool("umbel_send", {"name": name, "prompt": "hi from python"}), "send")
         ticks: list[float] = []
@@ -83,6 +85,21 @@ async def session(umbel: str, env: dict[str, str], project: Path, mode: str) -> 
         assert alone["error"]["code"] == "usage", alone
         missing = structured(await c.call_tool("umbel_read", {"name": "ghost"}), "read", want_error=True)
         assert missing["error"]["code"] == "not_found", missing
+        # A turn that takes 2.5 s: the wait reports progress about once a second.
+        sent = structured(await c.call_tool("umbel_send", {"name": name, "prompt": "slow"}), "send")
+        slow_ticks: list[float] = []
+
+        async def slow_progress(value: float, total: float | None, message: str | None) -> None:
+            slow_ticks.append(value)
+
+        waited = await c.call_tool(
+            "umbel_wait",
+            {"name": name, "since": sent["position"], "timeout": "60s"},
+            progress_callback=slow_progress,
+        )
+        assert structured(waited, "slow wait")["outcome"] == "stop", waited
+        assert slow_ticks, "no progress notification during a 2.5 s wait"
+        ticks += slow_ticks
         killed = structured(await c.call_tool("umbel_kill", {"name": name, "purge": True}), "kill")
         assert killed["killed"] == [name], killed
         print(f"{mode}: spawn/send/wait/read/actions/diff/kill ok ({len(ticks)} progress notifications)")
