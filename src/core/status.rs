@@ -112,8 +112,8 @@ pub fn derive_state(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::events::EventRecord;
     use crate::core::providers::Provider;
+    use crate::core::test_data::event as ev;
 
     fn meta(ready: bool) -> Meta {
         Meta {
@@ -130,18 +130,6 @@ mod tests {
             created_at: 1,
             ready_at: ready.then_some(2),
             umbel_version: "0".into(),
-        }
-    }
-
-    fn ev(index: usize, kind: &str, class: EventClass) -> ClassifiedEvent {
-        ClassifiedEvent {
-            record: EventRecord {
-                index,
-                at_ns: 0,
-                kind: kind.into(),
-                payload: None,
-            },
-            class,
         }
     }
 

@@ -15,3 +15,21 @@ pub const CLAUDE_AFTER_CLEAR: &str = data!("claude/claude-2.1.332-transcript-aft
 pub const CODEX_ROLLOUT: &str = data!("codex/codex-0.171.0-rollout-tui-session.jsonl");
 /// A gemini 0.61.0 chat session.
 pub const GEMINI_CHAT: &str = data!("gemini/gemini-0.61.0-chat-session.jsonl");
+
+/// An event-log record with its meaning: line `index`, written at `index` ns, its payload in
+/// `<index>.json`.
+pub fn event(
+    index: usize,
+    kind: &str,
+    class: crate::core::providers::EventClass,
+) -> crate::core::wait::ClassifiedEvent {
+    crate::core::wait::ClassifiedEvent {
+        record: crate::core::events::EventRecord {
+            index,
+            at_ns: index as u128,
+            kind: kind.into(),
+            payload: Some(format!("{index}.json")),
+        },
+        class,
+    }
+}

@@ -94,18 +94,7 @@ pub fn phase(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ev(index: usize, kind: &str, class: EventClass) -> ClassifiedEvent {
-        ClassifiedEvent {
-            record: EventRecord {
-                index,
-                at_ns: 0,
-                kind: kind.into(),
-                payload: Some(format!("{index}.json")),
-            },
-            class,
-        }
-    }
+    use crate::core::test_data::event as ev;
 
     fn bash(record: &EventRecord) -> Option<String> {
         (record.payload.as_deref() == Some("3.json")).then(|| "Bash".into())

@@ -114,18 +114,7 @@ fn dead(exit: Option<ExitStatus>, position: usize) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ev(index: usize, kind: &str, class: EventClass) -> ClassifiedEvent {
-        ClassifiedEvent {
-            record: EventRecord {
-                index,
-                at_ns: index as u128,
-                kind: kind.into(),
-                payload: None,
-            },
-            class,
-        }
-    }
+    use crate::core::test_data::event as ev;
 
     fn turn() -> Vec<ClassifiedEvent> {
         vec![
