@@ -3,7 +3,7 @@
 //! `answer` and `outputs/<key>`. The run id is claimed with one `mkdir`, so two runs never share
 //! a folder.
 
-use super::state::write_atomic;
+use super::state::{write_atomic, write_json_atomic};
 use crate::core::errors::{Error, Result};
 use crate::core::workflow::record::{RunRecord, is_run_id};
 use std::fs;
@@ -62,12 +62,7 @@ impl RunStore {
     }
 
     pub fn write_record(&self, record: &RunRecord) -> Result<()> {
-        let path = self.dir.join("run.json");
-        let text = serde_json::to_vec_pretty(record).map_err(|e| Error::Corrupt {
-            path: path.clone(),
-            message: e.to_string(),
-        })?;
-        write_atomic(&path, &text, 0o600)
+        write_json_atomic(&self.dir.join("run.json"), record)
     }
 
     pub fn read_record(&self) -> Result<RunRecord> {

@@ -125,12 +125,7 @@ impl StateRoot {
 
     /// Writes meta.json atomically.
     pub fn write_meta(&self, meta: &Meta, name: &WorkerName) -> Result<()> {
-        let path = self.session_dir(name).join("meta.json");
-        let text = serde_json::to_vec_pretty(meta).map_err(|e| Error::Corrupt {
-            path: path.clone(),
-            message: e.to_string(),
-        })?;
-        write_atomic(&path, &text, 0o600)
+        write_json_atomic(&self.session_dir(name).join("meta.json"), meta)
     }
 
     /// Reads meta.json; a missing worker is [`Error::NotFound`].
@@ -179,20 +174,17 @@ impl StateRoot {
         if file.contains('/') {
             return None;
         }
-        let text = fs::read(self.events_dir(name).join(file)).ok()?;
-        serde_json::from_slice(&text).ok()
+        read_json_file(&self.events_dir(name).join(file))
     }
 
     /// The launch wrapper's exit record.
     pub fn read_exit(&self, name: &WorkerName) -> Option<ExitStatus> {
-        let text = fs::read(self.events_dir(name).join("exit")).ok()?;
-        serde_json::from_slice(&text).ok()
+        read_json_file(&self.events_dir(name).join("exit"))
     }
 
     /// The evidence record of a death.
     pub fn read_dead(&self, name: &WorkerName) -> Option<DeadRecord> {
-        let text = fs::read(self.events_dir(name).join("dead")).ok()?;
-        serde_json::from_slice(&text).ok()
+        read_json_file(&self.events_dir(name).join("dead"))
     }
 
     /// Appends one event umbel itself records (e.g. a guardrail check) to the worker's log: the
@@ -223,8 +215,7 @@ impl StateRoot {
         name: &WorkerName,
         file: &str,
     ) -> Option<T> {
-        let text = fs::read(self.session_dir(name).join(file)).ok()?;
-        serde_json::from_slice(&text).ok()
+        read_json_file(&self.session_dir(name).join(file))
     }
 
     /// Writes a small JSON file into the worker's folder; `None` removes it.
@@ -236,13 +227,7 @@ impl StateRoot {
     ) -> Result<()> {
         let path = self.session_dir(name).join(file);
         match value {
-            Some(value) => {
-                let text = serde_json::to_vec_pretty(value).map_err(|e| Error::Corrupt {
-                    path: path.clone(),
-                    message: e.to_string(),
-                })?;
-                write_atomic(&path, &text, 0o600)
-            }
+            Some(value) => write_json_atomic(&path, value),
             None => match fs::remove_file(&path) {
                 Err(e) if e.kind() != ErrorKind::NotFound => {
                     Err(Error::io("cannot remove", &path, e))
@@ -254,16 +239,26 @@ impl StateRoot {
 
     /// Writes the evidence record (when the folder still exists).
     pub fn write_dead(&self, name: &WorkerName, record: &DeadRecord) -> Result<()> {
-        let path = self.events_dir(name).join("dead");
-        if !self.events_dir(name).is_dir() {
+        let dir = self.events_dir(name);
+        if !dir.is_dir() {
             return Ok(());
         }
-        let text = serde_json::to_vec_pretty(record).map_err(|e| Error::Corrupt {
-            path: path.clone(),
-            message: e.to_string(),
-        })?;
-        write_atomic(&path, &text, 0o600)
+        write_json_atomic(&dir.join("dead"), record)
     }
+}
+
+/// A small JSON file, parsed (`None` when missing or not the expected JSON).
+fn read_json_file<T: serde::de::DeserializeOwned>(path: &Path) -> Option<T> {
+    serde_json::from_slice(&fs::read(path).ok()?).ok()
+}
+
+/// Writes `value` as pretty JSON through [`write_atomic`] (mode 0600).
+pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
+    let text = serde_json::to_vec_pretty(value).map_err(|e| Error::Corrupt {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    write_atomic(path, &text, 0o600)
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so a
