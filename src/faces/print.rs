@@ -132,8 +132,7 @@ impl Done {
 /// Spawn (or reuse), send, wait, read; the worker umbel created is removed on every path.
 fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8], line: &TurnLine) -> Result<Done> {
     // Bad guardrails are refused before a worker exists.
-    let here = std::env::current_dir().map_err(|e| Error::io("cannot read", ".", e))?;
-    let guard = Guard::prepare(ctx, &args.guard, &here)?;
+    let guard = Guard::prepare_here(ctx, &args.guard)?;
     let reuse = match &args.spawn.name {
         Some(raw) => {
             let name = WorkerName::parse(raw)?;

@@ -266,6 +266,14 @@ fn bad_guardrails_are_refused_before_anything_is_sent() {
     }
     let out = sb.run(&["send", "g5", "hello", "--schema", "bad.json"]);
     assert!(stderr(&out).contains("is not JSON"), "{}", stderr(&out));
+    // wait refuses an incomplete set too, rather than fall back to the turn's own guardrails.
+    let out = sb.run(&["wait", "g5", "--timeout", "1s", "--max-attempts", "2"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("need `--accept` or `--schema`"),
+        "{}",
+        stderr(&out)
+    );
     let out = sb.run(&["-p", "hi", "--max-attempts", "0", "--accept", "true"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(sb.received().is_empty(), "nothing may be sent");

@@ -98,10 +98,17 @@ impl Guard {
         }))
     }
 
-    /// The guardrails a wait enforces: its own when given, else those its turn was sent with.
+    /// [`Guard::prepare`] for guardrails given on this process's command line (or MCP call):
+    /// relative paths and the check start in the current directory.
+    pub fn prepare_here(ctx: &Ctx, args: &GuardArgs) -> Result<Option<Guard>> {
+        Guard::prepare(ctx, args, &current_dir()?)
+    }
+
+    /// The guardrails a wait enforces: its own when any guardrail flag is given (an incomplete
+    /// set is refused, not ignored), else those its turn was sent with.
     pub fn for_wait(ctx: &Ctx, name: &WorkerName, args: &GuardArgs) -> Result<Option<Guard>> {
-        if args.is_set() {
-            return Guard::prepare(ctx, args, &current_dir()?);
+        if *args != GuardArgs::default() {
+            return Guard::prepare_here(ctx, args);
         }
         match ctx.state.read_json::<Given>(name, GUARD_FILE) {
             Some(given) => Guard::prepare(ctx, &given.guard, &given.dir),

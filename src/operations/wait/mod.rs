@@ -15,6 +15,7 @@ use crate::core::args::WaitArgs;
 use crate::core::duration::parse_duration;
 use crate::core::errors::{Error, Result};
 use crate::core::events::EventRecord;
+use crate::core::name::WorkerName;
 use crate::core::outcome::{Outcome, OutcomeKind};
 use crate::core::providers::StartupScreen;
 use crate::core::status::screen_reason;
@@ -76,8 +77,8 @@ impl Conditions {
 /// With `ctx.progress` set, reports the turn's phase (and output tokens, read from the
 /// transcript at most every quarter second) each time the loop looks.
 pub fn wait(ctx: &Ctx, args: &WaitArgs) -> Result<Outcome> {
-    let worker = Worker::load(ctx, &args.name)?;
-    let guard = Guard::for_wait(ctx, &worker.name, &args.guard)?;
+    let name = WorkerName::parse(&args.name)?;
+    let guard = Guard::for_wait(ctx, &name, &args.guard)?;
     wait_guarded(ctx, args, guard.as_ref())
 }
 
