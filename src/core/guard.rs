@@ -147,6 +147,16 @@ pub enum CheckKind {
     Accept,
 }
 
+impl CheckKind {
+    /// The kind's name as printed (and serialised).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CheckKind::Schema => "schema",
+            CheckKind::Accept => "accept",
+        }
+    }
+}
+
 /// What the feedback says: which attempt failed, of how many, and why.
 pub struct Rejection<'a> {
     pub attempt: u32,

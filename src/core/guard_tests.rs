@@ -127,3 +127,10 @@ fn long_output_keeps_its_end() {
     assert!(cut.starts_with("[… "), "{cut}");
     assert_eq!(tail("short", 10), "short");
 }
+
+#[test]
+fn check_kinds_print_as_they_serialise() {
+    for kind in [CheckKind::Schema, CheckKind::Accept] {
+        assert_eq!(serde_json::to_value(kind).unwrap(), kind.as_str());
+    }
+}

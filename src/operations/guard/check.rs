@@ -96,13 +96,6 @@ fn pretty(value: Option<&Value>) -> Vec<u8> {
     bytes
 }
 
-pub(super) fn kind_name(kind: CheckKind) -> &'static str {
-    match kind {
-        CheckKind::Schema => "schema",
-        CheckKind::Accept => "accept",
-    }
-}
-
 /// One check's result.
 pub(super) struct Verdict {
     pub report: CheckReport,

@@ -21,7 +21,7 @@ use crate::core::guard::Schema;
 use crate::core::name::WorkerName;
 use crate::core::outcome::{Outcome, OutcomeKind};
 use accept::Accept;
-use check::{kind_name, record};
+use check::record;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -149,7 +149,7 @@ impl Guard {
                     format!(
                         "the answer was rejected {attempt} time{} ({} check)",
                         if attempt == 1 { "" } else { "s" },
-                        kind_name(verdict.report.check)
+                        verdict.report.check.as_str()
                     ),
                     outcome.position,
                 );
