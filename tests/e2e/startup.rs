@@ -36,6 +36,32 @@ fn a_forced_trust_dialog_is_answered(provider: &str) {
     assert_success(&sb.run(&["wait", "t2"]), "wait after trust");
 }
 
+/// Gemini's yolo mode marks its composer ` *`, and 24-bit colour draws its frame with `▄▄▄`/`▀▀▀`:
+/// neither may keep umbel from seeing the idle prompt (the real 0.61.0 did, once).
+#[test]
+fn gemini_is_ready_in_yolo_mode_and_in_true_colour() {
+    for (colorterm, unattended) in [("truecolor", false), ("truecolor", true), ("", true)] {
+        let mut sb = Sandbox::new();
+        sb.var("COLORTERM", colorterm);
+        let mut args = vec!["--provider", "gemini", "--env", "COLORTERM"];
+        if unattended {
+            args.push("--unattended");
+        }
+        sb.spawn("g1", &args);
+        let sent = sb.run(&["send", "g1", "Say hello"]);
+        assert_success(&sent, "send");
+        let waited = sb.run(&["wait", "g1", "--since", stdout(&sent).trim()]);
+        assert_success(&waited, "wait");
+        let screen = stdout(&sb.run(&["capture", "g1"]));
+        let (frame, mark) = (colorterm == "truecolor", if unattended { " *" } else { " >" });
+        assert_eq!(screen.contains("▀▀▀▀▀▀"), frame, "{screen}");
+        assert!(
+            screen.contains(&format!("{mark}   Type your message")),
+            "{screen}"
+        );
+    }
+}
+
 #[test]
 fn the_codex_hook_review_is_answered_trust_all() {
     let sb = Sandbox::new();

@@ -172,7 +172,7 @@ pub fn mode_line(mode: super::cli::ApprovalMode) -> &'static str {
     use super::cli::ApprovalMode::*;
     match mode {
         Default => " Shift+Tab to accept edits",
-        AutoEdit => " auto-accept edits Shift+Tab to manual",
+        AutoEdit => " auto-accept edits Shift+Tab to plan",
         Yolo => " YOLO Ctrl+Y",
         Plan => " plan Shift+Tab to manual",
     }
@@ -190,6 +190,8 @@ pub struct Composer<'a> {
     pub pasted: bool,
     /// The approval mode.
     pub mode: super::cli::ApprovalMode,
+    /// 24-bit colour: the blank lines around the input become half-block rules (`▄`/`▀`).
+    pub true_color: bool,
     /// Footer: cwd as shown, model as shown.
     pub cwd: &'a str,
     /// Model label (`Auto` or the name).
@@ -211,13 +213,26 @@ pub fn composer(width: usize, c: &Composer) -> Vec<String> {
     });
     lines.push(rule('─', width));
     lines.push(mode_line(c.mode).to_string());
-    lines.push(String::new());
-    if c.input.is_empty() {
-        lines.push(PLACEHOLDER_LINE.to_string());
+    let true_color = c.true_color;
+    let edge = |half: char| {
+        if true_color {
+            rule(half, width)
+        } else {
+            String::new()
+        }
+    };
+    lines.push(edge('▄'));
+    let mark = if c.mode == super::cli::ApprovalMode::Yolo {
+        " * "
     } else {
-        lines.extend(prefixed(c.input, " > ", "   "));
+        " > "
+    };
+    if c.input.is_empty() {
+        lines.push(format!("{mark}{}", PLACEHOLDER_LINE.trim_start_matches(" > ")));
+    } else {
+        lines.extend(prefixed(c.input, mark, "   "));
     }
-    lines.push(String::new());
+    lines.push(edge('▀'));
     lines.extend(footer(width, c.cwd, c.model));
     lines
 }

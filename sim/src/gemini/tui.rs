@@ -33,6 +33,8 @@ struct App {
     pending: Vec<String>,
     executing: Option<String>,
     home: Option<String>,
+    /// `COLORTERM` announces 24-bit colour (the composer frame changes).
+    true_color: bool,
 }
 
 const CTRL_C_NOTICE: &str = " Press Ctrl+C again to exit.";
@@ -78,6 +80,7 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
         pending: first_header,
         executing: None,
         home,
+        true_color: screens::true_color_env(),
     };
     let flow = app.main(opts.query.clone());
     app.term.restore();
@@ -308,6 +311,7 @@ impl App {
                 input: &input,
                 pasted: self.input.has_placeholder(),
                 mode: self.sess.mode,
+                true_color: self.true_color,
                 cwd: &cwd,
                 model: &self.sess.model.label,
             },

@@ -291,7 +291,7 @@ impl ProviderModule for Codex {
 
 /// The composer line and its empty text.
 const COMPOSER: Composer = Composer {
-    mark: '›',
+    marks: &['›'],
     placeholder: "Ask Codex to do anything",
     busy: "esc to interrupt",
 };

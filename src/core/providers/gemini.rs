@@ -183,7 +183,7 @@ impl ProviderModule for Gemini {
         let superseded = dialog_at.is_some_and(|at| {
             lines[at..]
                 .iter()
-                .any(|l| l.contains("is restarting") || l.starts_with('>'))
+                .any(|l| l.contains("is restarting") || COMPOSER.starts(l))
         });
         if dialog_at.is_some() && !superseded {
             let selected = |text: &str| highlighted(&lines, '●', text);
@@ -309,7 +309,7 @@ fn visit(record: &Value, seen: &mut HashSet<String>, turn: &mut TranscriptTurn) 
 
 /// The composer line and its empty text.
 const COMPOSER: Composer = Composer {
-    mark: '>',
+    marks: &['>', '*'],
     placeholder: "Type your message or @path/to/file",
     busy: "esc to cancel",
 };

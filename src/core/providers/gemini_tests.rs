@@ -145,6 +145,29 @@ fn startup_screens() {
     );
 }
 
+/// Every approval mode's idle screen, with and without true colour (`COLORTERM=truecolor` draws
+/// the frame as `▄▄▄`/`▀▀▀` and yolo marks the composer ` *`), is ready; yolo's busy screen is not.
+#[test]
+fn idle_in_every_mode_and_frame() {
+    for screen in [
+        data!("gemini-0.61.0-idle-yolo.txt"),
+        data!("gemini-0.61.0-idle-truecolor-yolo.txt"),
+        data!("gemini-0.61.0-idle-truecolor-auto_edit.txt"),
+        data!("gemini-0.61.0-idle-auto_edit.txt"),
+        data!("gemini-0.61.0-idle-plan.txt"),
+    ] {
+        assert_eq!(Gemini.startup_screen(screen), StartupScreen::Idle, "{screen}");
+        assert!(!Gemini.pending_input(screen), "{screen}");
+    }
+    assert_eq!(
+        Gemini.startup_screen(data!("gemini-0.61.0-busy-yolo.txt")),
+        StartupScreen::Other
+    );
+    let typed = data!("gemini-0.61.0-idle-truecolor-yolo.txt")
+        .replace(" *   Type your message or @path/to/file", " *   half a prompt");
+    assert!(Gemini.pending_input(&typed));
+}
+
 #[test]
 fn pending_input() {
     assert!(Gemini.pending_input(data!("gemini-0.61.0-paste-30-lines.txt")));

@@ -225,11 +225,12 @@ pub fn highlighted(lines: &[&str], mark: char, text: &str) -> bool {
     })
 }
 
-/// A box-less input line drawn below the conversation (codex `›`, gemini `>`): the last line
-/// that starts with `mark` is the composer (prompt echoes above it start with the same mark); it
-/// shows `placeholder` when empty, and `busy` appears on screen while a turn runs.
+/// A box-less input line drawn below the conversation (codex `›`, gemini `>`, or `*` in gemini's
+/// yolo mode): the last line that starts with one of `marks` is the composer (prompt echoes above
+/// it start with the same mark); it shows `placeholder` when empty, and `busy` appears on screen
+/// while a turn runs. The frame around it (`───`, or `▄▄▄`/`▀▀▀` in true colour) is never read.
 pub struct Composer {
-    pub mark: char,
+    pub marks: &'static [char],
     pub placeholder: &'static str,
     pub busy: &'static str,
 }
@@ -239,12 +240,17 @@ impl Composer {
         lines
             .iter()
             .rev()
-            .find(|l| l.starts_with(self.mark))
+            .find(|l| self.starts(l))
             .copied()
     }
 
+    /// Whether `line` (trimmed) starts with one of the composer's marks.
+    pub fn starts(&self, line: &str) -> bool {
+        line.starts_with(self.marks)
+    }
+
     fn empty(&self, line: &str) -> bool {
-        line.trim_start_matches(self.mark).trim() == self.placeholder
+        line.trim_start_matches(self.marks).trim() == self.placeholder
     }
 
     /// The empty composer with no turn running: the CLI waits for a prompt.

@@ -27,6 +27,7 @@ fn idle(input: &str, pasted: bool, status: &str) -> Vec<String> {
             input,
             pasted,
             mode: ApprovalMode::Default,
+            true_color: false,
             cwd: CWD,
             model: "Auto",
         },
@@ -174,4 +175,47 @@ fn wrap_truncate_footer_and_cwd() {
     assert_eq!(display_cwd("/tmp/x", None), "/tmp/x");
     let f = footer(80, "/w", "gemini-x");
     assert!(f[1].ends_with("gemini-x") && f[1].len() == 79, "{f:?}");
+}
+
+/// The frame from the rule down to the footer, trailing blanks trimmed (the captures come from
+/// other folders and terminals, so the lines around it differ).
+fn frame_of(lines: &[String]) -> Vec<String> {
+    let start = lines
+        .iter()
+        .rposition(|l| l.starts_with('─'))
+        .expect("a rule");
+    let end = lines
+        .iter()
+        .rposition(|l| l.starts_with(" workspace"))
+        .expect("a footer");
+    lines[start..end]
+        .iter()
+        .map(|l| l.trim_end().to_string())
+        .collect()
+}
+
+#[test]
+fn every_mode_and_colour_depth_draws_the_recorded_frame() {
+    for (capture, mode, true_color) in [
+        ("idle-yolo", ApprovalMode::Yolo, false),
+        ("idle-truecolor-yolo", ApprovalMode::Yolo, true),
+        ("idle-auto_edit", ApprovalMode::AutoEdit, false),
+        ("idle-truecolor-auto_edit", ApprovalMode::AutoEdit, true),
+        ("idle-prompt", ApprovalMode::Default, false),
+    ] {
+        let drawn = composer(
+            120,
+            &Composer {
+                status: String::new(),
+                right: SHORTCUTS.to_string(),
+                input: "",
+                pasted: false,
+                mode,
+                true_color,
+                cwd: CWD,
+                model: "Auto",
+            },
+        );
+        assert_eq!(frame_of(&drawn), frame_of(&fixture(capture)), "{capture}");
+    }
 }
