@@ -77,6 +77,10 @@ pub struct Startup {
     /// others ignore it).
     #[serde(default)]
     pub swallow_enters: u32,
+    /// Before the prompt, show a dialog umbel does not know: this question over `❯ 1. Yes` /
+    /// `2. No` (fake-claude; the others ignore it). Any answer goes on to the prompt.
+    #[serde(default)]
+    pub unknown_dialog: Option<String>,
 }
 
 /// One scripted turn.

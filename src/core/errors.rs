@@ -65,6 +65,18 @@ pub enum Error {
         line: String,
     },
 
+    /// The CLI opened a dialog that umbel does not answer on the user's behalf.
+    #[error(
+        "worker `{name}` waits for a person: {provider} shows a dialog (\"{what}\") that umbel does not answer for you. {hint}"
+    )]
+    DialogOpen {
+        name: String,
+        provider: &'static str,
+        what: String,
+        hint: String,
+        screen: Option<String>,
+    },
+
     /// The worker died or never became ready during startup.
     #[error("worker `{name}` did not start: {detail}")]
     StartupFailed {
@@ -150,6 +162,7 @@ impl Error {
             Error::Busy { .. } => "busy",
             Error::NotSubmitted { .. } => "not_submitted",
             Error::SignIn { .. } => "sign_in",
+            Error::DialogOpen { .. } => "dialog",
             Error::StartupFailed { .. } => "startup_failed",
             Error::Tmux { .. } => "tmux",
             Error::Io { .. } => "io",
@@ -162,6 +175,16 @@ impl Error {
         }
     }
 
+    /// The last screen the error carries as evidence, if any.
+    pub fn screen(&self) -> Option<&str> {
+        match self {
+            Error::StartupFailed { screen, .. }
+            | Error::NotSubmitted { screen, .. }
+            | Error::DialogOpen { screen, .. } => screen.as_deref(),
+            _ => None,
+        }
+    }
+
     /// The process exit status a face reports for this error.
     pub fn exit_code(&self) -> u8 {
         match self {
@@ -171,7 +194,7 @@ impl Error {
             | Error::CwdMissing { .. }
             | Error::InvalidWorkflow { .. }
             | Error::TurnOutOfRange { .. } => 2,
-            Error::SignIn { .. } => 126,
+            Error::SignIn { .. } | Error::DialogOpen { .. } => 126,
             Error::Interrupted => 130,
             _ => 1,
         }

@@ -70,6 +70,7 @@ pub fn screen_reason(screen: &StartupScreen) -> Option<&'static str> {
     match screen {
         StartupScreen::SignIn(_) => Some("sign-in"),
         StartupScreen::Dialog { .. } => Some("trust"),
+        StartupScreen::Consent { .. } | StartupScreen::Person(_) => Some("dialog"),
         StartupScreen::Idle | StartupScreen::Other => None,
     }
 }

@@ -32,15 +32,7 @@ pub fn report(err: &Error, json: bool) -> u8 {
     for line in err.to_string().lines() {
         eprintln!("umbel: {line}");
     }
-    if let Error::StartupFailed {
-        screen: Some(screen),
-        ..
-    }
-    | Error::NotSubmitted {
-        screen: Some(screen),
-        ..
-    } = err
-    {
+    if let Some(screen) = err.screen() {
         eprintln!("umbel: the last screen was:\n{screen}");
     }
     if json {

@@ -155,7 +155,8 @@ fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result
         &argv,
     )?;
 
-    await_ready(ctx, name, &meta, plan.startup_timeout)?;
+    let given: Vec<&str> = args.env.iter().map(|spec| spec.name()).collect();
+    await_ready(ctx, name, &meta, plan.startup_timeout, &given)?;
     meta.ready_at = Some(now_ms());
     ctx.state.write_meta(&meta, name)?;
     Ok(meta)

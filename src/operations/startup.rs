@@ -1,7 +1,9 @@
 //! Getting a freshly launched CLI to its idle prompt: refuse sign-in screens, answer the dialogs
 //! the provider module recognises (explicitly, never with a blind Enter), and call the worker
 //! ready only once its dialogs are over: the CLI's start hook fired and its idle prompt shows,
-//! or (for a CLI whose start hook is late) the idle prompt held still for a while.
+//! or (for a CLI whose start hook is late) the idle prompt held still for a while. A dialog whose
+//! answer is the user's to give (or one umbel does not know) is reported as soon as it holds
+//! still, never pressed through and never left to the startup timeout.
 
 use super::Ctx;
 use crate::core::errors::{Error, Result};
@@ -17,14 +19,25 @@ const POLL: Duration = Duration::from_millis(40);
 const AFTER_KEYS: Duration = Duration::from_millis(200);
 /// How often one dialog may be answered before umbel gives up on it.
 const MAX_PRESSES: u32 = 6;
+/// How long a dialog for a person must hold still before it is reported (a CLI may flash one
+/// while it draws).
+const PERSON_SETTLE: Duration = Duration::from_millis(1000);
 
-/// Waits until the worker is ready, or fails with what the screen showed.
-pub fn await_ready(ctx: &Ctx, name: &WorkerName, meta: &Meta, timeout: Duration) -> Result<()> {
+/// Waits until the worker is ready, or fails with what the screen showed. `given_env` names the
+/// variables the user passed explicitly (`--env`): their consent for dialogs that ask about them.
+pub fn await_ready(
+    ctx: &Ctx,
+    name: &WorkerName,
+    meta: &Meta,
+    timeout: Duration,
+    given_env: &[&str],
+) -> Result<()> {
     let provider = meta.provider.module();
     let session = &meta.tmux_session;
     let deadline = Instant::now() + timeout;
     let mut presses: HashMap<&'static str, u32> = HashMap::new();
     let mut idle_since: Option<(Instant, String)> = None;
+    let mut person_since: Option<(Instant, String)> = None;
     loop {
         if ctx.cancelled() {
             return Err(Error::Interrupted);
@@ -32,17 +45,27 @@ pub fn await_ready(ctx: &Ctx, name: &WorkerName, meta: &Meta, timeout: Duration)
         let pane = ctx.tmux.pane(session)?;
         if pane.liveness != Liveness::Alive {
             let screen = ctx.tmux.capture(session, true).ok();
-            let detail = match (ctx.state.read_exit(name), &pane.liveness) {
+            let mut detail = match (ctx.state.read_exit(name), &pane.liveness) {
                 (Some(exit), _) => format!("the CLI {} during startup", exit.describe()),
                 (None, Liveness::Dead(exit)) => {
                     format!("the CLI {} during startup", exit.describe())
                 }
                 _ => "its tmux session vanished during startup".to_string(),
             };
+            if let Some(why) = screen.as_deref().and_then(|s| provider.refusal(s)) {
+                detail = format!("{detail}: {why}");
+            }
             return Err(failed(name, detail, screen));
         }
         let screen = ctx.tmux.capture(session, false)?;
-        match provider.startup_screen(&screen) {
+        let found = provider.startup_screen(&screen);
+        if !matches!(
+            found,
+            StartupScreen::Person(_) | StartupScreen::Consent { .. }
+        ) {
+            person_since = None;
+        }
+        match found {
             StartupScreen::SignIn(line) => {
                 return Err(Error::SignIn {
                     provider: provider.name(),
@@ -52,16 +75,31 @@ pub fn await_ready(ctx: &Ctx, name: &WorkerName, meta: &Meta, timeout: Duration)
             }
             StartupScreen::Dialog { what, keys } => {
                 idle_since = None;
-                let count = presses.entry(what).or_insert(0);
-                *count += 1;
-                if *count > MAX_PRESSES {
-                    let detail =
-                        format!("the {what} dialog did not go away after {MAX_PRESSES} answers");
-                    return Err(failed(name, detail, Some(screen)));
-                }
-                ctx.tmux.send_keys(session, keys)?;
-                sleep(AFTER_KEYS);
+                press(ctx, name, &mut presses, what, keys, &screen)?;
                 continue;
+            }
+            StartupScreen::Consent { what, env, keys } if given_env.contains(&env) => {
+                idle_since = None;
+                press(ctx, name, &mut presses, what, keys, &screen)?;
+                continue;
+            }
+            StartupScreen::Consent { what, env, .. } => {
+                let hint = format!(
+                    "It asks about {env}, which the worker inherited from umbel's environment: answer it once in `{}` yourself, or pass it explicitly with `--env {env}` so umbel may answer yes",
+                    provider.default_bin()
+                );
+                if settled(&mut person_since, &screen) {
+                    return Err(person(name, meta, what.to_string(), hint, screen));
+                }
+            }
+            StartupScreen::Person(question) => {
+                let hint = format!(
+                    "Answer it in the worker's terminal (`umbel attach {name}`), or settle it once in `{}` yourself and spawn again",
+                    provider.default_bin()
+                );
+                if settled(&mut person_since, &screen) {
+                    return Err(person(name, meta, question, hint, screen));
+                }
             }
             StartupScreen::Idle => {
                 // The same idle screen must hold: a CLI can draw its prompt before a dialog.
@@ -87,6 +125,47 @@ pub fn await_ready(ctx: &Ctx, name: &WorkerName, meta: &Meta, timeout: Duration)
             return Err(failed(name, detail, Some(screen)));
         }
         sleep(POLL);
+    }
+}
+
+/// Answers a dialog umbel knows with `keys`, at most [`MAX_PRESSES`] times.
+fn press(
+    ctx: &Ctx,
+    name: &WorkerName,
+    presses: &mut HashMap<&'static str, u32>,
+    what: &'static str,
+    keys: &[&str],
+    screen: &str,
+) -> Result<()> {
+    let count = presses.entry(what).or_insert(0);
+    *count += 1;
+    if *count > MAX_PRESSES {
+        let detail = format!("the {what} dialog did not go away after {MAX_PRESSES} answers");
+        return Err(failed(name, detail, Some(screen.to_string())));
+    }
+    ctx.tmux.send_keys(&name.tmux_session(), keys)?;
+    sleep(AFTER_KEYS);
+    Ok(())
+}
+
+/// Whether the same screen has held for [`PERSON_SETTLE`].
+fn settled(since: &mut Option<(Instant, String)>, screen: &str) -> bool {
+    match since {
+        Some((at, seen)) if seen == screen => at.elapsed() >= PERSON_SETTLE,
+        _ => {
+            *since = Some((Instant::now(), screen.to_string()));
+            false
+        }
+    }
+}
+
+fn person(name: &WorkerName, meta: &Meta, what: String, hint: String, screen: String) -> Error {
+    Error::DialogOpen {
+        name: name.to_string(),
+        provider: meta.provider.as_str(),
+        what,
+        hint,
+        screen: Some(screen),
     }
 }
 

@@ -95,6 +95,9 @@ impl Sandbox {
             // A key in umbel's environment, inherited by gemini workers, so gemini does not ask
             // how to sign in (it is fake; nothing talks to a network).
             ("GEMINI_API_KEY".to_string(), "fake-key".to_string()),
+            // claude refuses bypass mode (`--unattended`) as root unless the user declares a
+            // sandbox; the tests run as root in CI, and are one. Inherited by claude workers.
+            ("IS_SANDBOX".to_string(), "1".to_string()),
         ];
         Sandbox {
             _dir: dir,

@@ -7,6 +7,7 @@ mod harness;
 mod attach;
 mod conversation;
 mod delivery;
+mod dialogs;
 mod doctor;
 mod faults;
 mod fleet;

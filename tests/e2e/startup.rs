@@ -53,7 +53,10 @@ fn gemini_is_ready_in_yolo_mode_and_in_true_colour() {
         let waited = sb.run(&["wait", "g1", "--since", stdout(&sent).trim()]);
         assert_success(&waited, "wait");
         let screen = stdout(&sb.run(&["capture", "g1"]));
-        let (frame, mark) = (colorterm == "truecolor", if unattended { " *" } else { " >" });
+        let (frame, mark) = (
+            colorterm == "truecolor",
+            if unattended { " *" } else { " >" },
+        );
         assert_eq!(screen.contains("▀▀▀▀▀▀"), frame, "{screen}");
         assert!(
             screen.contains(&format!("{mark}   Type your message")),

@@ -105,10 +105,10 @@ pub fn trusted(claude_json: &Value, cwd: &Path) -> bool {
 /// Sets `projects["<cwd>"].hasTrustDialogAccepted = true`, keeping every
 /// other key, and replaces the file atomically (temp file + rename).
 pub fn accept_trust(path: &Path, cwd: &Path) -> Result<(), String> {
-    let mut doc = read_claude_json(path)?;
-    let root = doc
-        .as_object_mut()
-        .ok_or_else(|| format!("{}: not a JSON object", path.display()))?;
+    update_claude_json(path, |root| trust_cwd(root, cwd))
+}
+
+fn trust_cwd(root: &mut serde_json::Map<String, Value>, cwd: &Path) {
     let projects = root
         .entry("projects")
         .or_insert_with(|| Value::Object(Default::default()));
@@ -126,7 +126,37 @@ pub fn accept_trust(path: &Path, cwd: &Path) -> Result<(), String> {
         Some(other) => *other = serde_json::json!({"hasTrustDialogAccepted": true}),
         None => {}
     }
-    let text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
+}
+
+/// Changes `.claude.json` with `change`, keeping every other key, and replaces the file
+/// atomically (temp file + rename).
+pub fn update_claude_json(
+    path: &Path,
+    change: impl FnOnce(&mut serde_json::Map<String, Value>),
+) -> Result<(), String> {
+    let mut doc = read_claude_json(path)?;
+    let root = doc
+        .as_object_mut()
+        .ok_or_else(|| format!("{}: not a JSON object", path.display()))?;
+    change(root);
+    write_json(path, &doc)
+}
+
+/// Writes `permissions.defaultMode` into the user's `settings.json` (what the auto-mode opt-in's
+/// Yes does), keeping every other key.
+pub fn set_user_default_mode(config_dir: &Path, mode: &str) -> Result<(), String> {
+    let path = config_dir.join("settings.json");
+    let mut doc = match std::fs::read_to_string(&path) {
+        Ok(text) => serde_json::from_str(&text)
+            .map_err(|e| format!("{}: invalid JSON: {e}", path.display()))?,
+        Err(_) => serde_json::json!({}),
+    };
+    doc["permissions"]["defaultMode"] = Value::String(mode.to_string());
+    write_json(&path, &doc)
+}
+
+fn write_json(path: &Path, doc: &Value) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(doc).map_err(|e| e.to_string())?;
     let tmp = path.with_extension(format!("json.tmp-{}", std::process::id()));
     std::fs::write(&tmp, text + "\n")
         .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
@@ -140,6 +170,12 @@ pub struct Settings {
     pub hooks: Hooks,
     /// `permissions.defaultMode` (the `--settings` value wins).
     pub default_mode: Option<String>,
+    /// `permissions.defaultMode` of the user's settings.json alone.
+    pub user_default_mode: Option<String>,
+    /// Whether `--settings` names a `permissions.defaultMode`.
+    pub flag_default_mode: bool,
+    /// `skipDangerousModePermissionPrompt` from either source: no bypass warning.
+    pub skip_dangerous: bool,
 }
 
 /// Reads a `--settings` value: inline JSON when it starts with `{`, else a file path.
@@ -178,6 +214,14 @@ pub fn load_settings(config_dir: &Path, arg: Option<&str>) -> Result<Settings, S
             .and_then(Value::as_str)
         {
             settings.default_mode = Some(mode.to_string());
+            if name == "--settings" {
+                settings.flag_default_mode = true;
+            } else {
+                settings.user_default_mode = Some(mode.to_string());
+            }
+        }
+        if v.get("skipDangerousModePermissionPrompt") == Some(&Value::Bool(true)) {
+            settings.skip_dangerous = true;
         }
     }
     Ok(settings)

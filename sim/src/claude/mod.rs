@@ -11,6 +11,7 @@ pub mod config;
 pub mod dialogs;
 #[cfg(test)]
 mod fixture_tests;
+pub mod gates;
 pub mod payloads;
 pub mod print;
 pub mod question;

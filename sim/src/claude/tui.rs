@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use super::cli::Options;
 use super::config;
 use super::dialogs::{self, Startup};
+use super::gates;
 use super::screens::{self, Footer};
 use super::session::{Mode, Session};
 use super::turn::{Late, Outcome, Turn};
@@ -36,6 +37,11 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
     let (delay, sign_in) = (scenario.startup.delay_ms, scenario.startup.sign_in);
     let forced_trust = scenario.startup.trust_dialog;
     let sess = Session::open(opts, scenario, true)?;
+    if gates::refuses_root(sess.mode) {
+        eprintln!("{}", gates::ROOT_REFUSAL);
+        return Ok(1);
+    }
+    let settings = config::load_settings(&sess.paths.config_dir, opts.settings.as_deref())?;
     let term = Terminal::enter().map_err(|e| e.to_string())?;
     let mut app = App {
         sess,
@@ -60,6 +66,10 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
     if (forced_trust || !config::trusted(&claude_json, &app.sess.paths.cwd))
         && let Startup::Exit(code) = dialogs::trust(&mut app.term, &mut app.screen, &app.sess)?
     {
+        return Ok(code);
+    }
+    if let Startup::Exit(code) = gates::run(&mut app.term, &mut app.screen, &app.sess, &settings)? {
+        app.term.restore();
         return Ok(code);
     }
     let flow = app.main(opts.prompt.clone());

@@ -228,7 +228,10 @@ pub fn composer(width: usize, c: &Composer) -> Vec<String> {
         " > "
     };
     if c.input.is_empty() {
-        lines.push(format!("{mark}{}", PLACEHOLDER_LINE.trim_start_matches(" > ")));
+        lines.push(format!(
+            "{mark}{}",
+            PLACEHOLDER_LINE.trim_start_matches(" > ")
+        ));
     } else {
         lines.extend(prefixed(c.input, mark, "   "));
     }

@@ -11,7 +11,7 @@
 
 use super::{
     EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn, add_tokens,
-    env_get, highlighted, hooks_json, str_field,
+    dialog_question, env_get, highlighted, hooks_json, str_field,
 };
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
@@ -50,14 +50,19 @@ const INHERIT: &[&str] = &[
     "CLAUDE_CODE_USE_BEDROCK",
     "CLAUDE_CODE_USE_VERTEX",
     "CLAUDE_CODE_USE_FOUNDRY",
+    // The user's own statement that this is a sandbox, which lets claude run bypass permissions
+    // as root; umbel never sets it on the user's behalf.
+    "IS_SANDBOX",
 ];
 
 /// Lines that mean a person must sign in or finish onboarding first.
 const SIGN_IN_LINES: &[&str] = &[
     "Select login method:",
     "Choose the text style that looks best with your terminal",
-    "Do you want to use this API key?",
 ];
+
+/// The first line of claude's refusal to run bypass permissions as root.
+const ROOT_REFUSAL: &str = "cannot be used with root/sudo privileges";
 
 /// The folder claude keeps its projects, sessions and settings in, for a worker environment.
 pub fn config_dir(env: &[(String, String)]) -> Option<PathBuf> {
@@ -76,12 +81,33 @@ pub fn encode_cwd(cwd: &Path) -> String {
         .collect()
 }
 
+/// The `--settings` umbel passes: its hooks, and the permission mode. `--unattended` runs in
+/// bypass mode without claude's warning dialog (the flag is the user's acceptance). Otherwise the
+/// mode of the user's own settings.json is repeated here: a mode set only there (anything but
+/// `auto`) makes claude open "Make auto mode your default permission mode?" with the cursor on
+/// Yes, and a mode given in `--settings` is the documented way to keep that dialog closed.
 fn settings_json(input: &LaunchInput<'_>) -> Value {
     let mut settings = json!({ "hooks": hooks_json(input.hook_command, HOOK_EVENTS, 30) });
     if input.unattended {
         settings["permissions"] = json!({ "defaultMode": "bypassPermissions" });
+        settings["skipDangerousModePermissionPrompt"] = json!(true);
+    } else if let Some(mode) = user_default_mode(input) {
+        settings["permissions"] = json!({ "defaultMode": mode });
     }
     settings
+}
+
+/// `permissions.defaultMode` of the user's settings.json, if it names one.
+fn user_default_mode(input: &LaunchInput<'_>) -> Option<String> {
+    let (_, text) = input
+        .user_files
+        .iter()
+        .find(|(path, _)| path.ends_with("settings.json"))?;
+    let settings: Value = serde_json::from_str(text).ok()?;
+    settings
+        .pointer("/permissions/defaultMode")
+        .and_then(Value::as_str)
+        .map(str::to_string)
 }
 
 impl ProviderModule for Claude {
@@ -106,6 +132,20 @@ impl ProviderModule for Claude {
             inherit: INHERIT,
             fixed: &[("DISABLE_AUTOUPDATER", "1")],
         }
+    }
+
+    fn user_files(&self, env: &[(String, String)]) -> Vec<PathBuf> {
+        config_dir(env)
+            .map(|dir| vec![dir.join("settings.json")])
+            .unwrap_or_default()
+    }
+
+    fn refusal(&self, screen: &str) -> Option<String> {
+        let line = screen.lines().find(|l| l.contains(ROOT_REFUSAL))?;
+        Some(format!(
+            "claude refuses --unattended (bypass permissions) as root (\"{}\"). If this is a sandbox or container, pass `--env IS_SANDBOX=1` (or set IS_SANDBOX=1 where umbel runs); otherwise run umbel as a non-root user",
+            line.trim()
+        ))
     }
 
     fn reconcile_env(&self, env: &mut Vec<(String, String)>) {
@@ -154,6 +194,33 @@ impl ProviderModule for Claude {
             return StartupScreen::SignIn((*line).to_string());
         }
         let cursor_on = |text: &str| highlighted(&lines, '❯', text);
+        // Shown in bypass mode, which only the user asks for (--unattended, or their settings).
+        if screen.contains("WARNING: Claude Code running in Bypass Permissions mode") {
+            let keys: &[&str] = if cursor_on("Yes, I accept") {
+                &["Enter"]
+            } else {
+                &["Down"]
+            };
+            return StartupScreen::Dialog {
+                what: "bypass permissions warning",
+                keys,
+            };
+        }
+        if lines
+            .iter()
+            .any(|l| l.starts_with("Do you want to use this API key?"))
+        {
+            let keys: &[&str] = if cursor_on("Yes") {
+                &["Enter"]
+            } else {
+                &["Up"]
+            };
+            return StartupScreen::Consent {
+                what: "custom API key",
+                env: "ANTHROPIC_API_KEY",
+                keys,
+            };
+        }
         if cursor_on("No, exit") {
             return StartupScreen::Dialog {
                 what: "workspace trust",
@@ -172,10 +239,14 @@ impl ProviderModule for Claude {
                 keys: &["Enter"],
             };
         }
-        if input_line(&lines).is_some() && !screen.contains("esc to interrupt") {
-            return StartupScreen::Idle;
+        match input_line(&lines) {
+            Some(_) if !screen.contains("esc to interrupt") => StartupScreen::Idle,
+            Some(_) => StartupScreen::Other,
+            None => match dialog_question(&lines, '❯') {
+                Some(question) => StartupScreen::Person(question),
+                None => StartupScreen::Other,
+            },
         }
-        StartupScreen::Other
     }
 
     fn pending_input(&self, screen: &str) -> bool {

@@ -187,10 +187,19 @@ fn startup_screens_from_the_real_cli() {
         screen(data!("claude-2.1.332-onboarding-theme.txt")),
         StartupScreen::SignIn(l) if l.contains("Choose the text style")
     ));
-    assert!(matches!(
+    let api_key = StartupScreen::Consent {
+        what: "custom API key",
+        env: "ANTHROPIC_API_KEY",
+        keys: &["Up"],
+    };
+    assert_eq!(
         screen(data!("claude-2.1.332-api-key-approval.txt")),
-        StartupScreen::SignIn(_)
-    ));
+        api_key
+    );
+    assert_eq!(
+        screen(data!("claude-2.1.332-api-key-approval-env.txt")),
+        api_key
+    );
     assert_eq!(
         screen(data!("claude-2.1.332-idle-prompt-auto-mode.txt")),
         StartupScreen::Idle
@@ -203,10 +212,100 @@ fn startup_screens_from_the_real_cli() {
         screen(data!("claude-2.1.332-busy-streaming.txt")),
         StartupScreen::Other
     );
-    assert_eq!(
+    // A dialog umbel has no answer for is a person's (hooks report permission prompts first).
+    assert!(matches!(
         screen(data!("claude-2.1.332-permission-prompt-bash.txt")),
-        StartupScreen::Other
+        StartupScreen::Person(q) if q == "Bash command"
+    ));
+}
+
+/// The dialogs the real claude showed under `--unattended`, an unapproved API key and a user
+/// whose settings say `defaultMode: "manual"`, and its refusal to run bypass mode as root.
+#[test]
+fn mode_and_key_dialogs_from_the_real_cli() {
+    let screen = |s: &str| Claude.startup_screen(s);
+    let warning = data!("claude-2.1.332-bypass-warning.txt");
+    assert_eq!(
+        screen(warning),
+        StartupScreen::Dialog {
+            what: "bypass permissions warning",
+            keys: &["Down"]
+        },
+        "the cursor starts on `No, exit`, which is not the trust dialog's"
     );
+    let accepted = warning
+        .replace("❯ No, exit", "  No, exit")
+        .replace("  Yes, I accept", "❯ Yes, I accept");
+    assert_eq!(
+        screen(&accepted),
+        StartupScreen::Dialog {
+            what: "bypass permissions warning",
+            keys: &["Enter"]
+        }
+    );
+    let yes = data!("claude-2.1.332-api-key-approval-env.txt")
+        .replace("    Yes", "  ❯ Yes")
+        .replace("❯ No (recommended)", "  No (recommended)");
+    assert_eq!(
+        screen(&yes),
+        StartupScreen::Consent {
+            what: "custom API key",
+            env: "ANTHROPIC_API_KEY",
+            keys: &["Enter"]
+        }
+    );
+    assert_eq!(
+        screen(data!("claude-2.1.332-auto-mode-optin.txt")),
+        StartupScreen::Person("Make auto mode your default permission mode?".into()),
+        "never answered: Enter would switch the user's default to auto"
+    );
+    for idle in [
+        data!("claude-2.1.332-idle-manual-mode.txt"),
+        data!("claude-2.1.332-idle-bypass-mode.txt"),
+    ] {
+        assert_eq!(screen(idle), StartupScreen::Idle, "{idle}");
+    }
+    let refusal = Claude
+        .refusal(data!("claude-2.1.332-bypass-root-refused.txt"))
+        .expect("the root refusal is explained");
+    assert!(refusal.contains("IS_SANDBOX=1"), "{refusal}");
+    assert!(refusal.contains("non-root"), "{refusal}");
+    assert_eq!(Claude.refusal(warning), None);
+}
+
+/// `--unattended` skips the bypass warning; otherwise the user's own default mode is repeated in
+/// umbel's settings (which keeps the auto-mode opt-in closed).
+#[test]
+fn settings_carry_the_mode_that_keeps_dialogs_closed() {
+    let env = vec![("CLAUDE_CONFIG_DIR".to_string(), "/cfg".to_string())];
+    let user = vec![(
+        PathBuf::from("/cfg/settings.json"),
+        r#"{"permissions":{"defaultMode":"manual"},"env":{"X":"1"}}"#.to_string(),
+    )];
+    assert_eq!(
+        Claude.user_files(&env),
+        [PathBuf::from("/cfg/settings.json")]
+    );
+    let settings = |unattended: bool, user_files: &[(PathBuf, String)]| -> Value {
+        let spec = Claude.launch(&LaunchInput {
+            session_dir: Path::new("/s/sessions/w1"),
+            hook_command: "sh e",
+            session_id: "11111111-2222-4333-8444-555555555555",
+            model: None,
+            unattended,
+            cwd: Path::new("/p"),
+            env: &env,
+            user_files,
+        });
+        serde_json::from_str(&spec.files[0].1).unwrap()
+    };
+    let manual = settings(false, &user);
+    assert_eq!(manual["permissions"]["defaultMode"], "manual");
+    assert!(manual.get("env").is_none(), "only the mode is repeated");
+    assert!(settings(false, &[]).get("permissions").is_none());
+    let bypass = settings(true, &user);
+    assert_eq!(bypass["permissions"]["defaultMode"], "bypassPermissions");
+    assert_eq!(bypass["skipDangerousModePermissionPrompt"], true);
 }
 
 #[test]

@@ -156,15 +156,21 @@ fn idle_in_every_mode_and_frame() {
         data!("gemini-0.61.0-idle-auto_edit.txt"),
         data!("gemini-0.61.0-idle-plan.txt"),
     ] {
-        assert_eq!(Gemini.startup_screen(screen), StartupScreen::Idle, "{screen}");
+        assert_eq!(
+            Gemini.startup_screen(screen),
+            StartupScreen::Idle,
+            "{screen}"
+        );
         assert!(!Gemini.pending_input(screen), "{screen}");
     }
     assert_eq!(
         Gemini.startup_screen(data!("gemini-0.61.0-busy-yolo.txt")),
         StartupScreen::Other
     );
-    let typed = data!("gemini-0.61.0-idle-truecolor-yolo.txt")
-        .replace(" *   Type your message or @path/to/file", " *   half a prompt");
+    let typed = data!("gemini-0.61.0-idle-truecolor-yolo.txt").replace(
+        " *   Type your message or @path/to/file",
+        " *   half a prompt",
+    );
     assert!(Gemini.pending_input(&typed));
 }
 

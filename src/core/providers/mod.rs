@@ -129,6 +129,16 @@ pub enum StartupScreen {
         what: &'static str,
         keys: &'static [&'static str],
     },
+    /// A dialog umbel answers only with the user's plain consent: when the user passed `env`
+    /// to the worker explicitly (`--env`), by pressing `keys`; otherwise a person must answer.
+    Consent {
+        what: &'static str,
+        env: &'static str,
+        keys: &'static [&'static str],
+    },
+    /// A dialog umbel must not answer on the user's behalf (its question, as shown): a person
+    /// decides. Unknown dialogs are reported this way too, never answered blindly.
+    Person(String),
     /// The idle prompt is showing.
     Idle,
     /// Anything else (still drawing, busy, unknown).
@@ -195,6 +205,11 @@ pub trait ProviderModule: Sync {
     }
     /// Reads the visible screen during startup.
     fn startup_screen(&self, screen: &str) -> StartupScreen;
+    /// Why the CLI refused to start, with the remedy, when its last screen says so (claude
+    /// refuses bypass permissions as root); `None` when the screen does not explain it.
+    fn refusal(&self, _screen: &str) -> Option<String> {
+        None
+    }
     /// Whether the input line still holds unsubmitted text (typed, pasted or a paste placeholder).
     fn pending_input(&self, screen: &str) -> bool;
     /// What a hook event means.
@@ -225,6 +240,25 @@ pub fn highlighted(lines: &[&str], mark: char, text: &str) -> bool {
     })
 }
 
+/// The question of a dialog that shows a highlighted option (a line starting with `mark` and a
+/// space) and no input line: the first non-empty line after the last rule above the option, or
+/// the option itself. `None` when no such dialog is on screen.
+pub fn dialog_question(lines: &[&str], mark: char) -> Option<String> {
+    let option = lines.iter().rposition(|l| {
+        l.strip_prefix(mark)
+            .is_some_and(|rest| rest.starts_with(' ') && !rest.trim().is_empty())
+    })?;
+    let rule = lines[..option]
+        .iter()
+        .rposition(|l| !l.is_empty() && l.chars().all(|c| c == '─'))
+        .map_or(0, |at| at + 1);
+    let question = lines[rule..option]
+        .iter()
+        .find(|l| !l.is_empty())
+        .unwrap_or(&lines[option]);
+    Some((*question).to_string())
+}
+
 /// A box-less input line drawn below the conversation (codex `›`, gemini `>`, or `*` in gemini's
 /// yolo mode): the last line that starts with one of `marks` is the composer (prompt echoes above
 /// it start with the same mark); it shows `placeholder` when empty, and `busy` appears on screen
@@ -237,11 +271,7 @@ pub struct Composer {
 
 impl Composer {
     fn line<'a>(&self, lines: &[&'a str]) -> Option<&'a str> {
-        lines
-            .iter()
-            .rev()
-            .find(|l| self.starts(l))
-            .copied()
+        lines.iter().rev().find(|l| self.starts(l)).copied()
     }
 
     /// Whether `line` (trimmed) starts with one of the composer's marks.

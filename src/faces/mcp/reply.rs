@@ -49,13 +49,7 @@ pub fn failure(code: &str, message: String, screen: Option<&str>) -> CallToolRes
 
 /// A failed verb.
 pub fn error(err: &Error) -> CallToolResult {
-    let screen = match err {
-        Error::StartupFailed { screen, .. } | Error::NotSubmitted { screen, .. } => {
-            screen.as_deref()
-        }
-        _ => None,
-    };
-    failure(err.code(), err.to_string(), screen)
+    failure(err.code(), err.to_string(), err.screen())
 }
 
 /// `umbel_spawn`: the worker's meta.

@@ -207,7 +207,10 @@ fn screen_needs_person(ctx: &Ctx, worker: &Worker, position: usize) -> Option<Ou
     let reason = screen_reason(&found)?;
     let message = match found {
         StartupScreen::SignIn(line) => format!("the CLI asks a person to sign in: \"{line}\""),
-        StartupScreen::Dialog { what, .. } => format!("the CLI shows its {what} dialog"),
+        StartupScreen::Dialog { what, .. } | StartupScreen::Consent { what, .. } => {
+            format!("the CLI shows its {what} dialog")
+        }
+        StartupScreen::Person(question) => format!("the CLI asks: \"{question}\""),
         StartupScreen::Idle | StartupScreen::Other => return None,
     };
     let mut outcome = Outcome::new(OutcomeKind::Input, message, position).with_reason(reason);

@@ -1,0 +1,137 @@
+//! Claude's mode and key dialogs, as the real 2.1.332 showed them: the bypass warning and the
+//! refusal to run bypass mode as root, the auto-mode opt-in under a user's `defaultMode`, the
+//! custom API key question, and a dialog umbel does not know. umbel answers only where the user's
+//! intent is plain and reports everything else at once as a dialog for a person (exit 126).
+
+use crate::harness::*;
+use serde_json::{Value, json};
+
+fn turn_works(sb: &Sandbox, name: &str) {
+    let sent = sb.run(&["send", name, "Say hello"]);
+    assert_success(&sent, "send");
+    let waited = sb.run(&["wait", name, "--since", stdout(&sent).trim()]);
+    assert_success(&waited, "wait");
+}
+
+#[test]
+fn unattended_claude_starts_in_bypass_mode_without_its_warning() {
+    // As a non-root user, and as root in a sandbox the user declared (IS_SANDBOX=1 inherited).
+    for (uid, sandbox) in [("1000", None), ("0", Some("1"))] {
+        let mut sb = Sandbox::new();
+        sb.unset("IS_SANDBOX");
+        if let Some(v) = sandbox {
+            sb.var("IS_SANDBOX", v);
+        }
+        let uid = format!("UMBEL_SIM_UID={uid}");
+        sb.spawn("b1", &["--unattended", "--env", &uid]);
+        let screen = stdout(&sb.run(&["capture", "b1"]));
+        assert!(screen.contains("bypass permissions on"), "{screen}");
+        turn_works(&sb, "b1");
+    }
+}
+
+#[test]
+fn unattended_claude_as_root_is_refused_with_the_cause_and_the_remedy() {
+    let mut sb = Sandbox::new();
+    sb.unset("IS_SANDBOX");
+    let out = sb.run(&[
+        "spawn",
+        "--name",
+        "r1",
+        "--unattended",
+        "--env",
+        "UMBEL_SIM_UID=0",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("cannot be used with root/sudo privileges"),
+        "{err}"
+    );
+    assert!(err.contains("--env IS_SANDBOX=1"), "{err}");
+    assert!(err.contains("non-root user"), "{err}");
+    assert!(sb.worker_dirs().is_empty(), "nothing is left");
+}
+
+#[test]
+fn a_user_default_mode_keeps_the_auto_mode_opt_in_closed_and_the_settings_untouched() {
+    let sb = Sandbox::new();
+    let dir = sb.home.join(".claude");
+    std::fs::create_dir_all(&dir).unwrap();
+    let user = r#"{"permissions":{"defaultMode":"manual"}}"#;
+    std::fs::write(dir.join("settings.json"), user).unwrap();
+    sb.spawn("m1", &[]);
+    turn_works(&sb, "m1");
+    let screen = stdout(&sb.run(&["capture", "m1"]));
+    assert!(screen.contains("manual mode on"), "{screen}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("settings.json")).unwrap(),
+        user
+    );
+    let config: Value =
+        serde_json::from_slice(&std::fs::read(sb.home.join(".claude.json")).unwrap()).unwrap();
+    assert!(config.get("hasSeenAutoDefaultNudge").is_none(), "{config}");
+}
+
+#[test]
+fn an_api_key_given_with_env_is_approved_explicitly() {
+    let sb = Sandbox::new();
+    let key = "ANTHROPIC_API_KEY=sk-ant-api03-fake-0123456789abcdefghij";
+    sb.spawn("k1", &["--env", key]);
+    let config: Value =
+        serde_json::from_slice(&std::fs::read(sb.home.join(".claude.json")).unwrap()).unwrap();
+    assert_eq!(
+        config["customApiKeyResponses"]["approved"],
+        json!(["0123456789abcdefghij"])
+    );
+    turn_works(&sb, "k1");
+}
+
+/// A dialog umbel may not answer is reported as `dialog` (126) with the screen, once it holds
+/// still for a moment: well inside the startup timeout, which it must never reach.
+fn refused_as_a_dialog(sb: &Sandbox, extra: &[&str], question: &str) {
+    let mut args = vec![
+        "spawn",
+        "--name",
+        "d1",
+        "--startup-timeout",
+        "40s",
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    let out = sb.run(&args);
+    assert_eq!(out.status.code(), Some(126), "{}", stderr(&out));
+    let error = &json_of(&out)["error"];
+    assert_eq!(error["code"], "dialog", "{error}");
+    let err = stderr(&out);
+    assert!(err.contains(question), "{err}");
+    assert!(err.contains("the last screen was"), "{err}");
+    assert!(sb.worker_dirs().is_empty(), "nothing is left");
+}
+
+#[test]
+fn an_inherited_api_key_is_a_question_for_a_person() {
+    let mut sb = Sandbox::new();
+    sb.var(
+        "ANTHROPIC_API_KEY",
+        "sk-ant-api03-fake-0123456789abcdefghij",
+    );
+    refused_as_a_dialog(&sb, &[], "custom API key");
+    let config = std::fs::read_to_string(sb.home.join(".claude.json")).unwrap();
+    assert!(!config.contains("customApiKeyResponses"), "{config}");
+}
+
+#[test]
+fn an_unknown_dialog_is_reported_within_seconds_never_answered() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario(
+        "s",
+        json!({ "startup": { "unknown_dialog": "Switch your default effort to high?" } }),
+    );
+    refused_as_a_dialog(
+        &sb,
+        &["--env", &scenario],
+        "Switch your default effort to high?",
+    );
+}
