@@ -25,6 +25,7 @@ pub mod input;
 pub mod json;
 pub mod jsonl;
 pub mod keys;
+pub mod model;
 pub mod record;
 pub mod scenario;
 pub mod screen;
