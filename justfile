@@ -59,6 +59,22 @@ smoke: sim
     @if [ "${UMBEL_SMOKE:-}" != 1 ]; then echo "smoke: SKIPPED: set UMBEL_SMOKE=1 to run the real-CLI smoke tests (UMBEL_SMOKE=1 just smoke)"; fi
     cargo test --test smoke -- --nocapture --test-threads 1
 
+# the real claude, codex and gemini (pinned npm releases, installed into ~/.cache/umbel/clis) driven
+# through the same e2e scenarios as the fakes, against the sim's fake model server: offline, no
+# account. Skips with a notice where npm cannot be had (fails under CI=true). docs/testing.md
+smoke-offline: setup sim
+    #!/usr/bin/env bash
+    set -euo pipefail
+    status=0; bins=$(bash scripts/realclis.sh) || status=$?
+    if [ "$status" -eq 3 ]; then exit 0; elif [ "$status" -ne 0 ]; then exit "$status"; fi
+    cargo build -p umbel --bins --quiet
+    export UMBEL_REAL_CLIS="$bins"
+    if command -v cargo-nextest >/dev/null; then
+      cargo nextest run --test e2e --run-ignored only -E 'test(/tiers::real::/)' --test-threads 2 --no-fail-fast
+    else
+      cargo test --test e2e tiers::real:: -- --ignored --test-threads 2
+    fi
+
 # regenerate docs/cli.md from the clap definitions (a test fails when it is out of date)
 docs:
     cargo build -p umbel --bins --quiet

@@ -18,6 +18,9 @@
 
 #[path = "../tests/e2e/harness.rs"]
 mod harness;
+#[path = "../tests/e2e/real.rs"]
+#[allow(dead_code)]
+mod real;
 #[path = "../tests/e2e/load.rs"]
 mod load;
 #[allow(dead_code)]

@@ -58,13 +58,24 @@ pub fn selection(args: &ReadArgs) -> Result<Option<Selection>> {
     })
 }
 
-/// Every turn of the worker's current transcript.
+/// Every turn of the worker's current transcript. The CLI may write a turn's last records after
+/// its end-of-turn hook (claude does, a few hundred ms later): a last turn the transcript does not
+/// finish yet takes the answer the hook carried, as plain `read` does.
 pub fn turns_of(ctx: &Ctx, worker: &Worker) -> Result<Vec<Turn>> {
     let lines = match worker.transcript_path(ctx) {
         Some(path) => read_lines(&path)?,
         None => Vec::new(),
     };
-    Ok(all_turns(worker.provider(), &lines))
+    let mut turns = all_turns(worker.provider(), &lines);
+    if let Some(last) = turns.last_mut().filter(|t| !t.ended)
+        && let Ok(answer) = worker.answer(ctx)
+        && answer.source == "hook"
+    {
+        last.answer = Some(answer.text);
+        last.ended = true;
+        last.is_error = answer.is_error;
+    }
+    Ok(turns)
 }
 
 /// A worker that was never prompted (or whose transcript is not written yet).

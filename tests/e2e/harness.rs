@@ -30,6 +30,8 @@ pub struct Sandbox {
     pub project: PathBuf,
     pub record: PathBuf,
     vars: Vec<(String, String)>,
+    /// The model server the real CLIs talk to (the offline tier only).
+    pub(crate) model: Option<std::process::Child>,
 }
 
 impl Sandbox {
@@ -107,6 +109,7 @@ impl Sandbox {
             project,
             record,
             vars,
+            model: None,
         }
     }
 
@@ -200,6 +203,10 @@ impl Sandbox {
     pub fn scenario(&self, name: &str, scenario: Value) -> String {
         let path = self.root.join(format!("{name}.json"));
         std::fs::write(&path, scenario.to_string()).expect("write scenario");
+        if self.model.is_some() {
+            // The real CLIs' model server plays the same scenario.
+            crate::real::play(self, &scenario);
+        }
         format!("UMBEL_SIM_SCENARIO={}", path.display())
     }
 
@@ -258,6 +265,11 @@ impl Drop for Sandbox {
             return;
         }
         let _ = self.umbel().args(["kill", "--all", "--purge"]).output();
+        if let Some(mut model) = self.model.take() {
+            crate::real::reap(&self.root);
+            let _ = model.kill();
+            let _ = model.wait();
+        }
     }
 }
 
@@ -278,6 +290,42 @@ macro_rules! each_provider {
             $( #[test] fn $test() { super::$test("gemini") } )*
         }
     };
+}
+
+/// The pids of processes whose HOME lies in this sandbox (a worker's CLI and anything it
+/// started), zombies excluded.
+pub fn processes_under(root: &Path) -> Vec<i32> {
+    let home = format!("HOME={}", root.join("home").display());
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let pid: i32 = e.file_name().to_string_lossy().parse().ok()?;
+            let environ = std::fs::read(e.path().join("environ")).ok()?;
+            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
+            let ours = environ
+                .split(|b| *b == 0)
+                .any(|kv| kv.starts_with(home.as_bytes()));
+            (ours && !stat.contains(") Z")).then_some(pid)
+        })
+        .collect()
+}
+
+/// umbel's tmux adapter pointed at this sandbox's private server (tests never run tmux
+/// themselves; this is how a test plays the person at the keyboard).
+pub fn sandbox_tmux(sb: &Sandbox) -> umbel::adapters::tmux::Tmux {
+    let env = vec![
+        (
+            "PATH".to_string(),
+            std::env::var("PATH").unwrap_or_default(),
+        ),
+        (
+            "TMUX_TMPDIR".to_string(),
+            sb.root.join("t").to_string_lossy().into_owned(),
+        ),
+    ];
+    umbel::adapters::tmux::Tmux::new(umbel::core::socket::socket_name(&sb.state), &env)
 }
 
 /// Asserts a zero exit, showing stdout and stderr otherwise.

@@ -131,3 +131,24 @@ fn bash_completion_loads_and_completes_verbs_and_flags() {
     assert_success(&out, "bash completion");
     assert_eq!(stdout(&out), "doctor\n--provider\n");
 }
+
+/// The real claude writes a turn's last records a few hundred ms after its Stop hook: `read --all`
+/// and `--turn N` right after `wait` still show that turn's answer (the hook's), not an open turn.
+#[test]
+fn read_all_right_after_wait_has_the_last_answer_before_the_transcript_does() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario(
+        "s",
+        json!({ "turns": [{ "reply": "One." }, { "reply": "Two.", "late_transcript_ms": 5000 }] }),
+    );
+    sb.spawn("lag", &["--env", &scenario]);
+    for prompt in ["first", "second"] {
+        let sent = sb.run(&["send", "lag", prompt]);
+        let since = stdout(&sent).trim().to_string();
+        assert_success(&sb.run(&["wait", "lag", "--since", &since]), "wait");
+    }
+    let all = json_of(&sb.run(&["read", "lag", "--all", "--json"]));
+    assert_eq!(all[1]["answer"], "Two.", "{all}");
+    assert_eq!(all[1]["ended"], true, "{all}");
+    assert_eq!(stdout(&sb.run(&["read", "lag", "--turn", "2"])), "Two.\n");
+}

@@ -271,22 +271,6 @@ fn a_state_root_on_a_read_only_filesystem_is_a_typed_error() {
     assert_eq!(json_of(&out)["error"]["code"], "io");
 }
 
-/// umbel's tmux adapter pointed at this sandbox's private server (tests never run tmux
-/// themselves; this is how a test plays the person at the keyboard).
-fn sandbox_tmux(sb: &Sandbox) -> umbel::adapters::tmux::Tmux {
-    let env = vec![
-        (
-            "PATH".to_string(),
-            std::env::var("PATH").unwrap_or_default(),
-        ),
-        (
-            "TMUX_TMPDIR".to_string(),
-            sb.root.join("t").to_string_lossy().into_owned(),
-        ),
-    ];
-    umbel::adapters::tmux::Tmux::new(umbel::core::socket::socket_name(&sb.state), &env)
-}
-
 #[test]
 fn esc_in_the_middle_of_a_turn_is_provider_error_interrupted_for_every_provider() {
     for provider in PROVIDERS {

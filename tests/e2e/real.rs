@@ -1,0 +1,166 @@
+//! The offline tier's world: the real claude, codex and gemini (pinned npm releases, installed by
+//! `scripts/realclis.sh`, found through `UMBEL_REAL_CLIS`) signed in with fake keys against one
+//! `fake-model` per sandbox, which plays the sandbox's scenarios. Homes are prepared the way a
+//! signed-in user's would be; the project is a git repository (codex asks for trust only there);
+//! the trust dialogs are left for umbel to answer.
+
+use crate::harness::{Sandbox, fake, processes_under};
+use serde_json::{Value, json};
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const ANTHROPIC_KEY: &str = "sk-ant-api03-umbelfake-Q7w9Zr2Xk4Lm8Np3Tv6Yb1Hc5";
+
+/// Where `scripts/realclis.sh` put the real binaries.
+fn clis() -> PathBuf {
+    let dir = std::env::var_os("UMBEL_REAL_CLIS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            panic!(
+                "UMBEL_REAL_CLIS is not set: run `just smoke-offline` (it installs the real CLIs)"
+            )
+        });
+    assert!(
+        dir.join("claude").exists(),
+        "no real CLIs in {}",
+        dir.display()
+    );
+    dir
+}
+
+/// The file the sandbox's model server plays.
+fn scenario_file(sb: &Sandbox) -> PathBuf {
+    sb.root.join("model-scenario.json")
+}
+
+/// A sandbox whose CLIs are the real ones, talking to a fresh `fake-model`.
+pub fn sandbox() -> Sandbox {
+    let mut sb = Sandbox::bare();
+    let bins = clis();
+    git(&sb.project, &["init", "-q"]);
+    git(
+        &sb.project,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-q",
+            "--allow-empty",
+            "-m",
+            "init",
+        ],
+    );
+    std::fs::write(scenario_file(&sb), "{}").expect("write scenario");
+    let mut model = Command::new(fake("fake-model"))
+        .args(["--port", "0", "--lifetime", "900", "--scenario"])
+        .arg(scenario_file(&sb))
+        .arg("--log")
+        .arg(sb.root.join("model-requests.jsonl"))
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start fake-model");
+    let mut line = String::new();
+    std::io::BufReader::new(model.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("fake-model prints its port");
+    let url = format!("http://127.0.0.1:{}", line.trim());
+    sb.model = Some(model);
+    homes(&sb.home, &sb.project, &url);
+    for (provider, var) in [
+        ("claude", "UMBEL_CLAUDE_BIN"),
+        ("codex", "UMBEL_CODEX_BIN"),
+        ("gemini", "UMBEL_GEMINI_BIN"),
+    ] {
+        sb.var(var, &bins.join(provider).to_string_lossy());
+    }
+    let path = format!(
+        "{}:{}",
+        bins.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    sb.var("PATH", &path);
+    sb.var("ANTHROPIC_BASE_URL", &url);
+    sb.var("ANTHROPIC_API_KEY", ANTHROPIC_KEY);
+    sb.var("OPENAI_API_KEY", "sk-umbelfake-openai-Jd3Rt8Wq2Zx6Kp9M");
+    sb.var("GEMINI_API_KEY", "umbelfake-gemini-Fh5Ls2Vn7Bq4Xc8");
+    sb.var("GOOGLE_GEMINI_BASE_URL", &url);
+    sb.var("IS_SANDBOX", "1");
+    sb
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let ok = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .status()
+        .expect("git");
+    assert!(ok.success(), "git {args:?}");
+}
+
+fn write_json(path: &Path, value: &Value) {
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, serde_json::to_string_pretty(value).expect("json")).expect("write");
+}
+
+/// A signed-in home for each CLI, as a user who ran each once would have.
+fn homes(home: &Path, _project: &Path, url: &str) {
+    let key_tail = &ANTHROPIC_KEY[ANTHROPIC_KEY.len() - 20..];
+    write_json(
+        &home.join(".claude.json"),
+        &json!({
+            "hasCompletedOnboarding": true, "theme": "dark", "lastReleaseNotesSeen": "2.1.332",
+            "hasSeenAutoDefaultNotice": true,
+            "customApiKeyResponses": { "approved": [key_tail], "rejected": [] },
+            "autoModeClassifierBillingNoticeAcknowledgedAt": 1796281822326u64
+        }),
+    );
+    write_json(
+        &home.join(".claude/settings.json"),
+        &json!({ "env": { "DISABLE_AUTOUPDATER": "1" } }),
+    );
+    let config = format!(
+        "model = \"gpt-fake\"\nmodel_provider = \"umbelfake\"\ncheck_for_update_on_startup = false\n\n\
+         [model_providers.umbelfake]\nname = \"umbel fake model server\"\nbase_url = \"{url}/v1\"\n\
+         env_key = \"OPENAI_API_KEY\"\nwire_api = \"responses\"\nstream_max_retries = 1\nrequest_max_retries = 1\n"
+    );
+    std::fs::create_dir_all(home.join(".codex")).expect("mkdir");
+    std::fs::write(home.join(".codex/config.toml"), config).expect("write config.toml");
+    write_json(
+        &home.join(".gemini/settings.json"),
+        &json!({
+            "security": { "auth": { "selectedType": "gemini-api-key" } },
+            "general": { "enableAutoUpdate": false, "enableAutoUpdateNotification": false },
+            "privacy": { "usageStatisticsEnabled": false }
+        }),
+    );
+}
+
+/// Hands `scenario` to the sandbox's model server (it reads the file again when it changes).
+pub fn play(sb: &Sandbox, scenario: &Value) {
+    // A new modification time even within one clock tick: the length changes too.
+    let before = std::fs::read_to_string(scenario_file(sb)).unwrap_or_default();
+    let mut text = scenario.to_string();
+    while text.len() == before.len() {
+        text.push(' ');
+    }
+    std::fs::write(scenario_file(sb), text).expect("write model scenario");
+}
+
+/// Ends whatever still runs with a HOME in the sandbox (TERM, then KILL): a safety net after
+/// `umbel kill --all`, which the tests check on their own.
+pub fn reap(root: &Path) {
+    for signal in [libc::SIGTERM, libc::SIGKILL] {
+        let left = processes_under(root);
+        if left.is_empty() {
+            return;
+        }
+        for pid in left {
+            // SAFETY: kill(2) has no memory-safety preconditions.
+            unsafe { libc::kill(pid, signal) };
+        }
+        std::thread::sleep(std::time::Duration::from_secs(2));
+    }
+}

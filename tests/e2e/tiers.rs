@@ -1,0 +1,222 @@
+//! The scenarios every tier runs: the same functions on the fake CLIs (`just test`) and on the real
+//! claude, codex and gemini talking to `fake-model` (`just smoke-offline`, tests named
+//! `tiers::real::<provider>::<scenario>`, ignored unless asked for). One scenario, one source: where
+//! the fakes and the real CLIs disagree on anything umbel reads, the fake is wrong.
+
+use crate::harness::*;
+use serde_json::{Value, json};
+
+/// Which CLIs a scenario drives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tier {
+    /// The sim crate's fakes.
+    Fake,
+    /// The pinned real CLIs against `fake-model`.
+    Real,
+}
+
+/// A sandbox of the tier, with the project not yet trusted (umbel answers the trust dialog).
+fn world(tier: Tier) -> Sandbox {
+    match tier {
+        Tier::Fake => Sandbox::untrusted(),
+        Tier::Real => crate::real::sandbox(),
+    }
+}
+
+/// Generates `tiers::fakes::<provider>::<scenario>` and the ignored
+/// `tiers::real::<provider>::<scenario>` for each scenario `fn(provider, tier)`.
+macro_rules! each_tier {
+    ($($test:ident),* $(,)?) => {
+        mod fakes {
+            mod claude { $( #[test] fn $test() { super::super::$test("claude", super::super::Tier::Fake) } )* }
+            mod codex { $( #[test] fn $test() { super::super::$test("codex", super::super::Tier::Fake) } )* }
+            mod gemini { $( #[test] fn $test() { super::super::$test("gemini", super::super::Tier::Fake) } )* }
+        }
+        mod real {
+            mod claude { $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $test() { super::super::$test("claude", super::super::Tier::Real) } )* }
+            mod codex { $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $test() { super::super::$test("codex", super::super::Tier::Real) } )* }
+            mod gemini { $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $test() { super::super::$test("gemini", super::super::Tier::Real) } )* }
+        }
+    };
+}
+
+each_tier!(
+    trust_two_turns_read_by_turn_and_kill_leaves_no_process,
+    unattended_runs_the_tool_and_actions_lists_it,
+    a_tool_needing_approval_is_input_126_with_the_pending_tool,
+    an_api_error_is_provider_error_122,
+    esc_mid_turn_is_provider_error_interrupted,
+    print_mode_text_and_json,
+);
+
+/// `wait --since` the position `send` printed, as JSON.
+fn turn(sb: &Sandbox, name: &str, prompt: &str) -> (Option<i32>, Value) {
+    let sent = sb.run(&["send", name, prompt]);
+    assert_success(&sent, "send");
+    let since = stdout(&sent).trim().to_string();
+    let out = sb.run(&[
+        "wait",
+        name,
+        "--since",
+        &since,
+        "--timeout",
+        "90s",
+        "--json",
+    ]);
+    (out.status.code(), json_of(&out))
+}
+
+fn read(sb: &Sandbox, args: &[&str]) -> String {
+    let out = sb.run(&[&["read"], args].concat());
+    assert_success(&out, "read");
+    stdout(&out)
+}
+
+fn trust_two_turns_read_by_turn_and_kill_leaves_no_process(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let scenario = sb.scenario(
+        "s",
+        json!({ "turns": [{ "match": "first", "reply": "One." }, { "match": "second", "reply": "Two.", "chunk_ms": 20 }] }),
+    );
+    sb.spawn("w", &["--provider", provider, "--env", &scenario]);
+    assert_eq!(turn(&sb, "w", "the first question").0, Some(0));
+    assert_eq!(read(&sb, &["w"]), "One.\n");
+    assert_eq!(turn(&sb, "w", "the second question").0, Some(0));
+    assert_eq!(read(&sb, &["w"]), "Two.\n");
+    assert_eq!(read(&sb, &["w", "--turn", "1"]), "One.\n");
+    let all: Value = serde_json::from_str(&read(&sb, &["w", "--all", "--json"])).expect("json");
+    let answers: Vec<&str> = all
+        .as_array()
+        .unwrap_or_else(|| panic!("{all}"))
+        .iter()
+        .filter_map(|t| t["answer"].as_str())
+        .collect();
+    assert_eq!(answers, ["One.", "Two."], "{all}");
+    assert_success(&sb.run(&["kill", "w", "--purge"]), "kill");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !processes_under(&sb.root).is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    assert_eq!(
+        processes_under(&sb.root),
+        Vec::<i32>::new(),
+        "kill leaves no process"
+    );
+}
+
+fn unattended_runs_the_tool_and_actions_lists_it(provider: &str, tier: Tier) {
+    let mut sb = world(tier);
+    sb.var("COLORTERM", "truecolor");
+    let scenario = sb.scenario(
+        "s",
+        json!({ "turns": [{ "reply": "It printed hi.", "end": { "permission": {
+            "tool": "Bash", "input": { "command": "echo hi", "description": "Print hi" } } } }] }),
+    );
+    let args = [
+        "--provider",
+        provider,
+        "--unattended",
+        "--env",
+        &scenario,
+        "--env",
+        "COLORTERM",
+    ];
+    sb.spawn("u", &args);
+    let (code, outcome) = turn(&sb, "u", "run the tool");
+    assert_eq!(code, Some(0), "{outcome}");
+    assert_eq!(read(&sb, &["u"]), "It printed hi.\n");
+    let actions = stdout(&sb.run(&["actions", "u", "--json"]));
+    assert!(actions.contains("echo hi"), "{actions}");
+}
+
+fn a_tool_needing_approval_is_input_126_with_the_pending_tool(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    // claude's default auto mode lets its classifier allow the tool: manual mode asks. The
+    // command writes a file: claude and gemini run a read-only `echo` without asking.
+    let settings = sb.home.join(".claude/settings.json");
+    std::fs::create_dir_all(sb.home.join(".claude")).expect("mkdir");
+    std::fs::write(&settings, r#"{"permissions":{"defaultMode":"manual"}}"#).expect("settings");
+    let scenario = sb.scenario(
+        "s",
+        json!({ "turns": [{ "reply": "It printed hi.", "end": { "permission": {
+            "tool": "Bash", "input": { "command": "echo hi > umbel-tool.txt", "description": "Write hi" } } } }] }),
+    );
+    sb.spawn("p", &["--provider", provider, "--env", &scenario]);
+    let (code, outcome) = turn(&sb, "p", "run the tool");
+    assert_eq!(code, Some(126), "{outcome}");
+    assert_eq!(outcome["reason"], "permission", "{outcome}");
+    assert!(
+        outcome["pendingTool"].to_string().contains("echo hi"),
+        "{outcome}"
+    );
+    let status = json_of(&sb.run(&["status", "p", "--json"]));
+    assert_eq!(status["state"], "needs-input", "{status}");
+}
+
+fn an_api_error_is_provider_error_122(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let scenario = sb.scenario(
+        "s",
+        json!({ "turns": [{ "end": { "api_error": { "status": 400, "message": "scripted bad request" } } }] }),
+    );
+    sb.spawn("e", &["--provider", provider, "--env", &scenario]);
+    let (code, outcome) = turn(&sb, "e", "fail please");
+    assert_eq!(code, Some(122), "{outcome}");
+    assert_eq!(outcome["reason"], "api-error", "{outcome}");
+}
+
+fn esc_mid_turn_is_provider_error_interrupted(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    // Esc once text streams: before any text the real claude puts the prompt back into its
+    // input box and records nothing (no hook, no transcript line; docs/outcomes.md).
+    let words = "word ".repeat(120);
+    let scenario = sb.scenario(
+        "s",
+        json!({ "default": { "reply": words.trim_end(), "chunk_ms": 500 } }),
+    );
+    sb.spawn("esc", &["--provider", provider, "--env", &scenario]);
+    assert_success(&sb.run(&["send", "esc", "long task"]), "send");
+    let child = sb
+        .process(&["wait", "esc", "--json", "--timeout", "60s"])
+        .spawn()
+        .expect("wait");
+    std::thread::sleep(std::time::Duration::from_millis(3000));
+    sandbox_tmux(&sb)
+        .send_keys("umbel-esc", &["Escape"])
+        .expect("press Esc");
+    let out = child.wait_with_output().expect("wait output");
+    assert_eq!(out.status.code(), Some(122), "{}", stderr(&out));
+    assert_eq!(json_of(&out)["reason"], "interrupted");
+}
+
+fn print_mode_text_and_json(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let scenario = sb.scenario("s", json!({ "default": { "reply": "The answer is 42." } }));
+    let out = sb.run(&[
+        "-p",
+        "Say hello",
+        "--provider",
+        provider,
+        "--env",
+        &scenario,
+    ]);
+    assert_success(&out, "-p");
+    assert_eq!(stdout(&out), "The answer is 42.\n");
+    let out = sb.run(&[
+        "-p",
+        "Say hello",
+        "--provider",
+        provider,
+        "--env",
+        &scenario,
+        "--output-format",
+        "json",
+    ]);
+    assert_success(&out, "-p json");
+    assert!(
+        stdout(&out).contains("The answer is 42."),
+        "{}",
+        stdout(&out)
+    );
+    assert!(sb.worker_dirs().is_empty(), "-p leaves no worker");
+}
