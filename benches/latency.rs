@@ -18,14 +18,14 @@
 
 #[path = "../tests/e2e/harness.rs"]
 mod harness;
-#[path = "../tests/e2e/real.rs"]
-#[allow(dead_code)]
-mod real;
 #[path = "../tests/e2e/load.rs"]
 mod load;
 #[allow(dead_code)]
 #[path = "../tests/e2e/mcp/client.rs"]
 mod mcp_client;
+#[path = "../tests/e2e/real.rs"]
+#[allow(dead_code)]
+mod real;
 
 use harness::{Sandbox, assert_success, fake, stdout};
 use serde_json::json;

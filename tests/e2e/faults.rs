@@ -124,3 +124,33 @@ fn umbel_works_without_a_locale() {
     assert_success(&sb.run(&["wait", "l1"]), "wait");
     assert_eq!(stdout(&sb.run(&["read", "l1"])), "Response to: hi\n");
 }
+
+/// A waiting `wait` sleeps on the kernel: over two idle seconds it makes a handful of read calls
+/// (its slow liveness checks), not one per inotify event of its own reads (the old spin: thousands).
+/// A count, not a time: it holds on a loaded machine.
+#[test]
+fn an_idle_wait_makes_few_read_calls() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario("s", serde_json::json!({ "default": { "end": "wedge" } }));
+    sb.spawn("idle", &["--env", &scenario]);
+    assert_success(&sb.run(&["send", "idle", "hang"]), "send");
+    let mut child = sb
+        .process(&["wait", "idle", "--timeout", "30s"])
+        .spawn()
+        .expect("wait");
+    let io = format!("/proc/{}/io", child.id());
+    let reads = || -> u64 {
+        let text = std::fs::read_to_string(&io).expect("read /proc/PID/io");
+        text.lines()
+            .find_map(|l| l.strip_prefix("syscr: "))
+            .and_then(|n| n.trim().parse().ok())
+            .expect("syscr")
+    };
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    let before = reads();
+    std::thread::sleep(std::time::Duration::from_millis(2000));
+    let during = reads() - before;
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(during < 300, "{during} read calls in 2 idle seconds");
+}
