@@ -7,22 +7,53 @@ use std::time::Duration;
 /// Parses `text` as a duration; `what` names the flag or field for the error message.
 pub fn parse_duration(text: &str, what: &str) -> Result<Duration> {
     let trimmed = text.trim();
+    let too_long = || {
+        Error::usage(format!(
+            "duration `{text}` for {what} is too long: at most 365 days"
+        ))
+    };
     if let Ok(secs) = trimmed.parse::<f64>()
         && secs.is_finite()
         && secs >= 0.0
     {
+        if secs > MAX.as_secs_f64() {
+            return Err(too_long());
+        }
         return Ok(Duration::from_secs_f64(secs));
     }
-    humantime::parse_duration(trimmed).map_err(|e| {
+    let parsed = humantime::parse_duration(trimmed).map_err(|e| {
         Error::usage(format!(
             "invalid duration `{text}` for {what}: {e} (examples: 30s, 5m, 1h 30m, 250ms)"
         ))
-    })
+    })?;
+    if parsed > MAX {
+        return Err(too_long());
+    }
+    Ok(parsed)
 }
+
+/// The longest duration umbel takes: far beyond any wait, and far from where adding it to a
+/// clock reading overflows (which panicked: `--timeout 18446744073709551615s`).
+pub const MAX: Duration = Duration::from_secs(365 * 24 * 3600);
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn huge_durations_are_refused_naming_the_flag() {
+        for huge in [
+            "18446744073709551615s",
+            "1e30",
+            "366d",
+            "99999999999999999999",
+        ] {
+            let err = parse_duration(huge, "--timeout").unwrap_err();
+            assert_eq!(err.exit_code(), 2, "{huge}");
+            assert!(err.to_string().contains("--timeout"), "{err}");
+        }
+        assert_eq!(parse_duration("365d", "--timeout").unwrap(), MAX);
+    }
 
     #[test]
     fn accepts_units_and_bare_seconds() {

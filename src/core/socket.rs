@@ -12,9 +12,51 @@ pub fn socket_name(state_root: &Path) -> String {
     format!("umbel-{hex}")
 }
 
+/// Checks a `UMBEL_TMUX_SOCKET` name: a plain name of letters, digits, `_` and `-` (at most 64),
+/// and never `default`. A path such as `./default` would reach the user's own server through
+/// tmux's `-L`, so no `/` or `.` gets through.
+pub fn check_override(name: &str) -> Result<(), String> {
+    let plain = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if !plain {
+        return Err(format!(
+            "UMBEL_TMUX_SOCKET={name:?} is not a plain socket name: use letters, digits, `_` and `-` only (at most 64)"
+        ));
+    }
+    if name == "default" {
+        return Err(
+            "UMBEL_TMUX_SOCKET=default would put workers on the user's own tmux server; pick another name"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_plain_names_other_than_default_override_the_socket() {
+        for ok in ["mine", "umbel-test_2", "A"] {
+            assert_eq!(check_override(ok), Ok(()), "{ok}");
+        }
+        for bad in [
+            "default",
+            "./default",
+            "../default",
+            "a/b",
+            "x.y",
+            "",
+            "a b",
+            &"x".repeat(65),
+        ] {
+            assert!(check_override(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn derived_from_sha256_of_the_path() {

@@ -133,6 +133,9 @@ impl Done {
 fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8], line: &TurnLine) -> Result<Done> {
     // Bad guardrails are refused before a worker exists.
     let guard = Guard::prepare_here(ctx, &args.guard)?;
+    if let Some(text) = &args.timeout {
+        crate::core::duration::parse_duration(text, "--timeout")?;
+    }
     let reuse = match &args.spawn.name {
         Some(raw) => {
             let name = WorkerName::parse(raw)?;

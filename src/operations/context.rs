@@ -4,7 +4,7 @@
 use crate::adapters::state::StateRoot;
 use crate::adapters::tmux::Tmux;
 use crate::core::errors::{Error, Result};
-use crate::core::socket::socket_name;
+use crate::core::socket::{check_override, socket_name};
 use crate::core::turn_progress::TurnProgress;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -57,14 +57,13 @@ impl Ctx {
             },
         };
         let state = StateRoot::open(root)?;
-        let socket = get("UMBEL_TMUX_SOCKET")
-            .filter(|v| !v.is_empty())
-            .unwrap_or_else(|| socket_name(state.path()));
-        if socket == "default" {
-            return Err(Error::usage(
-                "UMBEL_TMUX_SOCKET=default would put workers on the user's own tmux server; pick another name",
-            ));
-        }
+        let socket = match get("UMBEL_TMUX_SOCKET").filter(|v| !v.is_empty()) {
+            Some(name) => {
+                check_override(&name).map_err(Error::usage)?;
+                name
+            }
+            None => socket_name(state.path()),
+        };
         let tmux = Tmux::new(socket, &env);
         Ok(Ctx {
             state,

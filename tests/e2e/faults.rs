@@ -154,3 +154,39 @@ fn an_idle_wait_makes_few_read_calls() {
     let _ = child.wait();
     assert!(during < 300, "{during} read calls in 2 idle seconds");
 }
+
+/// A duration too large to add to a clock is a usage error naming the flag, before anything
+/// starts: no panic (exit 101), no orphan worker.
+#[test]
+fn a_huge_duration_is_refused_before_anything_starts() {
+    let sb = Sandbox::new();
+    let huge = "18446744073709551615s";
+    for args in [
+        vec!["-p", "hi", "--timeout", huge],
+        vec!["spawn", "--name", "h", "--startup-timeout", huge],
+    ] {
+        let out = sb.run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("too long"), "{}", stderr(&out));
+        assert!(sb.worker_dirs().is_empty(), "{args:?} left a worker");
+    }
+    sb.spawn("h", &[]);
+    let out = sb.run(&["wait", "h", "--timeout", huge]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+/// `UMBEL_TMUX_SOCKET` takes a plain name: `./default` would be the user's own server.
+#[test]
+fn a_socket_override_that_is_a_path_is_refused() {
+    for bad in ["./default", "../x", "default"] {
+        let mut sb = Sandbox::new();
+        sb.var("UMBEL_TMUX_SOCKET", bad);
+        let out = sb.run(&["ls"]);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("UMBEL_TMUX_SOCKET"),
+            "{}",
+            stderr(&out)
+        );
+    }
+}

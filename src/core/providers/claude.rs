@@ -242,7 +242,7 @@ impl ProviderModule for Claude {
         match input_line(&lines) {
             Some(_) if !screen.contains("esc to interrupt") => StartupScreen::Idle,
             Some(_) => StartupScreen::Other,
-            None => match dialog_question(&lines, '❯') {
+            None => match dialog_question(screen, '❯') {
                 Some(question) => StartupScreen::Person(question),
                 None => StartupScreen::Other,
             },

@@ -217,6 +217,11 @@ fn startup_screens_from_the_real_cli() {
         screen(data!("claude-2.1.332-permission-prompt-bash.txt")),
         StartupScreen::Person(q) if q == "Bash command"
     ));
+    // A crashed CLI's last screen: prompt echoes at column 0 and no input line is no dialog.
+    assert_eq!(
+        screen("\n❯ boom\n\n● Response to: boom\nfake-claude: simulated crash (exit status 7)\n"),
+        StartupScreen::Other
+    );
 }
 
 /// The dialogs the real claude showed under `--unattended`, an unapproved API key and a user

@@ -240,14 +240,19 @@ pub fn highlighted(lines: &[&str], mark: char, text: &str) -> bool {
     })
 }
 
-/// The question of a dialog that shows a highlighted option (a line starting with `mark` and a
-/// space) and no input line: the first non-empty line after the last rule above the option, or
-/// the option itself. `None` when no such dialog is on screen.
-pub fn dialog_question(lines: &[&str], mark: char) -> Option<String> {
-    let option = lines.iter().rposition(|l| {
-        l.strip_prefix(mark)
-            .is_some_and(|rest| rest.starts_with(' ') && !rest.trim().is_empty())
+/// The question of a dialog that shows a highlighted option: an indented line (a prompt echoed
+/// in the conversation starts at column 0) of `mark`, a space and text. The question is the first
+/// non-empty line after the last rule above the option, or the option itself. `screen` is the
+/// raw screen; `None` when no such dialog is on it.
+pub fn dialog_question(screen: &str, mark: char) -> Option<String> {
+    let raw: Vec<&str> = screen.lines().collect();
+    let option = raw.iter().rposition(|l| {
+        l.starts_with(char::is_whitespace)
+            && l.trim_start()
+                .strip_prefix(mark)
+                .is_some_and(|rest| rest.starts_with(' ') && !rest.trim().is_empty())
     })?;
+    let lines: Vec<&str> = raw.iter().map(|l| l.trim()).collect();
     let rule = lines[..option]
         .iter()
         .rposition(|l| !l.is_empty() && l.chars().all(|c| c == '─'))
