@@ -239,7 +239,7 @@ fn approval_then_refusal() {
 fn esc_interrupts_a_turn_and_errors_show_their_lines() {
     let s = Sandbox::new("interrupt").hooks(ALL_EVENTS);
     let scenario = r#"{"turns":[
-        {"match":"SLOW","reply":"partial","end":"wedge"},
+        {"match":"SLOW","reply":"partial","delay_ms":300,"end":"wedge"},
         {"match":"BAD","end":{"api_error":{"status":400,"message":"fake bad request for probing"}}},
         {"match":"LIMIT","end":{"usage_limit":{"retry_at":"8:57 PM"}}},
         {"match":"CRASH","end":{"crash":3}}]}"#;

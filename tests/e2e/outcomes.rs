@@ -297,3 +297,40 @@ fn esc_in_the_middle_of_a_turn_is_provider_error_interrupted_for_every_provider(
         assert_eq!(status["state"], "ready", "{provider}: {status}");
     }
 }
+
+/// codex 0.171.0 shows no busy marker while an answer streams: the composer looks idle. umbel
+/// still knows the turn runs (hooks decide), and the turn ends with the answer.
+#[test]
+fn a_streaming_codex_without_a_busy_marker_is_busy_until_its_stop() {
+    let sb = Sandbox::new();
+    let words = "word ".repeat(30);
+    let scenario = sb.scenario(
+        "s",
+        json!({ "default": { "reply": words.trim_end(), "chunk_ms": 150 } }),
+    );
+    sb.spawn("cx", &["--provider", "codex", "--env", &scenario]);
+    let sent = sb.run(&["send", "cx", "stream please"]);
+    assert_success(&sent, "send");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let screen = loop {
+        let screen = stdout(&sb.run(&["capture", "cx"]));
+        if screen.contains("• word") || std::time::Instant::now() > deadline {
+            break screen;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert!(screen.contains("• word"), "{screen}");
+    assert!(
+        !screen.contains("Working"),
+        "no busy marker while text streams: {screen}"
+    );
+    assert!(screen.contains("› Ask Codex to do anything"), "{screen}");
+    let status = json_of(&sb.run(&["status", "cx", "--json"]));
+    assert_eq!(status["state"], "busy", "{status}");
+    let since = stdout(&sent).trim().to_string();
+    assert_success(&sb.run(&["wait", "cx", "--since", &since]), "wait");
+    assert_eq!(
+        stdout(&sb.run(&["read", "cx"])),
+        format!("{}\n", words.trim_end())
+    );
+}

@@ -134,8 +134,14 @@ impl Turn {
         }
         let mut lines = self.stream.live();
         lines.push(String::new());
-        let secs = now.saturating_duration_since(self.started).as_secs();
-        lines.push(screens::working(secs));
+        // 0.171.0 shows `• Working` only until text streams: while an answer arrives the screen
+        // has no busy marker at all (codex-0.171.0-busy-streaming-no-indicator.txt).
+        if lines.len() == 1 {
+            let secs = now.saturating_duration_since(self.started).as_secs();
+            lines.push(screens::working(secs));
+        } else {
+            lines.push(String::new());
+        }
         lines.push(String::new());
         lines.push(String::new());
         lines
