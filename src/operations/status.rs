@@ -13,10 +13,15 @@ use crate::core::wait::Liveness;
 /// How many recent events have their payloads read (for the pending tool).
 const RECENT: usize = 16;
 
-/// Why a busy worker's pane shows it waiting for a person (one tmux capture), if it does.
-fn screen_needs_person(ctx: &Ctx, worker: &Worker) -> Option<&'static str> {
+/// What a busy worker's pane says that no hook does (one tmux capture): it waits for a person
+/// (the reason), or it dropped the turn and is back at its prompt (`Ready`).
+fn screen_says(ctx: &Ctx, worker: &Worker) -> Option<(WorkerState, Option<&'static str>)> {
     let screen = ctx.tmux.capture(worker.session(), false).ok()?;
-    screen_reason(&worker.provider().startup_screen(&screen))
+    if worker.provider().prompt_restored(&screen) {
+        return Some((WorkerState::Ready, None));
+    }
+    let reason = screen_reason(&worker.provider().startup_screen(&screen))?;
+    Some((WorkerState::NeedsInput, Some(reason)))
 }
 
 /// The status of one worker, or of all.
@@ -43,14 +48,15 @@ pub fn status(ctx: &Ctx, args: &StatusArgs) -> Result<Vec<WorkerStatus>> {
         if state == WorkerState::Busy && worker.ended_in_transcript(ctx, &events, 0).is_some() {
             state = WorkerState::Ready;
         }
-        // No hook says the CLI fell back to its sign-in screen mid-turn: only the pane does.
-        // Asked of one worker only; the fleet view stays one tmux call.
+        // No hook says the CLI fell back to its sign-in screen or a dialog mid-turn, or dropped
+        // the turn (claude, Esc before any answer): only the pane does. Asked of one worker
+        // only; the fleet view stays one tmux call.
         if state == WorkerState::Busy
             && args.name.is_some()
-            && let Some(reason) = screen_needs_person(ctx, &worker)
+            && let Some((seen, reason)) = screen_says(ctx, &worker)
         {
-            state = WorkerState::NeedsInput;
-            input = Some((reason, None));
+            state = seen;
+            input = reason.map(|r| (r, None));
         }
         let exit = ctx.state.read_exit(&worker.name).or(match &liveness {
             Liveness::Dead(status) => Some(status.clone()),

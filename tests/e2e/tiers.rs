@@ -46,6 +46,7 @@ each_tier!(
     a_tool_needing_approval_is_input_126_with_the_pending_tool,
     an_api_error_is_provider_error_122,
     esc_mid_turn_is_provider_error_interrupted,
+    esc_before_any_text_is_provider_error_interrupted,
     print_mode_text_and_json,
 );
 
@@ -187,6 +188,31 @@ fn esc_mid_turn_is_provider_error_interrupted(provider: &str, tier: Tier) {
     let out = child.wait_with_output().expect("wait output");
     assert_eq!(out.status.code(), Some(122), "{}", stderr(&out));
     assert_eq!(json_of(&out)["reason"], "interrupted");
+}
+
+/// Esc while the model has not answered yet: codex and gemini record the interruption; claude
+/// records nothing and puts the prompt back into its input box, which umbel reads off the screen.
+fn esc_before_any_text_is_provider_error_interrupted(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let scenario = sb.scenario(
+        "s",
+        json!({ "default": { "reply": "late", "delay_ms": 60000 } }),
+    );
+    sb.spawn("esc", &["--provider", provider, "--env", &scenario]);
+    assert_success(&sb.run(&["send", "esc", "long task"]), "send");
+    let child = sb
+        .process(&["wait", "esc", "--json", "--timeout", "50s"])
+        .spawn()
+        .expect("wait");
+    std::thread::sleep(std::time::Duration::from_millis(2000));
+    sandbox_tmux(&sb)
+        .send_keys("umbel-esc", &["Escape"])
+        .expect("press Esc");
+    let out = child.wait_with_output().expect("wait output");
+    assert_eq!(out.status.code(), Some(122), "{}", stderr(&out));
+    assert_eq!(json_of(&out)["reason"], "interrupted");
+    let status = json_of(&sb.run(&["status", "esc", "--json"]));
+    assert_eq!(status["state"], "ready", "{status}");
 }
 
 fn print_mode_text_and_json(provider: &str, tier: Tier) {

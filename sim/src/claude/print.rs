@@ -71,6 +71,8 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
             return Ok(n);
         }
         Outcome::Signal(s) => crate::selfkill::kill_self(&s),
+        // Print mode reads no keys: nothing can interrupt it before its text.
+        Outcome::Restored(_) => return Ok(1),
         Outcome::SignIn => {
             // Mid-run loss of the session ends the run as a startup without one does.
             println!("{NOT_SIGNED_IN}");

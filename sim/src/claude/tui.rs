@@ -190,6 +190,12 @@ impl App {
                     None => Ok(Flow::Go),
                 }
             }
+            Outcome::Restored(prompt) => {
+                self.input.insert_text(&prompt);
+                self.draw()?;
+                self.sess.registry("idle");
+                Ok(Flow::Go)
+            }
             Outcome::Exit(code) => {
                 self.leave_screen();
                 eprintln!("fake-claude: simulated crash (exit status {code})");

@@ -39,6 +39,9 @@ pub enum Outcome {
         /// True when interrupted (Esc, refusal).
         interrupted: bool,
     },
+    /// Esc before any text: back to idle with the prompt put back into the input box, nothing
+    /// recorded and no hook fired (as 2.1.332 does while it waits for the model).
+    Restored(String),
     /// Exit with this status now.
     Exit(i32),
     /// Kill the process with this signal now.
@@ -297,6 +300,9 @@ impl Turn {
             return self.refuse(sess);
         }
         let text = self.block.text.clone();
+        if text.is_empty() && self.tool.is_none() && self.question.is_none() {
+            return Outcome::Restored(self.prompt.clone());
+        }
         if !text.is_empty() {
             let rec = sess.rec_assistant(&self.message_id, text_block(&text), None, 0);
             sess.append(&rec);

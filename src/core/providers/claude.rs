@@ -140,6 +140,10 @@ impl ProviderModule for Claude {
             .unwrap_or_default()
     }
 
+    fn prompt_restored(&self, screen: &str) -> bool {
+        self.pending_input(screen) && !screen.contains("esc to interrupt")
+    }
+
     fn refusal(&self, screen: &str) -> Option<String> {
         let line = screen.lines().find(|l| l.contains(ROOT_REFUSAL))?;
         Some(format!(

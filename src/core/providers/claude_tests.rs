@@ -278,6 +278,14 @@ fn mode_and_key_dialogs_from_the_real_cli() {
     assert_eq!(Claude.refusal(warning), None);
 }
 
+/// Esc before any answer: claude drops the turn without a record and puts the prompt back.
+#[test]
+fn a_prompt_put_back_after_esc_is_seen_on_screen() {
+    assert!(Claude.prompt_restored(data!("claude-2.1.332-after-esc-interrupt.txt")));
+    assert!(!Claude.prompt_restored(data!("claude-2.1.332-busy-streaming.txt")));
+    assert!(!Claude.prompt_restored(data!("claude-2.1.332-turn-complete.txt")));
+}
+
 /// `--unattended` skips the bypass warning; otherwise the user's own default mode is repeated in
 /// umbel's settings (which keeps the auto-mode opt-in closed).
 #[test]

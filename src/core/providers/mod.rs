@@ -212,6 +212,12 @@ pub trait ProviderModule: Sync {
     }
     /// Whether the input line still holds unsubmitted text (typed, pasted or a paste placeholder).
     fn pending_input(&self, screen: &str) -> bool;
+    /// Whether the screen shows a turn dropped without a trace: the CLI is back at its prompt with
+    /// the prompt put back into its input box (claude after Esc before any answer: no hook, no
+    /// transcript record). Asked only while a submitted turn has no end.
+    fn prompt_restored(&self, _screen: &str) -> bool {
+        false
+    }
     /// What a hook event means.
     fn classify(&self, event: &str, payload: Option<&serde_json::Value>) -> EventClass;
     /// The id the submit hook gives the turn, matching [`TranscriptTurn::turn_id`] (claude

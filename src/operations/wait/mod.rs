@@ -17,7 +17,7 @@ use crate::core::errors::{Error, Result};
 use crate::core::events::EventRecord;
 use crate::core::name::WorkerName;
 use crate::core::outcome::{Outcome, OutcomeKind};
-use crate::core::providers::StartupScreen;
+use crate::core::providers::{EventClass, StartupScreen};
 use crate::core::status::screen_reason;
 use crate::core::turn_progress::{TurnPhase, TurnProgress, phase};
 use crate::core::wait::{ClassifiedEvent, Liveness, decide, default_since};
@@ -108,6 +108,8 @@ fn wait_turn(
     let mut last_check: Option<Instant> = None;
     let mut last_screen: Option<Instant> = None;
     let mut activity = Activity::new();
+    // Screen polls in a row that showed the prompt put back (two make it certain).
+    let mut restored = 0u32;
     let mut tokens = TokenReader::default();
     loop {
         if ctx.cancelled() {
@@ -157,7 +159,13 @@ fn wait_turn(
                         return None;
                     }
                     last_screen = Some(Instant::now());
-                    screen_needs_person(ctx, worker, records.len())
+                    screen_fallback(
+                        ctx,
+                        worker,
+                        &records[from.min(records.len())..],
+                        records.len(),
+                        &mut restored,
+                    )
                 })
             };
             if let (None, Some(idle)) = (&outcome, cond.idle) {
@@ -199,10 +207,36 @@ fn wait_turn(
     }
 }
 
-/// The fallback for states no hook reports: the CLI asks a person to sign in again, or shows a
-/// trust dialog, in the middle of a session.
-fn screen_needs_person(ctx: &Ctx, worker: &Worker, position: usize) -> Option<Outcome> {
+/// The fallback for states no hook reports: the CLI asks a person to sign in again or shows a
+/// dialog in the middle of a session, or dropped the open turn and put its prompt back into the
+/// input box (seen on two polls in a row: `restored` counts them).
+fn screen_fallback(
+    ctx: &Ctx,
+    worker: &Worker,
+    since: &[ClassifiedEvent],
+    position: usize,
+    restored: &mut u32,
+) -> Option<Outcome> {
     let screen = ctx.tmux.capture(worker.session(), false).ok()?;
+    let open = since.iter().any(|e| e.class == EventClass::Submitted);
+    if open && worker.provider().prompt_restored(&screen) {
+        *restored += 1;
+        if *restored >= 2 {
+            let message = "the CLI dropped the turn and put the prompt back into its input box (Esc before any answer)";
+            let mut outcome =
+                Outcome::new(OutcomeKind::ProviderError, message.to_string(), position)
+                    .with_reason("interrupted");
+            outcome.screen = Some(screen);
+            return Some(outcome);
+        }
+        return None;
+    }
+    *restored = 0;
+    screen_needs_person_on(worker, screen, position)
+}
+
+/// A sign-in or dialog screen as an `input` outcome.
+fn screen_needs_person_on(worker: &Worker, screen: String, position: usize) -> Option<Outcome> {
     let found = worker.provider().startup_screen(&screen);
     let reason = screen_reason(&found)?;
     let message = match found {
