@@ -179,19 +179,11 @@ impl Sandbox {
     /// server is the daemonised copy of its first client and keeps its command line.
     pub fn tmux_servers(&self) -> Vec<i32> {
         let socket = umbel::core::socket::socket_name(&self.state);
-        std::fs::read_dir("/proc")
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter_map(|e| {
-                let pid: i32 = e.file_name().to_string_lossy().parse().ok()?;
-                let cmd = std::fs::read(e.path().join("cmdline")).ok()?;
-                let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
-                let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
-                let ours = cmd.starts_with("tmux ") && cmd.contains(&format!(" -L {socket} "));
-                (ours && !stat.contains(") Z")).then_some(pid)
-            })
-            .collect()
+        live_processes(|dir| {
+            let cmd = std::fs::read(dir.join("cmdline")).ok()?;
+            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+            Some(cmd.starts_with("tmux ") && cmd.contains(&format!(" -L {socket} ")))
+        })
     }
 
     /// Runs `umbel ARGS` and returns its output.
@@ -296,18 +288,26 @@ macro_rules! each_provider {
 /// started), zombies excluded.
 pub fn processes_under(root: &Path) -> Vec<i32> {
     let home = format!("HOME={}", root.join("home").display());
+    live_processes(|dir| {
+        let environ = std::fs::read(dir.join("environ")).ok()?;
+        Some(
+            environ
+                .split(|b| *b == 0)
+                .any(|kv| kv.starts_with(home.as_bytes())),
+        )
+    })
+}
+
+/// The pids of live (not zombie) processes whose `/proc/PID` folder `ours` accepts.
+fn live_processes(ours: impl Fn(&Path) -> Option<bool>) -> Vec<i32> {
     std::fs::read_dir("/proc")
         .into_iter()
         .flatten()
         .flatten()
         .filter_map(|e| {
             let pid: i32 = e.file_name().to_string_lossy().parse().ok()?;
-            let environ = std::fs::read(e.path().join("environ")).ok()?;
             let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
-            let ours = environ
-                .split(|b| *b == 0)
-                .any(|kv| kv.starts_with(home.as_bytes()));
-            (ours && !stat.contains(") Z")).then_some(pid)
+            (ours(&e.path())? && !stat.contains(") Z")).then_some(pid)
         })
         .collect()
 }

@@ -271,33 +271,6 @@ fn a_state_root_on_a_read_only_filesystem_is_a_typed_error() {
     assert_eq!(json_of(&out)["error"]["code"], "io");
 }
 
-#[test]
-fn esc_in_the_middle_of_a_turn_is_provider_error_interrupted_for_every_provider() {
-    for provider in PROVIDERS {
-        let sb = Sandbox::new();
-        let scenario = sb.scenario(
-            "s",
-            json!({ "default": { "reply": "never finished", "delay_ms": 60000 } }),
-        );
-        sb.spawn("esc", &["--provider", provider, "--env", &scenario]);
-        assert_success(&sb.run(&["send", "esc", "long task"]), "send");
-        let child = sb
-            .process(&["wait", "esc", "--json", "--timeout", "30s"])
-            .spawn()
-            .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(800));
-        sandbox_tmux(&sb)
-            .send_keys("umbel-esc", &["Escape"])
-            .expect("press Esc");
-        let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(122), "{provider}: {}", stderr(&out));
-        assert_eq!(json_of(&out)["reason"], "interrupted", "{provider}");
-        // The worker is usable again.
-        let status = json_of(&sb.run(&["status", "esc", "--json"]));
-        assert_eq!(status["state"], "ready", "{provider}: {status}");
-    }
-}
-
 /// codex 0.171.0 shows no busy marker while an answer streams: the composer looks idle. umbel
 /// still knows the turn runs (hooks decide), and the turn ends with the answer.
 #[test]

@@ -175,19 +175,7 @@ fn esc_mid_turn_is_provider_error_interrupted(provider: &str, tier: Tier) {
         "s",
         json!({ "default": { "reply": words.trim_end(), "chunk_ms": 500 } }),
     );
-    sb.spawn("esc", &["--provider", provider, "--env", &scenario]);
-    assert_success(&sb.run(&["send", "esc", "long task"]), "send");
-    let child = sb
-        .process(&["wait", "esc", "--json", "--timeout", "60s"])
-        .spawn()
-        .expect("wait");
-    std::thread::sleep(std::time::Duration::from_millis(3000));
-    sandbox_tmux(&sb)
-        .send_keys("umbel-esc", &["Escape"])
-        .expect("press Esc");
-    let out = child.wait_with_output().expect("wait output");
-    assert_eq!(out.status.code(), Some(122), "{}", stderr(&out));
-    assert_eq!(json_of(&out)["reason"], "interrupted");
+    esc_after(&sb, provider, &scenario, 3000);
 }
 
 /// Esc while the model has not answered yet: codex and gemini record the interruption; claude
@@ -198,21 +186,27 @@ fn esc_before_any_text_is_provider_error_interrupted(provider: &str, tier: Tier)
         "s",
         json!({ "default": { "reply": "late", "delay_ms": 60000 } }),
     );
-    sb.spawn("esc", &["--provider", provider, "--env", &scenario]);
+    esc_after(&sb, provider, &scenario, 2000);
+    let status = json_of(&sb.run(&["status", "esc", "--json"]));
+    assert_eq!(status["state"], "ready", "{status}");
+}
+
+/// Spawns `esc` on `scenario`, sends a prompt, presses Esc after `ms` while a `wait` runs, and
+/// checks that wait says 122 `interrupted`.
+fn esc_after(sb: &Sandbox, provider: &str, scenario: &str, ms: u64) {
+    sb.spawn("esc", &["--provider", provider, "--env", scenario]);
     assert_success(&sb.run(&["send", "esc", "long task"]), "send");
     let child = sb
-        .process(&["wait", "esc", "--json", "--timeout", "50s"])
+        .process(&["wait", "esc", "--json", "--timeout", "60s"])
         .spawn()
         .expect("wait");
-    std::thread::sleep(std::time::Duration::from_millis(2000));
-    sandbox_tmux(&sb)
+    std::thread::sleep(std::time::Duration::from_millis(ms));
+    sandbox_tmux(sb)
         .send_keys("umbel-esc", &["Escape"])
         .expect("press Esc");
     let out = child.wait_with_output().expect("wait output");
     assert_eq!(out.status.code(), Some(122), "{}", stderr(&out));
     assert_eq!(json_of(&out)["reason"], "interrupted");
-    let status = json_of(&sb.run(&["status", "esc", "--json"]));
-    assert_eq!(status["state"], "ready", "{status}");
 }
 
 fn print_mode_text_and_json(provider: &str, tier: Tier) {
