@@ -88,7 +88,7 @@ pub fn await_ready(
                     "It asks about {env}, which the worker inherited from umbel's environment: answer it once in `{}` yourself, or pass it explicitly with `--env {env}` so umbel may answer yes",
                     provider.default_bin()
                 );
-                if settled(&mut person_since, &screen) {
+                if held_since(&mut person_since, &screen).elapsed() >= PERSON_SETTLE {
                     return Err(person(name, meta, what.to_string(), hint, screen));
                 }
             }
@@ -97,19 +97,13 @@ pub fn await_ready(
                     "Answer it in the worker's terminal (`umbel attach {name}`), or settle it once in `{}` yourself and spawn again",
                     provider.default_bin()
                 );
-                if settled(&mut person_since, &screen) {
+                if held_since(&mut person_since, &screen).elapsed() >= PERSON_SETTLE {
                     return Err(person(name, meta, question, hint, screen));
                 }
             }
             StartupScreen::Idle => {
                 // The same idle screen must hold: a CLI can draw its prompt before a dialog.
-                let since = match &idle_since {
-                    Some((at, seen)) if *seen == screen => *at,
-                    _ => {
-                        idle_since = Some((Instant::now(), screen.clone()));
-                        Instant::now()
-                    }
-                };
+                let since = held_since(&mut idle_since, &screen);
                 let hook_says_ready = provider.start_hook_at_launch() && started(ctx, name, meta)?;
                 if hook_says_ready || since.elapsed() >= provider.idle_settle() {
                     return Ok(());
@@ -148,13 +142,15 @@ fn press(
     Ok(())
 }
 
-/// Whether the same screen has held for [`PERSON_SETTLE`].
-fn settled(since: &mut Option<(Instant, String)>, screen: &str) -> bool {
-    match since {
-        Some((at, seen)) if seen == screen => at.elapsed() >= PERSON_SETTLE,
+/// Since when `screen` has been showing: the time kept in `slot` while the screen stays the
+/// same, now (and kept) when it changed.
+fn held_since(slot: &mut Option<(Instant, String)>, screen: &str) -> Instant {
+    match slot {
+        Some((at, seen)) if seen == screen => *at,
         _ => {
-            *since = Some((Instant::now(), screen.to_string()));
-            false
+            let now = Instant::now();
+            *slot = Some((now, screen.to_string()));
+            now
         }
     }
 }

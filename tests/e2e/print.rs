@@ -1,38 +1,15 @@
-//! `umbel -p`: the drop-in for `claude -p`, `codex exec` and `gemini -p`.
+//! `umbel -p`: the drop-in for `claude -p`, `codex exec` and `gemini -p`. The plain text answer
+//! (and that `-p` leaves no worker) is a scenario of both tiers: `tiers::print_mode_text_and_json`.
 
 use crate::each_provider;
 use crate::harness::*;
 use serde_json::{Value, json};
 
 each_provider!(
-    print_mode_text_answers_and_leaves_nothing_behind,
     print_mode_json_has_the_providers_own_shape,
     print_mode_exit_code_follows_the_outcome,
     print_mode_with_a_name_keeps_and_reuses_the_worker,
 );
-
-fn print_mode_text_answers_and_leaves_nothing_behind(provider: &str) {
-    let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "s",
-        json!({ "default": { "reply": "Hello from the fake." } }),
-    );
-    let out = sb.run(&[
-        "-p",
-        "Say hello",
-        "--provider",
-        provider,
-        "--env",
-        &scenario,
-    ]);
-    assert_success(&out, "-p");
-    assert_eq!(stdout(&out), "Hello from the fake.\n");
-    assert!(
-        sb.worker_dirs().is_empty(),
-        "the anonymous worker is removed: {:?}",
-        sb.worker_dirs()
-    );
-}
 
 fn print_mode_json_has_the_providers_own_shape(provider: &str) {
     let sb = Sandbox::new();

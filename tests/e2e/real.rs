@@ -68,7 +68,7 @@ pub fn sandbox() -> Sandbox {
         .expect("fake-model prints its port");
     let url = format!("http://127.0.0.1:{}", line.trim());
     sb.model = Some(model);
-    homes(&sb.home, &sb.project, &url);
+    homes(&sb.home, &url);
     for (provider, var) in [
         ("claude", "UMBEL_CLAUDE_BIN"),
         ("codex", "UMBEL_CODEX_BIN"),
@@ -106,7 +106,7 @@ fn write_json(path: &Path, value: &Value) {
 }
 
 /// A signed-in home for each CLI, as a user who ran each once would have.
-fn homes(home: &Path, _project: &Path, url: &str) {
+fn homes(home: &Path, url: &str) {
     let key_tail = &ANTHROPIC_KEY[ANTHROPIC_KEY.len() - 20..];
     write_json(
         &home.join(".claude.json"),

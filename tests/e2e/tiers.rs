@@ -212,26 +212,21 @@ fn esc_after(sb: &Sandbox, provider: &str, scenario: &str, ms: u64) {
 fn print_mode_text_and_json(provider: &str, tier: Tier) {
     let sb = world(tier);
     let scenario = sb.scenario("s", json!({ "default": { "reply": "The answer is 42." } }));
-    let out = sb.run(&[
-        "-p",
-        "Say hello",
-        "--provider",
-        provider,
-        "--env",
-        &scenario,
-    ]);
+    let print = |extra: &[&str]| {
+        let args = [
+            "-p",
+            "Say hello",
+            "--provider",
+            provider,
+            "--env",
+            &scenario,
+        ];
+        sb.run(&[&args[..], extra].concat())
+    };
+    let out = print(&[]);
     assert_success(&out, "-p");
     assert_eq!(stdout(&out), "The answer is 42.\n");
-    let out = sb.run(&[
-        "-p",
-        "Say hello",
-        "--provider",
-        provider,
-        "--env",
-        &scenario,
-        "--output-format",
-        "json",
-    ]);
+    let out = print(&["--output-format", "json"]);
     assert_success(&out, "-p json");
     assert!(
         stdout(&out).contains("The answer is 42."),

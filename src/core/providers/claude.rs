@@ -198,31 +198,29 @@ impl ProviderModule for Claude {
             return StartupScreen::SignIn((*line).to_string());
         }
         let cursor_on = |text: &str| highlighted(&lines, '❯', text);
-        // Shown in bypass mode, which only the user asks for (--unattended, or their settings).
-        if screen.contains("WARNING: Claude Code running in Bypass Permissions mode") {
-            let keys: &[&str] = if cursor_on("Yes, I accept") {
+        // Enter once the cursor is on `option`, else one step `toward` it: never a blind Enter.
+        let choose = |option: &str, toward: &'static [&'static str]| -> &'static [&'static str] {
+            if cursor_on(option) {
                 &["Enter"]
             } else {
-                &["Down"]
-            };
+                toward
+            }
+        };
+        // Shown in bypass mode, which only the user asks for (--unattended, or their settings).
+        if screen.contains("WARNING: Claude Code running in Bypass Permissions mode") {
             return StartupScreen::Dialog {
                 what: "bypass permissions warning",
-                keys,
+                keys: choose("Yes, I accept", &["Down"]),
             };
         }
         if lines
             .iter()
             .any(|l| l.starts_with("Do you want to use this API key?"))
         {
-            let keys: &[&str] = if cursor_on("Yes") {
-                &["Enter"]
-            } else {
-                &["Up"]
-            };
             return StartupScreen::Consent {
                 what: "custom API key",
                 env: "ANTHROPIC_API_KEY",
-                keys,
+                keys: choose("Yes", &["Up"]),
             };
         }
         if cursor_on("No, exit") {
