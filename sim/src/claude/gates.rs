@@ -43,7 +43,11 @@ pub fn run(
     if let Some(key) = unapproved_key(&claude_json) {
         let shown = format!("sk-ant-...{}", last20(&key));
         let lines = |c: usize, _: bool| api_key(&shown, c);
-        let approved = matches!(choose(term, screen, lines, 2, 1)?, Pick::Option(0));
+        let pick = choose(term, screen, lines, 2, 1)?;
+        if let Pick::Exit(code) = pick {
+            return Ok(Startup::Exit(code));
+        }
+        let approved = pick == Pick::Option(0);
         let list = if approved { "approved" } else { "rejected" };
         config::update_claude_json(&sess.paths.claude_json, |doc| {
             push_key(doc, list, last20(&key))
@@ -54,11 +58,14 @@ pub fn run(
             Pick::Option(1) => {}
             Pick::Option(_) => return Ok(Startup::Exit(1)),
             Pick::Cancelled => return Ok(Startup::Exit(0)),
+            Pick::Exit(code) => return Ok(Startup::Exit(code)),
         }
     }
     if let Some(question) = &sess.script.scenario.startup.unknown_dialog {
         let lines = |c: usize, _: bool| boxed(unknown(question, c));
-        choose(term, screen, lines, 2, 0)?;
+        if let Pick::Exit(code) = choose(term, screen, lines, 2, 0)? {
+            return Ok(Startup::Exit(code));
+        }
     }
     let nudged = claude_json.get("hasSeenAutoDefaultNudge") == Some(&Value::Bool(true));
     let manual_user = settings
@@ -67,6 +74,9 @@ pub fn run(
         .is_some_and(|m| m != "auto");
     if manual_user && !settings.flag_default_mode && !nudged {
         let pick = choose(term, screen, auto_optin, 2, 0)?;
+        if let Pick::Exit(code) = pick {
+            return Ok(Startup::Exit(code));
+        }
         config::update_claude_json(&sess.paths.claude_json, |doc| {
             doc.insert("hasSeenAutoDefaultNudge".into(), Value::Bool(true));
         })?;
@@ -111,6 +121,8 @@ fn push_key(doc: &mut serde_json::Map<String, Value>, list: &str, key: &str) {
 enum Pick {
     Option(usize),
     Cancelled,
+    /// Ctrl-C twice, or the terminal closed: the CLI exits with this status.
+    Exit(i32),
 }
 
 /// A list dialog: Up/Down move, Enter picks, Esc cancels, digits and typing do nothing; a paste
@@ -147,7 +159,7 @@ fn choose(
         None
     })?;
     match (decision, pick) {
-        (Startup::Exit(code), _) => Err(format!("exit {code}")),
+        (Startup::Exit(code), _) => Ok(Pick::Exit(code)),
         (_, Some(pick)) => Ok(pick),
         (_, None) => Ok(Pick::Cancelled),
     }
