@@ -108,8 +108,7 @@ fn wait_turn(
     let mut last_check: Option<Instant> = None;
     let mut last_screen: Option<Instant> = None;
     let mut activity = Activity::new();
-    // Screen polls in a row that showed the prompt put back (two make it certain).
-    let mut restored = 0u32;
+    let mut sightings = Sightings::default();
     let mut tokens = TokenReader::default();
     loop {
         if ctx.cancelled() {
@@ -164,7 +163,7 @@ fn wait_turn(
                         worker,
                         &records[from.min(records.len())..],
                         records.len(),
-                        &mut restored,
+                        &mut sightings,
                     )
                 })
             };
@@ -207,21 +206,30 @@ fn wait_turn(
     }
 }
 
+/// Screen states that end a wait only when seen on two screen polls in a row: a turn dropped
+/// with its prompt put back, and a dialog — a permission prompt looks like any other dialog until
+/// its hook, which may land just after the screen shows it, says what it is.
+#[derive(Default)]
+struct Sightings {
+    restored: u32,
+    dialog: u32,
+}
+
 /// The fallback for states no hook reports: the CLI asks a person to sign in again or shows a
 /// dialog in the middle of a session, or dropped the open turn and put its prompt back into the
-/// input box (seen on two polls in a row: `restored` counts them).
+/// input box.
 fn screen_fallback(
     ctx: &Ctx,
     worker: &Worker,
     since: &[ClassifiedEvent],
     position: usize,
-    restored: &mut u32,
+    seen: &mut Sightings,
 ) -> Option<Outcome> {
     let screen = ctx.tmux.capture(worker.session(), false).ok()?;
     let open = since.iter().any(|e| e.class == EventClass::Submitted);
     if open && worker.provider().prompt_restored(&screen) {
-        *restored += 1;
-        if *restored >= 2 {
+        seen.restored += 1;
+        if seen.restored >= 2 {
             let message = "the CLI dropped the turn and put the prompt back into its input box (Esc before any answer)";
             let mut outcome =
                 Outcome::new(OutcomeKind::ProviderError, message.to_string(), position)
@@ -231,13 +239,23 @@ fn screen_fallback(
         }
         return None;
     }
-    *restored = 0;
-    screen_needs_person_on(worker, screen, position)
+    seen.restored = 0;
+    let found = worker.provider().startup_screen(&screen);
+    if matches!(
+        found,
+        StartupScreen::Person(_) | StartupScreen::Consent { .. }
+    ) {
+        seen.dialog += 1;
+        if seen.dialog < 2 {
+            return None;
+        }
+    }
+    seen.dialog = 0;
+    person_outcome(found, screen, position)
 }
 
 /// A sign-in or dialog screen as an `input` outcome.
-fn screen_needs_person_on(worker: &Worker, screen: String, position: usize) -> Option<Outcome> {
-    let found = worker.provider().startup_screen(&screen);
+fn person_outcome(found: StartupScreen, screen: String, position: usize) -> Option<Outcome> {
     let reason = screen_reason(&found)?;
     let message = match found {
         StartupScreen::SignIn(line) => format!("the CLI asks a person to sign in: \"{line}\""),
