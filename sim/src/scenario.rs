@@ -81,6 +81,10 @@ pub struct Startup {
     /// `2. No` (fake-claude; the others ignore it). Any answer goes on to the prompt.
     #[serde(default)]
     pub unknown_dialog: Option<String>,
+    /// Start a child process that ignores SIGTERM and SIGHUP and stays in the CLI's process
+    /// group (a tool or server that will not die): only SIGKILL ends it.
+    #[serde(default)]
+    pub stubborn_child: bool,
 }
 
 /// One scripted turn.
@@ -105,6 +109,11 @@ pub struct Turn {
     /// How the turn ends.
     #[serde(default)]
     pub end: End,
+    /// Once the turn has ended (its end hook fired), a dialog umbel does not know opens over
+    /// the idle prompt with this question over `❯ 1. Yes` / `2. No`; no hook says so. Up/Down
+    /// move, Enter or Esc closes it; a paste is dropped (fake-claude; the others ignore it).
+    #[serde(default)]
+    pub dialog_after: Option<String>,
 }
 
 /// How a turn ends.
@@ -214,6 +223,21 @@ impl Scenario {
         }
     }
 
+    /// Starts what the scenario's startup asks to run beside the CLI (its stubborn child).
+    pub fn start_children(&self) -> Result<(), String> {
+        if !self.startup.stubborn_child {
+            return Ok(());
+        }
+        std::process::Command::new("sh")
+            .args(["-c", "trap '' TERM HUP INT; while :; do sleep 1; done"])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .map(drop)
+            .map_err(|e| format!("cannot start the stubborn child: {e}"))
+    }
+
     fn validate(&self) -> Result<(), String> {
         Clock::parse(&self.clock)?;
         let all = self
@@ -269,6 +293,8 @@ pub struct Chosen {
     pub late_transcript_ms: Option<u64>,
     /// How the turn ends.
     pub end: End,
+    /// The dialog that opens over the prompt once the turn has ended.
+    pub dialog_after: Option<String>,
 }
 
 impl Chosen {
@@ -339,6 +365,7 @@ impl Script {
             chunk_ms: turn.chunk_ms,
             late_transcript_ms: turn.late_transcript_ms,
             end: turn.end,
+            dialog_after: turn.dialog_after,
         }
     }
 }

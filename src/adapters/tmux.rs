@@ -262,14 +262,44 @@ impl Tmux {
             args.extend(strings(&["-S", "-", "-E", "-"]));
         }
         let out = self.run(&args, None)?;
+        Ok(tidy_screen(&String::from_utf8_lossy(&out)))
+    }
+
+    /// The visible screens of several sessions in one tmux invocation (`capture-pane` chained
+    /// with `;`, a marker line printed between them), for views of the whole fleet. A session
+    /// that went away meanwhile fails the chain; then each is captured alone and the missing
+    /// ones are left out.
+    pub fn capture_many(&self, sessions: &[&str]) -> Result<HashMap<String, String>> {
+        const MARK: &str = "::umbel-screen-end::";
+        let mut args = Vec::new();
+        for session in sessions {
+            if !args.is_empty() {
+                args.push(";".to_string());
+            }
+            args.extend(strings(&[
+                "capture-pane",
+                "-p",
+                "-J",
+                "-t",
+                &pane_target(session),
+            ]));
+            args.extend(strings(&[";", "display-message", "-p", MARK]));
+        }
+        if args.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let Ok(out) = self.run(&args, None) else {
+            return Ok(sessions
+                .iter()
+                .filter_map(|s| Some((s.to_string(), self.capture(s, false).ok()?)))
+                .collect());
+        };
         let text = String::from_utf8_lossy(&out);
-        Ok(text
-            .lines()
-            .filter(|l| !l.starts_with("Pane is dead"))
-            .collect::<Vec<_>>()
-            .join("\n")
-            .trim_end()
-            .to_string())
+        Ok(sessions
+            .iter()
+            .zip(text.split(&format!("{MARK}\n")))
+            .map(|(session, screen)| (session.to_string(), tidy_screen(screen)))
+            .collect())
     }
 
     /// Pastes `text` as one bracketed paste (newlines kept as LF), through a buffer loaded from
@@ -339,6 +369,16 @@ fn strings(items: &[&str]) -> Vec<String> {
 }
 
 /// Whether a tmux error only says the server or session does not exist.
+/// A captured screen without tmux's "Pane is dead" line and trailing blank lines.
+fn tidy_screen(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.starts_with("Pane is dead"))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .trim_end()
+        .to_string()
+}
+
 pub fn not_there(err: &Error) -> bool {
     let Error::Tmux { message, .. } = err else {
         return false;

@@ -247,7 +247,8 @@ pub struct StatusArgs {
     pub name: Option<String>,
 }
 
-/// Stop a worker; its folder stays as a tombstone unless purged.
+/// Stop a worker (SIGTERM to its processes, SIGKILL to any left after 3 s); its folder stays as
+/// a tombstone unless purged.
 #[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct KillArgs {

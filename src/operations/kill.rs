@@ -1,14 +1,20 @@
-//! `kill`: end a worker's whole process group and its tmux session. The folder stays as a
+//! `kill`: end a worker's whole process group (SIGTERM, then SIGKILL after a grace) and its
+//! tmux session. The folder stays as a
 //! tombstone with the last screen as evidence, unless `--purge` removes it.
 
 use super::Ctx;
 use super::worker::{Worker, now_ms};
+use crate::adapters::process::end_group;
 use crate::adapters::state::DeadRecord;
 use crate::core::args::KillArgs;
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
 use crate::core::wait::Liveness;
-use rustix::process::{Pid, Signal, kill_process_group};
+use std::time::Duration;
+
+/// How long a worker's processes have to exit on SIGTERM (saving their session) before
+/// SIGKILL ends what is left.
+const TERM_GRACE: Duration = Duration::from_secs(3);
 
 /// Kills the named worker (or all) and returns the names killed.
 pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<Vec<String>> {
@@ -32,10 +38,8 @@ pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<Vec<String>> {
             Liveness::Gone => None,
             _ => ctx.tmux.capture(&session, true).ok(),
         };
-        if let (Liveness::Alive, Some(pid)) = (&pane.liveness, pane.pid)
-            && let Some(pid) = Pid::from_raw(pid as i32)
-        {
-            let _ = kill_process_group(pid, Signal::TERM);
+        if let (Liveness::Alive, Some(pid)) = (&pane.liveness, pane.pid) {
+            end_group(pid, TERM_GRACE);
         }
         ctx.tmux.kill_session(&session)?;
         if args.purge {

@@ -12,7 +12,7 @@ use crate::adapters::watch::FolderWatch;
 use crate::core::args::GuardArgs;
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
-use crate::core::providers::EventClass;
+use crate::core::providers::{EventClass, StartupScreen};
 use crate::core::status::{WorkerState, derive_state};
 use crate::core::wait::Liveness;
 use std::fs::{File, TryLockError};
@@ -89,6 +89,7 @@ pub fn send(ctx: &Ctx, name: &str, prompt: &[u8]) -> Result<usize> {
             });
         }
     }
+    refuse_modal(ctx, &worker)?;
     let position = events.len();
     let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
     let buffer = format!("umbel-prompt-{}", worker.name);
@@ -196,6 +197,43 @@ fn lock(ctx: &Ctx, worker: &Worker) -> Result<File> {
         Err(TryLockError::WouldBlock) => Err(busy(worker, "another `send` to it is in progress")),
         Err(TryLockError::Error(e)) => Err(Error::io("cannot lock", &path, e)),
     }
+}
+
+/// No hook says a dialog opened over an idle prompt; the screen does. A paste into it would be
+/// dropped and the Enter after it would answer the dialog blindly, so nothing is sent.
+fn refuse_modal(ctx: &Ctx, worker: &Worker) -> Result<()> {
+    let screen = ctx.tmux.capture(worker.session(), false)?;
+    let (what, hint) = match worker.provider().startup_screen(&screen) {
+        StartupScreen::Person(question) => (
+            question,
+            format!(
+                "Answer it in the worker's terminal (`umbel attach {}`), then send again",
+                worker.name
+            ),
+        ),
+        StartupScreen::Dialog { what, .. } | StartupScreen::Consent { what, .. } => (
+            what.to_string(),
+            format!(
+                "Answer it in `umbel attach {}`, then send again",
+                worker.name
+            ),
+        ),
+        StartupScreen::SignIn(line) => (
+            line,
+            format!(
+                "The CLI fell back to its sign-in screen: sign in through `umbel attach {}`",
+                worker.name
+            ),
+        ),
+        StartupScreen::Idle | StartupScreen::Other => return Ok(()),
+    };
+    Err(Error::DialogOpen {
+        name: worker.name.to_string(),
+        provider: worker.meta.provider.as_str(),
+        what,
+        hint,
+        screen: Some(screen),
+    })
 }
 
 fn busy(worker: &Worker, detail: &str) -> Error {

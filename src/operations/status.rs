@@ -13,14 +13,18 @@ use crate::core::wait::Liveness;
 /// How many recent events have their payloads read (for the pending tool).
 const RECENT: usize = 16;
 
-/// What a busy worker's pane says that no hook does (one tmux capture): it waits for a person
-/// (the reason), or it dropped the turn and is back at its prompt (`Ready`).
-fn screen_says(ctx: &Ctx, worker: &Worker) -> Option<(WorkerState, Option<&'static str>)> {
-    let screen = ctx.tmux.capture(worker.session(), false).ok()?;
-    if worker.provider().prompt_restored(&screen) {
+/// What a worker's pane says that no hook does: it waits for a person (the reason) — a
+/// dialog, a sign-in screen, a modal over an idle prompt — or, when busy, it dropped the turn
+/// and is back at its prompt (`Ready`).
+fn screen_says(
+    worker: &Worker,
+    state: WorkerState,
+    screen: &str,
+) -> Option<(WorkerState, Option<&'static str>)> {
+    if state == WorkerState::Busy && worker.provider().prompt_restored(screen) {
         return Some((WorkerState::Ready, None));
     }
-    let reason = screen_reason(&worker.provider().startup_screen(&screen))?;
+    let reason = screen_reason(&worker.provider().startup_screen(screen))?;
     Some((WorkerState::NeedsInput, Some(reason)))
 }
 
@@ -31,7 +35,7 @@ pub fn status(ctx: &Ctx, args: &StatusArgs) -> Result<Vec<WorkerStatus>> {
         None => ctx.state.list()?,
     };
     let panes = ctx.tmux.panes()?;
-    let mut out = Vec::new();
+    let mut found = Vec::new();
     for name in names {
         let worker = match Worker::load(ctx, name.as_str()) {
             Ok(w) => w,
@@ -44,16 +48,25 @@ pub fn status(ctx: &Ctx, args: &StatusArgs) -> Result<Vec<WorkerStatus>> {
         let liveness = panes
             .get(worker.session())
             .map_or(Liveness::Gone, |p| p.liveness.clone());
-        let (mut state, mut input) = derive_state(&worker.meta, &events, &liveness);
+        let (mut state, input) = derive_state(&worker.meta, &events, &liveness);
         if state == WorkerState::Busy && worker.ended_in_transcript(ctx, &events, 0).is_some() {
             state = WorkerState::Ready;
         }
-        // No hook says the CLI fell back to its sign-in screen or a dialog mid-turn, or dropped
-        // the turn (claude, Esc before any answer): only the pane does. Asked of one worker
-        // only; the fleet view stays one tmux call.
-        if state == WorkerState::Busy
-            && args.name.is_some()
-            && let Some((seen, reason)) = screen_says(ctx, &worker)
+        found.push((worker, events, liveness, state, input));
+    }
+    // No hook says a modal opened over an idle prompt, the CLI fell back to its sign-in screen
+    // or a dialog mid-turn, or dropped the turn (claude, Esc before any answer): only the pane
+    // does. One tmux call reads the screens of every ready or busy worker.
+    let looked: Vec<&str> = found
+        .iter()
+        .filter(|(_, _, _, state, _)| matches!(state, WorkerState::Ready | WorkerState::Busy))
+        .map(|(worker, ..)| worker.session())
+        .collect();
+    let screens = ctx.tmux.capture_many(&looked)?;
+    let mut out = Vec::new();
+    for (worker, events, liveness, mut state, mut input) in found {
+        if let Some(screen) = screens.get(worker.session())
+            && let Some((seen, reason)) = screen_says(&worker, state, screen)
         {
             state = seen;
             input = reason.map(|r| (r, None));

@@ -135,3 +135,39 @@ fn an_unknown_dialog_is_reported_within_seconds_never_answered() {
         "Switch your default effort to high?",
     );
 }
+
+#[test]
+fn a_dialog_over_the_idle_prompt_is_shown_by_status_and_refused_by_send() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario(
+        "s",
+        json!({ "default": { "dialog_after": "How is Claude doing this session?" } }),
+    );
+    sb.spawn("m1", &["--env", &scenario]);
+    turn_works(&sb, "m1");
+    // No hook says the dialog opened: status reads it from the screen, named and fleet-wide.
+    let named = json_of(&sb.run(&["status", "m1", "--json"]));
+    let named = if named.is_array() {
+        named[0].clone()
+    } else {
+        named
+    };
+    assert_eq!(named["state"], "needs-input", "{named}");
+    assert_eq!(named["needsInput"], "dialog", "{named}");
+    let fleet = sb.ls();
+    assert_eq!(fleet[0]["state"], "needs-input", "{fleet:?}");
+    // A paste would be dropped and its Enter would answer the dialog blindly: nothing is sent.
+    let sent = sb.run(&["send", "m1", "Say hello again", "--json"]);
+    assert_eq!(sent.status.code(), Some(126), "{}", stderr(&sent));
+    assert_eq!(json_of(&sent)["error"]["code"], "dialog");
+    assert!(
+        stderr(&sent).contains("How is Claude doing"),
+        "{}",
+        stderr(&sent)
+    );
+    let screen = stdout(&sb.run(&["capture", "m1"]));
+    assert!(
+        screen.contains("❯ 1. Yes"),
+        "the dialog is still open: {screen}"
+    );
+}

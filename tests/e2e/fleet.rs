@@ -1,5 +1,6 @@
-//! `status` for the whole fleet asks tmux once, whatever the number of workers, and still tells
-//! each one's state apart (alive, crashed with its status, killed).
+//! `status` for the whole fleet asks tmux twice, whatever the number of workers (the panes, then
+//! the screens of the live ones, for dialogs no hook reports), and still tells each one's state
+//! apart (alive, crashed with its status, killed).
 
 use crate::harness::*;
 use serde_json::json;
@@ -8,7 +9,7 @@ use umbel::core::status::WorkerState;
 use umbel::operations::{Ctx, status};
 
 #[test]
-fn status_of_every_worker_is_one_tmux_call() {
+fn status_of_every_worker_is_two_tmux_calls() {
     let sb = Sandbox::new();
     let crash = sb.scenario(
         "c",
@@ -24,7 +25,11 @@ fn status_of_every_worker_is_one_tmux_call() {
     let ctx = Ctx::from_env(sb.env()).expect("context");
     let before = ctx.tmux.calls();
     let list = status::status(&ctx, &StatusArgs::default()).expect("status");
-    assert_eq!(ctx.tmux.calls() - before, 1, "one list-panes for the fleet");
+    assert_eq!(
+        ctx.tmux.calls() - before,
+        2,
+        "one list-panes and one chain of capture-panes for the fleet"
+    );
     let states: Vec<(&str, WorkerState)> =
         list.iter().map(|s| (s.name.as_str(), s.state)).collect();
     assert_eq!(

@@ -77,7 +77,10 @@ fn trust_two_turns_read_by_turn_and_kill_leaves_no_process(provider: &str, tier:
     let sb = world(tier);
     let scenario = sb.scenario(
         "s",
-        json!({ "turns": [{ "match": "first", "reply": "One." }, { "match": "second", "reply": "Two.", "chunk_ms": 20 }] }),
+        // On the fakes a child that ignores SIGTERM and SIGHUP stays in the CLI's process group,
+        // so "no process left" can fail here too (the real CLIs' model server ignores it).
+        json!({ "startup": { "stubborn_child": true },
+                "turns": [{ "match": "first", "reply": "One." }, { "match": "second", "reply": "Two.", "chunk_ms": 20 }] }),
     );
     sb.spawn("w", &["--provider", provider, "--env", &scenario]);
     assert_eq!(turn(&sb, "w", "the first question").0, Some(0));
@@ -93,6 +96,9 @@ fn trust_two_turns_read_by_turn_and_kill_leaves_no_process(provider: &str, tier:
         .filter_map(|t| t["answer"].as_str())
         .collect();
     assert_eq!(answers, ["One.", "Two."], "{all}");
+    // status reads the screens of idle workers for dialogs no hook reports: an idle prompt with
+    // two answers above it is no dialog.
+    assert_eq!(sb.ls()[0]["state"], "ready", "{:?}", sb.ls());
     assert_success(&sb.run(&["kill", "w", "--purge"]), "kill");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while !processes_under(&sb.root).is_empty() && std::time::Instant::now() < deadline {

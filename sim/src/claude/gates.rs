@@ -173,13 +173,13 @@ fn marked(cursor: usize, options: &[&str]) -> Vec<String> {
         .collect()
 }
 
-fn boxed(body: Vec<String>) -> Vec<String> {
+pub(super) fn boxed(body: Vec<String>) -> Vec<String> {
     let mut lines = vec![String::new(), rule('─', term::size().0)];
     lines.extend(body);
     lines
 }
 
-fn unknown(question: &str, cursor: usize) -> Vec<String> {
+pub(super) fn unknown(question: &str, cursor: usize) -> Vec<String> {
     let mut body = vec![format!("  {question}"), String::new()];
     body.extend(marked(cursor, &["1. Yes", "2. No"]));
     body.extend([String::new(), "  Enter to confirm · Esc to cancel".into()]);

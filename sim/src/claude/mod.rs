@@ -59,6 +59,7 @@ pub fn run(args: &[String]) -> Result<i32, String> {
         cli::Action::Run(opts) => opts,
     };
     let scenario = Scenario::from_env()?;
+    scenario.start_children()?;
     if opts.print || !crate::term::stdout_is_tty() {
         print::run(&opts, scenario)
     } else {

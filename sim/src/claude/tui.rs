@@ -30,6 +30,8 @@ struct App {
     queue: VecDeque<String>,
     late: Option<Late>,
     pending: Vec<String>,
+    /// A dialog over the idle prompt (a turn's `dialog_after`): its question and cursor.
+    modal: Option<(String, usize)>,
 }
 
 /// Runs the TUI and returns the exit status.
@@ -53,6 +55,7 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
         queue: VecDeque::new(),
         late: None,
         pending: Vec::new(),
+        modal: None,
     };
     std::thread::sleep(Duration::from_millis(delay));
     app.sess.clock.advance(delay);
@@ -121,6 +124,15 @@ impl App {
             self.input.clear();
             return Ok(Flow::Go);
         }
+        if let Some((_, cursor)) = self.modal.as_mut() {
+            match key {
+                Key::Up => *cursor = cursor.saturating_sub(1),
+                Key::Down => *cursor = (*cursor + 1).min(1),
+                Key::Enter | Key::Esc => self.modal = None,
+                _ => {}
+            }
+            return Ok(Flow::Go);
+        }
         if let Some(turn) = self.turn.as_mut() {
             let in_dialog = !turn.busy();
             if in_dialog || key == Key::Esc {
@@ -176,7 +188,7 @@ impl App {
         let Some(outcome) = outcome else {
             return Ok(Flow::Go);
         };
-        self.turn = None;
+        let dialog_after = self.turn.take().and_then(|t| t.chosen.dialog_after);
         match outcome {
             Outcome::Done { hook, late, .. } => {
                 self.late = late;
@@ -184,6 +196,11 @@ impl App {
                 self.sess.registry("idle");
                 if let Some(h) = hook {
                     self.sess.fire(h.event, None, &h.payload);
+                }
+                if let Some(question) = dialog_after {
+                    self.modal = Some((question, 0));
+                    self.draw()?;
+                    return Ok(Flow::Go);
                 }
                 match self.queue.pop_front() {
                     Some(next) => self.submit(next),
@@ -291,6 +308,14 @@ impl App {
                 }
                 return Ok(());
             }
+        }
+        if let Some((question, cursor)) = &self.modal {
+            let lines = gates::boxed(gates::unknown(question, *cursor));
+            let bytes = self
+                .screen
+                .frame(&std::mem::take(&mut self.pending), &lines, size);
+            return term::write_out(&bytes)
+                .map_err(|e| format!("cannot write to the terminal: {e}"));
         }
         let footer = if self.keys.ctrl_c.is_some() {
             Footer::ConfirmExit

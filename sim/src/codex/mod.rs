@@ -79,6 +79,7 @@ pub fn run(args: &[String]) -> Result<i32, String> {
     let cwd = cwd.canonicalize().unwrap_or(cwd);
     cli::overrides(&opts.overrides)?;
     let scenario = Scenario::from_env()?;
+    scenario.start_children()?;
     let home = config::codex_home(&cwd)?;
     let config = Config::load(&home)?;
     let hook_file = HookFile::load(&home, &config)?;

@@ -75,6 +75,7 @@ pub fn run(args: &[String]) -> Result<i32, Failure> {
         cli::Action::Run(opts) => opts,
     };
     let scenario = Scenario::from_env().map_err(Failure::Fake)?;
+    scenario.start_children().map_err(Failure::Fake)?;
     let headless = opts.prompt.is_some() || !crate::term::stdin_is_tty();
     if headless {
         headless::run(&opts, scenario).map_err(Failure::Fake)

@@ -1,0 +1,136 @@
+//! Ending a worker's processes: the pane's process group gets SIGTERM, a grace period to exit
+//! on its own (the CLIs save their session on TERM), then SIGKILL for whatever is left.
+
+use rustix::process::{Pid, Signal, kill_process_group, test_kill_process_group};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+/// How often the group is checked during the grace period.
+const POLL: Duration = Duration::from_millis(10);
+
+/// How a process group ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GroupEnd {
+    /// There was no such group (already gone).
+    Absent,
+    /// Every process exited within the grace period after SIGTERM.
+    Terminated,
+    /// Some were still there after the grace period and got SIGKILL.
+    Killed,
+}
+
+/// Sends SIGTERM to the process group `pgid`, waits up to `grace` for it to empty, then sends
+/// SIGKILL to what is left.
+pub fn end_group(pgid: u32, grace: Duration) -> GroupEnd {
+    let Some(group) = i32::try_from(pgid).ok().and_then(Pid::from_raw) else {
+        return GroupEnd::Absent;
+    };
+    if kill_process_group(group, Signal::TERM).is_err() {
+        return GroupEnd::Absent;
+    }
+    let deadline = Instant::now() + grace;
+    while Instant::now() < deadline {
+        if !has_live_member(pgid) {
+            return GroupEnd::Terminated;
+        }
+        sleep(POLL);
+    }
+    match kill_process_group(group, Signal::KILL) {
+        Ok(()) => GroupEnd::Killed,
+        Err(_) => GroupEnd::Terminated,
+    }
+}
+
+/// Whether a process of group `pgid` is still running. Zombies do not count: a CLI whose
+/// wrapper died first is reparented to init, which in a container may reap it only seconds
+/// later, and `kill(-pgid, 0)` still finds it until then.
+fn has_live_member(pgid: u32) -> bool {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return test_kill_process_group_raw(pgid);
+    };
+    entries.flatten().any(|entry| {
+        let is_pid = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()));
+        is_pid
+            && std::fs::read_to_string(entry.path().join("stat"))
+                .ok()
+                .and_then(|stat| live_group_of(&stat))
+                == Some(pgid)
+    })
+}
+
+fn test_kill_process_group_raw(pgid: u32) -> bool {
+    i32::try_from(pgid)
+        .ok()
+        .and_then(Pid::from_raw)
+        .is_some_and(|group| test_kill_process_group(group).is_ok())
+}
+
+/// The process group of a `/proc/PID/stat` line, unless the process is a zombie (or dead).
+/// The command name in parentheses may hold spaces and parentheses: fields are read after the
+/// last `)`.
+fn live_group_of(stat: &str) -> Option<u32> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let mut fields = rest.split_whitespace();
+    let state = fields.next()?;
+    let _ppid = fields.next()?;
+    let pgrp = fields.next()?.parse().ok()?;
+    (!matches!(state, "Z" | "X" | "x")).then_some(pgrp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::process::CommandExt;
+    use std::process::Command;
+
+    /// A shell leading its own process group, reaped by a thread (as tmux reaps a pane's
+    /// process), so an exited group does not linger as a zombie.
+    fn group(script: &str) -> u32 {
+        let mut child = Command::new("sh")
+            .args(["-c", script])
+            .process_group(0)
+            .spawn()
+            .expect("sh");
+        let id = child.id();
+        std::thread::spawn(move || child.wait());
+        id
+    }
+
+    #[test]
+    fn a_group_that_exits_on_term_is_not_killed() {
+        let id = group("sleep 30");
+        assert_eq!(end_group(id, Duration::from_secs(5)), GroupEnd::Terminated);
+    }
+
+    #[test]
+    fn a_group_that_ignores_term_gets_kill_after_the_grace() {
+        let id = group("trap '' TERM; sleep 30 & wait");
+        // Let the shell install its trap before the signal.
+        sleep(Duration::from_millis(200));
+        assert_eq!(end_group(id, Duration::from_millis(300)), GroupEnd::Killed);
+        let gone = Instant::now() + Duration::from_secs(5);
+        while has_live_member(id) && Instant::now() < gone {
+            sleep(POLL);
+        }
+        assert!(!has_live_member(id), "the group is gone");
+    }
+
+    #[test]
+    fn a_zombie_is_not_a_live_member() {
+        let stat = "27526 (fake (claude)) Z 1 27514 27514 0 -1 4228356";
+        assert_eq!(live_group_of(stat), None);
+        let stat = "27526 (fake (claude)) S 27514 27514 27514 34816 27526 4194304";
+        assert_eq!(live_group_of(stat), Some(27514));
+    }
+
+    #[test]
+    fn no_group_is_absent() {
+        assert_eq!(
+            end_group(4_000_000, Duration::from_millis(10)),
+            GroupEnd::Absent
+        );
+    }
+}
