@@ -13,6 +13,9 @@
 //!    rejection (feedback sent, a second answer checked).
 //! 7. Turns: parsing every turn (with its tool actions) of a long recorded-shape transcript, as
 //!    `read --all`, `actions` and `diff` do.
+//! 8. (figures/perf.rs) CPU of an idle `wait` and `logs -f`, `-p` on a one-second turn,
+//!    `read --all` / `--turn 1` on a 100 MB transcript, 100 sequential spawns; then one summary
+//!    table of every figure with its goal.
 //!
 //! Figures, not pass/fail: these machines are shared and noisy.
 
@@ -23,6 +26,8 @@ mod load;
 #[allow(dead_code)]
 #[path = "../tests/e2e/mcp/client.rs"]
 mod mcp_client;
+#[path = "figures/perf.rs"]
+mod perf;
 #[path = "../tests/e2e/real.rs"]
 #[allow(dead_code)]
 mod real;
@@ -49,6 +54,7 @@ fn main() {
         .collect();
     // First: its peak RSS is that of any child process so far (getrusage(RUSAGE_CHILDREN)),
     // and before the other parts the only children are the umbel CLI processes of the fleet.
+    let mut rows = Vec::new();
     if only.is_empty() || only.iter().any(|o| o == "load") {
         let started = Instant::now();
         let sb = load::fleet(50, 3, 4);
@@ -68,8 +74,18 @@ fn main() {
         }
         let sb = Sandbox::new();
         println!("{provider}:");
-        stop_to_wait(&sb, provider);
+        rows.push(stop_to_wait(&sb, provider));
         print_overhead(&sb, provider, fake_bin, print_args);
+        rows.push(perf::print_ratio_1s(
+            &sb, provider, fake_bin, print_args, PRINT_RUNS,
+        ));
+        rows.extend(perf::idle_cpu(&sb, provider));
+    }
+    if only.is_empty() || only.iter().any(|o| o == "read") {
+        rows.extend(perf::read_100mb(&Sandbox::new()));
+    }
+    if only.is_empty() || only.iter().any(|o| o == "spawn") {
+        rows.push(perf::spawn_rate(&Sandbox::new()));
     }
     if only.is_empty() || only.iter().any(|o| o == "workflow") {
         workflow_figures();
@@ -83,6 +99,7 @@ fn main() {
     if only.is_empty() || only.iter().any(|o| o == "turns") {
         turns_figures();
     }
+    perf::print_summary(&rows);
 }
 
 fn mcp_figures() {
@@ -218,7 +235,7 @@ fn peak_child_rss_kib() -> i64 {
     }
 }
 
-fn stop_to_wait(sb: &Sandbox, provider: &str) {
+fn stop_to_wait(sb: &Sandbox, provider: &str) -> perf::Row {
     // The reply comes 150 ms after the prompt, so `wait` is already blocking when Stop fires.
     let scenario = sb.scenario(
         "bench",
@@ -262,6 +279,12 @@ fn stop_to_wait(sb: &Sandbox, provider: &str) {
         ms(pct(0.99)),
         ms(*latencies.last().expect("samples"))
     );
+    let _ = sb.run(&["kill", "bench", "--purge"]);
+    perf::Row {
+        figure: format!("{provider}: end-of-turn hook → wait returned"),
+        value: format!("p50 {:.1} ms, p99 {:.1} ms", ms(pct(0.50)), ms(pct(0.99))),
+        goal: "p50 < 5 ms, p99 < 20 ms",
+    }
 }
 
 fn print_overhead(sb: &Sandbox, provider: &str, fake_bin: &str, print_args: &[&str]) {

@@ -99,6 +99,28 @@ impl InputBuffer {
         }
     }
 
+    /// Ctrl-U with the cursor at the end, as the real CLIs do it: deletes the last line's text
+    /// back to (not including) the newline before it; a placeholder on that line goes too. An
+    /// already empty last line stays (Backspace then joins it to the line above).
+    pub fn kill_line(&mut self) {
+        while let Some(segment) = self.segments.last_mut() {
+            match segment {
+                Segment::Paste { .. } => {
+                    self.segments.pop();
+                }
+                Segment::Text(t) => match t.rfind('\n') {
+                    Some(at) => {
+                        t.truncate(at + 1);
+                        return;
+                    }
+                    None => {
+                        self.segments.pop();
+                    }
+                },
+            }
+        }
+    }
+
     /// Empties the input (the paste counter keeps counting).
     pub fn clear(&mut self) {
         self.segments.clear();
@@ -167,6 +189,19 @@ pub fn line_breaks(text: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ctrl_u_deletes_the_last_line_only_as_the_real_clis_do() {
+        let mut input = InputBuffer::new();
+        input.insert_text("first line\nsecond line of text");
+        input.kill_line();
+        assert_eq!(input.expanded(), "first line\n");
+        input.kill_line();
+        assert_eq!(input.expanded(), "first line\n", "an empty last line stays");
+        input.backspace();
+        input.kill_line();
+        assert!(input.is_empty());
+    }
 
     fn collapse_long(n: u32, content: &str) -> Option<String> {
         (content.len() > 5).then(|| format!("[P{n}]"))

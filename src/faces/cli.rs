@@ -161,11 +161,16 @@ pub fn main() -> ExitCode {
         }
         Err(e) => return ExitCode::from(report(&e, json)),
     };
-    // Ctrl-C stops what umbel is doing (exit 130) and leaves workers as they are; a second
-    // Ctrl-C exits at once.
-    use signal_hook::consts::SIGINT;
-    let _ = signal_hook::flag::register_conditional_shutdown(SIGINT, 130, ctx.cancel.clone());
-    let _ = signal_hook::flag::register(SIGINT, ctx.cancel.clone());
+    // Ctrl-C, SIGTERM (`timeout`, a CI cancelling) and SIGHUP (a closed terminal) stop what
+    // umbel is doing (exit 130) the same way: what it started for itself (`-p`'s worker, a
+    // half-spawned worker) is removed, workers it was asked about are left as they are. A
+    // second signal exits at once.
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    for (signal, status) in [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129)] {
+        let _ =
+            signal_hook::flag::register_conditional_shutdown(signal, status, ctx.cancel.clone());
+        let _ = signal_hook::flag::register(signal, ctx.cancel.clone());
+    }
     ExitCode::from(dispatch(&ctx, cli))
 }
 

@@ -27,8 +27,13 @@ const CONFIRM: Duration = Duration::from_secs(4);
 const SUBMIT_LIMIT: Duration = Duration::from_secs(30);
 /// Extra Enters pressed when the prompt still sits on the input line.
 const EXTRA_ENTERS: u32 = 3;
-/// Pause between the paste and Enter, so the CLI has taken the paste in.
-const PASTE_SETTLE: Duration = Duration::from_millis(60);
+/// How long a paste may take to show on the input line before Enter is pressed anyway (the
+/// extra-Enter loop below then finds out what happened).
+const PASTE_SHOWN: Duration = Duration::from_secs(1);
+/// Pause between two looks at the input line while a paste is being taken in.
+const PASTE_POLL: Duration = Duration::from_millis(2);
+/// How many Ctrl-U + Backspace rounds may empty a leftover input line (one line each).
+const CLEAR_ROUNDS: usize = 200;
 /// The bracketed-paste end marker: a prompt holding it would end the paste early.
 const PASTE_END: &[u8] = b"\x1b[201~";
 /// The largest prompt umbel pastes into a TUI.
@@ -89,12 +94,14 @@ pub fn send(ctx: &Ctx, name: &str, prompt: &[u8]) -> Result<usize> {
             });
         }
     }
-    refuse_modal(ctx, &worker)?;
+    let screen = ctx.tmux.capture(worker.session(), false)?;
+    refuse_modal(&worker, &screen)?;
+    clear_input(ctx, &worker, screen)?;
     let position = events.len();
     let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
     let buffer = format!("umbel-prompt-{}", worker.name);
     ctx.tmux.paste(worker.session(), &buffer, prompt)?;
-    sleep(PASTE_SETTLE);
+    await_paste(ctx, &worker)?;
     ctx.tmux.send_keys(worker.session(), &["Enter"])?;
     let started = Instant::now();
     let mut enters = 1;
@@ -132,6 +139,21 @@ pub fn send(ctx: &Ctx, name: &str, prompt: &[u8]) -> Result<usize> {
     }
 }
 
+/// Waits until the CLI shows the paste on its input line (it has taken the whole bracketed
+/// paste in, so the Enter that follows is not part of it), at most [`PASTE_SHOWN`]. A screen
+/// look costs one tmux call (~3 ms); the paste usually shows on the first or second.
+fn await_paste(ctx: &Ctx, worker: &Worker) -> Result<()> {
+    let deadline = Instant::now() + PASTE_SHOWN;
+    while Instant::now() < deadline {
+        let screen = ctx.tmux.capture(worker.session(), false)?;
+        if worker.provider().pending_input(&screen) {
+            return Ok(());
+        }
+        sleep(PASTE_POLL);
+    }
+    Ok(())
+}
+
 /// Waits up to [`CONFIRM`] for a submit event at or after `position`.
 fn confirmed(ctx: &Ctx, worker: &Worker, position: usize, watch: &FolderWatch) -> Result<bool> {
     let deadline = Instant::now() + CONFIRM;
@@ -150,9 +172,9 @@ fn confirmed(ctx: &Ctx, worker: &Worker, position: usize, watch: &FolderWatch) -
         if now >= deadline {
             return Ok(false);
         }
-        if ctx.cancelled() {
-            return Err(Error::Interrupted);
-        }
+        // No check of ctx.cancelled() here: the prompt is pasted, so a Ctrl-C now would report
+        // "interrupted" for a prompt that is (or is about to be) submitted, and a caller that
+        // retries would send it twice. The confirmation is bounded; a second Ctrl-C exits.
         watch.wait((deadline - now).min(Duration::from_millis(250)));
     }
 }
@@ -201,9 +223,8 @@ fn lock(ctx: &Ctx, worker: &Worker) -> Result<File> {
 
 /// No hook says a dialog opened over an idle prompt; the screen does. A paste into it would be
 /// dropped and the Enter after it would answer the dialog blindly, so nothing is sent.
-fn refuse_modal(ctx: &Ctx, worker: &Worker) -> Result<()> {
-    let screen = ctx.tmux.capture(worker.session(), false)?;
-    let (what, hint) = match worker.provider().startup_screen(&screen) {
+fn refuse_modal(worker: &Worker, screen: &str) -> Result<()> {
+    let (what, hint) = match worker.provider().startup_screen(screen) {
         StartupScreen::Person(question) => (
             question,
             format!(
@@ -232,6 +253,28 @@ fn refuse_modal(ctx: &Ctx, worker: &Worker) -> Result<()> {
         provider: worker.meta.provider.as_str(),
         what,
         hint,
+        screen: Some(screen.to_string()),
+    })
+}
+
+/// Empties an input line that holds text — a `send` killed between its paste and its Enter, or
+/// a person typing through `attach` — so the prompt is not submitted glued to it. The real
+/// CLIs' Ctrl-U deletes only the last line, so it is Ctrl-U then Backspace (joining the line
+/// above), until the composer shows empty.
+fn clear_input(ctx: &Ctx, worker: &Worker, mut screen: String) -> Result<()> {
+    for _ in 0..CLEAR_ROUNDS {
+        if !worker.provider().pending_input(&screen) {
+            return Ok(());
+        }
+        ctx.tmux.send_keys(worker.session(), &["C-u", "BSpace"])?;
+        screen = ctx.tmux.capture(worker.session(), false)?;
+    }
+    Err(Error::NotSubmitted {
+        name: worker.name.to_string(),
+        detail: format!(
+            "its input line still held text after {CLEAR_ROUNDS} rounds of Ctrl-U and Backspace; clear it in `umbel attach {}`",
+            worker.name
+        ),
         screen: Some(screen),
     })
 }

@@ -13,6 +13,7 @@ mod faults;
 mod fleet;
 mod guard;
 mod inspect;
+mod interrupts;
 mod lifecycle;
 mod load;
 mod mcp;

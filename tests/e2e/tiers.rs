@@ -48,6 +48,7 @@ each_tier!(
     esc_mid_turn_is_provider_error_interrupted,
     esc_before_any_text_is_provider_error_interrupted,
     print_mode_text_and_json,
+    text_left_on_the_input_line_is_cleared_not_glued_to_the_next_prompt,
 );
 
 /// `wait --since` the position `send` printed, as JSON.
@@ -240,4 +241,33 @@ fn print_mode_text_and_json(provider: &str, tier: Tier) {
         stdout(&out)
     );
     assert!(sb.worker_dirs().is_empty(), "-p leaves no worker");
+}
+
+/// What a `send` killed between its paste and its Enter leaves on the input line, or what a
+/// person typed through `attach`: the next `send` clears it (Ctrl-U deletes one line in each
+/// real CLI, Backspace joins the line above) and the prompt goes alone.
+fn text_left_on_the_input_line_is_cleared_not_glued_to_the_next_prompt(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    sb.spawn("l1", &["--provider", provider]);
+    let tmux = sandbox_tmux(&sb);
+    tmux.paste(
+        "umbel-l1",
+        "leftover",
+        b"half a prompt\nand its second line",
+    )
+    .expect("paste");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !tmux
+        .capture("umbel-l1", false)
+        .is_ok_and(|s| s.contains("second line"))
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the leftover never showed"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let (code, _) = turn(&sb, "l1", "The real prompt");
+    assert_eq!(code, Some(0));
+    assert_eq!(read(&sb, &["l1"]), "Response to: The real prompt\n");
 }

@@ -140,7 +140,7 @@ impl App {
                 self.swallow = self.swallow_after_paste;
             }
             Key::Backspace => self.input.backspace(),
-            Key::CtrlU => self.input.clear(),
+            Key::CtrlU => self.input.kill_line(),
             Key::Enter if self.swallow > 0 => self.swallow -= 1,
             Key::Enter if self.input.is_empty() => {}
             Key::Enter if self.turn.is_some() => {

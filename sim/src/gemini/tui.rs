@@ -142,7 +142,7 @@ impl App {
             Key::Newline => self.input.insert_text("\n"),
             Key::Paste(bytes) => self.input.paste_with(&bytes, screens::paste_label),
             Key::Backspace => self.input.backspace(),
-            Key::CtrlU => self.input.clear(),
+            Key::CtrlU => self.input.kill_line(),
             Key::Enter if self.input.expanded().trim().is_empty() => {}
             Key::Enter if self.turn.is_some() => {
                 let text = self.input.take();

@@ -1,0 +1,239 @@
+//! The figures of docs/performance.md that the older parts of the bench did not print: the CPU a
+//! waiting umbel burns, `-p` against print mode on a one-second turn, `read --all` on a 100 MB
+//! transcript (throughput and peak memory), and the spawn rate. Each returns summary rows.
+
+use crate::harness::{Sandbox, assert_success, fake};
+use serde_json::json;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// One line of the summary table: the figure, what was measured, the goal.
+pub struct Row {
+    pub figure: String,
+    pub value: String,
+    pub goal: &'static str,
+}
+
+/// How long a waiter is watched while nothing happens.
+const IDLE: Duration = Duration::from_secs(3);
+
+/// Runs `cmd` to its end and returns its wall time and its own resource usage (`wait4`), so
+/// the figures are the child's alone.
+fn measured(mut cmd: Command, stop_after: Option<Duration>) -> (Duration, libc::rusage) {
+    let started = Instant::now();
+    let child = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .stdin(Stdio::null())
+        .spawn()
+        .expect("spawn the measured command");
+    let pid = child.id() as libc::pid_t;
+    if let Some(after) = stop_after {
+        std::thread::sleep(after);
+        // SAFETY: plain kill(2) on our own child.
+        unsafe { libc::kill(pid, libc::SIGTERM) };
+    }
+    // Dropping a Child neither waits for nor kills it: wait4 below reaps it with its rusage.
+    drop(child);
+    // SAFETY: wait4 writes only the status and the rusage we hand it; the child is ours and
+    // not waited for elsewhere.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        let mut status = 0;
+        libc::wait4(pid, &mut status, 0, &mut usage);
+        usage
+    };
+    (started.elapsed(), usage)
+}
+
+fn cpu_of(usage: &libc::rusage) -> Duration {
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, (t.tv_usec as u32) * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
+}
+
+/// CPU per second of waiting, for `wait` (a turn that never ends, `--timeout 3s`) and for
+/// `logs -f` (3 s, then SIGTERM).
+pub fn idle_cpu(sb: &Sandbox, provider: &str) -> Vec<Row> {
+    let wedge = sb.scenario("wedge", json!({ "default": { "end": "wedge" } }));
+    sb.spawn("idle", &["--provider", provider, "--env", &wedge]);
+    assert_success(&sb.run(&["send", "idle", "never ends"]), "send");
+    let timeout = format!("{}s", IDLE.as_secs());
+    let (wall, usage) = measured(sb.process(&["wait", "idle", "--timeout", &timeout]), None);
+    let wait_share = cpu_of(&usage).as_secs_f64() / wall.as_secs_f64();
+    let (wall, usage) = measured(sb.process(&["logs", "idle", "-f"]), Some(IDLE));
+    let logs_share = cpu_of(&usage).as_secs_f64() / wall.as_secs_f64();
+    let _ = sb.run(&["kill", "idle", "--purge"]);
+    println!(
+        "  CPU while waiting {} s on a turn that never ends: wait {:.2}% of a core, logs -f {:.2}% of a core",
+        IDLE.as_secs(),
+        wait_share * 100.0,
+        logs_share * 100.0
+    );
+    vec![
+        Row {
+            figure: format!("{provider}: CPU of an idle `wait`"),
+            value: format!("{:.2}% of a core", wait_share * 100.0),
+            goal: "< 2%",
+        },
+        Row {
+            figure: format!("{provider}: CPU of an idle `logs -f`"),
+            value: format!("{:.2}% of a core", logs_share * 100.0),
+            goal: "< 2%",
+        },
+    ]
+}
+
+/// `umbel -p` ÷ the fake's own print mode on the same scripted one-second turn.
+pub fn print_ratio_1s(
+    sb: &Sandbox,
+    provider: &str,
+    fake_bin: &str,
+    print_args: &[&str],
+    runs: usize,
+) -> Row {
+    let scenario = sb.scenario(
+        "second",
+        json!({ "default": { "reply": "Hello.", "delay_ms": 1000 } }),
+    );
+    let path = scenario
+        .trim_start_matches("UMBEL_SIM_SCENARIO=")
+        .to_string();
+    let median = |mut run: Box<dyn FnMut() -> Duration + '_>| {
+        let mut samples: Vec<Duration> = (0..runs).map(|_| run()).collect();
+        samples.sort();
+        samples[samples.len() / 2]
+    };
+    let umbel = median(Box::new(|| {
+        let t = Instant::now();
+        let out = sb.run(&[
+            "-p",
+            "Say hello",
+            "--provider",
+            provider,
+            "--env",
+            &scenario,
+        ]);
+        assert_success(&out, "umbel -p");
+        t.elapsed()
+    }));
+    let own = median(Box::new(|| {
+        let t = Instant::now();
+        let out = Command::new(fake(fake_bin))
+            .args(print_args)
+            .arg("Say hello")
+            .env_clear()
+            .env("HOME", &sb.home)
+            .env("GEMINI_API_KEY", "fake-key")
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("UMBEL_SIM_SCENARIO", &path)
+            .current_dir(&sb.project)
+            .stdin(Stdio::null())
+            .output()
+            .expect("the fake's print mode");
+        assert_success(&out, "the fake's print mode");
+        t.elapsed()
+    }));
+    let ratio = umbel.as_secs_f64() / own.as_secs_f64();
+    println!(
+        "  print mode on a 1 s turn, median of {runs}: umbel -p {:.0} ms, {fake_bin} {:.0} ms, ratio {ratio:.2}×",
+        umbel.as_secs_f64() * 1000.0,
+        own.as_secs_f64() * 1000.0
+    );
+    Row {
+        figure: format!("{provider}: `-p` ÷ print mode, 1 s turn"),
+        value: format!("{ratio:.2}×"),
+        goal: "≤ 1.10×",
+    }
+}
+
+/// `read --all` and `read --turn 1` on a claude transcript grown to 100 MB (the recorded session
+/// repeated): throughput and the reader's peak RSS.
+pub fn read_100mb(sb: &Sandbox) -> Vec<Row> {
+    sb.spawn("big", &[]);
+    assert_success(&sb.run(&["send", "big", "Say hello"]), "send");
+    assert_success(&sb.run(&["wait", "big"]), "wait");
+    let status = sb.run(&["status", "big", "--json"]);
+    let status: serde_json::Value = serde_json::from_slice(&status.stdout).expect("status json");
+    let status = if status.is_array() {
+        status[0].clone()
+    } else {
+        status
+    };
+    let path = status["transcriptPath"]
+        .as_str()
+        .expect("a transcript path")
+        .to_string();
+    let session = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/claude/claude-2.1.332-transcript-session1.jsonl"
+    ))
+    .expect("fixture");
+    let mut text = String::with_capacity(101 << 20);
+    while text.len() < 100 << 20 {
+        text.push_str(&session);
+    }
+    std::fs::write(&path, &text).expect("write the transcript");
+    let mb = text.len() as f64 / 1e6;
+    let mut rows = Vec::new();
+    for (what, args) in [
+        ("read --all", &["read", "big", "--all", "--json"][..]),
+        ("read --turn 1", &["read", "big", "--turn", "1"][..]),
+    ] {
+        let (wall, usage) = measured(sb.process(args), None);
+        let rate = mb / wall.as_secs_f64();
+        let peak = usage.ru_maxrss as f64 / 1024.0;
+        println!(
+            "  {what} on a {mb:.0} MB transcript: {:.2} s ({rate:.0} MB/s), peak RSS {peak:.1} MiB",
+            wall.as_secs_f64()
+        );
+        rows.push(Row {
+            figure: format!("`{what}`, 100 MB transcript"),
+            value: format!("{rate:.0} MB/s, {peak:.1} MiB peak"),
+            goal: "≥ 300 MB/s, < 32 MiB",
+        });
+    }
+    let _ = sb.run(&["kill", "big", "--purge"]);
+    rows
+}
+
+/// 100 sequential spawns of fake claude (ready each time), then one `kill --all`.
+pub fn spawn_rate(sb: &Sandbox) -> Row {
+    let started = Instant::now();
+    for i in 0..100 {
+        assert_success(&sb.run(&["spawn", "--name", &format!("s{i}")]), "spawn");
+    }
+    let took = started.elapsed();
+    let _ = sb.run(&["kill", "--all", "--purge"]);
+    println!(
+        "spawn: 100 sequential spawns in {:.2} s ({:.0} ms each)",
+        took.as_secs_f64(),
+        took.as_secs_f64() * 10.0
+    );
+    Row {
+        figure: "100 sequential spawns (claude)".into(),
+        value: format!("{:.2} s", took.as_secs_f64()),
+        goal: "< 3 s",
+    }
+}
+
+/// Prints the rows as one table.
+pub fn print_summary(rows: &[Row]) {
+    let width = rows
+        .iter()
+        .map(|r| r.figure.chars().count())
+        .max()
+        .unwrap_or(0);
+    let value_width = rows
+        .iter()
+        .map(|r| r.value.chars().count())
+        .max()
+        .unwrap_or(0);
+    println!("\nsummary:");
+    println!("  {:width$}  {:value_width$}  goal", "figure", "measured");
+    for row in rows {
+        println!(
+            "  {:width$}  {:value_width$}  {}",
+            row.figure, row.value, row.goal
+        );
+    }
+}
