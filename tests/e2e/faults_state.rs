@@ -2,6 +2,7 @@
 //! resumed from its copy, a runner killed by a signal.
 
 use crate::harness::*;
+use serde_json::json;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -43,4 +44,69 @@ fn prune_in_a_loop_leaves_spawning_workers_alone() {
     }
     let ready = sb.ls().iter().filter(|w| w["state"] == "ready").count();
     assert_eq!(ready, names.len(), "{:?}", sb.ls());
+}
+
+crate::each_provider!(read_answers_the_last_turn_when_its_hook_payload_is_lost);
+
+/// Loses every hook payload of worker `name`'s last turn, as a full disk does: each of its log
+/// lines reads `<ns> <EVENT> -` (what event.sh logs when it could not save the payload) and the
+/// payload files are gone.
+fn lose_last_turn_payloads(sb: &Sandbox, name: &str) {
+    let events = sb.session_dir(name).join("events");
+    let log = std::fs::read_to_string(events.join("log")).expect("read log");
+    let mut lines: Vec<String> = log.lines().map(str::to_string).collect();
+    let is_end = |l: &String| l.contains(" Stop ") || l.contains(" AfterAgent ");
+    let ends: Vec<usize> = (0..lines.len()).filter(|&i| is_end(&lines[i])).collect();
+    assert!(ends.len() >= 2, "two finished turns in {log}");
+    for line in &mut lines[ends[ends.len() - 2] + 1..] {
+        let parts: Vec<&str> = line.split(' ').collect();
+        if parts.len() == 3 && parts[2] != "-" {
+            std::fs::remove_file(events.join(parts[2])).expect("remove payload");
+        }
+        *line = format!("{} {} -", parts[0], parts[1]);
+    }
+    std::fs::write(events.join("log"), lines.join("\n") + "\n").expect("write log");
+}
+
+fn read_answers_the_last_turn_when_its_hook_payload_is_lost(provider: &str) {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario(
+        "s",
+        json!({ "turns": [{ "reply": "First answer." }, { "reply": "Second answer." }] }),
+    );
+    sb.spawn(
+        "w",
+        &["--provider", provider, "--unattended", "--env", &scenario],
+    );
+    for prompt in ["one", "two"] {
+        assert_success(&sb.run(&["send", "w", prompt]), "send");
+        assert_success(&sb.run(&["wait", "w", "--timeout", "30s"]), "wait");
+    }
+    lose_last_turn_payloads(&sb, "w");
+    let out = sb.run(&["read", "w", "--json"]);
+    assert_success(&out, "read");
+    let answer = json_of(&out);
+    assert_eq!(answer["text"], "Second answer.", "{answer}");
+    assert_eq!(answer["source"], "transcript", "{answer}");
+}
+
+/// With the last turn's payload lost and that turn not in the transcript yet, `read` says so
+/// instead of answering with the turn before.
+#[test]
+fn read_never_answers_with_an_older_turn_when_the_last_payload_is_lost() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario(
+        "s",
+        json!({ "turns": [{ "reply": "One." }, { "reply": "Two.", "late_transcript_ms": 8000 }] }),
+    );
+    sb.spawn("lag", &["--env", &scenario]);
+    for prompt in ["first", "second"] {
+        let since = stdout(&sb.run(&["send", "lag", prompt])).trim().to_string();
+        assert_success(&sb.run(&["wait", "lag", "--since", &since]), "wait");
+    }
+    lose_last_turn_payloads(&sb, "lag");
+    let out = sb.run(&["read", "lag"]);
+    assert_ne!(stdout(&out), "One.\n", "answered with the turn before");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("payload"), "{}", stderr(&out));
 }
