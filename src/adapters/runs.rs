@@ -105,6 +105,7 @@ mod tests {
             run_id: "wf-abc123".into(),
             name: None,
             file: "wf.yaml".into(),
+            base: None,
             status: RunStatus::Running,
             attempt: 1,
             started_at: 1,

@@ -11,6 +11,7 @@ use crate::core::errors::Result;
 use crate::core::workflow::record::RunStatus;
 use crate::operations::Ctx;
 use crate::operations::run::{self, prepare_new, prepare_resume};
+use std::path::PathBuf;
 
 /// Runs `umbel run` and returns its exit code.
 pub fn run(ctx: &Ctx, args: &RunArgs, json: bool, quiet: bool) -> Result<u8> {
@@ -18,12 +19,16 @@ pub fn run(ctx: &Ctx, args: &RunArgs, json: bool, quiet: bool) -> Result<u8> {
         Some(id) => Some(RunStore::open(ctx.state.path(), id)?),
         None => None,
     };
-    let file = match (&args.file, &store) {
-        (Some(file), _) => file.clone(),
-        (None, Some(store)) => store.workflow_copy(),
+    // A resume without a file runs the kept copy, with paths resolved where the original was.
+    let (file, base) = match (&args.file, &store) {
+        (Some(file), _) => (file.clone(), None),
+        (None, Some(store)) => (
+            store.workflow_copy(),
+            store.read_record()?.base.map(PathBuf::from),
+        ),
         (None, None) => return Err(crate::core::errors::Error::usage("name a workflow file")),
     };
-    let (plan, text) = run::load(ctx, &file)?;
+    let (plan, text) = run::load(ctx, &file, base.as_deref())?;
     if args.check {
         if json {
             let waves: Vec<Vec<&str>> = plan

@@ -110,3 +110,58 @@ fn read_never_answers_with_an_older_turn_when_the_last_payload_is_lost() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("payload"), "{}", stderr(&out));
 }
+
+/// `umbel run ARGS` in the sandbox, progress as plain lines.
+fn run_workflow(sb: &Sandbox, args: &[&str]) -> std::process::Output {
+    let mut cmd = sb.umbel();
+    cmd.env("UMBEL_PROGRESS", "plain").arg("run").args(args);
+    cmd.output().expect("run umbel run")
+}
+
+/// The cwd a worker was started in, from its meta.json (kept after the run tore it down).
+fn worker_cwd(sb: &Sandbox, name: &str) -> String {
+    let meta = std::fs::read(sb.session_dir(name).join("meta.json")).expect("meta.json");
+    let meta: serde_json::Value = serde_json::from_slice(&meta).expect("meta is JSON");
+    meta["cwd"].as_str().expect("cwd").to_string()
+}
+
+/// A resumed run's workers start where the workflow file is (a relative `cwd` resolves against
+/// its folder), not in the run's copy of it under the state folder.
+#[test]
+fn a_resumed_run_resolves_cwds_against_the_original_workflow_folder() {
+    let sb = Sandbox::new();
+    let flows = sb.project.join("flows");
+    std::fs::create_dir_all(flows.join("work")).expect("mkdir");
+    let wedge = sb.scenario("wedge", json!({ "default": { "end": "wedge" } }));
+    let wedge = wedge.trim_start_matches("UMBEL_SIM_SCENARIO=");
+    let file = flows.join("wf.yaml");
+    std::fs::write(
+        &file,
+        format!(
+            "workers:\n  a: {{env: {{UMBEL_SIM_SCENARIO: \"{wedge}\"}}}}\n  b: {{cwd: work}}\n\
+             steps:\n  - {{id: one, worker: a, prompt: hi, wait: {{timeout: 2s}}}}\n  \
+             - {{id: two, worker: b, needs: [one], prompt: hi}}\n"
+        ),
+    )
+    .expect("write workflow");
+    let out = run_workflow(&sb, &[file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(124), "{}", stderr(&out));
+    let run_id = stdout(&out).trim().to_string();
+    std::fs::write(
+        sb.root.join("wedge.json"),
+        json!({ "default": { "reply": "unstuck" } }).to_string(),
+    )
+    .expect("fix the scenario");
+    let out = run_workflow(&sb, &["--resume", &run_id]);
+    assert_success(&out, "resume");
+    assert_eq!(
+        worker_cwd(&sb, &format!("{run_id}-a")),
+        flows.display().to_string(),
+        "a default cwd is the workflow's folder"
+    );
+    assert_eq!(
+        worker_cwd(&sb, &format!("{run_id}-b")),
+        flows.join("work").display().to_string(),
+        "a relative cwd resolves against the workflow's folder"
+    );
+}

@@ -99,6 +99,10 @@ pub struct RunRecord {
     pub name: Option<String>,
     /// The workflow file as given (a copy is kept as `workflow.yaml` beside the record).
     pub file: String,
+    /// The workflow file's folder (absolute): relative and default `cwd`s, schemas and checks
+    /// resolve against it, on `--resume` from the kept copy too. Absent in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
     pub status: RunStatus,
     /// 1 for the first run, +1 per `--resume`.
     pub attempt: u32,
@@ -197,6 +201,7 @@ mod tests {
             run_id: "wf-000000".into(),
             name: None,
             file: "wf.yaml".into(),
+            base: None,
             status: RunStatus::Failed,
             attempt: 1,
             started_at: 0,

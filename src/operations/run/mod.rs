@@ -47,6 +47,7 @@ pub fn prepare_new(ctx: &Ctx, plan: &Plan, file: &Path, text: &str) -> Result<Pr
         run_id: id.clone(),
         name: plan.name.clone(),
         file: file.display().to_string(),
+        base: Some(plan.base.display().to_string()),
         status: RunStatus::Running,
         attempt: 1,
         started_at: now_ms(),
