@@ -165,3 +165,167 @@ fn a_resumed_run_resolves_cwds_against_the_original_workflow_folder() {
         "a relative cwd resolves against the workflow's folder"
     );
 }
+
+/// A two-worker workflow: `a` answers at once, then `b` takes 30 s (long enough to signal its
+/// runner mid-step). Returns the file.
+fn slow_second_step(sb: &Sandbox) -> std::path::PathBuf {
+    let slow = sb.scenario(
+        "slow",
+        json!({ "default": { "reply": "late", "delay_ms": 30000 } }),
+    );
+    let slow = slow.trim_start_matches("UMBEL_SIM_SCENARIO=");
+    let file = sb.project.join("wf.yaml");
+    std::fs::write(
+        &file,
+        format!(
+            "workers:\n  a: {{}}\n  b: {{env: {{UMBEL_SIM_SCENARIO: \"{slow}\"}}}}\n\
+             steps:\n  - {{id: one, worker: a, prompt: hi}}\n  \
+             - {{id: two, worker: b, needs: [one], prompt: take your time}}\n"
+        ),
+    )
+    .expect("write workflow");
+    file
+}
+
+/// Starts `umbel run FILE` as a child and returns it with its run id once step `two` was sent.
+fn run_until_second_step(sb: &Sandbox, file: &std::path::Path) -> (std::process::Child, String) {
+    let mut child = sb
+        .process(&["run", file.to_str().unwrap()])
+        .env("UMBEL_PROGRESS", "plain")
+        .spawn()
+        .expect("start umbel run");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let started = loop {
+        let run = std::fs::read_dir(sb.state.join("workflows"))
+            .ok()
+            .and_then(|mut d| d.next())
+            .and_then(|e| e.ok())
+            .map(|e| e.path());
+        if let Some(run) = run.filter(|r| r.join("steps/two/prompt").exists()) {
+            break Some(run);
+        }
+        if std::time::Instant::now() >= deadline {
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let Some(run) = started else {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("step two never started");
+    };
+    // The prompt is written just before it is sent; let the send land.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let id = run.file_name().unwrap().to_string_lossy().into_owned();
+    (child, id)
+}
+
+fn run_status(sb: &Sandbox, run_id: &str) -> serde_json::Value {
+    let path = sb.state.join("workflows").join(run_id).join("run.json");
+    serde_json::from_slice(&std::fs::read(path).expect("run.json")).expect("run.json is JSON")
+}
+
+/// Waits (up to 10 s: killed process groups get a grace) until none of `pids` is alive.
+fn assert_gone(pids: &[i32]) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let left: Vec<i32> = pids
+            .iter()
+            .copied()
+            .filter(|pid| {
+                std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                    .is_ok_and(|stat| !stat.contains(") Z"))
+            })
+            .collect();
+        if left.is_empty() {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "processes left: {left:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+/// A runner killed outright (SIGKILL, the OOM killer) leaves a record that says `running`; a
+/// resume sees its runner is gone, kills the workers it left and runs the rest.
+#[test]
+fn a_run_whose_runner_was_sigkilled_can_be_resumed_and_leaks_no_worker() {
+    let sb = Sandbox::new();
+    let file = slow_second_step(&sb);
+    let (mut child, run_id) = run_until_second_step(&sb, &file);
+    let first_attempt: Vec<i32> = processes_under(&sb.root)
+        .into_iter()
+        .filter(|&pid| pid != child.id() as i32)
+        .collect();
+    assert!(!first_attempt.is_empty(), "the run's workers are running");
+    child.kill().expect("SIGKILL the runner");
+    let _ = child.wait();
+    assert_eq!(run_status(&sb, &run_id)["status"], "running");
+    std::fs::write(
+        sb.root.join("slow.json"),
+        json!({ "default": { "reply": "quick" } }).to_string(),
+    )
+    .expect("fix the scenario");
+    let out = run_workflow(&sb, &["--resume", &run_id]);
+    assert_success(&out, "resume after SIGKILL");
+    let record = run_status(&sb, &run_id);
+    assert_eq!(record["status"], "completed", "{record:#}");
+    assert_eq!(record["attempt"], 2);
+    assert_gone(&first_attempt);
+    let live: Vec<_> = sb
+        .ls()
+        .into_iter()
+        .filter(|w| w["state"] != "dead")
+        .collect();
+    assert!(live.is_empty(), "workers left: {live:?}");
+}
+
+/// A runner still alive keeps its run: `--resume` refuses it while it runs.
+#[test]
+fn a_run_whose_runner_is_alive_is_not_resumed() {
+    let sb = Sandbox::new();
+    let file = slow_second_step(&sb);
+    let (mut child, run_id) = run_until_second_step(&sb, &file);
+    let out = run_workflow(&sb, &["--resume", &run_id]);
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("still running"), "{}", stderr(&out));
+}
+
+/// SIGTERM (a service stop, `timeout`, CI cancelling) and SIGHUP (a closed terminal) end a run
+/// as Ctrl-C does: its workers killed, the run recorded as interrupted, resumable.
+#[test]
+fn sigterm_and_sighup_interrupt_the_run_and_stop_its_workers() {
+    for signal in [libc::SIGTERM, libc::SIGHUP] {
+        let sb = Sandbox::new();
+        let file = slow_second_step(&sb);
+        let (child, run_id) = run_until_second_step(&sb, &file);
+        let workers: Vec<i32> = processes_under(&sb.root)
+            .into_iter()
+            .filter(|&pid| pid != child.id() as i32)
+            .collect();
+        unsafe { libc::kill(child.id() as i32, signal) };
+        let out = child.wait_with_output().expect("wait runner");
+        assert_eq!(
+            out.status.code(),
+            Some(130),
+            "signal {signal}: {}",
+            stderr(&out)
+        );
+        let record = run_status(&sb, &run_id);
+        assert_eq!(
+            record["status"], "interrupted",
+            "signal {signal}: {record:#}"
+        );
+        assert_gone(&workers);
+        let live: Vec<_> = sb
+            .ls()
+            .into_iter()
+            .filter(|w| w["state"] != "dead")
+            .collect();
+        assert!(live.is_empty(), "signal {signal}: workers left: {live:?}");
+    }
+}
