@@ -3,7 +3,7 @@
 //! `steps/<id>/` with the rendered `prompt`, the `answer` and `outputs/<key>`. The run id is claimed with one `mkdir`, so two runs never share
 //! a folder.
 
-use super::state::{write_atomic, write_json_atomic};
+use super::state::{open_lock_file, write_atomic, write_json_atomic};
 use crate::core::errors::{Error, Result};
 use crate::core::workflow::record::{RunRecord, is_run_id};
 use std::fs;
@@ -52,12 +52,7 @@ impl RunStore {
     /// releases it when its holder dies, however it dies.
     pub fn lock(&self) -> Result<Option<fs::File>> {
         let path = self.dir.join("runner.lock");
-        let file = fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(|e| Error::io("cannot create", &path, e))?;
+        let file = open_lock_file(&path)?;
         match file.try_lock() {
             Ok(()) => Ok(Some(file)),
             Err(fs::TryLockError::WouldBlock) => Ok(None),

@@ -124,12 +124,7 @@ impl StateRoot {
     /// spawning.
     pub fn lock_spawn(&self, name: &WorkerName) -> Result<fs::File> {
         let path = self.session_dir(name).join(SPAWN_LOCK);
-        let file = fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(|e| Error::io("cannot create", &path, e))?;
+        let file = open_lock_file(&path)?;
         file.lock()
             .map_err(|e| Error::io("cannot lock", &path, e))?;
         Ok(file)
@@ -288,6 +283,16 @@ pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
         message: e.to_string(),
     })?;
     write_atomic(path, &text, 0o600)
+}
+
+/// Opens (creating it if needed) a file used only for its advisory lock.
+pub fn open_lock_file(path: &Path) -> Result<fs::File> {
+    fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .map_err(|e| Error::io("cannot create", path, e))
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so a

@@ -2,6 +2,7 @@
 //! resumed from its copy, a runner killed by a signal.
 
 use crate::harness::*;
+use crate::workflow::{alive, no_orphans, run, run_record};
 use serde_json::json;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -111,13 +112,6 @@ fn read_never_answers_with_an_older_turn_when_the_last_payload_is_lost() {
     assert!(stderr(&out).contains("payload"), "{}", stderr(&out));
 }
 
-/// `umbel run ARGS` in the sandbox, progress as plain lines.
-fn run_workflow(sb: &Sandbox, args: &[&str]) -> std::process::Output {
-    let mut cmd = sb.umbel();
-    cmd.env("UMBEL_PROGRESS", "plain").arg("run").args(args);
-    cmd.output().expect("run umbel run")
-}
-
 /// The cwd a worker was started in, from its meta.json (kept after the run tore it down).
 fn worker_cwd(sb: &Sandbox, name: &str) -> String {
     let meta = std::fs::read(sb.session_dir(name).join("meta.json")).expect("meta.json");
@@ -144,7 +138,7 @@ fn a_resumed_run_resolves_cwds_against_the_original_workflow_folder() {
         ),
     )
     .expect("write workflow");
-    let out = run_workflow(&sb, &[file.to_str().unwrap()]);
+    let out = run(&sb, &[file.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(124), "{}", stderr(&out));
     let run_id = stdout(&out).trim().to_string();
     std::fs::write(
@@ -152,7 +146,7 @@ fn a_resumed_run_resolves_cwds_against_the_original_workflow_folder() {
         json!({ "default": { "reply": "unstuck" } }).to_string(),
     )
     .expect("fix the scenario");
-    let out = run_workflow(&sb, &["--resume", &run_id]);
+    let out = run(&sb, &["--resume", &run_id]);
     assert_success(&out, "resume");
     assert_eq!(
         worker_cwd(&sb, &format!("{run_id}-a")),
@@ -220,34 +214,6 @@ fn run_until_second_step(sb: &Sandbox, file: &std::path::Path) -> (std::process:
     (child, id)
 }
 
-fn run_status(sb: &Sandbox, run_id: &str) -> serde_json::Value {
-    let path = sb.state.join("workflows").join(run_id).join("run.json");
-    serde_json::from_slice(&std::fs::read(path).expect("run.json")).expect("run.json is JSON")
-}
-
-/// Waits (up to 10 s: killed process groups get a grace) until none of `pids` is alive.
-fn assert_gone(pids: &[i32]) {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    loop {
-        let left: Vec<i32> = pids
-            .iter()
-            .copied()
-            .filter(|pid| {
-                std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                    .is_ok_and(|stat| !stat.contains(") Z"))
-            })
-            .collect();
-        if left.is_empty() {
-            return;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "processes left: {left:?}"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-}
-
 /// A runner killed outright (SIGKILL, the OOM killer) leaves a record that says `running`; a
 /// resume sees its runner is gone, kills the workers it left and runs the rest.
 #[test]
@@ -255,31 +221,23 @@ fn a_run_whose_runner_was_sigkilled_can_be_resumed_and_leaks_no_worker() {
     let sb = Sandbox::new();
     let file = slow_second_step(&sb);
     let (mut child, run_id) = run_until_second_step(&sb, &file);
-    let first_attempt: Vec<i32> = processes_under(&sb.root)
-        .into_iter()
-        .filter(|&pid| pid != child.id() as i32)
-        .collect();
-    assert!(!first_attempt.is_empty(), "the run's workers are running");
+    assert_eq!(alive(&sb).len(), 2, "the run's workers are running");
     child.kill().expect("SIGKILL the runner");
     let _ = child.wait();
-    assert_eq!(run_status(&sb, &run_id)["status"], "running");
+    assert_eq!(run_record(&sb, &run_id)["status"], "running");
     std::fs::write(
         sb.root.join("slow.json"),
         json!({ "default": { "reply": "quick" } }).to_string(),
     )
     .expect("fix the scenario");
-    let out = run_workflow(&sb, &["--resume", &run_id]);
+    let out = run(&sb, &["--resume", &run_id]);
     assert_success(&out, "resume after SIGKILL");
-    let record = run_status(&sb, &run_id);
+    let record = run_record(&sb, &run_id);
     assert_eq!(record["status"], "completed", "{record:#}");
     assert_eq!(record["attempt"], 2);
-    assert_gone(&first_attempt);
-    let live: Vec<_> = sb
-        .ls()
-        .into_iter()
-        .filter(|w| w["state"] != "dead")
-        .collect();
-    assert!(live.is_empty(), "workers left: {live:?}");
+    // Worker `a` had no step left to rerun: only the resume's cleanup could stop it.
+    assert_eq!(alive(&sb), Vec::<String>::new());
+    no_orphans(&sb);
 }
 
 /// A runner still alive keeps its run: `--resume` refuses it while it runs.
@@ -288,7 +246,7 @@ fn a_run_whose_runner_is_alive_is_not_resumed() {
     let sb = Sandbox::new();
     let file = slow_second_step(&sb);
     let (mut child, run_id) = run_until_second_step(&sb, &file);
-    let out = run_workflow(&sb, &["--resume", &run_id]);
+    let out = run(&sb, &["--resume", &run_id]);
     let _ = child.kill();
     let _ = child.wait();
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
@@ -303,29 +261,14 @@ fn sigterm_and_sighup_interrupt_the_run_and_stop_its_workers() {
         let sb = Sandbox::new();
         let file = slow_second_step(&sb);
         let (child, run_id) = run_until_second_step(&sb, &file);
-        let workers: Vec<i32> = processes_under(&sb.root)
-            .into_iter()
-            .filter(|&pid| pid != child.id() as i32)
-            .collect();
         unsafe { libc::kill(child.id() as i32, signal) };
         let out = child.wait_with_output().expect("wait runner");
-        assert_eq!(
-            out.status.code(),
-            Some(130),
-            "signal {signal}: {}",
-            stderr(&out)
-        );
-        let record = run_status(&sb, &run_id);
-        assert_eq!(
-            record["status"], "interrupted",
-            "signal {signal}: {record:#}"
-        );
-        assert_gone(&workers);
-        let live: Vec<_> = sb
-            .ls()
-            .into_iter()
-            .filter(|w| w["state"] != "dead")
-            .collect();
-        assert!(live.is_empty(), "signal {signal}: workers left: {live:?}");
+        let code = out.status.code();
+        assert_eq!(code, Some(130), "signal {signal}: {}", stderr(&out));
+        let record = run_record(&sb, &run_id);
+        let status = &record["status"];
+        assert_eq!(status, "interrupted", "signal {signal}: {record:#}");
+        assert_eq!(alive(&sb), Vec::<String>::new(), "signal {signal}");
+        no_orphans(&sb);
     }
 }
