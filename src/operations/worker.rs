@@ -123,10 +123,7 @@ impl Worker {
                 continue;
             }
             let Some(payload) = payload else {
-                if matches!(
-                    provider.classify(&record.kind, None),
-                    EventClass::TurnEnded | EventClass::TurnFailed { .. }
-                ) {
+                if ends_turn(provider, &record.kind) {
                     lost = Some(LostEnd::default());
                 }
                 continue;
@@ -214,6 +211,14 @@ impl Worker {
     }
 }
 
+/// Whether a log line of this kind ends a turn (every provider tells by the name alone).
+fn ends_turn(provider: &dyn ProviderModule, kind: &str) -> bool {
+    matches!(
+        provider.classify(kind, None),
+        EventClass::TurnEnded | EventClass::TurnFailed { .. }
+    )
+}
+
 /// What identifies a turn whose end was logged without a payload (a full disk makes event.sh
 /// log `Stop -`), learnt from the log lines before it.
 #[derive(Debug, Default)]
@@ -225,7 +230,8 @@ struct LostEnd {
 }
 
 impl LostEnd {
-    /// Takes in one older log line (newest first); true once the turn before was reached.
+    /// Takes in one older log line (newest first); true once the turn before was reached (its
+    /// answer stays unknown when its payload is lost too).
     fn learn(
         &mut self,
         provider: &dyn ProviderModule,
@@ -233,7 +239,7 @@ impl LostEnd {
         payload: Option<&serde_json::Value>,
     ) -> bool {
         let Some(payload) = payload else {
-            return false;
+            return ends_turn(provider, kind);
         };
         match provider.classify(kind, Some(payload)) {
             EventClass::Submitted if self.turn_id.is_none() => {
