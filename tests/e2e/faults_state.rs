@@ -33,15 +33,27 @@ fn prune_in_a_loop_leaves_spawning_workers_alone() {
                 .expect("spawn")
         })
         .collect();
+    // `-p` spawns an anonymous worker of its own: the same window.
+    let prints: Vec<_> = (1..=3)
+        .map(|n| sb.process(&["-p", &format!("q{n}")]).spawn().expect("-p"))
+        .collect();
     let outputs: Vec<_> = spawns
         .into_iter()
         .map(|c| c.wait_with_output().expect("wait spawn"))
+        .collect();
+    let printed: Vec<_> = prints
+        .into_iter()
+        .map(|c| c.wait_with_output().expect("wait -p"))
         .collect();
     stop.store(true, Ordering::Relaxed);
     let rounds = pruner.join().expect("pruner");
     assert!(rounds > 0, "prune never ran");
     for (name, out) in names.iter().zip(&outputs) {
         assert_success(out, &format!("spawn {name} while prune ran"));
+    }
+    for (n, out) in (1..).zip(&printed) {
+        assert_success(out, &format!("-p q{n} while prune ran"));
+        assert_eq!(stdout(out), format!("Response to: q{n}\n"));
     }
     let ready = sb.ls().iter().filter(|w| w["state"] == "ready").count();
     assert_eq!(ready, names.len(), "{:?}", sb.ls());
