@@ -1,5 +1,6 @@
 //! Ending a worker's processes: the pane's process group gets SIGTERM, a grace period to exit
-//! on its own (the CLIs save their session on TERM), then SIGKILL for whatever is left.
+//! on its own (the CLIs save their session on TERM), then SIGKILL for whatever is left. Also
+//! how a process is recognised later (a workflow runner): its pid and its start time.
 
 use rustix::process::{Pid, Signal, kill_process_group, test_kill_process_group};
 use std::thread::sleep;
@@ -80,6 +81,35 @@ fn live_group_of(stat: &str) -> Option<u32> {
     (!matches!(state, "Z" | "X" | "x")).then_some(pgrp)
 }
 
+/// When process `pid` started (clock ticks after boot, field 22 of `/proc/PID/stat`), while it
+/// runs: `None` once it is gone or a zombie. Together with the pid it names one process, not a
+/// later one that got the same pid.
+pub fn start_time(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    live_start_of(&stat)
+}
+
+/// This process's pid and start time.
+pub fn this_process() -> Option<(u32, u64)> {
+    let pid = std::process::id();
+    Some((pid, start_time(pid)?))
+}
+
+/// Whether the process that started at `started` under `pid` still runs.
+pub fn is_running(pid: u32, started: u64) -> bool {
+    start_time(pid) == Some(started)
+}
+
+/// The start time of a `/proc/PID/stat` line, unless the process is a zombie (or dead).
+fn live_start_of(stat: &str) -> Option<u64> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // `rest` starts at field 3 (the state).
+    let state = *fields.first()?;
+    let started = fields.get(22 - 3)?.parse().ok()?;
+    (!matches!(state, "Z" | "X" | "x")).then_some(started)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,6 +154,19 @@ mod tests {
         assert_eq!(live_group_of(stat), None);
         let stat = "27526 (fake (claude)) S 27514 27514 27514 34816 27526 4194304";
         assert_eq!(live_group_of(stat), Some(27514));
+    }
+
+    #[test]
+    fn a_process_is_known_by_its_start_time() {
+        let stat = "9 (umbel (run)) S 1 9 9 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 424242 1 2";
+        assert_eq!(live_start_of(stat), Some(424242));
+        assert_eq!(live_start_of(&stat.replace(") S", ") Z")), None);
+        let (pid, started) = this_process().expect("this process");
+        assert!(is_running(pid, started));
+        assert!(
+            !is_running(pid, started + 1),
+            "another process with the same pid"
+        );
     }
 
     #[test]

@@ -1,9 +1,9 @@
 //! Workflow run folders: `<state>/workflows/<run-id>/` holds `run.json` (the record),
-//! `workflow.yaml` (the file as it ran) and `steps/<id>/` with the rendered `prompt`, the
-//! `answer` and `outputs/<key>`. The run id is claimed with one `mkdir`, so two runs never share
+//! `workflow.yaml` (the file as it ran), `runner.lock` (held by the process running it) and
+//! `steps/<id>/` with the rendered `prompt`, the `answer` and `outputs/<key>`. The run id is claimed with one `mkdir`, so two runs never share
 //! a folder.
 
-use super::state::{write_atomic, write_json_atomic};
+use super::state::{open_lock_file, write_atomic, write_json_atomic};
 use crate::core::errors::{Error, Result};
 use crate::core::workflow::record::{RunRecord, is_run_id};
 use std::fs;
@@ -45,6 +45,19 @@ impl RunStore {
             )));
         }
         Ok(RunStore { dir })
+    }
+
+    /// Takes the run's lock (`runner.lock`), held for as long as the returned file is open:
+    /// `Ok(None)` when another process holds it (a runner, or another `--resume`). The kernel
+    /// releases it when its holder dies, however it dies.
+    pub fn lock(&self) -> Result<Option<fs::File>> {
+        let path = self.dir.join("runner.lock");
+        let file = open_lock_file(&path)?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(file)),
+            Err(fs::TryLockError::WouldBlock) => Ok(None),
+            Err(fs::TryLockError::Error(e)) => Err(Error::io("cannot lock", &path, e)),
+        }
     }
 
     pub fn dir(&self) -> &Path {
@@ -105,12 +118,14 @@ mod tests {
             run_id: "wf-abc123".into(),
             name: None,
             file: "wf.yaml".into(),
+            base: None,
             status: RunStatus::Running,
             attempt: 1,
             started_at: 1,
             ended_at: None,
             steps: vec![],
             failed: None,
+            runner: None,
         }
     }
 

@@ -3,6 +3,7 @@
 //! ```text
 //! <root>/hooks/                      event.sh and launch.sh, installed from the binary itself
 //! <root>/sessions/<name>/meta.json   who the worker is
+//! <root>/sessions/<name>/spawn.lock  locked while its spawn is in progress
 //! <root>/sessions/<name>/events/     hook payloads, the event log, `exit`, `dead`
 //! ```
 //!
@@ -20,6 +21,9 @@ use std::io::{ErrorKind, Write};
 use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Held by a spawn from before meta.json is written until it returns.
+const SPAWN_LOCK: &str = "spawn.lock";
 
 /// The hook scripts, embedded from the repository's `hooks/`.
 pub const EVENT_SH: &str = include_str!("../../hooks/event.sh");
@@ -112,6 +116,26 @@ impl StateRoot {
             return Err(Error::io("cannot create", &events, e));
         }
         Ok(dir)
+    }
+
+    /// Marks a spawn of `name` in progress for as long as the returned file is open (an
+    /// advisory lock on `<session>/spawn.lock`, released by the kernel even when the spawner is
+    /// killed). Taken before meta.json is written, so a worker listed with no lock held is done
+    /// spawning.
+    pub fn lock_spawn(&self, name: &WorkerName) -> Result<fs::File> {
+        let path = self.session_dir(name).join(SPAWN_LOCK);
+        let file = open_lock_file(&path)?;
+        file.lock()
+            .map_err(|e| Error::io("cannot lock", &path, e))?;
+        Ok(file)
+    }
+
+    /// Whether a spawn of `name` is still in progress (see [`StateRoot::lock_spawn`]).
+    pub fn spawning(&self, name: &WorkerName) -> bool {
+        let Ok(file) = fs::File::open(self.session_dir(name).join(SPAWN_LOCK)) else {
+            return false;
+        };
+        matches!(file.try_lock(), Err(fs::TryLockError::WouldBlock))
     }
 
     /// Removes a session folder entirely.
@@ -259,6 +283,16 @@ pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
         message: e.to_string(),
     })?;
     write_atomic(path, &text, 0o600)
+}
+
+/// Opens (creating it if needed) a file used only for its advisory lock.
+pub fn open_lock_file(path: &Path) -> Result<fs::File> {
+    fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .map_err(|e| Error::io("cannot create", path, e))
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so a

@@ -106,6 +106,14 @@ pub enum Error {
     #[error("worker `{name}` has no finished turn to read yet")]
     NoAnswer { name: String },
 
+    /// The last turn ended, but its hook payload is lost and the transcript does not hold it.
+    #[error(
+        "worker `{name}`: its last turn ended, but that turn's hook payload is missing or empty \
+         (was the disk full?) and its transcript does not hold that turn's answer; \
+         `umbel read {name} --all` shows the turns the transcript has"
+    )]
+    AnswerLost { name: String },
+
     /// A turn number outside the worker's conversation (`read --turn`, `diff --from`, …).
     #[error("`{flag} {number}`: worker `{name}` has {turns} turn{}{}", if *turns == 1 { "" } else { "s" }, if *turns > 0 { format!(" (numbered 1 to {turns})") } else { String::new() })]
     TurnOutOfRange {
@@ -168,6 +176,7 @@ impl Error {
             Error::Io { .. } => "io",
             Error::Corrupt { .. } => "corrupt_state",
             Error::NoAnswer { .. } => "no_answer",
+            Error::AnswerLost { .. } => "answer_lost",
             Error::InvalidWorkflow { .. } => "invalid_workflow",
             Error::CheckFailed { .. } => "check_failed",
             Error::TurnOutOfRange { .. } => "turn_out_of_range",

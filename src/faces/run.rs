@@ -1,7 +1,8 @@
 //! `umbel run`: the workflow face. Loads and checks the file (exit 2 with every problem at its
 //! `file:line:col` when it is wrong, nothing created), runs it with a progress display on
 //! stderr, prints the run id (or `--json`: the run record) on stdout, and exits with the failed
-//! step's code (an outcome's 121–126, or 1), 130 on Ctrl-C, 0 when every step finished.
+//! step's code (an outcome's 121–126, or 1), 130 on Ctrl-C (or SIGTERM/SIGHUP: the run is
+//! interrupted the same way), 0 when every step finished.
 
 use super::output::{out_json, outln};
 use super::run_progress::{Mode, Progress};
@@ -11,6 +12,8 @@ use crate::core::errors::Result;
 use crate::core::workflow::record::RunStatus;
 use crate::operations::Ctx;
 use crate::operations::run::{self, prepare_new, prepare_resume};
+use signal_hook::consts::{SIGHUP, SIGTERM};
+use std::path::PathBuf;
 
 /// Runs `umbel run` and returns its exit code.
 pub fn run(ctx: &Ctx, args: &RunArgs, json: bool, quiet: bool) -> Result<u8> {
@@ -18,12 +21,16 @@ pub fn run(ctx: &Ctx, args: &RunArgs, json: bool, quiet: bool) -> Result<u8> {
         Some(id) => Some(RunStore::open(ctx.state.path(), id)?),
         None => None,
     };
-    let file = match (&args.file, &store) {
-        (Some(file), _) => file.clone(),
-        (None, Some(store)) => store.workflow_copy(),
+    // A resume without a file runs the kept copy, with paths resolved where the original was.
+    let (file, base) = match (&args.file, &store) {
+        (Some(file), _) => (file.clone(), None),
+        (None, Some(store)) => (
+            store.workflow_copy(),
+            store.read_record()?.base.map(PathBuf::from),
+        ),
         (None, None) => return Err(crate::core::errors::Error::usage("name a workflow file")),
     };
-    let (plan, text) = run::load(ctx, &file)?;
+    let (plan, text) = run::load(ctx, &file, base.as_deref())?;
     if args.check {
         if json {
             let waves: Vec<Vec<&str>> = plan
@@ -53,8 +60,14 @@ pub fn run(ctx: &Ctx, args: &RunArgs, json: bool, quiet: bool) -> Result<u8> {
         }
         return Ok(0);
     }
+    // SIGTERM (a service stop, `timeout`, CI cancelling) and SIGHUP (a closed terminal) end the
+    // run as Ctrl-C does: workers killed, the run recorded as interrupted; a second one exits.
+    for (signal, code) in [(SIGTERM, 143), (SIGHUP, 129)] {
+        let _ = signal_hook::flag::register_conditional_shutdown(signal, code, ctx.cancel.clone());
+        let _ = signal_hook::flag::register(signal, ctx.cancel.clone());
+    }
     let prepared = match store {
-        Some(store) => prepare_resume(store, &plan)?,
+        Some(store) => prepare_resume(ctx, store, &plan)?,
         None => prepare_new(ctx, &plan, &file, &text)?,
     };
     let mode = Mode::detect(ctx.var("UMBEL_PROGRESS"), quiet);

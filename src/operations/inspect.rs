@@ -86,7 +86,8 @@ fn death_time(ctx: &Ctx, worker: &Worker, pane: Option<&Pane>) -> u64 {
     }
 }
 
-/// Purges every worker whose process has ended (at least `older_than` ago).
+/// Purges every worker whose process has ended (at least `older_than` ago). A worker whose
+/// spawn is still in progress has no live pane yet and is kept.
 pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
     let min_age = match &args.older_than {
         Some(text) => parse_duration(text, "--older-than")?,
@@ -98,6 +99,12 @@ pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
         kept: Vec::new(),
     };
     for name in ctx.state.list()? {
+        // Listed means meta.json exists, which a spawn writes only once it holds its lock: a
+        // free lock here means that spawn is over.
+        if ctx.state.spawning(&name) {
+            result.kept.push(name.to_string());
+            continue;
+        }
         let worker = Worker::load(ctx, name.as_str())?;
         let pane = panes.get(worker.session());
         let alive = pane.is_some_and(|p| p.liveness == Liveness::Alive);

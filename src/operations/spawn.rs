@@ -39,6 +39,14 @@ pub fn spawn(ctx: &Ctx, args: &SpawnArgs) -> Result<Meta> {
         }
         None => claim_anonymous(ctx)?,
     };
+    // Held until spawn returns, unwinding included: `prune` leaves the worker alone meanwhile.
+    let _spawning = match ctx.state.lock_spawn(&name) {
+        Ok(lock) => lock,
+        Err(e) => {
+            let _ = ctx.state.remove_session(&name);
+            return Err(e);
+        }
+    };
     match launch(ctx, args, &plan, &name) {
         Ok(meta) => Ok(meta),
         Err(e) => {

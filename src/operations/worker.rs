@@ -108,12 +108,24 @@ impl Worker {
         let mut session_id: Option<String> = None;
         // A guardrail check recorded after the turn ended, newest first: its accepted value.
         let mut checked: Option<Option<serde_json::Value>> = None;
+        // Set when the newest turn end was logged without a payload: that turn's answer can
+        // only come from the transcript, never from an older turn's hook.
+        let mut lost: Option<LostEnd> = None;
         for record in records.iter().rev() {
-            let Some(payload) = record
+            let payload = record
                 .payload
                 .as_deref()
-                .and_then(|f| ctx.state.read_payload(&self.name, f))
-            else {
+                .and_then(|f| ctx.state.read_payload(&self.name, f));
+            if let Some(lost) = &mut lost {
+                if lost.learn(provider, &record.kind, payload.as_ref()) {
+                    break;
+                }
+                continue;
+            }
+            let Some(payload) = payload else {
+                if ends_turn(provider, &record.kind) {
+                    lost = Some(LostEnd::default());
+                }
                 continue;
             };
             if record.kind == CHECK_EVENT {
@@ -150,12 +162,20 @@ impl Worker {
                 _ => {}
             }
         }
-        let transcript = transcript.or_else(|| self.meta.transcript_path.clone());
+        let transcript = match lost {
+            Some(_) => transcript.or_else(|| self.transcript_path(ctx)),
+            None => transcript.or_else(|| self.meta.transcript_path.clone()),
+        };
         let turn = transcript
             .as_deref()
             .and_then(ReverseLines::open)
             .map(|mut lines| provider.last_turn(&mut lines))
             .unwrap_or_default();
+        if lost.is_some_and(|lost| !lost.is(&turn)) {
+            return Err(Error::AnswerLost {
+                name: self.name.to_string(),
+            });
+        }
         match turn.answer {
             Some(text) if turn.ended => {
                 let mut answer =
@@ -188,6 +208,61 @@ impl Worker {
             transcript_path: transcript.map(|p| p.to_string_lossy().into_owned()),
             structured_output: None,
         }
+    }
+}
+
+/// Whether a log line of this kind ends a turn (every provider tells by the name alone).
+fn ends_turn(provider: &dyn ProviderModule, kind: &str) -> bool {
+    matches!(
+        provider.classify(kind, None),
+        EventClass::TurnEnded | EventClass::TurnFailed { .. }
+    )
+}
+
+/// What identifies a turn whose end was logged without a payload (a full disk makes event.sh
+/// log `Stop -`), learnt from the log lines before it.
+#[derive(Debug, Default)]
+struct LostEnd {
+    /// The provider's id for the turn, from its submit hook.
+    turn_id: Option<String>,
+    /// The hook's answer of the turn before: the transcript's last turn must not be that one.
+    older_answer: Option<String>,
+}
+
+impl LostEnd {
+    /// Takes in one older log line (newest first); true once the turn before was reached (its
+    /// answer stays unknown when its payload is lost too).
+    fn learn(
+        &mut self,
+        provider: &dyn ProviderModule,
+        kind: &str,
+        payload: Option<&serde_json::Value>,
+    ) -> bool {
+        let Some(payload) = payload else {
+            return ends_turn(provider, kind);
+        };
+        match provider.classify(kind, Some(payload)) {
+            EventClass::Submitted if self.turn_id.is_none() => {
+                self.turn_id = provider.submit_turn_id(payload);
+                false
+            }
+            EventClass::TurnEnded | EventClass::TurnFailed { .. } => {
+                self.older_answer = provider.answer_from_payload(payload);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the transcript's last turn is the lost one: finished, and its id when both sides
+    /// have one, else not the turn before's answer (a turn the transcript has not written yet
+    /// leaves that one last).
+    fn is(&self, turn: &TranscriptTurn) -> bool {
+        let same = match (&self.turn_id, &turn.turn_id) {
+            (Some(lost), Some(last)) => lost == last,
+            _ => self.older_answer.is_none() || turn.answer != self.older_answer,
+        };
+        turn.ended && same
     }
 }
 

@@ -20,7 +20,7 @@ fn scenario_file(sb: &Sandbox, name: &str, scenario: Value) -> String {
     arg.trim_start_matches("UMBEL_SIM_SCENARIO=").to_string()
 }
 
-fn run_record(sb: &Sandbox, run_id: &str) -> Value {
+pub(crate) fn run_record(sb: &Sandbox, run_id: &str) -> Value {
     let path = sb.state.join("workflows").join(run_id).join("run.json");
     serde_json::from_slice(&std::fs::read(&path).expect("run.json")).expect("run.json is JSON")
 }
@@ -33,7 +33,7 @@ fn step<'a>(record: &'a Value, id: &str) -> &'a Value {
 }
 
 /// Workers of the sandbox still alive (not dead, not gone).
-fn alive(sb: &Sandbox) -> Vec<String> {
+pub(crate) fn alive(sb: &Sandbox) -> Vec<String> {
     sb.ls()
         .into_iter()
         .filter(|w| w["state"] != "dead")
@@ -43,7 +43,7 @@ fn alive(sb: &Sandbox) -> Vec<String> {
 
 /// Asserts that no process of the sandbox (worker CLIs, shells, umbel) outlives the run; the
 /// killed process groups get a few seconds to exit.
-fn no_orphans(sb: &Sandbox) {
+pub(crate) fn no_orphans(sb: &Sandbox) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     loop {
         let left = crate::load::worker_processes(sb);
@@ -58,7 +58,7 @@ fn no_orphans(sb: &Sandbox) {
     }
 }
 
-fn run(sb: &Sandbox, args: &[&str]) -> Output {
+pub(crate) fn run(sb: &Sandbox, args: &[&str]) -> Output {
     let mut cmd = sb.umbel();
     cmd.env("UMBEL_PROGRESS", "plain").arg("run").args(args);
     cmd.output().expect("run umbel run")

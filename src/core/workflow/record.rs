@@ -99,6 +99,10 @@ pub struct RunRecord {
     pub name: Option<String>,
     /// The workflow file as given (a copy is kept as `workflow.yaml` beside the record).
     pub file: String,
+    /// The workflow file's folder (absolute): relative and default `cwd`s, schemas and checks
+    /// resolve against it, on `--resume` from the kept copy too. Absent in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
     pub status: RunStatus,
     /// 1 for the first run, +1 per `--resume`.
     pub attempt: u32,
@@ -108,6 +112,19 @@ pub struct RunRecord {
     pub steps: Vec<StepRecord>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed: Option<Failure>,
+    /// The process running (or that last ran) this attempt: a `running` record whose runner is
+    /// gone was killed without a chance to record it, and may be resumed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runner: Option<Runner>,
+}
+
+/// A runner process: its pid and start time (clock ticks after boot, `/proc/PID/stat` field
+/// 22), which tell it from a later process that got the same pid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Runner {
+    pub pid: u32,
+    pub started: u64,
 }
 
 impl RunRecord {
@@ -197,6 +214,7 @@ mod tests {
             run_id: "wf-000000".into(),
             name: None,
             file: "wf.yaml".into(),
+            base: None,
             status: RunStatus::Failed,
             attempt: 1,
             started_at: 0,
@@ -206,6 +224,7 @@ mod tests {
                 step: "s".into(),
                 message: "timed out".into(),
             }),
+            runner: None,
         };
         assert_eq!(run.exit_code(), 124);
         run.status = RunStatus::Interrupted;

@@ -1,5 +1,5 @@
 //! The coordinator: runs the plan's waves in order and each wave's steps in parallel threads,
-//! keeps the record (and the observer) up to date, stops at the first failure or SIGINT by
+//! keeps the record (and the observer) up to date, stops at the first failure or a signal by
 //! interrupting the steps still running, and tears down every worker the run started.
 
 use super::step::{StepFailure, StepJob, run_step};
@@ -34,8 +34,10 @@ pub fn execute(
     keep: bool,
     observe: &mut dyn FnMut(&RunRecord),
 ) -> Result<RunRecord> {
+    // The lock lives until the run's end is recorded: no `--resume` can take the run before.
     let Prepared {
         store,
+        lock: _lock,
         mut record,
         mut done,
     } = prepared;

@@ -10,8 +10,10 @@ use crate::operations::guard::Guard;
 use std::io::Read;
 use std::path::Path;
 
-/// The checked plan of `file`, and the file's text.
-pub fn load(ctx: &Ctx, file: &Path) -> Result<(Plan, String)> {
+/// The checked plan of `file`, and the file's text. Relative paths in it resolve against
+/// `base` when given (a resumed run's original folder: `file` is then the run's copy), else
+/// against the file's own folder.
+pub fn load(ctx: &Ctx, file: &Path, base: Option<&Path>) -> Result<(Plan, String)> {
     let handle = std::fs::File::open(file).map_err(|e| Error::io("cannot read", file, e))?;
     // Read one byte past the limit so a huge file is refused without reading all of it.
     let mut bytes = Vec::new();
@@ -36,10 +38,13 @@ pub fn load(ctx: &Ctx, file: &Path) -> Result<(Plan, String)> {
         invalid(Problem::at(line, 1, "the file is not UTF-8 text"))
     })?;
     let parsed = model::parse(file, &text)?;
-    let base = std::path::absolute(file)
-        .ok()
-        .and_then(|p| p.parent().map(Path::to_path_buf))
-        .unwrap_or_default();
+    let base = match base {
+        Some(base) => base.to_path_buf(),
+        None => std::path::absolute(file)
+            .ok()
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+            .unwrap_or_default(),
+    };
     let cx = Context {
         text: &text,
         base: &base,

@@ -10,14 +10,18 @@ pub use execute::execute;
 pub use load::load;
 
 use super::Ctx;
+use super::kill;
 use super::worker::now_ms;
+use crate::adapters::process;
 use crate::adapters::runs::RunStore;
+use crate::core::args::KillArgs;
 use crate::core::errors::{Error, Result};
+use crate::core::name::WorkerName;
 use crate::core::workflow::record::{
-    RunRecord, RunStatus, StepRecord, StepStatus, run_id, worker_name,
+    RunRecord, RunStatus, Runner, StepRecord, StepStatus, run_id, worker_name,
 };
 use crate::core::workflow::{Plan, PlannedStep};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// What a finished step leaves for the steps after it.
@@ -27,9 +31,12 @@ pub struct StepResult {
     pub outputs: BTreeMap<String, String>,
 }
 
-/// A run ready to execute: its folder, its record, and the results of steps already done.
+/// A run ready to execute: its folder and lock, its record, and the results of steps already
+/// done.
 pub struct Prepared {
     pub store: RunStore,
+    /// The run folder's lock, held until the run ends.
+    pub lock: std::fs::File,
     pub record: RunRecord,
     pub done: BTreeMap<String, StepResult>,
 }
@@ -42,11 +49,13 @@ pub fn prepare_new(ctx: &Ctx, plan: &Plan, file: &Path, text: &str) -> Result<Pr
             break (id, store);
         }
     };
+    let lock = store.lock()?.ok_or_else(|| still_running(&id, None))?;
     store.save_workflow(text)?;
     let record = RunRecord {
         run_id: id.clone(),
         name: plan.name.clone(),
         file: file.display().to_string(),
+        base: Some(plan.base.display().to_string()),
         status: RunStatus::Running,
         attempt: 1,
         started_at: now_ms(),
@@ -57,10 +66,12 @@ pub fn prepare_new(ctx: &Ctx, plan: &Plan, file: &Path, text: &str) -> Result<Pr
             .map(|s| pending(plan, &id, s, 0))
             .collect(),
         failed: None,
+        runner: this_runner(),
     };
     store.write_record(&record)?;
     Ok(Prepared {
         store,
+        lock,
         record,
         done: BTreeMap::new(),
     })
@@ -85,15 +96,20 @@ fn pending(plan: &Plan, run_id: &str, step: &PlannedStep, attempt: u32) -> StepR
 }
 
 /// Reopens a run: steps that finished keep their results, every other step goes back to
-/// pending. `plan` may come from an edited file, as long as the finished steps still exist.
-pub fn prepare_resume(store: RunStore, plan: &Plan) -> Result<Prepared> {
+/// pending. `plan` may come from an edited file, as long as the finished steps still exist. A
+/// record left `running` by a runner that is gone (SIGKILL, a crash) is resumed too, once the
+/// workers that runner left are killed.
+pub fn prepare_resume(ctx: &Ctx, store: RunStore, plan: &Plan) -> Result<Prepared> {
     let old = store.read_record()?;
+    let lock = store
+        .lock()?
+        .ok_or_else(|| still_running(&old.run_id, old.runner))?;
     if old.status == RunStatus::Running {
-        return Err(Error::usage(format!(
-            "run {} is still running (or its runner was killed without a chance to record it); \
-             resume it once no runner is left",
-            old.run_id
-        )));
+        match old.runner {
+            Some(r) if !process::is_running(r.pid, r.started) => kill_leftovers(ctx, &old)?,
+            // A runner that is alive, or a record too old to name its runner.
+            runner => return Err(still_running(&old.run_id, runner)),
+        }
     }
     let mut done = BTreeMap::new();
     let mut steps = Vec::new();
@@ -122,14 +138,51 @@ pub fn prepare_resume(store: RunStore, plan: &Plan) -> Result<Prepared> {
         ended_at: None,
         failed: None,
         steps,
+        runner: this_runner(),
         ..old
     };
     store.write_record(&record)?;
     Ok(Prepared {
         store,
+        lock,
         record,
         done,
     })
+}
+
+/// The refusal to resume a run that another process is running.
+fn still_running(run_id: &str, runner: Option<Runner>) -> Error {
+    let by = runner.map_or(String::new(), |r| format!(" by process {}", r.pid));
+    Error::usage(format!(
+        "run {run_id} is still running{by}; resume it once that runner has ended \
+         (a runner killed by a signal is detected and its run can then be resumed)"
+    ))
+}
+
+/// The process running this attempt.
+fn this_runner() -> Option<Runner> {
+    process::this_process().map(|(pid, started)| Runner { pid, started })
+}
+
+/// Kills the workers a dead runner left behind (their folders stay as tombstones, as after a
+/// failed run), so none of them outlives the run and each can be spawned afresh.
+fn kill_leftovers(ctx: &Ctx, old: &RunRecord) -> Result<()> {
+    let names: BTreeSet<&str> = old.steps.iter().map(|s| s.worker_name.as_str()).collect();
+    for name in names {
+        let Ok(parsed) = WorkerName::parse(name) else {
+            continue;
+        };
+        if !ctx.state.session_dir(&parsed).is_dir() {
+            continue;
+        }
+        let args = KillArgs {
+            name: Some(name.to_string()),
+            all: false,
+            purge: false,
+        };
+        kill::kill(ctx, &args)?;
+    }
+    Ok(())
 }
 
 fn rand_u64() -> u64 {

@@ -1,0 +1,286 @@
+//! Faults in umbel's own state: a `prune` racing spawns, a lost hook payload, a workflow run
+//! resumed from its copy, a runner killed by a signal.
+
+use crate::harness::*;
+use crate::workflow::{alive, no_orphans, run, run_record};
+use serde_json::json;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// `prune` from another terminal (or cron) never takes a worker whose spawn is still going:
+/// its meta.json exists before its tmux session does.
+#[test]
+fn prune_in_a_loop_leaves_spawning_workers_alone() {
+    let sb = Arc::new(Sandbox::new());
+    let stop = Arc::new(AtomicBool::new(false));
+    let pruner = {
+        let (sb, stop) = (sb.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut rounds = 0;
+            while !stop.load(Ordering::Relaxed) {
+                let _ = sb.process(&["prune"]).output();
+                rounds += 1;
+            }
+            rounds
+        })
+    };
+    let names: Vec<String> = (1..=6).map(|n| format!("p{n}")).collect();
+    let spawns: Vec<_> = names
+        .iter()
+        .map(|name| {
+            sb.process(&["spawn", "--name", name])
+                .spawn()
+                .expect("spawn")
+        })
+        .collect();
+    // `-p` spawns an anonymous worker of its own: the same window.
+    let prints: Vec<_> = (1..=3)
+        .map(|n| sb.process(&["-p", &format!("q{n}")]).spawn().expect("-p"))
+        .collect();
+    let outputs: Vec<_> = spawns
+        .into_iter()
+        .map(|c| c.wait_with_output().expect("wait spawn"))
+        .collect();
+    let printed: Vec<_> = prints
+        .into_iter()
+        .map(|c| c.wait_with_output().expect("wait -p"))
+        .collect();
+    stop.store(true, Ordering::Relaxed);
+    let rounds = pruner.join().expect("pruner");
+    assert!(rounds > 0, "prune never ran");
+    for (name, out) in names.iter().zip(&outputs) {
+        assert_success(out, &format!("spawn {name} while prune ran"));
+    }
+    for (n, out) in (1..).zip(&printed) {
+        assert_success(out, &format!("-p q{n} while prune ran"));
+        assert_eq!(stdout(out), format!("Response to: q{n}\n"));
+    }
+    let ready = sb.ls().iter().filter(|w| w["state"] == "ready").count();
+    assert_eq!(ready, names.len(), "{:?}", sb.ls());
+}
+
+crate::each_provider!(read_answers_the_last_turn_when_its_hook_payload_is_lost);
+
+/// Loses every hook payload of worker `name`'s last turn, as a full disk does: each of its log
+/// lines reads `<ns> <EVENT> -` (what event.sh logs when it could not save the payload) and the
+/// payload files are gone.
+fn lose_last_turn_payloads(sb: &Sandbox, name: &str) {
+    let events = sb.session_dir(name).join("events");
+    let log = std::fs::read_to_string(events.join("log")).expect("read log");
+    let mut lines: Vec<String> = log.lines().map(str::to_string).collect();
+    let is_end = |l: &String| l.contains(" Stop ") || l.contains(" AfterAgent ");
+    let ends: Vec<usize> = (0..lines.len()).filter(|&i| is_end(&lines[i])).collect();
+    assert!(ends.len() >= 2, "two finished turns in {log}");
+    for line in &mut lines[ends[ends.len() - 2] + 1..] {
+        let parts: Vec<&str> = line.split(' ').collect();
+        if parts.len() == 3 && parts[2] != "-" {
+            std::fs::remove_file(events.join(parts[2])).expect("remove payload");
+        }
+        *line = format!("{} {} -", parts[0], parts[1]);
+    }
+    std::fs::write(events.join("log"), lines.join("\n") + "\n").expect("write log");
+}
+
+fn read_answers_the_last_turn_when_its_hook_payload_is_lost(provider: &str) {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario(
+        "s",
+        json!({ "turns": [{ "reply": "First answer." }, { "reply": "Second answer." }] }),
+    );
+    sb.spawn(
+        "w",
+        &["--provider", provider, "--unattended", "--env", &scenario],
+    );
+    for prompt in ["one", "two"] {
+        assert_success(&sb.run(&["send", "w", prompt]), "send");
+        assert_success(&sb.run(&["wait", "w", "--timeout", "30s"]), "wait");
+    }
+    lose_last_turn_payloads(&sb, "w");
+    let out = sb.run(&["read", "w", "--json"]);
+    assert_success(&out, "read");
+    let answer = json_of(&out);
+    assert_eq!(answer["text"], "Second answer.", "{answer}");
+    assert_eq!(answer["source"], "transcript", "{answer}");
+}
+
+/// With the last turn's payload lost and that turn not in the transcript yet, `read` says so
+/// instead of answering with the turn before.
+#[test]
+fn read_never_answers_with_an_older_turn_when_the_last_payload_is_lost() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario(
+        "s",
+        json!({ "turns": [{ "reply": "One." }, { "reply": "Two.", "late_transcript_ms": 8000 }] }),
+    );
+    sb.spawn("lag", &["--env", &scenario]);
+    for prompt in ["first", "second"] {
+        let since = stdout(&sb.run(&["send", "lag", prompt])).trim().to_string();
+        assert_success(&sb.run(&["wait", "lag", "--since", &since]), "wait");
+    }
+    lose_last_turn_payloads(&sb, "lag");
+    let out = sb.run(&["read", "lag"]);
+    assert_ne!(stdout(&out), "One.\n", "answered with the turn before");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("payload"), "{}", stderr(&out));
+}
+
+/// The cwd a worker was started in, from its meta.json (kept after the run tore it down).
+fn worker_cwd(sb: &Sandbox, name: &str) -> String {
+    let meta = std::fs::read(sb.session_dir(name).join("meta.json")).expect("meta.json");
+    let meta: serde_json::Value = serde_json::from_slice(&meta).expect("meta is JSON");
+    meta["cwd"].as_str().expect("cwd").to_string()
+}
+
+/// A resumed run's workers start where the workflow file is (a relative `cwd` resolves against
+/// its folder), not in the run's copy of it under the state folder.
+#[test]
+fn a_resumed_run_resolves_cwds_against_the_original_workflow_folder() {
+    let sb = Sandbox::new();
+    let flows = sb.project.join("flows");
+    std::fs::create_dir_all(flows.join("work")).expect("mkdir");
+    let wedge = sb.scenario("wedge", json!({ "default": { "end": "wedge" } }));
+    let wedge = wedge.trim_start_matches("UMBEL_SIM_SCENARIO=");
+    let file = flows.join("wf.yaml");
+    std::fs::write(
+        &file,
+        format!(
+            "workers:\n  a: {{env: {{UMBEL_SIM_SCENARIO: \"{wedge}\"}}}}\n  b: {{cwd: work}}\n\
+             steps:\n  - {{id: one, worker: a, prompt: hi, wait: {{timeout: 2s}}}}\n  \
+             - {{id: two, worker: b, needs: [one], prompt: hi}}\n"
+        ),
+    )
+    .expect("write workflow");
+    let out = run(&sb, &[file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(124), "{}", stderr(&out));
+    let run_id = stdout(&out).trim().to_string();
+    std::fs::write(
+        sb.root.join("wedge.json"),
+        json!({ "default": { "reply": "unstuck" } }).to_string(),
+    )
+    .expect("fix the scenario");
+    let out = run(&sb, &["--resume", &run_id]);
+    assert_success(&out, "resume");
+    assert_eq!(
+        worker_cwd(&sb, &format!("{run_id}-a")),
+        flows.display().to_string(),
+        "a default cwd is the workflow's folder"
+    );
+    assert_eq!(
+        worker_cwd(&sb, &format!("{run_id}-b")),
+        flows.join("work").display().to_string(),
+        "a relative cwd resolves against the workflow's folder"
+    );
+}
+
+/// A two-worker workflow: `a` answers at once, then `b` takes 30 s (long enough to signal its
+/// runner mid-step). Returns the file.
+fn slow_second_step(sb: &Sandbox) -> std::path::PathBuf {
+    let slow = sb.scenario(
+        "slow",
+        json!({ "default": { "reply": "late", "delay_ms": 30000 } }),
+    );
+    let slow = slow.trim_start_matches("UMBEL_SIM_SCENARIO=");
+    let file = sb.project.join("wf.yaml");
+    std::fs::write(
+        &file,
+        format!(
+            "workers:\n  a: {{}}\n  b: {{env: {{UMBEL_SIM_SCENARIO: \"{slow}\"}}}}\n\
+             steps:\n  - {{id: one, worker: a, prompt: hi}}\n  \
+             - {{id: two, worker: b, needs: [one], prompt: take your time}}\n"
+        ),
+    )
+    .expect("write workflow");
+    file
+}
+
+/// Starts `umbel run FILE` as a child and returns it with its run id once step `two` was sent.
+fn run_until_second_step(sb: &Sandbox, file: &std::path::Path) -> (std::process::Child, String) {
+    let mut child = sb
+        .process(&["run", file.to_str().unwrap()])
+        .env("UMBEL_PROGRESS", "plain")
+        .spawn()
+        .expect("start umbel run");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let started = loop {
+        let run = std::fs::read_dir(sb.state.join("workflows"))
+            .ok()
+            .and_then(|mut d| d.next())
+            .and_then(|e| e.ok())
+            .map(|e| e.path());
+        if let Some(run) = run.filter(|r| r.join("steps/two/prompt").exists()) {
+            break Some(run);
+        }
+        if std::time::Instant::now() >= deadline {
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let Some(run) = started else {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("step two never started");
+    };
+    // The prompt is written just before it is sent; let the send land.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let id = run.file_name().unwrap().to_string_lossy().into_owned();
+    (child, id)
+}
+
+/// A runner killed outright (SIGKILL, the OOM killer) leaves a record that says `running`; a
+/// resume sees its runner is gone, kills the workers it left and runs the rest.
+#[test]
+fn a_run_whose_runner_was_sigkilled_can_be_resumed_and_leaks_no_worker() {
+    let sb = Sandbox::new();
+    let file = slow_second_step(&sb);
+    let (mut child, run_id) = run_until_second_step(&sb, &file);
+    assert_eq!(alive(&sb).len(), 2, "the run's workers are running");
+    child.kill().expect("SIGKILL the runner");
+    let _ = child.wait();
+    assert_eq!(run_record(&sb, &run_id)["status"], "running");
+    std::fs::write(
+        sb.root.join("slow.json"),
+        json!({ "default": { "reply": "quick" } }).to_string(),
+    )
+    .expect("fix the scenario");
+    let out = run(&sb, &["--resume", &run_id]);
+    assert_success(&out, "resume after SIGKILL");
+    let record = run_record(&sb, &run_id);
+    assert_eq!(record["status"], "completed", "{record:#}");
+    assert_eq!(record["attempt"], 2);
+    // Worker `a` had no step left to rerun: only the resume's cleanup could stop it.
+    assert_eq!(alive(&sb), Vec::<String>::new());
+    no_orphans(&sb);
+}
+
+/// A runner still alive keeps its run: `--resume` refuses it while it runs.
+#[test]
+fn a_run_whose_runner_is_alive_is_not_resumed() {
+    let sb = Sandbox::new();
+    let file = slow_second_step(&sb);
+    let (mut child, run_id) = run_until_second_step(&sb, &file);
+    let out = run(&sb, &["--resume", &run_id]);
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("still running"), "{}", stderr(&out));
+}
+
+/// SIGTERM (a service stop, `timeout`, CI cancelling) and SIGHUP (a closed terminal) end a run
+/// as Ctrl-C does: its workers killed, the run recorded as interrupted, resumable.
+#[test]
+fn sigterm_and_sighup_interrupt_the_run_and_stop_its_workers() {
+    for signal in [libc::SIGTERM, libc::SIGHUP] {
+        let sb = Sandbox::new();
+        let file = slow_second_step(&sb);
+        let (child, run_id) = run_until_second_step(&sb, &file);
+        unsafe { libc::kill(child.id() as i32, signal) };
+        let out = child.wait_with_output().expect("wait runner");
+        let code = out.status.code();
+        assert_eq!(code, Some(130), "signal {signal}: {}", stderr(&out));
+        let record = run_record(&sb, &run_id);
+        let status = &record["status"];
+        assert_eq!(status, "interrupted", "signal {signal}: {record:#}");
+        assert_eq!(alive(&sb), Vec::<String>::new(), "signal {signal}");
+        no_orphans(&sb);
+    }
+}
