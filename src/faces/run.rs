@@ -12,7 +12,6 @@ use crate::core::errors::Result;
 use crate::core::workflow::record::RunStatus;
 use crate::operations::Ctx;
 use crate::operations::run::{self, prepare_new, prepare_resume};
-use signal_hook::consts::{SIGHUP, SIGTERM};
 use std::path::PathBuf;
 
 /// Runs `umbel run` and returns its exit code.
@@ -60,12 +59,8 @@ pub fn run(ctx: &Ctx, args: &RunArgs, json: bool, quiet: bool) -> Result<u8> {
         }
         return Ok(0);
     }
-    // SIGTERM (a service stop, `timeout`, CI cancelling) and SIGHUP (a closed terminal) end the
-    // run as Ctrl-C does: workers killed, the run recorded as interrupted; a second one exits.
-    for (signal, code) in [(SIGTERM, 143), (SIGHUP, 129)] {
-        let _ = signal_hook::flag::register_conditional_shutdown(signal, code, ctx.cancel.clone());
-        let _ = signal_hook::flag::register(signal, ctx.cancel.clone());
-    }
+    // SIGTERM and SIGHUP end the run as Ctrl-C does (registered for every verb in faces/cli.rs):
+    // workers killed, the run recorded as interrupted; a second one exits.
     let prepared = match store {
         Some(store) => prepare_resume(ctx, store, &plan)?,
         None => prepare_new(ctx, &plan, &file, &text)?,
