@@ -63,6 +63,16 @@ pub fn logs(ctx: &Ctx, args: &LogsArgs, mut print: impl FnMut(&str)) -> Result<(
 pub struct Pruned {
     pub removed: Vec<String>,
     pub kept: Vec<String>,
+    /// Workers left alone because umbel cannot read their files (a warning each).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<Skipped>,
+}
+
+/// A worker `prune` did not judge, and why.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct Skipped {
+    pub name: String,
+    pub problem: String,
 }
 
 /// When a worker died (ms since the epoch): the kill/wait record, else the launcher's `Exit`
@@ -96,9 +106,22 @@ pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
     let mut result = Pruned {
         removed: Vec::new(),
         kept: Vec::new(),
+        skipped: Vec::new(),
     };
     for name in ctx.state.list()? {
-        let worker = Worker::load(ctx, name.as_str())?;
+        let worker = match Worker::load(ctx, name.as_str()) {
+            Ok(worker) => worker,
+            // Whether it is dead cannot be told from a meta.json that cannot be read; the rest
+            // of the fleet is still swept.
+            Err(e @ Error::Corrupt { .. }) => {
+                result.skipped.push(Skipped {
+                    name: name.to_string(),
+                    problem: format!("{e}; `umbel kill {name}` ends it"),
+                });
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         let pane = panes.get(worker.session());
         let alive = pane.is_some_and(|p| p.liveness == Liveness::Alive);
         let died_at = death_time(ctx, &worker, pane);

@@ -1,0 +1,78 @@
+//! Faults in umbel's own files and input: a corrupt meta.json, an event log with bytes that are
+//! not UTF-8, reserved variables, waits that can never end. Each is a typed, recoverable outcome
+//! that names the problem, never a fleet-wide failure.
+
+use crate::harness::*;
+use umbel::core::wait::Liveness;
+
+/// Overwrites a worker's meta.json with something that is not JSON.
+fn corrupt_meta(sb: &Sandbox, name: &str) {
+    std::fs::write(sb.session_dir(name).join("meta.json"), b"{ not json").expect("corrupt");
+}
+
+fn session_alive(sb: &Sandbox, name: &str) -> bool {
+    let pane = sandbox_tmux(sb)
+        .pane(&format!("umbel-{name}"))
+        .expect("pane");
+    pane.liveness == Liveness::Alive
+}
+
+#[test]
+fn a_corrupt_meta_shows_in_status_and_blocks_neither_prune_nor_kill_by_name() {
+    let sb = Sandbox::new();
+    for name in ["c1", "c2", "c3"] {
+        sb.spawn(name, &[]);
+    }
+    corrupt_meta(&sb, "c2");
+
+    let out = sb.run(&["ls", "--json"]);
+    assert_success(&out, "ls");
+    let list: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = list.iter().filter_map(|w| w["name"].as_str()).collect();
+    assert_eq!(names, ["c1", "c2", "c3"], "{list:?}");
+    assert_eq!(list[1]["state"], "corrupt", "{}", list[1]);
+    let problem = list[1]["problem"].as_str().unwrap_or_default();
+    assert!(problem.contains("meta.json"), "{problem}");
+    assert_eq!(list[0]["state"], "ready");
+    assert!(list[0].get("problem").is_none(), "{}", list[0]);
+    assert!(stderr(&out).contains("c2"), "a warning: {}", stderr(&out));
+
+    let table = sb.run(&["status"]);
+    assert_success(&table, "status");
+    assert!(stdout(&table).contains("corrupt"), "{}", stdout(&table));
+    let one = sb.run(&["status", "c2"]);
+    assert_success(&one, "status c2");
+    assert!(stdout(&one).contains("meta.json"), "{}", stdout(&one));
+
+    let pruned = sb.run(&["prune", "--json"]);
+    assert_success(&pruned, "prune");
+    assert!(stderr(&pruned).contains("c2"), "{}", stderr(&pruned));
+    assert!(
+        sb.session_dir("c2").is_dir(),
+        "prune left the corrupt worker alone"
+    );
+
+    assert!(session_alive(&sb, "c2"));
+    let killed = sb.run(&["kill", "c2"]);
+    assert_success(&killed, "kill c2");
+    assert!(
+        !session_alive(&sb, "c2"),
+        "kill ended the session from the name alone"
+    );
+    assert!(session_alive(&sb, "c1") && session_alive(&sb, "c3"));
+}
+
+#[test]
+fn kill_all_goes_past_a_corrupt_meta_and_ends_every_worker() {
+    let sb = Sandbox::new();
+    for name in ["a1", "a2", "a3"] {
+        sb.spawn(name, &[]);
+    }
+    corrupt_meta(&sb, "a1");
+    let out = sb.run(&["kill", "--all"]);
+    assert_success(&out, "kill --all");
+    for name in ["a1", "a2", "a3"] {
+        assert!(!session_alive(&sb, name), "{name} still alive");
+    }
+    assert!(processes_under(&sb.root).is_empty(), "processes left");
+}
