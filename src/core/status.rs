@@ -78,6 +78,10 @@ pub struct WorkerStatus {
     /// What is wrong with umbel's files for this worker (`corrupt` only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub problem: Option<String>,
+    /// Lines of the event log umbel could not read and skipped (not UTF-8, torn, foreign): the
+    /// state is derived from the rest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub degraded: Option<String>,
     /// Why it waits for a person (`needs-input` only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub needs_input: Option<String>,

@@ -13,6 +13,9 @@ pub fn print_one(s: &WorkerStatus) {
     if let Some(problem) = &s.problem {
         lines.push(format!("problem:   {problem}"));
     }
+    if let Some(degraded) = &s.degraded {
+        lines.push(format!("degraded:  {degraded}"));
+    }
     if let Some(reason) = &s.needs_input {
         lines.push(format!("needs:     {reason}"));
     }

@@ -41,8 +41,9 @@ pub fn logs(ctx: &Ctx, args: &LogsArgs, mut print: impl FnMut(&str)) -> Result<(
     };
     let mut printed = 0;
     loop {
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
+        // Lossy: a stray byte that is not UTF-8 shows as U+FFFD instead of failing the verb.
+        let text = match std::fs::read(&path) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(Error::io("cannot read", &path, e)),
         };

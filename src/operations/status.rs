@@ -5,6 +5,7 @@ use super::Ctx;
 use super::worker::Worker;
 use crate::core::args::StatusArgs;
 use crate::core::errors::{Error, Result};
+use crate::core::events::unreadable_lines;
 use crate::core::name::WorkerName;
 use crate::core::providers::str_field;
 use crate::core::status::{
@@ -99,6 +100,7 @@ pub fn status(ctx: &Ctx, args: &StatusArgs) -> Result<Vec<WorkerStatus>> {
             model: meta.model,
             state: state.into(),
             problem: None,
+            degraded: degraded(&events),
             needs_input,
             pending_tool,
             cwd: meta.cwd.to_string_lossy().into_owned(),
@@ -118,6 +120,17 @@ pub fn status(ctx: &Ctx, args: &StatusArgs) -> Result<Vec<WorkerStatus>> {
     Ok(out)
 }
 
+/// What `degraded` says when some event-log lines could not be read.
+fn degraded(events: &[crate::core::wait::ClassifiedEvent]) -> Option<String> {
+    match unreadable_lines(events.iter().map(|e| &e.record)) {
+        0 => None,
+        1 => Some("1 unreadable line in its event log was skipped".into()),
+        n => Some(format!(
+            "{n} unreadable lines in its event log were skipped"
+        )),
+    }
+}
+
 /// The row of a worker whose meta.json cannot be read: only its name and its tmux session
 /// (`umbel-<name>`) are known, which is all `kill` needs.
 fn corrupt_row(
@@ -134,6 +147,7 @@ fn corrupt_row(
         provider: "unknown".into(),
         model: None,
         state: ListedState::Unreadable(Unreadable::Corrupt),
+        degraded: None,
         problem: Some(format!(
             "{} is unreadable ({message}); its tmux session {session} {pane}; `umbel kill {name}` ends it",
             path.display()

@@ -76,3 +76,30 @@ fn kill_all_goes_past_a_corrupt_meta_and_ends_every_worker() {
     }
     assert!(processes_under(&sb.root).is_empty(), "processes left");
 }
+
+#[test]
+fn a_log_line_that_is_not_utf8_degrades_one_worker_not_the_fleet() {
+    let sb = Sandbox::new();
+    for name in ["u1", "u2"] {
+        sb.spawn(name, &[]);
+    }
+    let log = sb.session_dir("u2").join("events").join("log");
+    let mut bytes = std::fs::read(&log).expect("log");
+    bytes.extend_from_slice(b"17000 Notif\xff\xfeication -\n");
+    std::fs::write(&log, bytes).expect("write log");
+
+    let list = sb.ls();
+    assert_eq!(list.len(), 2, "{list:?}");
+    assert_eq!(list[0]["state"], "ready");
+    assert!(list[0].get("degraded").is_none(), "{}", list[0]);
+    assert_eq!(list[1]["state"], "ready", "{}", list[1]);
+    let degraded = list[1]["degraded"].as_str().unwrap_or_default();
+    assert!(degraded.contains("1 unreadable line"), "{}", list[1]);
+    assert_success(&sb.run(&["status"]), "status");
+    let one = sb.run(&["status", "u2", "--json"]);
+    assert_success(&one, "status u2");
+    assert!(json_of(&one)["degraded"].is_string());
+    let logs = sb.run(&["logs", "u2"]);
+    assert_success(&logs, "logs");
+    assert!(stdout(&logs).contains("Notif"), "{}", stdout(&logs));
+}
