@@ -103,3 +103,16 @@ fn a_log_line_that_is_not_utf8_degrades_one_worker_not_the_fleet() {
     assert_success(&logs, "logs");
     assert!(stdout(&logs).contains("Notif"), "{}", stdout(&logs));
 }
+
+#[test]
+fn a_worker_may_not_set_the_launch_scripts_own_variables() {
+    let sb = Sandbox::new();
+    let out = sb.run(&["spawn", "--name", "r1", "--env", "__umbel_events=/tmp"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--env __umbel_events=/tmp"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(sb.worker_dirs().is_empty(), "nothing was started");
+}
