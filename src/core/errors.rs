@@ -106,6 +106,12 @@ pub enum Error {
     #[error("worker `{name}` has no finished turn to read yet")]
     NoAnswer { name: String },
 
+    /// `wait` without `--since` on a worker that was never sent a prompt: nothing would end it.
+    #[error(
+        "worker `{name}` has no turn to wait for: it was never sent a prompt (`umbel send {name} …` first, or `wait --since POS` to wait for whatever comes next)"
+    )]
+    NoTurn { name: String },
+
     /// A turn number outside the worker's conversation (`read --turn`, `diff --from`, …).
     #[error("`{flag} {number}`: worker `{name}` has {turns} turn{}{}", if *turns == 1 { "" } else { "s" }, if *turns > 0 { format!(" (numbered 1 to {turns})") } else { String::new() })]
     TurnOutOfRange {
@@ -168,6 +174,7 @@ impl Error {
             Error::Io { .. } => "io",
             Error::Corrupt { .. } => "corrupt_state",
             Error::NoAnswer { .. } => "no_answer",
+            Error::NoTurn { .. } => "no_turn",
             Error::InvalidWorkflow { .. } => "invalid_workflow",
             Error::CheckFailed { .. } => "check_failed",
             Error::TurnOutOfRange { .. } => "turn_out_of_range",
@@ -193,7 +200,8 @@ impl Error {
             | Error::EnvUnset { .. }
             | Error::CwdMissing { .. }
             | Error::InvalidWorkflow { .. }
-            | Error::TurnOutOfRange { .. } => 2,
+            | Error::TurnOutOfRange { .. }
+            | Error::NoTurn { .. } => 2,
             Error::SignIn { .. } | Error::DialogOpen { .. } => 126,
             Error::Interrupted => 130,
             _ => 1,
