@@ -60,7 +60,8 @@ enum Command {
     /// List workers.
     #[command(after_help = examples::LS)]
     Ls(JsonOnly),
-    /// Stop a worker (its folder stays as a tombstone unless --purge).
+    /// Stop a worker (its folder stays as a tombstone unless --purge); prints `killed NAME` (or
+    /// `purged NAME`) for each worker it stopped.
     #[command(after_help = examples::KILL)]
     Kill(KillArgs),
     /// Print a worker's screen, for a person to look at.
@@ -279,7 +280,14 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
             }
             0
         }),
-        Some(Command::Kill(args)) => kill::kill(ctx, &args).map(|_| 0),
+        Some(Command::Kill(args)) => kill::kill(ctx, &args).map(|killed| {
+            if killed.is_empty() {
+                eprintln!("umbel: no workers to kill");
+            }
+            let what = if args.purge { "purged" } else { "killed" };
+            killed.iter().for_each(|n| outln(&format!("{what} {n}")));
+            0
+        }),
         Some(Command::Capture(args)) => inspect::capture(ctx, &args).map(|screen| {
             outln(&screen);
             0

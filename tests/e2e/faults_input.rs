@@ -116,3 +116,39 @@ fn a_worker_may_not_set_the_launch_scripts_own_variables() {
     );
     assert!(sb.worker_dirs().is_empty(), "nothing was started");
 }
+
+#[test]
+fn a_wait_nothing_can_end_is_refused_at_once_not_after_its_timeout() {
+    let sb = Sandbox::new();
+    sb.spawn("n1", &[]);
+    let started = std::time::Instant::now();
+    let out = sb.run(&["wait", "n1", "--timeout", "120s", "--json"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(json_of(&out)["error"]["code"], "no_turn", "{}", stdout(&out));
+    let past = sb.run(&["wait", "n1", "--since", "99", "--timeout", "120s"]);
+    assert_eq!(past.status.code(), Some(2), "{}", stderr(&past));
+    assert!(stderr(&past).contains("`--since 99` is past the end"), "{}", stderr(&past));
+    // Far below either timeout: refused, not timed out.
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+
+    // Once a prompt was sent, both waits are fine.
+    let pos = stdout(&sb.run(&["send", "n1", "hello"])).trim().to_string();
+    assert_success(&sb.run(&["wait", "n1", "--timeout", "60s"]), "wait");
+    assert_success(&sb.run(&["wait", "n1", "--since", &pos]), "wait --since");
+}
+
+#[test]
+fn kill_says_what_it_did() {
+    let sb = Sandbox::new();
+    sb.spawn("k1", &[]);
+    sb.spawn("k2", &[]);
+    let one = sb.run(&["kill", "k1"]);
+    assert_success(&one, "kill k1");
+    assert_eq!(stdout(&one), "killed k1\n");
+    let all = sb.run(&["kill", "--all", "--purge"]);
+    assert_success(&all, "kill --all --purge");
+    assert_eq!(stdout(&all), "purged k1\npurged k2\n");
+    let none = sb.run(&["kill", "--all"]);
+    assert_success(&none, "kill --all, no workers");
+    assert!(stderr(&none).contains("no workers to kill"), "{}", stderr(&none));
+}
