@@ -124,10 +124,19 @@ fn a_wait_nothing_can_end_is_refused_at_once_not_after_its_timeout() {
     let started = std::time::Instant::now();
     let out = sb.run(&["wait", "n1", "--timeout", "120s", "--json"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert_eq!(json_of(&out)["error"]["code"], "no_turn", "{}", stdout(&out));
+    assert_eq!(
+        json_of(&out)["error"]["code"],
+        "no_turn",
+        "{}",
+        stdout(&out)
+    );
     let past = sb.run(&["wait", "n1", "--since", "99", "--timeout", "120s"]);
     assert_eq!(past.status.code(), Some(2), "{}", stderr(&past));
-    assert!(stderr(&past).contains("`--since 99` is past the end"), "{}", stderr(&past));
+    assert!(
+        stderr(&past).contains("`--since 99` is past the end"),
+        "{}",
+        stderr(&past)
+    );
     // Far below either timeout: refused, not timed out.
     assert!(started.elapsed() < std::time::Duration::from_secs(60));
 
@@ -150,5 +159,73 @@ fn kill_says_what_it_did() {
     assert_eq!(stdout(&all), "purged k1\npurged k2\n");
     let none = sb.run(&["kill", "--all"]);
     assert_success(&none, "kill --all, no workers");
-    assert!(stderr(&none).contains("no workers to kill"), "{}", stderr(&none));
+    assert!(
+        stderr(&none).contains("no workers to kill"),
+        "{}",
+        stderr(&none)
+    );
+}
+
+/// Speaks to `umbel mcp` by hand: initializes, sends `lines` as they are (bytes, one per line),
+/// then closes stdin; returns every reply line, parsed.
+fn mcp_replies(sb: &Sandbox, lines: &[&[u8]]) -> Vec<serde_json::Value> {
+    use std::io::{BufRead, Write};
+    let mut child = sb
+        .process(&["mcp"])
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .expect("umbel mcp");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"0"}}}"#;
+    writeln!(stdin, "{init}").expect("write");
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
+    )
+    .expect("write");
+    for line in lines {
+        stdin.write_all(line).expect("write");
+        stdin.write_all(b"\n").expect("write");
+    }
+    // A last call that must still be answered: the server survived what came before.
+    writeln!(stdin, r#"{{"jsonrpc":"2.0","id":99,"method":"ping"}}"#).expect("write");
+    drop(stdin);
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let replies: Vec<serde_json::Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(&l.expect("line")).expect("JSON-RPC line"))
+        .collect();
+    assert!(replies.iter().any(|r| r["id"] == 99), "{replies:?}");
+    replies
+}
+
+/// The reply to request `id`.
+fn reply_to(replies: &[serde_json::Value], id: i64) -> &serde_json::Value {
+    replies
+        .iter()
+        .find(|r| r["id"] == id)
+        .unwrap_or_else(|| panic!("no reply to {id}: {replies:?}"))
+}
+
+#[test]
+fn a_tools_call_with_bad_params_is_invalid_params_not_method_not_found() {
+    let sb = Sandbox::new();
+    let replies = mcp_replies(
+        &sb,
+        &[
+            br#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"arguments":{}}}"#,
+            br#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"umbel_ls","arguments":5}}"#,
+            br#"{"jsonrpc":"2.0","id":4,"method":"tools/call"}"#,
+            br#"{"jsonrpc":"2.0","id":5,"method":"no/such"}"#,
+        ],
+    );
+    for id in [2, 3, 4] {
+        let reply = reply_to(&replies, id);
+        assert_eq!(reply["error"]["code"], -32602, "{reply}");
+        let message = reply["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("tools/call"), "{reply}");
+    }
+    assert_eq!(reply_to(&replies, 5)["error"]["code"], -32601);
 }

@@ -4,7 +4,8 @@
 //! one the CLI built from the process environment; each tool call runs the blocking verb on its
 //! own thread with its own cancel flag (`run.rs`). Results follow `reply.rs`: structured
 //! content is the JSON the CLI's `--json` prints, and failures are tool results with
-//! `isError: true`, never JSON-RPC errors (bar an unknown tool name). The end of stdin or a
+//! `isError: true`, never JSON-RPC errors (bar an unknown tool name and unreadable request params,
+//! `protocol.rs`). The end of stdin or a
 //! Ctrl-C interrupts the calls still running (workers are left as they are) and ends the server.
 //! The user-facing description is docs/mcp.md.
 //!
@@ -15,6 +16,7 @@
 #![allow(clippy::result_large_err)]
 
 mod help;
+mod protocol;
 mod reply;
 mod reply_turns;
 mod run;

@@ -1,6 +1,7 @@
 //! The MCP tools: one per verb, each taking the verb's input struct from `core::args` (the same
 //! struct the CLI parses its flags into, so the schema and the flags cannot drift), plus
-//! `umbel_help`. Every tool answers with a result; only an unknown tool is a JSON-RPC error.
+//! `umbel_help`. Every tool answers with a result; only an unknown tool (or request params rmcp
+//! cannot read, `protocol.rs`) is a JSON-RPC error.
 
 use super::help::{self, HelpArgs, INSTRUCTIONS};
 use super::reply;
@@ -15,8 +16,8 @@ use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ServerCapabilities,
-    ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CustomRequest, CustomResult,
+    Implementation, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
@@ -281,5 +282,13 @@ impl ServerHandler for UmbelServer {
         let call = ToolCallContext::new(self, request, context);
         let response = self.tool_router.call(call).await?;
         Ok(reply::argument_errors(&tool, response))
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(super::protocol::custom_request_error(&request))
     }
 }
