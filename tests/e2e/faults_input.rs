@@ -229,3 +229,34 @@ fn a_tools_call_with_bad_params_is_invalid_params_not_method_not_found() {
     }
     assert_eq!(reply_to(&replies, 5)["error"]["code"], -32601);
 }
+
+#[test]
+fn umbel_ls_refuses_unknown_fields_like_every_other_tool() {
+    let sb = Sandbox::new();
+    let replies = mcp_replies(
+        &sb,
+        &[
+            br#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"umbel_ls","arguments":{"nmae":"w1"}}}"#,
+            br#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"umbel_status","arguments":{"nmae":"w1"}}}"#,
+            br#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"umbel_ls"}}"#,
+        ],
+    );
+    for id in [2, 3] {
+        let result = &reply_to(&replies, id)["result"];
+        assert_eq!(result["isError"], true, "{result}");
+        assert_eq!(
+            result["structuredContent"]["error"]["code"], "usage",
+            "{result}"
+        );
+        let message = result["structuredContent"]["error"]["message"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(message.contains("nmae"), "{result}");
+    }
+    let plain = &reply_to(&replies, 4)["result"];
+    assert_eq!(
+        plain["structuredContent"],
+        serde_json::json!({ "workers": [] }),
+        "{plain}"
+    );
+}

@@ -23,6 +23,11 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 use tokio::sync::watch;
 
+/// The input of a tool that takes none: an unknown field is refused, as by every other tool.
+#[derive(Debug, Default, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoArgs {}
+
 /// umbel's MCP server: the verbs as tools over one [`Ctx`].
 #[derive(Clone)]
 pub struct UmbelServer {
@@ -159,7 +164,11 @@ impl UmbelServer {
 
     /// List every worker: {workers: [...]}, as umbel_status without a name.
     #[tool(name = "umbel_ls", annotations(read_only_hint = true))]
-    async fn ls(&self, request: RequestContext<RoleServer>) -> CallToolResult {
+    async fn ls(
+        &self,
+        Parameters(NoArgs {}): Parameters<NoArgs>,
+        request: RequestContext<RoleServer>,
+    ) -> CallToolResult {
         let ran = self
             .run(&request, "umbel_ls", None, |ctx| {
                 status::status(ctx, &StatusArgs::default())
