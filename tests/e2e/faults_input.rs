@@ -260,3 +260,30 @@ fn umbel_ls_refuses_unknown_fields_like_every_other_tool() {
         "{plain}"
     );
 }
+
+#[test]
+fn mcp_input_that_is_not_json_gets_a_parse_error_with_a_null_id() {
+    let sb = Sandbox::new();
+    let replies = mcp_replies(
+        &sb,
+        &[
+            b"{not json",
+            b"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\",\"x\":\"\xff\"}",
+            br#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"umbel_ls","arguments":{}}}"#,
+            br#"{"jsonrpc":"2.0","id":5}"#,
+        ],
+    );
+    let parse_errors: Vec<&serde_json::Value> = replies
+        .iter()
+        .filter(|r| r["error"]["code"] == -32700)
+        .collect();
+    assert_eq!(parse_errors.len(), 2, "{replies:?}");
+    for reply in parse_errors {
+        assert_eq!(reply["jsonrpc"], "2.0");
+        assert!(reply.get("id").is_some_and(|id| id.is_null()), "{reply}");
+    }
+    // Well-formed calls around them are served as usual.
+    assert_eq!(reply_to(&replies, 4)["result"]["isError"], false);
+    // JSON that is not a JSON-RPC message: invalid request, answered with its id.
+    assert_eq!(reply_to(&replies, 5)["error"]["code"], -32600);
+}

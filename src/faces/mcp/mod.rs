@@ -23,6 +23,7 @@ mod run;
 mod server;
 mod server_turns;
 mod stdin;
+mod transport;
 
 pub use help::{HelpArgs, INSTRUCTIONS, TOPICS};
 pub use server::UmbelServer;
@@ -62,7 +63,8 @@ async fn serve_stdio(ctx: Ctx) -> u8 {
     let interrupted = ctx.cancel.clone();
     let (stop, stopped) = watch::channel(false);
     let server = UmbelServer::new(ctx, stopped);
-    let stdio = (stdin::WatchedStdin::new(stop.clone()), tokio::io::stdout());
+    let stdio =
+        transport::LineTransport::new(stdin::WatchedStdin::new(stop.clone()), tokio::io::stdout());
     let service = match server.serve(stdio).await {
         Ok(service) => service,
         Err(ServerInitializeError::ConnectionClosed(_)) => return 0,
