@@ -287,3 +287,23 @@ fn mcp_input_that_is_not_json_gets_a_parse_error_with_a_null_id() {
     // JSON that is not a JSON-RPC message: invalid request, answered with its id.
     assert_eq!(reply_to(&replies, 5)["error"]["code"], -32600);
 }
+
+/// `umbel run --check` on `yaml` written as the project's `wf.yaml`: (exit code, stderr).
+fn check_workflow(sb: &Sandbox, yaml: &str) -> (Option<i32>, String) {
+    let path = sb.project.join("wf.yaml");
+    std::fs::write(&path, yaml).expect("write workflow");
+    let out = sb.run(&["run", "--check", path.to_str().expect("path")]);
+    (out.status.code(), stderr(&out))
+}
+
+#[test]
+fn run_check_refuses_an_empty_prompt_at_its_line_and_column() {
+    let sb = Sandbox::new();
+    let yaml = "workers:\n  a: {}\nsteps:\n  - id: s\n    worker: a\n    prompt: \"\"\n";
+    let (code, err) = check_workflow(&sb, yaml);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("wf.yaml:6:13: step `s`: `prompt:` is empty"),
+        "{err}"
+    );
+}

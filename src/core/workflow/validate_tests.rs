@@ -217,3 +217,15 @@ fn empty_sections_are_refused() {
         "{all:?}"
     );
 }
+
+#[test]
+fn an_empty_prompt_is_refused_where_it_is_written() {
+    let p = only_problem(&GOOD.replace("    prompt: independent", "    prompt: \"\""));
+    assert_eq!((p.line, p.column), (25, 13), "{p:?}");
+    assert!(
+        p.message.contains("step `side`: `prompt:` is empty"),
+        "{p:?}"
+    );
+    let p = only_problem(&GOOD.replace("    prompt: independent", "    prompt: '  '"));
+    assert!(p.message.contains("is empty"), "{p:?}");
+}
