@@ -307,3 +307,20 @@ fn run_check_refuses_an_empty_prompt_at_its_line_and_column() {
         "{err}"
     );
 }
+
+#[test]
+fn a_duplicate_yaml_key_is_said_in_plain_words() {
+    let sb = Sandbox::new();
+    let yaml =
+        "workers:\n  a: {}\nsteps:\n  - id: s\n    worker: a\n    prompt: hi\n    prompt: ho\n";
+    let (code, err) = check_workflow(&sb, yaml);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("wf.yaml:7:5: `prompt` is given twice in the same map; keep one"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("Options") && !err.contains("DuplicateKeyPolicy"),
+        "{err}"
+    );
+}
