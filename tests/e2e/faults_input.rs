@@ -3,6 +3,7 @@
 //! that names the problem, never a fleet-wide failure.
 
 use crate::harness::*;
+use std::os::unix::fs::PermissionsExt;
 use umbel::core::wait::Liveness;
 
 /// Overwrites a worker's meta.json with something that is not JSON.
@@ -322,5 +323,31 @@ fn a_duplicate_yaml_key_is_said_in_plain_words() {
     assert!(
         !err.contains("Options") && !err.contains("DuplicateKeyPolicy"),
         "{err}"
+    );
+}
+
+#[test]
+fn doctor_fails_a_state_root_it_cannot_write_in() {
+    let sb = Sandbox::new();
+    // A state root whose `sessions/` is a folder no one may create files in (as root too: the
+    // mode bits alone say nothing there, nor on a read-only file system).
+    std::fs::create_dir_all(&sb.state).expect("state root");
+    std::fs::set_permissions(&sb.state, std::fs::Permissions::from_mode(0o700)).expect("chmod");
+    let _ = std::fs::remove_dir_all(sb.state.join("sessions"));
+    std::os::unix::fs::symlink("/sys/kernel", sb.state.join("sessions")).expect("symlink");
+    let out = sb.run(&["doctor", "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let checks = json_of(&out);
+    let state = checks["checks"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["name"] == "state-root"))
+        .unwrap_or_else(|| panic!("no state-root check: {checks}"));
+    assert_eq!(state["level"], "fail", "{state}");
+    assert!(
+        state["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("cannot write"),
+        "{state}"
     );
 }
