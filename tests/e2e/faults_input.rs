@@ -351,3 +351,29 @@ fn doctor_fails_a_state_root_it_cannot_write_in() {
         "{state}"
     );
 }
+
+#[test]
+fn read_escapes_control_sequences_on_a_terminal_and_keeps_them_raw_in_a_pipe() {
+    let sb = Sandbox::new();
+    let reply = "title \u{1b}]0;pwned\u{7} and \u{1b}[31mred\u{1b}[0m";
+    let scenario = sb.scenario("esc", serde_json::json!({ "default": { "reply": reply } }));
+    sb.spawn("e1", &["--env", &scenario]);
+    assert_success(&sb.run(&["send", "e1", "hi"]), "send");
+    assert_success(&sb.run(&["wait", "e1"]), "wait");
+
+    let piped = sb.run(&["read", "e1"]);
+    assert_success(&piped, "read");
+    assert_eq!(stdout(&piped), format!("{reply}\n"), "raw when piped");
+
+    let mut pty = rexpect::session::spawn_command(sb.pty_command(&["read", "e1"]), Some(30_000))
+        .expect("pty");
+    let shown = pty.exp_eof().expect("read ends");
+    assert!(
+        shown.contains("title ^[]0;pwned^G and ^[[31mred^[[0m"),
+        "{shown:?}"
+    );
+    assert!(
+        !shown.contains('\u{1b}'),
+        "no raw escape reaches the terminal: {shown:?}"
+    );
+}
