@@ -60,8 +60,7 @@ enum Command {
     /// List workers.
     #[command(after_help = examples::LS)]
     Ls(JsonOnly),
-    /// Stop a worker (its folder stays as a tombstone unless --purge); prints `killed NAME` (or
-    /// `purged NAME`) for each worker it stopped.
+    /// Stop a worker (its folder stays as a tombstone unless --purge).
     #[command(after_help = examples::KILL)]
     Kill(KillArgs),
     /// Print a worker's screen, for a person to look at.

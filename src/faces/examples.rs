@@ -74,8 +74,9 @@ Examples:
 
 pub const KILL: &str = "\
 Examples:
-  umbel kill w1                                 stop it; its folder stays as a tombstone
-  umbel kill w1 --purge                         stop it and delete its folder
+  umbel kill w1                                 stop it (prints `killed w1`); its folder stays
+                                                as a tombstone
+  umbel kill w1 --purge                         stop it and delete its folder (`purged w1`)
   umbel kill --all --purge                      every worker of this state root";
 
 pub const CAPTURE: &str = "\

@@ -147,7 +147,8 @@ impl UmbelServer {
     }
 
     /// What one worker (or every worker) is doing: {workers: [{name, state, position, ...}]};
-    /// state is starting, ready, busy, needs-input or dead.
+    /// state is starting, ready, busy, needs-input or dead (corrupt, with a problem, when umbel
+    /// cannot read the worker's meta.json).
     #[tool(name = "umbel_status", annotations(read_only_hint = true))]
     async fn status(
         &self,
