@@ -183,11 +183,12 @@ impl StateRoot {
         Ok(names)
     }
 
-    /// The event log, parsed (empty when nothing fired yet).
+    /// The event log, parsed (empty when nothing fired yet; an unreadable line is one
+    /// [`crate::core::events::UNREADABLE`] position).
     pub fn read_log(&self, name: &WorkerName) -> Result<Vec<EventRecord>> {
         let path = self.events_dir(name).join("log");
-        match fs::read_to_string(&path) {
-            Ok(text) => Ok(parse_log(&text)),
+        match fs::read(&path) {
+            Ok(bytes) => Ok(parse_log(&bytes)),
             Err(e) if e.kind() == ErrorKind::NotFound => Ok(Vec::new()),
             Err(e) => Err(Error::io("cannot read", &path, e)),
         }

@@ -113,6 +113,11 @@ pub enum Error {
          `umbel read {name} --all` shows the turns the transcript has"
     )]
     AnswerLost { name: String },
+    /// `wait` without `--since` on a worker that was never sent a prompt: nothing would end it.
+    #[error(
+        "worker `{name}` has no turn to wait for: it was never sent a prompt (`umbel send {name} …` first, or `wait --since POS` to wait for whatever comes next)"
+    )]
+    NoTurn { name: String },
 
     /// A turn number outside the worker's conversation (`read --turn`, `diff --from`, …).
     #[error("`{flag} {number}`: worker `{name}` has {turns} turn{}{}", if *turns == 1 { "" } else { "s" }, if *turns > 0 { format!(" (numbered 1 to {turns})") } else { String::new() })]
@@ -177,6 +182,7 @@ impl Error {
             Error::Corrupt { .. } => "corrupt_state",
             Error::NoAnswer { .. } => "no_answer",
             Error::AnswerLost { .. } => "answer_lost",
+            Error::NoTurn { .. } => "no_turn",
             Error::InvalidWorkflow { .. } => "invalid_workflow",
             Error::CheckFailed { .. } => "check_failed",
             Error::TurnOutOfRange { .. } => "turn_out_of_range",
@@ -202,7 +208,8 @@ impl Error {
             | Error::EnvUnset { .. }
             | Error::CwdMissing { .. }
             | Error::InvalidWorkflow { .. }
-            | Error::TurnOutOfRange { .. } => 2,
+            | Error::TurnOutOfRange { .. }
+            | Error::NoTurn { .. } => 2,
             Error::SignIn { .. } | Error::DialogOpen { .. } => 126,
             Error::Interrupted => 130,
             _ => 1,

@@ -24,13 +24,42 @@ pub struct EventRecord {
 /// The log line umbel writes for the worker's exit (see `hooks/launch.sh`).
 pub const EXIT_EVENT: &str = "Exit";
 
-/// Parses the whole log. Malformed lines (a torn write, a foreign line) still count as a position
-/// so that indices stay stable, but carry the kind `?`.
-pub fn parse_log(text: &str) -> Vec<EventRecord> {
-    text.lines()
+/// The kind of a line that is not `<ns> <kind> <payload>` or not UTF-8.
+pub const UNREADABLE: &str = "?";
+
+/// Parses the whole log. Malformed lines (a torn write, a foreign line, bytes that are not
+/// UTF-8) still count as a position so that indices stay stable, but carry the kind
+/// [`UNREADABLE`]: one bad line degrades one event, never the whole log.
+pub fn parse_log(bytes: &[u8]) -> Vec<EventRecord> {
+    let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    if bytes.is_empty() {
+        return Vec::new();
+    }
+    bytes
+        .split(|b| *b == b'\n')
         .enumerate()
-        .map(|(index, line)| parse_line(index, line))
+        .map(|(index, line)| {
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            match std::str::from_utf8(line) {
+                Ok(line) => parse_line(index, line),
+                Err(_) => unreadable(index),
+            }
+        })
         .collect()
+}
+
+/// How many lines of a parsed log could not be read.
+pub fn unreadable_lines<'a>(records: impl IntoIterator<Item = &'a EventRecord>) -> usize {
+    records.into_iter().filter(|r| r.kind == UNREADABLE).count()
+}
+
+fn unreadable(index: usize) -> EventRecord {
+    EventRecord {
+        index,
+        at_ns: 0,
+        kind: UNREADABLE.into(),
+        payload: None,
+    }
 }
 
 fn parse_line(index: usize, line: &str) -> EventRecord {
@@ -45,12 +74,7 @@ fn parse_line(index: usize, line: &str) -> EventRecord {
             kind: kind.to_string(),
             payload: payload.map(str::to_string),
         },
-        _ => EventRecord {
-            index,
-            at_ns: 0,
-            kind: "?".into(),
-            payload: None,
-        },
+        _ => unreadable(index),
     }
 }
 
@@ -63,13 +87,26 @@ mod tests {
         let log = "1700000000000000001 SessionStart 1-1.SessionStart.json\n\
                    1700000000000000002 Exit -\n\
                    garbage\n";
-        let events = parse_log(log);
+        let events = parse_log(log.as_bytes());
         assert_eq!(events.len(), 3);
         assert_eq!(events[0].kind, "SessionStart");
         assert_eq!(events[0].payload.as_deref(), Some("1-1.SessionStart.json"));
         assert_eq!(events[1].kind, EXIT_EVENT);
         assert_eq!(events[1].payload, None);
-        assert_eq!(events[2].kind, "?");
+        assert_eq!(events[2].kind, UNREADABLE);
         assert_eq!(events[2].index, 2);
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_one_unreadable_position() {
+        let log = b"1 SessionStart -\n2 No\xfftify -\r\n3 Stop 3.json";
+        let events = parse_log(log);
+        assert_eq!(events.len(), 3);
+        assert_eq!(events[1].kind, UNREADABLE);
+        assert_eq!(events[2].kind, "Stop");
+        assert_eq!(events[2].index, 2);
+        assert_eq!(unreadable_lines(&events), 1);
+        assert!(parse_log(b"").is_empty());
+        assert_eq!(parse_log(b"1 A -\n\n2 B -\n").len(), 3);
     }
 }

@@ -15,6 +15,7 @@ pub mod outcome;
 pub mod providers;
 pub mod socket;
 pub mod status;
+pub mod terminal_text;
 #[cfg(test)]
 pub mod test_data;
 pub mod turn_progress;

@@ -66,10 +66,11 @@ pub struct ExitStatus {
 }
 
 impl ExitStatus {
-    /// A one-line description: `exited with status 3`, `killed by signal 9`.
+    /// What the process did, as the predicate of a sentence about it ("the worker …", "its
+    /// CLI …"): `exited with status 3`, `was killed by signal 9`.
     pub fn describe(&self) -> String {
         match (self.exit_code, self.signal) {
-            (_, Some(sig)) => format!("killed by signal {sig}"),
+            (_, Some(sig)) => format!("was killed by signal {sig}"),
             (Some(code), None) => format!("exited with status {code}"),
             (None, None) => "ended without a recorded status".to_string(),
         }
@@ -192,6 +193,6 @@ mod tests {
         let s: ExitStatus = serde_json::from_str(r#"{"exitCode":3}"#).unwrap();
         assert_eq!(s.describe(), "exited with status 3");
         let s: ExitStatus = serde_json::from_str(r#"{"signal":9}"#).unwrap();
-        assert_eq!(s.describe(), "killed by signal 9");
+        assert_eq!(s.describe(), "was killed by signal 9");
     }
 }

@@ -34,6 +34,38 @@ impl WorkerState {
     }
 }
 
+/// What `status` lists as a worker's state: what it is doing, or `corrupt` when its meta.json
+/// cannot be read (then `problem` says why, and only `kill NAME` acts on it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum ListedState {
+    Worker(WorkerState),
+    Unreadable(Unreadable),
+}
+
+/// The state of a worker umbel cannot read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Unreadable {
+    /// Its meta.json is not what umbel wrote.
+    Corrupt,
+}
+
+impl ListedState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ListedState::Worker(state) => state.as_str(),
+            ListedState::Unreadable(Unreadable::Corrupt) => "corrupt",
+        }
+    }
+}
+
+impl From<WorkerState> for ListedState {
+    fn from(state: WorkerState) -> Self {
+        ListedState::Worker(state)
+    }
+}
+
 /// Everything `status` reports about one worker.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -42,7 +74,14 @@ pub struct WorkerStatus {
     pub provider: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
-    pub state: WorkerState,
+    pub state: ListedState,
+    /// What is wrong with umbel's files for this worker (`corrupt` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
+    /// Lines of the event log umbel could not read and skipped (not UTF-8, torn, foreign): the
+    /// state is derived from the rest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub degraded: Option<String>,
     /// Why it waits for a person (`needs-input` only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub needs_input: Option<String>,

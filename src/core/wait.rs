@@ -167,6 +167,7 @@ mod tests {
             signal: Some(9),
         });
         let o = decide(&turn()[..2], 1, &pane, None).unwrap();
+        assert_eq!(o.message, "the worker was killed by signal 9");
         assert_eq!(o.exit.unwrap().signal, Some(9));
         let o = decide(&turn()[..2], 1, &Liveness::Gone, None).unwrap();
         assert_eq!(o.outcome, OutcomeKind::Dead);

@@ -58,6 +58,7 @@ impl EnvSpec {
             None => (raw, None),
         };
         validate_name(name, raw)?;
+        refuse_reserved(name, raw)?;
         Ok(match value {
             Some(v) => EnvSpec::Literal {
                 name: name.to_string(),
@@ -73,6 +74,7 @@ impl EnvSpec {
     /// `K: {fromEnv: SOURCE}`: the worker's `K` takes the value of umbel's `SOURCE`.
     pub fn from_env(name: &str, source: &str) -> Result<Self> {
         validate_name(name, name)?;
+        refuse_reserved(name, name)?;
         validate_name(source, source)?;
         Ok(EnvSpec::FromEnv {
             name: name.to_string(),
@@ -94,6 +96,19 @@ impl std::str::FromStr for EnvSpec {
     fn from_str(raw: &str) -> Result<Self> {
         EnvSpec::parse(raw)
     }
+}
+
+/// The prefix of the variables `hooks/launch.sh` keeps for itself (where the worker's events
+/// go, its exit record): a worker may not set them.
+pub const RESERVED_PREFIX: &str = "__umbel_";
+
+fn refuse_reserved(name: &str, raw: &str) -> Result<()> {
+    if name.starts_with(RESERVED_PREFIX) {
+        return Err(Error::usage(format!(
+            "`--env {raw}`: names starting with `{RESERVED_PREFIX}` are reserved for umbel's own launch script; choose another name"
+        )));
+    }
+    Ok(())
 }
 
 fn validate_name(name: &str, raw: &str) -> Result<()> {
@@ -272,6 +287,20 @@ mod tests {
     fn a_name_that_is_not_set_is_a_typed_error() {
         let err = compose(&[], CLAUDE, &[EnvSpec::parse("NOPE").unwrap()], &[]).unwrap_err();
         assert!(matches!(err, Error::EnvUnset { ref name } if name == "NOPE"));
+    }
+
+    #[test]
+    fn the_launch_scripts_own_variables_are_reserved() {
+        let err = EnvSpec::parse("__umbel_events=/tmp/x").unwrap_err();
+        assert_eq!(err.exit_code(), 2);
+        assert!(
+            err.to_string().contains("`--env __umbel_events=/tmp/x`"),
+            "{err}"
+        );
+        assert!(EnvSpec::parse("__umbel_buf").is_err());
+        assert!(EnvSpec::from_env("__umbel_path", "HOME").is_err());
+        assert!(EnvSpec::from_env("K", "__umbel_x").is_ok());
+        assert!(EnvSpec::parse("_umbel_events=x").is_ok());
     }
 
     #[test]

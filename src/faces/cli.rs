@@ -4,7 +4,7 @@
 use super::examples;
 use super::output::{explain_outcome, out_json, outln, report};
 use super::print::{self, PrintArgs, no_prompt};
-use super::status_view::{print_one, print_table};
+use super::status_view::{print_one, print_table, warn_problems};
 use crate::core::args::{
     ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs,
     RunArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
@@ -266,6 +266,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
             Err(attach::attach(ctx, &args, terminal))
         }
         Some(Command::Status(c)) => status::status(ctx, &c.args).map(|list| {
+            warn_problems(&list);
             match (json, &c.args.name) {
                 (true, Some(_)) => list.first().map(out_json).unwrap_or(()),
                 (true, None) => out_json(&list),
@@ -275,6 +276,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
             0
         }),
         Some(Command::Ls(c)) => status::status(ctx, &StatusArgs::default()).map(|list| {
+            warn_problems(&list);
             if c.json {
                 out_json(&list)
             } else {
@@ -282,13 +284,26 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
             }
             0
         }),
-        Some(Command::Kill(args)) => kill::kill(ctx, &args).map(|_| 0),
+        Some(Command::Kill(args)) => kill::kill(ctx, &args).map(|killed| {
+            if killed.is_empty() {
+                eprintln!("umbel: no workers to kill");
+            }
+            let what = if args.purge { "purged" } else { "killed" };
+            killed.iter().for_each(|n| outln(&format!("{what} {n}")));
+            0
+        }),
         Some(Command::Capture(args)) => inspect::capture(ctx, &args).map(|screen| {
             outln(&screen);
             0
         }),
         Some(Command::Logs(args)) => inspect::logs(ctx, &args, outln).map(|()| 0),
         Some(Command::Prune(c)) => inspect::prune(ctx, &c.args).map(|pruned| {
+            for skipped in &pruned.skipped {
+                eprintln!(
+                    "umbel: warning: worker `{}` skipped: {}",
+                    skipped.name, skipped.problem
+                );
+            }
             if json {
                 out_json(&pruned);
             } else {

@@ -74,8 +74,8 @@ Examples:
 
 pub const KILL: &str = "\
 Examples:
-  umbel kill w1                                 stop it; its folder stays as a tombstone
-  umbel kill w1 --purge                         stop it and delete its folder
+  umbel kill w1                                 stop it (`killed w1`); the folder stays
+  umbel kill w1 --purge                         stop it and delete its folder (`purged w1`)
   umbel kill --all --purge                      every worker of this state root";
 
 pub const CAPTURE: &str = "\

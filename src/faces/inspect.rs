@@ -1,17 +1,37 @@
 //! How the CLI prints the conversation verbs: `read` with turn flags, `actions` and `diff`.
 
 use super::output::{out, out_json, outln};
+use crate::core::terminal_text::escape_controls;
 use crate::operations::turns::{Selection, TurnActions, TurnDiff, TurnText};
 use crate::operations::worker::Answer;
+use std::borrow::Cow;
+use std::io::IsTerminal;
 
 /// Plain `read`: the last finished turn's answer.
 pub fn print_last(answer: &Answer, json: bool) {
     if json {
         out_json(answer);
-    } else if answer.text.ends_with('\n') {
-        out(&answer.text);
     } else {
-        outln(&answer.text);
+        print_text(&answer.text);
+    }
+}
+
+/// A worker's text on stdout: byte-exact in a pipe, control characters made visible on a
+/// terminal (see `core::terminal_text`).
+fn print_text(text: &str) {
+    let text = for_stdout(text);
+    if text.ends_with('\n') {
+        out(&text);
+    } else {
+        outln(&text);
+    }
+}
+
+fn for_stdout(text: &str) -> Cow<'_, str> {
+    if std::io::stdout().is_terminal() {
+        escape_controls(text)
+    } else {
+        Cow::Borrowed(text)
     }
 }
 
@@ -27,7 +47,7 @@ pub fn print_turns(turns: &[TurnText], selection: Selection, json: bool) {
                 if index > 0 {
                     outln("");
                 }
-                outln(&header(turn));
+                outln(&for_stdout(&header(turn)));
                 print_answer(turn);
             }
             if turns.is_empty() {
@@ -57,8 +77,7 @@ fn header(turn: &TurnText) -> String {
 
 fn print_answer(turn: &TurnText) {
     match turn.answer.as_deref() {
-        Some(text) if text.ends_with('\n') => out(text),
-        Some(text) => outln(text),
+        Some(text) => print_text(text),
         None => eprintln!("umbel: turn {} has no answer yet", turn.turn),
     }
 }

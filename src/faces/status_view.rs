@@ -10,6 +10,12 @@ pub fn print_one(s: &WorkerStatus) {
         format!("provider:  {}", s.provider),
         format!("state:     {}", s.state.as_str()),
     ];
+    if let Some(problem) = &s.problem {
+        lines.push(format!("problem:   {problem}"));
+    }
+    if let Some(degraded) = &s.degraded {
+        lines.push(format!("degraded:  {degraded}"));
+    }
     if let Some(reason) = &s.needs_input {
         lines.push(format!("needs:     {reason}"));
     }
@@ -28,6 +34,16 @@ pub fn print_one(s: &WorkerStatus) {
     outln(&lines.join("\n"));
 }
 
+/// Warns on stderr about each worker whose files umbel cannot read (the row alone is easy to
+/// miss, and `--json` output is read by programs).
+pub fn warn_problems(list: &[WorkerStatus]) {
+    for s in list {
+        if let Some(problem) = &s.problem {
+            eprintln!("umbel: warning: worker `{}`: {problem}", s.name);
+        }
+    }
+}
+
 /// The fleet, one row per worker (an empty fleet says so on stderr).
 pub fn print_table(list: &[WorkerStatus]) {
     if list.is_empty() {
@@ -39,11 +55,15 @@ pub fn print_table(list: &[WorkerStatus]) {
         .iter()
         .map(|s| {
             let age = std::time::Duration::from_secs(now.saturating_sub(s.created_at) / 1000);
+            let age = match s.created_at {
+                0 => "-".to_string(),
+                _ => humantime::format_duration(age).to_string(),
+            };
             [
                 s.name.clone(),
                 s.provider.clone(),
                 s.state.as_str().to_string(),
-                humantime::format_duration(age).to_string(),
+                age,
                 s.cwd.clone(),
             ]
         })

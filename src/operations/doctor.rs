@@ -1,7 +1,8 @@
 //! `umbel doctor`: looks at everything umbel depends on — tmux and its private socket, each
 //! provider's binary (found the way `spawn` finds it) and version, its configuration folder,
-//! the hook scripts and the state root's permissions — and judges each with `core::doctor`.
-//! It starts no tmux server and changes nothing.
+//! the hook scripts and the state root's permissions and writability — and judges each with
+//! `core::doctor`. It starts no tmux server and changes nothing (its write probe is an empty
+//! file, removed at once).
 
 use super::Ctx;
 use super::spawn::resolve_bin;
@@ -85,7 +86,21 @@ fn state_root(path: &Path) -> Check {
     match std::fs::metadata(path) {
         Ok(meta) => {
             let owned = meta.uid() == rustix::process::getuid().as_raw();
-            state_root_check(&shown, meta.permissions().mode(), owned)
+            let check = state_root_check(&shown, meta.permissions().mode(), owned);
+            if check.level != Level::Ok {
+                return check;
+            }
+            // The mode says nothing on a read-only file system (nor to root): try a write.
+            for dir in [path.to_path_buf(), path.join("sessions")] {
+                if let Err(e) = probe_write(&dir) {
+                    return Check::fail(
+                        "state-root",
+                        format!("{}: umbel cannot write there: {e}", dir.display()),
+                        "set UMBEL_STATE to a folder you can write (or remount it read-write)",
+                    );
+                }
+            }
+            check
         }
         Err(e) => Check::fail(
             "state-root",
@@ -93,6 +108,13 @@ fn state_root(path: &Path) -> Check {
             "set UMBEL_STATE to a folder you can write",
         ),
     }
+}
+
+/// Creates and removes an empty file in `dir`.
+fn probe_write(dir: &Path) -> std::io::Result<()> {
+    let probe = dir.join(format!(".doctor-probe.{}", std::process::id()));
+    std::fs::write(&probe, b"")?;
+    std::fs::remove_file(&probe)
 }
 
 fn hooks(dir: &Path) -> Check {

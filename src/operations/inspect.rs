@@ -41,8 +41,9 @@ pub fn logs(ctx: &Ctx, args: &LogsArgs, mut print: impl FnMut(&str)) -> Result<(
     };
     let mut printed = 0;
     loop {
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
+        // Lossy: a stray byte that is not UTF-8 shows as U+FFFD instead of failing the verb.
+        let text = match std::fs::read(&path) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(Error::io("cannot read", &path, e)),
         };
@@ -63,6 +64,16 @@ pub fn logs(ctx: &Ctx, args: &LogsArgs, mut print: impl FnMut(&str)) -> Result<(
 pub struct Pruned {
     pub removed: Vec<String>,
     pub kept: Vec<String>,
+    /// Workers left alone because umbel cannot read their files (a warning each).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<Skipped>,
+}
+
+/// A worker `prune` did not judge, and why.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct Skipped {
+    pub name: String,
+    pub problem: String,
 }
 
 /// When a worker died (ms since the epoch): the kill/wait record, else the launcher's `Exit`
@@ -97,6 +108,7 @@ pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
     let mut result = Pruned {
         removed: Vec::new(),
         kept: Vec::new(),
+        skipped: Vec::new(),
     };
     for name in ctx.state.list()? {
         // Listed means meta.json exists, which a spawn writes only once it holds its lock: a
@@ -105,7 +117,19 @@ pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
             result.kept.push(name.to_string());
             continue;
         }
-        let worker = Worker::load(ctx, name.as_str())?;
+        let worker = match Worker::load(ctx, name.as_str()) {
+            Ok(worker) => worker,
+            // Whether it is dead cannot be told from a meta.json that cannot be read; the rest
+            // of the fleet is still swept.
+            Err(e @ Error::Corrupt { .. }) => {
+                result.skipped.push(Skipped {
+                    name: name.to_string(),
+                    problem: format!("{e}; `umbel kill {name}` ends it"),
+                });
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         let pane = panes.get(worker.session());
         let alive = pane.is_some_and(|p| p.liveness == Liveness::Alive);
         let died_at = death_time(ctx, &worker, pane);

@@ -27,10 +27,12 @@ pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<Vec<String>> {
     for name in names {
         let session = match Worker::load(ctx, name.as_str()) {
             Ok(w) => w.session().to_string(),
-            // A folder without meta.json (a spawn that died half-way): still clean it up.
+            // A folder without meta.json (a spawn that died half-way), or with one umbel cannot
+            // read: the session is named after the worker, so it can still be ended.
             Err(Error::NotFound { .. }) if ctx.state.session_dir(&name).is_dir() => {
                 name.tmux_session()
             }
+            Err(Error::Corrupt { .. }) => name.tmux_session(),
             Err(e) => return Err(e),
         };
         let pane = ctx.tmux.pane(&session)?;

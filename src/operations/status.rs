@@ -5,9 +5,12 @@ use super::Ctx;
 use super::worker::Worker;
 use crate::core::args::StatusArgs;
 use crate::core::errors::{Error, Result};
+use crate::core::events::unreadable_lines;
 use crate::core::name::WorkerName;
 use crate::core::providers::str_field;
-use crate::core::status::{WorkerState, WorkerStatus, derive_state, screen_reason};
+use crate::core::status::{
+    ListedState, Unreadable, WorkerState, WorkerStatus, derive_state, screen_reason,
+};
 use crate::core::wait::Liveness;
 
 /// How many recent events have their payloads read (for the pending tool).
@@ -36,11 +39,20 @@ pub fn status(ctx: &Ctx, args: &StatusArgs) -> Result<Vec<WorkerStatus>> {
     };
     let panes = ctx.tmux.panes()?;
     let mut found = Vec::new();
+    let mut corrupt = Vec::new();
     for name in names {
         let worker = match Worker::load(ctx, name.as_str()) {
             Ok(w) => w,
+            // One unreadable meta.json must not hide the worker, nor the rest of the fleet.
+            Err(Error::Corrupt { path, message }) => {
+                let session = name.tmux_session();
+                let alive = panes
+                    .get(&session)
+                    .is_some_and(|p| p.liveness == Liveness::Alive);
+                corrupt.push(corrupt_row(ctx, &name, &path, &message, alive));
+                continue;
+            }
             Err(e) if args.name.is_some() => return Err(e),
-            Err(Error::NotFound { .. }) => continue,
             Err(_) => continue,
         };
         let log_len = ctx.state.read_log(&worker.name)?.len();
@@ -86,7 +98,9 @@ pub fn status(ctx: &Ctx, args: &StatusArgs) -> Result<Vec<WorkerStatus>> {
             name: meta.name,
             provider: meta.provider.as_str().to_string(),
             model: meta.model,
-            state,
+            state: state.into(),
+            problem: None,
+            degraded: degraded(&events),
             needs_input,
             pending_tool,
             cwd: meta.cwd.to_string_lossy().into_owned(),
@@ -101,7 +115,53 @@ pub fn status(ctx: &Ctx, args: &StatusArgs) -> Result<Vec<WorkerStatus>> {
             }),
         });
     }
+    out.extend(corrupt);
+    out.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(out)
+}
+
+/// What `degraded` says when some event-log lines could not be read.
+fn degraded(events: &[crate::core::wait::ClassifiedEvent]) -> Option<String> {
+    match unreadable_lines(events.iter().map(|e| &e.record)) {
+        0 => None,
+        1 => Some("1 unreadable line in its event log was skipped".into()),
+        n => Some(format!(
+            "{n} unreadable lines in its event log were skipped"
+        )),
+    }
+}
+
+/// The row of a worker whose meta.json cannot be read: only its name and its tmux session
+/// (`umbel-<name>`) are known, which is all `kill` needs.
+fn corrupt_row(
+    ctx: &Ctx,
+    name: &WorkerName,
+    path: &std::path::Path,
+    message: &str,
+    alive: bool,
+) -> WorkerStatus {
+    let session = name.tmux_session();
+    let pane = if alive { "is still running" } else { "is gone" };
+    WorkerStatus {
+        name: name.to_string(),
+        provider: "unknown".into(),
+        model: None,
+        state: ListedState::Unreadable(Unreadable::Corrupt),
+        degraded: None,
+        problem: Some(format!(
+            "{} is unreadable ({message}); its tmux session {session} {pane}; `umbel kill {name}` ends it",
+            path.display()
+        )),
+        needs_input: None,
+        pending_tool: None,
+        cwd: String::new(),
+        created_at: 0,
+        last_event_at: None,
+        position: ctx.state.read_log(name).map_or(0, |log| log.len()),
+        exit: None,
+        session_id: String::new(),
+        transcript_path: None,
+    }
 }
 
 /// The session id and transcript the CLI itself reported in its newest recent hook payload

@@ -30,15 +30,17 @@ fn status_of_every_worker_is_two_tmux_calls() {
         2,
         "one list-panes and one chain of capture-panes for the fleet"
     );
-    let states: Vec<(&str, WorkerState)> =
-        list.iter().map(|s| (s.name.as_str(), s.state)).collect();
+    let states: Vec<(&str, &str)> = list
+        .iter()
+        .map(|s| (s.name.as_str(), s.state.as_str()))
+        .collect();
     assert_eq!(
         states,
         [
-            ("f1", WorkerState::Ready),
-            ("f2", WorkerState::Ready),
-            ("f3", WorkerState::Dead),
-            ("f4", WorkerState::Dead),
+            ("f1", WorkerState::Ready.as_str()),
+            ("f2", WorkerState::Ready.as_str()),
+            ("f3", WorkerState::Dead.as_str()),
+            ("f4", WorkerState::Dead.as_str()),
         ]
     );
     assert_eq!(list[2].exit.as_ref().and_then(|e| e.exit_code), Some(3));

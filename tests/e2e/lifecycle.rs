@@ -129,7 +129,7 @@ fn a_worker_killed_by_a_signal_is_dead_125_naming_the_signal(provider: &str) {
     assert!(outcome["exit"].get("exitCode").is_none(), "{outcome}");
     let text = sb.run(&["wait", "w9"]);
     assert!(
-        stderr(&text).contains("killed by signal 15"),
+        stderr(&text).contains("the worker was killed by signal 15"),
         "{}",
         stderr(&text)
     );

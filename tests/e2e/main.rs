@@ -10,6 +10,7 @@ mod delivery;
 mod dialogs;
 mod doctor;
 mod faults;
+mod faults_input;
 mod faults_state;
 mod fleet;
 mod guard;

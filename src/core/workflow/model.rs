@@ -110,6 +110,37 @@ pub fn parse(file: &Path, text: &str) -> Result<WorkflowFile> {
     })
 }
 
+/// YAML parser terms said in the words of a workflow's author.
+fn plain_words(message: &str) -> String {
+    static DUPLICATE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"^duplicate mapping key `(.*)` is not allowed here$")
+            .expect("a valid regular expression")
+    });
+    if let Some(key) = DUPLICATE.captures(message).and_then(|c| c.get(1)) {
+        return format!(
+            "`{}` is given twice in the same map; keep one",
+            key.as_str()
+        );
+    }
+    if message.starts_with("YAML document too large or too complex") {
+        return "the file expands too far: its `*aliases` repeat too many values (alias replay limit exceeded)".into();
+    }
+    let plain = match message {
+        "duplicate mapping key not allowed here" => {
+            "a key is given twice in the same map; keep one"
+        }
+        "expected string scalar" => "expected text here, not a list or a map",
+        "expected mapping start" => "expected a map here (`key: value` lines)",
+        "expected sequence start" => "expected a list here (`- item` lines)",
+        "reference to unknown value" => "this `*alias` names no `&anchor` defined before it",
+        "unexpected end of file" => {
+            "the file ends before a workflow does (it needs `workers:` and `steps:`)"
+        }
+        other => other,
+    };
+    plain.to_string()
+}
+
 /// serde-saphyr's message without its own location prefix, plus a hint for the classic
 /// mistake of an unquoted `{{` (which YAML reads as a flow mapping).
 fn yaml_message(e: &serde_saphyr::Error, text: &str, line: u64) -> String {
@@ -117,8 +148,10 @@ fn yaml_message(e: &serde_saphyr::Error, text: &str, line: u64) -> String {
     static TRAILING_LOCATION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(r"\s+at line \d+, column \d+$").expect("a valid regular expression")
     });
-    let raw = e.to_string();
-    let message = TRAILING_LOCATION.replace(raw.trim_end(), "").into_owned();
+    // The user-facing wording: the default one is for developers ("set DuplicateKeyPolicy in
+    // Options if acceptable").
+    let raw = e.render_with_formatter(&serde_saphyr::UserMessageFormatter);
+    let message = plain_words(&TRAILING_LOCATION.replace(raw.trim_end(), ""));
     let source_line = text
         .lines()
         .nth(line.saturating_sub(1) as usize)

@@ -149,6 +149,15 @@ pub fn validate(file: WorkflowFile, cx: &Context) -> Result<Plan, Vec<Problem>> 
     let mut steps = Vec::new();
     for (i, step) in file.steps.iter().enumerate() {
         let s = &step.value;
+        if s.prompt.value.trim().is_empty() {
+            problems.push(Problem::located(
+                s.prompt.referenced,
+                format!(
+                    "step `{}`: `prompt:` is empty; a step sends its prompt to the worker, so write one",
+                    s.id.value
+                ),
+            ));
+        }
         check_templates(
             &s.prompt,
             i,

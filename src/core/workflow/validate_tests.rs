@@ -217,3 +217,29 @@ fn empty_sections_are_refused() {
         "{all:?}"
     );
 }
+
+#[test]
+fn an_empty_prompt_is_refused_where_it_is_written() {
+    let p = only_problem(&GOOD.replace("    prompt: independent", "    prompt: \"\""));
+    assert_eq!((p.line, p.column), (25, 13), "{p:?}");
+    assert!(
+        p.message.contains("step `side`: `prompt:` is empty"),
+        "{p:?}"
+    );
+    let p = only_problem(&GOOD.replace("    prompt: independent", "    prompt: '  '"));
+    assert!(p.message.contains("is empty"), "{p:?}");
+}
+
+#[test]
+fn yaml_errors_speak_plain_words_not_the_parsers_options() {
+    let p = only_problem(&GOOD.replace("    prompt: independent", "    prompt: a\n    prompt: b"));
+    assert_eq!((p.line, p.column), (26, 5), "{p:?}");
+    assert_eq!(
+        p.message,
+        "`prompt` is given twice in the same map; keep one"
+    );
+    let p = only_problem(&GOOD.replace("    prompt: independent", "    prompt: [1, 2]"));
+    assert_eq!(p.message, "expected text here, not a list or a map");
+    let p = only_problem("workers: 5\nsteps: []\n");
+    assert!(p.message.starts_with("expected a map here"), "{p:?}");
+}

@@ -4,7 +4,8 @@
 //! one the CLI built from the process environment; each tool call runs the blocking verb on its
 //! own thread with its own cancel flag (`run.rs`). Results follow `reply.rs`: structured
 //! content is the JSON the CLI's `--json` prints, and failures are tool results with
-//! `isError: true`, never JSON-RPC errors (bar an unknown tool name). The end of stdin or a
+//! `isError: true`, never JSON-RPC errors (bar an unknown tool name and unreadable request params,
+//! `protocol.rs`). The end of stdin or a
 //! Ctrl-C interrupts the calls still running (workers are left as they are) and ends the server.
 //! The user-facing description is docs/mcp.md.
 //!
@@ -15,12 +16,14 @@
 #![allow(clippy::result_large_err)]
 
 mod help;
+mod protocol;
 mod reply;
 mod reply_turns;
 mod run;
 mod server;
 mod server_turns;
 mod stdin;
+mod transport;
 
 pub use help::{HelpArgs, INSTRUCTIONS, TOPICS};
 pub use server::UmbelServer;
@@ -60,7 +63,8 @@ async fn serve_stdio(ctx: Ctx) -> u8 {
     let interrupted = ctx.cancel.clone();
     let (stop, stopped) = watch::channel(false);
     let server = UmbelServer::new(ctx, stopped);
-    let stdio = (stdin::WatchedStdin::new(stop.clone()), tokio::io::stdout());
+    let stdio =
+        transport::LineTransport::new(stdin::WatchedStdin::new(stop.clone()), tokio::io::stdout());
     let service = match server.serve(stdio).await {
         Ok(service) => service,
         Err(ServerInitializeError::ConnectionClosed(_)) => return 0,

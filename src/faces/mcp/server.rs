@@ -1,6 +1,7 @@
 //! The MCP tools: one per verb, each taking the verb's input struct from `core::args` (the same
 //! struct the CLI parses its flags into, so the schema and the flags cannot drift), plus
-//! `umbel_help`. Every tool answers with a result; only an unknown tool is a JSON-RPC error.
+//! `umbel_help`. Every tool answers with a result; only an unknown tool (or request params rmcp
+//! cannot read, `protocol.rs`) is a JSON-RPC error.
 
 use super::help::{self, HelpArgs, INSTRUCTIONS};
 use super::reply;
@@ -15,12 +16,17 @@ use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ServerCapabilities,
-    ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CustomRequest, CustomResult,
+    Implementation, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 use tokio::sync::watch;
+
+/// The input of a tool that takes none: an unknown field is refused, as by every other tool.
+#[derive(Debug, Default, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoArgs {}
 
 /// umbel's MCP server: the verbs as tools over one [`Ctx`].
 #[derive(Clone)]
@@ -141,7 +147,8 @@ impl UmbelServer {
     }
 
     /// What one worker (or every worker) is doing: {workers: [{name, state, position, ...}]};
-    /// state is starting, ready, busy, needs-input or dead.
+    /// state is starting, ready, busy, needs-input or dead (corrupt, with a problem, when umbel
+    /// cannot read the worker's meta.json).
     #[tool(name = "umbel_status", annotations(read_only_hint = true))]
     async fn status(
         &self,
@@ -158,7 +165,11 @@ impl UmbelServer {
 
     /// List every worker: {workers: [...]}, as umbel_status without a name.
     #[tool(name = "umbel_ls", annotations(read_only_hint = true))]
-    async fn ls(&self, request: RequestContext<RoleServer>) -> CallToolResult {
+    async fn ls(
+        &self,
+        Parameters(NoArgs {}): Parameters<NoArgs>,
+        request: RequestContext<RoleServer>,
+    ) -> CallToolResult {
         let ran = self
             .run(&request, "umbel_ls", None, |ctx| {
                 status::status(ctx, &StatusArgs::default())
@@ -281,5 +292,13 @@ impl ServerHandler for UmbelServer {
         let call = ToolCallContext::new(self, request, context);
         let response = self.tool_router.call(call).await?;
         Ok(reply::argument_errors(&tool, response))
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(super::protocol::custom_request_error(&request))
     }
 }

@@ -95,6 +95,39 @@ pub fn wait_guarded(ctx: &Ctx, args: &WaitArgs, guard: Option<&Guard>) -> Result
     }
 }
 
+/// Refuses at once a wait nothing can end before its timeout: `--since` past the end of the
+/// event log (positions only grow from what `send` and `status` print), or, without `--since`,
+/// a live worker that was never sent a prompt (there is no turn to end). A `--file` wait can
+/// still end by itself; a dead worker is reported as such by the wait itself.
+fn refuse_endless(
+    ctx: &Ctx,
+    worker: &Worker,
+    cond: &Conditions,
+    since: Option<usize>,
+) -> Result<()> {
+    let records = worker.events(ctx, usize::MAX)?;
+    match since {
+        Some(pos) if pos > records.len() => Err(Error::usage(format!(
+            "`--since {pos}` is past the end of worker `{}`'s event log ({} position{}; `umbel status {}` shows the current one)",
+            worker.name,
+            records.len(),
+            if records.len() == 1 { "" } else { "s" },
+            worker.name
+        ))),
+        None if cond.file.is_none()
+            && !records.iter().any(|e| {
+                e.class == EventClass::Submitted || e.record.kind == crate::core::events::EXIT_EVENT
+            })
+            && worker.liveness(ctx)? == Liveness::Alive =>
+        {
+            Err(Error::NoTurn {
+                name: worker.name.to_string(),
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Waits for one turn's end, from `since` (default: the latest submitted prompt).
 fn wait_turn(
     ctx: &Ctx,
@@ -105,6 +138,7 @@ fn wait_turn(
 ) -> Result<Outcome> {
     // Watch first, then read: an event landing in between still wakes the loop.
     let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
+    refuse_endless(ctx, worker, cond, since)?;
     let mut last_check: Option<Instant> = None;
     let mut last_screen: Option<Instant> = None;
     let mut activity = Activity::new();
