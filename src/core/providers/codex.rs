@@ -135,7 +135,7 @@ impl ProviderModule for Codex {
     }
 
     fn idle_settle(&self) -> Duration {
-        Duration::from_millis(1500)
+        Duration::from_millis(200)
     }
 
     fn startup_screen(&self, screen: &str) -> StartupScreen {
