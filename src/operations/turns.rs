@@ -1,14 +1,17 @@
 //! `read --turn/--all/--since-turn`, `actions` and `diff`: verbs that look at the whole
-//! conversation, parsed from the worker's transcript by [`crate::core::turns::all_turns`].
+//! conversation, parsed from the worker's transcript, streamed oldest first, by
+//! [`crate::core::turns::TurnReader`].
 
 use super::Ctx;
 use super::worker::Worker;
-use crate::adapters::transcript::read_lines;
+use crate::adapters::transcript::ForwardLines;
 use crate::core::args::{ActionsArgs, DiffArgs, ReadArgs};
 use crate::core::diff::{AnswerDiff, diff_answers};
 use crate::core::errors::{Error, Result};
-use crate::core::turns::{ToolAction, Turn, all_turns};
+use crate::core::providers::ProviderModule;
+use crate::core::turns::{ToolAction, Turn, TurnReader};
 use serde::Serialize;
+use std::path::Path;
 
 /// One turn as `read` shows it.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -58,16 +61,18 @@ pub fn selection(args: &ReadArgs) -> Result<Option<Selection>> {
     })
 }
 
-/// Every turn of the worker's current transcript. The CLI may write a turn's last records after
-/// its end-of-turn hook (claude does, a few hundred ms later): a last turn the transcript does not
-/// finish yet takes the answer the hook carried, as plain `read` does.
-pub fn turns_of(ctx: &Ctx, worker: &Worker) -> Result<Vec<Turn>> {
-    let lines = match worker.transcript_path(ctx) {
-        Some(path) => read_lines(&path)?,
-        None => Vec::new(),
+/// The turns of the worker's current transcript, oldest first: every turn, or (with `limit`) the
+/// first `limit` only, read no further than their end. The CLI may write a turn's last records
+/// after its end-of-turn hook (claude does, a few hundred ms later): a last turn the transcript
+/// does not finish yet takes the answer the hook carried, as plain `read` does.
+pub fn turns_of(ctx: &Ctx, worker: &Worker, limit: Option<usize>) -> Result<Vec<Turn>> {
+    let streamed = match worker.transcript_path(ctx) {
+        Some(path) => stream_turns(worker.provider(), &path, limit)?,
+        None => Streamed::default(),
     };
-    let mut turns = all_turns(worker.provider(), &lines);
-    if let Some(last) = turns.last_mut().filter(|t| !t.ended)
+    let mut turns = streamed.turns;
+    if !streamed.stopped_early
+        && let Some(last) = turns.last_mut().filter(|t| !t.ended)
         && let Ok(answer) = worker.answer(ctx)
         && answer.source == "hook"
     {
@@ -76,6 +81,43 @@ pub fn turns_of(ctx: &Ctx, worker: &Worker) -> Result<Vec<Turn>> {
         last.is_error = answer.is_error;
     }
     Ok(turns)
+}
+
+/// What streaming a transcript gave.
+#[derive(Debug, Default)]
+struct Streamed {
+    turns: Vec<Turn>,
+    /// The turns asked for were complete before the end of the file (so the last turn read is
+    /// not the conversation's last).
+    stopped_early: bool,
+    /// Bytes read from the file.
+    bytes_read: u64,
+    /// The most records held at once.
+    peak_held: usize,
+}
+
+/// Streams the transcript at `path`, oldest line first, through a [`TurnReader`].
+fn stream_turns(
+    provider: &dyn ProviderModule,
+    path: &Path,
+    limit: Option<usize>,
+) -> Result<Streamed> {
+    let mut lines = ForwardLines::open(path)?;
+    let mut reader = TurnReader::new(provider, limit);
+    let mut stopped_early = false;
+    while let Some(line) = lines.next_line()? {
+        if !reader.push(line) {
+            stopped_early = true;
+            break;
+        }
+    }
+    let peak_held = reader.peak_held;
+    Ok(Streamed {
+        turns: reader.finish(),
+        stopped_early,
+        bytes_read: lines.bytes_read(),
+        peak_held,
+    })
 }
 
 /// A worker that was never prompted (or whose transcript is not written yet).
@@ -101,7 +143,11 @@ fn pick<'a>(turns: &'a [Turn], number: usize, flag: &'static str, name: &str) ->
 /// The turns `read` selected.
 pub fn read_turns(ctx: &Ctx, name: &str, selection: Selection) -> Result<Vec<TurnText>> {
     let worker = Worker::load(ctx, name)?;
-    let turns = turns_of(ctx, &worker)?;
+    let limit = match selection {
+        Selection::One(n) => Some(n),
+        Selection::All | Selection::Since(_) => None,
+    };
+    let turns = turns_of(ctx, &worker, limit)?;
     let name = worker.name.as_str();
     Ok(match selection {
         Selection::One(n) => vec![pick(&turns, n, "--turn", name)?.into()],
@@ -132,7 +178,7 @@ pub struct TurnActions {
 /// The tools of the last turn (running or not), or of `--turn N`.
 pub fn actions(ctx: &Ctx, args: &ActionsArgs) -> Result<TurnActions> {
     let worker = Worker::load(ctx, &args.name)?;
-    let turns = turns_of(ctx, &worker)?;
+    let turns = turns_of(ctx, &worker, args.turn)?;
     if turns.is_empty() && args.turn.is_none() {
         return Err(no_turns(&worker));
     }
@@ -162,7 +208,9 @@ pub struct TurnDiff {
 pub fn diff(ctx: &Ctx, args: &DiffArgs) -> Result<TurnDiff> {
     let worker = Worker::load(ctx, &args.name)?;
     let name = worker.name.as_str();
-    let turns = turns_of(ctx, &worker)?;
+    // Both turns given: read no further than the later one.
+    let limit = args.to.map(|to| to.max(args.from.unwrap_or(0)));
+    let turns = turns_of(ctx, &worker, limit)?;
     if turns.is_empty() && args.to.is_none() {
         return Err(no_turns(&worker));
     }
