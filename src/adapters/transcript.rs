@@ -192,6 +192,24 @@ mod tests {
     }
 
     #[test]
+    fn forward_lines_come_oldest_first_whole_and_counted() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        let long = "x".repeat(150_000);
+        let content = format!("first\n\n{long}\nlast");
+        std::fs::write(&path, &content).unwrap();
+        let mut lines = ForwardLines::open(&path).unwrap();
+        let mut got = Vec::new();
+        while let Some(line) = lines.next_line().unwrap() {
+            got.push(String::from_utf8(line.to_vec()).unwrap());
+        }
+        assert_eq!(got, ["first", "", long.as_str(), "last"]);
+        assert_eq!(lines.bytes_read(), content.len() as u64);
+        let mut gone = ForwardLines::open(&dir.path().join("gone")).unwrap();
+        assert!(gone.next_line().unwrap().is_none());
+    }
+
+    #[test]
     fn reading_the_tail_of_a_big_file_reads_only_the_tail() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("big.jsonl");

@@ -91,9 +91,8 @@ struct Streamed {
     /// not the conversation's last).
     stopped_early: bool,
     /// Bytes read from the file.
+    #[cfg(test)]
     bytes_read: u64,
-    /// The most records held at once.
-    peak_held: usize,
 }
 
 /// Streams the transcript at `path`, oldest line first, through a [`TurnReader`].
@@ -111,12 +110,11 @@ fn stream_turns(
             break;
         }
     }
-    let peak_held = reader.peak_held;
     Ok(Streamed {
         turns: reader.finish(),
         stopped_early,
+        #[cfg(test)]
         bytes_read: lines.bytes_read(),
-        peak_held,
     })
 }
 
@@ -233,4 +231,49 @@ pub fn diff(ctx: &Ctx, args: &DiffArgs) -> Result<TurnDiff> {
         to,
         diff: diff_answers(&text(from_turn), &text(to_turn), from, to),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::providers::Provider;
+    use crate::core::test_data::CLAUDE_SESSION;
+
+    /// A long claude transcript (the recorded session 40 times, 6 MB) in a temp folder.
+    fn long_transcript() -> (tempfile::TempDir, std::path::PathBuf, String) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("long.jsonl");
+        let text = CLAUDE_SESSION.repeat(40);
+        std::fs::write(&path, &text).unwrap();
+        (dir, path, text)
+    }
+
+    #[test]
+    fn the_first_turn_reads_only_the_first_turns_bytes() {
+        let (_dir, path, text) = long_transcript();
+        let claude = Provider::Claude.module();
+        let all = stream_turns(claude, &path, None).unwrap();
+        assert!(!all.stopped_early);
+        assert_eq!(all.bytes_read, text.len() as u64);
+        assert_eq!(all.turns.len(), 200);
+        let first = stream_turns(claude, &path, Some(1)).unwrap();
+        assert!(first.stopped_early);
+        assert_eq!(first.turns, all.turns[..1]);
+        // Turn 1 ends where turn 2's prompt starts; one read-ahead buffer more at most.
+        let turn_two = text.find("Please RUN_TOOL now").unwrap() as u64;
+        let read_ahead = 64 * 1024;
+        assert!(
+            first.bytes_read <= turn_two + read_ahead,
+            "read {} bytes of {}",
+            first.bytes_read,
+            text.len()
+        );
+    }
+
+    #[test]
+    fn a_missing_transcript_has_no_turns() {
+        let dir = tempfile::tempdir().unwrap();
+        let none = stream_turns(Provider::Codex.module(), &dir.path().join("gone"), None).unwrap();
+        assert!(none.turns.is_empty() && none.bytes_read == 0);
+    }
 }
