@@ -247,6 +247,9 @@ impl ProviderModule for Gemini {
         &["\"gemini\"", "\"error\"", "\"info\"", "\"user\""]
     }
 
+    // The backwards fold skips an older version of a record it already read: reading
+    // forwards, a prompt record rewritten later in its own turn as no prompt would still open
+    // a turn here. Gemini rewrites its own answers (`gemini`), never a prompt.
     fn opens_turn(&self, record: &Value) -> bool {
         str_field(record, "id").is_some() && prompt_of(record).is_some()
     }
