@@ -249,7 +249,7 @@ impl ProviderModule for Gemini {
 
     // The backwards fold skips an older version of a record it already read: reading
     // forwards, a prompt record rewritten later in its own turn as no prompt would still open
-    // a turn here. Gemini rewrites its own answers (`gemini`), never a prompt.
+    // a turn here. In the recorded sessions gemini rewrites only its answers, never a prompt.
     fn opens_turn(&self, record: &Value) -> bool {
         str_field(record, "id").is_some() && prompt_of(record).is_some()
     }
