@@ -66,6 +66,8 @@ pub fn selection(args: &ReadArgs) -> Result<Option<Selection>> {
 /// after its end-of-turn hook (claude does, a few hundred ms later): a last turn the transcript
 /// does not finish yet takes the answer the hook carried, as plain `read` does.
 pub fn turns_of(ctx: &Ctx, worker: &Worker, limit: Option<usize>) -> Result<Vec<Turn>> {
+    // There is no turn 0: its error names how many there are, which takes reading them all.
+    let limit = limit.filter(|n| *n > 0);
     let streamed = match worker.transcript_path(ctx) {
         Some(path) => stream_turns(worker.provider(), &path, limit)?,
         None => Streamed::default(),
@@ -207,7 +209,10 @@ pub fn diff(ctx: &Ctx, args: &DiffArgs) -> Result<TurnDiff> {
     let worker = Worker::load(ctx, &args.name)?;
     let name = worker.name.as_str();
     // Both turns given: read no further than the later one.
-    let limit = args.to.map(|to| to.max(args.from.unwrap_or(0)));
+    let limit = match (args.from, args.to) {
+        (Some(0), _) => None,
+        (from, to) => to.map(|to| to.max(from.unwrap_or(0))),
+    };
     let turns = turns_of(ctx, &worker, limit)?;
     if turns.is_empty() && args.to.is_none() {
         return Err(no_turns(&worker));
