@@ -3,7 +3,7 @@
 //! Every command hook gets a key `<abs hooks.json>:<event in snake_case>:<group>:<index>`
 //! (the real CLI's format, e.g. `…/hooks.json:pre_tool_use:0:0`) and a hash.
 //! The real hash is codex's own; the fake uses `sha256:` + the hex SHA-256
-//! of the hook object's compact JSON (keys sorted). A hook runs when
+//! of the hook object's compact JSON (keys in hooks.json's order). A hook runs when
 //! `--dangerously-bypass-hook-trust` is given, when `config.toml` holds its
 //! current hash, or when the user picked "Trust all and continue".
 
