@@ -281,8 +281,9 @@ fn text_left_on_the_input_line_is_cleared_not_glued_to_the_next_prompt(provider:
 }
 
 /// A user config.toml that appending text used to break (single-quoted keys, an inline
-/// `projects` table, a commented header, CRLF, a BOM, a comment at the very end): the CLI accepts
-/// the worker's copy, answers, and the copy keeps the user's comments and trusts the project.
+/// `projects` table, a commented header, CRLF, a BOM, a comment at the very end) and that turns
+/// hooks off: the CLI accepts the worker's copy, its hooks run (send needs the submit hook), it
+/// answers, and the copy keeps the user's comments and trusts the project.
 fn a_hostile_codex_config_is_kept_and_the_worker_answers(tier: Tier) {
     let sb = world(tier);
     let user = sb.home.join(".codex/config.toml");
@@ -295,23 +296,39 @@ fn a_hostile_codex_config_is_kept_and_the_worker_answers(tier: Tier) {
     let hostile = format!(
         "\u{feff}# mine\n'hide_agent_reasoning' = true # single-quoted\n{root}\
          projects = {{ '/elsewhere' = {{ trust_level = 'trusted' }} }} # inline\n\n\
-         {tables}\n[tui] # my tui\nanimations = false\n# the very end"
+         {tables}\n[tui] # my tui\nanimations = false\n\n[features]\nhooks = false # no hooks\n# the very end"
     );
     std::fs::create_dir_all(user.parent().expect("parent")).expect("mkdir");
     std::fs::write(&user, hostile.replace('\n', "\r\n")).expect("write config.toml");
-    let scenario = sb.scenario("s", json!({ "turns": [{ "match": "hello", "reply": "Hi." }] }));
+    let scenario = sb.scenario(
+        "s",
+        json!({ "turns": [{ "match": "hello", "reply": "Hi." }] }),
+    );
     sb.spawn("w", &["--provider", "codex", "--env", &scenario]);
     assert_eq!(turn(&sb, "w", "hello there").0, Some(0));
     assert_eq!(read(&sb, &["w"]), "Hi.\n");
     let copy = std::fs::read_to_string(sb.session_dir("w").join("codex-home/config.toml"))
         .expect("the worker's config.toml");
-    for kept in ["# mine", "# single-quoted", "# inline", "# my tui", "# the very end"] {
+    for kept in [
+        "# mine",
+        "# single-quoted",
+        "# inline",
+        "# my tui",
+        "# no hooks",
+        "# the very end",
+    ] {
         assert!(copy.contains(kept), "{kept:?} kept:\n{copy}");
     }
     let doc: toml_edit::DocumentMut = copy.parse().expect("the copy is TOML");
     let project = std::fs::canonicalize(&sb.project).expect("project");
     let project = project.to_string_lossy();
-    assert_eq!(doc["projects"][project.as_ref()]["trust_level"].as_str(), Some("trusted"));
-    assert_eq!(doc["projects"]["/elsewhere"]["trust_level"].as_str(), Some("trusted"));
+    assert_eq!(
+        doc["projects"][project.as_ref()]["trust_level"].as_str(),
+        Some("trusted")
+    );
+    assert_eq!(
+        doc["projects"]["/elsewhere"]["trust_level"].as_str(),
+        Some("trusted")
+    );
     assert_success(&sb.run(&["kill", "w", "--purge"]), "kill");
 }

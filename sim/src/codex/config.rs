@@ -2,7 +2,8 @@
 //!
 //! Home: `$CODEX_HOME`, else `$HOME/.codex`. From `config.toml`: `model`,
 //! `[projects."<dir>"] trust_level = "trusted"` and
-//! `[hooks.state."<key>"] trusted_hash = "sha256:…"`; everything else is
+//! `[hooks.state."<key>"] trusted_hash = "sha256:…"`, `[features] hooks` (and its alias
+//! `codex_hooks`): `false` means no hook runs; everything else is
 //! parsed (so syntax errors are reported as the real CLI reports them) and ignored. Rollouts live in
 //! `sessions/YYYY/MM/DD/rollout-YYYY-MM-DDTHH-MM-SS-<thread id>.jsonl`.
 
@@ -57,6 +58,17 @@ impl Config {
     pub fn trusted(&self, dir: &Path) -> bool {
         let key = dir.to_string_lossy();
         self.doc.str(&["projects", &key, "trust_level"]) == Some("trusted")
+    }
+
+    /// False when `[features]` turns hooks off (`hooks = false`, or its deprecated alias
+    /// `codex_hooks = false`): then no hook runs, as with the real CLI.
+    pub fn hooks_enabled(&self) -> bool {
+        ["hooks", "codex_hooks"].iter().all(|key| {
+            self.doc
+                .get(&["features", key])
+                .and_then(toml::Value::as_bool)
+                != Some(false)
+        })
     }
 
     /// The `trusted_hash` recorded for a hook key.
@@ -191,6 +203,10 @@ mod tests {
             sub.display()
         ));
         assert!(trust_needed(&untrusted, &sub, false));
+        assert!(empty.hooks_enabled());
+        assert!(!config("[features]\nhooks = false\n").hooks_enabled());
+        assert!(!config("features.codex_hooks = false\n").hooks_enabled());
+        assert!(config("[features]\nhooks = true\n").hooks_enabled());
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -1,12 +1,13 @@
 //! The worker's codex `config.toml`, built from the user's own with `toml_edit`: the user's keys,
 //! formatting and comments stay as written; umbel only marks the working directory trusted
-//! (`[projects."<cwd>"] trust_level = "trusted"`), so no trust dialog opens. A file that is not
+//! (`[projects."<cwd>"] trust_level = "trusted"`), so no trust dialog opens, and turns hooks
+//! back on if the user's `[features]` turned them off (umbel hears the worker through them). A file that is not
 //! valid TOML is refused with its line and column: codex would refuse it too, after a dialog.
 
 use crate::core::errors::{Error, Result};
 use std::ops::Range;
 use std::path::Path;
-use toml_edit::{Document, InlineTable, Item, Table, TableLike, Value};
+use toml_edit::{Document, DocumentMut, InlineTable, Item, Table, TableLike, Value};
 
 /// The config.toml for a worker in `cwd`: the user's `text` (read from `file`, if any) with `cwd`
 /// trusted.
@@ -55,7 +56,8 @@ pub fn worker_config(user: Option<(&Path, &str)>, cwd: &Path) -> Result<String> 
         let key = format!("projects.\"{key}\"");
         return Err(not_a_table(file, body, project_at, key));
     };
-    project.insert("trust_level", toml_edit::value("trusted"));
+    set_value(project, "trust_level", "trusted".into());
+    hooks_on(&mut doc);
     let out = doc.to_string();
     // Keep a CRLF file CRLF: the lines umbel adds come out with LF.
     Ok(if body.contains("\r\n") {
@@ -63,6 +65,28 @@ pub fn worker_config(user: Option<(&Path, &str)>, cwd: &Path) -> Result<String> 
     } else {
         out
     })
+}
+
+/// umbel's hooks are the worker's only voice: a `[features]` switch that turns hooks off
+/// (`hooks`, or its deprecated alias `codex_hooks`) is turned back on in the worker's copy.
+/// Absent switches stay absent (hooks are on by default).
+fn hooks_on(doc: &mut DocumentMut) {
+    let Some(features) = doc.get_mut("features").and_then(Item::as_table_like_mut) else {
+        return;
+    };
+    for key in ["hooks", "codex_hooks"] {
+        if features.get(key).is_some_and(|v| v.as_bool() != Some(true)) {
+            set_value(features, key, true.into());
+        }
+    }
+}
+
+/// Sets `key`, keeping the spacing and the comment around a value that was there.
+fn set_value(table: &mut dyn TableLike, key: &str, mut value: Value) {
+    if let Some(old) = table.get(key).and_then(Item::as_value) {
+        *value.decor_mut() = old.decor().clone();
+    }
+    table.insert(key, Item::Value(value));
 }
 
 fn implicit_table() -> Table {

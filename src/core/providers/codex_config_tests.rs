@@ -37,13 +37,18 @@ fn without_a_user_file_only_the_trust_is_written() {
 
 #[test]
 fn single_quoted_keys_are_the_same_table_not_a_second_one() {
-    let user = "'model' = 'gpt-x' # mine\n\n[projects.'/work/proj']\ntrust_level = 'untrusted'\n";
+    let user =
+        "'model' = 'gpt-x' # mine\n\n[projects.'/work/proj']\ntrust_level = 'untrusted' # no\n";
     let out = edit(user);
     assert_eq!(trust(&out), "trusted");
     assert_eq!(out.matches("[projects.").count(), 1, "{out}");
     assert_keeps(
         &out,
-        &["'model' = 'gpt-x' # mine", "[projects.'/work/proj']"],
+        &[
+            "'model' = 'gpt-x' # mine",
+            "[projects.'/work/proj']",
+            "\"trusted\" # no\n",
+        ],
     );
 }
 
@@ -158,4 +163,28 @@ fn projects_that_is_not_a_table_is_refused_where_it_is() {
     let user = "[projects]\n\"/work/proj\" = \"trusted\"\n";
     let err = worker_config(Some((Path::new(FILE), user)), Path::new(CWD)).unwrap_err();
     assert!(err.to_string().starts_with(&format!("{FILE}:2:")), "{err}");
+}
+
+#[test]
+fn hooks_turned_off_by_the_user_are_turned_back_on() {
+    let out = edit("[features]\nhooks = false # I do not want hooks\ncodex_hooks = false\nx = 1\n");
+    assert_keeps(&out, &["hooks = true # I do not want hooks\n"]);
+    let doc: toml_edit::DocumentMut = out.parse().unwrap();
+    assert_eq!(doc["features"]["hooks"].as_bool(), Some(true), "{out}");
+    assert_eq!(
+        doc["features"]["codex_hooks"].as_bool(),
+        Some(true),
+        "{out}"
+    );
+    assert_eq!(doc["features"]["x"].as_integer(), Some(1));
+
+    let out = edit("features = { hooks = false }\n");
+    assert_eq!(trust(&out), "trusted");
+    assert!(out.contains("features = { hooks = true }"), "{out}");
+
+    let out = edit("[features]\nx = 1\n");
+    assert!(
+        !out.contains("hooks"),
+        "absent switches stay absent:\n{out}"
+    );
 }
