@@ -206,9 +206,14 @@ fn exec_checks_the_folder_config_and_hook_trust() {
     let out = run(&s, "", &["exec", "hi"], "");
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
-    assert!(
-        err.starts_with("fake-codex: error loading ") && err.contains("TOML parse error at line 2"),
-        "{err}"
+    let config = s.home.canonicalize().unwrap().join("config.toml");
+    assert_eq!(
+        err,
+        format!(
+            "Error loading config.toml:\n{}:2:10: unclosed table, expected `]`\n  |\n2 | [projects\n  |          ^\n",
+            config.display()
+        ),
+        "as codex 0.171.0 words it"
     );
     let other = s.root.join("other");
     std::fs::create_dir_all(other.join(".git")).unwrap();

@@ -135,6 +135,20 @@ pub enum Error {
         problems: Vec<crate::core::workflow::Problem>,
     },
 
+    /// A user's own CLI config file that a worker's config is built from cannot be read as its
+    /// format; nothing is started.
+    #[error(
+        "{}:{line}:{column}: {message}. umbel builds each {provider} worker's config from this file; fix it (or move it aside) and spawn again",
+        file.display()
+    )]
+    UserConfig {
+        provider: &'static str,
+        file: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+
     /// A guardrail check could not give a verdict: it did not start, or did not finish in time.
     #[error("the check `{command}` {detail}")]
     CheckFailed { command: String, detail: String },
@@ -185,6 +199,7 @@ impl Error {
             Error::NoTurn { .. } => "no_turn",
             Error::InvalidWorkflow { .. } => "invalid_workflow",
             Error::CheckFailed { .. } => "check_failed",
+            Error::UserConfig { .. } => "user_config",
             Error::TurnOutOfRange { .. } => "turn_out_of_range",
             Error::Interrupted => "interrupted",
         }

@@ -108,7 +108,7 @@ fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result
         cwd: &plan.cwd,
         env: &plan.env,
         user_files: &user_files,
-    });
+    })?;
     for (path, content) in &spec.files {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| Error::io("cannot create", dir, e))?;

@@ -27,6 +27,25 @@ fn a_killed_tmux_server_leaves_every_worker_reported_dead_not_hung() {
 }
 
 #[test]
+fn an_invalid_codex_config_is_refused_with_its_line_and_nothing_starts() {
+    let sb = Sandbox::new();
+    let config = sb.home.join(".codex/config.toml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, "model = \"gpt-user\"\n[projects\n").unwrap();
+    let out = sb.run(&["spawn", "--name", "bad", "--provider", "codex", "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = format!("{}{}", stderr(&out), String::from_utf8_lossy(&out.stdout));
+    assert!(text.contains("user_config"), "{text}");
+    assert!(
+        text.contains(&format!("{}:2:10:", config.display())),
+        "{text}"
+    );
+    assert!(sb.tmux_servers().is_empty(), "no tmux server was started");
+    assert!(sb.worker_dirs().is_empty());
+    assert!(sb.ls().is_empty());
+}
+
+#[test]
 fn a_hung_tmux_server_does_not_hold_a_wait_past_its_deadline() {
     let sb = Sandbox::new();
     let scenario = sb.scenario("s", json!({ "default": { "end": "wedge" } }));

@@ -25,16 +25,23 @@ fn world(tier: Tier) -> Sandbox {
 
 /// Generates `tiers::fakes::<provider>::<scenario>` and the ignored
 /// `tiers::real::<provider>::<scenario>` for each scenario `fn(provider, tier)`.
+/// Scenarios after `codex:` are about codex alone (its config.toml) and run only for codex.
 macro_rules! each_tier {
-    ($($test:ident),* $(,)?) => {
+    ($($test:ident),* $(,)?; codex: $($cx:ident),* $(,)?) => {
         mod fakes {
             mod claude { $( #[test] fn $test() { super::super::$test("claude", super::super::Tier::Fake) } )* }
-            mod codex { $( #[test] fn $test() { super::super::$test("codex", super::super::Tier::Fake) } )* }
+            mod codex {
+                $( #[test] fn $test() { super::super::$test("codex", super::super::Tier::Fake) } )*
+                $( #[test] fn $cx() { super::super::$cx(super::super::Tier::Fake) } )*
+            }
             mod gemini { $( #[test] fn $test() { super::super::$test("gemini", super::super::Tier::Fake) } )* }
         }
         mod real {
             mod claude { $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $test() { super::super::$test("claude", super::super::Tier::Real) } )* }
-            mod codex { $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $test() { super::super::$test("codex", super::super::Tier::Real) } )* }
+            mod codex {
+                $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $test() { super::super::$test("codex", super::super::Tier::Real) } )*
+                $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $cx() { super::super::$cx(super::super::Tier::Real) } )*
+            }
             mod gemini { $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $test() { super::super::$test("gemini", super::super::Tier::Real) } )* }
         }
     };
@@ -48,7 +55,8 @@ each_tier!(
     esc_mid_turn_is_provider_error_interrupted,
     esc_before_any_text_is_provider_error_interrupted,
     print_mode_text_and_json,
-    text_left_on_the_input_line_is_cleared_not_glued_to_the_next_prompt,
+    text_left_on_the_input_line_is_cleared_not_glued_to_the_next_prompt;
+    codex: a_hostile_codex_config_is_kept_and_the_worker_answers,
 );
 
 /// `wait --since` the position `send` printed, as JSON.
@@ -270,4 +278,57 @@ fn text_left_on_the_input_line_is_cleared_not_glued_to_the_next_prompt(provider:
     let (code, _) = turn(&sb, "l1", "The real prompt");
     assert_eq!(code, Some(0));
     assert_eq!(read(&sb, &["l1"]), "Response to: The real prompt\n");
+}
+
+/// A user config.toml that appending text used to break (single-quoted keys, an inline
+/// `projects` table, a commented header, CRLF, a BOM, a comment at the very end) and that turns
+/// hooks off: the CLI accepts the worker's copy, its hooks run (send needs the submit hook), it
+/// answers, and the copy keeps the user's comments and trusts the project.
+fn a_hostile_codex_config_is_kept_and_the_worker_answers(tier: Tier) {
+    let sb = world(tier);
+    let user = sb.home.join(".codex/config.toml");
+    let tables = std::fs::read_to_string(&user).unwrap_or_default();
+    // Root keys first: the real tier's config ends in its `[model_providers.…]` table.
+    let (root, tables) = match tables.find("\n[") {
+        Some(at) => tables.split_at(at + 1),
+        None => (tables.as_str(), ""),
+    };
+    let hostile = format!(
+        "\u{feff}# mine\n'hide_agent_reasoning' = true # single-quoted\n{root}\
+         projects = {{ '/elsewhere' = {{ trust_level = 'trusted' }} }} # inline\n\n\
+         {tables}\n[tui] # my tui\nanimations = false\n\n[features]\nhooks = false # no hooks\n# the very end"
+    );
+    std::fs::create_dir_all(user.parent().expect("parent")).expect("mkdir");
+    std::fs::write(&user, hostile.replace('\n', "\r\n")).expect("write config.toml");
+    let scenario = sb.scenario(
+        "s",
+        json!({ "turns": [{ "match": "hello", "reply": "Hi." }] }),
+    );
+    sb.spawn("w", &["--provider", "codex", "--env", &scenario]);
+    assert_eq!(turn(&sb, "w", "hello there").0, Some(0));
+    assert_eq!(read(&sb, &["w"]), "Hi.\n");
+    let copy = std::fs::read_to_string(sb.session_dir("w").join("codex-home/config.toml"))
+        .expect("the worker's config.toml");
+    for kept in [
+        "# mine",
+        "# single-quoted",
+        "# inline",
+        "# my tui",
+        "# no hooks",
+        "# the very end",
+    ] {
+        assert!(copy.contains(kept), "{kept:?} kept:\n{copy}");
+    }
+    let doc: toml_edit::DocumentMut = copy.parse().expect("the copy is TOML");
+    let project = std::fs::canonicalize(&sb.project).expect("project");
+    let project = project.to_string_lossy();
+    assert_eq!(
+        doc["projects"][project.as_ref()]["trust_level"].as_str(),
+        Some("trusted")
+    );
+    assert_eq!(
+        doc["projects"]["/elsewhere"]["trust_level"].as_str(),
+        Some("trusted")
+    );
+    assert_success(&sb.run(&["kill", "w", "--purge"]), "kill");
 }

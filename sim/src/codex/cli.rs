@@ -298,8 +298,8 @@ pub fn overrides(list: &[String]) -> Result<Vec<(String, serde_json::Value)>, St
             let (k, v) = raw.split_once('=').ok_or_else(|| {
                 format!("Error parsing -c overrides: Invalid override (missing '='): {raw}")
             })?;
-            let value =
-                super::toml::parse_value(v).unwrap_or_else(|_| serde_json::Value::from(v.trim()));
+            let value = super::config_toml::parse_value(v)
+                .unwrap_or_else(|_| serde_json::Value::from(v.trim()));
             Ok((k.trim().to_string(), value))
         })
         .collect()

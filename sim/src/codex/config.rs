@@ -2,14 +2,14 @@
 //!
 //! Home: `$CODEX_HOME`, else `$HOME/.codex`. From `config.toml`: `model`,
 //! `[projects."<dir>"] trust_level = "trusted"` and
-//! `[hooks.state."<key>"] trusted_hash = "sha256:…"`; everything else is
-//! parsed (so syntax errors are reported) and ignored. Rollouts live in
+//! `[hooks.state."<key>"] trusted_hash = "sha256:…"`, `[features] hooks` (and its alias
+//! `codex_hooks`): `false` means no hook runs; everything else is
+//! parsed (so syntax errors are reported as the real CLI reports them) and ignored. Rollouts live in
 //! `sessions/YYYY/MM/DD/rollout-YYYY-MM-DDTHH-MM-SS-<thread id>.jsonl`.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::toml::{self, Doc, Edit};
+use super::config_toml::{self, Doc};
 
 /// `$CODEX_HOME` (relative to `cwd` when relative; it must exist, as in the
 /// real CLI), else `$HOME/.codex`.
@@ -40,16 +40,12 @@ pub struct Config {
 }
 
 impl Config {
-    /// Reads `<home>/config.toml` (a missing file is an empty config).
+    /// Reads `<home>/config.toml` (a missing file is an empty config); errors are worded as the
+    /// real CLI's.
     pub fn load(home: &Path) -> Result<Config, String> {
         let path = home.join("config.toml");
-        let text = match std::fs::read_to_string(&path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
-        };
-        let doc =
-            toml::parse(&text).map_err(|e| format!("error loading {}: {e}", path.display()))?;
+        let text = read(&path)?;
+        let doc = config_toml::parse(&text).map_err(|e| e.report(&path))?;
         Ok(Config { path, doc })
     }
 
@@ -62,6 +58,17 @@ impl Config {
     pub fn trusted(&self, dir: &Path) -> bool {
         let key = dir.to_string_lossy();
         self.doc.str(&["projects", &key, "trust_level"]) == Some("trusted")
+    }
+
+    /// False when `[features]` turns hooks off (`hooks = false`, or its deprecated alias
+    /// `codex_hooks = false`): then no hook runs, as with the real CLI.
+    pub fn hooks_enabled(&self) -> bool {
+        ["hooks", "codex_hooks"].iter().all(|key| {
+            self.doc
+                .get(&["features", key])
+                .and_then(toml::Value::as_bool)
+                != Some(false)
+        })
     }
 
     /// The `trusted_hash` recorded for a hook key.
@@ -89,47 +96,37 @@ pub fn trust_needed(config: &Config, cwd: &Path, forced: bool) -> bool {
     }
 }
 
-/// One key to set: table path, key, value as TOML.
+/// One string to set: table path, key, value.
 pub type Setting = (Vec<String>, String, String);
 
-/// Writes settings into `config.toml`: appended when every key is new (one
-/// write, the file is created if missing), otherwise the whole file is
-/// replaced (temp file + rename). Startup only, never per turn.
-pub fn write_settings(path: &Path, settings: &[Setting]) -> Result<(), String> {
-    let original = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+/// The file's text (a missing file is empty), or the real CLI's error for an unreadable one.
+fn read(path: &Path) -> Result<String, String> {
+    let fail = |e: &dyn std::fmt::Display| {
+        format!(
+            "Error loading config.toml: Failed to read config file {}: {e}",
+            path.display()
+        )
     };
-    let mut text = original.clone();
-    let mut appended = String::new();
-    let mut rewrite = false;
+    match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes).map_err(|e| fail(&e.utf8_error())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        Err(e) => Err(fail(&e)),
+    }
+}
+
+/// Writes settings into `config.toml` (created if missing) as one edit that keeps the rest of
+/// the file as written, through a temp file and a rename. Startup only, never per turn.
+pub fn write_settings(path: &Path, settings: &[Setting]) -> Result<(), String> {
+    let mut text = read(path)?;
     for (table, key, value) in settings {
-        let doc = toml::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-        match toml::set_value(&text, &doc, table, key, value) {
-            Edit::Append(s) => {
-                text.push_str(&s);
-                appended.push_str(&s);
-            }
-            Edit::Rewrite(s) => {
-                text = s;
-                rewrite = true;
-            }
-        }
+        text = config_toml::set_string(&text, table, key, value)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
     let fail = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
-    if !rewrite {
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(fail)?;
-        return f.write_all(appended.as_bytes()).map_err(fail);
-    }
     let tmp = path.with_extension(format!("toml.tmp-{}", std::process::id()));
     std::fs::write(&tmp, text).map_err(fail)?;
     std::fs::rename(&tmp, path).map_err(fail)
@@ -140,7 +137,7 @@ pub fn trust_setting(dir: &Path) -> Setting {
     (
         vec!["projects".into(), dir.to_string_lossy().into_owned()],
         "trust_level".into(),
-        toml::quote_str("trusted"),
+        "trusted".into(),
     )
 }
 
@@ -171,7 +168,7 @@ mod tests {
     fn config(text: &str) -> Config {
         Config {
             path: PathBuf::from("/x/config.toml"),
-            doc: toml::parse(text).unwrap(),
+            doc: config_toml::parse(text).unwrap(),
         }
     }
 
@@ -206,11 +203,15 @@ mod tests {
             sub.display()
         ));
         assert!(trust_needed(&untrusted, &sub, false));
+        assert!(empty.hooks_enabled());
+        assert!(!config("[features]\nhooks = false\n").hooks_enabled());
+        assert!(!config("features.codex_hooks = false\n").hooks_enabled());
+        assert!(config("[features]\nhooks = true\n").hooks_enabled());
         let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
-    fn settings_are_appended_or_rewritten() {
+    fn settings_are_added_or_changed_in_place() {
         let dir = std::env::temp_dir().join(format!("sim-codex-cfg-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let path = dir.join("config.toml");
@@ -222,7 +223,7 @@ mod tests {
         let hook = (
             vec!["hooks".into(), "state".into(), "/h.json:stop:0:0".into()],
             "trusted_hash".into(),
-            "\"sha256:00\"".into(),
+            "sha256:00".into(),
         );
         write_settings(&path, &[trust_setting(Path::new("/q")), hook]).unwrap();
         let c = Config::load(&dir).unwrap();
@@ -233,7 +234,13 @@ mod tests {
         assert!(Config::load(&dir).unwrap().trusted(Path::new("/p")));
         std::fs::write(&path, "model = \n").unwrap();
         let err = Config::load(&dir).unwrap_err();
-        assert!(err.contains("TOML parse error at line 1"), "{err}");
+        let shown = path.display();
+        assert_eq!(
+            err,
+            format!(
+                "Error loading config.toml:\n{shown}:1:9: string values must be quoted, expected literal string\n  |\n1 | model = \n  |         ^"
+            )
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

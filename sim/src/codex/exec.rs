@@ -118,7 +118,8 @@ pub fn run(opts: &Options, mut sess: Session) -> Result<i32, String> {
         return Ok(1);
     }
     let bypass = opts.bypass_hook_trust;
-    sess.hooks = sess.hook_file.to_hooks(|e| bypass || e.trusted);
+    let on = sess.config.hooks_enabled();
+    sess.hooks = sess.hook_file.to_hooks(|e| on && (bypass || e.trusted));
     std::thread::sleep(Duration::from_millis(startup.delay_ms));
     if opts.json {
         emit(&thread_started(&sess.id));

@@ -3,7 +3,7 @@
 //! Every command hook gets a key `<abs hooks.json>:<event in snake_case>:<group>:<index>`
 //! (the real CLI's format, e.g. `…/hooks.json:pre_tool_use:0:0`) and a hash.
 //! The real hash is codex's own; the fake uses `sha256:` + the hex SHA-256
-//! of the hook object's compact JSON (keys sorted). A hook runs when
+//! of the hook object's compact JSON (keys in hooks.json's order). A hook runs when
 //! `--dangerously-bypass-hook-trust` is given, when `config.toml` holds its
 //! current hash, or when the user picked "Trust all and continue".
 
@@ -13,7 +13,6 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::config::{Config, Setting};
-use super::toml::quote_str;
 use crate::hooks::{Hooks, TimeoutUnit};
 use crate::sha256;
 
@@ -170,7 +169,7 @@ impl HookFile {
                 (
                     vec!["hooks".into(), "state".into(), e.key.clone()],
                     "trusted_hash".into(),
-                    quote_str(&e.hash),
+                    e.hash.clone(),
                 )
             })
             .collect()
@@ -192,7 +191,7 @@ pub fn review_needed(untrusted: usize, bypass: bool, forced: bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codex::toml;
+    use crate::codex::config_toml;
 
     fn file(config_text: &str) -> HookFile {
         let doc = json!({"hooks": {
@@ -202,7 +201,7 @@ mod tests {
         }});
         let config = Config {
             path: PathBuf::from("/h/config.toml"),
-            doc: toml::parse(config_text).unwrap(),
+            doc: config_toml::parse(config_text).unwrap(),
         };
         HookFile::from_value(PathBuf::from("/h/hooks.json"), &doc, &config).unwrap()
     }

@@ -1,6 +1,6 @@
 //! fake-codex: a stand-in for Codex CLI 0.171.0 (see docs/sim-codex.md).
 //!
-//! `cli` parses the command line (clap's wording, exit 2); `toml`, `config`
+//! `cli` parses the command line (clap's wording, exit 2); `config_toml`, `config`
 //! and `hookcfg` read `$CODEX_HOME` (`config.toml`, `hooks.json`, hook
 //! trust); `session` holds one thread's state; `payloads`, `context` and
 //! `rollout` shape hook payloads and rollout records like the real CLI;
@@ -10,6 +10,7 @@
 
 pub mod cli;
 pub mod config;
+pub mod config_toml;
 pub mod context;
 pub mod dialogs;
 pub mod exec;
@@ -23,7 +24,6 @@ pub mod screens;
 pub mod session;
 #[cfg(test)]
 mod testvt;
-pub mod toml;
 pub mod tool;
 pub mod tui;
 pub mod turn;

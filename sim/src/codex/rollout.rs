@@ -79,7 +79,7 @@ impl Session {
             meta,
             "sampled_through_sequence",
             "retained_source",
-            retained,
+            retained.into(),
         )
         .with("mcp_attribution", obj! { "status" => "none" })
         .with("model_search_state", "unused");
@@ -142,7 +142,7 @@ impl Session {
             meta,
             "sampled_through_sequence",
             "retained_source",
-            retained,
+            retained.into(),
         )
         .with("model_search_state", "unused");
         let item_rec = self.rec("response_item", payload, Some(meta));
@@ -310,14 +310,13 @@ impl Session {
 }
 
 /// `o` with `key: value` placed right after `after`.
-fn insert_after(o: Obj, after: &str, key: &str, value: impl Into<J>) -> Obj {
+fn insert_after(o: Obj, after: &str, key: &str, value: J) -> Obj {
     let mut out = Obj::new();
-    let value = value.into();
     for (k, v) in o.0 {
         let hit = k == after;
-        out.0.push((k, v));
+        out.0.insert(k, v);
         if hit {
-            out.0.push((key.to_string(), value.clone()));
+            out.0.insert(key.to_string(), value.clone());
         }
     }
     out

@@ -63,7 +63,8 @@ pub fn run(opts: &Options, mut sess: Session) -> Result<i32, String> {
     } else {
         opts.bypass_hook_trust
     };
-    sess.hooks = sess.hook_file.to_hooks(|e| all || e.trusted);
+    let on = sess.config.hooks_enabled();
+    sess.hooks = sess.hook_file.to_hooks(|e| on && (all || e.trusted));
     let mut app = App {
         sess,
         term,

@@ -69,7 +69,7 @@ pub fn result_display(output: &str) -> J {
     let rows: Vec<J> = crate::screen::split_lines(output)
         .into_iter()
         .map(|line| {
-            J::A(vec![J::O(obj! {
+            J::from(vec![J::from(obj! {
                 "text" => line,
                 "bold" => false,
                 "italic" => false,
@@ -82,7 +82,7 @@ pub fn result_display(output: &str) -> J {
             })])
         })
         .collect();
-    J::A(rows)
+    J::Array(rows)
 }
 
 impl Session {
@@ -190,14 +190,7 @@ impl Session {
 
 /// A string field of a record (empty when absent).
 pub fn field(rec: &Obj, key: &str) -> String {
-    rec.0
-        .iter()
-        .find(|(k, _)| k == key)
-        .and_then(|(_, v)| match v {
-            J::V(Value::String(s)) => Some(s.clone()),
-            _ => None,
-        })
-        .unwrap_or_default()
+    rec.str(key)
 }
 
 /// The API-history form of a `gemini` record: `content` as parts (the text,
@@ -210,12 +203,7 @@ pub fn history_form(rec: &Obj, calls: &[Obj]) -> Obj {
         calls
             .iter()
             .map(|c| {
-                let args = c
-                    .0
-                    .iter()
-                    .find(|(k, _)| k == "args")
-                    .map(|(_, v)| v.clone())
-                    .unwrap_or(J::V(Value::Null));
+                let args = c.0.get("args").cloned().unwrap_or(Value::Null);
                 obj! { "functionCall" => obj! { "name" => field(c, "name"), "args" => args, "id" => field(c, "id") } }
             })
             .collect()

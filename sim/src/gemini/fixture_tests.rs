@@ -40,7 +40,7 @@ fn hook_payloads_have_every_fixture_field_in_order() {
         // crate of the workspace may turn on; the order itself is checked just below.
         let mut want_keys: Vec<&String> = want.as_object().unwrap().keys().collect();
         want_keys.sort();
-        let got_keys: Vec<&String> = got.0.iter().map(|(k, _)| k).collect();
+        let got_keys: Vec<&String> = got.0.keys().collect();
         let mut sorted = got_keys.clone();
         sorted.sort();
         assert_eq!(want_keys, sorted, "{event}: same top-level fields");

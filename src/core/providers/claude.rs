@@ -162,7 +162,7 @@ impl ProviderModule for Claude {
         }
     }
 
-    fn launch(&self, input: &LaunchInput<'_>) -> LaunchSpec {
+    fn launch(&self, input: &LaunchInput<'_>) -> crate::core::errors::Result<LaunchSpec> {
         let settings_path = input.session_dir.join("claude-settings.json");
         let mut args = vec![
             "--session-id".to_string(),
@@ -180,13 +180,13 @@ impl ProviderModule for Claude {
                 .join(format!("{}.jsonl", input.session_id))
         });
         let content = settings_json(input).to_string();
-        LaunchSpec {
+        Ok(LaunchSpec {
             args,
             files: vec![(settings_path, content)],
             transcript_path,
             links: Vec::new(),
             env: Vec::new(),
-        }
+        })
     }
 
     fn startup_screen(&self, screen: &str) -> StartupScreen {

@@ -300,16 +300,18 @@ fn settings_carry_the_mode_that_keeps_dialogs_closed() {
         [PathBuf::from("/cfg/settings.json")]
     );
     let settings = |unattended: bool, user_files: &[(PathBuf, String)]| -> Value {
-        let spec = Claude.launch(&LaunchInput {
-            session_dir: Path::new("/s/sessions/w1"),
-            hook_command: "sh e",
-            session_id: "11111111-2222-4333-8444-555555555555",
-            model: None,
-            unattended,
-            cwd: Path::new("/p"),
-            env: &env,
-            user_files,
-        });
+        let spec = Claude
+            .launch(&LaunchInput {
+                session_dir: Path::new("/s/sessions/w1"),
+                hook_command: "sh e",
+                session_id: "11111111-2222-4333-8444-555555555555",
+                model: None,
+                unattended,
+                cwd: Path::new("/p"),
+                env: &env,
+                user_files,
+            })
+            .unwrap();
         serde_json::from_str(&spec.files[0].1).unwrap()
     };
     let manual = settings(false, &user);
@@ -342,7 +344,7 @@ fn launch_puts_hooks_in_a_settings_file_and_predicts_the_transcript() {
         env: &env,
         user_files: &[],
     };
-    let spec = Claude.launch(&input);
+    let spec = Claude.launch(&input).unwrap();
     assert_eq!(
         spec.args,
         [

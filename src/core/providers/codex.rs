@@ -1,7 +1,8 @@
 //! Codex CLI (`codex`, observed at 0.171.0).
 //!
 //! - Each worker gets its own `CODEX_HOME` under its session folder: umbel's `hooks.json`, a copy
-//!   of the user's `config.toml` with the working directory marked trusted, and a link to the
+//!   of the user's `config.toml` with the working directory marked trusted (edited with
+//!   `toml_edit`, see [`super::codex_config`]), and a link to the
 //!   user's `auth.json`. The user's own `~/.codex` is never written to.
 //! - Launch: `codex --dangerously-bypass-hook-trust --no-daemon [-m M]
 //!   [--dangerously-bypass-approvals-and-sandbox]`. The hook-trust bypass covers only the hooks
@@ -12,10 +13,12 @@
 //! - Rollout: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<ts>-<thread>.jsonl`; a turn runs from
 //!   `event_msg/task_started` to `event_msg/task_complete` (or `turn_aborted`).
 
+use super::codex_config::worker_config;
 use super::{
     Composer, EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn,
     add_tokens, env_get, highlighted, hooks_json, str_field,
 };
+use crate::core::errors::Result;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -51,12 +54,6 @@ fn user_home(env: &[(String, String)]) -> Option<PathBuf> {
         .or_else(|| env_get(env, "HOME").map(|h| Path::new(h).join(".codex")))
 }
 
-/// The TOML table header that marks `cwd` trusted.
-fn trust_header(cwd: &Path) -> String {
-    let quoted = serde_json::to_string(&cwd.to_string_lossy()).unwrap_or_default();
-    format!("[projects.{quoted}]")
-}
-
 impl ProviderModule for Codex {
     fn name(&self) -> &'static str {
         "codex"
@@ -89,22 +86,15 @@ impl ProviderModule for Codex {
             .unwrap_or_default()
     }
 
-    fn launch(&self, input: &LaunchInput<'_>) -> LaunchSpec {
+    fn launch(&self, input: &LaunchInput<'_>) -> Result<LaunchSpec> {
         let home = input.session_dir.join("codex-home");
         let hooks = json!({ "hooks": hooks_json(input.hook_command, HOOK_EVENTS, 30) });
-        let mut config = input
+        let user_config = input
             .user_files
             .iter()
             .find(|(p, _)| p.ends_with("config.toml"))
-            .map(|(_, text)| text.clone())
-            .unwrap_or_default();
-        let header = trust_header(input.cwd);
-        if !config.lines().any(|l| l.trim() == header) {
-            if !config.is_empty() && !config.ends_with('\n') {
-                config.push('\n');
-            }
-            config.push_str(&format!("\n{header}\ntrust_level = \"trusted\"\n"));
-        }
+            .map(|(path, text)| (path.as_path(), text.as_str()));
+        let config = worker_config(user_config, input.cwd)?;
         let mut args = vec![
             "--dangerously-bypass-hook-trust".to_string(),
             "--no-daemon".to_string(),
@@ -118,7 +108,7 @@ impl ProviderModule for Codex {
         let links = user_home(input.env)
             .map(|user| vec![(home.join("auth.json"), user.join("auth.json"))])
             .unwrap_or_default();
-        LaunchSpec {
+        Ok(LaunchSpec {
             args,
             files: vec![
                 (home.join("hooks.json"), hooks.to_string()),
@@ -127,7 +117,7 @@ impl ProviderModule for Codex {
             transcript_path: None,
             links,
             env: vec![("CODEX_HOME".into(), home.to_string_lossy().into_owned())],
-        }
+        })
     }
 
     fn start_hook_at_launch(&self) -> bool {

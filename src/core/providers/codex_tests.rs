@@ -157,7 +157,7 @@ fn launch_builds_a_private_codex_home() {
         env: &env,
         user_files: &user,
     };
-    let spec = Codex.launch(&input);
+    let spec = Codex.launch(&input).unwrap();
     assert_eq!(
         spec.args,
         [
@@ -204,10 +204,12 @@ fn launch_builds_a_private_codex_home() {
         PathBuf::from("/x/config.toml"),
         "[projects.\"/work/proj\"]\ntrust_level = \"trusted\"\n".to_string(),
     )];
-    let spec = Codex.launch(&LaunchInput {
-        user_files: &user,
-        ..input
-    });
+    let spec = Codex
+        .launch(&LaunchInput {
+            user_files: &user,
+            ..input
+        })
+        .unwrap();
     let config = &spec.files[1].1;
     assert_eq!(config.matches("[projects.\"/work/proj\"]").count(), 1);
 }

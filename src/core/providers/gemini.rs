@@ -110,7 +110,7 @@ impl ProviderModule for Gemini {
             .unwrap_or_default()
     }
 
-    fn launch(&self, input: &LaunchInput<'_>) -> LaunchSpec {
+    fn launch(&self, input: &LaunchInput<'_>) -> crate::core::errors::Result<LaunchSpec> {
         let home = input.session_dir.join("gemini-home");
         let dir = home.join(".gemini");
         let mut settings = user_json(input, "settings.json");
@@ -143,7 +143,7 @@ impl ProviderModule for Gemini {
         let links = user_dir(input.env)
             .map(|user| LINKED.iter().map(|f| (dir.join(f), user.join(f))).collect())
             .unwrap_or_default();
-        LaunchSpec {
+        Ok(LaunchSpec {
             args,
             files: vec![
                 (
@@ -161,7 +161,7 @@ impl ProviderModule for Gemini {
                 "GEMINI_CLI_HOME".into(),
                 home.to_string_lossy().into_owned(),
             )],
-        }
+        })
     }
 
     fn startup_screen(&self, screen: &str) -> StartupScreen {

@@ -201,7 +201,7 @@ fn launch_builds_a_private_gemini_home_keeping_user_settings() {
         env: &env,
         user_files: &user,
     };
-    let spec = Gemini.launch(&input);
+    let spec = Gemini.launch(&input).unwrap();
     assert_eq!(
         spec.args,
         [

@@ -6,6 +6,7 @@
 pub mod actions;
 pub mod claude;
 pub mod codex;
+pub mod codex_config;
 pub mod gemini;
 
 use super::worker_env::ProviderEnv;
@@ -192,8 +193,8 @@ pub trait ProviderModule: Sync {
     fn user_files(&self, _env: &[(String, String)]) -> Vec<PathBuf> {
         Vec::new()
     }
-    /// Builds the launch.
-    fn launch(&self, input: &LaunchInput<'_>) -> LaunchSpec;
+    /// Builds the launch, or says which of the user's files it cannot build on.
+    fn launch(&self, input: &LaunchInput<'_>) -> crate::core::errors::Result<LaunchSpec>;
     /// Whether the CLI fires its start hook when it starts (Codex only fires it at the first
     /// prompt). Without one, readiness is an idle screen that held still for [`Self::idle_settle`].
     fn start_hook_at_launch(&self) -> bool {
