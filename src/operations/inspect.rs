@@ -105,7 +105,13 @@ pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
             result.kept.push(name.to_string());
             continue;
         }
-        let worker = Worker::load(ctx, name.as_str())?;
+        let worker = match Worker::load(ctx, name.as_str()) {
+            Ok(worker) => worker,
+            // Gone since the listing (a failed spawn cleaned up after itself, another prune or
+            // `kill --purge`): nothing left to prune, and the sweep goes on.
+            Err(Error::NotFound { .. }) => continue,
+            Err(e) => return Err(e),
+        };
         let pane = panes.get(worker.session());
         let alive = pane.is_some_and(|p| p.liveness == Liveness::Alive);
         let died_at = death_time(ctx, &worker, pane);
@@ -114,15 +120,19 @@ pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
             result.kept.push(name.to_string());
             continue;
         }
-        kill::kill(
+        let killed = kill::kill(
             ctx,
             &KillArgs {
                 name: Some(name.to_string()),
                 all: false,
                 purge: true,
             },
-        )?;
-        result.removed.push(name.to_string());
+        );
+        match killed {
+            Ok(_) => result.removed.push(name.to_string()),
+            Err(Error::NotFound { .. }) => {}
+            Err(e) => return Err(e),
+        }
     }
     Ok(result)
 }

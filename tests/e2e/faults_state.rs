@@ -284,3 +284,54 @@ fn sigterm_and_sighup_interrupt_the_run_and_stop_its_workers() {
         no_orphans(&sb);
     }
 }
+
+/// A failed spawn removes its folder: a `prune` that listed that worker a moment before finds it
+/// gone, and must go on with the others, not fail the whole sweep with "no worker named …" (the
+/// soak saw it). Fleet verbs skip a worker that vanished under them.
+#[test]
+fn prune_in_a_loop_goes_on_past_workers_whose_failed_spawn_removed_them() {
+    let mut sb = Sandbox::new();
+    // Live workers listed before the failing ones: each prune spends a while on them between
+    // its listing and the failing spawns' turn.
+    for n in 0..12 {
+        sb.spawn(&format!("a{n}"), &[]);
+    }
+    // A "claude" that exits after a moment: every spawn fails and removes its folder.
+    let bin = sb.root.join("short-lived");
+    std::fs::write(&bin, "#!/bin/sh\nsleep 0.1\n").expect("write");
+    std::fs::set_permissions(&bin, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("chmod");
+    sb.var("UMBEL_CLAUDE_BIN", bin.to_str().expect("utf-8 path"));
+    let sb = Arc::new(sb);
+    let stop = Arc::new(AtomicBool::new(false));
+    let pruner = {
+        let (sb, stop) = (sb.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut failures = Vec::new();
+            while !stop.load(Ordering::Relaxed) {
+                let out = sb.process(&["prune"]).output().expect("prune");
+                if !out.status.success() {
+                    failures.push(stderr(&out));
+                }
+            }
+            failures
+        })
+    };
+    std::thread::scope(|s| {
+        for t in 0..4 {
+            let sb = &sb;
+            s.spawn(move || {
+                for n in 0..20 {
+                    let out = sb.run(&["spawn", "--name", &format!("f{t}-{n}")]);
+                    assert!(
+                        !out.status.success(),
+                        "a CLI that exits at once cannot start"
+                    );
+                }
+            });
+        }
+    });
+    stop.store(true, Ordering::Relaxed);
+    let failures = pruner.join().expect("pruner");
+    assert!(failures.is_empty(), "prune failed: {failures:?}");
+}
