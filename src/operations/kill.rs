@@ -31,6 +31,8 @@ pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<Vec<String>> {
             Err(Error::NotFound { .. }) if ctx.state.session_dir(&name).is_dir() => {
                 name.tmux_session()
             }
+            // `--all`: gone since the listing (a failed spawn removed itself, a prune): skip it.
+            Err(Error::NotFound { .. }) if args.all => continue,
             Err(e) => return Err(e),
         };
         let pane = ctx.tmux.pane(&session)?;

@@ -285,18 +285,27 @@ fn sigterm_and_sighup_interrupt_the_run_and_stop_its_workers() {
     }
 }
 
-/// A failed spawn removes its folder: a `prune` that listed that worker a moment before finds it
-/// gone, and must go on with the others, not fail the whole sweep with "no worker named …" (the
-/// soak saw it). Fleet verbs skip a worker that vanished under them.
+/// A failed spawn removes its folder: a `prune` (or `kill --all`) that listed that worker a
+/// moment before finds it gone, and must go on with the others, not fail the whole sweep with
+/// "no worker named …" (the soak saw it). Fleet verbs skip a worker that vanished under them.
 #[test]
 fn prune_in_a_loop_goes_on_past_workers_whose_failed_spawn_removed_them() {
+    fleet_verb_in_a_loop_past_failed_spawns(&["prune"]);
+}
+
+#[test]
+fn kill_all_in_a_loop_goes_on_past_workers_whose_failed_spawn_removed_them() {
+    fleet_verb_in_a_loop_past_failed_spawns(&["kill", "--all"]);
+}
+
+/// Runs `verb` in a loop while 80 spawns fail (a "claude" that exits after a moment), with 12
+/// live workers listed first so each run spends a while between its listing and the failing
+/// spawns' turn; every run of `verb` must succeed.
+fn fleet_verb_in_a_loop_past_failed_spawns(verb: &'static [&'static str]) {
     let mut sb = Sandbox::new();
-    // Live workers listed before the failing ones: each prune spends a while on them between
-    // its listing and the failing spawns' turn.
     for n in 0..12 {
         sb.spawn(&format!("a{n}"), &[]);
     }
-    // A "claude" that exits after a moment: every spawn fails and removes its folder.
     let bin = sb.root.join("short-lived");
     std::fs::write(&bin, "#!/bin/sh\nsleep 0.1\n").expect("write");
     std::fs::set_permissions(&bin, std::os::unix::fs::PermissionsExt::from_mode(0o755))
@@ -304,12 +313,12 @@ fn prune_in_a_loop_goes_on_past_workers_whose_failed_spawn_removed_them() {
     sb.var("UMBEL_CLAUDE_BIN", bin.to_str().expect("utf-8 path"));
     let sb = Arc::new(sb);
     let stop = Arc::new(AtomicBool::new(false));
-    let pruner = {
+    let looper = {
         let (sb, stop) = (sb.clone(), stop.clone());
         std::thread::spawn(move || {
             let mut failures = Vec::new();
             while !stop.load(Ordering::Relaxed) {
-                let out = sb.process(&["prune"]).output().expect("prune");
+                let out = sb.process(verb).output().expect("umbel");
                 if !out.status.success() {
                     failures.push(stderr(&out));
                 }
@@ -332,6 +341,10 @@ fn prune_in_a_loop_goes_on_past_workers_whose_failed_spawn_removed_them() {
         }
     });
     stop.store(true, Ordering::Relaxed);
-    let failures = pruner.join().expect("pruner");
-    assert!(failures.is_empty(), "prune failed: {failures:?}");
+    let failures = looper.join().expect("looper");
+    assert!(
+        failures.is_empty(),
+        "{} failed: {failures:?}",
+        verb.join(" ")
+    );
 }
