@@ -112,7 +112,13 @@ pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
             Err(Error::NotFound { .. }) => continue,
             Err(e) => return Err(e),
         };
-        let pane = panes.get(worker.session());
+        let mut pane = panes.get(worker.session()).cloned();
+        if pane.as_ref().is_none_or(|p| p.liveness != Liveness::Alive) {
+            // The panes were listed before this worker's spawn may have ended (its lock is
+            // free now): look again, or a worker that just started would be taken for dead.
+            pane = Some(ctx.tmux.pane(worker.session())?);
+        }
+        let pane = pane.as_ref().filter(|p| p.liveness != Liveness::Gone);
         let alive = pane.is_some_and(|p| p.liveness == Liveness::Alive);
         let died_at = death_time(ctx, &worker, pane);
         let old_enough = now_ms().saturating_sub(died_at) >= min_age.as_millis() as u64;
