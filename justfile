@@ -43,8 +43,8 @@ lint:
 # what CI runs
 ci: lint test
 
-# speed figures per provider (stop→wait latency, -p overhead) and a 50-worker load run;
-# `just bench codex load` runs only those parts
+# speed figures per provider (stop→wait latency, -p overhead), a 50-worker load run and the soak
+# (docs/reliability.md); `just bench codex load soak` runs only those parts
 [positional-arguments]
 bench *ARGS: setup
     cargo build --release -p sim --bins --quiet

@@ -16,6 +16,8 @@
 //! 8. (figures/perf.rs) CPU of an idle `wait` and `logs -f`, `-p` on a one-second turn,
 //!    `read --all` / `--turn 1` on a 100 MB transcript, 100 sequential spawns; then one summary
 //!    table of every figure with its goal.
+//! 9. (figures/soak.rs) The soak: 50 mixed workers × 5 turns with `prune`, `status` and seeded
+//!    `kill`s running alongside; lost and crossed turns, and processes left after `kill --all`.
 //!
 //! Figures, not pass/fail: these machines are shared and noisy.
 
@@ -31,6 +33,8 @@ mod perf;
 #[path = "../tests/e2e/real.rs"]
 #[allow(dead_code)]
 mod real;
+#[path = "figures/soak.rs"]
+mod soak;
 
 use harness::{Sandbox, assert_success, fake, stdout};
 use serde_json::json;
@@ -86,6 +90,9 @@ fn main() {
     }
     if only.is_empty() || only.iter().any(|o| o == "spawn") {
         rows.push(perf::spawn_rate(&Sandbox::new()));
+    }
+    if only.is_empty() || only.iter().any(|o| o == "soak") {
+        rows.push(soak::soak());
     }
     if only.is_empty() || only.iter().any(|o| o == "workflow") {
         workflow_figures();

@@ -24,6 +24,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Held by a spawn from before meta.json is written until it returns.
 const SPAWN_LOCK: &str = "spawn.lock";
+/// How long removing a session folder waits out hooks still writing into it.
+const REMOVE_PATIENCE: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The hook scripts, embedded from the repository's `hooks/`.
 pub const EVENT_SH: &str = include_str!("../../hooks/event.sh");
@@ -138,12 +140,25 @@ impl StateRoot {
         matches!(file.try_lock(), Err(fs::TryLockError::WouldBlock))
     }
 
-    /// Removes a session folder entirely.
+    /// Removes a session folder entirely. A worker that just died may still have a hook writing
+    /// a payload into it (a file appearing between the listing and the `rmdir`): such a removal
+    /// is tried again for up to [`REMOVE_PATIENCE`] rather than failing "Directory not empty".
     pub fn remove_session(&self, name: &WorkerName) -> Result<()> {
         let dir = self.session_dir(name);
-        match fs::remove_dir_all(&dir) {
-            Err(e) if e.kind() != ErrorKind::NotFound => Err(Error::io("cannot remove", &dir, e)),
-            _ => Ok(()),
+        let deadline = std::time::Instant::now() + REMOVE_PATIENCE;
+        loop {
+            match fs::remove_dir_all(&dir) {
+                Err(e)
+                    if e.kind() == ErrorKind::DirectoryNotEmpty
+                        && std::time::Instant::now() < deadline =>
+                {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+                Err(e) if e.kind() != ErrorKind::NotFound => {
+                    return Err(Error::io("cannot remove", &dir, e));
+                }
+                _ => return Ok(()),
+            }
         }
     }
 

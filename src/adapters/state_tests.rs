@@ -69,3 +69,34 @@ fn atomic_write_leaves_no_temp_files() {
     assert_eq!(names.len(), 2, "{names:?}");
     assert_eq!(fs::read(&path).unwrap(), b"{\"a\":1}");
 }
+
+/// A dying worker's hooks may still write into its folder while `kill --purge` (or `prune`)
+/// removes it: the removal waits them out instead of failing "Directory not empty" (the soak
+/// saw a `prune` fail so). Many rounds, as the window is narrow.
+#[test]
+fn removing_a_session_outlasts_hooks_still_writing_into_it() {
+    let (_d, state) = root();
+    let name = WorkerName::parse("dying").unwrap();
+    for round in 0..200 {
+        state.create_session(&name).unwrap();
+        let events = state.events_dir(&name);
+        fs::create_dir_all(&events).unwrap();
+        std::thread::scope(|s| {
+            for writer in 0..3 {
+                let events = &events;
+                s.spawn(move || {
+                    // Like event.sh: no mkdir, so writes stop once the folder is gone.
+                    for n in 0..40 {
+                        let file = events.join(format!("{round}-{writer}-{n}.json"));
+                        if fs::write(file, b"{}").is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            let removed = state.remove_session(&name);
+            assert!(removed.is_ok(), "round {round}: {removed:?}");
+        });
+        assert!(!state.session_dir(&name).exists());
+    }
+}

@@ -37,6 +37,9 @@ const SERVER_RACE_TRIES: u32 = 5;
 /// What `list-panes` prints per pane: session, dead flag, exit status, signal, pid, death time.
 const PANE_FORMAT: &str = "#{session_name}\t#{pane_dead}\t#{pane_dead_status}\t#{pane_dead_signal}\t#{pane_pid}\t#{pane_dead_time}";
 
+/// What `paste` prints when the pane turned out dead (nothing was pasted).
+const DEAD_MARK: &str = "umbel-pane-dead";
+
 /// Pane size of new workers (the size the provider fixtures were recorded at).
 const WIDTH: &str = "120";
 const HEIGHT: &str = "40";
@@ -326,24 +329,40 @@ impl Tmux {
 
     /// Pastes `text` as one bracketed paste (newlines kept as LF), through a buffer loaded from
     /// stdin, so any bytes arrive exactly and nothing lands on an argv.
+    ///
+    /// Only into a live pane: tmux 3.3a's server segfaults on `paste-buffer` into a dead one
+    /// (remain-on-exit), taking every worker with it. The check and the paste are one command
+    /// queue (`if-shell -F`), which tmux runs without a pane dying in between; a CLI that ended
+    /// since the caller looked is reported as [`Error::Dead`].
     pub fn paste(&self, session: &str, buffer: &str, text: &[u8]) -> Result<()> {
         let target = pane_target(session);
+        let paste = format!("paste-buffer -p -r -d -b {buffer} -t {target}");
+        let dead = format!("delete-buffer -b {buffer} ; display-message -p {DEAD_MARK}");
         let args = strings(&[
             "load-buffer",
             "-b",
             buffer,
             "-",
             ";",
-            "paste-buffer",
-            "-p",
-            "-r",
-            "-d",
-            "-b",
-            buffer,
+            "if-shell",
+            "-F",
             "-t",
             &target,
+            "#{pane_dead}",
+            &dead,
+            &paste,
         ]);
-        self.run(&args, Some(text)).map(drop)
+        let out = self.run(&args, Some(text))?;
+        if String::from_utf8_lossy(&out).contains(DEAD_MARK) {
+            return Err(Error::Dead {
+                name: session
+                    .strip_prefix("umbel-")
+                    .unwrap_or(session)
+                    .to_string(),
+                detail: "its CLI ended before the prompt could be pasted".into(),
+            });
+        }
+        Ok(())
     }
 
     /// Presses keys (tmux key names: `Enter`, `Down`, `Escape`).

@@ -128,9 +128,18 @@ pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
                 });
                 continue;
             }
+            // Gone since the listing (a failed spawn cleaned up after itself, another prune or
+            // `kill --purge`): nothing left to prune, and the sweep goes on.
+            Err(Error::NotFound { .. }) => continue,
             Err(e) => return Err(e),
         };
-        let pane = panes.get(worker.session());
+        let mut pane = panes.get(worker.session()).cloned();
+        if pane.as_ref().is_none_or(|p| p.liveness != Liveness::Alive) {
+            // The panes were listed before this worker's spawn may have ended (its lock is
+            // free now): look again, or a worker that just started would be taken for dead.
+            pane = Some(ctx.tmux.pane(worker.session())?);
+        }
+        let pane = pane.as_ref().filter(|p| p.liveness != Liveness::Gone);
         let alive = pane.is_some_and(|p| p.liveness == Liveness::Alive);
         let died_at = death_time(ctx, &worker, pane);
         let old_enough = now_ms().saturating_sub(died_at) >= min_age.as_millis() as u64;
@@ -138,15 +147,19 @@ pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
             result.kept.push(name.to_string());
             continue;
         }
-        kill::kill(
+        let killed = kill::kill(
             ctx,
             &KillArgs {
                 name: Some(name.to_string()),
                 all: false,
                 purge: true,
             },
-        )?;
-        result.removed.push(name.to_string());
+        );
+        match killed {
+            Ok(_) => result.removed.push(name.to_string()),
+            Err(Error::NotFound { .. }) => {}
+            Err(e) => return Err(e),
+        }
     }
     Ok(result)
 }

@@ -33,6 +33,8 @@ pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<Vec<String>> {
                 name.tmux_session()
             }
             Err(Error::Corrupt { .. }) => name.tmux_session(),
+            // `--all`: gone since the listing (a failed spawn removed itself, a prune): skip it.
+            Err(Error::NotFound { .. }) if args.all => continue,
             Err(e) => return Err(e),
         };
         let pane = ctx.tmux.pane(&session)?;

@@ -223,3 +223,40 @@ fn a_command_meeting_an_exiting_tmux_server_is_retried() {
         tmux.kill_session("race").expect("kill-session");
     }
 }
+
+/// A worker's CLI that ends between `send`'s liveness check and its paste leaves a dead pane
+/// (remain-on-exit): tmux 3.3a's server segfaults on `paste-buffer` into a dead pane, and every
+/// worker on it dies (the soak lost 6 to 29 workers at a time so). The paste must fail as `dead`
+/// and leave the server, and the other workers, alone. `send` itself checks first, so this plays
+/// the race's losing side with umbel's own tmux adapter.
+#[test]
+fn a_paste_into_a_pane_that_just_died_fails_alone_and_keeps_the_tmux_server() {
+    let sb = Sandbox::new();
+    let crash = sb.scenario(
+        "c",
+        json!({ "default": { "reply": "bye", "end": { "crash": 3 } } }),
+    );
+    sb.spawn("gone", &["--env", &crash]);
+    sb.spawn("bystander", &[]);
+    assert_success(&sb.run(&["send", "gone", "crash now"]), "send");
+    assert_eq!(sb.run(&["wait", "gone"]).status.code(), Some(125));
+    let session = umbel::core::name::WorkerName::parse("gone")
+        .expect("name")
+        .tmux_session();
+    let pasted = sandbox_tmux(&sb).paste(&session, "umbel-prompt-gone", b"too late");
+    match pasted {
+        Err(umbel::core::errors::Error::Dead { name, .. }) => assert_eq!(name, "gone"),
+        other => panic!("a paste into a dead pane must fail as dead, got {other:?}"),
+    }
+    let status = json_of(&sb.run(&["status", "bystander", "--json"]));
+    assert_eq!(
+        status["state"], "ready",
+        "the tmux server survived: {status}"
+    );
+    assert_success(&sb.run(&["send", "bystander", "still here?"]), "send");
+    assert_success(&sb.run(&["wait", "bystander"]), "wait");
+    assert_eq!(
+        stdout(&sb.run(&["read", "bystander"])),
+        "Response to: still here?\n"
+    );
+}

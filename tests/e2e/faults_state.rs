@@ -284,3 +284,121 @@ fn sigterm_and_sighup_interrupt_the_run_and_stop_its_workers() {
         no_orphans(&sb);
     }
 }
+
+/// A failed spawn removes its folder: a `prune` (or `kill --all`) that listed that worker a
+/// moment before finds it gone, and must go on with the others, not fail the whole sweep with
+/// "no worker named …" (the soak saw it). Fleet verbs skip a worker that vanished under them.
+#[test]
+fn prune_in_a_loop_goes_on_past_workers_whose_failed_spawn_removed_them() {
+    fleet_verb_in_a_loop_past_failed_spawns(&["prune"]);
+}
+
+#[test]
+fn kill_all_in_a_loop_goes_on_past_workers_whose_failed_spawn_removed_them() {
+    fleet_verb_in_a_loop_past_failed_spawns(&["kill", "--all"]);
+}
+
+/// Runs `verb` in a loop while 80 spawns fail (a "claude" that exits after a moment), with 12
+/// live workers listed first so each run spends a while between its listing and the failing
+/// spawns' turn; every run of `verb` must succeed.
+fn fleet_verb_in_a_loop_past_failed_spawns(verb: &'static [&'static str]) {
+    let mut sb = Sandbox::new();
+    for n in 0..12 {
+        sb.spawn(&format!("a{n}"), &[]);
+    }
+    let bin = sb.root.join("short-lived");
+    std::fs::write(&bin, "#!/bin/sh\nsleep 0.1\n").expect("write");
+    std::fs::set_permissions(&bin, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("chmod");
+    sb.var("UMBEL_CLAUDE_BIN", bin.to_str().expect("utf-8 path"));
+    let sb = Arc::new(sb);
+    let stop = Arc::new(AtomicBool::new(false));
+    let looper = {
+        let (sb, stop) = (sb.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut failures = Vec::new();
+            while !stop.load(Ordering::Relaxed) {
+                let out = sb.process(verb).output().expect("umbel");
+                if !out.status.success() {
+                    failures.push(stderr(&out));
+                }
+            }
+            failures
+        })
+    };
+    std::thread::scope(|s| {
+        for t in 0..4 {
+            let sb = &sb;
+            s.spawn(move || {
+                for n in 0..20 {
+                    let out = sb.run(&["spawn", "--name", &format!("f{t}-{n}")]);
+                    assert!(
+                        !out.status.success(),
+                        "a CLI that exits at once cannot start"
+                    );
+                }
+            });
+        }
+    });
+    stop.store(true, Ordering::Relaxed);
+    let failures = looper.join().expect("looper");
+    assert!(
+        failures.is_empty(),
+        "{} failed: {failures:?}",
+        verb.join(" ")
+    );
+}
+
+/// A spawn that ends while a `prune` walks the fleet made its session after that prune listed
+/// the panes: the worker is judged on its pane as it is now, not on the older list, or prune
+/// kills a live worker. Plays the spawn with its lock (held by the test) and its session (made
+/// through umbel's tmux adapter) while the prune is busy sweeping tombstones listed first.
+#[test]
+fn prune_judges_a_worker_whose_spawn_ended_during_it_on_its_pane_now() {
+    let sb = Sandbox::new();
+    // First, so the tmux server never runs out of sessions while the tombstones are made.
+    sb.spawn("model", &[]);
+    std::thread::scope(|s| {
+        for t in 0..4 {
+            let sb = &sb;
+            s.spawn(move || {
+                for n in 0..10 {
+                    let name = format!("a{t}-{n}");
+                    sb.spawn(&name, &[]);
+                    assert_success(&sb.run(&["kill", &name]), "kill");
+                }
+            });
+        }
+    });
+    // Worker `z`, mid-spawn: meta.json written, its spawn lock held, no session yet.
+    let meta = std::fs::read_to_string(sb.session_dir("model").join("meta.json")).expect("meta");
+    let mut meta: serde_json::Value = serde_json::from_str(&meta).expect("meta json");
+    meta["name"] = json!("z");
+    meta["tmuxSession"] = json!("umbel-z");
+    let dir = sb.session_dir("z");
+    std::fs::create_dir_all(dir.join("events")).expect("mkdir");
+    let lock = std::fs::File::create(dir.join("spawn.lock")).expect("lock file");
+    lock.lock().expect("lock");
+    std::fs::write(dir.join("meta.json"), meta.to_string()).expect("write meta");
+    let prune = sb.process(&["prune", "--json"]).spawn().expect("prune");
+    // The prune has listed the panes and is sweeping the 40 tombstones: the spawn ends now.
+    std::thread::sleep(std::time::Duration::from_millis(150));
+    sandbox_tmux(&sb)
+        .new_session(
+            "umbel-z",
+            &sb.project,
+            "umbel-env-z",
+            b"",
+            &["sleep".to_string(), "60".to_string()],
+        )
+        .expect("z's session");
+    drop(lock);
+    let pruned = json_of(&prune.wait_with_output().expect("prune"));
+    let removed = pruned["removed"].as_array().expect("removed");
+    assert_eq!(removed.len(), 40, "the tombstones went: {pruned}");
+    assert!(
+        !removed.contains(&json!("z")),
+        "prune took live z: {pruned}"
+    );
+    assert!(sb.session_dir("z").join("meta.json").exists());
+}
