@@ -3,6 +3,7 @@
 //! defined once and its `///` line is both its `--help` text and its schema description.
 //! Output switches (`--json`) are the faces' business and live there.
 
+use super::errors::{Error, Result};
 use super::guard::CheckCommand;
 use super::providers::Provider;
 use super::worker_env::EnvSpec;
@@ -37,14 +38,64 @@ pub struct SpawnArgs {
     #[serde(default, deserialize_with = "super::env_list::deserialize")]
     #[schemars(with = "Vec<String>")]
     pub env: Vec<EnvSpec>,
-    /// Skip the CLI's permission prompts (claude: bypassPermissions).
+    /// Skip the CLI's permission prompts (claude: bypassPermissions); the same as
+    /// `--on-permission allow`.
     #[arg(long)]
     #[serde(default)]
     pub unattended: bool,
+    /// What a tool that needs approval does: `stop` (the turn waits and umbel reports
+    /// needs-input, exit 126), `deny` (refused the way the provider's print mode refuses it, and
+    /// the turn goes on) or `allow` (the provider's unattended mode). Default: `stop`, and `deny`
+    /// under `-p`.
+    #[arg(long, value_enum, value_name = "stop|deny|allow")]
+    #[serde(default)]
+    pub on_permission: Option<OnPermission>,
     /// How long startup may take before umbel gives up (e.g. 60s).
     #[arg(long, value_name = "DURATION")]
     #[serde(default)]
     pub startup_timeout: Option<String>,
+}
+
+impl SpawnArgs {
+    /// What a tool needing approval does: `--on-permission`, else `allow` under `--unattended`,
+    /// else `default`. `--unattended` with another choice is refused.
+    pub fn on_permission(&self, default: OnPermission) -> Result<OnPermission> {
+        match (self.unattended, self.on_permission) {
+            (true, Some(choice)) if choice != OnPermission::Allow => Err(Error::usage(format!(
+                "`--unattended` means `--on-permission allow`, not `{}`: drop one of them",
+                choice.as_str()
+            ))),
+            (true, _) => Ok(OnPermission::Allow),
+            (false, Some(choice)) => Ok(choice),
+            (false, None) => Ok(default),
+        }
+    }
+}
+
+/// What a tool call that needs the user's approval does in a worker.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum OnPermission {
+    /// The CLI asks; the turn waits and umbel reports needs-input (exit 126).
+    Stop,
+    /// Refused without asking, as the provider's print mode does (claude `dontAsk`, codex
+    /// `exec`'s approval `never` in a read-only sandbox, gemini `-p`'s tool set); the turn goes on.
+    Deny,
+    /// Run without asking: the provider's unattended mode (`--unattended`).
+    Allow,
+}
+
+impl OnPermission {
+    /// The name on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OnPermission::Stop => "stop",
+            OnPermission::Deny => "deny",
+            OnPermission::Allow => "allow",
+        }
+    }
 }
 
 /// Send a prompt to a worker and confirm the CLI accepted it.

@@ -6,7 +6,7 @@ use super::Ctx;
 use super::startup::await_ready;
 use super::worker::now_ms;
 use crate::adapters::state::write_atomic;
-use crate::core::args::SpawnArgs;
+use crate::core::args::{OnPermission, SpawnArgs};
 use crate::core::duration::parse_duration;
 use crate::core::errors::{Error, Result};
 use crate::core::meta::Meta;
@@ -21,6 +21,7 @@ const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
 /// Everything checked before anything is created.
 struct Plan {
     provider: &'static dyn ProviderModule,
+    on_permission: OnPermission,
     cwd: PathBuf,
     bin: PathBuf,
     env: Vec<(String, String)>,
@@ -60,6 +61,7 @@ pub fn spawn(ctx: &Ctx, args: &SpawnArgs) -> Result<Meta> {
 
 fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
     let provider = args.provider.module();
+    let on_permission = args.on_permission(OnPermission::Stop)?;
     let specs = &args.env;
     let startup_timeout = match &args.startup_timeout {
         Some(text) => parse_duration(text, "--startup-timeout")?,
@@ -75,6 +77,7 @@ fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
     provider.reconcile_env(&mut env);
     Ok(Plan {
         provider,
+        on_permission,
         cwd,
         bin,
         env,
@@ -104,7 +107,7 @@ fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result
         hook_command: &hook_command,
         session_id: &session_id,
         model: args.model.as_deref(),
-        unattended: args.unattended,
+        on_permission: plan.on_permission,
         cwd: &plan.cwd,
         env: &plan.env,
         user_files: &user_files,
@@ -139,7 +142,7 @@ fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result
         session_id,
         transcript_path: spec.transcript_path.clone(),
         anonymous: args.name.is_none(),
-        unattended: args.unattended,
+        unattended: plan.on_permission == OnPermission::Allow,
         created_at: now_ms(),
         ready_at: None,
         umbel_version: env!("CARGO_PKG_VERSION").to_string(),

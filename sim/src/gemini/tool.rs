@@ -19,6 +19,18 @@ use crate::scenario::Permission;
 /// What the refused call answers.
 pub const REFUSED: &str = "[Operation Cancelled] Reason: User did not allow tool call";
 
+/// Tools `gemini -p` does not offer the model (0.61.0, compared with `--yolo`'s tool list):
+/// in `default` mode all of these, in `auto_edit` those that are not edits.
+pub const HEADLESS_EXCLUDED: &[&str] = &[
+    "run_shell_command",
+    "activate_skill",
+    "list_background_processes",
+    "read_background_output",
+    "write_file",
+    "replace",
+    "web_fetch",
+];
+
 /// A requested tool call.
 pub struct ToolCall {
     /// Gemini's tool name (`run_shell_command`).
@@ -70,8 +82,10 @@ impl Turn {
             id: call_id.clone(),
             params: p.input.clone(),
         });
-        let payload = sess.payload_before_tool(&name, &p.input);
-        sess.fire("BeforeTool", Some(&name), &payload);
+        if !sess.excluded_tools.contains(&name) {
+            let payload = sess.payload_before_tool(&name, &p.input);
+            sess.fire("BeforeTool", Some(&name), &payload);
+        }
         self.tool = Some(ToolCall {
             input: p.input,
             output: p.output,
@@ -80,6 +94,14 @@ impl Turn {
             call_id,
             record,
         });
+        if self
+            .tool
+            .as_ref()
+            .is_some_and(|t| sess.excluded_tools.contains(&t.name))
+        {
+            self.unknown_tool(sess, now);
+            return;
+        }
         if sess.mode == ApprovalMode::Yolo {
             sess.stats.auto_accepted += 1;
             self.approve(sess, now);
@@ -181,6 +203,40 @@ impl Turn {
             Some(&output),
         ));
         sess.stats.tool_done(&t.name, true);
+        sess.stats.requests += 1;
+        self.after_tool = true;
+        self.restart_stream(now);
+    }
+
+    /// A call to a tool the model was not offered (`tools.exclude`, or what `-p` leaves out
+    /// without `--yolo`): it fails as unknown, nothing asks, and the model goes on.
+    fn unknown_tool(&mut self, sess: &mut Session, now: Instant) {
+        let Some(t) = self.tool.take() else { return };
+        let error = format!(
+            "Tool \"{}\" not found in registry. Tools must use the exact names that are registered.",
+            t.name
+        );
+        let ts = sess.clock.stamp();
+        let call = Self::tool_call(
+            &t,
+            "error",
+            obj! { "error" => error.as_str() },
+            J::from(error.as_str()),
+            ts,
+        );
+        let mut rec = t.record.clone();
+        rec.set("toolCalls", vec![call.clone()]);
+        sess.chat_gemini(&rec, true);
+        self.pending.push(history_form(&rec, &[call]));
+        let fr = function_response(&t.call_id, &t.name, obj! { "error" => error.as_str() });
+        let user = sess.chat_user(vec![fr]);
+        self.pending.push(user);
+        self.events.push(Event::ToolResult {
+            id: t.call_id.clone(),
+            status: "error".into(),
+            output: error,
+        });
+        sess.stats.tool_done(&t.name, false);
         sess.stats.requests += 1;
         self.after_tool = true;
         self.restart_stream(now);

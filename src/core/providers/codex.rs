@@ -16,6 +16,7 @@ use super::{
     Composer, EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn,
     add_tokens, env_get, highlighted, hooks_json, str_field,
 };
+use crate::core::args::OnPermission;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -112,8 +113,14 @@ impl ProviderModule for Codex {
         if let Some(model) = input.model {
             args.extend(["-m".to_string(), model.to_string()]);
         }
-        if input.unattended {
-            args.push("--dangerously-bypass-approvals-and-sandbox".into());
+        match input.on_permission {
+            OnPermission::Allow => args.push("--dangerously-bypass-approvals-and-sandbox".into()),
+            // `codex exec`'s defaults (its stderr header: `approval: never`, `sandbox:
+            // read-only`): an escalation is rejected and the turn goes on.
+            OnPermission::Deny => args.extend(
+                ["--ask-for-approval", "never", "--sandbox", "read-only"].map(String::from),
+            ),
+            OnPermission::Stop => {}
         }
         let links = user_home(input.env)
             .map(|user| vec![(home.join("auth.json"), user.join("auth.json"))])

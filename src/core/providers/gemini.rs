@@ -17,6 +17,7 @@ use super::{
     Composer, EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn,
     add_tokens, env_get, highlighted, hooks_json, str_field,
 };
+use crate::core::args::OnPermission;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
 use std::collections::HashSet;
@@ -65,6 +66,38 @@ fn user_dir(env: &[(String, String)]) -> Option<PathBuf> {
     env_get(env, "GEMINI_CLI_HOME")
         .or_else(|| env_get(env, "HOME"))
         .map(|h| Path::new(h).join(".gemini"))
+}
+
+/// The tools `gemini -p` does not offer the model without `--yolo` (0.61.0: its request's tool
+/// list, compared with `--yolo`'s): what needs approval is not there to call.
+pub const HEADLESS_EXCLUDED: &[&str] = &[
+    "run_shell_command",
+    "write_file",
+    "replace",
+    "web_fetch",
+    "activate_skill",
+    "list_background_processes",
+    "read_background_output",
+];
+
+/// `--on-permission deny`: the TUI gets headless mode's tool set (`tools.exclude`, after the
+/// user's own exclusions).
+fn exclude_headless_tools(settings: &mut serde_json::Map<String, Value>) {
+    let tools = settings.entry("tools").or_insert_with(|| json!({}));
+    if !tools.is_object() {
+        *tools = json!({});
+    }
+    let exclude = &mut tools["exclude"];
+    if !exclude.is_array() {
+        *exclude = json!([]);
+    }
+    if let Some(list) = exclude.as_array_mut() {
+        for tool in HEADLESS_EXCLUDED {
+            if !list.iter().any(|t| t == tool) {
+                list.push(json!(tool));
+            }
+        }
+    }
 }
 
 fn user_json(input: &LaunchInput<'_>, file: &str) -> serde_json::Map<String, Value> {
@@ -128,17 +161,19 @@ impl ProviderModule for Gemini {
             }
         }
         settings.insert("hooks".into(), Value::Object(hooks));
+        let mut args = vec!["--session-id".to_string(), input.session_id.to_string()];
         let mut trusted = user_json(input, "trustedFolders.json");
         trusted.insert(
             input.cwd.to_string_lossy().into_owned(),
             json!("TRUST_FOLDER"),
         );
-        let mut args = vec!["--session-id".to_string(), input.session_id.to_string()];
         if let Some(model) = input.model {
             args.extend(["-m".to_string(), model.to_string()]);
         }
-        if input.unattended {
-            args.extend(["--approval-mode".to_string(), "yolo".to_string()]);
+        match input.on_permission {
+            OnPermission::Allow => args.extend(["--approval-mode".to_string(), "yolo".to_string()]),
+            OnPermission::Deny => exclude_headless_tools(&mut settings),
+            OnPermission::Stop => {}
         }
         let links = user_dir(input.env)
             .map(|user| LINKED.iter().map(|f| (dir.join(f), user.join(f))).collect())

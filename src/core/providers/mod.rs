@@ -8,6 +8,7 @@ pub mod claude;
 pub mod codex;
 pub mod gemini;
 
+use super::args::OnPermission;
 use super::worker_env::ProviderEnv;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -71,8 +72,8 @@ pub struct LaunchInput<'a> {
     pub session_id: &'a str,
     /// `--model`, if given.
     pub model: Option<&'a str>,
-    /// `--unattended`: skip permission prompts the provider's own way.
-    pub unattended: bool,
+    /// What a tool needing approval does (`--on-permission`; `allow` is `--unattended`).
+    pub on_permission: OnPermission,
     /// The working directory (resolved).
     pub cwd: &'a Path,
     /// The worker's composed environment (to locate config folders).
