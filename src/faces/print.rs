@@ -160,10 +160,14 @@ fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8], line: &TurnLine) -> Result<D
             line.show_phase(TurnPhase::Starting);
             // A tool needing approval is refused and the turn goes on, as in the provider's own
             // print mode, unless `--on-permission` (or `--unattended`) says otherwise.
-            let spawn_args = SpawnArgs {
-                on_permission: Some(args.spawn.on_permission(OnPermission::Deny)?),
-                unattended: false,
-                ..args.spawn.clone()
+            // A permission mode of the user's own replaces that default.
+            let spawn_args = match args.spawn.permission_mode {
+                Some(_) => args.spawn.clone(),
+                None => SpawnArgs {
+                    on_permission: Some(args.spawn.on_permission(OnPermission::Deny)?),
+                    unattended: false,
+                    ..args.spawn.clone()
+                },
             };
             let meta = spawn::spawn(ctx, &spawn_args)?;
             (WorkerName::parse(&meta.name)?, true)

@@ -11,6 +11,7 @@ use crate::core::duration::parse_duration;
 use crate::core::errors::{Error, Result};
 use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
+use crate::core::providers::flags::{self, Given};
 use crate::core::providers::{LaunchInput, ProviderModule};
 use crate::core::worker_env::{compose, export_script, shell_quote};
 use std::path::{Path, PathBuf};
@@ -22,6 +23,7 @@ const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
 struct Plan {
     provider: &'static dyn ProviderModule,
     on_permission: OnPermission,
+    flags: Vec<Given>,
     cwd: PathBuf,
     bin: PathBuf,
     env: Vec<(String, String)>,
@@ -62,6 +64,8 @@ pub fn spawn(ctx: &Ctx, args: &SpawnArgs) -> Result<Meta> {
 fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
     let provider = args.provider.module();
     let on_permission = args.on_permission(OnPermission::Stop)?;
+    let flags = args.passthrough();
+    check_flags(args, &flags)?;
     let specs = &args.env;
     let startup_timeout = match &args.startup_timeout {
         Some(text) => parse_duration(text, "--startup-timeout")?,
@@ -78,11 +82,24 @@ fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
     Ok(Plan {
         provider,
         on_permission,
+        flags,
         cwd,
         bin,
         env,
         startup_timeout,
     })
+}
+
+/// Refuses a passthrough flag the provider lacks, and a permission mode next to
+/// `--on-permission`/`--unattended` (both set the CLI's mode).
+fn check_flags(args: &SpawnArgs, flags: &[Given]) -> Result<()> {
+    flags::check(args.provider, flags)?;
+    if args.permission_mode.is_some() && (args.unattended || args.on_permission.is_some()) {
+        return Err(Error::usage(
+            "`--permission-mode` sets the CLI's own mode, as `--on-permission`/`--unattended` do: give only one",
+        ));
+    }
+    Ok(())
 }
 
 fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result<Meta> {
@@ -108,6 +125,8 @@ fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result
         session_id: &session_id,
         model: args.model.as_deref(),
         on_permission: plan.on_permission,
+        flags: &plan.flags,
+        cli_args: &args.cli_args,
         cwd: &plan.cwd,
         env: &plan.env,
         user_files: &user_files,

@@ -49,6 +49,7 @@ each_tier!(
     esc_before_any_text_is_provider_error_interrupted,
     print_mode_text_and_json,
     print_mode_denies_a_tool_needing_approval_and_goes_on,
+    passthrough_flags_start_the_cli_and_a_turn_runs,
     text_left_on_the_input_line_is_cleared_not_glued_to_the_next_prompt,
 );
 
@@ -328,6 +329,70 @@ fn print_mode_denies_a_tool_needing_approval_and_goes_on(provider: &str, tier: T
         assert!(
             !sb.project.join("umbel-tool.txt").exists(),
             "the real print mode refused it"
+        );
+    }
+}
+
+/// The flags each provider maps start its CLI (the real one validates them) and a turn runs; on
+/// claude a second worker resumes the first one's session (forked under its own id).
+fn passthrough_flags_start_the_cli_and_a_turn_runs(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let extra = sb.root.join("extra");
+    std::fs::create_dir_all(&extra).expect("mkdir");
+    let extra = extra.to_string_lossy().into_owned();
+    let scenario = sb.scenario("s", json!({ "default": { "reply": "Flags fine." } }));
+    let mut args = vec![
+        "--provider",
+        provider,
+        "--env",
+        &scenario,
+        "--add-dir",
+        &extra,
+    ];
+    args.extend_from_slice(match provider {
+        "claude" => &[
+            "--permission-mode",
+            "acceptEdits",
+            "--allowedTools",
+            "Read",
+            "--disallowedTools",
+            "WebFetch",
+            "--append-system-prompt",
+            "Be brief.",
+            "--max-turns",
+            "5",
+        ],
+        "codex" => &["--append-system-prompt", "Be brief.\nAlways."],
+        _ => &[
+            "--permission-mode",
+            "auto_edit",
+            "--allowed-tools",
+            "read_file",
+            "--disallowed-tools",
+            "web_fetch",
+        ],
+    });
+    sb.spawn("fl", &args);
+    let (code, outcome) = turn(&sb, "fl", "are the flags fine?");
+    assert_eq!(code, Some(0), "{outcome}");
+    assert_eq!(read(&sb, &["fl"]), "Flags fine.\n");
+    if provider == "claude" {
+        let meta = json_of(&sb.run(&["status", "fl", "--json"]));
+        let id = meta["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{meta}"))
+            .to_string();
+        assert_success(&sb.run(&["kill", "fl", "--purge"]), "kill");
+        sb.spawn(
+            "re",
+            &["--provider", provider, "--env", &scenario, "--resume", &id],
+        );
+        let (code, outcome) = turn(&sb, "re", "and after resuming?");
+        assert_eq!(code, Some(0), "{outcome}");
+        let all = read(&sb, &["re", "--all", "--json"]);
+        assert!(
+            all.contains("are the flags fine?"),
+            "the resumed conversation: {all}"
         );
     }
 }

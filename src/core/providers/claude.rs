@@ -11,8 +11,8 @@
 //!   screens are refused.
 
 use super::{
-    EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn, add_tokens,
-    dialog_question, env_get, highlighted, hooks_json, str_field,
+    EventClass, LaunchInput, LaunchSpec, Provider, ProviderModule, StartupScreen, TranscriptTurn,
+    add_tokens, dialog_question, env_get, flags, highlighted, hooks_json, str_field,
 };
 use crate::core::args::OnPermission;
 use crate::core::worker_env::ProviderEnv;
@@ -104,6 +104,9 @@ fn settings_json(input: &LaunchInput<'_>) -> Value {
             }
         }
     }
+    if let Some(object) = settings.as_object_mut() {
+        flags::apply_settings(Provider::Claude, input.flags, object);
+    }
     settings
 }
 
@@ -189,6 +192,8 @@ impl ProviderModule for Claude {
                 .join(encode_cwd(input.cwd))
                 .join(format!("{}.jsonl", input.session_id))
         });
+        args.extend(flags::args(Provider::Claude, input.flags));
+        args.extend(input.cli_args.iter().cloned());
         let content = settings_json(input).to_string();
         LaunchSpec {
             args,

@@ -13,8 +13,8 @@
 //!   `event_msg/task_started` to `event_msg/task_complete` (or `turn_aborted`).
 
 use super::{
-    Composer, EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn,
-    add_tokens, env_get, highlighted, hooks_json, str_field,
+    Composer, EventClass, LaunchInput, LaunchSpec, Provider, ProviderModule, StartupScreen,
+    TranscriptTurn, add_tokens, env_get, flags, highlighted, hooks_json, str_field,
 };
 use crate::core::args::OnPermission;
 use crate::core::worker_env::ProviderEnv;
@@ -122,6 +122,8 @@ impl ProviderModule for Codex {
             ),
             OnPermission::Stop => {}
         }
+        args.extend(flags::args(Provider::Codex, input.flags));
+        args.extend(input.cli_args.iter().cloned());
         let links = user_home(input.env)
             .map(|user| vec![(home.join("auth.json"), user.join("auth.json"))])
             .unwrap_or_default();

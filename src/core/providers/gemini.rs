@@ -14,8 +14,8 @@
 //!   curated history) are not needed to find the last turn.
 
 use super::{
-    Composer, EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn,
-    add_tokens, env_get, highlighted, hooks_json, str_field,
+    Composer, EventClass, LaunchInput, LaunchSpec, Provider, ProviderModule, StartupScreen,
+    TranscriptTurn, add_tokens, env_get, flags, highlighted, hooks_json, str_field,
 };
 use crate::core::args::OnPermission;
 use crate::core::worker_env::ProviderEnv;
@@ -67,6 +67,9 @@ fn user_dir(env: &[(String, String)]) -> Option<PathBuf> {
         .or_else(|| env_get(env, "HOME"))
         .map(|h| Path::new(h).join(".gemini"))
 }
+
+/// The question gemini asks at startup for `--include-directories` it does not trust yet.
+const ADDED_FOLDERS: &str = "Do you trust the following folders being added to this workspace?";
 
 /// The tools `gemini -p` does not offer the model without `--yolo` (0.61.0: its request's tool
 /// list, compared with `--yolo`'s): what needs approval is not there to call.
@@ -167,6 +170,13 @@ impl ProviderModule for Gemini {
             input.cwd.to_string_lossy().into_owned(),
             json!("TRUST_FOLDER"),
         );
+        // A directory the user added (`--add-dir`) is trusted like the working directory: else
+        // gemini asks "Do you trust the following folders being added to this workspace?".
+        for dir in input.flags.iter().filter(|g| g.flag == flags::Flag::AddDir) {
+            for path in &dir.values {
+                trusted.insert(path.clone(), json!("TRUST_FOLDER"));
+            }
+        }
         if let Some(model) = input.model {
             args.extend(["-m".to_string(), model.to_string()]);
         }
@@ -175,6 +185,9 @@ impl ProviderModule for Gemini {
             OnPermission::Deny => exclude_headless_tools(&mut settings),
             OnPermission::Stop => {}
         }
+        flags::apply_settings(Provider::Gemini, input.flags, &mut settings);
+        args.extend(flags::args(Provider::Gemini, input.flags));
+        args.extend(input.cli_args.iter().cloned());
         let links = user_dir(input.env)
             .map(|user| LINKED.iter().map(|f| (dir.join(f), user.join(f))).collect())
             .unwrap_or_default();
@@ -233,6 +246,9 @@ impl ProviderModule for Gemini {
                     keys: &["Up"],
                 }
             };
+        }
+        if let Some(line) = lines.iter().find(|l| l.starts_with(ADDED_FOLDERS)) {
+            return StartupScreen::Person((*line).to_string());
         }
         if COMPOSER.idle(screen, &lines) {
             StartupScreen::Idle

@@ -182,6 +182,41 @@ fn pending_input() {
     assert!(!Gemini.pending_input(data!("gemini-0.61.0-busy-thinking.txt")));
 }
 
+/// Directories added with `--add-dir` are trusted in umbel's copy of trustedFolders.json (else
+/// gemini asks about them at startup, a question umbel reports and never answers).
+#[test]
+fn added_directories_are_trusted_and_the_question_about_them_is_a_person_s() {
+    let env = vec![("HOME".to_string(), "/home/u".to_string())];
+    let flags = [crate::core::providers::flags::Given {
+        flag: crate::core::providers::flags::Flag::AddDir,
+        values: vec!["/srv/a".into()],
+    }];
+    let spec = Gemini.launch(&LaunchInput {
+        session_dir: Path::new("/s/sessions/g1"),
+        hook_command: "sh e",
+        session_id: "11111111-2222-4333-8444-555555555555",
+        model: None,
+        on_permission: OnPermission::Stop,
+        flags: &flags,
+        cli_args: &[],
+        cwd: Path::new("/work/proj"),
+        env: &env,
+        user_files: &[],
+    });
+    let trusted: Value = serde_json::from_str(&spec.files[1].1).unwrap();
+    assert_eq!(trusted["/srv/a"], "TRUST_FOLDER");
+    assert_eq!(trusted["/work/proj"], "TRUST_FOLDER");
+    assert!(contains(&spec.args, &["--include-directories", "/srv/a"]));
+    match Gemini.startup_screen(data!("gemini-0.61.0-include-directories-trust.txt")) {
+        StartupScreen::Person(q) => assert!(q.contains("folders being added"), "{q}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+fn contains(args: &[String], want: &[&str]) -> bool {
+    args.windows(want.len()).any(|w| w == want)
+}
+
 /// `deny` leaves out the tools `gemini -p` leaves out without `--yolo` (observed in the tool list
 /// 0.61.0 sent the model), keeping the user's own exclusions.
 #[test]
@@ -198,6 +233,8 @@ fn deny_excludes_the_tools_headless_mode_does_not_offer() {
             session_id: "11111111-2222-4333-8444-555555555555",
             model: None,
             on_permission,
+            flags: &[],
+            cli_args: &[],
             cwd: Path::new("/work/proj"),
             env: &env,
             user_files,
@@ -236,6 +273,8 @@ fn launch_builds_a_private_gemini_home_keeping_user_settings() {
         session_id: "11111111-2222-4333-8444-555555555555",
         model: None,
         on_permission: OnPermission::Allow,
+        flags: &[],
+        cli_args: &[],
         cwd: Path::new("/work/proj"),
         env: &env,
         user_files: &user,

@@ -6,6 +6,7 @@
 pub mod actions;
 pub mod claude;
 pub mod codex;
+pub mod flags;
 pub mod gemini;
 
 use super::args::OnPermission;
@@ -74,6 +75,10 @@ pub struct LaunchInput<'a> {
     pub model: Option<&'a str>,
     /// What a tool needing approval does (`--on-permission`; `allow` is `--unattended`).
     pub on_permission: OnPermission,
+    /// The passthrough flags given ([`flags`]), already checked against the provider's table.
+    pub flags: &'a [flags::Given],
+    /// The raw `--` tail, passed to the CLI untouched after everything else.
+    pub cli_args: &'a [String],
     /// The working directory (resolved).
     pub cwd: &'a Path,
     /// The worker's composed environment (to locate config folders).
