@@ -176,33 +176,52 @@ impl Turn {
         };
         let payload = sess.payload_after_tool(&t.name, &t.input, &llm, &output);
         sess.fire("AfterTool", Some(&t.name), &payload);
-        let ts = sess.clock.stamp();
-        let call = Self::tool_call(
-            &t,
-            "success",
-            obj! { "output" => llm.as_str() },
-            result_display(&output),
-            ts,
-        );
-        let mut rec = t.record.clone();
-        rec.set("toolCalls", vec![call.clone()]);
-        sess.chat_gemini(&rec, true);
-        self.pending.push(history_form(&rec, &[call]));
-        let fr = function_response(&t.call_id, &t.name, obj! { "output" => llm.as_str() });
-        let user = sess.chat_user(vec![fr]);
-        self.pending.push(user);
-        self.events.push(Event::ToolResult {
-            id: t.call_id.clone(),
-            status: "success".into(),
-            output: output.clone(),
-        });
         self.commits.extend(boxes::tool_done(
             self.width,
             &t.display,
             &t.input,
             Some(&output),
         ));
-        sess.stats.tool_done(&t.name, true);
+        let response = obj! { "output" => llm.as_str() };
+        self.call_answered(
+            sess,
+            &t,
+            "success",
+            response,
+            result_display(&output),
+            output,
+            now,
+        );
+    }
+
+    /// The call's result goes into the chat (the gemini record's `toolCalls`, the user's
+    /// function response) and the events, and the model goes on.
+    #[allow(clippy::too_many_arguments)]
+    fn call_answered(
+        &mut self,
+        sess: &mut Session,
+        t: &ToolCall,
+        status: &str,
+        response: Obj,
+        display: J,
+        output: String,
+        now: Instant,
+    ) {
+        let ts = sess.clock.stamp();
+        let call = Self::tool_call(t, status, response.clone(), display, ts);
+        let mut rec = t.record.clone();
+        rec.set("toolCalls", vec![call.clone()]);
+        sess.chat_gemini(&rec, true);
+        self.pending.push(history_form(&rec, &[call]));
+        let fr = function_response(&t.call_id, &t.name, response);
+        let user = sess.chat_user(vec![fr]);
+        self.pending.push(user);
+        self.events.push(Event::ToolResult {
+            id: t.call_id.clone(),
+            status: status.into(),
+            output,
+        });
+        sess.stats.tool_done(&t.name, status == "success");
         sess.stats.requests += 1;
         self.after_tool = true;
         self.restart_stream(now);
@@ -216,30 +235,9 @@ impl Turn {
             "Tool \"{}\" not found in registry. Tools must use the exact names that are registered.",
             t.name
         );
-        let ts = sess.clock.stamp();
-        let call = Self::tool_call(
-            &t,
-            "error",
-            obj! { "error" => error.as_str() },
-            J::from(error.as_str()),
-            ts,
-        );
-        let mut rec = t.record.clone();
-        rec.set("toolCalls", vec![call.clone()]);
-        sess.chat_gemini(&rec, true);
-        self.pending.push(history_form(&rec, &[call]));
-        let fr = function_response(&t.call_id, &t.name, obj! { "error" => error.as_str() });
-        let user = sess.chat_user(vec![fr]);
-        self.pending.push(user);
-        self.events.push(Event::ToolResult {
-            id: t.call_id.clone(),
-            status: "error".into(),
-            output: error,
-        });
-        sess.stats.tool_done(&t.name, false);
-        sess.stats.requests += 1;
-        self.after_tool = true;
-        self.restart_stream(now);
+        let response = obj! { "error" => error.as_str() };
+        let display = J::from(error.as_str());
+        self.call_answered(sess, &t, "error", response, display, error, now);
     }
 
     /// `3`, Esc or Ctrl+C in the confirmation: the call is recorded as

@@ -95,6 +95,25 @@ impl Mapping {
     }
 }
 
+impl Mapping {
+    /// What the provider gets, as docs/print-mode.md writes it in its "CLI gets" column: the
+    /// arguments, the setting's dotted path, the `-c` key, or why it is refused.
+    pub fn target(self, flag: Flag) -> String {
+        match self {
+            Mapping::Same => format!("`{}`", flag.name()),
+            Mapping::Args(args) => format!("`{}`", args.join(" ")),
+            Mapping::Setting(pointer) => {
+                format!(
+                    "setting `{}`",
+                    pointer.trim_start_matches('/').replace('/', ".")
+                )
+            }
+            Mapping::Config(key) => format!("`-c {key}=…`"),
+            Mapping::Refused(why) => why.to_string(),
+        }
+    }
+}
+
 /// claude 2.1.332 (`claude --help`; `--max-turns` is accepted though not listed). The permission
 /// mode goes in umbel's `--settings`, where a mode keeps the auto-mode opt-in dialog closed.
 /// Resuming forks: umbel's `--session-id` names the worker's own session, which claude allows
@@ -128,7 +147,7 @@ const CODEX: [(Flag, Mapping); 11] = [
     (
         Flag::PermissionMode,
         Mapping::Refused(
-            "codex has approval policies instead: use `--on-permission stop|deny|allow`, or `-- --ask-for-approval <policy> --sandbox <mode>`",
+            "codex has approval policies instead: use `--on-permission` (`stop`, `deny`, `allow`), or `-- --ask-for-approval <policy> --sandbox <mode>`",
         ),
     ),
     (
@@ -333,22 +352,12 @@ pub fn is_list(flag: Flag) -> bool {
     )
 }
 
-/// A TOML basic string (what `-c key=value` parses as a string).
+/// A TOML basic string (what `-c key=value` parses as a string): JSON's escapes are TOML's,
+/// save DEL, which TOML wants escaped too.
 fn toml_string(value: &str) -> String {
-    let mut out = String::from("\"");
-    for c in value.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    serde_json::to_string(value)
+        .unwrap_or_default()
+        .replace('\u{7f}', "\\u007F")
 }
 
 #[cfg(test)]
@@ -359,6 +368,60 @@ mod tests {
         Given {
             flag,
             values: values.iter().map(|v| v.to_string()).collect(),
+        }
+    }
+
+    /// Prints the docs tables (`cargo test -p umbel --lib print_docs_tables -- --ignored --nocapture`).
+    #[test]
+    #[ignore = "prints docs/print-mode.md's tables"]
+    fn print_docs_tables() {
+        for provider in [Provider::Claude, Provider::Codex, Provider::Gemini] {
+            println!("### {provider}\n\n| flag | umbel | CLI gets |\n|---|---|---|");
+            for (flag, mapping) in table(provider) {
+                let flag_cell = if *flag == Flag::Model {
+                    "`--model`, `-m`".to_string()
+                } else {
+                    format!("`{}`", flag.name())
+                };
+                println!(
+                    "| {flag_cell} | {} | {} |",
+                    mapping.kind(),
+                    mapping.target(*flag)
+                );
+            }
+            println!();
+        }
+    }
+
+    /// docs/print-mode.md's "## Flags" tables say what the code does: per provider, every flag
+    /// with its kind (same / mapped / refused) and what the CLI gets.
+    #[test]
+    fn the_docs_tables_match_the_code() {
+        let doc = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/print-mode.md"));
+        let flags = doc
+            .split("\n## ")
+            .find(|s| s.starts_with("Flags"))
+            .expect("a `## Flags` section");
+        for provider in [Provider::Claude, Provider::Codex, Provider::Gemini] {
+            let section = flags
+                .split("\n### ")
+                .find(|s| s.starts_with(provider.as_str()))
+                .unwrap_or_else(|| panic!("no `### {provider}` table"));
+            let rows: Vec<Vec<&str>> = section
+                .lines()
+                .filter(|l| l.starts_with("| `"))
+                .map(|l| l.trim_matches('|').split(" | ").map(str::trim).collect())
+                .collect();
+            assert_eq!(rows.len(), Flag::ALL.len(), "{provider}: {rows:?}");
+            for ((flag, mapping), row) in table(provider).iter().zip(&rows) {
+                assert!(
+                    row[0].starts_with(&format!("`{}`", flag.name())),
+                    "{provider}: {row:?} is not {}",
+                    flag.name()
+                );
+                assert_eq!(row[1], mapping.kind(), "{provider} {}", flag.name());
+                assert_eq!(row[2], mapping.target(*flag), "{provider} {}", flag.name());
+            }
         }
     }
 
