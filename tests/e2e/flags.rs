@@ -232,8 +232,23 @@ fn print_mode_passes_flags_and_the_tail() {
     let got = argv(&sb);
     assert!(contains(&got, &["--max-turns", "2"]), "{got:?}");
     assert_eq!(got[got.len() - 2..], ["--add-dir", "/t"], "{got:?}");
-    let out = sb.run(&[&base[..], &["--permission-mode", "acceptEdits"]].concat());
-    assert_success(&out, "-p with a permission mode");
+    // codex: `-p`'s `deny` default is `codex exec`'s approval and sandbox.
+    let out = sb.run(&[&base[..], &["--provider", "codex"]].concat());
+    assert_success(&out, "-p on codex");
+    let got = argv(&sb);
+    let deny = ["--ask-for-approval", "never", "--sandbox", "read-only"];
+    assert!(contains(&got, &deny), "{got:?}");
+    let args = ["--provider", "codex", "--on-permission", "stop"];
+    assert_success(&sb.run(&[&base[..], &args[..]].concat()), "-p stop");
+    assert!(!contains(&argv(&sb), &deny), "{:?}", argv(&sb));
+    // gemini: a mode of the user's own reaches the CLI (and is no conflict with the default).
+    let args = ["--provider", "gemini", "--permission-mode", "auto_edit"];
+    assert_success(&sb.run(&[&base[..], &args[..]].concat()), "-p with a mode");
+    assert!(
+        contains(&argv(&sb), &["--approval-mode", "auto_edit"]),
+        "{:?}",
+        argv(&sb)
+    );
     let args = ["--permission-mode", "plan", "--on-permission", "deny"];
     let out = sb.run(&[&base[..], &args[..]].concat());
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
