@@ -7,7 +7,7 @@ use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 /// How often the group is checked during the grace period.
-const POLL: Duration = Duration::from_millis(10);
+const POLL: Duration = Duration::from_millis(3);
 
 /// How a process group ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,6 +46,9 @@ pub fn end_group(pgid: u32, grace: Duration) -> GroupEnd {
 /// wrapper died first is reparented to init, which in a container may reap it only seconds
 /// later, and `kill(-pgid, 0)` still finds it until then.
 fn has_live_member(pgid: u32) -> bool {
+    if !test_kill_process_group_raw(pgid) {
+        return false; // no process at all, not even a zombie: no need to scan /proc
+    }
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return test_kill_process_group_raw(pgid);
     };

@@ -31,6 +31,9 @@ const CLIENT_ENV: &[&str] = &[
 /// How long one tmux call may take.
 const CALL_BOUND: Duration = Duration::from_secs(5);
 
+/// How often a command is retried when it met a server that was exiting.
+const SERVER_RACE_TRIES: u32 = 5;
+
 /// What `list-panes` prints per pane: session, dead flag, exit status, signal, pid, death time.
 const PANE_FORMAT: &str = "#{session_name}\t#{pane_dead}\t#{pane_dead_status}\t#{pane_dead_signal}\t#{pane_pid}\t#{pane_dead_time}";
 
@@ -108,8 +111,27 @@ impl Tmux {
         cmd
     }
 
-    /// Runs one tmux invocation (commands may be chained with `;` arguments).
+    /// Runs one tmux invocation (commands may be chained with `;` arguments). A client that
+    /// reached a server in the middle of exiting (its last session was just killed, e.g. by the
+    /// previous `-p`) gets "server exited unexpectedly" before anything ran: it is retried, and
+    /// the retry starts a fresh server.
     pub fn run(&self, args: &[String], stdin: Option<&[u8]>) -> Result<Vec<u8>> {
+        let mut tries = 0;
+        loop {
+            match self.run_once(args, stdin) {
+                Err(Error::Tmux { message, .. })
+                    if message.contains("server exited unexpectedly")
+                        && tries < SERVER_RACE_TRIES =>
+                {
+                    tries += 1;
+                    std::thread::sleep(Duration::from_millis(10 * tries as u64));
+                }
+                done => return done,
+            }
+        }
+    }
+
+    fn run_once(&self, args: &[String], stdin: Option<&[u8]>) -> Result<Vec<u8>> {
         let what = args.first().cloned().unwrap_or_default();
         self.calls.fetch_add(1, Ordering::Relaxed);
         let done = run_bounded(self.command(args), stdin, self.bound).map_err(|e| match e {

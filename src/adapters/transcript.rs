@@ -1,21 +1,72 @@
 //! Reading a transcript file from its end, line by line, newest first: the cost of reading the
-//! last turn does not grow with the length of the conversation. [`read_lines`] reads it whole,
-//! for the verbs that look at every turn.
+//! last turn does not grow with the length of the conversation. [`ForwardLines`] streams it
+//! oldest first, for the verbs that look at every turn (or the first few).
 
+use crate::core::errors::{Error, Result};
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
-use std::path::Path;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
 
-/// Every line of a transcript, oldest first (for whole-conversation verbs: `read --all`,
-/// `actions`, `diff`). A missing file has no lines.
-pub fn read_lines(path: &Path) -> crate::core::errors::Result<Vec<String>> {
-    match std::fs::read(path) {
-        Ok(bytes) => Ok(String::from_utf8_lossy(&bytes)
-            .lines()
-            .map(str::to_string)
-            .collect()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        Err(e) => Err(crate::core::errors::Error::io("cannot read", path, e)),
+/// Lines of a file, oldest first, streamed through one reused buffer: memory does not grow with
+/// the file. A missing file has no lines.
+pub struct ForwardLines {
+    reader: Option<BufReader<Counted>>,
+    path: PathBuf,
+    line: Vec<u8>,
+}
+
+/// A file that counts the bytes read from it.
+struct Counted {
+    file: File,
+    bytes: u64,
+}
+
+impl Read for Counted {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.file.read(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+}
+
+impl ForwardLines {
+    /// Opens `path` (a missing file reads as empty).
+    pub fn open(path: &Path) -> Result<Self> {
+        let reader = match File::open(path) {
+            Ok(file) => Some(BufReader::with_capacity(
+                CHUNK as usize,
+                Counted { file, bytes: 0 },
+            )),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(Error::io("cannot read", path, e)),
+        };
+        Ok(ForwardLines {
+            reader,
+            path: path.to_path_buf(),
+            line: Vec::new(),
+        })
+    }
+
+    /// The next line without its newline; `None` at the end of the file.
+    pub fn next_line(&mut self) -> Result<Option<&[u8]>> {
+        let Some(reader) = self.reader.as_mut() else {
+            return Ok(None);
+        };
+        self.line.clear();
+        match reader.read_until(b'\n', &mut self.line) {
+            Ok(0) => return Ok(None),
+            Ok(_) => {}
+            Err(e) => return Err(Error::io("cannot read", &self.path, e)),
+        }
+        if self.line.last() == Some(&b'\n') {
+            self.line.pop();
+        }
+        Ok(Some(&self.line))
+    }
+
+    /// Bytes read from the file so far (read ahead included; for tests and benchmarks).
+    pub fn bytes_read(&self) -> u64 {
+        self.reader.as_ref().map_or(0, |r| r.get_ref().bytes)
     }
 }
 
@@ -138,6 +189,24 @@ mod tests {
         assert_eq!(got[1], format!("{long}y"));
         assert_eq!(got[2], "mid");
         assert_eq!(got[4], "first");
+    }
+
+    #[test]
+    fn forward_lines_come_oldest_first_whole_and_counted() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        let long = "x".repeat(150_000);
+        let content = format!("first\n\n{long}\nlast");
+        std::fs::write(&path, &content).unwrap();
+        let mut lines = ForwardLines::open(&path).unwrap();
+        let mut got = Vec::new();
+        while let Some(line) = lines.next_line().unwrap() {
+            got.push(String::from_utf8(line.to_vec()).unwrap());
+        }
+        assert_eq!(got, ["first", "", long.as_str(), "last"]);
+        assert_eq!(lines.bytes_read(), content.len() as u64);
+        let mut gone = ForwardLines::open(&dir.path().join("gone")).unwrap();
+        assert!(gone.next_line().unwrap().is_none());
     }
 
     #[test]

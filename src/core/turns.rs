@@ -1,10 +1,12 @@
 //! Every turn of a transcript, in order: its number, prompt, answer, how it ended and the tools
-//! it ran. Built on each provider's [`ProviderModule::last_turn`] (which stops right after a
-//! turn's opening prompt): calling it again on the same newest-first lines yields the turn
-//! before, so the providers need no second notion of where a turn starts. The lines each call
-//! consumed are that turn's records, from which [`ProviderModule::turn_actions`] reads its tools.
+//! it ran. Read forwards, one line at a time ([`TurnReader`]): a turn runs from the record that
+//! opens it ([`ProviderModule::opens_turn`], the record each provider's backwards reader
+//! [`ProviderModule::last_turn`] stops at) to the next one, so both directions agree on where
+//! turns start. A turn's records are folded by the same code as the last turn's, and
+//! [`ProviderModule::turn_actions`] reads its tools from them.
 
 use super::providers::ProviderModule;
+use aho_corasick::AhoCorasick;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -108,39 +110,113 @@ fn truncate(text: &str) -> String {
 /// Every turn of a transcript given oldest line first. Records before the first prompt (session
 /// metadata) make no turn.
 pub fn all_turns(provider: &dyn ProviderModule, lines_oldest_first: &[String]) -> Vec<Turn> {
-    let mut lines = lines_oldest_first.iter().rev();
-    let mut newest_first = Vec::new();
-    loop {
-        let mut consumed: Vec<&String> = Vec::new();
-        let parsed = {
-            let mut feed = lines.by_ref().inspect(|l| consumed.push(l)).cloned();
-            provider.last_turn(&mut feed)
+    let mut turns = TurnReader::new(provider, None);
+    for line in lines_oldest_first {
+        turns.push(line.as_bytes());
+    }
+    turns.finish()
+}
+
+/// Builds the turns of a transcript fed one line at a time, oldest first, holding only the turns
+/// found so far and the records of the turn being read. A turn is complete when the next one
+/// opens ([`ProviderModule::opens_turn`]) or the transcript ends; its records, folded newest
+/// first by [`ProviderModule::turn_from_records`], give exactly what reading the transcript
+/// backwards turn by turn gives. Each line is parsed at most once, and a line holding none of
+/// the provider's [`ProviderModule::record_tokens`] not at all.
+pub struct TurnReader<'p> {
+    provider: &'p dyn ProviderModule,
+    /// Matches any of the provider's record tokens; `None` parses every line.
+    tokens: Option<AhoCorasick>,
+    /// Stop once this many turns are complete.
+    limit: Option<usize>,
+    /// The records of the turn being read, oldest first.
+    held: Vec<Value>,
+    /// The most records held at once (a structural bound on memory, for tests).
+    pub peak_held: usize,
+    turns: Vec<Turn>,
+}
+
+impl<'p> TurnReader<'p> {
+    /// A reader that stops once `limit` turns are complete (`None`: reads to the end).
+    pub fn new(provider: &'p dyn ProviderModule, limit: Option<usize>) -> Self {
+        let tokens = provider.record_tokens();
+        TurnReader {
+            provider,
+            tokens: (!tokens.is_empty())
+                .then(|| AhoCorasick::new(tokens).ok())
+                .flatten(),
+            limit,
+            held: Vec::new(),
+            peak_held: 0,
+            turns: Vec::new(),
+        }
+    }
+
+    /// Feeds the next line; false once the turns asked for are complete (read no further).
+    pub fn push(&mut self, line: &[u8]) -> bool {
+        if self.done() {
+            return false;
+        }
+        if self.tokens.as_ref().is_some_and(|t| !t.is_match(line)) {
+            return true;
+        }
+        let Some(record) = parse(line) else {
+            return true;
         };
-        if consumed.is_empty() {
-            break;
+        if self.provider.opens_turn(&record) {
+            self.close_turn();
+            if self.done() {
+                return false;
+            }
         }
+        self.held.push(record);
+        self.peak_held = self.peak_held.max(self.held.len());
+        true
+    }
+
+    fn done(&self) -> bool {
+        self.limit.is_some_and(|n| self.turns.len() >= n)
+    }
+
+    /// Makes the held records a turn (unless they are the preamble before the first prompt).
+    fn close_turn(&mut self) {
+        let records = std::mem::take(&mut self.held);
+        if records.is_empty() {
+            return;
+        }
+        let actions = self.provider.turn_actions(&records);
+        let parsed = self
+            .provider
+            .turn_from_records(&mut records.into_iter().rev());
         if parsed.prompt.is_none() && parsed.answer.is_none() {
-            continue; // the preamble before the first prompt
+            return;
         }
-        let records: Vec<Value> = consumed
-            .iter()
-            .rev()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect();
-        newest_first.push(Turn {
-            turn: 0,
+        self.turns.push(Turn {
+            turn: self.turns.len() + 1,
             prompt: parsed.prompt,
             answer: parsed.answer,
             ended: parsed.ended,
             is_error: parsed.is_error,
-            actions: provider.turn_actions(&records),
+            actions,
         });
     }
-    newest_first.reverse();
-    for (index, turn) in newest_first.iter_mut().enumerate() {
-        turn.turn = index + 1;
+
+    /// The turns read, once the transcript ended (or the limit was reached).
+    pub fn finish(mut self) -> Vec<Turn> {
+        if !self.done() {
+            self.close_turn();
+        }
+        self.turns
     }
-    newest_first
+}
+
+/// One JSON record; `None` for a line that is not one (invalid UTF-8 is replaced, as the
+/// backwards reader does).
+fn parse(line: &[u8]) -> Option<Value> {
+    match std::str::from_utf8(line) {
+        Ok(text) => serde_json::from_str(text).ok(),
+        Err(_) => serde_json::from_str(&String::from_utf8_lossy(line)).ok(),
+    }
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::core::providers::Provider;
+use crate::core::providers::ProviderModule;
 use crate::core::test_data::{
     CLAUDE_AFTER_CLEAR, CLAUDE_SESSION as CLAUDE, CODEX_ROLLOUT as CODEX, GEMINI_CHAT as GEMINI,
 };
@@ -161,4 +162,144 @@ fn summaries_pick_the_command_or_path_and_stay_short() {
     let long = summarize_input(&serde_json::json!({ "command": "x".repeat(500) }));
     assert_eq!(long.chars().count(), SUMMARY_CHARS + 1);
     assert!(long.ends_with('…'));
+}
+
+/// The turns as umbel first read them: each provider's `last_turn` driven over the lines newest
+/// first, again and again, each call's lines being its turn's records. Reading forwards must
+/// give exactly these.
+fn backwards_turns(provider: &dyn ProviderModule, text: &str) -> Vec<Turn> {
+    let lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut rest = lines.iter().rev();
+    let mut newest_first = Vec::new();
+    loop {
+        let mut consumed: Vec<&String> = Vec::new();
+        let parsed = {
+            let mut feed = rest.by_ref().inspect(|l| consumed.push(l)).cloned();
+            provider.last_turn(&mut feed)
+        };
+        if consumed.is_empty() {
+            break;
+        }
+        if parsed.prompt.is_none() && parsed.answer.is_none() {
+            continue;
+        }
+        let records: Vec<Value> = consumed
+            .iter()
+            .rev()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect();
+        newest_first.push(Turn {
+            turn: 0,
+            prompt: parsed.prompt,
+            answer: parsed.answer,
+            ended: parsed.ended,
+            is_error: parsed.is_error,
+            actions: provider.turn_actions(&records),
+        });
+    }
+    newest_first.reverse();
+    for (index, turn) in newest_first.iter_mut().enumerate() {
+        turn.turn = index + 1;
+    }
+    newest_first
+}
+
+const CLAUDE_CONNECTION_ERROR: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/claude/claude-2.1.197-transcript-connection-error.jsonl"
+));
+
+/// Every recorded transcript, alone and three times over (a turn's last records followed by
+/// the next session's preamble).
+fn recorded() -> Vec<(Provider, String)> {
+    [
+        (Provider::Claude, CLAUDE),
+        (Provider::Claude, CLAUDE_AFTER_CLEAR),
+        (Provider::Claude, CLAUDE_CONNECTION_ERROR),
+        (Provider::Codex, CODEX),
+        (Provider::Gemini, GEMINI),
+    ]
+    .into_iter()
+    .flat_map(|(provider, text)| [(provider, text.to_string()), (provider, text.repeat(3))])
+    .collect()
+}
+
+#[test]
+fn reading_forwards_gives_what_reading_backwards_turn_by_turn_gives() {
+    for (provider, text) in recorded() {
+        let forwards = turns_of(provider, &text);
+        assert!(!forwards.is_empty(), "{provider}");
+        assert_eq!(
+            forwards,
+            backwards_turns(provider.module(), &text),
+            "{provider}"
+        );
+    }
+}
+
+#[test]
+fn skipping_lines_without_a_record_token_changes_no_turn() {
+    for (provider, text) in recorded() {
+        let tokens: Vec<&str> = provider.module().record_tokens().to_vec();
+        assert!(!tokens.is_empty(), "{provider}");
+        let skipped = text
+            .lines()
+            .filter(|l| !tokens.iter().any(|t| l.contains(t)))
+            .count();
+        assert!(skipped > 0, "{provider}: the filter skips some lines");
+        let kept: String = text
+            .lines()
+            .filter(|l| tokens.iter().any(|t| l.contains(t)))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(
+            turns_of(provider, &kept),
+            turns_of(provider, &text),
+            "{provider}"
+        );
+    }
+}
+
+#[test]
+fn records_held_at_once_do_not_grow_with_the_transcript() {
+    for (provider, text) in recorded().into_iter().step_by(2) {
+        let peak = |copies: usize| {
+            let mut reader = TurnReader::new(provider.module(), None);
+            for _ in 0..copies {
+                for line in text.lines() {
+                    reader.push(line.as_bytes());
+                }
+            }
+            let peak = reader.peak_held;
+            (peak, reader.finish().len())
+        };
+        let (short, short_turns) = peak(2);
+        let (long, long_turns) = peak(100);
+        assert_eq!(long_turns, 50 * short_turns, "{provider}");
+        assert_eq!(long, short, "{provider}: one turn's records at most");
+        assert!(long < text.lines().count(), "{provider}");
+    }
+}
+
+#[test]
+fn a_turn_limit_stops_at_the_record_that_opens_the_next_turn() {
+    let text = CLAUDE.repeat(20);
+    let all = turns_of(Provider::Claude, &text);
+    let second_prompt = text
+        .lines()
+        .position(|l| l.contains("Please RUN_TOOL now") && l.contains("\"promptId\""))
+        .expect("the second prompt");
+    for limit in [1, 2] {
+        let mut reader = TurnReader::new(Provider::Claude.module(), Some(limit));
+        let fed = text
+            .lines()
+            .take_while(|line| reader.push(line.as_bytes()))
+            .count();
+        let turns = reader.finish();
+        assert_eq!(turns, all[..limit], "limit {limit}");
+        if limit == 1 {
+            assert_eq!(fed, second_prompt, "stops at turn 2's prompt");
+        }
+        assert!(fed < text.lines().count() / 10, "limit {limit}: fed {fed}");
+    }
 }

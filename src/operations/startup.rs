@@ -6,6 +6,7 @@
 //! still, never pressed through and never left to the startup timeout.
 
 use super::Ctx;
+use crate::adapters::watch::FolderWatch;
 use crate::core::errors::{Error, Result};
 use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
@@ -15,7 +16,12 @@ use std::collections::HashMap;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
+/// The longest sleep between two looks at the screen; the start hook's log line wakes the loop
+/// at once (folder watch), and so does any other hook.
 const POLL: Duration = Duration::from_millis(40);
+/// Between looks once the start hook fired and only the idle prompt is awaited: it is usually
+/// drawn a few milliseconds after the hook.
+const POLL_AFTER_HOOK: Duration = Duration::from_millis(3);
 const AFTER_KEYS: Duration = Duration::from_millis(200);
 /// How often one dialog may be answered before umbel gives up on it.
 const MAX_PRESSES: u32 = 6;
@@ -38,6 +44,7 @@ pub fn await_ready(
     let mut presses: HashMap<&'static str, u32> = HashMap::new();
     let mut idle_since: Option<(Instant, String)> = None;
     let mut person_since: Option<(Instant, String)> = None;
+    let watch = FolderWatch::new(&ctx.state.events_dir(name))?;
     loop {
         if ctx.cancelled() {
             return Err(Error::Interrupted);
@@ -118,7 +125,11 @@ pub fn await_ready(
             );
             return Err(failed(name, detail, Some(screen)));
         }
-        sleep(POLL);
+        if provider.start_hook_at_launch() && started(ctx, name, meta)? {
+            sleep(POLL_AFTER_HOOK);
+        } else {
+            watch.wait(POLL);
+        }
     }
 }
 

@@ -1,14 +1,17 @@
 //! `read --turn/--all/--since-turn`, `actions` and `diff`: verbs that look at the whole
-//! conversation, parsed from the worker's transcript by [`crate::core::turns::all_turns`].
+//! conversation, parsed from the worker's transcript, streamed oldest first, by
+//! [`crate::core::turns::TurnReader`].
 
 use super::Ctx;
 use super::worker::Worker;
-use crate::adapters::transcript::read_lines;
+use crate::adapters::transcript::ForwardLines;
 use crate::core::args::{ActionsArgs, DiffArgs, ReadArgs};
 use crate::core::diff::{AnswerDiff, diff_answers};
 use crate::core::errors::{Error, Result};
-use crate::core::turns::{ToolAction, Turn, all_turns};
+use crate::core::providers::ProviderModule;
+use crate::core::turns::{ToolAction, Turn, TurnReader};
 use serde::Serialize;
+use std::path::Path;
 
 /// One turn as `read` shows it.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -58,16 +61,20 @@ pub fn selection(args: &ReadArgs) -> Result<Option<Selection>> {
     })
 }
 
-/// Every turn of the worker's current transcript. The CLI may write a turn's last records after
-/// its end-of-turn hook (claude does, a few hundred ms later): a last turn the transcript does not
-/// finish yet takes the answer the hook carried, as plain `read` does.
-pub fn turns_of(ctx: &Ctx, worker: &Worker) -> Result<Vec<Turn>> {
-    let lines = match worker.transcript_path(ctx) {
-        Some(path) => read_lines(&path)?,
-        None => Vec::new(),
+/// The turns of the worker's current transcript, oldest first: every turn, or (with `limit`) the
+/// first `limit` only, read no further than their end. The CLI may write a turn's last records
+/// after its end-of-turn hook (claude does, a few hundred ms later): a last turn the transcript
+/// does not finish yet takes the answer the hook carried, as plain `read` does.
+pub fn turns_of(ctx: &Ctx, worker: &Worker, limit: Option<usize>) -> Result<Vec<Turn>> {
+    // There is no turn 0: its error names how many there are, which takes reading them all.
+    let limit = limit.filter(|n| *n > 0);
+    let streamed = match worker.transcript_path(ctx) {
+        Some(path) => stream_turns(worker.provider(), &path, limit)?,
+        None => Streamed::default(),
     };
-    let mut turns = all_turns(worker.provider(), &lines);
-    if let Some(last) = turns.last_mut().filter(|t| !t.ended)
+    let mut turns = streamed.turns;
+    if !streamed.stopped_early
+        && let Some(last) = turns.last_mut().filter(|t| !t.ended)
         && let Ok(answer) = worker.answer(ctx)
         && answer.source == "hook"
     {
@@ -76,6 +83,41 @@ pub fn turns_of(ctx: &Ctx, worker: &Worker) -> Result<Vec<Turn>> {
         last.is_error = answer.is_error;
     }
     Ok(turns)
+}
+
+/// What streaming a transcript gave.
+#[derive(Debug, Default)]
+struct Streamed {
+    turns: Vec<Turn>,
+    /// The turns asked for were complete before the end of the file (so the last turn read is
+    /// not the conversation's last).
+    stopped_early: bool,
+    /// Bytes read from the file.
+    #[cfg(test)]
+    bytes_read: u64,
+}
+
+/// Streams the transcript at `path`, oldest line first, through a [`TurnReader`].
+fn stream_turns(
+    provider: &dyn ProviderModule,
+    path: &Path,
+    limit: Option<usize>,
+) -> Result<Streamed> {
+    let mut lines = ForwardLines::open(path)?;
+    let mut reader = TurnReader::new(provider, limit);
+    let mut stopped_early = false;
+    while let Some(line) = lines.next_line()? {
+        if !reader.push(line) {
+            stopped_early = true;
+            break;
+        }
+    }
+    Ok(Streamed {
+        turns: reader.finish(),
+        stopped_early,
+        #[cfg(test)]
+        bytes_read: lines.bytes_read(),
+    })
 }
 
 /// A worker that was never prompted (or whose transcript is not written yet).
@@ -101,7 +143,11 @@ fn pick<'a>(turns: &'a [Turn], number: usize, flag: &'static str, name: &str) ->
 /// The turns `read` selected.
 pub fn read_turns(ctx: &Ctx, name: &str, selection: Selection) -> Result<Vec<TurnText>> {
     let worker = Worker::load(ctx, name)?;
-    let turns = turns_of(ctx, &worker)?;
+    let limit = match selection {
+        Selection::One(n) => Some(n),
+        Selection::All | Selection::Since(_) => None,
+    };
+    let turns = turns_of(ctx, &worker, limit)?;
     let name = worker.name.as_str();
     Ok(match selection {
         Selection::One(n) => vec![pick(&turns, n, "--turn", name)?.into()],
@@ -132,7 +178,7 @@ pub struct TurnActions {
 /// The tools of the last turn (running or not), or of `--turn N`.
 pub fn actions(ctx: &Ctx, args: &ActionsArgs) -> Result<TurnActions> {
     let worker = Worker::load(ctx, &args.name)?;
-    let turns = turns_of(ctx, &worker)?;
+    let turns = turns_of(ctx, &worker, args.turn)?;
     if turns.is_empty() && args.turn.is_none() {
         return Err(no_turns(&worker));
     }
@@ -162,7 +208,12 @@ pub struct TurnDiff {
 pub fn diff(ctx: &Ctx, args: &DiffArgs) -> Result<TurnDiff> {
     let worker = Worker::load(ctx, &args.name)?;
     let name = worker.name.as_str();
-    let turns = turns_of(ctx, &worker)?;
+    // Both turns given: read no further than the later one.
+    let limit = match (args.from, args.to) {
+        (Some(0), _) => None,
+        (from, to) => to.map(|to| to.max(from.unwrap_or(0))),
+    };
+    let turns = turns_of(ctx, &worker, limit)?;
     if turns.is_empty() && args.to.is_none() {
         return Err(no_turns(&worker));
     }
@@ -185,4 +236,49 @@ pub fn diff(ctx: &Ctx, args: &DiffArgs) -> Result<TurnDiff> {
         to,
         diff: diff_answers(&text(from_turn), &text(to_turn), from, to),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::providers::Provider;
+    use crate::core::test_data::CLAUDE_SESSION;
+
+    /// A long claude transcript (the recorded session 40 times, 6 MB) in a temp folder.
+    fn long_transcript() -> (tempfile::TempDir, std::path::PathBuf, String) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("long.jsonl");
+        let text = CLAUDE_SESSION.repeat(40);
+        std::fs::write(&path, &text).unwrap();
+        (dir, path, text)
+    }
+
+    #[test]
+    fn the_first_turn_reads_only_the_first_turns_bytes() {
+        let (_dir, path, text) = long_transcript();
+        let claude = Provider::Claude.module();
+        let all = stream_turns(claude, &path, None).unwrap();
+        assert!(!all.stopped_early);
+        assert_eq!(all.bytes_read, text.len() as u64);
+        assert_eq!(all.turns.len(), 200);
+        let first = stream_turns(claude, &path, Some(1)).unwrap();
+        assert!(first.stopped_early);
+        assert_eq!(first.turns, all.turns[..1]);
+        // Turn 1 ends where turn 2's prompt starts; one read-ahead buffer more at most.
+        let turn_two = text.find("Please RUN_TOOL now").unwrap() as u64;
+        let read_ahead = 64 * 1024;
+        assert!(
+            first.bytes_read <= turn_two + read_ahead,
+            "read {} bytes of {}",
+            first.bytes_read,
+            text.len()
+        );
+    }
+
+    #[test]
+    fn a_missing_transcript_has_no_turns() {
+        let dir = tempfile::tempdir().unwrap();
+        let none = stream_turns(Provider::Codex.module(), &dir.path().join("gone"), None).unwrap();
+        assert!(none.turns.is_empty() && none.bytes_read == 0);
+    }
 }

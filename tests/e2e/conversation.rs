@@ -62,6 +62,19 @@ fn read_selects_turns_by_number(provider: &str) {
         "{}",
         stderr(&beyond)
     );
+    // Turn 1 alone is read without the rest, but a turn that does not exist names them all.
+    for args in [
+        &["read", "w", "--turn", "0"][..],
+        &["diff", "w", "--from", "0", "--to", "1"][..],
+    ] {
+        let zero = sb.run(args);
+        assert_eq!(zero.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&zero).contains("0`: worker `w` has 2 turns"),
+            "{}",
+            stderr(&zero)
+        );
+    }
     let beyond = sb.run(&["read", "w", "--since-turn", "5", "--json"]);
     assert_eq!(json_of(&beyond)["error"]["code"], "turn_out_of_range");
     let both = sb.run(&["read", "w", "--turn", "1", "--all"]);

@@ -190,3 +190,17 @@ fn a_socket_override_that_is_a_path_is_refused() {
         );
     }
 }
+
+#[test]
+fn a_command_meeting_an_exiting_tmux_server_is_retried() {
+    // Killing the last session makes the server exit; a client arriving meanwhile used to fail
+    // with "server exited unexpectedly" (seen when `-p` runs back to back).
+    let sb = Sandbox::new();
+    let tmux = sandbox_tmux(&sb);
+    let args = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    for round in 0..40 {
+        tmux.run(&args(&["new-session", "-d", "-s", "race", "sleep 30"]), None)
+            .unwrap_or_else(|e| panic!("round {round}: {e}"));
+        tmux.kill_session("race").expect("kill-session");
+    }
+}

@@ -312,7 +312,17 @@ impl ProviderModule for Claude {
         super::actions::claude(records)
     }
 
-    fn last_turn(&self, lines: &mut dyn Iterator<Item = String>) -> TranscriptTurn {
+    fn record_tokens(&self) -> &'static [&'static str] {
+        // `type` of the records read: `assistant`, `user`, and `system` ones only when
+        // `turn_duration`.
+        &["\"assistant\"", "\"user\"", "\"turn_duration\""]
+    }
+
+    fn opens_turn(&self, record: &Value) -> bool {
+        matches!(user_record(record), Some(UserRecord::Prompt(_)))
+    }
+
+    fn turn_from_records(&self, records: &mut dyn Iterator<Item = Value>) -> TranscriptTurn {
         let mut turn = TranscriptTurn::default();
         let mut answer_id: Option<String> = None;
         let mut answer_done = false;
@@ -320,10 +330,7 @@ impl ProviderModule for Claude {
         let mut saw_assistant = false;
         // claude writes one record per content block, each with the message's usage.
         let mut counted: Vec<String> = Vec::new();
-        for line in lines {
-            let Ok(record) = serde_json::from_str::<Value>(&line) else {
-                continue;
-            };
+        for record in records {
             match str_field(&record, "type") {
                 Some("system")
                     if !saw_assistant && str_field(&record, "subtype") == Some("turn_duration") =>
@@ -356,22 +363,19 @@ impl ProviderModule for Claude {
                         answer_done = true;
                     }
                 }
-                Some("user") if record.get("isMeta") != Some(&Value::Bool(true)) => {
-                    match user_prompt(&record) {
-                        UserRecord::Prompt(text) => {
-                            turn.prompt = Some(text);
-                            turn.turn_id = str_field(&record, "promptId").map(str::to_string);
-                            break;
-                        }
-                        UserRecord::Interrupted if !saw_assistant => {
-                            turn.ended = true;
-                            turn.is_error = true;
-                            turn.error_reason = Some("interrupted");
-                        }
-                        _ => {}
+                _ => match user_record(&record) {
+                    Some(UserRecord::Prompt(text)) => {
+                        turn.prompt = Some(text);
+                        turn.turn_id = str_field(&record, "promptId").map(str::to_string);
+                        break;
                     }
-                }
-                _ => {}
+                    Some(UserRecord::Interrupted) if !saw_assistant => {
+                        turn.ended = true;
+                        turn.is_error = true;
+                        turn.error_reason = Some("interrupted");
+                    }
+                    _ => {}
+                },
             }
         }
         if !texts.is_empty() {
@@ -405,6 +409,12 @@ enum UserRecord {
     Prompt(String),
     Interrupted,
     Other,
+}
+
+/// What a `user` record that is not meta holds; `None` for every other record.
+fn user_record(record: &Value) -> Option<UserRecord> {
+    (str_field(record, "type") == Some("user") && record.get("isMeta") != Some(&Value::Bool(true)))
+        .then(|| user_prompt(record))
 }
 
 fn user_prompt(record: &Value) -> UserRecord {

@@ -144,7 +144,7 @@ impl ProviderModule for Codex {
     }
 
     fn idle_settle(&self) -> Duration {
-        Duration::from_millis(1500)
+        Duration::from_millis(200)
     }
 
     fn startup_screen(&self, screen: &str) -> StartupScreen {
@@ -230,12 +230,33 @@ impl ProviderModule for Codex {
         super::actions::codex(records)
     }
 
-    fn last_turn(&self, lines: &mut dyn Iterator<Item = String>) -> TranscriptTurn {
+    fn record_tokens(&self) -> &'static [&'static str] {
+        // `payload.type` of the records read (turn and tools).
+        &[
+            "\"task_started\"",
+            "\"task_complete\"",
+            "\"turn_aborted\"",
+            "\"token_count\"",
+            "\"message\"",
+            "\"function_call\"",
+            "\"function_call_output\"",
+            "\"custom_tool_call\"",
+            "\"custom_tool_call_output\"",
+            "\"local_shell_call\"",
+            "\"item_completed\"",
+        ]
+    }
+
+    fn opens_turn(&self, record: &Value) -> bool {
+        str_field(record, "type") == Some("event_msg")
+            && record
+                .get("payload")
+                .is_some_and(|p| str_field(p, "type") == Some("task_started"))
+    }
+
+    fn turn_from_records(&self, records: &mut dyn Iterator<Item = Value>) -> TranscriptTurn {
         let mut turn = TranscriptTurn::default();
-        for line in lines {
-            let Ok(record) = serde_json::from_str::<Value>(&line) else {
-                continue;
-            };
+        for record in records {
             let payload = record.get("payload").unwrap_or(&Value::Null);
             let kind = str_field(payload, "type");
             match (str_field(&record, "type"), kind) {

@@ -293,13 +293,22 @@ impl ProviderModule for Gemini {
         super::actions::gemini(records)
     }
 
-    fn last_turn(&self, lines: &mut dyn Iterator<Item = String>) -> TranscriptTurn {
+    fn record_tokens(&self) -> &'static [&'static str] {
+        // `type` of the chat records read.
+        &["\"gemini\"", "\"error\"", "\"info\"", "\"user\""]
+    }
+
+    // The backwards fold skips an older version of a record it already read: reading
+    // forwards, a prompt record rewritten later in its own turn as no prompt would still open
+    // a turn here. In the recorded sessions gemini rewrites only its answers, never a prompt.
+    fn opens_turn(&self, record: &Value) -> bool {
+        str_field(record, "id").is_some() && prompt_of(record).is_some()
+    }
+
+    fn turn_from_records(&self, records: &mut dyn Iterator<Item = Value>) -> TranscriptTurn {
         let mut turn = TranscriptTurn::default();
         let mut seen: HashSet<String> = HashSet::new();
-        for line in lines {
-            let Ok(record) = serde_json::from_str::<Value>(&line) else {
-                continue;
-            };
+        for record in records {
             // `$set` lines rewrite the session's metadata or its curated history (which drops
             // a failed prompt); every record also has a line of its own, which is what counts.
             if visit(&record, &mut seen, &mut turn) {
@@ -343,19 +352,27 @@ fn visit(record: &Value, seen: &mut HashSet<String>, turn: &mut TranscriptTurn) 
             turn.is_error = true;
             turn.error_reason = Some("interrupted");
         }
-        Some("user") => {
-            let texts: Vec<&str> = content
-                .and_then(Value::as_array)
-                .map(|parts| parts.iter().filter_map(|p| str_field(p, "text")).collect())
-                .unwrap_or_default();
-            if !texts.is_empty() && !texts[0].starts_with("<session_context>") {
-                turn.prompt = Some(texts.join("\n"));
+        _ => {
+            if let Some(prompt) = prompt_of(record) {
+                turn.prompt = Some(prompt);
                 return true;
             }
         }
-        _ => {}
     }
     false
+}
+
+/// The prompt of a `user` record that opens a turn (not the session context).
+fn prompt_of(record: &Value) -> Option<String> {
+    if str_field(record, "type") != Some("user") {
+        return None;
+    }
+    let texts: Vec<&str> = record
+        .get("content")
+        .and_then(Value::as_array)
+        .map(|parts| parts.iter().filter_map(|p| str_field(p, "text")).collect())
+        .unwrap_or_default();
+    (!texts.is_empty() && !texts[0].starts_with("<session_context>")).then(|| texts.join("\n"))
 }
 
 /// The composer line and its empty text.

@@ -234,8 +234,27 @@ pub trait ProviderModule: Sync {
     /// The answer carried by an end-of-turn hook payload.
     fn answer_from_payload(&self, payload: &serde_json::Value) -> Option<String>;
     /// Parses the last turn from transcript lines given newest first; stops reading as soon as
-    /// the turn's opening prompt is found.
-    fn last_turn(&self, lines_newest_first: &mut dyn Iterator<Item = String>) -> TranscriptTurn;
+    /// the turn's opening prompt is found. Lines that are not JSON are skipped.
+    fn last_turn(&self, lines_newest_first: &mut dyn Iterator<Item = String>) -> TranscriptTurn {
+        self.turn_from_records(
+            &mut lines_newest_first.filter_map(|line| serde_json::from_str(&line).ok()),
+        )
+    }
+    /// Folds transcript records given newest first into the last turn; stops right after the
+    /// record that opens it (the one [`Self::opens_turn`] names).
+    fn turn_from_records(
+        &self,
+        records_newest_first: &mut dyn Iterator<Item = serde_json::Value>,
+    ) -> TranscriptTurn;
+    /// Whether `record` opens a turn (its prompt): where [`Self::turn_from_records`] stops
+    /// reading backwards, so where a turn starts reading forwards.
+    fn opens_turn(&self, record: &serde_json::Value) -> bool;
+    /// Strings (with their JSON quotes) of which every record the parsers read holds at least
+    /// one — the record types they look at. A line holding none is skipped unparsed; empty
+    /// means every line is parsed.
+    fn record_tokens(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// The tool calls of one turn, from its transcript records (oldest first); see
     /// [`actions`].
     fn turn_actions(&self, _records: &[serde_json::Value]) -> Vec<crate::core::turns::ToolAction> {
