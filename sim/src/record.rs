@@ -1,7 +1,10 @@
-//! `UMBEL_SIM_RECORD_DIR`: every submitted prompt, byte for byte.
+//! `UMBEL_SIM_RECORD_DIR`: every submitted prompt, byte for byte, and the
+//! command line the fake was started with.
 //!
 //! Tests point this at a directory and compare `prompt-<n>.txt` (n from 1)
-//! with what they sent, which proves exact delivery through tmux.
+//! with what they sent, which proves exact delivery through tmux, and read
+//! `argv.json` (the arguments after the program name, a JSON list) to see
+//! which flags a launch passed.
 
 use std::path::PathBuf;
 
@@ -37,6 +40,16 @@ impl Recorder {
         let path = self.dir.join(format!("prompt-{}.txt", self.count));
         std::fs::write(&path, prompt.as_bytes())?;
         Ok(path)
+    }
+}
+
+/// Writes `argv.json` into the record directory, when one is set.
+pub fn record_argv(args: &[String]) {
+    if let Some(dir) = std::env::var_os(ENV).filter(|v| !v.is_empty()) {
+        let dir = PathBuf::from(dir);
+        let _ = std::fs::create_dir_all(&dir);
+        let text = serde_json::to_string(args).unwrap_or_default();
+        let _ = std::fs::write(dir.join("argv.json"), text);
     }
 }
 

@@ -3,8 +3,10 @@
 //! defined once and its `///` line is both its `--help` text and its schema description.
 //! Output switches (`--json`) are the faces' business and live there.
 
+use super::errors::{Error, Result};
 use super::guard::CheckCommand;
 use super::providers::Provider;
+use super::providers::flags::{Flag, Given};
 use super::worker_env::EnvSpec;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -27,7 +29,7 @@ pub struct SpawnArgs {
     #[serde(default)]
     pub cwd: Option<PathBuf>,
     /// Model to ask the CLI for.
-    #[arg(long)]
+    #[arg(short = 'm', long)]
     #[serde(default)]
     pub model: Option<String>,
     /// Extra variable for the worker: `K=V`, or `NAME` to pass umbel's own value by name (keeps
@@ -37,14 +39,144 @@ pub struct SpawnArgs {
     #[serde(default, deserialize_with = "super::env_list::deserialize")]
     #[schemars(with = "Vec<String>")]
     pub env: Vec<EnvSpec>,
-    /// Skip the CLI's permission prompts (claude: bypassPermissions).
+    /// Skip the CLI's permission prompts (claude: bypassPermissions); the same as
+    /// `--on-permission allow`.
     #[arg(long)]
     #[serde(default)]
     pub unattended: bool,
+    /// What a tool that needs approval does: `stop` (the turn waits and umbel reports
+    /// needs-input, exit 126), `deny` (refused the way the provider's print mode refuses it, and
+    /// the turn goes on) or `allow` (the provider's unattended mode). Default: `stop`, and `deny`
+    /// under `-p`.
+    #[arg(long, value_enum, value_name = "stop|deny|allow")]
+    #[serde(default)]
+    pub on_permission: Option<OnPermission>,
     /// How long startup may take before umbel gives up (e.g. 60s).
     #[arg(long, value_name = "DURATION")]
     #[serde(default)]
     pub startup_timeout: Option<String>,
+    /// The CLI's own permission mode (claude `--permission-mode`, gemini `--approval-mode`).
+    #[arg(long, value_name = "MODE", help_heading = CLI_FLAGS)]
+    #[serde(default)]
+    pub permission_mode: Option<String>,
+    /// A tool the CLI may use without asking (claude `--allowedTools`). Repeatable.
+    #[arg(long, alias = "allowedTools", value_name = "TOOL", help_heading = CLI_FLAGS)]
+    #[serde(default)]
+    pub allowed_tools: Vec<String>,
+    /// A tool the CLI must not use (claude `--disallowedTools`). Repeatable.
+    #[arg(long, alias = "disallowedTools", value_name = "TOOL", help_heading = CLI_FLAGS)]
+    #[serde(default)]
+    pub disallowed_tools: Vec<String>,
+    /// Text appended to the CLI's system prompt.
+    #[arg(long, value_name = "TEXT", help_heading = CLI_FLAGS)]
+    #[serde(default)]
+    pub append_system_prompt: Option<String>,
+    /// A system prompt replacing the CLI's own.
+    #[arg(long, value_name = "TEXT", help_heading = CLI_FLAGS)]
+    #[serde(default)]
+    pub system_prompt: Option<String>,
+    /// How many agentic turns one prompt may take.
+    #[arg(long, value_name = "N", help_heading = CLI_FLAGS)]
+    #[serde(default)]
+    pub max_turns: Option<u32>,
+    /// An MCP servers file for the CLI (relative paths: to the worker's directory).
+    #[arg(long, value_name = "FILE", help_heading = CLI_FLAGS)]
+    #[serde(default)]
+    pub mcp_config: Option<PathBuf>,
+    /// Another directory the CLI may work in. Repeatable.
+    #[arg(long, value_name = "DIR", help_heading = CLI_FLAGS)]
+    #[serde(default)]
+    pub add_dir: Vec<PathBuf>,
+    /// Start from this earlier CLI session (its id), in the worker's own new session.
+    #[arg(long, value_name = "SESSION_ID", help_heading = CLI_FLAGS, conflicts_with = "continue")]
+    #[serde(default)]
+    pub resume: Option<String>,
+    /// Start from the CLI's most recent session in this directory.
+    #[arg(long, help_heading = CLI_FLAGS)]
+    #[serde(default)]
+    pub r#continue: bool,
+    /// Arguments after `--`, passed to the CLI untouched (after umbel's own).
+    #[arg(last = true, value_name = "CLI_ARGS", help_heading = CLI_FLAGS)]
+    #[serde(default)]
+    pub cli_args: Vec<String>,
+}
+
+/// The `--help` heading of the flags passed through to the agent CLI.
+const CLI_FLAGS: &str = "Agent CLI flags (docs/print-mode.md#flags)";
+
+impl SpawnArgs {
+    /// The passthrough flags given (`--model` is not among them: every provider takes it, and
+    /// the launch passes it on its own).
+    pub fn passthrough(&self) -> Vec<Given> {
+        let one = |flag, value: Option<String>| value.map(|v| (flag, vec![v]));
+        let many = |flag, values: Vec<String>| (!values.is_empty()).then_some((flag, values));
+        let paths = |list: &[PathBuf]| -> Vec<String> {
+            list.iter()
+                .map(|p| p.to_string_lossy().into_owned())
+                .collect()
+        };
+        [
+            one(Flag::PermissionMode, self.permission_mode.clone()),
+            many(Flag::AllowedTools, self.allowed_tools.clone()),
+            many(Flag::DisallowedTools, self.disallowed_tools.clone()),
+            one(Flag::AppendSystemPrompt, self.append_system_prompt.clone()),
+            one(Flag::SystemPrompt, self.system_prompt.clone()),
+            one(Flag::MaxTurns, self.max_turns.map(|n| n.to_string())),
+            one(
+                Flag::McpConfig,
+                self.mcp_config
+                    .as_ref()
+                    .map(|p| p.to_string_lossy().into_owned()),
+            ),
+            many(Flag::AddDir, paths(&self.add_dir)),
+            one(Flag::Resume, self.resume.clone()),
+            self.r#continue.then(|| (Flag::Continue, Vec::new())),
+        ]
+        .into_iter()
+        .flatten()
+        .map(|(flag, values)| Given { flag, values })
+        .collect()
+    }
+
+    /// What a tool needing approval does: `--on-permission`, else `allow` under `--unattended`,
+    /// else `default`. `--unattended` with another choice is refused.
+    pub fn on_permission(&self, default: OnPermission) -> Result<OnPermission> {
+        match (self.unattended, self.on_permission) {
+            (true, Some(choice)) if choice != OnPermission::Allow => Err(Error::usage(format!(
+                "`--unattended` means `--on-permission allow`, not `{}`: drop one of them",
+                choice.as_str()
+            ))),
+            (true, _) => Ok(OnPermission::Allow),
+            (false, Some(choice)) => Ok(choice),
+            (false, None) => Ok(default),
+        }
+    }
+}
+
+/// What a tool call that needs the user's approval does in a worker.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum OnPermission {
+    /// The CLI asks; the turn waits and umbel reports needs-input (exit 126).
+    Stop,
+    /// Refused without asking, as the provider's print mode does (claude `dontAsk`, codex
+    /// `exec`'s approval `never` in a read-only sandbox, gemini `-p`'s tool set); the turn goes on.
+    Deny,
+    /// Run without asking: the provider's unattended mode (`--unattended`).
+    Allow,
+}
+
+impl OnPermission {
+    /// The name on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OnPermission::Stop => "stop",
+            OnPermission::Deny => "deny",
+            OnPermission::Allow => "allow",
+        }
+    }
 }
 
 /// Send a prompt to a worker and confirm the CLI accepted it.

@@ -6,7 +6,9 @@
 
 use super::output::{explain_outcome, out, out_json, report};
 use super::turn_line::{TurnLine, turn_line_for};
-use crate::core::args::{GuardArgs, KillArgs, NoUnknownFields, SpawnArgs, WaitArgs, WaitUntil};
+use crate::core::args::{
+    GuardArgs, KillArgs, NoUnknownFields, OnPermission, SpawnArgs, WaitArgs, WaitUntil,
+};
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
 use crate::core::outcome::{Outcome, OutcomeKind};
@@ -156,7 +158,18 @@ fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8], line: &TurnLine) -> Result<D
         Some(name) => (name, false),
         None => {
             line.show_phase(TurnPhase::Starting);
-            let meta = spawn::spawn(ctx, &args.spawn)?;
+            // A tool needing approval is refused and the turn goes on, as in the provider's own
+            // print mode, unless `--on-permission` (or `--unattended`) says otherwise.
+            // A permission mode of the user's own replaces that default.
+            let spawn_args = match args.spawn.permission_mode {
+                Some(_) => args.spawn.clone(),
+                None => SpawnArgs {
+                    on_permission: Some(args.spawn.on_permission(OnPermission::Deny)?),
+                    unattended: false,
+                    ..args.spawn.clone()
+                },
+            };
+            let meta = spawn::spawn(ctx, &spawn_args)?;
             (WorkerName::parse(&meta.name)?, true)
         }
     };

@@ -6,11 +6,12 @@ use super::Ctx;
 use super::startup::await_ready;
 use super::worker::now_ms;
 use crate::adapters::state::write_atomic;
-use crate::core::args::SpawnArgs;
+use crate::core::args::{OnPermission, SpawnArgs};
 use crate::core::duration::parse_duration;
 use crate::core::errors::{Error, Result};
 use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
+use crate::core::providers::flags::{self, Given};
 use crate::core::providers::{LaunchInput, ProviderModule};
 use crate::core::worker_env::{compose, export_script, shell_quote};
 use std::path::{Path, PathBuf};
@@ -21,6 +22,8 @@ const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
 /// Everything checked before anything is created.
 struct Plan {
     provider: &'static dyn ProviderModule,
+    on_permission: OnPermission,
+    flags: Vec<Given>,
     cwd: PathBuf,
     bin: PathBuf,
     env: Vec<(String, String)>,
@@ -60,6 +63,9 @@ pub fn spawn(ctx: &Ctx, args: &SpawnArgs) -> Result<Meta> {
 
 fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
     let provider = args.provider.module();
+    let on_permission = args.on_permission(OnPermission::Stop)?;
+    let flags = args.passthrough();
+    check_flags(args, &flags)?;
     let specs = &args.env;
     let startup_timeout = match &args.startup_timeout {
         Some(text) => parse_duration(text, "--startup-timeout")?,
@@ -75,11 +81,25 @@ fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
     provider.reconcile_env(&mut env);
     Ok(Plan {
         provider,
+        on_permission,
+        flags,
         cwd,
         bin,
         env,
         startup_timeout,
     })
+}
+
+/// Refuses a passthrough flag the provider lacks, and a permission mode next to
+/// `--on-permission`/`--unattended` (both set the CLI's mode).
+fn check_flags(args: &SpawnArgs, flags: &[Given]) -> Result<()> {
+    flags::check(args.provider, flags)?;
+    if args.permission_mode.is_some() && (args.unattended || args.on_permission.is_some()) {
+        return Err(Error::usage(
+            "`--permission-mode` sets the CLI's own mode, as `--on-permission`/`--unattended` do: give only one",
+        ));
+    }
+    Ok(())
 }
 
 fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result<Meta> {
@@ -104,7 +124,9 @@ fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result
         hook_command: &hook_command,
         session_id: &session_id,
         model: args.model.as_deref(),
-        unattended: args.unattended,
+        on_permission: plan.on_permission,
+        flags: &plan.flags,
+        cli_args: &args.cli_args,
         cwd: &plan.cwd,
         env: &plan.env,
         user_files: &user_files,
@@ -139,7 +161,7 @@ fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result
         session_id,
         transcript_path: spec.transcript_path.clone(),
         anonymous: args.name.is_none(),
-        unattended: args.unattended,
+        unattended: plan.on_permission == OnPermission::Allow,
         created_at: now_ms(),
         ready_at: None,
         umbel_version: env!("CARGO_PKG_VERSION").to_string(),

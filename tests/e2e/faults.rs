@@ -218,8 +218,11 @@ fn a_command_meeting_an_exiting_tmux_server_is_retried() {
     let tmux = sandbox_tmux(&sb);
     let args = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     for round in 0..40 {
-        tmux.run(&args(&["new-session", "-d", "-s", "race", "sleep 30"]), None)
-            .unwrap_or_else(|e| panic!("round {round}: {e}"));
+        tmux.run(
+            &args(&["new-session", "-d", "-s", "race", "sleep 30"]),
+            None,
+        )
+        .unwrap_or_else(|e| panic!("round {round}: {e}"));
         tmux.kill_session("race").expect("kill-session");
     }
 }

@@ -12,6 +12,7 @@ mod doctor;
 mod faults;
 mod faults_input;
 mod faults_state;
+mod flags;
 mod fleet;
 mod guard;
 mod inspect;

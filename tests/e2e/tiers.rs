@@ -55,6 +55,8 @@ each_tier!(
     esc_mid_turn_is_provider_error_interrupted,
     esc_before_any_text_is_provider_error_interrupted,
     print_mode_text_and_json,
+    print_mode_denies_a_tool_needing_approval_and_goes_on,
+    passthrough_flags_start_the_cli_and_a_turn_runs,
     text_left_on_the_input_line_is_cleared_not_glued_to_the_next_prompt;
     codex: a_hostile_codex_config_is_kept_and_the_worker_answers,
 );
@@ -331,4 +333,127 @@ fn a_hostile_codex_config_is_kept_and_the_worker_answers(tier: Tier) {
         Some("trusted")
     );
     assert_success(&sb.run(&["kill", "w", "--purge"]), "kill");
+}
+
+/// `umbel -p` refuses a tool that needs approval the way the provider's own print mode does and
+/// finishes the turn (exit 0, the answer after the refusal); `--on-permission stop` keeps umbel's
+/// stop-and-report (126). On the real tier the CLI's own print mode runs the same scenario.
+fn print_mode_denies_a_tool_needing_approval_and_goes_on(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    // claude's default auto mode lets its classifier allow the tool; in manual mode `claude -p`
+    // refuses it.
+    std::fs::create_dir_all(sb.home.join(".claude")).expect("mkdir");
+    let settings = r#"{"permissions":{"defaultMode":"manual"}}"#;
+    std::fs::write(sb.home.join(".claude/settings.json"), settings).expect("settings");
+    let scenario = sb.scenario(
+        "s",
+        json!({ "default": { "reply": "It printed hi.", "end": { "permission": {
+            "tool": "Bash", "input": { "command": "echo hi > umbel-tool.txt", "description": "Write hi" } } } } }),
+    );
+    // A new prompt each run: fake-model answers a repeated request as it did before.
+    let print = |prompt: &str, extra: &[&str]| {
+        let args = ["-p", prompt, "--provider", provider, "--env", &scenario];
+        sb.run(&[&args[..], extra].concat())
+    };
+    let out = print("run the tool", &[]);
+    assert_success(&out, "-p with a tool needing approval");
+    assert_eq!(stdout(&out), "It printed hi.\n");
+    assert!(
+        !sb.project.join("umbel-tool.txt").exists(),
+        "the tool was refused"
+    );
+    let out = print(
+        "run it, stop",
+        &["--on-permission", "stop", "--timeout", "60s"],
+    );
+    assert_eq!(out.status.code(), Some(126), "{}", stderr(&out));
+    let out = print("refused", &["--unattended", "--on-permission", "deny"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--unattended"), "{}", stderr(&out));
+    assert!(sb.worker_dirs().is_empty(), "-p leaves no worker");
+    if tier == Tier::Real {
+        let own: &[&str] = match provider {
+            "claude" => &["-p", "run the tool, real"],
+            "codex" => &["exec", "run the tool, real"],
+            _ => &["--skip-trust", "-p", "run the tool, real"],
+        };
+        let out = std::process::Command::new(provider)
+            .args(own)
+            .env_clear()
+            .envs(sb.env())
+            .current_dir(&sb.project)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("the real print mode");
+        assert_success(&out, "the real print mode");
+        assert!(stdout(&out).contains("It printed hi."), "{}", stdout(&out));
+        assert!(
+            !sb.project.join("umbel-tool.txt").exists(),
+            "the real print mode refused it"
+        );
+    }
+}
+
+/// The flags each provider maps start its CLI (the real one validates them) and a turn runs; on
+/// claude a second worker resumes the first one's session (forked under its own id).
+fn passthrough_flags_start_the_cli_and_a_turn_runs(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let extra = sb.root.join("extra");
+    std::fs::create_dir_all(&extra).expect("mkdir");
+    let extra = extra.to_string_lossy().into_owned();
+    let scenario = sb.scenario("s", json!({ "default": { "reply": "Flags fine." } }));
+    let mut args = vec![
+        "--provider",
+        provider,
+        "--env",
+        &scenario,
+        "--add-dir",
+        &extra,
+    ];
+    args.extend_from_slice(match provider {
+        "claude" => &[
+            "--permission-mode",
+            "acceptEdits",
+            "--allowedTools",
+            "Read",
+            "--disallowedTools",
+            "WebFetch",
+            "--append-system-prompt",
+            "Be brief.",
+            "--max-turns",
+            "5",
+        ],
+        "codex" => &["--append-system-prompt", "Be brief.\nAlways."],
+        _ => &[
+            "--permission-mode",
+            "auto_edit",
+            "--allowed-tools",
+            "read_file",
+            "--disallowed-tools",
+            "web_fetch",
+        ],
+    });
+    sb.spawn("fl", &args);
+    let (code, outcome) = turn(&sb, "fl", "are the flags fine?");
+    assert_eq!(code, Some(0), "{outcome}");
+    assert_eq!(read(&sb, &["fl"]), "Flags fine.\n");
+    if provider == "claude" {
+        let meta = json_of(&sb.run(&["status", "fl", "--json"]));
+        let id = meta["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{meta}"))
+            .to_string();
+        assert_success(&sb.run(&["kill", "fl", "--purge"]), "kill");
+        sb.spawn(
+            "re",
+            &["--provider", provider, "--env", &scenario, "--resume", &id],
+        );
+        let (code, outcome) = turn(&sb, "re", "and after resuming?");
+        assert_eq!(code, Some(0), "{outcome}");
+        let all = read(&sb, &["re", "--all", "--json"]);
+        assert!(
+            all.contains("are the flags fine?"),
+            "the resumed conversation: {all}"
+        );
+    }
 }

@@ -31,6 +31,67 @@ const SPECS: &[OptSpec] = &[
         short: None,
         value: Some("<mode>"),
     },
+    // Accepted and not simulated: what umbel passes through (recorded in `argv.json`).
+    OptSpec {
+        long: "allowedTools",
+        short: None,
+        value: Some("<tools...>"),
+    },
+    OptSpec {
+        long: "allowed-tools",
+        short: None,
+        value: Some("<tools...>"),
+    },
+    OptSpec {
+        long: "disallowedTools",
+        short: None,
+        value: Some("<tools...>"),
+    },
+    OptSpec {
+        long: "disallowed-tools",
+        short: None,
+        value: Some("<tools...>"),
+    },
+    OptSpec {
+        long: "append-system-prompt",
+        short: None,
+        value: Some("<prompt>"),
+    },
+    OptSpec {
+        long: "system-prompt",
+        short: None,
+        value: Some("<prompt>"),
+    },
+    OptSpec {
+        long: "max-turns",
+        short: None,
+        value: Some("<turns>"),
+    },
+    OptSpec {
+        long: "mcp-config",
+        short: None,
+        value: Some("<configs...>"),
+    },
+    OptSpec {
+        long: "add-dir",
+        short: None,
+        value: Some("<directories...>"),
+    },
+    OptSpec {
+        long: "resume",
+        short: Some('r'),
+        value: Some("[value]"),
+    },
+    OptSpec {
+        long: "continue",
+        short: Some('c'),
+        value: None,
+    },
+    OptSpec {
+        long: "fork-session",
+        short: None,
+        value: None,
+    },
     OptSpec {
         long: "print",
         short: Some('p'),
@@ -89,6 +150,8 @@ pub struct Options {
     pub output_format: OutputFormat,
     /// The positional prompt.
     pub prompt: Option<String>,
+    /// `--resume <id>` or `--continue` (`Some("")`: the most recent session of the folder).
+    pub resume: Option<String>,
 }
 
 /// What the command line asks for.
@@ -143,6 +206,10 @@ pub fn parse(argv: &[String]) -> Result<Action, String> {
         print: p.has("print"),
         output_format,
         prompt: p.positionals.first().cloned(),
+        resume: p
+            .value("resume")
+            .map(str::to_string)
+            .or_else(|| p.has("continue").then(String::new)),
     }))
 }
 

@@ -143,6 +143,33 @@ pub struct Session {
     pub(crate) header_written: bool,
 }
 
+/// `--resume <id> --fork-session` / `--continue --fork-session`: the new session starts with the
+/// old one's records (`from` empty: the folder's most recent session), under its own id.
+fn fork(new: &std::path::Path, from: &str, id: &str) -> Result<(), String> {
+    let dir = new.parent().ok_or("no project folder")?;
+    let source = if from.is_empty() {
+        std::fs::read_dir(dir)
+            .ok()
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+            .max_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
+            .ok_or("No conversation found to continue")?
+    } else {
+        dir.join(format!("{from}.jsonl"))
+    };
+    let old = source
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let text = std::fs::read_to_string(&source)
+        .map_err(|_| format!("No conversation found with session ID: {from}"))?;
+    std::fs::write(new, text.replace(&old, id))
+        .map_err(|e| format!("cannot write {}: {e}", new.display()))
+}
+
 impl Session {
     /// Resolves paths, settings, scenario and session id.
     pub fn open(opts: &Options, scenario: Scenario, interactive: bool) -> Result<Session, String> {
@@ -165,8 +192,12 @@ impl Session {
             })?,
         };
         let cwd = paths.cwd.to_string_lossy().into_owned();
+        let transcript_path = config::transcript_path(&paths.config_dir, &paths.cwd, &id);
+        if let Some(from) = &opts.resume {
+            fork(&transcript_path, from, &id)?;
+        }
         Ok(Session {
-            transcript_path: config::transcript_path(&paths.config_dir, &paths.cwd, &id),
+            transcript_path,
             ids: IdGen::new(scenario.seed, &id),
             clock: scenario.start_clock(),
             git_branch: config::git_branch(&paths.cwd),

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::question::ELICITATION;
 use super::screens::{self, INTERRUPTED_LINE};
 use super::session::{Mode, Session};
-use super::transcript::{DENIED_PRINT, REJECTED, text_block, tool_use_block};
+use super::transcript::{DENIED_DONT_ASK, DENIED_PRINT, REJECTED, text_block, tool_use_block};
 use super::turn::{Block, Outcome, Phase, ToolCall, Turn};
 use crate::obj;
 use crate::scenario::Permission;
@@ -52,13 +52,17 @@ impl Turn {
         if sess.mode == Mode::BypassPermissions {
             return self.approve(sess, now);
         }
+        // Don't-ask mode refuses at once: no dialog, no PermissionRequest.
+        if sess.mode == Mode::DontAsk {
+            return self.deny(sess, now, DENIED_DONT_ASK);
+        }
         if let Some(t) = &self.tool {
             let payload =
                 sess.payload_permission_request(&self.prompt_id, &tool, &t.permission.input);
             sess.fire("PermissionRequest", Some(&tool), &payload);
         }
         if !sess.interactive {
-            return self.deny(sess, now);
+            return self.deny(sess, now, DENIED_PRINT);
         }
         self.phase = Phase::Dialog(0);
         self.notify_pending = true;
@@ -105,10 +109,17 @@ impl Turn {
         self.continue_after_tool(sess, now);
     }
 
-    fn deny(&mut self, sess: &mut Session, now: Instant) {
+    /// Refused without asking (print mode, don't-ask mode): the refusal is the tool's result
+    /// and the model goes on.
+    fn deny(&mut self, sess: &mut Session, now: Instant, message: &str) {
         let Some(t) = self.tool.take() else { return };
         let p = &t.permission;
-        let text = DENIED_PRINT.replace("{tool}", &p.tool);
+        let text = message.replace("{tool}", &p.tool);
+        self.commits.extend(screens::tool_call(
+            &p.tool,
+            &p.input,
+            &format!("Error: {text}"),
+        ));
         let rec = sess.rec_tool_result(&self.prompt_id, &t.id, "", Some(&text), &t.record_uuid);
         sess.append(&rec);
         self.denials.push(obj! { "tool_name" => p.tool.as_str(), "tool_use_id" => t.id.as_str(), "tool_input" => &p.input });

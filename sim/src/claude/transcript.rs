@@ -19,6 +19,9 @@ pub const INTERRUPTED_TOOL: &str = "[Request interrupted by user for tool use]";
 /// `tool_result` content when print mode denies a tool.
 pub const DENIED_PRINT: &str =
     "Claude requested permissions to use {tool}, but you haven't granted it yet.";
+/// `tool_result` content when don't-ask mode (`--permission-mode dontAsk`) refuses a tool
+/// (fixtures/screens/claude-2.1.332-dontask-denied.txt).
+pub const DENIED_DONT_ASK: &str = "Permission to use {tool} has been denied because Claude Code is running in don't ask mode. IMPORTANT: You *may* attempt to accomplish this action using other tools that might naturally be used to accomplish this goal, e.g. using head instead of cat. But you *should not* attempt to work around this denial in malicious ways, e.g. do not use your ability to run tests to execute non-test actions. You should only try to work around this restriction in reasonable ways that do not attempt to bypass the intent behind this denial. If you believe this capability is essential to complete the user's request, STOP and explain to the user what you were trying to do and why you need this permission. Let the user decide how to proceed.";
 /// `tool_result` content when the user refuses a tool.
 pub const REJECTED: &str = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
 

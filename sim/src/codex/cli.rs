@@ -125,6 +125,8 @@ pub struct Options {
     pub cd: Option<String>,
     /// `--dangerously-bypass-approvals-and-sandbox`.
     pub bypass_approvals: bool,
+    /// `-a/--ask-for-approval never`: an escalation is rejected, never asked for.
+    pub approval_never: bool,
     /// `--dangerously-bypass-hook-trust`.
     pub bypass_hook_trust: bool,
     /// `--no-daemon`.
@@ -283,7 +285,10 @@ pub fn parse(argv: &[String]) -> Result<Action, Usage> {
             "ephemeral" => o.ephemeral = true,
             "output-last-message" => o.output_last_message = Some(v),
             "sandbox" => check_choice(s, &v, SANDBOX)?,
-            "ask-for-approval" => check_choice(s, &v, APPROVAL)?,
+            "ask-for-approval" => {
+                check_choice(s, &v, APPROVAL)?;
+                o.approval_never = v == "never";
+            }
             _ => {}
         }
     }

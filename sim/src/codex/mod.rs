@@ -41,6 +41,7 @@ pub fn main() -> ExitCode {
         .skip(1)
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
+    crate::record::record_argv(&args);
     match run(&args) {
         Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
         Err(msg) => {

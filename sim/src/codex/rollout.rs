@@ -203,6 +203,11 @@ impl Session {
             self.ids.hex(6),
             output.len().div_ceil(4)
         );
+        vec![done, self.rec_call_output(turn_id, call_id, &text)]
+    }
+
+    /// The `function_call_output` the model reads: a command's output, or why it did not run.
+    pub fn rec_call_output(&mut self, turn_id: &str, call_id: &str, text: &str) -> Obj {
         let payload = obj! {
             "type" => "function_call_output",
             "id" => format!("fco_{}", self.uuid7()),
@@ -219,7 +224,7 @@ impl Session {
             .with("model_search_state", "unused");
         let out = self.rec("response_item", payload, Some(meta));
         self.sampled = self.history_seq;
-        vec![done, out]
+        out
     }
 
     /// One model response's `token_usage_record`; updates the thread totals.

@@ -118,6 +118,8 @@ pub struct Session {
     pub model: Model,
     /// `--dangerously-bypass-approvals-and-sandbox`.
     pub bypass_approvals: bool,
+    /// `-a never` (the TUI; `exec` always): an escalation is rejected, never asked for.
+    pub approval_never: bool,
     /// The hooks that run.
     pub hooks: Hooks,
     /// Virtual clock.
@@ -219,6 +221,7 @@ impl Session {
             hooks: Hooks::default(),
             recorder: Recorder::from_env(),
             bypass_approvals: false,
+            approval_never: false,
             hook_lines: false,
             ephemeral: false,
             fatal: None,
@@ -243,6 +246,7 @@ impl Session {
 
     fn with_flags(mut self, opts: &Options) -> Session {
         self.bypass_approvals = opts.bypass_approvals;
+        self.approval_never = opts.approval_never;
         self.ephemeral = opts.ephemeral;
         self.hook_lines = opts.exec;
         self
@@ -259,7 +263,7 @@ impl Session {
 
     /// `on-request` (TUI) or `never` (`exec`, bypass).
     pub fn approval_policy(&self) -> &'static str {
-        if self.bypass_approvals || !self.interactive {
+        if self.bypass_approvals || self.approval_never || !self.interactive {
             "never"
         } else {
             "on-request"

@@ -96,6 +96,9 @@ fn command_item(id: &str, cmd: &str, output: &str, done: bool) -> Obj {
     }
 }
 
+/// Why a command asking for escalation did not run under approval `never`.
+pub const REJECTED_NEVER: &str = "approval policy is Never; reject command — you cannot ask for escalated permissions if the approval policy is Never";
+
 impl Turn {
     /// The model asked to run a command.
     pub(super) fn tool_requested(&mut self, sess: &mut Session, p: Permission, now: Instant) {
@@ -120,7 +123,7 @@ impl Turn {
         sess.append(&records);
         let payload = sess.payload_pre_tool_use(&self.turn_id, &p.tool, &p.input, &call_id);
         sess.fire("PreToolUse", Some(&p.tool), &payload);
-        let ask = sess.interactive && !sess.bypass_approvals;
+
         let tool = p.tool.clone();
         let item_id = self.next_item_id();
         self.tool = Some(ToolCall {
@@ -131,8 +134,13 @@ impl Turn {
             started_ms: sess.clock.now_ms(),
             permission: p,
         });
-        if !ask {
+        // `exec` runs it: the sim's exec-json tool turns are recorded from plain commands (the
+        // real exec rejects an escalation like `-a never` below).
+        if sess.bypass_approvals || !sess.interactive {
             return self.run_tool(sess, now, None);
+        }
+        if sess.approval_never {
+            return self.reject(sess, now);
         }
         if let Some(t) = &self.tool {
             let payload =
@@ -140,6 +148,18 @@ impl Turn {
             sess.fire("PermissionRequest", Some(&tool), &payload);
         }
         self.phase = Phase::Dialog(0);
+    }
+
+    /// Approval `never` in the TUI (`-a never`): the escalation the command asked for is rejected
+    /// without asking (the real 0.171.0 logs this text) and the model goes on.
+    fn reject(&mut self, sess: &mut Session, now: Instant) {
+        let Some(t) = self.tool.take() else { return };
+        let record = sess.rec_call_output(&self.turn_id, &t.call_id, REJECTED_NEVER);
+        sess.append(&[record]);
+        self.after_tool = true;
+        self.text_started_ms = sess.clock.now_ms();
+        self.pacer.restart(self.chosen.chunks());
+        self.phase = Phase::Stream(now);
     }
 
     /// `y`, `p`, `1`, `2` or Enter on a Yes.

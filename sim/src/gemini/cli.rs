@@ -24,6 +24,9 @@ const SPECS: &[OptSpec] = &[
     opt("approval-mode", None, true),
     opt("yolo", Some('y'), false),
     opt("skip-trust", None, false),
+    // Accepted and not simulated: what umbel passes through (recorded in `argv.json`).
+    opt("allowed-tools", None, true),
+    opt("include-directories", None, true),
     opt("session-id", None, true),
     opt("output-format", Some('o'), true),
     opt("version", Some('v'), false),

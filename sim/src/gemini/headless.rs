@@ -14,6 +14,7 @@ use super::cli::{ApprovalMode, Options, OutputFormat};
 use super::home;
 use super::output;
 use super::session::Session;
+use super::tool::HEADLESS_EXCLUDED;
 use super::turn::{Outcome, Turn};
 use crate::json::Obj;
 use crate::scenario::Scenario;
@@ -117,6 +118,13 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
     let delay = scenario.startup.delay_ms;
     std::thread::sleep(Duration::from_millis(delay));
     let mut sess = Session::open(opts, scenario, paths, settings, true, false)?;
+    let excluded = match sess.mode {
+        ApprovalMode::Yolo => 0,
+        ApprovalMode::AutoEdit => 4,
+        _ => HEADLESS_EXCLUDED.len(),
+    };
+    sess.excluded_tools
+        .extend(HEADLESS_EXCLUDED[..excluded].iter().map(|t| t.to_string()));
     sess.skip_startup(delay);
     sess.chat_open();
     let payload = sess.payload_session_start("startup");

@@ -104,6 +104,8 @@ pub struct Settings {
     pub folder_trust: bool,
     /// `model.name`.
     pub model: Option<String>,
+    /// `tools.exclude`: tools the model is not offered (a call to one fails as unknown).
+    pub excluded_tools: Vec<String>,
 }
 
 /// Loads `<home>/.gemini/settings.json` (missing = defaults).
@@ -145,6 +147,14 @@ pub fn load_settings(paths: &Paths) -> Result<Settings, String> {
             .and_then(Value::as_bool)
             .unwrap_or(true),
         model: text("/model/name"),
+        excluded_tools: v
+            .pointer("/tools/exclude")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect(),
     })
 }
 

@@ -113,6 +113,8 @@ pub struct Session {
     pub trusted: bool,
     /// Configured hooks.
     pub hooks: Hooks,
+    /// Tools not offered to the model (`tools.exclude`; `-p` adds what needs approval).
+    pub excluded_tools: Vec<String>,
     /// Hook names by command line.
     pub hook_names: Vec<(String, String, String)>,
     /// Virtual clock.
@@ -174,6 +176,7 @@ impl Session {
             start_ms: clock.now_ms(),
             script: Script::new(scenario),
             hooks: settings.hooks,
+            excluded_tools: settings.excluded_tools,
             hook_names: settings.hook_names,
             recorder: Recorder::from_env(),
             fatal: None,
@@ -305,6 +308,7 @@ impl Session {
             mode: ApprovalMode::Default,
             trusted: true,
             hooks: Hooks::default(),
+            excluded_tools: Vec::new(),
             hook_names: Vec::new(),
             ids: IdGen::new(scenario.seed, id),
             start_ms: clock.now_ms(),

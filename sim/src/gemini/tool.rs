@@ -19,6 +19,18 @@ use crate::scenario::Permission;
 /// What the refused call answers.
 pub const REFUSED: &str = "[Operation Cancelled] Reason: User did not allow tool call";
 
+/// Tools `gemini -p` does not offer the model (0.61.0, compared with `--yolo`'s tool list):
+/// in `default` mode all of these, in `auto_edit` those that are not edits.
+pub const HEADLESS_EXCLUDED: &[&str] = &[
+    "run_shell_command",
+    "activate_skill",
+    "list_background_processes",
+    "read_background_output",
+    "write_file",
+    "replace",
+    "web_fetch",
+];
+
 /// A requested tool call.
 pub struct ToolCall {
     /// Gemini's tool name (`run_shell_command`).
@@ -70,8 +82,10 @@ impl Turn {
             id: call_id.clone(),
             params: p.input.clone(),
         });
-        let payload = sess.payload_before_tool(&name, &p.input);
-        sess.fire("BeforeTool", Some(&name), &payload);
+        if !sess.excluded_tools.contains(&name) {
+            let payload = sess.payload_before_tool(&name, &p.input);
+            sess.fire("BeforeTool", Some(&name), &payload);
+        }
         self.tool = Some(ToolCall {
             input: p.input,
             output: p.output,
@@ -80,6 +94,14 @@ impl Turn {
             call_id,
             record,
         });
+        if self
+            .tool
+            .as_ref()
+            .is_some_and(|t| sess.excluded_tools.contains(&t.name))
+        {
+            self.unknown_tool(sess, now);
+            return;
+        }
         if sess.mode == ApprovalMode::Yolo {
             sess.stats.auto_accepted += 1;
             self.approve(sess, now);
@@ -154,36 +176,68 @@ impl Turn {
         };
         let payload = sess.payload_after_tool(&t.name, &t.input, &llm, &output);
         sess.fire("AfterTool", Some(&t.name), &payload);
-        let ts = sess.clock.stamp();
-        let call = Self::tool_call(
-            &t,
-            "success",
-            obj! { "output" => llm.as_str() },
-            result_display(&output),
-            ts,
-        );
-        let mut rec = t.record.clone();
-        rec.set("toolCalls", vec![call.clone()]);
-        sess.chat_gemini(&rec, true);
-        self.pending.push(history_form(&rec, &[call]));
-        let fr = function_response(&t.call_id, &t.name, obj! { "output" => llm.as_str() });
-        let user = sess.chat_user(vec![fr]);
-        self.pending.push(user);
-        self.events.push(Event::ToolResult {
-            id: t.call_id.clone(),
-            status: "success".into(),
-            output: output.clone(),
-        });
         self.commits.extend(boxes::tool_done(
             self.width,
             &t.display,
             &t.input,
             Some(&output),
         ));
-        sess.stats.tool_done(&t.name, true);
+        let response = obj! { "output" => llm.as_str() };
+        self.call_answered(
+            sess,
+            &t,
+            "success",
+            response,
+            result_display(&output),
+            output,
+            now,
+        );
+    }
+
+    /// The call's result goes into the chat (the gemini record's `toolCalls`, the user's
+    /// function response) and the events, and the model goes on.
+    #[allow(clippy::too_many_arguments)]
+    fn call_answered(
+        &mut self,
+        sess: &mut Session,
+        t: &ToolCall,
+        status: &str,
+        response: Obj,
+        display: J,
+        output: String,
+        now: Instant,
+    ) {
+        let ts = sess.clock.stamp();
+        let call = Self::tool_call(t, status, response.clone(), display, ts);
+        let mut rec = t.record.clone();
+        rec.set("toolCalls", vec![call.clone()]);
+        sess.chat_gemini(&rec, true);
+        self.pending.push(history_form(&rec, &[call]));
+        let fr = function_response(&t.call_id, &t.name, response);
+        let user = sess.chat_user(vec![fr]);
+        self.pending.push(user);
+        self.events.push(Event::ToolResult {
+            id: t.call_id.clone(),
+            status: status.into(),
+            output,
+        });
+        sess.stats.tool_done(&t.name, status == "success");
         sess.stats.requests += 1;
         self.after_tool = true;
         self.restart_stream(now);
+    }
+
+    /// A call to a tool the model was not offered (`tools.exclude`, or what `-p` leaves out
+    /// without `--yolo`): it fails as unknown, nothing asks, and the model goes on.
+    fn unknown_tool(&mut self, sess: &mut Session, now: Instant) {
+        let Some(t) = self.tool.take() else { return };
+        let error = format!(
+            "Tool \"{}\" not found in registry. Tools must use the exact names that are registered.",
+            t.name
+        );
+        let response = obj! { "error" => error.as_str() };
+        let display = J::from(error.as_str());
+        self.call_answered(sess, &t, "error", response, display, error, now);
     }
 
     /// `3`, Esc or Ctrl+C in the confirmation: the call is recorded as

@@ -1,7 +1,8 @@
 //! Claude Code (`claude`, observed at 2.1.332).
 //!
 //! - Launch: `claude --session-id <uuid> --settings <session>/claude-settings.json [--model M]`;
-//!   the settings file holds umbel's hooks and, for `--unattended`, `bypassPermissions`.
+//!   the settings file holds umbel's hooks and the permission mode (`--unattended`:
+//!   `bypassPermissions`; `--on-permission deny`: `dontAsk`).
 //! - Transcript: `$CLAUDE_CONFIG_DIR|~/.claude/projects/<cwd, non-alphanumerics → '-'>/<id>.jsonl`,
 //!   one line per content block; a turn ends with `system/turn_duration`; an API error is a
 //!   synthetic assistant record (`isApiErrorMessage`) with no turn_duration.
@@ -10,9 +11,10 @@
 //!   screens are refused.
 
 use super::{
-    EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn, add_tokens,
-    dialog_question, env_get, highlighted, hooks_json, str_field,
+    EventClass, LaunchInput, LaunchSpec, Provider, ProviderModule, StartupScreen, TranscriptTurn,
+    add_tokens, dialog_question, env_get, flags, highlighted, hooks_json, str_field,
 };
+use crate::core::args::OnPermission;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -81,18 +83,29 @@ pub fn encode_cwd(cwd: &Path) -> String {
         .collect()
 }
 
-/// The `--settings` umbel passes: its hooks, and the permission mode. `--unattended` runs in
-/// bypass mode without claude's warning dialog (the flag is the user's acceptance). Otherwise the
-/// mode of the user's own settings.json is repeated here: a mode set only there (anything but
-/// `auto`) makes claude open "Make auto mode your default permission mode?" with the cursor on
-/// Yes, and a mode given in `--settings` is the documented way to keep that dialog closed.
+/// The `--settings` umbel passes: its hooks, and the permission mode. `--on-permission allow`
+/// (`--unattended`) runs in bypass mode without claude's warning dialog (the flag is the user's
+/// acceptance); `deny` runs in `dontAsk` mode, which refuses what needs approval and goes on, as
+/// `claude -p` does. Otherwise the mode of the user's own settings.json is repeated here: a mode
+/// set only there (anything but `auto`) makes claude open "Make auto mode your default
+/// permission mode?" with the cursor on Yes, and a mode given in `--settings` is the documented
+/// way to keep that dialog closed.
 fn settings_json(input: &LaunchInput<'_>) -> Value {
     let mut settings = json!({ "hooks": hooks_json(input.hook_command, HOOK_EVENTS, 30) });
-    if input.unattended {
-        settings["permissions"] = json!({ "defaultMode": "bypassPermissions" });
-        settings["skipDangerousModePermissionPrompt"] = json!(true);
-    } else if let Some(mode) = user_default_mode(input) {
-        settings["permissions"] = json!({ "defaultMode": mode });
+    match input.on_permission {
+        OnPermission::Allow => {
+            settings["permissions"] = json!({ "defaultMode": "bypassPermissions" });
+            settings["skipDangerousModePermissionPrompt"] = json!(true);
+        }
+        OnPermission::Deny => settings["permissions"] = json!({ "defaultMode": "dontAsk" }),
+        OnPermission::Stop => {
+            if let Some(mode) = user_default_mode(input) {
+                settings["permissions"] = json!({ "defaultMode": mode });
+            }
+        }
+    }
+    if let Some(object) = settings.as_object_mut() {
+        flags::apply_settings(Provider::Claude, input.flags, object);
     }
     settings
 }
@@ -179,6 +192,8 @@ impl ProviderModule for Claude {
                 .join(encode_cwd(input.cwd))
                 .join(format!("{}.jsonl", input.session_id))
         });
+        args.extend(flags::args(Provider::Claude, input.flags));
+        args.extend(input.cli_args.iter().cloned());
         let content = settings_json(input).to_string();
         Ok(LaunchSpec {
             args,

@@ -1,6 +1,7 @@
 //! Claude provider tests on the real 2.1.332 screens, hook payloads and transcripts.
 
 use super::*;
+use crate::core::args::OnPermission;
 use crate::core::providers::{EventClass, ProviderModule, StartupScreen};
 
 macro_rules! data {
@@ -299,14 +300,16 @@ fn settings_carry_the_mode_that_keeps_dialogs_closed() {
         Claude.user_files(&env),
         [PathBuf::from("/cfg/settings.json")]
     );
-    let settings = |unattended: bool, user_files: &[(PathBuf, String)]| -> Value {
+    let settings = |on_permission: OnPermission, user_files: &[(PathBuf, String)]| -> Value {
         let spec = Claude
             .launch(&LaunchInput {
                 session_dir: Path::new("/s/sessions/w1"),
                 hook_command: "sh e",
                 session_id: "11111111-2222-4333-8444-555555555555",
                 model: None,
-                unattended,
+                on_permission,
+                flags: &[],
+                cli_args: &[],
                 cwd: Path::new("/p"),
                 env: &env,
                 user_files,
@@ -314,11 +317,20 @@ fn settings_carry_the_mode_that_keeps_dialogs_closed() {
             .unwrap();
         serde_json::from_str(&spec.files[0].1).unwrap()
     };
-    let manual = settings(false, &user);
+    let manual = settings(OnPermission::Stop, &user);
     assert_eq!(manual["permissions"]["defaultMode"], "manual");
     assert!(manual.get("env").is_none(), "only the mode is repeated");
-    assert!(settings(false, &[]).get("permissions").is_none());
-    let bypass = settings(true, &user);
+    assert!(
+        settings(OnPermission::Stop, &[])
+            .get("permissions")
+            .is_none()
+    );
+    // `deny` is claude's don't-ask mode: what needs approval is refused and the turn goes on,
+    // as `claude -p` does; it wins over the user's own mode.
+    let deny = settings(OnPermission::Deny, &user);
+    assert_eq!(deny["permissions"]["defaultMode"], "dontAsk");
+    assert!(deny.get("skipDangerousModePermissionPrompt").is_none());
+    let bypass = settings(OnPermission::Allow, &user);
     assert_eq!(bypass["permissions"]["defaultMode"], "bypassPermissions");
     assert_eq!(bypass["skipDangerousModePermissionPrompt"], true);
 }
@@ -339,7 +351,9 @@ fn launch_puts_hooks_in_a_settings_file_and_predicts_the_transcript() {
         hook_command: "sh '/s/hooks/event.sh' '/s/sessions/w1/events'",
         session_id: "11111111-2222-4333-8444-555555555555",
         model: Some("opus"),
-        unattended: true,
+        on_permission: OnPermission::Allow,
+        flags: &[],
+        cli_args: &[],
         cwd: Path::new("/tmp/probework/proj"),
         env: &env,
         user_files: &[],

@@ -15,9 +15,10 @@
 
 use super::codex_config::worker_config;
 use super::{
-    Composer, EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn,
-    add_tokens, env_get, highlighted, hooks_json, str_field,
+    Composer, EventClass, LaunchInput, LaunchSpec, Provider, ProviderModule, StartupScreen,
+    TranscriptTurn, add_tokens, env_get, flags, highlighted, hooks_json, str_field,
 };
+use crate::core::args::OnPermission;
 use crate::core::errors::Result;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
@@ -102,9 +103,17 @@ impl ProviderModule for Codex {
         if let Some(model) = input.model {
             args.extend(["-m".to_string(), model.to_string()]);
         }
-        if input.unattended {
-            args.push("--dangerously-bypass-approvals-and-sandbox".into());
+        match input.on_permission {
+            OnPermission::Allow => args.push("--dangerously-bypass-approvals-and-sandbox".into()),
+            // `codex exec`'s defaults (its stderr header: `approval: never`, `sandbox:
+            // read-only`): an escalation is rejected and the turn goes on.
+            OnPermission::Deny => args.extend(
+                ["--ask-for-approval", "never", "--sandbox", "read-only"].map(String::from),
+            ),
+            OnPermission::Stop => {}
         }
+        args.extend(flags::args(Provider::Codex, input.flags));
+        args.extend(input.cli_args.iter().cloned());
         let links = user_home(input.env)
             .map(|user| vec![(home.join("auth.json"), user.join("auth.json"))])
             .unwrap_or_default();

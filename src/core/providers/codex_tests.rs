@@ -1,6 +1,7 @@
 //! Codex provider tests on the real 0.171.0 screens, hook payloads and rollout.
 
 use super::*;
+use crate::core::args::OnPermission;
 use crate::core::providers::{EventClass, ProviderModule, StartupScreen};
 
 macro_rules! data {
@@ -140,6 +141,39 @@ fn pending_input_is_the_composer_holding_text() {
     assert!(!Codex.pending_input(data!("codex-0.171.0-busy-working.txt")));
 }
 
+/// `deny` launches the TUI with `codex exec`'s own defaults: approval `never` (an escalation is
+/// rejected and the turn goes on) in a read-only sandbox.
+#[test]
+fn deny_is_exec_s_approval_never_in_a_read_only_sandbox() {
+    let args = |on_permission| {
+        Codex
+            .launch(&LaunchInput {
+                session_dir: Path::new("/s/sessions/c1"),
+                hook_command: "sh e",
+                session_id: "ignored",
+                model: None,
+                on_permission,
+                flags: &[],
+                cli_args: &[],
+                cwd: Path::new("/work/proj"),
+                env: &[],
+                user_files: &[],
+            })
+            .unwrap()
+            .args
+    };
+    let deny = args(OnPermission::Deny);
+    assert_eq!(
+        deny[2..],
+        ["--ask-for-approval", "never", "--sandbox", "read-only"]
+    );
+    assert_eq!(
+        args(OnPermission::Stop).len(),
+        2,
+        "stop keeps codex's own approvals"
+    );
+}
+
 #[test]
 fn launch_builds_a_private_codex_home() {
     let env = vec![("HOME".to_string(), "/home/u".to_string())];
@@ -152,7 +186,9 @@ fn launch_builds_a_private_codex_home() {
         hook_command: "sh '/s/hooks/event.sh' '/s/sessions/c1/events'",
         session_id: "ignored",
         model: Some("gpt-5"),
-        unattended: true,
+        on_permission: OnPermission::Allow,
+        flags: &[],
+        cli_args: &[],
         cwd: Path::new("/work/proj"),
         env: &env,
         user_files: &user,

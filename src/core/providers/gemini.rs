@@ -14,9 +14,10 @@
 //!   curated history) are not needed to find the last turn.
 
 use super::{
-    Composer, EventClass, LaunchInput, LaunchSpec, ProviderModule, StartupScreen, TranscriptTurn,
-    add_tokens, env_get, highlighted, hooks_json, str_field,
+    Composer, EventClass, LaunchInput, LaunchSpec, Provider, ProviderModule, StartupScreen,
+    TranscriptTurn, add_tokens, env_get, flags, highlighted, hooks_json, str_field,
 };
+use crate::core::args::OnPermission;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
 use std::collections::HashSet;
@@ -65,6 +66,41 @@ fn user_dir(env: &[(String, String)]) -> Option<PathBuf> {
     env_get(env, "GEMINI_CLI_HOME")
         .or_else(|| env_get(env, "HOME"))
         .map(|h| Path::new(h).join(".gemini"))
+}
+
+/// The question gemini asks at startup for `--include-directories` it does not trust yet.
+const ADDED_FOLDERS: &str = "Do you trust the following folders being added to this workspace?";
+
+/// The tools `gemini -p` does not offer the model without `--yolo` (0.61.0: its request's tool
+/// list, compared with `--yolo`'s): what needs approval is not there to call.
+pub const HEADLESS_EXCLUDED: &[&str] = &[
+    "run_shell_command",
+    "write_file",
+    "replace",
+    "web_fetch",
+    "activate_skill",
+    "list_background_processes",
+    "read_background_output",
+];
+
+/// `--on-permission deny`: the TUI gets headless mode's tool set (`tools.exclude`, after the
+/// user's own exclusions).
+fn exclude_headless_tools(settings: &mut serde_json::Map<String, Value>) {
+    let tools = settings.entry("tools").or_insert_with(|| json!({}));
+    if !tools.is_object() {
+        *tools = json!({});
+    }
+    let exclude = &mut tools["exclude"];
+    if !exclude.is_array() {
+        *exclude = json!([]);
+    }
+    if let Some(list) = exclude.as_array_mut() {
+        for tool in HEADLESS_EXCLUDED {
+            if !list.iter().any(|t| t == tool) {
+                list.push(json!(tool));
+            }
+        }
+    }
 }
 
 fn user_json(input: &LaunchInput<'_>, file: &str) -> serde_json::Map<String, Value> {
@@ -128,18 +164,30 @@ impl ProviderModule for Gemini {
             }
         }
         settings.insert("hooks".into(), Value::Object(hooks));
+        let mut args = vec!["--session-id".to_string(), input.session_id.to_string()];
         let mut trusted = user_json(input, "trustedFolders.json");
         trusted.insert(
             input.cwd.to_string_lossy().into_owned(),
             json!("TRUST_FOLDER"),
         );
-        let mut args = vec!["--session-id".to_string(), input.session_id.to_string()];
+        // A directory the user added (`--add-dir`) is trusted like the working directory: else
+        // gemini asks "Do you trust the following folders being added to this workspace?".
+        for dir in input.flags.iter().filter(|g| g.flag == flags::Flag::AddDir) {
+            for path in &dir.values {
+                trusted.insert(path.clone(), json!("TRUST_FOLDER"));
+            }
+        }
         if let Some(model) = input.model {
             args.extend(["-m".to_string(), model.to_string()]);
         }
-        if input.unattended {
-            args.extend(["--approval-mode".to_string(), "yolo".to_string()]);
+        match input.on_permission {
+            OnPermission::Allow => args.extend(["--approval-mode".to_string(), "yolo".to_string()]),
+            OnPermission::Deny => exclude_headless_tools(&mut settings),
+            OnPermission::Stop => {}
         }
+        flags::apply_settings(Provider::Gemini, input.flags, &mut settings);
+        args.extend(flags::args(Provider::Gemini, input.flags));
+        args.extend(input.cli_args.iter().cloned());
         let links = user_dir(input.env)
             .map(|user| LINKED.iter().map(|f| (dir.join(f), user.join(f))).collect())
             .unwrap_or_default();
@@ -198,6 +246,9 @@ impl ProviderModule for Gemini {
                     keys: &["Up"],
                 }
             };
+        }
+        if let Some(line) = lines.iter().find(|l| l.starts_with(ADDED_FOLDERS)) {
+            return StartupScreen::Person((*line).to_string());
         }
         if COMPOSER.idle(screen, &lines) {
             StartupScreen::Idle

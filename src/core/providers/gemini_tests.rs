@@ -1,6 +1,7 @@
 //! Gemini provider tests on the real 0.61.0 screens, hook payloads and chat file.
 
 use super::*;
+use crate::core::args::OnPermission;
 use crate::core::providers::{EventClass, ProviderModule, StartupScreen};
 
 macro_rules! data {
@@ -181,6 +182,85 @@ fn pending_input() {
     assert!(!Gemini.pending_input(data!("gemini-0.61.0-busy-thinking.txt")));
 }
 
+/// Directories added with `--add-dir` are trusted in umbel's copy of trustedFolders.json (else
+/// gemini asks about them at startup, a question umbel reports and never answers).
+#[test]
+fn added_directories_are_trusted_and_the_question_about_them_is_a_person_s() {
+    let env = vec![("HOME".to_string(), "/home/u".to_string())];
+    let flags = [crate::core::providers::flags::Given {
+        flag: crate::core::providers::flags::Flag::AddDir,
+        values: vec!["/srv/a".into()],
+    }];
+    let spec = Gemini
+        .launch(&LaunchInput {
+            session_dir: Path::new("/s/sessions/g1"),
+            hook_command: "sh e",
+            session_id: "11111111-2222-4333-8444-555555555555",
+            model: None,
+            on_permission: OnPermission::Stop,
+            flags: &flags,
+            cli_args: &[],
+            cwd: Path::new("/work/proj"),
+            env: &env,
+            user_files: &[],
+        })
+        .unwrap();
+    let trusted: Value = serde_json::from_str(&spec.files[1].1).unwrap();
+    assert_eq!(trusted["/srv/a"], "TRUST_FOLDER");
+    assert_eq!(trusted["/work/proj"], "TRUST_FOLDER");
+    assert!(contains(&spec.args, &["--include-directories", "/srv/a"]));
+    match Gemini.startup_screen(data!("gemini-0.61.0-include-directories-trust.txt")) {
+        StartupScreen::Person(q) => assert!(q.contains("folders being added"), "{q}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+fn contains(args: &[String], want: &[&str]) -> bool {
+    args.windows(want.len()).any(|w| w == want)
+}
+
+/// `deny` leaves out the tools `gemini -p` leaves out without `--yolo` (observed in the tool list
+/// 0.61.0 sent the model), keeping the user's own exclusions.
+#[test]
+fn deny_excludes_the_tools_headless_mode_does_not_offer() {
+    let user = vec![(
+        PathBuf::from("/home/u/.gemini/settings.json"),
+        r#"{"tools":{"exclude":["mine"],"core":["x"]}}"#.to_string(),
+    )];
+    let settings = |on_permission, user_files: &[(PathBuf, String)]| -> Value {
+        let env = vec![("HOME".to_string(), "/home/u".to_string())];
+        let spec = Gemini
+            .launch(&LaunchInput {
+                session_dir: Path::new("/s/sessions/g1"),
+                hook_command: "sh e",
+                session_id: "11111111-2222-4333-8444-555555555555",
+                model: None,
+                on_permission,
+                flags: &[],
+                cli_args: &[],
+                cwd: Path::new("/work/proj"),
+                env: &env,
+                user_files,
+            })
+            .unwrap();
+        assert!(!spec.args.contains(&"yolo".to_string()));
+        serde_json::from_str(&spec.files[0].1).unwrap()
+    };
+    let deny = settings(OnPermission::Deny, &user);
+    let excluded: Vec<&str> = deny["tools"]["exclude"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(excluded[0], "mine");
+    for tool in ["run_shell_command", "write_file", "replace", "web_fetch"] {
+        assert!(excluded.contains(&tool), "{tool} in {excluded:?}");
+    }
+    assert_eq!(deny["tools"]["core"][0], "x", "the rest of `tools` is kept");
+    assert!(settings(OnPermission::Stop, &[]).get("tools").is_none());
+}
+
 #[test]
 fn launch_builds_a_private_gemini_home_keeping_user_settings() {
     let env = vec![("HOME".to_string(), "/home/u".to_string())];
@@ -196,7 +276,9 @@ fn launch_builds_a_private_gemini_home_keeping_user_settings() {
         hook_command: "sh '/s/hooks/event.sh' '/s/sessions/g1/events'",
         session_id: "11111111-2222-4333-8444-555555555555",
         model: None,
-        unattended: true,
+        on_permission: OnPermission::Allow,
+        flags: &[],
+        cli_args: &[],
         cwd: Path::new("/work/proj"),
         env: &env,
         user_files: &user,

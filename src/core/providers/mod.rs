@@ -7,8 +7,10 @@ pub mod actions;
 pub mod claude;
 pub mod codex;
 pub mod codex_config;
+pub mod flags;
 pub mod gemini;
 
+use super::args::OnPermission;
 use super::worker_env::ProviderEnv;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -72,8 +74,12 @@ pub struct LaunchInput<'a> {
     pub session_id: &'a str,
     /// `--model`, if given.
     pub model: Option<&'a str>,
-    /// `--unattended`: skip permission prompts the provider's own way.
-    pub unattended: bool,
+    /// What a tool needing approval does (`--on-permission`; `allow` is `--unattended`).
+    pub on_permission: OnPermission,
+    /// The passthrough flags given ([`flags`]), already checked against the provider's table.
+    pub flags: &'a [flags::Given],
+    /// The raw `--` tail, passed to the CLI untouched after everything else.
+    pub cli_args: &'a [String],
     /// The working directory (resolved).
     pub cwd: &'a Path,
     /// The worker's composed environment (to locate config folders).

@@ -297,6 +297,9 @@ fn check_workers(
         {
             problems.push(Problem::located(at, format!("worker `{key}`: {e}")));
         }
+        if let Err(e) = crate::core::providers::flags::check(spawn.provider, &spawn.passthrough()) {
+            problems.push(Problem::located(at, format!("worker `{key}`: {e}")));
+        }
         let mut spawn = spawn.clone();
         spawn.cwd = Some(normalise(&cwd));
         out.insert(

@@ -165,6 +165,26 @@ fn unknown_ids_duplicates_and_bad_values_are_all_reported() {
     assert!(problems.iter().all(|p| p.line > 0), "{problems:#?}");
 }
 
+/// Agent-CLI flags are a worker's too: mapped ones plan, one the provider lacks is refused by
+/// `run --check`, naming the worker, the flag and the provider.
+#[test]
+fn a_worker_s_cli_flags_are_checked_against_its_provider() {
+    let plan = check(&GOOD.replace(
+        "{provider: claude,",
+        "{provider: claude, allowedTools: [Read], maxTurns: 4, continue: true, cliArgs: [--verbose],",
+    ))
+    .expect("valid");
+    let flags = plan.workers["writer"].spawn.passthrough();
+    assert_eq!(flags.len(), 3, "{flags:?}");
+    assert_eq!(plan.workers["writer"].spawn.cli_args, ["--verbose"]);
+    let p = only_problem(&GOOD.replace("provider: gemini", "provider: gemini\n    maxTurns: 4"));
+    assert!(
+        p.message
+            .contains("worker `critic`: `--max-turns` is not available with gemini"),
+        "{p:?}"
+    );
+}
+
 #[test]
 fn worker_names_are_the_runners_business() {
     let p = only_problem(&GOOD.replace("{provider: claude,", "{name: w1, provider: claude,"));

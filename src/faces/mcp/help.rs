@@ -57,7 +57,8 @@ provider: claude (Claude Code, default), codex (Codex CLI), gemini (Gemini CLI).
 Each runs its real interactive TUI on the user's subscription; umbel reads answers from the \
 CLI's hooks and transcript. The binaries come from PATH, or UMBEL_CLAUDE_BIN, \
 UMBEL_CODEX_BIN, UMBEL_GEMINI_BIN in the server's environment.
-model asks the CLI for a model; unattended skips its permission prompts.
+model asks the CLI for a model; unattended skips its permission prompts; onPermission \"deny\" refuses a tool needing approval the way the CLI's print mode does and the turn goes on (\"stop\", the default, ends the wait as input/permission; \"allow\" = unattended).
+The CLI's own flags pass through: permissionMode, allowedTools, disallowedTools, appendSystemPrompt, systemPrompt, maxTurns, mcpConfig, addDir, resume, continue, and cliArgs (a list, given to the CLI untouched); one a provider lacks is refused with a usage error.
 env adds variables for the worker: \"K=V\", or \"NAME\" to pass the server's own value by name \
 (keeps secrets out of tool arguments).
 A CLI that is not signed in makes spawn fail with code sign_in: a person must run it once.";
