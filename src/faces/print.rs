@@ -10,12 +10,14 @@ use crate::core::args::{GuardArgs, KillArgs, NoUnknownFields, SpawnArgs, WaitArg
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
 use crate::core::outcome::{Outcome, OutcomeKind};
+use crate::core::print::stdin::{combine, stdin_text};
 use crate::core::providers::Provider;
 use crate::core::turn_progress::TurnPhase;
 use crate::operations::guard::Guard;
 use crate::operations::worker::{Answer, Worker};
 use crate::operations::{Ctx, kill, send, spawn, wait};
 use serde_json::json;
+use std::io::IsTerminal;
 use std::time::Instant;
 
 /// Output formats of `-p`, as `claude -p --output-format`.
@@ -35,7 +37,8 @@ pub struct PrintArgs {
     /// Print mode: run one prompt through a worker and print its answer (like `claude -p`).
     #[arg(short = 'p', long = "print")]
     pub print: bool,
-    /// The prompt; read from standard input when omitted.
+    /// The prompt; piped standard input joins it as the provider's own print mode does (see
+    /// docs/print-mode.md), and is the whole prompt when this is omitted or `-`.
     pub prompt: Option<String>,
     /// How to print the answer (`-o json` as gemini spells it).
     #[arg(short = 'o', long, value_enum, default_value_t)]
@@ -56,13 +59,15 @@ pub struct PrintArgs {
 pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec<u8>>) -> u8 {
     let json = args.output_format == OutputFormat::Json;
     let started = Instant::now();
-    let prompt = match &args.prompt {
-        Some(p) if p != "-" => Ok(p.clone().into_bytes()),
+    // Piped stdin joins a prompt argument, as in the real print modes; a terminal is not read.
+    let piped = match args.prompt.as_deref() {
+        Some(p) if p != "-" && std::io::stdin().is_terminal() => Ok(Vec::new()),
         _ => stdin_prompt(),
     };
+    let stdin = piped.and_then(|bytes| stdin_text(&bytes).map(str::to_string));
     let who = args.spawn.name.clone();
     let mut line = turn_line_for(ctx, who.as_deref().unwrap_or(args.spawn.provider.as_str()));
-    let done = prompt.and_then(|prompt| turn(ctx, &args, &prompt, &line));
+    let done = stdin.and_then(|stdin| turn(ctx, &args, &stdin, &line));
     line.clear();
     match done {
         Ok(done) => {
@@ -130,7 +135,7 @@ impl Done {
 }
 
 /// Spawn (or reuse), send, wait, read; the worker umbel created is removed on every path.
-fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8], line: &TurnLine) -> Result<Done> {
+fn turn(ctx: &Ctx, args: &PrintArgs, stdin: &str, line: &TurnLine) -> Result<Done> {
     // Bad guardrails are refused before a worker exists.
     let guard = Guard::prepare_here(ctx, &args.guard)?;
     if let Some(text) = &args.timeout {
@@ -146,14 +151,19 @@ fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8], line: &TurnLine) -> Result<D
                         meta.provider, args.spawn.provider
                     )));
                 }
-                Ok(_) => Some(name),
+                Ok(meta) => Some((name, meta.provider)),
                 Err(_) => None,
             }
         }
         None => None,
     };
+    let provider = reuse.as_ref().map_or(args.spawn.provider, |(_, p)| *p);
+    let prompt = combine(provider, args.prompt.as_deref(), stdin);
+    if prompt.trim().is_empty() {
+        return Err(no_prompt());
+    }
     let (name, created) = match reuse {
-        Some(name) => (name, false),
+        Some((name, _)) => (name, false),
         None => {
             line.show_phase(TurnPhase::Starting);
             let meta = spawn::spawn(ctx, &args.spawn)?;
@@ -162,7 +172,7 @@ fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8], line: &TurnLine) -> Result<D
     };
     let result = (|| {
         line.show_phase(TurnPhase::Submitting);
-        let since = send::send_turn(ctx, name.as_str(), prompt, &GuardArgs::default())?;
+        let since = send::send_turn(ctx, name.as_str(), prompt.as_bytes(), &GuardArgs::default())?;
         let wait_args = WaitArgs {
             name: name.to_string(),
             since: Some(since),

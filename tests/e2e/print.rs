@@ -9,6 +9,8 @@ each_provider!(
     print_mode_json_has_the_providers_own_shape,
     print_mode_exit_code_follows_the_outcome,
     print_mode_with_a_name_keeps_and_reuses_the_worker,
+    piped_stdin_joins_the_prompt_as_the_providers_print_mode_does,
+    a_megabyte_of_stdin_is_delivered,
 );
 
 fn print_mode_json_has_the_providers_own_shape(provider: &str) {
@@ -145,4 +147,72 @@ fn dash_o_json_is_output_format_json_as_gemini_spells_it() {
     assert_success(&out, "-p -o json");
     let v = json_of(&out);
     assert_eq!(v["response"], "Response to: hi", "{v}");
+}
+
+/// The joining rules were measured on the real CLIs (src/core/print/stdin.rs).
+fn piped_stdin_joins_the_prompt_as_the_providers_print_mode_does(provider: &str) {
+    let sb = Sandbox::new();
+    let record = sb.record_env();
+    let out = sb
+        .umbel()
+        .args(["-p", "Count the lines", "--provider", provider])
+        .args(["--env", &record])
+        .write_stdin("x\ny\n")
+        .output()
+        .unwrap();
+    assert_success(&out, "-p with stdin");
+    let expected = match provider {
+        "claude" => "Count the lines\nx\ny\n",
+        "codex" => "Count the lines\n\n<stdin>\nx\ny\n</stdin>",
+        _ => "x\ny\n\n\nCount the lines",
+    };
+    let received = sb.received();
+    assert_eq!(received.len(), 1);
+    assert_eq!(String::from_utf8_lossy(&received[0]), expected);
+}
+
+fn a_megabyte_of_stdin_is_delivered(provider: &str) {
+    let sb = Sandbox::new();
+    let record = sb.record_env();
+    let big: Vec<u8> = (0..1_000_000u32)
+        .map(|i| {
+            if i % 80 == 79 {
+                b'\n'
+            } else {
+                b'a' + (i % 26) as u8
+            }
+        })
+        .collect();
+    let out = sb
+        .umbel()
+        .args(["-p", "--provider", provider, "--env", &record])
+        .write_stdin(big.clone())
+        .output()
+        .unwrap();
+    assert_success(&out, "-p with 1 MB of stdin");
+    let received = sb.received();
+    assert_eq!(received.len(), 1);
+    assert!(received[0] == big, "the 1 MB prompt differs");
+}
+
+#[test]
+fn a_binary_stdin_is_refused_before_any_worker_starts() {
+    let sb = Sandbox::new();
+    for bytes in [&b"PK\x03\x04\xff\xfe binary"[..], &b"text\0with NUL"[..]] {
+        let out = sb
+            .umbel()
+            .args(["-p", "Review this", "--output-format", "json"])
+            .write_stdin(bytes.to_vec())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("standard input is not text")
+                || stdout(&out).contains("stdin_not_text"),
+            "{}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+        assert!(sb.worker_dirs().is_empty(), "a worker was started");
+    }
 }

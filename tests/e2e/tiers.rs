@@ -48,6 +48,7 @@ each_tier!(
     esc_mid_turn_is_provider_error_interrupted,
     esc_before_any_text_is_provider_error_interrupted,
     print_mode_text_and_json,
+    print_mode_joins_piped_stdin_as_the_real_print_mode,
     text_left_on_the_input_line_is_cleared_not_glued_to_the_next_prompt,
 );
 
@@ -241,6 +242,70 @@ fn print_mode_text_and_json(provider: &str, tier: Tier) {
         stdout(&out)
     );
     assert!(sb.worker_dirs().is_empty(), "-p leaves no worker");
+}
+
+/// The real CLI's own print mode in the sandbox (the offline tier only): `claude -p`,
+/// `codex exec`, `gemini -p` with `args` after it and `stdin` piped.
+pub fn real_print(
+    sb: &Sandbox,
+    provider: &str,
+    args: &[&str],
+    stdin: &str,
+) -> std::process::Output {
+    let var = format!("UMBEL_{}_BIN", provider.to_uppercase());
+    let bin = sb
+        .env()
+        .into_iter()
+        .find_map(|(k, v)| (k == var).then_some(v))
+        .expect("the real tier names each CLI");
+    let mut cmd = assert_cmd::Command::new(bin);
+    cmd.env_clear().envs(sb.env()).current_dir(&sb.project);
+    match provider {
+        "claude" => cmd.arg("-p"),
+        "codex" => cmd.args(["exec", "--skip-git-repo-check"]),
+        _ => cmd.args(["--skip-trust", "-p"]),
+    };
+    cmd.args(args)
+        .write_stdin(stdin.to_string())
+        .timeout(std::time::Duration::from_secs(90))
+        .output()
+        .expect("run the real CLI")
+}
+
+/// `printf 'x\ny\n' | umbel -p "Count the lines"` sends what the real print mode sends: the
+/// model answers `JOINED` only to that exact message (its rule per CLI: src/core/print/stdin.rs).
+fn print_mode_joins_piped_stdin_as_the_real_print_mode(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let joined = match provider {
+        "claude" => "Count the lines\nx\ny",
+        "codex" => "Count the lines\n\n<stdin>\nx\ny\n</stdin>",
+        _ => "x\ny\n\n\nCount the lines",
+    };
+    let scenario = sb.scenario(
+        "s",
+        json!({ "turns": [{ "match": joined, "reply": "JOINED" }], "default": { "reply": "APART" } }),
+    );
+    if tier == Tier::Real {
+        let out = real_print(&sb, provider, &["Count the lines"], "x\ny\n");
+        assert_success(&out, "the real print mode");
+        assert_eq!(stdout(&out).trim(), "JOINED", "the real CLI's rule changed");
+        sb.scenario("s", json!({ "turns": [{ "match": joined, "reply": "JOINED" }], "default": { "reply": "APART" } }));
+    }
+    let out = sb
+        .umbel()
+        .args([
+            "-p",
+            "Count the lines",
+            "--provider",
+            provider,
+            "--env",
+            &scenario,
+        ])
+        .write_stdin("x\ny\n")
+        .output()
+        .expect("umbel");
+    assert_success(&out, "-p with stdin");
+    assert_eq!(stdout(&out), "JOINED\n");
 }
 
 /// What a `send` killed between its paste and its Enter leaves on the input line, or what a
