@@ -216,3 +216,34 @@ fn a_binary_stdin_is_refused_before_any_worker_starts() {
         assert!(sb.worker_dirs().is_empty(), "a worker was started");
     }
 }
+
+/// A failure before any turn (here a bad `--cwd`) still prints the provider's JSON shape with
+/// `is_error`, and umbel's exit code and error code.
+#[test]
+fn a_failure_before_the_turn_prints_the_providers_error_shape() {
+    let sb = Sandbox::new();
+    let json = |provider: &str| {
+        sb.run(&[
+            "-p",
+            "hi",
+            "--provider",
+            provider,
+            "--output-format",
+            "json",
+            "--cwd",
+            "/nonexistent/umbel",
+        ])
+    };
+    let out = json("claude");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let result = json_of(&out);
+    assert_eq!(result["type"], "result");
+    assert_eq!(result["is_error"], true);
+    assert_eq!(result["error"]["code"], "cwd_missing");
+    let out = json("codex");
+    let last: Value = serde_json::from_str(stdout(&out).lines().last().expect("events")).unwrap();
+    assert_eq!(last["type"], "turn.failed", "{}", stdout(&out));
+    let out = json("gemini");
+    assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+    assert!(stderr(&out).contains("\"error\": {"), "{}", stderr(&out));
+}

@@ -49,6 +49,7 @@ each_tier!(
     esc_before_any_text_is_provider_error_interrupted,
     print_mode_text_and_json,
     print_mode_joins_piped_stdin_as_the_real_print_mode,
+    print_json_keys_include_the_real_print_modes,
     text_left_on_the_input_line_is_cleared_not_glued_to_the_next_prompt,
 );
 
@@ -245,11 +246,12 @@ fn print_mode_text_and_json(provider: &str, tier: Tier) {
 }
 
 /// The real CLI's own print mode in the sandbox (the offline tier only): `claude -p`,
-/// `codex exec`, `gemini -p` with `args` after it and `stdin` piped.
+/// `codex exec`, `gemini -p` with `flags`, the prompt, and `stdin` piped.
 pub fn real_print(
     sb: &Sandbox,
     provider: &str,
-    args: &[&str],
+    flags: &[&str],
+    prompt: &str,
     stdin: &str,
 ) -> std::process::Output {
     let var = format!("UMBEL_{}_BIN", provider.to_uppercase());
@@ -261,13 +263,15 @@ pub fn real_print(
     let mut cmd = assert_cmd::Command::new(bin);
     cmd.env_clear().envs(sb.env()).current_dir(&sb.project);
     match provider {
-        "claude" => cmd.arg("-p"),
-        "codex" => cmd.args(["exec", "--skip-git-repo-check"]),
-        _ => cmd.args(["--skip-trust", "-p"]),
+        "claude" => cmd.arg("-p").args(flags).arg(prompt),
+        "codex" => cmd
+            .args(["exec", "--skip-git-repo-check"])
+            .args(flags)
+            .arg(prompt),
+        _ => cmd.arg("--skip-trust").args(flags).args(["-p", prompt]),
     };
-    cmd.args(args)
-        .write_stdin(stdin.to_string())
-        .timeout(std::time::Duration::from_secs(90))
+    cmd.write_stdin(stdin.to_string())
+        .timeout(std::time::Duration::from_secs(120))
         .output()
         .expect("run the real CLI")
 }
@@ -286,7 +290,7 @@ fn print_mode_joins_piped_stdin_as_the_real_print_mode(provider: &str, tier: Tie
         json!({ "turns": [{ "match": joined, "reply": "JOINED" }], "default": { "reply": "APART" } }),
     );
     if tier == Tier::Real {
-        let out = real_print(&sb, provider, &["Count the lines"], "x\ny\n");
+        let out = real_print(&sb, provider, &[], "Count the lines", "x\ny\n");
         assert_success(&out, "the real print mode");
         assert_eq!(stdout(&out).trim(), "JOINED", "the real CLI's rule changed");
         sb.scenario("s", json!({ "turns": [{ "match": joined, "reply": "JOINED" }], "default": { "reply": "APART" } }));
@@ -335,4 +339,79 @@ fn text_left_on_the_input_line_is_cleared_not_glued_to_the_next_prompt(provider:
     let (code, _) = turn(&sb, "l1", "The real prompt");
     assert_eq!(code, Some(0));
     assert_eq!(read(&sb, &["l1"]), "Response to: The real prompt\n");
+}
+
+/// Every JSON document a print mode printed, stdout then stderr (gemini's error object).
+fn print_documents(out: &std::process::Output) -> Vec<Value> {
+    let mut documents = crate::print_json::parse_documents(&stdout(out));
+    documents.extend(crate::print_json::parse_documents(&stderr(out)));
+    documents
+}
+
+/// The recorded print-mode JSON of the provider's own CLI on a scenario (tests/data).
+fn recorded_print_json(provider: &str, scenario: &str) -> Vec<Value> {
+    use crate::print_json::{kind, sample};
+    match (provider, scenario) {
+        ("claude", "api-error") => sample("claude/claude-2.1.332-print-json-api-error.json"),
+        ("claude", _) => sample("claude/claude-2.1.332-print-json-success.json"),
+        ("codex", "api-error") => sample("codex/codex-0.171.0-exec-json-api-error.jsonl"),
+        ("codex", "tool") => sample("codex/codex-0.171.0-exec-json-tool-turn.jsonl"),
+        ("codex", _) => sample("codex/codex-0.171.0-exec-json-tool-turn.jsonl")
+            .into_iter()
+            .filter(|d| !kind(d).ends_with("/command_execution"))
+            .collect(),
+        (_, "api-error") => sample("gemini/gemini-0.61.0-print-json-api-error-stderr.json"),
+        _ => sample("gemini/gemini-0.61.0-print-json-success.json"),
+    }
+}
+
+/// The key set of `umbel -p --output-format json` includes the provider's own print mode's on
+/// the same scenario: a plain answer, a shell tool, an API error.
+fn print_json_keys_include_the_real_print_modes(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let tool = json!({ "turns": [{ "reply": "It printed hi.", "end": { "permission": {
+        "tool": "Bash", "input": { "command": "echo hi", "description": "Print hi" } } } }] });
+    let api_error = json!({ "turns": [{ "end": { "api_error": {
+        "status": 400, "message": "scripted bad request" } } }] });
+    let cases = [
+        (
+            "success",
+            json!({ "default": { "reply": "The answer is 42." } }),
+        ),
+        ("tool", tool),
+        ("api-error", api_error),
+    ];
+    for (name, scenario) in cases {
+        let env = sb.scenario(name, scenario.clone());
+        let unattended = name == "tool";
+        let theirs = match tier {
+            Tier::Fake => recorded_print_json(provider, name),
+            Tier::Real => {
+                let mut flags: Vec<&str> = match provider {
+                    "claude" => vec!["--output-format", "json"],
+                    "codex" => vec!["--json"],
+                    _ => vec!["-o", "json"],
+                };
+                if unattended {
+                    flags.push(match provider {
+                        "claude" => "--dangerously-skip-permissions",
+                        "codex" => "--dangerously-bypass-approvals-and-sandbox",
+                        _ => "--yolo",
+                    });
+                }
+                let out = real_print(&sb, provider, &flags, "run the tool", "");
+                // The model server forgets which turns were used when the scenario is written.
+                sb.scenario(name, scenario);
+                print_documents(&out)
+            }
+        };
+        let mut args = vec!["-p", "run the tool", "--provider", provider];
+        args.extend(["--output-format", "json", "--env", &env]);
+        if unattended {
+            args.push("--unattended");
+        }
+        let out = sb.run(&args);
+        let ours = print_documents(&out);
+        crate::print_json::assert_keys_include(&ours, &theirs, &format!("{provider} {name}"));
+    }
 }

@@ -4,19 +4,22 @@
 //! honestly — and removes the worker it created. The exit status is the wait outcome's (0 when
 //! the turn ended).
 
+mod json;
+
 use super::output::{explain_outcome, out, out_json, report};
 use super::turn_line::{TurnLine, turn_line_for};
 use crate::core::args::{GuardArgs, KillArgs, NoUnknownFields, SpawnArgs, WaitArgs, WaitUntil};
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
 use crate::core::outcome::{Outcome, OutcomeKind};
+use crate::core::print::stats::TurnStats;
 use crate::core::print::stdin::{combine, stdin_text};
 use crate::core::providers::Provider;
 use crate::core::turn_progress::TurnPhase;
 use crate::operations::guard::Guard;
+use crate::operations::turn_stats::last_turn_stats;
 use crate::operations::worker::{Answer, Worker};
 use crate::operations::{Ctx, kill, send, spawn, wait};
-use serde_json::json;
 use std::io::IsTerminal;
 use std::time::Instant;
 
@@ -78,16 +81,24 @@ pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec
             }
             done.outcome.outcome.exit_code()
         }
-        Err(e) => report(&e, json),
+        Err(e) => {
+            let code = report(&e, false);
+            if json {
+                print_documents(json::failure(args.spawn.provider, &e));
+            }
+            code
+        }
     }
 }
 
 /// What one print-mode turn produced.
-struct Done {
+pub(crate) struct Done {
     provider: Provider,
     outcome: Outcome,
     answer: Option<Answer>,
     session_id: String,
+    /// Tokens, models and tools of the turn, from its transcript.
+    stats: TurnStats,
 }
 
 impl Done {
@@ -193,11 +204,17 @@ fn turn(ctx: &Ctx, args: &PrintArgs, stdin: &str, line: &TurnLine) -> Result<Don
         let session_id = answer
             .as_ref()
             .map_or(worker.meta.session_id.clone(), |a| a.session_id.clone());
+        let transcript = answer
+            .as_ref()
+            .and_then(|a| a.transcript_path.as_deref())
+            .map(std::path::Path::new);
+        let stats = last_turn_stats(ctx, &worker, transcript);
         Ok(Done {
             provider: worker.meta.provider,
             outcome,
             answer,
             session_id,
+            stats,
         })
     })();
     if created && args.spawn.name.is_none() {
@@ -226,56 +243,20 @@ fn emit_text(done: &Done) {
 
 /// JSON in the shape of the provider's own print mode.
 fn emit_json(done: &Done, duration_ms: u64) {
-    let error = (!done.ok()).then(|| done.error_message());
-    match done.provider {
-        Provider::Claude => {
-            let stopped = done.outcome.outcome == OutcomeKind::Stop;
-            let mut result = json!({
-                "type": "result",
-                "subtype": if stopped { "success" } else { "error_during_execution" },
-                "is_error": error.is_some(),
-                "duration_ms": duration_ms,
-                "num_turns": 1,
-                "result": done.text(),
-                "session_id": done.session_id,
-                "outcome": done.outcome.outcome,
-            });
-            if let Some(value) = &done.outcome.structured_output {
-                result["structured_output"] = value.clone();
-            }
-            if let Some(attempts) = done.outcome.attempts {
-                result["attempts"] = json!(attempts);
-            }
-            if let Some(reason) = &done.outcome.reason {
-                result["reason"] = json!(reason);
-            }
-            out_json(&result);
-        }
-        Provider::Codex => {
-            out_json(&json!({ "type": "thread.started", "thread_id": done.session_id }));
-            out_json(&json!({ "type": "turn.started" }));
-            match error {
-                None => {
-                    let item =
-                        json!({ "id": "item_0", "type": "agent_message", "text": done.printed() });
-                    out_json(&json!({ "type": "item.completed", "item": item }));
-                    out_json(&json!({ "type": "turn.completed" }));
-                }
-                Some(message) => {
-                    out_json(&json!({ "type": "error", "message": message }));
-                    out_json(&json!({ "type": "turn.failed", "error": { "message": message } }));
-                }
-            }
-        }
-        Provider::Gemini => match error {
-            None => out_json(&json!({ "session_id": done.session_id, "response": done.printed() })),
-            // `gemini -p -o json` prints nothing on stdout when the turn fails; the error
-            // object goes to stderr.
-            Some(message) => eprintln!(
+    print_documents(json::documents(done, duration_ms));
+}
+
+/// Prints JSON documents, one a line, each to stdout or (when flagged) stderr.
+fn print_documents(documents: Vec<(serde_json::Value, bool)>) {
+    for (document, to_stderr) in documents {
+        if to_stderr {
+            eprintln!(
                 "{}",
-                json!({ "session_id": done.session_id, "error": { "type": "Error", "message": message } })
-            ),
-        },
+                serde_json::to_string_pretty(&document).unwrap_or_default()
+            );
+        } else {
+            out_json(&document);
+        }
     }
 }
 
