@@ -13,8 +13,14 @@ use std::time::{Duration, Instant};
 const SETTLE: Duration = Duration::from_secs(3);
 
 /// The last turn's stats; empty when the transcript cannot be read (the JSON then reports
-/// zero tokens rather than failing a turn that ended).
-pub fn last_turn_stats(ctx: &Ctx, worker: &Worker, transcript: Option<&Path>) -> TurnStats {
+/// zero tokens rather than failing a turn that ended). `ended`: the turn is known to have
+/// ended, so the transcript is given a moment to show it.
+pub fn last_turn_stats(
+    ctx: &Ctx,
+    worker: &Worker,
+    transcript: Option<&Path>,
+    ended: bool,
+) -> TurnStats {
     let path = match transcript {
         Some(path) => Some(path.to_path_buf()),
         None => worker.transcript_path(ctx),
@@ -28,7 +34,7 @@ pub fn last_turn_stats(ctx: &Ctx, worker: &Worker, transcript: Option<&Path>) ->
             return TurnStats::default();
         };
         let (turn, records) = last_turn_records(worker.provider(), &mut lines);
-        if turn.ended || Instant::now() >= deadline {
+        if turn.ended || !ended || Instant::now() >= deadline {
             return turn_stats(worker.meta.provider, &records);
         }
         std::thread::sleep(Duration::from_millis(50));

@@ -247,3 +247,47 @@ fn a_failure_before_the_turn_prints_the_providers_error_shape() {
     assert!(stdout(&out).is_empty(), "{}", stdout(&out));
     assert!(stderr(&out).contains("\"error\": {"), "{}", stderr(&out));
 }
+
+/// stream-json is live: the prompt's event is out while the turn still runs (here it never
+/// ends; Ctrl-C stops umbel, which removes its worker).
+#[test]
+fn stream_json_prints_events_while_the_turn_runs() {
+    use std::io::BufRead;
+    let sb = Sandbox::new();
+    let scenario = sb.scenario(
+        "w",
+        json!({ "default": { "reply": "partial", "end": "wedge" } }),
+    );
+    let args = [
+        "-p",
+        "hello",
+        "--provider",
+        "gemini",
+        "--output-format",
+        "stream-json",
+    ];
+    let mut child = sb
+        .process(&args)
+        .args(["--timeout", "60s", "--env", &scenario])
+        .spawn()
+        .expect("umbel");
+    let mut lines = std::io::BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut next = || -> Value {
+        let line = lines.next().expect("an event").expect("read");
+        serde_json::from_str(&line).expect("one JSON object a line")
+    };
+    assert_eq!(next()["type"], "init");
+    let message = next();
+    assert_eq!(
+        (&message["type"], &message["role"]),
+        (&json!("message"), &json!("user"))
+    );
+    assert!(
+        child.try_wait().expect("try_wait").is_none(),
+        "the events came only once umbel had ended"
+    );
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = child.wait().expect("wait");
+    assert_eq!(status.code(), Some(130));
+    assert!(sb.worker_dirs().is_empty(), "the worker stayed");
+}

@@ -50,6 +50,7 @@ each_tier!(
     print_mode_text_and_json,
     print_mode_joins_piped_stdin_as_the_real_print_mode,
     print_json_keys_include_the_real_print_modes,
+    stream_json_event_types_follow_the_real_print_mode,
     text_left_on_the_input_line_is_cleared_not_glued_to_the_next_prompt,
 );
 
@@ -414,4 +415,73 @@ fn print_json_keys_include_the_real_print_modes(provider: &str, tier: Tier) {
         let ours = print_documents(&out);
         crate::print_json::assert_keys_include(&ours, &theirs, &format!("{provider} {name}"));
     }
+}
+
+/// The recorded stream of the provider's own CLI (tests/data): claude on a plain answer, codex
+/// (`exec --json`) and gemini on a tool turn.
+fn recorded_stream_json(provider: &str) -> Vec<Value> {
+    crate::print_json::sample(match provider {
+        "claude" => "claude/claude-2.1.332-print-stream-json.jsonl",
+        "codex" => "codex/codex-0.171.0-exec-json-tool-turn.jsonl",
+        _ => "gemini/gemini-0.61.0-print-stream-json-tool-turn.jsonl",
+    })
+}
+
+/// The event kinds of a stream, in order. Left out: the `system` hook events claude streams
+/// for the user's own SessionStart hooks (umbel's hooks are its plumbing, not the user's) and
+/// codex's start-up warning items.
+fn stream_kinds(provider: &str, events: Vec<Value>) -> Vec<String> {
+    let events: Vec<Value> = events
+        .into_iter()
+        .filter(|e| {
+            !e["subtype"]
+                .as_str()
+                .is_some_and(|s| s.starts_with("hook_"))
+        })
+        .filter(|e| crate::print_json::kind(e) != "item.completed/error")
+        .collect();
+    if provider != "codex" {
+        return umbel::core::print::stream::kinds_in_order(&events);
+    }
+    let mut kinds: Vec<String> = events.iter().map(crate::print_json::kind).collect();
+    kinds.dedup();
+    kinds
+}
+
+/// `umbel -p --output-format stream-json` streams the event types the real print mode
+/// streams, in the same order (claude: a plain answer; codex, whose stream is `exec --json`,
+/// and gemini: a tool turn).
+fn stream_json_event_types_follow_the_real_print_mode(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let scenario = match provider {
+        "claude" => json!({ "default": { "reply": "The answer is 42." } }),
+        _ => json!({ "turns": [{ "reply": "It printed hi.", "end": { "permission": {
+            "tool": "Bash", "input": { "command": "echo hi", "description": "Print hi" } } } }] }),
+    };
+    let env = sb.scenario("s", scenario.clone());
+    let theirs = match tier {
+        Tier::Fake => stream_kinds(provider, recorded_stream_json(provider)),
+        Tier::Real => {
+            let flags: &[&str] = match provider {
+                "claude" => &["--output-format", "stream-json", "--verbose"],
+                "codex" => &["--json", "--dangerously-bypass-approvals-and-sandbox"],
+                _ => &["-o", "stream-json", "--yolo"],
+            };
+            let out = real_print(&sb, provider, flags, "run the tool", "");
+            sb.scenario("s", scenario);
+            stream_kinds(provider, crate::print_json::parse_documents(&stdout(&out)))
+        }
+    };
+    let mut args = vec!["-p", "run the tool", "--provider", provider];
+    args.extend([
+        "--output-format",
+        "stream-json",
+        "--env",
+        &env,
+        "--unattended",
+    ]);
+    let out = sb.run(&args);
+    assert_success(&out, "-p stream-json");
+    let ours = stream_kinds(provider, crate::print_json::parse_documents(&stdout(&out)));
+    assert_eq!(ours, theirs, "{}", stdout(&out));
 }

@@ -3,3 +3,4 @@
 
 pub mod stats;
 pub mod stdin;
+pub mod stream;

@@ -5,6 +5,7 @@
 //! the turn ended).
 
 mod json;
+mod stream;
 
 use super::output::{explain_outcome, out, out_json, report};
 use super::turn_line::{TurnLine, turn_line_for};
@@ -32,6 +33,9 @@ pub enum OutputFormat {
     /// JSON shaped like the provider's own: `claude -p --output-format json` (one result
     /// object), `codex exec --json` (JSONL events), `gemini -p -o json` (one object).
     Json,
+    /// Events as the turn runs, one JSON object a line, as `claude -p --output-format
+    /// stream-json` and `gemini -o stream-json` (codex: the `exec --json` events).
+    StreamJson,
 }
 
 /// The flags of print mode.
@@ -60,7 +64,8 @@ pub struct PrintArgs {
 
 /// Runs print mode and returns the exit status.
 pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec<u8>>) -> u8 {
-    let json = args.output_format == OutputFormat::Json;
+    let format = args.output_format;
+    let json = format != OutputFormat::Text;
     let started = Instant::now();
     // Piped stdin joins a prompt argument, as in the real print modes; a terminal is not read.
     let piped = match args.prompt.as_deref() {
@@ -73,11 +78,12 @@ pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec
     let done = stdin.and_then(|stdin| turn(ctx, &args, &stdin, &line));
     line.clear();
     match done {
-        Ok(done) => {
-            if json {
-                emit_json(&done, started.elapsed().as_millis() as u64);
-            } else {
-                emit_text(&done);
+        Ok(mut done) => {
+            let ms = started.elapsed().as_millis() as u64;
+            match format {
+                OutputFormat::Text => emit_text(&done),
+                OutputFormat::Json => emit_json(&done, ms),
+                OutputFormat::StreamJson => stream::finish(ctx, done.live.take(), &done, ms),
             }
             done.outcome.outcome.exit_code()
         }
@@ -99,6 +105,8 @@ pub(crate) struct Done {
     session_id: String,
     /// Tokens, models and tools of the turn, from its transcript.
     stats: TurnStats,
+    /// The transcript tail of `--output-format stream-json`.
+    live: Option<stream::Live>,
 }
 
 impl Done {
@@ -182,40 +190,17 @@ fn turn(ctx: &Ctx, args: &PrintArgs, stdin: &str, line: &TurnLine) -> Result<Don
         }
     };
     let result = (|| {
-        line.show_phase(TurnPhase::Submitting);
-        let since = send::send_turn(ctx, name.as_str(), prompt.as_bytes(), &GuardArgs::default())?;
-        let wait_args = WaitArgs {
-            name: name.to_string(),
-            since: Some(since),
-            until: WaitUntil {
-                timeout: args.timeout.clone(),
-                ..WaitUntil::default()
-            },
-            guard: GuardArgs::default(),
-            unknown: NoUnknownFields,
-        };
-        let outcome =
-            wait::wait_guarded(&ctx.with_progress(line.sink()), &wait_args, guard.as_ref())?;
-        let worker = Worker::load(ctx, name.as_str())?;
-        let answer = match outcome.outcome {
-            OutcomeKind::Stop | OutcomeKind::ProviderError => worker.answer(ctx).ok(),
-            _ => None,
-        };
-        let session_id = answer
-            .as_ref()
-            .map_or(worker.meta.session_id.clone(), |a| a.session_id.clone());
-        let transcript = answer
-            .as_ref()
-            .and_then(|a| a.transcript_path.as_deref())
-            .map(std::path::Path::new);
-        let stats = last_turn_stats(ctx, &worker, transcript);
-        Ok(Done {
-            provider: worker.meta.provider,
-            outcome,
-            answer,
-            session_id,
-            stats,
-        })
+        let one_turn = || run_turn(ctx, args, &name, &prompt, line, guard.as_ref());
+        // codex's stream is its `exec --json` events, printed at the end.
+        if args.output_format == OutputFormat::StreamJson && provider != Provider::Codex {
+            let meta = Worker::load(ctx, name.as_str())?.meta;
+            let (done, live) = stream::run(ctx, &meta, one_turn);
+            return done.map(|done| Done {
+                live: Some(live),
+                ..done
+            });
+        }
+        one_turn()
     })();
     if created && args.spawn.name.is_none() {
         let kill_args = KillArgs {
@@ -228,6 +213,52 @@ fn turn(ctx: &Ctx, args: &PrintArgs, stdin: &str, line: &TurnLine) -> Result<Don
         }
     }
     result
+}
+
+/// Send, wait, read the answer and the turn's stats.
+fn run_turn(
+    ctx: &Ctx,
+    args: &PrintArgs,
+    name: &WorkerName,
+    prompt: &str,
+    line: &TurnLine,
+    guard: Option<&Guard>,
+) -> Result<Done> {
+    line.show_phase(TurnPhase::Submitting);
+    let since = send::send_turn(ctx, name.as_str(), prompt.as_bytes(), &GuardArgs::default())?;
+    let wait_args = WaitArgs {
+        name: name.to_string(),
+        since: Some(since),
+        until: WaitUntil {
+            timeout: args.timeout.clone(),
+            ..WaitUntil::default()
+        },
+        guard: GuardArgs::default(),
+        unknown: NoUnknownFields,
+    };
+    let outcome = wait::wait_guarded(&ctx.with_progress(line.sink()), &wait_args, guard)?;
+    let worker = Worker::load(ctx, name.as_str())?;
+    let ended = matches!(
+        outcome.outcome,
+        OutcomeKind::Stop | OutcomeKind::ProviderError
+    );
+    let answer = ended.then(|| worker.answer(ctx).ok()).flatten();
+    let session_id = answer
+        .as_ref()
+        .map_or(worker.meta.session_id.clone(), |a| a.session_id.clone());
+    let transcript = answer
+        .as_ref()
+        .and_then(|a| a.transcript_path.as_deref())
+        .map(std::path::Path::new);
+    let stats = last_turn_stats(ctx, &worker, transcript, ended);
+    Ok(Done {
+        provider: worker.meta.provider,
+        outcome,
+        answer,
+        session_id,
+        stats,
+        live: None,
+    })
 }
 
 fn emit_text(done: &Done) {
