@@ -291,3 +291,26 @@ fn stream_json_prints_events_while_the_turn_runs() {
     assert_eq!(status.code(), Some(130));
     assert!(sb.worker_dirs().is_empty(), "the worker stayed");
 }
+
+/// A stdin pipe that stays silent (a `while read` loop's, a CI runner's) does not hang
+/// `umbel -p PROMPT`: like `claude -p`, it waits 3 s for data, then goes on with the prompt.
+#[test]
+fn a_silent_stdin_pipe_is_given_up_after_three_seconds() {
+    let sb = Sandbox::new();
+    let record = sb.record_env();
+    let mut child = sb
+        .process(&["-p", "hello", "--env", &record])
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .expect("umbel");
+    let held_open = child.stdin.take();
+    let out = child.wait_with_output().expect("wait");
+    drop(held_open);
+    assert_success(&out, "-p with a silent pipe");
+    assert!(
+        stderr(&out).contains("no stdin data received in 3s"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(sb.received(), [b"hello".to_vec()]);
+}

@@ -5,6 +5,7 @@
 //! the turn ended).
 
 mod json;
+mod stdin;
 mod stream;
 
 use super::output::{explain_outcome, out, out_json, report};
@@ -21,7 +22,6 @@ use crate::operations::guard::Guard;
 use crate::operations::turn_stats::last_turn_stats;
 use crate::operations::worker::{Answer, Worker};
 use crate::operations::{Ctx, kill, send, spawn, wait};
-use std::io::IsTerminal;
 use std::time::Instant;
 
 /// Output formats of `-p`, as `claude -p --output-format`.
@@ -68,10 +68,15 @@ pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec
     let json = format != OutputFormat::Text;
     let started = Instant::now();
     // Piped stdin joins a prompt argument, as in the real print modes; a terminal is not read.
-    let piped = match args.prompt.as_deref() {
-        Some(p) if p != "-" && std::io::stdin().is_terminal() => Ok(Vec::new()),
-        _ => stdin_prompt(),
-    };
+    let prompt_given = args.prompt.as_deref().is_some_and(|p| p != "-");
+    let provider = args
+        .spawn
+        .name
+        .as_deref()
+        .and_then(|n| WorkerName::parse(n).ok())
+        .and_then(|n| ctx.state.read_meta(&n).ok())
+        .map_or(args.spawn.provider, |meta| meta.provider);
+    let piped = stdin::piped(prompt_given, provider, stdin_prompt);
     let stdin = piped.and_then(|bytes| stdin_text(&bytes).map(str::to_string));
     let who = args.spawn.name.clone();
     let mut line = turn_line_for(ctx, who.as_deref().unwrap_or(args.spawn.provider.as_str()));
