@@ -18,6 +18,21 @@ pub struct Tokens {
     pub requests: u64,
 }
 
+impl ToolCall {
+    /// A call without its result yet.
+    fn new(id: Option<&str>, name: Option<&str>, input: Option<&Value>) -> Self {
+        ToolCall {
+            id: id.unwrap_or("").to_string(),
+            name: name.unwrap_or("").to_string(),
+            input: input.cloned().unwrap_or(Value::Null),
+            output: None,
+            ok: None,
+            exit_code: None,
+            denied: false,
+        }
+    }
+}
+
 impl Tokens {
     fn add(&mut self, other: &Tokens) {
         self.input += other.input;
@@ -164,15 +179,11 @@ fn claude(records: &[Value], stats: &mut TurnStats) {
                 }
                 for block in blocks(message) {
                     if str_field(block, "type") == Some("tool_use") {
-                        stats.tools.push(ToolCall {
-                            id: str_field(block, "id").unwrap_or("").to_string(),
-                            name: str_field(block, "name").unwrap_or("").to_string(),
-                            input: block.get("input").cloned().unwrap_or(Value::Null),
-                            output: None,
-                            ok: None,
-                            exit_code: None,
-                            denied: false,
-                        });
+                        stats.tools.push(ToolCall::new(
+                            str_field(block, "id"),
+                            str_field(block, "name"),
+                            block.get("input"),
+                        ));
                     }
                 }
             }
@@ -245,18 +256,13 @@ fn codex(records: &[Value], stats: &mut TurnStats) {
                 stats.model(&name).add(&tokens);
             }
             (_, Some("function_call")) => {
-                let input = str_field(payload, "arguments")
-                    .and_then(|a| serde_json::from_str(a).ok())
-                    .unwrap_or(Value::Null);
-                stats.tools.push(ToolCall {
-                    id: str_field(payload, "call_id").unwrap_or("").to_string(),
-                    name: str_field(payload, "name").unwrap_or("").to_string(),
-                    input,
-                    output: None,
-                    ok: None,
-                    exit_code: None,
-                    denied: false,
-                });
+                let input: Option<Value> =
+                    str_field(payload, "arguments").and_then(|a| serde_json::from_str(a).ok());
+                stats.tools.push(ToolCall::new(
+                    str_field(payload, "call_id"),
+                    str_field(payload, "name"),
+                    input.as_ref(),
+                ));
             }
             (_, Some("function_call_output")) => {
                 let id = str_field(payload, "call_id").unwrap_or("");
@@ -326,13 +332,14 @@ fn gemini(records: &[Value], stats: &mut TurnStats) {
                         .and_then(Value::as_str)
                         .map(str::to_string);
                     stats.tools.push(ToolCall {
-                        id: str_field(call, "id").unwrap_or("").to_string(),
-                        name: str_field(call, "name").unwrap_or("").to_string(),
-                        input: call.get("args").cloned().unwrap_or(Value::Null),
                         output,
                         ok: status.map(|s| s == "success"),
-                        exit_code: None,
                         denied: matches!(status, Some("cancelled" | "rejected")),
+                        ..ToolCall::new(
+                            str_field(call, "id"),
+                            str_field(call, "name"),
+                            call.get("args"),
+                        )
                     });
                 }
             }

@@ -1,22 +1,9 @@
 use super::*;
-use crate::core::test_data::{CLAUDE_SESSION, CODEX_ROLLOUT, GEMINI_CHAT};
+use crate::core::test_data::{CLAUDE_SESSION, CODEX_ROLLOUT, GEMINI_CHAT, turn_records};
 
-/// The records of the recorded turn whose prompt line holds `prompt`, read as umbel reads them
-/// once the line holding `until` (after the prompt) was written.
+/// The stats of the recorded turn opened by `prompt`, read up to the line holding `until`.
 fn turn(provider: Provider, session: &str, prompt: &str, until: &str) -> TurnStats {
-    let lines: Vec<&str> = session.lines().collect();
-    let start = lines
-        .iter()
-        .position(|l| l.contains(prompt))
-        .expect("prompt");
-    let end = start
-        + lines[start..]
-            .iter()
-            .position(|l| l.contains(until))
-            .expect("end");
-    let mut newest_first = lines[..=end].iter().rev().map(|l| l.to_string());
-    let (_, records) = last_turn_records(provider.module(), &mut newest_first);
-    turn_stats(provider, &records)
+    turn_stats(provider, &turn_records(provider, session, prompt, until))
 }
 
 #[test]

@@ -150,24 +150,7 @@ pub fn kinds_in_order(events: &[Value]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::print::stats::last_turn_records;
-    use crate::core::test_data::{CLAUDE_SESSION, GEMINI_CHAT};
-
-    /// The records of the recorded turn opened by `prompt` (up to the line holding `until`).
-    fn records(provider: Provider, session: &str, prompt: &str, until: &str) -> Vec<Value> {
-        let lines: Vec<&str> = session.lines().collect();
-        let start = lines
-            .iter()
-            .position(|l| l.contains(prompt))
-            .expect("prompt");
-        let end = start
-            + lines[start..]
-                .iter()
-                .position(|l| l.contains(until))
-                .expect("end");
-        let mut newest_first = lines[..=end].iter().rev().map(|l| l.to_string());
-        last_turn_records(provider.module(), &mut newest_first).1
-    }
+    use crate::core::test_data::{CLAUDE_SESSION, GEMINI_CHAT, turn_records as records};
 
     fn stream(provider: Provider, records: &[Value]) -> Vec<Value> {
         let mut mapper = StreamMapper::new(provider, "s");
