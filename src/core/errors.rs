@@ -153,6 +153,12 @@ pub enum Error {
     #[error("the check `{command}` {detail}")]
     CheckFailed { command: String, detail: String },
 
+    /// Standard input piped to print mode is not text (a binary file, a NUL byte).
+    #[error(
+        "standard input is not text: byte {at} {what}; the CLIs read text, so pipe a text file (e.g. `base64` a binary one) or pass the text as the prompt"
+    )]
+    StdinNotText { at: usize, what: &'static str },
+
     /// The operation was interrupted (SIGINT, or a cancelled MCP request).
     #[error("interrupted")]
     Interrupted,
@@ -201,6 +207,7 @@ impl Error {
             Error::CheckFailed { .. } => "check_failed",
             Error::UserConfig { .. } => "user_config",
             Error::TurnOutOfRange { .. } => "turn_out_of_range",
+            Error::StdinNotText { .. } => "stdin_not_text",
             Error::Interrupted => "interrupted",
         }
     }
@@ -224,7 +231,8 @@ impl Error {
             | Error::CwdMissing { .. }
             | Error::InvalidWorkflow { .. }
             | Error::TurnOutOfRange { .. }
-            | Error::NoTurn { .. } => 2,
+            | Error::NoTurn { .. }
+            | Error::StdinNotText { .. } => 2,
             Error::SignIn { .. } | Error::DialogOpen { .. } => 126,
             Error::Interrupted => 130,
             _ => 1,

@@ -12,6 +12,8 @@ pub mod guard;
 pub mod meta;
 pub mod name;
 pub mod outcome;
+pub mod prices;
+pub mod print;
 pub mod providers;
 pub mod socket;
 pub mod status;

@@ -33,3 +33,25 @@ pub fn event(
         class,
     }
 }
+
+/// The records of the recorded turn whose prompt line holds `prompt`, as umbel reads them once
+/// the line holding `until` (after the prompt) was written.
+pub fn turn_records(
+    provider: crate::core::providers::Provider,
+    session: &str,
+    prompt: &str,
+    until: &str,
+) -> Vec<serde_json::Value> {
+    let lines: Vec<&str> = session.lines().collect();
+    let start = lines
+        .iter()
+        .position(|l| l.contains(prompt))
+        .expect("prompt");
+    let end = start
+        + lines[start..]
+            .iter()
+            .position(|l| l.contains(until))
+            .expect("end");
+    let mut newest_first = lines[..=end].iter().rev().map(|l| l.to_string());
+    crate::core::print::stats::last_turn_records(provider.module(), &mut newest_first).1
+}

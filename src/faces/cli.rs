@@ -192,7 +192,7 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Capture(_) | Command::Logs(_) | Command::Completions { .. }) => false,
         Some(Command::Man(_)) => false,
         Some(Command::Mcp) => false,
-        None => cli.print.output_format == print::OutputFormat::Json,
+        None => cli.print.output_format != print::OutputFormat::Text,
     }
 }
 

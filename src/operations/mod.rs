@@ -14,6 +14,8 @@ pub mod send;
 pub mod spawn;
 pub mod startup;
 pub mod status;
+pub mod transcript_tail;
+pub mod turn_stats;
 pub mod turns;
 pub mod wait;
 pub mod worker;

@@ -22,6 +22,7 @@ mod load;
 mod mcp;
 mod outcomes;
 mod print;
+mod print_json;
 mod progress;
 mod real;
 mod reference;

@@ -9,6 +9,8 @@ each_provider!(
     print_mode_json_has_the_providers_own_shape,
     print_mode_exit_code_follows_the_outcome,
     print_mode_with_a_name_keeps_and_reuses_the_worker,
+    piped_stdin_joins_the_prompt_as_the_providers_print_mode_does,
+    a_megabyte_of_stdin_is_delivered,
 );
 
 fn print_mode_json_has_the_providers_own_shape(provider: &str) {
@@ -145,4 +147,170 @@ fn dash_o_json_is_output_format_json_as_gemini_spells_it() {
     assert_success(&out, "-p -o json");
     let v = json_of(&out);
     assert_eq!(v["response"], "Response to: hi", "{v}");
+}
+
+/// The joining rules were measured on the real CLIs (src/core/print/stdin.rs).
+fn piped_stdin_joins_the_prompt_as_the_providers_print_mode_does(provider: &str) {
+    let sb = Sandbox::new();
+    let record = sb.record_env();
+    let out = sb
+        .umbel()
+        .args(["-p", "Count the lines", "--provider", provider])
+        .args(["--env", &record])
+        .write_stdin("x\ny\n")
+        .output()
+        .unwrap();
+    assert_success(&out, "-p with stdin");
+    let expected = match provider {
+        "claude" => "Count the lines\nx\ny\n",
+        "codex" => "Count the lines\n\n<stdin>\nx\ny\n</stdin>",
+        _ => "x\ny\n\n\nCount the lines",
+    };
+    let received = sb.received();
+    assert_eq!(received.len(), 1);
+    assert_eq!(String::from_utf8_lossy(&received[0]), expected);
+}
+
+fn a_megabyte_of_stdin_is_delivered(provider: &str) {
+    let sb = Sandbox::new();
+    let record = sb.record_env();
+    let big: Vec<u8> = (0..1_000_000u32)
+        .map(|i| {
+            if i % 80 == 79 {
+                b'\n'
+            } else {
+                b'a' + (i % 26) as u8
+            }
+        })
+        .collect();
+    let out = sb
+        .umbel()
+        .args(["-p", "--provider", provider, "--env", &record])
+        .write_stdin(big.clone())
+        .output()
+        .unwrap();
+    assert_success(&out, "-p with 1 MB of stdin");
+    let received = sb.received();
+    assert_eq!(received.len(), 1);
+    assert!(received[0] == big, "the 1 MB prompt differs");
+}
+
+#[test]
+fn a_binary_stdin_is_refused_before_any_worker_starts() {
+    let sb = Sandbox::new();
+    for bytes in [&b"PK\x03\x04\xff\xfe binary"[..], &b"text\0with NUL"[..]] {
+        let out = sb
+            .umbel()
+            .args(["-p", "Review this", "--output-format", "json"])
+            .write_stdin(bytes.to_vec())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("standard input is not text")
+                || stdout(&out).contains("stdin_not_text"),
+            "{}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+        assert!(sb.worker_dirs().is_empty(), "a worker was started");
+    }
+}
+
+/// A failure before any turn (here a bad `--cwd`) still prints the provider's JSON shape with
+/// `is_error`, and umbel's exit code and error code.
+#[test]
+fn a_failure_before_the_turn_prints_the_providers_error_shape() {
+    let sb = Sandbox::new();
+    let json = |provider: &str| {
+        sb.run(&[
+            "-p",
+            "hi",
+            "--provider",
+            provider,
+            "--output-format",
+            "json",
+            "--cwd",
+            "/nonexistent/umbel",
+        ])
+    };
+    let out = json("claude");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let result = json_of(&out);
+    assert_eq!(result["type"], "result");
+    assert_eq!(result["is_error"], true);
+    assert_eq!(result["error"]["code"], "cwd_missing");
+    let out = json("codex");
+    let last: Value = serde_json::from_str(stdout(&out).lines().last().expect("events")).unwrap();
+    assert_eq!(last["type"], "turn.failed", "{}", stdout(&out));
+    let out = json("gemini");
+    assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+    assert!(stderr(&out).contains("\"error\": {"), "{}", stderr(&out));
+}
+
+/// stream-json is live: the prompt's event is out while the turn still runs (here it never
+/// ends; Ctrl-C stops umbel, which removes its worker).
+#[test]
+fn stream_json_prints_events_while_the_turn_runs() {
+    use std::io::BufRead;
+    let sb = Sandbox::new();
+    let scenario = sb.scenario(
+        "w",
+        json!({ "default": { "reply": "partial", "end": "wedge" } }),
+    );
+    let args = [
+        "-p",
+        "hello",
+        "--provider",
+        "gemini",
+        "--output-format",
+        "stream-json",
+    ];
+    let mut child = sb
+        .process(&args)
+        .args(["--timeout", "60s", "--env", &scenario])
+        .spawn()
+        .expect("umbel");
+    let mut lines = std::io::BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut next = || -> Value {
+        let line = lines.next().expect("an event").expect("read");
+        serde_json::from_str(&line).expect("one JSON object a line")
+    };
+    assert_eq!(next()["type"], "init");
+    let message = next();
+    assert_eq!(
+        (&message["type"], &message["role"]),
+        (&json!("message"), &json!("user"))
+    );
+    assert!(
+        child.try_wait().expect("try_wait").is_none(),
+        "the events came only once umbel had ended"
+    );
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = child.wait().expect("wait");
+    assert_eq!(status.code(), Some(130));
+    assert!(sb.worker_dirs().is_empty(), "the worker stayed");
+}
+
+/// A stdin pipe that stays silent (a `while read` loop's, a CI runner's) does not hang
+/// `umbel -p PROMPT`: like `claude -p`, it waits 3 s for data, then goes on with the prompt.
+#[test]
+fn a_silent_stdin_pipe_is_given_up_after_three_seconds() {
+    let sb = Sandbox::new();
+    let record = sb.record_env();
+    let mut child = sb
+        .process(&["-p", "hello", "--env", &record])
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .expect("umbel");
+    let held_open = child.stdin.take();
+    let out = child.wait_with_output().expect("wait");
+    drop(held_open);
+    assert_success(&out, "-p with a silent pipe");
+    assert!(
+        stderr(&out).contains("no stdin data received in 3s"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(sb.received(), [b"hello".to_vec()]);
 }

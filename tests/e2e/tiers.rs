@@ -57,6 +57,9 @@ each_tier!(
     print_mode_text_and_json,
     print_mode_denies_a_tool_needing_approval_and_goes_on,
     passthrough_flags_start_the_cli_and_a_turn_runs,
+    print_mode_joins_piped_stdin_as_the_real_print_mode,
+    print_json_keys_include_the_real_print_modes,
+    stream_json_event_types_follow_the_real_print_mode,
     text_left_on_the_input_line_is_cleared_not_glued_to_the_next_prompt;
     codex: a_hostile_codex_config_is_kept_and_the_worker_answers,
 );
@@ -251,6 +254,73 @@ fn print_mode_text_and_json(provider: &str, tier: Tier) {
         stdout(&out)
     );
     assert!(sb.worker_dirs().is_empty(), "-p leaves no worker");
+}
+
+/// The real CLI's own print mode in the sandbox (the offline tier only): `claude -p`,
+/// `codex exec`, `gemini -p` with `flags`, the prompt, and `stdin` piped.
+pub fn real_print(
+    sb: &Sandbox,
+    provider: &str,
+    flags: &[&str],
+    prompt: &str,
+    stdin: &str,
+) -> std::process::Output {
+    let var = format!("UMBEL_{}_BIN", provider.to_uppercase());
+    let bin = sb
+        .env()
+        .into_iter()
+        .find_map(|(k, v)| (k == var).then_some(v))
+        .expect("the real tier names each CLI");
+    let mut cmd = assert_cmd::Command::new(bin);
+    cmd.env_clear().envs(sb.env()).current_dir(&sb.project);
+    match provider {
+        "claude" => cmd.arg("-p").args(flags).arg(prompt),
+        "codex" => cmd
+            .args(["exec", "--skip-git-repo-check"])
+            .args(flags)
+            .arg(prompt),
+        _ => cmd.arg("--skip-trust").args(flags).args(["-p", prompt]),
+    };
+    cmd.write_stdin(stdin.to_string())
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .expect("run the real CLI")
+}
+
+/// `printf 'x\ny\n' | umbel -p "Count the lines"` sends what the real print mode sends: the
+/// model answers `JOINED` only to that exact message (its rule per CLI: src/core/print/stdin.rs).
+fn print_mode_joins_piped_stdin_as_the_real_print_mode(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let joined = match provider {
+        "claude" => "Count the lines\nx\ny",
+        "codex" => "Count the lines\n\n<stdin>\nx\ny\n</stdin>",
+        _ => "x\ny\n\n\nCount the lines",
+    };
+    let scenario = sb.scenario(
+        "s",
+        json!({ "turns": [{ "match": joined, "reply": "JOINED" }], "default": { "reply": "APART" } }),
+    );
+    if tier == Tier::Real {
+        let out = real_print(&sb, provider, &[], "Count the lines", "x\ny\n");
+        assert_success(&out, "the real print mode");
+        assert_eq!(stdout(&out).trim(), "JOINED", "the real CLI's rule changed");
+        sb.scenario("s", json!({ "turns": [{ "match": joined, "reply": "JOINED" }], "default": { "reply": "APART" } }));
+    }
+    let out = sb
+        .umbel()
+        .args([
+            "-p",
+            "Count the lines",
+            "--provider",
+            provider,
+            "--env",
+            &scenario,
+        ])
+        .write_stdin("x\ny\n")
+        .output()
+        .expect("umbel");
+    assert_success(&out, "-p with stdin");
+    assert_eq!(stdout(&out), "JOINED\n");
 }
 
 /// What a `send` killed between its paste and its Enter leaves on the input line, or what a
@@ -456,4 +526,148 @@ fn passthrough_flags_start_the_cli_and_a_turn_runs(provider: &str, tier: Tier) {
             "the resumed conversation: {all}"
         );
     }
+}
+
+/// Every JSON document a print mode printed, stdout then stderr (gemini's error object).
+fn print_documents(out: &std::process::Output) -> Vec<Value> {
+    let mut documents = crate::print_json::parse_documents(&stdout(out));
+    documents.extend(crate::print_json::parse_documents(&stderr(out)));
+    documents
+}
+
+/// The recorded print-mode JSON of the provider's own CLI on a scenario (tests/data).
+fn recorded_print_json(provider: &str, scenario: &str) -> Vec<Value> {
+    use crate::print_json::{kind, sample};
+    match (provider, scenario) {
+        ("claude", "api-error") => sample("claude/claude-2.1.332-print-json-api-error.json"),
+        ("claude", _) => sample("claude/claude-2.1.332-print-json-success.json"),
+        ("codex", "api-error") => sample("codex/codex-0.171.0-exec-json-api-error.jsonl"),
+        ("codex", "tool") => sample("codex/codex-0.171.0-exec-json-tool-turn.jsonl"),
+        ("codex", _) => sample("codex/codex-0.171.0-exec-json-tool-turn.jsonl")
+            .into_iter()
+            .filter(|d| !kind(d).ends_with("/command_execution"))
+            .collect(),
+        (_, "api-error") => sample("gemini/gemini-0.61.0-print-json-api-error-stderr.json"),
+        _ => sample("gemini/gemini-0.61.0-print-json-success.json"),
+    }
+}
+
+/// The key set of `umbel -p --output-format json` includes the provider's own print mode's on
+/// the same scenario: a plain answer, a shell tool, an API error.
+fn print_json_keys_include_the_real_print_modes(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let tool = json!({ "turns": [{ "reply": "It printed hi.", "end": { "permission": {
+        "tool": "Bash", "input": { "command": "echo hi", "description": "Print hi" } } } }] });
+    let api_error = json!({ "turns": [{ "end": { "api_error": {
+        "status": 400, "message": "scripted bad request" } } }] });
+    let cases = [
+        (
+            "success",
+            json!({ "default": { "reply": "The answer is 42." } }),
+        ),
+        ("tool", tool),
+        ("api-error", api_error),
+    ];
+    for (name, scenario) in cases {
+        let env = sb.scenario(name, scenario.clone());
+        let unattended = name == "tool";
+        let theirs = match tier {
+            Tier::Fake => recorded_print_json(provider, name),
+            Tier::Real => {
+                let mut flags: Vec<&str> = match provider {
+                    "claude" => vec!["--output-format", "json"],
+                    "codex" => vec!["--json"],
+                    _ => vec!["-o", "json"],
+                };
+                if unattended {
+                    flags.push(match provider {
+                        "claude" => "--dangerously-skip-permissions",
+                        "codex" => "--dangerously-bypass-approvals-and-sandbox",
+                        _ => "--yolo",
+                    });
+                }
+                let out = real_print(&sb, provider, &flags, "run the tool", "");
+                // The model server forgets which turns were used when the scenario is written.
+                sb.scenario(name, scenario);
+                print_documents(&out)
+            }
+        };
+        let mut args = vec!["-p", "run the tool", "--provider", provider];
+        args.extend(["--output-format", "json", "--env", &env]);
+        if unattended {
+            args.push("--unattended");
+        }
+        let out = sb.run(&args);
+        let ours = print_documents(&out);
+        crate::print_json::assert_keys_include(&ours, &theirs, &format!("{provider} {name}"));
+    }
+}
+
+/// The recorded stream of the provider's own CLI (tests/data): claude on a plain answer, codex
+/// (`exec --json`) and gemini on a tool turn.
+fn recorded_stream_json(provider: &str) -> Vec<Value> {
+    crate::print_json::sample(match provider {
+        "claude" => "claude/claude-2.1.332-print-stream-json.jsonl",
+        "codex" => "codex/codex-0.171.0-exec-json-tool-turn.jsonl",
+        _ => "gemini/gemini-0.61.0-print-stream-json-tool-turn.jsonl",
+    })
+}
+
+/// The event kinds of a stream, in order. Left out: the `system` hook events claude streams
+/// for the user's own SessionStart hooks (umbel's hooks are its plumbing, not the user's) and
+/// codex's start-up warning items.
+fn stream_kinds(provider: &str, events: Vec<Value>) -> Vec<String> {
+    let events: Vec<Value> = events
+        .into_iter()
+        .filter(|e| {
+            !e["subtype"]
+                .as_str()
+                .is_some_and(|s| s.starts_with("hook_"))
+        })
+        .filter(|e| crate::print_json::kind(e) != "item.completed/error")
+        .collect();
+    if provider != "codex" {
+        return umbel::core::print::stream::kinds_in_order(&events);
+    }
+    let mut kinds: Vec<String> = events.iter().map(crate::print_json::kind).collect();
+    kinds.dedup();
+    kinds
+}
+
+/// `umbel -p --output-format stream-json` streams the event types the real print mode
+/// streams, in the same order (claude: a plain answer; codex, whose stream is `exec --json`,
+/// and gemini: a tool turn).
+fn stream_json_event_types_follow_the_real_print_mode(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let scenario = match provider {
+        "claude" => json!({ "default": { "reply": "The answer is 42." } }),
+        _ => json!({ "turns": [{ "reply": "It printed hi.", "end": { "permission": {
+            "tool": "Bash", "input": { "command": "echo hi", "description": "Print hi" } } } }] }),
+    };
+    let env = sb.scenario("s", scenario.clone());
+    let theirs = match tier {
+        Tier::Fake => stream_kinds(provider, recorded_stream_json(provider)),
+        Tier::Real => {
+            let flags: &[&str] = match provider {
+                "claude" => &["--output-format", "stream-json", "--verbose"],
+                "codex" => &["--json", "--dangerously-bypass-approvals-and-sandbox"],
+                _ => &["-o", "stream-json", "--yolo"],
+            };
+            let out = real_print(&sb, provider, flags, "run the tool", "");
+            sb.scenario("s", scenario);
+            stream_kinds(provider, crate::print_json::parse_documents(&stdout(&out)))
+        }
+    };
+    let mut args = vec!["-p", "run the tool", "--provider", provider];
+    args.extend([
+        "--output-format",
+        "stream-json",
+        "--env",
+        &env,
+        "--unattended",
+    ]);
+    let out = sb.run(&args);
+    assert_success(&out, "-p stream-json");
+    let ours = stream_kinds(provider, crate::print_json::parse_documents(&stdout(&out)));
+    assert_eq!(ours, theirs, "{}", stdout(&out));
 }

@@ -4,6 +4,10 @@
 //! honestly — and removes the worker it created. The exit status is the wait outcome's (0 when
 //! the turn ended).
 
+mod json;
+mod stdin;
+mod stream;
+
 use super::output::{explain_outcome, out, out_json, report};
 use super::turn_line::{TurnLine, turn_line_for};
 use crate::core::args::{
@@ -12,12 +16,14 @@ use crate::core::args::{
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
 use crate::core::outcome::{Outcome, OutcomeKind};
+use crate::core::print::stats::TurnStats;
+use crate::core::print::stdin::{combine, stdin_text};
 use crate::core::providers::Provider;
 use crate::core::turn_progress::TurnPhase;
 use crate::operations::guard::Guard;
+use crate::operations::turn_stats::last_turn_stats;
 use crate::operations::worker::{Answer, Worker};
 use crate::operations::{Ctx, kill, send, spawn, wait};
-use serde_json::json;
 use std::time::Instant;
 
 /// Output formats of `-p`, as `claude -p --output-format`.
@@ -29,6 +35,9 @@ pub enum OutputFormat {
     /// JSON shaped like the provider's own: `claude -p --output-format json` (one result
     /// object), `codex exec --json` (JSONL events), `gemini -p -o json` (one object).
     Json,
+    /// Events as the turn runs, one JSON object a line, as `claude -p --output-format
+    /// stream-json` and `gemini -o stream-json` (codex: the `exec --json` events).
+    StreamJson,
 }
 
 /// The flags of print mode.
@@ -37,7 +46,8 @@ pub struct PrintArgs {
     /// Print mode: run one prompt through a worker and print its answer (like `claude -p`).
     #[arg(short = 'p', long = "print")]
     pub print: bool,
-    /// The prompt; read from standard input when omitted.
+    /// The prompt; piped standard input joins it as the provider's own print mode does (see
+    /// docs/print-mode.md), and is the whole prompt when this is omitted or `-`.
     pub prompt: Option<String>,
     /// How to print the answer (`-o json` as gemini spells it).
     #[arg(short = 'o', long, value_enum, default_value_t)]
@@ -56,35 +66,54 @@ pub struct PrintArgs {
 
 /// Runs print mode and returns the exit status.
 pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec<u8>>) -> u8 {
-    let json = args.output_format == OutputFormat::Json;
+    let format = args.output_format;
+    let json = format != OutputFormat::Text;
     let started = Instant::now();
-    let prompt = match &args.prompt {
-        Some(p) if p != "-" => Ok(p.clone().into_bytes()),
-        _ => stdin_prompt(),
-    };
+    // Piped stdin joins a prompt argument, as in the real print modes; a terminal is not read.
+    let prompt_given = args.prompt.as_deref().is_some_and(|p| p != "-");
+    let provider = args
+        .spawn
+        .name
+        .as_deref()
+        .and_then(|n| WorkerName::parse(n).ok())
+        .and_then(|n| ctx.state.read_meta(&n).ok())
+        .map_or(args.spawn.provider, |meta| meta.provider);
+    let piped = stdin::piped(prompt_given, provider, stdin_prompt);
+    let stdin = piped.and_then(|bytes| stdin_text(&bytes).map(str::to_string));
     let who = args.spawn.name.clone();
     let mut line = turn_line_for(ctx, who.as_deref().unwrap_or(args.spawn.provider.as_str()));
-    let done = prompt.and_then(|prompt| turn(ctx, &args, &prompt, &line));
+    let done = stdin.and_then(|stdin| turn(ctx, &args, &stdin, &line));
     line.clear();
     match done {
-        Ok(done) => {
-            if json {
-                emit_json(&done, started.elapsed().as_millis() as u64);
-            } else {
-                emit_text(&done);
+        Ok(mut done) => {
+            let ms = started.elapsed().as_millis() as u64;
+            match format {
+                OutputFormat::Text => emit_text(&done),
+                OutputFormat::Json => emit_json(&done, ms),
+                OutputFormat::StreamJson => stream::finish(ctx, done.live.take(), &done, ms),
             }
             done.outcome.outcome.exit_code()
         }
-        Err(e) => report(&e, json),
+        Err(e) => {
+            let code = report(&e, false);
+            if json {
+                print_documents(json::failure(args.spawn.provider, &e));
+            }
+            code
+        }
     }
 }
 
 /// What one print-mode turn produced.
-struct Done {
+pub(crate) struct Done {
     provider: Provider,
     outcome: Outcome,
     answer: Option<Answer>,
     session_id: String,
+    /// Tokens, models and tools of the turn, from its transcript.
+    stats: TurnStats,
+    /// The transcript tail of `--output-format stream-json`.
+    live: Option<stream::Live>,
 }
 
 impl Done {
@@ -132,7 +161,7 @@ impl Done {
 }
 
 /// Spawn (or reuse), send, wait, read; the worker umbel created is removed on every path.
-fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8], line: &TurnLine) -> Result<Done> {
+fn turn(ctx: &Ctx, args: &PrintArgs, stdin: &str, line: &TurnLine) -> Result<Done> {
     // Bad guardrails are refused before a worker exists.
     let guard = Guard::prepare_here(ctx, &args.guard)?;
     if let Some(text) = &args.timeout {
@@ -148,14 +177,19 @@ fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8], line: &TurnLine) -> Result<D
                         meta.provider, args.spawn.provider
                     )));
                 }
-                Ok(_) => Some(name),
+                Ok(meta) => Some((name, meta.provider)),
                 Err(_) => None,
             }
         }
         None => None,
     };
+    let provider = reuse.as_ref().map_or(args.spawn.provider, |(_, p)| *p);
+    let prompt = combine(provider, args.prompt.as_deref(), stdin);
+    if prompt.trim().is_empty() {
+        return Err(no_prompt());
+    }
     let (name, created) = match reuse {
-        Some(name) => (name, false),
+        Some((name, _)) => (name, false),
         None => {
             line.show_phase(TurnPhase::Starting);
             // A tool needing approval is refused and the turn goes on, as in the provider's own
@@ -174,34 +208,17 @@ fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8], line: &TurnLine) -> Result<D
         }
     };
     let result = (|| {
-        line.show_phase(TurnPhase::Submitting);
-        let since = send::send_turn(ctx, name.as_str(), prompt, &GuardArgs::default())?;
-        let wait_args = WaitArgs {
-            name: name.to_string(),
-            since: Some(since),
-            until: WaitUntil {
-                timeout: args.timeout.clone(),
-                ..WaitUntil::default()
-            },
-            guard: GuardArgs::default(),
-            unknown: NoUnknownFields,
-        };
-        let outcome =
-            wait::wait_guarded(&ctx.with_progress(line.sink()), &wait_args, guard.as_ref())?;
-        let worker = Worker::load(ctx, name.as_str())?;
-        let answer = match outcome.outcome {
-            OutcomeKind::Stop | OutcomeKind::ProviderError => worker.answer(ctx).ok(),
-            _ => None,
-        };
-        let session_id = answer
-            .as_ref()
-            .map_or(worker.meta.session_id.clone(), |a| a.session_id.clone());
-        Ok(Done {
-            provider: worker.meta.provider,
-            outcome,
-            answer,
-            session_id,
-        })
+        let one_turn = || run_turn(ctx, args, &name, &prompt, line, guard.as_ref());
+        // codex's stream is its `exec --json` events, printed at the end.
+        if args.output_format == OutputFormat::StreamJson && provider != Provider::Codex {
+            let meta = Worker::load(ctx, name.as_str())?.meta;
+            let (done, live) = stream::run(ctx, &meta, one_turn);
+            return done.map(|done| Done {
+                live: Some(live),
+                ..done
+            });
+        }
+        one_turn()
     })();
     if created && args.spawn.name.is_none() {
         let kill_args = KillArgs {
@@ -214,6 +231,52 @@ fn turn(ctx: &Ctx, args: &PrintArgs, prompt: &[u8], line: &TurnLine) -> Result<D
         }
     }
     result
+}
+
+/// Send, wait, read the answer and the turn's stats.
+fn run_turn(
+    ctx: &Ctx,
+    args: &PrintArgs,
+    name: &WorkerName,
+    prompt: &str,
+    line: &TurnLine,
+    guard: Option<&Guard>,
+) -> Result<Done> {
+    line.show_phase(TurnPhase::Submitting);
+    let since = send::send_turn(ctx, name.as_str(), prompt.as_bytes(), &GuardArgs::default())?;
+    let wait_args = WaitArgs {
+        name: name.to_string(),
+        since: Some(since),
+        until: WaitUntil {
+            timeout: args.timeout.clone(),
+            ..WaitUntil::default()
+        },
+        guard: GuardArgs::default(),
+        unknown: NoUnknownFields,
+    };
+    let outcome = wait::wait_guarded(&ctx.with_progress(line.sink()), &wait_args, guard)?;
+    let worker = Worker::load(ctx, name.as_str())?;
+    let ended = matches!(
+        outcome.outcome,
+        OutcomeKind::Stop | OutcomeKind::ProviderError
+    );
+    let answer = ended.then(|| worker.answer(ctx).ok()).flatten();
+    let session_id = answer
+        .as_ref()
+        .map_or(worker.meta.session_id.clone(), |a| a.session_id.clone());
+    let transcript = answer
+        .as_ref()
+        .and_then(|a| a.transcript_path.as_deref())
+        .map(std::path::Path::new);
+    let stats = last_turn_stats(ctx, &worker, transcript, ended);
+    Ok(Done {
+        provider: worker.meta.provider,
+        outcome,
+        answer,
+        session_id,
+        stats,
+        live: None,
+    })
 }
 
 fn emit_text(done: &Done) {
@@ -229,56 +292,20 @@ fn emit_text(done: &Done) {
 
 /// JSON in the shape of the provider's own print mode.
 fn emit_json(done: &Done, duration_ms: u64) {
-    let error = (!done.ok()).then(|| done.error_message());
-    match done.provider {
-        Provider::Claude => {
-            let stopped = done.outcome.outcome == OutcomeKind::Stop;
-            let mut result = json!({
-                "type": "result",
-                "subtype": if stopped { "success" } else { "error_during_execution" },
-                "is_error": error.is_some(),
-                "duration_ms": duration_ms,
-                "num_turns": 1,
-                "result": done.text(),
-                "session_id": done.session_id,
-                "outcome": done.outcome.outcome,
-            });
-            if let Some(value) = &done.outcome.structured_output {
-                result["structured_output"] = value.clone();
-            }
-            if let Some(attempts) = done.outcome.attempts {
-                result["attempts"] = json!(attempts);
-            }
-            if let Some(reason) = &done.outcome.reason {
-                result["reason"] = json!(reason);
-            }
-            out_json(&result);
-        }
-        Provider::Codex => {
-            out_json(&json!({ "type": "thread.started", "thread_id": done.session_id }));
-            out_json(&json!({ "type": "turn.started" }));
-            match error {
-                None => {
-                    let item =
-                        json!({ "id": "item_0", "type": "agent_message", "text": done.printed() });
-                    out_json(&json!({ "type": "item.completed", "item": item }));
-                    out_json(&json!({ "type": "turn.completed" }));
-                }
-                Some(message) => {
-                    out_json(&json!({ "type": "error", "message": message }));
-                    out_json(&json!({ "type": "turn.failed", "error": { "message": message } }));
-                }
-            }
-        }
-        Provider::Gemini => match error {
-            None => out_json(&json!({ "session_id": done.session_id, "response": done.printed() })),
-            // `gemini -p -o json` prints nothing on stdout when the turn fails; the error
-            // object goes to stderr.
-            Some(message) => eprintln!(
+    print_documents(json::documents(done, duration_ms));
+}
+
+/// Prints JSON documents, one a line, each to stdout or (when flagged) stderr.
+fn print_documents(documents: Vec<(serde_json::Value, bool)>) {
+    for (document, to_stderr) in documents {
+        if to_stderr {
+            eprintln!(
                 "{}",
-                json!({ "session_id": done.session_id, "error": { "type": "Error", "message": message } })
-            ),
-        },
+                serde_json::to_string_pretty(&document).unwrap_or_default()
+            );
+        } else {
+            out_json(&document);
+        }
     }
 }
 

@@ -1,0 +1,368 @@
+//! What one turn cost and did, read from the records of its transcript (oldest first, as
+//! [`last_turn_records`] cuts them): tokens per model, model requests, tool calls with their
+//! results, the stop reason and the API error. The print-mode JSON of every provider is filled
+//! from this; nothing here is guessed — a field the transcript lacks stays at zero / absent.
+
+use crate::core::providers::{Provider, ProviderModule, TranscriptTurn, str_field};
+use serde_json::Value;
+
+/// Token counts of one model (or of the whole turn).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tokens {
+    pub input: u64,
+    pub output: u64,
+    pub cache_read: u64,
+    pub cache_creation: u64,
+    pub thoughts: u64,
+    /// Model requests these tokens came from.
+    pub requests: u64,
+}
+
+impl ToolCall {
+    /// A call without its result yet.
+    fn new(id: Option<&str>, name: Option<&str>, input: Option<&Value>) -> Self {
+        ToolCall {
+            id: id.unwrap_or("").to_string(),
+            name: name.unwrap_or("").to_string(),
+            input: input.cloned().unwrap_or(Value::Null),
+            output: None,
+            ok: None,
+            exit_code: None,
+            denied: false,
+        }
+    }
+}
+
+impl Tokens {
+    fn add(&mut self, other: &Tokens) {
+        self.input += other.input;
+        self.output += other.output;
+        self.cache_read += other.cache_read;
+        self.cache_creation += other.cache_creation;
+        self.thoughts += other.thoughts;
+        self.requests += other.requests;
+    }
+}
+
+/// One tool call of the turn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    pub input: Value,
+    /// Its output, once it has one.
+    pub output: Option<String>,
+    /// Whether it succeeded (None: no result yet).
+    pub ok: Option<bool>,
+    /// The process exit code of a shell tool, when the transcript says.
+    pub exit_code: Option<i64>,
+    /// The CLI refused it (a permission denial).
+    pub denied: bool,
+}
+
+/// What a turn's records tell.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TurnStats {
+    /// Tokens per model, in the order the models were first used.
+    pub models: Vec<(String, Tokens)>,
+    pub tools: Vec<ToolCall>,
+    /// The model's last stop reason (claude: `end_turn`, `tool_use`, `stop_sequence`).
+    pub stop_reason: Option<String>,
+    /// The HTTP status and type of an API error that ended the turn.
+    pub api_error_status: Option<u64>,
+    pub api_error_type: Option<String>,
+    /// How long the turn took by the CLI's own clock (codex writes it).
+    pub duration_ms: Option<u64>,
+    /// The last model message's usage object as the API sent it (claude), for its shape.
+    pub usage: Option<Value>,
+    /// The id of the turn's last record that has one (claude's `uuid`).
+    pub uuid: Option<String>,
+}
+
+impl TurnStats {
+    /// Tokens of all models together.
+    pub fn total(&self) -> Tokens {
+        let mut total = Tokens::default();
+        for (_, tokens) in &self.models {
+            total.add(tokens);
+        }
+        total
+    }
+
+    fn model(&mut self, name: &str) -> &mut Tokens {
+        let at = match self.models.iter().position(|(m, _)| m == name) {
+            Some(at) => at,
+            None => {
+                self.models.push((name.to_string(), Tokens::default()));
+                self.models.len() - 1
+            }
+        };
+        &mut self.models[at].1
+    }
+
+    fn tool(&mut self, id: &str) -> Option<&mut ToolCall> {
+        self.tools.iter_mut().find(|t| t.id == id)
+    }
+}
+
+/// The last turn and its records, oldest first, from transcript lines given newest first: the
+/// lines the provider's own [`ProviderModule::last_turn`] reads back to the turn's prompt.
+pub fn last_turn_records(
+    provider: &dyn ProviderModule,
+    lines_newest_first: &mut dyn Iterator<Item = String>,
+) -> (TranscriptTurn, Vec<Value>) {
+    let mut consumed = Vec::new();
+    let turn = {
+        let mut feed = lines_newest_first.inspect(|l| consumed.push(l.clone()));
+        provider.last_turn(&mut feed)
+    };
+    let records = consumed
+        .iter()
+        .rev()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    (turn, records)
+}
+
+/// The stats of a turn from its records (oldest first).
+pub fn turn_stats(provider: Provider, records: &[Value]) -> TurnStats {
+    let mut stats = TurnStats::default();
+    match provider {
+        Provider::Claude => claude(records, &mut stats),
+        Provider::Codex => codex(records, &mut stats),
+        Provider::Gemini => gemini(records, &mut stats),
+    }
+    stats
+}
+
+fn u64_at(v: &Value, pointer: &str) -> u64 {
+    v.pointer(pointer).and_then(Value::as_u64).unwrap_or(0)
+}
+
+/// Claude writes one line per content block, each with its message's usage so far; the last
+/// line of a message id has its final usage. A `<synthetic>` message is an API error.
+fn claude(records: &[Value], stats: &mut TurnStats) {
+    let mut counted: Vec<(String, String, Tokens)> = Vec::new();
+    for record in records {
+        let message = record.get("message").unwrap_or(&Value::Null);
+        match str_field(record, "type") {
+            Some("assistant") => {
+                let model = str_field(message, "model").unwrap_or("");
+                stats.uuid = str_field(record, "uuid").map(str::to_string);
+                stats.usage = message.get("usage").filter(|u| u.is_object()).cloned();
+                if let Some(reason) = str_field(message, "stop_reason") {
+                    stats.stop_reason = Some(reason.to_string());
+                }
+                if record.get("isApiErrorMessage") == Some(&Value::Bool(true)) {
+                    stats.api_error_status = record.get("apiErrorStatus").and_then(Value::as_u64);
+                    stats.api_error_type = str_field(record, "apiErrorType").map(str::to_string);
+                }
+                if model == "<synthetic>" || model.is_empty() {
+                    continue;
+                }
+                let usage = message.get("usage").unwrap_or(&Value::Null);
+                let tokens = Tokens {
+                    input: u64_at(usage, "/input_tokens"),
+                    output: u64_at(usage, "/output_tokens"),
+                    cache_read: u64_at(usage, "/cache_read_input_tokens"),
+                    cache_creation: u64_at(usage, "/cache_creation_input_tokens"),
+                    thoughts: u64_at(usage, "/output_tokens_details/thinking_tokens"),
+                    requests: 1,
+                };
+                let id = str_field(message, "id").unwrap_or("").to_string();
+                match counted
+                    .iter_mut()
+                    .find(|(i, _, _)| *i == id && !id.is_empty())
+                {
+                    Some(entry) => entry.2 = tokens,
+                    None => counted.push((id, model.to_string(), tokens)),
+                }
+                for block in blocks(message) {
+                    if str_field(block, "type") == Some("tool_use") {
+                        stats.tools.push(ToolCall::new(
+                            str_field(block, "id"),
+                            str_field(block, "name"),
+                            block.get("input"),
+                        ));
+                    }
+                }
+            }
+            Some("user") => {
+                let decision = record.pointer("/permissionDecision/decision");
+                let denied = decision
+                    .and_then(Value::as_str)
+                    .is_some_and(|d| matches!(d, "deny" | "reject"));
+                for block in blocks(message) {
+                    if str_field(block, "type") != Some("tool_result") {
+                        continue;
+                    }
+                    let id = str_field(block, "tool_use_id").unwrap_or("");
+                    if let Some(tool) = stats.tool(id) {
+                        tool.output = Some(result_text(block.get("content")));
+                        tool.ok = Some(block.get("is_error") != Some(&Value::Bool(true)));
+                        tool.denied = denied;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    for (_, model, tokens) in counted {
+        stats.model(&model).add(&tokens);
+    }
+}
+
+fn blocks(message: &Value) -> &[Value] {
+    message
+        .get("content")
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
+/// A tool result's content: a string, or text blocks.
+fn result_text(content: Option<&Value>) -> String {
+    match content {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .filter_map(|i| str_field(i, "text"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+/// Codex: the model from `turn_context`, one `token_usage_record` per model response, tool
+/// calls as `function_call` / `function_call_output`, the end in `task_complete`.
+fn codex(records: &[Value], stats: &mut TurnStats) {
+    let mut model = String::new();
+    for record in records {
+        let payload = record.get("payload").unwrap_or(&Value::Null);
+        match (str_field(record, "type"), str_field(payload, "type")) {
+            (Some("turn_context"), _) => {
+                model = str_field(payload, "model").unwrap_or("").to_string();
+            }
+            (Some("token_usage_record"), _) => {
+                let usage = payload.get("usage").unwrap_or(&Value::Null);
+                let tokens = Tokens {
+                    input: u64_at(usage, "/input_tokens"),
+                    output: u64_at(usage, "/output_tokens"),
+                    cache_read: u64_at(usage, "/cached_input_tokens"),
+                    cache_creation: u64_at(usage, "/cache_write_input_tokens"),
+                    thoughts: u64_at(usage, "/reasoning_output_tokens"),
+                    requests: 1,
+                };
+                let name = model.clone();
+                stats.model(&name).add(&tokens);
+            }
+            (_, Some("function_call")) => {
+                let input: Option<Value> =
+                    str_field(payload, "arguments").and_then(|a| serde_json::from_str(a).ok());
+                stats.tools.push(ToolCall::new(
+                    str_field(payload, "call_id"),
+                    str_field(payload, "name"),
+                    input.as_ref(),
+                ));
+            }
+            (_, Some("function_call_output")) => {
+                let id = str_field(payload, "call_id").unwrap_or("");
+                let raw = str_field(payload, "output").unwrap_or("");
+                let exit_code = codex_exit_code(raw);
+                if let Some(tool) = stats.tool(id) {
+                    tool.output = Some(codex_output(raw).to_string());
+                    tool.exit_code = exit_code;
+                    tool.ok = Some(exit_code == Some(0));
+                    tool.denied = exit_code.is_none() && raw.contains("reject");
+                }
+            }
+            (_, Some("task_complete")) => {
+                stats.duration_ms = payload.get("duration_ms").and_then(Value::as_u64);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `Process exited with code N` in a codex tool output.
+fn codex_exit_code(output: &str) -> Option<i64> {
+    output
+        .lines()
+        .find_map(|l| l.strip_prefix("Process exited with code "))
+        .and_then(|n| n.trim().parse().ok())
+}
+
+/// What the command printed: the part after codex's `Output:` header.
+fn codex_output(output: &str) -> &str {
+    output
+        .split_once("\nOutput:\n")
+        .map_or(output, |(_, rest)| rest)
+}
+
+/// Gemini: each `gemini` record (the last version of an id counts) has its model and tokens,
+/// and its `toolCalls` with their results.
+fn gemini(records: &[Value], stats: &mut TurnStats) {
+    let mut latest: Vec<&Value> = Vec::new();
+    for record in records {
+        let Some(id) = str_field(record, "id") else {
+            continue;
+        };
+        match latest.iter().position(|r| str_field(r, "id") == Some(id)) {
+            Some(at) => latest[at] = record,
+            None => latest.push(record),
+        }
+    }
+    for record in latest {
+        match str_field(record, "type") {
+            Some("gemini") => {
+                let tokens = Tokens {
+                    input: u64_at(record, "/tokens/input"),
+                    output: u64_at(record, "/tokens/output"),
+                    cache_read: u64_at(record, "/tokens/cached"),
+                    cache_creation: 0,
+                    thoughts: u64_at(record, "/tokens/thoughts"),
+                    requests: 1,
+                };
+                let model = str_field(record, "model").unwrap_or("").to_string();
+                stats.model(&model).add(&tokens);
+                let calls = record.get("toolCalls").and_then(Value::as_array);
+                for call in calls.map_or(&[][..], Vec::as_slice) {
+                    let status = str_field(call, "status");
+                    let output = call
+                        .pointer("/result/0/functionResponse/response/output")
+                        .and_then(Value::as_str)
+                        .map(str::to_string);
+                    stats.tools.push(ToolCall {
+                        output,
+                        ok: status.map(|s| s == "success"),
+                        denied: matches!(status, Some("cancelled" | "rejected")),
+                        ..ToolCall::new(
+                            str_field(call, "id"),
+                            str_field(call, "name"),
+                            call.get("args"),
+                        )
+                    });
+                }
+            }
+            Some("error") => {
+                let content = str_field(record, "content").unwrap_or("");
+                stats.api_error_status = gemini_error_code(content);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The `"code":N` of the JSON error gemini quotes in its `[API Error: …]` record.
+fn gemini_error_code(content: &str) -> Option<u64> {
+    let at = content.find("\"code\":")? + "\"code\":".len();
+    let digits: String = content[at..]
+        .trim_start()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+#[cfg(test)]
+#[path = "stats_tests.rs"]
+mod tests;

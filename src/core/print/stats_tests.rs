@@ -1,0 +1,86 @@
+use super::*;
+use crate::core::test_data::{CLAUDE_SESSION, CODEX_ROLLOUT, GEMINI_CHAT, turn_records};
+
+/// The stats of the recorded turn opened by `prompt`, read up to the line holding `until`.
+fn turn(provider: Provider, session: &str, prompt: &str, until: &str) -> TurnStats {
+    turn_stats(provider, &turn_records(provider, session, prompt, until))
+}
+
+#[test]
+fn claude_counts_each_message_once_and_pairs_tools_with_results() {
+    let stats = turn(
+        Provider::Claude,
+        CLAUDE_SESSION,
+        "Please RUN_TOOL now",
+        "The command printed hello-from-tool",
+    );
+    assert_eq!(stats.models.len(), 1);
+    let (model, tokens) = &stats.models[0];
+    assert_eq!(model, "claude-opus-5-5");
+    // Two messages: the tool call (30 output tokens, on two lines) and the final answer (12).
+    assert_eq!((tokens.requests, tokens.input, tokens.output), (2, 246, 42));
+    assert_eq!(stats.tools.len(), 1);
+    assert_eq!(stats.tools[0].name, "Bash");
+    assert_eq!(stats.tools[0].output.as_deref(), Some("hello-from-tool"));
+    assert_eq!(stats.tools[0].ok, Some(true));
+    assert_eq!(stats.stop_reason.as_deref(), Some("end_turn"));
+    assert_eq!(stats.api_error_status, None);
+}
+
+#[test]
+fn a_claude_api_error_has_its_status_and_no_model_usage() {
+    let stats = turn(
+        Provider::Claude,
+        CLAUDE_SESSION,
+        "Trigger BADREQ please",
+        "fake bad request for probing",
+    );
+    assert!(stats.models.is_empty(), "{stats:?}");
+    assert_eq!(stats.api_error_status, Some(400));
+    assert_eq!(
+        stats.api_error_type.as_deref(),
+        Some("invalid_request_error")
+    );
+    assert_eq!(stats.stop_reason.as_deref(), Some("stop_sequence"));
+}
+
+#[test]
+fn codex_sums_the_token_records_of_the_turn_and_reads_exit_codes() {
+    let stats = turn(
+        Provider::Codex,
+        CODEX_ROLLOUT,
+        "Please RUN_TOOL now",
+        "\"task_complete\"",
+    );
+    let total = stats.total();
+    assert_eq!(stats.models[0].0, "gpt-fake-1");
+    assert_eq!((total.requests, total.input), (2, 642));
+    assert_eq!(stats.tools.len(), 1);
+    assert_eq!(stats.tools[0].name, "exec_command");
+    assert_eq!(stats.tools[0].exit_code, Some(0));
+    assert_eq!(stats.tools[0].output.as_deref(), Some("hello-from-tool\n"));
+    assert!(stats.duration_ms.is_some());
+}
+
+#[test]
+fn gemini_reads_the_last_version_of_each_record() {
+    let stats = turn(
+        Provider::Gemini,
+        GEMINI_CHAT,
+        "Please RUN_TOOL now",
+        "The command printed hello-from-tool",
+    );
+    let (model, tokens) = &stats.models[0];
+    assert_eq!(model, "gemini-3.8-flash");
+    assert_eq!((tokens.requests, tokens.input, tokens.output), (2, 912, 18));
+    assert_eq!(stats.tools.len(), 1);
+    assert_eq!(stats.tools[0].name, "run_shell_command");
+    assert_eq!(stats.tools[0].ok, Some(true));
+    let errored = turn(
+        Provider::Gemini,
+        GEMINI_CHAT,
+        "Please BADREQ now",
+        "[API Error",
+    );
+    assert_eq!(errored.api_error_status, Some(400));
+}

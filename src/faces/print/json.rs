@@ -1,0 +1,354 @@
+//! `umbel -p --output-format json` in each provider's own shape, filled from the turn's
+//! transcript stats: `claude -p --output-format json` (one result object), `codex exec --json`
+//! (JSONL events), `gemini -p -o json` (one object; on failure the error object on stderr).
+//! Fields umbel cannot know (the CLI's internal timings, fast mode, subagents) are present and
+//! `null`; docs/print-mode.md lists them.
+
+use super::Done;
+use crate::core::errors::Error;
+use crate::core::outcome::OutcomeKind;
+use crate::core::prices::cost_usd;
+use crate::core::print::stats::{Tokens, ToolCall};
+use crate::core::providers::Provider;
+use serde_json::{Map, Value, json};
+
+/// Everything the JSON output prints for one finished (or failed) turn, in order.
+pub fn documents(done: &Done, duration_ms: u64) -> Vec<(Value, bool)> {
+    match done.provider {
+        Provider::Claude => vec![(claude(done, duration_ms), false)],
+        Provider::Codex => codex(done).into_iter().map(|v| (v, false)).collect(),
+        Provider::Gemini => vec![gemini(done)],
+    }
+}
+
+/// The claude result object.
+pub fn claude(done: &Done, duration_ms: u64) -> Value {
+    let stats = &done.stats;
+    let error = !done.ok();
+    let api_error = stats.api_error_status.is_some();
+    let total = stats.total();
+    let mut usage = stats
+        .usage
+        .clone()
+        .filter(Value::is_object)
+        .unwrap_or_else(|| json!({}));
+    usage["input_tokens"] = json!(total.input);
+    usage["cache_creation_input_tokens"] = json!(total.cache_creation);
+    usage["cache_read_input_tokens"] = json!(total.cache_read);
+    usage["output_tokens"] = json!(total.output);
+    usage["output_tokens_details"] = json!({ "thinking_tokens": total.thoughts });
+    let mut model_usage = Map::new();
+    let mut cost = 0.0;
+    for (model, t) in &stats.models {
+        let model_cost = cost_usd(model, t.input, t.output, t.cache_read, t.cache_creation);
+        cost += model_cost;
+        model_usage.insert(model.clone(), claude_model_usage(model, t, model_cost));
+    }
+    let denials: Vec<Value> = stats
+        .tools
+        .iter()
+        .filter(|t| t.denied)
+        .map(|t| json!({ "tool_name": t.name, "tool_use_id": t.id, "tool_input": t.input }))
+        .collect();
+    let terminal_reason = match done.outcome.outcome {
+        OutcomeKind::Stop if !error => "completed".to_string(),
+        _ if api_error => "api_error".to_string(),
+        other => other.as_str().to_string(),
+    };
+    let turn_ended = done.outcome.outcome == OutcomeKind::Stop || api_error;
+    let mut result = json!({
+        "type": "result",
+        // claude says `success` for a turn that ran to its end, an API error included.
+        "subtype": if turn_ended { "success" } else { "error_during_execution" },
+        "is_error": error,
+        "duration_ms": duration_ms,
+        "duration_api_ms": null,
+        "num_turns": total.requests.max(1),
+        "result": done.text(),
+        "stop_reason": stats.stop_reason,
+        "session_id": done.session_id,
+        "total_cost_usd": (cost * 1_000_000.0).round() / 1_000_000.0,
+        "usage": usage,
+        "modelUsage": model_usage,
+        "permission_denials": denials,
+        "terminal_reason": terminal_reason,
+        "fast_mode_state": null,
+        "fast_mode_disabled_reason": null,
+        "subagent_stats": subagent_stats(&stats.tools),
+        "safety_stops": null,
+        "api_error_status": stats.api_error_status,
+        "ttft_ms": null,
+        "ttft_stream_ms": null,
+        "time_to_request_ms": null,
+        "first_content_frame_ms": null,
+        "uuid": stats.uuid.clone().unwrap_or_else(|| uuid::Uuid::new_v4().to_string()),
+        "queued_turn_count": 0,
+        "result_index": 0,
+        "outcome": done.outcome.outcome,
+    });
+    if let Some(kind) = &stats.api_error_type {
+        result["api_error_type"] = json!(kind);
+    }
+    if let Some(value) = &done.outcome.structured_output {
+        result["structured_output"] = value.clone();
+    }
+    if let Some(attempts) = done.outcome.attempts {
+        result["attempts"] = json!(attempts);
+    }
+    if let Some(reason) = &done.outcome.reason {
+        result["reason"] = json!(reason);
+    }
+    result
+}
+
+/// Subagents as the turn's `Task`/`Agent` tool calls show them; what the transcript cannot
+/// tell (background starts, refusals, kills, depth) is 0.
+fn subagent_stats(tools: &[ToolCall]) -> Value {
+    let agents: Vec<&ToolCall> = tools
+        .iter()
+        .filter(|t| matches!(t.name.as_str(), "Task" | "Agent"))
+        .collect();
+    let mut by_type = Map::new();
+    for agent in &agents {
+        let kind = agent.input["subagent_type"]
+            .as_str()
+            .unwrap_or("general-purpose");
+        let entry = by_type.entry(kind.to_string()).or_insert(json!(0));
+        *entry = json!(entry.as_u64().unwrap_or(0) + 1);
+    }
+    let count = |ok: bool| agents.iter().filter(|a| a.ok == Some(ok)).count();
+    json!({
+        "spawned": agents.len(),
+        "requested": { "background": 0, "foreground": agents.len(), "unset": 0 },
+        "started_in_background": 0,
+        "max_depth": if agents.is_empty() { 0 } else { 1 },
+        "spawned_by_subagents": 0,
+        "completed": count(true),
+        "failed": count(false),
+        "killed": { "parent": 0, "user": 0, "system": 0 },
+        "refused": { "depth_limit": 0, "concurrency_limit": 0, "budget": 0 },
+        "by_type": by_type,
+    })
+}
+
+fn claude_model_usage(model: &str, t: &Tokens, cost: f64) -> Value {
+    json!({
+        "inputTokens": t.input,
+        "outputTokens": t.output,
+        "cacheReadInputTokens": t.cache_read,
+        "cacheCreationInputTokens": t.cache_creation,
+        "webSearchRequests": null,
+        "costUSD": cost,
+        "contextWindow": null,
+        "maxOutputTokens": null,
+        "thinkingTokens": t.thoughts,
+        "cacheCreationEphemeral5mInputTokens": null,
+        "cacheCreationEphemeral1hInputTokens": null,
+        "canonicalModel": model,
+        "provider": null,
+        "costBasis": "list",
+    })
+}
+
+/// The codex events: the turn's shell commands as `command_execution` items (a command codex
+/// refused to run has none, as in `codex exec --json`), the answer, the usage; or the error and
+/// `turn.failed`.
+pub fn codex(done: &Done) -> Vec<Value> {
+    let mut events = vec![
+        json!({ "type": "thread.started", "thread_id": done.session_id }),
+        json!({ "type": "turn.started" }),
+    ];
+    let commands: Vec<&ToolCall> = done
+        .stats
+        .tools
+        .iter()
+        .filter(|t| is_codex_shell(t) && !t.denied)
+        .collect();
+    for (n, tool) in commands.iter().enumerate() {
+        let id = format!("item_{n}");
+        events.push(json!({ "type": "item.started", "item": command_item(&id, tool, false) }));
+        if tool.ok.is_some() {
+            events.push(json!({ "type": "item.completed", "item": command_item(&id, tool, true) }));
+        }
+    }
+    let next = commands.len();
+    if done.ok() {
+        let item = json!({ "id": format!("item_{next}"), "type": "agent_message", "text": done.printed() });
+        events.push(json!({ "type": "item.completed", "item": item }));
+        let t = done.stats.total();
+        events.push(json!({ "type": "turn.completed", "usage": {
+            "input_tokens": t.input,
+            "cached_input_tokens": t.cache_read,
+            "cache_write_input_tokens": t.cache_creation,
+            "output_tokens": t.output,
+            "reasoning_output_tokens": t.thoughts,
+        } }));
+    } else {
+        let message = done.error_message();
+        events.push(json!({ "type": "error", "message": message }));
+        events.push(json!({ "type": "turn.failed", "error": { "message": message } }));
+    }
+    events
+}
+
+fn is_codex_shell(tool: &ToolCall) -> bool {
+    matches!(
+        tool.name.as_str(),
+        "exec_command" | "shell" | "local_shell" | "shell_command"
+    )
+}
+
+fn command_item(id: &str, tool: &ToolCall, completed: bool) -> Value {
+    let command = ["cmd", "command"]
+        .iter()
+        .find_map(|k| tool.input.get(*k))
+        .map_or(String::new(), |c| match c {
+            Value::String(s) => s.clone(),
+            Value::Array(parts) => parts
+                .iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join(" "),
+            other => other.to_string(),
+        });
+    let status = match (completed, tool.ok) {
+        (false, _) => "in_progress",
+        (true, Some(true)) => "completed",
+        (true, _) => "failed",
+    };
+    json!({
+        "id": id,
+        "type": "command_execution",
+        "command": command,
+        "aggregated_output": if completed { tool.output.clone().unwrap_or_default() } else { String::new() },
+        "exit_code": if completed { tool.exit_code } else { None },
+        "status": status,
+    })
+}
+
+/// The gemini object and whether it goes to stderr (a failed turn: the error object).
+pub fn gemini(done: &Done) -> (Value, bool) {
+    if !done.ok() {
+        // The transcript's `[API Error: {…}]`; gemini prints the quoted error alone.
+        let message = done.error_message();
+        let message = message
+            .strip_prefix("[API Error: ")
+            .and_then(|m| m.strip_suffix(']'))
+            .unwrap_or(&message);
+        let error = json!({
+            "type": "Error",
+            "message": message,
+            "code": done.stats.api_error_status,
+        });
+        return (
+            json!({ "session_id": done.session_id, "error": error }),
+            true,
+        );
+    }
+    (
+        json!({ "session_id": done.session_id, "response": done.printed(), "stats": gemini_stats(done) }),
+        false,
+    )
+}
+
+fn gemini_tokens(t: &Tokens) -> Value {
+    json!({
+        "input": t.input,
+        "prompt": t.input,
+        "candidates": t.output,
+        "total": t.input + t.output + t.thoughts,
+        "cached": t.cache_read,
+        "thoughts": t.thoughts,
+        "tool": 0,
+    })
+}
+
+fn gemini_stats(done: &Done) -> Value {
+    let stats = &done.stats;
+    let mut models = Map::new();
+    for (model, t) in &stats.models {
+        let api = json!({ "totalRequests": t.requests, "totalErrors": 0, "totalLatencyMs": null, "errorsByType": {} });
+        let main = json!({ "totalRequests": t.requests, "totalErrors": 0, "totalLatencyMs": null, "tokens": gemini_tokens(t) });
+        models.insert(
+            model.clone(),
+            json!({ "api": api, "tokens": gemini_tokens(t), "roles": { "main": main } }),
+        );
+    }
+    let mut by_name = Map::new();
+    for tool in &stats.tools {
+        let entry = by_name.entry(tool.name.clone()).or_insert_with(|| {
+            json!({ "count": 0, "success": 0, "fail": 0, "durationMs": null,
+                    "decisions": { "accept": null, "reject": 0, "modify": null, "auto_accept": null } })
+        });
+        bump(entry, "/count");
+        bump(
+            entry,
+            if tool.ok == Some(true) {
+                "/success"
+            } else {
+                "/fail"
+            },
+        );
+        if tool.denied {
+            bump(entry, "/decisions/reject");
+        }
+    }
+    let count = |f: fn(&ToolCall) -> bool| stats.tools.iter().filter(|t| f(t)).count();
+    let edits = stats
+        .tools
+        .iter()
+        .any(|t| matches!(t.name.as_str(), "write_file" | "replace" | "edit"));
+    let lines = if edits { Value::Null } else { json!(0) };
+    json!({
+        "models": models,
+        "tools": {
+            "totalCalls": stats.tools.len(),
+            "totalSuccess": count(|t| t.ok == Some(true)),
+            "totalFail": count(|t| t.ok != Some(true)),
+            "totalDurationMs": null,
+            "totalDecisions": { "accept": null, "reject": count(|t| t.denied), "modify": null, "auto_accept": null },
+            "byName": by_name,
+        },
+        "files": { "totalLinesAdded": lines, "totalLinesRemoved": lines },
+    })
+}
+
+fn bump(value: &mut Value, pointer: &str) {
+    if let Some(n) = value.pointer_mut(pointer) {
+        *n = json!(n.as_u64().unwrap_or(0) + 1);
+    }
+}
+
+/// The provider-shaped JSON of a failure before any turn ran (bad input, spawn failed), with
+/// umbel's own `error` object added; the bool is true when it goes to stderr (gemini).
+pub fn failure(provider: Provider, err: &Error) -> Vec<(Value, bool)> {
+    let message = err.to_string();
+    let umbel = json!({ "code": err.code(), "message": message });
+    match provider {
+        Provider::Claude => vec![(
+            json!({
+                "type": "result",
+                "subtype": "error_during_execution",
+                "is_error": true,
+                "result": message,
+                "terminal_reason": err.code(),
+                "error": umbel,
+            }),
+            false,
+        )],
+        Provider::Codex => vec![
+            (
+                json!({ "type": "error", "message": message, "error": umbel }),
+                false,
+            ),
+            (
+                json!({ "type": "turn.failed", "error": { "message": message } }),
+                false,
+            ),
+        ],
+        Provider::Gemini => vec![(
+            json!({ "session_id": null, "error": { "type": "Error", "message": message, "code": err.code() } }),
+            true,
+        )],
+    }
+}

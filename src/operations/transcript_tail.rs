@@ -1,0 +1,68 @@
+//! Following a worker's transcript as it grows, record by record, for `-p --output-format
+//! stream-json`: only what was appended after the tail started (this turn), complete lines only.
+
+use super::Ctx;
+use super::worker::Worker;
+use serde_json::Value;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::PathBuf;
+
+/// The part of a transcript not read yet.
+#[derive(Debug)]
+pub struct TranscriptTail {
+    name: String,
+    path: Option<PathBuf>,
+    offset: u64,
+    partial: Vec<u8>,
+}
+
+impl TranscriptTail {
+    /// Starts at the transcript's current end (its start when it does not exist yet).
+    pub fn start(ctx: &Ctx, name: &str) -> Self {
+        let mut tail = TranscriptTail {
+            name: name.to_string(),
+            path: None,
+            offset: 0,
+            partial: Vec::new(),
+        };
+        tail.resolve(ctx);
+        if let Some(path) = &tail.path {
+            tail.offset = std::fs::metadata(path).map_or(0, |m| m.len());
+        }
+        tail
+    }
+
+    fn resolve(&mut self, ctx: &Ctx) {
+        if self.path.is_none() {
+            self.path = Worker::load(ctx, &self.name)
+                .ok()
+                .and_then(|w| w.transcript_path(ctx));
+        }
+    }
+
+    /// The records appended since the last call; nothing when the file cannot be read yet.
+    pub fn poll(&mut self, ctx: &Ctx) -> Vec<Value> {
+        self.resolve(ctx);
+        let Some(path) = &self.path else {
+            return Vec::new();
+        };
+        let Ok(mut file) = std::fs::File::open(path) else {
+            return Vec::new();
+        };
+        let mut fresh = Vec::new();
+        if file.seek(SeekFrom::Start(self.offset)).is_err() || file.read_to_end(&mut fresh).is_err()
+        {
+            return Vec::new();
+        }
+        self.offset += fresh.len() as u64;
+        self.partial.extend_from_slice(&fresh);
+        let Some(last_newline) = self.partial.iter().rposition(|b| *b == b'\n') else {
+            return Vec::new();
+        };
+        let complete: Vec<u8> = self.partial.drain(..=last_newline).collect();
+        String::from_utf8_lossy(&complete)
+            .lines()
+            .filter_map(|line| serde_json::from_str(line).ok())
+            .collect()
+    }
+}
