@@ -70,7 +70,9 @@ smoke-offline: setup sim
     cargo build -p umbel --bins --quiet
     export UMBEL_REAL_CLIS="$bins"
     if command -v cargo-nextest >/dev/null; then
-      cargo nextest run --test e2e --run-ignored only -E 'test(/tiers::real::/)' --test-threads 2 --no-fail-fast
+      # One retry: the real node CLIs on a shared 2-core box occasionally lag past a settle
+      # (a retried pass is printed as FLAKY, so it stays visible).
+      cargo nextest run --test e2e --run-ignored only -E 'test(/tiers::real::/)' --test-threads 2 --no-fail-fast --retries 1
     else
       cargo test --test e2e tiers::real:: -- --ignored --test-threads 2
     fi
