@@ -112,7 +112,10 @@ pub fn await_ready(
                 // The same idle screen must hold: a CLI can draw its prompt before a dialog.
                 let since = held_since(&mut idle_since, &screen);
                 let hook_says_ready = provider.start_hook_at_launch() && started(ctx, name, meta)?;
-                if hook_says_ready || since.elapsed() >= provider.idle_settle() {
+                if hook_says_ready
+                    || provider.ready_on_screen(&screen)
+                    || since.elapsed() >= provider.idle_settle()
+                {
                     return Ok(());
                 }
             }

@@ -137,6 +137,10 @@ impl ProviderModule for Codex {
         Duration::from_millis(200)
     }
 
+    fn ready_on_screen(&self, screen: &str) -> bool {
+        session_configured(screen)
+    }
+
     fn startup_screen(&self, screen: &str) -> StartupScreen {
         let lines: Vec<&str> = screen.lines().map(str::trim).collect();
         let has = |text: &str| lines.iter().any(|l| l.contains(text));
@@ -310,6 +314,25 @@ impl ProviderModule for Codex {
 }
 
 /// The composer line and its empty text.
+/// The status line under the composer, `  <model> <mode> · <cwd>[ · <title>]`: codex 0.171.0
+/// draws it once its session is configured (the composer alone shows earlier, with only
+/// `? for shortcuts` under it).
+fn session_configured(screen: &str) -> bool {
+    let lines: Vec<&str> = screen.lines().collect();
+    let Some(composer) = lines.iter().rposition(|l| l.trim_start().starts_with('›')) else {
+        return false;
+    };
+    lines[composer + 1..]
+        .iter()
+        .map(|l| l.trim())
+        .find(|l| !l.is_empty())
+        .is_some_and(|l| {
+            l.split_once(" · ").is_some_and(|(model_mode, rest)| {
+                model_mode.split_whitespace().count() == 2 && rest.starts_with('/')
+            })
+        })
+}
+
 const COMPOSER: Composer = Composer {
     marks: &['›'],
     placeholder: "Ask Codex to do anything",

@@ -255,3 +255,14 @@ fn output_tokens_sum_the_turns_token_count_events() {
     assert_eq!(turn_upto(14).output_tokens, Some(17));
     assert_eq!(turn_upto(29).output_tokens, Some(34), "two model calls");
 }
+
+#[test]
+fn the_status_line_under_the_composer_says_the_session_is_configured() {
+    assert!(Codex.ready_on_screen(data!("codex-0.171.0-idle-prompt.txt")));
+    assert!(Codex.ready_on_screen(data!("codex-0.171.0-turn-complete.txt")));
+    // As the real 0.171.0 first draws it (seen by hand, before its session is configured): the
+    // composer with only its shortcuts hint under it.
+    let early = "  >_ OpenAI Codex (v0.171.0)\n     /tmp/p\n\n› Ask Codex to do anything\n\n  ? for shortcuts";
+    assert!(!Codex.ready_on_screen(early));
+    assert!(!Codex.ready_on_screen(data!("codex-0.171.0-trust-dialog.txt")));
+}

@@ -206,6 +206,12 @@ pub trait ProviderModule: Sync {
     fn start_hook_at_launch(&self) -> bool {
         true
     }
+    /// Whether the idle screen itself says the CLI is ready for a prompt (codex draws its status
+    /// line, `<model> <mode> · <cwd>`, once its session is configured): ready at once, without
+    /// the start hook or [`Self::idle_settle`].
+    fn ready_on_screen(&self, _screen: &str) -> bool {
+        false
+    }
     /// How long an idle screen must hold still to count as ready without the start hook.
     fn idle_settle(&self) -> std::time::Duration {
         std::time::Duration::from_secs(3)
