@@ -179,21 +179,29 @@ pub fn read_100mb(sb: &Sandbox) -> Vec<Row> {
     std::io::Write::flush(&mut file).expect("write the transcript");
     let mb = written as f64 / 1e6;
     let mut rows = Vec::new();
-    for (what, args) in [
-        ("read --all", &["read", "big", "--all", "--json"][..]),
-        ("read --turn 1", &["read", "big", "--turn", "1"][..]),
+    // `--all` reads the whole file: a throughput. `--turn 1` stops after the first turn (a unit
+    // test counts its bytes): its time and memory, not a rate over bytes it never read.
+    for (what, args, whole) in [
+        ("read --all", &["read", "big", "--all", "--json"][..], true),
+        ("read --turn 1", &["read", "big", "--turn", "1"][..], false),
     ] {
         let (wall, usage) = measured(sb.process(args), None);
         let rate = mb / wall.as_secs_f64();
         let peak = usage.ru_maxrss as f64 / 1024.0;
-        println!(
-            "  {what} on a {mb:.0} MB transcript: {:.2} s ({rate:.0} MB/s), peak RSS {peak:.1} MiB",
-            wall.as_secs_f64()
-        );
+        let ms = wall.as_secs_f64() * 1000.0;
+        println!("  {what} on a {mb:.0} MB transcript: {ms:.0} ms, peak RSS {peak:.1} MiB");
         rows.push(Row {
             figure: format!("`{what}`, 100 MB transcript"),
-            value: format!("{rate:.0} MB/s, {peak:.1} MiB peak"),
-            goal: "≥ 300 MB/s, < 32 MiB",
+            value: if whole {
+                format!("{rate:.0} MB/s, {peak:.1} MiB peak")
+            } else {
+                format!("{ms:.0} ms, {peak:.1} MiB peak")
+            },
+            goal: if whole {
+                "≥ 300 MB/s, < 32 MiB"
+            } else {
+                "stops early, < 32 MiB"
+            },
         });
     }
     let _ = sb.run(&["kill", "big", "--purge"]);
