@@ -36,9 +36,8 @@ mod real;
 #[path = "figures/soak.rs"]
 mod soak;
 
-use harness::{Sandbox, assert_success, fake, stdout};
+use harness::{Sandbox, assert_success, stdout};
 use serde_json::json;
-use std::process::Command;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 const TURNS: usize = 60;
@@ -305,16 +304,7 @@ fn print_overhead(sb: &Sandbox, provider: &str, fake_bin: &str, print_args: &[&s
         assert_success(&out, "umbel -p");
     });
     let baseline = median(|| {
-        let out = Command::new(fake(fake_bin))
-            .args(print_args)
-            .arg("Say hello")
-            .env_clear()
-            .env("HOME", &sb.home)
-            .env("GEMINI_API_KEY", "fake-key")
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("UMBEL_SIM_SCENARIO", &scenario_path)
-            .current_dir(&sb.project)
-            .stdin(std::process::Stdio::null())
+        let out = perf::fake_print_mode(sb, fake_bin, print_args, &scenario_path)
             .output()
             .expect("the fake's print mode");
         assert_success(&out, "the fake's print mode");

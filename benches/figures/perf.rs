@@ -83,6 +83,27 @@ pub fn idle_cpu(sb: &Sandbox, provider: &str) -> Vec<Row> {
     ]
 }
 
+/// The fake CLI's own print mode on "Say hello" with `scenario` (a path), in the sandbox's home
+/// and project: the baseline `umbel -p` is compared with.
+pub fn fake_print_mode(
+    sb: &Sandbox,
+    fake_bin: &str,
+    print_args: &[&str],
+    scenario: &str,
+) -> Command {
+    let mut cmd = Command::new(fake(fake_bin));
+    cmd.args(print_args)
+        .arg("Say hello")
+        .env_clear()
+        .env("HOME", &sb.home)
+        .env("GEMINI_API_KEY", "fake-key")
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("UMBEL_SIM_SCENARIO", scenario)
+        .current_dir(&sb.project)
+        .stdin(Stdio::null());
+    cmd
+}
+
 /// `umbel -p` ÷ the fake's own print mode on the same scripted one-second turn.
 pub fn print_ratio_1s(
     sb: &Sandbox,
@@ -118,16 +139,7 @@ pub fn print_ratio_1s(
     }));
     let own = median(Box::new(|| {
         let t = Instant::now();
-        let out = Command::new(fake(fake_bin))
-            .args(print_args)
-            .arg("Say hello")
-            .env_clear()
-            .env("HOME", &sb.home)
-            .env("GEMINI_API_KEY", "fake-key")
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("UMBEL_SIM_SCENARIO", &path)
-            .current_dir(&sb.project)
-            .stdin(Stdio::null())
+        let out = fake_print_mode(sb, fake_bin, print_args, &path)
             .output()
             .expect("the fake's print mode");
         assert_success(&out, "the fake's print mode");
