@@ -31,7 +31,12 @@ pub fn last_turn_stats(
     let deadline = Instant::now() + SETTLE;
     loop {
         let Some(mut lines) = ReverseLines::open(&path) else {
-            return TurnStats::default();
+            // Not written yet (claude writes the turn a moment after its Stop hook), or never.
+            if !ended || Instant::now() >= deadline {
+                return TurnStats::default();
+            }
+            std::thread::sleep(Duration::from_millis(50));
+            continue;
         };
         let (turn, records) = last_turn_records(worker.provider(), &mut lines);
         if turn.ended || !ended || Instant::now() >= deadline {

@@ -8,10 +8,11 @@ use crate::adapters::transcript::ForwardLines;
 use crate::core::args::{ActionsArgs, DiffArgs, ReadArgs};
 use crate::core::diff::{AnswerDiff, diff_answers};
 use crate::core::errors::{Error, Result};
-use crate::core::providers::ProviderModule;
+use crate::core::providers::{EventClass, ProviderModule};
 use crate::core::turns::{ToolAction, Turn, TurnReader};
 use serde::Serialize;
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 /// One turn as `read` shows it.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -68,9 +69,20 @@ pub fn selection(args: &ReadArgs) -> Result<Option<Selection>> {
 pub fn turns_of(ctx: &Ctx, worker: &Worker, limit: Option<usize>) -> Result<Vec<Turn>> {
     // There is no turn 0: its error names how many there are, which takes reading them all.
     let limit = limit.filter(|n| *n > 0);
-    let streamed = match worker.transcript_path(ctx) {
-        Some(path) => stream_turns(worker.provider(), &path, limit)?,
-        None => Streamed::default(),
+    let ended = ended_turns(ctx, worker)?;
+    let deadline = Instant::now() + TRANSCRIPT_SETTLE;
+    let streamed = loop {
+        let streamed = match worker.transcript_path(ctx) {
+            Some(path) => stream_turns(worker.provider(), &path, limit)?,
+            None => Streamed::default(),
+        };
+        // The hooks say more turns ended than the transcript holds: the CLI has not written the
+        // last turn yet (claude writes it a moment after its Stop hook). Give it that moment.
+        let lagging = !streamed.stopped_early && streamed.turns.len() < ended;
+        if !lagging || Instant::now() >= deadline {
+            break streamed;
+        }
+        std::thread::sleep(Duration::from_millis(25));
     };
     let mut turns = streamed.turns;
     if !streamed.stopped_early
@@ -83,6 +95,28 @@ pub fn turns_of(ctx: &Ctx, worker: &Worker, limit: Option<usize>) -> Result<Vec<
         last.is_error = answer.is_error;
     }
     Ok(turns)
+}
+
+/// How long `read --all` waits for a transcript that lags behind the end-of-turn hooks.
+const TRANSCRIPT_SETTLE: Duration = Duration::from_secs(3);
+
+/// How many turns the hooks say ended normally since the current session started (its last
+/// start event: a new CLI session, or claude's `/clear`, starts a new transcript).
+fn ended_turns(ctx: &Ctx, worker: &Worker) -> Result<usize> {
+    let provider = worker.provider();
+    let log = ctx.state.read_log(&worker.name)?;
+    let classes: Vec<EventClass> = log
+        .iter()
+        .map(|r| provider.classify(&r.kind, None))
+        .collect();
+    let since = classes
+        .iter()
+        .rposition(|c| *c == EventClass::Started)
+        .map_or(0, |i| i + 1);
+    Ok(classes[since..]
+        .iter()
+        .filter(|c| **c == EventClass::TurnEnded)
+        .count())
 }
 
 /// What streaming a transcript gave.

@@ -263,3 +263,43 @@ fn a_paste_into_a_pane_that_just_died_fails_alone_and_keeps_the_tmux_server() {
         "Response to: still here?\n"
     );
 }
+
+/// claude writes a turn's records a moment after its Stop hook: a `read --all` right after
+/// `wait` found the transcript one turn short and listed one answer for two turns (seen on the
+/// real claude under load). It now waits for the transcript to catch up with the hooks.
+#[test]
+fn read_all_waits_for_a_transcript_that_lags_behind_the_hooks() {
+    let sb = Sandbox::new();
+    sb.spawn("t1", &[]);
+    for prompt in ["first", "second"] {
+        assert_success(&sb.run(&["send", "t1", prompt]), "send");
+        assert_success(&sb.run(&["wait", "t1"]), "wait");
+    }
+    let status = json_of(&sb.run(&["status", "t1", "--json"]));
+    let path = status["transcriptPath"]
+        .as_str()
+        .expect("transcript")
+        .to_string();
+    let whole = std::fs::read_to_string(&path).expect("transcript");
+    // The transcript as it was before the CLI wrote the second turn.
+    let second = whole.find("\"second\"").expect("the second prompt");
+    let cut = whole[..second].rfind('\n').map_or(0, |i| i + 1);
+    std::fs::write(&path, &whole[..cut]).expect("cut");
+    let restore = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        std::fs::write(&path, whole).expect("restore");
+    });
+    let all = json_of(&sb.run(&["read", "t1", "--all", "--json"]));
+    restore.join().expect("restore thread");
+    let answers: Vec<&str> = all
+        .as_array()
+        .unwrap_or_else(|| panic!("{all}"))
+        .iter()
+        .filter_map(|t| t["answer"].as_str())
+        .collect();
+    assert_eq!(
+        answers,
+        ["Response to: first", "Response to: second"],
+        "{all}"
+    );
+}
