@@ -50,11 +50,11 @@ pub fn run(ctx: &Ctx, args: &RunArgs, json: bool, quiet: bool) -> Result<u8> {
                 outln(&format!("wave {}: {}", n + 1, ids.join(", ")));
             }
             eprintln!(
-                "umbel: {}: ok ({} workers, {} steps, {} waves)",
+                "umbel: {}: ok ({}, {}, {})",
                 file.display(),
-                plan.workers.len(),
-                plan.steps.len(),
-                plan.waves.len()
+                count(plan.workers.len(), "worker"),
+                count(plan.steps.len(), "step"),
+                count(plan.waves.len(), "wave")
             );
         }
         return Ok(0);
@@ -96,4 +96,9 @@ pub fn run(ctx: &Ctx, args: &RunArgs, json: bool, quiet: bool) -> Result<u8> {
         ),
     }
     Ok(record.exit_code())
+}
+
+/// `1 worker`, `2 workers`.
+fn count(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }

@@ -362,6 +362,23 @@ fn check_validates_and_creates_nothing() {
         stdout(&out),
         "wave 1: one (a), two (b)\nwave 2: three (a)\n"
     );
+    assert!(
+        stderr(&out).ends_with(": ok (2 workers, 3 steps, 2 waves)\n"),
+        "{}",
+        stderr(&out)
+    );
+    let one = sb.project.join("one.yaml");
+    std::fs::write(
+        &one,
+        "workers:\n  a: {}\nsteps:\n  - {id: s, worker: a, prompt: hi}\n",
+    )
+    .expect("write workflow");
+    let out = run(&sb, &["--check", one.to_str().unwrap()]);
+    assert!(
+        stderr(&out).ends_with(": ok (1 worker, 1 step, 1 wave)\n"),
+        "{}",
+        stderr(&out)
+    );
     let out = run(&sb, &["--check", "--json", path.to_str().unwrap()]);
     assert_eq!(
         json_of(&out),
