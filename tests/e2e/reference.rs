@@ -35,3 +35,24 @@ fn the_man_page_renders_without_a_state_root() {
         assert!(dir.join(page).exists(), "{page} missing");
     }
 }
+
+/// docs/mcp.md lists every error code `Error::code()` can give (read from its source).
+#[test]
+fn the_mcp_docs_list_every_error_code() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let source = std::fs::read_to_string(format!("{root}/src/core/errors.rs")).expect("errors.rs");
+    let docs = std::fs::read_to_string(format!("{root}/docs/mcp.md")).expect("mcp.md");
+    let body = &source[source.find("pub fn code(").expect("Error::code")..];
+    let body = &body[..body.find("\n    }\n").expect("end of code()")];
+    let codes: Vec<&str> = body
+        .lines()
+        .filter_map(|l| l.split("=> \"").nth(1)?.split('"').next())
+        .collect();
+    assert!(codes.len() > 10, "{codes:?}");
+    for code in codes {
+        assert!(
+            docs.contains(&format!("`{code}`")),
+            "docs/mcp.md lacks `{code}`"
+        );
+    }
+}
