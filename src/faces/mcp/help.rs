@@ -75,9 +75,10 @@ idle (123): nothing moved for idleTimeout.
 timeout (124): the timeout passed; the turn may still be running (wait again, or kill).
 dead (125): the CLI process ended; exit and screen say how. Kill it and spawn anew.
 input (126): the CLI waits for a person; reason permission (pendingTool names the tool), \
-question, sign-in or trust.
+question, sign-in, trust or dialog (a dialog umbel does not answer for you; screen shows it).
 Failed calls are error results {error: {code, message}}; codes include not_found, busy, dead, \
-exists, usage, sign_in, startup_failed, not_submitted, check_failed, interrupted.
+exists, usage, sign_in, dialog, startup_failed, not_submitted, no_turn, user_config, \
+check_failed, interrupted (all: docs/mcp.md).
 guard (on umbel_send, enforced by the umbel_wait that follows; or on umbel_wait itself): \
 {accept: \"cmd args\" or [argv], acceptShell, schema: \"/abs/schema.json\", maxAttempts (default 3), \
 checkTimeout (default 60s)}. A rejected answer is sent back to the worker as feedback and the \
