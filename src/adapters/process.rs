@@ -31,7 +31,7 @@ pub fn end_group(pgid: u32, grace: Duration) -> GroupEnd {
     }
     let deadline = Instant::now() + grace;
     while Instant::now() < deadline {
-        if !has_live_member(pgid) {
+        if !has_live_member(group, pgid) {
             return GroupEnd::Terminated;
         }
         sleep(POLL);
@@ -45,12 +45,12 @@ pub fn end_group(pgid: u32, grace: Duration) -> GroupEnd {
 /// Whether a process of group `pgid` is still running. Zombies do not count: a CLI whose
 /// wrapper died first is reparented to init, which in a container may reap it only seconds
 /// later, and `kill(-pgid, 0)` still finds it until then.
-fn has_live_member(pgid: u32) -> bool {
-    if !test_kill_process_group_raw(pgid) {
+fn has_live_member(group: Pid, pgid: u32) -> bool {
+    if test_kill_process_group(group).is_err() {
         return false; // no process at all, not even a zombie: no need to scan /proc
     }
     let Ok(entries) = std::fs::read_dir("/proc") else {
-        return test_kill_process_group_raw(pgid);
+        return true; // the group exists; which of its members are zombies cannot be told
     };
     entries.flatten().any(|entry| {
         let is_pid = entry
@@ -60,28 +60,24 @@ fn has_live_member(pgid: u32) -> bool {
         is_pid
             && std::fs::read_to_string(entry.path().join("stat"))
                 .ok()
-                .and_then(|stat| live_group_of(&stat))
+                .and_then(|stat| live_field::<u32>(&stat, PGRP))
                 == Some(pgid)
     })
 }
 
-fn test_kill_process_group_raw(pgid: u32) -> bool {
-    i32::try_from(pgid)
-        .ok()
-        .and_then(Pid::from_raw)
-        .is_some_and(|group| test_kill_process_group(group).is_ok())
-}
+/// `/proc/PID/stat` field numbers (1-based, as proc(5) counts them).
+const PGRP: usize = 5;
+const STARTTIME: usize = 22;
 
-/// The process group of a `/proc/PID/stat` line, unless the process is a zombie (or dead).
-/// The command name in parentheses may hold spaces and parentheses: fields are read after the
-/// last `)`.
-fn live_group_of(stat: &str) -> Option<u32> {
+/// Field `field` of a `/proc/PID/stat` line, unless the process is a zombie (or dead). The
+/// command name in parentheses may hold spaces and parentheses: fields are read after the last
+/// `)`, which is where field 3 (the state) starts.
+fn live_field<T: std::str::FromStr>(stat: &str, field: usize) -> Option<T> {
     let rest = &stat[stat.rfind(')')? + 1..];
-    let mut fields = rest.split_whitespace();
-    let state = fields.next()?;
-    let _ppid = fields.next()?;
-    let pgrp = fields.next()?.parse().ok()?;
-    (!matches!(state, "Z" | "X" | "x")).then_some(pgrp)
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let state = *fields.first()?;
+    let value = fields.get(field.checked_sub(3)?)?.parse().ok()?;
+    (!matches!(state, "Z" | "X" | "x")).then_some(value)
 }
 
 /// When process `pid` started (clock ticks after boot, field 22 of `/proc/PID/stat`), while it
@@ -89,7 +85,7 @@ fn live_group_of(stat: &str) -> Option<u32> {
 /// later one that got the same pid.
 pub fn start_time(pid: u32) -> Option<u64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    live_start_of(&stat)
+    live_field(&stat, STARTTIME)
 }
 
 /// This process's pid and start time.
@@ -101,16 +97,6 @@ pub fn this_process() -> Option<(u32, u64)> {
 /// Whether the process that started at `started` under `pid` still runs.
 pub fn is_running(pid: u32, started: u64) -> bool {
     start_time(pid) == Some(started)
-}
-
-/// The start time of a `/proc/PID/stat` line, unless the process is a zombie (or dead).
-fn live_start_of(stat: &str) -> Option<u64> {
-    let rest = &stat[stat.rfind(')')? + 1..];
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    // `rest` starts at field 3 (the state).
-    let state = *fields.first()?;
-    let started = fields.get(22 - 3)?.parse().ok()?;
-    (!matches!(state, "Z" | "X" | "x")).then_some(started)
 }
 
 #[cfg(test)]
@@ -145,25 +131,31 @@ mod tests {
         sleep(Duration::from_millis(200));
         assert_eq!(end_group(id, Duration::from_millis(300)), GroupEnd::Killed);
         let gone = Instant::now() + Duration::from_secs(5);
-        while has_live_member(id) && Instant::now() < gone {
+        while has_live_member(Pid::from_raw(id as i32).expect("pid"), id) && Instant::now() < gone {
             sleep(POLL);
         }
-        assert!(!has_live_member(id), "the group is gone");
+        assert!(
+            !has_live_member(Pid::from_raw(id as i32).expect("pid"), id),
+            "the group is gone"
+        );
     }
 
     #[test]
     fn a_zombie_is_not_a_live_member() {
         let stat = "27526 (fake (claude)) Z 1 27514 27514 0 -1 4228356";
-        assert_eq!(live_group_of(stat), None);
+        assert_eq!(live_field::<u32>(stat, PGRP), None);
         let stat = "27526 (fake (claude)) S 27514 27514 27514 34816 27526 4194304";
-        assert_eq!(live_group_of(stat), Some(27514));
+        assert_eq!(live_field::<u32>(stat, PGRP), Some(27514));
     }
 
     #[test]
     fn a_process_is_known_by_its_start_time() {
         let stat = "9 (umbel (run)) S 1 9 9 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 424242 1 2";
-        assert_eq!(live_start_of(stat), Some(424242));
-        assert_eq!(live_start_of(&stat.replace(") S", ") Z")), None);
+        assert_eq!(live_field::<u64>(stat, STARTTIME), Some(424242));
+        assert_eq!(
+            live_field::<u64>(&stat.replace(") S", ") Z"), STARTTIME),
+            None
+        );
         let (pid, started) = this_process().expect("this process");
         assert!(is_running(pid, started));
         assert!(

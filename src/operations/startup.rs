@@ -45,6 +45,8 @@ pub fn await_ready(
     let mut idle_since: Option<(Instant, String)> = None;
     let mut person_since: Option<(Instant, String)> = None;
     let watch = FolderWatch::new(&ctx.state.events_dir(name))?;
+    // Once the start hook has fired it stays fired: the log is read until then, not after.
+    let mut hook_fired = false;
     loop {
         if ctx.cancelled() {
             return Err(Error::Interrupted);
@@ -65,6 +67,7 @@ pub fn await_ready(
             return Err(failed(name, detail, screen));
         }
         let screen = ctx.tmux.capture(session, false)?;
+        hook_fired = hook_fired || (provider.start_hook_at_launch() && started(ctx, name, meta)?);
         let found = provider.startup_screen(&screen);
         if !matches!(
             found,
@@ -111,8 +114,7 @@ pub fn await_ready(
             StartupScreen::Idle => {
                 // The same idle screen must hold: a CLI can draw its prompt before a dialog.
                 let since = held_since(&mut idle_since, &screen);
-                let hook_says_ready = provider.start_hook_at_launch() && started(ctx, name, meta)?;
-                if hook_says_ready
+                if hook_fired
                     || provider.ready_on_screen(&screen)
                     || since.elapsed() >= provider.idle_settle()
                 {
@@ -128,7 +130,7 @@ pub fn await_ready(
             );
             return Err(failed(name, detail, Some(screen)));
         }
-        if provider.start_hook_at_launch() && started(ctx, name, meta)? {
+        if hook_fired {
             sleep(POLL_AFTER_HOOK);
         } else {
             watch.wait(POLL);

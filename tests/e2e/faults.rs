@@ -291,12 +291,7 @@ fn read_all_waits_for_a_transcript_that_lags_behind_the_hooks() {
     });
     let all = json_of(&sb.run(&["read", "t1", "--all", "--json"]));
     restore.join().expect("restore thread");
-    let answers: Vec<&str> = all
-        .as_array()
-        .unwrap_or_else(|| panic!("{all}"))
-        .iter()
-        .filter_map(|t| t["answer"].as_str())
-        .collect();
+    let answers = answers_of(&all);
     assert_eq!(
         answers,
         ["Response to: first", "Response to: second"],

@@ -350,6 +350,15 @@ pub fn stderr(out: &Output) -> String {
 }
 
 /// stdout parsed as JSON.
+/// The answers of a `read --all --json` array, oldest first.
+pub fn answers_of(all: &Value) -> Vec<&str> {
+    all.as_array()
+        .unwrap_or_else(|| panic!("not an array of turns: {all}"))
+        .iter()
+        .filter_map(|t| t["answer"].as_str())
+        .collect()
+}
+
 pub fn json_of(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("not JSON ({e}): {}\nstderr: {}", stdout(out), stderr(out)))

@@ -103,12 +103,7 @@ fn trust_two_turns_read_by_turn_and_kill_leaves_no_process(provider: &str, tier:
     assert_eq!(read(&sb, &["w"]), "Two.\n");
     assert_eq!(read(&sb, &["w", "--turn", "1"]), "One.\n");
     let all: Value = serde_json::from_str(&read(&sb, &["w", "--all", "--json"])).expect("json");
-    let answers: Vec<&str> = all
-        .as_array()
-        .unwrap_or_else(|| panic!("{all}"))
-        .iter()
-        .filter_map(|t| t["answer"].as_str())
-        .collect();
+    let answers = answers_of(&all);
     assert_eq!(answers, ["One.", "Two."], "{all}");
     // status reads the screens of idle workers for dialogs no hook reports: an idle prompt with
     // two answers above it is no dialog.
