@@ -3,6 +3,7 @@
 
 use super::Ctx;
 use super::worker::Worker;
+use crate::core::meta::Meta;
 use serde_json::Value;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::PathBuf;
@@ -10,7 +11,7 @@ use std::path::PathBuf;
 /// The part of a transcript not read yet.
 #[derive(Debug)]
 pub struct TranscriptTail {
-    name: String,
+    worker: Option<Worker>,
     path: Option<PathBuf>,
     offset: u64,
     partial: Vec<u8>,
@@ -18,9 +19,9 @@ pub struct TranscriptTail {
 
 impl TranscriptTail {
     /// Starts at the transcript's current end (its start when it does not exist yet).
-    pub fn start(ctx: &Ctx, name: &str) -> Self {
+    pub fn start(ctx: &Ctx, meta: &Meta) -> Self {
         let mut tail = TranscriptTail {
-            name: name.to_string(),
+            worker: Worker::from_meta(meta.clone()).ok(),
             path: None,
             offset: 0,
             partial: Vec::new(),
@@ -34,9 +35,7 @@ impl TranscriptTail {
 
     fn resolve(&mut self, ctx: &Ctx) {
         if self.path.is_none() {
-            self.path = Worker::load(ctx, &self.name)
-                .ok()
-                .and_then(|w| w.transcript_path(ctx));
+            self.path = self.worker.as_ref().and_then(|w| w.transcript_path(ctx));
         }
     }
 

@@ -19,6 +19,7 @@ mod inspect;
 mod interrupts;
 mod lifecycle;
 mod load;
+mod meta_reads;
 mod mcp;
 mod outcomes;
 mod print;

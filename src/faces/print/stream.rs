@@ -37,7 +37,7 @@ impl Live {
 pub fn run<T>(ctx: &Ctx, meta: &Meta, body: impl FnOnce() -> T) -> (T, Live) {
     out_json(&init(meta));
     let mut live = Live {
-        tail: TranscriptTail::start(ctx, &meta.name),
+        tail: TranscriptTail::start(ctx, meta),
         mapper: StreamMapper::new(meta.provider, &meta.session_id),
     };
     let stop = AtomicBool::new(false);

@@ -11,7 +11,6 @@ mod accept;
 mod check;
 
 use super::Ctx;
-use super::send;
 use super::worker::Worker;
 use crate::core::args::GuardArgs;
 use crate::core::duration::parse_duration;
@@ -27,8 +26,6 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The event-log kind of a recorded check.
-pub const CHECK_EVENT: &str = "UmbelCheck";
 /// The file `send` leaves the turn's guardrails in.
 const GUARD_FILE: &str = "guard.json";
 const DEFAULT_CHECK_TIMEOUT: Duration = Duration::from_secs(60);
@@ -117,13 +114,16 @@ impl Guard {
     }
 
     /// Waits for the turn with `wait_turn` (given the position to wait from) and checks each
-    /// answer, sending feedback and waiting again until one passes or the attempts run out.
+    /// answer, sending feedback with `resend` (which returns the position to wait from) and
+    /// waiting again until one passes or the attempts run out. The caller passes the resend in,
+    /// so guardrails do not depend on `send` (which depends on them).
     pub fn enforce(
         &self,
         ctx: &Ctx,
         worker: &Worker,
         mut since: Option<usize>,
         mut wait_turn: impl FnMut(Option<usize>) -> Result<Outcome>,
+        mut resend: impl FnMut(&[u8]) -> Result<usize>,
     ) -> Result<Outcome> {
         let mut attempt = 1;
         loop {
@@ -157,7 +157,7 @@ impl Guard {
                 rejected.check = Some(verdict.report);
                 return Ok(rejected);
             }
-            since = Some(send::send(ctx, worker.name.as_str(), feedback.as_bytes())?);
+            since = Some(resend(feedback.as_bytes())?);
             attempt += 1;
         }
     }
