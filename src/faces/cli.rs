@@ -256,26 +256,26 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
         Some(Command::Read(c)) => Worker::load(ctx, &c.args.name)
             .and_then(|worker| read::read_any(ctx, &worker, &c.args))
             .map(|reading| {
-            match reading {
-                read::Reading::Last(answer) => super::inspect::print_last(&answer, json),
-                read::Reading::Turns(selection, list) => {
-                    super::inspect::print_turns(&list, selection, json)
+                match reading {
+                    read::Reading::Last(answer) => super::inspect::print_last(&answer, json),
+                    read::Reading::Turns(selection, list) => {
+                        super::inspect::print_turns(&list, selection, json)
+                    }
                 }
-            }
-            0
-        }),
+                0
+            }),
         Some(Command::Actions(c)) => Worker::load(ctx, &c.args.name)
             .and_then(|worker| turns::actions(ctx, &worker, &c.args))
             .map(|found| {
-            super::inspect::print_actions(&found, json);
-            0
-        }),
+                super::inspect::print_actions(&found, json);
+                0
+            }),
         Some(Command::Diff(c)) => Worker::load(ctx, &c.args.name)
             .and_then(|worker| turns::diff(ctx, &worker, &c.args))
             .map(|found| {
-            super::inspect::print_diff(&found, json);
-            0
-        }),
+                super::inspect::print_diff(&found, json);
+                0
+            }),
         Some(Command::Attach(args)) => {
             let terminal = attach::Terminal {
                 stdin: std::io::stdin().is_terminal(),

@@ -3,7 +3,8 @@
 //! tombstone with the last screen as evidence, unless `--purge` removes it.
 
 use super::Ctx;
-use super::worker::{Worker, now_ms};
+use super::worker::Worker;
+use crate::adapters::host::now_ms;
 use crate::adapters::process::end_group;
 use crate::adapters::state::DeadRecord;
 use crate::core::args::KillArgs;
@@ -76,5 +77,5 @@ fn end(ctx: &Ctx, name: &WorkerName, session: &str, purge: bool) -> Result<()> {
         record.screen = record.screen.or(screen);
         ctx.state.write_dead(name, &record)?;
     }
-Ok(())
+    Ok(())
 }

@@ -8,13 +8,13 @@
 use super::Ctx;
 use super::guard;
 use super::worker::Worker;
+use crate::adapters::files::{self, Lock};
 use crate::adapters::watch::FolderWatch;
 use crate::core::args::GuardArgs;
 use crate::core::errors::{Error, Result};
 use crate::core::providers::{EventClass, StartupScreen};
 use crate::core::status::{WorkerState, derive_state};
 use crate::core::wait::Liveness;
-use std::fs::{File, TryLockError};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
@@ -73,13 +73,13 @@ pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<usize> {
         WorkerState::Ready => {}
         WorkerState::Busy => {
             return Err(busy(
-                &worker,
+                worker,
                 "a turn is still running; `umbel wait` for it first",
             ));
         }
         WorkerState::NeedsInput => {
             return Err(busy(
-                &worker,
+                worker,
                 "it is waiting for a person (see `umbel status`)",
             ));
         }
@@ -208,14 +208,9 @@ fn check_prompt(prompt: &[u8]) -> Result<()> {
 }
 
 /// One `send` at a time per worker: a second one gets a typed busy error instead of a mixed paste.
-fn lock(ctx: &Ctx, worker: &Worker) -> Result<File> {
+fn lock(ctx: &Ctx, worker: &Worker) -> Result<Lock> {
     let path = ctx.state.session_dir(&worker.name).join("send.lock");
-    let file = File::create(&path).map_err(|e| Error::io("cannot open", &path, e))?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(TryLockError::WouldBlock) => Err(busy(worker, "another `send` to it is in progress")),
-        Err(TryLockError::Error(e)) => Err(Error::io("cannot lock", &path, e)),
-    }
+    files::try_lock(&path)?.ok_or_else(|| busy(worker, "another `send` to it is in progress"))
 }
 
 /// No hook says a dialog opened over an idle prompt; the screen does. A paste into it would be

@@ -3,9 +3,9 @@
 
 use super::Ctx;
 use super::worker::Worker;
+use crate::adapters::files;
 use crate::core::meta::Meta;
 use serde_json::Value;
-use std::io::{Read, Seek, SeekFrom};
 use std::path::PathBuf;
 
 /// The part of a transcript not read yet.
@@ -28,7 +28,7 @@ impl TranscriptTail {
         };
         tail.resolve(ctx);
         if let Some(path) = &tail.path {
-            tail.offset = std::fs::metadata(path).map_or(0, |m| m.len());
+            tail.offset = files::len(path);
         }
         tail
     }
@@ -45,14 +45,9 @@ impl TranscriptTail {
         let Some(path) = &self.path else {
             return Vec::new();
         };
-        let Ok(mut file) = std::fs::File::open(path) else {
+        let Some(fresh) = files::read_from(path, self.offset) else {
             return Vec::new();
         };
-        let mut fresh = Vec::new();
-        if file.seek(SeekFrom::Start(self.offset)).is_err() || file.read_to_end(&mut fresh).is_err()
-        {
-            return Vec::new();
-        }
         self.offset += fresh.len() as u64;
         self.partial.extend_from_slice(&fresh);
         let Some(last_newline) = self.partial.iter().rposition(|b| *b == b'\n') else {

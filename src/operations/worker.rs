@@ -11,7 +11,6 @@ use crate::core::providers::{EventClass, ProviderModule, TranscriptTurn, str_fie
 use crate::core::wait::{ClassifiedEvent, Liveness};
 use serde::Serialize;
 use std::path::PathBuf;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// A worker as the verbs see it: loaded once by the face (or handed back by `spawn`) and passed
 /// to every verb the command runs, so meta.json is read once per command.
@@ -292,12 +291,4 @@ pub struct Answer {
     /// The value a `--schema` guardrail accepted for this turn, as JSON.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub structured_output: Option<serde_json::Value>,
-}
-
-/// Milliseconds since the Unix epoch.
-pub fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or(0)
 }

@@ -19,9 +19,9 @@ use crate::core::print::stdin::{combine, stdin_text};
 use crate::core::providers::Provider;
 use crate::core::turn_progress::TurnPhase;
 use crate::operations::guard::Guard;
+use crate::operations::turn::{self, TurnRequest};
 use crate::operations::turn_stats::last_turn_stats;
 use crate::operations::worker::{Answer, Worker};
-use crate::operations::turn::{self, TurnRequest};
 use crate::operations::{Ctx, kill, spawn};
 use std::time::Instant;
 
@@ -177,13 +177,18 @@ fn turn(
     if let Some(raw) = &args.spawn.name {
         WorkerName::parse(raw)?;
     }
-    if let Some(worker) = reused.as_ref().filter(|w| args.provider_given && w.meta.provider != args.spawn.provider) {
+    if let Some(worker) = reused
+        .as_ref()
+        .filter(|w| args.provider_given && w.meta.provider != args.spawn.provider)
+    {
         return Err(Error::usage(format!(
             "worker `{}` runs {}, not {}: drop `--provider` to reuse it, or pick another `--name`",
             worker.name, worker.meta.provider, args.spawn.provider
         )));
     }
-    let provider = reused.as_ref().map_or(args.spawn.provider, |w| w.meta.provider);
+    let provider = reused
+        .as_ref()
+        .map_or(args.spawn.provider, |w| w.meta.provider);
     let prompt = combine(provider, args.prompt.as_deref(), stdin);
     if prompt.trim().is_empty() {
         return Err(no_prompt());
@@ -203,10 +208,11 @@ fn turn(
     } else {
         one_turn()
     };
-    if created && args.spawn.name.is_none() {
-        if let Err(e) = kill::kill_worker(ctx, &worker, true) {
-            eprintln!("umbel: could not remove worker `{}`: {e}", worker.name);
-        }
+    if created
+        && args.spawn.name.is_none()
+        && let Err(e) = kill::kill_worker(ctx, &worker, true)
+    {
+        eprintln!("umbel: could not remove worker `{}`: {e}", worker.name);
     }
     result
 }

@@ -3,8 +3,8 @@
 //! event log.
 
 use super::Guard;
-use crate::core::events::CHECK_EVENT;
 use crate::core::errors::Result;
+use crate::core::events::CHECK_EVENT;
 use crate::core::guard::{CheckKind, Rejection, extract_json, problem_lines, tail};
 use crate::core::name::WorkerName;
 use crate::core::outcome::CheckReport;

@@ -12,6 +12,7 @@ mod check;
 
 use super::Ctx;
 use super::worker::Worker;
+use crate::adapters::{files, host};
 use crate::core::args::GuardArgs;
 use crate::core::duration::parse_duration;
 use crate::core::errors::{Error, Result};
@@ -179,12 +180,12 @@ pub fn leave_for_wait(ctx: &Ctx, name: &WorkerName, given: Option<&Given>) -> Re
 }
 
 fn current_dir() -> Result<PathBuf> {
-    std::env::current_dir().map_err(|e| Error::io("cannot read the current directory", ".", e))
+    host::current_dir_or_error()
 }
 
 fn load_schema(path: &Path, given: &Path) -> Result<(String, Schema)> {
     let shown = given.display().to_string();
-    let text = std::fs::read(path).map_err(|e| {
+    let text = files::read(path).map_err(|e| {
         Error::usage(format!(
             "`--schema {shown}`: cannot read {}: {e}",
             path.display()

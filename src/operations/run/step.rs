@@ -2,19 +2,19 @@
 //! it, wait for the turn to end as the step says, and keep the answer and outputs.
 
 use super::{Ctx, StepResult};
+use crate::adapters::files;
 use crate::adapters::runs::RunStore;
 use crate::core::args::{KillArgs, SpawnArgs, WaitUntil};
 use crate::core::errors::Error;
+use crate::core::name::WorkerName;
 use crate::core::outcome::OutcomeKind;
 use crate::core::workflow::template::{self, Ref};
 use crate::core::workflow::{OutputSource, PlannedStep, PlannedWorker};
 use crate::operations::guard::Guard;
-use crate::operations::worker::Worker;
-use crate::core::name::WorkerName;
 use crate::operations::turn::{self, TurnRequest};
+use crate::operations::worker::Worker;
 use crate::operations::{kill, spawn};
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::Path;
 
 /// Default bound of a step's wait.
@@ -158,22 +158,15 @@ fn read_output(path: &Path, key: &str) -> Result<String, StepFailure> {
         exit: 1,
         interrupted: false,
     };
-    let file = std::fs::File::open(path).map_err(|e| {
+    let cannot = |e: &dyn std::fmt::Display| {
         fail(format!(
             "output `{key}`: cannot read {}: {e}",
             path.display()
         ))
-    })?;
-    let mut text = String::new();
-    file.take(MAX_OUTPUT_FILE)
-        .read_to_string(&mut text)
-        .map_err(|e| {
-            fail(format!(
-                "output `{key}`: cannot read {}: {e}",
-                path.display()
-            ))
-        })?;
-    Ok(text)
+    };
+    let bytes = files::read_capped(path, MAX_OUTPUT_FILE).map_err(|e| cannot(&e))?;
+    // As `read_to_string` said it.
+    String::from_utf8(bytes).map_err(|_| cannot(&"stream did not contain valid UTF-8"))
 }
 
 /// The first non-empty line of a check's output, cut to 200 characters.

@@ -8,10 +8,10 @@ mod evidence;
 
 use super::Ctx;
 use super::guard::Guard;
+use super::send::send;
 use super::worker::Worker;
 use crate::adapters::transcript::ReverseLines;
 use crate::adapters::watch::FolderWatch;
-use super::send::send;
 use crate::core::args::{WaitArgs, WaitUntil};
 use crate::core::duration::parse_duration;
 use crate::core::errors::{Error, Result};
