@@ -5,9 +5,9 @@
 //!   (`SystemTime::now`) do not appear in `core/` or `operations/`. The monotonic clock
 //!   (`Instant::now`) is allowed in `operations/`, where it bounds loops and deadlines and
 //!   never reaches a record; `core/` is pure and reads no clock at all.
-//! - **No import circles**: the graph of `crate::`/`super::` references between modules has no
-//!   cycle. A module and its own submodules count as one (a parent and its private children
-//!   share their items by design).
+//! - **No import circles**: the graph of `crate::`/`super::`/`self::` references between
+//!   modules has no cycle. A parent depends on its children (it holds them); a child naming its
+//!   parent's items (`use super::Ctx`) is scope, not a dependency.
 //! - **Short functions**: none over [`MAX_FUNCTION_LINES`] lines unless a `// long: <why>`
 //!   comment right above it says why.
 
@@ -194,11 +194,19 @@ fn import_graph(sources: &[Source]) -> BTreeMap<String, BTreeSet<String>> {
             let Some(target) = resolve(&source.module, &path, &modules) else {
                 continue;
             };
-            let related =
-                target.starts_with(&source.module[..]) || source.module.starts_with(&target[..]);
-            if !related {
+            // A child naming its parent's items (`use super::Ctx`) is scope, not a dependency.
+            if !source.module.starts_with(&target[..]) {
                 edges.insert(target.join("::"));
             }
+        }
+        // A parent holds its children: what they import, it depends on.
+        if let Some((_, parent)) = source.module.split_last()
+            && modules.contains(parent)
+        {
+            graph
+                .entry(parent.join("::"))
+                .or_default()
+                .insert(source.module.join("::"));
         }
     }
     graph
@@ -339,7 +347,6 @@ fn walk<'a>(
 }
 
 #[test]
-#[ignore = "core::providers ↔ core::args and ↔ core::turns: being untied"]
 fn no_import_circles() {
     let graph = import_graph(&sources(&src_dir()));
     let found: Vec<String> = cycles(&graph).iter().map(|c| c.join(" → ")).collect();
@@ -356,8 +363,11 @@ fn the_circle_check_finds_a_circle() {
         ("core::a", "use crate::core::b::{self, B};"),
         ("core::b", "use super::c::C;"),
         ("core::c", "fn f() { crate::core::a::g() }"),
-        ("core::d", "use super::d_child::X;"),
+        ("core::d", "use self::d_child::X;"),
         ("core::d::d_child", "use super::D;"),
+        ("core::e", ""),
+        ("core::e::x", "use crate::core::f;"),
+        ("core::f", "fn g() -> crate::core::e::E {}"),
     ]
     .iter()
     .map(|(module, code)| Source {
@@ -370,8 +380,10 @@ fn the_circle_check_finds_a_circle() {
     let graph = import_graph(&modules);
     assert_eq!(graph["core::a"], BTreeSet::from(["core::b".to_string()]));
     let found = cycles(&graph);
-    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found.len(), 2, "{found:?}");
     assert_eq!(found[0], ["core::a", "core::b", "core::c", "core::a"]);
+    // Through a child: e holds x, x needs f, f needs e.
+    assert_eq!(found[1], ["core::e", "core::e::x", "core::f", "core::e"]);
 }
 
 /// Functions longer than [`MAX_FUNCTION_LINES`] with no `// long:` comment above them.
