@@ -9,7 +9,7 @@ use crate::adapters::host::now_ms;
 use crate::adapters::tmux::Pane;
 use crate::adapters::watch::FolderWatch;
 use crate::core::args::{CaptureArgs, KillArgs, LogsArgs, PruneArgs};
-use crate::core::duration::parse_duration;
+use crate::core::duration::parse_or;
 use crate::core::errors::{Error, Result};
 use crate::core::events::EXIT_EVENT;
 use crate::core::wait::Liveness;
@@ -102,10 +102,7 @@ fn death_time(ctx: &Ctx, worker: &Worker, pane: Option<&Pane>) -> u64 {
 /// Purges every worker whose process has ended (at least `older_than` ago). A worker whose
 /// spawn is still in progress has no live pane yet and is kept.
 pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
-    let min_age = match &args.older_than {
-        Some(text) => parse_duration(text, "--older-than")?,
-        None => Duration::ZERO,
-    };
+    let min_age = parse_or(args.older_than.as_deref(), "--older-than", Duration::ZERO)?;
     let panes = ctx.tmux.panes()?;
     let mut result = Pruned {
         removed: Vec::new(),

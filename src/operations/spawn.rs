@@ -6,7 +6,7 @@ use super::Ctx;
 use super::startup::await_ready;
 use crate::adapters::{files, host};
 use crate::core::args::{OnPermission, SpawnArgs};
-use crate::core::duration::parse_duration;
+use crate::core::duration::{DEFAULT_STARTUP, parse_or};
 use crate::core::errors::{Error, Result};
 use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
@@ -15,8 +15,6 @@ use crate::core::providers::{LaunchInput, ProviderModule};
 use crate::core::worker_env::{compose, export_script, shell_quote};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Everything checked before anything is created.
 struct Plan {
@@ -66,10 +64,11 @@ fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
     let flags = args.passthrough();
     check_flags(args, &flags)?;
     let specs = &args.env;
-    let startup_timeout = match &args.startup_timeout {
-        Some(text) => parse_duration(text, "--startup-timeout")?,
-        None => DEFAULT_STARTUP_TIMEOUT,
-    };
+    let startup_timeout = parse_or(
+        args.startup_timeout.as_deref(),
+        "--startup-timeout",
+        DEFAULT_STARTUP,
+    )?;
     let cwd = resolve_cwd(args.cwd.as_deref())?;
     let bin = resolve_bin(ctx, provider)?;
     let reserved = vec![(

@@ -4,7 +4,7 @@
 use super::{Ctx, StepResult};
 use crate::adapters::files;
 use crate::adapters::runs::RunStore;
-use crate::core::args::{KillArgs, SpawnArgs, WaitUntil};
+use crate::core::args::{KillArgs, SpawnArgs};
 use crate::core::errors::Error;
 use crate::core::name::WorkerName;
 use crate::core::outcome::OutcomeKind;
@@ -17,8 +17,6 @@ use crate::operations::{kill, spawn};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// Default bound of a step's wait.
-const DEFAULT_TIMEOUT: &str = "30m";
 /// The most of a `file:` output umbel keeps.
 const MAX_OUTPUT_FILE: u64 = 16 * 1024 * 1024;
 
@@ -99,10 +97,7 @@ pub fn run_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
     });
     job.store.write_step_file(&step.id, "prompt", &prompt)?;
     let guard = Guard::prepare(ctx, &step.guard, job.base)?;
-    let until = WaitUntil {
-        timeout: Some(step.wait.timeout.clone().unwrap_or(DEFAULT_TIMEOUT.into())),
-        ..step.wait.clone()
-    };
+    let until = step.wait.parse()?;
     let request = TurnRequest {
         prompt: prompt.as_bytes(),
         until: &until,
