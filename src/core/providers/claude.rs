@@ -10,11 +10,8 @@
 //!   and confirms only once "Yes, I trust this folder" is highlighted; onboarding and sign-in
 //!   screens are refused.
 
-use super::OnPermission;
-use super::{
-    EventClass, LaunchInput, LaunchSpec, Provider, ProviderModule, StartupScreen, TranscriptTurn,
-    add_tokens, dialog_question, env_get, flags, highlighted, hooks_json, str_field,
-};
+// The provider seam's shared types and helpers (`mod.rs`).
+use super::*;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -56,6 +53,19 @@ const INHERIT: &[&str] = &[
     // as root; umbel never sets it on the user's behalf.
     "IS_SANDBOX",
 ];
+
+static IDENTITY: Identity = Identity {
+    name: "claude",
+    bin_env_var: "UMBEL_CLAUDE_BIN",
+    env: ProviderEnv {
+        inherit: INHERIT,
+        fixed: &[("DISABLE_AUTOUPDATER", "1")],
+    },
+    actions: super::actions::claude,
+    config_dir,
+    user_files: &["settings.json"],
+    composer: None,
+};
 
 /// Lines that mean a person must sign in or finish onboarding first.
 const SIGN_IN_LINES: &[&str] = &[
@@ -124,33 +134,8 @@ fn user_default_mode(input: &LaunchInput<'_>) -> Option<String> {
 }
 
 impl ProviderModule for Claude {
-    fn name(&self) -> &'static str {
-        "claude"
-    }
-
-    fn default_bin(&self) -> &'static str {
-        "claude"
-    }
-
-    fn bin_env_var(&self) -> &'static str {
-        "UMBEL_CLAUDE_BIN"
-    }
-
-    fn config_dir(&self, env: &[(String, String)]) -> Option<PathBuf> {
-        config_dir(env)
-    }
-
-    fn env(&self) -> ProviderEnv {
-        ProviderEnv {
-            inherit: INHERIT,
-            fixed: &[("DISABLE_AUTOUPDATER", "1")],
-        }
-    }
-
-    fn user_files(&self, env: &[(String, String)]) -> Vec<PathBuf> {
-        config_dir(env)
-            .map(|dir| vec![dir.join("settings.json")])
-            .unwrap_or_default()
+    fn identity(&self) -> &'static Identity {
+        &IDENTITY
     }
 
     fn prompt_restored(&self, screen: &str) -> bool {
@@ -279,11 +264,7 @@ impl ProviderModule for Claude {
             "StopFailure" => EventClass::TurnFailed {
                 reason: "api-error",
             },
-            "PermissionRequest" => EventClass::NeedsInput {
-                reason: "permission",
-                tool: payload
-                    .map(|p| json!({ "name": p.get("tool_name"), "input": p.get("tool_input") })),
-            },
+            "PermissionRequest" => EventClass::permission_request(payload),
             "Notification" => match payload.and_then(|p| str_field(p, "notification_type")) {
                 Some("permission_prompt") => EventClass::NeedsInput {
                     reason: "permission",
@@ -302,14 +283,6 @@ impl ProviderModule for Claude {
 
     fn submit_turn_id(&self, payload: &Value) -> Option<String> {
         str_field(payload, "prompt_id").map(str::to_string)
-    }
-
-    fn answer_from_payload(&self, payload: &Value) -> Option<String> {
-        str_field(payload, "last_assistant_message").map(str::to_string)
-    }
-
-    fn turn_actions(&self, records: &[Value]) -> Vec<super::tool_action::ToolAction> {
-        super::actions::claude(records)
     }
 
     fn record_tokens(&self) -> &'static [&'static str] {
