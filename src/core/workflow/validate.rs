@@ -244,12 +244,12 @@ fn valid_id(id: &str) -> bool {
         && id.len() <= 64
 }
 
+/// Every worker checked and planned (its cwd made absolute); at least one worker.
 fn check_workers(
     file: &WorkflowFile,
     cx: &Context,
     problems: &mut Vec<Problem>,
 ) -> BTreeMap<String, PlannedWorker> {
-    let mut out = BTreeMap::new();
     if file.workers.is_empty() {
         problems.push(Problem::at(
             1,
@@ -257,69 +257,80 @@ fn check_workers(
             "`workers:` is empty: a workflow needs at least one worker",
         ));
     }
-    for (key, spanned) in &file.workers {
-        let at = spanned.referenced;
-        let spawn = &spanned.value;
-        let key_ok = !key.is_empty()
-            && key.len() <= MAX_WORKER_KEY
-            && key.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
-            && key
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
-        if !key_ok {
-            problems.push(Problem::located(
-                at,
-                format!(
-                    "worker key `{key}` must be lower-case letters, digits and `-` (at most {MAX_WORKER_KEY})"
-                ),
-            ));
-        }
-        if spawn.name.is_some() {
-            problems.push(Problem::located(
-                at,
-                format!("worker `{key}`: `name` is not allowed here; the runner names workers `<run id>-{key}`"),
-            ));
-        }
-        let cwd = match &spawn.cwd {
-            Some(dir) if dir.is_absolute() => dir.clone(),
-            Some(dir) => cx.base.join(dir),
-            None => cx.base.to_path_buf(),
-        };
-        if !(cx.is_dir)(&cwd) {
-            problems.push(Problem::located(
-                at,
-                format!("worker `{key}`: cwd {} is not a directory", cwd.display()),
-            ));
-        }
-        for spec in &spawn.env {
-            if let EnvSpec::FromEnv { name, source } = spec
-                && !cx.env.iter().any(|(k, _)| k == source)
-            {
-                problems.push(Problem::located(
-                    at,
-                    format!("worker `{key}`: env {name} takes ${source}, which is not set"),
-                ));
-            }
-        }
-        if let Some(text) = &spawn.startup_timeout
-            && let Err(e) = parse_duration(text, "startupTimeout")
-        {
-            problems.push(Problem::located(at, format!("worker `{key}`: {e}")));
-        }
-        if let Err(e) = crate::core::providers::flags::check(spawn.provider, &spawn.passthrough()) {
-            problems.push(Problem::located(at, format!("worker `{key}`: {e}")));
-        }
-        let mut spawn = spawn.clone();
-        spawn.cwd = Some(normalise(&cwd));
-        out.insert(
-            key.clone(),
-            PlannedWorker {
-                key: key.clone(),
-                spawn,
-            },
-        );
+    file.workers
+        .iter()
+        .map(|(key, spanned)| {
+            let worker = check_worker(key, spanned, cx, problems);
+            (key.clone(), worker)
+        })
+        .collect()
+}
+
+/// One worker: its key, no `name`, an existing cwd, its `fromEnv` variables set, a valid
+/// startup timeout and pass-through flags its provider has.
+fn check_worker(
+    key: &str,
+    spanned: &Spanned<SpawnArgs>,
+    cx: &Context,
+    problems: &mut Vec<Problem>,
+) -> PlannedWorker {
+    let at = spanned.referenced;
+    let spawn = &spanned.value;
+    let mut problem = |message: String| problems.push(Problem::located(at, message));
+    if !valid_worker_key(key) {
+        problem(format!(
+            "worker key `{key}` must be lower-case letters, digits and `-` (at most {MAX_WORKER_KEY})"
+        ));
     }
-    out
+    if spawn.name.is_some() {
+        problem(format!(
+            "worker `{key}`: `name` is not allowed here; the runner names workers `<run id>-{key}`"
+        ));
+    }
+    let cwd = match &spawn.cwd {
+        Some(dir) if dir.is_absolute() => dir.clone(),
+        Some(dir) => cx.base.join(dir),
+        None => cx.base.to_path_buf(),
+    };
+    if !(cx.is_dir)(&cwd) {
+        problem(format!(
+            "worker `{key}`: cwd {} is not a directory",
+            cwd.display()
+        ));
+    }
+    for spec in &spawn.env {
+        if let EnvSpec::FromEnv { name, source } = spec
+            && !cx.env.iter().any(|(k, _)| k == source)
+        {
+            problem(format!(
+                "worker `{key}`: env {name} takes ${source}, which is not set"
+            ));
+        }
+    }
+    if let Some(text) = &spawn.startup_timeout
+        && let Err(e) = parse_duration(text, "startupTimeout")
+    {
+        problem(format!("worker `{key}`: {e}"));
+    }
+    if let Err(e) = crate::core::providers::flags::check(spawn.provider, &spawn.passthrough()) {
+        problem(format!("worker `{key}`: {e}"));
+    }
+    let mut spawn = spawn.clone();
+    spawn.cwd = Some(normalise(&cwd));
+    PlannedWorker {
+        key: key.to_string(),
+        spawn,
+    }
+}
+
+/// A worker key: lower-case letters, digits and `-`, at most [`MAX_WORKER_KEY`].
+fn valid_worker_key(key: &str) -> bool {
+    !key.is_empty()
+        && key.len() <= MAX_WORKER_KEY
+        && key.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && key
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
 /// `a/./b/../c` → `a/c`, without touching the file system.
