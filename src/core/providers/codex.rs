@@ -218,22 +218,7 @@ impl ProviderModule for Codex {
             let kind = str_field(payload, "type");
             match (str_field(&record, "type"), kind) {
                 (Some("event_msg"), Some("task_complete")) if !turn.ended => {
-                    turn.ended = true;
-                    turn.turn_id = str_field(payload, "turn_id").map(str::to_string);
-                    if let Some(text) = str_field(payload, "last_agent_message") {
-                        turn.answer = Some(text.to_string());
-                    } else if let Some(error) = payload.get("error") {
-                        turn.is_error = true;
-                        turn.answer = str_field(error, "message").map(str::to_string);
-                        turn.error_reason = Some(
-                            if str_field(error, "codex_error_info") == Some("usage_limit_exceeded")
-                            {
-                                "usage-limit"
-                            } else {
-                                "api-error"
-                            },
-                        );
-                    }
+                    task_complete(&mut turn, payload);
                 }
                 (Some("event_msg"), Some("turn_aborted")) if !turn.ended => {
                     turn.ended = true;
@@ -241,20 +226,7 @@ impl ProviderModule for Codex {
                     turn.error_reason = Some("interrupted");
                     turn.turn_id = str_field(payload, "turn_id").map(str::to_string);
                 }
-                (Some("response_item"), Some("message")) => {
-                    let text = message_text(payload);
-                    match str_field(payload, "role") {
-                        Some("assistant") if turn.answer.is_none() && !turn.is_error => {
-                            turn.answer = text;
-                        }
-                        Some("user") => {
-                            if let Some(text) = text.filter(|t| !t.starts_with('<')) {
-                                turn.prompt.get_or_insert(text);
-                            }
-                        }
-                        _ => {}
-                    }
-                }
+                (Some("response_item"), Some("message")) => message(&mut turn, payload),
                 (Some("event_msg"), Some("token_count")) => {
                     let usage = payload.pointer("/info/last_token_usage/output_tokens");
                     add_tokens(&mut turn.output_tokens, usage.and_then(Value::as_u64));
@@ -301,6 +273,40 @@ const COMPOSER: Composer = Composer {
     placeholder: "Ask Codex to do anything",
     busy: "esc to interrupt",
 };
+
+/// `task_complete`: the turn's end, with its answer or its error.
+fn task_complete(turn: &mut TranscriptTurn, payload: &Value) {
+    turn.ended = true;
+    turn.turn_id = str_field(payload, "turn_id").map(str::to_string);
+    if let Some(text) = str_field(payload, "last_agent_message") {
+        turn.answer = Some(text.to_string());
+    } else if let Some(error) = payload.get("error") {
+        turn.is_error = true;
+        turn.answer = str_field(error, "message").map(str::to_string);
+        turn.error_reason = Some(
+            if str_field(error, "codex_error_info") == Some("usage_limit_exceeded") {
+                "usage-limit"
+            } else {
+                "api-error"
+            },
+        );
+    }
+}
+
+/// A `message` item: the assistant's answer (newest first, so the last one), or the prompt
+/// (the user's text that is not an injected `<…>` context block).
+fn message(turn: &mut TranscriptTurn, payload: &Value) {
+    let text = message_text(payload);
+    match str_field(payload, "role") {
+        Some("assistant") if turn.answer.is_none() && !turn.is_error => turn.answer = text,
+        Some("user") => {
+            if let Some(text) = text.filter(|t| !t.starts_with('<')) {
+                turn.prompt.get_or_insert(text);
+            }
+        }
+        _ => {}
+    }
+}
 
 fn message_text(payload: &Value) -> Option<String> {
     let blocks = payload.get("content")?.as_array()?;

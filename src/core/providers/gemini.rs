@@ -63,6 +63,40 @@ static IDENTITY: Identity = Identity {
     composer: Some(&COMPOSER),
 };
 
+/// umbel's hooks added to the user's own (theirs run too).
+fn add_hooks(settings: &mut serde_json::Map<String, Value>, hook_command: &str) {
+    let mut hooks = settings
+        .get("hooks")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    if let Value::Object(ours) = hooks_json(hook_command, HOOK_EVENTS, 30_000) {
+        for (event, entries) in ours {
+            let list = hooks.entry(event).or_insert_with(|| json!([]));
+            if let (Some(list), Some(ours)) = (list.as_array_mut(), entries.as_array()) {
+                list.extend(ours.iter().cloned());
+            }
+        }
+    }
+    settings.insert("hooks".into(), Value::Object(hooks));
+}
+
+/// The user's trusted folders, and the worker's own: its cwd and every `--add-dir` (else
+/// gemini asks "Do you trust the following folders being added to this workspace?").
+fn trusted_folders(input: &LaunchInput<'_>) -> serde_json::Map<String, Value> {
+    let mut trusted = user_json(input, "trustedFolders.json");
+    trusted.insert(
+        input.cwd.to_string_lossy().into_owned(),
+        json!("TRUST_FOLDER"),
+    );
+    for dir in input.flags.iter().filter(|g| g.flag == flags::Flag::AddDir) {
+        for path in &dir.values {
+            trusted.insert(path.clone(), json!("TRUST_FOLDER"));
+        }
+    }
+    trusted
+}
+
 /// Credential files linked from the user's `~/.gemini`.
 const LINKED: &[&str] = &[
     "oauth_creds.json",
@@ -133,33 +167,9 @@ impl ProviderModule for Gemini {
         let home = input.session_dir.join("gemini-home");
         let dir = home.join(".gemini");
         let mut settings = user_json(input, "settings.json");
-        let mut hooks = settings
-            .get("hooks")
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default();
-        if let Value::Object(ours) = hooks_json(input.hook_command, HOOK_EVENTS, 30_000) {
-            for (event, entries) in ours {
-                let list = hooks.entry(event).or_insert_with(|| json!([]));
-                if let (Some(list), Some(ours)) = (list.as_array_mut(), entries.as_array()) {
-                    list.extend(ours.iter().cloned());
-                }
-            }
-        }
-        settings.insert("hooks".into(), Value::Object(hooks));
+        add_hooks(&mut settings, input.hook_command);
         let mut args = vec!["--session-id".to_string(), input.session_id.to_string()];
-        let mut trusted = user_json(input, "trustedFolders.json");
-        trusted.insert(
-            input.cwd.to_string_lossy().into_owned(),
-            json!("TRUST_FOLDER"),
-        );
-        // A directory the user added (`--add-dir`) is trusted like the working directory: else
-        // gemini asks "Do you trust the following folders being added to this workspace?".
-        for dir in input.flags.iter().filter(|g| g.flag == flags::Flag::AddDir) {
-            for path in &dir.values {
-                trusted.insert(path.clone(), json!("TRUST_FOLDER"));
-            }
-        }
+        let trusted = trusted_folders(input);
         if let Some(model) = input.model {
             args.extend(["-m".to_string(), model.to_string()]);
         }
