@@ -13,8 +13,7 @@ use crate::core::workflow::graph;
 use crate::core::workflow::record::{Failure, RunRecord, RunStatus, StepStatus, worker_name};
 use crate::operations::kill;
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -68,10 +67,7 @@ pub fn execute(
     } = prepared;
     let shared = Shared {
         ctx,
-        steps_ctx: Ctx {
-            cancel: Arc::new(AtomicBool::new(false)),
-            ..ctx.clone()
-        },
+        steps_ctx: ctx.with_own_cancel(),
         plan,
         store,
     };
@@ -209,10 +205,7 @@ fn conclude(
 /// Kills every worker the run started (their folders stay as tombstones). Runs on a context
 /// whose stop flag is clear: the caller's may be set by the Ctrl-C that got us here.
 fn teardown(ctx: &Ctx, run_id: &str, spawned: &BTreeSet<String>) {
-    let ctx = Ctx {
-        cancel: Arc::new(AtomicBool::new(false)),
-        ..ctx.clone()
-    };
+    let ctx = ctx.with_own_cancel();
     for key in spawned {
         let args = KillArgs {
             name: Some(worker_name(run_id, key)),
