@@ -33,6 +33,8 @@ struct Shared<'a> {
     steps_ctx: Ctx,
     plan: &'a Plan,
     store: RunStore,
+    /// Leave the workers running after a successful run.
+    keep: bool,
 }
 
 impl Shared<'_> {
@@ -70,6 +72,7 @@ pub fn execute(
         steps_ctx: ctx.with_own_cancel(),
         plan,
         store,
+        keep,
     };
     let mut progress = Progress {
         record,
@@ -83,7 +86,7 @@ pub fn execute(
             break;
         }
     }
-    conclude(&shared, progress, keep, observe)
+    conclude(&shared, progress, observe)
 }
 
 /// Runs the steps of one wave not done yet, each on its own thread, until all have ended.
@@ -173,7 +176,6 @@ impl Progress {
 fn conclude(
     shared: &Shared,
     progress: Progress,
-    keep: bool,
     observe: &mut dyn FnMut(&RunRecord),
 ) -> Result<RunRecord> {
     let Progress {
@@ -193,7 +195,7 @@ fn conclude(
         (None, false) => RunStatus::Completed,
     };
     skip_the_rest(&mut record, shared.plan, failed.as_ref());
-    if record.status != RunStatus::Completed || !keep {
+    if record.status != RunStatus::Completed || !shared.keep {
         teardown(shared.ctx, &record.run_id, &spawned);
     }
     record.ended_at = Some(now_ms());
