@@ -89,8 +89,10 @@ pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec
             let ms = started.elapsed().as_millis() as u64;
             match format {
                 OutputFormat::Text => emit_text(&done),
-                OutputFormat::Json => emit_json(&done, ms),
-                OutputFormat::StreamJson => stream::finish(ctx, done.live.take(), &done, ms),
+                _ if streams(format, done.provider) => {
+                    stream::finish(ctx, done.live.take(), &done, ms)
+                }
+                _ => emit_json(&done, ms),
             }
             done.outcome.outcome.exit_code()
         }
@@ -102,6 +104,13 @@ pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec
             code
         }
     }
+}
+
+/// Whether the output is streamed while the turn runs: `stream-json`, and codex's JSON, which
+/// is `codex exec --json`'s stream of events.
+fn streams(format: OutputFormat, provider: Provider) -> bool {
+    format == OutputFormat::StreamJson
+        || (format == OutputFormat::Json && provider == Provider::Codex)
 }
 
 /// What one print-mode turn produced.
@@ -209,8 +218,7 @@ fn turn(ctx: &Ctx, args: &PrintArgs, stdin: &str, line: &TurnLine) -> Result<Don
     };
     let result = (|| {
         let one_turn = || run_turn(ctx, args, &name, &prompt, line, guard.as_ref());
-        // codex's stream is its `exec --json` events, printed at the end.
-        if args.output_format == OutputFormat::StreamJson && provider != Provider::Codex {
+        if streams(args.output_format, provider) {
             let meta = Worker::load(ctx, name.as_str())?.meta;
             let (done, live) = stream::run(ctx, &meta, one_turn);
             return done.map(|done| Done {
