@@ -46,7 +46,7 @@ pub fn run<T>(ctx: &Ctx, meta: &Meta, body: impl FnOnce() -> T) -> (T, Live) {
         out_json(&event);
     }
     let mut live = Live {
-        tail: TranscriptTail::start(ctx, &meta.name),
+        tail: TranscriptTail::start(ctx, meta),
         mapper: StreamMapper::new(meta.provider, &meta.session_id),
         started: Instant::now(),
     };
