@@ -474,7 +474,6 @@ fn body_length(lines: &[&str]) -> Option<usize> {
 }
 
 #[test]
-#[ignore = "the long functions are being split"]
 fn no_function_is_over_60_lines_without_a_reason() {
     let dir = src_dir();
     let mut found = Vec::new();

@@ -165,6 +165,12 @@ fn binary(ctx: &Ctx, module: &dyn ProviderModule) -> Check {
             );
         }
     };
+    version(ctx, module, &bin)
+}
+
+/// Runs `<bin> --version` and judges what it printed.
+fn version(ctx: &Ctx, module: &dyn ProviderModule, bin: &Path) -> Check {
+    let name = module.name();
     let program = Program {
         argv: vec![bin.to_string_lossy().into_owned(), "--version".into()],
         dir: None,

@@ -52,6 +52,22 @@ pub fn send_turn(ctx: &Ctx, worker: &Worker, prompt: &[u8], guard: &GuardArgs) -
 pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<usize> {
     check_prompt(prompt)?;
     let _lock = lock(ctx, worker)?;
+    let position = refuse_unready(ctx, worker)?;
+    let screen = ctx.tmux.capture(worker.session(), false)?;
+    refuse_modal(worker, &screen)?;
+    clear_input(ctx, worker, screen)?;
+    let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
+    let buffer = format!("umbel-prompt-{}", worker.name);
+    ctx.tmux.paste(worker.session(), &buffer, prompt)?;
+    await_paste(ctx, worker)?;
+    ctx.tmux.send_keys(worker.session(), &["Enter"])?;
+    submit(ctx, worker, position, &watch)?;
+    Ok(position)
+}
+
+/// Refuses a worker that is not ready for a prompt (dead, busy, waiting for a person, still
+/// starting); returns the event-log position the turn will be waited for from.
+fn refuse_unready(ctx: &Ctx, worker: &Worker) -> Result<usize> {
     let liveness = worker.liveness(ctx)?;
     if liveness != Liveness::Alive {
         let detail = match ctx.state.read_exit(&worker.name) {
@@ -69,42 +85,29 @@ pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<usize> {
         // The turn ended without a hook (e.g. a codex API error); the transcript says so.
         state = WorkerState::Ready;
     }
-    match state {
-        WorkerState::Ready => {}
-        WorkerState::Busy => {
-            return Err(busy(
-                worker,
-                "a turn is still running; `umbel wait` for it first",
-            ));
-        }
-        WorkerState::NeedsInput => {
-            return Err(busy(
-                worker,
-                "it is waiting for a person (see `umbel status`)",
-            ));
-        }
-        WorkerState::Starting => return Err(busy(worker, "it is still starting")),
+    let why = match state {
+        WorkerState::Ready => return Ok(events.len()),
+        WorkerState::Busy => "a turn is still running; `umbel wait` for it first",
+        WorkerState::NeedsInput => "it is waiting for a person (see `umbel status`)",
+        WorkerState::Starting => "it is still starting",
         WorkerState::Dead => {
             return Err(Error::Dead {
                 name: worker.name.to_string(),
                 detail: "it ended".into(),
             });
         }
-    }
-    let screen = ctx.tmux.capture(worker.session(), false)?;
-    refuse_modal(worker, &screen)?;
-    clear_input(ctx, worker, screen)?;
-    let position = events.len();
-    let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
-    let buffer = format!("umbel-prompt-{}", worker.name);
-    ctx.tmux.paste(worker.session(), &buffer, prompt)?;
-    await_paste(ctx, worker)?;
-    ctx.tmux.send_keys(worker.session(), &["Enter"])?;
+    };
+    Err(busy(worker, why))
+}
+
+/// After the first Enter: waits for the submit hook, pressing Enter again (at most
+/// [`EXTRA_ENTERS`] times) while the prompt still sits on the input line.
+fn submit(ctx: &Ctx, worker: &Worker, position: usize, watch: &FolderWatch) -> Result<()> {
     let started = Instant::now();
     let mut enters = 1;
     loop {
-        if confirmed(ctx, worker, position, &watch)? {
-            return Ok(position);
+        if confirmed(ctx, worker, position, watch)? {
+            return Ok(());
         }
         if worker.liveness(ctx)? != Liveness::Alive {
             return Err(Error::Dead {

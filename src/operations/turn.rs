@@ -9,11 +9,11 @@
 use super::Ctx;
 use super::guard::Guard;
 use super::worker::{Answer, Worker};
-use super::{send, wait};
-use crate::core::args::{GuardArgs, WaitArgs, WaitUntil};
+use crate::core::args::GuardArgs;
 use crate::core::errors::Result;
 use crate::core::outcome::{Outcome, OutcomeKind};
 use crate::core::turn_progress::TurnPhase;
+use crate::core::until::Until;
 
 /// What one turn produced.
 #[derive(Debug)]
@@ -41,7 +41,7 @@ impl TurnDone {
 pub struct TurnRequest<'a> {
     pub prompt: &'a [u8],
     /// When the turn counts as ended (and the wait's timeout).
-    pub until: &'a WaitUntil,
+    pub until: &'a Until,
     /// Guardrails already prepared (so bad ones were refused before any worker existed).
     pub guard: Option<&'a Guard>,
 }
@@ -61,25 +61,11 @@ pub fn turn(ctx: &Ctx, worker: &Worker, request: &TurnRequest) -> Result<TurnDon
     Ok(TurnDone { outcome, answer })
 }
 
-/// The first stage: paste the prompt and confirm the CLI submitted it; `guard` is left for the
-/// [`await_end`] that follows. Returns the event-log position to wait from.
-pub fn submit(ctx: &Ctx, worker: &Worker, prompt: &[u8], guard: &GuardArgs) -> Result<usize> {
-    send::send_turn(ctx, worker, prompt, guard)
-}
-
+/// The first stage: paste the prompt and confirm the CLI submitted it; its guardrails are left
+/// for the [`await_end`] that follows. Returns the event-log position to wait from.
+pub use super::send::send_turn as submit;
+/// The second stage as `umbel wait` and `umbel_wait` ask for it: the wait's own guardrail
+/// flags, else those the turn was sent with.
+pub use super::wait::wait as await_end_as_asked;
 /// The second stage: wait from `since` until the turn ends as `until` says, enforcing `guard`.
-pub fn await_end(
-    ctx: &Ctx,
-    worker: &Worker,
-    since: Option<usize>,
-    until: &WaitUntil,
-    guard: Option<&Guard>,
-) -> Result<Outcome> {
-    wait::wait_guarded(ctx, worker, since, until, guard)
-}
-
-/// The second stage as `umbel wait` and `umbel_wait` ask for it: guardrails given with the
-/// wait, else those the turn was sent with.
-pub fn await_end_as_asked(ctx: &Ctx, worker: &Worker, args: &WaitArgs) -> Result<Outcome> {
-    wait::wait(ctx, worker, args)
-}
+pub use super::wait::wait_guarded as await_end;

@@ -126,7 +126,8 @@ impl UmbelServer {
         let ran = self
             .run(&request, "umbel_wait", Some(label), move |ctx| {
                 let worker = Worker::load(ctx, &args.name)?;
-                turn::await_end_as_asked(ctx, &worker, &args)
+                let until = args.until.parse()?;
+                turn::await_end_as_asked(ctx, &worker, args.since, &until, &args.guard)
             })
             .await;
         ran.map_or_else(|e| e, |outcome| reply::waited(&name, &outcome))

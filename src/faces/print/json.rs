@@ -9,7 +9,7 @@ use crate::core::errors::Error;
 use crate::core::outcome::OutcomeKind;
 use crate::core::prices::cost_usd;
 use crate::core::print::codex_items;
-use crate::core::print::stats::{Tokens, ToolCall};
+use crate::core::print::stats::{Tokens, ToolCall, TurnStats};
 use crate::core::providers::Provider;
 use serde_json::{Map, Value, json};
 
@@ -28,23 +28,8 @@ pub fn claude(done: &Done, duration_ms: u64) -> Value {
     let error = !done.ok();
     let api_error = stats.api_error_status.is_some();
     let total = stats.total();
-    let mut usage = stats
-        .usage
-        .clone()
-        .filter(Value::is_object)
-        .unwrap_or_else(|| json!({}));
-    usage["input_tokens"] = json!(total.input);
-    usage["cache_creation_input_tokens"] = json!(total.cache_creation);
-    usage["cache_read_input_tokens"] = json!(total.cache_read);
-    usage["output_tokens"] = json!(total.output);
-    usage["output_tokens_details"] = json!({ "thinking_tokens": total.thoughts });
-    let mut model_usage = Map::new();
-    let mut cost = 0.0;
-    for (model, t) in &stats.models {
-        let model_cost = cost_usd(model, t.input, t.output, t.cache_read, t.cache_creation);
-        cost += model_cost;
-        model_usage.insert(model.clone(), claude_model_usage(model, t, model_cost));
-    }
+    let usage = claude_usage(stats);
+    let (model_usage, cost) = claude_models(stats);
     let denials: Vec<Value> = stats
         .tools
         .iter()
@@ -90,6 +75,12 @@ pub fn claude(done: &Done, duration_ms: u64) -> Value {
     if let Some(kind) = &stats.api_error_type {
         result["api_error_type"] = json!(kind);
     }
+    add_outcome_fields(&mut result, done);
+    result
+}
+
+/// umbel's own fields, when they apply: the accepted value, the attempts, the reason.
+fn add_outcome_fields(result: &mut Value, done: &Done) {
     if let Some(value) = &done.outcome.structured_output {
         result["structured_output"] = value.clone();
     }
@@ -99,7 +90,34 @@ pub fn claude(done: &Done, duration_ms: u64) -> Value {
     if let Some(reason) = &done.outcome.reason {
         result["reason"] = json!(reason);
     }
-    result
+}
+
+/// claude's `usage`: the API's last usage object, its token counts the turn's totals.
+fn claude_usage(stats: &TurnStats) -> Value {
+    let total = stats.total();
+    let mut usage = stats
+        .usage
+        .clone()
+        .filter(Value::is_object)
+        .unwrap_or_else(|| json!({}));
+    usage["input_tokens"] = json!(total.input);
+    usage["cache_creation_input_tokens"] = json!(total.cache_creation);
+    usage["cache_read_input_tokens"] = json!(total.cache_read);
+    usage["output_tokens"] = json!(total.output);
+    usage["output_tokens_details"] = json!({ "thinking_tokens": total.thoughts });
+    usage
+}
+
+/// claude's `modelUsage`, and the turn's cost at list prices.
+fn claude_models(stats: &TurnStats) -> (Map<String, Value>, f64) {
+    let mut model_usage = Map::new();
+    let mut cost = 0.0;
+    for (model, t) in &stats.models {
+        let model_cost = cost_usd(model, t.input, t.output, t.cache_read, t.cache_creation);
+        cost += model_cost;
+        model_usage.insert(model.clone(), claude_model_usage(model, t, model_cost));
+    }
+    (model_usage, cost)
 }
 
 /// Subagents as the turn's `Task`/`Agent` tool calls show them; what the transcript cannot

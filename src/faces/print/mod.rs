@@ -10,7 +10,7 @@ mod stream;
 
 use super::output::{explain_outcome, out, out_json, report};
 use super::turn_line::{TurnLine, turn_line_for};
-use crate::core::args::{GuardArgs, OnPermission, SpawnArgs, WaitUntil};
+use crate::core::args::{GuardArgs, OnPermission, SpawnArgs};
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
 use crate::core::outcome::{Outcome, OutcomeKind};
@@ -18,6 +18,7 @@ use crate::core::print::stats::TurnStats;
 use crate::core::print::stdin::{combine, stdin_text};
 use crate::core::providers::Provider;
 use crate::core::turn_progress::TurnPhase;
+use crate::core::until::Until;
 use crate::operations::guard::Guard;
 use crate::operations::turn::{self, TurnRequest};
 use crate::operations::turn_stats::last_turn_stats;
@@ -180,9 +181,7 @@ fn turn(
 ) -> Result<Done> {
     // Bad guardrails are refused before a worker exists.
     let guard = Guard::prepare_here(ctx, &args.guard)?;
-    if let Some(text) = &args.timeout {
-        crate::core::duration::parse_duration(text, "--timeout")?;
-    }
+    let until = Until::timeout(args.timeout.as_deref())?;
     if let Some(raw) = &args.spawn.name {
         WorkerName::parse(raw)?;
     }
@@ -206,7 +205,7 @@ fn turn(
         Some(worker) => (worker, false),
         None => (spawn_for_print(ctx, args, line)?, true),
     };
-    let one_turn = || run_turn(ctx, args, &worker, &prompt, line, guard.as_ref());
+    let one_turn = || run_turn(ctx, &worker, &prompt, &until, line, guard.as_ref());
     let result = if streams(args.output_format, provider) {
         let (done, live) = stream::run(ctx, &worker.meta, one_turn);
         done.map(|done| Done {
@@ -245,19 +244,15 @@ fn spawn_for_print(ctx: &Ctx, args: &PrintArgs, line: &TurnLine) -> Result<Worke
 /// The one turn, then the turn's stats from its transcript.
 fn run_turn(
     ctx: &Ctx,
-    args: &PrintArgs,
     worker: &Worker,
     prompt: &str,
+    until: &Until,
     line: &TurnLine,
     guard: Option<&Guard>,
 ) -> Result<Done> {
-    let until = WaitUntil {
-        timeout: args.timeout.clone(),
-        ..WaitUntil::default()
-    };
     let request = TurnRequest {
         prompt: prompt.as_bytes(),
-        until: &until,
+        until,
         guard,
     };
     let done = turn::turn(&ctx.with_progress(line.sink()), worker, &request)?;

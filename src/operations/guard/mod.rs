@@ -14,7 +14,7 @@ use super::Ctx;
 use super::worker::Worker;
 use crate::adapters::{files, host};
 use crate::core::args::GuardArgs;
-use crate::core::duration::parse_duration;
+use crate::core::duration::{DEFAULT_CHECK, parse_or};
 use crate::core::errors::{Error, Result};
 use crate::core::guard::DEFAULT_MAX_ATTEMPTS;
 use crate::core::guard::Schema;
@@ -25,11 +25,9 @@ use check::record;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 /// The file `send` leaves the turn's guardrails in.
 const GUARD_FILE: &str = "guard.json";
-const DEFAULT_CHECK_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Guardrails as given, with the directory relative paths and the check run in.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -77,10 +75,11 @@ impl Guard {
                 if ctx.find_program(&argv[0], dir).is_none() {
                     return Err(bad(format!("`{}` is not an executable program", argv[0])));
                 }
-                let timeout = match &args.check_timeout {
-                    Some(text) => parse_duration(text, "--check-timeout")?,
-                    None => DEFAULT_CHECK_TIMEOUT,
-                };
+                let timeout = parse_or(
+                    args.check_timeout.as_deref(),
+                    "--check-timeout",
+                    DEFAULT_CHECK,
+                )?;
                 Some(Accept {
                     argv,
                     shown,

@@ -4,10 +4,10 @@
 use super::{Ctx, StepResult};
 use crate::adapters::files;
 use crate::adapters::runs::RunStore;
-use crate::core::args::{KillArgs, SpawnArgs, WaitUntil};
+use crate::core::args::{KillArgs, SpawnArgs};
 use crate::core::errors::Error;
 use crate::core::name::WorkerName;
-use crate::core::outcome::OutcomeKind;
+use crate::core::outcome::{Outcome, OutcomeKind};
 use crate::core::workflow::template::{self, Ref};
 use crate::core::workflow::{OutputSource, PlannedStep, PlannedWorker};
 use crate::operations::guard::Guard;
@@ -17,8 +17,6 @@ use crate::operations::{kill, spawn};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// Default bound of a step's wait.
-const DEFAULT_TIMEOUT: &str = "30m";
 /// The most of a `file:` output umbel keeps.
 const MAX_OUTPUT_FILE: u64 = 16 * 1024 * 1024;
 
@@ -81,74 +79,82 @@ fn ready_worker(ctx: &Ctx, job: &StepJob) -> Result<Worker, StepFailure> {
 
 /// Runs one step to its end.
 pub fn run_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
-    let StepJob {
-        step,
-        worker,
-        worker_name,
-        ..
-    } = *job;
-    let worker_now = ready_worker(ctx, job)?;
-    let prompt = template::render(&step.prompt, |r| match r {
-        Ref::Env(name) => ctx.var(name).map(str::to_string),
-        Ref::Session => Some(worker_name.to_string()),
-        Ref::Answer { step } => job.results.get(step).map(|r| r.answer.clone()),
-        Ref::Output { step, key } => job
-            .results
-            .get(step)
-            .and_then(|r| r.outputs.get(key).cloned()),
-    });
+    let step = job.step;
+    let worker = ready_worker(ctx, job)?;
+    let prompt = render_prompt(ctx, job);
     job.store.write_step_file(&step.id, "prompt", &prompt)?;
     let guard = Guard::prepare(ctx, &step.guard, job.base)?;
-    let until = WaitUntil {
-        timeout: Some(step.wait.timeout.clone().unwrap_or(DEFAULT_TIMEOUT.into())),
-        ..step.wait.clone()
-    };
+    let until = step.wait.parse()?;
     let request = TurnRequest {
         prompt: prompt.as_bytes(),
         until: &until,
         guard: guard.as_ref(),
     };
-    let done = turn::turn(ctx, &worker_now, &request)?;
+    let done = turn::turn(ctx, &worker, &request)?;
     let outcome = &done.outcome;
     if outcome.outcome != OutcomeKind::Stop {
-        let kind = outcome.outcome.as_str();
-        let reason = outcome
-            .reason
-            .as_ref()
-            .map(|r| format!(" ({r})"))
-            .unwrap_or_default();
-        let said = outcome
-            .check
-            .as_ref()
-            .filter(|c| !c.accepted)
-            .map(|c| format!("; the last check said: {}", first_line(&c.output)))
-            .unwrap_or_default();
-        return Err(StepFailure {
-            outcome: Some(outcome.outcome),
-            message: format!("{kind}{reason}: {}{said}", outcome.message),
-            exit: outcome.outcome.exit_code(),
-            interrupted: false,
-        });
+        return Err(not_stopped(outcome));
     }
     // Under a `schema` guard the step's answer is the accepted value, as clean JSON.
     let answer = match (&outcome.structured_output, done.answer) {
         (Some(value), _) => serde_json::to_string_pretty(value).unwrap_or_default(),
         (None, Some(answer)) => answer?.text,
-        (None, None) => worker_now.answer(ctx)?.text,
+        (None, None) => worker.answer(ctx)?.text,
     };
     job.store.write_step_file(&step.id, "answer", &answer)?;
-    let cwd = worker.spawn.cwd.clone().unwrap_or_default();
+    let outputs = keep_outputs(job, &answer)?;
+    Ok(StepResult { answer, outputs })
+}
+
+/// The step's prompt with its `{{ … }}` references filled in.
+fn render_prompt(ctx: &Ctx, job: &StepJob) -> String {
+    template::render(&job.step.prompt, |r| match r {
+        Ref::Env(name) => ctx.var(name).map(str::to_string),
+        Ref::Session => Some(job.worker_name.to_string()),
+        Ref::Answer { step } => job.results.get(step).map(|r| r.answer.clone()),
+        Ref::Output { step, key } => job
+            .results
+            .get(step)
+            .and_then(|r| r.outputs.get(key).cloned()),
+    })
+}
+
+/// Why a turn that did not stop fails its step (with the last check's verdict, if any).
+fn not_stopped(outcome: &Outcome) -> StepFailure {
+    let kind = outcome.outcome.as_str();
+    let reason = outcome
+        .reason
+        .as_ref()
+        .map(|r| format!(" ({r})"))
+        .unwrap_or_default();
+    let said = outcome
+        .check
+        .as_ref()
+        .filter(|c| !c.accepted)
+        .map(|c| format!("; the last check said: {}", first_line(&c.output)))
+        .unwrap_or_default();
+    StepFailure {
+        outcome: Some(outcome.outcome),
+        message: format!("{kind}{reason}: {}{said}", outcome.message),
+        exit: outcome.outcome.exit_code(),
+        interrupted: false,
+    }
+}
+
+/// The step's outputs (the answer, or files in the worker's folder), kept in the run folder.
+fn keep_outputs(job: &StepJob, answer: &str) -> Result<BTreeMap<String, String>, StepFailure> {
+    let cwd = job.worker.spawn.cwd.clone().unwrap_or_default();
     let mut outputs = BTreeMap::new();
-    for (key, source) in &step.outputs {
+    for (key, source) in &job.step.outputs {
         let value = match source {
-            OutputSource::Answer => answer.clone(),
+            OutputSource::Answer => answer.to_string(),
             OutputSource::File(path) => read_output(&cwd.join(path), key)?,
         };
         job.store
-            .write_step_file(&step.id, &format!("outputs/{key}"), &value)?;
+            .write_step_file(&job.step.id, &format!("outputs/{key}"), &value)?;
         outputs.insert(key.clone(), value);
     }
-    Ok(StepResult { answer, outputs })
+    Ok(outputs)
 }
 
 fn read_output(path: &Path, key: &str) -> Result<String, StepFailure> {
