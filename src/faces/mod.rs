@@ -3,8 +3,10 @@
 
 pub mod cli;
 pub mod doctor;
+pub mod error_json;
 pub mod examples;
 pub mod inspect;
+pub mod json_schema;
 pub mod mcp;
 pub mod output;
 pub mod print;

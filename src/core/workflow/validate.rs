@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 pub const MAX_WORKER_KEY: usize = 50;
 
 /// One problem, at a 1-based line and column of the file (0 when unknown).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Problem {
     pub line: u64,
     pub column: u64,
