@@ -136,6 +136,9 @@ struct JsonOnly {
 
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
+    if let Some(code) = unknown_verb() {
+        return code;
+    }
     let matches = Cli::command().get_matches();
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     cli.print.provider_given =
@@ -172,6 +175,21 @@ pub fn main() -> ExitCode {
         let _ = signal_hook::flag::register(signal, ctx.cancel.clone());
     }
     ExitCode::from(dispatch(&ctx, cli))
+}
+
+/// Answers before clap parses: bare `umbel` gets the short help, `umbel spwan w` (a first word
+/// that is no verb, without `-p`) "did you mean"; both exit 2.
+fn unknown_verb() -> Option<ExitCode> {
+    let command = Cli::command();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    if args.is_empty() {
+        eprint!("{}", super::suggest::short_help(&command));
+        return Some(ExitCode::from(2));
+    }
+    let message = super::suggest::mistyped_verb(&command, &args)?;
+    eprintln!("umbel: {message}");
+    eprintln!("umbel: see `umbel --help`");
+    Some(ExitCode::from(2))
 }
 
 fn wants_json(cli: &Cli) -> bool {

@@ -14,4 +14,5 @@ pub mod reference;
 pub mod run;
 pub mod run_progress;
 pub mod status_view;
+pub mod suggest;
 pub mod turn_line;

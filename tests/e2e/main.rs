@@ -5,6 +5,7 @@
 mod harness;
 
 mod attach;
+mod cli_answers;
 mod conversation;
 mod delivery;
 mod dialogs;
