@@ -35,10 +35,11 @@ test *ARGS: setup sim
     if command -v cargo-nextest >/dev/null; then cargo nextest run --workspace "$@"; else cargo test --workspace "$@"; fi
     if [ "$#" -eq 0 ]; then just mcp-smoke; fi
 
-# formatting and lints, as CI checks them
-lint:
+# formatting and lints, as CI checks them (shellcheck: the hooks must stay POSIX sh for macOS)
+lint: setup
     cargo fmt --all --check
     cargo clippy --workspace --all-targets -- -D warnings
+    shellcheck hooks/*.sh scripts/*.sh
 
 # what CI runs
 ci: lint test

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs what umbel's recipes need on a Debian machine that has the Rust toolchain:
-# tmux (apt-get) and just (pip, else cargo). Idempotent; says exactly what is missing when it
+# tmux and shellcheck (apt-get) and just (pip, else cargo). Idempotent; says exactly what is missing when it
 # cannot install something itself.
 set -eu
 
@@ -26,6 +26,16 @@ if ! command -v tmux >/dev/null 2>&1; then
   fi
 fi
 
+if ! command -v shellcheck >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1; then
+    echo "umbel setup: installing shellcheck (apt-get), which \`just lint\` runs on hooks/ and scripts/" >&2
+    as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck >/dev/null
+  else
+    echo "umbel setup: shellcheck is missing and there is no apt-get; install it with your package manager (brew install shellcheck)" >&2
+    exit 1
+  fi
+fi
+
 if ! command -v just >/dev/null 2>&1; then
   echo "umbel setup: installing just" >&2
   prefix=""
@@ -35,7 +45,17 @@ if ! command -v just >/dev/null 2>&1; then
     python3 -m pip install -q --disable-pip-version-check --break-system-packages $prefix rust-just==1.59.0 2>/dev/null ||
     cargo install just --locked --quiet
   hash -r 2>/dev/null || true
-  if ! command -v just >/dev/null 2>&1; then
+  if ! command -v shellcheck >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1; then
+    echo "umbel setup: installing shellcheck (apt-get), which \`just lint\` runs on hooks/ and scripts/" >&2
+    as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck >/dev/null
+  else
+    echo "umbel setup: shellcheck is missing and there is no apt-get; install it with your package manager (brew install shellcheck)" >&2
+    exit 1
+  fi
+fi
+
+if ! command -v just >/dev/null 2>&1; then
     echo "umbel setup: just was installed but is not on PATH; add ~/.local/bin or ~/.cargo/bin to PATH" >&2
     exit 1
   fi

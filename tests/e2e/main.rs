@@ -16,6 +16,7 @@ mod faults_state;
 mod flags;
 mod fleet;
 mod guard;
+mod hooks;
 mod inspect;
 mod interrupts;
 mod lifecycle;
