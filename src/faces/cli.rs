@@ -53,7 +53,7 @@ enum Command {
     Diff(WithJson<DiffArgs>),
     /// Take over the worker's pane in this terminal (tmux attach; detach with C-b d).
     #[command(after_help = examples::ATTACH)]
-    Attach(AttachArgs),
+    Attach(WithJson<AttachArgs>),
     /// Show one worker's state (or all workers').
     #[command(after_help = examples::STATUS)]
     Status(WithJson<StatusArgs>),
@@ -62,13 +62,13 @@ enum Command {
     Ls(JsonOnly),
     /// Stop a worker (its folder stays as a tombstone unless --purge).
     #[command(after_help = examples::KILL)]
-    Kill(KillArgs),
+    Kill(WithJson<KillArgs>),
     /// Print a worker's screen, for a person to look at.
     #[command(after_help = examples::CAPTURE)]
-    Capture(CaptureArgs),
+    Capture(WithJson<CaptureArgs>),
     /// Print a worker's event log (`-f` follows it).
     #[command(after_help = examples::LOGS)]
-    Logs(LogsArgs),
+    Logs(WithJson<LogsArgs>),
     /// Remove dead workers and tombstones.
     #[command(after_help = examples::PRUNE)]
     Prune(WithJson<PruneArgs>),
@@ -200,14 +200,16 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Read(c)) => c.json,
         Some(Command::Actions(c)) => c.json,
         Some(Command::Diff(c)) => c.json,
-        Some(Command::Attach(_)) => false,
+        Some(Command::Attach(c)) => c.json,
         Some(Command::Status(c)) => c.json,
         Some(Command::Ls(c)) => c.json,
-        Some(Command::Kill(_)) => false,
+        Some(Command::Kill(c)) => c.json,
         Some(Command::Doctor(c)) => c.json,
         Some(Command::Prune(c)) => c.json,
         Some(Command::Run(c)) => c.json,
-        Some(Command::Capture(_) | Command::Logs(_) | Command::Completions { .. }) => false,
+        Some(Command::Capture(c)) => c.json,
+        Some(Command::Logs(c)) => c.json,
+        Some(Command::Completions { .. }) => false,
         Some(Command::Man(_)) => false,
         Some(Command::Mcp) => false,
         None => cli.print.output_format != print::OutputFormat::Text,
@@ -276,7 +278,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
             super::inspect::print_diff(&found, json);
             0
         }),
-        Some(Command::Attach(args)) => {
+        Some(Command::Attach(WithJson { args, .. })) => {
             let terminal = attach::Terminal {
                 stdin: std::io::stdin().is_terminal(),
                 stdout: std::io::stdout().is_terminal(),
@@ -302,19 +304,22 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
             }
             0
         }),
-        Some(Command::Kill(args)) => kill::kill(ctx, &args).map(|killed| {
-            if killed.is_empty() {
-                eprintln!("umbel: no workers to kill");
-            }
-            let what = if args.purge { "purged" } else { "killed" };
-            killed.iter().for_each(|n| outln(&format!("{what} {n}")));
+        Some(Command::Kill(c)) => kill::kill(ctx, &c.args).map(|killed| {
+            super::json_verbs::print_killed(killed, c.args.purge, json);
             0
         }),
-        Some(Command::Capture(args)) => inspect::capture(ctx, &args).map(|screen| {
-            outln(&screen);
+        Some(Command::Capture(c)) => inspect::capture(ctx, &c.args).map(|screen| {
+            super::json_verbs::print_screen(screen, json);
             0
         }),
-        Some(Command::Logs(args)) => inspect::logs(ctx, &args, outln).map(|()| 0),
+        Some(Command::Logs(c)) => {
+            let mut position = 0;
+            inspect::logs(ctx, &c.args, |line| {
+                super::json_verbs::print_log_line(position, line, json);
+                position += 1;
+            })
+            .map(|()| 0)
+        }
         Some(Command::Prune(c)) => inspect::prune(ctx, &c.args).map(|pruned| {
             for skipped in &pruned.skipped {
                 eprintln!(

@@ -49,7 +49,18 @@ pub struct Log {
 
 /// `logs --json`: one event-log line (JSON Lines: one object per line, also with `-f`).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct LogLine {
+    /// The line's position in the log (0-based), as `wait --since` counts.
+    pub position: usize,
+    /// When the hook wrote it, in milliseconds since the Unix epoch (0 for an unreadable line).
+    pub at_ms: u64,
+    /// The hook event (`Stop`, `UserPromptSubmit`, …), `Exit` for the worker's exit, `?` for a
+    /// line umbel cannot read.
+    pub event: String,
+    /// The file under the worker's `events/` folder holding the hook's payload.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payload: Option<String>,
     /// The line as written in the log: `<ns> <Event> <payload file>`.
     pub line: String,
 }
@@ -273,6 +284,14 @@ mod tests {
             have == want,
             "docs/json.md is out of date with the structs: `UMBEL_BLESS=1 cargo test --lib json_md`"
         );
+    }
+
+    #[test]
+    fn every_schema_refuses_an_empty_object() {
+        for s in cli_schemas() {
+            let validator = jsonschema::validator_for(&s.schema).expect("compiles");
+            assert!(!validator.is_valid(&serde_json::json!({})), "{}", s.verb);
+        }
     }
 
     #[test]

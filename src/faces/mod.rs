@@ -7,6 +7,7 @@ pub mod error_json;
 pub mod examples;
 pub mod inspect;
 pub mod json_schema;
+pub mod json_verbs;
 pub mod mcp;
 pub mod output;
 pub mod print;

@@ -32,12 +32,12 @@ pub fn run(ctx: &Ctx, args: &RunArgs, json: bool, quiet: bool) -> Result<u8> {
     let (plan, text) = run::load(ctx, &file, base.as_deref())?;
     if args.check {
         if json {
-            let waves: Vec<Vec<&str>> = plan
+            let waves = plan
                 .waves
                 .iter()
-                .map(|w| w.iter().map(|&i| plan.steps[i].id.as_str()).collect())
+                .map(|w| w.iter().map(|&i| plan.steps[i].id.clone()).collect())
                 .collect();
-            out_json(&serde_json::json!({ "valid": true, "waves": waves }));
+            out_json(&super::json_schema::RunCheck { valid: true, waves });
         } else {
             for (n, wave) in plan.waves.iter().enumerate() {
                 let ids: Vec<String> = wave

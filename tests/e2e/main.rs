@@ -19,6 +19,7 @@ mod guard;
 mod hooks;
 mod inspect;
 mod interrupts;
+mod json_output;
 mod lifecycle;
 mod load;
 mod mcp;
