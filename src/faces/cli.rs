@@ -139,8 +139,14 @@ pub fn main() -> ExitCode {
     if let Some(code) = unknown_verb() {
         return code;
     }
-    let matches = Cli::command().get_matches();
-    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let matches = match Cli::command().try_get_matches() {
+        Ok(matches) => matches,
+        Err(e) => return super::usage_errors::report(&e),
+    };
+    let mut cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => return super::usage_errors::report(&e),
+    };
     cli.print.provider_given =
         matches.value_source("provider") == Some(clap::parser::ValueSource::CommandLine);
     let env: Vec<(String, String)> = std::env::vars_os()

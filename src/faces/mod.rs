@@ -17,3 +17,4 @@ pub mod run_progress;
 pub mod status_view;
 pub mod suggest;
 pub mod turn_line;
+pub mod usage_errors;

@@ -45,3 +45,76 @@ fn bare_umbel_prints_the_short_help() {
         "no state root is made for it"
     );
 }
+
+#[test]
+fn run_dash_reads_the_workflow_from_stdin() {
+    let sb = Sandbox::new();
+    let yaml = "workers:\n  a: {}\nsteps:\n  - {id: s, worker: a, prompt: hi}\n";
+    let out = sb
+        .umbel()
+        .args(["run", "--json", "-"])
+        .env("UMBEL_PROGRESS", "plain")
+        .write_stdin(yaml)
+        .output()
+        .expect("run -");
+    assert_success(&out, "run -");
+    let record = json_of(&out);
+    assert_eq!(record["status"], "completed", "{record}");
+    assert_eq!(record["file"], "<stdin>");
+    // A problem names standard input, at its line and column.
+    let broken = yaml.replace("worker: a", "worker: b");
+    let out = sb
+        .umbel()
+        .args(["run", "--check", "-"])
+        .write_stdin(broken)
+        .output()
+        .expect("run --check -");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("umbel: <stdin>:4:21: step `s`: unknown worker `b`"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn help_lists_the_environment_umbel_reads() {
+    let sb = Sandbox::new();
+    let out = sb.run(&["--help"]);
+    assert_success(&out, "--help");
+    let help = stdout(&out);
+    for var in [
+        "UMBEL_STATE",
+        "UMBEL_TMUX_SOCKET",
+        "UMBEL_CLAUDE_BIN",
+        "UMBEL_CODEX_BIN",
+        "UMBEL_GEMINI_BIN",
+        "UMBEL_PROGRESS",
+        "NO_COLOR",
+        "TERM=dumb",
+        "TMUX_TMPDIR",
+    ] {
+        assert!(help.contains(var), "--help does not name {var}");
+    }
+}
+
+#[test]
+fn parse_errors_speak_in_umbels_voice() {
+    let sb = Sandbox::new();
+    let out = sb.run(&["read", "w", "--turn", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("umbel: invalid value 'x' for '--turn <N>': not a whole number"),
+        "{err}"
+    );
+    sb.spawn("d1", &[]);
+    let out = sb.run(&["wait", "d1", "--since", "0", "--timeout", "5x"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("`x` is not a unit: use ms, s, m, h or d"),
+        "{err}"
+    );
+    sb.run(&["kill", "--all", "--purge"]);
+}

@@ -15,9 +15,20 @@ use std::path::Path;
 /// against the file's own folder.
 pub fn load(ctx: &Ctx, file: &Path, base: Option<&Path>) -> Result<(Plan, String)> {
     let handle = std::fs::File::open(file).map_err(|e| Error::io("cannot read", file, e))?;
+    load_from(ctx, file, handle, base)
+}
+
+/// As [`load`], reading the workflow from `source` (standard input for `umbel run -`); `file`
+/// names it in messages, and relative paths resolve against `file`'s folder unless `base`.
+pub fn load_from(
+    ctx: &Ctx,
+    file: &Path,
+    source: impl Read,
+    base: Option<&Path>,
+) -> Result<(Plan, String)> {
     // Read one byte past the limit so a huge file is refused without reading all of it.
     let mut bytes = Vec::new();
-    handle
+    source
         .take(MAX_FILE_BYTES as u64 + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| Error::io("cannot read", file, e))?;
