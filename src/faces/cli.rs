@@ -80,7 +80,8 @@ enum Command {
     /// line per check (`ok`, `warn`, `fail` and what to do). Exit 1 if any check fails.
     #[command(after_help = examples::DOCTOR)]
     Doctor(JsonOnly),
-    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell); it completes
+    /// verbs, flags, worker names and workflow files.
     #[command(after_help = examples::COMPLETIONS)]
     Completions {
         /// The shell.
@@ -136,6 +137,7 @@ struct JsonOnly {
 
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
+    super::completion::answer_shell(Cli::command);
     if let Some(code) = unknown_verb() {
         return code;
     }
@@ -361,9 +363,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
 }
 
 fn completions(shell: clap_complete::Shell) {
-    let mut script = Vec::new();
-    let mut command = <Cli as clap::CommandFactory>::command();
-    clap_complete::generate(shell, &mut command, "umbel", &mut script);
+    let script = super::completion::script(shell, "umbel");
     super::output::out(&String::from_utf8_lossy(&script));
 }
 

@@ -2,6 +2,7 @@
 //! codes. Nothing below this layer prints or exits.
 
 pub mod cli;
+pub mod completion;
 pub mod doctor;
 pub mod error_json;
 pub mod examples;

@@ -118,3 +118,54 @@ fn parse_errors_speak_in_umbels_voice() {
     );
     sb.run(&["kill", "--all", "--purge"]);
 }
+
+/// Bash's answer for the words so far (the last one being completed), through the script
+/// `umbel completions bash` prints, in the sandbox's environment.
+fn bash_completes(sb: &Sandbox, words: &[&str]) -> Vec<String> {
+    let script = sb.root.join("umbel.bash");
+    std::fs::write(&script, stdout(&sb.run(&["completions", "bash"]))).expect("write");
+    let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    let probe = format!(
+        "source {}; COMP_WORDS=({}); COMP_CWORD={}; COMP_TYPE=9; \
+         _clap_complete_umbel umbel '{}' '{}'; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        script.display(),
+        quoted.join(" "),
+        words.len() - 1,
+        words[words.len() - 1],
+        words[words.len() - 2],
+    );
+    let out = std::process::Command::new("bash")
+        .args(["--noprofile", "--norc", "-c", &probe])
+        .env_clear()
+        .envs(sb.env())
+        .current_dir(&sb.project)
+        .output()
+        .expect("bash");
+    assert_success(&out, "bash completion");
+    stdout(&out)
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn completion_knows_worker_names_and_workflow_files() {
+    let sb = Sandbox::new();
+    sb.spawn("alpha", &[]);
+    sb.spawn("beta", &[]);
+    assert_eq!(bash_completes(&sb, &["umbel", "send", "al"]), ["alpha"]);
+    let names: Vec<String> = bash_completes(&sb, &["umbel", "kill", ""])
+        .into_iter()
+        .filter(|c| !c.starts_with('-'))
+        .collect();
+    assert_eq!(names, ["alpha", "beta"]);
+    // spawn names a new worker: no existing names offered.
+    assert!(bash_completes(&sb, &["umbel", "spawn", "--name", "al"]).is_empty());
+    std::fs::write(sb.project.join("review.yaml"), "").expect("yaml");
+    std::fs::write(sb.project.join("notes.txt"), "").expect("txt");
+    let files = bash_completes(&sb, &["umbel", "run", ""]);
+    assert!(files.contains(&"review.yaml".to_string()), "{files:?}");
+    assert!(!files.contains(&"notes.txt".to_string()), "{files:?}");
+    sb.run(&["kill", "--all", "--purge"]);
+}
