@@ -81,8 +81,12 @@ impl UmbelServer {
         Parameters(args): Parameters<SpawnArgs>,
         request: RequestContext<RoleServer>,
     ) -> CallToolResult {
+        let label = match &args.name {
+            Some(name) => format!("starting `{name}`"),
+            None => "starting a worker".to_string(),
+        };
         let ran = self
-            .run(&request, "umbel_spawn", None, move |ctx| {
+            .run(&request, "umbel_spawn", Some(label), move |ctx| {
                 spawn::spawn(ctx, &args)
             })
             .await;

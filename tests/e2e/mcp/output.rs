@@ -147,3 +147,23 @@ async fn a_failing_tools_text_holds_its_kind_exit_code_hint_and_json() {
         .await;
     mcp.client.cancel().await.expect("close");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_slow_spawn_reports_progress() {
+    let sb = Sandbox::new();
+    let mcp = Mcp::start(&sb).await;
+    let slow = sb.scenario("slow-start", json!({ "startup": { "delay_ms": 2500 } }));
+    mcp.spawn(&sb, "p1", &[slow]).await;
+    let progress = mcp.progress.lock().expect("progress").clone();
+    assert!(!progress.is_empty(), "no progress during a 2.5 s startup");
+    assert!(
+        progress[0]
+            .message
+            .as_deref()
+            .is_some_and(|m| m.starts_with("starting `p1`")),
+        "{progress:?}"
+    );
+    mcp.call("umbel_kill", json!({ "name": "p1", "purge": true }))
+        .await;
+    mcp.client.cancel().await.expect("close");
+}
