@@ -16,25 +16,22 @@ if ! command -v cargo >/dev/null 2>&1; then
   exit 1
 fi
 
-if ! command -v tmux >/dev/null 2>&1; then
+# apt_install TOOL WHAT: installs TOOL with apt-get unless it is on PATH; WHAT describes it when
+# it is missing and there is no apt-get.
+apt_install() {
+  command -v "$1" >/dev/null 2>&1 && return 0
   if command -v apt-get >/dev/null 2>&1; then
-    echo "umbel setup: installing tmux (apt-get)" >&2
-    as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >/dev/null
+    echo "umbel setup: installing $1 (apt-get)" >&2
+    as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null
   else
-    echo "umbel setup: tmux (>= 3.2) is missing and there is no apt-get; install it with your package manager" >&2
+    echo "umbel setup: $2 is missing and there is no apt-get; install it with your package manager" >&2
     exit 1
   fi
-fi
+}
 
-if ! command -v shellcheck >/dev/null 2>&1; then
-  if command -v apt-get >/dev/null 2>&1; then
-    echo "umbel setup: installing shellcheck (apt-get), which \`just lint\` runs on hooks/ and scripts/" >&2
-    as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck >/dev/null
-  else
-    echo "umbel setup: shellcheck is missing and there is no apt-get; install it with your package manager (brew install shellcheck)" >&2
-    exit 1
-  fi
-fi
+apt_install tmux "tmux (>= 3.2)"
+# `just lint` runs it on hooks/ and scripts/ (the hooks must stay POSIX sh, for macOS).
+apt_install shellcheck "shellcheck (macOS: brew install shellcheck)"
 
 if ! command -v just >/dev/null 2>&1; then
   echo "umbel setup: installing just" >&2
@@ -45,17 +42,7 @@ if ! command -v just >/dev/null 2>&1; then
     python3 -m pip install -q --disable-pip-version-check --break-system-packages $prefix rust-just==1.59.0 2>/dev/null ||
     cargo install just --locked --quiet
   hash -r 2>/dev/null || true
-  if ! command -v shellcheck >/dev/null 2>&1; then
-  if command -v apt-get >/dev/null 2>&1; then
-    echo "umbel setup: installing shellcheck (apt-get), which \`just lint\` runs on hooks/ and scripts/" >&2
-    as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck >/dev/null
-  else
-    echo "umbel setup: shellcheck is missing and there is no apt-get; install it with your package manager (brew install shellcheck)" >&2
-    exit 1
-  fi
-fi
-
-if ! command -v just >/dev/null 2>&1; then
+  if ! command -v just >/dev/null 2>&1; then
     echo "umbel setup: just was installed but is not on PATH; add ~/.local/bin or ~/.cargo/bin to PATH" >&2
     exit 1
   fi
