@@ -238,7 +238,7 @@ pub fn markdown() -> String {
     let mut out = String::from(
         "# JSON output\n\n\
          <!-- Generated from the structs umbel serialises (src/faces/json_schema.rs); a test \
-         keeps this file up to date: `UMBEL_BLESS=1 cargo test --lib json_md` rewrites it. -->\n\n\
+         keeps this file up to date: `just docs` rewrites it. -->\n\n\
          Every verb below prints one JSON object (or array) on stdout with `--json`, on one \
          line, and nothing else there; notes and progress go to stderr. When the verb fails it \
          prints `{\"error\": …}` instead (last section) and exits with the error's code. The \
@@ -282,7 +282,7 @@ mod tests {
         let have = std::fs::read_to_string(&path).unwrap_or_default();
         assert!(
             have == want,
-            "docs/json.md is out of date with the structs: `UMBEL_BLESS=1 cargo test --lib json_md`"
+            "docs/json.md is out of date with the structs: run `just docs` and commit it"
         );
     }
 
