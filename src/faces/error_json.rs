@@ -92,6 +92,7 @@ impl ErrorReply {
     pub fn text(&self) -> String {
         let e = &self.error;
         let message = e.message.lines().collect::<Vec<_>>().join("; ");
+        let message = message.trim_end_matches('.');
         let dialog = e
             .dialog
             .as_deref()

@@ -240,12 +240,13 @@ pub fn markdown() -> String {
          <!-- Generated from the structs umbel serialises (src/faces/json_schema.rs); a test \
          keeps this file up to date: `just docs` rewrites it. -->\n\n\
          Every verb below prints one JSON object (or array) on stdout with `--json`, on one \
-         line, and nothing else there; notes and progress go to stderr. When the verb fails it \
+         line (`logs`: one object per line), and nothing else there; notes and progress go to \
+         stderr. When the verb fails it \
          prints `{\"error\": …}` instead (last section) and exits with the error's code. The \
          MCP tools return the same objects as structured content (docs/mcp.md), with arrays \
          wrapped in an object: `{\"workers\": […]}`, `{\"turns\": […]}`.\n\n\
-         Fields marked optional in a schema are left out when they do not apply; new fields \
-         may be added, so ignore the ones you do not know.\n",
+         Fields a schema does not list as `required` are left out when they do not apply; \
+         new fields may be added, so ignore the ones you do not know.\n",
     );
     let mut sections = cli_schemas();
     sections.push(VerbSchema {

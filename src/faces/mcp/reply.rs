@@ -101,7 +101,12 @@ pub fn waited(name: &str, outcome: &Outcome) -> CallToolResult {
         text = format!(
             "{kind}{reason} (exit {}): `{name}`: {} (position {}).{pending} Hint: {}. JSON: {value}",
             outcome.outcome.exit_code(),
-            outcome.message.lines().collect::<Vec<_>>().join("; "),
+            outcome
+                .message
+                .lines()
+                .collect::<Vec<_>>()
+                .join("; ")
+                .trim_end_matches('.'),
             outcome.position,
             outcome.outcome.hint()
         );
