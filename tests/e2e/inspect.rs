@@ -108,7 +108,8 @@ fn completions_are_generated_without_a_state_root() {
     for shell in ["bash", "zsh", "fish"] {
         let out = sb.run(&["completions", shell]);
         assert_success(&out, shell);
-        assert!(stdout(&out).contains("spawn"), "{shell}");
+        // A script that calls umbel back for each completion (clap's dynamic completion).
+        assert!(stdout(&out).contains("COMPLETE"), "{shell}");
     }
 }
 
@@ -120,8 +121,8 @@ fn bash_completion_loads_and_completes_verbs_and_flags() {
     // Drive the completion function the way bash's `complete -F` does.
     let probe = format!(
         "source {}; complete -p umbel >/dev/null || exit 3; \
-         COMP_WORDS=(umbel do); COMP_CWORD=1; _umbel umbel do umbel; echo \"${{COMPREPLY[@]}}\"; \
-         COMP_WORDS=(umbel spawn --prov); COMP_CWORD=2; _umbel umbel --prov spawn; echo \"${{COMPREPLY[@]}}\"",
+         COMP_WORDS=(umbel do); COMP_CWORD=1; _clap_complete_umbel umbel do umbel; echo \"${{COMPREPLY[@]}}\"; \
+         COMP_WORDS=(umbel spawn --prov); COMP_CWORD=2; _clap_complete_umbel umbel --prov spawn; echo \"${{COMPREPLY[@]}}\"",
         script.display()
     );
     let out = std::process::Command::new("bash")
