@@ -11,7 +11,7 @@ each_provider!(
 
 fn round_trip(sb: &Sandbox, name: &str, prompt: &[u8]) {
     let out = sb
-        .umbel()
+        .command()
         .args(["send", name, "-"])
         .write_stdin(prompt.to_vec())
         .output()
@@ -92,7 +92,7 @@ fn escape_sequences_and_cr_only_lines_arrive_exactly_and_unsendable_bytes_are_re
         (vec![b'a'; 2 * 1024 * 1024], "1 MiB"),
     ] {
         let out = sb
-            .umbel()
+            .command()
             .args(["send", "h1", "-"])
             .write_stdin(bytes)
             .output()

@@ -356,7 +356,7 @@ fn a_workflow_step_retries_until_its_check_accepts() {
          worker: w\n    prompt: Build it\n    guard: {{accept: ./check.sh, maxAttempts: 2}}\n"
     );
     std::fs::write(sb.project.join("wf.yaml"), yaml).unwrap();
-    let mut cmd = sb.umbel();
+    let mut cmd = sb.command();
     let out = cmd
         .env("UMBEL_PROGRESS", "off")
         .args(["run", "wf.yaml", "--json"])
@@ -412,7 +412,7 @@ fn a_schema_guarded_step_hands_on_clean_json_and_a_rejected_step_fails_with_121(
     );
     std::fs::write(sb.project.join("wf.yaml"), yaml).unwrap();
     let out = sb
-        .umbel()
+        .command()
         .env("UMBEL_PROGRESS", "off")
         .args(["run", "wf.yaml"])
         .output()

@@ -16,7 +16,7 @@ each_provider!(
 fn print_mode_json_has_the_providers_own_shape(provider: &str) {
     let sb = Sandbox::new();
     let out = sb
-        .umbel()
+        .command()
         .args(["-p", "--output-format", "json", "--provider", provider])
         .write_stdin("from stdin")
         .output()
@@ -123,7 +123,7 @@ fn print_mode_with_a_name_keeps_and_reuses_the_worker(provider: &str) {
 #[test]
 fn print_mode_needs_a_prompt() {
     let sb = Sandbox::new();
-    let out = sb.umbel().args(["-p"]).write_stdin("").output().unwrap();
+    let out = sb.command().args(["-p"]).write_stdin("").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let out = sb.run(&["just a prompt"]);
     assert_eq!(out.status.code(), Some(2));
@@ -154,7 +154,7 @@ fn piped_stdin_joins_the_prompt_as_the_providers_print_mode_does(provider: &str)
     let sb = Sandbox::new();
     let record = sb.record_env();
     let out = sb
-        .umbel()
+        .command()
         .args(["-p", "Count the lines", "--provider", provider])
         .args(["--env", &record])
         .write_stdin("x\ny\n")
@@ -184,7 +184,7 @@ fn a_megabyte_of_stdin_is_delivered(provider: &str) {
         })
         .collect();
     let out = sb
-        .umbel()
+        .command()
         .args(["-p", "--provider", provider, "--env", &record])
         .write_stdin(big.clone())
         .output()
@@ -200,7 +200,7 @@ fn a_binary_stdin_is_refused_before_any_worker_starts() {
     let sb = Sandbox::new();
     for bytes in [&b"PK\x03\x04\xff\xfe binary"[..], &b"text\0with NUL"[..]] {
         let out = sb
-            .umbel()
+            .command()
             .args(["-p", "Review this", "--output-format", "json"])
             .write_stdin(bytes.to_vec())
             .output()

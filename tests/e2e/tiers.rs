@@ -302,7 +302,7 @@ fn print_mode_joins_piped_stdin_as_the_real_print_mode(provider: &str, tier: Tie
         sb.scenario("s", json!({ "turns": [{ "match": joined, "reply": "JOINED" }], "default": { "reply": "APART" } }));
     }
     let out = sb
-        .umbel()
+        .command()
         .args([
             "-p",
             "Count the lines",

@@ -59,7 +59,7 @@ pub(crate) fn no_orphans(sb: &Sandbox) {
 }
 
 pub(crate) fn run(sb: &Sandbox, args: &[&str]) -> Output {
-    let mut cmd = sb.umbel();
+    let mut cmd = sb.command();
     cmd.env("UMBEL_PROGRESS", "plain").arg("run").args(args);
     cmd.output().expect("run umbel run")
 }
@@ -113,7 +113,7 @@ steps:
 "#
         ),
     );
-    let mut cmd = sb.umbel();
+    let mut cmd = sb.command();
     cmd.env("UMBEL_PROGRESS", "plain").env("TOPIC", "owls");
     let out = cmd
         .args(["run", "--json", path.to_str().unwrap()])
@@ -478,7 +478,7 @@ fn live_progress_redraws_in_place_and_honours_no_color() {
         "workers:\n  a: {}\nsteps:\n  - {id: s, worker: a, prompt: hi}\n",
     );
     let live = |no_color: bool| {
-        let mut cmd = sb.umbel();
+        let mut cmd = sb.command();
         cmd.env("UMBEL_PROGRESS", "live");
         if no_color {
             cmd.env("NO_COLOR", "1");
@@ -499,7 +499,7 @@ fn live_progress_redraws_in_place_and_honours_no_color() {
     assert!(!err.contains("\x1b[3"), "no colour with NO_COLOR: {err:?}");
     // Quiet: nothing but the final line.
     let out = sb
-        .umbel()
+        .command()
         .args(["run", "-q", path.to_str().unwrap()])
         .output()
         .unwrap();

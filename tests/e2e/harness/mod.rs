@@ -3,12 +3,15 @@
 //! through `umbel kill --all --purge`, so no tmux server outlives its test; tests never run
 //! tmux themselves.
 
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
 use assert_cmd::Command;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Output;
+
+mod test;
+pub use test::{Ran, Running, Test};
 
 /// The fake binary built by the `sim` crate.
 pub fn fake(name: &str) -> PathBuf {
@@ -141,8 +144,18 @@ impl Sandbox {
         self.vars.clone()
     }
 
-    /// An `umbel` command in this sandbox (clean environment, project folder as cwd).
-    pub fn umbel(&self) -> Command {
+    /// `umbel ARGS` in this sandbox, as a [`Test`] to chain expectations onto.
+    pub fn umbel<I, S>(&self, args: I) -> Test<'_>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<std::ffi::OsStr>,
+    {
+        Test::new(self).args(args)
+    }
+
+    /// An `umbel` command in this sandbox (clean environment, project folder as cwd): the
+    /// lower level under [`Test`].
+    pub fn command(&self) -> Command {
         let mut cmd = Command::cargo_bin("umbel").expect("umbel binary");
         cmd.env_clear()
             .envs(self.vars.iter().cloned())
@@ -188,7 +201,7 @@ impl Sandbox {
 
     /// Runs `umbel ARGS` and returns its output.
     pub fn run(&self, args: &[&str]) -> Output {
-        self.umbel().args(args).output().expect("run umbel")
+        self.command().args(args).output().expect("run umbel")
     }
 
     /// Writes a scenario file and returns the `--env` argument that hands it to the fake.
@@ -256,7 +269,7 @@ impl Drop for Sandbox {
             eprintln!("kept sandbox {}", dir.keep().display());
             return;
         }
-        let _ = self.umbel().args(["kill", "--all", "--purge"]).output();
+        let _ = self.command().args(["kill", "--all", "--purge"]).output();
         if let Some(mut model) = self.model.take() {
             crate::real::reap(&self.root);
             let _ = model.kill();
