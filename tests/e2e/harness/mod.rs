@@ -10,8 +10,10 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
+mod running;
 mod test;
-pub use test::{Ran, Running, Test};
+pub use running::Running;
+pub use test::{Ran, Test};
 
 /// The fake binary built by the `sim` crate.
 pub fn fake(name: &str) -> PathBuf {

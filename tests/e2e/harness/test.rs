@@ -15,10 +15,11 @@
 //! `.start()` runs umbel in the background instead (`Running`), for a test that signals it or
 //! acts while it waits; its finishers check the same expectations.
 
+use super::Running;
 use super::Sandbox;
 use serde_json::Value;
 use std::ffi::{OsStr, OsString};
-use std::process::{Child, Output, Stdio};
+use std::process::Output;
 
 /// One expectation on a stream's text.
 #[derive(Debug)]
@@ -158,22 +159,25 @@ impl<'a> Test<'a> {
         self.run().json()
     }
 
-    /// Starts it in the background (stdin empty unless `.stdin` gave some, stdout and stderr
-    /// captured); its finishers check this Test's expectations.
+    /// Starts it in the background (stdin empty, stdout and stderr captured); its finishers
+    /// check this Test's expectations.
     #[track_caller]
     pub fn start(self) -> Running<'a> {
+        Running::new(self, false)
+    }
+
+    /// Starts it in the background with its stdin kept open, to speak to it line by line
+    /// ([`Running::write_line`], [`Running::read_line`]).
+    #[track_caller]
+    pub fn talk(self) -> Running<'a> {
+        Running::new(self, true)
+    }
+
+    /// The lower-level command under [`Test::start`]: stdin null, stdout and stderr piped.
+    pub(super) fn process(&self) -> std::process::Command {
         let mut cmd = self.sandbox.process(&[] as &[&str]);
         cmd.args(&self.args).envs(self.env.iter().cloned());
-        if self.stdin.is_some() {
-            cmd.stdin(Stdio::piped());
-        }
-        let mut child = cmd.spawn().expect("start umbel");
-        if let Some(bytes) = &self.stdin {
-            use std::io::Write;
-            let mut pipe = child.stdin.take().expect("stdin pipe");
-            pipe.write_all(bytes).expect("write stdin");
-        }
-        Running { child, test: self }
+        cmd
     }
 
     fn run_unchecked(&self) -> Output {
@@ -187,7 +191,7 @@ impl<'a> Test<'a> {
 
     /// Checks `output` against every expectation (and `status`), one panic for all misses.
     #[track_caller]
-    fn finish(self, output: Output, status: Option<i32>) -> Ran {
+    pub(super) fn finish(self, output: Output, status: Option<i32>) -> Ran {
         let ran = Ran {
             what: self.describe(),
             output,
@@ -264,6 +268,15 @@ impl Ran {
             .unwrap_or_else(|e| self.fail(&format!("stdout is not JSON ({e})")))
     }
 
+    /// Asserts a zero exit (for a run whose finisher could not check it, e.g. one of several
+    /// started side by side).
+    #[track_caller]
+    pub fn assert_success(&self) {
+        if self.code() != Some(0) {
+            self.fail("it failed");
+        }
+    }
+
     /// Panics with `why`, the command, its status and both streams.
     #[track_caller]
     pub fn fail(&self, why: &str) -> ! {
@@ -274,54 +287,5 @@ impl Ran {
             self.stdout(),
             self.stderr()
         )
-    }
-}
-
-/// umbel running in the background ([`Test::start`]).
-pub struct Running<'a> {
-    child: Child,
-    test: Test<'a>,
-}
-
-impl Running<'_> {
-    /// The process id.
-    pub fn pid(&self) -> i32 {
-        self.child.id() as i32
-    }
-
-    /// Sends SIGINT (a Ctrl-C).
-    pub fn interrupt(&self) {
-        let pid = rustix::process::Pid::from_raw(self.pid()).expect("pid");
-        rustix::process::kill_process(pid, rustix::process::Signal::INT).expect("SIGINT");
-    }
-
-    /// Whether it still runs.
-    pub fn is_running(&mut self) -> bool {
-        self.child.try_wait().expect("try_wait").is_none()
-    }
-
-    /// The child itself, for reading its output as it comes.
-    pub fn child(&mut self) -> &mut Child {
-        &mut self.child
-    }
-
-    /// Waits for it; checks the output expectations, not the exit status.
-    #[track_caller]
-    pub fn run(self) -> Ran {
-        let output = self.child.wait_with_output().expect("wait for umbel");
-        self.test.finish(output, None)
-    }
-
-    /// Waits for it; it must exit 0.
-    #[track_caller]
-    pub fn success(self) -> Ran {
-        self.status(0)
-    }
-
-    /// Waits for it; it must exit with `code`.
-    #[track_caller]
-    pub fn status(self, code: i32) -> Ran {
-        let output = self.child.wait_with_output().expect("wait for umbel");
-        self.test.finish(output, Some(code))
     }
 }
