@@ -57,18 +57,19 @@ fn accepted_at_the_first_try(provider: &str) {
         provider,
         json!({"default": {"reply": "All DONE."}}),
     );
-    let sent = sb.run(&[
+    sb.umbel([
         "send",
         "g1",
         "Do it",
         "--accept-shell",
         "--accept",
         NEEDS_DONE,
-    ]);
-    assert_success(&sent, "send");
-    let out = sb.run(&["wait", "g1", "--timeout", "60s", "--json"]);
-    assert_success(&out, "wait");
-    let outcome = json_of(&out);
+    ])
+    .success();
+    let outcome = sb
+        .umbel(["wait", "g1", "--timeout", "60s", "--json"])
+        .success()
+        .json();
     assert_eq!(outcome["outcome"], "stop");
     assert_eq!(outcome["attempts"], 1);
     assert_eq!(outcome["check"]["check"], "accept");
@@ -86,18 +87,19 @@ fn accepted_on_the_second_attempt_after_exact_feedback(provider: &str) {
         {"match": "[umbel] Your answer was rejected", "reply": "Final: DONE"}
     ]});
     spawn_with(&sb, "g2", provider, scenario);
-    let sent = sb.run(&[
+    sb.umbel([
         "send",
         "g2",
         "Write it",
         "--accept-shell",
         "--accept",
         NEEDS_DONE,
-    ]);
-    assert_success(&sent, "send");
-    let out = sb.run(&["wait", "g2", "--timeout", "90s", "--json"]);
-    assert_success(&out, "wait");
-    assert_eq!(json_of(&out)["attempts"], 2);
+    ])
+    .success();
+    let out = sb
+        .umbel(["wait", "g2", "--timeout", "90s", "--json"])
+        .success();
+    assert_eq!(out.json()["attempts"], 2);
     let received = sb.received();
     assert_eq!(received.len(), 2);
     let feedback = format!(
@@ -105,7 +107,7 @@ fn accepted_on_the_second_attempt_after_exact_feedback(provider: &str) {
          status 1). Its output:\nmissing the word DONE\n\nFix what it reports and answer again."
     );
     assert_eq!(String::from_utf8_lossy(&received[1]), feedback);
-    let answer = json_of(&sb.run(&["read", "g2", "--json"]));
+    let answer = sb.umbel(["read", "g2", "--json"]).json();
     assert_eq!(answer["text"], "Final: DONE");
     let recorded = checks(&sb, "g2");
     let verdicts: Vec<&Value> = recorded.iter().map(|c| &c["accepted"]).collect();
@@ -116,29 +118,26 @@ fn accepted_on_the_second_attempt_after_exact_feedback(provider: &str) {
 fn never_accepted_halts_with_rejected_and_sends_nothing_more(provider: &str) {
     let sb = Sandbox::new();
     spawn_with(&sb, "g3", provider, json!({"default": {"reply": "no"}}));
-    assert_success(&sb.run(&["send", "g3", "Try"]), "send");
-    let out = sb.run(&[
-        "wait",
-        "g3",
-        "--timeout",
-        "90s",
-        "--max-attempts",
-        "2",
-        "--accept-shell",
-        "--accept",
-        NEEDS_DONE,
-    ]);
-    assert_eq!(out.status.code(), Some(121), "{}", stderr(&out));
-    assert_eq!(stdout(&out).trim(), "rejected");
-    assert!(
-        stderr(&out).contains("missing the word DONE"),
-        "{}",
-        stderr(&out)
-    );
+    sb.umbel(["send", "g3", "Try"]).success();
+    let out = sb
+        .umbel([
+            "wait",
+            "g3",
+            "--timeout",
+            "90s",
+            "--max-attempts",
+            "2",
+            "--accept-shell",
+            "--accept",
+            NEEDS_DONE,
+        ])
+        .stderr_has("missing the word DONE")
+        .status(121);
+    assert_eq!(out.stdout().trim(), "rejected");
     // The first prompt and one feedback: the second rejection halts without a third send.
     assert_eq!(sb.received().len(), 2);
     assert_eq!(checks(&sb, "g3").len(), 2);
-    let status = json_of(&sb.run(&["status", "g3", "--json"]));
+    let status = sb.umbel(["status", "g3", "--json"]).json();
     assert_eq!(status["state"], "ready", "{status:#}");
 }
 
@@ -159,7 +158,7 @@ fn print_mode_prints_the_schema_checked_value_as_clean_json(provider: &str) {
             {"match": "/verdict", "reply": "Sorry:\n```json\n{\"verdict\": \"pass\"}\n```"}
         ]}),
     );
-    let out = sb.run(&[
+    sb.umbel([
         "-p",
         "Judge it",
         "--provider",
@@ -172,9 +171,9 @@ fn print_mode_prints_the_schema_checked_value_as_clean_json(provider: &str) {
         &sb.record_env(),
         "--timeout",
         "90s",
-    ]);
-    assert_success(&out, "-p --schema");
-    assert_eq!(stdout(&out), "{\n  \"verdict\": \"pass\"\n}\n");
+    ])
+    .stdout("{\n  \"verdict\": \"pass\"\n}\n")
+    .success();
     let received = sb.received();
     assert_eq!(received.len(), 3);
     let second = String::from_utf8_lossy(&received[1]);
@@ -188,20 +187,21 @@ fn print_json_carries_structured_output() {
     let sb = Sandbox::new();
     std::fs::write(sb.project.join("s.json"), r#"{"type":"array"}"#).unwrap();
     let scenario = sb.scenario("p", json!({"default": {"reply": "[1, 2]"}}));
-    let out = sb.run(&[
-        "-p",
-        "List",
-        "--schema",
-        "s.json",
-        "--output-format",
-        "json",
-        "--env",
-        &scenario,
-        "--timeout",
-        "60s",
-    ]);
-    assert_success(&out, "-p json");
-    let result = json_of(&out);
+    let result = sb
+        .umbel([
+            "-p",
+            "List",
+            "--schema",
+            "s.json",
+            "--output-format",
+            "json",
+            "--env",
+            &scenario,
+            "--timeout",
+            "60s",
+        ])
+        .success()
+        .json();
     assert_eq!(result["structured_output"], json!([1, 2]));
     assert_eq!(result["result"], "[1, 2]");
     assert_eq!(result["attempts"], 1);
@@ -212,19 +212,20 @@ fn print_json_carries_structured_output() {
 fn a_hanging_check_is_bounded_and_reported() {
     let sb = Sandbox::new();
     spawn_with(&sb, "g4", "claude", json!({"default": {"reply": "ok"}}));
-    assert_success(&sb.run(&["send", "g4", "Go"]), "send");
-    let out = sb.run(&[
-        "wait",
-        "g4",
-        "--timeout",
-        "60s",
-        "--accept",
-        "sleep 30",
-        "--check-timeout",
-        "1s",
-    ]);
-    assert_eq!(out.status.code(), Some(1));
-    let err = stderr(&out);
+    sb.umbel(["send", "g4", "Go"]).success();
+    let out = sb
+        .umbel([
+            "wait",
+            "g4",
+            "--timeout",
+            "60s",
+            "--accept",
+            "sleep 30",
+            "--check-timeout",
+            "1s",
+        ])
+        .status(1);
+    let err = out.stderr();
     assert!(
         err.contains("the check `sleep 30` did not finish within 1s"),
         "{err}"
@@ -256,26 +257,17 @@ fn bad_guardrails_are_refused_before_anything_is_sent() {
     for (flags, message) in cases {
         let mut args = vec!["send", "g5", "hello"];
         args.extend_from_slice(flags);
-        let out = sb.run(&args);
-        assert_eq!(out.status.code(), Some(2), "{flags:?}: {}", stderr(&out));
-        assert!(
-            stderr(&out).contains(message),
-            "{flags:?}: {}",
-            stderr(&out)
-        );
+        sb.umbel(&args).stderr_has(message).status(2);
     }
-    let out = sb.run(&["send", "g5", "hello", "--schema", "bad.json"]);
-    assert!(stderr(&out).contains("is not JSON"), "{}", stderr(&out));
+    sb.umbel(["send", "g5", "hello", "--schema", "bad.json"])
+        .stderr_has("is not JSON")
+        .run();
     // wait refuses an incomplete set too, rather than fall back to the turn's own guardrails.
-    let out = sb.run(&["wait", "g5", "--timeout", "1s", "--max-attempts", "2"]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("need `--accept` or `--schema`"),
-        "{}",
-        stderr(&out)
-    );
-    let out = sb.run(&["-p", "hi", "--max-attempts", "0", "--accept", "true"]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    sb.umbel(["wait", "g5", "--timeout", "1s", "--max-attempts", "2"])
+        .stderr_has("need `--accept` or `--schema`")
+        .status(2);
+    sb.umbel(["-p", "hi", "--max-attempts", "0", "--accept", "true"])
+        .status(2);
     assert!(sb.received().is_empty(), "nothing may be sent");
     assert!(!sb.session_dir("g5").join("guard.json").exists());
     assert_eq!(
@@ -298,13 +290,13 @@ fn a_later_send_without_guardrails_clears_them() {
         "--max-attempts",
         "1",
     ];
-    assert_success(&sb.run(&args), "send guarded");
-    let out = sb.run(&["wait", "g6", "--timeout", "60s"]);
-    assert_eq!(out.status.code(), Some(121), "{}", stderr(&out));
-    assert_success(&sb.run(&["send", "g6", "two"]), "send plain");
-    let out = sb.run(&["wait", "g6", "--timeout", "60s", "--json"]);
-    assert_success(&out, "wait plain");
-    assert!(json_of(&out).get("attempts").is_none());
+    sb.umbel(args).success();
+    sb.umbel(["wait", "g6", "--timeout", "60s"]).status(121);
+    sb.umbel(["send", "g6", "two"]).success();
+    let out = sb
+        .umbel(["wait", "g6", "--timeout", "60s", "--json"])
+        .success();
+    assert!(out.json().get("attempts").is_none());
 }
 
 #[test]
@@ -322,9 +314,9 @@ fn the_check_gets_the_answer_and_the_worker_in_its_environment() {
          test -f \"$UMBEL_TRANSCRIPT\" && echo transcript-ok; }} > '{}'",
         dump.display()
     );
-    let sent = sb.run(&["send", "g7", "Q", "--accept-shell", "--accept", &check]);
-    assert_success(&sent, "send");
-    assert_success(&sb.run(&["wait", "g7", "--timeout", "60s"]), "wait");
+    sb.umbel(["send", "g7", "Q", "--accept-shell", "--accept", &check])
+        .success();
+    sb.umbel(["wait", "g7", "--timeout", "60s"]).success();
     let saw = std::fs::read_to_string(&dump).expect("the check ran");
     let cwd = std::fs::canonicalize(&sb.project).unwrap();
     assert_eq!(
@@ -356,14 +348,11 @@ fn a_workflow_step_retries_until_its_check_accepts() {
          worker: w\n    prompt: Build it\n    guard: {{accept: ./check.sh, maxAttempts: 2}}\n"
     );
     std::fs::write(sb.project.join("wf.yaml"), yaml).unwrap();
-    let mut cmd = sb.command();
-    let out = cmd
+    let record = sb
+        .umbel(["run", "wf.yaml", "--json"])
         .env("UMBEL_PROGRESS", "off")
-        .args(["run", "wf.yaml", "--json"])
-        .output()
-        .unwrap();
-    assert_success(&out, "run");
-    let record = json_of(&out);
+        .success()
+        .json();
     let run_id = record["runId"].as_str().expect("runId");
     let steps = sb.state.join("workflows").join(run_id).join("steps");
     let answer = std::fs::read_to_string(steps.join("build").join("answer")).expect("answer");
@@ -376,9 +365,8 @@ fn a_workflow_with_a_broken_guard_is_refused_at_its_line() {
     let yaml = "workers:\n  w: {}\nsteps:\n  - id: a\n    worker: w\n    prompt: hi\n    \
                 guard:\n      schema: missing.json\n";
     std::fs::write(sb.project.join("wf.yaml"), yaml).unwrap();
-    let out = sb.run(&["run", "--check", "wf.yaml"]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    let err = stderr(&out);
+    let out = sb.umbel(["run", "--check", "wf.yaml"]).status(2);
+    let err = out.stderr();
     assert!(
         err.contains("wf.yaml:8:7: step `a`: guard: `--schema missing.json`"),
         "{err}"
@@ -411,18 +399,10 @@ fn a_schema_guarded_step_hands_on_clean_json_and_a_rejected_step_fails_with_121(
          needs: [use]\n    prompt: Never\n    guard: {{schema: s.json, maxAttempts: 1}}\n"
     );
     std::fs::write(sb.project.join("wf.yaml"), yaml).unwrap();
-    let out = sb
-        .command()
+    sb.umbel(["run", "wf.yaml"])
         .env("UMBEL_PROGRESS", "off")
-        .args(["run", "wf.yaml"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(121), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("the last check said: - the answer is not JSON"),
-        "{}",
-        stderr(&out)
-    );
+        .stderr_has("the last check said: - the answer is not JSON")
+        .status(121);
     let received = sb.received();
     assert_eq!(
         String::from_utf8_lossy(&received[1]),
@@ -443,12 +423,10 @@ fn read_after_a_schema_guarded_turn_carries_the_accepted_value() {
         {"match": "Again", "reply": "plain"}
     ]});
     spawn_with(&sb, "g8", "claude", scenario);
-    assert_success(
-        &sb.run(&["send", "g8", "Report", "--schema", "s.json"]),
-        "send",
-    );
-    assert_success(&sb.run(&["wait", "g8", "--timeout", "60s"]), "wait");
-    let answer = json_of(&sb.run(&["read", "g8", "--json"]));
+    sb.umbel(["send", "g8", "Report", "--schema", "s.json"])
+        .success();
+    sb.umbel(["wait", "g8", "--timeout", "60s"]).success();
+    let answer = sb.umbel(["read", "g8", "--json"]).json();
     assert_eq!(
         answer["structuredOutput"],
         json!({"ok": true}),
@@ -456,8 +434,8 @@ fn read_after_a_schema_guarded_turn_carries_the_accepted_value() {
     );
     assert!(answer["text"].as_str().unwrap().starts_with("Done:"));
     // The next, unguarded turn has no accepted value.
-    assert_success(&sb.run(&["send", "g8", "Again"]), "send");
-    assert_success(&sb.run(&["wait", "g8", "--timeout", "60s"]), "wait");
-    let answer = json_of(&sb.run(&["read", "g8", "--json"]));
+    sb.umbel(["send", "g8", "Again"]).success();
+    sb.umbel(["wait", "g8", "--timeout", "60s"]).success();
+    let answer = sb.umbel(["read", "g8", "--json"]).json();
     assert!(answer.get("structuredOutput").is_none(), "{answer:#}");
 }

@@ -2,10 +2,9 @@
 //! between steps, failure stopping dependants with every worker torn down, Ctrl-C, `--resume`,
 //! `--keep`, and a battery of broken files refused with a location and nothing created.
 
-use crate::harness::{Sandbox, assert_success, json_of, stderr, stdout};
+use crate::harness::{Sandbox, Test};
 use serde_json::{Value, json};
 use std::path::PathBuf;
-use std::process::Output;
 
 /// Writes `yaml` as `wf.yaml` in the sandbox's project and returns its path.
 fn workflow(sb: &Sandbox, yaml: &str) -> PathBuf {
@@ -58,10 +57,9 @@ pub(crate) fn no_orphans(sb: &Sandbox) {
     }
 }
 
-pub(crate) fn run(sb: &Sandbox, args: &[&str]) -> Output {
-    let mut cmd = sb.command();
-    cmd.env("UMBEL_PROGRESS", "plain").arg("run").args(args);
-    cmd.output().expect("run umbel run")
+/// `umbel run ARGS` with plain progress lines.
+pub(crate) fn run<'a>(sb: &'a Sandbox, args: &[&str]) -> Test<'a> {
+    sb.umbel(["run"]).env("UMBEL_PROGRESS", "plain").args(args)
 }
 
 fn interval(s: &Value) -> (u64, u64) {
@@ -113,14 +111,11 @@ steps:
 "#
         ),
     );
-    let mut cmd = sb.command();
-    cmd.env("UMBEL_PROGRESS", "plain").env("TOPIC", "owls");
-    let out = cmd
-        .args(["run", "--json", path.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_success(&out, "run");
-    let result = json_of(&out);
+    let out = run(&sb, &["--json", path.to_str().unwrap()])
+        .env("TOPIC", "owls")
+        .stderr_has("by-gemini (gm, gemini): done in")
+        .success();
+    let result = out.json();
     assert_eq!(result["status"], "completed", "{result:#}");
     let run_id = result["runId"].as_str().unwrap().to_string();
     assert_eq!(run_record(&sb, &run_id), result, "--json prints the record");
@@ -161,11 +156,6 @@ steps:
     assert_eq!(alive(&sb), Vec::<String>::new());
     no_orphans(&sb);
     assert_eq!(sb.ls().len(), 3);
-    assert!(
-        stderr(&out).contains("by-gemini (gm, gemini): done in"),
-        "{}",
-        stderr(&out)
-    );
 }
 
 fn failing_pipeline(sb: &Sandbox) -> PathBuf {
@@ -201,9 +191,8 @@ steps:
 fn a_failed_step_stops_its_dependants_and_tears_everything_down() {
     let sb = Sandbox::new();
     let path = failing_pipeline(&sb);
-    let out = run(&sb, &[path.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(124), "{}", stderr(&out));
-    let run_id = stdout(&out).trim().to_string();
+    let out = run(&sb, &[path.to_str().unwrap()]).status(124);
+    let run_id = out.line();
     let record = run_record(&sb, &run_id);
     assert_eq!(record["status"], "failed");
     assert_eq!(record["failed"]["step"], "stuck");
@@ -224,7 +213,7 @@ fn a_failed_step_stops_its_dependants_and_tears_everything_down() {
         "no worker is left running"
     );
     no_orphans(&sb);
-    let err = stderr(&out);
+    let err = out.stderr();
     assert!(err.contains("failed at step `stuck`: timeout"), "{err}");
     assert!(
         err.contains(&format!("umbel run --resume {run_id}")),
@@ -236,9 +225,8 @@ fn a_failed_step_stops_its_dependants_and_tears_everything_down() {
 fn resume_reruns_only_what_did_not_finish() {
     let sb = Sandbox::new();
     let path = failing_pipeline(&sb);
-    let out = run(&sb, &[path.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(124), "{}", stderr(&out));
-    let run_id = stdout(&out).trim().to_string();
+    let out = run(&sb, &[path.to_str().unwrap()]).status(124);
+    let run_id = out.line();
     let first = step(&run_record(&sb, &run_id), "first").clone();
     // Fix the cause (the wedged worker now answers, the slow one is quick) and resume.
     std::fs::write(
@@ -251,9 +239,8 @@ fn resume_reruns_only_what_did_not_finish() {
         json!({ "default": { "reply": "quick" } }).to_string(),
     )
     .unwrap();
-    let out = run(&sb, &["--resume", &run_id]);
-    assert_success(&out, "resume");
-    assert_eq!(stdout(&out).trim(), run_id);
+    let out = run(&sb, &["--resume", &run_id]).success();
+    assert_eq!(out.stdout().trim(), run_id);
     let record = run_record(&sb, &run_id);
     assert_eq!(record["status"], "completed", "{record:#}");
     assert_eq!(record["attempt"], 2);
@@ -280,8 +267,7 @@ fn resume_reruns_only_what_did_not_finish() {
     assert_eq!(alive(&sb), Vec::<String>::new());
     no_orphans(&sb);
     // A finished run has nothing left to do, and resuming it says so by doing nothing.
-    let again = run(&sb, &["--resume", &run_id]);
-    assert_success(&again, "resume of a completed run");
+    run(&sb, &["--resume", &run_id]).success();
     assert_eq!(run_record(&sb, &run_id)["attempt"], 3);
 }
 
@@ -299,11 +285,7 @@ fn ctrl_c_interrupts_the_run_and_stops_its_workers() {
             "workers:\n  a: {{env: {{UMBEL_SIM_SCENARIO: \"{slow}\"}}}}\nsteps:\n  - {{id: long, worker: a, prompt: hi}}\n  - {{id: next, worker: a, prompt: more}}\n"
         ),
     );
-    let child = sb
-        .process(&["run", path.to_str().unwrap()])
-        .env("UMBEL_PROGRESS", "plain")
-        .spawn()
-        .unwrap();
+    let child = run(&sb, &[path.to_str().unwrap()]).start();
     // Wait until the step runs (its prompt is written just before it is sent).
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     let prompt_written = || {
@@ -321,10 +303,9 @@ fn ctrl_c_interrupts_the_run_and_stops_its_workers() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     std::thread::sleep(std::time::Duration::from_millis(300));
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
-    let run_id = stdout(&out).trim().to_string();
+    child.interrupt();
+    let out = child.status(130);
+    let run_id = out.line();
     let record = run_record(&sb, &run_id);
     assert_eq!(record["status"], "interrupted", "{record:#}");
     assert_eq!(step(&record, "long")["status"], "cancelled");
@@ -340,13 +321,11 @@ fn keep_leaves_the_workers_running_after_success() {
         &sb,
         "workers:\n  a: {}\nsteps:\n  - {id: s, worker: a, prompt: hi}\n",
     );
-    let out = run(&sb, &["--keep", path.to_str().unwrap()]);
-    assert_success(&out, "run --keep");
-    let run_id = stdout(&out).trim().to_string();
+    let out = run(&sb, &["--keep", path.to_str().unwrap()]).success();
+    let run_id = out.line();
     assert_eq!(alive(&sb), vec![format!("{run_id}-a")]);
     // The worker is an ordinary worker now.
-    let read = sb.run(&["read", &format!("{run_id}-a")]);
-    assert_success(&read, "read");
+    sb.umbel(["read", &format!("{run_id}-a")]).success();
 }
 
 #[test]
@@ -356,16 +335,14 @@ fn check_validates_and_creates_nothing() {
         &sb,
         "workers:\n  a: {}\n  b: {provider: codex}\nsteps:\n  - {id: one, worker: a, prompt: x}\n  - {id: two, worker: b, prompt: y}\n  - {id: three, worker: a, needs: [two], prompt: z}\n",
     );
-    let out = run(&sb, &["--check", path.to_str().unwrap()]);
-    assert_success(&out, "check");
-    assert_eq!(
-        stdout(&out),
-        "wave 1: one (a), two (b)\nwave 2: three (a)\n"
-    );
+    let out = run(&sb, &["--check", path.to_str().unwrap()])
+        .stdout("wave 1: one (a), two (b)\nwave 2: three (a)\n")
+        .success();
     assert!(
-        stderr(&out).ends_with(": ok (2 workers, 3 steps, 2 waves)\n"),
+        out.stderr()
+            .ends_with(": ok (2 workers, 3 steps, 2 waves)\n"),
         "{}",
-        stderr(&out)
+        out.stderr()
     );
     let one = sb.project.join("one.yaml");
     std::fs::write(
@@ -373,15 +350,15 @@ fn check_validates_and_creates_nothing() {
         "workers:\n  a: {}\nsteps:\n  - {id: s, worker: a, prompt: hi}\n",
     )
     .expect("write workflow");
-    let out = run(&sb, &["--check", one.to_str().unwrap()]);
+    let out = run(&sb, &["--check", one.to_str().unwrap()]).run();
     assert!(
-        stderr(&out).ends_with(": ok (1 worker, 1 step, 1 wave)\n"),
+        out.stderr().ends_with(": ok (1 worker, 1 step, 1 wave)\n"),
         "{}",
-        stderr(&out)
+        out.stderr()
     );
-    let out = run(&sb, &["--check", "--json", path.to_str().unwrap()]);
+    let out = run(&sb, &["--check", "--json", path.to_str().unwrap()]).run();
     assert_eq!(
-        json_of(&out),
+        out.json(),
         json!({ "valid": true, "waves": [["one", "two"], ["three"]] })
     );
     assert!(sb.worker_dirs().is_empty());
@@ -391,13 +368,12 @@ fn check_validates_and_creates_nothing() {
 /// Each broken file: exit 2, `wf.yaml:LINE:COL: …` on stderr, no worker, no run folder.
 fn refused(sb: &Sandbox, yaml: &str, line: u64, expected: &str) {
     let path = workflow(sb, yaml);
-    let out = run(sb, &["--json", path.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2), "{yaml}\n{}", stderr(&out));
-    let err = stderr(&out);
+    let out = run(sb, &["--json", path.to_str().unwrap()]).status(2);
+    let err = out.stderr();
     let located = format!("umbel: {}:{line}:", path.display());
     assert!(err.contains(&located), "expected {located:?} in:\n{err}");
     assert!(err.contains(expected), "expected {expected:?} in:\n{err}");
-    let json = json_of(&out);
+    let json = out.json();
     assert_eq!(json["error"]["code"], "invalid_workflow");
     assert_eq!(json["error"]["problems"][0]["line"], line, "{json:#}");
     assert!(sb.worker_dirs().is_empty(), "nothing spawned");
@@ -460,14 +436,11 @@ fn broken_files_are_refused_with_a_location_and_nothing_runs() {
 #[test]
 fn a_missing_file_and_a_bad_run_id_are_usage_errors() {
     let sb = Sandbox::new();
-    let out = run(&sb, &["nope.yaml"]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(stderr(&out).contains("nope.yaml"), "{}", stderr(&out));
-    let out = run(&sb, &["--resume", "wf-zzzzzz"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("no such run"), "{}", stderr(&out));
-    let out = run(&sb, &[]);
-    assert_eq!(out.status.code(), Some(2));
+    run(&sb, &["nope.yaml"]).stderr_has("nope.yaml").status(1);
+    run(&sb, &["--resume", "wf-zzzzzz"])
+        .stderr_has("no such run")
+        .status(2);
+    run(&sb, &[]).status(2);
 }
 
 #[test]
@@ -478,30 +451,28 @@ fn live_progress_redraws_in_place_and_honours_no_color() {
         "workers:\n  a: {}\nsteps:\n  - {id: s, worker: a, prompt: hi}\n",
     );
     let live = |no_color: bool| {
-        let mut cmd = sb.command();
-        cmd.env("UMBEL_PROGRESS", "live");
+        let test = sb
+            .umbel(["run", path.to_str().unwrap()])
+            .env("UMBEL_PROGRESS", "live");
         if no_color {
-            cmd.env("NO_COLOR", "1");
+            test.env("NO_COLOR", "1")
+        } else {
+            test
         }
-        cmd.args(["run", path.to_str().unwrap()]).output().unwrap()
     };
-    let out = live(false);
-    assert_success(&out, "run");
-    let err = stderr(&out);
+    let err = live(false).success().stderr();
     assert!(
         err.contains("\x1b[2K") && err.contains("A\x1b[2K"),
         "redraws: {err:?}"
     );
     assert!(err.contains("\x1b[32m"), "colour: {err:?}");
-    let out = live(true);
-    let err = stderr(&out);
+    let err = live(true).run().stderr();
     assert!(err.contains("\x1b[2K"), "{err:?}");
     assert!(!err.contains("\x1b[3"), "no colour with NO_COLOR: {err:?}");
     // Quiet: nothing but the final line.
-    let out = sb
-        .command()
-        .args(["run", "-q", path.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
+    let err = sb
+        .umbel(["run", "-q", path.to_str().unwrap()])
+        .run()
+        .stderr();
+    assert_eq!(err.lines().count(), 1, "{err}");
 }
