@@ -8,5 +8,5 @@ mod conversation;
 mod guard;
 mod in_process;
 mod schema;
-mod stdio;
+pub(crate) mod stdio;
 mod turns;
