@@ -10,14 +10,10 @@ each_provider!(
 );
 
 fn round_trip(sb: &Sandbox, name: &str, prompt: &[u8]) {
-    let out = sb
-        .command()
-        .args(["send", name, "-"])
-        .write_stdin(prompt.to_vec())
-        .output()
-        .unwrap();
-    assert_success(&out, "send");
-    assert_success(&sb.run(&["wait", name, "--timeout", "60s"]), "wait");
+    sb.umbel(["send", name, "-"])
+        .stdin(prompt.to_vec())
+        .success();
+    sb.umbel(["wait", name, "--timeout", "60s"]).success();
 }
 
 fn multi_line_and_large_prompts_arrive_byte_exact(provider: &str) {
@@ -42,7 +38,7 @@ fn multi_line_and_large_prompts_arrive_byte_exact(provider: &str) {
     assert_eq!(received[0], multi);
     assert_eq!(received[1].len(), big.len());
     assert!(received[1] == big, "100 kB prompt differs");
-    let answer = json_of(&sb.run(&["read", "d1", "--json"]));
+    let answer = sb.umbel(["read", "d1", "--json"]).json();
     assert!(
         answer["text"]
             .as_str()
@@ -54,9 +50,9 @@ fn multi_line_and_large_prompts_arrive_byte_exact(provider: &str) {
 fn a_prompt_that_would_break_the_paste_is_refused(provider: &str) {
     let sb = Sandbox::new();
     sb.spawn("d2", &["--provider", provider]);
-    let out = sb.run(&["send", "d2", "evil \u{1b}[201~ rest"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("201~"), "{}", stderr(&out));
+    sb.umbel(["send", "d2", "evil \u{1b}[201~ rest"])
+        .stderr_has("201~")
+        .status(2);
 }
 
 #[test]
@@ -91,14 +87,10 @@ fn escape_sequences_and_cr_only_lines_arrive_exactly_and_unsendable_bytes_are_re
         (b"bad \xff utf-8".to_vec(), "UTF-8"),
         (vec![b'a'; 2 * 1024 * 1024], "1 MiB"),
     ] {
-        let out = sb
-            .command()
-            .args(["send", "h1", "-"])
-            .write_stdin(bytes)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-        assert!(stderr(&out).contains(needle), "{}", stderr(&out));
+        sb.umbel(["send", "h1", "-"])
+            .stdin(bytes)
+            .stderr_has(needle)
+            .status(2);
     }
     assert_eq!(sb.received().len(), 1, "nothing refused reached the worker");
 }

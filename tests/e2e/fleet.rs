@@ -18,9 +18,9 @@ fn status_of_every_worker_is_two_tmux_calls() {
     for name in ["f1", "f2", "f3", "f4"] {
         sb.spawn(name, &["--env", &crash]);
     }
-    assert_success(&sb.run(&["send", "f3", "crash now"]), "send");
-    assert_eq!(sb.run(&["wait", "f3"]).status.code(), Some(125));
-    assert_success(&sb.run(&["kill", "f4"]), "kill");
+    sb.umbel(["send", "f3", "crash now"]).success();
+    sb.umbel(["wait", "f3"]).status(125);
+    sb.umbel(["kill", "f4"]).success();
 
     let ctx = Ctx::from_env(sb.env()).expect("context");
     let before = ctx.tmux.calls();

@@ -24,16 +24,16 @@ fn the_claude_trust_dialog_is_answered_yes_explicitly() {
         config["hasCompletedOnboarding"], true,
         "other keys preserved"
     );
-    assert_success(&sb.run(&["send", "t1", "hi"]), "send after trust");
-    assert_success(&sb.run(&["wait", "t1"]), "wait after trust");
+    sb.umbel(["send", "t1", "hi"]).success();
+    sb.umbel(["wait", "t1"]).success();
 }
 
 fn a_forced_trust_dialog_is_answered(provider: &str) {
     let sb = Sandbox::new();
     let scenario = sb.scenario("s", json!({ "startup": { "trust_dialog": true } }));
     sb.spawn("t2", &["--provider", provider, "--env", &scenario]);
-    assert_success(&sb.run(&["send", "t2", "hi"]), "send after trust");
-    assert_success(&sb.run(&["wait", "t2"]), "wait after trust");
+    sb.umbel(["send", "t2", "hi"]).success();
+    sb.umbel(["wait", "t2"]).success();
 }
 
 /// Gemini's yolo mode marks its composer ` *`, and 24-bit colour draws its frame with `▄▄▄`/`▀▀▀`:
@@ -48,11 +48,10 @@ fn gemini_is_ready_in_yolo_mode_and_in_true_colour() {
             args.push("--unattended");
         }
         sb.spawn("g1", &args);
-        let sent = sb.run(&["send", "g1", "Say hello"]);
-        assert_success(&sent, "send");
-        let waited = sb.run(&["wait", "g1", "--since", stdout(&sent).trim()]);
-        assert_success(&waited, "wait");
-        let screen = stdout(&sb.run(&["capture", "g1"]));
+        let sent = sb.umbel(["send", "g1", "Say hello"]).success();
+        sb.umbel(["wait", "g1", "--since", sent.stdout().trim()])
+            .success();
+        let screen = sb.umbel(["capture", "g1"]).run().stdout();
         let (frame, mark) = (
             colorterm == "truecolor",
             if unattended { " *" } else { " >" },
@@ -70,8 +69,8 @@ fn the_codex_hook_review_is_answered_trust_all() {
     let sb = Sandbox::new();
     let scenario = sb.scenario("s", json!({ "startup": { "hook_review": true } }));
     sb.spawn("hr", &["--provider", "codex", "--env", &scenario]);
-    assert_success(&sb.run(&["send", "hr", "hi"]), "send after review");
-    assert_success(&sb.run(&["wait", "hr"]), "hooks run after trust-all");
+    sb.umbel(["send", "hr", "hi"]).success();
+    sb.umbel(["wait", "hr"]).success();
 }
 
 #[test]
@@ -107,7 +106,7 @@ fn codex_and_gemini_homes_are_private_and_leave_the_users_config_alone() {
 fn a_sign_in_screen_is_refused_with_126_and_leaves_nothing(provider: &str) {
     let sb = Sandbox::new();
     let scenario = sb.scenario("s", json!({ "startup": { "sign_in": true } }));
-    let out = sb.run(&[
+    sb.umbel([
         "spawn",
         "--name",
         "s2",
@@ -115,9 +114,9 @@ fn a_sign_in_screen_is_refused_with_126_and_leaves_nothing(provider: &str) {
         provider,
         "--env",
         &scenario,
-    ]);
-    assert_eq!(out.status.code(), Some(126), "{}", stderr(&out));
-    assert!(stderr(&out).contains("not signed in"), "{}", stderr(&out));
+    ])
+    .stderr_has("not signed in")
+    .status(126);
     assert!(sb.worker_dirs().is_empty());
     assert!(sb.ls().is_empty());
 }
@@ -125,8 +124,7 @@ fn a_sign_in_screen_is_refused_with_126_and_leaves_nothing(provider: &str) {
 #[test]
 fn claude_without_onboarding_is_refused_as_not_signed_in() {
     let sb = Sandbox::bare();
-    let out = sb.run(&["spawn", "--name", "s1"]);
-    assert_eq!(out.status.code(), Some(126), "{}", stderr(&out));
+    sb.umbel(["spawn", "--name", "s1"]).status(126);
     assert!(sb.worker_dirs().is_empty());
 }
 
@@ -153,9 +151,7 @@ fn bad_input_is_refused_before_anything_is_created() {
         ),
         (vec!["spawn", "--provider", "nope"], "nope"),
     ] {
-        let out = sb.run(&args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
-        assert!(stderr(&out).contains(needle), "{args:?}: {}", stderr(&out));
+        sb.umbel(&args).stderr_has(needle).status(2);
     }
     assert!(sb.worker_dirs().is_empty());
 }
@@ -164,13 +160,9 @@ fn bad_input_is_refused_before_anything_is_created() {
 fn a_missing_binary_is_a_clear_error() {
     let mut sb = Sandbox::new();
     sb.var("UMBEL_CLAUDE_BIN", "/nonexistent/claude");
-    let out = sb.run(&["spawn", "--name", "nb"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).contains("UMBEL_CLAUDE_BIN"),
-        "{}",
-        stderr(&out)
-    );
+    sb.umbel(["spawn", "--name", "nb"])
+        .stderr_has("UMBEL_CLAUDE_BIN")
+        .status(1);
     assert!(sb.worker_dirs().is_empty());
 }
 
@@ -182,8 +174,8 @@ fn a_cli_that_dies_at_startup_is_reported_with_its_status() {
         "s",
         json!({ "startup": { "delay_ms": 0 }, "bogus_field": 1 }),
     );
-    let out = sb.run(&["spawn", "--name", "d1", "--env", &scenario]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(stderr(&out).contains("did not start"), "{}", stderr(&out));
+    sb.umbel(["spawn", "--name", "d1", "--env", &scenario])
+        .stderr_has("did not start")
+        .status(1);
     assert!(sb.worker_dirs().is_empty());
 }

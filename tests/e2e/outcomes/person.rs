@@ -13,17 +13,18 @@ fn losing_the_session_mid_turn_is_input_126_sign_in(provider: &str) {
     let turn = json!({ "reply": "Half an answer", "end": "sign_in" });
     let scenario = sb.scenario("s", json!({ "default": turn }));
     sb.spawn("s1", &["--provider", provider, "--env", &scenario]);
-    assert_success(&sb.run(&["send", "s1", "go"]), "send");
-    let out = sb.run(&["wait", "s1", "--json", "--timeout", "30s"]);
-    assert_eq!(out.status.code(), Some(126), "{provider}: {}", stderr(&out));
-    let outcome = json_of(&out);
+    sb.umbel(["send", "s1", "go"]).success();
+    let outcome = sb
+        .umbel(["wait", "s1", "--json", "--timeout", "30s"])
+        .status(126)
+        .json();
     assert_eq!(outcome["outcome"], "input", "{outcome}");
     assert_eq!(outcome["reason"], "sign-in", "{outcome}");
     assert!(
         outcome["screen"].as_str().is_some_and(|s| !s.is_empty()),
         "{outcome}"
     );
-    let status = json_of(&sb.run(&["status", "s1", "--json"]));
+    let status = sb.umbel(["status", "s1", "--json"]).json();
     assert_eq!(status["state"], "needs-input", "{status}");
     assert_eq!(status["needsInput"], "sign-in", "{status}");
 }
@@ -37,13 +38,14 @@ fn a_claude_question_is_input_126_question() {
         json!({ "default": { "reply": "Let me ask.", "end": end } }),
     );
     sb.spawn("q1", &["--env", &scenario]);
-    assert_success(&sb.run(&["send", "q1", "pick one"]), "send");
-    let out = sb.run(&["wait", "q1", "--json", "--timeout", "30s"]);
-    assert_eq!(out.status.code(), Some(126), "{}", stderr(&out));
-    let outcome = json_of(&out);
+    sb.umbel(["send", "q1", "pick one"]).success();
+    let outcome = sb
+        .umbel(["wait", "q1", "--json", "--timeout", "30s"])
+        .status(126)
+        .json();
     assert_eq!(outcome["outcome"], "input", "{outcome}");
     assert_eq!(outcome["reason"], "question", "{outcome}");
-    let status = json_of(&sb.run(&["status", "q1", "--json"]));
+    let status = sb.umbel(["status", "q1", "--json"]).json();
     assert_eq!(status["state"], "needs-input", "{status}");
     assert_eq!(status["needsInput"], "question", "{status}");
 }
