@@ -13,27 +13,23 @@ each_provider!(
 /// A worker that has answered two prompts: a plain one, then one that ran `echo hi`.
 fn two_turns(sb: &Sandbox, provider: &str) {
     let tool = json!({ "tool": "Bash", "input": { "command": "echo hi", "description": "Print a greeting" } });
-    let scenario = sb.scenario(
-        "s",
+    sb.spawn_playing(
+        "w",
         json!({ "turns": [
             { "reply": "Plan:\nstep one\nstep two" },
             { "reply": "Plan:\nstep one\nstep 2 done", "end": { "permission": tool } }
         ] }),
-    );
-    sb.spawn(
-        "w",
-        &["--provider", provider, "--unattended", "--env", &scenario],
+        &["--provider", provider, "--unattended"],
     );
     for prompt in ["first prompt", "second prompt"] {
-        sb.umbel(["send", "w", prompt]).success();
-        sb.umbel(["wait", "w", "--timeout", "30s"]).success();
+        sb.turn("w", prompt).args(["--timeout", "30s"]).success();
     }
 }
 
 fn read_selects_turns_by_number(provider: &str) {
     let sb = Sandbox::new();
     two_turns(&sb, provider);
-    let all = sb.umbel(["read", "w", "--all", "--json"]).json();
+    let all = sb.cmd("read w --all --json").json();
     let all = all.as_array().expect("an array");
     assert_eq!(all.len(), 2, "{all:?}");
     assert_eq!(all[0]["turn"], 1);
@@ -43,24 +39,20 @@ fn read_selects_turns_by_number(provider: &str) {
     assert_eq!(all[1]["turn"], 2);
     assert_eq!(all[1]["prompt"], "second prompt");
 
-    sb.umbel(["read", "w", "--turn", "1"])
+    sb.cmd("read w --turn 1")
         .stdout("Plan:\nstep one\nstep two\n")
         .run();
-    let one = sb.umbel(["read", "w", "--turn", "2", "--json"]).json();
+    let one = sb.cmd("read w --turn 2 --json").json();
     assert_eq!(one["answer"], "Plan:\nstep one\nstep 2 done");
-    let since = sb
-        .umbel(["read", "w", "--since-turn", "1", "--json"])
-        .json();
+    let since = sb.cmd("read w --since-turn 1 --json").json();
     assert_eq!(since, json!([all[1]]));
-    let none = sb
-        .umbel(["read", "w", "--since-turn", "2", "--json"])
-        .json();
+    let none = sb.cmd("read w --since-turn 2 --json").json();
     assert_eq!(none, json!([]), "nothing after the last turn");
     let text = sb.umbel(["read", "w", "--all"]).run().stdout();
     assert!(text.starts_with("── turn 1: first prompt\nPlan:"), "{text}");
     assert!(text.contains("\n── turn 2: second prompt\n"), "{text}");
 
-    sb.umbel(["read", "w", "--turn", "3"])
+    sb.cmd("read w --turn 3")
         .stderr_has("`--turn 3`: worker `w` has 2 turns")
         .status(2);
     // Turn 1 alone is read without the rest, but a turn that does not exist names them all.
@@ -72,9 +64,9 @@ fn read_selects_turns_by_number(provider: &str) {
             .stderr_has("0`: worker `w` has 2 turns")
             .status(2);
     }
-    let beyond = sb.umbel(["read", "w", "--since-turn", "5", "--json"]).run();
+    let beyond = sb.cmd("read w --since-turn 5 --json").run();
     assert_eq!(beyond.json()["error"]["code"], "turn_out_of_range");
-    sb.umbel(["read", "w", "--turn", "1", "--all"]).status(2);
+    sb.cmd("read w --turn 1 --all").status(2);
 }
 
 fn actions_lists_the_tools_of_a_turn(provider: &str) {
@@ -98,13 +90,13 @@ fn actions_lists_the_tools_of_a_turn(provider: &str) {
         ["ok", expected_tool, "echo", "hi"]
     );
 
-    let first = sb.umbel(["actions", "w", "--turn", "1", "--json"]).json();
+    let first = sb.cmd("actions w --turn 1 --json").json();
     assert_eq!(first["actions"], json!([]));
-    sb.umbel(["actions", "w", "--turn", "1"])
+    sb.cmd("actions w --turn 1")
         .stderr_has("ran no tools")
         .stdout("")
         .success();
-    sb.umbel(["actions", "w", "--turn", "0"]).status(2);
+    sb.cmd("actions w --turn 0").status(2);
 }
 
 fn diff_shows_what_changed_between_two_answers(provider: &str) {
@@ -115,9 +107,7 @@ fn diff_shows_what_changed_between_two_answers(provider: &str) {
             "--- turn 1\n+++ turn 2\n@@ -1,3 +1,3 @@\n Plan:\n step one\n-step two\n+step 2 done\n",
         )
         .success();
-    let data = sb
-        .umbel(["diff", "w", "--from", "1", "--to", "2", "--json"])
-        .json();
+    let data = sb.cmd("diff w --from 1 --to 2 --json").json();
     assert_eq!(data["identical"], false);
     assert_eq!(data["fromText"], "Plan:\nstep one\nstep two");
     assert_eq!(data["toText"], "Plan:\nstep one\nstep 2 done");
@@ -125,12 +115,10 @@ fn diff_shows_what_changed_between_two_answers(provider: &str) {
         data["hunks"][0]["lines"],
         json!([" Plan:", " step one", "-step two", "+step 2 done"])
     );
-    sb.umbel(["diff", "w", "--from", "2", "--to", "2"])
+    sb.cmd("diff w --from 2 --to 2")
         .stdout("turns 2 and 2 of `w` have the same answer\n")
         .success();
-    sb.umbel(["diff", "w", "--from", "9"])
-        .stderr_has("`--from 9`")
-        .status(2);
+    sb.cmd("diff w --from 9").stderr_has("`--from 9`").status(2);
 }
 
 #[test]
@@ -145,13 +133,12 @@ fn diff_needs_two_turns() {
             "{verb} before any prompt"
         );
     }
-    let out = sb.umbel(["read", "one", "--all", "--json"]).run();
+    let out = sb.cmd("read one --all --json").run();
     assert_eq!(out.json(), json!([]), "no turns yet");
-    sb.umbel(["send", "one", "hello"]).success();
-    sb.umbel(["wait", "one"]).success();
+    sb.turn("one", "hello").success();
     sb.umbel(["diff", "one"])
         .stderr_has("no turn before turn 1")
         .status(2);
-    let fresh = sb.umbel(["read", "one", "--all", "--json"]).run();
+    let fresh = sb.cmd("read one --all --json").run();
     assert_eq!(fresh.json().as_array().map(Vec::len), Some(1));
 }

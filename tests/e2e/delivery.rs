@@ -13,7 +13,7 @@ fn round_trip(sb: &Sandbox, name: &str, prompt: &[u8]) {
     sb.umbel(["send", name, "-"])
         .stdin(prompt.to_vec())
         .success();
-    sb.umbel(["wait", name, "--timeout", "60s"]).success();
+    sb.cmd(&format!("wait {name} --timeout 60s")).success();
 }
 
 fn multi_line_and_large_prompts_arrive_byte_exact(provider: &str) {
@@ -22,15 +22,7 @@ fn multi_line_and_large_prompts_arrive_byte_exact(provider: &str) {
     let multi =
         "line one\n  indented 'quoted' \"double\" $HOME `tick` ;\n\nünïcödé ✓ 日本\ttab\nlast"
             .as_bytes();
-    let big: Vec<u8> = (0..100_000u32)
-        .map(|i| {
-            if i % 101 == 100 {
-                b'\n'
-            } else {
-                b'a' + (i % 26) as u8
-            }
-        })
-        .collect();
+    let big = text_of(100_000, 101);
     round_trip(&sb, "d1", multi);
     round_trip(&sb, "d1", &big);
     let received = sb.received();
@@ -58,17 +50,10 @@ fn a_prompt_that_would_break_the_paste_is_refused(provider: &str) {
 #[test]
 fn codex_swallowing_the_first_enter_after_a_paste_is_recovered() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "startup": { "swallow_enters": 1 } }));
-    sb.spawn(
+    sb.spawn_playing(
         "sw",
-        &[
-            "--provider",
-            "codex",
-            "--env",
-            &scenario,
-            "--env",
-            &sb.record_env(),
-        ],
+        json!({ "startup": { "swallow_enters": 1 } }),
+        &["--provider", "codex", "--env", &sb.record_env()],
     );
     let long = "x".repeat(1500);
     round_trip(&sb, "sw", long.as_bytes());

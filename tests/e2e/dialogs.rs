@@ -8,8 +8,7 @@ use serde_json::{Value, json};
 
 fn turn_works(sb: &Sandbox, name: &str) {
     let sent = sb.umbel(["send", name, "Say hello"]).success();
-    sb.umbel(["wait", name, "--since", sent.stdout().trim()])
-        .success();
+    sb.umbel(["wait", name, "--since", &sent.line()]).success();
 }
 
 #[test]
@@ -34,15 +33,7 @@ fn unattended_claude_as_root_is_refused_with_the_cause_and_the_remedy() {
     let mut sb = Sandbox::new();
     sb.unset("IS_SANDBOX");
     let out = sb
-        .umbel([
-            "spawn",
-            "--name",
-            "r1",
-            "--unattended",
-            "--env",
-            "UMBEL_SIM_UID=0",
-            "--json",
-        ])
+        .cmd("spawn --name r1 --unattended --env UMBEL_SIM_UID=0 --json")
         .status(1);
     let err = out.stderr();
     assert!(
@@ -60,7 +51,7 @@ fn a_user_default_mode_keeps_the_auto_mode_opt_in_closed_and_the_settings_untouc
     let dir = sb.home.join(".claude");
     std::fs::create_dir_all(&dir).unwrap();
     let user = r#"{"permissions":{"defaultMode":"manual"}}"#;
-    std::fs::write(dir.join("settings.json"), user).unwrap();
+    sb.write(dir.join("settings.json"), user);
     sb.spawn("m1", &[]);
     turn_works(&sb, "m1");
     let screen = sb.umbel(["capture", "m1"]).run().stdout();
@@ -138,11 +129,11 @@ fn an_unknown_dialog_is_reported_within_seconds_never_answered() {
 #[test]
 fn a_dialog_over_the_idle_prompt_is_shown_by_status_and_refused_by_send() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "s",
+    sb.spawn_playing(
+        "m1",
         json!({ "default": { "dialog_after": "How is Claude doing this session?" } }),
+        &[],
     );
-    sb.spawn("m1", &["--env", &scenario]);
     turn_works(&sb, "m1");
     // No hook says the dialog opened: status reads it from the screen, named and fleet-wide.
     let named = sb.umbel(["status", "m1", "--json"]).json();

@@ -7,7 +7,7 @@ use serde_json::json;
 #[test]
 fn a_killed_tmux_server_leaves_every_worker_reported_dead_not_hung() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "default": { "end": "wedge" } }));
+    let scenario = sb.scenario("s", sim::wedge());
     for name in ["k1", "k2", "k3"] {
         sb.spawn(name, &["--env", &scenario]);
     }
@@ -18,8 +18,7 @@ fn a_killed_tmux_server_leaves_every_worker_reported_dead_not_hung() {
         let _ = kill_process(Pid::from_raw(pid).unwrap(), Signal::KILL);
     }
     let started = std::time::Instant::now();
-    sb.umbel(["wait", "k1", "--timeout", "30s", "--json"])
-        .status(125);
+    sb.cmd("wait k1 --timeout 30s --json").status(125);
     assert!(started.elapsed() < std::time::Duration::from_secs(10));
     for worker in sb.ls() {
         assert_eq!(worker["state"], "dead", "{worker}");
@@ -31,10 +30,8 @@ fn an_invalid_codex_config_is_refused_with_its_line_and_nothing_starts() {
     let sb = Sandbox::new();
     let config = sb.home.join(".codex/config.toml");
     std::fs::create_dir_all(config.parent().unwrap()).unwrap();
-    std::fs::write(&config, "model = \"gpt-user\"\n[projects\n").unwrap();
-    let out = sb
-        .umbel(["spawn", "--name", "bad", "--provider", "codex", "--json"])
-        .status(1);
+    sb.write(&config, "model = \"gpt-user\"\n[projects\n");
+    let out = sb.cmd("spawn --name bad --provider codex --json").status(1);
     let text = format!("{}{}", out.stderr(), out.stdout());
     assert!(text.contains("user_config"), "{text}");
     assert!(
@@ -49,15 +46,14 @@ fn an_invalid_codex_config_is_refused_with_its_line_and_nothing_starts() {
 #[test]
 fn a_hung_tmux_server_does_not_hold_a_wait_past_its_deadline() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "default": { "end": "wedge" } }));
-    sb.spawn("h1", &["--env", &scenario]);
+    sb.spawn_playing("h1", sim::wedge(), &[]);
     sb.umbel(["send", "h1", "hang"]).success();
     let servers = sb.tmux_servers();
     assert!(!servers.is_empty(), "found the private tmux server");
     for &pid in &servers {
         kill_process(Pid::from_raw(pid).unwrap(), Signal::STOP).unwrap();
     }
-    let out = sb.umbel(["wait", "h1", "--timeout", "2s", "--json"]).run();
+    let out = sb.cmd("wait h1 --timeout 2s --json").run();
     for &pid in &servers {
         let _ = kill_process(Pid::from_raw(pid).unwrap(), Signal::CONT);
     }
@@ -74,11 +70,11 @@ fn a_hung_tmux_server_does_not_hold_a_wait_past_its_deadline() {
 #[test]
 fn a_wait_killed_and_restarted_with_since_neither_loses_nor_double_counts_a_stop() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "s",
+    sb.spawn_playing(
+        "r1",
         json!({ "default": { "reply": "done", "delay_ms": 1500 } }),
+        &[],
     );
-    sb.spawn("r1", &["--env", &scenario]);
     let pos = sb.umbel(["send", "r1", "work"]).run().line();
     let child = sb.umbel(["wait", "r1", "--since", &pos]).start();
     std::thread::sleep(std::time::Duration::from_millis(300));
@@ -99,24 +95,14 @@ fn a_wait_killed_and_restarted_with_since_neither_loses_nor_double_counts_a_stop
 #[test]
 fn two_sends_racing_on_one_worker_get_one_busy_error() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "s",
+    sb.spawn_playing(
+        "s1",
         json!({ "default": { "reply": "ok", "delay_ms": 3000 } }),
+        &["--env", &sb.record_env()],
     );
-    sb.spawn("s1", &["--env", &scenario, "--env", &sb.record_env()]);
-    let children: Vec<_> = ["first", "second"]
-        .iter()
-        .map(|p| sb.umbel(["send", "s1", p]).start())
-        .collect();
-    let outputs: Vec<_> = children.into_iter().map(|c| c.run()).collect();
-    let codes: Vec<_> = outputs.iter().map(|o| o.status.code()).collect();
-    assert!(
-        codes.contains(&Some(0)) && codes.contains(&Some(1)),
-        "{codes:?}"
-    );
-    let loser = outputs.iter().find(|o| !o.status.success()).unwrap();
+    let loser = race(["first", "second"].map(|p| sb.umbel(["send", "s1", p])));
     assert!(loser.stderr().contains("busy"), "{}", loser.stderr());
-    sb.umbel(["wait", "s1", "--timeout", "30s"]).success();
+    sb.cmd("wait s1 --timeout 30s").success();
     assert_eq!(
         sb.received().len(),
         1,
@@ -134,8 +120,7 @@ fn umbel_works_without_a_locale() {
         sb.umbel(["status", "l1", "--json"]).json()["state"],
         "ready"
     );
-    sb.umbel(["send", "l1", "hi"]).success();
-    sb.umbel(["wait", "l1"]).success();
+    sb.turn("l1", "hi").success();
     sb.umbel(["read", "l1"]).stdout("Response to: hi\n").run();
 }
 
@@ -145,10 +130,8 @@ fn umbel_works_without_a_locale() {
 #[test]
 fn an_idle_wait_makes_few_read_calls() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", serde_json::json!({ "default": { "end": "wedge" } }));
-    sb.spawn("idle", &["--env", &scenario]);
-    sb.umbel(["send", "idle", "hang"]).success();
-    let child = sb.umbel(["wait", "idle", "--timeout", "30s"]).start();
+    sb.spawn_playing("idle", sim::wedge(), &[]);
+    let child = sb.turn("idle", "hang").args(["--timeout", "30s"]).start();
     let io = format!("/proc/{}/io", child.pid());
     let reads = || -> u64 {
         let text = std::fs::read_to_string(&io).expect("read /proc/PID/io");
@@ -217,14 +200,9 @@ fn a_command_meeting_an_exiting_tmux_server_is_retried() {
 #[test]
 fn a_paste_into_a_pane_that_just_died_fails_alone_and_keeps_the_tmux_server() {
     let sb = Sandbox::new();
-    let crash = sb.scenario(
-        "c",
-        json!({ "default": { "reply": "bye", "end": { "crash": 3 } } }),
-    );
-    sb.spawn("gone", &["--env", &crash]);
+    sb.spawn_playing("gone", sim::crash("bye", 3), &[]);
     sb.spawn("bystander", &[]);
-    sb.umbel(["send", "gone", "crash now"]).success();
-    sb.umbel(["wait", "gone"]).status(125);
+    sb.turn("gone", "crash now").status(125);
     let session = umbel::core::name::WorkerName::parse("gone")
         .expect("name")
         .tmux_session();
@@ -238,8 +216,7 @@ fn a_paste_into_a_pane_that_just_died_fails_alone_and_keeps_the_tmux_server() {
         status["state"], "ready",
         "the tmux server survived: {status}"
     );
-    sb.umbel(["send", "bystander", "still here?"]).success();
-    sb.umbel(["wait", "bystander"]).success();
+    sb.turn("bystander", "still here?").success();
     sb.umbel(["read", "bystander"])
         .stdout("Response to: still here?\n")
         .run();
@@ -253,8 +230,7 @@ fn read_all_waits_for_a_transcript_that_lags_behind_the_hooks() {
     let sb = Sandbox::new();
     sb.spawn("t1", &[]);
     for prompt in ["first", "second"] {
-        sb.umbel(["send", "t1", prompt]).success();
-        sb.umbel(["wait", "t1"]).success();
+        sb.turn("t1", prompt).success();
     }
     let status = sb.umbel(["status", "t1", "--json"]).json();
     let path = status["transcriptPath"]
@@ -270,7 +246,7 @@ fn read_all_waits_for_a_transcript_that_lags_behind_the_hooks() {
         std::thread::sleep(std::time::Duration::from_millis(500));
         std::fs::write(&path, whole).expect("restore");
     });
-    let all = sb.umbel(["read", "t1", "--all", "--json"]).json();
+    let all = sb.cmd("read t1 --all --json").json();
     restore.join().expect("restore thread");
     let answers = answers_of(&all);
     assert_eq!(

@@ -8,7 +8,7 @@ use umbel::core::wait::Liveness;
 
 /// Overwrites a worker's meta.json with something that is not JSON.
 fn corrupt_meta(sb: &Sandbox, name: &str) {
-    std::fs::write(sb.session_dir(name).join("meta.json"), b"{ not json").expect("corrupt");
+    sb.write(sb.session_dir(name).join("meta.json"), b"{ not json");
 }
 
 fn session_alive(sb: &Sandbox, name: &str) -> bool {
@@ -77,7 +77,7 @@ fn a_log_line_that_is_not_utf8_degrades_one_worker_not_the_fleet() {
     let log = sb.session_dir("u2").join("events").join("log");
     let mut bytes = std::fs::read(&log).expect("log");
     bytes.extend_from_slice(b"17000 Notif\xff\xfeication -\n");
-    std::fs::write(&log, bytes).expect("write log");
+    sb.write(&log, bytes);
 
     let list = sb.ls();
     assert_eq!(list.len(), 2, "{list:?}");
@@ -95,7 +95,7 @@ fn a_log_line_that_is_not_utf8_degrades_one_worker_not_the_fleet() {
 #[test]
 fn a_worker_may_not_set_the_launch_scripts_own_variables() {
     let sb = Sandbox::new();
-    sb.umbel(["spawn", "--name", "r1", "--env", "__umbel_events=/tmp"])
+    sb.cmd("spawn --name r1 --env __umbel_events=/tmp")
         .stderr_has("--env __umbel_events=/tmp")
         .status(2);
     assert!(sb.worker_dirs().is_empty(), "nothing was started");
@@ -106,11 +106,9 @@ fn a_wait_nothing_can_end_is_refused_at_once_not_after_its_timeout() {
     let sb = Sandbox::new();
     sb.spawn("n1", &[]);
     let started = std::time::Instant::now();
-    let out = sb
-        .umbel(["wait", "n1", "--timeout", "120s", "--json"])
-        .status(2);
+    let out = sb.cmd("wait n1 --timeout 120s --json").status(2);
     assert_eq!(out.json()["error"]["code"], "no_turn", "{}", out.stdout());
-    sb.umbel(["wait", "n1", "--since", "99", "--timeout", "120s"])
+    sb.cmd("wait n1 --since 99 --timeout 120s")
         .stderr_has("`--since 99` is past the end")
         .status(2);
     // Far below either timeout: refused, not timed out.
@@ -118,7 +116,7 @@ fn a_wait_nothing_can_end_is_refused_at_once_not_after_its_timeout() {
 
     // Once a prompt was sent, both waits are fine.
     let pos = sb.umbel(["send", "n1", "hello"]).run().line();
-    sb.umbel(["wait", "n1", "--timeout", "60s"]).success();
+    sb.cmd("wait n1 --timeout 60s").success();
     sb.umbel(["wait", "n1", "--since", &pos]).success();
 }
 
@@ -248,7 +246,7 @@ fn mcp_input_that_is_not_json_gets_a_parse_error_with_a_null_id() {
 /// `umbel run --check` on `yaml` written as the project's `wf.yaml`: (exit code, stderr).
 fn check_workflow(sb: &Sandbox, yaml: &str) -> (Option<i32>, String) {
     let path = sb.project.join("wf.yaml");
-    std::fs::write(&path, yaml).expect("write workflow");
+    sb.write(&path, yaml);
     let out = sb
         .umbel(["run", "--check", path.to_str().expect("path")])
         .run();
@@ -312,10 +310,12 @@ fn doctor_fails_a_state_root_it_cannot_write_in() {
 fn read_escapes_control_sequences_on_a_terminal_and_keeps_them_raw_in_a_pipe() {
     let sb = Sandbox::new();
     let reply = "title \u{1b}]0;pwned\u{7} and \u{1b}[31mred\u{1b}[0m";
-    let scenario = sb.scenario("esc", serde_json::json!({ "default": { "reply": reply } }));
-    sb.spawn("e1", &["--env", &scenario]);
-    sb.umbel(["send", "e1", "hi"]).success();
-    sb.umbel(["wait", "e1"]).success();
+    sb.spawn_playing(
+        "e1",
+        serde_json::json!({ "default": { "reply": reply } }),
+        &[],
+    );
+    sb.turn("e1", "hi").success();
 
     let piped = sb.umbel(["read", "e1"]).success();
     assert_eq!(piped.stdout(), format!("{reply}\n"), "raw when piped");

@@ -67,22 +67,18 @@ fn lose_last_turn_payloads(sb: &Sandbox, name: &str) {
         }
         *line = format!("{} {} -", parts[0], parts[1]);
     }
-    std::fs::write(events.join("log"), lines.join("\n") + "\n").expect("write log");
+    sb.write(events.join("log"), lines.join("\n") + "\n");
 }
 
 fn read_answers_the_last_turn_when_its_hook_payload_is_lost(provider: &str) {
     let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "s",
-        json!({ "turns": [{ "reply": "First answer." }, { "reply": "Second answer." }] }),
-    );
-    sb.spawn(
+    sb.spawn_playing(
         "w",
-        &["--provider", provider, "--unattended", "--env", &scenario],
+        sim::replies(&["First answer.", "Second answer."]),
+        &["--provider", provider, "--unattended"],
     );
     for prompt in ["one", "two"] {
-        sb.umbel(["send", "w", prompt]).success();
-        sb.umbel(["wait", "w", "--timeout", "30s"]).success();
+        sb.turn("w", prompt).args(["--timeout", "30s"]).success();
     }
     lose_last_turn_payloads(&sb, "w");
     let answer = sb.umbel(["read", "w", "--json"]).success().json();
@@ -95,11 +91,11 @@ fn read_answers_the_last_turn_when_its_hook_payload_is_lost(provider: &str) {
 #[test]
 fn read_never_answers_with_an_older_turn_when_the_last_payload_is_lost() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "s",
+    sb.spawn_playing(
+        "lag",
         json!({ "turns": [{ "reply": "One." }, { "reply": "Two.", "late_transcript_ms": 8000 }] }),
+        &[],
     );
-    sb.spawn("lag", &["--env", &scenario]);
     for prompt in ["first", "second"] {
         let since = sb.umbel(["send", "lag", prompt]).run().line();
         sb.umbel(["wait", "lag", "--since", &since]).success();
@@ -123,24 +119,21 @@ fn a_resumed_run_resolves_cwds_against_the_original_workflow_folder() {
     let sb = Sandbox::new();
     let flows = sb.project.join("flows");
     std::fs::create_dir_all(flows.join("work")).expect("mkdir");
-    let wedge = sb.scenario("wedge", json!({ "default": { "end": "wedge" } }));
-    let wedge = wedge.trim_start_matches("UMBEL_SIM_SCENARIO=");
+    let wedge = sb.scenario_file("wedge", sim::wedge());
     let file = flows.join("wf.yaml");
-    std::fs::write(
+    sb.write(
         &file,
         format!(
             "workers:\n  a: {{env: {{UMBEL_SIM_SCENARIO: \"{wedge}\"}}}}\n  b: {{cwd: work}}\n\
              steps:\n  - {{id: one, worker: a, prompt: hi, wait: {{timeout: 2s}}}}\n  \
              - {{id: two, worker: b, needs: [one], prompt: hi}}\n"
         ),
-    )
-    .expect("write workflow");
+    );
     let run_id = run(&sb, &[file.to_str().unwrap()]).status(124).line();
-    std::fs::write(
+    sb.write(
         sb.root.join("wedge.json"),
-        json!({ "default": { "reply": "unstuck" } }).to_string(),
-    )
-    .expect("fix the scenario");
+        sim::reply("unstuck").to_string(),
+    );
     run(&sb, &["--resume", &run_id]).success();
     assert_eq!(
         worker_cwd(&sb, &format!("{run_id}-a")),
@@ -157,21 +150,19 @@ fn a_resumed_run_resolves_cwds_against_the_original_workflow_folder() {
 /// A two-worker workflow: `a` answers at once, then `b` takes 30 s (long enough to signal its
 /// runner mid-step). Returns the file.
 fn slow_second_step(sb: &Sandbox) -> std::path::PathBuf {
-    let slow = sb.scenario(
+    let slow = sb.scenario_file(
         "slow",
         json!({ "default": { "reply": "late", "delay_ms": 30000 } }),
     );
-    let slow = slow.trim_start_matches("UMBEL_SIM_SCENARIO=");
     let file = sb.project.join("wf.yaml");
-    std::fs::write(
+    sb.write(
         &file,
         format!(
             "workers:\n  a: {{}}\n  b: {{env: {{UMBEL_SIM_SCENARIO: \"{slow}\"}}}}\n\
              steps:\n  - {{id: one, worker: a, prompt: hi}}\n  \
              - {{id: two, worker: b, needs: [one], prompt: take your time}}\n"
         ),
-    )
-    .expect("write workflow");
+    );
     file
 }
 
@@ -213,11 +204,7 @@ fn a_run_whose_runner_was_sigkilled_can_be_resumed_and_leaks_no_worker() {
     assert_eq!(alive(&sb).len(), 2, "the run's workers are running");
     child.kill();
     assert_eq!(run_record(&sb, &run_id)["status"], "running");
-    std::fs::write(
-        sb.root.join("slow.json"),
-        json!({ "default": { "reply": "quick" } }).to_string(),
-    )
-    .expect("fix the scenario");
+    sb.write(sb.root.join("slow.json"), sim::reply("quick").to_string());
     run(&sb, &["--resume", &run_id]).success();
     let record = run_record(&sb, &run_id);
     assert_eq!(record["status"], "completed", "{record:#}");
@@ -281,7 +268,7 @@ fn fleet_verb_in_a_loop_past_failed_spawns(verb: &'static [&'static str]) {
         sb.spawn(&format!("a{n}"), &[]);
     }
     let bin = sb.root.join("short-lived");
-    std::fs::write(&bin, "#!/bin/sh\nsleep 0.1\n").expect("write");
+    sb.write(&bin, "#!/bin/sh\nsleep 0.1\n");
     std::fs::set_permissions(&bin, std::os::unix::fs::PermissionsExt::from_mode(0o755))
         .expect("chmod");
     sb.var("UMBEL_CLAUDE_BIN", bin.to_str().expect("utf-8 path"));
@@ -353,7 +340,7 @@ fn prune_judges_a_worker_whose_spawn_ended_during_it_on_its_pane_now() {
     std::fs::create_dir_all(dir.join("events")).expect("mkdir");
     let lock = std::fs::File::create(dir.join("spawn.lock")).expect("lock file");
     lock.lock().expect("lock");
-    std::fs::write(dir.join("meta.json"), meta.to_string()).expect("write meta");
+    sb.write(dir.join("meta.json"), meta.to_string());
     let prune = sb.umbel(["prune", "--json"]).start();
     // The prune has listed the panes and is sweeping the 40 tombstones: the spawn ends now.
     std::thread::sleep(std::time::Duration::from_millis(150));

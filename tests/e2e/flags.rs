@@ -167,7 +167,7 @@ fn flags_reach_the_cli_or_are_refused(index: usize) {
         let dir = sb.home.join(".claude/projects").join(encoded);
         std::fs::create_dir_all(&dir).expect("mkdir");
         let file = dir.join("0d9c2a4e-1111-4222-8333-444455556666.jsonl");
-        std::fs::write(file, "{}\n").expect("transcript");
+        sb.write(file, "{}\n");
     }
     // Something the CLI takes that umbel has no flag for.
     let tail = match provider {
@@ -223,7 +223,7 @@ fn gemini_flags_reach_the_cli_or_are_refused() {
 #[test]
 fn print_mode_passes_flags_and_the_tail() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", serde_json::json!({ "default": { "reply": "ok" } }));
+    let scenario = sb.scenario("s", sim::reply("ok"));
     let record = sb.record_env();
     let base = ["-p", "hi", "--env", &scenario, "--env", &record];
     sb.umbel([&base[..], &["--max-turns", "2", "--", "--add-dir", "/t"]].concat())

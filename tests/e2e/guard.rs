@@ -51,12 +51,7 @@ fn spawn_with(sb: &Sandbox, name: &str, provider: &str, scenario: Value) {
 
 fn accepted_at_the_first_try(provider: &str) {
     let sb = Sandbox::new();
-    spawn_with(
-        &sb,
-        "g1",
-        provider,
-        json!({"default": {"reply": "All DONE."}}),
-    );
+    spawn_with(&sb, "g1", provider, sim::reply("All DONE."));
     sb.umbel([
         "send",
         "g1",
@@ -66,10 +61,7 @@ fn accepted_at_the_first_try(provider: &str) {
         NEEDS_DONE,
     ])
     .success();
-    let outcome = sb
-        .umbel(["wait", "g1", "--timeout", "60s", "--json"])
-        .success()
-        .json();
+    let outcome = sb.cmd("wait g1 --timeout 60s --json").success().json();
     assert_eq!(outcome["outcome"], "stop");
     assert_eq!(outcome["attempts"], 1);
     assert_eq!(outcome["check"]["check"], "accept");
@@ -96,9 +88,7 @@ fn accepted_on_the_second_attempt_after_exact_feedback(provider: &str) {
         NEEDS_DONE,
     ])
     .success();
-    let out = sb
-        .umbel(["wait", "g2", "--timeout", "90s", "--json"])
-        .success();
+    let out = sb.cmd("wait g2 --timeout 90s --json").success();
     assert_eq!(out.json()["attempts"], 2);
     let received = sb.received();
     assert_eq!(received.len(), 2);
@@ -117,7 +107,7 @@ fn accepted_on_the_second_attempt_after_exact_feedback(provider: &str) {
 
 fn never_accepted_halts_with_rejected_and_sends_nothing_more(provider: &str) {
     let sb = Sandbox::new();
-    spawn_with(&sb, "g3", provider, json!({"default": {"reply": "no"}}));
+    spawn_with(&sb, "g3", provider, sim::reply("no"));
     sb.umbel(["send", "g3", "Try"]).success();
     let out = sb
         .umbel([
@@ -149,7 +139,7 @@ fn print_mode_prints_the_schema_checked_value_as_clean_json(provider: &str) {
         "required": ["verdict"],
         "properties": {"verdict": {"enum": ["pass", "fail"]}}
     });
-    std::fs::write(&schema, verdict.to_string()).unwrap();
+    sb.write(&schema, verdict.to_string());
     let scenario = sb.scenario(
         "p",
         json!({"turns": [
@@ -185,8 +175,8 @@ fn print_mode_prints_the_schema_checked_value_as_clean_json(provider: &str) {
 #[test]
 fn print_json_carries_structured_output() {
     let sb = Sandbox::new();
-    std::fs::write(sb.project.join("s.json"), r#"{"type":"array"}"#).unwrap();
-    let scenario = sb.scenario("p", json!({"default": {"reply": "[1, 2]"}}));
+    sb.write("s.json", r#"{"type":"array"}"#);
+    let scenario = sb.scenario("p", sim::reply("[1, 2]"));
     let result = sb
         .umbel([
             "-p",
@@ -211,7 +201,7 @@ fn print_json_carries_structured_output() {
 #[test]
 fn a_hanging_check_is_bounded_and_reported() {
     let sb = Sandbox::new();
-    spawn_with(&sb, "g4", "claude", json!({"default": {"reply": "ok"}}));
+    spawn_with(&sb, "g4", "claude", sim::reply("ok"));
     sb.umbel(["send", "g4", "Go"]).success();
     let out = sb
         .umbel([
@@ -253,21 +243,20 @@ fn bad_guardrails_are_refused_before_anything_is_sent() {
         ),
         (&["--max-attempts", "2"], "need `--accept` or `--schema`"),
     ];
-    std::fs::write(sb.project.join("bad.json"), "{not json").unwrap();
+    sb.write("bad.json", "{not json");
     for (flags, message) in cases {
         let mut args = vec!["send", "g5", "hello"];
         args.extend_from_slice(flags);
         sb.umbel(&args).stderr_has(message).status(2);
     }
-    sb.umbel(["send", "g5", "hello", "--schema", "bad.json"])
+    sb.cmd("send g5 hello --schema bad.json")
         .stderr_has("is not JSON")
         .run();
     // wait refuses an incomplete set too, rather than fall back to the turn's own guardrails.
-    sb.umbel(["wait", "g5", "--timeout", "1s", "--max-attempts", "2"])
+    sb.cmd("wait g5 --timeout 1s --max-attempts 2")
         .stderr_has("need `--accept` or `--schema`")
         .status(2);
-    sb.umbel(["-p", "hi", "--max-attempts", "0", "--accept", "true"])
-        .status(2);
+    sb.cmd("-p hi --max-attempts 0 --accept true").status(2);
     assert!(sb.received().is_empty(), "nothing may be sent");
     assert!(!sb.session_dir("g5").join("guard.json").exists());
     assert_eq!(
@@ -280,7 +269,7 @@ fn bad_guardrails_are_refused_before_anything_is_sent() {
 #[test]
 fn a_later_send_without_guardrails_clears_them() {
     let sb = Sandbox::new();
-    spawn_with(&sb, "g6", "claude", json!({"default": {"reply": "no"}}));
+    spawn_with(&sb, "g6", "claude", sim::reply("no"));
     let args = [
         "send",
         "g6",
@@ -291,10 +280,10 @@ fn a_later_send_without_guardrails_clears_them() {
         "1",
     ];
     sb.umbel(args).success();
-    sb.umbel(["wait", "g6", "--timeout", "60s"]).status(121);
-    sb.umbel(["send", "g6", "two"]).success();
+    sb.cmd("wait g6 --timeout 60s").status(121);
     let out = sb
-        .umbel(["wait", "g6", "--timeout", "60s", "--json"])
+        .turn("g6", "two")
+        .args(["--timeout", "60s", "--json"])
         .success();
     assert!(out.json().get("attempts").is_none());
 }
@@ -302,12 +291,7 @@ fn a_later_send_without_guardrails_clears_them() {
 #[test]
 fn the_check_gets_the_answer_and_the_worker_in_its_environment() {
     let sb = Sandbox::new();
-    spawn_with(
-        &sb,
-        "g7",
-        "claude",
-        json!({"default": {"reply": "the answer"}}),
-    );
+    spawn_with(&sb, "g7", "claude", sim::reply("the answer"));
     let dump = sb.root.join("check-saw.txt");
     let check = format!(
         "{{ cat; echo; echo \"$UMBEL_WORKER|$UMBEL_PROVIDER|$UMBEL_ATTEMPT|$UMBEL_CWD\"; \
@@ -316,7 +300,7 @@ fn the_check_gets_the_answer_and_the_worker_in_its_environment() {
     );
     sb.umbel(["send", "g7", "Q", "--accept-shell", "--accept", &check])
         .success();
-    sb.umbel(["wait", "g7", "--timeout", "60s"]).success();
+    sb.cmd("wait g7 --timeout 60s").success();
     let saw = std::fs::read_to_string(&dump).expect("the check ran");
     let cwd = std::fs::canonicalize(&sb.project).unwrap();
     assert_eq!(
@@ -329,25 +313,23 @@ fn the_check_gets_the_answer_and_the_worker_in_its_environment() {
 fn a_workflow_step_retries_until_its_check_accepts() {
     let sb = Sandbox::new();
     let check = sb.project.join("check.sh");
-    std::fs::write(
+    sb.write(
         &check,
         "#!/bin/sh\ngrep -q DONE || { echo 'not done yet'; exit 1; }\n",
-    )
-    .unwrap();
+    );
     std::fs::set_permissions(&check, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let scenario = sb.scenario(
+    let scenario = sb.scenario_file(
         "s",
         json!({"turns": [
             {"match": "Build", "reply": "working on it"},
             {"match": "not done yet", "reply": "DONE"}
         ]}),
     );
-    let scenario = scenario.trim_start_matches("UMBEL_SIM_SCENARIO=");
     let yaml = format!(
         "workers:\n  w:\n    env: {{UMBEL_SIM_SCENARIO: '{scenario}'}}\nsteps:\n  - id: build\n    \
          worker: w\n    prompt: Build it\n    guard: {{accept: ./check.sh, maxAttempts: 2}}\n"
     );
-    std::fs::write(sb.project.join("wf.yaml"), yaml).unwrap();
+    sb.write("wf.yaml", yaml);
     let record = sb
         .umbel(["run", "wf.yaml", "--json"])
         .env("UMBEL_PROGRESS", "off")
@@ -364,7 +346,7 @@ fn a_workflow_with_a_broken_guard_is_refused_at_its_line() {
     let sb = Sandbox::new();
     let yaml = "workers:\n  w: {}\nsteps:\n  - id: a\n    worker: w\n    prompt: hi\n    \
                 guard:\n      schema: missing.json\n";
-    std::fs::write(sb.project.join("wf.yaml"), yaml).unwrap();
+    sb.write("wf.yaml", yaml);
     let out = sb.umbel(["run", "--check", "wf.yaml"]).status(2);
     let err = out.stderr();
     assert!(
@@ -377,19 +359,14 @@ fn a_workflow_with_a_broken_guard_is_refused_at_its_line() {
 #[test]
 fn a_schema_guarded_step_hands_on_clean_json_and_a_rejected_step_fails_with_121() {
     let sb = Sandbox::new();
-    std::fs::write(
-        sb.project.join("s.json"),
-        r#"{"type":"object","required":["n"]}"#,
-    )
-    .unwrap();
-    let scenario = sb.scenario(
+    sb.write("s.json", r#"{"type":"object","required":["n"]}"#);
+    let scenario = sb.scenario_file(
         "s",
         json!({"turns": [
             {"match": "Count", "reply": "Sure:\n```json\n{\"n\": 3}\n```"},
             {"match": "Never", "reply": "prose"}
         ]}),
     );
-    let scenario = scenario.trim_start_matches("UMBEL_SIM_SCENARIO=");
     let record = sb.record.display().to_string();
     let yaml = format!(
         "workers:\n  w:\n    env: {{UMBEL_SIM_SCENARIO: '{scenario}', UMBEL_SIM_RECORD_DIR: '{record}'}}\n\
@@ -398,7 +375,7 @@ fn a_schema_guarded_step_hands_on_clean_json_and_a_rejected_step_fails_with_121(
          prompt: 'Got {{{{ steps.count.outputs.value }}}}'\n  - id: never\n    worker: w\n    \
          needs: [use]\n    prompt: Never\n    guard: {{schema: s.json, maxAttempts: 1}}\n"
     );
-    std::fs::write(sb.project.join("wf.yaml"), yaml).unwrap();
+    sb.write("wf.yaml", yaml);
     sb.umbel(["run", "wf.yaml"])
         .env("UMBEL_PROGRESS", "off")
         .stderr_has("the last check said: - the answer is not JSON")
@@ -413,19 +390,14 @@ fn a_schema_guarded_step_hands_on_clean_json_and_a_rejected_step_fails_with_121(
 #[test]
 fn read_after_a_schema_guarded_turn_carries_the_accepted_value() {
     let sb = Sandbox::new();
-    std::fs::write(
-        sb.project.join("s.json"),
-        r#"{"type":"object","required":["ok"]}"#,
-    )
-    .unwrap();
+    sb.write("s.json", r#"{"type":"object","required":["ok"]}"#);
     let scenario = json!({"turns": [
         {"match": "Report", "reply": "Done:\n```json\n{\"ok\": true}\n```"},
         {"match": "Again", "reply": "plain"}
     ]});
     spawn_with(&sb, "g8", "claude", scenario);
-    sb.umbel(["send", "g8", "Report", "--schema", "s.json"])
-        .success();
-    sb.umbel(["wait", "g8", "--timeout", "60s"]).success();
+    sb.cmd("send g8 Report --schema s.json").success();
+    sb.cmd("wait g8 --timeout 60s").success();
     let answer = sb.umbel(["read", "g8", "--json"]).json();
     assert_eq!(
         answer["structuredOutput"],
@@ -434,8 +406,7 @@ fn read_after_a_schema_guarded_turn_carries_the_accepted_value() {
     );
     assert!(answer["text"].as_str().unwrap().starts_with("Done:"));
     // The next, unguarded turn has no accepted value.
-    sb.umbel(["send", "g8", "Again"]).success();
-    sb.umbel(["wait", "g8", "--timeout", "60s"]).success();
+    sb.turn("g8", "Again").args(["--timeout", "60s"]).success();
     let answer = sb.umbel(["read", "g8", "--json"]).json();
     assert!(answer.get("structuredOutput").is_none(), "{answer:#}");
 }

@@ -6,15 +6,10 @@ use serde_json::json;
 #[test]
 fn capture_shows_the_screen_and_the_kept_screen_after_death() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "s",
-        json!({ "default": { "reply": "crashing now", "end": { "crash": 4 } } }),
-    );
-    sb.spawn("c1", &["--env", &scenario]);
+    sb.spawn_playing("c1", sim::crash("crashing now", 4), &[]);
     let screen = sb.umbel(["capture", "c1"]).run().stdout();
     assert!(screen.contains("Claude Code v2.1.332"), "{screen}");
-    sb.umbel(["send", "c1", "go"]).success();
-    sb.umbel(["wait", "c1"]).status(125);
+    sb.turn("c1", "go").status(125);
     sb.umbel(["kill", "c1"]).success();
     sb.umbel(["capture", "c1"]).stdout_has("go").success();
     sb.umbel(["capture", "nobody"]).status(1);
@@ -25,8 +20,7 @@ fn logs_print_the_event_log_and_follow_it() {
     let sb = Sandbox::new();
     sb.spawn("l1", &[]);
     let follow = sb.umbel(["logs", "l1", "-f"]).start();
-    sb.umbel(["send", "l1", "hi"]).success();
-    sb.umbel(["wait", "l1"]).success();
+    sb.turn("l1", "hi").success();
     let log = sb.umbel(["logs", "l1"]).run().stdout();
     let kinds: Vec<&str> = log.lines().filter_map(|l| l.split(' ').nth(1)).collect();
     assert_eq!(kinds, ["SessionStart", "UserPromptSubmit", "Stop"], "{log}");
@@ -46,7 +40,7 @@ fn prune_removes_dead_workers_and_keeps_live_ones() {
     sb.spawn("alive", &[]);
     sb.spawn("gone", &[]);
     sb.umbel(["kill", "gone"]).success();
-    let kept = sb.umbel(["prune", "--older-than", "1h", "--json"]).json();
+    let kept = sb.cmd("prune --older-than 1h --json").json();
     assert_eq!(
         kept["removed"],
         json!([]),
@@ -62,16 +56,12 @@ fn prune_removes_dead_workers_and_keeps_live_ones() {
 #[test]
 fn prune_older_than_counts_from_a_crash_not_from_the_spawn() {
     let sb = Sandbox::new();
-    let crash = sb.scenario(
-        "c",
-        json!({ "default": { "reply": "bye", "end": { "crash": 3 } } }),
-    );
-    sb.spawn("old", &["--env", &crash]);
+    sb.spawn_playing("old", sim::crash("bye", 3), &[]);
     let meta_path = sb.session_dir("old").join("meta.json");
     let mut meta: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&meta_path).unwrap()).unwrap();
     meta["createdAt"] = json!(1_000);
-    std::fs::write(&meta_path, meta.to_string()).unwrap();
+    sb.write(&meta_path, meta.to_string());
     sb.umbel(["send", "old", "crash now"]).success();
     // Nobody waits on it, so no verb records the death: only tmux knows when it happened.
     // (Poll the pane itself: the launcher logs the exit just before the pane dies.)
@@ -85,7 +75,7 @@ fn prune_older_than_counts_from_a_crash_not_from_the_spawn() {
         )
     });
     assert!(dead, "the worker's pane died");
-    let kept = sb.umbel(["prune", "--older-than", "1h", "--json"]).json();
+    let kept = sb.cmd("prune --older-than 1h --json").json();
     assert_eq!(
         kept["kept"],
         json!(["old"]),
@@ -109,7 +99,7 @@ fn completions_are_generated_without_a_state_root() {
 fn bash_completion_loads_and_completes_verbs_and_flags() {
     let sb = Sandbox::new();
     let script = sb.root.join("umbel.bash");
-    std::fs::write(&script, sb.umbel(["completions", "bash"]).run().stdout()).expect("write");
+    sb.write(&script, sb.umbel(["completions", "bash"]).run().stdout());
     // Drive the completion function the way bash's `complete -F` does.
     let probe = format!(
         "source {}; complete -p umbel >/dev/null || exit 3; \
@@ -130,20 +120,18 @@ fn bash_completion_loads_and_completes_verbs_and_flags() {
 #[test]
 fn read_all_right_after_wait_has_the_last_answer_before_the_transcript_does() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "s",
+    sb.spawn_playing(
+        "lag",
         json!({ "turns": [{ "reply": "One." }, { "reply": "Two.", "late_transcript_ms": 5000 }] }),
+        &[],
     );
-    sb.spawn("lag", &["--env", &scenario]);
     for prompt in ["first", "second"] {
         let sent = sb.umbel(["send", "lag", prompt]).run();
         let since = sent.line();
         sb.umbel(["wait", "lag", "--since", &since]).success();
     }
-    let all = sb.umbel(["read", "lag", "--all", "--json"]).json();
+    let all = sb.cmd("read lag --all --json").json();
     assert_eq!(all[1]["answer"], "Two.", "{all}");
     assert_eq!(all[1]["ended"], true, "{all}");
-    sb.umbel(["read", "lag", "--turn", "2"])
-        .stdout("Two.\n")
-        .run();
+    sb.cmd("read lag --turn 2").stdout("Two.\n").run();
 }

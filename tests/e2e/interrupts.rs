@@ -67,8 +67,11 @@ fn spawn_ended_by_sigterm_during_startup_leaves_no_worker() {
 fn a_send_interrupted_after_its_paste_still_delivers_and_reports_the_position() {
     let sb = Sandbox::new();
     // fake-codex swallows the first Enters after a paste: the send stays in its confirmation.
-    let swallow = sb.scenario("swallow", json!({ "startup": { "swallow_enters": 2 } }));
-    sb.spawn("c1", &["--provider", "codex", "--env", &swallow]);
+    sb.spawn_playing(
+        "c1",
+        json!({ "startup": { "swallow_enters": 2 } }),
+        &["--provider", "codex"],
+    );
     let tmux = sandbox_tmux(&sb);
     let child = sb
         .umbel(["send", "c1", "interrupted after the paste"])

@@ -17,8 +17,11 @@ each_provider!(
 
 fn a_full_turn_spawn_send_wait_read_kill(provider: &str) {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "turns": [{ "reply": "The answer is 42." }] }));
-    sb.spawn("w1", &["--provider", provider, "--env", &scenario]);
+    sb.spawn_playing(
+        "w1",
+        json!({ "turns": [{ "reply": "The answer is 42." }] }),
+        &["--provider", provider],
+    );
 
     let status = sb.umbel(["status", "w1", "--json"]).json();
     assert_eq!(status["state"], "ready");
@@ -68,7 +71,7 @@ fn a_full_turn_spawn_send_wait_read_kill(provider: &str) {
         sb.session_dir("w1").join("events/dead").exists(),
         "kill leaves a tombstone"
     );
-    sb.umbel(["spawn", "--name", "w1", "--provider", provider])
+    sb.cmd(&format!("spawn --name w1 --provider {provider}"))
         .stderr_has("tombstone")
         .status(1);
 
@@ -80,14 +83,12 @@ fn a_full_turn_spawn_send_wait_read_kill(provider: &str) {
 fn wait_without_since_finds_the_latest_turn_even_after_it_ended(provider: &str) {
     let sb = Sandbox::new();
     sb.spawn("w2", &["--provider", provider]);
-    sb.umbel(["send", "w2", "first"]).success();
-    sb.umbel(["wait", "w2"]).success();
+    sb.turn("w2", "first").success();
     sb.umbel(["wait", "w2"]).success();
     sb.umbel(["read", "w2"])
         .stdout("Response to: first\n")
         .run();
-    sb.umbel(["send", "w2", "second"]).success();
-    sb.umbel(["wait", "w2", "--timeout", "30s"]).success();
+    sb.turn("w2", "second").args(["--timeout", "30s"]).success();
     sb.umbel(["read", "w2"])
         .stdout("Response to: second\n")
         .run();
@@ -97,16 +98,12 @@ fn wait_without_since_finds_the_latest_turn_even_after_it_ended(provider: &str) 
 
 fn a_crash_mid_turn_is_dead_125_with_its_exit_status_and_screen(provider: &str) {
     let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "s",
+    sb.spawn_playing(
+        "w3",
         json!({ "turns": [{ "reply": "partial", "end": { "crash": 3 } }] }),
+        &["--provider", provider],
     );
-    sb.spawn("w3", &["--provider", provider, "--env", &scenario]);
-    sb.umbel(["send", "w3", "go"]).success();
-    let outcome = sb
-        .umbel(["wait", "w3", "--json", "--timeout", "30s"])
-        .status(125)
-        .json();
+    let outcome = sb.turn_outcome("w3", "go", 125);
     assert_eq!(outcome["outcome"], "dead");
     assert_eq!(outcome["exit"]["exitCode"], 3);
     assert!(outcome["screen"].as_str().is_some_and(|s| !s.is_empty()));
@@ -124,13 +121,12 @@ fn a_crash_mid_turn_is_dead_125_with_its_exit_status_and_screen(provider: &str) 
 
 fn a_worker_killed_by_a_signal_is_dead_125_naming_the_signal(provider: &str) {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "turns": [{ "end": { "signal": "TERM" } }] }));
-    sb.spawn("w9", &["--provider", provider, "--env", &scenario]);
-    sb.umbel(["send", "w9", "go"]).success();
-    let outcome = sb
-        .umbel(["wait", "w9", "--json", "--timeout", "30s"])
-        .status(125)
-        .json();
+    sb.spawn_playing(
+        "w9",
+        json!({ "turns": [{ "end": { "signal": "TERM" } }] }),
+        &["--provider", provider],
+    );
+    let outcome = sb.turn_outcome("w9", "go", 125);
     assert_eq!(outcome["exit"]["signal"], 15, "{outcome}");
     assert!(outcome["exit"].get("exitCode").is_none(), "{outcome}");
     sb.umbel(["wait", "w9"])
@@ -140,13 +136,14 @@ fn a_worker_killed_by_a_signal_is_dead_125_naming_the_signal(provider: &str) {
 
 fn a_wedged_worker_times_out_with_124(provider: &str) {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "turns": [{ "end": "wedge" }] }));
-    sb.spawn("w4", &["--provider", provider, "--env", &scenario]);
+    sb.spawn_playing(
+        "w4",
+        json!({ "turns": [{ "end": "wedge" }] }),
+        &["--provider", provider],
+    );
     sb.umbel(["send", "w4", "hang please"]).success();
     let started = std::time::Instant::now();
-    let waited = sb
-        .umbel(["wait", "w4", "--timeout", "1s", "--json"])
-        .status(124);
+    let waited = sb.cmd("wait w4 --timeout 1s --json").status(124);
     assert_eq!(waited.json()["outcome"], "timeout");
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
     let status = sb.umbel(["status", "w4", "--json"]).json();
@@ -158,37 +155,21 @@ fn a_wedged_worker_times_out_with_124(provider: &str) {
 
 fn a_late_transcript_still_reads_the_right_answer(provider: &str) {
     let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "s",
-        json!({ "turns": [{ "reply": "first answer" }, { "reply": "second answer", "late_transcript_ms": 800 }] }),
-    );
-    sb.spawn("w5", &["--provider", provider, "--env", &scenario]);
+    sb.spawn_playing("w5", json!({ "turns": [{ "reply": "first answer" }, { "reply": "second answer", "late_transcript_ms": 800 }] }), &["--provider", provider]);
     for (prompt, want) in [("one", "first answer\n"), ("two", "second answer\n")] {
-        sb.umbel(["send", "w5", prompt]).success();
-        sb.umbel(["wait", "w5", "--timeout", "30s"]).success();
+        sb.turn("w5", prompt).args(["--timeout", "30s"]).success();
         sb.umbel(["read", "w5"]).stdout(want).run();
     }
 }
 
 fn two_spawns_racing_on_one_name_have_one_winner(provider: &str) {
     let sb = Sandbox::new();
-    let children: Vec<_> = (0..2)
-        .map(|_| {
-            sb.umbel(["spawn", "--name", "race", "--provider", provider])
-                .start()
-        })
-        .collect();
-    let outputs: Vec<_> = children.into_iter().map(|c| c.run()).collect();
-    let codes: Vec<_> = outputs.iter().map(|o| o.status.code()).collect();
+    let spawn = || sb.cmd(&format!("spawn --name race --provider {provider}"));
+    let loser = race([spawn(), spawn()]);
     assert!(
-        codes.contains(&Some(0)) && codes.contains(&Some(1)),
-        "{codes:?}"
-    );
-    let loser = outputs.iter().find(|o| !o.status.success()).unwrap();
-    assert!(
-        stderr(loser).contains("already exists"),
+        loser.stderr().contains("already exists"),
         "{}",
-        stderr(loser)
+        loser.stderr()
     );
     assert_eq!(sb.ls().len(), 1);
 }

@@ -8,13 +8,8 @@ mod person;
 #[test]
 fn a_claude_api_error_is_provider_error_122() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "default": { "end": { "api_error": { "status": 400, "message": "bad request" } } } }));
-    sb.spawn("e1", &["--env", &scenario]);
-    sb.umbel(["send", "e1", "go"]).success();
-    let outcome = sb
-        .umbel(["wait", "e1", "--json", "--timeout", "30s"])
-        .status(122)
-        .json();
+    sb.spawn_playing("e1", json!({ "default": { "end": { "api_error": { "status": 400, "message": "bad request" } } } }), &[]);
+    let outcome = sb.turn_outcome("e1", "go", 122);
     assert_eq!(outcome["outcome"], "provider-error");
     assert_eq!(outcome["reason"], "api-error");
     let answer = sb.umbel(["read", "e1", "--json"]).json();
@@ -29,13 +24,12 @@ fn a_claude_api_error_is_provider_error_122() {
 fn a_permission_prompt_is_input_126_with_the_pending_tool() {
     let sb = Sandbox::new();
     let tool = json!({ "tool": "Bash", "input": { "command": "echo hi", "description": "Print a greeting" } });
-    let scenario = sb.scenario("s", json!({ "default": { "end": { "permission": tool } } }));
-    sb.spawn("p1", &["--env", &scenario]);
-    sb.umbel(["send", "p1", "run it"]).success();
-    let outcome = sb
-        .umbel(["wait", "p1", "--json", "--timeout", "30s"])
-        .status(126)
-        .json();
+    sb.spawn_playing(
+        "p1",
+        json!({ "default": { "end": { "permission": tool } } }),
+        &[],
+    );
+    let outcome = sb.turn_outcome("p1", "run it", 126);
     assert_eq!(outcome["outcome"], "input");
     assert_eq!(outcome["reason"], "permission");
     assert_eq!(outcome["pendingTool"]["name"], "Bash");
@@ -48,10 +42,8 @@ fn a_permission_prompt_is_input_126_with_the_pending_tool() {
 #[test]
 fn ctrl_c_during_wait_exits_130_and_leaves_the_worker_alone() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "default": { "end": "wedge" } }));
-    sb.spawn("c1", &["--env", &scenario]);
-    sb.umbel(["send", "c1", "hang"]).success();
-    let child = sb.umbel(["wait", "c1", "--timeout", "60s"]).start();
+    sb.spawn_playing("c1", sim::wedge(), &[]);
+    let child = sb.turn("c1", "hang").args(["--timeout", "60s"]).start();
     std::thread::sleep(std::time::Duration::from_millis(700));
     child.interrupt();
     let started = std::time::Instant::now();
@@ -65,8 +57,7 @@ fn ctrl_c_during_wait_exits_130_and_leaves_the_worker_alone() {
 fn a_wedged_codex_or_gemini_worker_is_idle_123_too() {
     for provider in ["codex", "gemini"] {
         let sb = Sandbox::new();
-        let scenario = sb.scenario("s", json!({ "default": { "end": "wedge" } }));
-        sb.spawn("i3", &["--provider", provider, "--env", &scenario]);
+        sb.spawn_playing("i3", sim::wedge(), &["--provider", provider]);
         sb.umbel(["send", "i3", "hang"]).success();
         let args = [
             "wait",
@@ -86,20 +77,11 @@ fn a_wedged_codex_or_gemini_worker_is_idle_123_too() {
 fn a_worker_where_nothing_moves_is_idle_123() {
     let sb = Sandbox::new();
     // Wedged: only the spinner line moves, which does not count.
-    let scenario = sb.scenario("s", json!({ "default": { "end": "wedge" } }));
-    sb.spawn("i1", &["--env", &scenario]);
+    sb.spawn_playing("i1", sim::wedge(), &[]);
     sb.umbel(["send", "i1", "hang"]).success();
     let started = std::time::Instant::now();
     let out = sb
-        .umbel([
-            "wait",
-            "i1",
-            "--idle-timeout",
-            "1500ms",
-            "--timeout",
-            "60s",
-            "--json",
-        ])
+        .cmd("wait i1 --idle-timeout 1500ms --timeout 60s --json")
         .status(123);
     assert_eq!(out.json()["outcome"], "idle");
     assert!(
@@ -107,22 +89,14 @@ fn a_worker_where_nothing_moves_is_idle_123() {
         "ended by idleness, not the timeout"
     );
     // A worker that keeps producing does not go idle.
-    let scenario = sb.scenario(
-        "m",
+    sb.spawn_playing(
+        "i2",
         json!({ "default": { "reply": "word ".repeat(40), "chunk_ms": 100 } }),
+        &[],
     );
-    sb.spawn("i2", &["--env", &scenario]);
     sb.umbel(["send", "i2", "stream"]).success();
     let out = sb
-        .umbel([
-            "wait",
-            "i2",
-            "--idle-timeout",
-            "1500ms",
-            "--timeout",
-            "60s",
-            "--json",
-        ])
+        .cmd("wait i2 --idle-timeout 1500ms --timeout 60s --json")
         .run();
     assert_eq!(out.json()["outcome"], "stop", "{}", out.stderr());
 }
@@ -130,22 +104,13 @@ fn a_worker_where_nothing_moves_is_idle_123() {
 #[test]
 fn wait_file_ends_when_the_file_appears() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "default": { "end": "wedge" } }));
-    sb.spawn("f1", &["--env", &scenario]);
+    sb.spawn_playing("f1", sim::wedge(), &[]);
     sb.umbel(["send", "f1", "make the file"]).success();
     let child = sb
-        .umbel([
-            "wait",
-            "f1",
-            "--file",
-            "done.txt",
-            "--timeout",
-            "30s",
-            "--json",
-        ])
+        .cmd("wait f1 --file done.txt --timeout 30s --json")
         .start();
     std::thread::sleep(std::time::Duration::from_millis(500));
-    std::fs::write(sb.project.join("done.txt"), "ok").unwrap();
+    sb.write("done.txt", "ok");
     let out = child.success();
     let outcome = out.json();
     assert_eq!(outcome["outcome"], "stop");
@@ -155,11 +120,11 @@ fn wait_file_ends_when_the_file_appears() {
 #[test]
 fn wait_pattern_waits_past_turns_whose_answer_does_not_match() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "s",
-        json!({ "turns": [{ "reply": "still working" }, { "reply": "ALL DONE: 3 files" }] }),
+    sb.spawn_playing(
+        "m1",
+        sim::replies(&["still working", "ALL DONE: 3 files"]),
+        &[],
     );
-    sb.spawn("m1", &["--env", &scenario]);
     let pos = sb.umbel(["send", "m1", "one"]).run().line();
     sb.umbel(["wait", "m1"]).success();
     let child = sb
@@ -180,31 +145,27 @@ fn wait_pattern_waits_past_turns_whose_answer_does_not_match() {
     let out = child.success();
     assert_eq!(out.json()["reason"], "pattern");
     sb.umbel(["read", "m1"]).stdout("ALL DONE: 3 files\n").run();
-    sb.umbel(["wait", "m1", "--pattern", "(unclosed"]).status(2);
+    sb.cmd("wait m1 --pattern (unclosed").status(2);
 }
 
 #[test]
 fn codex_api_errors_and_usage_limits_end_without_a_hook_and_are_still_reported() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "s",
+    sb.spawn_playing(
+        "x1",
         json!({ "turns": [
             { "match": "bad", "end": { "api_error": { "status": 400, "message": "bad request" } } },
             { "match": "limit", "end": { "usage_limit": { "retry_at": "8:57 PM" } } }
         ] }),
+        &["--provider", "codex"],
     );
-    sb.spawn("x1", &["--provider", "codex", "--env", &scenario]);
-    sb.umbel(["send", "x1", "bad one"]).success();
     let out = sb
-        .umbel(["wait", "x1", "--json", "--timeout", "30s"])
+        .turn("x1", "bad one")
+        .args(["--json", "--timeout", "30s"])
         .status(122);
     assert_eq!(out.json()["reason"], "api-error");
 
-    sb.umbel(["send", "x1", "limit please"]).success();
-    let outcome = sb
-        .umbel(["wait", "x1", "--json", "--timeout", "30s"])
-        .status(122)
-        .json();
+    let outcome = sb.turn_outcome("x1", "limit please", 122);
     assert_eq!(outcome["reason"], "usage-limit");
     assert_eq!(outcome["retryAt"], "8:57 PM");
     assert!(outcome["message"].as_str().unwrap().contains("usage limit"));
@@ -213,13 +174,8 @@ fn codex_api_errors_and_usage_limits_end_without_a_hook_and_are_still_reported()
 #[test]
 fn gemini_errors_fire_after_agent_and_are_provider_errors() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "default": { "end": { "api_error": { "status": 400, "message": "bad request" } } } }));
-    sb.spawn("g1", &["--provider", "gemini", "--env", &scenario]);
-    sb.umbel(["send", "g1", "go"]).success();
-    let outcome = sb
-        .umbel(["wait", "g1", "--json", "--timeout", "30s"])
-        .status(122)
-        .json();
+    sb.spawn_playing("g1", json!({ "default": { "end": { "api_error": { "status": 400, "message": "bad request" } } } }), &["--provider", "gemini"]);
+    let outcome = sb.turn_outcome("g1", "go", 122);
     assert_eq!(outcome["reason"], "api-error");
     assert!(
         outcome["message"].as_str().unwrap().contains("API Error"),
@@ -232,13 +188,12 @@ fn permission_prompts_are_input_for_codex_and_gemini_too() {
     for provider in ["codex", "gemini"] {
         let sb = Sandbox::new();
         let tool = json!({ "tool": "Bash", "input": { "command": "echo hi", "description": "Print a greeting" } });
-        let scenario = sb.scenario("s", json!({ "default": { "end": { "permission": tool } } }));
-        sb.spawn("p2", &["--provider", provider, "--env", &scenario]);
-        sb.umbel(["send", "p2", "run it"]).success();
-        let outcome = sb
-            .umbel(["wait", "p2", "--json", "--timeout", "30s"])
-            .status(126)
-            .json();
+        sb.spawn_playing(
+            "p2",
+            json!({ "default": { "end": { "permission": tool } } }),
+            &["--provider", provider],
+        );
+        let outcome = sb.turn_outcome("p2", "run it", 126);
         assert_eq!(outcome["reason"], "permission");
         // The pending tool as each CLI's hook describes it: codex's name and input, gemini's
         // confirmation details.
@@ -271,11 +226,11 @@ fn a_state_root_on_a_read_only_filesystem_is_a_typed_error() {
 fn a_streaming_codex_without_a_busy_marker_is_busy_until_its_stop() {
     let sb = Sandbox::new();
     let words = "word ".repeat(30);
-    let scenario = sb.scenario(
-        "s",
+    sb.spawn_playing(
+        "cx",
         json!({ "default": { "reply": words.trim_end(), "chunk_ms": 150 } }),
+        &["--provider", "codex"],
     );
-    sb.spawn("cx", &["--provider", "codex", "--env", &scenario]);
     let sent = sb.umbel(["send", "cx", "stream please"]).success();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     let screen = loop {

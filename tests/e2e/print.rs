@@ -16,7 +16,7 @@ each_provider!(
 fn print_mode_json_has_the_providers_own_shape(provider: &str) {
     let sb = Sandbox::new();
     let out = sb
-        .umbel(["-p", "--output-format", "json", "--provider", provider])
+        .cmd(&format!("-p --output-format json --provider {provider}"))
         .stdin("from stdin")
         .success();
     let answer = "Response to: from stdin";
@@ -79,7 +79,7 @@ fn print_mode_exit_code_follows_the_outcome(provider: &str) {
     .status(125);
     assert!(sb.worker_dirs().is_empty());
 
-    let scenario = sb.scenario("w", json!({ "default": { "end": "wedge" } }));
+    let scenario = sb.scenario("w", sim::wedge());
     sb.umbel([
         "-p",
         "hang",
@@ -96,10 +96,10 @@ fn print_mode_exit_code_follows_the_outcome(provider: &str) {
 
 fn print_mode_with_a_name_keeps_and_reuses_the_worker(provider: &str) {
     let sb = Sandbox::new();
-    sb.umbel(["-p", "one", "--name", "keep", "--provider", provider])
+    sb.cmd(&format!("-p one --name keep --provider {provider}"))
         .success();
     assert_eq!(sb.ls().len(), 1);
-    sb.umbel(["-p", "two", "--name", "keep"])
+    sb.cmd("-p two --name keep")
         .stdout("Response to: two\n")
         .success(); // An explicit --provider that is not the worker's is refused, not ignored.
     let other = if provider == "claude" {
@@ -134,10 +134,7 @@ fn claude_json_marks_a_crash_as_an_error() {
 #[test]
 fn dash_o_json_is_output_format_json_as_gemini_spells_it() {
     let sb = Sandbox::new();
-    let v = sb
-        .umbel(["-p", "hi", "--provider", "gemini", "-o", "json"])
-        .success()
-        .json();
+    let v = sb.cmd("-p hi --provider gemini -o json").success().json();
     assert_eq!(v["response"], "Response to: hi", "{v}");
 }
 
@@ -162,15 +159,7 @@ fn piped_stdin_joins_the_prompt_as_the_providers_print_mode_does(provider: &str)
 fn a_megabyte_of_stdin_is_delivered(provider: &str) {
     let sb = Sandbox::new();
     let record = sb.record_env();
-    let big: Vec<u8> = (0..1_000_000u32)
-        .map(|i| {
-            if i % 80 == 79 {
-                b'\n'
-            } else {
-                b'a' + (i % 26) as u8
-            }
-        })
-        .collect();
+    let big = text_of(1_000_000, 80);
     sb.umbel(["-p", "--provider", provider, "--env", &record])
         .stdin(big.clone())
         .success();
@@ -204,16 +193,9 @@ fn a_binary_stdin_is_refused_before_any_worker_starts() {
 fn a_failure_before_the_turn_prints_the_providers_error_shape() {
     let sb = Sandbox::new();
     let json = |provider: &str| {
-        sb.umbel([
-            "-p",
-            "hi",
-            "--provider",
-            provider,
-            "--output-format",
-            "json",
-            "--cwd",
-            "/nonexistent/umbel",
-        ])
+        sb.cmd(&format!(
+            "-p hi --provider {provider} --output-format json --cwd /nonexistent/umbel"
+        ))
         .run()
     };
     let out = json("claude");

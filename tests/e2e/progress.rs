@@ -73,8 +73,7 @@ fn print_mode_and_wait_keep_a_piped_stderr_clean() {
     assert_eq!(out.stderr(), "", "nothing on a piped stderr");
 
     sb.spawn("q1", &["--env", &scenario]);
-    sb.umbel(["send", "q1", "slow"]).success();
-    let waited = sb.umbel(["wait", "q1"]).success();
+    let waited = sb.turn("q1", "slow").success();
     assert_eq!(waited.stderr(), "");
 }
 

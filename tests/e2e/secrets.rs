@@ -158,8 +158,7 @@ fn a_secret_passed_by_name_reaches_the_worker_and_nothing_else() {
         files_containing(&sb.state, CANARY).is_empty(),
         "secret written under the state root"
     );
-    sb.umbel(["send", "sec", "hello"]).success();
-    sb.umbel(["wait", "sec"]).success();
+    sb.turn("sec", "hello").success();
     assert!(files_containing(&sb.state, CANARY).is_empty());
 }
 
@@ -184,8 +183,7 @@ fn the_default_tmux_server_is_never_touched() {
     assert_eq!(before.keys().collect::<Vec<_>>(), ["canary"]);
 
     sb.spawn("w", &[]);
-    sb.umbel(["send", "w", "hi"]).success();
-    sb.umbel(["wait", "w"]).success();
+    sb.turn("w", "hi").success();
     sb.umbel(["kill", "w", "--purge"]).success();
 
     let after = default.panes().expect("canary still answers");

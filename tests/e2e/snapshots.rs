@@ -101,9 +101,9 @@ fn redacted(sb: &Sandbox, out: &std::process::Output) -> String {
 #[test]
 fn snapshot_json_of_the_supervisor_verbs() {
     let sb = Sandbox::new();
-    let spawned = sb.umbel(["spawn", "--name", "j1", "--json"]).success();
+    let spawned = sb.cmd("spawn --name j1 --json").success();
     insta::assert_snapshot!("spawn_json", redacted(&sb, &spawned));
-    let sent = sb.umbel(["send", "j1", "hello", "--json"]).run();
+    let sent = sb.cmd("send j1 hello --json").run();
     insta::assert_snapshot!("send_json", redacted(&sb, &sent));
     let waited = sb.umbel(["wait", "j1", "--json"]).run();
     insta::assert_snapshot!("wait_json", redacted(&sb, &waited));
@@ -122,14 +122,7 @@ fn snapshot_json_of_print_mode_per_provider() {
     let sb = Sandbox::new();
     for provider in ["claude", "codex", "gemini"] {
         let out = sb
-            .umbel([
-                "-p",
-                "hi",
-                "--provider",
-                provider,
-                "--output-format",
-                "json",
-            ])
+            .cmd(&format!("-p hi --provider {provider} --output-format json"))
             .success();
         insta::assert_snapshot!(format!("print_json_{provider}"), redacted(&sb, &out));
     }

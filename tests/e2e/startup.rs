@@ -24,16 +24,17 @@ fn the_claude_trust_dialog_is_answered_yes_explicitly() {
         config["hasCompletedOnboarding"], true,
         "other keys preserved"
     );
-    sb.umbel(["send", "t1", "hi"]).success();
-    sb.umbel(["wait", "t1"]).success();
+    sb.turn("t1", "hi").success();
 }
 
 fn a_forced_trust_dialog_is_answered(provider: &str) {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "startup": { "trust_dialog": true } }));
-    sb.spawn("t2", &["--provider", provider, "--env", &scenario]);
-    sb.umbel(["send", "t2", "hi"]).success();
-    sb.umbel(["wait", "t2"]).success();
+    sb.spawn_playing(
+        "t2",
+        json!({ "startup": { "trust_dialog": true } }),
+        &["--provider", provider],
+    );
+    sb.turn("t2", "hi").success();
 }
 
 /// Gemini's yolo mode marks its composer ` *`, and 24-bit colour draws its frame with `▄▄▄`/`▀▀▀`:
@@ -49,8 +50,7 @@ fn gemini_is_ready_in_yolo_mode_and_in_true_colour() {
         }
         sb.spawn("g1", &args);
         let sent = sb.umbel(["send", "g1", "Say hello"]).success();
-        sb.umbel(["wait", "g1", "--since", sent.stdout().trim()])
-            .success();
+        sb.umbel(["wait", "g1", "--since", &sent.line()]).success();
         let screen = sb.umbel(["capture", "g1"]).run().stdout();
         let (frame, mark) = (
             colorterm == "truecolor",
@@ -67,18 +67,20 @@ fn gemini_is_ready_in_yolo_mode_and_in_true_colour() {
 #[test]
 fn the_codex_hook_review_is_answered_trust_all() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "startup": { "hook_review": true } }));
-    sb.spawn("hr", &["--provider", "codex", "--env", &scenario]);
-    sb.umbel(["send", "hr", "hi"]).success();
-    sb.umbel(["wait", "hr"]).success();
+    sb.spawn_playing(
+        "hr",
+        json!({ "startup": { "hook_review": true } }),
+        &["--provider", "codex"],
+    );
+    sb.turn("hr", "hi").success();
 }
 
 #[test]
 fn codex_and_gemini_homes_are_private_and_leave_the_users_config_alone() {
     let sb = Sandbox::new();
     std::fs::create_dir_all(sb.home.join(".codex")).unwrap();
-    std::fs::write(sb.home.join(".codex/config.toml"), "model = \"gpt-user\"\n").unwrap();
-    std::fs::write(sb.home.join(".codex/auth.json"), "{}").unwrap();
+    sb.write(sb.home.join(".codex/config.toml"), "model = \"gpt-user\"\n");
+    sb.write(sb.home.join(".codex/auth.json"), "{}");
     sb.spawn("cx", &["--provider", "codex"]);
     assert_eq!(
         std::fs::read_to_string(sb.home.join(".codex/config.toml")).unwrap(),

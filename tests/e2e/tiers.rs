@@ -89,14 +89,10 @@ fn read(sb: &Sandbox, args: &[&str]) -> String {
 
 fn trust_two_turns_read_by_turn_and_kill_leaves_no_process(provider: &str, tier: Tier) {
     let sb = world(tier);
-    let scenario = sb.scenario(
-        "s",
-        // On the fakes a child that ignores SIGTERM and SIGHUP stays in the CLI's process group,
+    sb.spawn_playing("w", // On the fakes a child that ignores SIGTERM and SIGHUP stays in the CLI's process group,
         // so "no process left" can fail here too (the real CLIs' model server ignores it).
         json!({ "startup": { "stubborn_child": true },
-                "turns": [{ "match": "first", "reply": "One." }, { "match": "second", "reply": "Two.", "chunk_ms": 20 }] }),
-    );
-    sb.spawn("w", &["--provider", provider, "--env", &scenario]);
+                "turns": [{ "match": "first", "reply": "One." }, { "match": "second", "reply": "Two.", "chunk_ms": 20 }] }), &["--provider", provider]);
     assert_eq!(turn(&sb, "w", "the first question").0, Some(0));
     assert_eq!(read(&sb, &["w"]), "One.\n");
     assert_eq!(turn(&sb, "w", "the second question").0, Some(0));
@@ -151,13 +147,9 @@ fn a_tool_needing_approval_is_input_126_with_the_pending_tool(provider: &str, ti
     // command writes a file: claude and gemini run a read-only `echo` without asking.
     let settings = sb.home.join(".claude/settings.json");
     std::fs::create_dir_all(sb.home.join(".claude")).expect("mkdir");
-    std::fs::write(&settings, r#"{"permissions":{"defaultMode":"manual"}}"#).expect("settings");
-    let scenario = sb.scenario(
-        "s",
-        json!({ "turns": [{ "reply": "It printed hi.", "end": { "permission": {
-            "tool": "Bash", "input": { "command": "echo hi > umbel-tool.txt", "description": "Write hi" } } } }] }),
-    );
-    sb.spawn("p", &["--provider", provider, "--env", &scenario]);
+    sb.write(&settings, r#"{"permissions":{"defaultMode":"manual"}}"#);
+    sb.spawn_playing("p", json!({ "turns": [{ "reply": "It printed hi.", "end": { "permission": {
+            "tool": "Bash", "input": { "command": "echo hi > umbel-tool.txt", "description": "Write hi" } } } }] }), &["--provider", provider]);
     let (code, outcome) = turn(&sb, "p", "run the tool");
     assert_eq!(code, Some(126), "{outcome}");
     assert_eq!(outcome["reason"], "permission", "{outcome}");
@@ -171,11 +163,7 @@ fn a_tool_needing_approval_is_input_126_with_the_pending_tool(provider: &str, ti
 
 fn an_api_error_is_provider_error_122(provider: &str, tier: Tier) {
     let sb = world(tier);
-    let scenario = sb.scenario(
-        "s",
-        json!({ "turns": [{ "end": { "api_error": { "status": 400, "message": "scripted bad request" } } }] }),
-    );
-    sb.spawn("e", &["--provider", provider, "--env", &scenario]);
+    sb.spawn_playing("e", json!({ "turns": [{ "end": { "api_error": { "status": 400, "message": "scripted bad request" } } }] }), &["--provider", provider]);
     let (code, outcome) = turn(&sb, "e", "fail please");
     assert_eq!(code, Some(122), "{outcome}");
     assert_eq!(outcome["reason"], "api-error", "{outcome}");
@@ -210,9 +198,9 @@ fn esc_before_any_text_is_provider_error_interrupted(provider: &str, tier: Tier)
 /// checks that wait says 122 `interrupted`.
 fn esc_after(sb: &Sandbox, provider: &str, scenario: &str, ms: u64) {
     sb.spawn("esc", &["--provider", provider, "--env", scenario]);
-    sb.umbel(["send", "esc", "long task"]).success();
     let child = sb
-        .umbel(["wait", "esc", "--json", "--timeout", "60s"])
+        .turn("esc", "long task")
+        .args(["--json", "--timeout", "60s"])
         .start();
     std::thread::sleep(std::time::Duration::from_millis(ms));
     sandbox_tmux(sb)
@@ -224,7 +212,7 @@ fn esc_after(sb: &Sandbox, provider: &str, scenario: &str, ms: u64) {
 
 fn print_mode_text_and_json(provider: &str, tier: Tier) {
     let sb = world(tier);
-    let scenario = sb.scenario("s", json!({ "default": { "reply": "The answer is 42." } }));
+    let scenario = sb.scenario("s", sim::reply("The answer is 42."));
     let print = |extra: &[&str]| {
         let args = [
             "-p",
@@ -354,12 +342,12 @@ fn a_hostile_codex_config_is_kept_and_the_worker_answers(tier: Tier) {
          {tables}\n[tui] # my tui\nanimations = false\n\n[features]\nhooks = false # no hooks\n# the very end"
     );
     std::fs::create_dir_all(user.parent().expect("parent")).expect("mkdir");
-    std::fs::write(&user, hostile.replace('\n', "\r\n")).expect("write config.toml");
-    let scenario = sb.scenario(
-        "s",
+    sb.write(&user, hostile.replace('\n', "\r\n"));
+    sb.spawn_playing(
+        "w",
         json!({ "turns": [{ "match": "hello", "reply": "Hi." }] }),
+        &["--provider", "codex"],
     );
-    sb.spawn("w", &["--provider", "codex", "--env", &scenario]);
     assert_eq!(turn(&sb, "w", "hello there").0, Some(0));
     assert_eq!(read(&sb, &["w"]), "Hi.\n");
     let copy = std::fs::read_to_string(sb.session_dir("w").join("codex-home/config.toml"))
@@ -397,7 +385,7 @@ fn print_mode_denies_a_tool_needing_approval_and_goes_on(provider: &str, tier: T
     // refuses it.
     std::fs::create_dir_all(sb.home.join(".claude")).expect("mkdir");
     let settings = r#"{"permissions":{"defaultMode":"manual"}}"#;
-    std::fs::write(sb.home.join(".claude/settings.json"), settings).expect("settings");
+    sb.write(sb.home.join(".claude/settings.json"), settings);
     let scenario = sb.scenario(
         "s",
         json!({ "default": { "reply": "It printed hi.", "end": { "permission": {
@@ -454,7 +442,7 @@ fn passthrough_flags_start_the_cli_and_a_turn_runs(provider: &str, tier: Tier) {
     let extra = sb.root.join("extra");
     std::fs::create_dir_all(&extra).expect("mkdir");
     let extra = extra.to_string_lossy().into_owned();
-    let scenario = sb.scenario("s", json!({ "default": { "reply": "Flags fine." } }));
+    let scenario = sb.scenario("s", sim::reply("Flags fine."));
     let mut args = vec![
         "--provider",
         provider,
@@ -544,10 +532,7 @@ fn print_json_keys_include_the_real_print_modes(provider: &str, tier: Tier) {
     let api_error = json!({ "turns": [{ "end": { "api_error": {
         "status": 400, "message": "scripted bad request" } } }] });
     let cases = [
-        (
-            "success",
-            json!({ "default": { "reply": "The answer is 42." } }),
-        ),
+        ("success", sim::reply("The answer is 42.")),
         ("tool", tool),
         ("api-error", api_error),
     ];
@@ -623,7 +608,7 @@ fn stream_kinds(provider: &str, events: Vec<Value>) -> Vec<String> {
 fn stream_json_event_types_follow_the_real_print_mode(provider: &str, tier: Tier) {
     let sb = world(tier);
     let scenario = match provider {
-        "claude" => json!({ "default": { "reply": "The answer is 42." } }),
+        "claude" => sim::reply("The answer is 42."),
         _ => json!({ "turns": [{ "reply": "It printed hi.", "end": { "permission": {
             "tool": "Bash", "input": { "command": "echo hi", "description": "Print hi" } } } }] }),
     };

@@ -2,21 +2,15 @@
 //! between steps, failure stopping dependants with every worker torn down, Ctrl-C, `--resume`,
 //! `--keep`, and a battery of broken files refused with a location and nothing created.
 
-use crate::harness::{Sandbox, Test};
+use crate::harness::{Sandbox, Test, sim};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
 /// Writes `yaml` as `wf.yaml` in the sandbox's project and returns its path.
 fn workflow(sb: &Sandbox, yaml: &str) -> PathBuf {
     let path = sb.project.join("wf.yaml");
-    std::fs::write(&path, yaml).expect("write workflow");
+    sb.write(&path, yaml);
     path
-}
-
-/// A scenario file path (for a worker's `UMBEL_SIM_SCENARIO`).
-fn scenario_file(sb: &Sandbox, name: &str, scenario: Value) -> String {
-    let arg = sb.scenario(name, scenario);
-    arg.trim_start_matches("UMBEL_SIM_SCENARIO=").to_string()
 }
 
 pub(crate) fn run_record(sb: &Sandbox, run_id: &str) -> Value {
@@ -73,13 +67,9 @@ fn interval(s: &Value) -> (u64, u64) {
 fn mixed_providers_run_in_parallel_waves_and_outputs_flow() {
     let sb = Sandbox::new();
     let slow = |reply: &str| json!({ "default": { "reply": reply, "delay_ms": 1500 } });
-    let codex = scenario_file(&sb, "codex", slow("CODEX-NOTES"));
-    let gemini = scenario_file(&sb, "gemini", slow("GEMINI-NOTES"));
-    let claude = scenario_file(
-        &sb,
-        "claude",
-        json!({ "default": { "reply": "CLAUDE-SAYS" } }),
-    );
+    let codex = sb.scenario_file("codex", slow("CODEX-NOTES"));
+    let gemini = sb.scenario_file("gemini", slow("GEMINI-NOTES"));
+    let claude = sb.scenario_file("claude", sim::reply("CLAUDE-SAYS"));
     let path = workflow(
         &sb,
         &format!(
@@ -159,9 +149,8 @@ steps:
 }
 
 fn failing_pipeline(sb: &Sandbox) -> PathBuf {
-    let wedge = scenario_file(sb, "wedge", json!({ "default": { "end": "wedge" } }));
-    let slow = scenario_file(
-        sb,
+    let wedge = sb.scenario_file("wedge", sim::wedge());
+    let slow = sb.scenario_file(
         "slow",
         json!({ "default": { "reply": "late", "delay_ms": 20000 } }),
     );
@@ -229,16 +218,11 @@ fn resume_reruns_only_what_did_not_finish() {
     let run_id = out.line();
     let first = step(&run_record(&sb, &run_id), "first").clone();
     // Fix the cause (the wedged worker now answers, the slow one is quick) and resume.
-    std::fs::write(
+    sb.write(
         sb.root.join("wedge.json"),
-        json!({ "default": { "reply": "unstuck" } }).to_string(),
-    )
-    .unwrap();
-    std::fs::write(
-        sb.root.join("slow.json"),
-        json!({ "default": { "reply": "quick" } }).to_string(),
-    )
-    .unwrap();
+        sim::reply("unstuck").to_string(),
+    );
+    sb.write(sb.root.join("slow.json"), sim::reply("quick").to_string());
     let out = run(&sb, &["--resume", &run_id]).success();
     assert_eq!(out.stdout().trim(), run_id);
     let record = run_record(&sb, &run_id);
@@ -274,8 +258,7 @@ fn resume_reruns_only_what_did_not_finish() {
 #[test]
 fn ctrl_c_interrupts_the_run_and_stops_its_workers() {
     let sb = Sandbox::new();
-    let slow = scenario_file(
-        &sb,
+    let slow = sb.scenario_file(
         "slow",
         json!({ "default": { "reply": "late", "delay_ms": 30000 } }),
     );
@@ -345,11 +328,10 @@ fn check_validates_and_creates_nothing() {
         out.stderr()
     );
     let one = sb.project.join("one.yaml");
-    std::fs::write(
+    sb.write(
         &one,
         "workers:\n  a: {}\nsteps:\n  - {id: s, worker: a, prompt: hi}\n",
-    )
-    .expect("write workflow");
+    );
     let out = run(&sb, &["--check", one.to_str().unwrap()]).run();
     assert!(
         out.stderr().ends_with(": ok (1 worker, 1 step, 1 wave)\n"),

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 mod running;
+pub mod sim;
 mod test;
 pub use running::Running;
 pub use test::{Ran, Test};
@@ -155,6 +156,12 @@ impl Sandbox {
         Test::new(self).args(args)
     }
 
+    /// `umbel WORDS` as a [`Test`], the words split at whitespace (for arguments without
+    /// spaces: `sb.cmd("wait w1 --json --timeout 30s")`).
+    pub fn cmd(&self, words: &str) -> Test<'_> {
+        self.umbel(words.split_whitespace())
+    }
+
     /// An `umbel` command in this sandbox (clean environment, project folder as cwd): the
     /// lower level under [`Test`].
     pub fn command(&self) -> Command {
@@ -206,6 +213,32 @@ impl Sandbox {
         self.command().args(args).output().expect("run umbel")
     }
 
+    /// Writes `text` to `path` (relative: under the project folder), making its parents, and
+    /// returns the full path.
+    #[track_caller]
+    pub fn write(&self, path: impl AsRef<Path>, text: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.project.join(path);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(&path, text).expect("write");
+        path
+    }
+
+    /// [`Sandbox::write`], then makes the file executable (a check script, a fake CLI).
+    #[track_caller]
+    pub fn write_executable(&self, path: impl AsRef<Path>, text: impl AsRef<[u8]>) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = self.write(path, text);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        path
+    }
+
+    /// Writes a scenario file and returns its path (for a workflow worker's
+    /// `UMBEL_SIM_SCENARIO`).
+    pub fn scenario_file(&self, name: &str, scenario: Value) -> String {
+        let env = self.scenario(name, scenario);
+        env.trim_start_matches("UMBEL_SIM_SCENARIO=").to_string()
+    }
+
     /// Writes a scenario file and returns the `--env` argument that hands it to the fake.
     pub fn scenario(&self, name: &str, scenario: Value) -> String {
         let path = self.root.join(format!("{name}.json"));
@@ -232,11 +265,33 @@ impl Sandbox {
     }
 
     /// Spawns worker `name` with extra arguments; panics with umbel's stderr on failure.
+    #[track_caller]
     pub fn spawn(&self, name: &str, extra: &[&str]) {
-        let mut args = vec!["spawn", "--name", name];
-        args.extend_from_slice(extra);
-        let out = self.run(&args);
-        assert_success(&out, "spawn");
+        self.umbel(["spawn", "--name", name]).args(extra).success();
+    }
+
+    /// Spawns worker `name` playing `scenario` (written as `<name>.json`), with `extra` spawn
+    /// arguments after its `--env`.
+    #[track_caller]
+    pub fn spawn_playing(&self, name: &str, scenario: Value, extra: &[&str]) {
+        let env = self.scenario(name, scenario);
+        self.spawn(name, &[&["--env", env.as_str()], extra].concat());
+    }
+
+    /// Sends `prompt` to worker `name` (it must be accepted) and returns the `wait NAME` that
+    /// follows, for the caller to add flags and expectations to.
+    #[track_caller]
+    pub fn turn(&self, name: &str, prompt: &str) -> Test<'_> {
+        self.umbel(["send", name, prompt]).success();
+        self.umbel(["wait", name])
+    }
+
+    /// One turn to its end: [`Sandbox::turn`], waiting with `--json --timeout 30s`, which must
+    /// exit with `code`; the outcome, parsed.
+    #[track_caller]
+    pub fn turn_outcome(&self, name: &str, prompt: &str, code: i32) -> Value {
+        let wait = self.turn(name, prompt).args(["--json", "--timeout", "30s"]);
+        wait.status(code).json()
     }
 
     /// A worker's session folder.
@@ -256,10 +311,10 @@ impl Sandbox {
     }
 
     /// `umbel ls --json`, parsed.
+    #[track_caller]
     pub fn ls(&self) -> Vec<Value> {
-        let out = self.run(&["ls", "--json"]);
-        assert_success(&out, "ls");
-        serde_json::from_slice(&out.stdout).expect("ls json")
+        let ls = self.umbel(["ls", "--json"]).success().json();
+        serde_json::from_value(ls).expect("ls json")
     }
 }
 
@@ -278,6 +333,30 @@ impl Drop for Sandbox {
             let _ = model.wait();
         }
     }
+}
+
+/// Starts every test at once, waits for all, and asserts a race with one winner: one exited 0
+/// and another 1. Returns the first that failed.
+#[track_caller]
+pub fn race<'a>(tests: impl IntoIterator<Item = Test<'a>>) -> Ran {
+    let running: Vec<Running> = tests.into_iter().map(Test::start).collect();
+    let runs: Vec<Ran> = running.into_iter().map(Running::run).collect();
+    let codes: Vec<_> = runs.iter().map(Ran::code).collect();
+    assert!(
+        codes.contains(&Some(0)) && codes.contains(&Some(1)),
+        "{codes:?}"
+    );
+    let loser = runs.into_iter().find(|o| !o.status.success());
+    loser.expect("a loser")
+}
+
+/// `len` bytes of text: the alphabet over and over, a newline every `width` bytes.
+pub fn text_of(len: u32, width: u32) -> Vec<u8> {
+    let byte = |i: u32| match i % width == width - 1 {
+        true => b'\n',
+        false => b'a' + (i % 26) as u8,
+    };
+    (0..len).map(byte).collect()
 }
 
 /// The providers every shared test runs against.

@@ -123,6 +123,17 @@ impl Mcp {
         assert_eq!(meta["name"], name);
     }
 
+    /// One turn of worker `name`: `umbel_send`, then `umbel_wait` from the position it gave,
+    /// which must end with `stop`.
+    pub async fn turn(&self, name: &str, prompt: &str) {
+        let sent = self
+            .ok("umbel_send", json!({ "name": name, "prompt": prompt }))
+            .await;
+        let since = sent["position"].as_u64().expect("position");
+        let args = json!({ "name": name, "since": since, "timeout": "60s" });
+        assert_eq!(self.ok("umbel_wait", args).await["outcome"], "stop");
+    }
+
     pub fn log(&self) -> String {
         self.stderr.lock().expect("log lock").clone()
     }
@@ -135,7 +146,7 @@ pub fn params(tool: &str, args: Value) -> CallToolRequestParams {
 
 /// A worker whose turns never end.
 pub fn wedged(sb: &Sandbox) -> Vec<String> {
-    vec![sb.scenario("wedge", json!({ "default": { "end": "wedge" } }))]
+    vec![sb.scenario("wedge", sim::wedge())]
 }
 
 pub fn code(v: &Value) -> &str {

@@ -36,8 +36,8 @@ async fn a_schema_never_met_is_a_rejected_error_result() {
     let sb = Sandbox::new();
     let mcp = Mcp::start(&sb).await;
     let schema = sb.root.join("s.json");
-    std::fs::write(&schema, r#"{"type":"object"}"#).unwrap();
-    let scenario = sb.scenario("s", json!({"default": {"reply": "prose only"}}));
+    sb.write(&schema, r#"{"type":"object"}"#);
+    let scenario = sb.scenario("s", sim::reply("prose only"));
     mcp.spawn(&sb, "mg2", &[scenario]).await;
     mcp.ok("umbel_send", json!({ "name": "mg2", "prompt": "Q" }))
         .await;

@@ -18,12 +18,7 @@ async fn every_tool_works_in_process() {
     );
     mcp.spawn(&sb, "ip", &[scenario]).await;
     for prompt in ["first", "second"] {
-        let sent = mcp
-            .ok("umbel_send", json!({ "name": "ip", "prompt": prompt }))
-            .await;
-        let since = sent["position"].as_u64().expect("position");
-        let args = json!({ "name": "ip", "since": since, "timeout": "60s" });
-        assert_eq!(mcp.ok("umbel_wait", args).await["outcome"], "stop");
+        mcp.turn("ip", prompt).await;
     }
     let read = mcp.ok("umbel_read", json!({ "name": "ip" })).await;
     assert_eq!(read["text"], "one\nthree");

@@ -53,8 +53,7 @@ fn ctrl_c_ends_the_server_with_130() {
 #[test]
 fn closing_stdin_mid_wait_exits_at_once_and_leaves_the_worker_busy() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("wedge", json!({ "default": { "end": "wedge" } }));
-    sb.spawn("e1", &["--env", &scenario]);
+    sb.spawn_playing("e1", sim::wedge(), &[]);
     sb.umbel(["send", "e1", "hang"]).success();
     let mut mcp = sb.umbel(["mcp"]).talk();
     let wait = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"umbel_wait","arguments":{"name":"e1","timeout":"60s"}}}"#;

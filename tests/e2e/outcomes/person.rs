@@ -11,13 +11,8 @@ each_provider!(losing_the_session_mid_turn_is_input_126_sign_in);
 fn losing_the_session_mid_turn_is_input_126_sign_in(provider: &str) {
     let sb = Sandbox::new();
     let turn = json!({ "reply": "Half an answer", "end": "sign_in" });
-    let scenario = sb.scenario("s", json!({ "default": turn }));
-    sb.spawn("s1", &["--provider", provider, "--env", &scenario]);
-    sb.umbel(["send", "s1", "go"]).success();
-    let outcome = sb
-        .umbel(["wait", "s1", "--json", "--timeout", "30s"])
-        .status(126)
-        .json();
+    sb.spawn_playing("s1", json!({ "default": turn }), &["--provider", provider]);
+    let outcome = sb.turn_outcome("s1", "go", 126);
     assert_eq!(outcome["outcome"], "input", "{outcome}");
     assert_eq!(outcome["reason"], "sign-in", "{outcome}");
     assert!(
@@ -33,16 +28,12 @@ fn losing_the_session_mid_turn_is_input_126_sign_in(provider: &str) {
 fn a_claude_question_is_input_126_question() {
     let sb = Sandbox::new();
     let end = json!({ "question": { "text": "Which branch should I use?" } });
-    let scenario = sb.scenario(
-        "s",
+    sb.spawn_playing(
+        "q1",
         json!({ "default": { "reply": "Let me ask.", "end": end } }),
+        &[],
     );
-    sb.spawn("q1", &["--env", &scenario]);
-    sb.umbel(["send", "q1", "pick one"]).success();
-    let outcome = sb
-        .umbel(["wait", "q1", "--json", "--timeout", "30s"])
-        .status(126)
-        .json();
+    let outcome = sb.turn_outcome("q1", "pick one", 126);
     assert_eq!(outcome["outcome"], "input", "{outcome}");
     assert_eq!(outcome["reason"], "question", "{outcome}");
     let status = sb.umbel(["status", "q1", "--json"]).json();
