@@ -13,14 +13,11 @@ each_provider!(
 /// A worker that has answered two prompts: a plain one, then one that ran `echo hi`.
 fn two_turns(sb: &Sandbox, provider: &str) {
     let tool = json!({ "tool": "Bash", "input": { "command": "echo hi", "description": "Print a greeting" } });
-    sb.spawn_playing(
-        "w",
-        json!({ "turns": [
+    let scenario = json!({ "turns": [
             { "reply": "Plan:\nstep one\nstep two" },
             { "reply": "Plan:\nstep one\nstep 2 done", "end": { "permission": tool } }
-        ] }),
-        &["--provider", provider, "--unattended"],
-    );
+        ] });
+    sb.spawn_playing("w", scenario, &["--provider", provider, "--unattended"]);
     for prompt in ["first prompt", "second prompt"] {
         sb.turn("w", prompt).args(["--timeout", "30s"]).success();
     }

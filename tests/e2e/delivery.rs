@@ -50,9 +50,10 @@ fn a_prompt_that_would_break_the_paste_is_refused(provider: &str) {
 #[test]
 fn codex_swallowing_the_first_enter_after_a_paste_is_recovered() {
     let sb = Sandbox::new();
+    let scenario = json!({ "startup": { "swallow_enters": 1 } });
     sb.spawn_playing(
         "sw",
-        json!({ "startup": { "swallow_enters": 1 } }),
+        scenario,
         &["--provider", "codex", "--env", &sb.record_env()],
     );
     let long = "x".repeat(1500);

@@ -129,11 +129,8 @@ fn an_unknown_dialog_is_reported_within_seconds_never_answered() {
 #[test]
 fn a_dialog_over_the_idle_prompt_is_shown_by_status_and_refused_by_send() {
     let sb = Sandbox::new();
-    sb.spawn_playing(
-        "m1",
-        json!({ "default": { "dialog_after": "How is Claude doing this session?" } }),
-        &[],
-    );
+    let scenario = json!({ "default": { "dialog_after": "How is Claude doing this session?" } });
+    sb.spawn_playing("m1", scenario, &[]);
     turn_works(&sb, "m1");
     // No hook says the dialog opened: status reads it from the screen, named and fleet-wide.
     let named = sb.umbel(["status", "m1", "--json"]).json();

@@ -70,11 +70,8 @@ fn a_hung_tmux_server_does_not_hold_a_wait_past_its_deadline() {
 #[test]
 fn a_wait_killed_and_restarted_with_since_neither_loses_nor_double_counts_a_stop() {
     let sb = Sandbox::new();
-    sb.spawn_playing(
-        "r1",
-        json!({ "default": { "reply": "done", "delay_ms": 1500 } }),
-        &[],
-    );
+    let scenario = json!({ "default": { "reply": "done", "delay_ms": 1500 } });
+    sb.spawn_playing("r1", scenario, &[]);
     let pos = sb.umbel(["send", "r1", "work"]).run().line();
     let child = sb.umbel(["wait", "r1", "--since", &pos]).start();
     std::thread::sleep(std::time::Duration::from_millis(300));
@@ -95,11 +92,8 @@ fn a_wait_killed_and_restarted_with_since_neither_loses_nor_double_counts_a_stop
 #[test]
 fn two_sends_racing_on_one_worker_get_one_busy_error() {
     let sb = Sandbox::new();
-    sb.spawn_playing(
-        "s1",
-        json!({ "default": { "reply": "ok", "delay_ms": 3000 } }),
-        &["--env", &sb.record_env()],
-    );
+    let scenario = json!({ "default": { "reply": "ok", "delay_ms": 3000 } });
+    sb.spawn_playing("s1", scenario, &["--env", &sb.record_env()]);
     let loser = race(["first", "second"].map(|p| sb.umbel(["send", "s1", p])));
     assert!(loser.stderr().contains("busy"), "{}", loser.stderr());
     sb.cmd("wait s1 --timeout 30s").success();

@@ -91,15 +91,7 @@ fn read_answers_the_last_turn_when_its_hook_payload_is_lost(provider: &str) {
 #[test]
 fn read_never_answers_with_an_older_turn_when_the_last_payload_is_lost() {
     let sb = Sandbox::new();
-    sb.spawn_playing(
-        "lag",
-        json!({ "turns": [{ "reply": "One." }, { "reply": "Two.", "late_transcript_ms": 8000 }] }),
-        &[],
-    );
-    for prompt in ["first", "second"] {
-        let since = sb.umbel(["send", "lag", prompt]).run().line();
-        sb.umbel(["wait", "lag", "--since", &since]).success();
-    }
+    crate::inspect::two_turns_with_a_late_transcript(&sb, 8000);
     lose_last_turn_payloads(&sb, "lag");
     let out = sb.umbel(["read", "lag"]).stderr_has("payload").status(1);
     assert_ne!(out.stdout(), "One.\n", "answered with the turn before");

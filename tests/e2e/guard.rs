@@ -74,10 +74,10 @@ fn accepted_at_the_first_try(provider: &str) {
 
 fn accepted_on_the_second_attempt_after_exact_feedback(provider: &str) {
     let sb = Sandbox::new();
-    let scenario = json!({"turns": [
-        {"match": "Write", "reply": "Here is a draft."},
-        {"match": "[umbel] Your answer was rejected", "reply": "Final: DONE"}
-    ]});
+    let scenario = sim::matching(&[
+        ("Write", "Here is a draft."),
+        ("[umbel] Your answer was rejected", "Final: DONE"),
+    ]);
     spawn_with(&sb, "g2", provider, scenario);
     sb.umbel([
         "send",
@@ -108,11 +108,9 @@ fn accepted_on_the_second_attempt_after_exact_feedback(provider: &str) {
 fn never_accepted_halts_with_rejected_and_sends_nothing_more(provider: &str) {
     let sb = Sandbox::new();
     spawn_with(&sb, "g3", provider, sim::reply("no"));
-    sb.umbel(["send", "g3", "Try"]).success();
     let out = sb
-        .umbel([
-            "wait",
-            "g3",
+        .turn("g3", "Try")
+        .args([
             "--timeout",
             "90s",
             "--max-attempts",
@@ -142,11 +140,11 @@ fn print_mode_prints_the_schema_checked_value_as_clean_json(provider: &str) {
     sb.write(&schema, verdict.to_string());
     let scenario = sb.scenario(
         "p",
-        json!({"turns": [
-            {"match": "Judge", "reply": "I think it passes."},
-            {"match": "not JSON", "reply": "```json\n{\"verdict\": \"maybe\"}\n```"},
-            {"match": "/verdict", "reply": "Sorry:\n```json\n{\"verdict\": \"pass\"}\n```"}
-        ]}),
+        sim::matching(&[
+            ("Judge", "I think it passes."),
+            ("not JSON", "```json\n{\"verdict\": \"maybe\"}\n```"),
+            ("/verdict", "Sorry:\n```json\n{\"verdict\": \"pass\"}\n```"),
+        ]),
     );
     sb.umbel([
         "-p",
@@ -202,11 +200,9 @@ fn print_json_carries_structured_output() {
 fn a_hanging_check_is_bounded_and_reported() {
     let sb = Sandbox::new();
     spawn_with(&sb, "g4", "claude", sim::reply("ok"));
-    sb.umbel(["send", "g4", "Go"]).success();
     let out = sb
-        .umbel([
-            "wait",
-            "g4",
+        .turn("g4", "Go")
+        .args([
             "--timeout",
             "60s",
             "--accept",
@@ -320,10 +316,7 @@ fn a_workflow_step_retries_until_its_check_accepts() {
     std::fs::set_permissions(&check, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let scenario = sb.scenario_file(
         "s",
-        json!({"turns": [
-            {"match": "Build", "reply": "working on it"},
-            {"match": "not done yet", "reply": "DONE"}
-        ]}),
+        sim::matching(&[("Build", "working on it"), ("not done yet", "DONE")]),
     );
     let yaml = format!(
         "workers:\n  w:\n    env: {{UMBEL_SIM_SCENARIO: '{scenario}'}}\nsteps:\n  - id: build\n    \
@@ -362,10 +355,10 @@ fn a_schema_guarded_step_hands_on_clean_json_and_a_rejected_step_fails_with_121(
     sb.write("s.json", r#"{"type":"object","required":["n"]}"#);
     let scenario = sb.scenario_file(
         "s",
-        json!({"turns": [
-            {"match": "Count", "reply": "Sure:\n```json\n{\"n\": 3}\n```"},
-            {"match": "Never", "reply": "prose"}
-        ]}),
+        sim::matching(&[
+            ("Count", "Sure:\n```json\n{\"n\": 3}\n```"),
+            ("Never", "prose"),
+        ]),
     );
     let record = sb.record.display().to_string();
     let yaml = format!(
@@ -391,10 +384,10 @@ fn a_schema_guarded_step_hands_on_clean_json_and_a_rejected_step_fails_with_121(
 fn read_after_a_schema_guarded_turn_carries_the_accepted_value() {
     let sb = Sandbox::new();
     sb.write("s.json", r#"{"type":"object","required":["ok"]}"#);
-    let scenario = json!({"turns": [
-        {"match": "Report", "reply": "Done:\n```json\n{\"ok\": true}\n```"},
-        {"match": "Again", "reply": "plain"}
-    ]});
+    let scenario = sim::matching(&[
+        ("Report", "Done:\n```json\n{\"ok\": true}\n```"),
+        ("Again", "plain"),
+    ]);
     spawn_with(&sb, "g8", "claude", scenario);
     sb.cmd("send g8 Report --schema s.json").success();
     sb.cmd("wait g8 --timeout 60s").success();

@@ -120,18 +120,24 @@ fn bash_completion_loads_and_completes_verbs_and_flags() {
 #[test]
 fn read_all_right_after_wait_has_the_last_answer_before_the_transcript_does() {
     let sb = Sandbox::new();
-    sb.spawn_playing(
-        "lag",
-        json!({ "turns": [{ "reply": "One." }, { "reply": "Two.", "late_transcript_ms": 5000 }] }),
-        &[],
-    );
-    for prompt in ["first", "second"] {
-        let sent = sb.umbel(["send", "lag", prompt]).run();
-        let since = sent.line();
-        sb.umbel(["wait", "lag", "--since", &since]).success();
-    }
+    two_turns_with_a_late_transcript(&sb, 5000);
     let all = sb.cmd("read lag --all --json").json();
     assert_eq!(all[1]["answer"], "Two.", "{all}");
     assert_eq!(all[1]["ended"], true, "{all}");
     sb.cmd("read lag --turn 2").stdout("Two.\n").run();
+}
+
+/// Worker `lag` after two turns answered `One.` and `Two.`, the second's transcript lines
+/// `late_ms` behind its hooks; each `wait` runs `--since` the position its `send` printed.
+pub(crate) fn two_turns_with_a_late_transcript(sb: &Sandbox, late_ms: u64) {
+    let second = json!({ "reply": "Two.", "late_transcript_ms": late_ms });
+    sb.spawn_playing(
+        "lag",
+        json!({ "turns": [{ "reply": "One." }, second] }),
+        &[],
+    );
+    for prompt in ["first", "second"] {
+        let since = sb.umbel(["send", "lag", prompt]).run().line();
+        sb.umbel(["wait", "lag", "--since", &since]).success();
+    }
 }

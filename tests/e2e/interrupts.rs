@@ -67,11 +67,8 @@ fn spawn_ended_by_sigterm_during_startup_leaves_no_worker() {
 fn a_send_interrupted_after_its_paste_still_delivers_and_reports_the_position() {
     let sb = Sandbox::new();
     // fake-codex swallows the first Enters after a paste: the send stays in its confirmation.
-    sb.spawn_playing(
-        "c1",
-        json!({ "startup": { "swallow_enters": 2 } }),
-        &["--provider", "codex"],
-    );
+    let scenario = json!({ "startup": { "swallow_enters": 2 } });
+    sb.spawn_playing("c1", scenario, &["--provider", "codex"]);
     let tmux = sandbox_tmux(&sb);
     let child = sb
         .umbel(["send", "c1", "interrupted after the paste"])

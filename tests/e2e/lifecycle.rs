@@ -17,11 +17,8 @@ each_provider!(
 
 fn a_full_turn_spawn_send_wait_read_kill(provider: &str) {
     let sb = Sandbox::new();
-    sb.spawn_playing(
-        "w1",
-        json!({ "turns": [{ "reply": "The answer is 42." }] }),
-        &["--provider", provider],
-    );
+    let scenario = json!({ "turns": [{ "reply": "The answer is 42." }] });
+    sb.spawn_playing("w1", scenario, &["--provider", provider]);
 
     let status = sb.umbel(["status", "w1", "--json"]).json();
     assert_eq!(status["state"], "ready");
@@ -98,11 +95,8 @@ fn wait_without_since_finds_the_latest_turn_even_after_it_ended(provider: &str) 
 
 fn a_crash_mid_turn_is_dead_125_with_its_exit_status_and_screen(provider: &str) {
     let sb = Sandbox::new();
-    sb.spawn_playing(
-        "w3",
-        json!({ "turns": [{ "reply": "partial", "end": { "crash": 3 } }] }),
-        &["--provider", provider],
-    );
+    let scenario = json!({ "turns": [{ "reply": "partial", "end": { "crash": 3 } }] });
+    sb.spawn_playing("w3", scenario, &["--provider", provider]);
     let outcome = sb.turn_outcome("w3", "go", 125);
     assert_eq!(outcome["outcome"], "dead");
     assert_eq!(outcome["exit"]["exitCode"], 3);
@@ -121,11 +115,8 @@ fn a_crash_mid_turn_is_dead_125_with_its_exit_status_and_screen(provider: &str) 
 
 fn a_worker_killed_by_a_signal_is_dead_125_naming_the_signal(provider: &str) {
     let sb = Sandbox::new();
-    sb.spawn_playing(
-        "w9",
-        json!({ "turns": [{ "end": { "signal": "TERM" } }] }),
-        &["--provider", provider],
-    );
+    let scenario = json!({ "turns": [{ "end": { "signal": "TERM" } }] });
+    sb.spawn_playing("w9", scenario, &["--provider", provider]);
     let outcome = sb.turn_outcome("w9", "go", 125);
     assert_eq!(outcome["exit"]["signal"], 15, "{outcome}");
     assert!(outcome["exit"].get("exitCode").is_none(), "{outcome}");
@@ -136,11 +127,8 @@ fn a_worker_killed_by_a_signal_is_dead_125_naming_the_signal(provider: &str) {
 
 fn a_wedged_worker_times_out_with_124(provider: &str) {
     let sb = Sandbox::new();
-    sb.spawn_playing(
-        "w4",
-        json!({ "turns": [{ "end": "wedge" }] }),
-        &["--provider", provider],
-    );
+    let scenario = json!({ "turns": [{ "end": "wedge" }] });
+    sb.spawn_playing("w4", scenario, &["--provider", provider]);
     sb.umbel(["send", "w4", "hang please"]).success();
     let started = std::time::Instant::now();
     let waited = sb.cmd("wait w4 --timeout 1s --json").status(124);

@@ -24,11 +24,8 @@ fn a_claude_api_error_is_provider_error_122() {
 fn a_permission_prompt_is_input_126_with_the_pending_tool() {
     let sb = Sandbox::new();
     let tool = json!({ "tool": "Bash", "input": { "command": "echo hi", "description": "Print a greeting" } });
-    sb.spawn_playing(
-        "p1",
-        json!({ "default": { "end": { "permission": tool } } }),
-        &[],
-    );
+    let scenario = json!({ "default": { "end": { "permission": tool } } });
+    sb.spawn_playing("p1", scenario, &[]);
     let outcome = sb.turn_outcome("p1", "run it", 126);
     assert_eq!(outcome["outcome"], "input");
     assert_eq!(outcome["reason"], "permission");
@@ -89,11 +86,8 @@ fn a_worker_where_nothing_moves_is_idle_123() {
         "ended by idleness, not the timeout"
     );
     // A worker that keeps producing does not go idle.
-    sb.spawn_playing(
-        "i2",
-        json!({ "default": { "reply": "word ".repeat(40), "chunk_ms": 100 } }),
-        &[],
-    );
+    let scenario = json!({ "default": { "reply": "word ".repeat(40), "chunk_ms": 100 } });
+    sb.spawn_playing("i2", scenario, &[]);
     sb.umbel(["send", "i2", "stream"]).success();
     let out = sb
         .cmd("wait i2 --idle-timeout 1500ms --timeout 60s --json")
@@ -151,14 +145,11 @@ fn wait_pattern_waits_past_turns_whose_answer_does_not_match() {
 #[test]
 fn codex_api_errors_and_usage_limits_end_without_a_hook_and_are_still_reported() {
     let sb = Sandbox::new();
-    sb.spawn_playing(
-        "x1",
-        json!({ "turns": [
+    let scenario = json!({ "turns": [
             { "match": "bad", "end": { "api_error": { "status": 400, "message": "bad request" } } },
             { "match": "limit", "end": { "usage_limit": { "retry_at": "8:57 PM" } } }
-        ] }),
-        &["--provider", "codex"],
-    );
+        ] });
+    sb.spawn_playing("x1", scenario, &["--provider", "codex"]);
     let out = sb
         .turn("x1", "bad one")
         .args(["--json", "--timeout", "30s"])
@@ -188,11 +179,8 @@ fn permission_prompts_are_input_for_codex_and_gemini_too() {
     for provider in ["codex", "gemini"] {
         let sb = Sandbox::new();
         let tool = json!({ "tool": "Bash", "input": { "command": "echo hi", "description": "Print a greeting" } });
-        sb.spawn_playing(
-            "p2",
-            json!({ "default": { "end": { "permission": tool } } }),
-            &["--provider", provider],
-        );
+        let scenario = json!({ "default": { "end": { "permission": tool } } });
+        sb.spawn_playing("p2", scenario, &["--provider", provider]);
         let outcome = sb.turn_outcome("p2", "run it", 126);
         assert_eq!(outcome["reason"], "permission");
         // The pending tool as each CLI's hook describes it: codex's name and input, gemini's
@@ -226,11 +214,8 @@ fn a_state_root_on_a_read_only_filesystem_is_a_typed_error() {
 fn a_streaming_codex_without_a_busy_marker_is_busy_until_its_stop() {
     let sb = Sandbox::new();
     let words = "word ".repeat(30);
-    sb.spawn_playing(
-        "cx",
-        json!({ "default": { "reply": words.trim_end(), "chunk_ms": 150 } }),
-        &["--provider", "codex"],
-    );
+    let scenario = json!({ "default": { "reply": words.trim_end(), "chunk_ms": 150 } });
+    sb.spawn_playing("cx", scenario, &["--provider", "codex"]);
     let sent = sb.umbel(["send", "cx", "stream please"]).success();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     let screen = loop {

@@ -29,11 +29,8 @@ fn the_claude_trust_dialog_is_answered_yes_explicitly() {
 
 fn a_forced_trust_dialog_is_answered(provider: &str) {
     let sb = Sandbox::new();
-    sb.spawn_playing(
-        "t2",
-        json!({ "startup": { "trust_dialog": true } }),
-        &["--provider", provider],
-    );
+    let script = json!({ "startup": { "trust_dialog": true } });
+    sb.spawn_playing("t2", script, &["--provider", provider]);
     sb.turn("t2", "hi").success();
 }
 
@@ -67,11 +64,8 @@ fn gemini_is_ready_in_yolo_mode_and_in_true_colour() {
 #[test]
 fn the_codex_hook_review_is_answered_trust_all() {
     let sb = Sandbox::new();
-    sb.spawn_playing(
-        "hr",
-        json!({ "startup": { "hook_review": true } }),
-        &["--provider", "codex"],
-    );
+    let script = json!({ "startup": { "hook_review": true } });
+    sb.spawn_playing("hr", script, &["--provider", "codex"]);
     sb.turn("hr", "hi").success();
 }
 
@@ -160,9 +154,9 @@ fn bad_input_is_refused_before_anything_is_created() {
 
 #[test]
 fn a_missing_binary_is_a_clear_error() {
-    let mut sb = Sandbox::new();
-    sb.var("UMBEL_CLAUDE_BIN", "/nonexistent/claude");
+    let sb = Sandbox::new();
     sb.umbel(["spawn", "--name", "nb"])
+        .env("UMBEL_CLAUDE_BIN", "/nonexistent/claude")
         .stderr_has("UMBEL_CLAUDE_BIN")
         .status(1);
     assert!(sb.worker_dirs().is_empty());

@@ -343,11 +343,8 @@ fn a_hostile_codex_config_is_kept_and_the_worker_answers(tier: Tier) {
     );
     std::fs::create_dir_all(user.parent().expect("parent")).expect("mkdir");
     sb.write(&user, hostile.replace('\n', "\r\n"));
-    sb.spawn_playing(
-        "w",
-        json!({ "turns": [{ "match": "hello", "reply": "Hi." }] }),
-        &["--provider", "codex"],
-    );
+    let script = sim::matching(&[("hello", "Hi.")]);
+    sb.spawn_playing("w", script, &["--provider", "codex"]);
     assert_eq!(turn(&sb, "w", "hello there").0, Some(0));
     assert_eq!(read(&sb, &["w"]), "Hi.\n");
     let copy = std::fs::read_to_string(sb.session_dir("w").join("codex-home/config.toml"))

@@ -2,7 +2,7 @@
 //! between steps, failure stopping dependants with every worker torn down, Ctrl-C, `--resume`,
 //! `--keep`, and a battery of broken files refused with a location and nothing created.
 
-use crate::harness::{Sandbox, Test, sim};
+use crate::harness::{Ran, Sandbox, Test, sim};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
@@ -176,12 +176,18 @@ steps:
     )
 }
 
+/// Runs the failing pipeline: it must time out (124). Its output and run id.
+fn failed_run(sb: &Sandbox) -> (Ran, String) {
+    let path = failing_pipeline(sb);
+    let out = run(sb, &[path.to_str().unwrap()]).status(124);
+    let run_id = out.line();
+    (out, run_id)
+}
+
 #[test]
 fn a_failed_step_stops_its_dependants_and_tears_everything_down() {
     let sb = Sandbox::new();
-    let path = failing_pipeline(&sb);
-    let out = run(&sb, &[path.to_str().unwrap()]).status(124);
-    let run_id = out.line();
+    let (out, run_id) = failed_run(&sb);
     let record = run_record(&sb, &run_id);
     assert_eq!(record["status"], "failed");
     assert_eq!(record["failed"]["step"], "stuck");
@@ -213,9 +219,7 @@ fn a_failed_step_stops_its_dependants_and_tears_everything_down() {
 #[test]
 fn resume_reruns_only_what_did_not_finish() {
     let sb = Sandbox::new();
-    let path = failing_pipeline(&sb);
-    let out = run(&sb, &[path.to_str().unwrap()]).status(124);
-    let run_id = out.line();
+    let (_, run_id) = failed_run(&sb);
     let first = step(&run_record(&sb, &run_id), "first").clone();
     // Fix the cause (the wedged worker now answers, the slow one is quick) and resume.
     sb.write(
@@ -366,42 +370,21 @@ fn refused(sb: &Sandbox, yaml: &str, line: u64, expected: &str) {
 fn broken_files_are_refused_with_a_location_and_nothing_runs() {
     let sb = Sandbox::new();
     let good = "workers:\n  a: {}\nsteps:\n  - id: s\n    worker: a\n    prompt: hi\n";
-    refused(
-        &sb,
-        &good.replace("prompt:", "promt:"),
-        6,
-        "unknown field `promt`",
-    );
-    refused(
-        &sb,
-        "workers:\n  a: {}\nsteps:\n  - {id: x, worker: a, needs: [y], prompt: p}\n  - {id: y, worker: a, needs: [x], prompt: p}\n",
-        4,
-        "cycle: x → y → x",
-    );
-    refused(
-        &sb,
-        &good.replace("prompt: hi", "prompt: \"hi {{ nope }}\""),
-        6,
-        "unknown template `{{ nope }}`",
-    );
-    refused(
-        &sb,
-        &good.replace("prompt: hi", "prompt: {{ env.HOME }}"),
-        6,
-        "must be quoted",
-    );
-    refused(
-        &sb,
-        &good.replace("worker: a", "worker: b"),
-        5,
-        "unknown worker `b`",
-    );
-    refused(
-        &sb,
-        &good.replace("a: {}", "a: {env: {T: {fromEnv: NOT_SET_ANYWHERE}}}"),
-        2,
-        "NOT_SET_ANYWHERE, which is not set",
-    );
+    let edit = |from: &str, to: &str| good.replace(from, to);
+    let cycle = "workers:\n  a: {}\nsteps:\n  - {id: x, worker: a, needs: [y], prompt: p}\n  - {id: y, worker: a, needs: [x], prompt: p}\n";
+    let not_set = "a: {env: {T: {fromEnv: NOT_SET_ANYWHERE}}}";
+    #[rustfmt::skip]
+    let cases = [
+        (edit("prompt:", "promt:"), 6, "unknown field `promt`"),
+        (cycle.to_string(), 4, "cycle: x → y → x"),
+        (edit("prompt: hi", "prompt: \"hi {{ nope }}\""), 6, "unknown template `{{ nope }}`"),
+        (edit("prompt: hi", "prompt: {{ env.HOME }}"), 6, "must be quoted"),
+        (edit("worker: a", "worker: b"), 5, "unknown worker `b`"),
+        (edit("a: {}", not_set), 2, "NOT_SET_ANYWHERE, which is not set"),
+    ];
+    for (yaml, line, expected) in cases {
+        refused(&sb, &yaml, line, expected);
+    }
     let huge = format!("{good}# {}\n", "x".repeat(10 * 1024 * 1024));
     refused(&sb, &huge, 1, "larger than 1048576 bytes");
     // A billion laughs where serde buffers a value whole (the env map's untagged values).

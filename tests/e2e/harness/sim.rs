@@ -24,3 +24,12 @@ pub fn replies(texts: &[&str]) -> Value {
     let turns: Vec<Value> = texts.iter().map(|t| json!({ "reply": t })).collect();
     json!({ "turns": turns })
 }
+
+/// Each turn answers the reply of the first `(match, reply)` whose match its prompt contains.
+pub fn matching(turns: &[(&str, &str)]) -> Value {
+    let turns: Vec<Value> = turns
+        .iter()
+        .map(|(prompt, reply)| json!({ "match": prompt, "reply": reply }))
+        .collect();
+    json!({ "turns": turns })
+}

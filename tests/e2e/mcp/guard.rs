@@ -11,10 +11,10 @@ async fn a_guard_given_to_send_is_enforced_by_wait() {
     let mcp = Mcp::start(&sb).await;
     let scenario = sb.scenario(
         "s",
-        json!({"turns": [
-            {"match": "Write", "reply": "a draft"},
-            {"match": "[umbel] Your answer was rejected", "reply": "DONE"}
-        ]}),
+        sim::matching(&[
+            ("Write", "a draft"),
+            ("[umbel] Your answer was rejected", "DONE"),
+        ]),
     );
     mcp.spawn(&sb, "mg1", &[scenario, sb.record_env()]).await;
     let check = ["sh", "-c", "grep -q DONE || { echo 'say DONE'; exit 1; }"];

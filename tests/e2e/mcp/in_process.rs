@@ -9,14 +9,8 @@ use serde_json::json;
 async fn every_tool_works_in_process() {
     let sb = Sandbox::new();
     let mcp = Mcp::in_process(&sb).await;
-    let scenario = sb.scenario(
-        "s",
-        json!({"turns": [
-            {"match": "first", "reply": "one\ntwo"},
-            {"match": "second", "reply": "one\nthree"}
-        ]}),
-    );
-    mcp.spawn(&sb, "ip", &[scenario]).await;
+    let turns = sim::matching(&[("first", "one\ntwo"), ("second", "one\nthree")]);
+    mcp.spawn(&sb, "ip", &[sb.scenario("s", turns)]).await;
     for prompt in ["first", "second"] {
         mcp.turn("ip", prompt).await;
     }

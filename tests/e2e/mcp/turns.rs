@@ -133,39 +133,16 @@ async fn malformed_calls_are_answered_and_the_server_keeps_serving() {
         }
         other => panic!("unknown tool: {other:?}"),
     }
+    #[rustfmt::skip]
     let cases = [
         ("umbel_read", json!({}), "missing field `name`"),
-        (
-            "umbel_wait",
-            json!({ "name": "b1", "since": "soon" }),
-            "invalid type",
-        ),
-        (
-            "umbel_status",
-            json!({ "nam": "b1" }),
-            "unknown field `nam`",
-        ),
-        (
-            "umbel_wait",
-            json!({ "name": "b1", "timout": "1s" }),
-            "unknown field `timout`",
-        ),
-        (
-            "umbel_spawn",
-            json!({ "provider": "nope" }),
-            "unknown variant `nope`",
-        ),
+        ("umbel_wait", json!({ "name": "b1", "since": "soon" }), "invalid type"),
+        ("umbel_status", json!({ "nam": "b1" }), "unknown field `nam`"),
+        ("umbel_wait", json!({ "name": "b1", "timout": "1s" }), "unknown field `timout`"),
+        ("umbel_spawn", json!({ "provider": "nope" }), "unknown variant `nope`"),
         ("umbel_send", json!({ "name": "b1" }), "needs `prompt`"),
-        (
-            "umbel_send",
-            json!({ "name": "b1", "prompt": "-" }),
-            "needs `prompt`",
-        ),
-        (
-            "umbel_help",
-            json!({ "topic": "nope" }),
-            "lifecycle, providers, outcomes",
-        ),
+        ("umbel_send", json!({ "name": "b1", "prompt": "-" }), "needs `prompt`"),
+        ("umbel_help", json!({ "topic": "nope" }), "lifecycle, providers, outcomes"),
     ];
     for (tool, args, needle) in cases {
         let e = mcp.err(tool, args.clone()).await;

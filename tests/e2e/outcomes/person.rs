@@ -28,11 +28,8 @@ fn losing_the_session_mid_turn_is_input_126_sign_in(provider: &str) {
 fn a_claude_question_is_input_126_question() {
     let sb = Sandbox::new();
     let end = json!({ "question": { "text": "Which branch should I use?" } });
-    sb.spawn_playing(
-        "q1",
-        json!({ "default": { "reply": "Let me ask.", "end": end } }),
-        &[],
-    );
+    let scenario = json!({ "default": { "reply": "Let me ask.", "end": end } });
+    sb.spawn_playing("q1", scenario, &[]);
     let outcome = sb.turn_outcome("q1", "pick one", 126);
     assert_eq!(outcome["outcome"], "input", "{outcome}");
     assert_eq!(outcome["reason"], "question", "{outcome}");
