@@ -1,7 +1,20 @@
-//! The e2e harness: a sandbox per test (state root, HOME with a claude config, a project folder,
-//! TMUX_TMPDIR) and a builder for `umbel` commands in it. Dropping the sandbox kills every worker
-//! through `umbel kill --all --purge`, so no tmux server outlives its test; tests never run
-//! tmux themselves.
+//! The e2e harness: a [`Sandbox`] per test (state root, HOME with a claude config, a project
+//! folder, TMUX_TMPDIR, so a private tmux server) and [`Test`], the builder every test runs
+//! `umbel` through: `sb.umbel([..])` or `sb.cmd("..")`, then expectations, then a finisher
+//! (test.rs). [`Running`] is a Test started in the background (running.rs); `sim` names the
+//! common scenarios. Dropping the sandbox kills every worker through `umbel kill --all
+//! --purge`, so no tmux server outlives its test; tests never run tmux themselves.
+//!
+//! Lower-level calls remain only where a test cannot go through `Test`:
+//! - `Sandbox::pty_command`: `umbel` in a pseudo-terminal under rexpect (attach.rs,
+//!   progress.rs, faults_input.rs's terminal `read`), which needs the bare command.
+//! - `Sandbox::process`: the command rmcp's `TokioChildProcess` transport spawns (mcp/client.rs).
+//! - `Sandbox::run` and `Sandbox::command`: the benches (benches/latency.rs, benches/figures).
+//! - `assert_success` and `stdout` on a plain `Output`: programs other than umbel — bash
+//!   driving the completion script (inspect.rs), the real CLIs' own print modes (tiers.rs).
+//! - `sandbox_tmux`, `umbel::operations::Ctx::from_env`: a test playing the person at the
+//!   keyboard, or calling umbel's library to count tmux calls or poll a pane (fleet.rs,
+//!   inspect.rs, faults.rs, tiers.rs, secrets.rs, faults_state.rs).
 
 #![allow(dead_code, unused_imports)]
 
@@ -173,7 +186,8 @@ impl Sandbox {
         cmd
     }
 
-    /// A plain `std::process::Command` for `umbel ARGS` (for concurrent runs).
+    /// A plain `std::process::Command` for `umbel ARGS`: stdin null, stdout and stderr piped
+    /// (under [`Test::start`], and for rmcp's child-process transport).
     pub fn process(&self, args: &[&str]) -> std::process::Command {
         let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("umbel"));
         cmd.env_clear()
@@ -208,7 +222,7 @@ impl Sandbox {
         })
     }
 
-    /// Runs `umbel ARGS` and returns its output.
+    /// Runs `umbel ARGS` and returns its output (the benches' lower level; tests use `Test`).
     pub fn run(&self, args: &[&str]) -> Output {
         self.command().args(args).output().expect("run umbel")
     }
@@ -443,7 +457,6 @@ pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// stdout parsed as JSON.
 /// The answers of a `read --all --json` array, oldest first.
 pub fn answers_of(all: &Value) -> Vec<&str> {
     all.as_array()
@@ -451,24 +464,4 @@ pub fn answers_of(all: &Value) -> Vec<&str> {
         .iter()
         .filter_map(|t| t["answer"].as_str())
         .collect()
-}
-
-pub fn json_of(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}\nstderr: {}", stdout(out), stderr(out)))
-}
-
-/// Whether a path exists below `dir` whose file name ends with `suffix`.
-pub fn find_file(dir: &Path, suffix: &str) -> Option<PathBuf> {
-    for entry in std::fs::read_dir(dir).ok()?.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            if let Some(found) = find_file(&path, suffix) {
-                return Some(found);
-            }
-        } else if path.to_string_lossy().ends_with(suffix) {
-            return Some(path);
-        }
-    }
-    None
 }
