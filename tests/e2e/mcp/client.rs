@@ -48,14 +48,7 @@ impl Mcp {
                 let _ = running.waiting().await;
             }
         });
-        let handler = Client::default();
-        let progress = handler.progress.clone();
-        let client = handler.serve(client_io).await.expect("MCP initialize");
-        Mcp {
-            client,
-            progress,
-            stderr: Arc::new(Mutex::new(String::new())),
-        }
+        Mcp::connect(client_io, Arc::new(Mutex::new(String::new()))).await
     }
 
     pub async fn start(sb: &Sandbox) -> Mcp {
@@ -78,13 +71,22 @@ impl Mcp {
                 }
             });
         }
+        Mcp::connect(transport, log).await
+    }
+
+    /// The client over `transport`, initialized; `stderr` collects the server's log.
+    async fn connect<T, E, A>(transport: T, stderr: Arc<Mutex<String>>) -> Mcp
+    where
+        T: rmcp::transport::IntoTransport<RoleClient, E, A> + Send + 'static,
+        E: std::error::Error + Send + Sync + 'static,
+    {
         let handler = Client::default();
         let progress = handler.progress.clone();
         let client = handler.serve(transport).await.expect("MCP initialize");
         Mcp {
             client,
             progress,
-            stderr: log,
+            stderr,
         }
     }
 
