@@ -259,10 +259,7 @@ fn fleet_verb_in_a_loop_past_failed_spawns(verb: &'static [&'static str]) {
     for n in 0..12 {
         sb.spawn(&format!("a{n}"), &[]);
     }
-    let bin = sb.root.join("short-lived");
-    sb.write(&bin, "#!/bin/sh\nsleep 0.1\n");
-    std::fs::set_permissions(&bin, std::os::unix::fs::PermissionsExt::from_mode(0o755))
-        .expect("chmod");
+    let bin = sb.write_executable(sb.root.join("short-lived"), "#!/bin/sh\nsleep 0.1\n");
     sb.var("UMBEL_CLAUDE_BIN", bin.to_str().expect("utf-8 path"));
     let sb = Arc::new(sb);
     let stop = Arc::new(AtomicBool::new(false));

@@ -308,12 +308,10 @@ fn the_check_gets_the_answer_and_the_worker_in_its_environment() {
 #[test]
 fn a_workflow_step_retries_until_its_check_accepts() {
     let sb = Sandbox::new();
-    let check = sb.project.join("check.sh");
-    sb.write(
-        &check,
+    sb.write_executable(
+        "check.sh",
         "#!/bin/sh\ngrep -q DONE || { echo 'not done yet'; exit 1; }\n",
     );
-    std::fs::set_permissions(&check, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let scenario = sb.scenario_file(
         "s",
         sim::matching(&[("Build", "working on it"), ("not done yet", "DONE")]),

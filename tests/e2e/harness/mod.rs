@@ -254,6 +254,7 @@ impl Sandbox {
     }
 
     /// Writes a scenario file and returns the `--env` argument that hands it to the fake.
+    #[track_caller]
     pub fn scenario(&self, name: &str, scenario: Value) -> String {
         let path = self.root.join(format!("{name}.json"));
         std::fs::write(&path, scenario.to_string()).expect("write scenario");

@@ -110,6 +110,7 @@ impl<'a> Running<'a> {
     }
 
     /// Waits for the exit (stdin left as it is until then) and collects the output.
+    #[track_caller]
     fn wait(mut self) -> (Test<'a>, std::process::Output) {
         let _stdin = self.stdin.take();
         let mut rest = Vec::new();

@@ -157,6 +157,7 @@ impl<'a> Test<'a> {
         cmd
     }
 
+    #[track_caller]
     fn run_unchecked(&self) -> Output {
         let mut cmd = self.sandbox.command();
         cmd.args(&self.args).envs(self.env.iter().cloned());
