@@ -10,9 +10,8 @@ use crate::core::args::{
     RunArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
 };
 use crate::core::errors::{Error, Result};
-use crate::operations::{
-    Ctx, attach, doctor, inspect, kill, read, send, spawn, status, turns, wait,
-};
+use crate::operations::worker::Worker;
+use crate::operations::{Ctx, attach, doctor, inspect, kill, read, spawn, status, turn, turns};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
@@ -171,8 +170,18 @@ pub fn main() -> ExitCode {
             signal_hook::flag::register_conditional_shutdown(signal, status, ctx.cancel.clone());
         let _ = signal_hook::flag::register(signal, ctx.cancel.clone());
     }
-    ExitCode::from(dispatch(&ctx, cli))
+    let status = dispatch(&ctx, cli);
+    if ctx.var(DEBUG_META_READS).is_some() {
+        eprintln!(
+            "umbel: debug: meta.json reads: {}",
+            crate::adapters::state::meta_reads()
+        );
+    }
+    ExitCode::from(status)
 }
+
+/// Set, the CLI prints how many times it read a meta.json (a worker is loaded once per command).
+const DEBUG_META_READS: &str = "UMBEL_DEBUG_META_READS";
 
 fn wants_json(cli: &Cli) -> bool {
     match &cli.command {
@@ -215,7 +224,8 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
             0
         }),
         Some(Command::Send(c)) => prompt_of(&c.args).and_then(|prompt| {
-            let position = send::send_turn(ctx, &c.args.name, &prompt, &c.args.guard)?;
+            let worker = Worker::load(ctx, &c.args.name)?;
+            let position = turn::submit(ctx, &worker, &prompt, &c.args.guard)?;
             if json {
                 out_json(&serde_json::json!({ "position": position }))
             } else {
@@ -225,7 +235,9 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
         }),
         Some(Command::Wait(c)) => {
             let mut line = super::turn_line::turn_line_for(ctx, &c.args.name);
-            let waited = wait::wait(&ctx.with_progress(line.sink()), &c.args);
+            let waited = Worker::load(ctx, &c.args.name).and_then(|worker| {
+                turn::await_end_as_asked(&ctx.with_progress(line.sink()), &worker, &c.args)
+            });
             line.clear();
             waited
         }
@@ -241,23 +253,29 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
             }
             outcome.outcome.exit_code()
         }),
-        Some(Command::Read(c)) => read::read_any(ctx, &c.args).map(|reading| {
-            match reading {
-                read::Reading::Last(answer) => super::inspect::print_last(&answer, json),
-                read::Reading::Turns(selection, list) => {
-                    super::inspect::print_turns(&list, selection, json)
+        Some(Command::Read(c)) => Worker::load(ctx, &c.args.name)
+            .and_then(|worker| read::read_any(ctx, &worker, &c.args))
+            .map(|reading| {
+                match reading {
+                    read::Reading::Last(answer) => super::inspect::print_last(&answer, json),
+                    read::Reading::Turns(selection, list) => {
+                        super::inspect::print_turns(&list, selection, json)
+                    }
                 }
-            }
-            0
-        }),
-        Some(Command::Actions(c)) => turns::actions(ctx, &c.args).map(|found| {
-            super::inspect::print_actions(&found, json);
-            0
-        }),
-        Some(Command::Diff(c)) => turns::diff(ctx, &c.args).map(|found| {
-            super::inspect::print_diff(&found, json);
-            0
-        }),
+                0
+            }),
+        Some(Command::Actions(c)) => Worker::load(ctx, &c.args.name)
+            .and_then(|worker| turns::actions(ctx, &worker, &c.args))
+            .map(|found| {
+                super::inspect::print_actions(&found, json);
+                0
+            }),
+        Some(Command::Diff(c)) => Worker::load(ctx, &c.args.name)
+            .and_then(|worker| turns::diff(ctx, &worker, &c.args))
+            .map(|found| {
+                super::inspect::print_diff(&found, json);
+                0
+            }),
         Some(Command::Attach(args)) => {
             let terminal = attach::Terminal {
                 stdin: std::io::stdin().is_terminal(),

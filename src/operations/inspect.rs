@@ -3,7 +3,9 @@
 
 use super::Ctx;
 use super::kill;
-use super::worker::{Worker, now_ms};
+use super::worker::Worker;
+use crate::adapters::files;
+use crate::adapters::host::now_ms;
 use crate::adapters::tmux::Pane;
 use crate::adapters::watch::FolderWatch;
 use crate::core::args::{CaptureArgs, KillArgs, LogsArgs, PruneArgs};
@@ -42,7 +44,7 @@ pub fn logs(ctx: &Ctx, args: &LogsArgs, mut print: impl FnMut(&str)) -> Result<(
     let mut printed = 0;
     loop {
         // Lossy: a stray byte that is not UTF-8 shows as U+FFFD instead of failing the verb.
-        let text = match std::fs::read(&path) {
+        let text = match files::read(&path) {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(Error::io("cannot read", &path, e)),

@@ -4,8 +4,7 @@
 
 use super::Ctx;
 use super::startup::await_ready;
-use super::worker::now_ms;
-use crate::adapters::state::write_atomic;
+use crate::adapters::{files, host};
 use crate::core::args::{OnPermission, SpawnArgs};
 use crate::core::duration::parse_duration;
 use crate::core::errors::{Error, Result};
@@ -113,12 +112,7 @@ fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result
     );
     let session_id = uuid::Uuid::new_v4().to_string();
     // The user's own config files the provider builds on: read, never written.
-    let user_files: Vec<(PathBuf, String)> = plan
-        .provider
-        .user_files(&plan.env)
-        .into_iter()
-        .filter_map(|path| std::fs::read_to_string(&path).ok().map(|text| (path, text)))
-        .collect();
+    let user_files = files::read_existing(plan.provider.user_files(&plan.env));
     let spec = plan.provider.launch(&LaunchInput {
         session_dir: &session_dir,
         hook_command: &hook_command,
@@ -132,19 +126,10 @@ fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result
         user_files: &user_files,
     })?;
     for (path, content) in &spec.files {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| Error::io("cannot create", dir, e))?;
-        }
-        write_atomic(path, content.as_bytes(), 0o600)?;
+        files::write_private(path, content)?;
     }
     for (link, target) in &spec.links {
-        if target.exists() {
-            if let Some(dir) = link.parent() {
-                std::fs::create_dir_all(dir).map_err(|e| Error::io("cannot create", dir, e))?;
-            }
-            std::os::unix::fs::symlink(target, link)
-                .map_err(|e| Error::io("cannot link", link, e))?;
-        }
+        files::link_if_present(link, target)?;
     }
     let mut env = plan.env.clone();
     for (key, value) in &spec.env {
@@ -162,7 +147,7 @@ fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result
         transcript_path: spec.transcript_path.clone(),
         anonymous: args.name.is_none(),
         unattended: plan.on_permission == OnPermission::Allow,
-        created_at: now_ms(),
+        created_at: host::now_ms(),
         ready_at: None,
         umbel_version: env!("CARGO_PKG_VERSION").to_string(),
     };
@@ -187,7 +172,7 @@ fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result
 
     let given: Vec<&str> = args.env.iter().map(|spec| spec.name()).collect();
     await_ready(ctx, name, &meta, plan.startup_timeout, &given)?;
-    meta.ready_at = Some(now_ms());
+    meta.ready_at = Some(host::now_ms());
     ctx.state.write_meta(&meta, name)?;
     Ok(meta)
 }
@@ -218,12 +203,12 @@ fn claim_anonymous(ctx: &Ctx) -> Result<WorkerName> {
 fn resolve_cwd(cwd: Option<&Path>) -> Result<PathBuf> {
     let given = match cwd {
         Some(p) => p.to_path_buf(),
-        None => std::env::current_dir().map_err(|e| Error::CwdMissing {
+        None => host::current_dir().map_err(|e| Error::CwdMissing {
             path: PathBuf::from("."),
             reason: e.to_string(),
         })?,
     };
-    let resolved = std::fs::canonicalize(&given).map_err(|e| Error::CwdMissing {
+    let resolved = host::canonicalize(&given).map_err(|e| Error::CwdMissing {
         path: given.clone(),
         reason: e.to_string(),
     })?;
@@ -248,6 +233,6 @@ pub fn resolve_bin(ctx: &Ctx, provider: &dyn ProviderModule) -> Result<PathBuf> 
         bin: wanted.clone(),
         env_var: provider.bin_env_var(),
     };
-    let here = std::env::current_dir().unwrap_or_default();
+    let here = host::current_dir().unwrap_or_default();
     ctx.find_program(&wanted, &here).ok_or_else(not_found)
 }

@@ -2,18 +2,19 @@
 //! pane, and the answer of its last turn.
 
 use super::Ctx;
-use super::guard::CHECK_EVENT;
 use crate::adapters::transcript::ReverseLines;
 use crate::core::errors::{Error, Result};
+use crate::core::events::CHECK_EVENT;
 use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
 use crate::core::providers::{EventClass, ProviderModule, TranscriptTurn, str_field};
 use crate::core::wait::{ClassifiedEvent, Liveness};
 use serde::Serialize;
 use std::path::PathBuf;
-use std::time::{SystemTime, UNIX_EPOCH};
 
-/// A worker as the verbs see it.
+/// A worker as the verbs see it: loaded once by the face (or handed back by `spawn`) and passed
+/// to every verb the command runs, so meta.json is read once per command.
+#[derive(Debug, Clone)]
 pub struct Worker {
     pub name: WorkerName,
     pub meta: Meta,
@@ -24,6 +25,12 @@ impl Worker {
     pub fn load(ctx: &Ctx, raw_name: &str) -> Result<Self> {
         let name = WorkerName::parse(raw_name)?;
         let meta = ctx.state.read_meta(&name)?;
+        Ok(Worker { name, meta })
+    }
+
+    /// The worker `spawn` just wrote the meta of.
+    pub fn from_meta(meta: Meta) -> Result<Self> {
+        let name = WorkerName::parse(&meta.name)?;
         Ok(Worker { name, meta })
     }
 
@@ -284,12 +291,4 @@ pub struct Answer {
     /// The value a `--schema` guardrail accepted for this turn, as JSON.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub structured_output: Option<serde_json::Value>,
-}
-
-/// Milliseconds since the Unix epoch.
-pub fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or(0)
 }

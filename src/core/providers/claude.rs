@@ -10,11 +10,11 @@
 //!   and confirms only once "Yes, I trust this folder" is highlighted; onboarding and sign-in
 //!   screens are refused.
 
+use super::OnPermission;
 use super::{
     EventClass, LaunchInput, LaunchSpec, Provider, ProviderModule, StartupScreen, TranscriptTurn,
     add_tokens, dialog_question, env_get, flags, highlighted, hooks_json, str_field,
 };
-use crate::core::args::OnPermission;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -308,7 +308,7 @@ impl ProviderModule for Claude {
         str_field(payload, "last_assistant_message").map(str::to_string)
     }
 
-    fn turn_actions(&self, records: &[Value]) -> Vec<crate::core::turns::ToolAction> {
+    fn turn_actions(&self, records: &[Value]) -> Vec<super::tool_action::ToolAction> {
         super::actions::claude(records)
     }
 

@@ -13,12 +13,12 @@
 //! - Rollout: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<ts>-<thread>.jsonl`; a turn runs from
 //!   `event_msg/task_started` to `event_msg/task_complete` (or `turn_aborted`).
 
+use super::OnPermission;
 use super::codex_config::worker_config;
 use super::{
     Composer, EventClass, LaunchInput, LaunchSpec, Provider, ProviderModule, StartupScreen,
     TranscriptTurn, add_tokens, env_get, flags, highlighted, hooks_json, str_field,
 };
-use crate::core::args::OnPermission;
 use crate::core::errors::Result;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
@@ -220,7 +220,7 @@ impl ProviderModule for Codex {
         str_field(payload, "last_assistant_message").map(str::to_string)
     }
 
-    fn turn_actions(&self, records: &[Value]) -> Vec<crate::core::turns::ToolAction> {
+    fn turn_actions(&self, records: &[Value]) -> Vec<super::tool_action::ToolAction> {
         super::actions::codex(records)
     }
 

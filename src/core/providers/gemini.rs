@@ -13,11 +13,11 @@
 //!   written again with the same `id` replaces the earlier one; `{"$set":…}` lines (metadata,
 //!   curated history) are not needed to find the last turn.
 
+use super::OnPermission;
 use super::{
     Composer, EventClass, LaunchInput, LaunchSpec, Provider, ProviderModule, StartupScreen,
     TranscriptTurn, add_tokens, env_get, flags, highlighted, hooks_json, str_field,
 };
-use crate::core::args::OnPermission;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
 use std::collections::HashSet;
@@ -289,7 +289,7 @@ impl ProviderModule for Gemini {
             .map(str::to_string)
     }
 
-    fn turn_actions(&self, records: &[Value]) -> Vec<crate::core::turns::ToolAction> {
+    fn turn_actions(&self, records: &[Value]) -> Vec<super::tool_action::ToolAction> {
         super::actions::gemini(records)
     }
 

@@ -9,9 +9,11 @@ pub mod codex;
 pub mod codex_config;
 pub mod flags;
 pub mod gemini;
+pub mod permission;
+pub mod tool_action;
 
-use super::args::OnPermission;
 use super::worker_env::ProviderEnv;
+pub use permission::OnPermission;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -264,7 +266,7 @@ pub trait ProviderModule: Sync {
     }
     /// The tool calls of one turn, from its transcript records (oldest first); see
     /// [`actions`].
-    fn turn_actions(&self, _records: &[serde_json::Value]) -> Vec<crate::core::turns::ToolAction> {
+    fn turn_actions(&self, _records: &[serde_json::Value]) -> Vec<tool_action::ToolAction> {
         Vec::new()
     }
 }

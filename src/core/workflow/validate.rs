@@ -13,7 +13,6 @@ use super::template::{self, Ref};
 use crate::core::args::{GuardArgs, SpawnArgs, WaitUntil};
 use crate::core::duration::parse_duration;
 use crate::core::worker_env::EnvSpec;
-use serde::Serialize;
 use serde_saphyr::{Location, Spanned};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -21,24 +20,9 @@ use std::path::{Path, PathBuf};
 /// Longest worker key: the worker's umbel name is `<run id>-<key>` (at most 63 characters).
 pub const MAX_WORKER_KEY: usize = 50;
 
-/// One problem, at a 1-based line and column of the file (0 when unknown).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Problem {
-    pub line: u64,
-    pub column: u64,
-    pub message: String,
-}
+pub use super::problem::Problem;
 
 impl Problem {
-    /// A problem at `line`:`column`.
-    pub fn at(line: u64, column: u64, message: impl Into<String>) -> Self {
-        Problem {
-            line,
-            column,
-            message: message.into(),
-        }
-    }
-
     fn located(loc: Location, message: impl Into<String>) -> Self {
         Problem::at(loc.line(), loc.column(), message)
     }

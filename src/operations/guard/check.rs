@@ -2,8 +2,9 @@
 //! verdict carries the feedback for the worker, and every check is appended to the worker's
 //! event log.
 
-use super::{CHECK_EVENT, Guard};
+use super::Guard;
 use crate::core::errors::Result;
+use crate::core::events::CHECK_EVENT;
 use crate::core::guard::{CheckKind, Rejection, extract_json, problem_lines, tail};
 use crate::core::name::WorkerName;
 use crate::core::outcome::CheckReport;

@@ -11,8 +11,8 @@ mod accept;
 mod check;
 
 use super::Ctx;
-use super::send;
 use super::worker::Worker;
+use crate::adapters::{files, host};
 use crate::core::args::GuardArgs;
 use crate::core::duration::parse_duration;
 use crate::core::errors::{Error, Result};
@@ -27,8 +27,6 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The event-log kind of a recorded check.
-pub const CHECK_EVENT: &str = "UmbelCheck";
 /// The file `send` leaves the turn's guardrails in.
 const GUARD_FILE: &str = "guard.json";
 const DEFAULT_CHECK_TIMEOUT: Duration = Duration::from_secs(60);
@@ -117,13 +115,16 @@ impl Guard {
     }
 
     /// Waits for the turn with `wait_turn` (given the position to wait from) and checks each
-    /// answer, sending feedback and waiting again until one passes or the attempts run out.
+    /// answer, sending feedback with `resend` (which returns the position to wait from) and
+    /// waiting again until one passes or the attempts run out. The caller passes the resend in,
+    /// so guardrails do not depend on `send` (which depends on them).
     pub fn enforce(
         &self,
         ctx: &Ctx,
         worker: &Worker,
         mut since: Option<usize>,
         mut wait_turn: impl FnMut(Option<usize>) -> Result<Outcome>,
+        mut resend: impl FnMut(&[u8]) -> Result<usize>,
     ) -> Result<Outcome> {
         let mut attempt = 1;
         loop {
@@ -157,7 +158,7 @@ impl Guard {
                 rejected.check = Some(verdict.report);
                 return Ok(rejected);
             }
-            since = Some(send::send(ctx, worker.name.as_str(), feedback.as_bytes())?);
+            since = Some(resend(feedback.as_bytes())?);
             attempt += 1;
         }
     }
@@ -179,12 +180,12 @@ pub fn leave_for_wait(ctx: &Ctx, name: &WorkerName, given: Option<&Given>) -> Re
 }
 
 fn current_dir() -> Result<PathBuf> {
-    std::env::current_dir().map_err(|e| Error::io("cannot read the current directory", ".", e))
+    host::current_dir_or_error()
 }
 
 fn load_schema(path: &Path, given: &Path) -> Result<(String, Schema)> {
     let shown = given.display().to_string();
-    let text = std::fs::read(path).map_err(|e| {
+    let text = files::read(path).map_err(|e| {
         Error::usage(format!(
             "`--schema {shown}`: cannot read {}: {e}",
             path.display()

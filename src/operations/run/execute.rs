@@ -4,13 +4,13 @@
 
 use super::step::{StepFailure, StepJob, run_step};
 use super::{Ctx, Prepared, StepResult};
+use crate::adapters::host::now_ms;
 use crate::core::args::KillArgs;
 use crate::core::errors::Result;
 use crate::core::workflow::Plan;
 use crate::core::workflow::graph;
 use crate::core::workflow::record::{Failure, RunRecord, RunStatus, StepStatus, worker_name};
 use crate::operations::kill;
-use crate::operations::worker::now_ms;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -2,24 +2,20 @@
 //! environment, the cwds on disk). Creates nothing.
 
 use super::Ctx;
+use crate::adapters::files;
 use crate::core::errors::{Error, Result};
 use crate::core::workflow::model::{self, MAX_FILE_BYTES};
 use crate::core::workflow::validate::{Context, validate};
 use crate::core::workflow::{Plan, Problem};
 use crate::operations::guard::Guard;
-use std::io::Read;
 use std::path::Path;
 
 /// The checked plan of `file`, and the file's text. Relative paths in it resolve against
 /// `base` when given (a resumed run's original folder: `file` is then the run's copy), else
 /// against the file's own folder.
 pub fn load(ctx: &Ctx, file: &Path, base: Option<&Path>) -> Result<(Plan, String)> {
-    let handle = std::fs::File::open(file).map_err(|e| Error::io("cannot read", file, e))?;
     // Read one byte past the limit so a huge file is refused without reading all of it.
-    let mut bytes = Vec::new();
-    handle
-        .take(MAX_FILE_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)
+    let bytes = files::read_capped(file, MAX_FILE_BYTES as u64 + 1)
         .map_err(|e| Error::io("cannot read", file, e))?;
     let invalid = |problem: Problem| Error::InvalidWorkflow {
         file: file.to_path_buf(),

@@ -2,17 +2,19 @@
 //! it, wait for the turn to end as the step says, and keep the answer and outputs.
 
 use super::{Ctx, StepResult};
+use crate::adapters::files;
 use crate::adapters::runs::RunStore;
-use crate::core::args::{GuardArgs, KillArgs, NoUnknownFields, SpawnArgs, WaitArgs, WaitUntil};
+use crate::core::args::{KillArgs, SpawnArgs, WaitUntil};
 use crate::core::errors::Error;
+use crate::core::name::WorkerName;
 use crate::core::outcome::OutcomeKind;
 use crate::core::workflow::template::{self, Ref};
 use crate::core::workflow::{OutputSource, PlannedStep, PlannedWorker};
 use crate::operations::guard::Guard;
+use crate::operations::turn::{self, TurnRequest};
 use crate::operations::worker::Worker;
-use crate::operations::{kill, send, spawn, wait};
+use crate::operations::{kill, spawn};
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::Path;
 
 /// Default bound of a step's wait.
@@ -55,6 +57,28 @@ pub struct StepJob<'a> {
     pub base: &'a Path,
 }
 
+/// The step's worker, spawned on its first step in this attempt (a tombstone of the same name
+/// is this run's own, from an earlier attempt, and is purged first), else loaded.
+fn ready_worker(ctx: &Ctx, job: &StepJob) -> Result<Worker, StepFailure> {
+    let name = WorkerName::parse(job.worker_name)?;
+    if !job.spawn_first {
+        return Ok(Worker::load(ctx, name.as_str())?);
+    }
+    if ctx.state.session_dir(&name).is_dir() {
+        let purge = KillArgs {
+            name: Some(name.to_string()),
+            all: false,
+            purge: true,
+        };
+        kill::kill(ctx, &purge)?;
+    }
+    let args = SpawnArgs {
+        name: Some(name.to_string()),
+        ..job.worker.spawn.clone()
+    };
+    Ok(Worker::from_meta(spawn::spawn(ctx, &args)?)?)
+}
+
 /// Runs one step to its end.
 pub fn run_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
     let StepJob {
@@ -63,26 +87,7 @@ pub fn run_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
         worker_name,
         ..
     } = *job;
-    if job.spawn_first {
-        // A tombstone of the same name is this run's own, from an earlier attempt.
-        if ctx
-            .state
-            .session_dir(&crate::core::name::WorkerName::parse(worker_name)?)
-            .is_dir()
-        {
-            let purge = KillArgs {
-                name: Some(worker_name.to_string()),
-                all: false,
-                purge: true,
-            };
-            kill::kill(ctx, &purge)?;
-        }
-        let args = SpawnArgs {
-            name: Some(worker_name.to_string()),
-            ..worker.spawn.clone()
-        };
-        spawn::spawn(ctx, &args)?;
-    }
+    let worker_now = ready_worker(ctx, job)?;
     let prompt = template::render(&step.prompt, |r| match r {
         Ref::Env(name) => ctx.var(name).map(str::to_string),
         Ref::Session => Some(worker_name.to_string()),
@@ -94,22 +99,22 @@ pub fn run_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
     });
     job.store.write_step_file(&step.id, "prompt", &prompt)?;
     let guard = Guard::prepare(ctx, &step.guard, job.base)?;
-    let position = send::send_turn(ctx, worker_name, prompt.as_bytes(), &GuardArgs::default())?;
-    let wait_args = WaitArgs {
-        name: worker_name.to_string(),
-        since: Some(position),
-        until: WaitUntil {
-            timeout: Some(step.wait.timeout.clone().unwrap_or(DEFAULT_TIMEOUT.into())),
-            ..step.wait.clone()
-        },
-        guard: GuardArgs::default(),
-        unknown: NoUnknownFields,
+    let until = WaitUntil {
+        timeout: Some(step.wait.timeout.clone().unwrap_or(DEFAULT_TIMEOUT.into())),
+        ..step.wait.clone()
     };
-    let outcome = wait::wait_guarded(ctx, &wait_args, guard.as_ref())?;
+    let request = TurnRequest {
+        prompt: prompt.as_bytes(),
+        until: &until,
+        guard: guard.as_ref(),
+    };
+    let done = turn::turn(ctx, &worker_now, &request)?;
+    let outcome = &done.outcome;
     if outcome.outcome != OutcomeKind::Stop {
         let kind = outcome.outcome.as_str();
         let reason = outcome
             .reason
+            .as_ref()
             .map(|r| format!(" ({r})"))
             .unwrap_or_default();
         let said = outcome
@@ -126,9 +131,10 @@ pub fn run_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
         });
     }
     // Under a `schema` guard the step's answer is the accepted value, as clean JSON.
-    let answer = match &outcome.structured_output {
-        Some(value) => serde_json::to_string_pretty(value).unwrap_or_default(),
-        None => Worker::load(ctx, worker_name)?.answer(ctx)?.text,
+    let answer = match (&outcome.structured_output, done.answer) {
+        (Some(value), _) => serde_json::to_string_pretty(value).unwrap_or_default(),
+        (None, Some(answer)) => answer?.text,
+        (None, None) => worker_now.answer(ctx)?.text,
     };
     job.store.write_step_file(&step.id, "answer", &answer)?;
     let cwd = worker.spawn.cwd.clone().unwrap_or_default();
@@ -152,22 +158,15 @@ fn read_output(path: &Path, key: &str) -> Result<String, StepFailure> {
         exit: 1,
         interrupted: false,
     };
-    let file = std::fs::File::open(path).map_err(|e| {
+    let cannot = |e: &dyn std::fmt::Display| {
         fail(format!(
             "output `{key}`: cannot read {}: {e}",
             path.display()
         ))
-    })?;
-    let mut text = String::new();
-    file.take(MAX_OUTPUT_FILE)
-        .read_to_string(&mut text)
-        .map_err(|e| {
-            fail(format!(
-                "output `{key}`: cannot read {}: {e}",
-                path.display()
-            ))
-        })?;
-    Ok(text)
+    };
+    let bytes = files::read_capped(path, MAX_OUTPUT_FILE).map_err(|e| cannot(&e))?;
+    // As `read_to_string` said it.
+    String::from_utf8(bytes).map_err(|_| cannot(&"stream did not contain valid UTF-8"))
 }
 
 /// The first non-empty line of a check's output, cut to 200 characters.

@@ -8,14 +8,14 @@ mod evidence;
 
 use super::Ctx;
 use super::guard::Guard;
+use super::send::send;
 use super::worker::Worker;
 use crate::adapters::transcript::ReverseLines;
 use crate::adapters::watch::FolderWatch;
-use crate::core::args::WaitArgs;
+use crate::core::args::{WaitArgs, WaitUntil};
 use crate::core::duration::parse_duration;
 use crate::core::errors::{Error, Result};
 use crate::core::events::EventRecord;
-use crate::core::name::WorkerName;
 use crate::core::outcome::{Outcome, OutcomeKind};
 use crate::core::providers::{EventClass, StartupScreen};
 use crate::core::status::screen_reason;
@@ -45,19 +45,18 @@ struct Conditions {
 }
 
 impl Conditions {
-    fn from_args(args: &WaitArgs, worker: &Worker) -> Result<Self> {
-        let timeout = match &args.until.timeout {
+    fn from_args(until: &WaitUntil, worker: &Worker) -> Result<Self> {
+        let timeout = match &until.timeout {
             Some(text) => parse_duration(text, "--timeout")?,
             None => DEFAULT_TIMEOUT,
         };
-        let idle = args
-            .until
+        let idle = until
             .idle_timeout
             .as_deref()
             .map(|t| parse_duration(t, "--idle-timeout"))
             .transpose()?;
-        let file = args.until.file.as_ref().map(|f| worker.meta.cwd.join(f));
-        let pattern = match &args.until.pattern {
+        let file = until.file.as_ref().map(|f| worker.meta.cwd.join(f));
+        let pattern = match &until.pattern {
             Some(p) => Some(
                 Regex::new(p).map_err(|e| Error::usage(format!("invalid `--pattern {p}`: {e}")))?,
             ),
@@ -76,21 +75,28 @@ impl Conditions {
 /// was sent with): then one wait may span several answers, all within `--timeout`.
 /// With `ctx.progress` set, reports the turn's phase (and output tokens, read from the
 /// transcript at most every quarter second) each time the loop looks.
-pub fn wait(ctx: &Ctx, args: &WaitArgs) -> Result<Outcome> {
-    let name = WorkerName::parse(&args.name)?;
-    let guard = Guard::for_wait(ctx, &name, &args.guard)?;
-    wait_guarded(ctx, args, guard.as_ref())
+/// `args.name` names `worker`, which the face loaded.
+pub fn wait(ctx: &Ctx, worker: &Worker, args: &WaitArgs) -> Result<Outcome> {
+    let guard = Guard::for_wait(ctx, &worker.name, &args.guard)?;
+    wait_guarded(ctx, worker, args.since, &args.until, guard.as_ref())
 }
 
-/// Waits with guardrails already prepared (or none); `args.guard` is not looked at.
-pub fn wait_guarded(ctx: &Ctx, args: &WaitArgs, guard: Option<&Guard>) -> Result<Outcome> {
-    let worker = Worker::load(ctx, &args.name)?;
-    let cond = Conditions::from_args(args, &worker)?;
+/// Waits from `since` with guardrails already prepared (or none); a rejected answer's feedback
+/// is sent to the worker from here.
+pub fn wait_guarded(
+    ctx: &Ctx,
+    worker: &Worker,
+    since: Option<usize>,
+    until: &WaitUntil,
+    guard: Option<&Guard>,
+) -> Result<Outcome> {
+    let cond = Conditions::from_args(until, worker)?;
     let deadline = Instant::now() + cond.timeout;
+    let wait_turn = |since| wait_turn(ctx, worker, &cond, since, deadline);
     match guard {
-        None => wait_turn(ctx, &worker, &cond, args.since, deadline),
-        Some(guard) => guard.enforce(ctx, &worker, args.since, |since| {
-            wait_turn(ctx, &worker, &cond, since, deadline)
+        None => wait_turn(since),
+        Some(guard) => guard.enforce(ctx, worker, since, wait_turn, |feedback| {
+            send(ctx, worker, feedback)
         }),
     }
 }
