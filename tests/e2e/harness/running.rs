@@ -20,11 +20,17 @@ impl<'a> Running<'a> {
     #[track_caller]
     pub(super) fn new(test: Test<'a>, talk: bool) -> Self {
         let mut cmd = test.process();
-        if talk {
+        let bytes = test.stdin_bytes().map(<[u8]>::to_vec);
+        if talk || bytes.is_some() {
             cmd.stdin(Stdio::piped());
         }
         let mut child = cmd.spawn().expect("start umbel");
-        let stdin = child.stdin.take();
+        let mut stdin = child.stdin.take();
+        if let Some(bytes) = bytes {
+            // A thread, so a large input cannot block on a child busy writing its output.
+            let mut pipe = stdin.take().expect("stdin pipe");
+            std::thread::spawn(move || pipe.write_all(&bytes));
+        }
         Running {
             child,
             test,

@@ -136,18 +136,23 @@ impl<'a> Test<'a> {
         self.run().json()
     }
 
-    /// Starts it in the background (stdin empty, stdout and stderr captured); its finishers
-    /// check this Test's expectations.
+    /// Starts it in the background (stdin what `.stdin` gave, else empty; stdout and stderr
+    /// captured); its finishers check this Test's expectations.
     #[track_caller]
     pub fn start(self) -> Running<'a> {
         Running::new(self, false)
     }
 
-    /// Starts it in the background with its stdin kept open, to speak to it line by line
+    /// Starts it in the background with its stdin kept open (no `.stdin`), to speak to it line by line
     /// ([`Running::write_line`], [`Running::read_line`]).
     #[track_caller]
     pub fn talk(self) -> Running<'a> {
         Running::new(self, true)
+    }
+
+    /// The bytes `.stdin` gave, if any.
+    pub(super) fn stdin_bytes(&self) -> Option<&[u8]> {
+        self.stdin.as_deref()
     }
 
     /// The lower-level command under [`Test::start`]: stdin null, stdout and stderr piped.
