@@ -50,31 +50,19 @@ fn bare_umbel_prints_the_short_help() {
 fn run_dash_reads_the_workflow_from_stdin() {
     let sb = Sandbox::new();
     let yaml = "workers:\n  a: {}\nsteps:\n  - {id: s, worker: a, prompt: hi}\n";
-    let out = sb
-        .umbel()
-        .args(["run", "--json", "-"])
+    let record = sb
+        .umbel(["run", "--json", "-"])
         .env("UMBEL_PROGRESS", "plain")
-        .write_stdin(yaml)
-        .output()
-        .expect("run -");
-    assert_success(&out, "run -");
-    let record = json_of(&out);
+        .stdin(yaml)
+        .json();
     assert_eq!(record["status"], "completed", "{record}");
     assert_eq!(record["file"], "<stdin>");
     // A problem names standard input, at its line and column.
     let broken = yaml.replace("worker: a", "worker: b");
-    let out = sb
-        .umbel()
-        .args(["run", "--check", "-"])
-        .write_stdin(broken)
-        .output()
-        .expect("run --check -");
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("umbel: <stdin>:4:21: step `s`: unknown worker `b`"),
-        "{}",
-        stderr(&out)
-    );
+    sb.umbel(["run", "--check", "-"])
+        .stdin(broken)
+        .stderr_has("umbel: <stdin>:4:21: step `s`: unknown worker `b`")
+        .status(2);
 }
 
 #[test]

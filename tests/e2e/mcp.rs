@@ -9,5 +9,5 @@ mod guard;
 mod in_process;
 mod output;
 mod schema;
-mod stdio;
+pub(crate) mod stdio;
 mod turns;
