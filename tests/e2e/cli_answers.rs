@@ -54,6 +54,7 @@ fn run_dash_reads_the_workflow_from_stdin() {
         .umbel(["run", "--json", "-"])
         .env("UMBEL_PROGRESS", "plain")
         .stdin(yaml)
+        .success()
         .json();
     assert_eq!(record["status"], "completed", "{record}");
     assert_eq!(record["file"], "<stdin>");
