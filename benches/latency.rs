@@ -21,7 +21,7 @@
 //!
 //! Figures, not pass/fail: these machines are shared and noisy.
 
-#[path = "../tests/e2e/harness.rs"]
+#[path = "../tests/e2e/harness/mod.rs"]
 mod harness;
 #[path = "../tests/e2e/load.rs"]
 mod load;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs what umbel's recipes need on a Debian machine that has the Rust toolchain:
-# tmux (apt-get) and just (pip, else cargo). Idempotent; says exactly what is missing when it
+# tmux and shellcheck (apt-get) and just (pip, else cargo). Idempotent; says exactly what is missing when it
 # cannot install something itself.
 set -eu
 
@@ -16,15 +16,22 @@ if ! command -v cargo >/dev/null 2>&1; then
   exit 1
 fi
 
-if ! command -v tmux >/dev/null 2>&1; then
+# apt_install TOOL WHAT: installs TOOL with apt-get unless it is on PATH; WHAT describes it when
+# it is missing and there is no apt-get.
+apt_install() {
+  command -v "$1" >/dev/null 2>&1 && return 0
   if command -v apt-get >/dev/null 2>&1; then
-    echo "umbel setup: installing tmux (apt-get)" >&2
-    as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >/dev/null
+    echo "umbel setup: installing $1 (apt-get)" >&2
+    as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null
   else
-    echo "umbel setup: tmux (>= 3.2) is missing and there is no apt-get; install it with your package manager" >&2
+    echo "umbel setup: $2 is missing and there is no apt-get; install it with your package manager" >&2
     exit 1
   fi
-fi
+}
+
+apt_install tmux "tmux (>= 3.2)"
+# `just lint` runs it on hooks/ and scripts/ (the hooks must stay POSIX sh, for macOS).
+apt_install shellcheck "shellcheck (macOS: brew install shellcheck)"
 
 if ! command -v just >/dev/null 2>&1; then
   echo "umbel setup: installing just" >&2

@@ -298,24 +298,11 @@ fn codex(records: &[Value], stats: &mut TurnStats) {
                 let name = model.clone();
                 stats.model(&name).add(&tokens);
             }
-            (_, Some("function_call")) => {
-                let input: Option<Value> =
-                    str_field(payload, "arguments").and_then(|a| serde_json::from_str(a).ok());
-                stats.tools.push(ToolCall::new(
-                    str_field(payload, "call_id"),
-                    str_field(payload, "name"),
-                    input.as_ref(),
-                ));
-            }
+            (_, Some("function_call")) => stats.tools.push(codex_call(payload)),
             (_, Some("function_call_output")) => {
                 let id = str_field(payload, "call_id").unwrap_or("");
-                let raw = str_field(payload, "output").unwrap_or("");
-                let exit_code = codex_exit_code(raw);
                 if let Some(tool) = stats.tool(id) {
-                    tool.output = Some(codex_output(raw).to_string());
-                    tool.exit_code = exit_code;
-                    tool.ok = Some(exit_code == Some(0));
-                    tool.denied = exit_code.is_none() && raw.contains("reject");
+                    codex_call_output(tool, payload);
                 }
             }
             (_, Some("task_complete")) => {
@@ -324,6 +311,28 @@ fn codex(records: &[Value], stats: &mut TurnStats) {
             _ => {}
         }
     }
+}
+
+/// A codex `function_call` payload as a tool call without its result.
+pub fn codex_call(payload: &Value) -> ToolCall {
+    let input: Option<Value> =
+        str_field(payload, "arguments").and_then(|a| serde_json::from_str(a).ok());
+    ToolCall::new(
+        str_field(payload, "call_id"),
+        str_field(payload, "name"),
+        input.as_ref(),
+    )
+}
+
+/// Its `function_call_output` payload: what the command printed and how it ended, or that
+/// codex refused to run it (no exit code, a rejection).
+pub fn codex_call_output(tool: &mut ToolCall, payload: &Value) {
+    let raw = str_field(payload, "output").unwrap_or("");
+    let exit_code = codex_exit_code(raw);
+    tool.output = Some(codex_output(raw).to_string());
+    tool.exit_code = exit_code;
+    tool.ok = Some(exit_code == Some(0));
+    tool.denied = exit_code.is_none() && raw.contains("reject");
 }
 
 /// `Process exited with code N` in a codex tool output.

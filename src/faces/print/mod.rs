@@ -91,8 +91,10 @@ pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec
             let ms = started.elapsed().as_millis() as u64;
             match format {
                 OutputFormat::Text => emit_text(&done),
-                OutputFormat::Json => emit_json(&done, ms),
-                OutputFormat::StreamJson => stream::finish(ctx, done.live.take(), &done, ms),
+                _ if streams(format, done.provider) => {
+                    stream::finish(ctx, done.live.take(), &done, ms)
+                }
+                _ => emit_json(&done, ms),
             }
             done.outcome.outcome.exit_code()
         }
@@ -104,6 +106,13 @@ pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec
             code
         }
     }
+}
+
+/// Whether the output is streamed while the turn runs: `stream-json`, and codex's JSON, which
+/// is `codex exec --json`'s stream of events.
+fn streams(format: OutputFormat, provider: Provider) -> bool {
+    format == OutputFormat::StreamJson
+        || (format == OutputFormat::Json && provider == Provider::Codex)
 }
 
 /// What one print-mode turn produced.
@@ -197,8 +206,7 @@ fn turn(
         None => (spawn_for_print(ctx, args, line)?, true),
     };
     let one_turn = || run_turn(ctx, &worker, &prompt, &until, line, guard.as_ref());
-    // codex's stream is its `exec --json` events, printed at the end.
-    let result = if args.output_format == OutputFormat::StreamJson && provider != Provider::Codex {
+    let result = if streams(args.output_format, provider) {
         let (done, live) = stream::run(ctx, &worker.meta, one_turn);
         done.map(|done| Done {
             live: Some(live),
