@@ -28,22 +28,9 @@ use crate::scenario::Scenario;
 
 /// The binary's `main`.
 pub fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args_os()
-        .skip(1)
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    crate::record::record_argv(&args);
-    match run(&args) {
-        Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
-        Err(msg) => {
-            if msg.starts_with("Error:") || msg.starts_with("error:") {
-                eprintln!("{msg}");
-            } else {
-                eprintln!("fake-claude: {msg}");
-            }
-            ExitCode::from(1)
-        }
-    }
+    crate::engine::entry::main(run, |msg| {
+        crate::engine::entry::error_line("fake-claude", msg, &["Error:", "error:"])
+    })
 }
 
 /// Runs fake-claude with `args` (without the program name); returns the exit status.

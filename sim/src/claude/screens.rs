@@ -259,5 +259,28 @@ pub fn done_verb(seed: &str) -> &'static str {
     VERBS[(crate::ids::hash(&[seed.as_bytes()]) % VERBS.len() as u64) as usize]
 }
 
+/// The text said before a tool call.
+pub fn preamble(tool: &str) -> String {
+    if tool == "Bash" {
+        "I will run a command.".into()
+    } else {
+        format!("I will use the {tool} tool.")
+    }
+}
+
+/// The question dialog: a rule, the question, the way out.
+pub fn question(width: usize, text: &str) -> Vec<String> {
+    let mut lines = vec![
+        String::new(),
+        rule('─', width),
+        " Claude has a question".into(),
+    ];
+    lines.push(String::new());
+    lines.extend(text.lines().map(|l| format!(" {l}")));
+    lines.push(String::new());
+    lines.push(" Esc to cancel".into());
+    lines
+}
+
 #[cfg(test)]
 mod tests;

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use super::cli::Options;
 use super::config::{self, Paths};
 use crate::clock::Clock;
+use crate::engine::host::{self, Host};
 use crate::hooks::{HookRun, Hooks, Runner};
 use crate::ids::{self, IdGen};
 use crate::json::Obj;
@@ -273,16 +274,6 @@ impl Session {
         runner.run(&commands, &payload.to_line())
     }
 
-    /// Records a submitted prompt in `UMBEL_SIM_RECORD_DIR`, if set.
-    pub fn record_prompt(&mut self, prompt: &str) {
-        if let Some(r) = self.recorder.as_mut()
-            && let Err(e) = r.record(prompt)
-        {
-            self.fatal
-                .get_or_insert(format!("cannot write to {}: {e}", crate::record::ENV));
-        }
-    }
-
     /// Appends a record to the transcript; the first failure is kept in `fatal`.
     pub fn append(&mut self, record: &Obj) {
         if let Err(e) = crate::jsonl::append(&self.transcript_path, record) {
@@ -404,5 +395,19 @@ mod tests {
             Some("⏵⏵ auto mode on (shift+tab to cycle)")
         );
         assert_eq!(Mode::parse("nope"), None);
+    }
+}
+
+impl Host for Session {
+    fn take_fatal(&mut self) -> Option<String> {
+        self.fatal.take()
+    }
+
+    fn record_prompt(&mut self, prompt: &str) {
+        host::record_prompt(self.recorder.as_mut(), &mut self.fatal, prompt);
+    }
+
+    fn write(&mut self, records: &[Obj]) {
+        records.iter().for_each(|r| self.append(r));
     }
 }

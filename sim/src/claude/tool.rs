@@ -10,7 +10,7 @@ use super::question::ELICITATION;
 use super::screens::{self, INTERRUPTED_LINE};
 use super::session::{Mode, Session};
 use super::transcript::{DENIED_DONT_ASK, DENIED_PRINT, REJECTED, text_block, tool_use_block};
-use super::turn::{Block, Outcome, Phase, ToolCall, Turn};
+use super::turn::{Block, Done, Outcome, Phase, ToolCall, Turn};
 use crate::obj;
 use crate::scenario::Permission;
 
@@ -19,7 +19,7 @@ impl Turn {
     /// (interactive), an automatic denial (print mode) or a run (bypass mode).
     pub(super) fn tool_requested(&mut self, sess: &mut Session, p: Permission, now: Instant) {
         let preamble = self.block.text.clone();
-        self.commits.extend(self.block.take_rest());
+        self.core.commits.extend(self.block.take_rest());
         let id = format!("toolu_01{}", sess.ids.alnum(22));
         let rec = sess.rec_assistant(&self.message_id, text_block(&preamble), Some("tool_use"), 0);
         sess.append(&rec);
@@ -64,7 +64,7 @@ impl Turn {
         if !sess.interactive {
             return self.deny(sess, now, DENIED_PRINT);
         }
-        self.phase = Phase::Dialog(0);
+        self.core.phase = Phase::Dialog(0);
         self.notify_pending = true;
     }
 
@@ -96,7 +96,8 @@ impl Turn {
             .output
             .clone()
             .unwrap_or_else(|| fake_output(&p.tool, &p.input));
-        self.commits
+        self.core
+            .commits
             .extend(screens::tool_call(&p.tool, &p.input, &output));
         let payload =
             sess.payload_post_tool_use(&self.prompt_id, &p.tool, &p.input, &output, &t.id);
@@ -115,7 +116,7 @@ impl Turn {
         let Some(t) = self.tool.take() else { return };
         let p = &t.permission;
         let text = message.replace("{tool}", &p.tool);
-        self.commits.extend(screens::tool_call(
+        self.core.commits.extend(screens::tool_call(
             &p.tool,
             &p.input,
             &format!("Error: {text}"),
@@ -127,12 +128,10 @@ impl Turn {
     }
 
     fn continue_after_tool(&mut self, sess: &mut Session, now: Instant) {
-        self.after_tool = true;
         self.num_turns += 1;
         self.message_id = format!("msg_01{}", sess.ids.alnum(22));
         self.block = Block::default();
-        self.pacer.restart(self.chosen.chunks());
-        self.phase = Phase::Stream(now);
+        self.core.resume(now);
     }
 
     /// `4`, Esc or Ctrl-C in the dialog: the real CLI's refusal (no Stop).
@@ -147,24 +146,12 @@ impl Turn {
         sess.append(&rec);
         let mut lines = screens::tool_call(&p.tool, &p.input, "");
         lines.pop();
-        self.commits.extend(lines);
-        self.commits.push(INTERRUPTED_LINE.to_string());
-        Outcome::Done {
-            hook: None,
-            late: None,
-            text: String::new(),
-            api_error: None,
+        self.core.commits.extend(lines);
+        self.core.commits.push(INTERRUPTED_LINE.to_string());
+        Outcome::Done(Done {
             interrupted: true,
-        }
-    }
-}
-
-/// The text said before a tool call.
-pub fn preamble(tool: &str) -> String {
-    if tool == "Bash" {
-        "I will run a command.".into()
-    } else {
-        format!("I will use the {tool} tool.")
+            ..Done::default()
+        })
     }
 }
 
@@ -195,6 +182,6 @@ mod tests {
         );
         assert_eq!(fake_output("Bash", &json!({"command": "rm -rf /"})), "ok");
         assert_eq!(fake_output("Write", &json!({"file_path": "/x"})), "ok");
-        assert_eq!(preamble("Bash"), "I will run a command.");
+        assert_eq!(screens::preamble("Bash"), "I will run a command.");
     }
 }

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use super::exec::{thread_started, turn_completed, turn_failed, turn_started};
 use super::session::Session;
-use super::turn::{Outcome, Phase, Turn};
+use super::turn::{Done, Outcome, Phase, Turn};
 use crate::json::Obj;
 use crate::keys::Key;
 use crate::scenario::Scenario;
@@ -104,14 +104,14 @@ fn drive(sess: &mut Session, prompt: &str) -> (Turn, Outcome) {
     let mut turn = Turn::new(sess, prompt.to_string(), t, 120);
     turn.start(sess);
     loop {
-        if let Some(d) = turn.deadline() {
+        if let Some(d) = turn.core.deadline() {
             t = t.max(d);
             if let Some(o) = turn.tick(sess, t) {
                 return (turn, o);
             }
             continue;
         }
-        let key = match turn.phase {
+        let key = match turn.core.phase {
             Phase::Dialog(_) => Key::Text("y".into()),
             _ => Key::Esc,
         };
@@ -310,10 +310,10 @@ fn exec_json_events_have_the_fixture_shapes() {
             .starts_with("/bin/bash -lc \"")
     );
     let (turn, outcome) = drive(&mut sess, "Please BAD now");
-    let Outcome::Done {
+    let Outcome::Done(Done {
         error: Some(message),
         ..
-    } = outcome
+    }) = outcome
     else {
         panic!("expected a failed turn");
     };
@@ -341,11 +341,11 @@ fn late_transcript_holds_back_the_final_records() {
         Scenario::parse(r#"{"turns":[{"reply":"Done.","late_transcript_ms":300}]}"#).unwrap();
     let mut sess = Session::for_test(&home, scenario, true);
     let (_, outcome) = drive(&mut sess, "go");
-    let Outcome::Done {
+    let Outcome::Done(Done {
         hook: Some(hook),
         late: Some(late),
         ..
-    } = outcome
+    }) = outcome
     else {
         panic!("expected Stop and late records");
     };

@@ -37,22 +37,9 @@ use session::Session;
 
 /// The binary's `main`.
 pub fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args_os()
-        .skip(1)
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    crate::record::record_argv(&args);
-    match run(&args) {
-        Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
-        Err(msg) => {
-            if msg.starts_with("Error") || msg.starts_with("error:") {
-                eprintln!("{msg}");
-            } else {
-                eprintln!("fake-codex: {msg}");
-            }
-            ExitCode::from(1)
-        }
-    }
+    crate::engine::entry::main(run, |msg| {
+        crate::engine::entry::error_line("fake-codex", msg, &["Error", "error:"])
+    })
 }
 
 /// Runs fake-codex with `args` (without the program name); returns the exit status.

@@ -11,6 +11,7 @@ use super::cli::Options;
 use super::config::{self, Config};
 use super::hookcfg::HookFile;
 use crate::clock::Clock;
+use crate::engine::host::{self, Host};
 use crate::hooks::{HookRun, Hooks, Runner};
 use crate::ids::{self, IdGen};
 use crate::json::Obj;
@@ -310,16 +311,6 @@ impl Session {
         runs
     }
 
-    /// Records a submitted prompt in `UMBEL_SIM_RECORD_DIR`, if set.
-    pub fn record_prompt(&mut self, prompt: &str) {
-        if let Some(r) = self.recorder.as_mut()
-            && let Err(e) = r.record(prompt)
-        {
-            self.fatal
-                .get_or_insert(format!("cannot write to {}: {e}", crate::record::ENV));
-        }
-    }
-
     /// A stamped rollout line: `{timestamp, ordinal, type, payload[, metadata]}`.
     pub fn rec(&mut self, kind: &str, payload: Obj, metadata: Option<Obj>) -> Obj {
         let mut o = obj! {
@@ -366,6 +357,20 @@ impl Session {
         self.append(&[meta]);
         let payload = self.payload_session_start();
         self.fire("SessionStart", Some("startup"), &payload);
+    }
+}
+
+impl Host for Session {
+    fn take_fatal(&mut self) -> Option<String> {
+        self.fatal.take()
+    }
+
+    fn record_prompt(&mut self, prompt: &str) {
+        host::record_prompt(self.recorder.as_mut(), &mut self.fatal, prompt);
+    }
+
+    fn write(&mut self, records: &[Obj]) {
+        self.append(records);
     }
 }
 

@@ -147,7 +147,7 @@ impl Turn {
                 sess.payload_permission_request(&self.turn_id, &tool, &t.permission.input);
             sess.fire("PermissionRequest", Some(&tool), &payload);
         }
-        self.phase = Phase::Dialog(0);
+        self.core.phase = Phase::Dialog(0);
     }
 
     /// Approval `never` in the TUI (`-a never`): the escalation the command asked for is rejected
@@ -156,10 +156,8 @@ impl Turn {
         let Some(t) = self.tool.take() else { return };
         let record = sess.rec_call_output(&self.turn_id, &t.call_id, REJECTED_NEVER);
         sess.append(&[record]);
-        self.after_tool = true;
         self.text_started_ms = sess.clock.now_ms();
-        self.pacer.restart(self.chosen.chunks());
-        self.phase = Phase::Stream(now);
+        self.core.resume(now);
     }
 
     /// `y`, `p`, `1`, `2` or Enter on a Yes.
@@ -171,7 +169,9 @@ impl Turn {
         let Some(t) = self.tool.take() else { return };
         let p = &t.permission;
         if let Some(always) = decision {
-            self.commits.extend(screens::decision(&t.cmd, true, always));
+            self.core
+                .commits
+                .extend(screens::decision(&t.cmd, true, always));
         }
         let output = p
             .output
@@ -186,7 +186,7 @@ impl Turn {
             "type" => "item.started",
             "item" => command_item(&t.item_id, &t.cmd, "", false),
         });
-        self.commits.extend(screens::ran(&t.cmd, &output));
+        self.core.commits.extend(screens::ran(&t.cmd, &output));
         let payload =
             sess.payload_post_tool_use(&self.turn_id, &p.tool, &p.input, &response, &t.call_id);
         sess.fire("PostToolUse", Some(&p.tool), &payload);
@@ -198,10 +198,8 @@ impl Turn {
             "type" => "item.completed",
             "item" => command_item(&t.item_id, &t.cmd, &response, true),
         });
-        self.after_tool = true;
         self.text_started_ms = sess.clock.now_ms();
-        self.pacer.restart(self.chosen.chunks());
-        self.phase = Phase::Stream(now);
+        self.core.resume(now);
     }
 
     /// `3`, Esc or Ctrl-C in the approval prompt: the turn is aborted.
@@ -209,7 +207,9 @@ impl Turn {
         let Some(t) = self.tool.take() else {
             return self.aborted(sess);
         };
-        self.commits.extend(screens::decision(&t.cmd, false, false));
+        self.core
+            .commits
+            .extend(screens::decision(&t.cmd, false, false));
         self.aborted(sess)
     }
 }

@@ -35,22 +35,10 @@ use crate::scenario::Scenario;
 /// The binary's `main`: usage errors and other failures print one line on
 /// stderr (`fake-gemini: …` for the fake's own) and exit 1.
 pub fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args_os()
-        .skip(1)
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    crate::record::record_argv(&args);
-    match run(&args) {
-        Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
-        Err(Failure::Usage(msg)) => {
-            eprintln!("{msg}");
-            ExitCode::from(1)
-        }
-        Err(Failure::Fake(msg)) => {
-            eprintln!("fake-gemini: {msg}");
-            ExitCode::from(1)
-        }
-    }
+    crate::engine::entry::main(run, |failure| match failure {
+        Failure::Usage(msg) => msg,
+        Failure::Fake(msg) => format!("fake-gemini: {msg}"),
+    })
 }
 
 /// Why `run` failed.

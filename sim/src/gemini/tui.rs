@@ -1,6 +1,6 @@
 //! The interactive session: startup dialogs, the composer, turns, `/quit`.
 //!
-//! One thread, one loop ([`crate::event_loop`]): wait for input or the next deadline (turn timeline,
+//! One thread, one loop ([`crate::engine::event_loop`]): wait for input or the next deadline (turn timeline,
 //! late chat write, Esc timeout, spinner second), handle it, redraw.
 
 use std::collections::VecDeque;
@@ -13,7 +13,7 @@ use super::screens::{self, Composer};
 use super::session::Session;
 use super::startup::{self, Gate};
 use super::turn::{Late, Outcome, Phase, Turn};
-use crate::event_loop::{self, CTRL_C_WINDOW, Flow, Keyboard, Program};
+use crate::engine::event_loop::{self, CTRL_C_WINDOW, Flow, Keyboard, Program};
 use crate::input::InputBuffer;
 use crate::json::Obj;
 use crate::keys::Key;

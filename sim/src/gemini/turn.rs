@@ -22,8 +22,8 @@ use crate::keys::Key;
 use crate::obj;
 use crate::scenario::{ApiError, Chosen, End};
 
-use crate::timeline::Pacer;
-pub use crate::timeline::{Late, Phase};
+use crate::engine::timeline::Pacer;
+pub use crate::engine::timeline::{Late, Phase};
 
 /// An API failure: HTTP status and the raw error body.
 #[derive(Clone, Debug, PartialEq)]

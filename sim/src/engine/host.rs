@@ -1,0 +1,27 @@
+//! What the engine needs of a provider's session.
+//!
+//! Each fake's `Session` shapes payloads and records its own way; the engine
+//! only writes finished records, records prompts and stops on the
+//! first write error, through [`Host`].
+
+use crate::json::Obj;
+use crate::record::Recorder;
+
+/// A provider's session, as the engine sees it.
+pub trait Host {
+    /// The first error writing a file since the last look (the loops stop on it).
+    fn take_fatal(&mut self) -> Option<String>;
+    /// Records a submitted prompt in `UMBEL_SIM_RECORD_DIR`, if set.
+    fn record_prompt(&mut self, prompt: &str);
+    /// Appends finished records to the transcript (held-back ones, when due).
+    fn write(&mut self, records: &[Obj]);
+}
+
+/// Records `prompt` with `recorder` (if any), keeping the first failure in `fatal`.
+pub fn record_prompt(recorder: Option<&mut Recorder>, fatal: &mut Option<String>, prompt: &str) {
+    if let Some(r) = recorder
+        && let Err(e) = r.record(prompt)
+    {
+        fatal.get_or_insert(format!("cannot write to {}: {e}", crate::record::ENV));
+    }
+}
