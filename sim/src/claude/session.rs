@@ -366,6 +366,20 @@ impl Session {
     }
 }
 
+impl Host for Session {
+    fn take_fatal(&mut self) -> Option<String> {
+        self.fatal.take()
+    }
+
+    fn record_prompt(&mut self, prompt: &str) {
+        host::record_prompt(self.recorder.as_mut(), &mut self.fatal, prompt);
+    }
+
+    fn write(&mut self, records: &[Obj]) {
+        records.iter().for_each(|r| self.append(r));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -398,16 +412,3 @@ mod tests {
     }
 }
 
-impl Host for Session {
-    fn take_fatal(&mut self) -> Option<String> {
-        self.fatal.take()
-    }
-
-    fn record_prompt(&mut self, prompt: &str) {
-        host::record_prompt(self.recorder.as_mut(), &mut self.fatal, prompt);
-    }
-
-    fn write(&mut self, records: &[Obj]) {
-        records.iter().for_each(|r| self.append(r));
-    }
-}

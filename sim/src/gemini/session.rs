@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use super::cli::{ApprovalMode, Options};
 use super::home::{self, Paths, Settings};
 use crate::clock::Clock;
+use crate::engine::host::{self, Host};
 use crate::hooks::{HookRun, Hooks, Runner};
 use crate::ids::{self, IdGen};
 use crate::json::Obj;
@@ -247,16 +248,6 @@ impl Session {
         runner.run(&commands, &payload.to_line())
     }
 
-    /// Records a submitted prompt in `UMBEL_SIM_RECORD_DIR`, if set.
-    pub fn record_prompt(&mut self, prompt: &str) {
-        if let Some(r) = self.recorder.as_mut()
-            && let Err(e) = r.record(prompt)
-        {
-            self.fatal
-                .get_or_insert(format!("cannot write to {}: {e}", crate::record::ENV));
-        }
-    }
-
     /// Appends a line to the chat file; the first failure is kept in `fatal`.
     pub fn append(&mut self, record: &Obj) {
         if let Err(e) = crate::jsonl::append(&self.chat_path, record) {
@@ -268,6 +259,20 @@ impl Session {
     /// Virtual milliseconds since the session started.
     pub fn elapsed_ms(&self) -> u64 {
         (self.clock.now_ms() - self.start_ms).max(0) as u64
+    }
+}
+
+impl Host for Session {
+    fn take_fatal(&mut self) -> Option<String> {
+        self.fatal.take()
+    }
+
+    fn record_prompt(&mut self, prompt: &str) {
+        host::record_prompt(self.recorder.as_mut(), &mut self.fatal, prompt);
+    }
+
+    fn write(&mut self, records: &[Obj]) {
+        records.iter().for_each(|r| self.append(r));
     }
 }
 

@@ -97,7 +97,7 @@ pub fn turn(sess: &mut Session, prompt: &str) -> Outcome {
         if let Some(o) = t.tick(sess, later) {
             return o;
         }
-        if t.deadline().is_none() {
+        if t.core.deadline().is_none() {
             t.after_draw(sess);
             if let Some(o) = t.key(sess, &Key::Text("1".into()), later) {
                 return o;

@@ -107,13 +107,13 @@ impl Turn {
             self.approve(sess, now);
             return;
         }
-        self.phase = Phase::Dialog(0);
+        self.core.phase = Phase::Dialog(0);
         self.notify_pending = true;
     }
 
     /// The confirmation box (live region while waiting).
     pub fn confirm_lines(&self) -> Vec<String> {
-        match (&self.phase, &self.tool) {
+        match (&self.core.phase, &self.tool) {
             (Phase::Dialog(cursor), Some(t)) => {
                 let mut lines = vec![String::new(), String::new()];
                 lines.extend(boxes::confirm(self.width, &t.display, &t.input, *cursor));
@@ -159,7 +159,7 @@ impl Turn {
     /// `1`, `2`, Enter on an Allow, or yolo: run the (fake) tool and go on.
     pub(super) fn approve(&mut self, sess: &mut Session, now: Instant) {
         let Some(t) = self.tool.take() else { return };
-        if matches!(self.phase, Phase::Dialog(_)) {
+        if matches!(self.core.phase, Phase::Dialog(_)) {
             sess.stats.accepted += 1;
         }
         let output = t
@@ -176,7 +176,7 @@ impl Turn {
         };
         let payload = sess.payload_after_tool(&t.name, &t.input, &llm, &output);
         sess.fire("AfterTool", Some(&t.name), &payload);
-        self.commits.extend(boxes::tool_done(
+        self.core.commits.extend(boxes::tool_done(
             self.width,
             &t.display,
             &t.input,
@@ -223,8 +223,7 @@ impl Turn {
         });
         sess.stats.tool_done(&t.name, status == "success");
         sess.stats.requests += 1;
-        self.after_tool = true;
-        self.restart_stream(now);
+        self.resume(now);
     }
 
     /// A call to a tool the model was not offered (`tools.exclude`, or what `-p` leaves out
@@ -255,7 +254,8 @@ impl Turn {
         let mut rec = t.record.clone();
         rec.set("toolCalls", vec![call]);
         sess.chat_gemini(&rec, true);
-        self.commits
+        self.core
+            .commits
             .extend(boxes::tool_done(self.width, &t.display, &t.input, None));
         sess.stats.tool_done(&t.name, false);
         sess.stats.rejected += 1;
