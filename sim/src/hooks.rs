@@ -109,6 +109,22 @@ impl Hooks {
         self.groups.extend(other.groups);
     }
 
+    /// Runs the commands for `event` matching `target` with `payload` on
+    /// stdin, in the runner `runner` makes (only when some match), and waits.
+    pub fn fire(
+        &self,
+        event: &str,
+        target: Option<&str>,
+        payload: &crate::json::Obj,
+        runner: impl FnOnce() -> Runner,
+    ) -> Vec<HookRun> {
+        let commands = self.matching(event, target);
+        if commands.is_empty() {
+            return Vec::new();
+        }
+        runner().run(&commands, &payload.to_line())
+    }
+
     /// The commands for `event`; `target` is what the matcher is tested
     /// against (tool name, notification type, …) or `None` for events without
     /// matchers, where every group applies.

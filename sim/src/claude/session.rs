@@ -263,25 +263,16 @@ impl Session {
 
     /// Runs the hooks for `event` (matcher tested against `target`) and waits for them.
     pub fn fire(&mut self, event: &str, target: Option<&str>, payload: &Obj) -> Vec<HookRun> {
-        let commands = self.hooks.matching(event, target);
-        if commands.is_empty() {
-            return Vec::new();
-        }
-        let runner = Runner {
+        let runner = || Runner {
             cwd: self.paths.cwd.clone(),
             env: self.hook_env(),
         };
-        runner.run(&commands, &payload.to_line())
+        self.hooks.fire(event, target, payload, runner)
     }
 
     /// Appends a record to the transcript; the first failure is kept in `fatal`.
     pub fn append(&mut self, record: &Obj) {
-        if let Err(e) = crate::jsonl::append(&self.transcript_path, record) {
-            self.fatal.get_or_insert(format!(
-                "cannot write {}: {e}",
-                self.transcript_path.display()
-            ));
-        }
+        host::append(&self.transcript_path, record, &mut self.fatal);
     }
 
     /// Path of the live session registry file (`<config>/sessions/<pid>.json`).
@@ -411,4 +402,3 @@ mod tests {
         assert_eq!(Mode::parse("nope"), None);
     }
 }
-

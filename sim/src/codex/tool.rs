@@ -10,18 +10,10 @@ use serde_json::Value;
 use super::screens;
 use super::session::Session;
 use super::turn::{Outcome, Phase, ToolCall, Turn};
+use crate::engine::tool::fake_output;
 use crate::json::{J, Obj};
 use crate::obj;
 use crate::scenario::Permission;
-
-/// Fake output: for `Bash` running `echo …`, the echoed words; otherwise `ok`.
-pub fn fake_output(tool: &str, input: &Value) -> String {
-    let cmd = input.get("command").and_then(Value::as_str).unwrap_or("");
-    match (tool, cmd.trim().strip_prefix("echo ")) {
-        ("Bash", Some(rest)) => rest.trim().trim_matches(['"', '\'']).to_string(),
-        _ => "ok".to_string(),
-    }
-}
 
 /// Quotes one shell word the way codex shows commands (shlex style): the
 /// word is cut into the longest chunks one quoting style can hold (bare, else
@@ -176,7 +168,7 @@ impl Turn {
         let output = p
             .output
             .clone()
-            .unwrap_or_else(|| fake_output(&p.tool, &p.input));
+            .unwrap_or_else(|| fake_output(p.tool == "Bash", &p.input));
         let response = if output.ends_with('\n') {
             output.clone()
         } else {
@@ -217,16 +209,6 @@ impl Turn {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn fake_output_echoes_and_never_runs_anything() {
-        assert_eq!(
-            fake_output("Bash", &json!({"command": "echo hi there"})),
-            "hi there"
-        );
-        assert_eq!(fake_output("Bash", &json!({"command": "rm -rf /"})), "ok");
-    }
 
     #[test]
     fn commands_are_quoted_like_the_recording() {

@@ -4,6 +4,8 @@
 //! only writes finished records, records prompts and stops on the
 //! first write error, through [`Host`].
 
+use std::path::Path;
+
 use crate::json::Obj;
 use crate::record::Recorder;
 
@@ -24,4 +26,14 @@ pub fn record_prompt(recorder: Option<&mut Recorder>, fatal: &mut Option<String>
     {
         fatal.get_or_insert(format!("cannot write to {}: {e}", crate::record::ENV));
     }
+}
+
+/// Appends `record` to the JSONL file at `path`; a failure is kept in
+/// `fatal` (the first one wins). True when the line was written.
+pub fn append(path: &Path, record: &Obj, fatal: &mut Option<String>) -> bool {
+    let result = crate::jsonl::append(path, record);
+    if let Err(e) = &result {
+        fatal.get_or_insert(format!("cannot write {}: {e}", path.display()));
+    }
+    result.is_ok()
 }

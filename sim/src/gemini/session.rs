@@ -237,23 +237,16 @@ impl Session {
 
     /// Runs the hooks for `event` (matcher tested against `target`) and waits for them.
     pub fn fire(&mut self, event: &str, target: Option<&str>, payload: &Obj) -> Vec<HookRun> {
-        let commands = self.hooks.matching(event, target);
-        if commands.is_empty() {
-            return Vec::new();
-        }
-        let runner = Runner {
+        let runner = || Runner {
             cwd: self.paths.cwd.clone(),
             env: self.hook_env(),
         };
-        runner.run(&commands, &payload.to_line())
+        self.hooks.fire(event, target, payload, runner)
     }
 
     /// Appends a line to the chat file; the first failure is kept in `fatal`.
     pub fn append(&mut self, record: &Obj) {
-        if let Err(e) = crate::jsonl::append(&self.chat_path, record) {
-            self.fatal
-                .get_or_insert(format!("cannot write {}: {e}", self.chat_path.display()));
-        }
+        host::append(&self.chat_path, record, &mut self.fatal);
     }
 
     /// Virtual milliseconds since the session started.

@@ -12,6 +12,7 @@ use super::cli::ApprovalMode;
 use super::payloads::confirmation_details;
 use super::session::Session;
 use super::turn::{Event, Phase, Turn};
+use crate::engine::tool::fake_output;
 use crate::json::{J, Obj};
 use crate::obj;
 use crate::scenario::Permission;
@@ -54,15 +55,6 @@ pub fn tool_names(tool: &str) -> (String, String) {
             ("run_shell_command".into(), "Shell".into())
         }
         other => (other.to_string(), other.to_string()),
-    }
-}
-
-/// Fake output: for a shell `echo …`, the echoed words; otherwise `ok`.
-pub fn fake_output(name: &str, input: &Value) -> String {
-    let cmd = input.get("command").and_then(Value::as_str).unwrap_or("");
-    match (name, cmd.trim().strip_prefix("echo ")) {
-        ("run_shell_command", Some(rest)) => rest.trim().trim_matches(['"', '\'']).to_string(),
-        _ => "ok".to_string(),
     }
 }
 
@@ -165,7 +157,7 @@ impl Turn {
         let output = t
             .output
             .clone()
-            .unwrap_or_else(|| fake_output(&t.name, &t.input));
+            .unwrap_or_else(|| fake_output(t.name == "run_shell_command", &t.input));
         let llm = if t.name == "run_shell_command" {
             let pgid = 10_000 + sess.ids.pick(50_000);
             format!(
@@ -265,10 +257,9 @@ impl Turn {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
-    fn names_and_fake_output() {
+    fn scenario_tool_names_map_to_geminis() {
         assert_eq!(
             tool_names("Bash"),
             ("run_shell_command".into(), "Shell".into())
@@ -277,14 +268,5 @@ mod tests {
             tool_names("read_file"),
             ("read_file".into(), "read_file".into())
         );
-        assert_eq!(
-            fake_output("run_shell_command", &json!({"command": "echo 'hi there'"})),
-            "hi there"
-        );
-        assert_eq!(
-            fake_output("run_shell_command", &json!({"command": "rm -rf /"})),
-            "ok"
-        );
-        assert_eq!(fake_output("read_file", &json!({"path": "x"})), "ok");
     }
 }
