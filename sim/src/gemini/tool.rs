@@ -11,7 +11,7 @@ use super::chat::{function_response, history_form, result_display, token_counts,
 use super::cli::ApprovalMode;
 use super::payloads::confirmation_details;
 use super::session::Session;
-use super::turn::{Event, Phase, Turn};
+use super::turn::{Event, Phase, ToolCall, Turn};
 use crate::engine::tool::fake_output;
 use crate::json::{J, Obj};
 use crate::obj;
@@ -31,22 +31,6 @@ pub const HEADLESS_EXCLUDED: &[&str] = &[
     "replace",
     "web_fetch",
 ];
-
-/// A requested tool call.
-pub struct ToolCall {
-    /// Gemini's tool name (`run_shell_command`).
-    pub name: String,
-    /// The name boxes show (`Shell`).
-    pub display: String,
-    /// `<name>__<name>_<ms>_0`.
-    pub call_id: String,
-    /// Arguments.
-    pub input: Value,
-    /// Scripted output.
-    pub output: Option<String>,
-    /// The gemini record that asked for it (rewritten with `toolCalls`).
-    pub record: Obj,
-}
 
 /// Scenario tool names mapped to Gemini's: `Bash`/`Shell` → `run_shell_command`.
 pub fn tool_names(tool: &str) -> (String, String) {

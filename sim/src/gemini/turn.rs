@@ -16,7 +16,6 @@ use super::chat::{history_form, token_counts, tokens};
 use super::cli::ApprovalMode;
 use super::screens::{self, CANCELLED, REQUEST_FAILED};
 use super::session::Session;
-use super::tool::ToolCall;
 use crate::clock::Clock;
 use crate::engine::timeline::{self, Choice, Core, Menu, Step, Timeline};
 use crate::json::Obj;
@@ -74,6 +73,22 @@ pub enum Event {
     },
     /// A streamed piece of the answer.
     Delta(String),
+}
+
+/// A requested tool call.
+pub struct ToolCall {
+    /// Gemini's tool name (`run_shell_command`).
+    pub name: String,
+    /// The name boxes show (`Shell`).
+    pub display: String,
+    /// `<name>__<name>_<ms>_0`.
+    pub call_id: String,
+    /// Arguments.
+    pub input: Value,
+    /// Scripted output.
+    pub output: Option<String>,
+    /// The gemini record that asked for it (rewritten with `toolCalls`).
+    pub record: Obj,
 }
 
 /// A running turn.

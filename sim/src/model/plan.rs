@@ -1,42 +1,10 @@
 //! What to answer a request with: the scenario's turn mapped onto what a model can do. The CLI
 //! behaviours a model cannot cause (`crash`, `signal`, `sign_in`, `question`) are played as `stop`.
 
+use super::format::Format;
 use super::prompt::Seen;
 use crate::scenario::{End, Script};
 use serde_json::Value;
-
-/// The wire format of a request, from its path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// Anthropic Messages (`/v1/messages`), claude.
-    Anthropic,
-    /// OpenAI Responses (`/v1/responses`), codex.
-    OpenAi,
-    /// Gemini generateContent (`…/models/M:streamGenerateContent`), gemini.
-    Gemini,
-}
-
-impl Format {
-    /// The format a path belongs to, if any.
-    pub fn of(path: &str) -> Option<Format> {
-        if path.starts_with("/v1/messages") {
-            Some(Format::Anthropic)
-        } else if path.contains("/responses") {
-            Some(Format::OpenAi)
-        } else if path.contains(":streamGenerateContent")
-            || path.contains(":generateContent")
-            || path.contains(":countTokens")
-        {
-            Some(Format::Gemini)
-        } else {
-            None
-        }
-    }
-
-    fn index(self) -> usize {
-        self as usize
-    }
-}
 
 /// A scripted turn's text and pace.
 #[derive(Debug, Clone, PartialEq, Eq)]
