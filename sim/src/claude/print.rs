@@ -14,6 +14,7 @@ use super::transcript::{api_error_type, usage};
 use super::turn::{Done, Turn};
 use crate::engine::headless::{self, Played};
 use crate::engine::host::Host;
+use crate::engine::timeline::Timeline;
 use crate::json::Obj;
 use crate::obj;
 use crate::scenario::Scenario;

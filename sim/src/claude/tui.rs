@@ -69,20 +69,45 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
 
 impl Face for Claude {
     const NAME: &'static str = "fake-claude";
-    type Sess = Session;
     type Turn = Turn;
-    type Done = Done;
 
     fn open(app: &mut App) -> Result<(), String> {
         let payload = app.sess.payload_session_start("startup");
         app.sess.fire("SessionStart", Some("startup"), &payload);
         app.sess.registry("idle");
         draw_header(app)?;
-        draw(app)
+        Claude::draw(app)
     }
 
     fn key(app: &mut App, key: Key) -> Result<Flow, String> {
-        on_key(app, key)
+        if key == Key::CtrlC {
+            if app.second_ctrl_c() {
+                return Ok(end_session(app, "prompt_input_exit", true, 0));
+            }
+            app.keys.ctrl_c = Some(Instant::now());
+            if let Some(turn) = app.turn.as_mut() {
+                let outcome = turn.interrupt(&mut app.sess);
+                return app.after(Some(outcome));
+            }
+            app.input.clear();
+            return Ok(Flow::Go);
+        }
+        if let Some((_, cursor)) = app.face.modal.as_mut() {
+            match key {
+                Key::Up => *cursor = cursor.saturating_sub(1),
+                Key::Down => *cursor = (*cursor + 1).min(1),
+                Key::Enter | Key::Esc => app.face.modal = None,
+                _ => {}
+            }
+            return Ok(Flow::Go);
+        }
+        if let Some(turn) = app.turn.as_mut()
+            && (!turn.core.busy() || key == Key::Esc)
+        {
+            let outcome = turn.key(&mut app.sess, &key, Instant::now());
+            return app.after(outcome);
+        }
+        app.edit(key)
     }
 
     fn closed(app: &mut App) -> Flow {
@@ -90,7 +115,42 @@ impl Face for Claude {
     }
 
     fn draw(app: &mut App) -> Result<(), String> {
-        draw(app)
+        let width = term::size().0;
+        if let Some(turn) = app.turn.as_mut()
+            && !turn.core.busy()
+        {
+            app.face
+                .scroll
+                .draw(&turn.live(&app.sess, width, Instant::now()))?;
+            turn.after_draw(&mut app.sess);
+            return Ok(());
+        }
+        if let Some((question, cursor)) = &app.face.modal {
+            return app
+                .face
+                .scroll
+                .draw(&gates::boxed(gates::unknown(question, *cursor)));
+        }
+        let now = Instant::now();
+        let mut live = (app.turn.as_ref()).map_or_else(Vec::new, |t| t.live(&app.sess, width, now));
+        let footer = if app.keys.ctrl_c.is_some() {
+            Footer::ConfirmExit
+        } else if app.turn.is_some() {
+            Footer::Busy
+        } else if app.input.has_placeholder() {
+            Footer::Pasted
+        } else if !app.input.is_empty() {
+            Footer::Typing
+        } else {
+            Footer::Idle
+        };
+        live.push(String::new());
+        live.extend(screens::input_box(
+            width,
+            &app.input.display(),
+            screens::footer(app.sess.mode, footer),
+        ));
+        app.face.scroll.draw(&live)
     }
 
     fn paste(app: &mut App, bytes: &[u8]) {
@@ -115,10 +175,6 @@ impl Face for Claude {
         Ok(())
     }
 
-    fn start(turn: &mut Turn, sess: &mut Session) {
-        turn.start(sess);
-    }
-
     fn commit(app: &mut App, lines: Vec<String>) {
         app.face.scroll.pending.extend(lines);
     }
@@ -126,19 +182,19 @@ impl Face for Claude {
     fn done(app: &mut App, turn: Option<Turn>, done: Done) -> Result<Flow, String> {
         if let Some(prompt) = done.restored {
             app.input.insert_text(&prompt);
-            draw(app)?;
+            Claude::draw(app)?;
             app.sess.registry("idle");
             return Ok(Flow::Go);
         }
         app.late = done.late;
-        draw(app)?;
+        Claude::draw(app)?;
         app.sess.registry("idle");
         if let Some(h) = done.hook {
             app.sess.fire(h.event, None, &h.payload);
         }
         if let Some(question) = turn.and_then(|t| t.core.chosen.dialog_after) {
             app.face.modal = Some((question, 0));
-            draw(app)?;
+            Claude::draw(app)?;
             return Ok(Flow::Go);
         }
         app.next_queued()
@@ -158,37 +214,6 @@ impl Face for Claude {
     }
 }
 
-fn on_key(app: &mut App, key: Key) -> Result<Flow, String> {
-    if key == Key::CtrlC {
-        if app.second_ctrl_c() {
-            return Ok(end_session(app, "prompt_input_exit", true, 0));
-        }
-        app.keys.ctrl_c = Some(Instant::now());
-        if let Some(turn) = app.turn.as_mut() {
-            let outcome = turn.interrupt(&mut app.sess);
-            return app.after(Some(outcome));
-        }
-        app.input.clear();
-        return Ok(Flow::Go);
-    }
-    if let Some((_, cursor)) = app.face.modal.as_mut() {
-        match key {
-            Key::Up => *cursor = cursor.saturating_sub(1),
-            Key::Down => *cursor = (*cursor + 1).min(1),
-            Key::Enter | Key::Esc => app.face.modal = None,
-            _ => {}
-        }
-        return Ok(Flow::Go);
-    }
-    if let Some(turn) = app.turn.as_mut()
-        && (!turn.core.busy() || key == Key::Esc)
-    {
-        let outcome = turn.key(&mut app.sess, &key, Instant::now());
-        return app.after(outcome);
-    }
-    app.edit(key)
-}
-
 fn clear(app: &mut App) -> Result<Flow, String> {
     let payload = app.sess.payload_session_end("clear");
     app.sess.fire("SessionEnd", None, &payload);
@@ -199,7 +224,7 @@ fn clear(app: &mut App) -> Result<Flow, String> {
     app.sess.registry("idle");
     draw_header(app)?;
     app.face.scroll.pending.extend(screens::echo("/clear"));
-    draw(app)?;
+    Claude::draw(app)?;
     Ok(Flow::Go)
 }
 
@@ -227,43 +252,4 @@ fn draw_header(app: &mut App) -> Result<(), String> {
     let mut bytes = app.face.scroll.screen.clear();
     bytes.extend(app.face.scroll.screen.frame(&lines, &[], term::size()));
     paint(&bytes)
-}
-
-fn draw(app: &mut App) -> Result<(), String> {
-    let width = term::size().0;
-    if let Some(turn) = app.turn.as_mut()
-        && !turn.core.busy()
-    {
-        app.face
-            .scroll
-            .draw(&turn.live(&app.sess, width, Instant::now()))?;
-        turn.after_draw(&mut app.sess);
-        return Ok(());
-    }
-    if let Some((question, cursor)) = &app.face.modal {
-        return app
-            .face
-            .scroll
-            .draw(&gates::boxed(gates::unknown(question, *cursor)));
-    }
-    let now = Instant::now();
-    let mut live = (app.turn.as_ref()).map_or_else(Vec::new, |t| t.live(&app.sess, width, now));
-    let footer = if app.keys.ctrl_c.is_some() {
-        Footer::ConfirmExit
-    } else if app.turn.is_some() {
-        Footer::Busy
-    } else if app.input.has_placeholder() {
-        Footer::Pasted
-    } else if !app.input.is_empty() {
-        Footer::Typing
-    } else {
-        Footer::Idle
-    };
-    live.push(String::new());
-    live.extend(screens::input_box(
-        width,
-        &app.input.display(),
-        screens::footer(app.sess.mode, footer),
-    ));
-    app.face.scroll.draw(&live)
 }

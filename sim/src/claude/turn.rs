@@ -12,7 +12,6 @@ use std::time::Instant;
 use super::screens::{self, INTERRUPTED_LINE};
 use super::session::Session;
 use super::transcript::text_block;
-use crate::clock::Clock;
 use crate::engine::timeline::{self, Choice, Core, Menu, Step, Timeline};
 use crate::json::Obj;
 use crate::keys::Key;
@@ -93,19 +92,6 @@ impl Turn {
             prompt_id,
             prompt,
         }
-    }
-
-    /// Fires `UserPromptSubmit` and writes the prompt's records.
-    pub fn start(&mut self, sess: &mut Session) {
-        let payload = sess.payload_user_prompt_submit(&self.prompt_id, &self.prompt);
-        sess.fire("UserPromptSubmit", None, &payload);
-        let uuid = sess.ids.uuid();
-        let mut records = sess.rec_header();
-        records.push(sess.rec_file_history(&uuid));
-        records.push(sess.rec_user_prompt(&self.prompt_id, uuid, &self.prompt));
-        records.extend(sess.rec_attachments());
-        records.extend(sess.rec_noise(&self.prompt));
-        records.iter().for_each(|r| sess.append(r));
     }
 
     /// The live part of the screen above the input box while busy, or the whole
@@ -230,19 +216,19 @@ impl Turn {
 
     /// A key while this turn runs. Returns an outcome when the key ended it.
     pub fn key(&mut self, sess: &mut Session, key: &Key, now: Instant) -> Option<Outcome> {
-        let Phase::Dialog(cursor) = self.core.phase else {
+        if !matches!(self.core.phase, Phase::Dialog(_)) {
             return matches!(key, Key::Esc).then(|| self.interrupt(sess));
-        };
+        }
         if self.question.is_some() {
             return matches!(key, Key::Esc | Key::CtrlC).then(|| self.interrupt(sess));
         }
-        match PERMISSION_MENU.key(cursor, key) {
-            Choice::Move(c) => self.core.phase = Phase::Dialog(c),
-            Choice::Pick(_) => self.approve(sess, now),
-            Choice::Refuse => return Some(self.refuse(sess)),
-            Choice::Nothing => {}
+        match self.core.menu_key(&PERMISSION_MENU, key)? {
+            Choice::Refuse => Some(self.refuse(sess)),
+            _ => {
+                self.approve(sess, now);
+                None
+            }
         }
-        None
     }
 }
 
@@ -254,19 +240,19 @@ const PERMISSION_MENU: Menu = Menu {
 };
 
 impl Timeline for Turn {
-    type Sess = Session;
-    type Done = Done;
+    crate::timeline_parts!(Session);
 
-    fn core_ref(&self) -> &Core {
-        &self.core
-    }
-
-    fn core_mut(&mut self) -> &mut Core {
-        &mut self.core
-    }
-
-    fn clock(sess: &mut Session) -> &mut Clock {
-        &mut sess.clock
+    /// Fires `UserPromptSubmit` and writes the prompt's records.
+    fn start(&mut self, sess: &mut Session) {
+        let payload = sess.payload_user_prompt_submit(&self.prompt_id, &self.prompt);
+        sess.fire("UserPromptSubmit", None, &payload);
+        let uuid = sess.ids.uuid();
+        let mut records = sess.rec_header();
+        records.push(sess.rec_file_history(&uuid));
+        records.push(sess.rec_user_prompt(&self.prompt_id, uuid, &self.prompt));
+        records.extend(sess.rec_attachments());
+        records.extend(sess.rec_noise(&self.prompt));
+        records.iter().for_each(|r| sess.append(r));
     }
 
     fn delay_over(&mut self, sess: &mut Session, _now: Instant) -> Step<Outcome> {

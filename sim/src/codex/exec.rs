@@ -15,6 +15,7 @@ use super::session::{Session, Usage};
 use super::turn::{Done, Turn};
 use crate::engine::headless::{self, Played};
 use crate::engine::host::Host;
+use crate::engine::timeline::Timeline;
 use crate::json::Obj;
 use crate::obj;
 

@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use super::exec::{thread_started, turn_completed, turn_failed, turn_started};
 use super::session::Session;
 use super::turn::{Done, Outcome, Phase, Turn};
+use crate::engine::timeline::Timeline;
 use crate::json::Obj;
 use crate::keys::Key;
 use crate::scenario::Scenario;

@@ -71,20 +71,43 @@ pub fn run(opts: &Options, mut sess: Session) -> Result<i32, String> {
 
 impl Face for Codex {
     const NAME: &'static str = "fake-codex";
-    type Sess = Session;
     type Turn = Turn;
-    type Done = Done;
 
     fn open(app: &mut App) -> Result<(), String> {
         let width = term::size().0;
         app.face
             .canvas
             .commit(&screens::header(&app.sess.cwd), width);
-        draw(app)
+        Codex::draw(app)
     }
 
     fn key(app: &mut App, key: Key) -> Result<Flow, String> {
-        on_key(app, key)
+        if key == Key::CtrlC && app.turn.as_ref().is_none_or(|t| t.core.busy()) {
+            if let Some(turn) = app.turn.as_mut() {
+                let outcome = turn.interrupt(&mut app.sess);
+                return app.after(Some(outcome));
+            }
+            if !app.input.is_empty() {
+                app.input.clear();
+                return Ok(Flow::Go);
+            }
+            if app.second_ctrl_c() {
+                return Ok(end_session(app, true));
+            }
+            app.keys.ctrl_c = Some(Instant::now());
+            return Ok(Flow::Go);
+        }
+        if let Some(turn) = app.turn.as_mut()
+            && (!turn.core.busy() || key == Key::Esc)
+        {
+            let outcome = turn.key(&mut app.sess, &key, Instant::now());
+            return app.after(outcome);
+        }
+        if key == Key::Enter && app.face.swallow > 0 {
+            app.face.swallow -= 1;
+            return Ok(Flow::Go);
+        }
+        app.edit(key)
     }
 
     fn closed(app: &mut App) -> Flow {
@@ -92,7 +115,30 @@ impl Face for Codex {
     }
 
     fn draw(app: &mut App) -> Result<(), String> {
-        draw(app)
+        let size = term::size();
+        let mut live = Vec::new();
+        if let Some(turn) = &app.turn {
+            live = turn.live(Instant::now());
+            if !turn.core.busy() {
+                return paint(&app.face.canvas.frame(&live, size));
+            }
+        }
+        live.extend(screens::composer(&app.input.display()));
+        live.push(String::new());
+        live.push(screens::status_line(
+            &app.sess.model.display,
+            &app.sess.cwd,
+            app.sess.title.as_deref(),
+            size.0,
+        ));
+        live.push(if app.keys.ctrl_c.is_some() {
+            screens::FOOTER_CTRL_C.to_string()
+        } else if app.input.is_empty() {
+            screens::FOOTER.to_string()
+        } else {
+            String::new()
+        });
+        paint(&app.face.canvas.frame(&live, size))
     }
 
     fn paste(app: &mut App, bytes: &[u8]) {
@@ -110,17 +156,13 @@ impl Face for Codex {
         Turn::new(&mut app.sess, text, Instant::now(), width)
     }
 
-    fn start(turn: &mut Turn, sess: &mut Session) {
-        turn.start(sess);
-    }
-
     fn commit(app: &mut App, lines: Vec<String>) {
         app.face.canvas.commit(&lines, term::size().0);
     }
 
     fn done(app: &mut App, _turn: Option<Turn>, done: Done) -> Result<Flow, String> {
         app.late = done.late;
-        draw(app)?;
+        Codex::draw(app)?;
         if let Some(h) = done.hook {
             app.sess.fire(h.event, None, &h.payload);
         }
@@ -142,35 +184,6 @@ impl Face for Codex {
     }
 }
 
-fn on_key(app: &mut App, key: Key) -> Result<Flow, String> {
-    if key == Key::CtrlC && app.turn.as_ref().is_none_or(|t| t.core.busy()) {
-        if let Some(turn) = app.turn.as_mut() {
-            let outcome = turn.interrupt(&mut app.sess);
-            return app.after(Some(outcome));
-        }
-        if !app.input.is_empty() {
-            app.input.clear();
-            return Ok(Flow::Go);
-        }
-        if app.second_ctrl_c() {
-            return Ok(end_session(app, true));
-        }
-        app.keys.ctrl_c = Some(Instant::now());
-        return Ok(Flow::Go);
-    }
-    if let Some(turn) = app.turn.as_mut()
-        && (!turn.core.busy() || key == Key::Esc)
-    {
-        let outcome = turn.key(&mut app.sess, &key, Instant::now());
-        return app.after(outcome);
-    }
-    if key == Key::Enter && app.face.swallow > 0 {
-        app.face.swallow -= 1;
-        return Ok(Flow::Go);
-    }
-    app.edit(key)
-}
-
 /// `/quit`, Ctrl-C twice, or a closed terminal: SessionEnd, the resume hint, exit 0.
 fn end_session(app: &mut App, hint: bool) -> Flow {
     app.flush_late();
@@ -188,31 +201,4 @@ fn end_session(app: &mut App, hint: bool) -> Flow {
     let payload = app.sess.payload_session_end("other");
     app.sess.fire("SessionEnd", None, &payload);
     Flow::Exit(0)
-}
-
-fn draw(app: &mut App) -> Result<(), String> {
-    let size = term::size();
-    let mut live = Vec::new();
-    if let Some(turn) = &app.turn {
-        live = turn.live(Instant::now());
-        if !turn.core.busy() {
-            return paint(&app.face.canvas.frame(&live, size));
-        }
-    }
-    live.extend(screens::composer(&app.input.display()));
-    live.push(String::new());
-    live.push(screens::status_line(
-        &app.sess.model.display,
-        &app.sess.cwd,
-        app.sess.title.as_deref(),
-        size.0,
-    ));
-    live.push(if app.keys.ctrl_c.is_some() {
-        screens::FOOTER_CTRL_C.to_string()
-    } else if app.input.is_empty() {
-        screens::FOOTER.to_string()
-    } else {
-        String::new()
-    });
-    paint(&app.face.canvas.frame(&live, size))
 }

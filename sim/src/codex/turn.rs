@@ -11,7 +11,6 @@ use std::time::Instant;
 
 use super::screens::{self, INTERRUPTED};
 use super::session::{Session, Usage};
-use crate::clock::Clock;
 use crate::engine::timeline::{self, Choice, Core, Menu, Step, Timeline};
 use crate::json::Obj;
 use crate::keys::Key;
@@ -84,19 +83,6 @@ impl Turn {
             prompt,
             width,
         }
-    }
-
-    /// Starts the thread on the first prompt, writes the turn's opening
-    /// records and fires `UserPromptSubmit`.
-    pub fn start(&mut self, sess: &mut Session) {
-        let first = !sess.started;
-        sess.begin(&self.prompt);
-        let records = sess.rec_turn_start(&self.turn_id, first);
-        sess.append(&records);
-        let payload = sess.payload_user_prompt_submit(&self.turn_id, &self.prompt);
-        sess.fire("UserPromptSubmit", None, &payload);
-        let records = sess.rec_user_message(&self.turn_id, &self.prompt);
-        sess.append(&records);
     }
 
     /// The live lines above the composer while busy, or the approval prompt.
@@ -230,16 +216,16 @@ impl Turn {
 
     /// A key while this turn runs; returns an outcome when the key ended it.
     pub fn key(&mut self, sess: &mut Session, key: &Key, now: Instant) -> Option<Outcome> {
-        let Phase::Dialog(cursor) = self.core.phase else {
+        if !matches!(self.core.phase, Phase::Dialog(_)) {
             return matches!(key, Key::Esc).then(|| self.interrupt(sess));
-        };
-        match APPROVAL_MENU.key(cursor, key) {
-            Choice::Move(c) => self.core.phase = Phase::Dialog(c),
-            Choice::Pick(option) => self.approve(sess, now, option == 1),
-            Choice::Refuse => return Some(self.refuse(sess)),
-            Choice::Nothing => {}
         }
-        None
+        match self.core.menu_key(&APPROVAL_MENU, key)? {
+            Choice::Refuse => Some(self.refuse(sess)),
+            choice => {
+                self.approve(sess, now, choice == Choice::Pick(1));
+                None
+            }
+        }
     }
 }
 
@@ -251,19 +237,19 @@ const APPROVAL_MENU: Menu = Menu {
 };
 
 impl Timeline for Turn {
-    type Sess = Session;
-    type Done = Done;
+    crate::timeline_parts!(Session);
 
-    fn core_ref(&self) -> &Core {
-        &self.core
-    }
-
-    fn core_mut(&mut self) -> &mut Core {
-        &mut self.core
-    }
-
-    fn clock(sess: &mut Session) -> &mut Clock {
-        &mut sess.clock
+    /// Starts the thread on the first prompt, writes the turn's opening
+    /// records and fires `UserPromptSubmit`.
+    fn start(&mut self, sess: &mut Session) {
+        let first = !sess.started;
+        sess.begin(&self.prompt);
+        let records = sess.rec_turn_start(&self.turn_id, first);
+        sess.append(&records);
+        let payload = sess.payload_user_prompt_submit(&self.turn_id, &self.prompt);
+        sess.fire("UserPromptSubmit", None, &payload);
+        let records = sess.rec_user_message(&self.turn_id, &self.prompt);
+        sess.append(&records);
     }
 
     fn delay_over(&mut self, sess: &mut Session, now: Instant) -> Step<Outcome> {

@@ -19,16 +19,17 @@ use crate::keys::Key;
 use crate::screen::Screen;
 use crate::term::{self, Terminal};
 
+/// The session of a face's turns.
+pub type Sess<F> = <<F as Face>::Turn as Timeline>::Sess;
+/// What a face's finished turn hands back.
+pub type Done<F> = <<F as Face>::Turn as Timeline>::Done;
+
 /// A provider's screen and rules, plugged into the [`Shell`].
 pub trait Face: Sized {
     /// The binary's name (`fake-claude`), for the crash line.
     const NAME: &'static str;
-    /// The provider's session.
-    type Sess: Host;
-    /// The provider's turn.
-    type Turn: Timeline<Sess = Self::Sess, Done = Self::Done>;
-    /// What a finished turn hands back.
-    type Done;
+    /// The provider's turn (its session is the shell's).
+    type Turn: Timeline<Sess: Host>;
 
     /// Draws the first screen and fires what the CLI fires at startup.
     fn open(sh: &mut Shell<Self>) -> Result<(), String>;
@@ -52,15 +53,13 @@ pub trait Face: Sized {
     fn starting(_sh: &mut Shell<Self>, _text: &str) -> Result<(), String> {
         Ok(())
     }
-    /// Starts the turn (its opening records and hooks).
-    fn start(turn: &mut Self::Turn, sess: &mut Self::Sess);
     /// Adds a turn's finished lines to the history.
     fn commit(sh: &mut Shell<Self>, lines: Vec<String>);
     /// The turn is over; back to idle (the queue is the shell's).
     fn done(
         sh: &mut Shell<Self>,
         turn: Option<Self::Turn>,
-        done: Self::Done,
+        done: Done<Self>,
     ) -> Result<Flow, String>;
     /// The session was lost mid-run: the sign-in screen, until the user leaves.
     fn sign_in(sh: &mut Shell<Self>) -> Result<Flow, String>;
@@ -71,7 +70,7 @@ pub trait Face: Sized {
 /// One interactive run of a fake.
 pub struct Shell<F: Face> {
     /// The provider's session.
-    pub sess: F::Sess,
+    pub sess: Sess<F>,
     /// The terminal (raw mode until restored).
     pub term: Terminal,
     /// Key parsing, Esc and Ctrl-C timing.
@@ -90,7 +89,7 @@ pub struct Shell<F: Face> {
 
 impl<F: Face> Shell<F> {
     /// A shell over a terminal already entered.
-    pub fn new(sess: F::Sess, term: Terminal, face: F) -> Shell<F> {
+    pub fn new(sess: Sess<F>, term: Terminal, face: F) -> Shell<F> {
         Shell {
             sess,
             term,
@@ -160,7 +159,7 @@ impl<F: Face> Shell<F> {
         F::draw(self)?;
         F::starting(self, &text)?;
         if let Some(turn) = self.turn.as_mut() {
-            F::start(turn, &mut self.sess);
+            turn.start(&mut self.sess);
             let outcome = timeline::tick(turn, &mut self.sess, Instant::now());
             return self.after(outcome);
         }
@@ -168,7 +167,7 @@ impl<F: Face> Shell<F> {
     }
 
     /// After a turn moved: its new history lines, and its ending if it ended.
-    pub fn after(&mut self, outcome: Option<Outcome<F::Done>>) -> Result<Flow, String> {
+    pub fn after(&mut self, outcome: Option<Outcome<Done<F>>>) -> Result<Flow, String> {
         if let Some(turn) = self.turn.as_mut() {
             let lines = std::mem::take(&mut turn.core_mut().commits);
             F::commit(self, lines);

@@ -205,6 +205,8 @@ pub trait Timeline {
     fn core_mut(&mut self) -> &mut Core;
     /// The session's virtual clock.
     fn clock(sess: &mut Self::Sess) -> &mut Clock;
+    /// Starts the turn: its opening records and hooks.
+    fn start(&mut self, sess: &mut Self::Sess);
     /// The delay is over: an ending that comes before any text (API error, a tool call first).
     fn delay_over(&mut self, _sess: &mut Self::Sess, _now: Instant) -> Step<Outcome<Self::Done>> {
         None
@@ -275,6 +277,28 @@ fn text_done<T: Timeline>(
     Some(abrupt)
 }
 
+/// The [`Timeline`] accessors every fake's turn has alike: a `core` field,
+/// a `Done` type beside it, and a session `$sess` with a `clock` field.
+#[macro_export]
+macro_rules! timeline_parts {
+    ($sess:ty) => {
+        type Sess = $sess;
+        type Done = Done;
+
+        fn core_ref(&self) -> &$crate::engine::timeline::Core {
+            &self.core
+        }
+
+        fn core_mut(&mut self) -> &mut $crate::engine::timeline::Core {
+            &mut self.core
+        }
+
+        fn clock(sess: &mut $sess) -> &mut $crate::clock::Clock {
+            &mut sess.clock
+        }
+    };
+}
+
 /// A tool dialog's menu as data: how many options, and the keys that pick one directly.
 pub struct Menu {
     /// The last option's index (the refusal).
@@ -292,10 +316,26 @@ pub enum Choice {
     Nothing,
     /// The cursor moved here.
     Move(usize),
-    /// This option was picked (the last one is the refusal).
+    /// This option was picked (not the last one, the refusal).
     Pick(usize),
-    /// Esc (or Ctrl-C): refused.
+    /// Esc (or Ctrl-C), or the last option: refused.
     Refuse,
+}
+
+impl Core {
+    /// A key in the tool dialog `menu` (when one is up): moves the cursor, or
+    /// says what was answered.
+    pub fn menu_key(&mut self, menu: &Menu, key: &Key) -> Option<Choice> {
+        let Phase::Dialog(cursor) = self.phase else {
+            return None;
+        };
+        match menu.key(cursor, key) {
+            Choice::Move(c) => self.phase = Phase::Dialog(c),
+            Choice::Nothing => {}
+            answer => return Some(answer),
+        }
+        None
+    }
 }
 
 impl Menu {

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use super::output;
 use super::test_support::{TOOL, assert_fields, chat, data, lines, session, turn};
 use super::turn::{Done, Outcome, Turn};
+use crate::engine::timeline::Timeline;
 use crate::json::Obj;
 
 #[test]

@@ -18,6 +18,7 @@ use super::tool::HEADLESS_EXCLUDED;
 use super::turn::{Done, Event, Turn};
 use crate::engine::headless::{self, Played};
 use crate::engine::host::Host;
+use crate::engine::timeline::Timeline;
 use crate::json::Obj;
 use crate::scenario::Scenario;
 use crate::term::{self, Input};

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::session::Session;
 use super::turn::{Outcome, Turn};
+use crate::engine::timeline::Timeline;
 use crate::keys::Key;
 use crate::scenario::Scenario;
 

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::test_support::{TOOL, chat, session, turn};
 use super::turn::{Done, Outcome, Turn};
+use crate::engine::timeline::Timeline;
 
 #[test]
 fn a_tool_turn_upserts_its_gemini_record_by_id() {

@@ -76,9 +76,7 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
 
 impl Face for Gemini {
     const NAME: &'static str = "fake-gemini";
-    type Sess = Session;
     type Turn = Turn;
-    type Done = Done;
 
     fn open(app: &mut App) -> Result<(), String> {
         app.sess.chat_open();
@@ -86,11 +84,28 @@ impl Face for Gemini {
         // SessionStart runs before the composer is first drawn (no `Executing Hook` line).
         let payload = app.sess.payload_session_start("startup");
         app.sess.fire("SessionStart", Some("startup"), &payload);
-        draw(app)
+        Gemini::draw(app)
     }
 
     fn key(app: &mut App, key: Key) -> Result<Flow, String> {
-        on_key(app, key)
+        if let Some(turn) = app.turn.as_mut() {
+            let confirming = matches!(turn.core.phase, Phase::Dialog(_));
+            let outcome = match key {
+                Key::Esc | Key::CtrlC => Some(turn.cancel(&mut app.sess)),
+                _ if confirming => turn.key(&mut app.sess, &key, Instant::now()),
+                _ => None,
+            };
+            if outcome.is_some() || confirming {
+                return app.after(outcome);
+            }
+        }
+        match key {
+            Key::CtrlC if !app.input.is_empty() => app.input.clear(),
+            Key::CtrlC if app.second_ctrl_c() => return Ok(quit(app, "/quit")),
+            Key::CtrlC => app.keys.ctrl_c = Some(Instant::now()),
+            key => return app.edit(key),
+        }
+        Ok(Flow::Go)
     }
 
     fn closed(_app: &mut App) -> Flow {
@@ -99,7 +114,43 @@ impl Face for Gemini {
     }
 
     fn draw(app: &mut App) -> Result<(), String> {
-        draw(app)
+        let width = term::size().0;
+        let mut live = Vec::new();
+        let mut status = String::new();
+        if let Some(turn) = app.turn.as_mut() {
+            if !turn.core.busy() {
+                app.face.scroll.draw(&turn.confirm_lines())?;
+                turn.after_draw(&mut app.sess);
+                return Ok(());
+            }
+            live = turn.live();
+            live.push(String::new());
+            let secs = turn.core.started.elapsed().as_secs();
+            status = screens::busy(secs);
+        } else if app.keys.ctrl_c.is_some() {
+            status = CTRL_C_NOTICE.to_string();
+        }
+        let right = match &app.face.executing {
+            Some(label) => label.clone(),
+            None if app.input.is_empty() => screens::SHORTCUTS.to_string(),
+            None => String::new(),
+        };
+        let input = app.input.display();
+        let cwd = screens::display_cwd(&app.sess.cwd, app.face.home.as_deref());
+        live.extend(screens::composer(
+            width,
+            &Composer {
+                status,
+                right,
+                input: &input,
+                pasted: app.input.has_placeholder(),
+                mode: app.sess.mode,
+                true_color: app.face.true_color,
+                cwd: &cwd,
+                model: &app.sess.model.label,
+            },
+        ));
+        app.face.scroll.draw(&live)
     }
 
     fn paste(app: &mut App, bytes: &[u8]) {
@@ -126,10 +177,6 @@ impl Face for Gemini {
         fire(app, "BeforeAgent", None, &payload)
     }
 
-    fn start(turn: &mut Turn, sess: &mut Session) {
-        turn.start(sess);
-    }
-
     fn commit(app: &mut App, lines: Vec<String>) {
         app.face.scroll.pending.extend(lines);
         if let Some(turn) = app.turn.as_mut() {
@@ -139,7 +186,7 @@ impl Face for Gemini {
 
     fn done(app: &mut App, _turn: Option<Turn>, done: Done) -> Result<Flow, String> {
         app.late = done.late;
-        draw(app)?;
+        Gemini::draw(app)?;
         fire(app, "AfterAgent", None, &done.after_agent)?;
         app.next_queued()
     }
@@ -157,37 +204,16 @@ impl Face for Gemini {
     }
 }
 
-fn on_key(app: &mut App, key: Key) -> Result<Flow, String> {
-    if let Some(turn) = app.turn.as_mut() {
-        let confirming = matches!(turn.core.phase, Phase::Dialog(_));
-        let outcome = match key {
-            Key::Esc | Key::CtrlC => Some(turn.cancel(&mut app.sess)),
-            _ if confirming => turn.key(&mut app.sess, &key, Instant::now()),
-            _ => None,
-        };
-        if outcome.is_some() || confirming {
-            return app.after(outcome);
-        }
-    }
-    match key {
-        Key::CtrlC if !app.input.is_empty() => app.input.clear(),
-        Key::CtrlC if app.second_ctrl_c() => return Ok(quit(app, "/quit")),
-        Key::CtrlC => app.keys.ctrl_c = Some(Instant::now()),
-        key => return app.edit(key),
-    }
-    Ok(Flow::Go)
-}
-
 /// Runs hooks, showing `Executing Hook: <name>` in the status line meanwhile.
 fn fire(app: &mut App, event: &str, target: Option<&str>, payload: &Obj) -> Result<(), String> {
     let Some(label) = app.sess.hook_label(event, target) else {
         return Ok(());
     };
     app.face.executing = Some(format!("Executing Hook: {label}"));
-    draw(app)?;
+    Gemini::draw(app)?;
     app.sess.fire(event, target, payload);
     app.face.executing = None;
-    draw(app)
+    Gemini::draw(app)
 }
 
 fn quit(app: &mut App, command: &str) -> Flow {
@@ -209,44 +235,4 @@ fn quit(app: &mut App, command: &str) -> Flow {
     let payload = app.sess.payload_session_end("exit");
     app.sess.fire("SessionEnd", Some("exit"), &payload);
     Flow::Exit(0)
-}
-
-fn draw(app: &mut App) -> Result<(), String> {
-    let width = term::size().0;
-    let mut live = Vec::new();
-    let mut status = String::new();
-    if let Some(turn) = app.turn.as_mut() {
-        if !turn.core.busy() {
-            app.face.scroll.draw(&turn.confirm_lines())?;
-            turn.after_draw(&mut app.sess);
-            return Ok(());
-        }
-        live = turn.live();
-        live.push(String::new());
-        let secs = turn.core.started.elapsed().as_secs();
-        status = screens::busy(secs);
-    } else if app.keys.ctrl_c.is_some() {
-        status = CTRL_C_NOTICE.to_string();
-    }
-    let right = match &app.face.executing {
-        Some(label) => label.clone(),
-        None if app.input.is_empty() => screens::SHORTCUTS.to_string(),
-        None => String::new(),
-    };
-    let input = app.input.display();
-    let cwd = screens::display_cwd(&app.sess.cwd, app.face.home.as_deref());
-    live.extend(screens::composer(
-        width,
-        &Composer {
-            status,
-            right,
-            input: &input,
-            pasted: app.input.has_placeholder(),
-            mode: app.sess.mode,
-            true_color: app.face.true_color,
-            cwd: &cwd,
-            model: &app.sess.model.label,
-        },
-    ));
-    app.face.scroll.draw(&live)
 }

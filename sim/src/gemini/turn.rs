@@ -16,7 +16,6 @@ use super::chat::{history_form, token_counts, tokens};
 use super::cli::ApprovalMode;
 use super::screens::{self, CANCELLED, REQUEST_FAILED};
 use super::session::Session;
-use crate::clock::Clock;
 use crate::engine::timeline::{self, Choice, Core, Menu, Step, Timeline};
 use crate::json::Obj;
 use crate::keys::Key;
@@ -152,13 +151,6 @@ impl Turn {
         }
     }
 
-    /// Writes the prompt's `user` record (after `BeforeAgent` has fired).
-    pub fn start(&mut self, sess: &mut Session) {
-        let rec = sess.chat_user(vec![obj! { "text" => self.prompt.as_str() }]);
-        self.pending.push(rec);
-        sess.stats.requests += 1;
-    }
-
     /// The answer lines not yet committed (shown above the composer).
     pub fn live(&self) -> Vec<String> {
         if self.text.is_empty() {
@@ -280,16 +272,13 @@ impl Turn {
 
     /// A key while the confirmation is up (other phases ignore keys here).
     pub fn key(&mut self, sess: &mut Session, key: &Key, now: Instant) -> Option<Outcome> {
-        let Phase::Dialog(cursor) = self.core.phase else {
-            return None;
-        };
-        match CONFIRM_MENU.key(cursor, key) {
-            Choice::Move(c) => self.core.phase = Phase::Dialog(c),
-            Choice::Pick(_) => self.approve(sess, now),
-            Choice::Refuse => return Some(self.cancel(sess)),
-            Choice::Nothing => {}
+        match self.core.menu_key(&CONFIRM_MENU, key)? {
+            Choice::Refuse => Some(self.cancel(sess)),
+            _ => {
+                self.approve(sess, now);
+                None
+            }
         }
-        None
     }
 }
 
@@ -301,19 +290,13 @@ const CONFIRM_MENU: Menu = Menu {
 };
 
 impl Timeline for Turn {
-    type Sess = Session;
-    type Done = Done;
+    crate::timeline_parts!(Session);
 
-    fn core_ref(&self) -> &Core {
-        &self.core
-    }
-
-    fn core_mut(&mut self) -> &mut Core {
-        &mut self.core
-    }
-
-    fn clock(sess: &mut Session) -> &mut Clock {
-        &mut sess.clock
+    /// Writes the prompt's `user` record (after `BeforeAgent` has fired).
+    fn start(&mut self, sess: &mut Session) {
+        let rec = sess.chat_user(vec![obj! { "text" => self.prompt.as_str() }]);
+        self.pending.push(rec);
+        sess.stats.requests += 1;
     }
 
     fn delay_over(&mut self, sess: &mut Session, now: Instant) -> Step<Outcome> {
