@@ -19,6 +19,8 @@ pub mod claude;
 pub mod clock;
 pub mod codex;
 pub mod engine;
+#[cfg(test)]
+pub mod fixtures;
 pub mod gemini;
 pub mod hooks;
 pub mod ids;

@@ -12,44 +12,13 @@ use super::exec::{thread_started, turn_completed, turn_failed, turn_started};
 use super::session::Session;
 use super::turn::{Done, Outcome, Phase, Turn};
 use crate::engine::timeline::Timeline;
+use crate::fixtures::{self, assert_fields};
 use crate::json::Obj;
 use crate::keys::Key;
 use crate::scenario::Scenario;
 
 fn data(name: &str) -> Vec<Value> {
-    let path = format!(
-        "{}/tests/data/codex-0.171.0-{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-/// Every key of `want` is in `got`; objects recurse; arrays compare first elements.
-fn assert_fields(want: &Value, got: &Value, at: &str) {
-    match (want, got) {
-        (Value::Object(w), Value::Object(g)) => {
-            for (k, wv) in w {
-                let gv = g.get(k).unwrap_or_else(|| {
-                    panic!(
-                        "{at}: missing `{k}` (have {:?})",
-                        g.keys().collect::<Vec<_>>()
-                    )
-                });
-                assert_fields(wv, gv, &format!("{at}.{k}"));
-            }
-        }
-        (Value::Array(w), Value::Array(g)) if w.first().is_some_and(Value::is_object) => {
-            let first = g.first().unwrap_or_else(|| panic!("{at}: empty array"));
-            assert_fields(&w[0], first, &format!("{at}[0]"));
-        }
-        (Value::Object(_), other) => panic!("{at}: expected an object, got {other}"),
-        _ => {}
-    }
+    fixtures::jsonl(&format!("codex-0.171.0-{name}"))
 }
 
 /// The keys of `v` in the order they appear in `text` (serde_json sorts them).
