@@ -199,6 +199,11 @@ pub struct Runner {
 }
 
 impl Runner {
+    /// Runs in `cwd` with `env` added.
+    pub fn new(cwd: PathBuf, env: Vec<(String, String)>) -> Runner {
+        Runner { cwd, env }
+    }
+
     /// Starts every command at once with `payload` on stdin, then waits for all.
     pub fn run(&self, commands: &[HookCommand], payload: &str) -> Vec<HookRun> {
         let mut running = Vec::new();

@@ -346,17 +346,7 @@ impl Session {
 }
 
 impl Host for Session {
-    fn take_fatal(&mut self) -> Option<String> {
-        self.fatal.take()
-    }
-
-    fn record_prompt(&mut self, prompt: &str) {
-        host::record_prompt(self.recorder.as_mut(), &mut self.fatal, prompt);
-    }
-
-    fn write(&mut self, records: &[Obj]) {
-        self.append(records);
-    }
+    crate::host_parts!(|s, records| s.append(records));
 }
 
 #[cfg(test)]

@@ -19,6 +19,26 @@ pub trait Host {
     fn write(&mut self, records: &[Obj]);
 }
 
+/// The [`Host`] methods every fake's session has alike, over its `fatal` and
+/// `recorder` fields; `$write` (`|session, records|`) appends finished records.
+#[macro_export]
+macro_rules! host_parts {
+    ($write:expr) => {
+        fn take_fatal(&mut self) -> Option<String> {
+            self.fatal.take()
+        }
+
+        fn record_prompt(&mut self, prompt: &str) {
+            $crate::engine::host::record_prompt(self.recorder.as_mut(), &mut self.fatal, prompt);
+        }
+
+        fn write(&mut self, records: &[$crate::json::Obj]) {
+            let write: fn(&mut Self, &[$crate::json::Obj]) = $write;
+            write(self, records);
+        }
+    };
+}
+
 /// Records `prompt` with `recorder` (if any), keeping the first failure in `fatal`.
 pub fn record_prompt(recorder: Option<&mut Recorder>, fatal: &mut Option<String>, prompt: &str) {
     if let Some(r) = recorder

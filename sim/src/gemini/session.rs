@@ -237,10 +237,7 @@ impl Session {
 
     /// Runs the hooks for `event` (matcher tested against `target`) and waits for them.
     pub fn fire(&mut self, event: &str, target: Option<&str>, payload: &Obj) -> Vec<HookRun> {
-        let runner = || Runner {
-            cwd: self.paths.cwd.clone(),
-            env: self.hook_env(),
-        };
+        let runner = || Runner::new(self.paths.cwd.clone(), self.hook_env());
         self.hooks.fire(event, target, payload, runner)
     }
 
@@ -256,17 +253,7 @@ impl Session {
 }
 
 impl Host for Session {
-    fn take_fatal(&mut self) -> Option<String> {
-        self.fatal.take()
-    }
-
-    fn record_prompt(&mut self, prompt: &str) {
-        host::record_prompt(self.recorder.as_mut(), &mut self.fatal, prompt);
-    }
-
-    fn write(&mut self, records: &[Obj]) {
-        records.iter().for_each(|r| self.append(r));
-    }
+    crate::host_parts!(|s, records| records.iter().for_each(|r| s.append(r)));
 }
 
 /// `<home>/.gemini/tmp/<project>/chats/session-<YYYY-MM-DD>T<HH-MM>-<id8>.jsonl`.
