@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use super::cli::{ApprovalMode, Options};
 use super::home::{self, Paths, Settings};
 use crate::clock::Clock;
-use crate::engine::host::{self, Host};
+use crate::engine::host::Host;
 use crate::hooks::{HookRun, Hooks, Runner};
 use crate::ids::{self, IdGen};
 use crate::json::Obj;
@@ -239,11 +239,6 @@ impl Session {
     pub fn fire(&mut self, event: &str, target: Option<&str>, payload: &Obj) -> Vec<HookRun> {
         let runner = || Runner::new(self.paths.cwd.clone(), self.hook_env());
         self.hooks.fire(event, target, payload, runner)
-    }
-
-    /// Appends a line to the chat file; the first failure is kept in `fatal`.
-    pub fn append(&mut self, record: &Obj) {
-        host::append(&self.chat_path, record, &mut self.fatal);
     }
 
     /// Virtual milliseconds since the session started.
