@@ -173,7 +173,7 @@ fn user_settings_json_and_permission_mode_from_settings_apply() {
     let s = Sandbox::new("usersettings");
     let mut settings: Value = serde_json::from_str(&s.settings(&["UserPromptSubmit"])).unwrap();
     settings["permissions"] = serde_json::json!({"defaultMode": "plan"});
-    std::fs::write(s.cfg.join("settings.json"), settings.to_string()).unwrap();
+    std::fs::write(s.home.join("settings.json"), settings.to_string()).unwrap();
     run(s.cmd().args(["-p", "x"]));
     assert_eq!(s.events(), ["UserPromptSubmit"]);
     assert_eq!(s.payloads()[0]["permission_mode"], "plan");
@@ -238,7 +238,7 @@ fn a_late_transcript_lands_after_the_stop_hook() {
     for (late, finished_at_stop) in [(Some(300), false), (None, true)] {
         let s = Sandbox::new("late");
         let path = s
-            .cfg
+            .home
             .join("projects")
             .join(common_encoded(&s))
             .join(format!("{SID}.jsonl"));

@@ -21,7 +21,7 @@ fn trust_dialog_then_a_turn_then_exit() {
     send(&mut p, "\r");
     exp(&mut p, "? for shortcuts");
     let doc: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(s.cfg.join(".claude.json")).unwrap())
+        serde_json::from_str(&std::fs::read_to_string(s.home.join(".claude.json")).unwrap())
             .unwrap();
     assert_eq!(
         doc["projects"][s.proj.to_str().unwrap()]["hasTrustDialogAccepted"],

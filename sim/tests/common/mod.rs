@@ -60,6 +60,85 @@ pub fn clean_cmd(bin: &str, root: &Path, home_var: &str, home: &Path, proj: &Pat
     c
 }
 
+/// [`Dirs`] for fake-claude.
+pub const CLAUDE: usize = 0;
+/// [`Dirs`] for fake-codex.
+pub const CODEX: usize = 1;
+/// [`Dirs`] for fake-gemini.
+pub const GEMINI: usize = 2;
+
+/// Per fake: the binary, the scratch prefix, the variable naming the CLI's
+/// home, the home and a directory made inside it (may be empty) under the
+/// root, the project under the root.
+const LAYOUTS: [[&str; 6]; 3] = [
+    [
+        env!("CARGO_BIN_EXE_fake-claude"),
+        "sim-it",
+        "CLAUDE_CONFIG_DIR",
+        "cfg",
+        "",
+        "proj",
+    ],
+    [
+        env!("CARGO_BIN_EXE_fake-codex"),
+        "sim-cx",
+        "CODEX_HOME",
+        "codex-home",
+        "",
+        "proj",
+    ],
+    [
+        env!("CARGO_BIN_EXE_fake-gemini"),
+        "sim-gm",
+        "GEMINI_CLI_HOME",
+        "ghome",
+        ".gemini",
+        "work/proj",
+    ],
+];
+
+/// A throwaway directory tree for one test of the fake `F` ([`CLAUDE`],
+/// [`CODEX`], [`GEMINI`]): the root (`HOME`, where hooks log), the CLI's
+/// home, the project. Removed on drop.
+pub struct Dirs<const F: usize> {
+    pub root: PathBuf,
+    pub home: PathBuf,
+    pub proj: PathBuf,
+}
+
+impl<const F: usize> Dirs<F> {
+    /// Fresh, empty directories for the test `name` (canonical paths).
+    pub fn new(name: &str) -> Dirs<F> {
+        let [_, prefix, _, home, inner, proj] = LAYOUTS[F];
+        let root = scratch(prefix, name);
+        let (home, proj) = (root.join(home), root.join(proj));
+        std::fs::create_dir_all(home.join(inner)).unwrap();
+        std::fs::create_dir_all(&proj).unwrap();
+        Dirs {
+            proj: proj.canonicalize().unwrap(),
+            home: home.canonicalize().unwrap(),
+            root: root.canonicalize().unwrap(),
+        }
+    }
+}
+
+impl<const F: usize> Sim for Dirs<F> {
+    fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn cmd(&self) -> Command {
+        let [bin, _, var, ..] = LAYOUTS[F];
+        clean_cmd(bin, &self.root, var, &self.home, &self.proj)
+    }
+}
+
+impl<const F: usize> Drop for Dirs<F> {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
 /// What every sandbox answers.
 pub trait Sim {
     /// The scratch root (`HOME`; hooks log here).
