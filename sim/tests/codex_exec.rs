@@ -85,10 +85,7 @@ fn exec_prints_the_answer_and_fires_hooks_like_the_tui() {
     assert_eq!(last["payload"]["type"], "task_complete");
     assert_eq!(last["payload"]["last_agent_message"], "Hello!");
     assert_eq!(p[0]["transcript_path"], s.rollouts()[0].to_str().unwrap());
-    assert_eq!(
-        std::fs::read_to_string(s.root.join("rec/prompt-1.txt")).unwrap(),
-        "Say hello"
-    );
+    assert_eq!(s.recorded(1), b"Say hello");
 }
 
 #[test]
@@ -131,10 +128,7 @@ fn exec_json_events_and_the_prompt_from_stdin() {
     assert_eq!(events[3]["item"]["aggregated_output"], "hi\n");
     assert_eq!(events[4]["item"]["text"], "The command printed hi.");
     assert_eq!(events[0]["thread_id"], s.rollout()[0]["payload"]["id"]);
-    assert_eq!(
-        std::fs::read_to_string(s.root.join("rec/prompt-1.txt")).unwrap(),
-        "Run it\n"
-    );
+    assert_eq!(s.recorded(1), b"Run it\n");
 }
 
 #[test]

@@ -162,20 +162,14 @@ fn the_first_enter_after_a_paste_is_swallowed() {
     );
     send(&mut p, "\r");
     exp(&mut p, "• Response to: xxxx");
-    assert_eq!(
-        std::fs::read(s.root.join("rec/prompt-1.txt")).unwrap(),
-        pasted.as_bytes()
-    );
+    assert_eq!(s.recorded(1), pasted.as_bytes());
     assert_eq!(s.events_after(1), ["UserPromptSubmit"]);
     assert_eq!(s.payloads()[0]["prompt"], pasted.as_str());
     send(&mut p, "\x1b[200~short\npaste\x1b[201~");
     exp(&mut p, "  paste");
     send(&mut p, "\r\r");
     exp(&mut p, "• Response to: short");
-    assert_eq!(
-        std::fs::read(s.root.join("rec/prompt-2.txt")).unwrap(),
-        b"short\npaste"
-    );
+    assert_eq!(s.recorded(2), b"short\npaste");
 }
 
 #[test]

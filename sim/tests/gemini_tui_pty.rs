@@ -5,7 +5,7 @@
 mod common;
 
 use common::gemini::{Sandbox, ready};
-use common::pty::{exp, send, spawn, status};
+use common::pty::{ctrl_c_twice, exp, send, spawn, status};
 use common::{Sim, read_jsonl};
 use rexpect::process::{Signal, WaitStatus};
 use serde_json::Value;
@@ -59,10 +59,7 @@ fn trusting_the_folder_restarts_then_a_turn_then_quit() {
         ["SessionStart", "BeforeAgent", "AfterAgent", "SessionEnd"]
     );
     assert_eq!(s.payloads()[3]["reason"], "exit");
-    assert_eq!(
-        std::fs::read(s.root.join("rec/prompt-2.txt")).unwrap(),
-        b"/quit"
-    );
+    assert_eq!(s.recorded(2), b"/quit");
 }
 
 #[test]
@@ -112,9 +109,7 @@ fn without_auth_the_auth_dialog_stays() {
     send(&mut p, "\x1b[B");
     exp(&mut p, "│   ● 2. Use Gemini API Key");
     send(&mut p, "\r");
-    p.send_control('c').unwrap();
-    p.send_control('c').unwrap();
-    p.exp_eof().unwrap();
+    ctrl_c_twice(&mut p);
     assert!(matches!(status(&p), WaitStatus::Exited(_, 0)));
     assert!(s.events().is_empty());
 
@@ -144,10 +139,7 @@ fn pastes_collapse_and_arrive_byte_exact() {
     send(&mut p, " tail\r");
     exp(&mut p, "✦ Response to: line 1");
     let want = format!("{pasted}{pasted} tail");
-    assert_eq!(
-        std::fs::read(s.root.join("rec/prompt-1.txt")).unwrap(),
-        want.as_bytes()
-    );
+    assert_eq!(s.recorded(1), want.as_bytes());
     assert_eq!(s.events_after(1), ["BeforeAgent"]);
     assert_eq!(s.payloads()[0]["prompt"], want.as_str());
     assert_eq!(s.chat_records()[0]["content"][0]["text"], want.as_str());
@@ -157,11 +149,7 @@ fn pastes_collapse_and_arrive_byte_exact() {
     exp(&mut p, IDLE);
     send(&mut p, "x\r");
     exp(&mut p, "✦ Response to: x");
-    assert_eq!(
-        std::fs::read(s.root.join("rec/prompt-2.txt")).unwrap(),
-        b"x",
-        "Ctrl+C cleared the composer"
-    );
+    assert_eq!(s.recorded(2), b"x", "Ctrl+C cleared the composer");
 }
 
 #[test]
@@ -224,9 +212,7 @@ fn yolo_skips_the_confirmation_and_refusing_cancels() {
     exp(&mut p, "│ ✓  Shell echo yo");
     exp(&mut p, "✦ ran");
     assert_eq!(s.events_after(1), ["AfterAgent"]);
-    p.send_control('c').unwrap();
-    p.send_control('c').unwrap();
-    p.exp_eof().unwrap();
+    ctrl_c_twice(&mut p);
 
     let s = ready("refuse", &["AfterAgent"]);
     let mut p = spawn(&s, scenario, &[]);

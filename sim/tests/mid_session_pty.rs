@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::pty::{exit_code, exp, send, spawn};
+use common::pty::{ctrl_c_twice, exit_code, exp, send, spawn};
 use common::{Sim, read_jsonl};
 
 const SIGN_IN: &str = r#"{"turns":[{"reply":"Half an answer","delay_ms":20,"end":"sign_in"}]}"#;
@@ -25,9 +25,7 @@ fn claude_loses_its_session_and_shows_the_onboarding_screen() {
     send(&mut p, "1\r\x1b");
     std::thread::sleep(Duration::from_millis(100));
     assert_eq!(s.events(), ["UserPromptSubmit"], "no end-of-turn hook");
-    p.send_control('c').unwrap();
-    p.send_control('c').unwrap();
-    p.exp_eof().unwrap();
+    ctrl_c_twice(&mut p);
     assert_eq!(exit_code(&p), Some(0));
 }
 
@@ -93,9 +91,7 @@ fn gemini_loses_its_session_and_shows_the_auth_box() {
     exp(&mut p, "│   ● 1. Sign in with Google");
     std::thread::sleep(Duration::from_millis(100));
     assert_eq!(s.events(), ["BeforeAgent"], "no AfterAgent");
-    p.send_control('c').unwrap();
-    p.send_control('c').unwrap();
-    p.exp_eof().unwrap();
+    ctrl_c_twice(&mut p);
     assert_eq!(exit_code(&p), Some(0));
 }
 

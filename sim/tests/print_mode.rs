@@ -5,7 +5,7 @@ mod common;
 use std::os::unix::process::ExitStatusExt;
 
 use common::claude::Sandbox;
-use common::{Sim, read_jsonl, run};
+use common::{Sim, read_jsonl, run, run_with_stdin};
 use serde_json::Value;
 
 const SID: &str = "11111111-2222-4333-8444-555555555555";
@@ -51,25 +51,8 @@ fn print_mode_answers_with_the_builtin_reply() {
 #[test]
 fn print_mode_reads_the_prompt_from_stdin() {
     let s = Sandbox::new("stdin");
-    let mut child = s
-        .cmd()
-        .arg("-p")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"from stdin")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        "Response to: from stdin\n"
-    );
+    let (_, out, _) = run_with_stdin(s.cmd().arg("-p"), b"from stdin");
+    assert_eq!(out, "Response to: from stdin\n");
 }
 
 #[test]

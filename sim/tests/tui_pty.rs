@@ -4,7 +4,7 @@
 mod common;
 
 use common::claude::Sandbox;
-use common::pty::{exp, send, spawn, status};
+use common::pty::{ctrl_c_twice, exp, send, spawn, status};
 use common::{Sim, read_jsonl};
 use rexpect::process::{Signal, WaitStatus};
 
@@ -62,9 +62,7 @@ fn not_signed_in_shows_the_onboarding_theme_screen() {
         &mut p,
         "Choose the text style that looks best with your terminal",
     );
-    p.send_control('c').unwrap();
-    p.send_control('c').unwrap();
-    p.exp_eof().unwrap();
+    ctrl_c_twice(&mut p);
     let s = Sandbox::new("pty-signin").signed_in(true);
     let mut p = spawn(&s, r#"{"startup":{"sign_in":true}}"#, &[]);
     exp(&mut p, "Choose the text style");
@@ -84,10 +82,7 @@ fn bracketed_paste_arrives_byte_exact_behind_a_placeholder() {
     send(&mut p, " tail\r");
     exp(&mut p, "● Response to: line 1");
     let want = format!("{pasted} tail");
-    assert_eq!(
-        std::fs::read(s.root.join("rec/prompt-1.txt")).unwrap(),
-        want.as_bytes()
-    );
+    assert_eq!(s.recorded(1), want.as_bytes());
     assert_eq!(s.payloads()[0]["prompt"], want.as_str());
     let user = read_jsonl(&s.transcript())
         .into_iter()
@@ -96,10 +91,7 @@ fn bracketed_paste_arrives_byte_exact_behind_a_placeholder() {
     assert_eq!(user["message"]["content"], want.as_str());
     send(&mut p, "\x1b[200~short\npaste\x1b[201~\r");
     exp(&mut p, "● Response to: short");
-    assert_eq!(
-        std::fs::read(s.root.join("rec/prompt-2.txt")).unwrap(),
-        b"short\npaste"
-    );
+    assert_eq!(s.recorded(2), b"short\npaste");
 }
 
 #[test]

@@ -161,6 +161,11 @@ pub trait Sim {
         read_jsonl(&self.root().join("hooks.jsonl"))
     }
 
+    /// The bytes of the `n`th recorded prompt.
+    fn recorded(&self, n: usize) -> Vec<u8> {
+        std::fs::read(self.root().join(format!("rec/prompt-{n}.txt"))).unwrap()
+    }
+
     /// Event names received so far.
     fn events(&self) -> Vec<String> {
         self.payloads()
@@ -182,6 +187,25 @@ pub trait Sim {
 /// Runs `c` to the end: exit code (-1 on a signal), stdout, stderr.
 pub fn run(c: &mut Command) -> (i32, String, String) {
     let out = c.output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+/// Runs `c` with `input` on stdin: exit code (-1 on a signal), stdout, stderr.
+pub fn run_with_stdin(c: &mut Command, input: &[u8]) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = c
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into(),

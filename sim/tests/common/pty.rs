@@ -39,3 +39,10 @@ pub fn exit_code(p: &PtySession) -> Option<i32> {
         _ => None,
     }
 }
+
+/// Ctrl-C twice (the way out of every fake), then the end of the process.
+pub fn ctrl_c_twice(p: &mut PtySession) {
+    p.send_control('c').unwrap();
+    p.send_control('c').unwrap();
+    p.exp_eof().unwrap();
+}
