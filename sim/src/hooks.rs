@@ -125,6 +125,14 @@ impl Hooks {
         runner().run(&commands, &payload.to_line())
     }
 
+    /// The command lines for `event` (no matcher applied).
+    pub fn commands(&self, event: &str) -> Vec<String> {
+        self.matching(event, None)
+            .into_iter()
+            .map(|c| c.command)
+            .collect()
+    }
+
     /// The commands for `event`; `target` is what the matcher is tested
     /// against (tool name, notification type, …) or `None` for events without
     /// matchers, where every group applies.

@@ -33,13 +33,7 @@ impl Turn {
             .unwrap_or_default()
             .to_string();
         sess.append(&rec);
-        let display = sess.payload_message_display(
-            &self.prompt_id,
-            &self.turn_id,
-            &self.message_id,
-            &preamble,
-        );
-        sess.fire("MessageDisplay", None, &display);
+        self.displayed(sess, &preamble);
         let payload = sess.payload_pre_tool_use(&self.prompt_id, &p.tool, &p.input, &id);
         sess.fire("PreToolUse", Some(&p.tool), &payload);
         let tool = p.tool.clone();

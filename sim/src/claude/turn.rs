@@ -122,6 +122,13 @@ impl Turn {
         timeline::tick(self, sess, now)
     }
 
+    /// Fires `MessageDisplay` for a text block shown in full.
+    pub(super) fn displayed(&self, sess: &mut Session, text: &str) {
+        let payload =
+            sess.payload_message_display(&self.prompt_id, &self.turn_id, &self.message_id, text);
+        sess.fire("MessageDisplay", None, &payload);
+    }
+
     fn answer(&mut self, sess: &mut Session, now: Instant) -> Outcome {
         let text = self.block.text.clone();
         self.core.commits.extend(self.block.take_rest());
@@ -131,9 +138,7 @@ impl Turn {
             secs,
             &sess.clock.twelve_hour(),
         ));
-        let display =
-            sess.payload_message_display(&self.prompt_id, &self.turn_id, &self.message_id, &text);
-        sess.fire("MessageDisplay", None, &display);
+        self.displayed(sess, &text);
         let hook = EndHook {
             event: "Stop",
             payload: sess.payload_stop(&self.prompt_id, &text),
@@ -141,12 +146,7 @@ impl Turn {
         let late_ms = self.core.late_ms(&mut sess.clock);
         let mut records =
             vec![sess.rec_assistant(&self.message_id, text_block(&text), Some("end_turn"), 0)];
-        let stop_commands: Vec<String> = sess
-            .hooks
-            .matching("Stop", None)
-            .into_iter()
-            .map(|c| c.command)
-            .collect();
+        let stop_commands = sess.hooks.commands("Stop");
         if !stop_commands.is_empty() {
             records.push(sess.rec_stop_hook_summary(&stop_commands));
         }
@@ -169,9 +169,7 @@ impl Turn {
         records.push(sess.rec_api_error(status, &text));
         records.iter().for_each(|r| sess.append(r));
         self.core.commits.extend(screens::answer(&text));
-        let display =
-            sess.payload_message_display(&self.prompt_id, &self.turn_id, &self.message_id, &text);
-        sess.fire("MessageDisplay", None, &display);
+        self.displayed(sess, &text);
         let hook = EndHook {
             event: "StopFailure",
             payload: sess.payload_stop_failure(&self.prompt_id, &text),
