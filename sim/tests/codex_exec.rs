@@ -22,6 +22,11 @@ fn run(s: &Sandbox, scenario: &str, args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// `exec --skip-git-repo-check x` playing `scenario`.
+fn exec_x(s: &Sandbox, scenario: &str) -> Output {
+    run(s, scenario, &["exec", "--skip-git-repo-check", "x"], "")
+}
+
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
@@ -166,12 +171,7 @@ fn exec_failures_exit_1_without_stop() {
     assert_eq!(last["payload"]["error"]["codex_error_info"], "other");
 
     let s = Sandbox::new("limit");
-    let out = run(
-        &s,
-        r#"{"turns":[{"end":{"usage_limit":{}}}]}"#,
-        &["exec", "--skip-git-repo-check", "x"],
-        "",
-    );
+    let out = exec_x(&s, r#"{"turns":[{"end":{"usage_limit":{}}}]}"#);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(text(&out.stdout), "");
     assert!(text(&out.stderr).contains("ERROR: You’ve hit your usage limit."));
@@ -240,20 +240,10 @@ fn exec_checks_the_folder_config_and_hook_trust() {
 #[test]
 fn exec_crash_and_scenario_errors() {
     let s = Sandbox::new("crash");
-    let out = run(
-        &s,
-        r#"{"turns":[{"end":{"crash":3}}]}"#,
-        &["exec", "--skip-git-repo-check", "x"],
-        "",
-    );
+    let out = exec_x(&s, r#"{"turns":[{"end":{"crash":3}}]}"#);
     assert_eq!(out.status.code(), Some(3));
     assert!(text(&out.stderr).contains("fake-codex: simulated crash (exit status 3)"));
-    let out = run(
-        &s,
-        r#"{"startup":{"swallow_enter":1}}"#,
-        &["exec", "--skip-git-repo-check", "x"],
-        "",
-    );
+    let out = exec_x(&s, r#"{"startup":{"swallow_enter":1}}"#);
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(

@@ -77,16 +77,8 @@ fn an_api_error_gives_the_error_shape_exit_1_and_stop_failure() {
     let s = Sandbox::new("apierr");
     let scenario = r#"{"turns":[{"end":{"api_error":{"status":400,"message":"bad request"}}}]}"#;
     let settings = s.settings(&["Stop", "StopFailure"]);
-    let (code, out, _) = run(s.cmd().env("UMBEL_SIM_SCENARIO", scenario).args([
-        "-p",
-        "x",
-        "--output-format",
-        "json",
-        "--settings",
-        &settings,
-    ]));
+    let (code, v) = print_json(&s, scenario, &settings);
     assert_eq!(code, 1);
-    let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
         (v["is_error"].as_bool(), v["api_error_status"].as_u64()),
         (Some(true), Some(400))
@@ -329,17 +321,16 @@ fn print_mode_denies_tools_that_need_permission() {
     let s = Sandbox::new("deny");
     let scenario = r#"{"turns":[{"reply":"Could not run it.","end":{"permission":{"tool":"Bash","input":{"command":"echo hi"}}}}]}"#;
     let settings = s.settings(&["PreToolUse", "PermissionRequest", "PostToolUse", "Stop"]);
-    let (code, out, _) = run(s.cmd().env("UMBEL_SIM_SCENARIO", scenario).args([
-        "-p",
-        "x",
-        "--output-format",
-        "json",
-        "--settings",
-        &settings,
-    ]));
+    let (code, v) = print_json(&s, scenario, &settings);
     assert_eq!(code, 0);
-    let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["permission_denials"][0]["tool_name"], "Bash");
     assert_eq!(v["result"], "Could not run it.");
     assert_eq!(s.events(), ["PreToolUse", "PermissionRequest", "Stop"]);
+}
+
+/// `-p x --output-format json` playing `scenario` with `settings`: the status and the JSON.
+fn print_json(s: &Sandbox, scenario: &str, settings: &str) -> (i32, Value) {
+    let args = ["-p", "x", "--output-format", "json", "--settings", settings];
+    let (code, out, _) = run(s.cmd().env("UMBEL_SIM_SCENARIO", scenario).args(args));
+    (code, serde_json::from_str(&out).unwrap())
 }
