@@ -155,21 +155,13 @@ pub struct Options {
 }
 
 /// What the command line asks for.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Action {
-    /// Print help.
-    Help,
-    /// Print the version.
-    Version,
-    /// Run (interactive or print mode).
-    Run(Options),
-}
+pub type Action = crate::engine::entry::Action<Options>;
 
 /// Parses arguments (without the program name).
 pub fn parse(argv: &[String]) -> Result<Action, String> {
     let p = args::parse(argv, SPECS)?;
     if p.has("help") {
-        return Ok(Action::Help);
+        return Ok(Action::Print(HELP));
     }
     if p.has("version") {
         return Ok(Action::Version);
@@ -260,7 +252,7 @@ mod tests {
     fn help_version_and_errors() {
         assert_eq!(run(&["--version"]).unwrap(), Action::Version);
         assert_eq!(run(&["-v"]).unwrap(), Action::Version);
-        assert_eq!(run(&["-h"]).unwrap(), Action::Help);
+        assert_eq!(run(&["-h"]).unwrap(), Action::Print(HELP));
         assert_eq!(run(&["--x"]).unwrap_err(), "error: unknown option '--x'");
         assert!(
             run(&["--permission-mode", "yolo"])

@@ -92,15 +92,7 @@ pub struct Options {
 }
 
 /// What the command line asks for.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Action {
-    /// Print help.
-    Help,
-    /// Print the version.
-    Version,
-    /// Run (TUI or headless).
-    Run(Options),
-}
+pub type Action = crate::engine::entry::Action<Options>;
 
 fn invalid_choice(arg: &str, given: &str, choices: &[&str]) -> String {
     let list: Vec<String> = choices.iter().map(|c| format!("\"{c}\"")).collect();
@@ -133,7 +125,7 @@ fn yargs_error(commander: String) -> String {
 pub fn parse(argv: &[String]) -> Result<Action, String> {
     let p = args::parse(argv, SPECS).map_err(yargs_error)?;
     if p.has("help") {
-        return Ok(Action::Help);
+        return Ok(Action::Print(HELP));
     }
     if p.has("version") {
         return Ok(Action::Version);
@@ -232,7 +224,7 @@ mod tests {
     fn help_version_and_yargs_errors() {
         assert_eq!(run(&["--version"]).unwrap(), Action::Version);
         assert_eq!(run(&["-v"]).unwrap(), Action::Version);
-        assert_eq!(run(&["-h"]).unwrap(), Action::Help);
+        assert_eq!(run(&["-h"]).unwrap(), Action::Print(HELP));
         assert_eq!(run(&["--x"]).unwrap_err(), "Unknown argument: x");
         assert_eq!(run(&["-z"]).unwrap_err(), "Unknown argument: z");
         assert_eq!(

@@ -30,12 +30,13 @@ pub mod turn;
 
 use std::process::ExitCode;
 
+use crate::engine::entry;
 use crate::scenario::Scenario;
 
 /// The binary's `main`: usage errors and other failures print one line on
 /// stderr (`fake-gemini: …` for the fake's own) and exit 1.
 pub fn main() -> ExitCode {
-    crate::engine::entry::main(run, |failure| match failure {
+    entry::main(run, |failure| match failure {
         Failure::Usage(msg) => msg,
         Failure::Fake(msg) => format!("fake-gemini: {msg}"),
     })
@@ -52,16 +53,9 @@ pub enum Failure {
 
 /// Runs fake-gemini with `args` (without the program name); returns the exit status.
 pub fn run(args: &[String]) -> Result<i32, Failure> {
-    let opts = match cli::parse(args).map_err(Failure::Usage)? {
-        cli::Action::Help => {
-            print!("{}", cli::HELP);
-            return Ok(0);
-        }
-        cli::Action::Version => {
-            println!("{}", cli::VERSION);
-            return Ok(0);
-        }
-        cli::Action::Run(opts) => opts,
+    let action = cli::parse(args).map_err(Failure::Usage)?;
+    let Some(opts) = entry::options(action, cli::VERSION) else {
+        return Ok(0);
     };
     let scenario = Scenario::from_env().map_err(Failure::Fake)?;
     scenario.start_children().map_err(Failure::Fake)?;
