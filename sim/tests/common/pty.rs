@@ -27,6 +27,12 @@ pub fn send(p: &mut PtySession, keys: &str) {
     p.flush().unwrap();
 }
 
+/// Sends `keys`, then waits for `needle` (returns what came before it).
+pub fn step(p: &mut PtySession, keys: &str, needle: &str) -> String {
+    send(p, keys);
+    exp(p, needle)
+}
+
 /// Waits for the process to end.
 pub fn status(p: &PtySession) -> WaitStatus {
     p.process().wait().unwrap()
