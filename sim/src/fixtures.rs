@@ -1,8 +1,13 @@
 //! Test-only access to the real CLIs' recorded samples in `sim/tests/data`
 //! (screens, hook payloads, transcripts), and the field-set check the
-//! fixture tests compare our records with.
+//! fixture tests compare our records with; and the command-line parsers
+//! run on test argv.
+
+use std::fmt::Debug;
 
 use serde_json::Value;
+
+use crate::engine::entry::Action;
 
 /// The text of `tests/data/<name>`.
 pub fn text(name: &str) -> String {
@@ -50,5 +55,47 @@ pub fn assert_fields(want: &Value, got: &Value, at: &str) {
         }
         (Value::Object(_), other) => panic!("{at}: expected an object, got {other}"),
         _ => {}
+    }
+}
+
+/// A parser's answer for `list` (argv without the program name).
+pub fn parse<O, E>(
+    parse: fn(&[String]) -> Result<Action<O>, E>,
+    list: &[&str],
+) -> Result<Action<O>, E> {
+    parse(&list.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+}
+
+/// The options a parser gives for `list`, which must ask for a run.
+pub fn options<O: Debug, E: Debug>(
+    parse: fn(&[String]) -> Result<Action<O>, E>,
+    list: &[&str],
+) -> O {
+    match self::parse(parse, list) {
+        Ok(Action::Run(o)) => o,
+        other => panic!("{list:?}: {other:?}"),
+    }
+}
+
+/// `version` and `-v`-style flags ask for the version, `help` flags for `page`.
+pub fn assert_help_and_version<O: Debug + PartialEq, E: Debug>(
+    parse: fn(&[String]) -> Result<Action<O>, E>,
+    version: &[&str],
+    help: &[&str],
+    page: &'static str,
+) {
+    for flag in version {
+        assert_eq!(
+            self::parse(parse, &[flag]).unwrap(),
+            Action::Version,
+            "{flag}"
+        );
+    }
+    for flag in help {
+        assert_eq!(
+            self::parse(parse, &[flag]).unwrap(),
+            Action::Print(page),
+            "{flag}"
+        );
     }
 }

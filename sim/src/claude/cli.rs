@@ -215,9 +215,10 @@ fn choice_error(flags: &str, value: &str, choices: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures;
 
     fn run(list: &[&str]) -> Result<Action, String> {
-        parse(&list.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+        fixtures::parse(parse, list)
     }
 
     #[test]
@@ -250,9 +251,7 @@ mod tests {
 
     #[test]
     fn help_version_and_errors() {
-        assert_eq!(run(&["--version"]).unwrap(), Action::Version);
-        assert_eq!(run(&["-v"]).unwrap(), Action::Version);
-        assert_eq!(run(&["-h"]).unwrap(), Action::Print(HELP));
+        fixtures::assert_help_and_version(parse, &["--version", "-v"], &["-h"], HELP);
         assert_eq!(run(&["--x"]).unwrap_err(), "error: unknown option '--x'");
         assert!(
             run(&["--permission-mode", "yolo"])

@@ -177,16 +177,14 @@ pub fn parse(argv: &[String]) -> Result<Action, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures;
 
     fn run(list: &[&str]) -> Result<Action, String> {
-        parse(&list.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+        fixtures::parse(parse, list)
     }
 
     fn opts(list: &[&str]) -> Options {
-        match run(list) {
-            Ok(Action::Run(o)) => o,
-            other => panic!("expected run, got {other:?}"),
-        }
+        fixtures::options(parse, list)
     }
 
     #[test]
@@ -222,9 +220,7 @@ mod tests {
 
     #[test]
     fn help_version_and_yargs_errors() {
-        assert_eq!(run(&["--version"]).unwrap(), Action::Version);
-        assert_eq!(run(&["-v"]).unwrap(), Action::Version);
-        assert_eq!(run(&["-h"]).unwrap(), Action::Print(HELP));
+        fixtures::assert_help_and_version(parse, &["--version", "-v"], &["-h"], HELP);
         assert_eq!(run(&["--x"]).unwrap_err(), "Unknown argument: x");
         assert_eq!(run(&["-z"]).unwrap_err(), "Unknown argument: z");
         assert_eq!(
