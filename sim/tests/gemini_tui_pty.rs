@@ -8,7 +8,6 @@ use common::gemini::{Sandbox, ready};
 use common::pty::{ctrl_c_twice, exp, send, spawn, status, step};
 use common::{Sim, read_jsonl};
 use rexpect::process::{Signal, WaitStatus};
-use serde_json::Value;
 
 const SID: &str = "22222222-3333-4444-8555-666666666666";
 const IDLE: &str = " >   Type your message or @path/to/file";
@@ -31,11 +30,7 @@ fn trusting_the_folder_restarts_then_a_turn_then_quit() {
     );
     exp(&mut p, "Authenticated with gemini-api-key /auth");
     exp(&mut p, IDLE);
-    let doc: Value = serde_json::from_str(
-        &std::fs::read_to_string(s.dir().join("trustedFolders.json")).unwrap(),
-    )
-    .unwrap();
-    assert_eq!(doc[s.proj.to_str().unwrap()], "TRUST_FOLDER");
+    assert_eq!(s.trust_level(), "TRUST_FOLDER");
     assert_eq!(s.events_after(1), ["SessionStart"]);
     step(&mut p, "Say hello\r", " > Say hello");
     exp(&mut p, "Executing Hook: log-BeforeAgent");
@@ -68,11 +63,7 @@ fn dont_trust_goes_on_untrusted_and_esc_exits_130() {
     step(&mut p, "\x1b[B", "│ ● 2. Trust parent folder (work)");
     step(&mut p, "\x1b[B\r", " Shift+Tab to accept edits");
     exp(&mut p, IDLE);
-    let doc: Value = serde_json::from_str(
-        &std::fs::read_to_string(s.dir().join("trustedFolders.json")).unwrap(),
-    )
-    .unwrap();
-    assert_eq!(doc[s.proj.to_str().unwrap()], "DO_NOT_TRUST");
+    assert_eq!(s.trust_level(), "DO_NOT_TRUST");
     assert_eq!(s.events_after(1), ["SessionStart"]);
     p.send_control('c').unwrap();
     p.send_control('c').unwrap();

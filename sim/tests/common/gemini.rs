@@ -10,6 +10,13 @@ use super::{Dirs, GEMINI, logger_hook, read_jsonl};
 pub type Sandbox = Dirs<GEMINI>;
 
 impl Sandbox {
+    /// The project's entry in `trustedFolders.json`.
+    pub fn trust_level(&self) -> Value {
+        let text = std::fs::read_to_string(self.dir().join("trustedFolders.json")).unwrap();
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        doc[self.proj.to_str().unwrap()].clone()
+    }
+
     pub fn dir(&self) -> PathBuf {
         self.home.join(".gemini")
     }

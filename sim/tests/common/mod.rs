@@ -166,6 +166,14 @@ pub trait Sim {
         std::fs::read(self.root().join(format!("rec/prompt-{n}.txt"))).unwrap()
     }
 
+    /// The payloads of a one-turn session, after checking their events came
+    /// in order: SessionStart, UserPromptSubmit, Stop, SessionEnd.
+    fn one_turn_payloads(&self) -> Vec<Value> {
+        let events = ["SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"];
+        assert_eq!(self.events(), events);
+        self.payloads()
+    }
+
     /// Event names received so far.
     fn events(&self) -> Vec<String> {
         self.payloads()
