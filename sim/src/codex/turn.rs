@@ -11,7 +11,8 @@ use std::time::Instant;
 
 use super::screens::{self, INTERRUPTED};
 use super::session::{Session, Usage};
-use crate::engine::timeline::{self, Choice, Core, Menu, Step, Timeline};
+use crate::engine::menu::{Choice, Menu};
+use crate::engine::timeline::{self, Core, Step, Timeline};
 use crate::json::Obj;
 use crate::keys::Key;
 use crate::obj;

@@ -9,7 +9,8 @@
 //! - [`host`]: what the engine needs of a provider's session ([`host::Host`]:
 //!   hooks, transcript writes, prompt recording, the first fatal error).
 //! - [`timeline`]: one turn's skeleton (delay → stream → ending), driven by
-//!   [`timeline::tick`] for any [`timeline::Timeline`]; tool-dialog menus as data.
+//!   [`timeline::tick`] for any [`timeline::Timeline`].
+//! - [`menu`]: tool-dialog keys as data ([`menu::Menu`]).
 //! - [`headless`]: one turn played without a terminal (the print modes).
 //! - [`event_loop`]: the interactive main loop (input, deadlines, Esc, Ctrl-C).
 //! - [`shell`]: the interactive program around it ([`shell::Shell`]: input
@@ -22,6 +23,7 @@ pub mod entry;
 pub mod event_loop;
 pub mod headless;
 pub mod host;
+pub mod menu;
 pub mod shell;
 pub mod timeline;
 pub mod tool;

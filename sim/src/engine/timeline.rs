@@ -4,13 +4,13 @@
 //! by chunk, `chunk_ms` apart ([`Phase::Stream`], paced by [`Pacer`]), and
 //! then ends. [`Core`] holds that state and [`tick`] walks it for any
 //! [`Timeline`]; what an ending, a dialog or a record looks like stays with
-//! each CLI's `turn.rs`, behind the trait's hooks.
+//! each CLI's `turn.rs`, behind the trait's hooks ([`super::menu`] has the
+//! tool dialogs' keys).
 
 use std::time::{Duration, Instant};
 
 use crate::clock::Clock;
 use crate::json::Obj;
-use crate::keys::Key;
 use crate::scenario::{Chosen, End};
 
 /// The end-of-turn hook (`Stop`, `StopFailure`, `Interrupt`, …) to fire once the screen is idle.
@@ -297,65 +297,6 @@ macro_rules! timeline_parts {
             &mut sess.clock
         }
     };
-}
-
-/// A tool dialog's menu as data: how many options, and the keys that pick one directly.
-pub struct Menu {
-    /// The last option's index (the refusal).
-    pub last: usize,
-    /// Keys that pick an option: (text, option).
-    pub hotkeys: &'static [(&'static str, usize)],
-    /// True when Ctrl-C refuses like Esc (else the caller handles it).
-    pub ctrl_c_refuses: bool,
-}
-
-/// What a key does in a [`Menu`].
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Choice {
-    /// Nothing.
-    Nothing,
-    /// The cursor moved here.
-    Move(usize),
-    /// This option was picked (not the last one, the refusal).
-    Pick(usize),
-    /// Esc (or Ctrl-C), or the last option: refused.
-    Refuse,
-}
-
-impl Core {
-    /// A key in the tool dialog `menu` (when one is up): moves the cursor, or
-    /// says what was answered.
-    pub fn menu_key(&mut self, menu: &Menu, key: &Key) -> Option<Choice> {
-        let Phase::Dialog(cursor) = self.phase else {
-            return None;
-        };
-        match menu.key(cursor, key) {
-            Choice::Move(c) => self.phase = Phase::Dialog(c),
-            Choice::Nothing => {}
-            answer => return Some(answer),
-        }
-        None
-    }
-}
-
-impl Menu {
-    /// What `key` does with the cursor at `cursor`.
-    pub fn key(&self, cursor: usize, key: &Key) -> Choice {
-        match key {
-            Key::Up => Choice::Move(cursor.saturating_sub(1)),
-            Key::Down => Choice::Move((cursor + 1).min(self.last)),
-            Key::Enter if cursor == self.last => Choice::Refuse,
-            Key::Enter => Choice::Pick(cursor),
-            Key::Text(t) => match self.hotkeys.iter().find(|(k, _)| k == t) {
-                Some((_, i)) if *i == self.last => Choice::Refuse,
-                Some((_, i)) => Choice::Pick(*i),
-                None => Choice::Nothing,
-            },
-            Key::Esc => Choice::Refuse,
-            Key::CtrlC if self.ctrl_c_refuses => Choice::Refuse,
-            _ => Choice::Nothing,
-        }
-    }
 }
 
 #[cfg(test)]
