@@ -208,6 +208,11 @@ fn a_signal_end_kills_the_process_and_ctrl_c_twice_exits() {
         status(&p),
         WaitStatus::Signaled(_, Signal::SIGKILL, _)
     ));
+    assert_eq!(
+        s.live_sessions(),
+        0,
+        "the session registry is removed before the kill"
+    );
 
     let mut p = spawn(&s, r#"{"turns":[{"end":"wedge"}]}"#, &[]);
     exp(&mut p, "? for shortcuts");
@@ -217,4 +222,5 @@ fn a_signal_end_kills_the_process_and_ctrl_c_twice_exits() {
     p.send_control('c').unwrap();
     p.exp_eof().unwrap();
     assert!(matches!(status(&p), WaitStatus::Exited(_, 0)));
+    assert_eq!(s.live_sessions(), 0);
 }

@@ -62,9 +62,7 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
         app.term.restore();
         return Ok(code);
     }
-    let status = app.serve(opts.prompt.clone());
-    app.sess.registry_remove();
-    status
+    app.serve(opts.prompt.clone())
 }
 
 impl Face for Claude {
@@ -206,6 +204,10 @@ impl Face for Claude {
             Startup::Exit(code) => Ok(Flow::Exit(code)),
             Startup::Continue => Ok(Flow::Exit(0)),
         }
+    }
+
+    fn finish(app: &mut App) {
+        app.sess.registry_remove();
     }
 
     fn leave(app: &mut App) {

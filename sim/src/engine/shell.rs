@@ -65,6 +65,9 @@ pub trait Face: Sized {
     fn sign_in(sh: &mut Shell<Self>) -> Result<Flow, String>;
     /// Draws the last frame before a crash or signal and restores the terminal.
     fn leave(sh: &mut Shell<Self>);
+    /// The loop is over, however it ended: tidy up before the terminal is
+    /// restored and the process exits or kills itself.
+    fn finish(_sh: &mut Shell<Self>) {}
 }
 
 /// One interactive run of a fake.
@@ -105,6 +108,7 @@ impl<F: Face> Shell<F> {
     /// Opens, submits `first_prompt`, loops; restores the terminal and returns the exit status.
     pub fn serve(&mut self, first_prompt: Option<String>) -> Result<i32, String> {
         let flow = F::open(self).and_then(|()| event_loop::run(self, first_prompt));
+        F::finish(self);
         self.term.restore();
         match flow? {
             Flow::Exit(code) => Ok(code),

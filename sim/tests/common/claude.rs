@@ -8,6 +8,16 @@ use super::{CLAUDE, Dirs, logger_hook};
 pub type Sandbox = Dirs<CLAUDE>;
 
 impl Sandbox {
+    /// How many live-session registry files (`<config>/sessions/*.json`) exist.
+    pub fn live_sessions(&self) -> usize {
+        std::fs::read_dir(self.home.join("sessions"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+            .count()
+    }
+
     /// Marks onboarding done and, if `trusted`, the project as trusted.
     pub fn signed_in(self, trusted: bool) -> Sandbox {
         let mut doc = serde_json::json!({"hasCompletedOnboarding": true, "theme": "dark"});
