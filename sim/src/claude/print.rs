@@ -59,7 +59,7 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
         println!("{NOT_SIGNED_IN}");
         1
     };
-    let done = match headless::play("fake-claude", &mut turn, &mut sess, |_, _| {}, sign_in)? {
+    let done = match headless::play("fake-claude", &mut turn, &mut sess, |_, _| Ok(()), sign_in)? {
         Played::Done(done) => done,
         Played::Over(code) => return Ok(code),
     };

@@ -140,6 +140,7 @@ pub fn run(opts: &Options, mut sess: Session) -> Result<i32, String> {
         if json {
             turn.events.drain(..).for_each(|e| emit(&e));
         }
+        Ok(())
     };
     let sign_in = || {
         eprintln!("{NOT_SIGNED_IN}");

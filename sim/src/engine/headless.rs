@@ -20,12 +20,13 @@ pub enum Played<D> {
 }
 
 /// Plays `turn` to its end; `each` sees the turn after every tick (to print
-/// its events), `sign_in` reports a lost session and gives the exit status.
+/// its events; an error from it ends the run), `sign_in` reports a lost
+/// session and gives the exit status.
 pub fn play<T: Timeline>(
     name: &str,
     turn: &mut T,
     sess: &mut T::Sess,
-    mut each: impl FnMut(&mut T, &mut T::Sess),
+    mut each: impl FnMut(&mut T, &mut T::Sess) -> Result<(), String>,
     sign_in: impl FnOnce() -> i32,
 ) -> Result<Played<T::Done>, String>
 where
@@ -34,7 +35,7 @@ where
     let outcome = loop {
         let now = Instant::now();
         let outcome = timeline::tick(turn, sess, now);
-        each(turn, sess);
+        each(turn, sess)?;
         if let Some(o) = outcome {
             break o;
         }

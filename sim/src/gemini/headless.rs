@@ -159,16 +159,14 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
                 _ => {}
             }
         }
+        // A failed write stops the run at once, before the turn's end is looked at.
+        sess.take_fatal().map_or(Ok(()), Err)
     };
     let sign_in = || {
         eprintln!("{NO_AUTH}");
         41
     };
     let played = headless::play("fake-gemini", &mut turn, &mut sess, each, sign_in)?;
-    // A write that failed in the last tick stops the run before AfterAgent.
-    if let Some(err) = sess.take_fatal() {
-        return Err(err);
-    }
     let Done {
         after_agent,
         late,
