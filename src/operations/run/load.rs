@@ -39,7 +39,12 @@ pub fn load_from(
 }
 
 /// The checked plan of a workflow read as `bytes` (at most one past the limit).
-fn load_bytes(ctx: &Ctx, file: &Path, bytes: Vec<u8>, base: Option<&Path>) -> Result<(Plan, String)> {
+fn load_bytes(
+    ctx: &Ctx,
+    file: &Path,
+    bytes: Vec<u8>,
+    base: Option<&Path>,
+) -> Result<(Plan, String)> {
     let text = text_of(file, bytes)?;
     let parsed = model::parse(file, &text)?;
     let base = match base {
