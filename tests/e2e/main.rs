@@ -34,4 +34,5 @@ mod secrets;
 mod snapshots;
 mod startup;
 mod tiers;
+mod top;
 mod workflow;
