@@ -35,4 +35,5 @@ mod snapshots;
 mod startup;
 mod tiers;
 mod top;
+mod top_pane;
 mod workflow;

@@ -5,91 +5,8 @@
 //! changes made behind its back; it gives the terminal back on `q` and on SIGTERM.
 
 use crate::harness::*;
+use crate::top_pane::TopPane;
 use serde_json::json;
-use std::time::{Duration, Instant};
-use umbel::adapters::tmux::Tmux;
-
-/// The tmux session the view runs in (not a worker's: workers' sessions are `umbel-<name>`).
-const VIEW: &str = "top-view";
-
-/// `umbel top` in a pane of the sandbox's private server; the session is killed on drop.
-struct TopPane {
-    tmux: Tmux,
-}
-
-impl TopPane {
-    /// Starts `umbel top` in a 120×30 pane; after it exits, the pane's shell prints its exit
-    /// status and whether the terminal is back in canonical mode.
-    fn start(sb: &Sandbox) -> TopPane {
-        let tmux = sandbox_tmux(sb);
-        let umbel = assert_cmd::cargo::cargo_bin("umbel");
-        let mut env: Vec<String> = sb.env().iter().map(|(k, v)| format!("{k}={v}")).collect();
-        env.push("TERM=xterm-256color".into());
-        let quote = |s: &str| format!("'{}'", s.replace('\'', r"'\''"));
-        let script = format!(
-            "env -i {} {} top; echo \"top exited $?\"; stty -a | grep -o -- '-*icanon'; sleep 600",
-            env.iter().map(|e| quote(e)).collect::<Vec<_>>().join(" "),
-            quote(&umbel.to_string_lossy()),
-        );
-        let args: Vec<String> = [
-            "new-session",
-            "-d",
-            "-s",
-            VIEW,
-            "-x",
-            "120",
-            "-y",
-            "30",
-            "-c",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .chain([
-            sb.project.to_string_lossy().into_owned(),
-            "sh".into(),
-            "-c".into(),
-            script,
-        ])
-        .collect();
-        tmux.run(&args, None).expect("start the view's pane");
-        TopPane { tmux }
-    }
-
-    fn screen(&self) -> String {
-        self.tmux.capture(VIEW, false).unwrap_or_default()
-    }
-
-    /// The screen once `ready` holds (within 20 s); panics with the screen otherwise.
-    fn until(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let screen = self.screen();
-            if ready(&screen) {
-                return screen;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "{what}: not on screen:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn keys(&self, keys: &[&str]) {
-        self.tmux.send_keys(VIEW, keys).expect("send keys");
-    }
-
-    /// The pid of the pane's first process (the shell running `umbel top`).
-    fn shell_pid(&self) -> u32 {
-        self.tmux.pane(VIEW).expect("pane").pid.expect("pid")
-    }
-}
-
-impl Drop for TopPane {
-    fn drop(&mut self) {
-        let _ = self.tmux.kill_session(VIEW);
-    }
-}
 
 /// The table row of worker `name` (after the selection marker column), if shown.
 fn row<'a>(screen: &'a str, name: &str) -> Option<&'a str> {
@@ -284,16 +201,7 @@ fn sigterm_restores_the_terminal_and_a_dumb_one_is_refused() {
     sb.spawn("w1", &[]);
     let top = TopPane::start(&sb);
     top.until("the view", |s| row_has(s, "w1", &["idle"]));
-    let shell = top.shell_pid();
-    let umbel = std::fs::read_to_string(format!("/proc/{shell}/task/{shell}/children"))
-        .expect("the shell's children");
-    let pid: i32 = umbel
-        .split_whitespace()
-        .next()
-        .expect("umbel top")
-        .parse()
-        .unwrap();
-    let pid = rustix::process::Pid::from_raw(pid).expect("pid");
+    let pid = rustix::process::Pid::from_raw(top.top_pid()).expect("pid");
     rustix::process::kill_process(pid, rustix::process::Signal::TERM).expect("SIGTERM");
     let screen = top.until("top's exit", |s| s.lines().any(|l| l.ends_with("icanon")));
     assert!(screen.contains("top exited 130"), "{screen}");
