@@ -139,13 +139,7 @@ fn input_key(view: &mut View, purpose: Purpose, mut text: String, code: KeyCode)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::faces::top::model::samples;
-
-    fn view() -> View {
-        let mut view = View::new(false);
-        view.set_rows(samples::fleet());
-        view
-    }
+    use crate::faces::top::model::samples::view;
 
     fn press(view: &mut View, code: KeyCode) -> Effect {
         on_key(view, KeyEvent::new(code, KeyModifiers::NONE))

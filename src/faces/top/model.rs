@@ -199,6 +199,14 @@ pub mod samples {
         }
     }
 
+    /// A view of [`fleet`] with the clock at 100 s, colour off.
+    pub fn view() -> View {
+        let mut view = View::new(false);
+        view.now_ms = 100_000;
+        view.set_rows(fleet());
+        view
+    }
+
     /// A fleet with one worker in each state, clock at 100 s.
     pub fn fleet() -> Vec<FleetRow> {
         let mut working = row("builder", "busy", Shown::Working, "tool Bash");
@@ -239,13 +247,8 @@ pub mod samples {
 
 #[cfg(test)]
 mod tests {
+    use super::samples::view;
     use super::*;
-
-    fn view() -> View {
-        let mut view = View::new(false);
-        view.set_rows(samples::fleet());
-        view
-    }
 
     #[test]
     fn the_selection_follows_its_worker_and_stays_in_bounds() {

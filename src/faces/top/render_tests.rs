@@ -3,15 +3,8 @@
 //! send line, the kill confirmation and the pager; and the colours `NO_COLOR` takes away.
 
 use super::*;
-use crate::faces::top::model::samples;
+use crate::faces::top::model::samples::view;
 use ratatui::Terminal;
-
-fn view() -> View {
-    let mut view = View::new(false);
-    view.now_ms = 100_000;
-    view.set_rows(samples::fleet());
-    view
-}
 
 fn screen(view: &mut View, width: u16, height: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
