@@ -21,6 +21,19 @@ fn row_has(screen: &str, name: &str, parts: &[&str]) -> bool {
     row(screen, name).is_some_and(|r| parts.iter().all(|p| r.contains(p)))
 }
 
+/// Each worker's row holds its state and what it is doing.
+fn every_state_shown(screen: &str) {
+    for (name, parts) in [
+        ("ask1", &["needs-input", "permission: Bash echo hi"][..]),
+        ("dead1", &["dead", "exited with status 3"]),
+        ("done1", &["done", "Response to: first question"]),
+        ("busy1", &["working"]),
+        ("idle1", &["idle"]),
+    ] {
+        assert!(row_has(screen, name, parts), "{name}:\n{screen}");
+    }
+}
+
 /// A fleet with a worker in every state.
 fn fleet(sb: &Sandbox) {
     sb.spawn("idle1", &[]);
@@ -74,24 +87,11 @@ fn top_shows_every_state_and_each_key_acts() {
         at("done1") < at("busy1") && at("busy1") < at("idle1"),
         "{frame}"
     );
+    every_state_shown(&frame);
     assert!(
-        row_has(&frame, "ask1", &["needs-input", "permission: Bash echo hi"]),
-        "{frame}"
+        row_has(&frame, "done1", &["$0."]),
+        "claude's cost:\n{frame}"
     );
-    assert!(
-        row_has(&frame, "dead1", &["dead", "exited with status 3"]),
-        "{frame}"
-    );
-    assert!(
-        row_has(
-            &frame,
-            "done1",
-            &["done", "$0.", "Response to: first question"]
-        ),
-        "{frame}"
-    );
-    assert!(row_has(&frame, "busy1", &["working"]), "{frame}");
-    assert!(row_has(&frame, "idle1", &["idle"]), "{frame}");
 
     // The live view.
     let top = TopPane::start(&sb);
@@ -108,6 +108,14 @@ fn top_shows_every_state_and_each_key_acts() {
         row(&screen, "ask1").unwrap().starts_with("> "),
         "first row selected:\n{screen}"
     );
+    every_state_shown(&screen);
+    // A running turn's age moves with the clock, with nothing else happening.
+    let age =
+        |s: &str| row(s, "busy1").and_then(|r| r.split_whitespace().nth(3).map(str::to_string));
+    let first = age(&screen);
+    top.until("busy1's turn ageing", |s| {
+        age(s).is_some() && age(s) != first
+    });
 
     // `/` filters as typed; Esc clears the filter.
     top.keys(&["/", "done1"]);
