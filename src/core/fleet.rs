@@ -124,6 +124,19 @@ impl Usage {
     }
 }
 
+impl Usage {
+    /// The usage of a whole transcript, from its lines (oldest first); only the lines that can
+    /// hold token counts ([`usage_tokens`]) are parsed.
+    pub fn of_lines<'a>(provider: Provider, lines: impl Iterator<Item = &'a str>) -> Option<Usage> {
+        let tokens = usage_tokens(provider);
+        let records: Vec<serde_json::Value> = lines
+            .filter(|line| tokens.iter().any(|t| line.contains(t)))
+            .filter_map(|line| serde_json::from_str(line).ok())
+            .collect();
+        Usage::of(&super::print::stats::turn_stats(provider, &records))
+    }
+}
+
 /// Strings of which every transcript record [`turn_stats`](super::print::stats::turn_stats)
 /// counts tokens from holds one: other lines need not be parsed to add a session up.
 pub fn usage_tokens(provider: Provider) -> &'static [&'static str] {
@@ -234,6 +247,34 @@ mod tests {
             ..TurnStats::default()
         };
         assert_eq!(Usage::of(&unpriced).unwrap().cost_usd, None);
+    }
+
+    /// Skipping the lines without a token string loses nothing the stats count.
+    #[test]
+    fn a_session_adds_up_from_its_usage_lines_alone() {
+        use crate::core::test_data::{CLAUDE_SESSION, CODEX_ROLLOUT, GEMINI_CHAT};
+        for (provider, transcript) in [
+            (Provider::Claude, CLAUDE_SESSION),
+            (Provider::Codex, CODEX_ROLLOUT),
+            (Provider::Gemini, GEMINI_CHAT),
+        ] {
+            let every: Vec<serde_json::Value> = transcript
+                .lines()
+                .filter_map(|l| serde_json::from_str(l).ok())
+                .collect();
+            let whole = Usage::of(&crate::core::print::stats::turn_stats(provider, &every));
+            let usage = Usage::of_lines(provider, transcript.lines());
+            assert_eq!(usage, whole, "{provider:?}");
+            assert!(
+                usage.is_some_and(|u| u.tokens > 0),
+                "{provider:?}: {usage:?}"
+            );
+        }
+        let claude = Usage::of_lines(Provider::Claude, CLAUDE_SESSION.lines()).unwrap();
+        assert!(
+            claude.cost_usd.is_some_and(|c| c > 0.0),
+            "claude models have a price"
+        );
     }
 
     #[test]

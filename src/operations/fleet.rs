@@ -11,7 +11,6 @@ use crate::adapters::transcript::ForwardLines;
 use crate::core::args::StatusArgs;
 use crate::core::errors::Result;
 use crate::core::fleet::{Shown, TurnSpan, Usage, attention_order, usage_tokens};
-use crate::core::print::stats::turn_stats;
 use crate::core::providers::{EventClass, Provider};
 use crate::core::status::WorkerStatus;
 use crate::core::turn_progress::phase;
@@ -59,6 +58,13 @@ impl Fleet {
             .into_iter()
             .map(|status| self.row(ctx, status))
             .collect();
+        // Transcripts of workers no longer listed are forgotten.
+        let listed: Vec<&str> = rows
+            .iter()
+            .filter_map(|r| r.status.transcript_path.as_deref())
+            .collect();
+        self.usage
+            .retain(|path, _| listed.iter().any(|l| std::path::Path::new(l) == path));
         rows.sort_by(|a, b| {
             attention_order(
                 (a.shown, a.turn.started_ms, &a.status.name),
@@ -180,21 +186,19 @@ fn last_line(text: &str) -> String {
         .to_string()
 }
 
-/// The tokens and cost of every turn of a transcript (its usage records only are parsed).
+/// The tokens and cost of every turn of a transcript.
 fn session_usage(provider: Provider, path: &std::path::Path) -> Option<Usage> {
     let tokens = usage_tokens(provider);
     let mut lines = ForwardLines::open(path).ok()?;
-    let mut records = Vec::new();
+    // Only the lines that can count are kept: memory does not grow with the transcript.
+    let mut text = Vec::new();
     while let Ok(Some(line)) = lines.next_line() {
-        let text = String::from_utf8_lossy(line);
-        if !tokens.iter().any(|t| text.contains(t)) {
-            continue;
-        }
-        if let Ok(record) = serde_json::from_str(&text) {
-            records.push(record);
+        let line = String::from_utf8_lossy(line);
+        if tokens.iter().any(|t| line.contains(t)) {
+            text.push(line.into_owned());
         }
     }
-    Usage::of(&turn_stats(provider, &records))
+    Usage::of_lines(provider, text.iter().map(String::as_str))
 }
 
 #[cfg(test)]
