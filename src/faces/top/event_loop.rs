@@ -1,6 +1,7 @@
-//! `umbel top`'s event loop. Three threads feed one channel: the terminal's keys, and a
-//! loader that looks at the fleet whenever inotify says a worker's folder changed (a slow
-//! safety net catches what no file records, such as a pane killed behind umbel's back). The
+//! `umbel top`'s event loop. Threads feed one channel: the terminal's keys; a loader that
+//! looks at the fleet whenever inotify says a worker's folder changed (a slow safety net
+//! catches what no file records, such as a pane killed behind umbel's back); and the verbs a
+//! key started in the background (send, kill), when they are done. The
 //! main thread sleeps on that channel, applies keys and looks, and redraws — when something
 //! arrived, and once a second while a turn's age is on screen. Nothing polls the state.
 //!
