@@ -18,6 +18,8 @@
 //!    table of every figure with its goal.
 //! 9. (figures/soak.rs) The soak: 50 mixed workers × 5 turns with `prune`, `status` and seeded
 //!    `kill`s running alongside; lost and crossed turns, and processes left after `kill --all`.
+//! 10. (figures/top.rs) `umbel top` with 100 workers: frame draw time, a look at the fleet, and
+//!     the CPU of the live view left alone.
 //!
 //! Figures, not pass/fail: these machines are shared and noisy.
 
@@ -35,6 +37,11 @@ mod perf;
 mod real;
 #[path = "figures/soak.rs"]
 mod soak;
+#[path = "figures/top.rs"]
+mod top;
+#[allow(dead_code)]
+#[path = "../tests/e2e/top_pane.rs"]
+mod top_pane;
 
 use harness::{Sandbox, assert_success, stdout};
 use serde_json::json;
@@ -89,6 +96,9 @@ fn main() {
     }
     if only.is_empty() || only.iter().any(|o| o == "spawn") {
         rows.push(perf::spawn_rate(&Sandbox::new()));
+    }
+    if only.is_empty() || only.iter().any(|o| o == "top") {
+        rows.extend(top::top_figures());
     }
     if only.is_empty() || only.iter().any(|o| o == "soak") {
         rows.push(soak::soak());

@@ -7,7 +7,7 @@ use super::outcome::OutcomeKind;
 
 impl Error {
     /// The next step for this kind of error.
-    // long: a table, one row per error kind; splitting it would only scatter the rows.
+    // long: a table, one arm per error kind.
     pub fn hint(&self) -> &'static str {
         match self {
             Error::Usage { .. } => {

@@ -172,8 +172,7 @@ pub fn output_schema(tool: &ToolInfo) -> Arc<JsonObject> {
     Arc::new(schema)
 }
 
-/// Gives every tool in `router` its title, hints and output schema (generic over the server,
-/// so this table does not import the server that applies it).
+/// Gives every tool in `router` its title, hints and output schema.
 pub fn annotate<S>(mut router: ToolRouter<S>) -> ToolRouter<S> {
     for tool in tools() {
         if let Some(route) = router.map.get_mut(tool.name) {
