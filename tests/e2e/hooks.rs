@@ -1,5 +1,7 @@
 //! The hook scripts on a system whose `date` has no `%N` (BSD date, as on macOS, prints a
 //! literal `N`): the event line still starts with a number umbel reads, in nanoseconds.
+//! No `umbel` runs here: the script runs under `sh` (a program other than umbel, the
+//! harness's documented lower level), so these tests use the sandbox only for its folders.
 
 use crate::harness::*;
 use std::process::{Command, Stdio};
@@ -7,10 +9,7 @@ use std::process::{Command, Stdio};
 const EVENT_SH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/hooks/event.sh");
 
 /// A folder whose `date` behaves as BSD date: `%N` comes out as a literal `N`.
-fn bsd_date(root: &std::path::Path) -> std::path::PathBuf {
-    let bin = root.join("bsd-bin");
-    std::fs::create_dir_all(&bin).expect("bin dir");
-    let date = bin.join("date");
+fn bsd_date(sb: &Sandbox) -> std::path::PathBuf {
     let real = ["/usr/bin/date", "/bin/date"]
         .into_iter()
         .find(|p| std::path::Path::new(p).exists())
@@ -18,11 +17,8 @@ fn bsd_date(root: &std::path::Path) -> std::path::PathBuf {
     let script = format!(
         "#!/bin/sh\nfor a in \"$@\"; do set -- \"$@\" \"$(printf '%s' \"$a\" | sed 's/%N/N/g')\"; shift; done\nexec {real} \"$@\"\n"
     );
-    std::fs::write(&date, script).expect("write date");
-    let mut perms = std::fs::metadata(&date).expect("stat").permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
-    std::fs::set_permissions(&date, perms).expect("chmod");
-    bin
+    let date = sb.write_executable("bsd-bin/date", script);
+    date.parent().expect("bsd-bin").to_path_buf()
 }
 
 /// Runs event.sh with `path` first on PATH; returns the events folder's log.
@@ -57,7 +53,7 @@ fn record_event(sb: &Sandbox, path: &std::path::Path) -> String {
 #[test]
 fn event_sh_records_a_numeric_time_with_a_date_that_lacks_percent_n() {
     let sb = Sandbox::new();
-    let fake = bsd_date(&sb.root);
+    let fake = bsd_date(&sb);
     let probe = Command::new(fake.join("date"))
         .arg("+%s%N")
         .output()

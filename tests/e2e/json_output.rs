@@ -4,14 +4,14 @@
 
 use crate::harness::*;
 use serde_json::Value;
-use std::process::Output;
 
 /// Checks every JSON line `out` printed on stdout against `verb`'s schema; returns the values.
-fn valid(verb: &str, out: &Output) -> Vec<Value> {
+#[track_caller]
+fn valid(verb: &str, out: &Ran) -> Vec<Value> {
     let schema = umbel::faces::json_schema::cli_schema(verb)
         .unwrap_or_else(|| panic!("no schema for `{verb}`"));
     let validator = jsonschema::validator_for(&schema).expect("schema compiles");
-    let text = stdout(out);
+    let text = out.stdout();
     let values: Vec<Value> = text
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{verb}: {e}: {l}")))
@@ -19,7 +19,7 @@ fn valid(verb: &str, out: &Output) -> Vec<Value> {
     assert!(
         !values.is_empty(),
         "{verb} printed no JSON: {}",
-        stderr(out)
+        out.stderr()
     );
     for value in &values {
         let problems: Vec<String> = validator
@@ -32,12 +32,9 @@ fn valid(verb: &str, out: &Output) -> Vec<Value> {
 }
 
 /// `umbel ARGS --json`, expected to succeed; its output checked against `verb`'s schema.
+#[track_caller]
 fn ok(sb: &Sandbox, verb: &str, args: &[&str]) -> Value {
-    let mut line = vec![verb];
-    line.extend_from_slice(args);
-    line.push("--json");
-    let out = sb.run(&line);
-    assert_success(&out, verb);
+    let out = sb.umbel([verb]).args(args).args(["--json"]).success();
     valid(verb, &out).remove(0)
 }
 
@@ -80,8 +77,7 @@ fn every_verbs_json_validates_against_its_schema() {
 
     // logs: JSON Lines, one object per event, each valid; positions count from 0.
     sb.spawn("j2", &[]);
-    let out = sb.run(&["logs", "j2", "--json"]);
-    assert_success(&out, "logs");
+    let out = sb.cmd("logs j2 --json").success();
     let lines = valid("logs", &out);
     let positions: Vec<u64> = lines
         .iter()
@@ -91,12 +87,12 @@ fn every_verbs_json_validates_against_its_schema() {
     seen.push("logs");
 
     // attach prints JSON only when it cannot attach: here, without a terminal.
-    let out = sb.run(&["attach", "j2", "--json"]);
+    let out = sb.cmd("attach j2 --json").run();
     assert_ne!(out.status.code(), Some(0));
     let error = valid("attach", &out).remove(0);
     assert!(error["error"]["code"].is_string(), "{error}");
     seen.push("attach");
-    sb.run(&["kill", "--all", "--purge"]);
+    sb.cmd("kill --all --purge").run();
 
     let mut documented: Vec<&str> = umbel::faces::json_schema::cli_schemas()
         .iter()
@@ -117,11 +113,7 @@ fn a_failed_verbs_json_is_the_error_object_with_exit_code_and_hint() {
         ("capture", vec!["ghost"]),
         ("logs", vec!["ghost"]),
     ] {
-        let mut line = vec![verb];
-        line.extend(args);
-        line.push("--json");
-        let out = sb.run(&line);
-        assert_eq!(out.status.code(), Some(1), "{verb}");
+        let out = sb.umbel([verb]).args(args).args(["--json"]).status(1);
         // The error object is what `attach --json` documents for failures.
         let error = valid("attach", &out).remove(0);
         assert_eq!(error["error"]["code"], "not_found", "{verb}");

@@ -38,26 +38,23 @@ fn every_state_shown(screen: &str) {
 fn fleet(sb: &Sandbox) {
     sb.spawn("idle1", &[]);
     sb.spawn("done1", &[]);
-    assert_success(&sb.run(&["send", "done1", "first question"]), "send done1");
-    assert_success(&sb.run(&["wait", "done1"]), "wait done1");
+    sb.turn("done1", "first question").success();
     let wedge = sb.scenario("wedge", json!({ "default": { "end": "wedge" } }));
     sb.spawn("busy1", &["--env", &wedge]);
-    assert_success(&sb.run(&["send", "busy1", "hang"]), "send busy1");
+    sb.cmd("send busy1 hang").success();
     let tool = json!({ "tool": "Bash", "input": { "command": "echo hi" } });
     let ask = sb.scenario(
         "ask",
         json!({ "default": { "end": { "permission": tool } } }),
     );
     sb.spawn("ask1", &["--env", &ask]);
-    assert_success(&sb.run(&["send", "ask1", "run it"]), "send ask1");
-    assert_eq!(sb.run(&["wait", "ask1"]).status.code(), Some(126));
+    sb.turn("ask1", "run it").status(126);
     let crash = sb.scenario(
         "crash",
         json!({ "default": { "reply": "bye", "end": { "crash": 3 } } }),
     );
     sb.spawn("dead1", &["--env", &crash]);
-    assert_success(&sb.run(&["send", "dead1", "crash now"]), "send dead1");
-    assert_eq!(sb.run(&["wait", "dead1"]).status.code(), Some(125));
+    sb.turn("dead1", "crash now").status(125);
 }
 
 #[test]
@@ -66,9 +63,7 @@ fn top_shows_every_state_and_each_key_acts() {
     fleet(&sb);
 
     // One plain frame: every state, what needs a person first.
-    let once = sb.run(&["top", "--once", "--width", "120"]);
-    assert_success(&once, "top --once");
-    let frame = stdout(&once);
+    let frame = sb.cmd("top --once --width 120").success().stdout();
     assert!(
         frame.starts_with("umbel top  5 workers: 1 needs-input, 1 dead, 1 done, 1 working, 1 idle"),
         "{frame}"
@@ -149,7 +144,7 @@ fn top_shows_every_state_and_each_key_acts() {
     top.until("dead1 selected", |s| {
         row(s, "dead1").is_some_and(|r| r.starts_with("> "))
     });
-    assert_success(&sb.run(&["send", "done1", "second question"]), "send done1");
+    sb.umbel(["send", "done1", "second question"]).success();
     top.until("done1's new answer", |s| {
         row_has(s, "done1", &["done", "Response to: second question"])
     });

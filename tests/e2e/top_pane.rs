@@ -1,5 +1,12 @@
 //! `umbel top` running in a pane of a sandbox's private tmux server, driven through umbel's own
 //! tmux adapter (tests never run tmux themselves): for the e2e test and the bench.
+//!
+//! This stays below [`crate::harness::Test`] on purpose: the live view needs a real terminal of a
+//! known size, keys typed into it and its screen read back, and its exit status and terminal mode
+//! seen after it quits. `Test` pipes stdio, so the pane's shell starts the `umbel` binary itself
+//! with the sandbox's environment (`Sandbox::env`), and the test reads the pane through
+//! `sandbox_tmux`. Everything else a top test runs (the fleet, `top --once`, a dumb terminal) goes
+//! through `Test`.
 
 use crate::harness::{Sandbox, sandbox_tmux};
 use std::time::{Duration, Instant};

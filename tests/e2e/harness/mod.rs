@@ -11,7 +11,11 @@
 //! - `Sandbox::process`: the command rmcp's `TokioChildProcess` transport spawns (mcp/client.rs).
 //! - `Sandbox::run` and `Sandbox::command`: the benches (benches/latency.rs, benches/figures).
 //! - `assert_success` and `stdout` on a plain `Output`: programs other than umbel — bash
-//!   driving the completion script (inspect.rs), the real CLIs' own print modes (tiers.rs).
+//!   driving the completion script (inspect.rs, cli_answers.rs), the real CLIs' own print
+//!   modes (tiers.rs), the model server and git of the real tier (real.rs); hooks.rs runs the
+//!   hook script under `sh` with a fake `date`.
+//! - `top_pane::TopPane`: `umbel top` in a tmux pane (a real terminal to type keys into and
+//!   read the screen of), started by the pane's shell with `Sandbox::env` (top.rs, the bench).
 //! - `sandbox_tmux`, `umbel::operations::Ctx::from_env`: a test playing the person at the
 //!   keyboard, or calling umbel's library to count tmux calls or poll a pane (fleet.rs,
 //!   inspect.rs, faults.rs, tiers.rs, secrets.rs, faults_state.rs).
