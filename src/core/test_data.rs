@@ -87,3 +87,65 @@ pub fn turn_records(
     let mut newest_first = lines[..=end].iter().rev().map(|l| l.to_string());
     crate::core::print::stats::last_turn_records(provider.module(), &mut newest_first).1
 }
+
+/// A launch in `/work/proj` as session `11111111-…`, with no model, flags, tail, environment or
+/// user files, stopping at permission prompts; a test sets what it checks over it
+/// (`LaunchInput { model: Some("x"), ..launch_input("/s/sessions/w1") }`).
+pub fn launch_input(session_dir: &str) -> crate::core::providers::LaunchInput<'_> {
+    crate::core::providers::LaunchInput {
+        session_dir: std::path::Path::new(session_dir),
+        hook_command: "sh e",
+        session_id: "11111111-2222-4333-8444-555555555555",
+        model: None,
+        on_permission: crate::core::providers::OnPermission::Stop,
+        flags: &[],
+        cli_args: &[],
+        cwd: std::path::Path::new("/work/proj"),
+        env: &[],
+        user_files: &[],
+    }
+}
+
+/// Each recorded hook payload of a `*-hook-payloads.jsonl` file: its event name, its payload and
+/// what `provider` makes of it.
+pub fn classified_hooks(
+    provider: &dyn crate::core::providers::ProviderModule,
+    records: &str,
+) -> Vec<(
+    String,
+    serde_json::Value,
+    crate::core::providers::EventClass,
+)> {
+    records
+        .lines()
+        .map(|line| {
+            let record: serde_json::Value = serde_json::from_str(line).expect("a JSON record");
+            let event = record["event"].as_str().expect("an event name").to_string();
+            let payload = record["stdin"].clone();
+            let class = provider.classify(&event, Some(&payload));
+            (event, payload, class)
+        })
+        .collect()
+}
+
+/// Asserts what `provider` makes of each startup screen.
+#[track_caller]
+pub fn assert_screens(
+    provider: &dyn crate::core::providers::ProviderModule,
+    cases: &[(&str, crate::core::providers::StartupScreen)],
+) {
+    for (i, (screen, want)) in cases.iter().enumerate() {
+        assert_eq!(&provider.startup_screen(screen), want, "case {i}: {screen}");
+    }
+}
+
+/// Asserts whether `provider` sees unsubmitted input on each screen.
+#[track_caller]
+pub fn assert_pending(
+    provider: &dyn crate::core::providers::ProviderModule,
+    cases: &[(&str, bool)],
+) {
+    for (i, (screen, want)) in cases.iter().enumerate() {
+        assert_eq!(provider.pending_input(screen), *want, "case {i}: {screen}");
+    }
+}

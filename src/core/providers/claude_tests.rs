@@ -1,7 +1,9 @@
 //! Claude provider tests on the real 2.1.332 screens, hook payloads and transcripts.
 
 use super::*;
-use crate::core::test_data::provider_data;
+use crate::core::test_data::{
+    assert_pending, assert_screens, classified_hooks, launch_input, provider_data,
+};
 
 macro_rules! data {
     ($file:literal) => {
@@ -119,16 +121,13 @@ fn reading_stops_at_the_opening_prompt() {
 
 #[test]
 fn hook_payloads_classify_as_the_engine_expects() {
-    for line in data!("claude-2.1.332-hook-payloads.jsonl").lines() {
-        let record: Value = serde_json::from_str(line).unwrap();
-        let event = record["event"].as_str().unwrap();
-        let payload = &record["stdin"];
-        let class = Claude.classify(event, Some(payload));
-        match event {
+    let hooks = classified_hooks(&Claude, data!("claude-2.1.332-hook-payloads.jsonl"));
+    for (event, payload, class) in hooks {
+        match event.as_str() {
             "UserPromptSubmit" => assert_eq!(class, EventClass::Submitted),
             "Stop" => {
                 assert_eq!(class, EventClass::TurnEnded);
-                assert!(Claude.answer_from_payload(payload).is_some());
+                assert!(Claude.answer_from_payload(&payload).is_some());
             }
             "StopFailure" => assert_eq!(
                 class,
@@ -154,70 +153,63 @@ fn hook_payloads_classify_as_the_engine_expects() {
 
 #[test]
 fn startup_screens_from_the_real_cli() {
-    let screen = |s: &str| Claude.startup_screen(s);
-    assert_eq!(
-        screen(data!("claude-2.1.332-trust-dialog.txt")),
-        StartupScreen::Dialog {
-            what: "workspace trust",
-            keys: &["Down"]
-        }
-    );
-    assert_eq!(
-        screen(data!("claude-2.1.332-trust-dialog-with-user-hooks.txt")),
-        StartupScreen::Dialog {
-            what: "workspace trust",
-            keys: &["Down"]
-        }
-    );
-    let moved = data!("claude-2.1.332-trust-dialog.txt")
+    let trust = data!("claude-2.1.332-trust-dialog.txt");
+    let moved = trust
         .replace("❯ No, exit", "  No, exit")
         .replace("  Yes, I trust this folder", "❯ Yes, I trust this folder");
-    assert_eq!(
-        screen(&moved),
-        StartupScreen::Dialog {
-            what: "workspace trust",
-            keys: &["Enter"]
-        }
-    );
-    assert!(matches!(
-        screen(data!("claude-2.1.332-onboarding-theme.txt")),
-        StartupScreen::SignIn(l) if l.contains("Choose the text style")
-    ));
+    let trust_dialog = |keys| StartupScreen::Dialog {
+        what: "workspace trust",
+        keys,
+    };
     let api_key = StartupScreen::Consent {
         what: "custom API key",
         env: "ANTHROPIC_API_KEY",
         keys: &["Up"],
     };
-    assert_eq!(
-        screen(data!("claude-2.1.332-api-key-approval.txt")),
-        api_key
+    assert_screens(
+        &Claude,
+        &[
+            (trust, trust_dialog(&["Down"])),
+            (
+                data!("claude-2.1.332-trust-dialog-with-user-hooks.txt"),
+                trust_dialog(&["Down"]),
+            ),
+            (&moved, trust_dialog(&["Enter"])),
+            (
+                data!("claude-2.1.332-api-key-approval.txt"),
+                api_key.clone(),
+            ),
+            (data!("claude-2.1.332-api-key-approval-env.txt"), api_key),
+            (
+                data!("claude-2.1.332-idle-prompt-auto-mode.txt"),
+                StartupScreen::Idle,
+            ),
+            (
+                data!("claude-2.1.332-turn-complete.txt"),
+                StartupScreen::Idle,
+            ),
+            (
+                data!("claude-2.1.332-busy-streaming.txt"),
+                StartupScreen::Other,
+            ),
+            // A dialog umbel has no answer for is a person's (hooks report permission prompts
+            // first).
+            (
+                data!("claude-2.1.332-permission-prompt-bash.txt"),
+                StartupScreen::Person("Bash command".into()),
+            ),
+            // A crashed CLI's last screen: prompt echoes at column 0 and no input line is no
+            // dialog.
+            (
+                "\n❯ boom\n\n● Response to: boom\nfake-claude: simulated crash (exit status 7)\n",
+                StartupScreen::Other,
+            ),
+        ],
     );
-    assert_eq!(
-        screen(data!("claude-2.1.332-api-key-approval-env.txt")),
-        api_key
-    );
-    assert_eq!(
-        screen(data!("claude-2.1.332-idle-prompt-auto-mode.txt")),
-        StartupScreen::Idle
-    );
-    assert_eq!(
-        screen(data!("claude-2.1.332-turn-complete.txt")),
-        StartupScreen::Idle
-    );
-    assert_eq!(
-        screen(data!("claude-2.1.332-busy-streaming.txt")),
-        StartupScreen::Other
-    );
-    // A dialog umbel has no answer for is a person's (hooks report permission prompts first).
     assert!(matches!(
-        screen(data!("claude-2.1.332-permission-prompt-bash.txt")),
-        StartupScreen::Person(q) if q == "Bash command"
+        Claude.startup_screen(data!("claude-2.1.332-onboarding-theme.txt")),
+        StartupScreen::SignIn(l) if l.contains("Choose the text style")
     ));
-    // A crashed CLI's last screen: prompt echoes at column 0 and no input line is no dialog.
-    assert_eq!(
-        screen("\n❯ boom\n\n● Response to: boom\nfake-claude: simulated crash (exit status 7)\n"),
-        StartupScreen::Other
-    );
 }
 
 /// The dialogs the real claude showed under `--unattended`, an unapproved API key and a user
@@ -298,16 +290,11 @@ fn settings_carry_the_mode_that_keeps_dialogs_closed() {
     let settings = |on_permission: OnPermission, user_files: &[(PathBuf, String)]| -> Value {
         let spec = Claude
             .launch(&LaunchInput {
-                session_dir: Path::new("/s/sessions/w1"),
-                hook_command: "sh e",
-                session_id: "11111111-2222-4333-8444-555555555555",
-                model: None,
                 on_permission,
-                flags: &[],
-                cli_args: &[],
                 cwd: Path::new("/p"),
                 env: &env,
                 user_files,
+                ..launch_input("/s/sessions/w1")
             })
             .unwrap();
         serde_json::from_str(&spec.files[0].1).unwrap()
@@ -332,26 +319,27 @@ fn settings_carry_the_mode_that_keeps_dialogs_closed() {
 
 #[test]
 fn unsubmitted_input_on_the_input_line() {
-    assert!(Claude.pending_input(data!("claude-2.1.332-paste-30-lines.txt")));
-    assert!(Claude.pending_input(data!("claude-2.1.332-paste-1500-chars-one-line.txt")));
-    assert!(!Claude.pending_input(data!("claude-2.1.332-turn-complete-after-tool.txt")));
-    assert!(!Claude.pending_input(data!("claude-2.1.332-busy-streaming.txt")));
+    assert_pending(
+        &Claude,
+        &[
+            (data!("claude-2.1.332-paste-30-lines.txt"), true),
+            (data!("claude-2.1.332-paste-1500-chars-one-line.txt"), true),
+            (data!("claude-2.1.332-turn-complete-after-tool.txt"), false),
+            (data!("claude-2.1.332-busy-streaming.txt"), false),
+        ],
+    );
 }
 
 #[test]
 fn launch_puts_hooks_in_a_settings_file_and_predicts_the_transcript() {
     let env = vec![("CLAUDE_CONFIG_DIR".to_string(), "/cfg".to_string())];
     let input = LaunchInput {
-        session_dir: Path::new("/s/sessions/w1"),
         hook_command: "sh '/s/hooks/event.sh' '/s/sessions/w1/events'",
-        session_id: "11111111-2222-4333-8444-555555555555",
         model: Some("opus"),
         on_permission: OnPermission::Allow,
-        flags: &[],
-        cli_args: &[],
         cwd: Path::new("/tmp/probework/proj"),
         env: &env,
-        user_files: &[],
+        ..launch_input("/s/sessions/w1")
     };
     let spec = Claude.launch(&input).unwrap();
     assert_eq!(

@@ -1,7 +1,9 @@
 //! Codex provider tests on the real 0.171.0 screens, hook payloads and rollout.
 
 use super::*;
-use crate::core::test_data::{last_turn_upto, provider_data};
+use crate::core::test_data::{
+    assert_pending, assert_screens, classified_hooks, last_turn_upto, launch_input, provider_data,
+};
 
 macro_rules! data {
     ($file:literal) => {
@@ -55,15 +57,13 @@ fn usage_limit_and_api_error_turns_are_failures_with_reasons() {
 
 #[test]
 fn hook_payloads_classify() {
-    for line in data!("codex-0.171.0-hook-payloads.jsonl").lines() {
-        let record: Value = serde_json::from_str(line).unwrap();
-        let payload = &record["stdin"];
-        let class = Codex.classify(record["event"].as_str().unwrap(), Some(payload));
-        match record["event"].as_str().unwrap() {
+    let hooks = classified_hooks(&Codex, data!("codex-0.171.0-hook-payloads.jsonl"));
+    for (event, payload, class) in hooks {
+        match event.as_str() {
             "UserPromptSubmit" => assert_eq!(class, EventClass::Submitted),
             "Stop" => {
                 assert_eq!(class, EventClass::TurnEnded);
-                assert!(Codex.answer_from_payload(payload).is_some());
+                assert!(Codex.answer_from_payload(&payload).is_some());
             }
             "Interrupt" => assert_eq!(
                 class,
@@ -85,54 +85,47 @@ fn hook_payloads_classify() {
 
 #[test]
 fn startup_screens() {
-    let s = |t: &str| Codex.startup_screen(t);
-    assert_eq!(
-        s(data!("codex-0.171.0-trust-dialog.txt")),
-        StartupScreen::Dialog {
-            what: "folder trust",
-            keys: &["Enter"]
-        }
-    );
-    assert_eq!(
-        s(data!("codex-0.171.0-hooks-need-review.txt")),
-        StartupScreen::Dialog {
-            what: "hook review",
-            keys: &["Down"]
-        }
-    );
-    let moved = data!("codex-0.171.0-hooks-need-review.txt")
+    let review = data!("codex-0.171.0-hooks-need-review.txt");
+    let moved = review
         .replace("› 1. Review hooks", "  1. Review hooks")
         .replace("  2. Trust all and continue", "› 2. Trust all and continue");
-    assert_eq!(
-        s(&moved),
-        StartupScreen::Dialog {
-            what: "hook review",
-            keys: &["Enter"]
-        }
+    let dialog = |what, keys| StartupScreen::Dialog { what, keys };
+    assert_screens(
+        &Codex,
+        &[
+            (
+                data!("codex-0.171.0-trust-dialog.txt"),
+                dialog("folder trust", &["Enter"]),
+            ),
+            (review, dialog("hook review", &["Down"])),
+            (&moved, dialog("hook review", &["Enter"])),
+            (data!("codex-0.171.0-idle-prompt.txt"), StartupScreen::Idle),
+            (
+                data!("codex-0.171.0-turn-complete.txt"),
+                StartupScreen::Idle,
+            ),
+            (
+                data!("codex-0.171.0-busy-working.txt"),
+                StartupScreen::Other,
+            ),
+        ],
     );
     assert!(matches!(
-        s(data!("codex-0.171.0-startup-login.txt")),
+        Codex.startup_screen(data!("codex-0.171.0-startup-login.txt")),
         StartupScreen::SignIn(_)
     ));
-    assert_eq!(
-        s(data!("codex-0.171.0-idle-prompt.txt")),
-        StartupScreen::Idle
-    );
-    assert_eq!(
-        s(data!("codex-0.171.0-turn-complete.txt")),
-        StartupScreen::Idle
-    );
-    assert_eq!(
-        s(data!("codex-0.171.0-busy-working.txt")),
-        StartupScreen::Other
-    );
 }
 
 #[test]
 fn pending_input_is_the_composer_holding_text() {
-    assert!(Codex.pending_input(data!("codex-0.171.0-paste-30-lines.txt")));
-    assert!(!Codex.pending_input(data!("codex-0.171.0-idle-prompt.txt")));
-    assert!(!Codex.pending_input(data!("codex-0.171.0-busy-working.txt")));
+    assert_pending(
+        &Codex,
+        &[
+            (data!("codex-0.171.0-paste-30-lines.txt"), true),
+            (data!("codex-0.171.0-idle-prompt.txt"), false),
+            (data!("codex-0.171.0-busy-working.txt"), false),
+        ],
+    );
 }
 
 /// `deny` launches the TUI with `codex exec`'s own defaults: approval `never` (an escalation is
@@ -142,16 +135,8 @@ fn deny_is_exec_s_approval_never_in_a_read_only_sandbox() {
     let args = |on_permission| {
         Codex
             .launch(&LaunchInput {
-                session_dir: Path::new("/s/sessions/c1"),
-                hook_command: "sh e",
-                session_id: "ignored",
-                model: None,
                 on_permission,
-                flags: &[],
-                cli_args: &[],
-                cwd: Path::new("/work/proj"),
-                env: &[],
-                user_files: &[],
+                ..launch_input("/s/sessions/c1")
             })
             .unwrap()
             .args
@@ -176,16 +161,12 @@ fn launch_builds_a_private_codex_home() {
         "model = \"gpt-x\"".to_string(),
     )];
     let input = LaunchInput {
-        session_dir: Path::new("/s/sessions/c1"),
         hook_command: "sh '/s/hooks/event.sh' '/s/sessions/c1/events'",
-        session_id: "ignored",
         model: Some("gpt-5"),
         on_permission: OnPermission::Allow,
-        flags: &[],
-        cli_args: &[],
-        cwd: Path::new("/work/proj"),
         env: &env,
         user_files: &user,
+        ..launch_input("/s/sessions/c1")
     };
     let spec = Codex.launch(&input).unwrap();
     assert_eq!(
