@@ -1,25 +1,13 @@
 //! The recorded sessions of the three CLIs (copies of `shared/fixtures/samples/` in
 //! `tests/data/`), for the core's unit tests.
 
-macro_rules! data {
+/// A recorded file under `tests/data/`: `fixture!("codex/codex-0.171.0-….txt")`.
+macro_rules! fixture {
     ($path:literal) => {
         include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/", $path))
     };
 }
-
-/// A recorded file of one CLI: `provider_data!("codex", "codex-0.171.0-….jsonl")`.
-macro_rules! provider_data {
-    ($provider:literal, $file:literal) => {
-        include_str!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/",
-            $provider,
-            "/",
-            $file
-        ))
-    };
-}
-pub(crate) use provider_data;
+pub(crate) use fixture;
 
 /// The last turn of the first `n` lines of `transcript`, as `provider` reads it.
 pub fn last_turn_upto(
@@ -31,6 +19,17 @@ pub fn last_turn_upto(
     provider.last_turn(&mut lines.into_iter().rev())
 }
 
+/// Asserts the prompt and the answer `turn` read.
+#[track_caller]
+pub fn assert_turn(
+    turn: &crate::core::providers::TranscriptTurn,
+    prompt: &str,
+    answer: Option<&str>,
+) {
+    assert_eq!(turn.prompt.as_deref(), Some(prompt), "{turn:?}");
+    assert_eq!(turn.answer.as_deref(), answer, "{turn:?}");
+}
+
 /// An environment from `(name, value)` pairs.
 pub fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
     pairs
@@ -40,13 +39,13 @@ pub fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
 }
 
 /// A claude 2.1.332 session with several turns, tools and an API error.
-pub const CLAUDE_SESSION: &str = data!("claude/claude-2.1.332-transcript-session1.jsonl");
+pub const CLAUDE_SESSION: &str = fixture!("claude/claude-2.1.332-transcript-session1.jsonl");
 /// The claude transcript that `/clear` started.
-pub const CLAUDE_AFTER_CLEAR: &str = data!("claude/claude-2.1.332-transcript-after-clear.jsonl");
+pub const CLAUDE_AFTER_CLEAR: &str = fixture!("claude/claude-2.1.332-transcript-after-clear.jsonl");
 /// A codex 0.171.0 TUI rollout.
-pub const CODEX_ROLLOUT: &str = data!("codex/codex-0.171.0-rollout-tui-session.jsonl");
+pub const CODEX_ROLLOUT: &str = fixture!("codex/codex-0.171.0-rollout-tui-session.jsonl");
 /// A gemini 0.61.0 chat session.
-pub const GEMINI_CHAT: &str = data!("gemini/gemini-0.61.0-chat-session.jsonl");
+pub const GEMINI_CHAT: &str = fixture!("gemini/gemini-0.61.0-chat-session.jsonl");
 
 /// An event-log record with its meaning: line `index`, written at `index` ns, its payload in
 /// `<index>.json`.

@@ -2,34 +2,27 @@
 
 use super::*;
 use crate::core::test_data::{
-    assert_pending, assert_screens, classified_hooks, launch_input, provider_data,
+    CLAUDE_SESSION as SESSION1, assert_pending, assert_screens, assert_turn, classified_hooks,
+    fixture, last_turn_upto, launch_input,
 };
-
-macro_rules! data {
-    ($file:literal) => {
-        provider_data!("claude", $file)
-    };
-}
-
-const SESSION1: &str = data!("claude-2.1.332-transcript-session1.jsonl");
 
 fn last_turn_of(text: &str) -> TranscriptTurn {
     let mut lines = text.lines().rev().map(str::to_string);
     Claude.last_turn(&mut lines)
 }
 
-/// The transcript as it stood right after line `n` (1-based) was written.
-fn upto(text: &str, n: usize) -> String {
-    text.lines().take(n).collect::<Vec<_>>().join("\n")
+/// The last turn of the transcript as it stood right after line `n` (1-based) was written.
+fn turn_upto(n: usize) -> TranscriptTurn {
+    last_turn_upto(&Claude, SESSION1, n)
 }
 
 #[test]
 fn reads_a_plain_turn_once_turn_duration_is_written() {
-    let turn = last_turn_of(&upto(SESSION1, 27));
-    assert_eq!(turn.prompt.as_deref(), Some("Say hello"));
-    assert_eq!(
-        turn.answer.as_deref(),
-        Some("Hello from the fake Anthropic server. FINAL_ANSWER_TEXT")
+    let turn = turn_upto(27);
+    assert_turn(
+        &turn,
+        "Say hello",
+        Some("Hello from the fake Anthropic server. FINAL_ANSWER_TEXT"),
     );
     assert!(turn.ended && !turn.is_error);
     assert_eq!(
@@ -41,26 +34,25 @@ fn reads_a_plain_turn_once_turn_duration_is_written() {
 
 #[test]
 fn a_turn_without_turn_duration_is_not_ended_yet() {
-    let turn = last_turn_of(&upto(SESSION1, 24));
+    let turn = turn_upto(24);
     assert!(turn.answer.is_some());
     assert!(!turn.ended);
     // Before the assistant line landed (Stop can fire first), there is no answer yet.
-    let turn = last_turn_of(&upto(SESSION1, 23));
-    assert_eq!(turn.prompt.as_deref(), Some("Say hello"));
-    assert_eq!(turn.answer, None);
+    let turn = turn_upto(23);
+    assert_turn(&turn, "Say hello", None);
 }
 
 #[test]
 fn the_answer_after_a_tool_is_the_final_message_only() {
-    let turn = last_turn_of(&upto(SESSION1, 53));
-    assert_eq!(turn.prompt.as_deref(), Some("Please RUN_TOOL again"));
-    assert_eq!(
-        turn.answer.as_deref(),
-        Some("The command printed hello-from-tool. FINAL_AFTER_TOOL")
+    let turn = turn_upto(53);
+    assert_turn(
+        &turn,
+        "Please RUN_TOOL again",
+        Some("The command printed hello-from-tool. FINAL_AFTER_TOOL"),
     );
     assert!(turn.ended);
     // Mid-tool (text + tool_use written, no result yet): the text so far, not ended.
-    let turn = last_turn_of(&upto(SESSION1, 47));
+    let turn = turn_upto(47);
     assert_eq!(turn.answer.as_deref(), Some("I will run a command."));
     assert!(!turn.ended);
 }
@@ -68,10 +60,10 @@ fn the_answer_after_a_tool_is_the_final_message_only() {
 #[test]
 fn a_synthetic_api_error_ends_the_turn_as_an_error() {
     let turn = last_turn_of(SESSION1);
-    assert_eq!(turn.prompt.as_deref(), Some("Trigger RATE429 please"));
-    assert_eq!(
-        turn.answer.as_deref(),
-        Some("API Error: 400 fake bad request for probing")
+    assert_turn(
+        &turn,
+        "Trigger RATE429 please",
+        Some("API Error: 400 fake bad request for probing"),
     );
     assert!(turn.ended && turn.is_error);
     assert_eq!(turn.error_reason, Some("api-error"));
@@ -79,7 +71,9 @@ fn a_synthetic_api_error_ends_the_turn_as_an_error() {
 
 #[test]
 fn local_commands_after_clear_are_not_prompts() {
-    let turn = last_turn_of(data!("claude-2.1.332-transcript-after-clear.jsonl"));
+    let turn = last_turn_of(fixture!(
+        "claude/claude-2.1.332-transcript-after-clear.jsonl"
+    ));
     assert!(
         turn.prompt
             .as_deref()
@@ -97,7 +91,9 @@ fn local_commands_after_clear_are_not_prompts() {
 
 #[test]
 fn older_2_1_197_connection_error_transcript_parses() {
-    let turn = last_turn_of(data!("claude-2.1.197-transcript-connection-error.jsonl"));
+    let turn = last_turn_of(fixture!(
+        "claude/claude-2.1.197-transcript-connection-error.jsonl"
+    ));
     assert!(turn.is_error, "{turn:?}");
     assert!(turn.answer.unwrap().contains("Unable to connect"));
 }
@@ -121,7 +117,10 @@ fn reading_stops_at_the_opening_prompt() {
 
 #[test]
 fn hook_payloads_classify_as_the_engine_expects() {
-    let hooks = classified_hooks(&Claude, data!("claude-2.1.332-hook-payloads.jsonl"));
+    let hooks = classified_hooks(
+        &Claude,
+        fixture!("claude/claude-2.1.332-hook-payloads.jsonl"),
+    );
     for (event, payload, class) in hooks {
         match event.as_str() {
             "UserPromptSubmit" => assert_eq!(class, EventClass::Submitted),
@@ -153,7 +152,7 @@ fn hook_payloads_classify_as_the_engine_expects() {
 
 #[test]
 fn startup_screens_from_the_real_cli() {
-    let trust = data!("claude-2.1.332-trust-dialog.txt");
+    let trust = fixture!("claude/claude-2.1.332-trust-dialog.txt");
     let moved = trust
         .replace("❯ No, exit", "  No, exit")
         .replace("  Yes, I trust this folder", "❯ Yes, I trust this folder");
@@ -171,31 +170,34 @@ fn startup_screens_from_the_real_cli() {
         &[
             (trust, trust_dialog(&["Down"])),
             (
-                data!("claude-2.1.332-trust-dialog-with-user-hooks.txt"),
+                fixture!("claude/claude-2.1.332-trust-dialog-with-user-hooks.txt"),
                 trust_dialog(&["Down"]),
             ),
             (&moved, trust_dialog(&["Enter"])),
             (
-                data!("claude-2.1.332-api-key-approval.txt"),
+                fixture!("claude/claude-2.1.332-api-key-approval.txt"),
                 api_key.clone(),
             ),
-            (data!("claude-2.1.332-api-key-approval-env.txt"), api_key),
             (
-                data!("claude-2.1.332-idle-prompt-auto-mode.txt"),
+                fixture!("claude/claude-2.1.332-api-key-approval-env.txt"),
+                api_key,
+            ),
+            (
+                fixture!("claude/claude-2.1.332-idle-prompt-auto-mode.txt"),
                 StartupScreen::Idle,
             ),
             (
-                data!("claude-2.1.332-turn-complete.txt"),
+                fixture!("claude/claude-2.1.332-turn-complete.txt"),
                 StartupScreen::Idle,
             ),
             (
-                data!("claude-2.1.332-busy-streaming.txt"),
+                fixture!("claude/claude-2.1.332-busy-streaming.txt"),
                 StartupScreen::Other,
             ),
             // A dialog umbel has no answer for is a person's (hooks report permission prompts
             // first).
             (
-                data!("claude-2.1.332-permission-prompt-bash.txt"),
+                fixture!("claude/claude-2.1.332-permission-prompt-bash.txt"),
                 StartupScreen::Person("Bash command".into()),
             ),
             // A crashed CLI's last screen: prompt echoes at column 0 and no input line is no
@@ -207,7 +209,7 @@ fn startup_screens_from_the_real_cli() {
         ],
     );
     assert!(matches!(
-        Claude.startup_screen(data!("claude-2.1.332-onboarding-theme.txt")),
+        Claude.startup_screen(fixture!("claude/claude-2.1.332-onboarding-theme.txt")),
         StartupScreen::SignIn(l) if l.contains("Choose the text style")
     ));
 }
@@ -217,7 +219,7 @@ fn startup_screens_from_the_real_cli() {
 #[test]
 fn mode_and_key_dialogs_from_the_real_cli() {
     let screen = |s: &str| Claude.startup_screen(s);
-    let warning = data!("claude-2.1.332-bypass-warning.txt");
+    let warning = fixture!("claude/claude-2.1.332-bypass-warning.txt");
     assert_eq!(
         screen(warning),
         StartupScreen::Dialog {
@@ -236,7 +238,7 @@ fn mode_and_key_dialogs_from_the_real_cli() {
             keys: &["Enter"]
         }
     );
-    let yes = data!("claude-2.1.332-api-key-approval-env.txt")
+    let yes = fixture!("claude/claude-2.1.332-api-key-approval-env.txt")
         .replace("    Yes", "  ❯ Yes")
         .replace("❯ No (recommended)", "  No (recommended)");
     assert_eq!(
@@ -248,18 +250,18 @@ fn mode_and_key_dialogs_from_the_real_cli() {
         }
     );
     assert_eq!(
-        screen(data!("claude-2.1.332-auto-mode-optin.txt")),
+        screen(fixture!("claude/claude-2.1.332-auto-mode-optin.txt")),
         StartupScreen::Person("Make auto mode your default permission mode?".into()),
         "never answered: Enter would switch the user's default to auto"
     );
     for idle in [
-        data!("claude-2.1.332-idle-manual-mode.txt"),
-        data!("claude-2.1.332-idle-bypass-mode.txt"),
+        fixture!("claude/claude-2.1.332-idle-manual-mode.txt"),
+        fixture!("claude/claude-2.1.332-idle-bypass-mode.txt"),
     ] {
         assert_eq!(screen(idle), StartupScreen::Idle, "{idle}");
     }
     let refusal = Claude
-        .refusal(data!("claude-2.1.332-bypass-root-refused.txt"))
+        .refusal(fixture!("claude/claude-2.1.332-bypass-root-refused.txt"))
         .expect("the root refusal is explained");
     assert!(refusal.contains("IS_SANDBOX=1"), "{refusal}");
     assert!(refusal.contains("non-root"), "{refusal}");
@@ -269,9 +271,9 @@ fn mode_and_key_dialogs_from_the_real_cli() {
 /// Esc before any answer: claude drops the turn without a record and puts the prompt back.
 #[test]
 fn a_prompt_put_back_after_esc_is_seen_on_screen() {
-    assert!(Claude.prompt_restored(data!("claude-2.1.332-after-esc-interrupt.txt")));
-    assert!(!Claude.prompt_restored(data!("claude-2.1.332-busy-streaming.txt")));
-    assert!(!Claude.prompt_restored(data!("claude-2.1.332-turn-complete.txt")));
+    assert!(Claude.prompt_restored(fixture!("claude/claude-2.1.332-after-esc-interrupt.txt")));
+    assert!(!Claude.prompt_restored(fixture!("claude/claude-2.1.332-busy-streaming.txt")));
+    assert!(!Claude.prompt_restored(fixture!("claude/claude-2.1.332-turn-complete.txt")));
 }
 
 /// `--unattended` skips the bypass warning; otherwise the user's own default mode is repeated in
@@ -322,10 +324,16 @@ fn unsubmitted_input_on_the_input_line() {
     assert_pending(
         &Claude,
         &[
-            (data!("claude-2.1.332-paste-30-lines.txt"), true),
-            (data!("claude-2.1.332-paste-1500-chars-one-line.txt"), true),
-            (data!("claude-2.1.332-turn-complete-after-tool.txt"), false),
-            (data!("claude-2.1.332-busy-streaming.txt"), false),
+            (fixture!("claude/claude-2.1.332-paste-30-lines.txt"), true),
+            (
+                fixture!("claude/claude-2.1.332-paste-1500-chars-one-line.txt"),
+                true,
+            ),
+            (
+                fixture!("claude/claude-2.1.332-turn-complete-after-tool.txt"),
+                false,
+            ),
+            (fixture!("claude/claude-2.1.332-busy-streaming.txt"), false),
         ],
     );
 }
@@ -380,8 +388,8 @@ fn an_auth_token_drops_the_api_key() {
 fn output_tokens_sum_each_message_once_across_a_tool_turn() {
     // Lines 43–54: prompt, a tool call (two records of one message, 30 tokens), the tool
     // result, then the answer (12 tokens).
-    assert_eq!(last_turn_of(&upto(SESSION1, 54)).output_tokens, Some(42));
-    assert_eq!(last_turn_of(&upto(SESSION1, 27)).output_tokens, Some(12));
+    assert_eq!(turn_upto(54).output_tokens, Some(42));
+    assert_eq!(turn_upto(27).output_tokens, Some(12));
     // The prompt is in, no model output yet.
-    assert_eq!(last_turn_of(&upto(SESSION1, 43)).output_tokens, None);
+    assert_eq!(turn_upto(43).output_tokens, None);
 }

@@ -2,16 +2,9 @@
 
 use super::*;
 use crate::core::test_data::{
-    assert_pending, assert_screens, classified_hooks, last_turn_upto, launch_input, provider_data,
+    CODEX_ROLLOUT as ROLLOUT, assert_pending, assert_screens, assert_turn, classified_hooks,
+    fixture, last_turn_upto, launch_input,
 };
-
-macro_rules! data {
-    ($file:literal) => {
-        provider_data!("codex", $file)
-    };
-}
-
-const ROLLOUT: &str = data!("codex-0.171.0-rollout-tui-session.jsonl");
 
 fn turn_upto(n: usize) -> TranscriptTurn {
     last_turn_upto(&Codex, ROLLOUT, n)
@@ -20,11 +13,11 @@ fn turn_upto(n: usize) -> TranscriptTurn {
 #[test]
 fn a_completed_turn_reads_task_complete() {
     let turn = turn_upto(14);
-    assert_eq!(
-        turn.answer.as_deref(),
-        Some("Hello from the fake OpenAI server. FINAL_ANSWER_TEXT")
+    assert_turn(
+        &turn,
+        "Say hello",
+        Some("Hello from the fake OpenAI server. FINAL_ANSWER_TEXT"),
     );
-    assert_eq!(turn.prompt.as_deref(), Some("Say hello"));
     assert!(turn.ended && !turn.is_error);
     assert_eq!(
         turn.turn_id.as_deref(),
@@ -35,11 +28,11 @@ fn a_completed_turn_reads_task_complete() {
 #[test]
 fn a_tool_turn_answers_with_the_final_message() {
     let turn = turn_upto(29);
-    assert_eq!(
-        turn.answer.as_deref(),
-        Some("The command printed hello-from-tool. FINAL_AFTER_TOOL")
+    assert_turn(
+        &turn,
+        "Please RUN_TOOL now",
+        Some("The command printed hello-from-tool. FINAL_AFTER_TOOL"),
     );
-    assert_eq!(turn.prompt.as_deref(), Some("Please RUN_TOOL now"));
     // Before task_complete: not ended yet.
     assert!(!turn_upto(28).ended);
 }
@@ -57,7 +50,7 @@ fn usage_limit_and_api_error_turns_are_failures_with_reasons() {
 
 #[test]
 fn hook_payloads_classify() {
-    let hooks = classified_hooks(&Codex, data!("codex-0.171.0-hook-payloads.jsonl"));
+    let hooks = classified_hooks(&Codex, fixture!("codex/codex-0.171.0-hook-payloads.jsonl"));
     for (event, payload, class) in hooks {
         match event.as_str() {
             "UserPromptSubmit" => assert_eq!(class, EventClass::Submitted),
@@ -85,7 +78,7 @@ fn hook_payloads_classify() {
 
 #[test]
 fn startup_screens() {
-    let review = data!("codex-0.171.0-hooks-need-review.txt");
+    let review = fixture!("codex/codex-0.171.0-hooks-need-review.txt");
     let moved = review
         .replace("› 1. Review hooks", "  1. Review hooks")
         .replace("  2. Trust all and continue", "› 2. Trust all and continue");
@@ -94,24 +87,27 @@ fn startup_screens() {
         &Codex,
         &[
             (
-                data!("codex-0.171.0-trust-dialog.txt"),
+                fixture!("codex/codex-0.171.0-trust-dialog.txt"),
                 dialog("folder trust", &["Enter"]),
             ),
             (review, dialog("hook review", &["Down"])),
             (&moved, dialog("hook review", &["Enter"])),
-            (data!("codex-0.171.0-idle-prompt.txt"), StartupScreen::Idle),
             (
-                data!("codex-0.171.0-turn-complete.txt"),
+                fixture!("codex/codex-0.171.0-idle-prompt.txt"),
                 StartupScreen::Idle,
             ),
             (
-                data!("codex-0.171.0-busy-working.txt"),
+                fixture!("codex/codex-0.171.0-turn-complete.txt"),
+                StartupScreen::Idle,
+            ),
+            (
+                fixture!("codex/codex-0.171.0-busy-working.txt"),
                 StartupScreen::Other,
             ),
         ],
     );
     assert!(matches!(
-        Codex.startup_screen(data!("codex-0.171.0-startup-login.txt")),
+        Codex.startup_screen(fixture!("codex/codex-0.171.0-startup-login.txt")),
         StartupScreen::SignIn(_)
     ));
 }
@@ -121,9 +117,9 @@ fn pending_input_is_the_composer_holding_text() {
     assert_pending(
         &Codex,
         &[
-            (data!("codex-0.171.0-paste-30-lines.txt"), true),
-            (data!("codex-0.171.0-idle-prompt.txt"), false),
-            (data!("codex-0.171.0-busy-working.txt"), false),
+            (fixture!("codex/codex-0.171.0-paste-30-lines.txt"), true),
+            (fixture!("codex/codex-0.171.0-idle-prompt.txt"), false),
+            (fixture!("codex/codex-0.171.0-busy-working.txt"), false),
         ],
     );
 }
@@ -233,11 +229,11 @@ fn output_tokens_sum_the_turns_token_count_events() {
 
 #[test]
 fn the_status_line_under_the_composer_says_the_session_is_configured() {
-    assert!(Codex.ready_on_screen(data!("codex-0.171.0-idle-prompt.txt")));
-    assert!(Codex.ready_on_screen(data!("codex-0.171.0-turn-complete.txt")));
+    assert!(Codex.ready_on_screen(fixture!("codex/codex-0.171.0-idle-prompt.txt")));
+    assert!(Codex.ready_on_screen(fixture!("codex/codex-0.171.0-turn-complete.txt")));
     // As the real 0.171.0 first draws it (seen by hand, before its session is configured): the
     // composer with only its shortcuts hint under it.
     let early = "  >_ OpenAI Codex (v0.171.0)\n     /tmp/p\n\n› Ask Codex to do anything\n\n  ? for shortcuts";
     assert!(!Codex.ready_on_screen(early));
-    assert!(!Codex.ready_on_screen(data!("codex-0.171.0-trust-dialog.txt")));
+    assert!(!Codex.ready_on_screen(fixture!("codex/codex-0.171.0-trust-dialog.txt")));
 }

@@ -2,16 +2,9 @@
 
 use super::*;
 use crate::core::test_data::{
-    assert_pending, assert_screens, classified_hooks, last_turn_upto, launch_input, provider_data,
+    GEMINI_CHAT as CHAT, assert_pending, assert_screens, assert_turn, classified_hooks, fixture,
+    last_turn_upto, launch_input,
 };
-
-macro_rules! data {
-    ($file:literal) => {
-        provider_data!("gemini", $file)
-    };
-}
-
-const CHAT: &str = data!("gemini-0.61.0-chat-session.jsonl");
 
 fn turn_upto(n: usize) -> TranscriptTurn {
     last_turn_upto(&Gemini, CHAT, n)
@@ -20,10 +13,10 @@ fn turn_upto(n: usize) -> TranscriptTurn {
 #[test]
 fn a_plain_turn() {
     let turn = turn_upto(6);
-    assert_eq!(turn.prompt.as_deref(), Some("Say hello"));
-    assert_eq!(
-        turn.answer.as_deref(),
-        Some("Hello from the fake Gemini server. FINAL_ANSWER_TEXT")
+    assert_turn(
+        &turn,
+        "Say hello",
+        Some("Hello from the fake Gemini server. FINAL_ANSWER_TEXT"),
     );
     assert!(turn.ended && !turn.is_error);
     assert!(!turn_upto(4).ended, "prompt written, no answer yet");
@@ -70,7 +63,10 @@ fn a_later_record_with_the_same_id_replaces_the_earlier() {
 
 #[test]
 fn hook_payloads_classify() {
-    let hooks = classified_hooks(&Gemini, data!("gemini-0.61.0-hook-payloads.jsonl"));
+    let hooks = classified_hooks(
+        &Gemini,
+        fixture!("gemini/gemini-0.61.0-hook-payloads.jsonl"),
+    );
     for (event, payload, class) in hooks {
         match event.as_str() {
             "BeforeAgent" => assert_eq!(class, EventClass::Submitted),
@@ -102,8 +98,8 @@ fn hook_payloads_classify() {
 
 #[test]
 fn startup_screens() {
-    let trust = data!("gemini-0.61.0-startup-trust-dialog.txt");
-    let idle = data!("gemini-0.61.0-idle-prompt.txt");
+    let trust = fixture!("gemini/gemini-0.61.0-startup-trust-dialog.txt");
+    let idle = fixture!("gemini/gemini-0.61.0-idle-prompt.txt");
     // The answered dialog left above the restarted CLI's screen is not answered again.
     let restarting = format!("{trust}\n Gemini CLI is restarting to apply the trust changes...\n");
     let restarted = format!("{restarting}{idle}");
@@ -121,17 +117,17 @@ fn startup_screens() {
             (&restarting, StartupScreen::Other),
             (idle, StartupScreen::Idle),
             (
-                data!("gemini-0.61.0-turn-complete.txt"),
+                fixture!("gemini/gemini-0.61.0-turn-complete.txt"),
                 StartupScreen::Idle,
             ),
             (
-                data!("gemini-0.61.0-busy-thinking.txt"),
+                fixture!("gemini/gemini-0.61.0-busy-thinking.txt"),
                 StartupScreen::Other,
             ),
         ],
     );
     assert!(matches!(
-        Gemini.startup_screen(data!("gemini-0.61.0-auth-dialog.txt")),
+        Gemini.startup_screen(fixture!("gemini/gemini-0.61.0-auth-dialog.txt")),
         StartupScreen::SignIn(_)
     ));
 }
@@ -141,11 +137,11 @@ fn startup_screens() {
 #[test]
 fn idle_in_every_mode_and_frame() {
     for screen in [
-        data!("gemini-0.61.0-idle-yolo.txt"),
-        data!("gemini-0.61.0-idle-truecolor-yolo.txt"),
-        data!("gemini-0.61.0-idle-truecolor-auto_edit.txt"),
-        data!("gemini-0.61.0-idle-auto_edit.txt"),
-        data!("gemini-0.61.0-idle-plan.txt"),
+        fixture!("gemini/gemini-0.61.0-idle-yolo.txt"),
+        fixture!("gemini/gemini-0.61.0-idle-truecolor-yolo.txt"),
+        fixture!("gemini/gemini-0.61.0-idle-truecolor-auto_edit.txt"),
+        fixture!("gemini/gemini-0.61.0-idle-auto_edit.txt"),
+        fixture!("gemini/gemini-0.61.0-idle-plan.txt"),
     ] {
         assert_eq!(
             Gemini.startup_screen(screen),
@@ -155,10 +151,10 @@ fn idle_in_every_mode_and_frame() {
         assert!(!Gemini.pending_input(screen), "{screen}");
     }
     assert_eq!(
-        Gemini.startup_screen(data!("gemini-0.61.0-busy-yolo.txt")),
+        Gemini.startup_screen(fixture!("gemini/gemini-0.61.0-busy-yolo.txt")),
         StartupScreen::Other
     );
-    let typed = data!("gemini-0.61.0-idle-truecolor-yolo.txt").replace(
+    let typed = fixture!("gemini/gemini-0.61.0-idle-truecolor-yolo.txt").replace(
         " *   Type your message or @path/to/file",
         " *   half a prompt",
     );
@@ -170,9 +166,9 @@ fn pending_input() {
     assert_pending(
         &Gemini,
         &[
-            (data!("gemini-0.61.0-paste-30-lines.txt"), true),
-            (data!("gemini-0.61.0-idle-prompt.txt"), false),
-            (data!("gemini-0.61.0-busy-thinking.txt"), false),
+            (fixture!("gemini/gemini-0.61.0-paste-30-lines.txt"), true),
+            (fixture!("gemini/gemini-0.61.0-idle-prompt.txt"), false),
+            (fixture!("gemini/gemini-0.61.0-busy-thinking.txt"), false),
         ],
     );
 }
@@ -197,7 +193,9 @@ fn added_directories_are_trusted_and_the_question_about_them_is_a_person_s() {
     assert_eq!(trusted["/srv/a"], "TRUST_FOLDER");
     assert_eq!(trusted["/work/proj"], "TRUST_FOLDER");
     assert!(contains(&spec.args, &["--include-directories", "/srv/a"]));
-    match Gemini.startup_screen(data!("gemini-0.61.0-include-directories-trust.txt")) {
+    match Gemini.startup_screen(fixture!(
+        "gemini/gemini-0.61.0-include-directories-trust.txt"
+    )) {
         StartupScreen::Person(q) => assert!(q.contains("folders being added"), "{q}"),
         other => panic!("{other:?}"),
     }
