@@ -167,9 +167,12 @@ pub fn cli_schemas() -> Vec<VerbSchema> {
         .collect()
 }
 
-/// Each verb, what it prints, and the schema of that.
+/// A verb, what it prints, and the schema of that.
+type VerbRow = (&'static str, &'static str, fn() -> Value);
+
+/// Every verb's row.
 #[rustfmt::skip] // a table: one row per verb, unwrapped
-const VERBS: &[(&str, &str, fn() -> Value)] = &[
+const VERBS: &[VerbRow] = &[
     ("spawn", "The worker's meta.", schema_of::<Meta>),
     ("send", "The position to `wait --since`.", schema_of::<Sent>),
     ("wait", "The outcome (the exit code says the same).", schema_of::<Outcome>),
