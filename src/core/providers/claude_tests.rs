@@ -17,22 +17,6 @@ fn turn_upto(n: usize) -> TranscriptTurn {
 }
 
 #[test]
-fn reads_a_plain_turn_once_turn_duration_is_written() {
-    let turn = turn_upto(27);
-    assert_turn(
-        &turn,
-        "Say hello",
-        Some("Hello from the fake Anthropic server. FINAL_ANSWER_TEXT"),
-    );
-    assert!(turn.ended && !turn.is_error);
-    assert_eq!(
-        turn.turn_id.as_deref(),
-        Some("6adfe72b-1f27-448d-8e64-e1feafd5f87c"),
-        "promptId"
-    );
-}
-
-#[test]
 fn a_turn_without_turn_duration_is_not_ended_yet() {
     let turn = turn_upto(24);
     assert!(turn.answer.is_some());

@@ -11,21 +11,6 @@ fn turn_upto(n: usize) -> TranscriptTurn {
 }
 
 #[test]
-fn a_completed_turn_reads_task_complete() {
-    let turn = turn_upto(14);
-    assert_turn(
-        &turn,
-        "Say hello",
-        Some("Hello from the fake OpenAI server. FINAL_ANSWER_TEXT"),
-    );
-    assert!(turn.ended && !turn.is_error);
-    assert_eq!(
-        turn.turn_id.as_deref(),
-        Some("01a23854-3aab-71d3-afa3-8c41997a1282")
-    );
-}
-
-#[test]
 fn a_tool_turn_answers_with_the_final_message() {
     let turn = turn_upto(29);
     assert_turn(
