@@ -2,8 +2,8 @@
 
 use super::*;
 use crate::core::test_data::{
-    GEMINI_CHAT as CHAT, assert_pending, assert_screens, assert_turn, classified_hooks, fixture,
-    last_turn_upto, launch_input,
+    GEMINI_CHAT as CHAT, assert_pending, assert_screens, classified_hooks, fixture, last_turn_upto,
+    launch_input,
 };
 
 fn turn_upto(n: usize) -> TranscriptTurn {
