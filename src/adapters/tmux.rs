@@ -7,6 +7,7 @@ use super::exec::{RunError, run_bounded};
 use crate::core::errors::{Error, Result};
 use crate::core::outcome::ExitStatus;
 use crate::core::wait::Liveness;
+use crate::core::worker_env::LOGIN;
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
@@ -14,19 +15,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-/// Variables a tmux client may see.
-const CLIENT_ENV: &[&str] = &[
-    "PATH",
-    "HOME",
-    "USER",
-    "LOGNAME",
-    "LANG",
-    "LANGUAGE",
-    "TMPDIR",
-    "TMUX_TMPDIR",
-    "TERM",
-    "COLORTERM",
-];
+/// Variables a tmux client may see besides the login basics ([`LOGIN`]).
+const CLIENT_ENV: &[&str] = &["TMUX_TMPDIR", "TERM"];
 
 /// How long one tmux call may take.
 const CALL_BOUND: Duration = Duration::from_secs(5);
@@ -69,7 +59,11 @@ impl Tmux {
     pub fn new(socket: String, env: &[(String, String)]) -> Self {
         let client_env = env
             .iter()
-            .filter(|(k, _)| CLIENT_ENV.contains(&k.as_str()) || k.starts_with("LC_"))
+            .filter(|(k, _)| {
+                LOGIN.contains(&k.as_str())
+                    || CLIENT_ENV.contains(&k.as_str())
+                    || k.starts_with("LC_")
+            })
             .cloned()
             .collect();
         Tmux {

@@ -98,26 +98,15 @@ mod tests {
 
     #[test]
     fn accepts_units_and_bare_seconds() {
-        assert_eq!(
-            parse_duration("90s", "--timeout").unwrap(),
-            Duration::from_secs(90)
-        );
-        assert_eq!(
-            parse_duration("5m", "--timeout").unwrap(),
-            Duration::from_secs(300)
-        );
-        assert_eq!(
-            parse_duration("250ms", "--timeout").unwrap(),
-            Duration::from_millis(250)
-        );
-        assert_eq!(
-            parse_duration("1.5", "--timeout").unwrap(),
-            Duration::from_millis(1500)
-        );
-        assert_eq!(
-            parse_duration("1h 30m", "--timeout").unwrap(),
-            Duration::from_secs(5400)
-        );
+        for (text, want) in [
+            ("90s", Duration::from_secs(90)),
+            ("5m", Duration::from_secs(300)),
+            ("250ms", Duration::from_millis(250)),
+            ("1.5", Duration::from_millis(1500)),
+            ("1h 30m", Duration::from_secs(5400)),
+        ] {
+            assert_eq!(parse_duration(text, "--timeout").unwrap(), want, "{text}");
+        }
     }
 
     #[test]

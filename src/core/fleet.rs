@@ -252,12 +252,8 @@ mod tests {
     /// Skipping the lines without a token string loses nothing the stats count.
     #[test]
     fn a_session_adds_up_from_its_usage_lines_alone() {
-        use crate::core::test_data::{CLAUDE_SESSION, CODEX_ROLLOUT, GEMINI_CHAT};
-        for (provider, transcript) in [
-            (Provider::Claude, CLAUDE_SESSION),
-            (Provider::Codex, CODEX_ROLLOUT),
-            (Provider::Gemini, GEMINI_CHAT),
-        ] {
+        use crate::core::test_data::{CLAUDE_SESSION, SESSIONS};
+        for (provider, transcript) in SESSIONS {
             let every: Vec<serde_json::Value> = transcript
                 .lines()
                 .filter_map(|l| serde_json::from_str(l).ok())

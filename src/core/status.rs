@@ -189,20 +189,15 @@ mod tests {
     #[test]
     fn state_follows_the_latest_meaningful_event() {
         let alive = Liveness::Alive;
+        let state = |events: &[ClassifiedEvent]| derive_state(&meta(true), events, &alive).0;
         assert_eq!(
             derive_state(&meta(false), &[], &alive).0,
             WorkerState::Starting
         );
         let mut events = vec![ev(0, "SessionStart", EventClass::Started)];
-        assert_eq!(
-            derive_state(&meta(true), &events, &alive).0,
-            WorkerState::Ready
-        );
+        assert_eq!(state(&events), WorkerState::Ready);
         events.push(ev(1, "UserPromptSubmit", EventClass::Submitted));
-        assert_eq!(
-            derive_state(&meta(true), &events, &alive).0,
-            WorkerState::Busy
-        );
+        assert_eq!(state(&events), WorkerState::Busy);
         events.push(ev(
             2,
             "PermissionRequest",
@@ -211,21 +206,12 @@ mod tests {
                 tool: None,
             },
         ));
-        assert_eq!(
-            derive_state(&meta(true), &events, &alive).0,
-            WorkerState::NeedsInput
-        );
+        assert_eq!(state(&events), WorkerState::NeedsInput);
         events.push(ev(3, "PostToolUse", EventClass::Progress));
         events.push(ev(4, "Notification", EventClass::Other));
-        assert_eq!(
-            derive_state(&meta(true), &events, &alive).0,
-            WorkerState::Busy
-        );
+        assert_eq!(state(&events), WorkerState::Busy);
         events.push(ev(5, "Stop", EventClass::TurnEnded));
-        assert_eq!(
-            derive_state(&meta(true), &events, &alive).0,
-            WorkerState::Ready
-        );
+        assert_eq!(state(&events), WorkerState::Ready);
         assert_eq!(
             derive_state(&meta(true), &events, &Liveness::Gone).0,
             WorkerState::Dead

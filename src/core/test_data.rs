@@ -1,25 +1,13 @@
 //! The recorded sessions of the three CLIs (copies of `shared/fixtures/samples/` in
 //! `tests/data/`), for the core's unit tests.
 
-macro_rules! data {
+/// A recorded file under `tests/data/`: `fixture!("codex/codex-0.171.0-….txt")`.
+macro_rules! fixture {
     ($path:literal) => {
         include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/", $path))
     };
 }
-
-/// A recorded file of one CLI: `provider_data!("codex", "codex-0.171.0-….jsonl")`.
-macro_rules! provider_data {
-    ($provider:literal, $file:literal) => {
-        include_str!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/",
-            $provider,
-            "/",
-            $file
-        ))
-    };
-}
-pub(crate) use provider_data;
+pub(crate) use fixture;
 
 /// The last turn of the first `n` lines of `transcript`, as `provider` reads it.
 pub fn last_turn_upto(
@@ -31,6 +19,17 @@ pub fn last_turn_upto(
     provider.last_turn(&mut lines.into_iter().rev())
 }
 
+/// Asserts the prompt and the answer `turn` read.
+#[track_caller]
+pub fn assert_turn(
+    turn: &crate::core::providers::TranscriptTurn,
+    prompt: &str,
+    answer: Option<&str>,
+) {
+    assert_eq!(turn.prompt.as_deref(), Some(prompt), "{turn:?}");
+    assert_eq!(turn.answer.as_deref(), answer, "{turn:?}");
+}
+
 /// An environment from `(name, value)` pairs.
 pub fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
     pairs
@@ -40,13 +39,21 @@ pub fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
 }
 
 /// A claude 2.1.332 session with several turns, tools and an API error.
-pub const CLAUDE_SESSION: &str = data!("claude/claude-2.1.332-transcript-session1.jsonl");
+pub const CLAUDE_SESSION: &str = fixture!("claude/claude-2.1.332-transcript-session1.jsonl");
 /// The claude transcript that `/clear` started.
-pub const CLAUDE_AFTER_CLEAR: &str = data!("claude/claude-2.1.332-transcript-after-clear.jsonl");
+pub const CLAUDE_AFTER_CLEAR: &str = fixture!("claude/claude-2.1.332-transcript-after-clear.jsonl");
 /// A codex 0.171.0 TUI rollout.
-pub const CODEX_ROLLOUT: &str = data!("codex/codex-0.171.0-rollout-tui-session.jsonl");
+pub const CODEX_ROLLOUT: &str = fixture!("codex/codex-0.171.0-rollout-tui-session.jsonl");
 /// A gemini 0.61.0 chat session.
-pub const GEMINI_CHAT: &str = data!("gemini/gemini-0.61.0-chat-session.jsonl");
+pub const GEMINI_CHAT: &str = fixture!("gemini/gemini-0.61.0-chat-session.jsonl");
+
+/// Every recorded session, with the provider that wrote it.
+pub const SESSIONS: [(crate::core::providers::Provider, &str); 4] = [
+    (crate::core::providers::Provider::Claude, CLAUDE_SESSION),
+    (crate::core::providers::Provider::Claude, CLAUDE_AFTER_CLEAR),
+    (crate::core::providers::Provider::Codex, CODEX_ROLLOUT),
+    (crate::core::providers::Provider::Gemini, GEMINI_CHAT),
+];
 
 /// An event-log record with its meaning: line `index`, written at `index` ns, its payload in
 /// `<index>.json`.
@@ -86,4 +93,66 @@ pub fn turn_records(
             .expect("end");
     let mut newest_first = lines[..=end].iter().rev().map(|l| l.to_string());
     crate::core::print::stats::last_turn_records(provider.module(), &mut newest_first).1
+}
+
+/// A launch in `/work/proj` as session `11111111-…`, with no model, flags, tail, environment or
+/// user files, stopping at permission prompts; a test sets what it checks over it
+/// (`LaunchInput { model: Some("x"), ..launch_input("/s/sessions/w1") }`).
+pub fn launch_input(session_dir: &str) -> crate::core::providers::LaunchInput<'_> {
+    crate::core::providers::LaunchInput {
+        session_dir: std::path::Path::new(session_dir),
+        hook_command: "sh e",
+        session_id: "11111111-2222-4333-8444-555555555555",
+        model: None,
+        on_permission: crate::core::providers::OnPermission::Stop,
+        flags: &[],
+        cli_args: &[],
+        cwd: std::path::Path::new("/work/proj"),
+        env: &[],
+        user_files: &[],
+    }
+}
+
+/// Each recorded hook payload of a `*-hook-payloads.jsonl` file: its event name, its payload and
+/// what `provider` makes of it.
+pub fn classified_hooks(
+    provider: &dyn crate::core::providers::ProviderModule,
+    records: &str,
+) -> Vec<(
+    String,
+    serde_json::Value,
+    crate::core::providers::EventClass,
+)> {
+    records
+        .lines()
+        .map(|line| {
+            let record: serde_json::Value = serde_json::from_str(line).expect("a JSON record");
+            let event = record["event"].as_str().expect("an event name").to_string();
+            let payload = record["stdin"].clone();
+            let class = provider.classify(&event, Some(&payload));
+            (event, payload, class)
+        })
+        .collect()
+}
+
+/// Asserts what `provider` makes of each startup screen.
+#[track_caller]
+pub fn assert_screens(
+    provider: &dyn crate::core::providers::ProviderModule,
+    cases: &[(&str, crate::core::providers::StartupScreen)],
+) {
+    for (i, (screen, want)) in cases.iter().enumerate() {
+        assert_eq!(&provider.startup_screen(screen), want, "case {i}: {screen}");
+    }
+}
+
+/// Asserts whether `provider` sees unsubmitted input on each screen.
+#[track_caller]
+pub fn assert_pending(
+    provider: &dyn crate::core::providers::ProviderModule,
+    cases: &[(&str, bool)],
+) {
+    for (i, (screen, want)) in cases.iter().enumerate() {
+        assert_eq!(provider.pending_input(screen), *want, "case {i}: {screen}");
+    }
 }

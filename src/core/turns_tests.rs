@@ -5,6 +5,7 @@ use crate::core::providers::Provider;
 use crate::core::providers::ProviderModule;
 use crate::core::test_data::{
     CLAUDE_AFTER_CLEAR, CLAUDE_SESSION as CLAUDE, CODEX_ROLLOUT as CODEX, GEMINI_CHAT as GEMINI,
+    SESSIONS,
 };
 
 fn lines(text: &str) -> Vec<String> {
@@ -57,12 +58,7 @@ fn claude_turns_are_numbered_in_order_with_prompt_answer_and_errors() {
 
 #[test]
 fn the_last_of_all_turns_is_the_last_turn() {
-    for (provider, text) in [
-        (Provider::Claude, CLAUDE),
-        (Provider::Claude, CLAUDE_AFTER_CLEAR),
-        (Provider::Codex, CODEX),
-        (Provider::Gemini, GEMINI),
-    ] {
+    for (provider, text) in SESSIONS {
         let last = provider
             .module()
             .last_turn(&mut text.lines().rev().map(str::to_string));
@@ -212,16 +208,11 @@ const CLAUDE_CONNECTION_ERROR: &str = include_str!(concat!(
 /// Every recorded transcript, alone and three times over (a turn's last records followed by
 /// the next session's preamble).
 fn recorded() -> Vec<(Provider, String)> {
-    [
-        (Provider::Claude, CLAUDE),
-        (Provider::Claude, CLAUDE_AFTER_CLEAR),
-        (Provider::Claude, CLAUDE_CONNECTION_ERROR),
-        (Provider::Codex, CODEX),
-        (Provider::Gemini, GEMINI),
-    ]
-    .into_iter()
-    .flat_map(|(provider, text)| [(provider, text.to_string()), (provider, text.repeat(3))])
-    .collect()
+    SESSIONS
+        .into_iter()
+        .chain([(Provider::Claude, CLAUDE_CONNECTION_ERROR)])
+        .flat_map(|(provider, text)| [(provider, text.to_string()), (provider, text.repeat(3))])
+        .collect()
 }
 
 #[test]

@@ -8,17 +8,22 @@
 
 use super::errors::{Error, Result};
 
-/// Names every worker inherits from umbel's environment when set.
-pub const ALLOWLIST: &[&str] = &[
+/// The login basics every process umbel starts (a worker, a tmux client) sees when set: who
+/// and where the user is, their path, language, temporary folder and terminal colours.
+pub const LOGIN: &[&str] = &[
     "PATH",
     "HOME",
     "USER",
     "LOGNAME",
     "LANG",
     "LANGUAGE",
-    "TZ",
     "TMPDIR",
     "COLORTERM",
+];
+
+/// Names every worker inherits from umbel's environment when set, besides [`LOGIN`].
+pub const ALLOWLIST: &[&str] = &[
+    "TZ",
     "XDG_CONFIG_HOME",
     "XDG_DATA_HOME",
     "XDG_CACHE_HOME",
@@ -153,7 +158,8 @@ pub fn compose(
         out.push((k.to_string(), v));
     };
     for (k, v) in parent {
-        let allowed = ALLOWLIST.contains(&k.as_str())
+        let allowed = LOGIN.contains(&k.as_str())
+            || ALLOWLIST.contains(&k.as_str())
             || ALLOWED_PREFIXES.iter().any(|p| k.starts_with(p))
             || provider.inherit.contains(&k.as_str());
         if allowed {

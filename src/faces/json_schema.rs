@@ -156,75 +156,39 @@ pub struct VerbSchema {
 
 /// Every verb that prints JSON with `--json`, in `--help` order. Each also prints
 /// [`ErrorReply`] (`{"error": …}`) when it fails.
-// long: a table, one row per verb.
 pub fn cli_schemas() -> Vec<VerbSchema> {
-    let verb = |verb, what, schema| VerbSchema { verb, what, schema };
-    vec![
-        verb("spawn", "The worker's meta.", schema_of::<Meta>()),
-        verb(
-            "send",
-            "The position to `wait --since`.",
-            schema_of::<Sent>(),
-        ),
-        verb(
-            "wait",
-            "The outcome (the exit code says the same).",
-            schema_of::<Outcome>(),
-        ),
-        verb(
-            "read",
-            "The last answer; one turn with `--turn N`; an array of turns with `--all` or `--since-turn N`.",
-            schema_of::<ReadJson>(),
-        ),
-        verb(
-            "actions",
-            "The tools a turn ran.",
-            schema_of::<TurnActions>(),
-        ),
-        verb(
-            "diff",
-            "Two turns' answers and their differences.",
-            schema_of::<TurnDiff>(),
-        ),
-        verb(
-            "attach",
-            "Nothing on success (the terminal is the worker's); `{\"error\": …}` when it cannot attach.",
-            schema_of::<ErrorReply>(),
-        ),
-        verb(
-            "status",
-            "One worker's status (with a name), else an array of all.",
-            schema_of::<StatusJson>(),
-        ),
-        verb(
-            "ls",
-            "An array with every worker's status.",
-            schema_of::<Vec<WorkerStatus>>(),
-        ),
-        verb("kill", "The workers stopped.", schema_of::<Killed>()),
-        verb("capture", "The worker's screen.", schema_of::<Screen>()),
-        verb(
-            "logs",
-            "JSON Lines: one object per event-log line (`-f` keeps printing them).",
-            schema_of::<LogLine>(),
-        ),
-        verb(
-            "prune",
-            "What was removed, kept and skipped.",
-            schema_of::<Pruned>(),
-        ),
-        verb(
-            "run",
-            "The run record; with `--check`, the waves.",
-            schema_of::<RunJson>(),
-        ),
-        verb(
-            "doctor",
-            "Every check, and whether all passed.",
-            schema_of::<DoctorReport>(),
-        ),
-    ]
+    VERBS
+        .iter()
+        .map(|&(verb, what, schema)| VerbSchema {
+            verb,
+            what,
+            schema: schema(),
+        })
+        .collect()
 }
+
+/// A verb, what it prints, and the schema of that.
+type VerbRow = (&'static str, &'static str, fn() -> Value);
+
+/// Every verb's row.
+#[rustfmt::skip] // a table: one row per verb, unwrapped
+const VERBS: &[VerbRow] = &[
+    ("spawn", "The worker's meta.", schema_of::<Meta>),
+    ("send", "The position to `wait --since`.", schema_of::<Sent>),
+    ("wait", "The outcome (the exit code says the same).", schema_of::<Outcome>),
+    ("read", "The last answer; one turn with `--turn N`; an array of turns with `--all` or `--since-turn N`.", schema_of::<ReadJson>),
+    ("actions", "The tools a turn ran.", schema_of::<TurnActions>),
+    ("diff", "Two turns' answers and their differences.", schema_of::<TurnDiff>),
+    ("attach", "Nothing on success (the terminal is the worker's); `{\"error\": …}` when it cannot attach.", schema_of::<ErrorReply>),
+    ("status", "One worker's status (with a name), else an array of all.", schema_of::<StatusJson>),
+    ("ls", "An array with every worker's status.", schema_of::<Vec<WorkerStatus>>),
+    ("kill", "The workers stopped.", schema_of::<Killed>),
+    ("capture", "The worker's screen.", schema_of::<Screen>),
+    ("logs", "JSON Lines: one object per event-log line (`-f` keeps printing them).", schema_of::<LogLine>),
+    ("prune", "What was removed, kept and skipped.", schema_of::<Pruned>),
+    ("run", "The run record; with `--check`, the waves.", schema_of::<RunJson>),
+    ("doctor", "Every check, and whether all passed.", schema_of::<DoctorReport>),
+];
 
 /// The schema of `verb`'s `--json` output, if it has one.
 pub fn cli_schema(verb: &str) -> Option<Value> {

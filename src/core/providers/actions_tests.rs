@@ -61,15 +61,11 @@ fn codex_reads_exec_command_calls_and_their_exit_codes() {
         actions[1].input,
         "touch /tmp/probework/escalated-marker; echo escalated"
     );
-    let failing: Vec<Value> = all
-        .iter()
-        .map(|r| {
-            let text = r
-                .to_string()
-                .replace("Process exited with code 0", "Process exited with code 2");
-            serde_json::from_str(&text).expect("json")
-        })
-        .collect();
+    let failing = replaced(
+        &all,
+        "Process exited with code 0",
+        "Process exited with code 2",
+    );
     assert_eq!(codex(&failing)[0].status, Error);
     let before_output = all
         .iter()
@@ -92,14 +88,14 @@ fn gemini_reads_tool_calls_from_the_last_version_of_a_record() {
         format!("{TOOL_COMMAND}gemini.txt; echo hello-from-tool")
     );
     assert_eq!(actions[0].status, Ok);
-    let cancelled: Vec<Value> = all
-        .iter()
-        .map(|r| {
-            let text = r
-                .to_string()
-                .replace("\"status\":\"success\"", "\"status\":\"cancelled\"");
-            serde_json::from_str(&text).expect("json")
-        })
-        .collect();
+    let cancelled = replaced(&all, "\"status\":\"success\"", "\"status\":\"cancelled\"");
     assert_eq!(gemini(&cancelled)[0].status, Error);
+}
+
+/// `records` with `from` replaced by `to` in each.
+fn replaced(records: &[Value], from: &str, to: &str) -> Vec<Value> {
+    records
+        .iter()
+        .map(|r| serde_json::from_str(&r.to_string().replace(from, to)).expect("json"))
+        .collect()
 }

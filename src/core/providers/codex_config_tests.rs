@@ -20,6 +20,14 @@ fn trust(out: &str) -> String {
         .to_string()
 }
 
+/// `user` edited, its project trusted, and parsed again.
+fn trusted(user: &str) -> (String, toml_edit::DocumentMut) {
+    let out = edit(user);
+    assert_eq!(trust(&out), "trusted");
+    let doc = out.parse().unwrap();
+    (out, doc)
+}
+
 fn assert_keeps(out: &str, texts: &[&str]) {
     for text in texts {
         assert!(out.contains(text), "lost {text:?}:\n{out}");
@@ -55,9 +63,7 @@ fn single_quoted_keys_are_the_same_table_not_a_second_one() {
 #[test]
 fn an_inline_projects_table_gets_the_project_inline() {
     let user = "# projects\nprojects = { \"/other\" = { trust_level = \"trusted\" } } # inline\n";
-    let out = edit(user);
-    assert_eq!(trust(&out), "trusted");
-    let doc: toml_edit::DocumentMut = out.parse().unwrap();
+    let (out, doc) = trusted(user);
     assert_eq!(
         doc["projects"]["/other"]["trust_level"].as_str(),
         Some("trusted")
@@ -72,9 +78,7 @@ fn an_inline_projects_table_gets_the_project_inline() {
 #[test]
 fn dotted_project_keys_stay_dotted() {
     let user = "model = \"m\"\nprojects.\"/other\".trust_level = \"trusted\"\n[tui]\nx = 1\n";
-    let out = edit(user);
-    assert_eq!(trust(&out), "trusted");
-    let doc: toml_edit::DocumentMut = out.parse().unwrap();
+    let (out, doc) = trusted(user);
     assert_eq!(doc["tui"]["x"].as_integer(), Some(1));
     assert!(!out.contains("[projects"), "{out}");
 }
@@ -97,9 +101,7 @@ fn the_users_hooks_tables_are_kept() {
     let user = "[hooks.state.\"/home/u/.codex/hooks.json:stop:0:0\"]\n\
                 trusted_hash = \"sha256:ab\" # trusted by /hooks\n\n\
                 [[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"notify-send done\" }]\n";
-    let out = edit(user);
-    assert_eq!(trust(&out), "trusted");
-    let doc: toml_edit::DocumentMut = out.parse().unwrap();
+    let (out, doc) = trusted(user);
     assert_eq!(
         doc["hooks"]["state"]["/home/u/.codex/hooks.json:stop:0:0"]["trusted_hash"].as_str(),
         Some("sha256:ab")

@@ -1,43 +1,23 @@
 //! Codex provider tests on the real 0.171.0 screens, hook payloads and rollout.
 
 use super::*;
-use crate::core::test_data::{last_turn_upto, provider_data};
-
-macro_rules! data {
-    ($file:literal) => {
-        provider_data!("codex", $file)
-    };
-}
-
-const ROLLOUT: &str = data!("codex-0.171.0-rollout-tui-session.jsonl");
+use crate::core::test_data::{
+    CODEX_ROLLOUT as ROLLOUT, assert_pending, assert_screens, assert_turn, classified_hooks,
+    fixture, last_turn_upto, launch_input,
+};
 
 fn turn_upto(n: usize) -> TranscriptTurn {
     last_turn_upto(&Codex, ROLLOUT, n)
 }
 
 #[test]
-fn a_completed_turn_reads_task_complete() {
-    let turn = turn_upto(14);
-    assert_eq!(
-        turn.answer.as_deref(),
-        Some("Hello from the fake OpenAI server. FINAL_ANSWER_TEXT")
-    );
-    assert_eq!(turn.prompt.as_deref(), Some("Say hello"));
-    assert!(turn.ended && !turn.is_error);
-    assert_eq!(
-        turn.turn_id.as_deref(),
-        Some("01a23854-3aab-71d3-afa3-8c41997a1282")
-    );
-}
-
-#[test]
 fn a_tool_turn_answers_with_the_final_message() {
     let turn = turn_upto(29);
-    assert_eq!(
-        turn.answer.as_deref(),
-        Some("The command printed hello-from-tool. FINAL_AFTER_TOOL")
+    assert_turn(
+        &turn,
+        "Please RUN_TOOL now",
+        Some("The command printed hello-from-tool. FINAL_AFTER_TOOL"),
     );
-    assert_eq!(turn.prompt.as_deref(), Some("Please RUN_TOOL now"));
     // Before task_complete: not ended yet.
     assert!(!turn_upto(28).ended);
 }
@@ -55,15 +35,13 @@ fn usage_limit_and_api_error_turns_are_failures_with_reasons() {
 
 #[test]
 fn hook_payloads_classify() {
-    for line in data!("codex-0.171.0-hook-payloads.jsonl").lines() {
-        let record: Value = serde_json::from_str(line).unwrap();
-        let payload = &record["stdin"];
-        let class = Codex.classify(record["event"].as_str().unwrap(), Some(payload));
-        match record["event"].as_str().unwrap() {
+    let hooks = classified_hooks(&Codex, fixture!("codex/codex-0.171.0-hook-payloads.jsonl"));
+    for (event, payload, class) in hooks {
+        match event.as_str() {
             "UserPromptSubmit" => assert_eq!(class, EventClass::Submitted),
             "Stop" => {
                 assert_eq!(class, EventClass::TurnEnded);
-                assert!(Codex.answer_from_payload(payload).is_some());
+                assert!(Codex.answer_from_payload(&payload).is_some());
             }
             "Interrupt" => assert_eq!(
                 class,
@@ -85,54 +63,50 @@ fn hook_payloads_classify() {
 
 #[test]
 fn startup_screens() {
-    let s = |t: &str| Codex.startup_screen(t);
-    assert_eq!(
-        s(data!("codex-0.171.0-trust-dialog.txt")),
-        StartupScreen::Dialog {
-            what: "folder trust",
-            keys: &["Enter"]
-        }
-    );
-    assert_eq!(
-        s(data!("codex-0.171.0-hooks-need-review.txt")),
-        StartupScreen::Dialog {
-            what: "hook review",
-            keys: &["Down"]
-        }
-    );
-    let moved = data!("codex-0.171.0-hooks-need-review.txt")
+    let review = fixture!("codex/codex-0.171.0-hooks-need-review.txt");
+    let moved = review
         .replace("› 1. Review hooks", "  1. Review hooks")
         .replace("  2. Trust all and continue", "› 2. Trust all and continue");
-    assert_eq!(
-        s(&moved),
-        StartupScreen::Dialog {
-            what: "hook review",
-            keys: &["Enter"]
-        }
+    let dialog = |what, keys| StartupScreen::Dialog { what, keys };
+    assert_screens(
+        &Codex,
+        &[
+            (
+                fixture!("codex/codex-0.171.0-trust-dialog.txt"),
+                dialog("folder trust", &["Enter"]),
+            ),
+            (review, dialog("hook review", &["Down"])),
+            (&moved, dialog("hook review", &["Enter"])),
+            (
+                fixture!("codex/codex-0.171.0-idle-prompt.txt"),
+                StartupScreen::Idle,
+            ),
+            (
+                fixture!("codex/codex-0.171.0-turn-complete.txt"),
+                StartupScreen::Idle,
+            ),
+            (
+                fixture!("codex/codex-0.171.0-busy-working.txt"),
+                StartupScreen::Other,
+            ),
+        ],
     );
     assert!(matches!(
-        s(data!("codex-0.171.0-startup-login.txt")),
+        Codex.startup_screen(fixture!("codex/codex-0.171.0-startup-login.txt")),
         StartupScreen::SignIn(_)
     ));
-    assert_eq!(
-        s(data!("codex-0.171.0-idle-prompt.txt")),
-        StartupScreen::Idle
-    );
-    assert_eq!(
-        s(data!("codex-0.171.0-turn-complete.txt")),
-        StartupScreen::Idle
-    );
-    assert_eq!(
-        s(data!("codex-0.171.0-busy-working.txt")),
-        StartupScreen::Other
-    );
 }
 
 #[test]
 fn pending_input_is_the_composer_holding_text() {
-    assert!(Codex.pending_input(data!("codex-0.171.0-paste-30-lines.txt")));
-    assert!(!Codex.pending_input(data!("codex-0.171.0-idle-prompt.txt")));
-    assert!(!Codex.pending_input(data!("codex-0.171.0-busy-working.txt")));
+    assert_pending(
+        &Codex,
+        &[
+            (fixture!("codex/codex-0.171.0-paste-30-lines.txt"), true),
+            (fixture!("codex/codex-0.171.0-idle-prompt.txt"), false),
+            (fixture!("codex/codex-0.171.0-busy-working.txt"), false),
+        ],
+    );
 }
 
 /// `deny` launches the TUI with `codex exec`'s own defaults: approval `never` (an escalation is
@@ -142,16 +116,8 @@ fn deny_is_exec_s_approval_never_in_a_read_only_sandbox() {
     let args = |on_permission| {
         Codex
             .launch(&LaunchInput {
-                session_dir: Path::new("/s/sessions/c1"),
-                hook_command: "sh e",
-                session_id: "ignored",
-                model: None,
                 on_permission,
-                flags: &[],
-                cli_args: &[],
-                cwd: Path::new("/work/proj"),
-                env: &[],
-                user_files: &[],
+                ..launch_input("/s/sessions/c1")
             })
             .unwrap()
             .args
@@ -176,16 +142,12 @@ fn launch_builds_a_private_codex_home() {
         "model = \"gpt-x\"".to_string(),
     )];
     let input = LaunchInput {
-        session_dir: Path::new("/s/sessions/c1"),
         hook_command: "sh '/s/hooks/event.sh' '/s/sessions/c1/events'",
-        session_id: "ignored",
         model: Some("gpt-5"),
         on_permission: OnPermission::Allow,
-        flags: &[],
-        cli_args: &[],
-        cwd: Path::new("/work/proj"),
         env: &env,
         user_files: &user,
+        ..launch_input("/s/sessions/c1")
     };
     let spec = Codex.launch(&input).unwrap();
     assert_eq!(
@@ -252,11 +214,11 @@ fn output_tokens_sum_the_turns_token_count_events() {
 
 #[test]
 fn the_status_line_under_the_composer_says_the_session_is_configured() {
-    assert!(Codex.ready_on_screen(data!("codex-0.171.0-idle-prompt.txt")));
-    assert!(Codex.ready_on_screen(data!("codex-0.171.0-turn-complete.txt")));
+    assert!(Codex.ready_on_screen(fixture!("codex/codex-0.171.0-idle-prompt.txt")));
+    assert!(Codex.ready_on_screen(fixture!("codex/codex-0.171.0-turn-complete.txt")));
     // As the real 0.171.0 first draws it (seen by hand, before its session is configured): the
     // composer with only its shortcuts hint under it.
     let early = "  >_ OpenAI Codex (v0.171.0)\n     /tmp/p\n\n› Ask Codex to do anything\n\n  ? for shortcuts";
     assert!(!Codex.ready_on_screen(early));
-    assert!(!Codex.ready_on_screen(data!("codex-0.171.0-trust-dialog.txt")));
+    assert!(!Codex.ready_on_screen(fixture!("codex/codex-0.171.0-trust-dialog.txt")));
 }

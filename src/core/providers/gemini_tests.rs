@@ -1,29 +1,17 @@
 //! Gemini provider tests on the real 0.61.0 screens, hook payloads and chat file.
 
 use super::*;
-use crate::core::test_data::{last_turn_upto, provider_data};
-
-macro_rules! data {
-    ($file:literal) => {
-        provider_data!("gemini", $file)
-    };
-}
-
-const CHAT: &str = data!("gemini-0.61.0-chat-session.jsonl");
+use crate::core::test_data::{
+    GEMINI_CHAT as CHAT, assert_pending, assert_screens, classified_hooks, fixture, last_turn_upto,
+    launch_input,
+};
 
 fn turn_upto(n: usize) -> TranscriptTurn {
     last_turn_upto(&Gemini, CHAT, n)
 }
 
 #[test]
-fn a_plain_turn() {
-    let turn = turn_upto(6);
-    assert_eq!(turn.prompt.as_deref(), Some("Say hello"));
-    assert_eq!(
-        turn.answer.as_deref(),
-        Some("Hello from the fake Gemini server. FINAL_ANSWER_TEXT")
-    );
-    assert!(turn.ended && !turn.is_error);
+fn a_prompt_without_an_answer_is_not_ended() {
     assert!(!turn_upto(4).ended, "prompt written, no answer yet");
 }
 
@@ -68,11 +56,12 @@ fn a_later_record_with_the_same_id_replaces_the_earlier() {
 
 #[test]
 fn hook_payloads_classify() {
-    for line in data!("gemini-0.61.0-hook-payloads.jsonl").lines() {
-        let record: Value = serde_json::from_str(line).unwrap();
-        let payload = &record["stdin"];
-        let class = Gemini.classify(record["event"].as_str().unwrap(), Some(payload));
-        match record["event"].as_str().unwrap() {
+    let hooks = classified_hooks(
+        &Gemini,
+        fixture!("gemini/gemini-0.61.0-hook-payloads.jsonl"),
+    );
+    for (event, payload, class) in hooks {
+        match event.as_str() {
             "BeforeAgent" => assert_eq!(class, EventClass::Submitted),
             "AfterAgent" if payload["prompt_response"] == NO_RESPONSE => {
                 assert_eq!(
@@ -81,11 +70,11 @@ fn hook_payloads_classify() {
                         reason: "api-error"
                     }
                 );
-                assert_eq!(Gemini.answer_from_payload(payload), None);
+                assert_eq!(Gemini.answer_from_payload(&payload), None);
             }
             "AfterAgent" => {
                 assert_eq!(class, EventClass::TurnEnded);
-                assert!(Gemini.answer_from_payload(payload).is_some());
+                assert!(Gemini.answer_from_payload(&payload).is_some());
             }
             "Notification" => assert!(matches!(
                 class,
@@ -102,42 +91,38 @@ fn hook_payloads_classify() {
 
 #[test]
 fn startup_screens() {
-    let s = |t: &str| Gemini.startup_screen(t);
-    assert_eq!(
-        s(data!("gemini-0.61.0-startup-trust-dialog.txt")),
-        StartupScreen::Dialog {
-            what: "folder trust",
-            keys: &["Enter"]
-        }
+    let trust = fixture!("gemini/gemini-0.61.0-startup-trust-dialog.txt");
+    let idle = fixture!("gemini/gemini-0.61.0-idle-prompt.txt");
+    // The answered dialog left above the restarted CLI's screen is not answered again.
+    let restarting = format!("{trust}\n Gemini CLI is restarting to apply the trust changes...\n");
+    let restarted = format!("{restarting}{idle}");
+    assert_screens(
+        &Gemini,
+        &[
+            (
+                trust,
+                StartupScreen::Dialog {
+                    what: "folder trust",
+                    keys: &["Enter"],
+                },
+            ),
+            (&restarted, StartupScreen::Idle),
+            (&restarting, StartupScreen::Other),
+            (idle, StartupScreen::Idle),
+            (
+                fixture!("gemini/gemini-0.61.0-turn-complete.txt"),
+                StartupScreen::Idle,
+            ),
+            (
+                fixture!("gemini/gemini-0.61.0-busy-thinking.txt"),
+                StartupScreen::Other,
+            ),
+        ],
     );
     assert!(matches!(
-        s(data!("gemini-0.61.0-auth-dialog.txt")),
+        Gemini.startup_screen(fixture!("gemini/gemini-0.61.0-auth-dialog.txt")),
         StartupScreen::SignIn(_)
     ));
-    // The answered dialog left above the restarted CLI's screen is not answered again.
-    let restarted = format!(
-        "{}\n Gemini CLI is restarting to apply the trust changes...\n{}",
-        data!("gemini-0.61.0-startup-trust-dialog.txt"),
-        data!("gemini-0.61.0-idle-prompt.txt")
-    );
-    assert_eq!(s(&restarted), StartupScreen::Idle);
-    let restarting = format!(
-        "{}\n Gemini CLI is restarting to apply the trust changes...\n",
-        data!("gemini-0.61.0-startup-trust-dialog.txt")
-    );
-    assert_eq!(s(&restarting), StartupScreen::Other);
-    assert_eq!(
-        s(data!("gemini-0.61.0-idle-prompt.txt")),
-        StartupScreen::Idle
-    );
-    assert_eq!(
-        s(data!("gemini-0.61.0-turn-complete.txt")),
-        StartupScreen::Idle
-    );
-    assert_eq!(
-        s(data!("gemini-0.61.0-busy-thinking.txt")),
-        StartupScreen::Other
-    );
 }
 
 /// Every approval mode's idle screen, with and without true colour (`COLORTERM=truecolor` draws
@@ -145,11 +130,11 @@ fn startup_screens() {
 #[test]
 fn idle_in_every_mode_and_frame() {
     for screen in [
-        data!("gemini-0.61.0-idle-yolo.txt"),
-        data!("gemini-0.61.0-idle-truecolor-yolo.txt"),
-        data!("gemini-0.61.0-idle-truecolor-auto_edit.txt"),
-        data!("gemini-0.61.0-idle-auto_edit.txt"),
-        data!("gemini-0.61.0-idle-plan.txt"),
+        fixture!("gemini/gemini-0.61.0-idle-yolo.txt"),
+        fixture!("gemini/gemini-0.61.0-idle-truecolor-yolo.txt"),
+        fixture!("gemini/gemini-0.61.0-idle-truecolor-auto_edit.txt"),
+        fixture!("gemini/gemini-0.61.0-idle-auto_edit.txt"),
+        fixture!("gemini/gemini-0.61.0-idle-plan.txt"),
     ] {
         assert_eq!(
             Gemini.startup_screen(screen),
@@ -159,10 +144,10 @@ fn idle_in_every_mode_and_frame() {
         assert!(!Gemini.pending_input(screen), "{screen}");
     }
     assert_eq!(
-        Gemini.startup_screen(data!("gemini-0.61.0-busy-yolo.txt")),
+        Gemini.startup_screen(fixture!("gemini/gemini-0.61.0-busy-yolo.txt")),
         StartupScreen::Other
     );
-    let typed = data!("gemini-0.61.0-idle-truecolor-yolo.txt").replace(
+    let typed = fixture!("gemini/gemini-0.61.0-idle-truecolor-yolo.txt").replace(
         " *   Type your message or @path/to/file",
         " *   half a prompt",
     );
@@ -171,9 +156,14 @@ fn idle_in_every_mode_and_frame() {
 
 #[test]
 fn pending_input() {
-    assert!(Gemini.pending_input(data!("gemini-0.61.0-paste-30-lines.txt")));
-    assert!(!Gemini.pending_input(data!("gemini-0.61.0-idle-prompt.txt")));
-    assert!(!Gemini.pending_input(data!("gemini-0.61.0-busy-thinking.txt")));
+    assert_pending(
+        &Gemini,
+        &[
+            (fixture!("gemini/gemini-0.61.0-paste-30-lines.txt"), true),
+            (fixture!("gemini/gemini-0.61.0-idle-prompt.txt"), false),
+            (fixture!("gemini/gemini-0.61.0-busy-thinking.txt"), false),
+        ],
+    );
 }
 
 /// Directories added with `--add-dir` are trusted in umbel's copy of trustedFolders.json (else
@@ -187,23 +177,18 @@ fn added_directories_are_trusted_and_the_question_about_them_is_a_person_s() {
     }];
     let spec = Gemini
         .launch(&LaunchInput {
-            session_dir: Path::new("/s/sessions/g1"),
-            hook_command: "sh e",
-            session_id: "11111111-2222-4333-8444-555555555555",
-            model: None,
-            on_permission: OnPermission::Stop,
             flags: &flags,
-            cli_args: &[],
-            cwd: Path::new("/work/proj"),
             env: &env,
-            user_files: &[],
+            ..launch_input("/s/sessions/g1")
         })
         .unwrap();
     let trusted: Value = serde_json::from_str(&spec.files[1].1).unwrap();
     assert_eq!(trusted["/srv/a"], "TRUST_FOLDER");
     assert_eq!(trusted["/work/proj"], "TRUST_FOLDER");
     assert!(contains(&spec.args, &["--include-directories", "/srv/a"]));
-    match Gemini.startup_screen(data!("gemini-0.61.0-include-directories-trust.txt")) {
+    match Gemini.startup_screen(fixture!(
+        "gemini/gemini-0.61.0-include-directories-trust.txt"
+    )) {
         StartupScreen::Person(q) => assert!(q.contains("folders being added"), "{q}"),
         other => panic!("{other:?}"),
     }
@@ -225,16 +210,10 @@ fn deny_excludes_the_tools_headless_mode_does_not_offer() {
         let env = vec![("HOME".to_string(), "/home/u".to_string())];
         let spec = Gemini
             .launch(&LaunchInput {
-                session_dir: Path::new("/s/sessions/g1"),
-                hook_command: "sh e",
-                session_id: "11111111-2222-4333-8444-555555555555",
-                model: None,
                 on_permission,
-                flags: &[],
-                cli_args: &[],
-                cwd: Path::new("/work/proj"),
                 env: &env,
                 user_files,
+                ..launch_input("/s/sessions/g1")
             })
             .unwrap();
         assert!(!spec.args.contains(&"yolo".to_string()));
@@ -266,16 +245,11 @@ fn launch_builds_a_private_gemini_home_keeping_user_settings() {
         (PathBuf::from("/home/u/.gemini/trustedFolders.json"), r#"{"/other":"TRUST_FOLDER"}"#.to_string()),
     ];
     let input = LaunchInput {
-        session_dir: Path::new("/s/sessions/g1"),
         hook_command: "sh '/s/hooks/event.sh' '/s/sessions/g1/events'",
-        session_id: "11111111-2222-4333-8444-555555555555",
-        model: None,
         on_permission: OnPermission::Allow,
-        flags: &[],
-        cli_args: &[],
-        cwd: Path::new("/work/proj"),
         env: &env,
         user_files: &user,
+        ..launch_input("/s/sessions/g1")
     };
     let spec = Gemini.launch(&input).unwrap();
     assert_eq!(

@@ -440,3 +440,7 @@ pub fn hooks_json(hook_command: &str, events: &[&str], timeout: u64) -> serde_js
 pub fn str_field<'a>(payload: &'a serde_json::Value, key: &str) -> Option<&'a str> {
     payload.get(key).and_then(serde_json::Value::as_str)
 }
+
+#[cfg(test)]
+#[path = "recorded_tests.rs"]
+mod recorded_tests;

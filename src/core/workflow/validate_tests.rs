@@ -21,6 +21,14 @@ fn check(yaml: &str) -> Result<Plan, Vec<Problem>> {
     validate(file, &cx)
 }
 
+/// Asserts the one problem in `yaml` is at `(line, column)` and says `says`.
+#[track_caller]
+fn assert_problem(yaml: &str, at: (u64, u64), says: &str) {
+    let p = only_problem(yaml);
+    assert_eq!((p.line, p.column), at, "{p:?}");
+    assert!(p.message.contains(says), "{p:?}");
+}
+
 fn only_problem(yaml: &str) -> Problem {
     let problems = check(yaml).expect_err("should be refused");
     assert_eq!(problems.len(), 1, "{problems:#?}");
@@ -88,9 +96,11 @@ fn a_good_file_plans_waves_with_worker_order() {
 
 #[test]
 fn a_typo_field_is_named_where_it_is() {
-    let p = only_problem(&GOOD.replace("    needs: [draft]", "    neds: [draft]"));
-    assert_eq!((p.line, p.column), (14, 5), "{p:?}");
-    assert!(p.message.contains("unknown field `neds`"), "{p:?}");
+    assert_problem(
+        &GOOD.replace("    needs: [draft]", "    neds: [draft]"),
+        (14, 5),
+        "unknown field `neds`",
+    );
     let p = only_problem(&GOOD.replace("{provider: claude,", "{provder: claude,"));
     assert_eq!(p.line, 3, "{p:?}");
     assert!(p.message.contains("provder"), "{p:?}");
@@ -106,17 +116,17 @@ fn a_cycle_is_named_step_by_step() {
 
 #[test]
 fn unknown_templates_and_references_point_at_the_template() {
-    let p = only_problem(&GOOD.replace("{{ env.TOPIC }}", "{{ env.TOPIC | upper }}"));
-    assert_eq!((p.line, p.column), (10, 26), "{p:?}");
-    assert!(
-        p.message
-            .contains("unknown template `{{ env.TOPIC | upper }}`"),
-        "{p:?}"
+    assert_problem(
+        &GOOD.replace("{{ env.TOPIC }}", "{{ env.TOPIC | upper }}"),
+        (10, 26),
+        "unknown template `{{ env.TOPIC | upper }}`",
     );
     // In a block scalar the template is found on its own line.
-    let p = only_problem(&GOOD.replace("outputs.text }}", "outputs.nope }}"));
-    assert_eq!((p.line, p.column), (17, 7), "{p:?}");
-    assert!(p.message.contains("declares no output `nope`"), "{p:?}");
+    assert_problem(
+        &GOOD.replace("outputs.text }}", "outputs.nope }}"),
+        (17, 7),
+        "declares no output `nope`",
+    );
     let p = only_problem(&GOOD.replace("    needs: [review]\n", ""));
     assert!(p.message.contains("not among this step's needs"), "{p:?}");
     let p = only_problem(&GOOD.replace("{{ env.TOPIC }}", "{{ env.NOT_SET }}"));
@@ -240,11 +250,10 @@ fn empty_sections_are_refused() {
 
 #[test]
 fn an_empty_prompt_is_refused_where_it_is_written() {
-    let p = only_problem(&GOOD.replace("    prompt: independent", "    prompt: \"\""));
-    assert_eq!((p.line, p.column), (25, 13), "{p:?}");
-    assert!(
-        p.message.contains("step `side`: `prompt:` is empty"),
-        "{p:?}"
+    assert_problem(
+        &GOOD.replace("    prompt: independent", "    prompt: \"\""),
+        (25, 13),
+        "step `side`: `prompt:` is empty",
     );
     let p = only_problem(&GOOD.replace("    prompt: independent", "    prompt: '  '"));
     assert!(p.message.contains("is empty"), "{p:?}");

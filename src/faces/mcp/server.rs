@@ -70,6 +70,42 @@ impl UmbelServer {
         };
         call.run(job).await
     }
+
+    /// Runs a blocking verb for one request and renders its result (an error is its own reply).
+    pub(super) async fn answer<T, F, R>(
+        &self,
+        request: &RequestContext<RoleServer>,
+        tool: &'static str,
+        progress: Option<String>,
+        job: F,
+        render: R,
+    ) -> CallToolResult
+    where
+        T: Send + 'static,
+        F: FnOnce(&Ctx) -> Result<T> + Send + 'static,
+        R: FnOnce(T) -> CallToolResult,
+    {
+        let ran = self.run(request, tool, progress, job).await;
+        ran.map_or_else(|e| e, render)
+    }
+
+    /// [`Self::answer`] for a verb on the worker called `name`, loaded once for it.
+    pub(super) async fn answer_on<T, F, R>(
+        &self,
+        request: &RequestContext<RoleServer>,
+        tool: &'static str,
+        name: String,
+        job: F,
+        render: R,
+    ) -> CallToolResult
+    where
+        T: Send + 'static,
+        F: FnOnce(&Ctx, &Worker) -> Result<T> + Send + 'static,
+        R: FnOnce(T) -> CallToolResult,
+    {
+        let job = move |ctx: &Ctx| job(ctx, &Worker::load(ctx, &name)?);
+        self.answer(request, tool, None, job, render).await
+    }
 }
 
 #[tool_router]
@@ -86,12 +122,14 @@ impl UmbelServer {
             Some(name) => format!("starting `{name}`"),
             None => "starting a worker".to_string(),
         };
-        let ran = self
-            .run(&request, "umbel_spawn", Some(label), move |ctx| {
-                spawn::spawn(ctx, &args)
-            })
-            .await;
-        ran.map_or_else(|e| e, |meta| reply::spawned(&meta))
+        self.answer(
+            &request,
+            "umbel_spawn",
+            Some(label),
+            move |ctx| spawn::spawn(ctx, &args),
+            |meta| reply::spawned(&meta),
+        )
+        .await
     }
 
     /// Send a prompt (required) to an idle worker and confirm the CLI submitted it. Returns
@@ -108,13 +146,14 @@ impl UmbelServer {
             Ok(prompt) => prompt,
             Err(e) => return reply::error(&e),
         };
-        let ran = self
-            .run(&request, "umbel_send", None, move |ctx| {
-                let worker = Worker::load(ctx, &args.name)?;
-                turn::submit(ctx, &worker, &prompt, &args.guard)
-            })
-            .await;
-        ran.map_or_else(|e| e, |position| reply::sent(&name, position))
+        self.answer_on(
+            &request,
+            "umbel_send",
+            args.name.clone(),
+            move |ctx, worker| turn::submit(ctx, worker, &prompt, &args.guard),
+            |position| reply::sent(&name, position),
+        )
+        .await
     }
 
     /// Wait until the worker's turn ends (default timeout 30m). Outcome `stop` is a normal
@@ -129,14 +168,18 @@ impl UmbelServer {
     ) -> CallToolResult {
         let name = args.name.clone();
         let label = format!("waiting for `{name}`");
-        let ran = self
-            .run(&request, "umbel_wait", Some(label), move |ctx| {
+        self.answer(
+            &request,
+            "umbel_wait",
+            Some(label),
+            move |ctx| {
                 let worker = Worker::load(ctx, &args.name)?;
                 let until = args.until.parse()?;
                 turn::await_end_as_asked(ctx, &worker, args.since, &until, &args.guard)
-            })
-            .await;
-        ran.map_or_else(|e| e, |outcome| reply::waited(&name, &outcome))
+            },
+            |outcome| reply::waited(&name, &outcome),
+        )
+        .await
     }
 
     /// The answer of the worker's last finished turn: {text, isError, source, sessionId, ...}.
@@ -148,13 +191,14 @@ impl UmbelServer {
         Parameters(args): Parameters<ReadArgs>,
         request: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let ran = self
-            .run(&request, "umbel_read", None, move |ctx| {
-                let worker = Worker::load(ctx, &args.name)?;
-                read::read_any(ctx, &worker, &args)
-            })
-            .await;
-        ran.map_or_else(|e| e, reply_turns::reading)
+        self.answer_on(
+            &request,
+            "umbel_read",
+            args.name.clone(),
+            move |ctx, worker| read::read_any(ctx, worker, &args),
+            reply_turns::reading,
+        )
+        .await
     }
 
     /// What one worker (or every worker) is doing: {workers: [{name, state, position, ...}]};
@@ -166,12 +210,14 @@ impl UmbelServer {
         Parameters(args): Parameters<StatusArgs>,
         request: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let ran = self
-            .run(&request, "umbel_status", None, move |ctx| {
-                status::status(ctx, &args)
-            })
-            .await;
-        ran.map_or_else(|e| e, |list| reply::workers(&list))
+        self.answer(
+            &request,
+            "umbel_status",
+            None,
+            move |ctx| status::status(ctx, &args),
+            |list| reply::workers(&list),
+        )
+        .await
     }
 
     /// List every worker: {workers: [...]}, as umbel_status without a name.
@@ -181,12 +227,14 @@ impl UmbelServer {
         Parameters(NoArgs {}): Parameters<NoArgs>,
         request: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let ran = self
-            .run(&request, "umbel_ls", None, |ctx| {
-                status::status(ctx, &StatusArgs::default())
-            })
-            .await;
-        ran.map_or_else(|e| e, |list| reply::workers(&list))
+        self.answer(
+            &request,
+            "umbel_ls",
+            None,
+            |ctx| status::status(ctx, &StatusArgs::default()),
+            |list| reply::workers(&list),
+        )
+        .await
     }
 
     /// Stop a worker (or all: {all: true}); its folder stays as a tombstone with the last
@@ -198,12 +246,14 @@ impl UmbelServer {
         request: RequestContext<RoleServer>,
     ) -> CallToolResult {
         let purged = args.purge;
-        let ran = self
-            .run(&request, "umbel_kill", None, move |ctx| {
-                kill::kill(ctx, &args)
-            })
-            .await;
-        ran.map_or_else(|e| e, |names| reply::killed(&names, purged))
+        self.answer(
+            &request,
+            "umbel_kill",
+            None,
+            move |ctx| kill::kill(ctx, &args),
+            |names| reply::killed(&names, purged),
+        )
+        .await
     }
 
     /// The worker's screen as text, for showing a person (never parse it for answers; use
@@ -214,12 +264,14 @@ impl UmbelServer {
         Parameters(args): Parameters<CaptureArgs>,
         request: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let ran = self
-            .run(&request, "umbel_capture", None, move |ctx| {
-                inspect::capture(ctx, &args)
-            })
-            .await;
-        ran.map_or_else(|e| e, |screen| reply::text("screen", screen))
+        self.answer(
+            &request,
+            "umbel_capture",
+            None,
+            move |ctx| inspect::capture(ctx, &args),
+            |screen| reply::text("screen", screen),
+        )
+        .await
     }
 
     /// The worker's event log, one line per hook event (`<ns> <Event> <payload file>`).
@@ -236,14 +288,18 @@ impl UmbelServer {
                     .to_string();
             return reply::error(&crate::core::errors::Error::usage(message));
         }
-        let ran = self
-            .run(&request, "umbel_logs", None, move |ctx| {
+        self.answer(
+            &request,
+            "umbel_logs",
+            None,
+            move |ctx| {
                 let mut lines = Vec::new();
                 inspect::logs(ctx, &args, |l| lines.push(l.to_string()))?;
                 Ok(lines.join("\n"))
-            })
-            .await;
-        ran.map_or_else(|e| e, |log| reply::text("log", log))
+            },
+            |log| reply::text("log", log),
+        )
+        .await
     }
 
     /// Remove dead workers and tombstones (older than `olderThan`, e.g. "1d"):
@@ -254,12 +310,14 @@ impl UmbelServer {
         Parameters(args): Parameters<PruneArgs>,
         request: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let ran = self
-            .run(&request, "umbel_prune", None, move |ctx| {
-                inspect::prune(ctx, &args)
-            })
-            .await;
-        ran.map_or_else(|e| e, |pruned| reply::pruned(&pruned))
+        self.answer(
+            &request,
+            "umbel_prune",
+            None,
+            move |ctx| inspect::prune(ctx, &args),
+            |pruned| reply::pruned(&pruned),
+        )
+        .await
     }
 
     /// How to use umbel's tools; topic: lifecycle, providers or outcomes (an overview without).

@@ -5,7 +5,6 @@ use super::reply_turns;
 use super::server::UmbelServer;
 use crate::core::args::{ActionsArgs, DiffArgs};
 use crate::operations::turns;
-use crate::operations::worker::Worker;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::service::RequestContext;
@@ -21,13 +20,14 @@ impl UmbelServer {
         Parameters(args): Parameters<ActionsArgs>,
         request: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let ran = self
-            .run(&request, "umbel_actions", None, move |ctx| {
-                let worker = Worker::load(ctx, &args.name)?;
-                turns::actions(ctx, &worker, &args)
-            })
-            .await;
-        ran.map_or_else(|e| e, |found| reply_turns::actions(&found))
+        self.answer_on(
+            &request,
+            "umbel_actions",
+            args.name.clone(),
+            move |ctx, worker| turns::actions(ctx, worker, &args),
+            |found| reply_turns::actions(&found),
+        )
+        .await
     }
 
     /// What changed between two turns' answers (default: the one before the last, and the
@@ -38,12 +38,13 @@ impl UmbelServer {
         Parameters(args): Parameters<DiffArgs>,
         request: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let ran = self
-            .run(&request, "umbel_diff", None, move |ctx| {
-                let worker = Worker::load(ctx, &args.name)?;
-                turns::diff(ctx, &worker, &args)
-            })
-            .await;
-        ran.map_or_else(|e| e, |found| reply_turns::diff(&found))
+        self.answer_on(
+            &request,
+            "umbel_diff",
+            args.name.clone(),
+            move |ctx, worker| turns::diff(ctx, worker, &args),
+            |found| reply_turns::diff(&found),
+        )
+        .await
     }
 }
