@@ -185,14 +185,19 @@ impl Face for Claude {
             return Ok(Flow::Go);
         }
         app.late = done.late;
+        // A dialog that opens once the turn has ended is on screen before the end-of-turn hook
+        // fires, so whoever the hook wakes sees it (the real CLIs draw such dialogs moments
+        // after the turn; a fake that drew it after the hook would race its own tests).
+        let dialog = turn.and_then(|t| t.core.chosen.dialog_after);
+        if let Some(question) = &dialog {
+            app.face.modal = Some((question.clone(), 0));
+        }
         Claude::draw(app)?;
         app.sess.registry("idle");
         if let Some(h) = done.hook {
             app.sess.fire(h.event, None, &h.payload);
         }
-        if let Some(question) = turn.and_then(|t| t.core.chosen.dialog_after) {
-            app.face.modal = Some((question, 0));
-            Claude::draw(app)?;
+        if dialog.is_some() {
             return Ok(Flow::Go);
         }
         app.next_queued()
