@@ -4,6 +4,7 @@
 pub mod exec;
 pub mod process;
 pub mod runs;
+pub mod ssh;
 pub mod state;
 pub mod tmux;
 pub mod transcript;

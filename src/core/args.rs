@@ -24,6 +24,12 @@ pub struct SpawnArgs {
     #[arg(long, value_enum, default_value_t)]
     #[serde(default)]
     pub provider: Provider,
+    /// Run the worker on this host, over ssh, under the umbel installed there (`box`,
+    /// `user@box`, an alias from ~/.ssh/config); every verb then works on it from here
+    /// (docs/remote.md). `--cwd` is a path on that host.
+    #[arg(long, value_name = "HOST")]
+    #[serde(default)]
+    pub host: Option<String>,
     /// Working directory of the worker (default: the current directory).
     #[arg(long)]
     #[serde(default)]

@@ -62,6 +62,12 @@ pub fn spawn(ctx: &Ctx, args: &SpawnArgs) -> Result<Meta> {
 }
 
 fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
+    if let Some(host) = &args.host {
+        // The command line hands `--host` to `faces::remote` before any verb runs.
+        return Err(Error::usage(format!(
+            "`host: {host}`: workers on other hosts are spawned with `umbel spawn --host` or `umbel -p --host`; workflows and the MCP tools do not take `host` yet (docs/remote.md)"
+        )));
+    }
     let provider = args.provider.module();
     let on_permission = args.on_permission(OnPermission::Stop)?;
     let flags = args.passthrough();
