@@ -83,3 +83,256 @@ fn a_remote_worker_takes_two_turns_and_is_read_and_killed_from_here() {
     let after = net.local.run(&["status", "rw"]);
     assert_eq!(after.status.code(), Some(1), "{}", stderr(&after));
 }
+
+/// The host's umbel processes serving a forwarded verb.
+fn serving(net: &Net, host: &str) -> Vec<i32> {
+    processes_under(&net.host(host).sandbox.root)
+        .into_iter()
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).contains("remote-exec"))
+        })
+        .collect()
+}
+
+/// Polls `done` for up to `limit`.
+fn eventually(limit: std::time::Duration, mut done: impl FnMut() -> bool) -> bool {
+    let started = std::time::Instant::now();
+    while started.elapsed() < limit {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    done()
+}
+
+#[test]
+fn a_remote_permission_is_needs_input_126_and_a_prompt_on_stdin_travels_along() {
+    if !sshd_available() {
+        return;
+    }
+    let net = Net::new(1);
+    let tool = json!({ "tool": "Bash", "input": { "command": "rm -rf build" } });
+    let record = net.host("h1").sandbox.record_env();
+    spawn_on(
+        &net,
+        "h1",
+        "perm",
+        json!({ "default": { "reply": "ok", "end": { "permission": tool } } }),
+        &["--env", &record],
+    );
+    let sent = net
+        .local
+        .umbel()
+        .args(["send", "perm"])
+        .write_stdin("a prompt\nfrom stdin")
+        .output()
+        .expect("send");
+    assert_success(&sent, "send from stdin");
+    assert_eq!(
+        net.host("h1").sandbox.received(),
+        vec![b"a prompt\nfrom stdin".to_vec()]
+    );
+    let waited = net
+        .local
+        .run(&["wait", "perm", "--timeout", "30s", "--json"]);
+    assert_eq!(waited.status.code(), Some(126), "{}", stderr(&waited));
+    let outcome = json_of(&waited);
+    assert_eq!(outcome["outcome"], "input");
+    assert_eq!(outcome["reason"], "permission");
+}
+
+#[test]
+fn a_host_going_away_mid_wait_is_a_typed_error_and_the_remote_wait_ends() {
+    if !sshd_available() {
+        return;
+    }
+    let net = Net::new(1);
+    spawn_on(
+        &net,
+        "h1",
+        "slow",
+        json!({ "default": { "reply": "late", "delay_ms": 60000 } }),
+        &[],
+    );
+    assert_success(&net.local.run(&["send", "slow", "take your time"]), "send");
+    let wait = net
+        .local
+        .process(&["wait", "slow", "--timeout", "120s", "--json"])
+        .spawn()
+        .expect("wait");
+    assert!(
+        eventually(std::time::Duration::from_secs(10), || !serving(&net, "h1")
+            .is_empty()),
+        "the host's umbel never started waiting"
+    );
+    let started = std::time::Instant::now();
+    net.host("h1").relay.cut();
+    let out = wait.wait_with_output().expect("wait ends");
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+    assert_eq!(out.status.code(), Some(255), "{}", stderr(&out));
+    let error = json_of(&out);
+    assert_eq!(error["error"]["code"], "host_unreachable", "{error}");
+    assert!(
+        eventually(std::time::Duration::from_secs(30), || serving(&net, "h1")
+            .is_empty()),
+        "the host's wait outlived its caller"
+    );
+    // Nothing else on the host was touched: the worker is still busy there.
+    let there = json_of(&net.host("h1").sandbox.run(&["status", "slow", "--json"]));
+    assert_eq!(there["state"], "busy");
+}
+
+#[test]
+fn interrupting_a_local_wait_ends_the_remote_one() {
+    if !sshd_available() {
+        return;
+    }
+    let net = Net::new(1);
+    spawn_on(
+        &net,
+        "h1",
+        "long",
+        json!({ "default": { "reply": "late", "delay_ms": 60000 } }),
+        &[],
+    );
+    assert_success(&net.local.run(&["send", "long", "go"]), "send");
+    let wait = net
+        .local
+        .process(&["wait", "long", "--timeout", "120s"])
+        .spawn()
+        .expect("wait");
+    assert!(
+        eventually(std::time::Duration::from_secs(10), || !serving(&net, "h1")
+            .is_empty()),
+        "the host's umbel never started waiting"
+    );
+    let pid = wait.id() as i32;
+    // SAFETY: a plain kill(2) of our own child.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let out = wait.wait_with_output().expect("wait ends");
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert!(
+        eventually(std::time::Duration::from_secs(10), || serving(&net, "h1")
+            .is_empty()),
+        "the host's wait outlived the interrupted one"
+    );
+    let there = json_of(&net.host("h1").sandbox.run(&["status", "long", "--json"]));
+    assert_eq!(there["state"], "busy", "the worker itself is left alone");
+}
+
+#[test]
+fn hosts_that_cannot_be_used_are_typed_errors_with_the_remedy() {
+    if !sshd_available() {
+        return;
+    }
+    let mut net = Net::new(1);
+    let project = net
+        .host("h1")
+        .sandbox
+        .project
+        .to_string_lossy()
+        .into_owned();
+    let spawn = |net: &Net, host: &str| {
+        net.local.run(&[
+            "spawn", "--host", host, "--name", "x", "--cwd", &project, "--json",
+        ])
+    };
+    let stranger = spawn(&net, "stranger");
+    assert_eq!(stranger.status.code(), Some(255), "{}", stderr(&stranger));
+    assert_eq!(json_of(&stranger)["error"]["code"], "host_key");
+    assert!(stderr(&stranger).contains("never disables host-key checking"));
+    let nowhere = spawn(&net, "nowhere");
+    assert_eq!(nowhere.status.code(), Some(255));
+    assert_eq!(json_of(&nowhere)["error"]["code"], "host_unreachable");
+    net.local.var("UMBEL_REMOTE_UMBEL", "/nonexistent/umbel");
+    let missing = spawn(&net, "h1");
+    assert_eq!(missing.status.code(), Some(1), "{}", stderr(&missing));
+    assert_eq!(json_of(&missing)["error"]["code"], "remote_umbel");
+    let option = net
+        .local
+        .run(&["spawn", "--host=-oProxyCommand=x", "--name", "x"]);
+    assert_eq!(option.status.code(), Some(2));
+    assert!(net.local.worker_dirs().is_empty());
+    assert!(!net.local.state.join("remote").join("x.json").exists());
+}
+
+#[test]
+fn ls_lists_every_hosts_workers_and_a_hung_host_only_costs_its_timeout() {
+    if !sshd_available() {
+        return;
+    }
+    let mut net = Net::new(3);
+    for host in ["h1", "h2", "h3"] {
+        for n in 1..=2 {
+            let name = format!("{host}-w{n}");
+            spawn_on(&net, host, &name, json!({}), &[]);
+        }
+    }
+    net.local.spawn("here", &[]);
+    net.add_silent("hung");
+    let ghost = json!({ "name": "ghost", "host": "hung", "createdAt": 1 });
+    std::fs::write(net.local.state.join("remote/ghost.json"), ghost.to_string()).unwrap();
+    let started = std::time::Instant::now();
+    let out = net.local.run(&["ls", "--json"]);
+    let took = started.elapsed();
+    assert_success(&out, "ls");
+    // The hung host's bound is twice the connect timeout (2 s here); the others answer at once.
+    assert!(took < std::time::Duration::from_secs(8), "ls took {took:?}");
+    let rows = json_of(&out);
+    let rows = rows.as_array().expect("a list");
+    let find = |name: &str| {
+        rows.iter()
+            .find(|r| r["name"] == name)
+            .unwrap_or_else(|| panic!("{name} missing from {rows:?}"))
+    };
+    assert_eq!(find("here")["state"], "ready");
+    assert!(find("here").get("host").is_none());
+    for host in ["h1", "h2", "h3"] {
+        for n in 1..=2 {
+            let row = find(&format!("{host}-w{n}"));
+            assert_eq!(row["host"], host);
+            assert_eq!(row["state"], "ready");
+        }
+    }
+    assert_eq!(find("ghost")["state"], "unreachable");
+    assert!(find("ghost")["problem"].as_str().unwrap().contains("hung"));
+    assert_eq!(rows.len(), 8);
+    let text = stdout(&net.local.run(&["ls"]));
+    assert!(text.starts_with("NAME"), "{text}");
+    assert!(text.lines().next().unwrap().contains("HOST"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("ghost") && l.contains("unreachable")),
+        "{text}"
+    );
+}
+
+#[test]
+fn print_mode_runs_on_the_host_with_its_stdin_and_secrets() {
+    if !sshd_available() {
+        return;
+    }
+    let mut net = Net::new(1);
+    net.local.var("MY_TOKEN", CANARY);
+    let h1 = &net.host("h1").sandbox;
+    let scenario = h1.scenario("p", json!({ "default": { "reply": "remote answer" } }));
+    let record = h1.record_env();
+    let project = h1.project.to_string_lossy().into_owned();
+    let out = net
+        .local
+        .umbel()
+        .args([
+            "-p", "--host", "h1", "--cwd", &project, "--env", &scenario, "--env", &record, "--env",
+            "MY_TOKEN",
+        ])
+        .write_stdin("the prompt on stdin")
+        .output()
+        .expect("-p");
+    assert_success(&out, "-p --host");
+    assert_eq!(stdout(&out), "remote answer\n");
+    assert_eq!(h1.received(), vec![b"the prompt on stdin".to_vec()]);
+    assert!(h1.worker_dirs().is_empty(), "-p removed its worker on h1");
+    assert!(net.local.worker_dirs().is_empty());
+}
