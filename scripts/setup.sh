@@ -26,6 +26,16 @@ if ! command -v tmux >/dev/null 2>&1; then
   fi
 fi
 
+# The remote tier (`just test-remote`) runs OpenSSH's sshd and ssh on 127.0.0.1.
+if [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1; then
+    echo "umbel setup: installing openssh-server and openssh-client (apt-get), for just test-remote" >&2
+    as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-server openssh-client >/dev/null
+  else
+    echo "umbel setup: warning: no sshd/ssh and no apt-get; install OpenSSH to run just test-remote" >&2
+  fi
+fi
+
 if ! command -v just >/dev/null 2>&1; then
   echo "umbel setup: installing just" >&2
   prefix=""
@@ -35,7 +45,17 @@ if ! command -v just >/dev/null 2>&1; then
     python3 -m pip install -q --disable-pip-version-check --break-system-packages $prefix rust-just==1.59.0 2>/dev/null ||
     cargo install just --locked --quiet
   hash -r 2>/dev/null || true
-  if ! command -v just >/dev/null 2>&1; then
+  # The remote tier (`just test-remote`) runs OpenSSH's sshd and ssh on 127.0.0.1.
+if [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1; then
+    echo "umbel setup: installing openssh-server and openssh-client (apt-get), for just test-remote" >&2
+    as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-server openssh-client >/dev/null
+  else
+    echo "umbel setup: warning: no sshd/ssh and no apt-get; install OpenSSH to run just test-remote" >&2
+  fi
+fi
+
+if ! command -v just >/dev/null 2>&1; then
     echo "umbel setup: just was installed but is not on PATH; add ~/.local/bin or ~/.cargo/bin to PATH" >&2
     exit 1
   fi

@@ -340,6 +340,18 @@ pub struct ReadArgs {
     pub since_turn: Option<usize>,
 }
 
+impl ReadArgs {
+    /// The last turn's answer of worker `name`.
+    pub fn of(name: &str) -> Self {
+        ReadArgs {
+            name: name.to_string(),
+            turn: None,
+            all: false,
+            since_turn: None,
+        }
+    }
+}
+
 /// List the tools the worker ran in its last turn (or in turn N): name, input, result.
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]

@@ -178,6 +178,16 @@ pub enum Error {
     /// The host answers but has no usable umbel (missing, or another version).
     #[error("host `{host}`: {detail}")]
     RemoteUmbel { host: String, detail: String },
+
+    /// The host's umbel ran the verb and failed it: its error (`code` is its `Error::code`),
+    /// and its exit status.
+    #[error("on host `{host}`: {message}")]
+    Remote {
+        host: String,
+        code: String,
+        message: String,
+        exit: u8,
+    },
 }
 
 impl Error {
@@ -228,6 +238,7 @@ impl Error {
             Error::HostUnreachable { .. } => "host_unreachable",
             Error::HostKey { .. } => "host_key",
             Error::RemoteUmbel { .. } => "remote_umbel",
+            Error::Remote { .. } => "remote",
         }
     }
 
@@ -255,6 +266,7 @@ impl Error {
             Error::SignIn { .. } | Error::DialogOpen { .. } => 126,
             Error::Interrupted => 130,
             Error::HostUnreachable { .. } | Error::HostKey { .. } => 255,
+            Error::Remote { exit, .. } => *exit,
             _ => 1,
         }
     }

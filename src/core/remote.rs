@@ -1,7 +1,9 @@
 //! Workers on other hosts, the pure part: the local record of a remote worker, which hosts are
 //! acceptable, the arguments forwarded to the host's umbel, and what an ssh failure means.
 
+use super::args::{SpawnArgs, WaitArgs};
 use super::errors::{Error, Result};
+use super::worker_env::EnvSpec;
 use serde::{Deserialize, Serialize};
 
 /// What the local state keeps of a worker that runs on another host (`remote/<name>.json`):
@@ -55,6 +57,88 @@ pub fn forwarded_argv(typed: &[String]) -> Vec<String> {
         }
     }
     out
+}
+
+/// `spawn`'s command line for the host's umbel (`--json`, no `--host`), and the variables it
+/// reads by name: `(name on the worker, name in this umbel's environment)`. The values of
+/// `--env K=V` stay in the arguments, which travel inside the request, never on an argv.
+pub fn spawn_argv(args: &SpawnArgs) -> (Vec<String>, Vec<(String, String)>) {
+    let mut argv = vec!["spawn".to_string(), "--json".to_string()];
+    let mut by_name = Vec::new();
+    let mut flag = |name: &str, value: Option<String>| {
+        if let Some(value) = value {
+            argv.push(format!("--{name}={value}"));
+        }
+    };
+    let path = |p: &std::path::PathBuf| p.to_string_lossy().into_owned();
+    flag("name", args.name.clone());
+    flag("provider", Some(args.provider.to_string()));
+    flag("cwd", args.cwd.as_ref().map(path));
+    flag("model", args.model.clone());
+    for spec in &args.env {
+        flag(
+            "env",
+            Some(match spec {
+                EnvSpec::Literal { name, value } => format!("{name}={value}"),
+                EnvSpec::FromEnv { name, source } => {
+                    by_name.push((name.clone(), source.clone()));
+                    name.clone()
+                }
+            }),
+        );
+    }
+    flag(
+        "on-permission",
+        args.on_permission.map(|p| p.as_str().to_string()),
+    );
+    flag("startup-timeout", args.startup_timeout.clone());
+    flag("permission-mode", args.permission_mode.clone());
+    for tool in &args.allowed_tools {
+        flag("allowed-tools", Some(tool.clone()));
+    }
+    for tool in &args.disallowed_tools {
+        flag("disallowed-tools", Some(tool.clone()));
+    }
+    flag("append-system-prompt", args.append_system_prompt.clone());
+    flag("system-prompt", args.system_prompt.clone());
+    flag("max-turns", args.max_turns.map(|n| n.to_string()));
+    flag("mcp-config", args.mcp_config.as_ref().map(path));
+    for dir in &args.add_dir {
+        flag("add-dir", Some(path(dir)));
+    }
+    flag("resume", args.resume.clone());
+    for (on, name) in [
+        (args.unattended, "--unattended"),
+        (args.r#continue, "--continue"),
+    ] {
+        if on {
+            argv.push(name.to_string());
+        }
+    }
+    if !args.cli_args.is_empty() {
+        argv.push("--".to_string());
+        argv.extend(args.cli_args.iter().cloned());
+    }
+    (argv, by_name)
+}
+
+/// `wait`'s command line for the host's umbel (`--json`); guardrails are not forwarded.
+pub fn wait_argv(args: &WaitArgs) -> Vec<String> {
+    let mut argv = vec!["wait".to_string(), args.name.clone(), "--json".to_string()];
+    let until = &args.until;
+    let path = |p: &std::path::PathBuf| p.to_string_lossy().into_owned();
+    for (name, value) in [
+        ("since", args.since.map(|n| n.to_string())),
+        ("timeout", until.timeout.clone()),
+        ("idle-timeout", until.idle_timeout.clone()),
+        ("file", until.file.as_ref().map(path)),
+        ("pattern", until.pattern.clone()),
+    ] {
+        if let Some(value) = value {
+            argv.push(format!("--{name}={value}"));
+        }
+    }
+    argv
 }
 
 /// What a finished ssh run means when it is not the host's umbel speaking: ssh's own failure
@@ -124,6 +208,48 @@ mod tests {
             forwarded_argv(&typed),
             strings(&["spawn", "--name", "w", "--", "--host", "x"])
         );
+    }
+
+    #[test]
+    fn spawn_arguments_survive_the_trip_through_the_command_line() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(subcommand)]
+            verb: Verb,
+        }
+        #[derive(clap::Subcommand)]
+        enum Verb {
+            Spawn {
+                #[arg(long)]
+                json: bool,
+                #[command(flatten)]
+                args: SpawnArgs,
+            },
+        }
+        let args: SpawnArgs = serde_json::from_value(serde_json::json!({
+            "name": "w", "provider": "codex", "cwd": "/srv/p", "model": "m",
+            "env": { "A": "1=2", "TOKEN": { "fromEnv": "MY_TOKEN" } },
+            "onPermission": "deny", "allowedTools": ["Bash", "Read"], "maxTurns": 3,
+            "addDir": ["/a"], "continue": true, "cliArgs": ["--weird", "--host"],
+            "host": "box", "systemPrompt": "--not-a-flag"
+        }))
+        .unwrap();
+        let (argv, by_name) = spawn_argv(&args);
+        assert!(!argv.iter().any(|a| a.contains("box")), "{argv:?}");
+        assert_eq!(by_name, [("TOKEN".to_string(), "MY_TOKEN".to_string())]);
+        let parsed = Cli::try_parse_from(std::iter::once("umbel".to_string()).chain(argv));
+        let Verb::Spawn { json, args: back } = parsed.unwrap().verb;
+        assert!(json);
+        let expected = SpawnArgs {
+            host: None,
+            env: vec![
+                EnvSpec::parse("A=1=2").unwrap(),
+                EnvSpec::parse("TOKEN").unwrap(),
+            ],
+            ..args
+        };
+        assert_eq!(format!("{back:?}"), format!("{expected:?}"));
     }
 
     #[test]

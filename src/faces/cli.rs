@@ -198,10 +198,6 @@ fn remote_target(cli: &Cli) -> Option<super::remote::Target<'_>> {
         Some(Target::Named { name, verb })
     }
     match &cli.command {
-        Some(Command::Spawn(c)) => c.args.host.as_deref().map(|host| Target::Spawn {
-            host,
-            args: &c.args,
-        }),
         None => cli.print.spawn.host.as_deref().map(|host| Target::Print {
             host,
             args: &cli.print,

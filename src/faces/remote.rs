@@ -2,11 +2,11 @@
 //! --host`) is run by the umbel on its host, its output and exit status passed through
 //! unchanged; `status`/`ls` add every host's workers. Everything else stays local.
 
-use super::output::{out_json, outln, report};
+use super::output::{out_json, report};
 use super::print::PrintArgs;
 use super::status_view::{age, print_aligned, warn_problems};
 use crate::adapters::ssh::{Ssh, Stdout};
-use crate::core::args::{SpawnArgs, StatusArgs};
+use crate::core::args::StatusArgs;
 use crate::core::errors::Result;
 use crate::core::remote::{check_host, classify, forwarded_argv};
 use crate::operations::remote::forward::Request;
@@ -17,8 +17,6 @@ use serde_json::Value;
 /// What a command line asks of workers, as far as hosts matter.
 #[derive(Debug)]
 pub enum Target<'a> {
-    /// `spawn --host HOST …`
-    Spawn { host: &'a str, args: &'a SpawnArgs },
     /// `-p --host HOST …`: the whole print run on the host.
     Print { host: &'a str, args: &'a PrintArgs },
     /// A verb on one named worker.
@@ -53,7 +51,6 @@ pub fn route(
     read_stdin: fn() -> Result<Vec<u8>>,
 ) -> Option<u8> {
     let done = match target {
-        Target::Spawn { host, args } => spawn(ctx, host, args, typed, json),
         Target::Print { host, args } => print(ctx, host, args, typed, read_stdin),
         Target::Named { name, verb } => match records::find(ctx, name) {
             Ok(None) => return None,
@@ -70,17 +67,6 @@ pub fn route(
     Some(done.unwrap_or_else(|e| report(&e, json)))
 }
 
-fn spawn(ctx: &Ctx, host: &str, args: &SpawnArgs, typed: &[String], json: bool) -> Result<u8> {
-    let spawned = remote::spawn::spawn(ctx, host, args, typed)?;
-    match (spawned.code, json) {
-        (0, false) => outln(spawned.json["name"].as_str().unwrap_or_default()),
-        // The host's error is on stderr already; its JSON form goes where ours would.
-        (_, true) => out_json(&spawned.json),
-        (_, false) => {}
-    }
-    Ok(spawned.code)
-}
-
 fn print(
     ctx: &Ctx,
     host: &str,
@@ -89,7 +75,7 @@ fn print(
     read_stdin: fn() -> Result<Vec<u8>>,
 ) -> Result<u8> {
     check_host(host)?;
-    let env = remote::spawn::secrets(ctx, &args.spawn)?;
+    let env = remote::verbs::secrets(ctx, &args.spawn)?;
     let provider = args.spawn.provider;
     let stdin = super::print::piped_stdin(args.prompt.is_some(), provider, read_stdin)?;
     let request = Request {

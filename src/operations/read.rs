@@ -18,6 +18,9 @@ pub enum Reading {
 
 /// Reads the last turn's answer.
 pub fn read(ctx: &Ctx, args: &ReadArgs) -> Result<Answer> {
+    if let Some(at) = super::remote::find(ctx, &args.name)? {
+        return super::remote::verbs::answer(ctx, &at);
+    }
     Worker::load(ctx, &args.name)?.answer(ctx)
 }
 

@@ -42,6 +42,9 @@ pub const MAX_PROMPT: usize = 1024 * 1024;
 /// The `send` verb: a new turn. Its guardrails are checked before anything is pasted and left
 /// for the `wait` that follows (no guardrails clear an earlier turn's).
 pub fn send_turn(ctx: &Ctx, name: &str, prompt: &[u8], guard: &GuardArgs) -> Result<usize> {
+    if let Some(at) = super::remote::find(ctx, name)? {
+        return super::remote::verbs::send(ctx, &at, prompt, guard);
+    }
     let worker = WorkerName::parse(name)?;
     let given = guard::given_for_send(ctx, guard)?;
     let position = send(ctx, name, prompt)?;

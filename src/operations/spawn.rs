@@ -32,6 +32,9 @@ struct Plan {
 
 /// Starts a worker and waits until it is ready for prompts.
 pub fn spawn(ctx: &Ctx, args: &SpawnArgs) -> Result<Meta> {
+    if let Some(host) = &args.host {
+        return super::remote::verbs::spawn(ctx, host, args);
+    }
     let requested = args.name.as_deref().map(WorkerName::parse).transpose()?;
     let plan = plan(ctx, args)?;
     ctx.state.install_hooks()?;
@@ -62,12 +65,6 @@ pub fn spawn(ctx: &Ctx, args: &SpawnArgs) -> Result<Meta> {
 }
 
 fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
-    if let Some(host) = &args.host {
-        // The command line hands `--host` to `faces::remote` before any verb runs.
-        return Err(Error::usage(format!(
-            "`host: {host}`: workers on other hosts are spawned with `umbel spawn --host` or `umbel -p --host`; workflows and the MCP tools do not take `host` yet (docs/remote.md)"
-        )));
-    }
     let provider = args.provider.module();
     let on_permission = args.on_permission(OnPermission::Stop)?;
     let flags = args.passthrough();

@@ -276,11 +276,20 @@ fn check_workers(
             Some(dir) => cx.base.join(dir),
             None => cx.base.to_path_buf(),
         };
-        if !(cx.is_dir)(&cwd) {
-            problems.push(Problem::located(
+        // A worker on another host has its folders there: an absolute path, not checked here.
+        match &spawn.host {
+            Some(host) if spawn.cwd.as_ref().is_some_and(|d| !d.is_absolute()) => {
+                problems.push(Problem::located(
+                    at,
+                    format!("worker `{key}` runs on host `{host}`: its cwd must be an absolute path on that host"),
+                ));
+            }
+            Some(_) => {}
+            None if !(cx.is_dir)(&cwd) => problems.push(Problem::located(
                 at,
                 format!("worker `{key}`: cwd {} is not a directory", cwd.display()),
-            ));
+            )),
+            None => {}
         }
         for spec in &spawn.env {
             if let EnvSpec::FromEnv { name, source } = spec
@@ -301,7 +310,9 @@ fn check_workers(
             problems.push(Problem::located(at, format!("worker `{key}`: {e}")));
         }
         let mut spawn = spawn.clone();
-        spawn.cwd = Some(normalise(&cwd));
+        if spawn.host.is_none() {
+            spawn.cwd = Some(normalise(&cwd));
+        }
         out.insert(
             key.clone(),
             PlannedWorker {

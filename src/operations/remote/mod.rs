@@ -5,7 +5,7 @@
 pub mod fleet;
 pub mod forward;
 pub mod records;
-pub mod spawn;
+pub mod verbs;
 
 pub use forward::{Forwarded, forward};
 pub use records::{find, list};

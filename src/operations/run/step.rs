@@ -3,13 +3,14 @@
 
 use super::{Ctx, StepResult};
 use crate::adapters::runs::RunStore;
-use crate::core::args::{GuardArgs, KillArgs, NoUnknownFields, SpawnArgs, WaitArgs, WaitUntil};
+use crate::core::args::{
+    GuardArgs, KillArgs, NoUnknownFields, ReadArgs, SpawnArgs, WaitArgs, WaitUntil,
+};
 use crate::core::errors::Error;
 use crate::core::outcome::OutcomeKind;
 use crate::core::workflow::template::{self, Ref};
 use crate::core::workflow::{OutputSource, PlannedStep, PlannedWorker};
 use crate::operations::guard::Guard;
-use crate::operations::worker::Worker;
 use crate::operations::{kill, send, spawn, wait};
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -69,6 +70,7 @@ pub fn run_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
             .state
             .session_dir(&crate::core::name::WorkerName::parse(worker_name)?)
             .is_dir()
+            || crate::operations::remote::find(ctx, worker_name)?.is_some()
         {
             let purge = KillArgs {
                 name: Some(worker_name.to_string()),
@@ -128,7 +130,7 @@ pub fn run_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
     // Under a `schema` guard the step's answer is the accepted value, as clean JSON.
     let answer = match &outcome.structured_output {
         Some(value) => serde_json::to_string_pretty(value).unwrap_or_default(),
-        None => Worker::load(ctx, worker_name)?.answer(ctx)?.text,
+        None => crate::operations::read::read(ctx, &ReadArgs::of(worker_name))?.text,
     };
     job.store.write_step_file(&step.id, "answer", &answer)?;
     let cwd = worker.spawn.cwd.clone().unwrap_or_default();

@@ -77,6 +77,9 @@ impl Conditions {
 /// With `ctx.progress` set, reports the turn's phase (and output tokens, read from the
 /// transcript at most every quarter second) each time the loop looks.
 pub fn wait(ctx: &Ctx, args: &WaitArgs) -> Result<Outcome> {
+    if let Some(at) = super::remote::find(ctx, &args.name)? {
+        return super::remote::verbs::wait(ctx, &at, args);
+    }
     let name = WorkerName::parse(&args.name)?;
     let guard = Guard::for_wait(ctx, &name, &args.guard)?;
     wait_guarded(ctx, args, guard.as_ref())
@@ -84,6 +87,11 @@ pub fn wait(ctx: &Ctx, args: &WaitArgs) -> Result<Outcome> {
 
 /// Waits with guardrails already prepared (or none); `args.guard` is not looked at.
 pub fn wait_guarded(ctx: &Ctx, args: &WaitArgs, guard: Option<&Guard>) -> Result<Outcome> {
+    if guard.is_none()
+        && let Some(at) = super::remote::find(ctx, &args.name)?
+    {
+        return super::remote::verbs::wait(ctx, &at, args);
+    }
     let worker = Worker::load(ctx, &args.name)?;
     let cond = Conditions::from_args(args, &worker)?;
     let deadline = Instant::now() + cond.timeout;

@@ -4,3 +4,4 @@
 
 mod hosts;
 mod scenarios;
+mod workflow;
