@@ -18,11 +18,16 @@
 //!    table of every figure with its goal.
 //! 9. (figures/soak.rs) The soak: 50 mixed workers × 5 turns with `prune`, `status` and seeded
 //!    `kill`s running alongside; lost and crossed turns, and processes left after `kill --all`.
+//! 10. (figures/remote.rs) Workers on other hosts through sshd: `ls` over 3 hosts × 20
+//!    workers, with a hung host, and a remote end-of-turn hook → the local wait returned.
 //!
 //! Figures, not pass/fail: these machines are shared and noisy.
 
 #[path = "../tests/e2e/harness.rs"]
 mod harness;
+#[allow(dead_code)]
+#[path = "../tests/e2e/remote/hosts.rs"]
+mod hosts;
 #[path = "../tests/e2e/load.rs"]
 mod load;
 #[allow(dead_code)]
@@ -33,6 +38,8 @@ mod perf;
 #[path = "../tests/e2e/real.rs"]
 #[allow(dead_code)]
 mod real;
+#[path = "figures/remote.rs"]
+mod remote;
 #[path = "figures/soak.rs"]
 mod soak;
 
@@ -104,6 +111,9 @@ fn main() {
     }
     if only.is_empty() || only.iter().any(|o| o == "turns") {
         turns_figures();
+    }
+    if only.is_empty() || only.iter().any(|o| o == "remote") {
+        rows.extend(remote::figures());
     }
     perf::print_summary(&rows);
 }
