@@ -19,7 +19,7 @@
 //! 9. (figures/soak.rs) The soak: 50 mixed workers × 5 turns with `prune`, `status` and seeded
 //!    `kill`s running alongside; lost and crossed turns, and processes left after `kill --all`.
 //! 10. (figures/remote.rs) Workers on other hosts through sshd: `ls` over 3 hosts × 20
-//!    workers, with a hung host, and a remote end-of-turn hook → the local wait returned.
+//!     workers, with a hung host, and a remote end-of-turn hook → the local wait returned.
 //!
 //! Figures, not pass/fail: these machines are shared and noisy.
 

@@ -9,7 +9,7 @@
 use crate::harness::Sandbox;
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -196,11 +196,6 @@ impl Net {
             .iter()
             .find(|h| h.name == name)
             .unwrap_or_else(|| panic!("no host {name}"))
-    }
-
-    /// The ssh config file the local umbel uses.
-    pub fn ssh_config(&self) -> PathBuf {
-        self.keys.path().join("ssh_config")
     }
 }
 

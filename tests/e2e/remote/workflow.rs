@@ -73,3 +73,37 @@ steps:
         "a tombstone stays, as for a local worker"
     );
 }
+
+#[test]
+fn the_mcp_tools_drive_a_remote_worker() {
+    if !sshd_available() {
+        return;
+    }
+    let net = Net::new(1);
+    let h1 = &net.host("h1").sandbox;
+    let scenario = h1.scenario("m", json!({ "default": { "reply": "via mcp" } }));
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    runtime.block_on(async {
+        let mcp = crate::mcp::client::Mcp::start(&net.local).await;
+        let spawn = json!({ "name": "mc", "host": "h1", "cwd": h1.project, "env": [scenario] });
+        let meta = mcp.ok("umbel_spawn", spawn).await;
+        assert_eq!(meta["name"], "mc");
+        assert!(h1.session_dir("mc").join("meta.json").exists());
+        mcp.ok("umbel_send", json!({ "name": "mc", "prompt": "hello" }))
+            .await;
+        let outcome = mcp
+            .ok("umbel_wait", json!({ "name": "mc", "timeout": "30s" }))
+            .await;
+        assert_eq!(outcome["outcome"], "stop", "{outcome}");
+        let answer = mcp.ok("umbel_read", json!({ "name": "mc" })).await;
+        assert_eq!(answer["text"], "via mcp", "{answer}");
+        let missing = mcp
+            .err("umbel_spawn", json!({ "name": "mc2", "host": "nowhere" }))
+            .await;
+        assert_eq!(missing["error"]["code"], "host_unreachable", "{missing}");
+        mcp.ok("umbel_kill", json!({ "name": "mc", "purge": true }))
+            .await;
+    });
+    assert!(!h1.session_dir("mc").exists(), "purged on h1");
+    assert!(!net.local.state.join("remote/mc.json").exists());
+}
