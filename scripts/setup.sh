@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs what umbel's recipes need on a Debian machine that has the Rust toolchain:
-# tmux (apt-get) and just (pip, else cargo). Idempotent; says exactly what is missing when it
+# tmux and OpenSSH (apt-get; sshd for the remote tier) and just (pip, else cargo). Idempotent; says exactly what is missing when it
 # cannot install something itself.
 set -eu
 
@@ -16,10 +16,14 @@ if ! command -v cargo >/dev/null 2>&1; then
   exit 1
 fi
 
+apt_install() {
+  as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
 if ! command -v tmux >/dev/null 2>&1; then
   if command -v apt-get >/dev/null 2>&1; then
     echo "umbel setup: installing tmux (apt-get)" >&2
-    as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >/dev/null
+    apt_install tmux
   else
     echo "umbel setup: tmux (>= 3.2) is missing and there is no apt-get; install it with your package manager" >&2
     exit 1
@@ -30,7 +34,7 @@ fi
 if [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null 2>&1; then
   if command -v apt-get >/dev/null 2>&1; then
     echo "umbel setup: installing openssh-server and openssh-client (apt-get), for just test-remote" >&2
-    as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-server openssh-client >/dev/null
+    apt_install openssh-server openssh-client
   else
     echo "umbel setup: warning: no sshd/ssh and no apt-get; install OpenSSH to run just test-remote" >&2
   fi
@@ -45,17 +49,7 @@ if ! command -v just >/dev/null 2>&1; then
     python3 -m pip install -q --disable-pip-version-check --break-system-packages $prefix rust-just==1.59.0 2>/dev/null ||
     cargo install just --locked --quiet
   hash -r 2>/dev/null || true
-  # The remote tier (`just test-remote`) runs OpenSSH's sshd and ssh on 127.0.0.1.
-if [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null 2>&1; then
-  if command -v apt-get >/dev/null 2>&1; then
-    echo "umbel setup: installing openssh-server and openssh-client (apt-get), for just test-remote" >&2
-    as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-server openssh-client >/dev/null
-  else
-    echo "umbel setup: warning: no sshd/ssh and no apt-get; install OpenSSH to run just test-remote" >&2
-  fi
-fi
-
-if ! command -v just >/dev/null 2>&1; then
+  if ! command -v just >/dev/null 2>&1; then
     echo "umbel setup: just was installed but is not on PATH; add ~/.local/bin or ~/.cargo/bin to PATH" >&2
     exit 1
   fi

@@ -4,9 +4,10 @@
 
 use crate::harness::assert_success;
 use crate::hosts::Net;
+use crate::ms;
 use crate::perf::Row;
 use serde_json::json;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 const PER_HOST: usize = 20;
 const LS_RUNS: usize = 15;
@@ -100,32 +101,7 @@ fn remote_wait(net: &Net) -> (f64, f64, f64) {
     // noise of this shared machine hits both alike.
     for i in 0..TURNS * 2 {
         let side = if i % 2 == 0 { &net.local } else { h };
-        let sent = side.run(&["send", "rb", &format!("turn {i}")]);
-        assert_success(&sent, "send");
-        let pos: usize = String::from_utf8_lossy(&sent.stdout)
-            .trim()
-            .parse()
-            .expect("position");
-        let out = side
-            .process(&["wait", "rb", "--since", &pos.to_string()])
-            .output()
-            .expect("wait");
-        let returned = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .expect("clock")
-            .as_nanos();
-        assert_success(&out, "wait");
-        let text = std::fs::read_to_string(&log).expect("event log");
-        let stop_ns: u128 = text
-            .lines()
-            .skip(pos)
-            .find_map(|l| {
-                let mut f = l.split(' ');
-                let ns = f.next()?.parse().ok()?;
-                (f.next()? == "Stop").then_some(ns)
-            })
-            .expect("a Stop line after the send position");
-        let took = Duration::from_nanos(returned.saturating_sub(stop_ns) as u64);
+        let took = crate::turn_latency(side, "rb", &log, &format!("turn {i}"));
         match i % 2 {
             0 => latencies.push(took),
             _ => baseline.push(took),
@@ -137,8 +113,4 @@ fn remote_wait(net: &Net) -> (f64, f64, f64) {
     };
     let local = pct(&mut baseline, 0.5);
     (pct(&mut latencies, 0.5), pct(&mut latencies, 0.99), local)
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
 }

@@ -2,7 +2,7 @@
 //! --host`) is run by the umbel on its host, its output and exit status passed through
 //! unchanged; `status`/`ls` add every host's workers. Everything else stays local.
 
-use super::output::{out_json, report};
+use super::output::{out_json, outln, report};
 use super::print::PrintArgs;
 use super::status_view::{age, print_aligned, warn_problems};
 use crate::adapters::ssh::{Ssh, Stdout};
@@ -121,20 +121,10 @@ fn named(
 /// `kill --all`: every remote worker first (a host that cannot be reached is reported and
 /// keeps its records), then the local ones as usual.
 fn kill_all(ctx: &Ctx, purge: bool) {
+    let what = if purge { "purged" } else { "killed" };
     for record in records::list(ctx) {
-        let mut argv = vec!["kill".to_string(), record.name.clone()];
-        if purge {
-            argv.push("--purge".into());
-        }
-        let request = Request {
-            argv,
-            ..Request::default()
-        };
-        match remote::forward(ctx, &record.host, request, Stdout::Pass) {
-            Ok(done) if done.code == 0 && purge => {
-                let _ = records::remove(ctx, &record.name);
-            }
-            Ok(_) => {}
+        match remote::verbs::kill(ctx, &record, purge) {
+            Ok(()) => outln(&format!("{what} {}", record.name)),
             Err(e) => {
                 report(&e, false);
             }

@@ -143,30 +143,30 @@ fn a_remote_permission_is_needs_input_126_and_a_prompt_on_stdin_travels_along() 
     assert_eq!(outcome["reason"], "permission");
 }
 
+/// A worker on h1 in a minute-long turn, and a local `wait ARGS` on it that the host's umbel
+/// is already serving.
+fn waiting_on_a_long_turn(net: &Net, name: &str, args: &[&str]) -> std::process::Child {
+    let long = json!({ "default": { "reply": "late", "delay_ms": 60000 } });
+    spawn_on(net, "h1", name, long, &[]);
+    assert_success(&net.local.run(&["send", name, "take your time"]), "send");
+    let mut wait = vec!["wait", name, "--timeout", "120s"];
+    wait.extend_from_slice(args);
+    let child = net.local.process(&wait).spawn().expect("wait");
+    assert!(
+        eventually(std::time::Duration::from_secs(10), || !serving(net, "h1")
+            .is_empty()),
+        "the host's umbel never started waiting"
+    );
+    child
+}
+
 #[test]
 fn a_host_going_away_mid_wait_is_a_typed_error_and_the_remote_wait_ends() {
     if !sshd_available() {
         return;
     }
     let net = Net::new(1);
-    spawn_on(
-        &net,
-        "h1",
-        "slow",
-        json!({ "default": { "reply": "late", "delay_ms": 60000 } }),
-        &[],
-    );
-    assert_success(&net.local.run(&["send", "slow", "take your time"]), "send");
-    let wait = net
-        .local
-        .process(&["wait", "slow", "--timeout", "120s", "--json"])
-        .spawn()
-        .expect("wait");
-    assert!(
-        eventually(std::time::Duration::from_secs(10), || !serving(&net, "h1")
-            .is_empty()),
-        "the host's umbel never started waiting"
-    );
+    let wait = waiting_on_a_long_turn(&net, "slow", &["--json"]);
     let started = std::time::Instant::now();
     net.host("h1").relay.cut();
     let out = wait.wait_with_output().expect("wait ends");
@@ -190,24 +190,7 @@ fn interrupting_a_local_wait_ends_the_remote_one() {
         return;
     }
     let net = Net::new(1);
-    spawn_on(
-        &net,
-        "h1",
-        "long",
-        json!({ "default": { "reply": "late", "delay_ms": 60000 } }),
-        &[],
-    );
-    assert_success(&net.local.run(&["send", "long", "go"]), "send");
-    let wait = net
-        .local
-        .process(&["wait", "long", "--timeout", "120s"])
-        .spawn()
-        .expect("wait");
-    assert!(
-        eventually(std::time::Duration::from_secs(10), || !serving(&net, "h1")
-            .is_empty()),
-        "the host's umbel never started waiting"
-    );
+    let wait = waiting_on_a_long_turn(&net, "long", &[]);
     let pid = wait.id() as i32;
     // SAFETY: a plain kill(2) of our own child.
     assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
