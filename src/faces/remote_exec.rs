@@ -20,8 +20,15 @@ pub struct Received {
 }
 
 /// Reads the request from standard input; refuses one from another umbel version.
-pub fn receive(mut env: Vec<(String, String)>) -> Result<Received> {
-    let (frame, stdin) = decode(&mut std::io::stdin().lock())?;
+pub fn receive(env: Vec<(String, String)>) -> Result<Received> {
+    receive_from(&mut std::io::stdin().lock(), env)
+}
+
+fn receive_from(
+    input: &mut impl std::io::BufRead,
+    mut env: Vec<(String, String)>,
+) -> Result<Received> {
+    let (frame, stdin) = decode(input)?;
     let mine = env!("CARGO_PKG_VERSION");
     if frame.version != mine {
         let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
@@ -65,4 +72,42 @@ pub fn set_forwarded_stdin(stdin: Vec<u8>) {
 /// The forwarded verb's standard input, when this umbel runs one for another.
 pub fn forwarded_stdin() -> Option<Vec<u8>> {
     FORWARDED_STDIN.get().cloned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::remote_frame::{Frame, encode};
+
+    fn request(version: &str) -> Vec<u8> {
+        let frame = Frame {
+            version: version.into(),
+            argv: vec!["status".into()],
+            env: vec![("TOKEN".into(), "s3cr3t".into())],
+            stdin_len: 0,
+        };
+        encode(&frame, b"prompt")
+    }
+
+    #[test]
+    fn the_request_adds_its_variables_over_umbels_own() {
+        let env = vec![("TOKEN".into(), "old".into()), ("HOME".into(), "/h".into())];
+        let got = receive_from(&mut &request(env!("CARGO_PKG_VERSION"))[..], env).unwrap();
+        assert_eq!(got.argv, ["status"]);
+        assert_eq!(got.stdin, b"prompt");
+        let token: Vec<_> = got.env.iter().filter(|(k, _)| k == "TOKEN").collect();
+        assert_eq!(token, [&("TOKEN".to_string(), "s3cr3t".to_string())]);
+        assert!(got.env.iter().any(|(k, _)| k == "HOME"));
+    }
+
+    #[test]
+    fn another_version_is_refused_naming_both() {
+        let err = receive_from(&mut &request("0.0.1-other")[..], Vec::new()).unwrap_err();
+        assert_eq!(err.code(), "remote_umbel");
+        let text = err.to_string();
+        assert!(
+            text.contains("0.0.1-other") && text.contains(env!("CARGO_PKG_VERSION")),
+            "{text}"
+        );
+    }
 }

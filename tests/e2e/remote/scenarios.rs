@@ -319,3 +319,35 @@ fn print_mode_runs_on_the_host_with_its_stdin_and_secrets() {
     assert!(h1.worker_dirs().is_empty(), "-p removed its worker on h1");
     assert!(net.local.worker_dirs().is_empty());
 }
+
+#[test]
+fn kill_all_reaches_the_remote_workers_and_a_dead_host_keeps_its_record() {
+    if !sshd_available() {
+        return;
+    }
+    let net = Net::new(2);
+    spawn_on(&net, "h1", "ka", json!({}), &[]);
+    spawn_on(&net, "h2", "kb", json!({}), &[]);
+    net.local.spawn("kl", &[]);
+    net.host("h2").relay.cut();
+    let out = net.local.run(&["kill", "--all", "--purge"]);
+    assert_success(&out, "kill --all");
+    let said = stdout(&out);
+    assert!(
+        said.contains("purged ka") && said.contains("purged kl"),
+        "{said}"
+    );
+    assert!(
+        stderr(&out).contains("host `h2` is unreachable"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!net.host("h1").sandbox.session_dir("ka").exists());
+    assert!(net.local.worker_dirs().is_empty());
+    let records = net.local.state.join("remote");
+    assert!(!records.join("ka.json").exists());
+    assert!(
+        records.join("kb.json").exists(),
+        "h2's worker is still there"
+    );
+}
