@@ -96,6 +96,12 @@ fn named(
     read_stdin: fn() -> Result<Vec<u8>>,
 ) -> Result<u8> {
     if verb == Verb::Attach {
+        use std::io::IsTerminal;
+        let terminal = crate::operations::attach::Terminal {
+            stdin: std::io::stdin().is_terminal(),
+            stdout: std::io::stdout().is_terminal(),
+        };
+        crate::operations::attach::needs_terminal(terminal, name)?;
         let code = Ssh::from_env(ctx.state.path(), &ctx.env).attach(host, name)?;
         return match classify(host, code, "") {
             Some(err) => Err(err),

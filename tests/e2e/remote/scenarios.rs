@@ -351,3 +351,34 @@ fn kill_all_reaches_the_remote_workers_and_a_dead_host_keeps_its_record() {
         "h2's worker is still there"
     );
 }
+
+#[test]
+fn attach_takes_over_a_remote_workers_pane_through_ssh() {
+    if !sshd_available() {
+        return;
+    }
+    let net = Net::new(1);
+    spawn_on(&net, "h1", "at", json!({}), &[]);
+    let piped = net.local.run(&["attach", "at"]);
+    assert_eq!(piped.status.code(), Some(2), "{}", stderr(&piped));
+    assert!(
+        stderr(&piped).contains("needs a terminal"),
+        "{}",
+        stderr(&piped)
+    );
+    let mut client =
+        rexpect::session::spawn_command(net.local.pty_command(&["attach", "at"]), Some(15_000))
+            .expect("start umbel attach in a pty");
+    client
+        .exp_string("[umbel-at]")
+        .expect("tmux's status line on h1 names the worker's session");
+    client.send_control('b').expect("prefix");
+    client.send("d").expect("detach");
+    client.flush().expect("flush");
+    client
+        .exp_string("[detached")
+        .expect("tmux says it detached");
+    client.exp_eof().expect("the client ends");
+    let status = json_of(&net.local.run(&["status", "at", "--json"]));
+    assert_eq!(status["state"], "ready", "the worker outlives the client");
+}
