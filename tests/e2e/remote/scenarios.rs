@@ -143,21 +143,67 @@ fn a_remote_permission_is_needs_input_126_and_a_prompt_on_stdin_travels_along() 
     assert_eq!(outcome["reason"], "permission");
 }
 
-/// A worker on h1 in a minute-long turn, and a local `wait ARGS` on it that the host's umbel
-/// is already serving.
-fn waiting_on_a_long_turn(net: &Net, name: &str, args: &[&str]) -> std::process::Child {
+/// A worker on h1 in a minute-long turn.
+fn long_turn(net: &Net, name: &str) {
     let long = json!({ "default": { "reply": "late", "delay_ms": 60000 } });
     spawn_on(net, "h1", name, long, &[]);
     assert_success(&net.local.run(&["send", name, "take your time"]), "send");
-    let mut wait = vec!["wait", name, "--timeout", "120s"];
-    wait.extend_from_slice(args);
-    let child = net.local.process(&wait).spawn().expect("wait");
+}
+
+/// Waits until the host's umbel serves a forwarded verb.
+fn until_served(net: &Net) {
     assert!(
         eventually(std::time::Duration::from_secs(10), || !serving(net, "h1")
             .is_empty()),
         "the host's umbel never started waiting"
     );
+}
+
+/// A worker on h1 in a minute-long turn, and a local `wait ARGS` on it that the host's umbel
+/// is already serving.
+fn waiting_on_a_long_turn(net: &Net, name: &str, args: &[&str]) -> std::process::Child {
+    long_turn(net, name);
+    let mut wait = vec!["wait", name, "--timeout", "120s"];
+    wait.extend_from_slice(args);
+    let child = net.local.process(&wait).spawn().expect("wait");
+    until_served(net);
     child
+}
+
+#[test]
+fn an_mcp_cancel_ends_the_remote_wait() {
+    if !sshd_available() {
+        return;
+    }
+    use std::io::Write;
+    let net = Net::new(1);
+    long_turn(&net, "mw");
+    let mut server = net
+        .local
+        .process(&["mcp"])
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .expect("umbel mcp");
+    let mut stdin = server.stdin.take().expect("stdin");
+    for line in [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"0"}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"umbel_wait","arguments":{"name":"mw","timeout":"120s"}}}"#,
+    ] {
+        writeln!(stdin, "{line}").expect("write");
+    }
+    until_served(&net);
+    let cancel = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#;
+    writeln!(stdin, "{cancel}").expect("write");
+    assert!(
+        eventually(std::time::Duration::from_secs(10), || serving(&net, "h1")
+            .is_empty()),
+        "the host's wait outlived the cancelled MCP call"
+    );
+    drop(stdin);
+    let _ = server.wait();
+    let there = json_of(&net.host("h1").sandbox.run(&["status", "mw", "--json"]));
+    assert_eq!(there["state"], "busy", "the worker itself is left alone");
 }
 
 #[test]
