@@ -11,3 +11,6 @@ pub mod adapters;
 pub mod core;
 pub mod faces;
 pub mod operations;
+
+#[cfg(test)]
+mod architecture_tests;

@@ -3,6 +3,7 @@
 //! started (it runs in its own process group, so `sh -c 'sleep 99'` leaves no `sleep` behind).
 
 use std::io::{Read, Write};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::thread;
@@ -23,6 +24,54 @@ pub enum RunError {
     Spawn(std::io::Error),
     /// It did not finish in time and was killed.
     TimedOut,
+}
+
+/// A program as a verb describes it: what to run, where, and with which environment.
+#[derive(Debug, Default)]
+pub struct Program {
+    pub argv: Vec<String>,
+    /// The folder to run in (umbel's own when `None`).
+    pub dir: Option<PathBuf>,
+    /// Variables set for it.
+    pub env: Vec<(String, String)>,
+    /// Start from an empty environment instead of umbel's own.
+    pub clear_env: bool,
+}
+
+/// Runs `program` (its `argv` must not be empty) like [`run_bounded`].
+pub fn run_program(
+    program: &Program,
+    stdin: Option<&[u8]>,
+    bound: Duration,
+) -> Result<Finished, RunError> {
+    let Some((first, rest)) = program.argv.split_first() else {
+        return Err(RunError::Spawn(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "no program given",
+        )));
+    };
+    let mut cmd = Command::new(first);
+    cmd.args(rest);
+    if program.clear_env {
+        cmd.env_clear();
+    }
+    cmd.envs(program.env.iter().map(|(k, v)| (k, v)));
+    if let Some(dir) = &program.dir {
+        cmd.current_dir(dir);
+    }
+    run_bounded(cmd, stdin, bound)
+}
+
+impl Finished {
+    /// How it ended, in words: `exit status 1`, `killed by signal 9`.
+    pub fn ended(&self) -> String {
+        use std::os::unix::process::ExitStatusExt;
+        match (self.status.code(), self.status.signal()) {
+            (Some(code), _) => format!("exit status {code}"),
+            (None, Some(signal)) => format!("killed by signal {signal}"),
+            (None, None) => "ended abnormally".into(),
+        }
+    }
 }
 
 /// Runs `cmd` with `stdin` fed in, waiting at most `bound`.

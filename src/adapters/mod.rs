@@ -1,8 +1,13 @@
-//! The only places with side effects: tmux, the state folder, file watching, transcripts and
-//! signals to a worker's processes.
+//! The only places with side effects: tmux, the state folder, other files, file watching,
+//! transcripts, child processes and signals to a worker's processes, and the host (current
+//! directory, wall clock). `tests/architecture.rs` keeps `std::fs`, `std::process`, `std::env`
+//! and `SystemTime::now` out of `core/` and `operations/`.
 
 pub mod exec;
+pub mod files;
+pub mod host;
 pub mod process;
+pub mod remote_records;
 pub mod runs;
 pub mod ssh;
 pub mod state;

@@ -16,6 +16,9 @@ pub struct RunStore {
     dir: PathBuf,
 }
 
+/// What holds a run's lock: the open lock file.
+pub type RunLock = fs::File;
+
 impl RunStore {
     /// Claims `<state>/workflows/<run_id>/`; `Ok(None)` when the id is taken.
     pub fn create(state_root: &Path, run_id: &str) -> Result<Option<Self>> {
@@ -50,7 +53,7 @@ impl RunStore {
     /// Takes the run's lock (`runner.lock`), held for as long as the returned file is open:
     /// `Ok(None)` when another process holds it (a runner, or another `--resume`). The kernel
     /// releases it when its holder dies, however it dies.
-    pub fn lock(&self) -> Result<Option<fs::File>> {
+    pub fn lock(&self) -> Result<Option<RunLock>> {
         let path = self.dir.join("runner.lock");
         let file = open_lock_file(&path)?;
         match file.try_lock() {

@@ -132,7 +132,7 @@ impl Ssh {
         // Its own process group: a Ctrl-C at the terminal reaches umbel, which ends the remote
         // verb in order, instead of killing ssh under it.
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-        let mut child = cmd.spawn().map_err(|e| Error::HostUnreachable {
+        let mut child: Child = cmd.spawn().map_err(|e| Error::HostUnreachable {
             host: host.to_string(),
             detail: format!("cannot run `{}`: {e}", self.program),
         })?;
@@ -140,40 +140,21 @@ impl Ssh {
         let close = feed(&mut child, request);
         let err = drain(child.stderr.take(), stdout != Stdout::Quiet);
         let out = drain(child.stdout.take(), false);
-        let (done_tx, done) = mpsc::channel();
-        thread::spawn(move || {
-            let _ = done_tx.send(child.wait());
-        });
-        let started = Instant::now();
-        let mut cancelled_at: Option<Instant> = None;
-        let status = loop {
-            match done.recv_timeout(Duration::from_millis(20)) {
-                Ok(status) => break status.ok(),
-                Err(mpsc::RecvTimeoutError::Disconnected) => break None,
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
-            }
-            if cancel.load(Ordering::Relaxed) && cancelled_at.is_none() {
-                let _ = close.send(());
-                cancelled_at = Some(Instant::now());
-            }
-            let over_grace = cancelled_at.is_some_and(|at| at.elapsed() > GRACE);
-            let over_bound = bound.is_some_and(|b| started.elapsed() > b);
-            if over_grace || over_bound {
-                kill_group(pid);
-                let _ = done.recv_timeout(Duration::from_secs(2));
-                if over_bound && cancelled_at.is_none() {
-                    return Err(Error::HostUnreachable {
-                        host: host.to_string(),
-                        detail: format!(
-                            "no answer within {}",
-                            humantime::format_duration(bound.unwrap_or_default())
-                        ),
-                    });
-                }
-                break None;
+        let ended = supervise(child, pid, &close, cancel, bound);
+        drop(close);
+        let (status, cancelled) = match ended {
+            Ended::Exited(status) => (status, false),
+            Ended::Cancelled(status) => (status, true),
+            Ended::OverBound => {
+                return Err(Error::HostUnreachable {
+                    host: host.to_string(),
+                    detail: format!(
+                        "no answer within {}",
+                        humantime::format_duration(bound.unwrap_or_default())
+                    ),
+                });
             }
         };
-        drop(close);
         // A persisting master that kept a pipe open must not hold us: bounded joins.
         let stderr = err
             .recv_timeout(Duration::from_millis(500))
@@ -186,7 +167,7 @@ impl Ssh {
             code: status.and_then(|s| s.code()),
             stdout,
             stderr: String::from_utf8_lossy(&stderr[start..]).into_owned(),
-            cancelled: cancelled_at.is_some(),
+            cancelled,
         })
     }
 
@@ -198,6 +179,58 @@ impl Ssh {
             detail: format!("cannot run `{}`: {e}", self.program),
         })?;
         Ok(status.code())
+    }
+}
+
+/// How a supervised ssh run ended.
+enum Ended {
+    /// By itself (its status, `None` when a signal ended it).
+    Exited(Option<std::process::ExitStatus>),
+    /// After a cancel closed its stdin (or, past the grace, it was killed).
+    Cancelled(Option<std::process::ExitStatus>),
+    /// Killed at the bound: the host did not answer.
+    OverBound,
+}
+
+/// Waits for ssh to end; on `cancel` closes its stdin (`close`) and gives the host's umbel
+/// [`GRACE`] to stop before killing ssh; kills it at `bound`.
+fn supervise(
+    mut child: Child,
+    pid: u32,
+    close: &mpsc::Sender<()>,
+    cancel: &AtomicBool,
+    bound: Option<Duration>,
+) -> Ended {
+    let (done_tx, done) = mpsc::channel();
+    thread::spawn(move || {
+        let _ = done_tx.send(child.wait());
+    });
+    let started = Instant::now();
+    let mut cancelled_at: Option<Instant> = None;
+    let ended = |status, cancelled_at: Option<Instant>| match cancelled_at {
+        Some(_) => Ended::Cancelled(status),
+        None => Ended::Exited(status),
+    };
+    loop {
+        match done.recv_timeout(Duration::from_millis(20)) {
+            Ok(status) => return ended(status.ok(), cancelled_at),
+            Err(mpsc::RecvTimeoutError::Disconnected) => return ended(None, cancelled_at),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        if cancel.load(Ordering::Relaxed) && cancelled_at.is_none() {
+            let _ = close.send(());
+            cancelled_at = Some(Instant::now());
+        }
+        let over_grace = cancelled_at.is_some_and(|at| at.elapsed() > GRACE);
+        let over_bound = bound.is_some_and(|b| started.elapsed() > b);
+        if over_grace || over_bound {
+            kill_group(pid);
+            let _ = done.recv_timeout(Duration::from_secs(2));
+            return match cancelled_at {
+                Some(_) => Ended::Cancelled(None),
+                None => Ended::OverBound,
+            };
+        }
     }
 }
 

@@ -20,12 +20,21 @@ use std::fs;
 use std::io::{ErrorKind, Write};
 use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// Held by a spawn from before meta.json is written until it returns.
 const SPAWN_LOCK: &str = "spawn.lock";
 /// How long removing a session folder waits out hooks still writing into it.
 const REMOVE_PATIENCE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// How many times this process read a meta.json: a worker is loaded once per command, and
+/// `UMBEL_DEBUG_META_READS=1` makes the CLI print this on exit so a test can hold it to that.
+static META_READS: AtomicUsize = AtomicUsize::new(0);
+
+/// The number of meta.json reads so far in this process.
+pub fn meta_reads() -> usize {
+    META_READS.load(Ordering::Relaxed)
+}
 
 /// The hook scripts, embedded from the repository's `hooks/`.
 pub const EVENT_SH: &str = include_str!("../../hooks/event.sh");
@@ -169,6 +178,7 @@ impl StateRoot {
 
     /// Reads meta.json; a missing worker is [`Error::NotFound`].
     pub fn read_meta(&self, name: &WorkerName) -> Result<Meta> {
+        META_READS.fetch_add(1, Ordering::Relaxed);
         let path = self.session_dir(name).join("meta.json");
         let text = match fs::read(&path) {
             Ok(t) => t,

@@ -5,6 +5,7 @@
 
 use super::errors::{Error, Result};
 use super::guard::CheckCommand;
+pub use super::providers::OnPermission;
 use super::providers::Provider;
 use super::providers::flags::{Flag, Given};
 use super::worker_env::EnvSpec;
@@ -155,32 +156,6 @@ impl SpawnArgs {
             (true, _) => Ok(OnPermission::Allow),
             (false, Some(choice)) => Ok(choice),
             (false, None) => Ok(default),
-        }
-    }
-}
-
-/// What a tool call that needs the user's approval does in a worker.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, clap::ValueEnum,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum OnPermission {
-    /// The CLI asks; the turn waits and umbel reports needs-input (exit 126).
-    Stop,
-    /// Refused without asking, as the provider's print mode does (claude `dontAsk`, codex
-    /// `exec`'s approval `never` in a read-only sandbox, gemini `-p`'s tool set); the turn goes on.
-    Deny,
-    /// Run without asking: the provider's unattended mode (`--unattended`).
-    Allow,
-}
-
-impl OnPermission {
-    /// The name on the command line.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            OnPermission::Stop => "stop",
-            OnPermission::Deny => "deny",
-            OnPermission::Allow => "allow",
         }
     }
 }

@@ -1,8 +1,27 @@
 //! Durations given on the command line, in MCP calls and in workflows: `90s`, `5m`, `1h 30m`,
-//! `250ms`, or a bare number of seconds.
+//! `250ms`, or a bare number of seconds. Each is parsed once, where it enters (a face, the
+//! workflow runner, the verb that owns the flag), into a `std::time::Duration`; the defaults
+//! live here.
 
 use super::errors::{Error, Result};
 use std::time::Duration;
+
+/// How long a wait may take when no `--timeout` (or step `timeout:`) says.
+pub const DEFAULT_WAIT: Duration = Duration::from_secs(30 * 60);
+/// How long a worker's startup may take when no `--startup-timeout` says.
+pub const DEFAULT_STARTUP: Duration = Duration::from_secs(60);
+/// How long one `--accept` check may run when no `--check-timeout` says.
+pub const DEFAULT_CHECK: Duration = Duration::from_secs(60);
+
+/// `text` parsed when given, else `default`.
+pub fn parse_or(text: Option<&str>, what: &str, default: Duration) -> Result<Duration> {
+    text.map_or(Ok(default), |text| parse_duration(text, what))
+}
+
+/// `text` parsed when given.
+pub fn parse_given(text: Option<&str>, what: &str) -> Result<Option<Duration>> {
+    text.map(|text| parse_duration(text, what)).transpose()
+}
 
 /// Parses `text` as a duration; `what` names the flag or field for the error message.
 pub fn parse_duration(text: &str, what: &str) -> Result<Duration> {

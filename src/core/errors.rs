@@ -132,7 +132,7 @@ pub enum Error {
     #[error("{}", problems.iter().map(|p| format!("{}:{}:{}: {}", file.display(), p.line, p.column, p.message)).collect::<Vec<_>>().join("\n"))]
     InvalidWorkflow {
         file: PathBuf,
-        problems: Vec<crate::core::workflow::Problem>,
+        problems: Vec<crate::core::workflow::problem::Problem>,
     },
 
     /// A user's own CLI config file that a worker's config is built from cannot be read as its

@@ -23,6 +23,8 @@ pub struct EventRecord {
 
 /// The log line umbel writes for the worker's exit (see `hooks/launch.sh`).
 pub const EXIT_EVENT: &str = "Exit";
+/// The event-log kind of a recorded guardrail check (umbel writes it, no hook does).
+pub const CHECK_EVENT: &str = "UmbelCheck";
 
 /// The kind of a line that is not `<ns> <kind> <payload>` or not UTF-8.
 pub const UNREADABLE: &str = "?";

@@ -24,6 +24,7 @@ pub mod terminal_text;
 pub mod test_data;
 pub mod turn_progress;
 pub mod turns;
+pub mod until;
 pub mod wait;
 pub mod worker_env;
 pub mod workflow;

@@ -1,8 +1,9 @@
 //! Workers on other hosts, the pure part: the local record of a remote worker, which hosts are
 //! acceptable, the arguments forwarded to the host's umbel, and what an ssh failure means.
 
-use super::args::{SpawnArgs, WaitArgs};
+use super::args::SpawnArgs;
 use super::errors::{Error, Result};
+use super::until::Until;
 use super::worker_env::EnvSpec;
 use serde::{Deserialize, Serialize};
 
@@ -123,19 +124,24 @@ pub fn spawn_argv(args: &SpawnArgs) -> (Vec<String>, Vec<(String, String)>) {
 }
 
 /// `wait`'s command line for the host's umbel (`--json`); guardrails are not forwarded.
-pub fn wait_argv(args: &WaitArgs) -> Vec<String> {
-    let mut argv = vec!["wait".to_string(), args.name.clone(), "--json".to_string()];
-    let until = &args.until;
-    let path = |p: &std::path::PathBuf| p.to_string_lossy().into_owned();
-    for (name, value) in [
-        ("since", args.since.map(|n| n.to_string())),
-        ("timeout", until.timeout.clone()),
-        ("idle-timeout", until.idle_timeout.clone()),
-        ("file", until.file.as_ref().map(path)),
+pub fn wait_argv(name: &str, since: Option<usize>, until: &Until) -> Vec<String> {
+    let mut argv = vec!["wait".to_string(), name.to_string(), "--json".to_string()];
+    let ms = |d: std::time::Duration| format!("{}ms", d.as_millis());
+    for (flag, value) in [
+        ("since", since.map(|n| n.to_string())),
+        ("timeout", Some(ms(until.timeout))),
+        ("idle-timeout", until.idle.map(ms)),
+        (
+            "file",
+            until
+                .file
+                .as_ref()
+                .map(|p| p.to_string_lossy().into_owned()),
+        ),
         ("pattern", until.pattern.clone()),
     ] {
         if let Some(value) = value {
-            argv.push(format!("--{name}={value}"));
+            argv.push(format!("--{flag}={value}"));
         }
     }
     argv
@@ -250,6 +256,30 @@ mod tests {
             ..args
         };
         assert_eq!(format!("{back:?}"), format!("{expected:?}"));
+    }
+
+    #[test]
+    fn wait_arguments_carry_the_parsed_bounds_back_as_text() {
+        let until = Until {
+            timeout: std::time::Duration::from_millis(1500),
+            idle: Some(std::time::Duration::from_secs(2)),
+            file: None,
+            pattern: Some("LGTM|NACK".into()),
+        };
+        assert_eq!(
+            wait_argv("w", Some(4), &until),
+            strings(&[
+                "wait",
+                "w",
+                "--json",
+                "--since=4",
+                "--timeout=1500ms",
+                "--idle-timeout=2000ms",
+                "--pattern=LGTM|NACK",
+            ])
+        );
+        let back = crate::core::duration::parse_duration("1500ms", "--timeout").unwrap();
+        assert_eq!(back, until.timeout);
     }
 
     #[test]

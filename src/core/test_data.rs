@@ -7,6 +7,30 @@ macro_rules! data {
     };
 }
 
+/// A recorded file of one CLI: `provider_data!("codex", "codex-0.171.0-….jsonl")`.
+macro_rules! provider_data {
+    ($provider:literal, $file:literal) => {
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/",
+            $provider,
+            "/",
+            $file
+        ))
+    };
+}
+pub(crate) use provider_data;
+
+/// The last turn of the first `n` lines of `transcript`, as `provider` reads it.
+pub fn last_turn_upto(
+    provider: &dyn crate::core::providers::ProviderModule,
+    transcript: &str,
+    n: usize,
+) -> crate::core::providers::TranscriptTurn {
+    let lines: Vec<String> = transcript.lines().take(n).map(str::to_string).collect();
+    provider.last_turn(&mut lines.into_iter().rev())
+}
+
 /// A claude 2.1.332 session with several turns, tools and an API error.
 pub const CLAUDE_SESSION: &str = data!("claude/claude-2.1.332-transcript-session1.jsonl");
 /// The claude transcript that `/clear` started.

@@ -2,17 +2,15 @@
 //! input structs in `core::args`.
 
 use super::examples;
-use super::output::{explain_outcome, out_json, outln, report};
+use super::output::report;
 use super::print::{self, PrintArgs, no_prompt};
-use super::status_view::{print_one, print_table, warn_problems};
+use super::verbs;
 use crate::core::args::{
     ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs,
     RunArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
 };
 use crate::core::errors::{Error, Result};
-use crate::operations::{
-    Ctx, attach, doctor, inspect, kill, read, send, spawn, status, turns, wait,
-};
+use crate::operations::{Ctx, doctor};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
@@ -175,7 +173,14 @@ pub fn main() -> ExitCode {
     {
         return ExitCode::from(code);
     }
-    ExitCode::from(dispatch(&ctx, cli))
+    let status = dispatch(&ctx, cli);
+    if ctx.var(DEBUG_META_READS).is_some() {
+        eprintln!(
+            "umbel: debug: meta.json reads: {}",
+            crate::adapters::state::meta_reads()
+        );
+    }
+    ExitCode::from(status)
 }
 
 /// Ctrl-C, SIGTERM (`timeout`, a CI cancelling) and SIGHUP (a closed terminal) stop what
@@ -271,6 +276,9 @@ fn remote_exec(env: Vec<(String, String)>) -> u8 {
     dispatch(&ctx, cli)
 }
 
+/// Set, the CLI prints how many times it read a meta.json (a worker is loaded once per command).
+const DEBUG_META_READS: &str = "UMBEL_DEBUG_META_READS";
+
 fn wants_json(cli: &Cli) -> bool {
     match &cli.command {
         Some(Command::Spawn(c)) => c.json,
@@ -297,125 +305,22 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
     let json = wants_json(&cli);
     let result = match cli.command {
         None if cli.print.print => return print::run(ctx, cli.print, read_stdin),
-        None => Err(Error::usage(match cli.print.prompt {
-            Some(_) => {
-                "a prompt needs `-p` (print mode), e.g. `umbel -p \"…\"`; see `umbel --help`"
-            }
-            None => "nothing to do: use `umbel -p PROMPT` or a verb; see `umbel --help`",
-        })),
-        Some(Command::Spawn(c)) => spawn::spawn(ctx, &c.args).map(|meta| {
-            if json {
-                out_json(&meta)
-            } else {
-                outln(&meta.name)
-            }
-            0
-        }),
-        Some(Command::Send(c)) => prompt_of(&c.args).and_then(|prompt| {
-            let position = send::send_turn(ctx, &c.args.name, &prompt, &c.args.guard)?;
-            if json {
-                out_json(&serde_json::json!({ "position": position }))
-            } else {
-                outln(&position.to_string())
-            }
-            Ok(0)
-        }),
-        Some(Command::Wait(c)) => {
-            let mut line = super::turn_line::turn_line_for(ctx, &c.args.name);
-            let waited = wait::wait(&ctx.with_progress(line.sink()), &c.args);
-            line.clear();
-            waited
+        None => verbs::nothing(cli.print.prompt.is_some()),
+        Some(Command::Spawn(c)) => verbs::spawn(ctx, &c.args, json),
+        Some(Command::Send(c)) => {
+            prompt_of(&c.args).and_then(|prompt| verbs::send(ctx, &c.args, &prompt, json))
         }
-        .map(|outcome| {
-            if json {
-                out_json(&outcome);
-            } else {
-                match &outcome.reason {
-                    Some(reason) => outln(&format!("{} {reason}", outcome.outcome.as_str())),
-                    None => outln(outcome.outcome.as_str()),
-                }
-                explain_outcome(&c.args.name, &outcome);
-            }
-            outcome.outcome.exit_code()
-        }),
-        Some(Command::Read(c)) => read::read_any(ctx, &c.args).map(|reading| {
-            match reading {
-                read::Reading::Last(answer) => super::inspect::print_last(&answer, json),
-                read::Reading::Turns(selection, list) => {
-                    super::inspect::print_turns(&list, selection, json)
-                }
-            }
-            0
-        }),
-        Some(Command::Actions(c)) => turns::actions(ctx, &c.args).map(|found| {
-            super::inspect::print_actions(&found, json);
-            0
-        }),
-        Some(Command::Diff(c)) => turns::diff(ctx, &c.args).map(|found| {
-            super::inspect::print_diff(&found, json);
-            0
-        }),
-        Some(Command::Attach(args)) => {
-            let terminal = attach::Terminal {
-                stdin: std::io::stdin().is_terminal(),
-                stdout: std::io::stdout().is_terminal(),
-            };
-            Err(attach::attach(ctx, &args, terminal))
-        }
-        Some(Command::Status(c)) => status::status(ctx, &c.args).map(|list| {
-            warn_problems(&list);
-            match (json, &c.args.name) {
-                (true, Some(_)) => list.first().map(out_json).unwrap_or(()),
-                (true, None) => out_json(&list),
-                (false, Some(_)) => list.first().map(print_one).unwrap_or(()),
-                (false, None) => print_table(&list),
-            }
-            0
-        }),
-        Some(Command::Ls(c)) => status::status(ctx, &StatusArgs::default()).map(|list| {
-            warn_problems(&list);
-            if c.json {
-                out_json(&list)
-            } else {
-                print_table(&list)
-            }
-            0
-        }),
-        Some(Command::Kill(args)) => kill::kill(ctx, &args).map(|killed| {
-            if killed.is_empty() {
-                eprintln!("umbel: no workers to kill");
-            }
-            let what = if args.purge { "purged" } else { "killed" };
-            killed.iter().for_each(|n| outln(&format!("{what} {n}")));
-            0
-        }),
-        Some(Command::Capture(args)) => inspect::capture(ctx, &args).map(|screen| {
-            outln(&screen);
-            0
-        }),
-        Some(Command::Logs(args)) => inspect::logs(ctx, &args, outln).map(|()| 0),
-        Some(Command::Prune(c)) => inspect::prune(ctx, &c.args).map(|pruned| {
-            for skipped in &pruned.skipped {
-                eprintln!(
-                    "umbel: warning: worker `{}` skipped: {}",
-                    skipped.name, skipped.problem
-                );
-            }
-            if json {
-                out_json(&pruned);
-            } else {
-                pruned
-                    .removed
-                    .iter()
-                    .for_each(|n| outln(&format!("removed {n}")));
-                eprintln!(
-                    "umbel: {} removed, {} kept",
-                    pruned.removed.len(),
-                    pruned.kept.len()
-                );
-            }
-            0
-        }),
+        Some(Command::Wait(c)) => verbs::wait(ctx, &c.args, json),
+        Some(Command::Read(c)) => verbs::read(ctx, &c.args, json),
+        Some(Command::Actions(c)) => verbs::actions(ctx, &c.args, json),
+        Some(Command::Diff(c)) => verbs::diff(ctx, &c.args, json),
+        Some(Command::Attach(args)) => verbs::attach(ctx, &args),
+        Some(Command::Status(c)) => verbs::status(ctx, &c.args, json),
+        Some(Command::Ls(c)) => verbs::status(ctx, &StatusArgs::default(), c.json),
+        Some(Command::Kill(args)) => verbs::kill(ctx, &args),
+        Some(Command::Capture(args)) => verbs::capture(ctx, &args),
+        Some(Command::Logs(args)) => verbs::logs(ctx, &args),
+        Some(Command::Prune(c)) => verbs::prune(ctx, &c.args, json),
         Some(Command::Run(c)) => super::run::run(ctx, &c.args, json, c.quiet),
         Some(Command::Doctor(c)) => Ok(super::doctor::print(&doctor::doctor(ctx), c.json)),
         Some(Command::Completions { shell }) => {

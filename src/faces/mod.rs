@@ -15,3 +15,4 @@ pub mod run;
 pub mod run_progress;
 pub mod status_view;
 pub mod turn_line;
+pub mod verbs;

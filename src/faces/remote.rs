@@ -156,7 +156,7 @@ fn fleet_view(ctx: &Ctx, json: bool) -> Result<u8> {
         out_json(&rows);
         return Ok(0);
     }
-    let now = crate::operations::worker::now_ms();
+    let now = crate::adapters::host::now_ms();
     let text = |v: &Value| v.as_str().unwrap_or("-").to_string();
     let table: Vec<[String; 6]> = rows
         .iter()

@@ -9,10 +9,11 @@ use super::run_progress::{Mode, Progress};
 use crate::adapters::runs::RunStore;
 use crate::core::args::RunArgs;
 use crate::core::errors::Result;
-use crate::core::workflow::record::RunStatus;
+use crate::core::workflow::Plan;
+use crate::core::workflow::record::{RunRecord, RunStatus};
 use crate::operations::Ctx;
 use crate::operations::run::{self, prepare_new, prepare_resume};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Runs `umbel run` and returns its exit code.
 pub fn run(ctx: &Ctx, args: &RunArgs, json: bool, quiet: bool) -> Result<u8> {
@@ -31,32 +32,7 @@ pub fn run(ctx: &Ctx, args: &RunArgs, json: bool, quiet: bool) -> Result<u8> {
     };
     let (plan, text) = run::load(ctx, &file, base.as_deref())?;
     if args.check {
-        if json {
-            let waves: Vec<Vec<&str>> = plan
-                .waves
-                .iter()
-                .map(|w| w.iter().map(|&i| plan.steps[i].id.as_str()).collect())
-                .collect();
-            out_json(&serde_json::json!({ "valid": true, "waves": waves }));
-        } else {
-            for (n, wave) in plan.waves.iter().enumerate() {
-                let ids: Vec<String> = wave
-                    .iter()
-                    .map(|&i| {
-                        let s = &plan.steps[i];
-                        format!("{} ({})", s.id, s.worker)
-                    })
-                    .collect();
-                outln(&format!("wave {}: {}", n + 1, ids.join(", ")));
-            }
-            eprintln!(
-                "umbel: {}: ok ({}, {}, {})",
-                file.display(),
-                count(plan.workers.len(), "worker"),
-                count(plan.steps.len(), "step"),
-                count(plan.waves.len(), "wave")
-            );
-        }
+        print_check(&plan, &file, json);
         return Ok(0);
     }
     // SIGTERM and SIGHUP end the run as Ctrl-C does (registered for every verb in faces/cli.rs):
@@ -74,6 +50,42 @@ pub fn run(ctx: &Ctx, args: &RunArgs, json: bool, quiet: bool) -> Result<u8> {
     } else {
         outln(&record.run_id);
     }
+    print_summary(&record, &dir);
+    Ok(record.exit_code())
+}
+
+/// `--check`: the waves (with `--json`, as JSON), and a one-line verdict on stderr.
+fn print_check(plan: &Plan, file: &Path, json: bool) {
+    if json {
+        let waves: Vec<Vec<&str>> = plan
+            .waves
+            .iter()
+            .map(|w| w.iter().map(|&i| plan.steps[i].id.as_str()).collect())
+            .collect();
+        out_json(&serde_json::json!({ "valid": true, "waves": waves }));
+        return;
+    }
+    for (n, wave) in plan.waves.iter().enumerate() {
+        let ids: Vec<String> = wave
+            .iter()
+            .map(|&i| {
+                let s = &plan.steps[i];
+                format!("{} ({})", s.id, s.worker)
+            })
+            .collect();
+        outln(&format!("wave {}: {}", n + 1, ids.join(", ")));
+    }
+    eprintln!(
+        "umbel: {}: ok ({}, {}, {})",
+        file.display(),
+        count(plan.workers.len(), "worker"),
+        count(plan.steps.len(), "step"),
+        count(plan.waves.len(), "wave")
+    );
+}
+
+/// How the run ended, on stderr: how long it took, or which step failed and how to resume.
+fn print_summary(record: &RunRecord, dir: &Path) {
     let took = record
         .ended_at
         .unwrap_or(0)
@@ -95,7 +107,6 @@ pub fn run(ctx: &Ctx, args: &RunArgs, json: bool, quiet: bool) -> Result<u8> {
             record.run_id, record.run_id
         ),
     }
-    Ok(record.exit_code())
 }
 
 /// `1 worker`, `2 workers`.

@@ -4,8 +4,8 @@
 //! place on a terminal, and nothing at all otherwise. Colour only on a terminal and never with `NO_COLOR`.
 //! `UMBEL_PROGRESS=live|plain|off` overrides the choice (tests use it; so can a CI log).
 
+use crate::adapters::host::now_ms;
 use crate::core::workflow::record::{RunRecord, RunStatus, StepRecord, StepStatus};
-use crate::operations::worker::now_ms;
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 

@@ -50,7 +50,7 @@ pub fn print_table(list: &[WorkerStatus]) {
         eprintln!("umbel: no workers");
         return;
     }
-    let now = crate::operations::worker::now_ms();
+    let now = crate::adapters::host::now_ms();
     let rows: Vec<[String; 5]> = list
         .iter()
         .map(|s| {

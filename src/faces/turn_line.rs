@@ -4,9 +4,9 @@
 //! workflow display in `run_progress.rs`.
 
 use super::run_progress::{Mode, terminal_width, truncate};
+use crate::adapters::host::now_ms;
 use crate::core::turn_progress::{TurnPhase, TurnProgress};
 use crate::operations::context::ProgressSink;
-use crate::operations::worker::now_ms;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 

@@ -1,6 +1,7 @@
 //! What every verb needs: the state root, the private tmux server and umbel's environment,
 //! resolved once from the environment the face hands in.
 
+use crate::adapters::host::{absolute, is_executable};
 use crate::adapters::state::StateRoot;
 use crate::adapters::tmux::Tmux;
 use crate::core::errors::{Error, Result};
@@ -117,15 +118,6 @@ impl Ctx {
     pub fn cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
     }
-}
-
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-}
-
-fn absolute(path: &Path) -> PathBuf {
-    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 #[cfg(test)]

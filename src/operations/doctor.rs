@@ -6,13 +6,12 @@
 
 use super::Ctx;
 use super::spawn::resolve_bin;
-use crate::adapters::exec::{RunError, run_bounded};
+use crate::adapters::exec::{Program, RunError, run_program};
+use crate::adapters::files;
 use crate::adapters::state::{EVENT_SH, LAUNCH_SH};
 use crate::core::doctor::{Check, Level, state_root_check, tmux_check, version_line};
 use crate::core::providers::{Provider, ProviderModule};
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
-use std::process::Command;
 use std::time::Duration;
 
 /// How long a provider's `--version` may take (codex and gemini start node).
@@ -83,16 +82,15 @@ fn socket(ctx: &Ctx) -> Check {
 
 fn state_root(path: &Path) -> Check {
     let shown = path.display().to_string();
-    match std::fs::metadata(path) {
-        Ok(meta) => {
-            let owned = meta.uid() == rustix::process::getuid().as_raw();
-            let check = state_root_check(&shown, meta.permissions().mode(), owned);
+    match files::mode_and_ownership(path) {
+        Ok((mode, owned)) => {
+            let check = state_root_check(&shown, mode, owned);
             if check.level != Level::Ok {
                 return check;
             }
             // The mode says nothing on a read-only file system (nor to root): try a write.
             for dir in [path.to_path_buf(), path.join("sessions")] {
-                if let Err(e) = probe_write(&dir) {
+                if let Err(e) = files::probe_write(&dir) {
                     return Check::fail(
                         "state-root",
                         format!("{}: umbel cannot write there: {e}", dir.display()),
@@ -110,20 +108,13 @@ fn state_root(path: &Path) -> Check {
     }
 }
 
-/// Creates and removes an empty file in `dir`.
-fn probe_write(dir: &Path) -> std::io::Result<()> {
-    let probe = dir.join(format!(".doctor-probe.{}", std::process::id()));
-    std::fs::write(&probe, b"")?;
-    std::fs::remove_file(&probe)
-}
-
 fn hooks(dir: &Path) -> Check {
     let mut stale = Vec::new();
     for (file, content) in [("event.sh", EVENT_SH), ("launch.sh", LAUNCH_SH)] {
         let path = dir.join(file);
-        match (std::fs::read_to_string(&path), std::fs::metadata(&path)) {
-            (Ok(text), Ok(meta)) if text == content => {
-                if meta.permissions().mode() & 0o100 == 0 {
+        match (files::read_text(&path), files::mode_and_ownership(&path)) {
+            (Ok(text), Ok((mode, _))) if text == content => {
+                if mode & 0o100 == 0 {
                     return Check::fail(
                         "hooks",
                         format!("{} is not executable", path.display()),
@@ -174,12 +165,20 @@ fn binary(ctx: &Ctx, module: &dyn ProviderModule) -> Check {
             );
         }
     };
-    let mut cmd = Command::new(&bin);
-    cmd.arg("--version")
-        .env_clear()
-        .envs(ctx.env.iter().map(|(k, v)| (k, v)));
+    version(ctx, module, &bin)
+}
+
+/// Runs `<bin> --version` and judges what it printed.
+fn version(ctx: &Ctx, module: &dyn ProviderModule, bin: &Path) -> Check {
+    let name = module.name();
+    let program = Program {
+        argv: vec![bin.to_string_lossy().into_owned(), "--version".into()],
+        dir: None,
+        env: ctx.env.clone(),
+        clear_env: true,
+    };
     let shown = bin.display();
-    match run_bounded(cmd, None, VERSION_BOUND) {
+    match run_program(&program, None, VERSION_BOUND) {
         Ok(done) if done.status.success() => {
             let stdout = String::from_utf8_lossy(&done.stdout);
             match version_line(&stdout) {

@@ -3,15 +3,18 @@
 
 use super::Ctx;
 use super::kill;
-use super::worker::{Worker, now_ms};
+use super::worker::Worker;
+use crate::adapters::files;
+use crate::adapters::host::now_ms;
 use crate::adapters::tmux::Pane;
 use crate::adapters::watch::FolderWatch;
-use crate::core::args::{CaptureArgs, KillArgs, LogsArgs, PruneArgs};
-use crate::core::duration::parse_duration;
+use crate::core::args::{CaptureArgs, LogsArgs, PruneArgs};
+use crate::core::duration::parse_or;
 use crate::core::errors::{Error, Result};
 use crate::core::events::EXIT_EVENT;
 use crate::core::wait::Liveness;
 use serde::Serialize;
+use std::collections::HashMap;
 use std::time::Duration;
 
 /// The worker's screen; for a worker without a pane, the last screen kept as evidence.
@@ -42,7 +45,7 @@ pub fn logs(ctx: &Ctx, args: &LogsArgs, mut print: impl FnMut(&str)) -> Result<(
     let mut printed = 0;
     loop {
         // Lossy: a stray byte that is not UTF-8 shows as U+FFFD instead of failing the verb.
-        let text = match std::fs::read(&path) {
+        let text = match files::read(&path) {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(Error::io("cannot read", &path, e)),
@@ -100,10 +103,7 @@ fn death_time(ctx: &Ctx, worker: &Worker, pane: Option<&Pane>) -> u64 {
 /// Purges every worker whose process has ended (at least `older_than` ago). A worker whose
 /// spawn is still in progress has no live pane yet and is kept.
 pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
-    let min_age = match &args.older_than {
-        Some(text) => parse_duration(text, "--older-than")?,
-        None => Duration::ZERO,
-    };
+    let min_age = parse_or(args.older_than.as_deref(), "--older-than", Duration::ZERO)?;
     let panes = ctx.tmux.panes()?;
     let mut result = Pruned {
         removed: Vec::new(),
@@ -133,33 +133,35 @@ pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
             Err(Error::NotFound { .. }) => continue,
             Err(e) => return Err(e),
         };
-        let mut pane = panes.get(worker.session()).cloned();
-        if pane.as_ref().is_none_or(|p| p.liveness != Liveness::Alive) {
-            // The panes were listed before this worker's spawn may have ended (its lock is
-            // free now): look again, or a worker that just started would be taken for dead.
-            pane = Some(ctx.tmux.pane(worker.session())?);
-        }
-        let pane = pane.as_ref().filter(|p| p.liveness != Liveness::Gone);
-        let alive = pane.is_some_and(|p| p.liveness == Liveness::Alive);
-        let died_at = death_time(ctx, &worker, pane);
-        let old_enough = now_ms().saturating_sub(died_at) >= min_age.as_millis() as u64;
-        if alive || !old_enough {
+        if !dead_for(ctx, &worker, &panes, min_age)? {
             result.kept.push(name.to_string());
             continue;
         }
-        let killed = kill::kill(
-            ctx,
-            &KillArgs {
-                name: Some(name.to_string()),
-                all: false,
-                purge: true,
-            },
-        );
-        match killed {
+        match kill::kill_worker(ctx, &worker, true) {
             Ok(_) => result.removed.push(name.to_string()),
             Err(Error::NotFound { .. }) => {}
             Err(e) => return Err(e),
         }
     }
     Ok(result)
+}
+
+/// Whether the worker's process has ended at least `min_age` ago.
+fn dead_for(
+    ctx: &Ctx,
+    worker: &Worker,
+    panes: &HashMap<String, Pane>,
+    min_age: Duration,
+) -> Result<bool> {
+    let mut pane = panes.get(worker.session()).cloned();
+    if pane.as_ref().is_none_or(|p| p.liveness != Liveness::Alive) {
+        // The panes were listed before this worker's spawn may have ended (its lock is
+        // free now): look again, or a worker that just started would be taken for dead.
+        pane = Some(ctx.tmux.pane(worker.session())?);
+    }
+    let pane = pane.as_ref().filter(|p| p.liveness != Liveness::Gone);
+    let alive = pane.is_some_and(|p| p.liveness == Liveness::Alive);
+    let died_at = death_time(ctx, worker, pane);
+    let old_enough = now_ms().saturating_sub(died_at) >= min_age.as_millis() as u64;
+    Ok(!alive && old_enough)
 }

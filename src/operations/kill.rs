@@ -3,7 +3,8 @@
 //! tombstone with the last screen as evidence, unless `--purge` removes it.
 
 use super::Ctx;
-use super::worker::{Worker, now_ms};
+use super::worker::Worker;
+use crate::adapters::host::now_ms;
 use crate::adapters::process::end_group;
 use crate::adapters::state::DeadRecord;
 use crate::core::args::KillArgs;
@@ -47,33 +48,44 @@ pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<Vec<String>> {
             Err(Error::NotFound { .. }) if args.all => continue,
             Err(e) => return Err(e),
         };
-        let pane = ctx.tmux.pane(&session)?;
-        let screen = match pane.liveness {
-            Liveness::Gone => None,
-            _ => ctx.tmux.capture(&session, true).ok(),
-        };
-        if let (Liveness::Alive, Some(pid)) = (&pane.liveness, pane.pid) {
-            end_group(pid, TERM_GRACE);
-        }
-        ctx.tmux.kill_session(&session)?;
-        if args.purge {
-            ctx.state.remove_session(&name)?;
-        } else {
-            let mut record = ctx.state.read_dead(&name).unwrap_or(DeadRecord {
-                at: now_ms(),
-                by: None,
-                exit: None,
-                screen: None,
-            });
-            if record.by.is_none() && pane.liveness == Liveness::Alive {
-                record.by = Some("kill".into());
-                record.at = now_ms();
-            }
-            record.exit = record.exit.or_else(|| ctx.state.read_exit(&name));
-            record.screen = record.screen.or(screen);
-            ctx.state.write_dead(&name, &record)?;
-        }
+        end(ctx, &name, &session, args.purge)?;
         killed.push(name.to_string());
     }
     Ok(killed)
+}
+
+/// Ends a worker the caller already loaded (`-p`'s own worker).
+pub fn kill_worker(ctx: &Ctx, worker: &Worker, purge: bool) -> Result<()> {
+    end(ctx, &worker.name, worker.session(), purge)
+}
+
+/// Ends the worker's processes and session, then purges its folder or leaves a tombstone.
+fn end(ctx: &Ctx, name: &WorkerName, session: &str, purge: bool) -> Result<()> {
+    let pane = ctx.tmux.pane(session)?;
+    let screen = match pane.liveness {
+        Liveness::Gone => None,
+        _ => ctx.tmux.capture(session, true).ok(),
+    };
+    if let (Liveness::Alive, Some(pid)) = (&pane.liveness, pane.pid) {
+        end_group(pid, TERM_GRACE);
+    }
+    ctx.tmux.kill_session(session)?;
+    if purge {
+        ctx.state.remove_session(name)?;
+    } else {
+        let mut record = ctx.state.read_dead(name).unwrap_or(DeadRecord {
+            at: now_ms(),
+            by: None,
+            exit: None,
+            screen: None,
+        });
+        if record.by.is_none() && pane.liveness == Liveness::Alive {
+            record.by = Some("kill".into());
+            record.at = now_ms();
+        }
+        record.exit = record.exit.or_else(|| ctx.state.read_exit(name));
+        record.screen = record.screen.or(screen);
+        ctx.state.write_dead(name, &record)?;
+    }
+    Ok(())
 }

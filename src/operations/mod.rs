@@ -16,6 +16,7 @@ pub mod spawn;
 pub mod startup;
 pub mod status;
 pub mod transcript_tail;
+pub mod turn;
 pub mod turn_stats;
 pub mod turns;
 pub mod wait;

@@ -17,20 +17,17 @@ pub enum Reading {
 }
 
 /// Reads the last turn's answer.
-pub fn read(ctx: &Ctx, args: &ReadArgs) -> Result<Answer> {
-    if let Some(at) = super::remote::find(ctx, &args.name)? {
-        return super::remote::verbs::answer(ctx, &at);
-    }
-    Worker::load(ctx, &args.name)?.answer(ctx)
+pub fn read(ctx: &Ctx, worker: &Worker) -> Result<Answer> {
+    worker.answer(ctx)
 }
 
-/// Reads what the flags ask for.
-pub fn read_any(ctx: &Ctx, args: &ReadArgs) -> Result<Reading> {
+/// Reads what the flags ask for (`args.name` is the worker's, already loaded).
+pub fn read_any(ctx: &Ctx, worker: &Worker, args: &ReadArgs) -> Result<Reading> {
     match selection(args)? {
         Some(selection) => Ok(Reading::Turns(
             selection,
-            read_turns(ctx, &args.name, selection)?,
+            read_turns(ctx, worker, selection)?,
         )),
-        None => read(ctx, args).map(Reading::Last),
+        None => read(ctx, worker).map(Reading::Last),
     }
 }

@@ -8,14 +8,13 @@
 use super::Ctx;
 use super::guard;
 use super::worker::Worker;
+use crate::adapters::files::{self, Lock};
 use crate::adapters::watch::FolderWatch;
 use crate::core::args::GuardArgs;
 use crate::core::errors::{Error, Result};
-use crate::core::name::WorkerName;
 use crate::core::providers::{EventClass, StartupScreen};
 use crate::core::status::{WorkerState, derive_state};
 use crate::core::wait::Liveness;
-use std::fs::{File, TryLockError};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
@@ -41,23 +40,34 @@ pub const MAX_PROMPT: usize = 1024 * 1024;
 
 /// The `send` verb: a new turn. Its guardrails are checked before anything is pasted and left
 /// for the `wait` that follows (no guardrails clear an earlier turn's).
-pub fn send_turn(ctx: &Ctx, name: &str, prompt: &[u8], guard: &GuardArgs) -> Result<usize> {
-    if let Some(at) = super::remote::find(ctx, name)? {
-        return super::remote::verbs::send(ctx, &at, prompt, guard);
-    }
-    let worker = WorkerName::parse(name)?;
+pub fn send_turn(ctx: &Ctx, worker: &Worker, prompt: &[u8], guard: &GuardArgs) -> Result<usize> {
     let given = guard::given_for_send(ctx, guard)?;
-    let position = send(ctx, name, prompt)?;
-    guard::leave_for_wait(ctx, &worker, given.as_ref())?;
+    let position = send(ctx, worker, prompt)?;
+    guard::leave_for_wait(ctx, &worker.name, given.as_ref())?;
     Ok(position)
 }
 
 /// Sends `prompt` and returns the position to wait from (the guardrails' own feedback goes
 /// through here too, so it leaves the turn's guardrails alone).
-pub fn send(ctx: &Ctx, name: &str, prompt: &[u8]) -> Result<usize> {
-    let worker = Worker::load(ctx, name)?;
+pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<usize> {
     check_prompt(prompt)?;
-    let _lock = lock(ctx, &worker)?;
+    let _lock = lock(ctx, worker)?;
+    let position = refuse_unready(ctx, worker)?;
+    let screen = ctx.tmux.capture(worker.session(), false)?;
+    refuse_modal(worker, &screen)?;
+    clear_input(ctx, worker, screen)?;
+    let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
+    let buffer = format!("umbel-prompt-{}", worker.name);
+    ctx.tmux.paste(worker.session(), &buffer, prompt)?;
+    await_paste(ctx, worker)?;
+    ctx.tmux.send_keys(worker.session(), &["Enter"])?;
+    submit(ctx, worker, position, &watch)?;
+    Ok(position)
+}
+
+/// Refuses a worker that is not ready for a prompt (dead, busy, waiting for a person, still
+/// starting); returns the event-log position the turn will be waited for from.
+fn refuse_unready(ctx: &Ctx, worker: &Worker) -> Result<usize> {
     let liveness = worker.liveness(ctx)?;
     if liveness != Liveness::Alive {
         let detail = match ctx.state.read_exit(&worker.name) {
@@ -75,42 +85,29 @@ pub fn send(ctx: &Ctx, name: &str, prompt: &[u8]) -> Result<usize> {
         // The turn ended without a hook (e.g. a codex API error); the transcript says so.
         state = WorkerState::Ready;
     }
-    match state {
-        WorkerState::Ready => {}
-        WorkerState::Busy => {
-            return Err(busy(
-                &worker,
-                "a turn is still running; `umbel wait` for it first",
-            ));
-        }
-        WorkerState::NeedsInput => {
-            return Err(busy(
-                &worker,
-                "it is waiting for a person (see `umbel status`)",
-            ));
-        }
-        WorkerState::Starting => return Err(busy(&worker, "it is still starting")),
+    let why = match state {
+        WorkerState::Ready => return Ok(events.len()),
+        WorkerState::Busy => "a turn is still running; `umbel wait` for it first",
+        WorkerState::NeedsInput => "it is waiting for a person (see `umbel status`)",
+        WorkerState::Starting => "it is still starting",
         WorkerState::Dead => {
             return Err(Error::Dead {
                 name: worker.name.to_string(),
                 detail: "it ended".into(),
             });
         }
-    }
-    let screen = ctx.tmux.capture(worker.session(), false)?;
-    refuse_modal(&worker, &screen)?;
-    clear_input(ctx, &worker, screen)?;
-    let position = events.len();
-    let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
-    let buffer = format!("umbel-prompt-{}", worker.name);
-    ctx.tmux.paste(worker.session(), &buffer, prompt)?;
-    await_paste(ctx, &worker)?;
-    ctx.tmux.send_keys(worker.session(), &["Enter"])?;
+    };
+    Err(busy(worker, why))
+}
+
+/// After the first Enter: waits for the submit hook, pressing Enter again (at most
+/// [`EXTRA_ENTERS`] times) while the prompt still sits on the input line.
+fn submit(ctx: &Ctx, worker: &Worker, position: usize, watch: &FolderWatch) -> Result<()> {
     let started = Instant::now();
     let mut enters = 1;
     loop {
-        if confirmed(ctx, &worker, position, &watch)? {
-            return Ok(position);
+        if confirmed(ctx, worker, position, watch)? {
+            return Ok(());
         }
         if worker.liveness(ctx)? != Liveness::Alive {
             return Err(Error::Dead {
@@ -214,14 +211,9 @@ fn check_prompt(prompt: &[u8]) -> Result<()> {
 }
 
 /// One `send` at a time per worker: a second one gets a typed busy error instead of a mixed paste.
-fn lock(ctx: &Ctx, worker: &Worker) -> Result<File> {
+fn lock(ctx: &Ctx, worker: &Worker) -> Result<Lock> {
     let path = ctx.state.session_dir(&worker.name).join("send.lock");
-    let file = File::create(&path).map_err(|e| Error::io("cannot open", &path, e))?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(TryLockError::WouldBlock) => Err(busy(worker, "another `send` to it is in progress")),
-        Err(TryLockError::Error(e)) => Err(Error::io("cannot lock", &path, e)),
-    }
+    files::try_lock(&path)?.ok_or_else(|| busy(worker, "another `send` to it is in progress"))
 }
 
 /// No hook says a dialog opened over an idle prompt; the screen does. A paste into it would be

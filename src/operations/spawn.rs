@@ -4,20 +4,17 @@
 
 use super::Ctx;
 use super::startup::await_ready;
-use super::worker::now_ms;
-use crate::adapters::state::write_atomic;
+use crate::adapters::{files, host};
 use crate::core::args::{OnPermission, SpawnArgs};
-use crate::core::duration::parse_duration;
+use crate::core::duration::{DEFAULT_STARTUP, parse_or};
 use crate::core::errors::{Error, Result};
 use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
 use crate::core::providers::flags::{self, Given};
-use crate::core::providers::{LaunchInput, ProviderModule};
+use crate::core::providers::{LaunchInput, LaunchSpec, ProviderModule};
 use crate::core::worker_env::{compose, export_script, shell_quote};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Everything checked before anything is created.
 struct Plan {
@@ -70,10 +67,11 @@ fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
     let flags = args.passthrough();
     check_flags(args, &flags)?;
     let specs = &args.env;
-    let startup_timeout = match &args.startup_timeout {
-        Some(text) => parse_duration(text, "--startup-timeout")?,
-        None => DEFAULT_STARTUP_TIMEOUT,
-    };
+    let startup_timeout = parse_or(
+        args.startup_timeout.as_deref(),
+        "--startup-timeout",
+        DEFAULT_STARTUP,
+    )?;
     let cwd = resolve_cwd(args.cwd.as_deref())?;
     let bin = resolve_bin(ctx, provider)?;
     let reserved = vec![(
@@ -105,55 +103,11 @@ fn check_flags(args: &SpawnArgs, flags: &[Given]) -> Result<()> {
     Ok(())
 }
 
+/// Writes the launch files and meta.json, starts the CLI through `launch.sh`, and waits until
+/// it is ready.
 fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result<Meta> {
-    let session_dir = ctx.state.session_dir(name);
-    let events_dir = ctx.state.events_dir(name);
-    let hooks = ctx.state.hooks_dir();
-    let hook_command = format!(
-        "sh {} {}",
-        shell_quote(&hooks.join("event.sh").to_string_lossy()),
-        shell_quote(&events_dir.to_string_lossy())
-    );
     let session_id = uuid::Uuid::new_v4().to_string();
-    // The user's own config files the provider builds on: read, never written.
-    let user_files: Vec<(PathBuf, String)> = plan
-        .provider
-        .user_files(&plan.env)
-        .into_iter()
-        .filter_map(|path| std::fs::read_to_string(&path).ok().map(|text| (path, text)))
-        .collect();
-    let spec = plan.provider.launch(&LaunchInput {
-        session_dir: &session_dir,
-        hook_command: &hook_command,
-        session_id: &session_id,
-        model: args.model.as_deref(),
-        on_permission: plan.on_permission,
-        flags: &plan.flags,
-        cli_args: &args.cli_args,
-        cwd: &plan.cwd,
-        env: &plan.env,
-        user_files: &user_files,
-    })?;
-    for (path, content) in &spec.files {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| Error::io("cannot create", dir, e))?;
-        }
-        write_atomic(path, content.as_bytes(), 0o600)?;
-    }
-    for (link, target) in &spec.links {
-        if target.exists() {
-            if let Some(dir) = link.parent() {
-                std::fs::create_dir_all(dir).map_err(|e| Error::io("cannot create", dir, e))?;
-            }
-            std::os::unix::fs::symlink(target, link)
-                .map_err(|e| Error::io("cannot link", link, e))?;
-        }
-    }
-    let mut env = plan.env.clone();
-    for (key, value) in &spec.env {
-        env.retain(|(k, _)| k != key);
-        env.push((key.clone(), value.clone()));
-    }
+    let spec = put_launch_files(ctx, args, plan, name, &session_id)?;
     let mut meta = Meta {
         name: name.to_string(),
         provider: args.provider,
@@ -165,17 +119,82 @@ fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result
         transcript_path: spec.transcript_path.clone(),
         anonymous: args.name.is_none(),
         unattended: plan.on_permission == OnPermission::Allow,
-        created_at: now_ms(),
+        created_at: host::now_ms(),
         ready_at: None,
         umbel_version: env!("CARGO_PKG_VERSION").to_string(),
     };
     ctx.state.write_meta(&meta, name)?;
+    start_cli(ctx, plan, name, &meta, spec)?;
+    let given: Vec<&str> = args.env.iter().map(|spec| spec.name()).collect();
+    await_ready(ctx, name, &meta, plan.startup_timeout, &given)?;
+    meta.ready_at = Some(host::now_ms());
+    ctx.state.write_meta(&meta, name)?;
+    Ok(meta)
+}
 
+/// The provider's launch, built on the user's own config files (read, never written), with its
+/// files and links put in place.
+fn put_launch_files(
+    ctx: &Ctx,
+    args: &SpawnArgs,
+    plan: &Plan,
+    name: &WorkerName,
+    session_id: &str,
+) -> Result<LaunchSpec> {
+    let user_files = files::read_existing(plan.provider.user_files(&plan.env));
+    let spec = plan.provider.launch(&LaunchInput {
+        session_dir: &ctx.state.session_dir(name),
+        hook_command: &hook_command(ctx, name),
+        session_id,
+        model: args.model.as_deref(),
+        on_permission: plan.on_permission,
+        flags: &plan.flags,
+        cli_args: &args.cli_args,
+        cwd: &plan.cwd,
+        env: &plan.env,
+        user_files: &user_files,
+    })?;
+    for (path, content) in &spec.files {
+        files::write_private(path, content)?;
+    }
+    for (link, target) in &spec.links {
+        files::link_if_present(link, target)?;
+    }
+    Ok(spec)
+}
+
+/// What each of the CLI's hooks runs: `event.sh` with the worker's events folder.
+fn hook_command(ctx: &Ctx, name: &WorkerName) -> String {
+    format!(
+        "sh {} {}",
+        shell_quote(&ctx.state.hooks_dir().join("event.sh").to_string_lossy()),
+        shell_quote(&ctx.state.events_dir(name).to_string_lossy())
+    )
+}
+
+/// Starts the CLI in its own tmux session through `launch.sh`, its environment passed in a
+/// buffer (never on an argv).
+fn start_cli(
+    ctx: &Ctx,
+    plan: &Plan,
+    name: &WorkerName,
+    meta: &Meta,
+    spec: LaunchSpec,
+) -> Result<()> {
+    let mut env = plan.env.clone();
+    for (key, value) in &spec.env {
+        env.retain(|(k, _)| k != key);
+        env.push((key.clone(), value.clone()));
+    }
     let mut argv = vec![
         "sh".to_string(),
-        hooks.join("launch.sh").to_string_lossy().into_owned(),
+        ctx.state
+            .hooks_dir()
+            .join("launch.sh")
+            .to_string_lossy()
+            .into_owned(),
         env_buffer(name),
-        events_dir.to_string_lossy().into_owned(),
+        ctx.state.events_dir(name).to_string_lossy().into_owned(),
         meta.bin.clone(),
     ];
     argv.extend(spec.args);
@@ -186,13 +205,7 @@ fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result
         &env_buffer(name),
         script.as_bytes(),
         &argv,
-    )?;
-
-    let given: Vec<&str> = args.env.iter().map(|spec| spec.name()).collect();
-    await_ready(ctx, name, &meta, plan.startup_timeout, &given)?;
-    meta.ready_at = Some(now_ms());
-    ctx.state.write_meta(&meta, name)?;
-    Ok(meta)
+    )
 }
 
 /// The tmux buffer that carries a worker's environment to `launch.sh`.
@@ -221,12 +234,12 @@ fn claim_anonymous(ctx: &Ctx) -> Result<WorkerName> {
 fn resolve_cwd(cwd: Option<&Path>) -> Result<PathBuf> {
     let given = match cwd {
         Some(p) => p.to_path_buf(),
-        None => std::env::current_dir().map_err(|e| Error::CwdMissing {
+        None => host::current_dir().map_err(|e| Error::CwdMissing {
             path: PathBuf::from("."),
             reason: e.to_string(),
         })?,
     };
-    let resolved = std::fs::canonicalize(&given).map_err(|e| Error::CwdMissing {
+    let resolved = host::canonicalize(&given).map_err(|e| Error::CwdMissing {
         path: given.clone(),
         reason: e.to_string(),
     })?;
@@ -251,6 +264,6 @@ pub fn resolve_bin(ctx: &Ctx, provider: &dyn ProviderModule) -> Result<PathBuf> 
         bin: wanted.clone(),
         env_var: provider.bin_env_var(),
     };
-    let here = std::env::current_dir().unwrap_or_default();
+    let here = host::current_dir().unwrap_or_default();
     ctx.find_program(&wanted, &here).ok_or_else(not_found)
 }

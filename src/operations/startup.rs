@@ -38,42 +38,83 @@ pub fn await_ready(
     timeout: Duration,
     given_env: &[&str],
 ) -> Result<()> {
-    let provider = meta.provider.module();
     let session = &meta.tmux_session;
     let deadline = Instant::now() + timeout;
-    let mut presses: HashMap<&'static str, u32> = HashMap::new();
-    let mut idle_since: Option<(Instant, String)> = None;
-    let mut person_since: Option<(Instant, String)> = None;
     let watch = FolderWatch::new(&ctx.state.events_dir(name))?;
-    // Once the start hook has fired it stays fired: the log is read until then, not after.
-    let mut hook_fired = false;
+    let mut startup = Startup {
+        ctx,
+        name,
+        meta,
+        given_env,
+        presses: HashMap::new(),
+        idle_since: None,
+        person_since: None,
+        hook_fired: false,
+    };
     loop {
         if ctx.cancelled() {
             return Err(Error::Interrupted);
         }
         let pane = ctx.tmux.pane(session)?;
         if pane.liveness != Liveness::Alive {
-            let screen = ctx.tmux.capture(session, true).ok();
-            let mut detail = match (ctx.state.read_exit(name), &pane.liveness) {
-                (Some(exit), _) => format!("the CLI {} during startup", exit.describe()),
-                (None, Liveness::Dead(exit)) => {
-                    format!("the CLI {} during startup", exit.describe())
-                }
-                _ => "its tmux session vanished during startup".to_string(),
-            };
-            if let Some(why) = screen.as_deref().and_then(|s| provider.refusal(s)) {
-                detail = format!("{detail}: {why}");
-            }
-            return Err(failed(name, detail, screen));
+            return Err(died(ctx, name, meta, &pane.liveness));
         }
         let screen = ctx.tmux.capture(session, false)?;
-        hook_fired = hook_fired || (provider.start_hook_at_launch() && started(ctx, name, meta)?);
+        match startup.read(screen)? {
+            Next::Ready => return Ok(()),
+            Next::Again => continue,
+            Next::Wait(screen) if Instant::now() >= deadline => {
+                let detail = format!(
+                    "it was not ready within {}",
+                    humantime::format_duration(timeout)
+                );
+                return Err(failed(name, detail, Some(screen)));
+            }
+            Next::Wait(_) if startup.hook_fired => sleep(POLL_AFTER_HOOK),
+            Next::Wait(_) => {
+                watch.wait(POLL);
+            }
+        }
+    }
+}
+
+/// What to do after one look at the screen.
+enum Next {
+    /// The worker is ready.
+    Ready,
+    /// Keys were pressed: look again at once.
+    Again,
+    /// Nothing to do yet (the screen looked at, kept for the timeout's evidence).
+    Wait(String),
+}
+
+/// A startup in progress: the dialogs answered and the screens seen holding still.
+struct Startup<'a> {
+    ctx: &'a Ctx,
+    name: &'a WorkerName,
+    meta: &'a Meta,
+    given_env: &'a [&'a str],
+    presses: HashMap<&'static str, u32>,
+    idle_since: Option<(Instant, String)>,
+    person_since: Option<(Instant, String)>,
+    /// Once the start hook has fired it stays fired: the log is read until then, not after.
+    hook_fired: bool,
+}
+
+impl Startup<'_> {
+    /// Reads one screen: refuses sign-in, answers the dialogs umbel may answer, reports one for
+    /// a person once it held still, and says whether the idle prompt means ready.
+    fn read(&mut self, screen: String) -> Result<Next> {
+        let (ctx, name, meta) = (self.ctx, self.name, self.meta);
+        let provider = meta.provider.module();
+        self.hook_fired =
+            self.hook_fired || (provider.start_hook_at_launch() && started(ctx, name, meta)?);
         let found = provider.startup_screen(&screen);
         if !matches!(
             found,
             StartupScreen::Person(_) | StartupScreen::Consent { .. }
         ) {
-            person_since = None;
+            self.person_since = None;
         }
         match found {
             StartupScreen::SignIn(line) => {
@@ -83,59 +124,73 @@ pub fn await_ready(
                     line,
                 });
             }
-            StartupScreen::Dialog { what, keys } => {
-                idle_since = None;
-                press(ctx, name, &mut presses, what, keys, &screen)?;
-                continue;
-            }
-            StartupScreen::Consent { what, env, keys } if given_env.contains(&env) => {
-                idle_since = None;
-                press(ctx, name, &mut presses, what, keys, &screen)?;
-                continue;
+            StartupScreen::Dialog { what, keys } => return self.answer(what, keys, &screen),
+            StartupScreen::Consent { what, env, keys } if self.given_env.contains(&env) => {
+                return self.answer(what, keys, &screen);
             }
             StartupScreen::Consent { what, env, .. } => {
                 let hint = format!(
                     "It asks about {env}, which the worker inherited from umbel's environment: answer it once in `{}` yourself, or pass it explicitly with `--env {env}` so umbel may answer yes",
                     provider.default_bin()
                 );
-                if held_since(&mut person_since, &screen).elapsed() >= PERSON_SETTLE {
-                    return Err(person(name, meta, what.to_string(), hint, screen));
-                }
+                self.report_when_still(what.to_string(), hint, &screen)?;
             }
             StartupScreen::Person(question) => {
                 let hint = format!(
                     "Answer it in the worker's terminal (`umbel attach {name}`), or settle it once in `{}` yourself and spawn again",
                     provider.default_bin()
                 );
-                if held_since(&mut person_since, &screen).elapsed() >= PERSON_SETTLE {
-                    return Err(person(name, meta, question, hint, screen));
-                }
+                self.report_when_still(question, hint, &screen)?;
             }
             StartupScreen::Idle => {
                 // The same idle screen must hold: a CLI can draw its prompt before a dialog.
-                let since = held_since(&mut idle_since, &screen);
-                if hook_fired
+                let since = held_since(&mut self.idle_since, &screen);
+                if self.hook_fired
                     || provider.ready_on_screen(&screen)
                     || since.elapsed() >= provider.idle_settle()
                 {
-                    return Ok(());
+                    return Ok(Next::Ready);
                 }
             }
-            StartupScreen::Other => idle_since = None,
+            StartupScreen::Other => self.idle_since = None,
         }
-        if Instant::now() >= deadline {
-            let detail = format!(
-                "it was not ready within {}",
-                humantime::format_duration(timeout)
-            );
-            return Err(failed(name, detail, Some(screen)));
-        }
-        if hook_fired {
-            sleep(POLL_AFTER_HOOK);
-        } else {
-            watch.wait(POLL);
-        }
+        Ok(Next::Wait(screen))
     }
+
+    /// Presses a dialog's keys.
+    fn answer(&mut self, what: &'static str, keys: &[&str], screen: &str) -> Result<Next> {
+        self.idle_since = None;
+        press(self.ctx, self.name, &mut self.presses, what, keys, screen)?;
+        Ok(Next::Again)
+    }
+
+    /// Reports a dialog for a person once it has held still for [`PERSON_SETTLE`].
+    fn report_when_still(&mut self, what: String, hint: String, screen: &str) -> Result<()> {
+        if held_since(&mut self.person_since, screen).elapsed() >= PERSON_SETTLE {
+            return Err(person(self.name, self.meta, what, hint, screen.to_string()));
+        }
+        Ok(())
+    }
+}
+
+/// The CLI ended (or its session vanished) before it was ready: why, and its last screen.
+fn died(ctx: &Ctx, name: &WorkerName, meta: &Meta, liveness: &Liveness) -> Error {
+    let session = &meta.tmux_session;
+    let screen = ctx.tmux.capture(session, true).ok();
+    let mut detail = match (ctx.state.read_exit(name), liveness) {
+        (Some(exit), _) => format!("the CLI {} during startup", exit.describe()),
+        (None, Liveness::Dead(exit)) => {
+            format!("the CLI {} during startup", exit.describe())
+        }
+        _ => "its tmux session vanished during startup".to_string(),
+    };
+    if let Some(why) = screen
+        .as_deref()
+        .and_then(|s| meta.provider.module().refusal(s))
+    {
+        detail = format!("{detail}: {why}");
+    }
+    failed(name, detail, screen)
 }
 
 /// Answers a dialog umbel knows with `keys`, at most [`MAX_PRESSES`] times.

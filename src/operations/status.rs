@@ -3,6 +3,7 @@
 
 use super::Ctx;
 use super::worker::Worker;
+use crate::adapters::tmux::Pane;
 use crate::core::args::StatusArgs;
 use crate::core::errors::{Error, Result};
 use crate::core::events::unreadable_lines;
@@ -11,7 +12,8 @@ use crate::core::providers::str_field;
 use crate::core::status::{
     ListedState, Unreadable, WorkerState, WorkerStatus, derive_state, screen_reason,
 };
-use crate::core::wait::Liveness;
+use crate::core::wait::{ClassifiedEvent, Liveness};
+use std::collections::HashMap;
 
 /// How many recent events have their payloads read (for the pending tool).
 const RECENT: usize = 16;
@@ -39,85 +41,111 @@ pub fn status(ctx: &Ctx, args: &StatusArgs) -> Result<Vec<WorkerStatus>> {
     };
     let panes = ctx.tmux.panes()?;
     let mut found = Vec::new();
-    let mut corrupt = Vec::new();
+    let mut rows = Vec::new();
     for name in names {
-        let worker = match Worker::load(ctx, name.as_str()) {
-            Ok(w) => w,
+        match look(ctx, &name, &panes) {
+            Ok(seen) => found.push(seen),
             // One unreadable meta.json must not hide the worker, nor the rest of the fleet.
             Err(Error::Corrupt { path, message }) => {
-                let session = name.tmux_session();
                 let alive = panes
-                    .get(&session)
+                    .get(&name.tmux_session())
                     .is_some_and(|p| p.liveness == Liveness::Alive);
-                corrupt.push(corrupt_row(ctx, &name, &path, &message, alive));
-                continue;
+                rows.push(corrupt_row(ctx, &name, &path, &message, alive));
             }
             Err(e) if args.name.is_some() => return Err(e),
             Err(_) => continue,
-        };
-        let log_len = ctx.state.read_log(&worker.name)?.len();
-        let events = worker.events(ctx, log_len.saturating_sub(RECENT))?;
-        let liveness = panes
-            .get(worker.session())
-            .map_or(Liveness::Gone, |p| p.liveness.clone());
-        let (mut state, input) = derive_state(&worker.meta, &events, &liveness);
-        if state == WorkerState::Busy && worker.ended_in_transcript(ctx, &events, 0).is_some() {
-            state = WorkerState::Ready;
         }
-        found.push((worker, events, liveness, state, input));
     }
     // No hook says a modal opened over an idle prompt, the CLI fell back to its sign-in screen
     // or a dialog mid-turn, or dropped the turn (claude, Esc before any answer): only the pane
     // does. One tmux call reads the screens of every ready or busy worker.
     let looked: Vec<&str> = found
         .iter()
-        .filter(|(_, _, _, state, _)| matches!(state, WorkerState::Ready | WorkerState::Busy))
-        .map(|(worker, ..)| worker.session())
+        .filter(|seen| matches!(seen.state, WorkerState::Ready | WorkerState::Busy))
+        .map(|seen| seen.worker.session())
         .collect();
     let screens = ctx.tmux.capture_many(&looked)?;
-    let mut out = Vec::new();
-    for (worker, events, liveness, mut state, mut input) in found {
-        if let Some(screen) = screens.get(worker.session())
-            && let Some((seen, reason)) = screen_says(&worker, state, screen)
-        {
-            state = seen;
-            input = reason.map(|r| (r, None));
-        }
-        let exit = ctx.state.read_exit(&worker.name).or(match &liveness {
-            Liveness::Dead(status) => Some(status.clone()),
-            _ => ctx.state.read_dead(&worker.name).and_then(|d| d.exit),
-        });
-        let last_event_at = events.last().map(|e| (e.record.at_ns / 1_000_000) as u64);
-        let (needs_input, pending_tool) = match input {
-            Some((reason, tool)) => (Some(reason.to_string()), tool),
-            None => (None, None),
-        };
-        let (session_id, transcript) = own_ids(ctx, &worker, &events);
-        let meta = worker.meta;
-        out.push(WorkerStatus {
-            name: meta.name,
-            provider: meta.provider.as_str().to_string(),
-            model: meta.model,
-            state: state.into(),
-            problem: None,
-            degraded: degraded(&events),
-            needs_input,
-            pending_tool,
-            cwd: meta.cwd.to_string_lossy().into_owned(),
-            created_at: meta.created_at,
-            last_event_at,
-            position: events.len(),
-            exit,
-            session_id: session_id.unwrap_or(meta.session_id),
-            transcript_path: transcript.or_else(|| {
-                meta.transcript_path
-                    .map(|p| p.to_string_lossy().into_owned())
-            }),
-        });
+    rows.extend(found.into_iter().map(|seen| row(ctx, seen, &screens)));
+    rows.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(rows)
+}
+
+/// One worker as its hooks and its pane say it is.
+struct Seen {
+    worker: Worker,
+    events: Vec<ClassifiedEvent>,
+    liveness: Liveness,
+    state: WorkerState,
+    input: Option<(&'static str, Option<serde_json::Value>)>,
+}
+
+/// Loads `name` and derives its state from its recent events and its pane.
+fn look(ctx: &Ctx, name: &WorkerName, panes: &HashMap<String, Pane>) -> Result<Seen> {
+    let worker = Worker::load(ctx, name.as_str())?;
+    let log_len = ctx.state.read_log(&worker.name)?.len();
+    let events = worker.events(ctx, log_len.saturating_sub(RECENT))?;
+    let liveness = panes
+        .get(worker.session())
+        .map_or(Liveness::Gone, |p| p.liveness.clone());
+    let (mut state, input) = derive_state(&worker.meta, &events, &liveness);
+    if state == WorkerState::Busy && worker.ended_in_transcript(ctx, &events, 0).is_some() {
+        state = WorkerState::Ready;
     }
-    out.extend(corrupt);
-    out.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(out)
+    Ok(Seen {
+        worker,
+        events,
+        liveness,
+        state,
+        input,
+    })
+}
+
+/// The status row of a worker, its screen (if read) taken into account.
+fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerStatus {
+    let Seen {
+        worker,
+        events,
+        liveness,
+        mut state,
+        mut input,
+    } = seen;
+    if let Some(screen) = screens.get(worker.session())
+        && let Some((seen, reason)) = screen_says(&worker, state, screen)
+    {
+        state = seen;
+        input = reason.map(|r| (r, None));
+    }
+    let exit = ctx.state.read_exit(&worker.name).or(match &liveness {
+        Liveness::Dead(status) => Some(status.clone()),
+        _ => ctx.state.read_dead(&worker.name).and_then(|d| d.exit),
+    });
+    let last_event_at = events.last().map(|e| (e.record.at_ns / 1_000_000) as u64);
+    let (needs_input, pending_tool) = match input {
+        Some((reason, tool)) => (Some(reason.to_string()), tool),
+        None => (None, None),
+    };
+    let (session_id, transcript) = own_ids(ctx, &worker, &events);
+    let meta = worker.meta;
+    WorkerStatus {
+        name: meta.name,
+        provider: meta.provider.as_str().to_string(),
+        model: meta.model,
+        state: state.into(),
+        problem: None,
+        degraded: degraded(&events),
+        needs_input,
+        pending_tool,
+        cwd: meta.cwd.to_string_lossy().into_owned(),
+        created_at: meta.created_at,
+        last_event_at,
+        position: events.len(),
+        exit,
+        session_id: session_id.unwrap_or(meta.session_id),
+        transcript_path: transcript.or_else(|| {
+            meta.transcript_path
+                .map(|p| p.to_string_lossy().into_owned())
+        }),
+    }
 }
 
 /// What `degraded` says when some event-log lines could not be read.

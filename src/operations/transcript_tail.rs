@@ -3,14 +3,15 @@
 
 use super::Ctx;
 use super::worker::Worker;
+use crate::adapters::files;
+use crate::core::meta::Meta;
 use serde_json::Value;
-use std::io::{Read, Seek, SeekFrom};
 use std::path::PathBuf;
 
 /// The part of a transcript not read yet.
 #[derive(Debug)]
 pub struct TranscriptTail {
-    name: String,
+    worker: Option<Worker>,
     path: Option<PathBuf>,
     offset: u64,
     partial: Vec<u8>,
@@ -18,25 +19,23 @@ pub struct TranscriptTail {
 
 impl TranscriptTail {
     /// Starts at the transcript's current end (its start when it does not exist yet).
-    pub fn start(ctx: &Ctx, name: &str) -> Self {
+    pub fn start(ctx: &Ctx, meta: &Meta) -> Self {
         let mut tail = TranscriptTail {
-            name: name.to_string(),
+            worker: Worker::from_meta(meta.clone()).ok(),
             path: None,
             offset: 0,
             partial: Vec::new(),
         };
         tail.resolve(ctx);
         if let Some(path) = &tail.path {
-            tail.offset = std::fs::metadata(path).map_or(0, |m| m.len());
+            tail.offset = files::len(path);
         }
         tail
     }
 
     fn resolve(&mut self, ctx: &Ctx) {
         if self.path.is_none() {
-            self.path = Worker::load(ctx, &self.name)
-                .ok()
-                .and_then(|w| w.transcript_path(ctx));
+            self.path = self.worker.as_ref().and_then(|w| w.transcript_path(ctx));
         }
     }
 
@@ -46,14 +45,9 @@ impl TranscriptTail {
         let Some(path) = &self.path else {
             return Vec::new();
         };
-        let Ok(mut file) = std::fs::File::open(path) else {
+        let Some(fresh) = files::read_from(path, self.offset) else {
             return Vec::new();
         };
-        let mut fresh = Vec::new();
-        if file.seek(SeekFrom::Start(self.offset)).is_err() || file.read_to_end(&mut fresh).is_err()
-        {
-            return Vec::new();
-        }
         self.offset += fresh.len() as u64;
         self.partial.extend_from_slice(&fresh);
         let Some(last_newline) = self.partial.iter().rposition(|b| *b == b'\n') else {

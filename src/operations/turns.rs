@@ -175,13 +175,12 @@ fn pick<'a>(turns: &'a [Turn], number: usize, flag: &'static str, name: &str) ->
 }
 
 /// The turns `read` selected.
-pub fn read_turns(ctx: &Ctx, name: &str, selection: Selection) -> Result<Vec<TurnText>> {
-    let worker = Worker::load(ctx, name)?;
+pub fn read_turns(ctx: &Ctx, worker: &Worker, selection: Selection) -> Result<Vec<TurnText>> {
     let limit = match selection {
         Selection::One(n) => Some(n),
         Selection::All | Selection::Since(_) => None,
     };
-    let turns = turns_of(ctx, &worker, limit)?;
+    let turns = turns_of(ctx, worker, limit)?;
     let name = worker.name.as_str();
     Ok(match selection {
         Selection::One(n) => vec![pick(&turns, n, "--turn", name)?.into()],
@@ -210,11 +209,10 @@ pub struct TurnActions {
 }
 
 /// The tools of the last turn (running or not), or of `--turn N`.
-pub fn actions(ctx: &Ctx, args: &ActionsArgs) -> Result<TurnActions> {
-    let worker = Worker::load(ctx, &args.name)?;
-    let turns = turns_of(ctx, &worker, args.turn)?;
+pub fn actions(ctx: &Ctx, worker: &Worker, args: &ActionsArgs) -> Result<TurnActions> {
+    let turns = turns_of(ctx, worker, args.turn)?;
     if turns.is_empty() && args.turn.is_none() {
-        return Err(no_turns(&worker));
+        return Err(no_turns(worker));
     }
     let number = args.turn.unwrap_or(turns.len());
     let turn = pick(&turns, number, "--turn", worker.name.as_str())?;
@@ -239,17 +237,16 @@ pub struct TurnDiff {
 }
 
 /// The unified diff of two turns' answers (default: the one before the last, and the last).
-pub fn diff(ctx: &Ctx, args: &DiffArgs) -> Result<TurnDiff> {
-    let worker = Worker::load(ctx, &args.name)?;
+pub fn diff(ctx: &Ctx, worker: &Worker, args: &DiffArgs) -> Result<TurnDiff> {
     let name = worker.name.as_str();
     // Both turns given: read no further than the later one.
     let limit = match (args.from, args.to) {
         (Some(0), _) => None,
         (from, to) => to.map(|to| to.max(from.unwrap_or(0))),
     };
-    let turns = turns_of(ctx, &worker, limit)?;
+    let turns = turns_of(ctx, worker, limit)?;
     if turns.is_empty() && args.to.is_none() {
-        return Err(no_turns(&worker));
+        return Err(no_turns(worker));
     }
     let to = args.to.unwrap_or(turns.len());
     let to_turn = pick(&turns, to, "--to", name)?;

@@ -2,18 +2,19 @@
 //! pane, and the answer of its last turn.
 
 use super::Ctx;
-use super::guard::CHECK_EVENT;
 use crate::adapters::transcript::ReverseLines;
 use crate::core::errors::{Error, Result};
+use crate::core::events::CHECK_EVENT;
 use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
 use crate::core::providers::{EventClass, ProviderModule, TranscriptTurn, str_field};
 use crate::core::wait::{ClassifiedEvent, Liveness};
 use serde::Serialize;
 use std::path::PathBuf;
-use std::time::{SystemTime, UNIX_EPOCH};
 
-/// A worker as the verbs see it.
+/// A worker as the verbs see it: loaded once by the face (or handed back by `spawn`) and passed
+/// to every verb the command runs, so meta.json is read once per command.
+#[derive(Debug, Clone)]
 pub struct Worker {
     pub name: WorkerName,
     pub meta: Meta,
@@ -24,6 +25,12 @@ impl Worker {
     pub fn load(ctx: &Ctx, raw_name: &str) -> Result<Self> {
         let name = WorkerName::parse(raw_name)?;
         let meta = ctx.state.read_meta(&name)?;
+        Ok(Worker { name, meta })
+    }
+
+    /// The worker `spawn` just wrote the meta of.
+    pub fn from_meta(meta: Meta) -> Result<Self> {
+        let name = WorkerName::parse(&meta.name)?;
         Ok(Worker { name, meta })
     }
 
@@ -102,21 +109,24 @@ impl Worker {
     /// The answer of the last finished turn: the end-of-turn hook's payload first, the
     /// transcript (read from its end) as the durable source.
     pub fn answer(&self, ctx: &Ctx) -> Result<Answer> {
+        let mut walk = LogWalk::default();
+        match self.answer_from_hooks(ctx, &mut walk)? {
+            Some(answer) => Ok(answer),
+            None => self.answer_from_transcript(ctx, walk),
+        }
+    }
+
+    /// Walks the event log back from its end to the last turn's end; its hook's answer, if the
+    /// payload has one. What the walk learnt on the way is left in `walk`.
+    fn answer_from_hooks(&self, ctx: &Ctx, walk: &mut LogWalk) -> Result<Option<Answer>> {
         let provider = self.provider();
         let records = ctx.state.read_log(&self.name)?;
-        let mut transcript: Option<PathBuf> = None;
-        let mut session_id: Option<String> = None;
-        // A guardrail check recorded after the turn ended, newest first: its accepted value.
-        let mut checked: Option<Option<serde_json::Value>> = None;
-        // Set when the newest turn end was logged without a payload: that turn's answer can
-        // only come from the transcript, never from an older turn's hook.
-        let mut lost: Option<LostEnd> = None;
         for record in records.iter().rev() {
             let payload = record
                 .payload
                 .as_deref()
                 .and_then(|f| ctx.state.read_payload(&self.name, f));
-            if let Some(lost) = &mut lost {
+            if let Some(lost) = &mut walk.lost {
                 if lost.learn(provider, &record.kind, payload.as_ref()) {
                     break;
                 }
@@ -124,44 +134,45 @@ impl Worker {
             }
             let Some(payload) = payload else {
                 if ends_turn(provider, &record.kind) {
-                    lost = Some(LostEnd::default());
+                    walk.lost = Some(LostEnd::default());
                 }
                 continue;
             };
             if record.kind == CHECK_EVENT {
-                checked.get_or_insert_with(|| {
-                    let accepted = payload.get("accepted") == Some(&serde_json::Value::Bool(true));
-                    payload
-                        .get("value")
-                        .filter(|v| accepted && !v.is_null())
-                        .cloned()
-                });
+                walk.checked.get_or_insert_with(|| accepted_value(&payload));
                 continue;
             }
-            if session_id.is_none() {
-                session_id = str_field(&payload, "session_id").map(str::to_string);
-            }
-            if transcript.is_none() {
-                transcript = str_field(&payload, "transcript_path")
-                    .filter(|p| !p.is_empty())
-                    .map(PathBuf::from);
-            }
+            walk.learn(&payload);
             match provider.classify(&record.kind, Some(&payload)) {
                 class @ (EventClass::TurnEnded | EventClass::TurnFailed { .. }) => {
                     let failed = matches!(class, EventClass::TurnFailed { .. });
-                    if let Some(text) = provider.answer_from_payload(&payload) {
-                        let transcript = transcript.or_else(|| self.meta.transcript_path.clone());
-                        let mut answer =
-                            self.answer_of(text, "hook", failed, transcript, session_id);
-                        answer.structured_output = checked.flatten();
-                        return Ok(answer);
-                    }
-                    break;
+                    let Some(text) = provider.answer_from_payload(&payload) else {
+                        break;
+                    };
+                    let transcript = walk
+                        .transcript
+                        .take()
+                        .or_else(|| self.meta.transcript_path.clone());
+                    let mut answer =
+                        self.answer_of(text, "hook", failed, transcript, walk.session_id.take());
+                    answer.structured_output = walk.checked.take().flatten();
+                    return Ok(Some(answer));
                 }
                 EventClass::Submitted => break,
                 _ => {}
             }
         }
+        Ok(None)
+    }
+
+    /// The last turn's answer from the transcript, when the log had none.
+    fn answer_from_transcript(&self, ctx: &Ctx, walk: LogWalk) -> Result<Answer> {
+        let LogWalk {
+            transcript,
+            session_id,
+            checked,
+            lost,
+        } = walk;
         let transcript = match lost {
             Some(_) => transcript.or_else(|| self.transcript_path(ctx)),
             None => transcript.or_else(|| self.meta.transcript_path.clone()),
@@ -169,7 +180,7 @@ impl Worker {
         let turn = transcript
             .as_deref()
             .and_then(ReverseLines::open)
-            .map(|mut lines| provider.last_turn(&mut lines))
+            .map(|mut lines| self.provider().last_turn(&mut lines))
             .unwrap_or_default();
         if lost.is_some_and(|lost| !lost.is(&turn)) {
             return Err(Error::AnswerLost {
@@ -209,6 +220,43 @@ impl Worker {
             structured_output: None,
         }
     }
+}
+
+/// What walking the event log back from its end learnt about the last turn.
+#[derive(Default)]
+struct LogWalk {
+    /// The newest transcript path a payload named.
+    transcript: Option<PathBuf>,
+    /// The newest session id a payload named.
+    session_id: Option<String>,
+    /// A guardrail check recorded after the turn ended, newest first: its accepted value.
+    checked: Option<Option<serde_json::Value>>,
+    /// Set when the newest turn end was logged without a payload: that turn's answer can
+    /// only come from the transcript, never from an older turn's hook.
+    lost: Option<LostEnd>,
+}
+
+impl LogWalk {
+    /// Takes in a payload's session id and transcript path, newest first.
+    fn learn(&mut self, payload: &serde_json::Value) {
+        if self.session_id.is_none() {
+            self.session_id = str_field(payload, "session_id").map(str::to_string);
+        }
+        if self.transcript.is_none() {
+            self.transcript = str_field(payload, "transcript_path")
+                .filter(|p| !p.is_empty())
+                .map(PathBuf::from);
+        }
+    }
+}
+
+/// The value a recorded check accepted, if it accepted one.
+fn accepted_value(payload: &serde_json::Value) -> Option<serde_json::Value> {
+    let accepted = payload.get("accepted") == Some(&serde_json::Value::Bool(true));
+    payload
+        .get("value")
+        .filter(|v| accepted && !v.is_null())
+        .cloned()
 }
 
 /// Whether a log line of this kind ends a turn (every provider tells by the name alone).
@@ -284,12 +332,4 @@ pub struct Answer {
     /// The value a `--schema` guardrail accepted for this turn, as JSON.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub structured_output: Option<serde_json::Value>,
-}
-
-/// Milliseconds since the Unix epoch.
-pub fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or(0)
 }

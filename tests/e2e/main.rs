@@ -20,6 +20,7 @@ mod interrupts;
 mod lifecycle;
 mod load;
 mod mcp;
+mod meta_reads;
 mod outcomes;
 mod print;
 mod print_json;

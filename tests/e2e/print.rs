@@ -292,6 +292,58 @@ fn stream_json_prints_events_while_the_turn_runs() {
     assert!(sb.worker_dirs().is_empty(), "the worker stayed");
 }
 
+/// codex's JSON is `codex exec --json`, a stream: a command's items are out while the turn
+/// still runs (here its answer streams for seconds after the command).
+#[test]
+fn codex_json_prints_a_command_while_the_turn_runs() {
+    use std::io::BufRead;
+    let sb = Sandbox::new();
+    let reply = vec!["word"; 40].join(" ");
+    let scenario = sb.scenario(
+        "w",
+        json!({ "turns": [{ "reply": reply, "chunk_ms": 250, "end": { "permission": {
+            "tool": "Bash", "input": { "command": "echo hi", "description": "Print hi" } } } }] }),
+    );
+    let args = [
+        "-p",
+        "run it",
+        "--provider",
+        "codex",
+        "--output-format",
+        "json",
+    ];
+    let mut child = sb
+        .process(&args)
+        .args(["--timeout", "60s", "--unattended", "--env", &scenario])
+        .spawn()
+        .expect("umbel");
+    let mut lines = std::io::BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut kinds = Vec::new();
+    while kinds.last().map(String::as_str) != Some("item.completed/command_execution") {
+        let line = lines.next().expect("an event").expect("read");
+        let event: Value = serde_json::from_str(&line).expect("one JSON object a line");
+        kinds.push(crate::print_json::kind(&event));
+    }
+    assert!(
+        child.try_wait().expect("try_wait").is_none(),
+        "the command's items came only once umbel had ended"
+    );
+    assert_eq!(
+        kinds,
+        [
+            "thread.started",
+            "turn.started",
+            "item.started/command_execution",
+            "item.completed/command_execution"
+        ]
+    );
+    let rest: Vec<String> = lines
+        .map(|l| crate::print_json::kind(&serde_json::from_str(&l.expect("read")).expect("JSON")))
+        .collect();
+    assert_eq!(rest, ["item.completed/agent_message", "turn.completed"]);
+    assert_eq!(child.wait().expect("wait").code(), Some(0));
+}
+
 /// A stdin pipe that stays silent (a `while read` loop's, a CI runner's) does not hang
 /// `umbel -p PROMPT`: like `claude -p`, it waits 3 s for data, then goes on with the prompt.
 #[test]

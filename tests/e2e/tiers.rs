@@ -427,6 +427,28 @@ fn print_mode_denies_a_tool_needing_approval_and_goes_on(provider: &str, tier: T
         !sb.project.join("umbel-tool.txt").exists(),
         "the tool was refused"
     );
+    if provider == "codex" {
+        // `codex exec --json` shows no item for a command it refused; the stream, written while
+        // the turn runs, must not show it started either.
+        let out = print("run the tool, as JSON", &["--output-format", "json"]);
+        assert_success(&out, "-p -o json with a tool needing approval");
+        let kinds: Vec<String> = crate::print_json::parse_documents(&stdout(&out))
+            .iter()
+            .map(crate::print_json::kind)
+            .filter(|k| k != "item.completed/error")
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "thread.started",
+                "turn.started",
+                "item.completed/agent_message",
+                "turn.completed"
+            ],
+            "{}",
+            stdout(&out)
+        );
+    }
     let out = print(
         "run it, stop",
         &["--on-permission", "stop", "--timeout", "60s"],

@@ -146,69 +146,81 @@ fn claude(records: &[Value], stats: &mut TurnStats) {
     for record in records {
         let message = record.get("message").unwrap_or(&Value::Null);
         match str_field(record, "type") {
-            Some("assistant") => {
-                let model = str_field(message, "model").unwrap_or("");
-                stats.uuid = str_field(record, "uuid").map(str::to_string);
-                stats.usage = message.get("usage").filter(|u| u.is_object()).cloned();
-                if let Some(reason) = str_field(message, "stop_reason") {
-                    stats.stop_reason = Some(reason.to_string());
-                }
-                if record.get("isApiErrorMessage") == Some(&Value::Bool(true)) {
-                    stats.api_error_status = record.get("apiErrorStatus").and_then(Value::as_u64);
-                    stats.api_error_type = str_field(record, "apiErrorType").map(str::to_string);
-                }
-                if model == "<synthetic>" || model.is_empty() {
-                    continue;
-                }
-                let usage = message.get("usage").unwrap_or(&Value::Null);
-                let tokens = Tokens {
-                    input: u64_at(usage, "/input_tokens"),
-                    output: u64_at(usage, "/output_tokens"),
-                    cache_read: u64_at(usage, "/cache_read_input_tokens"),
-                    cache_creation: u64_at(usage, "/cache_creation_input_tokens"),
-                    thoughts: u64_at(usage, "/output_tokens_details/thinking_tokens"),
-                    requests: 1,
-                };
-                let id = str_field(message, "id").unwrap_or("").to_string();
-                match counted
-                    .iter_mut()
-                    .find(|(i, _, _)| *i == id && !id.is_empty())
-                {
-                    Some(entry) => entry.2 = tokens,
-                    None => counted.push((id, model.to_string(), tokens)),
-                }
-                for block in blocks(message) {
-                    if str_field(block, "type") == Some("tool_use") {
-                        stats.tools.push(ToolCall::new(
-                            str_field(block, "id"),
-                            str_field(block, "name"),
-                            block.get("input"),
-                        ));
-                    }
-                }
-            }
-            Some("user") => {
-                let decision = record.pointer("/permissionDecision/decision");
-                let denied = decision
-                    .and_then(Value::as_str)
-                    .is_some_and(|d| matches!(d, "deny" | "reject"));
-                for block in blocks(message) {
-                    if str_field(block, "type") != Some("tool_result") {
-                        continue;
-                    }
-                    let id = str_field(block, "tool_use_id").unwrap_or("");
-                    if let Some(tool) = stats.tool(id) {
-                        tool.output = Some(result_text(block.get("content")));
-                        tool.ok = Some(block.get("is_error") != Some(&Value::Bool(true)));
-                        tool.denied = denied;
-                    }
-                }
-            }
+            Some("assistant") => claude_assistant(record, message, stats, &mut counted),
+            Some("user") => claude_results(record, message, stats),
             _ => {}
         }
     }
     for (_, model, tokens) in counted {
         stats.model(&model).add(&tokens);
+    }
+}
+
+/// One assistant line: the turn's last usage, stop reason and API error, the message's tokens
+/// (the latest line of a message id wins, in `counted`), and its tool calls.
+fn claude_assistant(
+    record: &Value,
+    message: &Value,
+    stats: &mut TurnStats,
+    counted: &mut Vec<(String, String, Tokens)>,
+) {
+    let model = str_field(message, "model").unwrap_or("");
+    stats.uuid = str_field(record, "uuid").map(str::to_string);
+    stats.usage = message.get("usage").filter(|u| u.is_object()).cloned();
+    if let Some(reason) = str_field(message, "stop_reason") {
+        stats.stop_reason = Some(reason.to_string());
+    }
+    if record.get("isApiErrorMessage") == Some(&Value::Bool(true)) {
+        stats.api_error_status = record.get("apiErrorStatus").and_then(Value::as_u64);
+        stats.api_error_type = str_field(record, "apiErrorType").map(str::to_string);
+    }
+    if model == "<synthetic>" || model.is_empty() {
+        return;
+    }
+    let usage = message.get("usage").unwrap_or(&Value::Null);
+    let tokens = Tokens {
+        input: u64_at(usage, "/input_tokens"),
+        output: u64_at(usage, "/output_tokens"),
+        cache_read: u64_at(usage, "/cache_read_input_tokens"),
+        cache_creation: u64_at(usage, "/cache_creation_input_tokens"),
+        thoughts: u64_at(usage, "/output_tokens_details/thinking_tokens"),
+        requests: 1,
+    };
+    let id = str_field(message, "id").unwrap_or("").to_string();
+    match counted
+        .iter_mut()
+        .find(|(i, _, _)| *i == id && !id.is_empty())
+    {
+        Some(entry) => entry.2 = tokens,
+        None => counted.push((id, model.to_string(), tokens)),
+    }
+    for block in blocks(message) {
+        if str_field(block, "type") == Some("tool_use") {
+            stats.tools.push(ToolCall::new(
+                str_field(block, "id"),
+                str_field(block, "name"),
+                block.get("input"),
+            ));
+        }
+    }
+}
+
+/// One user line: the results of tool calls (and whether a person denied them).
+fn claude_results(record: &Value, message: &Value, stats: &mut TurnStats) {
+    let decision = record.pointer("/permissionDecision/decision");
+    let denied = decision
+        .and_then(Value::as_str)
+        .is_some_and(|d| matches!(d, "deny" | "reject"));
+    for block in blocks(message) {
+        if str_field(block, "type") != Some("tool_result") {
+            continue;
+        }
+        let id = str_field(block, "tool_use_id").unwrap_or("");
+        if let Some(tool) = stats.tool(id) {
+            tool.output = Some(result_text(block.get("content")));
+            tool.ok = Some(block.get("is_error") != Some(&Value::Bool(true)));
+            tool.denied = denied;
+        }
     }
 }
 
@@ -255,24 +267,11 @@ fn codex(records: &[Value], stats: &mut TurnStats) {
                 let name = model.clone();
                 stats.model(&name).add(&tokens);
             }
-            (_, Some("function_call")) => {
-                let input: Option<Value> =
-                    str_field(payload, "arguments").and_then(|a| serde_json::from_str(a).ok());
-                stats.tools.push(ToolCall::new(
-                    str_field(payload, "call_id"),
-                    str_field(payload, "name"),
-                    input.as_ref(),
-                ));
-            }
+            (_, Some("function_call")) => stats.tools.push(codex_call(payload)),
             (_, Some("function_call_output")) => {
                 let id = str_field(payload, "call_id").unwrap_or("");
-                let raw = str_field(payload, "output").unwrap_or("");
-                let exit_code = codex_exit_code(raw);
                 if let Some(tool) = stats.tool(id) {
-                    tool.output = Some(codex_output(raw).to_string());
-                    tool.exit_code = exit_code;
-                    tool.ok = Some(exit_code == Some(0));
-                    tool.denied = exit_code.is_none() && raw.contains("reject");
+                    codex_call_output(tool, payload);
                 }
             }
             (_, Some("task_complete")) => {
@@ -281,6 +280,28 @@ fn codex(records: &[Value], stats: &mut TurnStats) {
             _ => {}
         }
     }
+}
+
+/// A codex `function_call` payload as a tool call without its result.
+pub fn codex_call(payload: &Value) -> ToolCall {
+    let input: Option<Value> =
+        str_field(payload, "arguments").and_then(|a| serde_json::from_str(a).ok());
+    ToolCall::new(
+        str_field(payload, "call_id"),
+        str_field(payload, "name"),
+        input.as_ref(),
+    )
+}
+
+/// Its `function_call_output` payload: what the command printed and how it ended, or that
+/// codex refused to run it (no exit code, a rejection).
+pub fn codex_call_output(tool: &mut ToolCall, payload: &Value) {
+    let raw = str_field(payload, "output").unwrap_or("");
+    let exit_code = codex_exit_code(raw);
+    tool.output = Some(codex_output(raw).to_string());
+    tool.exit_code = exit_code;
+    tool.ok = Some(exit_code == Some(0));
+    tool.denied = exit_code.is_none() && raw.contains("reject");
 }
 
 /// `Process exited with code N` in a codex tool output.

@@ -3,7 +3,7 @@
 //! (and `CommandExecution` exit codes), gemini `toolCalls` on its (upserted) `gemini` records.
 
 use super::str_field;
-use crate::core::turns::{ActionStatus, ToolAction, summarize_input};
+use super::tool_action::{ActionStatus, ToolAction, summarize_input};
 use serde_json::Value;
 use std::collections::HashMap;
 

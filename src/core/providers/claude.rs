@@ -10,11 +10,8 @@
 //!   and confirms only once "Yes, I trust this folder" is highlighted; onboarding and sign-in
 //!   screens are refused.
 
-use super::{
-    EventClass, LaunchInput, LaunchSpec, Provider, ProviderModule, StartupScreen, TranscriptTurn,
-    add_tokens, dialog_question, env_get, flags, highlighted, hooks_json, str_field,
-};
-use crate::core::args::OnPermission;
+// The provider seam's shared types and helpers (`mod.rs`).
+use super::*;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -56,6 +53,19 @@ const INHERIT: &[&str] = &[
     // as root; umbel never sets it on the user's behalf.
     "IS_SANDBOX",
 ];
+
+static IDENTITY: Identity = Identity {
+    name: "claude",
+    bin_env_var: "UMBEL_CLAUDE_BIN",
+    env: ProviderEnv {
+        inherit: INHERIT,
+        fixed: &[("DISABLE_AUTOUPDATER", "1")],
+    },
+    actions: super::actions::claude,
+    config_dir,
+    user_files: &["settings.json"],
+    composer: None,
+};
 
 /// Lines that mean a person must sign in or finish onboarding first.
 const SIGN_IN_LINES: &[&str] = &[
@@ -124,33 +134,8 @@ fn user_default_mode(input: &LaunchInput<'_>) -> Option<String> {
 }
 
 impl ProviderModule for Claude {
-    fn name(&self) -> &'static str {
-        "claude"
-    }
-
-    fn default_bin(&self) -> &'static str {
-        "claude"
-    }
-
-    fn bin_env_var(&self) -> &'static str {
-        "UMBEL_CLAUDE_BIN"
-    }
-
-    fn config_dir(&self, env: &[(String, String)]) -> Option<PathBuf> {
-        config_dir(env)
-    }
-
-    fn env(&self) -> ProviderEnv {
-        ProviderEnv {
-            inherit: INHERIT,
-            fixed: &[("DISABLE_AUTOUPDATER", "1")],
-        }
-    }
-
-    fn user_files(&self, env: &[(String, String)]) -> Vec<PathBuf> {
-        config_dir(env)
-            .map(|dir| vec![dir.join("settings.json")])
-            .unwrap_or_default()
+    fn identity(&self) -> &'static Identity {
+        &IDENTITY
     }
 
     fn prompt_restored(&self, screen: &str) -> bool {
@@ -212,49 +197,8 @@ impl ProviderModule for Claude {
         {
             return StartupScreen::SignIn((*line).to_string());
         }
-        let cursor_on = |text: &str| highlighted(&lines, '❯', text);
-        // Enter once the cursor is on `option`, else one step `toward` it: never a blind Enter.
-        let choose = |option: &str, toward: &'static [&'static str]| -> &'static [&'static str] {
-            if cursor_on(option) {
-                &["Enter"]
-            } else {
-                toward
-            }
-        };
-        // Shown in bypass mode, which only the user asks for (--unattended, or their settings).
-        if screen.contains("WARNING: Claude Code running in Bypass Permissions mode") {
-            return StartupScreen::Dialog {
-                what: "bypass permissions warning",
-                keys: choose("Yes, I accept", &["Down"]),
-            };
-        }
-        if lines
-            .iter()
-            .any(|l| l.starts_with("Do you want to use this API key?"))
-        {
-            return StartupScreen::Consent {
-                what: "custom API key",
-                env: "ANTHROPIC_API_KEY",
-                keys: choose("Yes", &["Up"]),
-            };
-        }
-        if cursor_on("No, exit") {
-            return StartupScreen::Dialog {
-                what: "workspace trust",
-                keys: &["Down"],
-            };
-        }
-        if cursor_on("Yes, I trust this folder") {
-            return StartupScreen::Dialog {
-                what: "workspace trust",
-                keys: &["Enter"],
-            };
-        }
-        if cursor_on("No, disable external imports") {
-            return StartupScreen::Dialog {
-                what: "external CLAUDE.md imports",
-                keys: &["Enter"],
-            };
+        if let Some(dialog) = known_dialog(screen, &lines) {
+            return dialog;
         }
         match input_line(&lines) {
             Some(_) if !screen.contains("esc to interrupt") => StartupScreen::Idle,
@@ -279,11 +223,7 @@ impl ProviderModule for Claude {
             "StopFailure" => EventClass::TurnFailed {
                 reason: "api-error",
             },
-            "PermissionRequest" => EventClass::NeedsInput {
-                reason: "permission",
-                tool: payload
-                    .map(|p| json!({ "name": p.get("tool_name"), "input": p.get("tool_input") })),
-            },
+            "PermissionRequest" => EventClass::permission_request(payload),
             "Notification" => match payload.and_then(|p| str_field(p, "notification_type")) {
                 Some("permission_prompt") => EventClass::NeedsInput {
                     reason: "permission",
@@ -304,14 +244,6 @@ impl ProviderModule for Claude {
         str_field(payload, "prompt_id").map(str::to_string)
     }
 
-    fn answer_from_payload(&self, payload: &Value) -> Option<String> {
-        str_field(payload, "last_assistant_message").map(str::to_string)
-    }
-
-    fn turn_actions(&self, records: &[Value]) -> Vec<crate::core::turns::ToolAction> {
-        super::actions::claude(records)
-    }
-
     fn record_tokens(&self) -> &'static [&'static str] {
         // `type` of the records read: `assistant`, `user`, and `system` ones only when
         // `turn_duration`.
@@ -324,44 +256,17 @@ impl ProviderModule for Claude {
 
     fn turn_from_records(&self, records: &mut dyn Iterator<Item = Value>) -> TranscriptTurn {
         let mut turn = TranscriptTurn::default();
-        let mut answer_id: Option<String> = None;
-        let mut answer_done = false;
-        let mut texts: Vec<String> = Vec::new();
-        let mut saw_assistant = false;
-        // claude writes one record per content block, each with the message's usage.
-        let mut counted: Vec<String> = Vec::new();
+        let mut fold = AnswerFold::default();
         for record in records {
             match str_field(&record, "type") {
                 Some("system")
-                    if !saw_assistant && str_field(&record, "subtype") == Some("turn_duration") =>
+                    if !fold.saw_assistant
+                        && str_field(&record, "subtype") == Some("turn_duration") =>
                 {
                     turn.ended = true;
                 }
                 Some("assistant") if record.get("isSidechain") != Some(&Value::Bool(true)) => {
-                    let id = record
-                        .pointer("/message/id")
-                        .and_then(Value::as_str)
-                        .map(str::to_string);
-                    if let Some(id) = id.as_ref().filter(|id| !counted.contains(id)) {
-                        counted.push(id.clone());
-                        let usage = record.pointer("/message/usage/output_tokens");
-                        add_tokens(&mut turn.output_tokens, usage.and_then(Value::as_u64));
-                    }
-                    if !saw_assistant {
-                        saw_assistant = true;
-                        answer_id = id.clone();
-                        if record.get("isApiErrorMessage") == Some(&Value::Bool(true)) {
-                            turn.is_error = true;
-                            turn.ended = true;
-                            turn.error_reason = Some("api-error");
-                        }
-                    }
-                    if !answer_done && id == answer_id {
-                        // Newest first: each earlier block goes in front.
-                        texts.splice(0..0, block_texts(&record));
-                    } else {
-                        answer_done = true;
-                    }
+                    fold.assistant(&mut turn, &record);
                 }
                 _ => match user_record(&record) {
                     Some(UserRecord::Prompt(text)) => {
@@ -369,7 +274,7 @@ impl ProviderModule for Claude {
                         turn.turn_id = str_field(&record, "promptId").map(str::to_string);
                         break;
                     }
-                    Some(UserRecord::Interrupted) if !saw_assistant => {
+                    Some(UserRecord::Interrupted) if !fold.saw_assistant => {
                         turn.ended = true;
                         turn.is_error = true;
                         turn.error_reason = Some("interrupted");
@@ -378,10 +283,51 @@ impl ProviderModule for Claude {
                 },
             }
         }
-        if !texts.is_empty() {
-            turn.answer = Some(texts.join("\n"));
+        if !fold.texts.is_empty() {
+            turn.answer = Some(fold.texts.join("\n"));
         }
         turn
+    }
+}
+
+/// The assistant records of one turn, read newest first: the answer is the newest message's
+/// text blocks; output tokens count once per message id.
+#[derive(Default)]
+struct AnswerFold {
+    answer_id: Option<String>,
+    answer_done: bool,
+    texts: Vec<String>,
+    saw_assistant: bool,
+    /// claude writes one record per content block, each with the message's usage.
+    counted: Vec<String>,
+}
+
+impl AnswerFold {
+    fn assistant(&mut self, turn: &mut TranscriptTurn, record: &Value) {
+        let id = record
+            .pointer("/message/id")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        if let Some(id) = id.as_ref().filter(|id| !self.counted.contains(id)) {
+            self.counted.push(id.clone());
+            let usage = record.pointer("/message/usage/output_tokens");
+            add_tokens(&mut turn.output_tokens, usage.and_then(Value::as_u64));
+        }
+        if !self.saw_assistant {
+            self.saw_assistant = true;
+            self.answer_id = id.clone();
+            if record.get("isApiErrorMessage") == Some(&Value::Bool(true)) {
+                turn.is_error = true;
+                turn.ended = true;
+                turn.error_reason = Some("api-error");
+            }
+        }
+        if !self.answer_done && id == self.answer_id {
+            // Newest first: each earlier block goes in front.
+            self.texts.splice(0..0, block_texts(record));
+        } else {
+            self.answer_done = true;
+        }
     }
 }
 
@@ -438,6 +384,56 @@ fn user_prompt(record: &Value) -> UserRecord {
     } else {
         UserRecord::Prompt(text)
     }
+}
+
+/// The dialogs umbel answers on claude's startup screen (trust, external imports, bypass mode)
+/// or answers only with consent (a custom API key), with the keys that answer them.
+fn known_dialog(screen: &str, lines: &[&str]) -> Option<StartupScreen> {
+    let cursor_on = |text: &str| highlighted(lines, '❯', text);
+    // Enter once the cursor is on `option`, else one step `toward` it: never a blind Enter.
+    let choose = |option: &str, toward: &'static [&'static str]| -> &'static [&'static str] {
+        if cursor_on(option) {
+            &["Enter"]
+        } else {
+            toward
+        }
+    };
+    // Shown in bypass mode, which only the user asks for (--unattended, or their settings).
+    if screen.contains("WARNING: Claude Code running in Bypass Permissions mode") {
+        return Some(StartupScreen::Dialog {
+            what: "bypass permissions warning",
+            keys: choose("Yes, I accept", &["Down"]),
+        });
+    }
+    if lines
+        .iter()
+        .any(|l| l.starts_with("Do you want to use this API key?"))
+    {
+        return Some(StartupScreen::Consent {
+            what: "custom API key",
+            env: "ANTHROPIC_API_KEY",
+            keys: choose("Yes", &["Up"]),
+        });
+    }
+    if cursor_on("No, exit") {
+        return Some(StartupScreen::Dialog {
+            what: "workspace trust",
+            keys: &["Down"],
+        });
+    }
+    if cursor_on("Yes, I trust this folder") {
+        return Some(StartupScreen::Dialog {
+            what: "workspace trust",
+            keys: &["Enter"],
+        });
+    }
+    if cursor_on("No, disable external imports") {
+        return Some(StartupScreen::Dialog {
+            what: "external CLAUDE.md imports",
+            keys: &["Enter"],
+        });
+    }
+    None
 }
 
 #[cfg(test)]

@@ -1,16 +1,11 @@
 //! Claude provider tests on the real 2.1.332 screens, hook payloads and transcripts.
 
 use super::*;
-use crate::core::args::OnPermission;
-use crate::core::providers::{EventClass, ProviderModule, StartupScreen};
+use crate::core::test_data::provider_data;
 
 macro_rules! data {
     ($file:literal) => {
-        include_str!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/claude/",
-            $file
-        ))
+        provider_data!("claude", $file)
     };
 }
 

@@ -14,11 +14,8 @@
 //!   `event_msg/task_started` to `event_msg/task_complete` (or `turn_aborted`).
 
 use super::codex_config::worker_config;
-use super::{
-    Composer, EventClass, LaunchInput, LaunchSpec, Provider, ProviderModule, StartupScreen,
-    TranscriptTurn, add_tokens, env_get, flags, highlighted, hooks_json, str_field,
-};
-use crate::core::args::OnPermission;
+// The provider seam's shared types and helpers (`mod.rs`).
+use super::*;
 use crate::core::errors::Result;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
@@ -48,6 +45,19 @@ const INHERIT: &[&str] = &[
     "CODEX_API_KEY",
 ];
 
+static IDENTITY: Identity = Identity {
+    name: "codex",
+    bin_env_var: "UMBEL_CODEX_BIN",
+    env: ProviderEnv {
+        inherit: INHERIT,
+        fixed: &[],
+    },
+    actions: super::actions::codex,
+    config_dir: user_home,
+    user_files: &["config.toml"],
+    composer: Some(&COMPOSER),
+};
+
 /// The user's own codex home (`$CODEX_HOME`, else `~/.codex`).
 fn user_home(env: &[(String, String)]) -> Option<PathBuf> {
     env_get(env, "CODEX_HOME")
@@ -56,35 +66,8 @@ fn user_home(env: &[(String, String)]) -> Option<PathBuf> {
 }
 
 impl ProviderModule for Codex {
-    fn name(&self) -> &'static str {
-        "codex"
-    }
-
-    fn default_bin(&self) -> &'static str {
-        "codex"
-    }
-
-    fn bin_env_var(&self) -> &'static str {
-        "UMBEL_CODEX_BIN"
-    }
-
-    fn config_dir(&self, env: &[(String, String)]) -> Option<PathBuf> {
-        user_home(env)
-    }
-
-    fn env(&self) -> ProviderEnv {
-        ProviderEnv {
-            inherit: INHERIT,
-            fixed: &[],
-        }
-    }
-
-    fn reconcile_env(&self, _env: &mut Vec<(String, String)>) {}
-
-    fn user_files(&self, env: &[(String, String)]) -> Vec<PathBuf> {
-        user_home(env)
-            .map(|h| vec![h.join("config.toml")])
-            .unwrap_or_default()
+    fn identity(&self) -> &'static Identity {
+        &IDENTITY
     }
 
     fn launch(&self, input: &LaunchInput<'_>) -> Result<LaunchSpec> {
@@ -183,15 +166,7 @@ impl ProviderModule for Codex {
                 }
             };
         }
-        if COMPOSER.idle(screen, &lines) {
-            StartupScreen::Idle
-        } else {
-            StartupScreen::Other
-        }
-    }
-
-    fn pending_input(&self, screen: &str) -> bool {
-        COMPOSER.pending(screen)
+        COMPOSER.idle_or_other(screen, &lines)
     }
 
     fn classify(&self, event: &str, payload: Option<&Value>) -> EventClass {
@@ -202,11 +177,7 @@ impl ProviderModule for Codex {
             "Interrupt" => EventClass::TurnFailed {
                 reason: "interrupted",
             },
-            "PermissionRequest" => EventClass::NeedsInput {
-                reason: "permission",
-                tool: payload
-                    .map(|p| json!({ "name": p.get("tool_name"), "input": p.get("tool_input") })),
-            },
+            "PermissionRequest" => EventClass::permission_request(payload),
             "PreToolUse" | "PostToolUse" => EventClass::Progress,
             _ => EventClass::Other,
         }
@@ -214,14 +185,6 @@ impl ProviderModule for Codex {
 
     fn submit_turn_id(&self, payload: &Value) -> Option<String> {
         str_field(payload, "turn_id").map(str::to_string)
-    }
-
-    fn answer_from_payload(&self, payload: &Value) -> Option<String> {
-        str_field(payload, "last_assistant_message").map(str::to_string)
-    }
-
-    fn turn_actions(&self, records: &[Value]) -> Vec<crate::core::turns::ToolAction> {
-        super::actions::codex(records)
     }
 
     fn record_tokens(&self) -> &'static [&'static str] {
@@ -255,22 +218,7 @@ impl ProviderModule for Codex {
             let kind = str_field(payload, "type");
             match (str_field(&record, "type"), kind) {
                 (Some("event_msg"), Some("task_complete")) if !turn.ended => {
-                    turn.ended = true;
-                    turn.turn_id = str_field(payload, "turn_id").map(str::to_string);
-                    if let Some(text) = str_field(payload, "last_agent_message") {
-                        turn.answer = Some(text.to_string());
-                    } else if let Some(error) = payload.get("error") {
-                        turn.is_error = true;
-                        turn.answer = str_field(error, "message").map(str::to_string);
-                        turn.error_reason = Some(
-                            if str_field(error, "codex_error_info") == Some("usage_limit_exceeded")
-                            {
-                                "usage-limit"
-                            } else {
-                                "api-error"
-                            },
-                        );
-                    }
+                    task_complete(&mut turn, payload);
                 }
                 (Some("event_msg"), Some("turn_aborted")) if !turn.ended => {
                     turn.ended = true;
@@ -278,20 +226,7 @@ impl ProviderModule for Codex {
                     turn.error_reason = Some("interrupted");
                     turn.turn_id = str_field(payload, "turn_id").map(str::to_string);
                 }
-                (Some("response_item"), Some("message")) => {
-                    let text = message_text(payload);
-                    match str_field(payload, "role") {
-                        Some("assistant") if turn.answer.is_none() && !turn.is_error => {
-                            turn.answer = text;
-                        }
-                        Some("user") => {
-                            if let Some(text) = text.filter(|t| !t.starts_with('<')) {
-                                turn.prompt.get_or_insert(text);
-                            }
-                        }
-                        _ => {}
-                    }
-                }
+                (Some("response_item"), Some("message")) => message(&mut turn, payload),
                 (Some("event_msg"), Some("token_count")) => {
                     let usage = payload.pointer("/info/last_token_usage/output_tokens");
                     add_tokens(&mut turn.output_tokens, usage.and_then(Value::as_u64));
@@ -338,6 +273,40 @@ const COMPOSER: Composer = Composer {
     placeholder: "Ask Codex to do anything",
     busy: "esc to interrupt",
 };
+
+/// `task_complete`: the turn's end, with its answer or its error.
+fn task_complete(turn: &mut TranscriptTurn, payload: &Value) {
+    turn.ended = true;
+    turn.turn_id = str_field(payload, "turn_id").map(str::to_string);
+    if let Some(text) = str_field(payload, "last_agent_message") {
+        turn.answer = Some(text.to_string());
+    } else if let Some(error) = payload.get("error") {
+        turn.is_error = true;
+        turn.answer = str_field(error, "message").map(str::to_string);
+        turn.error_reason = Some(
+            if str_field(error, "codex_error_info") == Some("usage_limit_exceeded") {
+                "usage-limit"
+            } else {
+                "api-error"
+            },
+        );
+    }
+}
+
+/// A `message` item: the assistant's answer (newest first, so the last one), or the prompt
+/// (the user's text that is not an injected `<…>` context block).
+fn message(turn: &mut TranscriptTurn, payload: &Value) {
+    let text = message_text(payload);
+    match str_field(payload, "role") {
+        Some("assistant") if turn.answer.is_none() && !turn.is_error => turn.answer = text,
+        Some("user") => {
+            if let Some(text) = text.filter(|t| !t.starts_with('<')) {
+                turn.prompt.get_or_insert(text);
+            }
+        }
+        _ => {}
+    }
+}
 
 fn message_text(payload: &Value) -> Option<String> {
     let blocks = payload.get("content")?.as_array()?;

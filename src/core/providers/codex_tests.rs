@@ -1,24 +1,18 @@
 //! Codex provider tests on the real 0.171.0 screens, hook payloads and rollout.
 
 use super::*;
-use crate::core::args::OnPermission;
-use crate::core::providers::{EventClass, ProviderModule, StartupScreen};
+use crate::core::test_data::{last_turn_upto, provider_data};
 
 macro_rules! data {
     ($file:literal) => {
-        include_str!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/codex/",
-            $file
-        ))
+        provider_data!("codex", $file)
     };
 }
 
 const ROLLOUT: &str = data!("codex-0.171.0-rollout-tui-session.jsonl");
 
 fn turn_upto(n: usize) -> TranscriptTurn {
-    let lines: Vec<String> = ROLLOUT.lines().take(n).map(str::to_string).collect();
-    Codex.last_turn(&mut lines.into_iter().rev())
+    last_turn_upto(&Codex, ROLLOUT, n)
 }
 
 #[test]

@@ -13,11 +13,8 @@
 //!   written again with the same `id` replaces the earlier one; `{"$set":…}` lines (metadata,
 //!   curated history) are not needed to find the last turn.
 
-use super::{
-    Composer, EventClass, LaunchInput, LaunchSpec, Provider, ProviderModule, StartupScreen,
-    TranscriptTurn, add_tokens, env_get, flags, highlighted, hooks_json, str_field,
-};
-use crate::core::args::OnPermission;
+// The provider seam's shared types and helpers (`mod.rs`).
+use super::*;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
 use std::collections::HashSet;
@@ -51,6 +48,54 @@ const INHERIT: &[&str] = &[
     "GOOGLE_GENAI_USE_VERTEXAI",
     "GOOGLE_APPLICATION_CREDENTIALS",
 ];
+
+static IDENTITY: Identity = Identity {
+    name: "gemini",
+    bin_env_var: "UMBEL_GEMINI_BIN",
+    env: ProviderEnv {
+        inherit: INHERIT,
+        // No relaunch: the CLI stays the pane's own process, so kill reaches it.
+        fixed: &[("GEMINI_CLI_NO_RELAUNCH", "true")],
+    },
+    actions: super::actions::gemini,
+    config_dir: user_dir,
+    user_files: &["settings.json", "trustedFolders.json"],
+    composer: Some(&COMPOSER),
+};
+
+/// umbel's hooks added to the user's own (theirs run too).
+fn add_hooks(settings: &mut serde_json::Map<String, Value>, hook_command: &str) {
+    let mut hooks = settings
+        .get("hooks")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    if let Value::Object(ours) = hooks_json(hook_command, HOOK_EVENTS, 30_000) {
+        for (event, entries) in ours {
+            let list = hooks.entry(event).or_insert_with(|| json!([]));
+            if let (Some(list), Some(ours)) = (list.as_array_mut(), entries.as_array()) {
+                list.extend(ours.iter().cloned());
+            }
+        }
+    }
+    settings.insert("hooks".into(), Value::Object(hooks));
+}
+
+/// The user's trusted folders, and the worker's own: its cwd and every `--add-dir` (else
+/// gemini asks "Do you trust the following folders being added to this workspace?").
+fn trusted_folders(input: &LaunchInput<'_>) -> serde_json::Map<String, Value> {
+    let mut trusted = user_json(input, "trustedFolders.json");
+    trusted.insert(
+        input.cwd.to_string_lossy().into_owned(),
+        json!("TRUST_FOLDER"),
+    );
+    for dir in input.flags.iter().filter(|g| g.flag == flags::Flag::AddDir) {
+        for path in &dir.values {
+            trusted.insert(path.clone(), json!("TRUST_FOLDER"));
+        }
+    }
+    trusted
+}
 
 /// Credential files linked from the user's `~/.gemini`.
 const LINKED: &[&str] = &[
@@ -114,69 +159,17 @@ fn user_json(input: &LaunchInput<'_>, file: &str) -> serde_json::Map<String, Val
 }
 
 impl ProviderModule for Gemini {
-    fn name(&self) -> &'static str {
-        "gemini"
-    }
-
-    fn default_bin(&self) -> &'static str {
-        "gemini"
-    }
-
-    fn bin_env_var(&self) -> &'static str {
-        "UMBEL_GEMINI_BIN"
-    }
-
-    fn config_dir(&self, env: &[(String, String)]) -> Option<PathBuf> {
-        user_dir(env)
-    }
-
-    fn env(&self) -> ProviderEnv {
-        // No relaunch: the CLI stays the pane's own process, so kill reaches it.
-        ProviderEnv {
-            inherit: INHERIT,
-            fixed: &[("GEMINI_CLI_NO_RELAUNCH", "true")],
-        }
-    }
-
-    fn reconcile_env(&self, _env: &mut Vec<(String, String)>) {}
-
-    fn user_files(&self, env: &[(String, String)]) -> Vec<PathBuf> {
-        user_dir(env)
-            .map(|d| vec![d.join("settings.json"), d.join("trustedFolders.json")])
-            .unwrap_or_default()
+    fn identity(&self) -> &'static Identity {
+        &IDENTITY
     }
 
     fn launch(&self, input: &LaunchInput<'_>) -> crate::core::errors::Result<LaunchSpec> {
         let home = input.session_dir.join("gemini-home");
         let dir = home.join(".gemini");
         let mut settings = user_json(input, "settings.json");
-        let mut hooks = settings
-            .get("hooks")
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default();
-        if let Value::Object(ours) = hooks_json(input.hook_command, HOOK_EVENTS, 30_000) {
-            for (event, entries) in ours {
-                let list = hooks.entry(event).or_insert_with(|| json!([]));
-                if let (Some(list), Some(ours)) = (list.as_array_mut(), entries.as_array()) {
-                    list.extend(ours.iter().cloned());
-                }
-            }
-        }
-        settings.insert("hooks".into(), Value::Object(hooks));
+        add_hooks(&mut settings, input.hook_command);
         let mut args = vec!["--session-id".to_string(), input.session_id.to_string()];
-        let mut trusted = user_json(input, "trustedFolders.json");
-        trusted.insert(
-            input.cwd.to_string_lossy().into_owned(),
-            json!("TRUST_FOLDER"),
-        );
-        // A directory the user added (`--add-dir`) is trusted like the working directory: else
-        // gemini asks "Do you trust the following folders being added to this workspace?".
-        for dir in input.flags.iter().filter(|g| g.flag == flags::Flag::AddDir) {
-            for path in &dir.values {
-                trusted.insert(path.clone(), json!("TRUST_FOLDER"));
-            }
-        }
+        let trusted = trusted_folders(input);
         if let Some(model) = input.model {
             args.extend(["-m".to_string(), model.to_string()]);
         }
@@ -250,15 +243,7 @@ impl ProviderModule for Gemini {
         if let Some(line) = lines.iter().find(|l| l.starts_with(ADDED_FOLDERS)) {
             return StartupScreen::Person((*line).to_string());
         }
-        if COMPOSER.idle(screen, &lines) {
-            StartupScreen::Idle
-        } else {
-            StartupScreen::Other
-        }
-    }
-
-    fn pending_input(&self, screen: &str) -> bool {
-        COMPOSER.pending(screen)
+        COMPOSER.idle_or_other(screen, &lines)
     }
 
     fn classify(&self, event: &str, payload: Option<&Value>) -> EventClass {
@@ -287,10 +272,6 @@ impl ProviderModule for Gemini {
         str_field(payload, "prompt_response")
             .filter(|t| *t != NO_RESPONSE)
             .map(str::to_string)
-    }
-
-    fn turn_actions(&self, records: &[Value]) -> Vec<crate::core::turns::ToolAction> {
-        super::actions::gemini(records)
     }
 
     fn record_tokens(&self) -> &'static [&'static str] {

@@ -1,24 +1,18 @@
 //! Gemini provider tests on the real 0.61.0 screens, hook payloads and chat file.
 
 use super::*;
-use crate::core::args::OnPermission;
-use crate::core::providers::{EventClass, ProviderModule, StartupScreen};
+use crate::core::test_data::{last_turn_upto, provider_data};
 
 macro_rules! data {
     ($file:literal) => {
-        include_str!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/gemini/",
-            $file
-        ))
+        provider_data!("gemini", $file)
     };
 }
 
 const CHAT: &str = data!("gemini-0.61.0-chat-session.jsonl");
 
 fn turn_upto(n: usize) -> TranscriptTurn {
-    let lines: Vec<String> = CHAT.lines().take(n).map(str::to_string).collect();
-    Gemini.last_turn(&mut lines.into_iter().rev())
+    last_turn_upto(&Gemini, CHAT, n)
 }
 
 #[test]

@@ -9,9 +9,11 @@ pub mod codex;
 pub mod codex_config;
 pub mod flags;
 pub mod gemini;
+pub mod permission;
+pub mod tool_action;
 
-use super::args::OnPermission;
 use super::worker_env::ProviderEnv;
+pub use permission::OnPermission;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -104,6 +106,18 @@ pub struct LaunchSpec {
     pub env: Vec<(String, String)>,
 }
 
+impl EventClass {
+    /// A `PermissionRequest` hook (claude, codex): needs input, naming the tool and its input.
+    pub fn permission_request(payload: Option<&serde_json::Value>) -> Self {
+        EventClass::NeedsInput {
+            reason: "permission",
+            tool: payload.map(
+                |p| serde_json::json!({ "name": p.get("tool_name"), "input": p.get("tool_input") }),
+            ),
+        }
+    }
+}
+
 /// What a hook event means to the engine.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EventClass {
@@ -179,25 +193,60 @@ pub fn add_tokens(count: &mut Option<u64>, n: Option<u64>) {
     }
 }
 
+/// What names a provider and its workers' environment: a table each module fills in, from which
+/// the trait's defaults answer.
+pub struct Identity {
+    /// The provider's name (`claude`), which is also its binary's default name.
+    pub name: &'static str,
+    /// The environment variable that overrides the binary's location.
+    pub bin_env_var: &'static str,
+    /// Variables the worker inherits by name, and fixed ones.
+    pub env: ProviderEnv,
+    /// The tool calls of one turn's records (`actions.rs`).
+    pub actions: fn(&[serde_json::Value]) -> Vec<tool_action::ToolAction>,
+    /// The folder the CLI keeps its sign-in and settings in, from the worker's environment.
+    pub config_dir: fn(&[(String, String)]) -> Option<PathBuf>,
+    /// The user's configuration files in that folder the launch builds on.
+    pub user_files: &'static [&'static str],
+    /// The input box, where the CLI's is a [`Composer`] (claude reads its own).
+    pub composer: Option<&'static Composer>,
+}
+
 /// Everything provider-specific, as pure functions.
 pub trait ProviderModule: Sync {
+    /// The provider's table.
+    fn identity(&self) -> &'static Identity;
     /// The provider's name (`claude`).
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.identity().name
+    }
     /// The binary looked up on PATH by default.
-    fn default_bin(&self) -> &'static str;
+    fn default_bin(&self) -> &'static str {
+        self.identity().name
+    }
     /// The environment variable that overrides the binary's location.
-    fn bin_env_var(&self) -> &'static str;
+    fn bin_env_var(&self) -> &'static str {
+        self.identity().bin_env_var
+    }
     /// The folder the CLI keeps its sign-in and settings in (`~/.claude`, `$CODEX_HOME`, …),
     /// for `umbel doctor`.
-    fn config_dir(&self, env: &[(String, String)]) -> Option<PathBuf>;
+    fn config_dir(&self, env: &[(String, String)]) -> Option<PathBuf> {
+        (self.identity().config_dir)(env)
+    }
     /// Variables the worker inherits by name, and fixed ones.
-    fn env(&self) -> ProviderEnv;
+    fn env(&self) -> ProviderEnv {
+        self.identity().env
+    }
     /// Adjusts the composed environment (e.g. drop a key that would trigger a blocking dialog).
-    fn reconcile_env(&self, env: &mut Vec<(String, String)>);
+    fn reconcile_env(&self, _env: &mut Vec<(String, String)>) {}
     /// The user's configuration files the launch builds on (read by the engine, passed back in
     /// [`LaunchInput::user_files`]); never modified.
-    fn user_files(&self, _env: &[(String, String)]) -> Vec<PathBuf> {
-        Vec::new()
+    fn user_files(&self, env: &[(String, String)]) -> Vec<PathBuf> {
+        let Some(dir) = self.config_dir(env) else {
+            return Vec::new();
+        };
+        let files = self.identity().user_files;
+        files.iter().map(|file| dir.join(file)).collect()
     }
     /// Builds the launch, or says which of the user's files it cannot build on.
     fn launch(&self, input: &LaunchInput<'_>) -> crate::core::errors::Result<LaunchSpec>;
@@ -224,7 +273,11 @@ pub trait ProviderModule: Sync {
         None
     }
     /// Whether the input line still holds unsubmitted text (typed, pasted or a paste placeholder).
-    fn pending_input(&self, screen: &str) -> bool;
+    fn pending_input(&self, screen: &str) -> bool {
+        self.identity()
+            .composer
+            .is_some_and(|composer| composer.pending(screen))
+    }
     /// Whether the screen shows a turn dropped without a trace: the CLI is back at its prompt with
     /// the prompt put back into its input box (claude after Esc before any answer: no hook, no
     /// transcript record). Asked only while a submitted turn has no end.
@@ -238,8 +291,11 @@ pub trait ProviderModule: Sync {
     fn submit_turn_id(&self, _payload: &serde_json::Value) -> Option<String> {
         None
     }
-    /// The answer carried by an end-of-turn hook payload.
-    fn answer_from_payload(&self, payload: &serde_json::Value) -> Option<String>;
+    /// The answer carried by an end-of-turn hook payload (claude and codex:
+    /// `last_assistant_message`).
+    fn answer_from_payload(&self, payload: &serde_json::Value) -> Option<String> {
+        str_field(payload, "last_assistant_message").map(str::to_string)
+    }
     /// Parses the last turn from transcript lines given newest first; stops reading as soon as
     /// the turn's opening prompt is found. Lines that are not JSON are skipped.
     fn last_turn(&self, lines_newest_first: &mut dyn Iterator<Item = String>) -> TranscriptTurn {
@@ -264,8 +320,8 @@ pub trait ProviderModule: Sync {
     }
     /// The tool calls of one turn, from its transcript records (oldest first); see
     /// [`actions`].
-    fn turn_actions(&self, _records: &[serde_json::Value]) -> Vec<crate::core::turns::ToolAction> {
-        Vec::new()
+    fn turn_actions(&self, records: &[serde_json::Value]) -> Vec<tool_action::ToolAction> {
+        (self.identity().actions)(records)
     }
 }
 
@@ -329,6 +385,15 @@ impl Composer {
     /// The empty composer with no turn running: the CLI waits for a prompt.
     pub fn idle(&self, screen: &str, lines: &[&str]) -> bool {
         self.line(lines).is_some_and(|l| self.empty(l)) && !screen.contains(self.busy)
+    }
+
+    /// What the startup screen is once no dialog matched: idle, or something else.
+    pub fn idle_or_other(&self, screen: &str, lines: &[&str]) -> StartupScreen {
+        if self.idle(screen, lines) {
+            StartupScreen::Idle
+        } else {
+            StartupScreen::Other
+        }
     }
 
     /// The composer holds unsubmitted text (typed, pasted or a paste placeholder).

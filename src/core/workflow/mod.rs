@@ -5,6 +5,7 @@
 
 pub mod graph;
 pub mod model;
+pub mod problem;
 pub mod record;
 pub mod template;
 pub mod validate;

@@ -8,12 +8,11 @@
 //! implicitly needs the previous step of its worker.
 
 use super::graph::{self, Deps};
-use super::model::{OutputSource, WorkflowFile};
+use super::model::{OutputSource, Step, WorkflowFile};
 use super::template::{self, Ref};
 use crate::core::args::{GuardArgs, SpawnArgs, WaitUntil};
 use crate::core::duration::parse_duration;
 use crate::core::worker_env::EnvSpec;
-use serde::Serialize;
 use serde_saphyr::{Location, Spanned};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -21,24 +20,9 @@ use std::path::{Path, PathBuf};
 /// Longest worker key: the worker's umbel name is `<run id>-<key>` (at most 63 characters).
 pub const MAX_WORKER_KEY: usize = 50;
 
-/// One problem, at a 1-based line and column of the file (0 when unknown).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Problem {
-    pub line: u64,
-    pub column: u64,
-    pub message: String,
-}
+pub use super::problem::Problem;
 
 impl Problem {
-    /// A problem at `line`:`column`.
-    pub fn at(line: u64, column: u64, message: impl Into<String>) -> Self {
-        Problem {
-            line,
-            column,
-            message: message.into(),
-        }
-    }
-
     fn located(loc: Location, message: impl Into<String>) -> Self {
         Problem::at(loc.line(), loc.column(), message)
     }
@@ -102,6 +86,44 @@ pub struct Context<'a> {
 pub fn validate(file: WorkflowFile, cx: &Context) -> Result<Plan, Vec<Problem>> {
     let mut problems = Vec::new();
     let workers = check_workers(&file, cx, &mut problems);
+    let ids = check_step_ids(&file, &mut problems);
+    let deps = dependencies(&file, &ids, &mut problems);
+    let waves = plan_waves(&file, &deps, &mut problems);
+    let known = Known {
+        file: &file,
+        ids: &ids,
+        deps: &deps,
+        cyclic: waves.is_empty(),
+    };
+    let steps = (0..file.steps.len())
+        .map(|i| plan_step(i, &known, cx, &mut problems))
+        .collect();
+    if problems.is_empty() {
+        Ok(Plan {
+            name: file.name,
+            workers,
+            steps,
+            waves,
+            base: cx.base.to_path_buf(),
+        })
+    } else {
+        problems.sort_by_key(|p| (p.line, p.column));
+        problems.dedup();
+        Err(problems)
+    }
+}
+
+/// What the checks of one step consult about the others.
+struct Known<'a> {
+    file: &'a WorkflowFile,
+    ids: &'a BTreeMap<String, usize>,
+    deps: &'a Deps,
+    /// The steps' dependencies form a cycle (already reported).
+    cyclic: bool,
+}
+
+/// Each step's id, valid and unique, with its index; at least one step.
+fn check_step_ids(file: &WorkflowFile, problems: &mut Vec<Problem>) -> BTreeMap<String, usize> {
     let mut ids: BTreeMap<String, usize> = BTreeMap::new();
     for (i, step) in file.steps.iter().enumerate() {
         let id = &step.value.id;
@@ -127,8 +149,12 @@ pub fn validate(file: WorkflowFile, cx: &Context) -> Result<Plan, Vec<Problem>> 
             "`steps:` is empty: a workflow needs at least one step",
         ));
     }
-    let deps = dependencies(&file, &ids, &mut problems);
-    let waves = match graph::waves(&deps) {
+    ids
+}
+
+/// The steps in dependency waves; none (and a problem) when they form a cycle.
+fn plan_waves(file: &WorkflowFile, deps: &Deps, problems: &mut Vec<Problem>) -> Vec<Vec<usize>> {
+    match graph::waves(deps) {
         Ok(waves) => waves,
         Err(cycle) => {
             let names: Vec<&str> = cycle
@@ -145,87 +171,70 @@ pub fn validate(file: WorkflowFile, cx: &Context) -> Result<Plan, Vec<Problem>> 
             ));
             Vec::new()
         }
-    };
-    let mut steps = Vec::new();
-    for (i, step) in file.steps.iter().enumerate() {
-        let s = &step.value;
-        if s.prompt.value.trim().is_empty() {
-            problems.push(Problem::located(
-                s.prompt.referenced,
-                format!(
-                    "step `{}`: `prompt:` is empty; a step sends its prompt to the worker, so write one",
-                    s.id.value
-                ),
-            ));
-        }
-        check_templates(
-            &s.prompt,
-            i,
-            &file,
-            &ids,
-            &deps,
-            waves.is_empty(),
-            cx,
-            &mut problems,
-        );
-        let wait = s.wait.as_ref().map(|w| check_wait(w, &mut problems));
-        let outputs = s
-            .outputs
-            .iter()
-            .filter_map(|(key, source)| {
-                if !valid_id(key) {
+    }
+}
+
+/// Step `i` checked (prompt, templates, wait, outputs) and planned.
+fn plan_step(i: usize, known: &Known, cx: &Context, problems: &mut Vec<Problem>) -> PlannedStep {
+    let step = &known.file.steps[i];
+    let s = &step.value;
+    if s.prompt.value.trim().is_empty() {
+        problems.push(Problem::located(
+            s.prompt.referenced,
+            format!(
+                "step `{}`: `prompt:` is empty; a step sends its prompt to the worker, so write one",
+                s.id.value
+            ),
+        ));
+    }
+    check_templates(&s.prompt, i, known, cx, problems);
+    let wait = s.wait.as_ref().map(|w| check_wait(w, problems));
+    PlannedStep {
+        id: s.id.value.clone(),
+        worker: s.worker.value.clone(),
+        prompt: s.prompt.value.clone(),
+        needs: known.deps.get(i).cloned().unwrap_or_default(),
+        wait: wait.unwrap_or_default(),
+        guard: s
+            .guard
+            .as_ref()
+            .map(|g| g.value.clone())
+            .unwrap_or_default(),
+        guard_at: s
+            .guard
+            .as_ref()
+            .map(|g| (g.referenced.line(), g.referenced.column())),
+        outputs: check_outputs(s, problems),
+    }
+}
+
+/// A step's `outputs:`, each named well and either `answer` or `file:PATH`.
+fn check_outputs(step: &Step, problems: &mut Vec<Problem>) -> Vec<(String, OutputSource)> {
+    step.outputs
+        .iter()
+        .filter_map(|(key, source)| {
+            if !valid_id(key) {
+                problems.push(Problem::located(
+                    source.referenced,
+                    format!("output name `{key}` must be letters, digits, `-` and `_`"),
+                ));
+                return None;
+            }
+            match OutputSource::parse(&source.value) {
+                Some(parsed) => Some((key.clone(), parsed)),
+                None => {
                     problems.push(Problem::located(
                         source.referenced,
-                        format!("output name `{key}` must be letters, digits, `-` and `_`"),
+                        format!(
+                            "output `{key}: {}` must be `answer` or `file:PATH`",
+                            source.value
+                        ),
                     ));
-                    return None;
+                    None
                 }
-                match OutputSource::parse(&source.value) {
-                    Some(parsed) => Some((key.clone(), parsed)),
-                    None => {
-                        problems.push(Problem::located(
-                            source.referenced,
-                            format!(
-                                "output `{key}: {}` must be `answer` or `file:PATH`",
-                                source.value
-                            ),
-                        ));
-                        None
-                    }
-                }
-            })
-            .collect();
-        steps.push(PlannedStep {
-            id: s.id.value.clone(),
-            worker: s.worker.value.clone(),
-            prompt: s.prompt.value.clone(),
-            needs: deps.get(i).cloned().unwrap_or_default(),
-            wait: wait.unwrap_or_default(),
-            guard: s
-                .guard
-                .as_ref()
-                .map(|g| g.value.clone())
-                .unwrap_or_default(),
-            guard_at: s
-                .guard
-                .as_ref()
-                .map(|g| (g.referenced.line(), g.referenced.column())),
-            outputs,
-        });
-    }
-    if problems.is_empty() {
-        Ok(Plan {
-            name: file.name,
-            workers,
-            steps,
-            waves,
-            base: cx.base.to_path_buf(),
+            }
         })
-    } else {
-        problems.sort_by_key(|p| (p.line, p.column));
-        problems.dedup();
-        Err(problems)
-    }
+        .collect()
 }
 
 fn valid_id(id: &str) -> bool {
@@ -235,12 +244,12 @@ fn valid_id(id: &str) -> bool {
         && id.len() <= 64
 }
 
+/// Every worker checked and planned (its cwd made absolute); at least one worker.
 fn check_workers(
     file: &WorkflowFile,
     cx: &Context,
     problems: &mut Vec<Problem>,
 ) -> BTreeMap<String, PlannedWorker> {
-    let mut out = BTreeMap::new();
     if file.workers.is_empty() {
         problems.push(Problem::at(
             1,
@@ -248,80 +257,95 @@ fn check_workers(
             "`workers:` is empty: a workflow needs at least one worker",
         ));
     }
-    for (key, spanned) in &file.workers {
-        let at = spanned.referenced;
-        let spawn = &spanned.value;
-        let key_ok = !key.is_empty()
-            && key.len() <= MAX_WORKER_KEY
-            && key.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
-            && key
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
-        if !key_ok {
-            problems.push(Problem::located(
-                at,
-                format!(
-                    "worker key `{key}` must be lower-case letters, digits and `-` (at most {MAX_WORKER_KEY})"
-                ),
-            ));
-        }
-        if spawn.name.is_some() {
-            problems.push(Problem::located(
-                at,
-                format!("worker `{key}`: `name` is not allowed here; the runner names workers `<run id>-{key}`"),
-            ));
-        }
-        let cwd = match &spawn.cwd {
-            Some(dir) if dir.is_absolute() => dir.clone(),
-            Some(dir) => cx.base.join(dir),
-            None => cx.base.to_path_buf(),
-        };
-        // A worker on another host has its folders there: an absolute path, not checked here.
-        match &spawn.host {
-            Some(host) if spawn.cwd.as_ref().is_some_and(|d| !d.is_absolute()) => {
-                problems.push(Problem::located(
-                    at,
-                    format!("worker `{key}` runs on host `{host}`: its cwd must be an absolute path on that host"),
-                ));
-            }
-            Some(_) => {}
-            None if !(cx.is_dir)(&cwd) => problems.push(Problem::located(
-                at,
-                format!("worker `{key}`: cwd {} is not a directory", cwd.display()),
-            )),
-            None => {}
-        }
-        for spec in &spawn.env {
-            if let EnvSpec::FromEnv { name, source } = spec
-                && !cx.env.iter().any(|(k, _)| k == source)
-            {
-                problems.push(Problem::located(
-                    at,
-                    format!("worker `{key}`: env {name} takes ${source}, which is not set"),
-                ));
-            }
-        }
-        if let Some(text) = &spawn.startup_timeout
-            && let Err(e) = parse_duration(text, "startupTimeout")
-        {
-            problems.push(Problem::located(at, format!("worker `{key}`: {e}")));
-        }
-        if let Err(e) = crate::core::providers::flags::check(spawn.provider, &spawn.passthrough()) {
-            problems.push(Problem::located(at, format!("worker `{key}`: {e}")));
-        }
-        let mut spawn = spawn.clone();
-        if spawn.host.is_none() {
-            spawn.cwd = Some(normalise(&cwd));
-        }
-        out.insert(
-            key.clone(),
-            PlannedWorker {
-                key: key.clone(),
-                spawn,
-            },
-        );
+    file.workers
+        .iter()
+        .map(|(key, spanned)| {
+            let worker = check_worker(key, spanned, cx, problems);
+            (key.clone(), worker)
+        })
+        .collect()
+}
+
+/// One worker: its key, no `name`, an existing cwd, its `fromEnv` variables set, a valid
+/// startup timeout and pass-through flags its provider has.
+fn check_worker(
+    key: &str,
+    spanned: &Spanned<SpawnArgs>,
+    cx: &Context,
+    problems: &mut Vec<Problem>,
+) -> PlannedWorker {
+    let at = spanned.referenced;
+    let spawn = &spanned.value;
+    let mut problem = |message: String| problems.push(Problem::located(at, message));
+    if !valid_worker_key(key) {
+        problem(format!(
+            "worker key `{key}` must be lower-case letters, digits and `-` (at most {MAX_WORKER_KEY})"
+        ));
     }
-    out
+    if spawn.name.is_some() {
+        problem(format!(
+            "worker `{key}`: `name` is not allowed here; the runner names workers `<run id>-{key}`"
+        ));
+    }
+    let cwd = match &spawn.cwd {
+        Some(dir) if dir.is_absolute() => dir.clone(),
+        Some(dir) => cx.base.join(dir),
+        None => cx.base.to_path_buf(),
+    };
+    if let Some(message) = cwd_problem(key, spawn, &cwd, cx) {
+        problem(message);
+    }
+    for spec in &spawn.env {
+        if let EnvSpec::FromEnv { name, source } = spec
+            && !cx.env.iter().any(|(k, _)| k == source)
+        {
+            problem(format!(
+                "worker `{key}`: env {name} takes ${source}, which is not set"
+            ));
+        }
+    }
+    if let Some(text) = &spawn.startup_timeout
+        && let Err(e) = parse_duration(text, "startupTimeout")
+    {
+        problem(format!("worker `{key}`: {e}"));
+    }
+    if let Err(e) = crate::core::providers::flags::check(spawn.provider, &spawn.passthrough()) {
+        problem(format!("worker `{key}`: {e}"));
+    }
+    let mut spawn = spawn.clone();
+    if spawn.host.is_none() {
+        spawn.cwd = Some(normalise(&cwd));
+    }
+    PlannedWorker {
+        key: key.to_string(),
+        spawn,
+    }
+}
+
+/// What is wrong with a worker's cwd: a local one must exist; one on another host (`host:`)
+/// is a path there, which must be absolute and is not checked here.
+fn cwd_problem(key: &str, spawn: &SpawnArgs, cwd: &Path, cx: &Context) -> Option<String> {
+    match &spawn.host {
+        Some(host) if spawn.cwd.as_ref().is_some_and(|d| !d.is_absolute()) => Some(format!(
+            "worker `{key}` runs on host `{host}`: its cwd must be an absolute path on that host"
+        )),
+        Some(_) => None,
+        None if !(cx.is_dir)(cwd) => Some(format!(
+            "worker `{key}`: cwd {} is not a directory",
+            cwd.display()
+        )),
+        None => None,
+    }
+}
+
+/// A worker key: lower-case letters, digits and `-`, at most [`MAX_WORKER_KEY`].
+fn valid_worker_key(key: &str) -> bool {
+    !key.is_empty()
+        && key.len() <= MAX_WORKER_KEY
+        && key.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && key
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
 /// `a/./b/../c` → `a/c`, without touching the file system.
@@ -382,17 +406,16 @@ fn dependencies(
 }
 
 #[allow(clippy::too_many_arguments)]
+/// The `{{ … }}` references of step `i`'s prompt: each names a set variable, or a step this one
+/// needs (and an output it declares).
 fn check_templates(
     prompt: &Spanned<String>,
     i: usize,
-    file: &WorkflowFile,
-    ids: &BTreeMap<String, usize>,
-    deps: &Deps,
-    has_cycle: bool,
+    known: &Known,
     cx: &Context,
     problems: &mut Vec<Problem>,
 ) {
-    let step_id = &file.steps[i].value.id.value;
+    let step_id = &known.file.steps[i].value.id.value;
     let refs = match template::parse(&prompt.value) {
         Ok(refs) => refs,
         Err(e) => {
@@ -405,36 +428,13 @@ fn check_templates(
             return;
         }
     };
-    let ancestors = if has_cycle {
+    let ancestors = if known.cyclic {
         BTreeSet::new()
     } else {
-        graph::ancestors(deps, i)
+        graph::ancestors(known.deps, i)
     };
     for placed in refs {
-        let problem = match &placed.reference {
-            Ref::Env(name) if !cx.env.iter().any(|(k, _)| k == name) => Some(format!(
-                "`{}`: the variable {name} is not set in umbel's environment",
-                placed.text
-            )),
-            Ref::Output { step, .. } | Ref::Answer { step } => match ids.get(step) {
-                None => Some(format!("`{}`: there is no step `{step}`", placed.text)),
-                Some(j) if !has_cycle && !ancestors.contains(j) => Some(format!(
-                    "`{}`: step `{step}` is not among this step's needs (add it to `needs:`)",
-                    placed.text
-                )),
-                Some(&j) => match &placed.reference {
-                    Ref::Output { key, .. } if !file.steps[j].value.outputs.contains_key(key) => {
-                        Some(format!(
-                            "`{}`: step `{step}` declares no output `{key}`",
-                            placed.text
-                        ))
-                    }
-                    _ => None,
-                },
-            },
-            _ => None,
-        };
-        if let Some(message) = problem {
+        if let Some(message) = reference_problem(&placed, known, &ancestors, cx) {
             let (line, column) = place(cx.text, prompt, placed.offset, &placed.text);
             problems.push(Problem::at(
                 line,
@@ -442,6 +442,38 @@ fn check_templates(
                 format!("step `{step_id}`: {message}"),
             ));
         }
+    }
+}
+
+/// What is wrong with one template reference, if anything.
+fn reference_problem(
+    placed: &template::Placed,
+    known: &Known,
+    ancestors: &BTreeSet<usize>,
+    cx: &Context,
+) -> Option<String> {
+    match &placed.reference {
+        Ref::Env(name) if !cx.env.iter().any(|(k, _)| k == name) => Some(format!(
+            "`{}`: the variable {name} is not set in umbel's environment",
+            placed.text
+        )),
+        Ref::Output { step, .. } | Ref::Answer { step } => match known.ids.get(step) {
+            None => Some(format!("`{}`: there is no step `{step}`", placed.text)),
+            Some(j) if !known.cyclic && !ancestors.contains(j) => Some(format!(
+                "`{}`: step `{step}` is not among this step's needs (add it to `needs:`)",
+                placed.text
+            )),
+            Some(&j) => match &placed.reference {
+                Ref::Output { key, .. } if !known.file.steps[j].value.outputs.contains_key(key) => {
+                    Some(format!(
+                        "`{}`: step `{step}` declares no output `{key}`",
+                        placed.text
+                    ))
+                }
+                _ => None,
+            },
+        },
+        _ => None,
     }
 }
 

@@ -11,7 +11,8 @@ use crate::core::args::{
     CaptureArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
 };
 use crate::core::errors::Result;
-use crate::operations::{Ctx, inspect, kill, read, send, spawn, status, wait};
+use crate::operations::worker::Worker;
+use crate::operations::{Ctx, inspect, kill, read, remote, spawn, status, turn};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::handler::server::wrapper::Parameters;
@@ -103,7 +104,11 @@ impl UmbelServer {
         };
         let ran = self
             .run(&request, "umbel_send", None, move |ctx| {
-                send::send_turn(ctx, &args.name, &prompt, &args.guard)
+                if let Some(at) = remote::find(ctx, &args.name)? {
+                    return remote::verbs::send(ctx, &at, &prompt, &args.guard);
+                }
+                let worker = Worker::load(ctx, &args.name)?;
+                turn::submit(ctx, &worker, &prompt, &args.guard)
             })
             .await;
         ran.map_or_else(|e| e, |position| reply::sent(&name, position))
@@ -123,7 +128,12 @@ impl UmbelServer {
         let label = format!("waiting for `{name}`");
         let ran = self
             .run(&request, "umbel_wait", Some(label), move |ctx| {
-                wait::wait(ctx, &args)
+                let until = args.until.parse()?;
+                if let Some(at) = remote::find(ctx, &args.name)? {
+                    return remote::verbs::wait(ctx, &at, args.since, &until, &args.guard);
+                }
+                let worker = Worker::load(ctx, &args.name)?;
+                turn::await_end_as_asked(ctx, &worker, args.since, &until, &args.guard)
             })
             .await;
         ran.map_or_else(|e| e, |outcome| reply::waited(&name, &outcome))
@@ -140,7 +150,11 @@ impl UmbelServer {
     ) -> CallToolResult {
         let ran = self
             .run(&request, "umbel_read", None, move |ctx| {
-                read::read_any(ctx, &args)
+                if let Some(at) = remote::find(ctx, &args.name)? {
+                    return remote::verbs::answer(ctx, &at).map(read::Reading::Last);
+                }
+                let worker = Worker::load(ctx, &args.name)?;
+                read::read_any(ctx, &worker, &args)
             })
             .await;
         ran.map_or_else(|e| e, reply_turns::reading)

@@ -5,6 +5,7 @@ use super::reply_turns;
 use super::server::UmbelServer;
 use crate::core::args::{ActionsArgs, DiffArgs};
 use crate::operations::turns;
+use crate::operations::worker::Worker;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::service::RequestContext;
@@ -22,7 +23,8 @@ impl UmbelServer {
     ) -> CallToolResult {
         let ran = self
             .run(&request, "umbel_actions", None, move |ctx| {
-                turns::actions(ctx, &args)
+                let worker = Worker::load(ctx, &args.name)?;
+                turns::actions(ctx, &worker, &args)
             })
             .await;
         ran.map_or_else(|e| e, |found| reply_turns::actions(&found))
@@ -38,7 +40,8 @@ impl UmbelServer {
     ) -> CallToolResult {
         let ran = self
             .run(&request, "umbel_diff", None, move |ctx| {
-                turns::diff(ctx, &args)
+                let worker = Worker::load(ctx, &args.name)?;
+                turns::diff(ctx, &worker, &args)
             })
             .await;
         ran.map_or_else(|e| e, |found| reply_turns::diff(&found))

@@ -8,7 +8,8 @@ use super::Done;
 use crate::core::errors::Error;
 use crate::core::outcome::OutcomeKind;
 use crate::core::prices::cost_usd;
-use crate::core::print::stats::{Tokens, ToolCall};
+use crate::core::print::codex_items;
+use crate::core::print::stats::{Tokens, ToolCall, TurnStats};
 use crate::core::providers::Provider;
 use serde_json::{Map, Value, json};
 
@@ -27,23 +28,8 @@ pub fn claude(done: &Done, duration_ms: u64) -> Value {
     let error = !done.ok();
     let api_error = stats.api_error_status.is_some();
     let total = stats.total();
-    let mut usage = stats
-        .usage
-        .clone()
-        .filter(Value::is_object)
-        .unwrap_or_else(|| json!({}));
-    usage["input_tokens"] = json!(total.input);
-    usage["cache_creation_input_tokens"] = json!(total.cache_creation);
-    usage["cache_read_input_tokens"] = json!(total.cache_read);
-    usage["output_tokens"] = json!(total.output);
-    usage["output_tokens_details"] = json!({ "thinking_tokens": total.thoughts });
-    let mut model_usage = Map::new();
-    let mut cost = 0.0;
-    for (model, t) in &stats.models {
-        let model_cost = cost_usd(model, t.input, t.output, t.cache_read, t.cache_creation);
-        cost += model_cost;
-        model_usage.insert(model.clone(), claude_model_usage(model, t, model_cost));
-    }
+    let usage = claude_usage(stats);
+    let (model_usage, cost) = claude_models(stats);
     let denials: Vec<Value> = stats
         .tools
         .iter()
@@ -89,6 +75,12 @@ pub fn claude(done: &Done, duration_ms: u64) -> Value {
     if let Some(kind) = &stats.api_error_type {
         result["api_error_type"] = json!(kind);
     }
+    add_outcome_fields(&mut result, done);
+    result
+}
+
+/// umbel's own fields, when they apply: the accepted value, the attempts, the reason.
+fn add_outcome_fields(result: &mut Value, done: &Done) {
     if let Some(value) = &done.outcome.structured_output {
         result["structured_output"] = value.clone();
     }
@@ -98,7 +90,34 @@ pub fn claude(done: &Done, duration_ms: u64) -> Value {
     if let Some(reason) = &done.outcome.reason {
         result["reason"] = json!(reason);
     }
-    result
+}
+
+/// claude's `usage`: the API's last usage object, its token counts the turn's totals.
+fn claude_usage(stats: &TurnStats) -> Value {
+    let total = stats.total();
+    let mut usage = stats
+        .usage
+        .clone()
+        .filter(Value::is_object)
+        .unwrap_or_else(|| json!({}));
+    usage["input_tokens"] = json!(total.input);
+    usage["cache_creation_input_tokens"] = json!(total.cache_creation);
+    usage["cache_read_input_tokens"] = json!(total.cache_read);
+    usage["output_tokens"] = json!(total.output);
+    usage["output_tokens_details"] = json!({ "thinking_tokens": total.thoughts });
+    usage
+}
+
+/// claude's `modelUsage`, and the turn's cost at list prices.
+fn claude_models(stats: &TurnStats) -> (Map<String, Value>, f64) {
+    let mut model_usage = Map::new();
+    let mut cost = 0.0;
+    for (model, t) in &stats.models {
+        let model_cost = cost_usd(model, t.input, t.output, t.cache_read, t.cache_creation);
+        cost += model_cost;
+        model_usage.insert(model.clone(), claude_model_usage(model, t, model_cost));
+    }
+    (model_usage, cost)
 }
 
 /// Subagents as the turn's `Task`/`Agent` tool calls show them; what the transcript cannot
@@ -150,80 +169,54 @@ fn claude_model_usage(model: &str, t: &Tokens, cost: f64) -> Value {
     })
 }
 
-/// The codex events: the turn's shell commands as `command_execution` items (a command codex
-/// refused to run has none, as in `codex exec --json`), the answer, the usage; or the error and
-/// `turn.failed`.
-pub fn codex(done: &Done) -> Vec<Value> {
+/// The codex events: `thread.started`, `turn.started`, the body, the end.
+fn codex(done: &Done) -> Vec<Value> {
     let mut events = vec![
         json!({ "type": "thread.started", "thread_id": done.session_id }),
         json!({ "type": "turn.started" }),
     ];
+    events.extend(codex_body(done));
+    events.extend(codex_end(done));
+    events
+}
+
+/// The items of a codex turn, from its stats: its shell commands as `command_execution` items
+/// (a command codex refused to run has none, as in `codex exec --json`) and the answer.
+pub fn codex_body(done: &Done) -> Vec<Value> {
+    let mut events = Vec::new();
     let commands: Vec<&ToolCall> = done
         .stats
         .tools
         .iter()
-        .filter(|t| is_codex_shell(t) && !t.denied)
+        .filter(|t| codex_items::is_shell(t) && !t.denied)
         .collect();
     for (n, tool) in commands.iter().enumerate() {
         let id = format!("item_{n}");
-        events.push(json!({ "type": "item.started", "item": command_item(&id, tool, false) }));
+        let started = codex_items::command_item(&id, tool, false);
+        events.push(json!({ "type": "item.started", "item": started }));
         if tool.ok.is_some() {
-            events.push(json!({ "type": "item.completed", "item": command_item(&id, tool, true) }));
+            let completed = codex_items::command_item(&id, tool, true);
+            events.push(json!({ "type": "item.completed", "item": completed }));
         }
     }
-    let next = commands.len();
     if done.ok() {
-        let item = json!({ "id": format!("item_{next}"), "type": "agent_message", "text": done.printed() });
-        events.push(json!({ "type": "item.completed", "item": item }));
-        let t = done.stats.total();
-        events.push(json!({ "type": "turn.completed", "usage": {
-            "input_tokens": t.input,
-            "cached_input_tokens": t.cache_read,
-            "cache_write_input_tokens": t.cache_creation,
-            "output_tokens": t.output,
-            "reasoning_output_tokens": t.thoughts,
-        } }));
-    } else {
-        let message = done.error_message();
-        events.push(json!({ "type": "error", "message": message }));
-        events.push(json!({ "type": "turn.failed", "error": { "message": message } }));
+        let id = format!("item_{}", commands.len());
+        events.push(codex_items::agent_message(&id, &done.printed()));
     }
     events
 }
 
-fn is_codex_shell(tool: &ToolCall) -> bool {
-    matches!(
-        tool.name.as_str(),
-        "exec_command" | "shell" | "local_shell" | "shell_command"
-    )
-}
-
-fn command_item(id: &str, tool: &ToolCall, completed: bool) -> Value {
-    let command = ["cmd", "command"]
-        .iter()
-        .find_map(|k| tool.input.get(*k))
-        .map_or(String::new(), |c| match c {
-            Value::String(s) => s.clone(),
-            Value::Array(parts) => parts
-                .iter()
-                .filter_map(Value::as_str)
-                .collect::<Vec<_>>()
-                .join(" "),
-            other => other.to_string(),
-        });
-    let status = match (completed, tool.ok) {
-        (false, _) => "in_progress",
-        (true, Some(true)) => "completed",
-        (true, _) => "failed",
-    };
-    json!({
-        "id": id,
-        "type": "command_execution",
-        "command": command,
-        "aggregated_output": if completed { tool.output.clone().unwrap_or_default() } else { String::new() },
-        "exit_code": if completed { tool.exit_code } else { None },
-        "status": status,
-    })
+/// The last events of a codex turn: `turn.completed` with the usage, or the error and
+/// `turn.failed`.
+pub fn codex_end(done: &Done) -> Vec<Value> {
+    if done.ok() {
+        return vec![codex_items::turn_completed(&done.stats.total())];
+    }
+    let message = done.error_message();
+    vec![
+        json!({ "type": "error", "message": message }),
+        json!({ "type": "turn.failed", "error": { "message": message } }),
+    ]
 }
 
 /// The gemini object and whether it goes to stderr (a failed turn: the error object).

@@ -10,9 +10,7 @@ mod stream;
 
 use super::output::{explain_outcome, out, out_json, report};
 use super::turn_line::{TurnLine, turn_line_for};
-use crate::core::args::{
-    GuardArgs, KillArgs, NoUnknownFields, OnPermission, SpawnArgs, WaitArgs, WaitUntil,
-};
+use crate::core::args::{GuardArgs, OnPermission, SpawnArgs};
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
 use crate::core::outcome::{Outcome, OutcomeKind};
@@ -20,10 +18,12 @@ use crate::core::print::stats::TurnStats;
 use crate::core::print::stdin::{combine, stdin_text};
 use crate::core::providers::Provider;
 use crate::core::turn_progress::TurnPhase;
+use crate::core::until::Until;
 use crate::operations::guard::Guard;
+use crate::operations::turn::{self, TurnRequest};
 use crate::operations::turn_stats::last_turn_stats;
 use crate::operations::worker::{Answer, Worker};
-use crate::operations::{Ctx, kill, send, spawn, wait};
+use crate::operations::{Ctx, kill, spawn};
 use std::time::Instant;
 
 /// Output formats of `-p`, as `claude -p --output-format`.
@@ -81,26 +81,30 @@ pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec
     let started = Instant::now();
     // Piped stdin joins a prompt argument, as in the real print modes; a terminal is not read.
     let prompt_given = args.prompt.as_deref().is_some_and(|p| p != "-");
-    let provider = args
+    // The worker `--name` names, loaded once for the whole run (none: `-p` spawns one).
+    let reused = args
         .spawn
         .name
         .as_deref()
-        .and_then(|n| WorkerName::parse(n).ok())
-        .and_then(|n| ctx.state.read_meta(&n).ok())
-        .map_or(args.spawn.provider, |meta| meta.provider);
+        .and_then(|n| Worker::load(ctx, n).ok());
+    let provider = reused
+        .as_ref()
+        .map_or(args.spawn.provider, |w| w.meta.provider);
     let piped = stdin::piped(prompt_given, provider, stdin_prompt);
     let stdin = piped.and_then(|bytes| stdin_text(&bytes).map(str::to_string));
     let who = args.spawn.name.clone();
     let mut line = turn_line_for(ctx, who.as_deref().unwrap_or(args.spawn.provider.as_str()));
-    let done = stdin.and_then(|stdin| turn(ctx, &args, &stdin, &line));
+    let done = stdin.and_then(|stdin| turn(ctx, &args, reused, &stdin, &line));
     line.clear();
     match done {
         Ok(mut done) => {
             let ms = started.elapsed().as_millis() as u64;
             match format {
                 OutputFormat::Text => emit_text(&done),
-                OutputFormat::Json => emit_json(&done, ms),
-                OutputFormat::StreamJson => stream::finish(ctx, done.live.take(), &done, ms),
+                _ if streams(format, done.provider) => {
+                    stream::finish(ctx, done.live.take(), &done, ms)
+                }
+                _ => emit_json(&done, ms),
             }
             done.outcome.outcome.exit_code()
         }
@@ -112,6 +116,13 @@ pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec
             code
         }
     }
+}
+
+/// Whether the output is streamed while the turn runs: `stream-json`, and codex's JSON, which
+/// is `codex exec --json`'s stream of events.
+fn streams(format: OutputFormat, provider: Provider) -> bool {
+    format == OutputFormat::StreamJson
+        || (format == OutputFormat::Json && provider == Provider::Codex)
 }
 
 /// What one print-mode turn produced.
@@ -170,107 +181,92 @@ impl Done {
     }
 }
 
-/// Spawn (or reuse), send, wait, read; the worker umbel created is removed on every path.
-fn turn(ctx: &Ctx, args: &PrintArgs, stdin: &str, line: &TurnLine) -> Result<Done> {
+/// Spawn (or reuse), then one turn; the worker umbel created is removed on every path.
+fn turn(
+    ctx: &Ctx,
+    args: &PrintArgs,
+    reused: Option<Worker>,
+    stdin: &str,
+    line: &TurnLine,
+) -> Result<Done> {
     // Bad guardrails are refused before a worker exists.
     let guard = Guard::prepare_here(ctx, &args.guard)?;
-    if let Some(text) = &args.timeout {
-        crate::core::duration::parse_duration(text, "--timeout")?;
+    let until = Until::timeout(args.timeout.as_deref())?;
+    if let Some(raw) = &args.spawn.name {
+        WorkerName::parse(raw)?;
     }
-    let reuse = match &args.spawn.name {
-        Some(raw) => {
-            let name = WorkerName::parse(raw)?;
-            match ctx.state.read_meta(&name) {
-                Ok(meta) if args.provider_given && meta.provider != args.spawn.provider => {
-                    return Err(Error::usage(format!(
-                        "worker `{name}` runs {}, not {}: drop `--provider` to reuse it, or pick another `--name`",
-                        meta.provider, args.spawn.provider
-                    )));
-                }
-                Ok(meta) => Some((name, meta.provider)),
-                Err(_) => None,
-            }
-        }
-        None => None,
-    };
-    let provider = reuse.as_ref().map_or(args.spawn.provider, |(_, p)| *p);
+    if let Some(worker) = reused
+        .as_ref()
+        .filter(|w| args.provider_given && w.meta.provider != args.spawn.provider)
+    {
+        return Err(Error::usage(format!(
+            "worker `{}` runs {}, not {}: drop `--provider` to reuse it, or pick another `--name`",
+            worker.name, worker.meta.provider, args.spawn.provider
+        )));
+    }
+    let provider = reused
+        .as_ref()
+        .map_or(args.spawn.provider, |w| w.meta.provider);
     let prompt = combine(provider, args.prompt.as_deref(), stdin);
     if prompt.trim().is_empty() {
         return Err(no_prompt());
     }
-    let (name, created) = match reuse {
-        Some((name, _)) => (name, false),
-        None => {
-            line.show_phase(TurnPhase::Starting);
-            // A tool needing approval is refused and the turn goes on, as in the provider's own
-            // print mode, unless `--on-permission` (or `--unattended`) says otherwise.
-            // A permission mode of the user's own replaces that default.
-            let spawn_args = match args.spawn.permission_mode {
-                Some(_) => args.spawn.clone(),
-                None => SpawnArgs {
-                    on_permission: Some(args.spawn.on_permission(OnPermission::Deny)?),
-                    unattended: false,
-                    ..args.spawn.clone()
-                },
-            };
-            let meta = spawn::spawn(ctx, &spawn_args)?;
-            (WorkerName::parse(&meta.name)?, true)
-        }
+    let (worker, created) = match reused {
+        Some(worker) => (worker, false),
+        None => (spawn_for_print(ctx, args, line)?, true),
     };
-    let result = (|| {
-        let one_turn = || run_turn(ctx, args, &name, &prompt, line, guard.as_ref());
-        // codex's stream is its `exec --json` events, printed at the end.
-        if args.output_format == OutputFormat::StreamJson && provider != Provider::Codex {
-            let meta = Worker::load(ctx, name.as_str())?.meta;
-            let (done, live) = stream::run(ctx, &meta, one_turn);
-            return done.map(|done| Done {
-                live: Some(live),
-                ..done
-            });
-        }
+    let one_turn = || run_turn(ctx, &worker, &prompt, &until, line, guard.as_ref());
+    let result = if streams(args.output_format, provider) {
+        let (done, live) = stream::run(ctx, &worker.meta, one_turn);
+        done.map(|done| Done {
+            live: Some(live),
+            ..done
+        })
+    } else {
         one_turn()
-    })();
-    if created && args.spawn.name.is_none() {
-        let kill_args = KillArgs {
-            name: Some(name.to_string()),
-            all: false,
-            purge: true,
-        };
-        if let Err(e) = kill::kill(ctx, &kill_args) {
-            eprintln!("umbel: could not remove worker `{name}`: {e}");
-        }
+    };
+    if created
+        && args.spawn.name.is_none()
+        && let Err(e) = kill::kill_worker(ctx, &worker, true)
+    {
+        eprintln!("umbel: could not remove worker `{}`: {e}", worker.name);
     }
     result
 }
 
-/// Send, wait, read the answer and the turn's stats.
+/// Starts the worker of a `-p` run without `--name` (or whose name is not taken yet).
+fn spawn_for_print(ctx: &Ctx, args: &PrintArgs, line: &TurnLine) -> Result<Worker> {
+    line.show_phase(TurnPhase::Starting);
+    // A tool needing approval is refused and the turn goes on, as in the provider's own
+    // print mode, unless `--on-permission` (or `--unattended`) says otherwise.
+    // A permission mode of the user's own replaces that default.
+    let spawn_args = match args.spawn.permission_mode {
+        Some(_) => args.spawn.clone(),
+        None => SpawnArgs {
+            on_permission: Some(args.spawn.on_permission(OnPermission::Deny)?),
+            unattended: false,
+            ..args.spawn.clone()
+        },
+    };
+    Worker::from_meta(spawn::spawn(ctx, &spawn_args)?)
+}
+
+/// The one turn, then the turn's stats from its transcript.
 fn run_turn(
     ctx: &Ctx,
-    args: &PrintArgs,
-    name: &WorkerName,
+    worker: &Worker,
     prompt: &str,
+    until: &Until,
     line: &TurnLine,
     guard: Option<&Guard>,
 ) -> Result<Done> {
-    line.show_phase(TurnPhase::Submitting);
-    let since = send::send_turn(ctx, name.as_str(), prompt.as_bytes(), &GuardArgs::default())?;
-    let wait_args = WaitArgs {
-        name: name.to_string(),
-        since: Some(since),
-        until: WaitUntil {
-            timeout: args.timeout.clone(),
-            ..WaitUntil::default()
-        },
-        guard: GuardArgs::default(),
-        unknown: NoUnknownFields,
+    let request = TurnRequest {
+        prompt: prompt.as_bytes(),
+        until,
+        guard,
     };
-    let outcome = wait::wait_guarded(&ctx.with_progress(line.sink()), &wait_args, guard)?;
-    let worker = Worker::load(ctx, name.as_str())?;
-    let ended = matches!(
-        outcome.outcome,
-        OutcomeKind::Stop | OutcomeKind::ProviderError
-    );
-    let answer = ended.then(|| worker.answer(ctx).ok()).flatten();
+    let done = turn::turn(&ctx.with_progress(line.sink()), worker, &request)?;
+    let answer = done.answer().cloned();
     let session_id = answer
         .as_ref()
         .map_or(worker.meta.session_id.clone(), |a| a.session_id.clone());
@@ -278,10 +274,10 @@ fn run_turn(
         .as_ref()
         .and_then(|a| a.transcript_path.as_deref())
         .map(std::path::Path::new);
-    let stats = last_turn_stats(ctx, &worker, transcript, ended);
+    let stats = last_turn_stats(ctx, worker, transcript, done.ended());
     Ok(Done {
         provider: worker.meta.provider,
-        outcome,
+        outcome: done.outcome,
         answer,
         session_id,
         stats,

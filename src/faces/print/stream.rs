@@ -1,10 +1,12 @@
-//! `umbel -p --output-format stream-json`: a thread tails the worker's transcript while the
-//! turn runs and prints each event as one JSON line, flushed at once; the `result` event ends
+//! `umbel -p --output-format stream-json` (and codex's `-o json`, which is `codex exec --json`,
+//! a stream too): a thread tails the worker's transcript while the turn runs and prints each
+//! event as one JSON line, flushed at once; the `result` event (codex: `turn.completed`) ends
 //! the stream. Event types and fields are the real print modes' (see core/print/stream.rs).
 
 use super::Done;
 use super::json;
 use crate::core::meta::Meta;
+use crate::core::print::codex_items;
 use crate::core::print::stream::StreamMapper;
 use crate::core::providers::Provider;
 use crate::faces::output::out_json;
@@ -12,7 +14,7 @@ use crate::operations::Ctx;
 use crate::operations::transcript_tail::TranscriptTail;
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 /// How often the transcript is read while the turn runs.
 const TICK: Duration = Duration::from_millis(100);
@@ -21,24 +23,32 @@ const TICK: Duration = Duration::from_millis(100);
 pub struct Live {
     tail: TranscriptTail,
     mapper: StreamMapper,
+    started: Instant,
 }
 
 impl Live {
     fn drain(&mut self, ctx: &Ctx) {
-        for record in self.tail.poll(ctx) {
-            for event in self.mapper.events(&record) {
-                out_json(&event);
-            }
+        let records = self.tail.poll(ctx);
+        let now_ms = self.started.elapsed().as_millis() as u64;
+        let mut events = self.mapper.tick(now_ms);
+        for record in records {
+            events.extend(self.mapper.events(&record));
+        }
+        for event in events {
+            out_json(&event);
         }
     }
 }
 
 /// Prints the `init` event, then runs `body` (send and wait) while the transcript is tailed.
 pub fn run<T>(ctx: &Ctx, meta: &Meta, body: impl FnOnce() -> T) -> (T, Live) {
-    out_json(&init(meta));
+    for event in init(meta) {
+        out_json(&event);
+    }
     let mut live = Live {
-        tail: TranscriptTail::start(ctx, &meta.name),
+        tail: TranscriptTail::start(ctx, meta),
         mapper: StreamMapper::new(meta.provider, &meta.session_id),
+        started: Instant::now(),
     };
     let stop = AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
@@ -64,8 +74,10 @@ pub fn run<T>(ctx: &Ctx, meta: &Meta, body: impl FnOnce() -> T) -> (T, Live) {
 
 /// The events still in the transcript, then the `result` event.
 pub fn finish(ctx: &Ctx, live: Option<Live>, done: &Done, duration_ms: u64) {
+    let mut mapper = None;
     if let Some(mut live) = live {
         live.drain(ctx);
+        mapper = Some(live.mapper);
     }
     match done.provider {
         Provider::Claude => {
@@ -74,7 +86,24 @@ pub fn finish(ctx: &Ctx, live: Option<Live>, done: &Done, duration_ms: u64) {
             out_json(&result);
         }
         Provider::Gemini => out_json(&gemini_result(done, duration_ms)),
-        Provider::Codex => super::print_documents(json::documents(done, duration_ms)),
+        Provider::Codex => {
+            match mapper {
+                // A turn whose message the rollout did not show (a guarded answer, a lagging
+                // transcript) still ends with it, as codex's stream does.
+                Some(mut mapper) if !mapper.streamed_nothing() => {
+                    if done.ok() && !mapper.answered() {
+                        let id = mapper.next_item();
+                        out_json(&codex_items::agent_message(&id, &done.printed()));
+                    }
+                }
+                // Nothing came from the transcript while the turn ran (its path was not known):
+                // the items from the turn's stats, read at its end.
+                _ => json::codex_body(done).iter().for_each(out_json),
+            }
+            for event in json::codex_end(done) {
+                out_json(&event);
+            }
+        }
     }
 }
 
@@ -82,9 +111,15 @@ fn now() -> String {
     humantime::format_rfc3339_millis(SystemTime::now()).to_string()
 }
 
-/// The stream's first event. What only the CLI knows (its tools, version, key source) is null.
-fn init(meta: &Meta) -> Value {
-    match meta.provider {
+/// The stream's first events. What only the CLI knows (its tools, version, key source) is null.
+fn init(meta: &Meta) -> Vec<Value> {
+    let event = match meta.provider {
+        Provider::Codex => {
+            return vec![
+                json!({ "type": "thread.started", "thread_id": meta.session_id }),
+                json!({ "type": "turn.started" }),
+            ];
+        }
         Provider::Gemini => json!({
             "type": "init",
             "timestamp": now(),
@@ -105,7 +140,8 @@ fn init(meta: &Meta) -> Value {
             "output_style": null,
             "uuid": uuid::Uuid::new_v4().to_string(),
         }),
-    }
+    };
+    vec![event]
 }
 
 /// gemini's `result` event: the turn's status and token stats.

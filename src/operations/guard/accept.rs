@@ -2,12 +2,10 @@
 //! guardrails were given in, the answer on stdin, the worker in its environment, bounded in time
 //! (killed with everything it started).
 
-use crate::adapters::exec::{RunError, run_bounded};
+use crate::adapters::exec::{Program, RunError, run_program};
 use crate::core::errors::{Error, Result};
 use crate::operations::worker::{Answer, Worker};
-use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
-use std::process::Command;
 use std::time::Duration;
 
 /// The command, ready to run.
@@ -36,23 +34,28 @@ impl Accept {
         attempt: u32,
         stdin: &[u8],
     ) -> Result<Ran> {
-        let mut cmd = Command::new(&self.argv[0]);
-        cmd.args(&self.argv[1..])
-            .current_dir(&self.dir)
-            .env("UMBEL_WORKER", worker.name.as_str())
-            .env("UMBEL_PROVIDER", worker.meta.provider.as_str())
-            .env("UMBEL_CWD", &worker.meta.cwd)
-            .env("UMBEL_ATTEMPT", attempt.to_string())
-            .env("UMBEL_SESSION_ID", &answer.session_id)
-            .env(
+        let vars = [
+            ("UMBEL_WORKER", worker.name.to_string()),
+            ("UMBEL_PROVIDER", worker.meta.provider.as_str().to_string()),
+            ("UMBEL_CWD", worker.meta.cwd.to_string_lossy().into_owned()),
+            ("UMBEL_ATTEMPT", attempt.to_string()),
+            ("UMBEL_SESSION_ID", answer.session_id.clone()),
+            (
                 "UMBEL_TRANSCRIPT",
-                answer.transcript_path.as_deref().unwrap_or(""),
-            );
+                answer.transcript_path.clone().unwrap_or_default(),
+            ),
+        ];
+        let program = Program {
+            argv: self.argv.clone(),
+            dir: Some(self.dir.clone()),
+            env: vars.map(|(k, v)| (k.to_string(), v)).to_vec(),
+            clear_env: false,
+        };
         let failed = |detail: String| Error::CheckFailed {
             command: self.shown.clone(),
             detail,
         };
-        let done = run_bounded(cmd, Some(stdin), self.timeout).map_err(|e| match e {
+        let done = run_program(&program, Some(stdin), self.timeout).map_err(|e| match e {
             RunError::Spawn(e) => failed(format!("could not start: {e}")),
             RunError::TimedOut => failed(format!(
                 "did not finish within {} and was stopped (raise --check-timeout if it needs longer)",
@@ -61,11 +64,7 @@ impl Accept {
         })?;
         let mut output = String::from_utf8_lossy(&done.stdout).into_owned();
         output.push_str(&String::from_utf8_lossy(&done.stderr));
-        let status = match (done.status.code(), done.status.signal()) {
-            (Some(code), _) => format!("exit status {code}"),
-            (None, Some(signal)) => format!("killed by signal {signal}"),
-            (None, None) => "ended abnormally".into(),
-        };
+        let status = done.ended();
         Ok(Ran {
             passed: done.status.success(),
             exit_code: done.status.code(),

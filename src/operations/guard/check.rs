@@ -2,9 +2,10 @@
 //! verdict carries the feedback for the worker, and every check is appended to the worker's
 //! event log.
 
-use super::{CHECK_EVENT, Guard};
+use super::Guard;
 use crate::core::errors::Result;
-use crate::core::guard::{CheckKind, Rejection, extract_json, problem_lines, tail};
+use crate::core::events::CHECK_EVENT;
+use crate::core::guard::{CheckKind, Rejection, Schema, extract_json, problem_lines, tail};
 use crate::core::name::WorkerName;
 use crate::core::outcome::CheckReport;
 use crate::operations::Ctx;
@@ -17,56 +18,29 @@ const MAX_RECORDED_OUTPUT: usize = 64 * 1024;
 impl Guard {
     /// Checks one answer: the schema first, then the command.
     pub(super) fn check(&self, worker: &Worker, answer: &Answer, attempt: u32) -> Result<Verdict> {
-        let feedback = |kind, subject: &str, status: Option<&str>, details: &str| {
-            let rejection = Rejection {
-                attempt,
-                max_attempts: self.max_attempts,
-                kind,
-                subject,
-                status,
-                details,
-            };
-            rejection.feedback()
-        };
         let mut value = None;
         let mut stdin = answer.text.clone().into_bytes();
         let mut passed = None;
         if let Some((shown, schema)) = &self.schema {
-            let problems = match extract_json(&answer.text) {
-                Ok(v) => {
-                    let problems = schema.problems(&v);
-                    value = Some(v);
-                    problems
-                }
-                Err(why) => vec![why],
-            };
-            let details = problem_lines(&problems);
-            let report = CheckReport {
-                check: CheckKind::Schema,
-                accepted: problems.is_empty(),
-                exit_code: None,
-                output: details.clone(),
-            };
-            if !problems.is_empty() {
-                let feedback = feedback(CheckKind::Schema, shown, None, &details);
+            let (report, parsed) = check_schema(schema, &answer.text);
+            if !report.accepted {
+                let feedback =
+                    self.feedback(attempt, CheckKind::Schema, shown, None, &report.output);
                 return Ok(Verdict::rejected(report, feedback));
             }
+            value = parsed;
             stdin = pretty(value.as_ref());
             passed = Some(report);
         }
-        let accept = match (&self.accept, passed) {
-            (Some(accept), _) => accept,
-            (None, Some(report)) => return Ok(Verdict::accepted(report, value)),
-            (None, None) => {
-                // `prepare` builds no Guard without a check; nothing to reject on.
-                let report = CheckReport {
-                    check: CheckKind::Accept,
-                    accepted: true,
-                    exit_code: None,
-                    output: String::new(),
-                };
-                return Ok(Verdict::accepted(report, value));
-            }
+        let Some(accept) = &self.accept else {
+            // `prepare` builds no Guard without a check; nothing to reject on.
+            let report = passed.unwrap_or(CheckReport {
+                check: CheckKind::Accept,
+                accepted: true,
+                exit_code: None,
+                output: String::new(),
+            });
+            return Ok(Verdict::accepted(report, value));
         };
         let ran = accept.run(worker, answer, attempt, &stdin)?;
         let report = CheckReport {
@@ -78,7 +52,8 @@ impl Guard {
         if ran.passed {
             return Ok(Verdict::accepted(report, value));
         }
-        let feedback = feedback(
+        let feedback = self.feedback(
+            attempt,
             CheckKind::Accept,
             &accept.shown,
             Some(&ran.status),
@@ -86,6 +61,41 @@ impl Guard {
         );
         Ok(Verdict::rejected(report, feedback))
     }
+
+    /// The message a rejected answer sends back to the worker.
+    fn feedback(
+        &self,
+        attempt: u32,
+        kind: CheckKind,
+        subject: &str,
+        status: Option<&str>,
+        details: &str,
+    ) -> String {
+        let rejection = Rejection {
+            attempt,
+            max_attempts: self.max_attempts,
+            kind,
+            subject,
+            status,
+            details,
+        };
+        rejection.feedback()
+    }
+}
+
+/// The schema's verdict on an answer, and the answer as JSON when it parses.
+fn check_schema(schema: &Schema, text: &str) -> (CheckReport, Option<Value>) {
+    let (problems, value) = match extract_json(text) {
+        Ok(v) => (schema.problems(&v), Some(v)),
+        Err(why) => (vec![why], None),
+    };
+    let report = CheckReport {
+        check: CheckKind::Schema,
+        accepted: problems.is_empty(),
+        exit_code: None,
+        output: problem_lines(&problems),
+    };
+    (report, value)
 }
 
 fn pretty(value: Option<&Value>) -> Vec<u8> {

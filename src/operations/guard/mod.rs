@@ -11,10 +11,10 @@ mod accept;
 mod check;
 
 use super::Ctx;
-use super::send;
 use super::worker::Worker;
+use crate::adapters::{files, host};
 use crate::core::args::GuardArgs;
-use crate::core::duration::parse_duration;
+use crate::core::duration::{DEFAULT_CHECK, parse_or};
 use crate::core::errors::{Error, Result};
 use crate::core::guard::DEFAULT_MAX_ATTEMPTS;
 use crate::core::guard::Schema;
@@ -25,13 +25,9 @@ use check::record;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-/// The event-log kind of a recorded check.
-pub const CHECK_EVENT: &str = "UmbelCheck";
 /// The file `send` leaves the turn's guardrails in.
 const GUARD_FILE: &str = "guard.json";
-const DEFAULT_CHECK_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Guardrails as given, with the directory relative paths and the check run in.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -79,10 +75,11 @@ impl Guard {
                 if ctx.find_program(&argv[0], dir).is_none() {
                     return Err(bad(format!("`{}` is not an executable program", argv[0])));
                 }
-                let timeout = match &args.check_timeout {
-                    Some(text) => parse_duration(text, "--check-timeout")?,
-                    None => DEFAULT_CHECK_TIMEOUT,
-                };
+                let timeout = parse_or(
+                    args.check_timeout.as_deref(),
+                    "--check-timeout",
+                    DEFAULT_CHECK,
+                )?;
                 Some(Accept {
                     argv,
                     shown,
@@ -117,13 +114,16 @@ impl Guard {
     }
 
     /// Waits for the turn with `wait_turn` (given the position to wait from) and checks each
-    /// answer, sending feedback and waiting again until one passes or the attempts run out.
+    /// answer, sending feedback with `resend` (which returns the position to wait from) and
+    /// waiting again until one passes or the attempts run out. The caller passes the resend in,
+    /// so guardrails do not depend on `send` (which depends on them).
     pub fn enforce(
         &self,
         ctx: &Ctx,
         worker: &Worker,
         mut since: Option<usize>,
         mut wait_turn: impl FnMut(Option<usize>) -> Result<Outcome>,
+        mut resend: impl FnMut(&[u8]) -> Result<usize>,
     ) -> Result<Outcome> {
         let mut attempt = 1;
         loop {
@@ -157,7 +157,7 @@ impl Guard {
                 rejected.check = Some(verdict.report);
                 return Ok(rejected);
             }
-            since = Some(send::send(ctx, worker.name.as_str(), feedback.as_bytes())?);
+            since = Some(resend(feedback.as_bytes())?);
             attempt += 1;
         }
     }
@@ -179,12 +179,12 @@ pub fn leave_for_wait(ctx: &Ctx, name: &WorkerName, given: Option<&Given>) -> Re
 }
 
 fn current_dir() -> Result<PathBuf> {
-    std::env::current_dir().map_err(|e| Error::io("cannot read the current directory", ".", e))
+    host::current_dir_or_error()
 }
 
 fn load_schema(path: &Path, given: &Path) -> Result<(String, Schema)> {
     let shown = given.display().to_string();
-    let text = std::fs::read(path).map_err(|e| {
+    let text = files::read(path).map_err(|e| {
         Error::usage(format!(
             "`--schema {shown}`: cannot read {}: {e}",
             path.display()

@@ -1,68 +1,26 @@
-//! The local records of remote workers: `<state>/remote/<name>.json`, one per worker.
+//! The local records of remote workers (`<state>/remote/<name>.json`), through the adapter.
 
 use super::super::Ctx;
-use crate::adapters::state::write_json_atomic;
-use crate::core::errors::{Error, Result};
-use crate::core::name::WorkerName;
+use crate::adapters::remote_records as store;
+use crate::core::errors::Result;
 use crate::core::remote::RemoteRecord;
-use std::path::PathBuf;
 
-fn dir(ctx: &Ctx) -> PathBuf {
-    ctx.state.path().join("remote")
-}
-
-fn path(ctx: &Ctx, name: &WorkerName) -> PathBuf {
-    dir(ctx).join(format!("{}.json", name.as_str()))
-}
-
-/// The record of remote worker `name`, if it is one (an invalid name is no remote worker:
-/// the local verb reports it).
+/// The record of remote worker `name`, if it is one.
 pub fn find(ctx: &Ctx, name: &str) -> Result<Option<RemoteRecord>> {
-    let Ok(name) = WorkerName::parse(name) else {
-        return Ok(None);
-    };
-    let path = path(ctx, &name);
-    match std::fs::read(&path) {
-        Ok(bytes) => serde_json::from_slice(&bytes)
-            .map(Some)
-            .map_err(|e| Error::Corrupt {
-                path,
-                message: e.to_string(),
-            }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(Error::io("cannot read", path, e)),
-    }
+    store::find(&ctx.state, name)
 }
 
-/// Every remote worker's record, by name (unreadable ones are skipped: `kill NAME` still
-/// removes them).
+/// Every remote worker's record, by name.
 pub fn list(ctx: &Ctx) -> Vec<RemoteRecord> {
-    let mut found: Vec<RemoteRecord> = std::fs::read_dir(dir(ctx))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| serde_json::from_slice(&std::fs::read(e.path()).ok()?).ok())
-        .collect();
-    found.sort_by(|a, b| a.name.cmp(&b.name));
-    found
+    store::list(&ctx.state)
 }
 
 /// Records a remote worker.
 pub fn save(ctx: &Ctx, record: &RemoteRecord) -> Result<()> {
-    let name = WorkerName::parse(&record.name)?;
-    let dir = dir(ctx);
-    std::fs::create_dir_all(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
-    write_json_atomic(&path(ctx, &name), record)
+    store::save(&ctx.state, record)
 }
 
 /// Forgets a remote worker.
 pub fn remove(ctx: &Ctx, name: &str) -> Result<()> {
-    let name = WorkerName::parse(name)?;
-    let path = path(ctx, &name);
-    match std::fs::remove_file(&path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            Err(Error::io("cannot remove", path, e))
-        }
-        _ => Ok(()),
-    }
+    store::remove(&ctx.state, name)
 }

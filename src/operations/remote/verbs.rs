@@ -3,16 +3,18 @@
 //! host and reads it back; the host umbel's own errors come back as [`Error::Remote`].
 
 use super::super::Ctx;
-use super::super::worker::{Answer, now_ms};
+use super::super::worker::Answer;
 use super::forward::{Request, forward};
 use super::records;
+use crate::adapters::host::now_ms;
 use crate::adapters::ssh::Stdout;
-use crate::core::args::{GuardArgs, SpawnArgs, WaitArgs};
+use crate::core::args::{GuardArgs, SpawnArgs};
 use crate::core::errors::{Error, Result};
 use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
 use crate::core::outcome::Outcome;
 use crate::core::remote::{RemoteRecord, check_host, spawn_argv, wait_argv};
+use crate::core::until::Until;
 use serde_json::Value;
 
 /// Runs `request` on `host` and returns its JSON output (exit statuses other than 0 that
@@ -117,13 +119,37 @@ pub fn send(ctx: &Ctx, at: &RemoteRecord, prompt: &[u8], guard: &GuardArgs) -> R
 }
 
 /// `wait`, event-driven on the host; cancelling `ctx` ends it there too.
-pub fn wait(ctx: &Ctx, at: &RemoteRecord, args: &WaitArgs) -> Result<Outcome> {
-    refuse_guard(&args.guard, &at.name)?;
+pub fn wait(
+    ctx: &Ctx,
+    at: &RemoteRecord,
+    since: Option<usize>,
+    until: &Until,
+    guard: &GuardArgs,
+) -> Result<Outcome> {
+    refuse_guard(guard, &at.name)?;
     let request = Request {
-        argv: wait_argv(args),
+        argv: wait_argv(&at.name, since, until),
         ..Request::default()
     };
     read_back(&at.host, call(ctx, &at.host, request)?)
+}
+
+/// One turn (a workflow step's): send, wait until `until` says, and the answer when it
+/// stopped.
+pub fn turn(
+    ctx: &Ctx,
+    at: &RemoteRecord,
+    prompt: &[u8],
+    until: &Until,
+) -> Result<(Outcome, Option<Answer>)> {
+    let none = GuardArgs::default();
+    let position = send(ctx, at, prompt, &none)?;
+    let outcome = wait(ctx, at, Some(position), until, &none)?;
+    let answer = match outcome.outcome {
+        crate::core::outcome::OutcomeKind::Stop => Some(answer(ctx, at)?),
+        _ => None,
+    };
+    Ok((outcome, answer))
 }
 
 /// The last turn's answer.

@@ -4,13 +4,14 @@
 
 use super::step::{StepFailure, StepJob, run_step};
 use super::{Ctx, Prepared, StepResult};
+use crate::adapters::host::now_ms;
+use crate::adapters::runs::RunStore;
 use crate::core::args::KillArgs;
 use crate::core::errors::Result;
 use crate::core::workflow::Plan;
 use crate::core::workflow::graph;
 use crate::core::workflow::record::{Failure, RunRecord, RunStatus, StepStatus, worker_name};
 use crate::operations::kill;
-use crate::operations::worker::now_ms;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,6 +24,30 @@ const TICK: Duration = Duration::from_millis(200);
 enum Message {
     Started(usize),
     Finished(usize, Result<StepResult, StepFailure>),
+}
+
+/// What every step of the run shares, unchanged while it runs.
+struct Shared<'a> {
+    /// The caller's context (its stop flag is SIGINT's).
+    ctx: &'a Ctx,
+    /// The steps' context: their own stop flag, set on SIGINT or on a failure.
+    steps_ctx: Ctx,
+    plan: &'a Plan,
+    store: RunStore,
+}
+
+impl Shared<'_> {
+    fn stop_steps(&self) {
+        self.steps_ctx.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+/// What the run has done so far.
+struct Progress {
+    record: RunRecord,
+    done: BTreeMap<String, StepResult>,
+    /// The worker keys spawned by this attempt (torn down at the end).
+    spawned: BTreeSet<String>,
 }
 
 /// Runs `prepared` to its end and returns the final record. `keep` leaves the workers running
@@ -38,84 +63,130 @@ pub fn execute(
     let Prepared {
         store,
         lock: _lock,
-        mut record,
-        mut done,
+        record,
+        done,
     } = prepared;
-    // The steps get their own stop flag: set on SIGINT (the caller's flag) or on a failure.
-    let run_ctx = Ctx {
-        cancel: Arc::new(AtomicBool::new(false)),
-        ..ctx.clone()
+    let shared = Shared {
+        ctx,
+        steps_ctx: Ctx {
+            cancel: Arc::new(AtomicBool::new(false)),
+            ..ctx.clone()
+        },
+        plan,
+        store,
     };
-    let mut spawned: BTreeSet<String> = BTreeSet::new();
-    let attempt = record.attempt;
-    observe(&record);
-    'waves: for wave in &plan.waves {
-        let todo: Vec<usize> = wave
-            .iter()
-            .copied()
-            .filter(|&i| !done.contains_key(&plan.steps[i].id))
-            .collect();
-        if todo.is_empty() {
-            continue;
-        }
-        let (tx, rx) = mpsc::channel::<Message>();
-        let results = done.clone();
-        std::thread::scope(|scope| {
-            for &i in &todo {
-                let step = &plan.steps[i];
-                let worker = &plan.workers[&step.worker];
-                let spawn_first = spawned.insert(step.worker.clone());
-                let tx = tx.clone();
-                let run_ctx = &run_ctx;
-                let results = &results;
-                let store = &store;
-                let worker_name = record.steps[i].worker_name.clone();
-                scope.spawn(move || {
-                    let _ = tx.send(Message::Started(i));
-                    let job = StepJob {
-                        step,
-                        worker,
-                        worker_name: &worker_name,
-                        spawn_first,
-                        results,
-                        store,
-                        base: &plan.base,
-                    };
-                    let _ = tx.send(Message::Finished(i, run_step(run_ctx, &job)));
-                });
-            }
-            drop(tx);
-            loop {
-                if ctx.cancelled() {
-                    run_ctx.cancel.store(true, Ordering::Relaxed);
-                }
-                match rx.recv_timeout(TICK) {
-                    Ok(Message::Started(i)) => {
-                        let s = &mut record.steps[i];
-                        s.status = StepStatus::Running;
-                        s.started_at = Some(now_ms());
-                        s.attempt = attempt;
-                        let _ = store.write_record(&record);
-                    }
-                    Ok(Message::Finished(i, result)) => {
-                        finish_step(&mut record, i, result, &mut done, plan);
-                        if record.failed.is_some() {
-                            run_ctx.cancel.store(true, Ordering::Relaxed);
-                        }
-                        let _ = store.write_record(&record);
-                    }
-                    Err(mpsc::RecvTimeoutError::Timeout) => {}
-                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
-                }
-                observe(&record);
-            }
-        });
-        if record.failed.is_some() || ctx.cancelled() {
-            break 'waves;
+    let mut progress = Progress {
+        record,
+        done,
+        spawned: BTreeSet::new(),
+    };
+    observe(&progress.record);
+    for wave in &plan.waves {
+        run_wave(&shared, &mut progress, wave, observe);
+        if progress.record.failed.is_some() || ctx.cancelled() {
+            break;
         }
     }
+    conclude(&shared, progress, keep, observe)
+}
+
+/// Runs the steps of one wave not done yet, each on its own thread, until all have ended.
+fn run_wave(
+    shared: &Shared,
+    progress: &mut Progress,
+    wave: &[usize],
+    observe: &mut dyn FnMut(&RunRecord),
+) {
+    let plan = shared.plan;
+    let todo: Vec<(usize, bool, String)> = wave
+        .iter()
+        .copied()
+        .filter(|&i| !progress.done.contains_key(&plan.steps[i].id))
+        .map(|i| {
+            let spawn_first = progress.spawned.insert(plan.steps[i].worker.clone());
+            (i, spawn_first, progress.record.steps[i].worker_name.clone())
+        })
+        .collect();
+    if todo.is_empty() {
+        return;
+    }
+    let (tx, rx) = mpsc::channel::<Message>();
+    let results = progress.done.clone();
+    std::thread::scope(|scope| {
+        for (i, spawn_first, worker_name) in todo {
+            let tx = tx.clone();
+            let results = &results;
+            scope.spawn(move || {
+                let _ = tx.send(Message::Started(i));
+                let step = &plan.steps[i];
+                let job = StepJob {
+                    step,
+                    worker: &plan.workers[&step.worker],
+                    worker_name: &worker_name,
+                    spawn_first,
+                    results,
+                    store: &shared.store,
+                    base: &plan.base,
+                };
+                let _ = tx.send(Message::Finished(i, run_step(&shared.steps_ctx, &job)));
+            });
+        }
+        drop(tx);
+        progress.follow(shared, &rx, observe);
+    });
+}
+
+impl Progress {
+    /// Records each step's start and end as the threads report them, until all have ended;
+    /// stops the others at SIGINT or the first failure.
+    fn follow(
+        &mut self,
+        shared: &Shared,
+        rx: &mpsc::Receiver<Message>,
+        observe: &mut dyn FnMut(&RunRecord),
+    ) {
+        loop {
+            if shared.ctx.cancelled() {
+                shared.stop_steps();
+            }
+            match rx.recv_timeout(TICK) {
+                Ok(Message::Started(i)) => {
+                    let attempt = self.record.attempt;
+                    let s = &mut self.record.steps[i];
+                    s.status = StepStatus::Running;
+                    s.started_at = Some(now_ms());
+                    s.attempt = attempt;
+                    let _ = shared.store.write_record(&self.record);
+                }
+                Ok(Message::Finished(i, result)) => {
+                    finish_step(&mut self.record, i, result, &mut self.done, shared.plan);
+                    if self.record.failed.is_some() {
+                        shared.stop_steps();
+                    }
+                    let _ = shared.store.write_record(&self.record);
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+            observe(&self.record);
+        }
+    }
+}
+
+/// The run's end: its status, the steps that did not run, the teardown, the final record.
+fn conclude(
+    shared: &Shared,
+    progress: Progress,
+    keep: bool,
+    observe: &mut dyn FnMut(&RunRecord),
+) -> Result<RunRecord> {
+    let Progress {
+        mut record,
+        spawned,
+        ..
+    } = progress;
     let failed = record.failed.clone();
-    let interrupted = ctx.cancelled()
+    let interrupted = shared.ctx.cancelled()
         || record
             .steps
             .iter()
@@ -125,12 +196,12 @@ pub fn execute(
         (None, true) => RunStatus::Interrupted,
         (None, false) => RunStatus::Completed,
     };
-    skip_the_rest(&mut record, plan, failed.as_ref());
+    skip_the_rest(&mut record, shared.plan, failed.as_ref());
     if record.status != RunStatus::Completed || !keep {
-        teardown(ctx, &record.run_id, &spawned);
+        teardown(shared.ctx, &record.run_id, &spawned);
     }
     record.ended_at = Some(now_ms());
-    store.write_record(&record)?;
+    shared.store.write_record(&record)?;
     observe(&record);
     Ok(record)
 }

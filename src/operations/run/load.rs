@@ -2,47 +2,25 @@
 //! environment, the cwds on disk). Creates nothing.
 
 use super::Ctx;
+use crate::adapters::{files, host};
 use crate::core::errors::{Error, Result};
 use crate::core::workflow::model::{self, MAX_FILE_BYTES};
 use crate::core::workflow::validate::{Context, validate};
 use crate::core::workflow::{Plan, Problem};
 use crate::operations::guard::Guard;
-use std::io::Read;
 use std::path::Path;
 
 /// The checked plan of `file`, and the file's text. Relative paths in it resolve against
 /// `base` when given (a resumed run's original folder: `file` is then the run's copy), else
 /// against the file's own folder.
 pub fn load(ctx: &Ctx, file: &Path, base: Option<&Path>) -> Result<(Plan, String)> {
-    let handle = std::fs::File::open(file).map_err(|e| Error::io("cannot read", file, e))?;
-    // Read one byte past the limit so a huge file is refused without reading all of it.
-    let mut bytes = Vec::new();
-    handle
-        .take(MAX_FILE_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::io("cannot read", file, e))?;
-    let invalid = |problem: Problem| Error::InvalidWorkflow {
-        file: file.to_path_buf(),
-        problems: vec![problem],
-    };
-    if bytes.len() > MAX_FILE_BYTES {
-        return Err(invalid(Problem::at(
-            1,
-            1,
-            format!("the file is larger than {MAX_FILE_BYTES} bytes, the most a workflow may be"),
-        )));
-    }
-    let text = String::from_utf8(bytes).map_err(|e| {
-        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-        let line = valid.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
-        invalid(Problem::at(line, 1, "the file is not UTF-8 text"))
-    })?;
+    let text = read_text(file)?;
     let parsed = model::parse(file, &text)?;
     let base = match base {
         Some(base) => base.to_path_buf(),
-        None => std::path::absolute(file)
-            .ok()
-            .and_then(|p| p.parent().map(Path::to_path_buf))
+        None => host::absolute(file)
+            .parent()
+            .map(Path::to_path_buf)
             .unwrap_or_default(),
     };
     let cx = Context {
@@ -55,8 +33,36 @@ pub fn load(ctx: &Ctx, file: &Path, base: Option<&Path>) -> Result<(Plan, String
         file: file.to_path_buf(),
         problems,
     })?;
-    // Guardrails are checked against the disk and PATH as they are now: schema files compile,
-    // check programs exist.
+    check_guards(ctx, &plan, file)?;
+    Ok((plan, text))
+}
+
+/// The workflow file's text: at most [`MAX_FILE_BYTES`], UTF-8.
+fn read_text(file: &Path) -> Result<String> {
+    // Read one byte past the limit so a huge file is refused without reading all of it.
+    let bytes = files::read_capped(file, MAX_FILE_BYTES as u64 + 1)
+        .map_err(|e| Error::io("cannot read", file, e))?;
+    let invalid = |problem: Problem| Error::InvalidWorkflow {
+        file: file.to_path_buf(),
+        problems: vec![problem],
+    };
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(invalid(Problem::at(
+            1,
+            1,
+            format!("the file is larger than {MAX_FILE_BYTES} bytes, the most a workflow may be"),
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = valid.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
+        invalid(Problem::at(line, 1, "the file is not UTF-8 text"))
+    })
+}
+
+/// Guardrails are checked against the disk and PATH as they are now: schema files compile,
+/// check programs exist.
+fn check_guards(ctx: &Ctx, plan: &Plan, file: &Path) -> Result<()> {
     let problems: Vec<Problem> = plan
         .steps
         .iter()
@@ -70,11 +76,11 @@ pub fn load(ctx: &Ctx, file: &Path, base: Option<&Path>) -> Result<(Plan, String
             ))
         })
         .collect();
-    if !problems.is_empty() {
-        return Err(Error::InvalidWorkflow {
-            file: file.to_path_buf(),
-            problems,
-        });
+    if problems.is_empty() {
+        return Ok(());
     }
-    Ok((plan, text))
+    Err(Error::InvalidWorkflow {
+        file: file.to_path_buf(),
+        problems,
+    })
 }

@@ -11,7 +11,7 @@ pub use load::load;
 
 use super::Ctx;
 use super::kill;
-use super::worker::now_ms;
+use crate::adapters::host::now_ms;
 use crate::adapters::process;
 use crate::adapters::runs::RunStore;
 use crate::core::args::KillArgs;
@@ -36,7 +36,7 @@ pub struct StepResult {
 pub struct Prepared {
     pub store: RunStore,
     /// The run folder's lock, held until the run ends.
-    pub lock: std::fs::File,
+    pub lock: crate::adapters::runs::RunLock,
     pub record: RunRecord,
     pub done: BTreeMap<String, StepResult>,
 }

@@ -2,22 +2,21 @@
 //! it, wait for the turn to end as the step says, and keep the answer and outputs.
 
 use super::{Ctx, StepResult};
+use crate::adapters::files;
 use crate::adapters::runs::RunStore;
-use crate::core::args::{
-    GuardArgs, KillArgs, NoUnknownFields, ReadArgs, SpawnArgs, WaitArgs, WaitUntil,
-};
+use crate::core::args::{KillArgs, SpawnArgs};
 use crate::core::errors::Error;
-use crate::core::outcome::OutcomeKind;
+use crate::core::name::WorkerName;
+use crate::core::outcome::{Outcome, OutcomeKind};
 use crate::core::workflow::template::{self, Ref};
 use crate::core::workflow::{OutputSource, PlannedStep, PlannedWorker};
 use crate::operations::guard::Guard;
-use crate::operations::{kill, send, spawn, wait};
+use crate::operations::turn::{self, TurnRequest};
+use crate::operations::worker::Worker;
+use crate::operations::{kill, remote, spawn};
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::Path;
 
-/// Default bound of a step's wait.
-const DEFAULT_TIMEOUT: &str = "30m";
 /// The most of a `file:` output umbel keeps.
 const MAX_OUTPUT_FILE: u64 = 16 * 1024 * 1024;
 
@@ -56,95 +55,143 @@ pub struct StepJob<'a> {
     pub base: &'a Path,
 }
 
+/// The step's worker, spawned on its first step in this attempt (a tombstone of the same name
+/// is this run's own, from an earlier attempt, and is purged first), else loaded.
+fn ready_worker(ctx: &Ctx, job: &StepJob) -> Result<Worker, StepFailure> {
+    let name = WorkerName::parse(job.worker_name)?;
+    if !job.spawn_first {
+        return Ok(Worker::load(ctx, name.as_str())?);
+    }
+    if ctx.state.session_dir(&name).is_dir() {
+        let purge = KillArgs {
+            name: Some(name.to_string()),
+            all: false,
+            purge: true,
+        };
+        kill::kill(ctx, &purge)?;
+    }
+    let args = SpawnArgs {
+        name: Some(name.to_string()),
+        ..job.worker.spawn.clone()
+    };
+    Ok(Worker::from_meta(spawn::spawn(ctx, &args)?)?)
+}
+
 /// Runs one step to its end.
 pub fn run_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
-    let StepJob {
-        step,
-        worker,
-        worker_name,
-        ..
-    } = *job;
+    if job.worker.spawn.host.is_some() {
+        return remote_step(ctx, job);
+    }
+    let step = job.step;
+    let worker = ready_worker(ctx, job)?;
+    let prompt = render_prompt(ctx, job);
+    job.store.write_step_file(&step.id, "prompt", &prompt)?;
+    let guard = Guard::prepare(ctx, &step.guard, job.base)?;
+    let until = step.wait.parse()?;
+    let request = TurnRequest {
+        prompt: prompt.as_bytes(),
+        until: &until,
+        guard: guard.as_ref(),
+    };
+    let done = turn::turn(ctx, &worker, &request)?;
+    let outcome = &done.outcome;
+    if outcome.outcome != OutcomeKind::Stop {
+        return Err(not_stopped(outcome));
+    }
+    // Under a `schema` guard the step's answer is the accepted value, as clean JSON.
+    let answer = match (&outcome.structured_output, done.answer) {
+        (Some(value), _) => serde_json::to_string_pretty(value).unwrap_or_default(),
+        (None, Some(answer)) => answer?.text,
+        (None, None) => worker.answer(ctx)?.text,
+    };
+    job.store.write_step_file(&step.id, "answer", &answer)?;
+    let outputs = keep_outputs(job, &answer)?;
+    Ok(StepResult { answer, outputs })
+}
+
+/// A step whose worker runs on another host (`host:`): the same turn, run by the host's umbel
+/// (spawned there on its first step, an earlier attempt's worker purged first).
+fn remote_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
+    let (step, name) = (job.step, job.worker_name);
     if job.spawn_first {
-        // A tombstone of the same name is this run's own, from an earlier attempt.
-        if ctx
-            .state
-            .session_dir(&crate::core::name::WorkerName::parse(worker_name)?)
-            .is_dir()
-            || crate::operations::remote::find(ctx, worker_name)?.is_some()
-        {
-            let purge = KillArgs {
-                name: Some(worker_name.to_string()),
-                all: false,
-                purge: true,
-            };
-            kill::kill(ctx, &purge)?;
+        if let Some(old) = remote::find(ctx, name)? {
+            remote::verbs::kill(ctx, &old, true)?;
         }
         let args = SpawnArgs {
-            name: Some(worker_name.to_string()),
-            ..worker.spawn.clone()
+            name: Some(name.to_string()),
+            ..job.worker.spawn.clone()
         };
         spawn::spawn(ctx, &args)?;
     }
-    let prompt = template::render(&step.prompt, |r| match r {
+    let at = remote::find(ctx, name)?.ok_or_else(|| Error::NotFound {
+        name: name.to_string(),
+    })?;
+    let prompt = render_prompt(ctx, job);
+    job.store.write_step_file(&step.id, "prompt", &prompt)?;
+    let (outcome, answer) = remote::verbs::turn(ctx, &at, prompt.as_bytes(), &step.wait.parse()?)?;
+    match answer {
+        Some(answer) if outcome.outcome == OutcomeKind::Stop => {
+            job.store
+                .write_step_file(&step.id, "answer", &answer.text)?;
+            let outputs = keep_outputs(job, &answer.text)?;
+            Ok(StepResult {
+                answer: answer.text,
+                outputs,
+            })
+        }
+        _ => Err(not_stopped(&outcome)),
+    }
+}
+
+/// The step's prompt with its `{{ … }}` references filled in.
+fn render_prompt(ctx: &Ctx, job: &StepJob) -> String {
+    template::render(&job.step.prompt, |r| match r {
         Ref::Env(name) => ctx.var(name).map(str::to_string),
-        Ref::Session => Some(worker_name.to_string()),
+        Ref::Session => Some(job.worker_name.to_string()),
         Ref::Answer { step } => job.results.get(step).map(|r| r.answer.clone()),
         Ref::Output { step, key } => job
             .results
             .get(step)
             .and_then(|r| r.outputs.get(key).cloned()),
-    });
-    job.store.write_step_file(&step.id, "prompt", &prompt)?;
-    let guard = Guard::prepare(ctx, &step.guard, job.base)?;
-    let position = send::send_turn(ctx, worker_name, prompt.as_bytes(), &GuardArgs::default())?;
-    let wait_args = WaitArgs {
-        name: worker_name.to_string(),
-        since: Some(position),
-        until: WaitUntil {
-            timeout: Some(step.wait.timeout.clone().unwrap_or(DEFAULT_TIMEOUT.into())),
-            ..step.wait.clone()
-        },
-        guard: GuardArgs::default(),
-        unknown: NoUnknownFields,
-    };
-    let outcome = wait::wait_guarded(ctx, &wait_args, guard.as_ref())?;
-    if outcome.outcome != OutcomeKind::Stop {
-        let kind = outcome.outcome.as_str();
-        let reason = outcome
-            .reason
-            .map(|r| format!(" ({r})"))
-            .unwrap_or_default();
-        let said = outcome
-            .check
-            .as_ref()
-            .filter(|c| !c.accepted)
-            .map(|c| format!("; the last check said: {}", first_line(&c.output)))
-            .unwrap_or_default();
-        return Err(StepFailure {
-            outcome: Some(outcome.outcome),
-            message: format!("{kind}{reason}: {}{said}", outcome.message),
-            exit: outcome.outcome.exit_code(),
-            interrupted: false,
-        });
+    })
+}
+
+/// Why a turn that did not stop fails its step (with the last check's verdict, if any).
+fn not_stopped(outcome: &Outcome) -> StepFailure {
+    let kind = outcome.outcome.as_str();
+    let reason = outcome
+        .reason
+        .as_ref()
+        .map(|r| format!(" ({r})"))
+        .unwrap_or_default();
+    let said = outcome
+        .check
+        .as_ref()
+        .filter(|c| !c.accepted)
+        .map(|c| format!("; the last check said: {}", first_line(&c.output)))
+        .unwrap_or_default();
+    StepFailure {
+        outcome: Some(outcome.outcome),
+        message: format!("{kind}{reason}: {}{said}", outcome.message),
+        exit: outcome.outcome.exit_code(),
+        interrupted: false,
     }
-    // Under a `schema` guard the step's answer is the accepted value, as clean JSON.
-    let answer = match &outcome.structured_output {
-        Some(value) => serde_json::to_string_pretty(value).unwrap_or_default(),
-        None => crate::operations::read::read(ctx, &ReadArgs::of(worker_name))?.text,
-    };
-    job.store.write_step_file(&step.id, "answer", &answer)?;
-    let cwd = worker.spawn.cwd.clone().unwrap_or_default();
+}
+
+/// The step's outputs (the answer, or files in the worker's folder), kept in the run folder.
+fn keep_outputs(job: &StepJob, answer: &str) -> Result<BTreeMap<String, String>, StepFailure> {
+    let cwd = job.worker.spawn.cwd.clone().unwrap_or_default();
     let mut outputs = BTreeMap::new();
-    for (key, source) in &step.outputs {
+    for (key, source) in &job.step.outputs {
         let value = match source {
-            OutputSource::Answer => answer.clone(),
+            OutputSource::Answer => answer.to_string(),
             OutputSource::File(path) => read_output(&cwd.join(path), key)?,
         };
         job.store
-            .write_step_file(&step.id, &format!("outputs/{key}"), &value)?;
+            .write_step_file(&job.step.id, &format!("outputs/{key}"), &value)?;
         outputs.insert(key.clone(), value);
     }
-    Ok(StepResult { answer, outputs })
+    Ok(outputs)
 }
 
 fn read_output(path: &Path, key: &str) -> Result<String, StepFailure> {
@@ -154,22 +201,15 @@ fn read_output(path: &Path, key: &str) -> Result<String, StepFailure> {
         exit: 1,
         interrupted: false,
     };
-    let file = std::fs::File::open(path).map_err(|e| {
+    let cannot = |e: &dyn std::fmt::Display| {
         fail(format!(
             "output `{key}`: cannot read {}: {e}",
             path.display()
         ))
-    })?;
-    let mut text = String::new();
-    file.take(MAX_OUTPUT_FILE)
-        .read_to_string(&mut text)
-        .map_err(|e| {
-            fail(format!(
-                "output `{key}`: cannot read {}: {e}",
-                path.display()
-            ))
-        })?;
-    Ok(text)
+    };
+    let bytes = files::read_capped(path, MAX_OUTPUT_FILE).map_err(|e| cannot(&e))?;
+    // As `read_to_string` said it.
+    String::from_utf8(bytes).map_err(|_| cannot(&"stream did not contain valid UTF-8"))
 }
 
 /// The first non-empty line of a check's output, cut to 200 characters.

@@ -5,6 +5,7 @@
 
 use super::super::Ctx;
 use super::super::worker::Worker;
+use crate::adapters::files;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
@@ -40,7 +41,7 @@ impl Activity {
             self.screen = hash;
         }
         if let Some(path) = worker.transcript_path(ctx) {
-            let len = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+            let len = files::len(&path);
             changed |= self
                 .transcript
                 .as_ref()

@@ -3,7 +3,8 @@
 //! until the answer is readable. Also the transcript check for turns that end without a hook.
 
 use super::super::Ctx;
-use super::super::worker::{Worker, now_ms};
+use super::super::worker::Worker;
+use crate::adapters::host::now_ms;
 use crate::adapters::state::DeadRecord;
 use crate::adapters::transcript::ReverseLines;
 use crate::core::errors::Result;

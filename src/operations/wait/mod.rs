@@ -8,18 +8,18 @@ mod evidence;
 
 use super::Ctx;
 use super::guard::Guard;
+use super::send::send;
 use super::worker::Worker;
 use crate::adapters::transcript::ReverseLines;
 use crate::adapters::watch::FolderWatch;
-use crate::core::args::WaitArgs;
-use crate::core::duration::parse_duration;
+use crate::core::args::GuardArgs;
 use crate::core::errors::{Error, Result};
 use crate::core::events::EventRecord;
-use crate::core::name::WorkerName;
 use crate::core::outcome::{Outcome, OutcomeKind};
 use crate::core::providers::{EventClass, StartupScreen};
 use crate::core::status::screen_reason;
 use crate::core::turn_progress::{TurnPhase, TurnProgress, phase};
+use crate::core::until::Until;
 use crate::core::wait::{ClassifiedEvent, Liveness, decide, default_since};
 use activity::Activity;
 use evidence::{finish, transcript_failure};
@@ -27,7 +27,6 @@ use regex::Regex;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30 * 60);
 /// How often liveness (and idleness) is re-checked when no event arrives. A safety net: a
 /// worker's exit reaches the event log through its launch wrapper.
 const LIVENESS_POLL: Duration = Duration::from_millis(500);
@@ -45,28 +44,17 @@ struct Conditions {
 }
 
 impl Conditions {
-    fn from_args(args: &WaitArgs, worker: &Worker) -> Result<Self> {
-        let timeout = match &args.until.timeout {
-            Some(text) => parse_duration(text, "--timeout")?,
-            None => DEFAULT_TIMEOUT,
-        };
-        let idle = args
-            .until
-            .idle_timeout
-            .as_deref()
-            .map(|t| parse_duration(t, "--idle-timeout"))
-            .transpose()?;
-        let file = args.until.file.as_ref().map(|f| worker.meta.cwd.join(f));
-        let pattern = match &args.until.pattern {
+    fn new(until: &Until, worker: &Worker) -> Result<Self> {
+        let pattern = match &until.pattern {
             Some(p) => Some(
                 Regex::new(p).map_err(|e| Error::usage(format!("invalid `--pattern {p}`: {e}")))?,
             ),
             None => None,
         };
         Ok(Conditions {
-            timeout,
-            idle,
-            file,
+            timeout: until.timeout,
+            idle: until.idle,
+            file: until.file.as_ref().map(|f| worker.meta.cwd.join(f)),
             pattern,
         })
     }
@@ -76,29 +64,34 @@ impl Conditions {
 /// was sent with): then one wait may span several answers, all within `--timeout`.
 /// With `ctx.progress` set, reports the turn's phase (and output tokens, read from the
 /// transcript at most every quarter second) each time the loop looks.
-pub fn wait(ctx: &Ctx, args: &WaitArgs) -> Result<Outcome> {
-    if let Some(at) = super::remote::find(ctx, &args.name)? {
-        return super::remote::verbs::wait(ctx, &at, args);
-    }
-    let name = WorkerName::parse(&args.name)?;
-    let guard = Guard::for_wait(ctx, &name, &args.guard)?;
-    wait_guarded(ctx, args, guard.as_ref())
+/// `guard` is the wait's own guardrail flags (none: those the turn was sent with).
+pub fn wait(
+    ctx: &Ctx,
+    worker: &Worker,
+    since: Option<usize>,
+    until: &Until,
+    guard: &GuardArgs,
+) -> Result<Outcome> {
+    let guard = Guard::for_wait(ctx, &worker.name, guard)?;
+    wait_guarded(ctx, worker, since, until, guard.as_ref())
 }
 
-/// Waits with guardrails already prepared (or none); `args.guard` is not looked at.
-pub fn wait_guarded(ctx: &Ctx, args: &WaitArgs, guard: Option<&Guard>) -> Result<Outcome> {
-    if guard.is_none()
-        && let Some(at) = super::remote::find(ctx, &args.name)?
-    {
-        return super::remote::verbs::wait(ctx, &at, args);
-    }
-    let worker = Worker::load(ctx, &args.name)?;
-    let cond = Conditions::from_args(args, &worker)?;
+/// Waits from `since` with guardrails already prepared (or none); a rejected answer's feedback
+/// is sent to the worker from here.
+pub fn wait_guarded(
+    ctx: &Ctx,
+    worker: &Worker,
+    since: Option<usize>,
+    until: &Until,
+    guard: Option<&Guard>,
+) -> Result<Outcome> {
+    let cond = Conditions::new(until, worker)?;
     let deadline = Instant::now() + cond.timeout;
+    let wait_turn = |since| wait_turn(ctx, worker, &cond, since, deadline);
     match guard {
-        None => wait_turn(ctx, &worker, &cond, args.since, deadline),
-        Some(guard) => guard.enforce(ctx, &worker, args.since, |since| {
-            wait_turn(ctx, &worker, &cond, since, deadline)
+        None => wait_turn(since),
+        Some(guard) => guard.enforce(ctx, worker, since, wait_turn, |feedback| {
+            send(ctx, worker, feedback)
         }),
     }
 }
@@ -147,105 +140,188 @@ fn wait_turn(
     // Watch first, then read: an event landing in between still wakes the loop.
     let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
     refuse_endless(ctx, worker, cond, since)?;
-    let mut last_check: Option<Instant> = None;
-    let mut last_screen: Option<Instant> = None;
-    let mut activity = Activity::new();
-    let mut sightings = Sightings::default();
-    let mut tokens = TokenReader::default();
+    let mut looks = Looks::new();
     loop {
         if ctx.cancelled() {
             return Err(Error::Interrupted);
         }
         let records = worker.events(ctx, since.unwrap_or(0))?;
         let from = *since.get_or_insert_with(|| default_since(&records));
-        report_progress(ctx, worker, &records, from, &mut tokens);
-        if let Some(file) = cond.file.as_ref().filter(|f| f.exists()) {
-            let message = format!("{} exists", file.display());
-            return Ok(Outcome::new(OutcomeKind::Stop, message, records.len()).with_reason("file"));
+        report_progress(ctx, worker, &records, from, &mut looks.tokens);
+        if let Some(outcome) = file_appeared(cond, records.len()) {
+            return Ok(outcome);
         }
-        let exit = ctx.state.read_exit(&worker.name);
-        let due = last_check.is_none_or(|t| t.elapsed() >= LIVENESS_POLL);
-        // Events first: a fired hook decides without asking tmux.
-        let mut outcome = decide(&records, from, &Liveness::Alive, exit.as_ref())
-            .filter(|o| o.outcome != OutcomeKind::Input || due);
-        if outcome.is_none() && due {
-            last_check = Some(Instant::now());
-            // tmux may hang: its calls get no longer than the wait has left.
-            let ctx = &ctx.with_tmux_bound(deadline.saturating_duration_since(Instant::now()));
-            let liveness = match worker.liveness(ctx) {
-                Ok(liveness) => liveness,
-                Err(Error::Tmux { message, .. }) if Instant::now() >= deadline => {
-                    let text = format!(
-                        "no end of turn within {} ({message})",
-                        humantime::format_duration(cond.timeout)
-                    );
-                    return Ok(Outcome::new(OutcomeKind::Timeout, text, records.len()));
-                }
-                Err(e) => return Err(e),
-            };
-            let screen_due = last_screen.is_none_or(|t| t.elapsed() >= SCREEN_POLL);
-            outcome = if liveness != Liveness::Alive {
-                // launch.sh records the exit (file, then log line) before the pane dies, so
-                // read both again now that it has: tmux's own status is often empty.
-                let records = worker.events(ctx, from)?;
-                decide(
-                    &records,
-                    from,
-                    &liveness,
-                    ctx.state.read_exit(&worker.name).as_ref(),
-                )
-            } else {
-                transcript_failure(ctx, worker, &records, from).or_else(|| {
-                    if !screen_due {
-                        return None;
-                    }
-                    last_screen = Some(Instant::now());
-                    screen_fallback(
-                        ctx,
-                        worker,
-                        &records[from.min(records.len())..],
-                        records.len(),
-                        &mut sightings,
-                    )
-                })
-            };
-            if let (None, Some(idle)) = (&outcome, cond.idle) {
-                let still = activity.observe(ctx, worker, records.len());
-                if still >= idle {
-                    let message =
-                        format!("nothing moved for {}", humantime::format_duration(still));
-                    let mut o = Outcome::new(OutcomeKind::Idle, message, records.len());
-                    o.screen = ctx.tmux.capture(worker.session(), false).ok();
-                    return Ok(o);
-                }
-            }
-        }
-        if let Some(outcome) = outcome {
-            let outcome = finish(ctx, worker, outcome, deadline)?;
-            match (&cond.pattern, outcome.outcome) {
-                (Some(pattern), OutcomeKind::Stop) if !answer_matches(ctx, worker, pattern) => {
+        match looks.look(ctx, worker, cond, &records, from, deadline)? {
+            Found::Final(outcome) => return Ok(outcome),
+            Found::End(outcome) => {
+                match wanted(ctx, worker, cond, finish(ctx, worker, outcome, deadline)?) {
+                    Ok(outcome) => return Ok(outcome),
                     // Not the turn the caller is waiting for: wait past it.
-                    since = Some(outcome.position);
-                    continue;
+                    Err(position) => {
+                        since = Some(position);
+                        continue;
+                    }
                 }
-                (Some(_), OutcomeKind::Stop) => return Ok(outcome.with_reason("pattern")),
-                _ => return Ok(outcome),
             }
+            Found::Nothing => {}
         }
         let now = Instant::now();
         if now >= deadline {
-            let message = format!(
-                "no end of turn within {}",
-                humantime::format_duration(cond.timeout)
-            );
-            let mut outcome = Outcome::new(OutcomeKind::Timeout, message, records.len());
-            // Evidence only: not worth holding the deadline for.
-            let tmux = ctx.tmux.bounded(EVIDENCE_BOUND);
-            outcome.screen = tmux.capture(worker.session(), false).ok();
-            return Ok(outcome);
+            return Ok(timed_out(ctx, worker, cond, records.len()));
         }
         watch.wait((deadline - now).min(LIVENESS_POLL));
     }
+}
+
+/// What one look at the worker found.
+enum Found {
+    /// Nothing yet: wait for the next event or poll.
+    Nothing,
+    /// How the turn ended, to be settled by [`finish`].
+    End(Outcome),
+    /// An outcome that is already final (idle, or a timeout while tmux hung).
+    Final(Outcome),
+}
+
+/// The wait's safety nets and what they last saw.
+struct Looks {
+    last_check: Option<Instant>,
+    last_screen: Option<Instant>,
+    activity: Activity,
+    sightings: Sightings,
+    tokens: TokenReader,
+}
+
+impl Looks {
+    fn new() -> Self {
+        Looks {
+            last_check: None,
+            last_screen: None,
+            activity: Activity::new(),
+            sightings: Sightings::default(),
+            tokens: TokenReader::default(),
+        }
+    }
+
+    /// The events first (a fired hook decides without asking tmux), then, every
+    /// [`LIVENESS_POLL`], the pane, the transcript, the screen and `--idle-timeout`.
+    fn look(
+        &mut self,
+        ctx: &Ctx,
+        worker: &Worker,
+        cond: &Conditions,
+        records: &[ClassifiedEvent],
+        from: usize,
+        deadline: Instant,
+    ) -> Result<Found> {
+        let exit = ctx.state.read_exit(&worker.name);
+        let due = self.last_check.is_none_or(|t| t.elapsed() >= LIVENESS_POLL);
+        let decided = decide(records, from, &Liveness::Alive, exit.as_ref())
+            .filter(|o| o.outcome != OutcomeKind::Input || due);
+        if let Some(outcome) = decided {
+            return Ok(Found::End(outcome));
+        }
+        if !due {
+            return Ok(Found::Nothing);
+        }
+        self.last_check = Some(Instant::now());
+        // tmux may hang: its calls get no longer than the wait has left.
+        let ctx = &ctx.with_tmux_bound(deadline.saturating_duration_since(Instant::now()));
+        let liveness = match worker.liveness(ctx) {
+            Ok(liveness) => liveness,
+            Err(Error::Tmux { message, .. }) if Instant::now() >= deadline => {
+                let text = format!(
+                    "no end of turn within {} ({message})",
+                    humantime::format_duration(cond.timeout)
+                );
+                let outcome = Outcome::new(OutcomeKind::Timeout, text, records.len());
+                return Ok(Found::Final(outcome));
+            }
+            Err(e) => return Err(e),
+        };
+        let found = if liveness != Liveness::Alive {
+            // launch.sh records the exit (file, then log line) before the pane dies, so read
+            // both again now that it has: tmux's own status is often empty.
+            let records = worker.events(ctx, from)?;
+            let exit = ctx.state.read_exit(&worker.name);
+            decide(&records, from, &liveness, exit.as_ref())
+        } else {
+            transcript_failure(ctx, worker, records, from)
+                .or_else(|| self.screen(ctx, worker, records, from))
+        };
+        Ok(match found {
+            Some(outcome) => Found::End(outcome),
+            None => self.idle(ctx, worker, cond, records.len()),
+        })
+    }
+
+    /// The screen, every [`SCREEN_POLL`]: the states no hook reports.
+    fn screen(
+        &mut self,
+        ctx: &Ctx,
+        worker: &Worker,
+        records: &[ClassifiedEvent],
+        from: usize,
+    ) -> Option<Outcome> {
+        if self.last_screen.is_some_and(|t| t.elapsed() < SCREEN_POLL) {
+            return None;
+        }
+        self.last_screen = Some(Instant::now());
+        let since = &records[from.min(records.len())..];
+        screen_fallback(ctx, worker, since, records.len(), &mut self.sightings)
+    }
+
+    /// With `--idle-timeout`: `idle` once nothing has moved for that long.
+    fn idle(&mut self, ctx: &Ctx, worker: &Worker, cond: &Conditions, position: usize) -> Found {
+        let Some(idle) = cond.idle else {
+            return Found::Nothing;
+        };
+        let still = self.activity.observe(ctx, worker, position);
+        if still < idle {
+            return Found::Nothing;
+        }
+        let message = format!("nothing moved for {}", humantime::format_duration(still));
+        let mut outcome = Outcome::new(OutcomeKind::Idle, message, position);
+        outcome.screen = ctx.tmux.capture(worker.session(), false).ok();
+        Found::Final(outcome)
+    }
+}
+
+/// With `--file`: `stop` (reason `file`) once the file exists.
+fn file_appeared(cond: &Conditions, position: usize) -> Option<Outcome> {
+    let file = cond.file.as_ref().filter(|f| f.exists())?;
+    let message = format!("{} exists", file.display());
+    Some(Outcome::new(OutcomeKind::Stop, message, position).with_reason("file"))
+}
+
+/// With `--pattern`, only a stop whose answer matches is the one waited for; any other is
+/// `Err(position)`, to wait past it.
+fn wanted(
+    ctx: &Ctx,
+    worker: &Worker,
+    cond: &Conditions,
+    outcome: Outcome,
+) -> std::result::Result<Outcome, usize> {
+    match (&cond.pattern, outcome.outcome) {
+        (Some(pattern), OutcomeKind::Stop) if !answer_matches(ctx, worker, pattern) => {
+            Err(outcome.position)
+        }
+        (Some(_), OutcomeKind::Stop) => Ok(outcome.with_reason("pattern")),
+        _ => Ok(outcome),
+    }
+}
+
+/// The `timeout` outcome, with the screen as evidence when tmux gives it quickly.
+fn timed_out(ctx: &Ctx, worker: &Worker, cond: &Conditions, position: usize) -> Outcome {
+    let message = format!(
+        "no end of turn within {}",
+        humantime::format_duration(cond.timeout)
+    );
+    let mut outcome = Outcome::new(OutcomeKind::Timeout, message, position);
+    // Evidence only: not worth holding the deadline for.
+    let tmux = ctx.tmux.bounded(EVIDENCE_BOUND);
+    outcome.screen = tmux.capture(worker.session(), false).ok();
+    outcome
 }
 
 /// Screen states that end a wait only when seen on two screen polls in a row: a turn dropped

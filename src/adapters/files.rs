@@ -1,0 +1,98 @@
+//! Plain files outside the state folder that the verbs read or write: the user's config files a
+//! provider builds on, the launch files and links `spawn` puts in place, a guardrail's schema,
+//! a workflow file and a step's `file:` outputs, a growing transcript's new bytes, and the
+//! lock files that keep two `send`s apart. The verbs decide; these only touch the disk.
+
+use crate::core::errors::{Error, Result};
+use std::fs;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+/// A file held open for its advisory lock; the kernel releases it when this is dropped or the
+/// process dies.
+#[derive(Debug)]
+pub struct Lock(#[allow(dead_code)] fs::File);
+
+/// Takes the lock on `path` (created if needed) without waiting: `Ok(None)` when another
+/// process holds it.
+pub fn try_lock(path: &Path) -> Result<Option<Lock>> {
+    let file = fs::File::create(path).map_err(|e| Error::io("cannot open", path, e))?;
+    match file.try_lock() {
+        Ok(()) => Ok(Some(Lock(file))),
+        Err(fs::TryLockError::WouldBlock) => Ok(None),
+        Err(fs::TryLockError::Error(e)) => Err(Error::io("cannot lock", path, e)),
+    }
+}
+
+/// The text of each readable file of `paths`, with its path; unreadable ones are left out.
+pub fn read_existing(paths: Vec<PathBuf>) -> Vec<(PathBuf, String)> {
+    paths
+        .into_iter()
+        .filter_map(|path| fs::read_to_string(&path).ok().map(|text| (path, text)))
+        .collect()
+}
+
+/// Writes `content` to `path` (mode 0600, atomically), creating its folder first.
+pub fn write_private(path: &Path, content: &str) -> Result<()> {
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir).map_err(|e| Error::io("cannot create", dir, e))?;
+    }
+    super::state::write_atomic(path, content.as_bytes(), 0o600)
+}
+
+/// Links `link` to `target` when the target exists (creating the link's folder first).
+pub fn link_if_present(link: &Path, target: &Path) -> Result<()> {
+    if !target.exists() {
+        return Ok(());
+    }
+    if let Some(dir) = link.parent() {
+        fs::create_dir_all(dir).map_err(|e| Error::io("cannot create", dir, e))?;
+    }
+    std::os::unix::fs::symlink(target, link).map_err(|e| Error::io("cannot link", link, e))
+}
+
+/// The whole file.
+pub fn read(path: &Path) -> std::io::Result<Vec<u8>> {
+    fs::read(path)
+}
+
+/// At most `max` bytes from the start of the file.
+pub fn read_capped(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    fs::File::open(path)?.take(max).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// The file's length; 0 when it cannot be read.
+pub fn len(path: &Path) -> u64 {
+    fs::metadata(path).map_or(0, |m| m.len())
+}
+
+/// Everything from `offset` to the file's current end; `None` when it cannot be read.
+pub fn read_from(path: &Path, offset: u64) -> Option<Vec<u8>> {
+    let mut file = fs::File::open(path).ok()?;
+    file.seek(SeekFrom::Start(offset)).ok()?;
+    let mut fresh = Vec::new();
+    file.read_to_end(&mut fresh).ok()?;
+    Some(fresh)
+}
+
+/// The whole file as text.
+pub fn read_text(path: &Path) -> std::io::Result<String> {
+    fs::read_to_string(path)
+}
+
+/// The permission bits of `path`, and whether this process's user owns it.
+pub fn mode_and_ownership(path: &Path) -> std::io::Result<(u32, bool)> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let meta = fs::metadata(path)?;
+    let owned = meta.uid() == rustix::process::getuid().as_raw();
+    Ok((meta.permissions().mode(), owned))
+}
+
+/// Creates and removes an empty file in `dir`: whether umbel can write there.
+pub fn probe_write(dir: &Path) -> std::io::Result<()> {
+    let probe = dir.join(format!(".doctor-probe.{}", std::process::id()));
+    fs::write(&probe, b"")?;
+    fs::remove_file(&probe)
+}

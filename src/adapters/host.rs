@@ -1,0 +1,42 @@
+//! What the verbs learn from the machine around them rather than from their input: the current
+//! directory, the wall clock, and whether a path is a program. (The monotonic clock,
+//! `Instant::now`, stays with the verbs: it only bounds their loops and never reaches a record;
+//! the wall clock, which does, is read here.)
+
+use crate::core::errors::{Error, Result};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+/// This process's working directory.
+pub fn current_dir() -> std::io::Result<PathBuf> {
+    std::env::current_dir()
+}
+
+/// This process's working directory, as umbel's error.
+pub fn current_dir_or_error() -> Result<PathBuf> {
+    current_dir().map_err(|e| Error::io("cannot read the current directory", ".", e))
+}
+
+/// `path` with symlinks and `..` resolved (it must exist).
+pub fn canonicalize(path: &Path) -> std::io::Result<PathBuf> {
+    std::fs::canonicalize(path)
+}
+
+/// `path` made absolute against the current directory, without touching the disk.
+pub fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// Whether `path` is a file someone may execute.
+pub fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}

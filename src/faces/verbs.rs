@@ -1,0 +1,164 @@
+//! What each supervisor verb does on the command line: load the worker once, run the verb,
+//! print its result (text, or JSON with `--json`) and give the exit status. `cli.rs` parses
+//! and picks one of these.
+
+use super::inspect::{print_actions, print_diff, print_last, print_turns};
+use super::output::{explain_outcome, out_json, outln};
+use super::status_view::{print_one, print_table, warn_problems};
+use super::turn_line::turn_line_for;
+use crate::core::args::{
+    ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs,
+    SendArgs, SpawnArgs, StatusArgs, WaitArgs,
+};
+use crate::core::errors::{Error, Result};
+use crate::operations::worker::Worker;
+use crate::operations::{Ctx, attach, inspect, kill, read, spawn, status, turn, turns};
+use std::io::IsTerminal;
+
+/// `spawn`: the new worker's name (or its meta as JSON).
+pub fn spawn(ctx: &Ctx, args: &SpawnArgs, json: bool) -> Result<u8> {
+    let meta = spawn::spawn(ctx, args)?;
+    if json {
+        out_json(&meta)
+    } else {
+        outln(&meta.name)
+    }
+    Ok(0)
+}
+
+/// `send`: the position to `wait --since`.
+pub fn send(ctx: &Ctx, args: &SendArgs, prompt: &[u8], json: bool) -> Result<u8> {
+    let worker = Worker::load(ctx, &args.name)?;
+    let position = turn::submit(ctx, &worker, prompt, &args.guard)?;
+    if json {
+        out_json(&serde_json::json!({ "position": position }))
+    } else {
+        outln(&position.to_string())
+    }
+    Ok(0)
+}
+
+/// `wait`: the outcome (and why, on stderr); the exit status says how the turn ended.
+pub fn wait(ctx: &Ctx, args: &WaitArgs, json: bool) -> Result<u8> {
+    let mut line = turn_line_for(ctx, &args.name);
+    let waited = Worker::load(ctx, &args.name).and_then(|worker| {
+        let ctx = ctx.with_progress(line.sink());
+        let until = args.until.parse()?;
+        turn::await_end_as_asked(&ctx, &worker, args.since, &until, &args.guard)
+    });
+    line.clear();
+    let outcome = waited?;
+    if json {
+        out_json(&outcome);
+    } else {
+        match &outcome.reason {
+            Some(reason) => outln(&format!("{} {reason}", outcome.outcome.as_str())),
+            None => outln(outcome.outcome.as_str()),
+        }
+        explain_outcome(&args.name, &outcome);
+    }
+    Ok(outcome.outcome.exit_code())
+}
+
+/// `read`: the last answer, or the turns asked for.
+pub fn read(ctx: &Ctx, args: &ReadArgs, json: bool) -> Result<u8> {
+    let worker = Worker::load(ctx, &args.name)?;
+    match read::read_any(ctx, &worker, args)? {
+        read::Reading::Last(answer) => print_last(&answer, json),
+        read::Reading::Turns(selection, list) => print_turns(&list, selection, json),
+    }
+    Ok(0)
+}
+
+/// `actions`: the tools of a turn.
+pub fn actions(ctx: &Ctx, args: &ActionsArgs, json: bool) -> Result<u8> {
+    let worker = Worker::load(ctx, &args.name)?;
+    print_actions(&turns::actions(ctx, &worker, args)?, json);
+    Ok(0)
+}
+
+/// `diff`: two turns' answers, compared.
+pub fn diff(ctx: &Ctx, args: &DiffArgs, json: bool) -> Result<u8> {
+    let worker = Worker::load(ctx, &args.name)?;
+    print_diff(&turns::diff(ctx, &worker, args)?, json);
+    Ok(0)
+}
+
+/// `attach`: returns only when it could not replace umbel with the tmux client.
+pub fn attach(ctx: &Ctx, args: &AttachArgs) -> Result<u8> {
+    let terminal = attach::Terminal {
+        stdin: std::io::stdin().is_terminal(),
+        stdout: std::io::stdout().is_terminal(),
+    };
+    Err(attach::attach(ctx, args, terminal))
+}
+
+/// `status` (one worker, or the table) and `ls` (always the table).
+pub fn status(ctx: &Ctx, args: &StatusArgs, json: bool) -> Result<u8> {
+    let list = status::status(ctx, args)?;
+    warn_problems(&list);
+    match (json, &args.name) {
+        (true, Some(_)) => list.first().map(out_json).unwrap_or(()),
+        (true, None) => out_json(&list),
+        (false, Some(_)) => list.first().map(print_one).unwrap_or(()),
+        (false, None) => print_table(&list),
+    }
+    Ok(0)
+}
+
+/// `kill`: one line per worker ended.
+pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<u8> {
+    let killed = kill::kill(ctx, args)?;
+    if killed.is_empty() {
+        eprintln!("umbel: no workers to kill");
+    }
+    let what = if args.purge { "purged" } else { "killed" };
+    killed.iter().for_each(|n| outln(&format!("{what} {n}")));
+    Ok(0)
+}
+
+/// `capture`: the screen.
+pub fn capture(ctx: &Ctx, args: &CaptureArgs) -> Result<u8> {
+    outln(&inspect::capture(ctx, args)?);
+    Ok(0)
+}
+
+/// `logs`: the event log, followed with `-f`.
+pub fn logs(ctx: &Ctx, args: &LogsArgs) -> Result<u8> {
+    inspect::logs(ctx, args, outln)?;
+    Ok(0)
+}
+
+/// `prune`: what was removed, and a warning for each worker skipped.
+pub fn prune(ctx: &Ctx, args: &PruneArgs, json: bool) -> Result<u8> {
+    let pruned = inspect::prune(ctx, args)?;
+    for skipped in &pruned.skipped {
+        eprintln!(
+            "umbel: warning: worker `{}` skipped: {}",
+            skipped.name, skipped.problem
+        );
+    }
+    if json {
+        out_json(&pruned);
+    } else {
+        pruned
+            .removed
+            .iter()
+            .for_each(|n| outln(&format!("removed {n}")));
+        eprintln!(
+            "umbel: {} removed, {} kept",
+            pruned.removed.len(),
+            pruned.kept.len()
+        );
+    }
+    Ok(0)
+}
+
+/// No verb and no `-p`: say what is missing.
+pub fn nothing(prompt_given: bool) -> Result<u8> {
+    Err(Error::usage(if prompt_given {
+        "a prompt needs `-p` (print mode), e.g. `umbel -p \"…\"`; see `umbel --help`"
+    } else {
+        "nothing to do: use `umbel -p PROMPT` or a verb; see `umbel --help`"
+    }))
+}

@@ -1,0 +1,71 @@
+//! One turn, written once: submit a prompt to a loaded worker, wait for the turn to end (its
+//! guardrails enforced), and read the answer. `-p` and workflow steps run [`turn`]; the CLI's
+//! and MCP's `send` and `wait` run its two stages, [`submit`] and [`await_end`], on their own
+//! (a protocol call each). Progress goes to `ctx.progress` as [`TurnProgress`]; the result is a
+//! [`TurnDone`]: the faces render those two types.
+//!
+//! [`TurnProgress`]: crate::core::turn_progress::TurnProgress
+
+use super::Ctx;
+use super::guard::Guard;
+use super::worker::{Answer, Worker};
+use crate::core::args::GuardArgs;
+use crate::core::errors::Result;
+use crate::core::outcome::{Outcome, OutcomeKind};
+use crate::core::turn_progress::TurnPhase;
+use crate::core::until::Until;
+
+/// What one turn produced.
+#[derive(Debug)]
+pub struct TurnDone {
+    /// How the wait ended.
+    pub outcome: Outcome,
+    /// The turn's answer when it ended (`stop` or `provider-error`), or why it could not be
+    /// read; `None` when the turn did not end.
+    pub answer: Option<Result<Answer>>,
+}
+
+impl TurnDone {
+    /// The turn ended (`stop` or `provider-error`).
+    pub fn ended(&self) -> bool {
+        self.answer.is_some()
+    }
+
+    /// The answer, when the turn ended and it could be read.
+    pub fn answer(&self) -> Option<&Answer> {
+        self.answer.as_ref().and_then(|a| a.as_ref().ok())
+    }
+}
+
+/// What a turn is asked to do.
+pub struct TurnRequest<'a> {
+    pub prompt: &'a [u8],
+    /// When the turn counts as ended (and the wait's timeout).
+    pub until: &'a Until,
+    /// Guardrails already prepared (so bad ones were refused before any worker existed).
+    pub guard: Option<&'a Guard>,
+}
+
+/// Runs one turn on `worker`: submit, wait (guarded), read.
+pub fn turn(ctx: &Ctx, worker: &Worker, request: &TurnRequest) -> Result<TurnDone> {
+    if let Some(sink) = &ctx.progress {
+        sink.report(&TurnPhase::Submitting.into());
+    }
+    let since = submit(ctx, worker, request.prompt, &GuardArgs::default())?;
+    let outcome = await_end(ctx, worker, Some(since), request.until, request.guard)?;
+    let ended = matches!(
+        outcome.outcome,
+        OutcomeKind::Stop | OutcomeKind::ProviderError
+    );
+    let answer = ended.then(|| worker.answer(ctx));
+    Ok(TurnDone { outcome, answer })
+}
+
+/// The first stage: paste the prompt and confirm the CLI submitted it; its guardrails are left
+/// for the [`await_end`] that follows. Returns the event-log position to wait from.
+pub use super::send::send_turn as submit;
+/// The second stage as `umbel wait` and `umbel_wait` ask for it: the wait's own guardrail
+/// flags, else those the turn was sent with.
+pub use super::wait::wait as await_end_as_asked;
+/// The second stage: wait from `since` until the turn ends as `until` says, enforcing `guard`.
+pub use super::wait::wait_guarded as await_end;
