@@ -41,10 +41,11 @@ test-remote: setup sim
     cargo build -p umbel --bins --quiet
     if command -v cargo-nextest >/dev/null; then cargo nextest run --test e2e -E 'test(/^remote::/)'; else cargo test --test e2e remote:: ; fi
 
-# formatting and lints, as CI checks them
-lint:
+# formatting and lints, as CI checks them (shellcheck: the hooks must stay POSIX sh for macOS)
+lint: setup
     cargo fmt --all --check
     cargo clippy --workspace --all-targets -- -D warnings
+    shellcheck hooks/*.sh scripts/*.sh
 
 # what CI runs
 ci: lint test
@@ -83,10 +84,12 @@ smoke-offline: setup sim
       cargo test --test e2e tiers::real:: -- --ignored --test-threads 2
     fi
 
-# regenerate docs/cli.md from the clap definitions (a test fails when it is out of date)
+# regenerate docs/cli.md from the clap definitions and docs/json.md from the structs umbel
+# serialises (a test fails when either is out of date)
 docs:
     cargo build -p umbel --bins --quiet
     target/debug/umbel man --markdown > docs/cli.md
+    UMBEL_BLESS=1 cargo test -p umbel --lib --quiet json_md_is_up_to_date
 
 # man pages from the clap definitions into target/man (`man -l target/man/umbel.1`)
 man:

@@ -23,7 +23,7 @@
 //!
 //! Figures, not pass/fail: these machines are shared and noisy.
 
-#[path = "../tests/e2e/harness.rs"]
+#[path = "../tests/e2e/harness/mod.rs"]
 mod harness;
 #[allow(dead_code)]
 #[path = "../tests/e2e/remote/hosts.rs"]

@@ -6,7 +6,8 @@
 # Saves the payload as EVENTS_DIR/<ns>-<pid>.<EVENT>.json, then appends one line
 # "<ns> <EVENT> <file>" to EVENTS_DIR/log, which umbel watches. umbel reads a payload only once
 # its log line exists, and the line is written after the payload is complete, so no temp file
-# and rename are needed. Needs only sh, cat and date; prints nothing, so the CLI proceeds as if
+# and rename are needed. Needs only a POSIX sh, cat and date (GNU or BSD: macOS's date has no
+# %N, so there the time falls back to whole seconds); prints nothing, so the CLI proceeds as if
 # no hook had run.
 dir=$1
 event=$2
@@ -19,6 +20,10 @@ case $event in
   '' | *[!A-Za-z0-9_]*) cat >/dev/null; exit 0 ;;
 esac
 ns=$(date +%s%N)
+case $ns in
+  # BSD date prints %N as a literal N: whole seconds, in nanoseconds.
+  '' | *[!0-9]*) ns=$(date +%s)000000000 ;;
+esac
 file="$ns-$$.$event.json"
 cat >"$dir/$file" || file=-
 printf '%s %s %s\n' "$ns" "$event" "$file" >>"$dir/log"

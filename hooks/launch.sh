@@ -39,6 +39,11 @@ if [ -d "$__umbel_events" ]; then
   PATH=$__umbel_path
   printf '%s\n' "$__umbel_record" >"$__umbel_events/.exit.tmp.$$" &&
     mv -f "$__umbel_events/.exit.tmp.$$" "$__umbel_events/exit"
-  printf '%s Exit -\n' "$(date +%s%N)" >>"$__umbel_events/log"
+  __umbel_ns=$(date +%s%N)
+  case $__umbel_ns in
+    # BSD date (macOS) prints %N as a literal N: whole seconds, in nanoseconds.
+    '' | *[!0-9]*) __umbel_ns=$(date +%s)000000000 ;;
+  esac
+  printf '%s Exit -\n' "$__umbel_ns" >>"$__umbel_events/log"
 fi
 exit "$__umbel_status"

@@ -38,6 +38,7 @@ step umbel -p "Say hello" --provider gemini
 
 step umbel spawn --name demo
 "$umbel" spawn --name demo
+# shellcheck disable=SC2016 # printed for the reader as typed
 step 'pos=$(umbel send demo "Write a haiku about tmux")'
 pos=$("$umbel" send demo "Write a haiku about tmux")
 echo "$pos"

@@ -5,6 +5,7 @@ Usage: python3 scripts/mcp_smoke.py target/debug/umbel   (or `just mcp-smoke`)
 In a throw-away state root and HOME, for both protocol negotiations ("auto" probes the newest
 protocol, "legacy" uses the initialize handshake): list the tools, then spawn a fake claude
 worker, send, wait (with a progress callback), read, check a failed verb's error shape, kill.
+Every tool declares an outputSchema, which the SDK checks each structured result against.
 Needs the fakes built next to umbel (`cargo build -p sim --bins`) and `pip install mcp`.
 """
 
@@ -54,7 +55,13 @@ async def session(umbel: str, env: dict[str, str], project: Path, mode: str) -> 
     async with Client(params, mode=mode) as c:
         info = c.server_info
         print(f"{mode}: protocol {c.protocol_version}, server {info.name} {info.version}")
-        names = {t.name for t in (await c.list_tools()).tools}
+        tools = (await c.list_tools()).tools
+        names = {t.name for t in tools}
+        # Every tool declares its output: the SDK then validates each structured result
+        # against that outputSchema (a mismatch raises), so every call below checks it.
+        for t in tools:
+            assert t.output_schema and t.output_schema.get("type") == "object", t
+            assert t.annotations and t.annotations.title, t
         # The core verbs must be there; later verbs may join them.
         assert TOOLS <= names and all(n.startswith("umbel_") for n in names), names
 
@@ -85,6 +92,8 @@ async def session(umbel: str, env: dict[str, str], project: Path, mode: str) -> 
         assert alone["error"]["code"] == "usage", alone
         missing = structured(await c.call_tool("umbel_read", {"name": "ghost"}), "read", want_error=True)
         assert missing["error"]["code"] == "not_found", missing
+        line = (await c.call_tool("umbel_read", {"name": "ghost"})).content[0].text
+        assert line.startswith("error not_found (exit 1): ") and " Hint: " in line, line
         # A turn that takes 2.5 s: the wait reports progress about once a second.
         sent = structured(await c.call_tool("umbel_send", {"name": name, "prompt": "slow"}), "send")
         slow_ticks: list[float] = []

@@ -429,8 +429,8 @@ pub struct PruneArgs {
 #[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct RunArgs {
-    /// The workflow file (YAML; see docs/workflows.md). With `--resume`, defaults to the copy
-    /// kept in the run's folder.
+    /// The workflow file (YAML; see docs/workflows.md); `-` reads it from standard input. With
+    /// `--resume`, defaults to the copy kept in the run's folder.
     #[arg(required_unless_present = "resume")]
     #[serde(default)]
     pub file: Option<PathBuf>,

@@ -42,13 +42,35 @@ pub fn parse_duration(text: &str, what: &str) -> Result<Duration> {
     }
     let parsed = humantime::parse_duration(trimmed).map_err(|e| {
         Error::usage(format!(
-            "invalid duration `{text}` for {what}: {e} (examples: 30s, 5m, 1h 30m, 250ms)"
+            "invalid duration `{text}` for {what}: {} (examples: 30s, 5m, 1h 30m, 250ms)",
+            why(trimmed, &e)
         ))
     })?;
     if parsed > MAX {
         return Err(too_long());
     }
     Ok(parsed)
+}
+
+/// What is wrong with a duration, in umbel's words (humantime's name byte offsets and list
+/// every unit spelling it knows).
+fn why(text: &str, e: &humantime::DurationError) -> String {
+    use humantime::DurationError as E;
+    let rest = |offset: usize| text.get(offset..).unwrap_or("");
+    let at = |offset: usize| rest(offset).chars().next().unwrap_or(' ');
+    match e {
+        E::InvalidCharacter(i) => format!("`{}` cannot be part of a duration", at(*i)),
+        E::NumberExpected(i) if *i == 0 => "it must start with a number".to_string(),
+        E::NumberExpected(i) => format!("a number must come before `{}`", rest(*i)),
+        E::UnknownUnit { unit, .. } if unit.is_empty() => {
+            "a unit must follow each number after the first".to_string()
+        }
+        E::UnknownUnit { unit, .. } => {
+            format!("`{unit}` is not a unit: use ms, s, m, h or d")
+        }
+        E::NumberOverflow => "the number is too large, or finer than a nanosecond".to_string(),
+        E::Empty => "it is empty".to_string(),
+    }
 }
 
 /// The longest duration umbel takes: far beyond any wait, and far from where adding it to a
@@ -104,5 +126,29 @@ mod tests {
         assert!(e.to_string().contains("--timeout"), "{e}");
         assert_eq!(e.exit_code(), 2);
         assert!(parse_duration("-3", "--timeout").is_err());
+    }
+
+    #[test]
+    fn errors_are_in_umbels_words() {
+        let said = |text: &str| parse_duration(text, "--timeout").unwrap_err().to_string();
+        assert!(
+            said("5x").contains("`x` is not a unit: use ms, s, m, h or d"),
+            "{}",
+            said("5x")
+        );
+        assert!(
+            said("soon").contains("it must start with a number"),
+            "{}",
+            said("soon")
+        );
+        assert!(
+            said("5m!").contains("`!` cannot be part of a duration"),
+            "{}",
+            said("5m!")
+        );
+        assert!(said("").contains("it is empty"), "{}", said(""));
+        for text in ["5x", "soon", "5m!", ""] {
+            assert!(!said(text).contains("supported units"), "{}", said(text));
+        }
     }
 }

@@ -90,7 +90,7 @@ pub enum Error {
     Tmux { command: String, message: String },
 
     /// A file-system operation failed.
-    #[error("{action} {}: {source}", path.display())]
+    #[error("{action} {}: {}", path.display(), os_text(source))]
     Io {
         action: &'static str,
         path: PathBuf,
@@ -272,6 +272,24 @@ impl Error {
     }
 }
 
+/// An I/O error as umbel says it: the system's words without Rust's ` (os error N)` suffix,
+/// starting lower-case to follow a colon ("no such file or directory").
+pub fn os_text(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    let text = match text.rfind(" (os error ") {
+        Some(at) if text.ends_with(')') => text[..at].to_string(),
+        _ => text,
+    };
+    let mut chars = text.chars();
+    match (chars.next(), chars.clone().next()) {
+        // Lower-case "No such file" but not an acronym ("EOF …").
+        (Some(first), Some(second)) if !second.is_uppercase() => {
+            first.to_lowercase().chain(chars).collect()
+        }
+        _ => text,
+    }
+}
+
 /// umbel's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -312,6 +330,19 @@ mod tests {
             "`--turn 7`: worker `w` has 3 turns (numbered 1 to 3)"
         );
         assert_eq!(e.exit_code(), 2);
+    }
+
+    #[test]
+    fn io_errors_read_without_the_os_error_suffix() {
+        let e = Error::io(
+            "cannot read",
+            "/nope.yaml",
+            std::io::Error::from_raw_os_error(2),
+        );
+        assert_eq!(
+            e.to_string(),
+            "cannot read /nope.yaml: no such file or directory"
+        );
     }
 
     #[test]

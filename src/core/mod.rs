@@ -9,6 +9,7 @@ pub mod env_list;
 pub mod errors;
 pub mod events;
 pub mod guard;
+pub mod hints;
 pub mod meta;
 pub mod name;
 pub mod outcome;

@@ -51,7 +51,7 @@ enum Command {
     Diff(WithJson<DiffArgs>),
     /// Take over the worker's pane in this terminal (tmux attach; detach with C-b d).
     #[command(after_help = examples::ATTACH)]
-    Attach(AttachArgs),
+    Attach(WithJson<AttachArgs>),
     /// Show one worker's state (or all workers').
     #[command(after_help = examples::STATUS)]
     Status(WithJson<StatusArgs>),
@@ -60,13 +60,13 @@ enum Command {
     Ls(JsonOnly),
     /// Stop a worker (its folder stays as a tombstone unless --purge).
     #[command(after_help = examples::KILL)]
-    Kill(KillArgs),
+    Kill(WithJson<KillArgs>),
     /// Print a worker's screen, for a person to look at.
     #[command(after_help = examples::CAPTURE)]
-    Capture(CaptureArgs),
+    Capture(WithJson<CaptureArgs>),
     /// Print a worker's event log (`-f` follows it).
     #[command(after_help = examples::LOGS)]
-    Logs(LogsArgs),
+    Logs(WithJson<LogsArgs>),
     /// Remove dead workers and tombstones.
     #[command(after_help = examples::PRUNE)]
     Prune(WithJson<PruneArgs>),
@@ -78,7 +78,8 @@ enum Command {
     /// line per check (`ok`, `warn`, `fail` and what to do). Exit 1 if any check fails.
     #[command(after_help = examples::DOCTOR)]
     Doctor(JsonOnly),
-    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell); it completes
+    /// verbs, flags, worker names and workflow files.
     #[command(after_help = examples::COMPLETIONS)]
     Completions {
         /// The shell.
@@ -137,8 +138,18 @@ struct JsonOnly {
 
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
-    let matches = Cli::command().get_matches();
-    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    super::completion::answer_shell(Cli::command);
+    if let Some(code) = unknown_verb() {
+        return code;
+    }
+    let matches = match Cli::command().try_get_matches() {
+        Ok(matches) => matches,
+        Err(e) => return super::usage_errors::report(&e),
+    };
+    let mut cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => return super::usage_errors::report(&e),
+    };
     cli.print.provider_given =
         matches.value_source("provider") == Some(clap::parser::ValueSource::CommandLine);
     let env: Vec<(String, String)> = std::env::vars_os()
@@ -218,18 +229,25 @@ fn remote_target(cli: &Cli) -> Option<super::remote::Target<'_>> {
         Some(Command::Read(c)) => named(&c.args.name, Verb::Other),
         Some(Command::Actions(c)) => named(&c.args.name, Verb::Other),
         Some(Command::Diff(c)) => named(&c.args.name, Verb::Other),
-        Some(Command::Attach(a)) => named(&a.name, Verb::Attach),
+        Some(Command::Attach(a)) => named(&a.args.name, Verb::Attach),
         Some(Command::Status(c)) => match &c.args.name {
             Some(name) => named(name, Verb::Other),
             None => Some(Target::Fleet),
         },
         Some(Command::Ls(_)) => Some(Target::Fleet),
-        Some(Command::Kill(a)) => match &a.name {
-            Some(name) => named(name, Verb::Kill { purge: a.purge }),
-            None => Some(Target::KillAll { purge: a.purge }),
+        Some(Command::Kill(a)) => match &a.args.name {
+            Some(name) => named(
+                name,
+                Verb::Kill {
+                    purge: a.args.purge,
+                },
+            ),
+            None => Some(Target::KillAll {
+                purge: a.args.purge,
+            }),
         },
-        Some(Command::Capture(a)) => named(&a.name, Verb::Other),
-        Some(Command::Logs(a)) => named(&a.name, Verb::Other),
+        Some(Command::Capture(a)) => named(&a.args.name, Verb::Other),
+        Some(Command::Logs(a)) => named(&a.args.name, Verb::Other),
         _ => None,
     }
 }
@@ -279,6 +297,21 @@ fn remote_exec(env: Vec<(String, String)>) -> u8 {
 /// Set, the CLI prints how many times it read a meta.json (a worker is loaded once per command).
 const DEBUG_META_READS: &str = "UMBEL_DEBUG_META_READS";
 
+/// Answers before clap parses: bare `umbel` gets the short help, `umbel spwan w` (a first word
+/// that is no verb, without `-p`) "did you mean"; both exit 2.
+fn unknown_verb() -> Option<ExitCode> {
+    let command = Cli::command();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    if args.is_empty() {
+        eprint!("{}", super::suggest::short_help(&command));
+        return Some(ExitCode::from(2));
+    }
+    let message = super::suggest::mistyped_verb(&command, &args)?;
+    eprintln!("umbel: {message}");
+    eprintln!("umbel: see `umbel --help`");
+    Some(ExitCode::from(2))
+}
+
 fn wants_json(cli: &Cli) -> bool {
     match &cli.command {
         Some(Command::Spawn(c)) => c.json,
@@ -287,14 +320,16 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Read(c)) => c.json,
         Some(Command::Actions(c)) => c.json,
         Some(Command::Diff(c)) => c.json,
-        Some(Command::Attach(_)) => false,
+        Some(Command::Attach(c)) => c.json,
         Some(Command::Status(c)) => c.json,
         Some(Command::Ls(c)) => c.json,
-        Some(Command::Kill(_)) => false,
+        Some(Command::Kill(c)) => c.json,
         Some(Command::Doctor(c)) => c.json,
         Some(Command::Prune(c)) => c.json,
         Some(Command::Run(c)) => c.json,
-        Some(Command::Capture(_) | Command::Logs(_) | Command::Completions { .. }) => false,
+        Some(Command::Capture(c)) => c.json,
+        Some(Command::Logs(c)) => c.json,
+        Some(Command::Completions { .. }) => false,
         Some(Command::Man(_)) => false,
         Some(Command::Mcp | Command::RemoteExec) => false,
         None => cli.print.output_format != print::OutputFormat::Text,
@@ -314,12 +349,12 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
         Some(Command::Read(c)) => verbs::read(ctx, &c.args, json),
         Some(Command::Actions(c)) => verbs::actions(ctx, &c.args, json),
         Some(Command::Diff(c)) => verbs::diff(ctx, &c.args, json),
-        Some(Command::Attach(args)) => verbs::attach(ctx, &args),
+        Some(Command::Attach(c)) => verbs::attach(ctx, &c.args),
         Some(Command::Status(c)) => verbs::status(ctx, &c.args, json),
         Some(Command::Ls(c)) => verbs::status(ctx, &StatusArgs::default(), c.json),
-        Some(Command::Kill(args)) => verbs::kill(ctx, &args),
-        Some(Command::Capture(args)) => verbs::capture(ctx, &args),
-        Some(Command::Logs(args)) => verbs::logs(ctx, &args),
+        Some(Command::Kill(c)) => verbs::kill(ctx, &c.args, json),
+        Some(Command::Capture(c)) => verbs::capture(ctx, &c.args, json),
+        Some(Command::Logs(c)) => verbs::logs(ctx, &c.args, json),
         Some(Command::Prune(c)) => verbs::prune(ctx, &c.args, json),
         Some(Command::Run(c)) => super::run::run(ctx, &c.args, json, c.quiet),
         Some(Command::Doctor(c)) => Ok(super::doctor::print(&doctor::doctor(ctx), c.json)),
@@ -337,9 +372,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
 }
 
 fn completions(shell: clap_complete::Shell) {
-    let mut script = Vec::new();
-    let mut command = <Cli as clap::CommandFactory>::command();
-    clap_complete::generate(shell, &mut command, "umbel", &mut script);
+    let script = super::completion::script(shell, "umbel");
     super::output::out(&String::from_utf8_lossy(&script));
 }
 

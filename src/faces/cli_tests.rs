@@ -107,3 +107,11 @@ fn every_verb_has_examples_and_every_example_parses() {
     }
     assert!(checked > 30, "only {checked} examples checked");
 }
+
+/// The command as the shell's completion requests build it (every subcommand at once, with
+/// clap's debug checks): the completers keep the positionals in their order.
+#[test]
+fn the_command_with_completers_builds() {
+    let mut command = crate::faces::completion::with_completers(Cli::command());
+    command.build();
+}

@@ -8,7 +8,10 @@ use crate::core::doctor::{Check, any_failed};
 pub fn print(checks: &[Check], json: bool) -> u8 {
     let failed = any_failed(checks);
     if json {
-        out_json(&serde_json::json!({ "ok": !failed, "checks": checks }));
+        out_json(&super::json_schema::DoctorReport {
+            ok: !failed,
+            checks: checks.to_vec(),
+        });
     } else {
         let width = checks.iter().map(|c| c.name.len()).max().unwrap_or(0);
         let lines: Vec<String> = checks

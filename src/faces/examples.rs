@@ -16,7 +16,16 @@ Examples:
   umbel send w1 \"Fix it\" --accept \"cargo test\"  the next wait retries until the check passes
 
 Wait outcomes (exit codes): stop 0, rejected 121, provider-error 122, idle 123, timeout 124,
-dead 125, input 126; usage errors 2, other failures 1, interrupted 130.";
+dead 125, input 126; usage errors 2, other failures 1, interrupted 130.
+
+Environment:
+  UMBEL_STATE        the state folder: workers, runs, hooks (default: ~/.umbel)
+  UMBEL_TMUX_SOCKET  the name of umbel's private tmux socket (default: derived from UMBEL_STATE)
+  UMBEL_CLAUDE_BIN   the claude binary (default: `claude` on PATH); also UMBEL_CODEX_BIN,
+                     UMBEL_GEMINI_BIN
+  UMBEL_PROGRESS     progress on stderr: live, plain or off (default: live on a terminal)
+  NO_COLOR           no colour in progress lines; TERM=dumb: plain lines, no colour
+  TMUX_TMPDIR        where tmux puts its sockets (as for tmux itself)";
 
 pub const SPAWN: &str = "\
 Examples:

@@ -2,9 +2,13 @@
 //! codes. Nothing below this layer prints or exits.
 
 pub mod cli;
+pub mod completion;
 pub mod doctor;
+pub mod error_json;
 pub mod examples;
 pub mod inspect;
+pub mod json_schema;
+pub mod json_verbs;
 pub mod mcp;
 pub mod output;
 pub mod print;
@@ -14,5 +18,7 @@ pub mod remote_exec;
 pub mod run;
 pub mod run_progress;
 pub mod status_view;
+pub mod suggest;
 pub mod turn_line;
+pub mod usage_errors;
 pub mod verbs;

@@ -36,12 +36,7 @@ pub fn report(err: &Error, json: bool) -> u8 {
         eprintln!("umbel: the last screen was:\n{screen}");
     }
     if json {
-        let mut error = serde_json::json!({ "code": err.code(), "message": err.to_string() });
-        if let Error::InvalidWorkflow { file, problems } = err {
-            error["file"] = serde_json::json!(file);
-            error["problems"] = serde_json::json!(problems);
-        }
-        out_json(&serde_json::json!({ "error": error }));
+        out_json(&super::error_json::ErrorReply::of(err));
     }
     err.exit_code()
 }

@@ -2,10 +2,11 @@
 //! `file:line:col` when it is wrong, nothing created), runs it with a progress display on
 //! stderr, prints the run id (or `--json`: the run record) on stdout, and exits with the failed
 //! step's code (an outcome's 121–126, or 1), 130 on Ctrl-C (or SIGTERM/SIGHUP: the run is
-//! interrupted the same way), 0 when every step finished.
+//! interrupted the same way), 0 when every step finished. `umbel run -` reads the workflow from
+//! standard input.
 
 use super::output::{out_json, outln};
-use super::run_progress::{Mode, Progress};
+use super::run_progress::Progress;
 use crate::adapters::runs::RunStore;
 use crate::core::args::RunArgs;
 use crate::core::errors::Result;
@@ -30,7 +31,14 @@ pub fn run(ctx: &Ctx, args: &RunArgs, json: bool, quiet: bool) -> Result<u8> {
         ),
         (None, None) => return Err(crate::core::errors::Error::usage("name a workflow file")),
     };
-    let (plan, text) = run::load(ctx, &file, base.as_deref())?;
+    let (file, (plan, text)) = if file.as_os_str() == "-" {
+        let file = PathBuf::from(STDIN_NAME);
+        let loaded = run::load_from(ctx, &file, workflow_stdin()?, base.as_deref())?;
+        (file, loaded)
+    } else {
+        let loaded = run::load(ctx, &file, base.as_deref())?;
+        (file, loaded)
+    };
     if args.check {
         print_check(&plan, &file, json);
         return Ok(0);
@@ -41,8 +49,8 @@ pub fn run(ctx: &Ctx, args: &RunArgs, json: bool, quiet: bool) -> Result<u8> {
         Some(store) => prepare_resume(ctx, store, &plan)?,
         None => prepare_new(ctx, &plan, &file, &text)?,
     };
-    let mode = Mode::detect(ctx.var("UMBEL_PROGRESS"), quiet);
-    let mut progress = Progress::new(mode, ctx.var("NO_COLOR").is_some_and(|v| !v.is_empty()));
+    let (mode, no_colour) = super::run_progress::from_env(ctx, quiet);
+    let mut progress = Progress::new(mode, no_colour);
     let dir = prepared.store.dir().to_path_buf();
     let record = run::execute(ctx, &plan, prepared, args.keep, &mut |r| progress.update(r))?;
     if json {
@@ -57,12 +65,12 @@ pub fn run(ctx: &Ctx, args: &RunArgs, json: bool, quiet: bool) -> Result<u8> {
 /// `--check`: the waves (with `--json`, as JSON), and a one-line verdict on stderr.
 fn print_check(plan: &Plan, file: &Path, json: bool) {
     if json {
-        let waves: Vec<Vec<&str>> = plan
+        let waves = plan
             .waves
             .iter()
-            .map(|w| w.iter().map(|&i| plan.steps[i].id.as_str()).collect())
+            .map(|w| w.iter().map(|&i| plan.steps[i].id.clone()).collect())
             .collect();
-        out_json(&serde_json::json!({ "valid": true, "waves": waves }));
+        out_json(&super::json_schema::RunCheck { valid: true, waves });
         return;
     }
     for (n, wave) in plan.waves.iter().enumerate() {
@@ -107,6 +115,22 @@ fn print_summary(record: &RunRecord, dir: &Path) {
             record.run_id, record.run_id
         ),
     }
+}
+
+/// How `umbel run -`'s workflow is named in messages and its record (relative paths in it
+/// resolve against the current directory).
+const STDIN_NAME: &str = "<stdin>";
+
+/// Standard input, for `umbel run -`; refused when it is a terminal (nothing would end it).
+fn workflow_stdin() -> Result<std::io::Stdin> {
+    let stdin = std::io::stdin();
+    if std::io::IsTerminal::is_terminal(&stdin) {
+        return Err(crate::core::errors::Error::usage(
+            "`umbel run -` reads the workflow from standard input, which is a terminal here: pipe \
+             it in (`umbel run - < wf.yaml`) or name the file",
+        ));
+    }
+    Ok(stdin)
 }
 
 /// `1 worker`, `2 workers`.

@@ -1,7 +1,8 @@
 //! Progress on stderr. `umbel run`: one live line per step, redrawn in place, when stderr is a
 //! terminal; otherwise one plain line per change (`step draft: done in 2.1s`). `-p` and `wait`
 //! (`turn_line.rs`, which shares [`Mode`] and the drawing helpers here): one line redrawn in
-//! place on a terminal, and nothing at all otherwise. Colour only on a terminal and never with `NO_COLOR`.
+//! place on a terminal, and nothing at all otherwise. Colour only on a terminal and never with
+//! `NO_COLOR` or `TERM=dumb` (which also gets plain lines: it cannot redraw in place).
 //! `UMBEL_PROGRESS=live|plain|off` overrides the choice (tests use it; so can a CI log).
 
 use crate::adapters::host::now_ms;
@@ -20,15 +21,35 @@ pub enum Mode {
 impl Mode {
     /// The mode for this process: the override, else live on a terminal, else plain.
     pub fn detect(var: Option<&str>, quiet: bool) -> Mode {
+        Mode::choose(var, quiet, std::io::stderr().is_terminal(), None)
+    }
+
+    /// The mode for an override `var`, on a terminal or not, under `TERM`: a dumb terminal
+    /// cannot move the cursor, so it gets plain lines.
+    pub fn choose(var: Option<&str>, quiet: bool, terminal: bool, term: Option<&str>) -> Mode {
         match var {
             _ if quiet => Mode::Off,
             Some("live" | "always") => Mode::Live,
             Some("plain") => Mode::Plain,
             Some("off" | "never") => Mode::Off,
-            _ if std::io::stderr().is_terminal() => Mode::Live,
+            _ if terminal && term != Some("dumb") => Mode::Live,
             _ => Mode::Plain,
         }
     }
+}
+
+/// The progress mode and whether colour is off, from umbel's environment: `UMBEL_PROGRESS`,
+/// whether stderr is a terminal, `TERM=dumb` (plain, no colour) and `NO_COLOR` (no colour).
+pub fn from_env(ctx: &crate::operations::Ctx, quiet: bool) -> (Mode, bool) {
+    let term = ctx.var("TERM");
+    let mode = Mode::choose(
+        ctx.var("UMBEL_PROGRESS"),
+        quiet,
+        std::io::stderr().is_terminal(),
+        term,
+    );
+    let no_colour = ctx.var("NO_COLOR").is_some_and(|v| !v.is_empty()) || term == Some("dumb");
+    (mode, no_colour)
 }
 
 /// Draws a run's progress.
@@ -212,5 +233,12 @@ mod tests {
         assert_eq!(Mode::detect(Some("live"), false), Mode::Live);
         assert_eq!(Mode::detect(Some("plain"), false), Mode::Plain);
         assert_eq!(Mode::detect(Some("live"), true), Mode::Off);
+        assert_eq!(Mode::choose(None, false, true, Some("xterm")), Mode::Live);
+        assert_eq!(Mode::choose(None, false, true, Some("dumb")), Mode::Plain);
+        assert_eq!(
+            Mode::choose(Some("live"), false, true, Some("dumb")),
+            Mode::Live
+        );
+        assert_eq!(Mode::choose(None, false, false, None), Mode::Plain);
     }
 }

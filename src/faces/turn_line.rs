@@ -120,14 +120,11 @@ fn draw_until_stopped(
     }
 }
 
-/// The line for `-p` and `wait` in this environment: `UMBEL_PROGRESS` and `NO_COLOR` as umbel
-/// saw them.
+/// The line for `-p` and `wait` in this environment: `UMBEL_PROGRESS`, `NO_COLOR` and `TERM` as
+/// umbel saw them.
 pub fn turn_line_for(ctx: &crate::operations::Ctx, who: &str) -> TurnLine {
-    TurnLine::new(
-        Mode::detect(ctx.var("UMBEL_PROGRESS"), false),
-        ctx.var("NO_COLOR").is_some_and(|v| !v.is_empty()),
-        who,
-    )
+    let (mode, no_colour) = super::run_progress::from_env(ctx, false);
+    TurnLine::new(mode, no_colour, who)
 }
 
 /// `| w1: tool Bash 12.3s, 42 tokens` (spinner and phase coloured when `colour`; ASCII but for

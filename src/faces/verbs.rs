@@ -106,26 +106,26 @@ pub fn status(ctx: &Ctx, args: &StatusArgs, json: bool) -> Result<u8> {
     Ok(0)
 }
 
-/// `kill`: one line per worker ended.
-pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<u8> {
+/// `kill`: one line per worker ended, or `{killed, purged}`.
+pub fn kill(ctx: &Ctx, args: &KillArgs, json: bool) -> Result<u8> {
     let killed = kill::kill(ctx, args)?;
-    if killed.is_empty() {
-        eprintln!("umbel: no workers to kill");
-    }
-    let what = if args.purge { "purged" } else { "killed" };
-    killed.iter().for_each(|n| outln(&format!("{what} {n}")));
+    super::json_verbs::print_killed(killed, args.purge, json);
     Ok(0)
 }
 
-/// `capture`: the screen.
-pub fn capture(ctx: &Ctx, args: &CaptureArgs) -> Result<u8> {
-    outln(&inspect::capture(ctx, args)?);
+/// `capture`: the screen, or `{screen}`.
+pub fn capture(ctx: &Ctx, args: &CaptureArgs, json: bool) -> Result<u8> {
+    super::json_verbs::print_screen(inspect::capture(ctx, args)?, json);
     Ok(0)
 }
 
-/// `logs`: the event log, followed with `-f`.
-pub fn logs(ctx: &Ctx, args: &LogsArgs) -> Result<u8> {
-    inspect::logs(ctx, args, outln)?;
+/// `logs`: the event log (a JSON object a line with `--json`), followed with `-f`.
+pub fn logs(ctx: &Ctx, args: &LogsArgs, json: bool) -> Result<u8> {
+    let mut position = 0;
+    inspect::logs(ctx, args, |line| {
+        super::json_verbs::print_log_line(position, line, json);
+        position += 1;
+    })?;
     Ok(0)
 }
 

@@ -236,12 +236,12 @@ fn resolve_cwd(cwd: Option<&Path>) -> Result<PathBuf> {
         Some(p) => p.to_path_buf(),
         None => host::current_dir().map_err(|e| Error::CwdMissing {
             path: PathBuf::from("."),
-            reason: e.to_string(),
+            reason: crate::core::errors::os_text(&e),
         })?,
     };
     let resolved = host::canonicalize(&given).map_err(|e| Error::CwdMissing {
         path: given.clone(),
-        reason: e.to_string(),
+        reason: crate::core::errors::os_text(&e),
     })?;
     if !resolved.is_dir() {
         return Err(Error::CwdMissing {

@@ -28,7 +28,7 @@ fn attach_shows_the_pane_and_detaching_leaves_the_worker_running() {
         .exp_string("[detached")
         .expect("tmux says it detached");
     client.exp_eof().expect("the client ends");
-    let status = json_of(&sb.run(&["status", "p1", "--json"]));
+    let status = sb.umbel(["status", "p1", "--json"]).json();
     assert_eq!(status["state"], "ready", "the worker outlives the client");
 }
 
@@ -36,21 +36,13 @@ fn attach_shows_the_pane_and_detaching_leaves_the_worker_running() {
 fn attach_refuses_without_a_terminal_and_for_dead_workers() {
     let sb = Sandbox::new();
     sb.spawn("a1", &[]);
-    let piped = sb.run(&["attach", "a1"]);
-    assert_eq!(piped.status.code(), Some(2), "{}", stderr(&piped));
-    assert!(
-        stderr(&piped).contains("needs a terminal, but standard input and output are not one"),
-        "{}",
-        stderr(&piped)
-    );
-    assert_success(&sb.run(&["kill", "a1"]), "kill");
-    let dead = sb.run(&["attach", "a1"]);
-    assert_eq!(dead.status.code(), Some(1));
-    assert!(
-        stderr(&dead).contains("worker `a1` is dead"),
-        "{}",
-        stderr(&dead)
-    );
-    assert_eq!(sb.run(&["attach", "nobody"]).status.code(), Some(1));
-    assert_eq!(sb.run(&["attach", "Bad_Name"]).status.code(), Some(2));
+    sb.umbel(["attach", "a1"])
+        .stderr_has("needs a terminal, but standard input and output are not one")
+        .status(2);
+    sb.umbel(["kill", "a1"]).success();
+    sb.umbel(["attach", "a1"])
+        .stderr_has("worker `a1` is dead")
+        .status(1);
+    sb.umbel(["attach", "nobody"]).status(1);
+    sb.umbel(["attach", "Bad_Name"]).status(2);
 }

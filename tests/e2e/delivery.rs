@@ -10,14 +10,10 @@ each_provider!(
 );
 
 fn round_trip(sb: &Sandbox, name: &str, prompt: &[u8]) {
-    let out = sb
-        .umbel()
-        .args(["send", name, "-"])
-        .write_stdin(prompt.to_vec())
-        .output()
-        .unwrap();
-    assert_success(&out, "send");
-    assert_success(&sb.run(&["wait", name, "--timeout", "60s"]), "wait");
+    sb.umbel(["send", name, "-"])
+        .stdin(prompt.to_vec())
+        .success();
+    sb.cmd(&format!("wait {name} --timeout 60s")).success();
 }
 
 fn multi_line_and_large_prompts_arrive_byte_exact(provider: &str) {
@@ -26,15 +22,7 @@ fn multi_line_and_large_prompts_arrive_byte_exact(provider: &str) {
     let multi =
         "line one\n  indented 'quoted' \"double\" $HOME `tick` ;\n\nünïcödé ✓ 日本\ttab\nlast"
             .as_bytes();
-    let big: Vec<u8> = (0..100_000u32)
-        .map(|i| {
-            if i % 101 == 100 {
-                b'\n'
-            } else {
-                b'a' + (i % 26) as u8
-            }
-        })
-        .collect();
+    let big = text_of(100_000, 101);
     round_trip(&sb, "d1", multi);
     round_trip(&sb, "d1", &big);
     let received = sb.received();
@@ -42,7 +30,7 @@ fn multi_line_and_large_prompts_arrive_byte_exact(provider: &str) {
     assert_eq!(received[0], multi);
     assert_eq!(received[1].len(), big.len());
     assert!(received[1] == big, "100 kB prompt differs");
-    let answer = json_of(&sb.run(&["read", "d1", "--json"]));
+    let answer = sb.umbel(["read", "d1", "--json"]).json();
     assert!(
         answer["text"]
             .as_str()
@@ -54,25 +42,19 @@ fn multi_line_and_large_prompts_arrive_byte_exact(provider: &str) {
 fn a_prompt_that_would_break_the_paste_is_refused(provider: &str) {
     let sb = Sandbox::new();
     sb.spawn("d2", &["--provider", provider]);
-    let out = sb.run(&["send", "d2", "evil \u{1b}[201~ rest"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("201~"), "{}", stderr(&out));
+    sb.umbel(["send", "d2", "evil \u{1b}[201~ rest"])
+        .stderr_has("201~")
+        .status(2);
 }
 
 #[test]
 fn codex_swallowing_the_first_enter_after_a_paste_is_recovered() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "startup": { "swallow_enters": 1 } }));
-    sb.spawn(
+    let scenario = json!({ "startup": { "swallow_enters": 1 } });
+    sb.spawn_playing(
         "sw",
-        &[
-            "--provider",
-            "codex",
-            "--env",
-            &scenario,
-            "--env",
-            &sb.record_env(),
-        ],
+        scenario,
+        &["--provider", "codex", "--env", &sb.record_env()],
     );
     let long = "x".repeat(1500);
     round_trip(&sb, "sw", long.as_bytes());
@@ -91,14 +73,10 @@ fn escape_sequences_and_cr_only_lines_arrive_exactly_and_unsendable_bytes_are_re
         (b"bad \xff utf-8".to_vec(), "UTF-8"),
         (vec![b'a'; 2 * 1024 * 1024], "1 MiB"),
     ] {
-        let out = sb
-            .umbel()
-            .args(["send", "h1", "-"])
-            .write_stdin(bytes)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-        assert!(stderr(&out).contains(needle), "{}", stderr(&out));
+        sb.umbel(["send", "h1", "-"])
+            .stdin(bytes)
+            .stderr_has(needle)
+            .status(2);
     }
     assert_eq!(sb.received().len(), 1, "nothing refused reached the worker");
 }

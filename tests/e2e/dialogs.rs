@@ -7,10 +7,8 @@ use crate::harness::*;
 use serde_json::{Value, json};
 
 fn turn_works(sb: &Sandbox, name: &str) {
-    let sent = sb.run(&["send", name, "Say hello"]);
-    assert_success(&sent, "send");
-    let waited = sb.run(&["wait", name, "--since", stdout(&sent).trim()]);
-    assert_success(&waited, "wait");
+    let sent = sb.umbel(["send", name, "Say hello"]).success();
+    sb.umbel(["wait", name, "--since", &sent.line()]).success();
 }
 
 #[test]
@@ -24,7 +22,7 @@ fn unattended_claude_starts_in_bypass_mode_without_its_warning() {
         }
         let uid = format!("UMBEL_SIM_UID={uid}");
         sb.spawn("b1", &["--unattended", "--env", &uid]);
-        let screen = stdout(&sb.run(&["capture", "b1"]));
+        let screen = sb.umbel(["capture", "b1"]).run().stdout();
         assert!(screen.contains("bypass permissions on"), "{screen}");
         turn_works(&sb, "b1");
     }
@@ -34,17 +32,10 @@ fn unattended_claude_starts_in_bypass_mode_without_its_warning() {
 fn unattended_claude_as_root_is_refused_with_the_cause_and_the_remedy() {
     let mut sb = Sandbox::new();
     sb.unset("IS_SANDBOX");
-    let out = sb.run(&[
-        "spawn",
-        "--name",
-        "r1",
-        "--unattended",
-        "--env",
-        "UMBEL_SIM_UID=0",
-        "--json",
-    ]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    let err = stderr(&out);
+    let out = sb
+        .cmd("spawn --name r1 --unattended --env UMBEL_SIM_UID=0 --json")
+        .status(1);
+    let err = out.stderr();
     assert!(
         err.contains("cannot be used with root/sudo privileges"),
         "{err}"
@@ -60,10 +51,10 @@ fn a_user_default_mode_keeps_the_auto_mode_opt_in_closed_and_the_settings_untouc
     let dir = sb.home.join(".claude");
     std::fs::create_dir_all(&dir).unwrap();
     let user = r#"{"permissions":{"defaultMode":"manual"}}"#;
-    std::fs::write(dir.join("settings.json"), user).unwrap();
+    sb.write(dir.join("settings.json"), user);
     sb.spawn("m1", &[]);
     turn_works(&sb, "m1");
-    let screen = stdout(&sb.run(&["capture", "m1"]));
+    let screen = sb.umbel(["capture", "m1"]).run().stdout();
     assert!(screen.contains("manual mode on"), "{screen}");
     assert_eq!(
         std::fs::read_to_string(dir.join("settings.json")).unwrap(),
@@ -100,11 +91,10 @@ fn refused_as_a_dialog(sb: &Sandbox, extra: &[&str], question: &str) {
         "--json",
     ];
     args.extend_from_slice(extra);
-    let out = sb.run(&args);
-    assert_eq!(out.status.code(), Some(126), "{}", stderr(&out));
-    let error = &json_of(&out)["error"];
+    let out = sb.umbel(&args).status(126);
+    let error = &out.json()["error"];
     assert_eq!(error["code"], "dialog", "{error}");
-    let err = stderr(&out);
+    let err = out.stderr();
     assert!(err.contains(question), "{err}");
     assert!(err.contains("the last screen was"), "{err}");
     assert!(sb.worker_dirs().is_empty(), "nothing is left");
@@ -139,14 +129,11 @@ fn an_unknown_dialog_is_reported_within_seconds_never_answered() {
 #[test]
 fn a_dialog_over_the_idle_prompt_is_shown_by_status_and_refused_by_send() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "s",
-        json!({ "default": { "dialog_after": "How is Claude doing this session?" } }),
-    );
-    sb.spawn("m1", &["--env", &scenario]);
+    let scenario = json!({ "default": { "dialog_after": "How is Claude doing this session?" } });
+    sb.spawn_playing("m1", scenario, &[]);
     turn_works(&sb, "m1");
     // No hook says the dialog opened: status reads it from the screen, named and fleet-wide.
-    let named = json_of(&sb.run(&["status", "m1", "--json"]));
+    let named = sb.umbel(["status", "m1", "--json"]).json();
     let named = if named.is_array() {
         named[0].clone()
     } else {
@@ -157,15 +144,12 @@ fn a_dialog_over_the_idle_prompt_is_shown_by_status_and_refused_by_send() {
     let fleet = sb.ls();
     assert_eq!(fleet[0]["state"], "needs-input", "{fleet:?}");
     // A paste would be dropped and its Enter would answer the dialog blindly: nothing is sent.
-    let sent = sb.run(&["send", "m1", "Say hello again", "--json"]);
-    assert_eq!(sent.status.code(), Some(126), "{}", stderr(&sent));
-    assert_eq!(json_of(&sent)["error"]["code"], "dialog");
-    assert!(
-        stderr(&sent).contains("How is Claude doing"),
-        "{}",
-        stderr(&sent)
-    );
-    let screen = stdout(&sb.run(&["capture", "m1"]));
+    let sent = sb
+        .umbel(["send", "m1", "Say hello again", "--json"])
+        .stderr_has("How is Claude doing")
+        .status(126);
+    assert_eq!(sent.json()["error"]["code"], "dialog");
+    let screen = sb.umbel(["capture", "m1"]).run().stdout();
     assert!(
         screen.contains("❯ 1. Yes"),
         "the dialog is still open: {screen}"

@@ -22,9 +22,8 @@ fn line<'a>(text: &'a str, check: &str) -> &'a str {
 #[test]
 fn doctor_on_the_fakes_is_all_ok_and_starts_no_server() {
     let sb = configured();
-    let out = sb.run(&["doctor"]);
-    assert_success(&out, "doctor");
-    let text = stdout(&out);
+    let out = sb.umbel(["doctor"]).success();
+    let text = out.stdout();
     for check in [
         "tmux",
         "socket",
@@ -44,12 +43,12 @@ fn doctor_on_the_fakes_is_all_ok_and_starts_no_server() {
     assert!(line(&text, "gemini").contains("0.61.0"), "{text}");
     assert!(line(&text, "socket").contains("no server yet"), "{text}");
     // Asking again finds no server either: doctor looked without starting one.
-    assert!(line(&stdout(&sb.run(&["doctor"])), "socket").contains("no server yet"));
+    assert!(line(&sb.umbel(["doctor"]).run().stdout(), "socket").contains("no server yet"));
 
-    let json = json_of(&sb.run(&["doctor", "--json"]));
+    let json = sb.umbel(["doctor", "--json"]).json();
     assert_eq!(json["ok"], true, "{json}");
     sb.spawn("d1", &[]);
-    let after = stdout(&sb.run(&["doctor"]));
+    let after = sb.umbel(["doctor"]).run().stdout();
     assert!(
         line(&after, "socket").contains("server running, 1 session(s)"),
         "{after}"
@@ -66,23 +65,17 @@ fn doctor_on_the_fakes_is_all_ok_and_starts_no_server() {
 fn a_missing_provider_binary_is_reported_with_what_to_do() {
     let mut sb = configured();
     sb.var("UMBEL_CODEX_BIN", "/nonexistent/codex");
-    let out = sb.run(&["doctor"]);
     // One provider missing is a warning: the others still work.
-    assert_success(&out, "doctor");
-    let codex = line(&stdout(&out), "codex").to_string();
+    let out = sb.umbel(["doctor"]).success();
+    let codex = line(&out.stdout(), "codex").to_string();
     assert!(codex.starts_with("warn"), "{codex}");
     assert!(codex.contains("/nonexistent/codex` not found"), "{codex}");
     assert!(codex.contains("set UMBEL_CODEX_BIN"), "{codex}");
 
     sb.var("UMBEL_CLAUDE_BIN", "/nonexistent/claude")
         .var("UMBEL_GEMINI_BIN", "/nonexistent/gemini");
-    let none = sb.run(&["doctor"]);
-    assert_eq!(
-        none.status.code(),
-        Some(1),
-        "no provider at all is a failure"
-    );
-    assert!(line(&stdout(&none), "claude").starts_with("fail"));
+    let none = sb.umbel(["doctor"]).status(1);
+    assert!(line(&none.stdout(), "claude").starts_with("fail"));
 }
 
 #[test]
@@ -90,15 +83,14 @@ fn an_open_state_root_fails_with_the_chmod_to_run() {
     let sb = configured();
     std::fs::create_dir_all(&sb.state).expect("mkdir");
     std::fs::set_permissions(&sb.state, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    let out = sb.run(&["doctor"]);
-    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
-    let state = line(&stdout(&out), "state-root").to_string();
+    let out = sb.umbel(["doctor"]).status(1);
+    let state = line(&out.stdout(), "state-root").to_string();
     assert!(state.starts_with("fail"), "{state}");
     assert!(
         state.contains(&format!("chmod 700 {}", sb.state.display())),
         "{state}"
     );
-    let json = json_of(&sb.run(&["doctor", "--json"]));
+    let json = sb.umbel(["doctor", "--json"]).json();
     assert_eq!(json["ok"], false);
 }
 
@@ -106,9 +98,8 @@ fn an_open_state_root_fails_with_the_chmod_to_run() {
 fn a_state_root_that_cannot_be_created_is_still_reported() {
     let mut sb = configured();
     sb.var("UMBEL_STATE", "/proc/no-state-here");
-    let out = sb.run(&["doctor"]);
-    assert_eq!(out.status.code(), Some(1));
-    let state = line(&stdout(&out), "state-root").to_string();
+    let out = sb.umbel(["doctor"]).status(1);
+    let state = line(&out.stdout(), "state-root").to_string();
     assert!(state.starts_with("fail"), "{state}");
     assert!(state.contains("/proc/no-state-here"), "{state}");
     assert!(state.contains("set UMBEL_STATE"), "{state}");

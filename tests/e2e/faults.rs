@@ -7,19 +7,18 @@ use serde_json::json;
 #[test]
 fn a_killed_tmux_server_leaves_every_worker_reported_dead_not_hung() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "default": { "end": "wedge" } }));
+    let scenario = sb.scenario("s", sim::wedge());
     for name in ["k1", "k2", "k3"] {
         sb.spawn(name, &["--env", &scenario]);
     }
-    assert_success(&sb.run(&["send", "k1", "hang"]), "send");
+    sb.umbel(["send", "k1", "hang"]).success();
     let servers = sb.tmux_servers();
     assert!(!servers.is_empty(), "found the private tmux server");
     for pid in servers {
         let _ = kill_process(Pid::from_raw(pid).unwrap(), Signal::KILL);
     }
     let started = std::time::Instant::now();
-    let out = sb.run(&["wait", "k1", "--timeout", "30s", "--json"]);
-    assert_eq!(out.status.code(), Some(125), "{}", stderr(&out));
+    sb.cmd("wait k1 --timeout 30s --json").status(125);
     assert!(started.elapsed() < std::time::Duration::from_secs(10));
     for worker in sb.ls() {
         assert_eq!(worker["state"], "dead", "{worker}");
@@ -31,10 +30,9 @@ fn an_invalid_codex_config_is_refused_with_its_line_and_nothing_starts() {
     let sb = Sandbox::new();
     let config = sb.home.join(".codex/config.toml");
     std::fs::create_dir_all(config.parent().unwrap()).unwrap();
-    std::fs::write(&config, "model = \"gpt-user\"\n[projects\n").unwrap();
-    let out = sb.run(&["spawn", "--name", "bad", "--provider", "codex", "--json"]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    let text = format!("{}{}", stderr(&out), String::from_utf8_lossy(&out.stdout));
+    sb.write(&config, "model = \"gpt-user\"\n[projects\n");
+    let out = sb.cmd("spawn --name bad --provider codex --json").status(1);
+    let text = format!("{}{}", out.stderr(), out.stdout());
     assert!(text.contains("user_config"), "{text}");
     assert!(
         text.contains(&format!("{}:2:10:", config.display())),
@@ -48,21 +46,20 @@ fn an_invalid_codex_config_is_refused_with_its_line_and_nothing_starts() {
 #[test]
 fn a_hung_tmux_server_does_not_hold_a_wait_past_its_deadline() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "default": { "end": "wedge" } }));
-    sb.spawn("h1", &["--env", &scenario]);
-    assert_success(&sb.run(&["send", "h1", "hang"]), "send");
+    sb.spawn_playing("h1", sim::wedge(), &[]);
+    sb.umbel(["send", "h1", "hang"]).success();
     let servers = sb.tmux_servers();
     assert!(!servers.is_empty(), "found the private tmux server");
     for &pid in &servers {
         kill_process(Pid::from_raw(pid).unwrap(), Signal::STOP).unwrap();
     }
-    let out = sb.run(&["wait", "h1", "--timeout", "2s", "--json"]);
+    let out = sb.cmd("wait h1 --timeout 2s --json").run();
     for &pid in &servers {
         let _ = kill_process(Pid::from_raw(pid).unwrap(), Signal::CONT);
     }
     // The outcome the caller asked for, not a tmux error after tmux's own bound.
-    assert_eq!(out.status.code(), Some(124), "{}", stderr(&out));
-    let outcome = json_of(&out);
+    assert_eq!(out.status.code(), Some(124), "{}", out.stderr());
+    let outcome = out.json();
     assert_eq!(outcome["outcome"], "timeout");
     let message = outcome["message"].as_str().unwrap_or_default();
     assert!(message.contains("tmux did not answer"), "{outcome}");
@@ -73,55 +70,33 @@ fn a_hung_tmux_server_does_not_hold_a_wait_past_its_deadline() {
 #[test]
 fn a_wait_killed_and_restarted_with_since_neither_loses_nor_double_counts_a_stop() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "s",
-        json!({ "default": { "reply": "done", "delay_ms": 1500 } }),
-    );
-    sb.spawn("r1", &["--env", &scenario]);
-    let pos = stdout(&sb.run(&["send", "r1", "work"])).trim().to_string();
-    let child = sb
-        .process(&["wait", "r1", "--since", &pos])
-        .spawn()
-        .unwrap();
+    let scenario = json!({ "default": { "reply": "done", "delay_ms": 1500 } });
+    sb.spawn_playing("r1", scenario, &[]);
+    let pos = sb.umbel(["send", "r1", "work"]).run().line();
+    let child = sb.umbel(["wait", "r1", "--since", &pos]).start();
     std::thread::sleep(std::time::Duration::from_millis(300));
-    kill_process(Pid::from_raw(child.id() as i32).unwrap(), Signal::KILL).unwrap();
-    let _ = child.wait_with_output();
+    child.kill();
     // The stop lands while no wait is running; a restarted wait still sees it.
     std::thread::sleep(std::time::Duration::from_millis(2000));
-    let out = sb.run(&["wait", "r1", "--since", &pos, "--json"]);
-    assert_success(&out, "restarted wait");
-    let outcome = json_of(&out);
+    let outcome = sb
+        .umbel(["wait", "r1", "--since", &pos, "--json"])
+        .success()
+        .json();
     assert_eq!(outcome["outcome"], "stop");
     // Waiting from the returned position does not count the same stop twice.
     let next = outcome["position"].as_u64().unwrap().to_string();
-    let again = sb.run(&["wait", "r1", "--since", &next, "--timeout", "1s"]);
-    assert_eq!(again.status.code(), Some(124));
+    sb.umbel(["wait", "r1", "--since", &next, "--timeout", "1s"])
+        .status(124);
 }
 
 #[test]
 fn two_sends_racing_on_one_worker_get_one_busy_error() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "s",
-        json!({ "default": { "reply": "ok", "delay_ms": 3000 } }),
-    );
-    sb.spawn("s1", &["--env", &scenario, "--env", &sb.record_env()]);
-    let children: Vec<_> = ["first", "second"]
-        .iter()
-        .map(|p| sb.process(&["send", "s1", p]).spawn().unwrap())
-        .collect();
-    let outputs: Vec<_> = children
-        .into_iter()
-        .map(|c| c.wait_with_output().unwrap())
-        .collect();
-    let codes: Vec<_> = outputs.iter().map(|o| o.status.code()).collect();
-    assert!(
-        codes.contains(&Some(0)) && codes.contains(&Some(1)),
-        "{codes:?}"
-    );
-    let loser = outputs.iter().find(|o| !o.status.success()).unwrap();
-    assert!(stderr(loser).contains("busy"), "{}", stderr(loser));
-    assert_success(&sb.run(&["wait", "s1", "--timeout", "30s"]), "wait");
+    let scenario = json!({ "default": { "reply": "ok", "delay_ms": 3000 } });
+    sb.spawn_playing("s1", scenario, &["--env", &sb.record_env()]);
+    let loser = race(["first", "second"].map(|p| sb.umbel(["send", "s1", p])));
+    assert!(loser.stderr().contains("busy"), "{}", loser.stderr());
+    sb.cmd("wait s1 --timeout 30s").success();
     assert_eq!(
         sb.received().len(),
         1,
@@ -136,12 +111,11 @@ fn umbel_works_without_a_locale() {
     sb.unset("LANG");
     sb.spawn("l1", &[]);
     assert_eq!(
-        json_of(&sb.run(&["status", "l1", "--json"]))["state"],
+        sb.umbel(["status", "l1", "--json"]).json()["state"],
         "ready"
     );
-    assert_success(&sb.run(&["send", "l1", "hi"]), "send");
-    assert_success(&sb.run(&["wait", "l1"]), "wait");
-    assert_eq!(stdout(&sb.run(&["read", "l1"])), "Response to: hi\n");
+    sb.turn("l1", "hi").success();
+    sb.umbel(["read", "l1"]).stdout("Response to: hi\n").run();
 }
 
 /// A waiting `wait` sleeps on the kernel: over two idle seconds it makes a handful of read calls
@@ -150,14 +124,9 @@ fn umbel_works_without_a_locale() {
 #[test]
 fn an_idle_wait_makes_few_read_calls() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", serde_json::json!({ "default": { "end": "wedge" } }));
-    sb.spawn("idle", &["--env", &scenario]);
-    assert_success(&sb.run(&["send", "idle", "hang"]), "send");
-    let mut child = sb
-        .process(&["wait", "idle", "--timeout", "30s"])
-        .spawn()
-        .expect("wait");
-    let io = format!("/proc/{}/io", child.id());
+    sb.spawn_playing("idle", sim::wedge(), &[]);
+    let child = sb.turn("idle", "hang").args(["--timeout", "30s"]).start();
+    let io = format!("/proc/{}/io", child.pid());
     let reads = || -> u64 {
         let text = std::fs::read_to_string(&io).expect("read /proc/PID/io");
         text.lines()
@@ -169,8 +138,7 @@ fn an_idle_wait_makes_few_read_calls() {
     let before = reads();
     std::thread::sleep(std::time::Duration::from_millis(2000));
     let during = reads() - before;
-    let _ = child.kill();
-    let _ = child.wait();
+    child.kill();
     assert!(during < 300, "{during} read calls in 2 idle seconds");
 }
 
@@ -184,14 +152,11 @@ fn a_huge_duration_is_refused_before_anything_starts() {
         vec!["-p", "hi", "--timeout", huge],
         vec!["spawn", "--name", "h", "--startup-timeout", huge],
     ] {
-        let out = sb.run(&args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
-        assert!(stderr(&out).contains("too long"), "{}", stderr(&out));
+        sb.umbel(&args).stderr_has("too long").status(2);
         assert!(sb.worker_dirs().is_empty(), "{args:?} left a worker");
     }
     sb.spawn("h", &[]);
-    let out = sb.run(&["wait", "h", "--timeout", huge]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    sb.umbel(["wait", "h", "--timeout", huge]).status(2);
 }
 
 /// `UMBEL_TMUX_SOCKET` takes a plain name: `./default` would be the user's own server.
@@ -200,13 +165,7 @@ fn a_socket_override_that_is_a_path_is_refused() {
     for bad in ["./default", "../x", "default"] {
         let mut sb = Sandbox::new();
         sb.var("UMBEL_TMUX_SOCKET", bad);
-        let out = sb.run(&["ls"]);
-        assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));
-        assert!(
-            stderr(&out).contains("UMBEL_TMUX_SOCKET"),
-            "{}",
-            stderr(&out)
-        );
+        sb.umbel(["ls"]).stderr_has("UMBEL_TMUX_SOCKET").status(2);
     }
 }
 
@@ -235,14 +194,9 @@ fn a_command_meeting_an_exiting_tmux_server_is_retried() {
 #[test]
 fn a_paste_into_a_pane_that_just_died_fails_alone_and_keeps_the_tmux_server() {
     let sb = Sandbox::new();
-    let crash = sb.scenario(
-        "c",
-        json!({ "default": { "reply": "bye", "end": { "crash": 3 } } }),
-    );
-    sb.spawn("gone", &["--env", &crash]);
+    sb.spawn_playing("gone", sim::crash("bye", 3), &[]);
     sb.spawn("bystander", &[]);
-    assert_success(&sb.run(&["send", "gone", "crash now"]), "send");
-    assert_eq!(sb.run(&["wait", "gone"]).status.code(), Some(125));
+    sb.turn("gone", "crash now").status(125);
     let session = umbel::core::name::WorkerName::parse("gone")
         .expect("name")
         .tmux_session();
@@ -251,17 +205,15 @@ fn a_paste_into_a_pane_that_just_died_fails_alone_and_keeps_the_tmux_server() {
         Err(umbel::core::errors::Error::Dead { name, .. }) => assert_eq!(name, "gone"),
         other => panic!("a paste into a dead pane must fail as dead, got {other:?}"),
     }
-    let status = json_of(&sb.run(&["status", "bystander", "--json"]));
+    let status = sb.umbel(["status", "bystander", "--json"]).json();
     assert_eq!(
         status["state"], "ready",
         "the tmux server survived: {status}"
     );
-    assert_success(&sb.run(&["send", "bystander", "still here?"]), "send");
-    assert_success(&sb.run(&["wait", "bystander"]), "wait");
-    assert_eq!(
-        stdout(&sb.run(&["read", "bystander"])),
-        "Response to: still here?\n"
-    );
+    sb.turn("bystander", "still here?").success();
+    sb.umbel(["read", "bystander"])
+        .stdout("Response to: still here?\n")
+        .run();
 }
 
 /// claude writes a turn's records a moment after its Stop hook: a `read --all` right after
@@ -272,10 +224,9 @@ fn read_all_waits_for_a_transcript_that_lags_behind_the_hooks() {
     let sb = Sandbox::new();
     sb.spawn("t1", &[]);
     for prompt in ["first", "second"] {
-        assert_success(&sb.run(&["send", "t1", prompt]), "send");
-        assert_success(&sb.run(&["wait", "t1"]), "wait");
+        sb.turn("t1", prompt).success();
     }
-    let status = json_of(&sb.run(&["status", "t1", "--json"]));
+    let status = sb.umbel(["status", "t1", "--json"]).json();
     let path = status["transcriptPath"]
         .as_str()
         .expect("transcript")
@@ -289,7 +240,7 @@ fn read_all_waits_for_a_transcript_that_lags_behind_the_hooks() {
         std::thread::sleep(std::time::Duration::from_millis(500));
         std::fs::write(&path, whole).expect("restore");
     });
-    let all = json_of(&sb.run(&["read", "t1", "--all", "--json"]));
+    let all = sb.cmd("read t1 --all --json").json();
     restore.join().expect("restore thread");
     let answers = answers_of(&all);
     assert_eq!(

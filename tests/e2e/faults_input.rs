@@ -8,7 +8,7 @@ use umbel::core::wait::Liveness;
 
 /// Overwrites a worker's meta.json with something that is not JSON.
 fn corrupt_meta(sb: &Sandbox, name: &str) {
-    std::fs::write(sb.session_dir(name).join("meta.json"), b"{ not json").expect("corrupt");
+    sb.write(sb.session_dir(name).join("meta.json"), b"{ not json");
 }
 
 fn session_alive(sb: &Sandbox, name: &str) -> bool {
@@ -26,8 +26,7 @@ fn a_corrupt_meta_shows_in_status_and_blocks_neither_prune_nor_kill_by_name() {
     }
     corrupt_meta(&sb, "c2");
 
-    let out = sb.run(&["ls", "--json"]);
-    assert_success(&out, "ls");
+    let out = sb.umbel(["ls", "--json"]).stderr_has("c2").success();
     let list: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
     let names: Vec<&str> = list.iter().filter_map(|w| w["name"].as_str()).collect();
     assert_eq!(names, ["c1", "c2", "c3"], "{list:?}");
@@ -36,26 +35,18 @@ fn a_corrupt_meta_shows_in_status_and_blocks_neither_prune_nor_kill_by_name() {
     assert!(problem.contains("meta.json"), "{problem}");
     assert_eq!(list[0]["state"], "ready");
     assert!(list[0].get("problem").is_none(), "{}", list[0]);
-    assert!(stderr(&out).contains("c2"), "a warning: {}", stderr(&out));
 
-    let table = sb.run(&["status"]);
-    assert_success(&table, "status");
-    assert!(stdout(&table).contains("corrupt"), "{}", stdout(&table));
-    let one = sb.run(&["status", "c2"]);
-    assert_success(&one, "status c2");
-    assert!(stdout(&one).contains("meta.json"), "{}", stdout(&one));
+    sb.umbel(["status"]).stdout_has("corrupt").success();
+    sb.umbel(["status", "c2"]).stdout_has("meta.json").success();
 
-    let pruned = sb.run(&["prune", "--json"]);
-    assert_success(&pruned, "prune");
-    assert!(stderr(&pruned).contains("c2"), "{}", stderr(&pruned));
+    sb.umbel(["prune", "--json"]).stderr_has("c2").success();
     assert!(
         sb.session_dir("c2").is_dir(),
         "prune left the corrupt worker alone"
     );
 
     assert!(session_alive(&sb, "c2"));
-    let killed = sb.run(&["kill", "c2"]);
-    assert_success(&killed, "kill c2");
+    sb.umbel(["kill", "c2"]).success();
     assert!(
         !session_alive(&sb, "c2"),
         "kill ended the session from the name alone"
@@ -70,8 +61,7 @@ fn kill_all_goes_past_a_corrupt_meta_and_ends_every_worker() {
         sb.spawn(name, &[]);
     }
     corrupt_meta(&sb, "a1");
-    let out = sb.run(&["kill", "--all"]);
-    assert_success(&out, "kill --all");
+    sb.umbel(["kill", "--all"]).success();
     for name in ["a1", "a2", "a3"] {
         assert!(!session_alive(&sb, name), "{name} still alive");
     }
@@ -87,7 +77,7 @@ fn a_log_line_that_is_not_utf8_degrades_one_worker_not_the_fleet() {
     let log = sb.session_dir("u2").join("events").join("log");
     let mut bytes = std::fs::read(&log).expect("log");
     bytes.extend_from_slice(b"17000 Notif\xff\xfeication -\n");
-    std::fs::write(&log, bytes).expect("write log");
+    sb.write(&log, bytes);
 
     let list = sb.ls();
     assert_eq!(list.len(), 2, "{list:?}");
@@ -96,25 +86,18 @@ fn a_log_line_that_is_not_utf8_degrades_one_worker_not_the_fleet() {
     assert_eq!(list[1]["state"], "ready", "{}", list[1]);
     let degraded = list[1]["degraded"].as_str().unwrap_or_default();
     assert!(degraded.contains("1 unreadable line"), "{}", list[1]);
-    assert_success(&sb.run(&["status"]), "status");
-    let one = sb.run(&["status", "u2", "--json"]);
-    assert_success(&one, "status u2");
-    assert!(json_of(&one)["degraded"].is_string());
-    let logs = sb.run(&["logs", "u2"]);
-    assert_success(&logs, "logs");
-    assert!(stdout(&logs).contains("Notif"), "{}", stdout(&logs));
+    sb.umbel(["status"]).success();
+    let one = sb.umbel(["status", "u2", "--json"]).success();
+    assert!(one.json()["degraded"].is_string());
+    sb.umbel(["logs", "u2"]).stdout_has("Notif").success();
 }
 
 #[test]
 fn a_worker_may_not_set_the_launch_scripts_own_variables() {
     let sb = Sandbox::new();
-    let out = sb.run(&["spawn", "--name", "r1", "--env", "__umbel_events=/tmp"]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("--env __umbel_events=/tmp"),
-        "{}",
-        stderr(&out)
-    );
+    sb.cmd("spawn --name r1 --env __umbel_events=/tmp")
+        .stderr_has("--env __umbel_events=/tmp")
+        .status(2);
     assert!(sb.worker_dirs().is_empty(), "nothing was started");
 }
 
@@ -123,28 +106,18 @@ fn a_wait_nothing_can_end_is_refused_at_once_not_after_its_timeout() {
     let sb = Sandbox::new();
     sb.spawn("n1", &[]);
     let started = std::time::Instant::now();
-    let out = sb.run(&["wait", "n1", "--timeout", "120s", "--json"]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert_eq!(
-        json_of(&out)["error"]["code"],
-        "no_turn",
-        "{}",
-        stdout(&out)
-    );
-    let past = sb.run(&["wait", "n1", "--since", "99", "--timeout", "120s"]);
-    assert_eq!(past.status.code(), Some(2), "{}", stderr(&past));
-    assert!(
-        stderr(&past).contains("`--since 99` is past the end"),
-        "{}",
-        stderr(&past)
-    );
+    let out = sb.cmd("wait n1 --timeout 120s --json").status(2);
+    assert_eq!(out.json()["error"]["code"], "no_turn", "{}", out.stdout());
+    sb.cmd("wait n1 --since 99 --timeout 120s")
+        .stderr_has("`--since 99` is past the end")
+        .status(2);
     // Far below either timeout: refused, not timed out.
     assert!(started.elapsed() < std::time::Duration::from_secs(60));
 
     // Once a prompt was sent, both waits are fine.
-    let pos = stdout(&sb.run(&["send", "n1", "hello"])).trim().to_string();
-    assert_success(&sb.run(&["wait", "n1", "--timeout", "60s"]), "wait");
-    assert_success(&sb.run(&["wait", "n1", "--since", &pos]), "wait --since");
+    let pos = sb.umbel(["send", "n1", "hello"]).run().line();
+    sb.cmd("wait n1 --timeout 60s").success();
+    sb.umbel(["wait", "n1", "--since", &pos]).success();
 }
 
 #[test]
@@ -152,51 +125,32 @@ fn kill_says_what_it_did() {
     let sb = Sandbox::new();
     sb.spawn("k1", &[]);
     sb.spawn("k2", &[]);
-    let one = sb.run(&["kill", "k1"]);
-    assert_success(&one, "kill k1");
-    assert_eq!(stdout(&one), "killed k1\n");
-    let all = sb.run(&["kill", "--all", "--purge"]);
-    assert_success(&all, "kill --all --purge");
-    assert_eq!(stdout(&all), "purged k1\npurged k2\n");
-    let none = sb.run(&["kill", "--all"]);
-    assert_success(&none, "kill --all, no workers");
-    assert!(
-        stderr(&none).contains("no workers to kill"),
-        "{}",
-        stderr(&none)
-    );
+    sb.umbel(["kill", "k1"]).stdout("killed k1\n").success();
+    sb.umbel(["kill", "--all", "--purge"])
+        .stdout("purged k1\npurged k2\n")
+        .success();
+    sb.umbel(["kill", "--all"])
+        .stderr_has("no workers to kill")
+        .success();
 }
 
 /// Speaks to `umbel mcp` by hand: initializes, sends `lines` as they are (bytes, one per line),
 /// then closes stdin; returns every reply line, parsed.
 fn mcp_replies(sb: &Sandbox, lines: &[&[u8]]) -> Vec<serde_json::Value> {
-    use std::io::{BufRead, Write};
-    let mut child = sb
-        .process(&["mcp"])
-        .stdin(std::process::Stdio::piped())
-        .spawn()
-        .expect("umbel mcp");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"0"}}}"#;
-    writeln!(stdin, "{init}").expect("write");
-    writeln!(
-        stdin,
-        r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
-    )
-    .expect("write");
+    let mut mcp = sb.umbel(["mcp"]).talk();
+    mcp.write_line(crate::mcp::stdio::INITIALIZE);
+    mcp.write_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
     for line in lines {
-        stdin.write_all(line).expect("write");
-        stdin.write_all(b"\n").expect("write");
+        mcp.write_line(line);
     }
     // A last call that must still be answered: the server survived what came before.
-    writeln!(stdin, r#"{{"jsonrpc":"2.0","id":99,"method":"ping"}}"#).expect("write");
-    drop(stdin);
-    let out = child.wait_with_output().expect("wait");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let replies: Vec<serde_json::Value> = out
-        .stdout
+    mcp.write_line(r#"{"jsonrpc":"2.0","id":99,"method":"ping"}"#);
+    mcp.close_stdin();
+    let replies: Vec<serde_json::Value> = mcp
+        .success()
+        .stdout()
         .lines()
-        .map(|l| serde_json::from_str(&l.expect("line")).expect("JSON-RPC line"))
+        .map(|l| serde_json::from_str(l).expect("JSON-RPC line"))
         .collect();
     assert!(replies.iter().any(|r| r["id"] == 99), "{replies:?}");
     replies
@@ -292,9 +246,11 @@ fn mcp_input_that_is_not_json_gets_a_parse_error_with_a_null_id() {
 /// `umbel run --check` on `yaml` written as the project's `wf.yaml`: (exit code, stderr).
 fn check_workflow(sb: &Sandbox, yaml: &str) -> (Option<i32>, String) {
     let path = sb.project.join("wf.yaml");
-    std::fs::write(&path, yaml).expect("write workflow");
-    let out = sb.run(&["run", "--check", path.to_str().expect("path")]);
-    (out.status.code(), stderr(&out))
+    sb.write(&path, yaml);
+    let out = sb
+        .umbel(["run", "--check", path.to_str().expect("path")])
+        .run();
+    (out.status.code(), out.stderr())
 }
 
 #[test]
@@ -335,9 +291,7 @@ fn doctor_fails_a_state_root_it_cannot_write_in() {
     std::fs::set_permissions(&sb.state, std::fs::Permissions::from_mode(0o700)).expect("chmod");
     let _ = std::fs::remove_dir_all(sb.state.join("sessions"));
     std::os::unix::fs::symlink("/sys/kernel", sb.state.join("sessions")).expect("symlink");
-    let out = sb.run(&["doctor", "--json"]);
-    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
-    let checks = json_of(&out);
+    let checks = sb.umbel(["doctor", "--json"]).status(1).json();
     let state = checks["checks"]
         .as_array()
         .and_then(|c| c.iter().find(|c| c["name"] == "state-root"))
@@ -356,14 +310,15 @@ fn doctor_fails_a_state_root_it_cannot_write_in() {
 fn read_escapes_control_sequences_on_a_terminal_and_keeps_them_raw_in_a_pipe() {
     let sb = Sandbox::new();
     let reply = "title \u{1b}]0;pwned\u{7} and \u{1b}[31mred\u{1b}[0m";
-    let scenario = sb.scenario("esc", serde_json::json!({ "default": { "reply": reply } }));
-    sb.spawn("e1", &["--env", &scenario]);
-    assert_success(&sb.run(&["send", "e1", "hi"]), "send");
-    assert_success(&sb.run(&["wait", "e1"]), "wait");
+    sb.spawn_playing(
+        "e1",
+        serde_json::json!({ "default": { "reply": reply } }),
+        &[],
+    );
+    sb.turn("e1", "hi").success();
 
-    let piped = sb.run(&["read", "e1"]);
-    assert_success(&piped, "read");
-    assert_eq!(stdout(&piped), format!("{reply}\n"), "raw when piped");
+    let piped = sb.umbel(["read", "e1"]).success();
+    assert_eq!(piped.stdout(), format!("{reply}\n"), "raw when piped");
 
     let mut pty = rexpect::session::spawn_command(sb.pty_command(&["read", "e1"]), Some(30_000))
         .expect("pty");

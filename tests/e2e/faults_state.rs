@@ -3,6 +3,7 @@
 
 use crate::harness::*;
 use crate::workflow::{alive, no_orphans, run, run_record};
+use rustix::process::Signal;
 use serde_json::json;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,7 +19,7 @@ fn prune_in_a_loop_leaves_spawning_workers_alone() {
         std::thread::spawn(move || {
             let mut rounds = 0;
             while !stop.load(Ordering::Relaxed) {
-                let _ = sb.process(&["prune"]).output();
+                let _ = sb.umbel(["prune"]).run();
                 rounds += 1;
             }
             rounds
@@ -27,33 +28,21 @@ fn prune_in_a_loop_leaves_spawning_workers_alone() {
     let names: Vec<String> = (1..=6).map(|n| format!("p{n}")).collect();
     let spawns: Vec<_> = names
         .iter()
-        .map(|name| {
-            sb.process(&["spawn", "--name", name])
-                .spawn()
-                .expect("spawn")
-        })
+        .map(|name| sb.umbel(["spawn", "--name", name]).start())
         .collect();
     // `-p` spawns an anonymous worker of its own: the same window.
     let prints: Vec<_> = (1..=3)
-        .map(|n| sb.process(&["-p", &format!("q{n}")]).spawn().expect("-p"))
+        .map(|n| sb.umbel(["-p", &format!("q{n}")]).start())
         .collect();
-    let outputs: Vec<_> = spawns
-        .into_iter()
-        .map(|c| c.wait_with_output().expect("wait spawn"))
-        .collect();
-    let printed: Vec<_> = prints
-        .into_iter()
-        .map(|c| c.wait_with_output().expect("wait -p"))
-        .collect();
+    let outputs: Vec<_> = spawns.into_iter().map(|c| c.run()).collect();
+    let printed: Vec<_> = prints.into_iter().map(|c| c.run()).collect();
     stop.store(true, Ordering::Relaxed);
     let rounds = pruner.join().expect("pruner");
     assert!(rounds > 0, "prune never ran");
-    for (name, out) in names.iter().zip(&outputs) {
-        assert_success(out, &format!("spawn {name} while prune ran"));
-    }
+    outputs.iter().for_each(Ran::assert_success);
     for (n, out) in (1..).zip(&printed) {
-        assert_success(out, &format!("-p q{n} while prune ran"));
-        assert_eq!(stdout(out), format!("Response to: q{n}\n"));
+        out.assert_success();
+        assert_eq!(out.stdout(), format!("Response to: q{n}\n"));
     }
     let ready = sb.ls().iter().filter(|w| w["state"] == "ready").count();
     assert_eq!(ready, names.len(), "{:?}", sb.ls());
@@ -78,27 +67,21 @@ fn lose_last_turn_payloads(sb: &Sandbox, name: &str) {
         }
         *line = format!("{} {} -", parts[0], parts[1]);
     }
-    std::fs::write(events.join("log"), lines.join("\n") + "\n").expect("write log");
+    sb.write(events.join("log"), lines.join("\n") + "\n");
 }
 
 fn read_answers_the_last_turn_when_its_hook_payload_is_lost(provider: &str) {
     let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "s",
-        json!({ "turns": [{ "reply": "First answer." }, { "reply": "Second answer." }] }),
-    );
-    sb.spawn(
+    sb.spawn_playing(
         "w",
-        &["--provider", provider, "--unattended", "--env", &scenario],
+        sim::replies(&["First answer.", "Second answer."]),
+        &["--provider", provider, "--unattended"],
     );
     for prompt in ["one", "two"] {
-        assert_success(&sb.run(&["send", "w", prompt]), "send");
-        assert_success(&sb.run(&["wait", "w", "--timeout", "30s"]), "wait");
+        sb.turn("w", prompt).args(["--timeout", "30s"]).success();
     }
     lose_last_turn_payloads(&sb, "w");
-    let out = sb.run(&["read", "w", "--json"]);
-    assert_success(&out, "read");
-    let answer = json_of(&out);
+    let answer = sb.umbel(["read", "w", "--json"]).success().json();
     assert_eq!(answer["text"], "Second answer.", "{answer}");
     assert_eq!(answer["source"], "transcript", "{answer}");
 }
@@ -108,20 +91,10 @@ fn read_answers_the_last_turn_when_its_hook_payload_is_lost(provider: &str) {
 #[test]
 fn read_never_answers_with_an_older_turn_when_the_last_payload_is_lost() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "s",
-        json!({ "turns": [{ "reply": "One." }, { "reply": "Two.", "late_transcript_ms": 8000 }] }),
-    );
-    sb.spawn("lag", &["--env", &scenario]);
-    for prompt in ["first", "second"] {
-        let since = stdout(&sb.run(&["send", "lag", prompt])).trim().to_string();
-        assert_success(&sb.run(&["wait", "lag", "--since", &since]), "wait");
-    }
+    crate::inspect::two_turns_with_a_late_transcript(&sb, 8000);
     lose_last_turn_payloads(&sb, "lag");
-    let out = sb.run(&["read", "lag"]);
-    assert_ne!(stdout(&out), "One.\n", "answered with the turn before");
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(stderr(&out).contains("payload"), "{}", stderr(&out));
+    let out = sb.umbel(["read", "lag"]).stderr_has("payload").status(1);
+    assert_ne!(out.stdout(), "One.\n", "answered with the turn before");
 }
 
 /// The cwd a worker was started in, from its meta.json (kept after the run tore it down).
@@ -138,28 +111,22 @@ fn a_resumed_run_resolves_cwds_against_the_original_workflow_folder() {
     let sb = Sandbox::new();
     let flows = sb.project.join("flows");
     std::fs::create_dir_all(flows.join("work")).expect("mkdir");
-    let wedge = sb.scenario("wedge", json!({ "default": { "end": "wedge" } }));
-    let wedge = wedge.trim_start_matches("UMBEL_SIM_SCENARIO=");
+    let wedge = sb.scenario_file("wedge", sim::wedge());
     let file = flows.join("wf.yaml");
-    std::fs::write(
+    sb.write(
         &file,
         format!(
             "workers:\n  a: {{env: {{UMBEL_SIM_SCENARIO: \"{wedge}\"}}}}\n  b: {{cwd: work}}\n\
              steps:\n  - {{id: one, worker: a, prompt: hi, wait: {{timeout: 2s}}}}\n  \
              - {{id: two, worker: b, needs: [one], prompt: hi}}\n"
         ),
-    )
-    .expect("write workflow");
-    let out = run(&sb, &[file.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(124), "{}", stderr(&out));
-    let run_id = stdout(&out).trim().to_string();
-    std::fs::write(
+    );
+    let run_id = run(&sb, &[file.to_str().unwrap()]).status(124).line();
+    sb.write(
         sb.root.join("wedge.json"),
-        json!({ "default": { "reply": "unstuck" } }).to_string(),
-    )
-    .expect("fix the scenario");
-    let out = run(&sb, &["--resume", &run_id]);
-    assert_success(&out, "resume");
+        sim::reply("unstuck").to_string(),
+    );
+    run(&sb, &["--resume", &run_id]).success();
     assert_eq!(
         worker_cwd(&sb, &format!("{run_id}-a")),
         flows.display().to_string(),
@@ -175,31 +142,25 @@ fn a_resumed_run_resolves_cwds_against_the_original_workflow_folder() {
 /// A two-worker workflow: `a` answers at once, then `b` takes 30 s (long enough to signal its
 /// runner mid-step). Returns the file.
 fn slow_second_step(sb: &Sandbox) -> std::path::PathBuf {
-    let slow = sb.scenario(
+    let slow = sb.scenario_file(
         "slow",
         json!({ "default": { "reply": "late", "delay_ms": 30000 } }),
     );
-    let slow = slow.trim_start_matches("UMBEL_SIM_SCENARIO=");
     let file = sb.project.join("wf.yaml");
-    std::fs::write(
+    sb.write(
         &file,
         format!(
             "workers:\n  a: {{}}\n  b: {{env: {{UMBEL_SIM_SCENARIO: \"{slow}\"}}}}\n\
              steps:\n  - {{id: one, worker: a, prompt: hi}}\n  \
              - {{id: two, worker: b, needs: [one], prompt: take your time}}\n"
         ),
-    )
-    .expect("write workflow");
+    );
     file
 }
 
 /// Starts `umbel run FILE` as a child and returns it with its run id once step `two` was sent.
-fn run_until_second_step(sb: &Sandbox, file: &std::path::Path) -> (std::process::Child, String) {
-    let mut child = sb
-        .process(&["run", file.to_str().unwrap()])
-        .env("UMBEL_PROGRESS", "plain")
-        .spawn()
-        .expect("start umbel run");
+fn run_until_second_step<'a>(sb: &'a Sandbox, file: &std::path::Path) -> (Running<'a>, String) {
+    let child = run(sb, &[file.to_str().unwrap()]).start();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     let started = loop {
         let run = std::fs::read_dir(sb.state.join("workflows"))
@@ -216,8 +177,7 @@ fn run_until_second_step(sb: &Sandbox, file: &std::path::Path) -> (std::process:
         std::thread::sleep(std::time::Duration::from_millis(50));
     };
     let Some(run) = started else {
-        let _ = child.kill();
-        let _ = child.wait();
+        child.kill();
         panic!("step two never started");
     };
     // The prompt is written just before it is sent; let the send land.
@@ -232,18 +192,12 @@ fn run_until_second_step(sb: &Sandbox, file: &std::path::Path) -> (std::process:
 fn a_run_whose_runner_was_sigkilled_can_be_resumed_and_leaks_no_worker() {
     let sb = Sandbox::new();
     let file = slow_second_step(&sb);
-    let (mut child, run_id) = run_until_second_step(&sb, &file);
+    let (child, run_id) = run_until_second_step(&sb, &file);
     assert_eq!(alive(&sb).len(), 2, "the run's workers are running");
-    child.kill().expect("SIGKILL the runner");
-    let _ = child.wait();
+    child.kill();
     assert_eq!(run_record(&sb, &run_id)["status"], "running");
-    std::fs::write(
-        sb.root.join("slow.json"),
-        json!({ "default": { "reply": "quick" } }).to_string(),
-    )
-    .expect("fix the scenario");
-    let out = run(&sb, &["--resume", &run_id]);
-    assert_success(&out, "resume after SIGKILL");
+    sb.write(sb.root.join("slow.json"), sim::reply("quick").to_string());
+    run(&sb, &["--resume", &run_id]).success();
     let record = run_record(&sb, &run_id);
     assert_eq!(record["status"], "completed", "{record:#}");
     assert_eq!(record["attempt"], 2);
@@ -257,30 +211,29 @@ fn a_run_whose_runner_was_sigkilled_can_be_resumed_and_leaks_no_worker() {
 fn a_run_whose_runner_is_alive_is_not_resumed() {
     let sb = Sandbox::new();
     let file = slow_second_step(&sb);
-    let (mut child, run_id) = run_until_second_step(&sb, &file);
-    let out = run(&sb, &["--resume", &run_id]);
-    let _ = child.kill();
-    let _ = child.wait();
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(stderr(&out).contains("still running"), "{}", stderr(&out));
+    let (child, run_id) = run_until_second_step(&sb, &file);
+    let out = run(&sb, &["--resume", &run_id])
+        .stderr_has("still running")
+        .run();
+    child.kill();
+    assert_eq!(out.code(), Some(2), "{}", out.stderr());
 }
 
 /// SIGTERM (a service stop, `timeout`, CI cancelling) and SIGHUP (a closed terminal) end a run
 /// as Ctrl-C does: its workers killed, the run recorded as interrupted, resumable.
 #[test]
 fn sigterm_and_sighup_interrupt_the_run_and_stop_its_workers() {
-    for signal in [libc::SIGTERM, libc::SIGHUP] {
+    for signal in [Signal::TERM, Signal::HUP] {
         let sb = Sandbox::new();
         let file = slow_second_step(&sb);
         let (child, run_id) = run_until_second_step(&sb, &file);
-        unsafe { libc::kill(child.id() as i32, signal) };
-        let out = child.wait_with_output().expect("wait runner");
-        let code = out.status.code();
-        assert_eq!(code, Some(130), "signal {signal}: {}", stderr(&out));
+        child.signal(signal);
+        let out = child.run();
+        assert_eq!(out.code(), Some(130), "{signal:?}: {}", out.stderr());
         let record = run_record(&sb, &run_id);
         let status = &record["status"];
-        assert_eq!(status, "interrupted", "signal {signal}: {record:#}");
-        assert_eq!(alive(&sb), Vec::<String>::new(), "signal {signal}");
+        assert_eq!(status, "interrupted", "{signal:?}: {record:#}");
+        assert_eq!(alive(&sb), Vec::<String>::new(), "{signal:?}");
         no_orphans(&sb);
     }
 }
@@ -306,10 +259,7 @@ fn fleet_verb_in_a_loop_past_failed_spawns(verb: &'static [&'static str]) {
     for n in 0..12 {
         sb.spawn(&format!("a{n}"), &[]);
     }
-    let bin = sb.root.join("short-lived");
-    std::fs::write(&bin, "#!/bin/sh\nsleep 0.1\n").expect("write");
-    std::fs::set_permissions(&bin, std::os::unix::fs::PermissionsExt::from_mode(0o755))
-        .expect("chmod");
+    let bin = sb.write_executable(sb.root.join("short-lived"), "#!/bin/sh\nsleep 0.1\n");
     sb.var("UMBEL_CLAUDE_BIN", bin.to_str().expect("utf-8 path"));
     let sb = Arc::new(sb);
     let stop = Arc::new(AtomicBool::new(false));
@@ -318,9 +268,9 @@ fn fleet_verb_in_a_loop_past_failed_spawns(verb: &'static [&'static str]) {
         std::thread::spawn(move || {
             let mut failures = Vec::new();
             while !stop.load(Ordering::Relaxed) {
-                let out = sb.process(verb).output().expect("umbel");
+                let out = sb.umbel(verb).run();
                 if !out.status.success() {
-                    failures.push(stderr(&out));
+                    failures.push(out.stderr());
                 }
             }
             failures
@@ -331,7 +281,7 @@ fn fleet_verb_in_a_loop_past_failed_spawns(verb: &'static [&'static str]) {
             let sb = &sb;
             s.spawn(move || {
                 for n in 0..20 {
-                    let out = sb.run(&["spawn", "--name", &format!("f{t}-{n}")]);
+                    let out = sb.umbel(["spawn", "--name", &format!("f{t}-{n}")]).run();
                     assert!(
                         !out.status.success(),
                         "a CLI that exits at once cannot start"
@@ -365,7 +315,7 @@ fn prune_judges_a_worker_whose_spawn_ended_during_it_on_its_pane_now() {
                 for n in 0..10 {
                     let name = format!("a{t}-{n}");
                     sb.spawn(&name, &[]);
-                    assert_success(&sb.run(&["kill", &name]), "kill");
+                    sb.umbel(["kill", &name]).success();
                 }
             });
         }
@@ -379,8 +329,8 @@ fn prune_judges_a_worker_whose_spawn_ended_during_it_on_its_pane_now() {
     std::fs::create_dir_all(dir.join("events")).expect("mkdir");
     let lock = std::fs::File::create(dir.join("spawn.lock")).expect("lock file");
     lock.lock().expect("lock");
-    std::fs::write(dir.join("meta.json"), meta.to_string()).expect("write meta");
-    let prune = sb.process(&["prune", "--json"]).spawn().expect("prune");
+    sb.write(dir.join("meta.json"), meta.to_string());
+    let prune = sb.umbel(["prune", "--json"]).start();
     // The prune has listed the panes and is sweeping the 40 tombstones: the spawn ends now.
     std::thread::sleep(std::time::Duration::from_millis(150));
     sandbox_tmux(&sb)
@@ -393,7 +343,7 @@ fn prune_judges_a_worker_whose_spawn_ended_during_it_on_its_pane_now() {
         )
         .expect("z's session");
     drop(lock);
-    let pruned = json_of(&prune.wait_with_output().expect("prune"));
+    let pruned = prune.run().json();
     let removed = pruned["removed"].as_array().expect("removed");
     assert_eq!(removed.len(), 40, "the tombstones went: {pruned}");
     assert!(

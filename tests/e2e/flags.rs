@@ -139,9 +139,8 @@ fn flags_reach_the_cli_or_are_refused(index: usize) {
         if let Refused = expect[index] {
             let mut refused = vec!["spawn", "--name", "r", "--provider", provider];
             refused.extend_from_slice(args);
-            let out = sb.run(&refused);
-            assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
-            let err = stderr(&out);
+            let out = sb.umbel(&refused).status(2);
+            let err = out.stderr();
             let flag = match args[0] {
                 "-m" => "--model",
                 "--allowedTools" => "--allowed-tools",
@@ -168,7 +167,7 @@ fn flags_reach_the_cli_or_are_refused(index: usize) {
         let dir = sb.home.join(".claude/projects").join(encoded);
         std::fs::create_dir_all(&dir).expect("mkdir");
         let file = dir.join("0d9c2a4e-1111-4222-8333-444455556666.jsonl");
-        std::fs::write(file, "{}\n").expect("transcript");
+        sb.write(file, "{}\n");
     }
     // Something the CLI takes that umbel has no flag for.
     let tail = match provider {
@@ -224,33 +223,33 @@ fn gemini_flags_reach_the_cli_or_are_refused() {
 #[test]
 fn print_mode_passes_flags_and_the_tail() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", serde_json::json!({ "default": { "reply": "ok" } }));
+    let scenario = sb.scenario("s", sim::reply("ok"));
     let record = sb.record_env();
     let base = ["-p", "hi", "--env", &scenario, "--env", &record];
-    let out = sb.run(&[&base[..], &["--max-turns", "2", "--", "--add-dir", "/t"]].concat());
-    assert_success(&out, "-p with flags");
+    sb.umbel([&base[..], &["--max-turns", "2", "--", "--add-dir", "/t"]].concat())
+        .success();
     let got = argv(&sb);
     assert!(contains(&got, &["--max-turns", "2"]), "{got:?}");
     assert_eq!(got[got.len() - 2..], ["--add-dir", "/t"], "{got:?}");
     // codex: `-p`'s `deny` default is `codex exec`'s approval and sandbox.
-    let out = sb.run(&[&base[..], &["--provider", "codex"]].concat());
-    assert_success(&out, "-p on codex");
+    sb.umbel([&base[..], &["--provider", "codex"]].concat())
+        .success();
     let got = argv(&sb);
     let deny = ["--ask-for-approval", "never", "--sandbox", "read-only"];
     assert!(contains(&got, &deny), "{got:?}");
     let args = ["--provider", "codex", "--on-permission", "stop"];
-    assert_success(&sb.run(&[&base[..], &args[..]].concat()), "-p stop");
+    sb.umbel([&base[..], &args[..]].concat()).success();
     assert!(!contains(&argv(&sb), &deny), "{:?}", argv(&sb));
     // gemini: a mode of the user's own reaches the CLI (and is no conflict with the default).
     let args = ["--provider", "gemini", "--permission-mode", "auto_edit"];
-    assert_success(&sb.run(&[&base[..], &args[..]].concat()), "-p with a mode");
+    sb.umbel([&base[..], &args[..]].concat()).success();
     assert!(
         contains(&argv(&sb), &["--approval-mode", "auto_edit"]),
         "{:?}",
         argv(&sb)
     );
     let args = ["--permission-mode", "plan", "--on-permission", "deny"];
-    let out = sb.run(&[&base[..], &args[..]].concat());
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(stderr(&out).contains("give only one"), "{}", stderr(&out));
+    sb.umbel([&base[..], &args[..]].concat())
+        .stderr_has("give only one")
+        .status(2);
 }

@@ -3,7 +3,6 @@
 //! apart (alive, crashed with its status, killed).
 
 use crate::harness::*;
-use serde_json::json;
 use umbel::core::args::StatusArgs;
 use umbel::core::status::WorkerState;
 use umbel::operations::{Ctx, status};
@@ -11,16 +10,12 @@ use umbel::operations::{Ctx, status};
 #[test]
 fn status_of_every_worker_is_two_tmux_calls() {
     let sb = Sandbox::new();
-    let crash = sb.scenario(
-        "c",
-        json!({ "default": { "reply": "bye", "end": { "crash": 3 } } }),
-    );
+    let crash = sb.scenario("c", sim::crash("bye", 3));
     for name in ["f1", "f2", "f3", "f4"] {
         sb.spawn(name, &["--env", &crash]);
     }
-    assert_success(&sb.run(&["send", "f3", "crash now"]), "send");
-    assert_eq!(sb.run(&["wait", "f3"]).status.code(), Some(125));
-    assert_success(&sb.run(&["kill", "f4"]), "kill");
+    sb.turn("f3", "crash now").status(125);
+    sb.umbel(["kill", "f4"]).success();
 
     let ctx = Ctx::from_env(sb.env()).expect("context");
     let before = ctx.tmux.calls();

@@ -51,24 +51,17 @@ fn spawn_with(sb: &Sandbox, name: &str, provider: &str, scenario: Value) {
 
 fn accepted_at_the_first_try(provider: &str) {
     let sb = Sandbox::new();
-    spawn_with(
-        &sb,
-        "g1",
-        provider,
-        json!({"default": {"reply": "All DONE."}}),
-    );
-    let sent = sb.run(&[
+    spawn_with(&sb, "g1", provider, sim::reply("All DONE."));
+    sb.umbel([
         "send",
         "g1",
         "Do it",
         "--accept-shell",
         "--accept",
         NEEDS_DONE,
-    ]);
-    assert_success(&sent, "send");
-    let out = sb.run(&["wait", "g1", "--timeout", "60s", "--json"]);
-    assert_success(&out, "wait");
-    let outcome = json_of(&out);
+    ])
+    .success();
+    let outcome = sb.cmd("wait g1 --timeout 60s --json").success().json();
     assert_eq!(outcome["outcome"], "stop");
     assert_eq!(outcome["attempts"], 1);
     assert_eq!(outcome["check"]["check"], "accept");
@@ -81,23 +74,22 @@ fn accepted_at_the_first_try(provider: &str) {
 
 fn accepted_on_the_second_attempt_after_exact_feedback(provider: &str) {
     let sb = Sandbox::new();
-    let scenario = json!({"turns": [
-        {"match": "Write", "reply": "Here is a draft."},
-        {"match": "[umbel] Your answer was rejected", "reply": "Final: DONE"}
-    ]});
+    let scenario = sim::matching(&[
+        ("Write", "Here is a draft."),
+        ("[umbel] Your answer was rejected", "Final: DONE"),
+    ]);
     spawn_with(&sb, "g2", provider, scenario);
-    let sent = sb.run(&[
+    sb.umbel([
         "send",
         "g2",
         "Write it",
         "--accept-shell",
         "--accept",
         NEEDS_DONE,
-    ]);
-    assert_success(&sent, "send");
-    let out = sb.run(&["wait", "g2", "--timeout", "90s", "--json"]);
-    assert_success(&out, "wait");
-    assert_eq!(json_of(&out)["attempts"], 2);
+    ])
+    .success();
+    let out = sb.cmd("wait g2 --timeout 90s --json").success();
+    assert_eq!(out.json()["attempts"], 2);
     let received = sb.received();
     assert_eq!(received.len(), 2);
     let feedback = format!(
@@ -105,7 +97,7 @@ fn accepted_on_the_second_attempt_after_exact_feedback(provider: &str) {
          status 1). Its output:\nmissing the word DONE\n\nFix what it reports and answer again."
     );
     assert_eq!(String::from_utf8_lossy(&received[1]), feedback);
-    let answer = json_of(&sb.run(&["read", "g2", "--json"]));
+    let answer = sb.umbel(["read", "g2", "--json"]).json();
     assert_eq!(answer["text"], "Final: DONE");
     let recorded = checks(&sb, "g2");
     let verdicts: Vec<&Value> = recorded.iter().map(|c| &c["accepted"]).collect();
@@ -115,30 +107,25 @@ fn accepted_on_the_second_attempt_after_exact_feedback(provider: &str) {
 
 fn never_accepted_halts_with_rejected_and_sends_nothing_more(provider: &str) {
     let sb = Sandbox::new();
-    spawn_with(&sb, "g3", provider, json!({"default": {"reply": "no"}}));
-    assert_success(&sb.run(&["send", "g3", "Try"]), "send");
-    let out = sb.run(&[
-        "wait",
-        "g3",
-        "--timeout",
-        "90s",
-        "--max-attempts",
-        "2",
-        "--accept-shell",
-        "--accept",
-        NEEDS_DONE,
-    ]);
-    assert_eq!(out.status.code(), Some(121), "{}", stderr(&out));
-    assert_eq!(stdout(&out).trim(), "rejected");
-    assert!(
-        stderr(&out).contains("missing the word DONE"),
-        "{}",
-        stderr(&out)
-    );
+    spawn_with(&sb, "g3", provider, sim::reply("no"));
+    let out = sb
+        .turn("g3", "Try")
+        .args([
+            "--timeout",
+            "90s",
+            "--max-attempts",
+            "2",
+            "--accept-shell",
+            "--accept",
+            NEEDS_DONE,
+        ])
+        .stderr_has("missing the word DONE")
+        .status(121);
+    assert_eq!(out.stdout().trim(), "rejected");
     // The first prompt and one feedback: the second rejection halts without a third send.
     assert_eq!(sb.received().len(), 2);
     assert_eq!(checks(&sb, "g3").len(), 2);
-    let status = json_of(&sb.run(&["status", "g3", "--json"]));
+    let status = sb.umbel(["status", "g3", "--json"]).json();
     assert_eq!(status["state"], "ready", "{status:#}");
 }
 
@@ -150,16 +137,16 @@ fn print_mode_prints_the_schema_checked_value_as_clean_json(provider: &str) {
         "required": ["verdict"],
         "properties": {"verdict": {"enum": ["pass", "fail"]}}
     });
-    std::fs::write(&schema, verdict.to_string()).unwrap();
+    sb.write(&schema, verdict.to_string());
     let scenario = sb.scenario(
         "p",
-        json!({"turns": [
-            {"match": "Judge", "reply": "I think it passes."},
-            {"match": "not JSON", "reply": "```json\n{\"verdict\": \"maybe\"}\n```"},
-            {"match": "/verdict", "reply": "Sorry:\n```json\n{\"verdict\": \"pass\"}\n```"}
-        ]}),
+        sim::matching(&[
+            ("Judge", "I think it passes."),
+            ("not JSON", "```json\n{\"verdict\": \"maybe\"}\n```"),
+            ("/verdict", "Sorry:\n```json\n{\"verdict\": \"pass\"}\n```"),
+        ]),
     );
-    let out = sb.run(&[
+    sb.umbel([
         "-p",
         "Judge it",
         "--provider",
@@ -172,9 +159,9 @@ fn print_mode_prints_the_schema_checked_value_as_clean_json(provider: &str) {
         &sb.record_env(),
         "--timeout",
         "90s",
-    ]);
-    assert_success(&out, "-p --schema");
-    assert_eq!(stdout(&out), "{\n  \"verdict\": \"pass\"\n}\n");
+    ])
+    .stdout("{\n  \"verdict\": \"pass\"\n}\n")
+    .success();
     let received = sb.received();
     assert_eq!(received.len(), 3);
     let second = String::from_utf8_lossy(&received[1]);
@@ -186,22 +173,23 @@ fn print_mode_prints_the_schema_checked_value_as_clean_json(provider: &str) {
 #[test]
 fn print_json_carries_structured_output() {
     let sb = Sandbox::new();
-    std::fs::write(sb.project.join("s.json"), r#"{"type":"array"}"#).unwrap();
-    let scenario = sb.scenario("p", json!({"default": {"reply": "[1, 2]"}}));
-    let out = sb.run(&[
-        "-p",
-        "List",
-        "--schema",
-        "s.json",
-        "--output-format",
-        "json",
-        "--env",
-        &scenario,
-        "--timeout",
-        "60s",
-    ]);
-    assert_success(&out, "-p json");
-    let result = json_of(&out);
+    sb.write("s.json", r#"{"type":"array"}"#);
+    let scenario = sb.scenario("p", sim::reply("[1, 2]"));
+    let result = sb
+        .umbel([
+            "-p",
+            "List",
+            "--schema",
+            "s.json",
+            "--output-format",
+            "json",
+            "--env",
+            &scenario,
+            "--timeout",
+            "60s",
+        ])
+        .success()
+        .json();
     assert_eq!(result["structured_output"], json!([1, 2]));
     assert_eq!(result["result"], "[1, 2]");
     assert_eq!(result["attempts"], 1);
@@ -211,20 +199,19 @@ fn print_json_carries_structured_output() {
 #[test]
 fn a_hanging_check_is_bounded_and_reported() {
     let sb = Sandbox::new();
-    spawn_with(&sb, "g4", "claude", json!({"default": {"reply": "ok"}}));
-    assert_success(&sb.run(&["send", "g4", "Go"]), "send");
-    let out = sb.run(&[
-        "wait",
-        "g4",
-        "--timeout",
-        "60s",
-        "--accept",
-        "sleep 30",
-        "--check-timeout",
-        "1s",
-    ]);
-    assert_eq!(out.status.code(), Some(1));
-    let err = stderr(&out);
+    spawn_with(&sb, "g4", "claude", sim::reply("ok"));
+    let out = sb
+        .turn("g4", "Go")
+        .args([
+            "--timeout",
+            "60s",
+            "--accept",
+            "sleep 30",
+            "--check-timeout",
+            "1s",
+        ])
+        .status(1);
+    let err = out.stderr();
     assert!(
         err.contains("the check `sleep 30` did not finish within 1s"),
         "{err}"
@@ -252,30 +239,20 @@ fn bad_guardrails_are_refused_before_anything_is_sent() {
         ),
         (&["--max-attempts", "2"], "need `--accept` or `--schema`"),
     ];
-    std::fs::write(sb.project.join("bad.json"), "{not json").unwrap();
+    sb.write("bad.json", "{not json");
     for (flags, message) in cases {
         let mut args = vec!["send", "g5", "hello"];
         args.extend_from_slice(flags);
-        let out = sb.run(&args);
-        assert_eq!(out.status.code(), Some(2), "{flags:?}: {}", stderr(&out));
-        assert!(
-            stderr(&out).contains(message),
-            "{flags:?}: {}",
-            stderr(&out)
-        );
+        sb.umbel(&args).stderr_has(message).status(2);
     }
-    let out = sb.run(&["send", "g5", "hello", "--schema", "bad.json"]);
-    assert!(stderr(&out).contains("is not JSON"), "{}", stderr(&out));
+    sb.cmd("send g5 hello --schema bad.json")
+        .stderr_has("is not JSON")
+        .run();
     // wait refuses an incomplete set too, rather than fall back to the turn's own guardrails.
-    let out = sb.run(&["wait", "g5", "--timeout", "1s", "--max-attempts", "2"]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("need `--accept` or `--schema`"),
-        "{}",
-        stderr(&out)
-    );
-    let out = sb.run(&["-p", "hi", "--max-attempts", "0", "--accept", "true"]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    sb.cmd("wait g5 --timeout 1s --max-attempts 2")
+        .stderr_has("need `--accept` or `--schema`")
+        .status(2);
+    sb.cmd("-p hi --max-attempts 0 --accept true").status(2);
     assert!(sb.received().is_empty(), "nothing may be sent");
     assert!(!sb.session_dir("g5").join("guard.json").exists());
     assert_eq!(
@@ -288,7 +265,7 @@ fn bad_guardrails_are_refused_before_anything_is_sent() {
 #[test]
 fn a_later_send_without_guardrails_clears_them() {
     let sb = Sandbox::new();
-    spawn_with(&sb, "g6", "claude", json!({"default": {"reply": "no"}}));
+    spawn_with(&sb, "g6", "claude", sim::reply("no"));
     let args = [
         "send",
         "g6",
@@ -298,33 +275,28 @@ fn a_later_send_without_guardrails_clears_them() {
         "--max-attempts",
         "1",
     ];
-    assert_success(&sb.run(&args), "send guarded");
-    let out = sb.run(&["wait", "g6", "--timeout", "60s"]);
-    assert_eq!(out.status.code(), Some(121), "{}", stderr(&out));
-    assert_success(&sb.run(&["send", "g6", "two"]), "send plain");
-    let out = sb.run(&["wait", "g6", "--timeout", "60s", "--json"]);
-    assert_success(&out, "wait plain");
-    assert!(json_of(&out).get("attempts").is_none());
+    sb.umbel(args).success();
+    sb.cmd("wait g6 --timeout 60s").status(121);
+    let out = sb
+        .turn("g6", "two")
+        .args(["--timeout", "60s", "--json"])
+        .success();
+    assert!(out.json().get("attempts").is_none());
 }
 
 #[test]
 fn the_check_gets_the_answer_and_the_worker_in_its_environment() {
     let sb = Sandbox::new();
-    spawn_with(
-        &sb,
-        "g7",
-        "claude",
-        json!({"default": {"reply": "the answer"}}),
-    );
+    spawn_with(&sb, "g7", "claude", sim::reply("the answer"));
     let dump = sb.root.join("check-saw.txt");
     let check = format!(
         "{{ cat; echo; echo \"$UMBEL_WORKER|$UMBEL_PROVIDER|$UMBEL_ATTEMPT|$UMBEL_CWD\"; \
          test -f \"$UMBEL_TRANSCRIPT\" && echo transcript-ok; }} > '{}'",
         dump.display()
     );
-    let sent = sb.run(&["send", "g7", "Q", "--accept-shell", "--accept", &check]);
-    assert_success(&sent, "send");
-    assert_success(&sb.run(&["wait", "g7", "--timeout", "60s"]), "wait");
+    sb.umbel(["send", "g7", "Q", "--accept-shell", "--accept", &check])
+        .success();
+    sb.cmd("wait g7 --timeout 60s").success();
     let saw = std::fs::read_to_string(&dump).expect("the check ran");
     let cwd = std::fs::canonicalize(&sb.project).unwrap();
     assert_eq!(
@@ -336,34 +308,24 @@ fn the_check_gets_the_answer_and_the_worker_in_its_environment() {
 #[test]
 fn a_workflow_step_retries_until_its_check_accepts() {
     let sb = Sandbox::new();
-    let check = sb.project.join("check.sh");
-    std::fs::write(
-        &check,
+    sb.write_executable(
+        "check.sh",
         "#!/bin/sh\ngrep -q DONE || { echo 'not done yet'; exit 1; }\n",
-    )
-    .unwrap();
-    std::fs::set_permissions(&check, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let scenario = sb.scenario(
-        "s",
-        json!({"turns": [
-            {"match": "Build", "reply": "working on it"},
-            {"match": "not done yet", "reply": "DONE"}
-        ]}),
     );
-    let scenario = scenario.trim_start_matches("UMBEL_SIM_SCENARIO=");
+    let scenario = sb.scenario_file(
+        "s",
+        sim::matching(&[("Build", "working on it"), ("not done yet", "DONE")]),
+    );
     let yaml = format!(
         "workers:\n  w:\n    env: {{UMBEL_SIM_SCENARIO: '{scenario}'}}\nsteps:\n  - id: build\n    \
          worker: w\n    prompt: Build it\n    guard: {{accept: ./check.sh, maxAttempts: 2}}\n"
     );
-    std::fs::write(sb.project.join("wf.yaml"), yaml).unwrap();
-    let mut cmd = sb.umbel();
-    let out = cmd
+    sb.write("wf.yaml", yaml);
+    let record = sb
+        .umbel(["run", "wf.yaml", "--json"])
         .env("UMBEL_PROGRESS", "off")
-        .args(["run", "wf.yaml", "--json"])
-        .output()
-        .unwrap();
-    assert_success(&out, "run");
-    let record = json_of(&out);
+        .success()
+        .json();
     let run_id = record["runId"].as_str().expect("runId");
     let steps = sb.state.join("workflows").join(run_id).join("steps");
     let answer = std::fs::read_to_string(steps.join("build").join("answer")).expect("answer");
@@ -375,10 +337,9 @@ fn a_workflow_with_a_broken_guard_is_refused_at_its_line() {
     let sb = Sandbox::new();
     let yaml = "workers:\n  w: {}\nsteps:\n  - id: a\n    worker: w\n    prompt: hi\n    \
                 guard:\n      schema: missing.json\n";
-    std::fs::write(sb.project.join("wf.yaml"), yaml).unwrap();
-    let out = sb.run(&["run", "--check", "wf.yaml"]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    let err = stderr(&out);
+    sb.write("wf.yaml", yaml);
+    let out = sb.umbel(["run", "--check", "wf.yaml"]).status(2);
+    let err = out.stderr();
     assert!(
         err.contains("wf.yaml:8:7: step `a`: guard: `--schema missing.json`"),
         "{err}"
@@ -389,19 +350,14 @@ fn a_workflow_with_a_broken_guard_is_refused_at_its_line() {
 #[test]
 fn a_schema_guarded_step_hands_on_clean_json_and_a_rejected_step_fails_with_121() {
     let sb = Sandbox::new();
-    std::fs::write(
-        sb.project.join("s.json"),
-        r#"{"type":"object","required":["n"]}"#,
-    )
-    .unwrap();
-    let scenario = sb.scenario(
+    sb.write("s.json", r#"{"type":"object","required":["n"]}"#);
+    let scenario = sb.scenario_file(
         "s",
-        json!({"turns": [
-            {"match": "Count", "reply": "Sure:\n```json\n{\"n\": 3}\n```"},
-            {"match": "Never", "reply": "prose"}
-        ]}),
+        sim::matching(&[
+            ("Count", "Sure:\n```json\n{\"n\": 3}\n```"),
+            ("Never", "prose"),
+        ]),
     );
-    let scenario = scenario.trim_start_matches("UMBEL_SIM_SCENARIO=");
     let record = sb.record.display().to_string();
     let yaml = format!(
         "workers:\n  w:\n    env: {{UMBEL_SIM_SCENARIO: '{scenario}', UMBEL_SIM_RECORD_DIR: '{record}'}}\n\
@@ -410,19 +366,11 @@ fn a_schema_guarded_step_hands_on_clean_json_and_a_rejected_step_fails_with_121(
          prompt: 'Got {{{{ steps.count.outputs.value }}}}'\n  - id: never\n    worker: w\n    \
          needs: [use]\n    prompt: Never\n    guard: {{schema: s.json, maxAttempts: 1}}\n"
     );
-    std::fs::write(sb.project.join("wf.yaml"), yaml).unwrap();
-    let out = sb
-        .umbel()
+    sb.write("wf.yaml", yaml);
+    sb.umbel(["run", "wf.yaml"])
         .env("UMBEL_PROGRESS", "off")
-        .args(["run", "wf.yaml"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(121), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("the last check said: - the answer is not JSON"),
-        "{}",
-        stderr(&out)
-    );
+        .stderr_has("the last check said: - the answer is not JSON")
+        .status(121);
     let received = sb.received();
     assert_eq!(
         String::from_utf8_lossy(&received[1]),
@@ -433,22 +381,15 @@ fn a_schema_guarded_step_hands_on_clean_json_and_a_rejected_step_fails_with_121(
 #[test]
 fn read_after_a_schema_guarded_turn_carries_the_accepted_value() {
     let sb = Sandbox::new();
-    std::fs::write(
-        sb.project.join("s.json"),
-        r#"{"type":"object","required":["ok"]}"#,
-    )
-    .unwrap();
-    let scenario = json!({"turns": [
-        {"match": "Report", "reply": "Done:\n```json\n{\"ok\": true}\n```"},
-        {"match": "Again", "reply": "plain"}
-    ]});
+    sb.write("s.json", r#"{"type":"object","required":["ok"]}"#);
+    let scenario = sim::matching(&[
+        ("Report", "Done:\n```json\n{\"ok\": true}\n```"),
+        ("Again", "plain"),
+    ]);
     spawn_with(&sb, "g8", "claude", scenario);
-    assert_success(
-        &sb.run(&["send", "g8", "Report", "--schema", "s.json"]),
-        "send",
-    );
-    assert_success(&sb.run(&["wait", "g8", "--timeout", "60s"]), "wait");
-    let answer = json_of(&sb.run(&["read", "g8", "--json"]));
+    sb.cmd("send g8 Report --schema s.json").success();
+    sb.cmd("wait g8 --timeout 60s").success();
+    let answer = sb.umbel(["read", "g8", "--json"]).json();
     assert_eq!(
         answer["structuredOutput"],
         json!({"ok": true}),
@@ -456,8 +397,7 @@ fn read_after_a_schema_guarded_turn_carries_the_accepted_value() {
     );
     assert!(answer["text"].as_str().unwrap().starts_with("Done:"));
     // The next, unguarded turn has no accepted value.
-    assert_success(&sb.run(&["send", "g8", "Again"]), "send");
-    assert_success(&sb.run(&["wait", "g8", "--timeout", "60s"]), "wait");
-    let answer = json_of(&sb.run(&["read", "g8", "--json"]));
+    sb.turn("g8", "Again").args(["--timeout", "60s"]).success();
+    let answer = sb.umbel(["read", "g8", "--json"]).json();
     assert!(answer.get("structuredOutput").is_none(), "{answer:#}");
 }

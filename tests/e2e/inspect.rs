@@ -6,38 +6,29 @@ use serde_json::json;
 #[test]
 fn capture_shows_the_screen_and_the_kept_screen_after_death() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "s",
-        json!({ "default": { "reply": "crashing now", "end": { "crash": 4 } } }),
-    );
-    sb.spawn("c1", &["--env", &scenario]);
-    let screen = stdout(&sb.run(&["capture", "c1"]));
+    sb.spawn_playing("c1", sim::crash("crashing now", 4), &[]);
+    let screen = sb.umbel(["capture", "c1"]).run().stdout();
     assert!(screen.contains("Claude Code v2.1.332"), "{screen}");
-    assert_success(&sb.run(&["send", "c1", "go"]), "send");
-    assert_eq!(sb.run(&["wait", "c1"]).status.code(), Some(125));
-    assert_success(&sb.run(&["kill", "c1"]), "kill");
-    let kept = sb.run(&["capture", "c1"]);
-    assert_success(&kept, "capture of a tombstone");
-    assert!(stdout(&kept).contains("go"), "{}", stdout(&kept));
-    assert_eq!(sb.run(&["capture", "nobody"]).status.code(), Some(1));
+    sb.turn("c1", "go").status(125);
+    sb.umbel(["kill", "c1"]).success();
+    sb.umbel(["capture", "c1"]).stdout_has("go").success();
+    sb.umbel(["capture", "nobody"]).status(1);
 }
 
 #[test]
 fn logs_print_the_event_log_and_follow_it() {
     let sb = Sandbox::new();
     sb.spawn("l1", &[]);
-    let follow = sb.process(&["logs", "l1", "-f"]).spawn().unwrap();
-    assert_success(&sb.run(&["send", "l1", "hi"]), "send");
-    assert_success(&sb.run(&["wait", "l1"]), "wait");
-    let log = stdout(&sb.run(&["logs", "l1"]));
+    let follow = sb.umbel(["logs", "l1", "-f"]).start();
+    sb.turn("l1", "hi").success();
+    let log = sb.umbel(["logs", "l1"]).run().stdout();
     let kinds: Vec<&str> = log.lines().filter_map(|l| l.split(' ').nth(1)).collect();
     assert_eq!(kinds, ["SessionStart", "UserPromptSubmit", "Stop"], "{log}");
     std::thread::sleep(std::time::Duration::from_millis(500));
-    let pid = rustix::process::Pid::from_raw(follow.id() as i32).unwrap();
-    rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
-    let followed = follow.wait_with_output().unwrap();
+    follow.interrupt();
+    let followed = follow.run();
     assert_eq!(
-        stdout(&followed),
+        followed.stdout(),
         log,
         "-f printed the same lines as they came"
     );
@@ -48,37 +39,30 @@ fn prune_removes_dead_workers_and_keeps_live_ones() {
     let sb = Sandbox::new();
     sb.spawn("alive", &[]);
     sb.spawn("gone", &[]);
-    assert_success(&sb.run(&["kill", "gone"]), "kill");
-    let kept = json_of(&sb.run(&["prune", "--older-than", "1h", "--json"]));
+    sb.umbel(["kill", "gone"]).success();
+    let kept = sb.cmd("prune --older-than 1h --json").json();
     assert_eq!(
         kept["removed"],
         json!([]),
         "killed just now, not an hour ago"
     );
-    let pruned = json_of(&sb.run(&["prune", "--json"]));
+    let pruned = sb.umbel(["prune", "--json"]).json();
     assert_eq!(pruned["removed"], json!(["gone"]));
     assert_eq!(pruned["kept"], json!(["alive"]));
     assert!(!sb.session_dir("gone").exists());
-    assert_eq!(
-        sb.run(&["prune", "--older-than", "soon"]).status.code(),
-        Some(2)
-    );
+    sb.umbel(["prune", "--older-than", "soon"]).status(2);
 }
 
 #[test]
 fn prune_older_than_counts_from_a_crash_not_from_the_spawn() {
     let sb = Sandbox::new();
-    let crash = sb.scenario(
-        "c",
-        json!({ "default": { "reply": "bye", "end": { "crash": 3 } } }),
-    );
-    sb.spawn("old", &["--env", &crash]);
+    sb.spawn_playing("old", sim::crash("bye", 3), &[]);
     let meta_path = sb.session_dir("old").join("meta.json");
     let mut meta: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&meta_path).unwrap()).unwrap();
     meta["createdAt"] = json!(1_000);
-    std::fs::write(&meta_path, meta.to_string()).unwrap();
-    assert_success(&sb.run(&["send", "old", "crash now"]), "send");
+    sb.write(&meta_path, meta.to_string());
+    sb.umbel(["send", "old", "crash now"]).success();
     // Nobody waits on it, so no verb records the death: only tmux knows when it happened.
     // (Poll the pane itself: the launcher logs the exit just before the pane dies.)
     let ctx = umbel::operations::Ctx::from_env(sb.env()).expect("context");
@@ -91,13 +75,13 @@ fn prune_older_than_counts_from_a_crash_not_from_the_spawn() {
         )
     });
     assert!(dead, "the worker's pane died");
-    let kept = json_of(&sb.run(&["prune", "--older-than", "1h", "--json"]));
+    let kept = sb.cmd("prune --older-than 1h --json").json();
     assert_eq!(
         kept["kept"],
         json!(["old"]),
         "spawned long ago, but it died just now"
     );
-    let pruned = json_of(&sb.run(&["prune", "--json"]));
+    let pruned = sb.umbel(["prune", "--json"]).json();
     assert_eq!(pruned["removed"], json!(["old"]));
 }
 
@@ -106,9 +90,9 @@ fn completions_are_generated_without_a_state_root() {
     let mut sb = Sandbox::new();
     sb.var("UMBEL_STATE", "/proc/no-state-here");
     for shell in ["bash", "zsh", "fish"] {
-        let out = sb.run(&["completions", shell]);
-        assert_success(&out, shell);
-        assert!(stdout(&out).contains("spawn"), "{shell}");
+        let out = sb.umbel(["completions", shell]).success();
+        // A script that calls umbel back for each completion (clap's dynamic completion).
+        assert!(out.stdout().contains("COMPLETE"), "{shell}");
     }
 }
 
@@ -116,12 +100,12 @@ fn completions_are_generated_without_a_state_root() {
 fn bash_completion_loads_and_completes_verbs_and_flags() {
     let sb = Sandbox::new();
     let script = sb.root.join("umbel.bash");
-    std::fs::write(&script, stdout(&sb.run(&["completions", "bash"]))).expect("write");
+    sb.write(&script, sb.umbel(["completions", "bash"]).run().stdout());
     // Drive the completion function the way bash's `complete -F` does.
     let probe = format!(
         "source {}; complete -p umbel >/dev/null || exit 3; \
-         COMP_WORDS=(umbel do); COMP_CWORD=1; _umbel umbel do umbel; echo \"${{COMPREPLY[@]}}\"; \
-         COMP_WORDS=(umbel spawn --prov); COMP_CWORD=2; _umbel umbel --prov spawn; echo \"${{COMPREPLY[@]}}\"",
+         COMP_WORDS=(umbel do); COMP_CWORD=1; _clap_complete_umbel umbel do umbel; echo \"${{COMPREPLY[@]}}\"; \
+         COMP_WORDS=(umbel spawn --prov); COMP_CWORD=2; _clap_complete_umbel umbel --prov spawn; echo \"${{COMPREPLY[@]}}\"",
         script.display()
     );
     let out = std::process::Command::new("bash")
@@ -137,18 +121,24 @@ fn bash_completion_loads_and_completes_verbs_and_flags() {
 #[test]
 fn read_all_right_after_wait_has_the_last_answer_before_the_transcript_does() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "s",
-        json!({ "turns": [{ "reply": "One." }, { "reply": "Two.", "late_transcript_ms": 5000 }] }),
-    );
-    sb.spawn("lag", &["--env", &scenario]);
-    for prompt in ["first", "second"] {
-        let sent = sb.run(&["send", "lag", prompt]);
-        let since = stdout(&sent).trim().to_string();
-        assert_success(&sb.run(&["wait", "lag", "--since", &since]), "wait");
-    }
-    let all = json_of(&sb.run(&["read", "lag", "--all", "--json"]));
+    two_turns_with_a_late_transcript(&sb, 5000);
+    let all = sb.cmd("read lag --all --json").json();
     assert_eq!(all[1]["answer"], "Two.", "{all}");
     assert_eq!(all[1]["ended"], true, "{all}");
-    assert_eq!(stdout(&sb.run(&["read", "lag", "--turn", "2"])), "Two.\n");
+    sb.cmd("read lag --turn 2").stdout("Two.\n").run();
+}
+
+/// Worker `lag` after two turns answered `One.` and `Two.`, the second's transcript lines
+/// `late_ms` behind its hooks; each `wait` runs `--since` the position its `send` printed.
+pub(crate) fn two_turns_with_a_late_transcript(sb: &Sandbox, late_ms: u64) {
+    let second = json!({ "reply": "Two.", "late_transcript_ms": late_ms });
+    sb.spawn_playing(
+        "lag",
+        json!({ "turns": [{ "reply": "One." }, second] }),
+        &[],
+    );
+    for prompt in ["first", "second"] {
+        let since = sb.umbel(["send", "lag", prompt]).run().line();
+        sb.umbel(["wait", "lag", "--since", &since]).success();
+    }
 }

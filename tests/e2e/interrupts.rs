@@ -3,13 +3,9 @@
 //! (the prompt was delivered). (Text left on the input line: `tiers.rs`, on the real CLIs too.)
 
 use crate::harness::*;
-use rustix::process::{Pid, Signal, kill_process};
+use rustix::process::Signal;
 use serde_json::json;
 use std::time::{Duration, Instant};
-
-fn signal(child: &std::process::Child, signal: Signal) {
-    kill_process(Pid::from_raw(child.id() as i32).expect("pid"), signal).expect("kill");
-}
 
 /// Polls `ready` every 20 ms for up to 30 s.
 fn until(what: &str, mut ready: impl FnMut() -> bool) {
@@ -33,17 +29,13 @@ fn print_mode_ended_by_sigterm_or_sighup_leaves_no_worker_and_no_process() {
     for sig in [Signal::TERM, Signal::HUP] {
         let sb = Sandbox::new();
         let slow = sb.scenario("slow", json!({ "default": { "delay_ms": 20000 } }));
-        let child = sb
-            .process(&["-p", "Say hello", "--env", &slow])
-            .spawn()
-            .expect("umbel -p");
+        let child = sb.umbel(["-p", "Say hello", "--env", &slow]).start();
         // The turn is running once the prompt was submitted.
         until("the prompt to be submitted", || {
             sb.worker_dirs().iter().any(|w| submits(&sb, w) > 0)
         });
-        signal(&child, sig);
-        let out = child.wait_with_output().expect("wait");
-        assert_eq!(out.status.code(), Some(130), "{sig:?}: {}", stderr(&out));
+        child.signal(sig);
+        child.status(130);
         assert!(
             sb.worker_dirs().is_empty(),
             "{sig:?}: the worker is removed"
@@ -58,15 +50,11 @@ fn print_mode_ended_by_sigterm_or_sighup_leaves_no_worker_and_no_process() {
 fn spawn_ended_by_sigterm_during_startup_leaves_no_worker() {
     let sb = Sandbox::new();
     let slow = sb.scenario("slow", json!({ "startup": { "delay_ms": 20000 } }));
-    let child = sb
-        .process(&["spawn", "--name", "s1", "--env", &slow])
-        .spawn()
-        .expect("umbel spawn");
+    let child = sb.umbel(["spawn", "--name", "s1", "--env", &slow]).start();
     until("the worker's folder", || !sb.worker_dirs().is_empty());
     std::thread::sleep(Duration::from_millis(300));
-    signal(&child, Signal::TERM);
-    let out = child.wait_with_output().expect("wait");
-    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    child.signal(Signal::TERM);
+    child.status(130);
     assert!(
         sb.worker_dirs().is_empty(),
         "the half-spawned worker is gone"
@@ -79,23 +67,20 @@ fn spawn_ended_by_sigterm_during_startup_leaves_no_worker() {
 fn a_send_interrupted_after_its_paste_still_delivers_and_reports_the_position() {
     let sb = Sandbox::new();
     // fake-codex swallows the first Enters after a paste: the send stays in its confirmation.
-    let swallow = sb.scenario("swallow", json!({ "startup": { "swallow_enters": 2 } }));
-    sb.spawn("c1", &["--provider", "codex", "--env", &swallow]);
+    let scenario = json!({ "startup": { "swallow_enters": 2 } });
+    sb.spawn_playing("c1", scenario, &["--provider", "codex"]);
     let tmux = sandbox_tmux(&sb);
     let child = sb
-        .process(&["send", "c1", "interrupted after the paste"])
-        .spawn()
-        .expect("umbel send");
+        .umbel(["send", "c1", "interrupted after the paste"])
+        .start();
     until("the paste on the input line", || {
         tmux.capture("umbel-c1", false)
             .is_ok_and(|s| s.contains("interrupted after the paste"))
     });
-    signal(&child, Signal::INT);
-    let out = child.wait_with_output().expect("wait");
-    assert_success(&out, "send");
-    let position = stdout(&out).trim().to_string();
+    child.signal(Signal::INT);
+    let out = child.success();
+    let position = out.line();
     assert!(position.parse::<usize>().is_ok(), "{position}");
-    let waited = sb.run(&["wait", "c1", "--since", &position]);
-    assert_success(&waited, "wait");
+    sb.umbel(["wait", "c1", "--since", &position]).success();
     assert_eq!(submits(&sb, "c1"), 1, "delivered exactly once");
 }

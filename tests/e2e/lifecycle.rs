@@ -17,10 +17,10 @@ each_provider!(
 
 fn a_full_turn_spawn_send_wait_read_kill(provider: &str) {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "turns": [{ "reply": "The answer is 42." }] }));
-    sb.spawn("w1", &["--provider", provider, "--env", &scenario]);
+    let scenario = json!({ "turns": [{ "reply": "The answer is 42." }] });
+    sb.spawn_playing("w1", scenario, &["--provider", provider]);
 
-    let status = json_of(&sb.run(&["status", "w1", "--json"]));
+    let status = sb.umbel(["status", "w1", "--json"]).json();
     assert_eq!(status["state"], "ready");
     assert_eq!(status["provider"], provider);
     let meta: serde_json::Value =
@@ -28,48 +28,51 @@ fn a_full_turn_spawn_send_wait_read_kill(provider: &str) {
             .unwrap();
     assert_eq!(meta["provider"], provider, "meta.json records the provider");
 
-    let sent = sb.run(&["send", "w1", "What is six times seven?"]);
-    assert_success(&sent, "send");
-    let position: usize = stdout(&sent)
+    let sent = sb
+        .umbel(["send", "w1", "What is six times seven?"])
+        .success();
+    let position: usize = sent
+        .stdout()
         .trim()
         .parse()
         .expect("send prints a position");
 
-    let waited = sb.run(&["wait", "w1", "--since", &position.to_string(), "--json"]);
-    assert_success(&waited, "wait");
-    let outcome = json_of(&waited);
+    let outcome = sb
+        .umbel(["wait", "w1", "--since", &position.to_string(), "--json"])
+        .success()
+        .json();
     assert_eq!(outcome["outcome"], "stop");
     assert!(outcome["position"].as_u64().unwrap() > position as u64);
 
-    let read = sb.run(&["read", "w1"]);
-    assert_success(&read, "read");
-    assert_eq!(stdout(&read), "The answer is 42.\n");
-    let answer = json_of(&sb.run(&["read", "w1", "--json"]));
+    sb.umbel(["read", "w1"])
+        .stdout("The answer is 42.\n")
+        .success();
+    let answer = sb.umbel(["read", "w1", "--json"]).json();
     assert_eq!(answer["source"], "hook");
     assert_eq!(answer["isError"], false);
     assert_eq!(answer["provider"], provider);
     let transcript = answer["transcriptPath"].as_str().expect("transcript path");
     assert!(std::path::Path::new(transcript).exists(), "{transcript}");
     // status names the session the way read does: the CLI's own id (codex picks its own).
-    let status = json_of(&sb.run(&["status", "w1", "--json"]));
+    let status = sb.umbel(["status", "w1", "--json"]).json();
     assert_eq!(status["sessionId"], answer["sessionId"], "{status}");
     assert_eq!(
         status["transcriptPath"], answer["transcriptPath"],
         "{status}"
     );
 
-    assert_success(&sb.run(&["kill", "w1"]), "kill");
-    let status = json_of(&sb.run(&["status", "w1", "--json"]));
+    sb.umbel(["kill", "w1"]).success();
+    let status = sb.umbel(["status", "w1", "--json"]).json();
     assert_eq!(status["state"], "dead");
     assert!(
         sb.session_dir("w1").join("events/dead").exists(),
         "kill leaves a tombstone"
     );
-    let again = sb.run(&["spawn", "--name", "w1", "--provider", provider]);
-    assert_eq!(again.status.code(), Some(1));
-    assert!(stderr(&again).contains("tombstone"), "{}", stderr(&again));
+    sb.cmd(&format!("spawn --name w1 --provider {provider}"))
+        .stderr_has("tombstone")
+        .status(1);
 
-    assert_success(&sb.run(&["kill", "w1", "--purge"]), "kill --purge");
+    sb.umbel(["kill", "w1", "--purge"]).success();
     assert!(!sb.session_dir("w1").exists());
     assert!(sb.ls().is_empty());
 }
@@ -77,31 +80,24 @@ fn a_full_turn_spawn_send_wait_read_kill(provider: &str) {
 fn wait_without_since_finds_the_latest_turn_even_after_it_ended(provider: &str) {
     let sb = Sandbox::new();
     sb.spawn("w2", &["--provider", provider]);
-    assert_success(&sb.run(&["send", "w2", "first"]), "send");
-    assert_success(&sb.run(&["wait", "w2"]), "wait 1");
-    assert_success(
-        &sb.run(&["wait", "w2"]),
-        "wait again: the turn already ended",
-    );
-    assert_eq!(stdout(&sb.run(&["read", "w2"])), "Response to: first\n");
-    assert_success(&sb.run(&["send", "w2", "second"]), "send 2");
-    assert_success(&sb.run(&["wait", "w2", "--timeout", "30s"]), "wait 2");
-    assert_eq!(stdout(&sb.run(&["read", "w2"])), "Response to: second\n");
+    sb.turn("w2", "first").success();
+    sb.umbel(["wait", "w2"]).success();
+    sb.umbel(["read", "w2"])
+        .stdout("Response to: first\n")
+        .run();
+    sb.turn("w2", "second").args(["--timeout", "30s"]).success();
+    sb.umbel(["read", "w2"])
+        .stdout("Response to: second\n")
+        .run();
     let list = sb.ls();
     assert_eq!(list[0]["provider"], provider, "ls shows the provider");
 }
 
 fn a_crash_mid_turn_is_dead_125_with_its_exit_status_and_screen(provider: &str) {
     let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "s",
-        json!({ "turns": [{ "reply": "partial", "end": { "crash": 3 } }] }),
-    );
-    sb.spawn("w3", &["--provider", provider, "--env", &scenario]);
-    assert_success(&sb.run(&["send", "w3", "go"]), "send");
-    let waited = sb.run(&["wait", "w3", "--json", "--timeout", "30s"]);
-    assert_eq!(waited.status.code(), Some(125), "{}", stderr(&waited));
-    let outcome = json_of(&waited);
+    let scenario = json!({ "turns": [{ "reply": "partial", "end": { "crash": 3 } }] });
+    sb.spawn_playing("w3", scenario, &["--provider", provider]);
+    let outcome = sb.turn_outcome("w3", "go", 125);
     assert_eq!(outcome["outcome"], "dead");
     assert_eq!(outcome["exit"]["exitCode"], 3);
     assert!(outcome["screen"].as_str().is_some_and(|s| !s.is_empty()));
@@ -110,85 +106,58 @@ fn a_crash_mid_turn_is_dead_125_with_its_exit_status_and_screen(provider: &str) 
         "evidence kept on disk"
     );
 
-    let status = json_of(&sb.run(&["status", "w3", "--json"]));
+    let status = sb.umbel(["status", "w3", "--json"]).json();
     assert_eq!(status["state"], "dead");
-    let send = sb.run(&["send", "w3", "again"]);
-    assert_eq!(send.status.code(), Some(1));
-    assert!(stderr(&send).contains("dead"), "{}", stderr(&send));
+    sb.umbel(["send", "w3", "again"])
+        .stderr_has("dead")
+        .status(1);
 }
 
 fn a_worker_killed_by_a_signal_is_dead_125_naming_the_signal(provider: &str) {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "turns": [{ "end": { "signal": "TERM" } }] }));
-    sb.spawn("w9", &["--provider", provider, "--env", &scenario]);
-    assert_success(&sb.run(&["send", "w9", "go"]), "send");
-    let waited = sb.run(&["wait", "w9", "--json", "--timeout", "30s"]);
-    assert_eq!(waited.status.code(), Some(125), "{}", stderr(&waited));
-    let outcome = json_of(&waited);
+    let scenario = json!({ "turns": [{ "end": { "signal": "TERM" } }] });
+    sb.spawn_playing("w9", scenario, &["--provider", provider]);
+    let outcome = sb.turn_outcome("w9", "go", 125);
     assert_eq!(outcome["exit"]["signal"], 15, "{outcome}");
     assert!(outcome["exit"].get("exitCode").is_none(), "{outcome}");
-    let text = sb.run(&["wait", "w9"]);
-    assert!(
-        stderr(&text).contains("the worker was killed by signal 15"),
-        "{}",
-        stderr(&text)
-    );
+    sb.umbel(["wait", "w9"])
+        .stderr_has("the worker was killed by signal 15")
+        .run();
 }
 
 fn a_wedged_worker_times_out_with_124(provider: &str) {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "turns": [{ "end": "wedge" }] }));
-    sb.spawn("w4", &["--provider", provider, "--env", &scenario]);
-    assert_success(&sb.run(&["send", "w4", "hang please"]), "send");
+    let scenario = json!({ "turns": [{ "end": "wedge" }] });
+    sb.spawn_playing("w4", scenario, &["--provider", provider]);
+    sb.umbel(["send", "w4", "hang please"]).success();
     let started = std::time::Instant::now();
-    let waited = sb.run(&["wait", "w4", "--timeout", "1s", "--json"]);
-    assert_eq!(waited.status.code(), Some(124));
-    assert_eq!(json_of(&waited)["outcome"], "timeout");
+    let waited = sb.cmd("wait w4 --timeout 1s --json").status(124);
+    assert_eq!(waited.json()["outcome"], "timeout");
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
-    let status = json_of(&sb.run(&["status", "w4", "--json"]));
+    let status = sb.umbel(["status", "w4", "--json"]).json();
     assert_eq!(status["state"], "busy");
-    let busy = sb.run(&["send", "w4", "another"]);
-    assert_eq!(busy.status.code(), Some(1));
-    assert!(stderr(&busy).contains("busy"), "{}", stderr(&busy));
+    sb.umbel(["send", "w4", "another"])
+        .stderr_has("busy")
+        .status(1);
 }
 
 fn a_late_transcript_still_reads_the_right_answer(provider: &str) {
     let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "s",
-        json!({ "turns": [{ "reply": "first answer" }, { "reply": "second answer", "late_transcript_ms": 800 }] }),
-    );
-    sb.spawn("w5", &["--provider", provider, "--env", &scenario]);
+    sb.spawn_playing("w5", json!({ "turns": [{ "reply": "first answer" }, { "reply": "second answer", "late_transcript_ms": 800 }] }), &["--provider", provider]);
     for (prompt, want) in [("one", "first answer\n"), ("two", "second answer\n")] {
-        assert_success(&sb.run(&["send", "w5", prompt]), "send");
-        assert_success(&sb.run(&["wait", "w5", "--timeout", "30s"]), "wait");
-        assert_eq!(stdout(&sb.run(&["read", "w5"])), want);
+        sb.turn("w5", prompt).args(["--timeout", "30s"]).success();
+        sb.umbel(["read", "w5"]).stdout(want).run();
     }
 }
 
 fn two_spawns_racing_on_one_name_have_one_winner(provider: &str) {
     let sb = Sandbox::new();
-    let children: Vec<_> = (0..2)
-        .map(|_| {
-            sb.process(&["spawn", "--name", "race", "--provider", provider])
-                .spawn()
-                .expect("spawn umbel")
-        })
-        .collect();
-    let outputs: Vec<_> = children
-        .into_iter()
-        .map(|c| c.wait_with_output().expect("wait"))
-        .collect();
-    let codes: Vec<_> = outputs.iter().map(|o| o.status.code()).collect();
+    let spawn = || sb.cmd(&format!("spawn --name race --provider {provider}"));
+    let loser = race([spawn(), spawn()]);
     assert!(
-        codes.contains(&Some(0)) && codes.contains(&Some(1)),
-        "{codes:?}"
-    );
-    let loser = outputs.iter().find(|o| !o.status.success()).unwrap();
-    assert!(
-        stderr(loser).contains("already exists"),
+        loser.stderr().contains("already exists"),
         "{}",
-        stderr(loser)
+        loser.stderr()
     );
     assert_eq!(sb.ls().len(), 1);
 }

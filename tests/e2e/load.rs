@@ -19,14 +19,11 @@ pub fn fleet(count: usize, turns: usize, threads: usize) -> Sandbox {
                     sb.spawn(&name, &["--provider", provider, "--env", scenario]);
                     for turn in 0..turns {
                         let prompt = format!("{name} turn {turn}");
-                        let sent = sb.run(&["send", &name, &prompt]);
-                        assert_success(&sent, "send");
-                        let pos = stdout(&sent).trim().to_string();
-                        assert_success(
-                            &sb.run(&["wait", &name, "--since", &pos, "--timeout", "120s"]),
-                            "wait",
-                        );
-                        let answer = stdout(&sb.run(&["read", &name]));
+                        let sent = sb.umbel(["send", &name, &prompt]).success();
+                        let pos = sent.line();
+                        sb.umbel(["wait", &name, "--since", &pos, "--timeout", "120s"])
+                            .success();
+                        let answer = sb.umbel(["read", &name]).run().stdout();
                         assert_eq!(
                             answer,
                             format!("Response to: {prompt}\n"),
@@ -50,7 +47,7 @@ fn fifty_mixed_workers_three_turns_each_no_answer_lost_no_orphans() {
         worker_processes(&sb).len() >= 50,
         "the detector sees the live fleet"
     );
-    assert_success(&sb.run(&["kill", "--all"]), "kill --all");
+    sb.umbel(["kill", "--all"]).success();
     assert!(sb.ls().iter().all(|w| w["state"] == "dead"));
     std::thread::sleep(std::time::Duration::from_millis(500));
     let survivors = worker_processes(&sb);

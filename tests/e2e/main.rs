@@ -5,6 +5,7 @@
 mod harness;
 
 mod attach;
+mod cli_answers;
 mod conversation;
 mod delivery;
 mod dialogs;
@@ -15,8 +16,10 @@ mod faults_state;
 mod flags;
 mod fleet;
 mod guard;
+mod hooks;
 mod inspect;
 mod interrupts;
+mod json_output;
 mod lifecycle;
 mod load;
 mod mcp;

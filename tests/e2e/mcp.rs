@@ -7,6 +7,7 @@ pub(crate) mod client;
 mod conversation;
 mod guard;
 mod in_process;
+mod output;
 mod schema;
-mod stdio;
+pub(crate) mod stdio;
 mod turns;

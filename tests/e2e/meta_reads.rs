@@ -4,8 +4,8 @@
 use crate::harness::*;
 
 /// The count umbel printed on stderr.
-fn meta_reads(out: &std::process::Output) -> usize {
-    let err = stderr(out);
+fn meta_reads(out: &Ran) -> usize {
+    let err = out.stderr();
     err.lines()
         .find_map(|l| l.strip_prefix("umbel: debug: meta.json reads: "))
         .unwrap_or_else(|| panic!("no meta.json read count on stderr: {err}"))
@@ -20,15 +20,12 @@ fn print_mode_and_the_turn_verbs_read_meta_json_once() {
     sb.spawn("w", &[]);
     sb.var("UMBEL_DEBUG_META_READS", "1");
     // -p on a worker it reuses: once, to load it.
-    let out = sb.run(&["-p", "--name", "w", "--output-format", "json", "hello"]);
-    assert_success(&out, "-p --name w");
-    assert_eq!(meta_reads(&out), 1, "-p --name w");
-    let out = sb.run(&["-p", "--name", "w", "-o", "stream-json", "and streamed"]);
-    assert_success(&out, "-p --name w -o stream-json");
-    assert_eq!(meta_reads(&out), 1, "-p --name w -o stream-json");
+    let out = sb.umbel(["-p", "--name", "w", "--output-format", "json", "hello"]);
+    assert_eq!(meta_reads(&out.success()), 1, "-p --name w");
+    let out = sb.umbel(["-p", "--name", "w", "-o", "stream-json", "and streamed"]);
+    assert_eq!(meta_reads(&out.success()), 1, "-p --name w -o stream-json");
     // -p on a worker it spawns: spawn hands back the worker it wrote.
-    let out = sb.run(&["-p", "hello again"]);
-    assert_success(&out, "-p");
+    let out = sb.umbel(["-p", "hello again"]).success();
     assert_eq!(meta_reads(&out), 0, "-p");
     for args in [
         &["send", "w", "more"][..],
@@ -37,8 +34,7 @@ fn print_mode_and_the_turn_verbs_read_meta_json_once() {
         &["read", "w", "--all"],
         &["actions", "w"],
     ] {
-        let out = sb.run(args);
-        assert_success(&out, args[0]);
+        let out = sb.umbel(args).success();
         assert_eq!(meta_reads(&out), 1, "umbel {}", args.join(" "));
     }
 }

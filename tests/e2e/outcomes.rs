@@ -8,15 +8,11 @@ mod person;
 #[test]
 fn a_claude_api_error_is_provider_error_122() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "default": { "end": { "api_error": { "status": 400, "message": "bad request" } } } }));
-    sb.spawn("e1", &["--env", &scenario]);
-    assert_success(&sb.run(&["send", "e1", "go"]), "send");
-    let out = sb.run(&["wait", "e1", "--json", "--timeout", "30s"]);
-    assert_eq!(out.status.code(), Some(122), "{}", stderr(&out));
-    let outcome = json_of(&out);
+    sb.spawn_playing("e1", json!({ "default": { "end": { "api_error": { "status": 400, "message": "bad request" } } } }), &[]);
+    let outcome = sb.turn_outcome("e1", "go", 122);
     assert_eq!(outcome["outcome"], "provider-error");
     assert_eq!(outcome["reason"], "api-error");
-    let answer = json_of(&sb.run(&["read", "e1", "--json"]));
+    let answer = sb.umbel(["read", "e1", "--json"]).json();
     assert_eq!(answer["isError"], true);
     assert!(
         answer["text"].as_str().unwrap().contains("API Error: 400"),
@@ -28,17 +24,14 @@ fn a_claude_api_error_is_provider_error_122() {
 fn a_permission_prompt_is_input_126_with_the_pending_tool() {
     let sb = Sandbox::new();
     let tool = json!({ "tool": "Bash", "input": { "command": "echo hi", "description": "Print a greeting" } });
-    let scenario = sb.scenario("s", json!({ "default": { "end": { "permission": tool } } }));
-    sb.spawn("p1", &["--env", &scenario]);
-    assert_success(&sb.run(&["send", "p1", "run it"]), "send");
-    let out = sb.run(&["wait", "p1", "--json", "--timeout", "30s"]);
-    assert_eq!(out.status.code(), Some(126), "{}", stderr(&out));
-    let outcome = json_of(&out);
+    let scenario = json!({ "default": { "end": { "permission": tool } } });
+    sb.spawn_playing("p1", scenario, &[]);
+    let outcome = sb.turn_outcome("p1", "run it", 126);
     assert_eq!(outcome["outcome"], "input");
     assert_eq!(outcome["reason"], "permission");
     assert_eq!(outcome["pendingTool"]["name"], "Bash");
     assert_eq!(outcome["pendingTool"]["input"]["command"], "echo hi");
-    let status = json_of(&sb.run(&["status", "p1", "--json"]));
+    let status = sb.umbel(["status", "p1", "--json"]).json();
     assert_eq!(status["state"], "needs-input");
     assert_eq!(status["needsInput"], "permission");
 }
@@ -46,21 +39,14 @@ fn a_permission_prompt_is_input_126_with_the_pending_tool() {
 #[test]
 fn ctrl_c_during_wait_exits_130_and_leaves_the_worker_alone() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "default": { "end": "wedge" } }));
-    sb.spawn("c1", &["--env", &scenario]);
-    assert_success(&sb.run(&["send", "c1", "hang"]), "send");
-    let child = sb
-        .process(&["wait", "c1", "--timeout", "60s"])
-        .spawn()
-        .expect("wait");
+    sb.spawn_playing("c1", sim::wedge(), &[]);
+    let child = sb.turn("c1", "hang").args(["--timeout", "60s"]).start();
     std::thread::sleep(std::time::Duration::from_millis(700));
-    let pid = rustix::process::Pid::from_raw(child.id() as i32).expect("pid");
-    rustix::process::kill_process(pid, rustix::process::Signal::INT).expect("SIGINT");
+    child.interrupt();
     let started = std::time::Instant::now();
-    let out = child.wait_with_output().expect("wait output");
-    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    child.status(130);
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
-    let status = json_of(&sb.run(&["status", "c1", "--json"]));
+    let status = sb.umbel(["status", "c1", "--json"]).json();
     assert_eq!(status["state"], "busy", "the worker is untouched");
 }
 
@@ -68,9 +54,8 @@ fn ctrl_c_during_wait_exits_130_and_leaves_the_worker_alone() {
 fn a_wedged_codex_or_gemini_worker_is_idle_123_too() {
     for provider in ["codex", "gemini"] {
         let sb = Sandbox::new();
-        let scenario = sb.scenario("s", json!({ "default": { "end": "wedge" } }));
-        sb.spawn("i3", &["--provider", provider, "--env", &scenario]);
-        assert_success(&sb.run(&["send", "i3", "hang"]), "send");
+        sb.spawn_playing("i3", sim::wedge(), &["--provider", provider]);
+        sb.umbel(["send", "i3", "hang"]).success();
         let args = [
             "wait",
             "i3",
@@ -80,9 +65,8 @@ fn a_wedged_codex_or_gemini_worker_is_idle_123_too() {
             "60s",
             "--json",
         ];
-        let out = sb.run(&args);
-        assert_eq!(out.status.code(), Some(123), "{provider}: {}", stderr(&out));
-        assert_eq!(json_of(&out)["outcome"], "idle", "{provider}");
+        let out = sb.umbel(args).status(123);
+        assert_eq!(out.json()["outcome"], "idle", "{provider}");
     }
 }
 
@@ -90,67 +74,39 @@ fn a_wedged_codex_or_gemini_worker_is_idle_123_too() {
 fn a_worker_where_nothing_moves_is_idle_123() {
     let sb = Sandbox::new();
     // Wedged: only the spinner line moves, which does not count.
-    let scenario = sb.scenario("s", json!({ "default": { "end": "wedge" } }));
-    sb.spawn("i1", &["--env", &scenario]);
-    assert_success(&sb.run(&["send", "i1", "hang"]), "send");
+    sb.spawn_playing("i1", sim::wedge(), &[]);
+    sb.umbel(["send", "i1", "hang"]).success();
     let started = std::time::Instant::now();
-    let out = sb.run(&[
-        "wait",
-        "i1",
-        "--idle-timeout",
-        "1500ms",
-        "--timeout",
-        "60s",
-        "--json",
-    ]);
-    assert_eq!(out.status.code(), Some(123), "{}", stderr(&out));
-    assert_eq!(json_of(&out)["outcome"], "idle");
+    let out = sb
+        .cmd("wait i1 --idle-timeout 1500ms --timeout 60s --json")
+        .status(123);
+    assert_eq!(out.json()["outcome"], "idle");
     assert!(
         started.elapsed() < std::time::Duration::from_secs(30),
         "ended by idleness, not the timeout"
     );
     // A worker that keeps producing does not go idle.
-    let scenario = sb.scenario(
-        "m",
-        json!({ "default": { "reply": "word ".repeat(40), "chunk_ms": 100 } }),
-    );
-    sb.spawn("i2", &["--env", &scenario]);
-    assert_success(&sb.run(&["send", "i2", "stream"]), "send");
-    let out = sb.run(&[
-        "wait",
-        "i2",
-        "--idle-timeout",
-        "1500ms",
-        "--timeout",
-        "60s",
-        "--json",
-    ]);
-    assert_eq!(json_of(&out)["outcome"], "stop", "{}", stderr(&out));
+    let scenario = json!({ "default": { "reply": "word ".repeat(40), "chunk_ms": 100 } });
+    sb.spawn_playing("i2", scenario, &[]);
+    sb.umbel(["send", "i2", "stream"]).success();
+    let out = sb
+        .cmd("wait i2 --idle-timeout 1500ms --timeout 60s --json")
+        .run();
+    assert_eq!(out.json()["outcome"], "stop", "{}", out.stderr());
 }
 
 #[test]
 fn wait_file_ends_when_the_file_appears() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "default": { "end": "wedge" } }));
-    sb.spawn("f1", &["--env", &scenario]);
-    assert_success(&sb.run(&["send", "f1", "make the file"]), "send");
+    sb.spawn_playing("f1", sim::wedge(), &[]);
+    sb.umbel(["send", "f1", "make the file"]).success();
     let child = sb
-        .process(&[
-            "wait",
-            "f1",
-            "--file",
-            "done.txt",
-            "--timeout",
-            "30s",
-            "--json",
-        ])
-        .spawn()
-        .unwrap();
+        .cmd("wait f1 --file done.txt --timeout 30s --json")
+        .start();
     std::thread::sleep(std::time::Duration::from_millis(500));
-    std::fs::write(sb.project.join("done.txt"), "ok").unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_success(&out, "wait --file");
-    let outcome = json_of(&out);
+    sb.write("done.txt", "ok");
+    let out = child.success();
+    let outcome = out.json();
     assert_eq!(outcome["outcome"], "stop");
     assert_eq!(outcome["reason"], "file");
 }
@@ -158,15 +114,15 @@ fn wait_file_ends_when_the_file_appears() {
 #[test]
 fn wait_pattern_waits_past_turns_whose_answer_does_not_match() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "s",
-        json!({ "turns": [{ "reply": "still working" }, { "reply": "ALL DONE: 3 files" }] }),
+    sb.spawn_playing(
+        "m1",
+        sim::replies(&["still working", "ALL DONE: 3 files"]),
+        &[],
     );
-    sb.spawn("m1", &["--env", &scenario]);
-    let pos = stdout(&sb.run(&["send", "m1", "one"])).trim().to_string();
-    assert_success(&sb.run(&["wait", "m1"]), "first turn");
+    let pos = sb.umbel(["send", "m1", "one"]).run().line();
+    sb.umbel(["wait", "m1"]).success();
     let child = sb
-        .process(&[
+        .umbel([
             "wait",
             "m1",
             "--since",
@@ -177,38 +133,30 @@ fn wait_pattern_waits_past_turns_whose_answer_does_not_match() {
             "30s",
             "--json",
         ])
-        .spawn()
-        .unwrap();
+        .start();
     std::thread::sleep(std::time::Duration::from_millis(500));
-    assert_success(&sb.run(&["send", "m1", "two"]), "send 2");
-    let out = child.wait_with_output().unwrap();
-    assert_success(&out, "wait --pattern");
-    assert_eq!(json_of(&out)["reason"], "pattern");
-    assert_eq!(stdout(&sb.run(&["read", "m1"])), "ALL DONE: 3 files\n");
-    let bad = sb.run(&["wait", "m1", "--pattern", "(unclosed"]);
-    assert_eq!(bad.status.code(), Some(2));
+    sb.umbel(["send", "m1", "two"]).success();
+    let out = child.success();
+    assert_eq!(out.json()["reason"], "pattern");
+    sb.umbel(["read", "m1"]).stdout("ALL DONE: 3 files\n").run();
+    sb.cmd("wait m1 --pattern (unclosed").status(2);
 }
 
 #[test]
 fn codex_api_errors_and_usage_limits_end_without_a_hook_and_are_still_reported() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "s",
-        json!({ "turns": [
+    let scenario = json!({ "turns": [
             { "match": "bad", "end": { "api_error": { "status": 400, "message": "bad request" } } },
             { "match": "limit", "end": { "usage_limit": { "retry_at": "8:57 PM" } } }
-        ] }),
-    );
-    sb.spawn("x1", &["--provider", "codex", "--env", &scenario]);
-    assert_success(&sb.run(&["send", "x1", "bad one"]), "send");
-    let out = sb.run(&["wait", "x1", "--json", "--timeout", "30s"]);
-    assert_eq!(out.status.code(), Some(122), "{}", stderr(&out));
-    assert_eq!(json_of(&out)["reason"], "api-error");
+        ] });
+    sb.spawn_playing("x1", scenario, &["--provider", "codex"]);
+    let out = sb
+        .turn("x1", "bad one")
+        .args(["--json", "--timeout", "30s"])
+        .status(122);
+    assert_eq!(out.json()["reason"], "api-error");
 
-    assert_success(&sb.run(&["send", "x1", "limit please"]), "send 2");
-    let out = sb.run(&["wait", "x1", "--json", "--timeout", "30s"]);
-    assert_eq!(out.status.code(), Some(122), "{}", stderr(&out));
-    let outcome = json_of(&out);
+    let outcome = sb.turn_outcome("x1", "limit please", 122);
     assert_eq!(outcome["reason"], "usage-limit");
     assert_eq!(outcome["retryAt"], "8:57 PM");
     assert!(outcome["message"].as_str().unwrap().contains("usage limit"));
@@ -217,12 +165,8 @@ fn codex_api_errors_and_usage_limits_end_without_a_hook_and_are_still_reported()
 #[test]
 fn gemini_errors_fire_after_agent_and_are_provider_errors() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "default": { "end": { "api_error": { "status": 400, "message": "bad request" } } } }));
-    sb.spawn("g1", &["--provider", "gemini", "--env", &scenario]);
-    assert_success(&sb.run(&["send", "g1", "go"]), "send");
-    let out = sb.run(&["wait", "g1", "--json", "--timeout", "30s"]);
-    assert_eq!(out.status.code(), Some(122), "{}", stderr(&out));
-    let outcome = json_of(&out);
+    sb.spawn_playing("g1", json!({ "default": { "end": { "api_error": { "status": 400, "message": "bad request" } } } }), &["--provider", "gemini"]);
+    let outcome = sb.turn_outcome("g1", "go", 122);
     assert_eq!(outcome["reason"], "api-error");
     assert!(
         outcome["message"].as_str().unwrap().contains("API Error"),
@@ -235,12 +179,9 @@ fn permission_prompts_are_input_for_codex_and_gemini_too() {
     for provider in ["codex", "gemini"] {
         let sb = Sandbox::new();
         let tool = json!({ "tool": "Bash", "input": { "command": "echo hi", "description": "Print a greeting" } });
-        let scenario = sb.scenario("s", json!({ "default": { "end": { "permission": tool } } }));
-        sb.spawn("p2", &["--provider", provider, "--env", &scenario]);
-        assert_success(&sb.run(&["send", "p2", "run it"]), "send");
-        let out = sb.run(&["wait", "p2", "--json", "--timeout", "30s"]);
-        assert_eq!(out.status.code(), Some(126), "{provider}: {}", stderr(&out));
-        let outcome = json_of(&out);
+        let scenario = json!({ "default": { "end": { "permission": tool } } });
+        sb.spawn_playing("p2", scenario, &["--provider", provider]);
+        let outcome = sb.turn_outcome("p2", "run it", 126);
         assert_eq!(outcome["reason"], "permission");
         // The pending tool as each CLI's hook describes it: codex's name and input, gemini's
         // confirmation details.
@@ -260,15 +201,11 @@ fn permission_prompts_are_input_for_codex_and_gemini_too() {
 fn a_state_root_on_a_read_only_filesystem_is_a_typed_error() {
     let mut sb = Sandbox::new();
     sb.var("UMBEL_STATE", "/proc/umbel-state");
-    let out = sb.run(&["spawn", "--name", "ro"]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("/proc/umbel-state"),
-        "{}",
-        stderr(&out)
-    );
-    let out = sb.run(&["ls", "--json"]);
-    assert_eq!(json_of(&out)["error"]["code"], "io");
+    sb.umbel(["spawn", "--name", "ro"])
+        .stderr_has("/proc/umbel-state")
+        .status(1);
+    let out = sb.umbel(["ls", "--json"]).run();
+    assert_eq!(out.json()["error"]["code"], "io");
 }
 
 /// codex 0.171.0 shows no busy marker while an answer streams: the composer looks idle. umbel
@@ -277,16 +214,12 @@ fn a_state_root_on_a_read_only_filesystem_is_a_typed_error() {
 fn a_streaming_codex_without_a_busy_marker_is_busy_until_its_stop() {
     let sb = Sandbox::new();
     let words = "word ".repeat(30);
-    let scenario = sb.scenario(
-        "s",
-        json!({ "default": { "reply": words.trim_end(), "chunk_ms": 150 } }),
-    );
-    sb.spawn("cx", &["--provider", "codex", "--env", &scenario]);
-    let sent = sb.run(&["send", "cx", "stream please"]);
-    assert_success(&sent, "send");
+    let scenario = json!({ "default": { "reply": words.trim_end(), "chunk_ms": 150 } });
+    sb.spawn_playing("cx", scenario, &["--provider", "codex"]);
+    let sent = sb.umbel(["send", "cx", "stream please"]).success();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     let screen = loop {
-        let screen = stdout(&sb.run(&["capture", "cx"]));
+        let screen = sb.umbel(["capture", "cx"]).run().stdout();
         if screen.contains("• word") || std::time::Instant::now() > deadline {
             break screen;
         }
@@ -298,12 +231,12 @@ fn a_streaming_codex_without_a_busy_marker_is_busy_until_its_stop() {
         "no busy marker while text streams: {screen}"
     );
     assert!(screen.contains("› Ask Codex to do anything"), "{screen}");
-    let status = json_of(&sb.run(&["status", "cx", "--json"]));
+    let status = sb.umbel(["status", "cx", "--json"]).json();
     assert_eq!(status["state"], "busy", "{status}");
-    let since = stdout(&sent).trim().to_string();
-    assert_success(&sb.run(&["wait", "cx", "--since", &since]), "wait");
+    let since = sent.line();
+    sb.umbel(["wait", "cx", "--since", &since]).success();
     assert_eq!(
-        stdout(&sb.run(&["read", "cx"])),
+        sb.umbel(["read", "cx"]).run().stdout(),
         format!("{}\n", words.trim_end())
     );
 }

@@ -16,16 +16,13 @@ each_provider!(
 fn print_mode_json_has_the_providers_own_shape(provider: &str) {
     let sb = Sandbox::new();
     let out = sb
-        .umbel()
-        .args(["-p", "--output-format", "json", "--provider", provider])
-        .write_stdin("from stdin")
-        .output()
-        .unwrap();
-    assert_success(&out, "-p json");
+        .cmd(&format!("-p --output-format json --provider {provider}"))
+        .stdin("from stdin")
+        .success();
     let answer = "Response to: from stdin";
     match provider {
         "claude" => {
-            let result = json_of(&out);
+            let result = out.json();
             assert_eq!(result["type"], "result");
             assert_eq!(result["subtype"], "success");
             assert_eq!(result["is_error"], false);
@@ -35,7 +32,8 @@ fn print_mode_json_has_the_providers_own_shape(provider: &str) {
             assert!(result["session_id"].as_str().is_some_and(|s| s.len() == 36));
         }
         "codex" => {
-            let events: Vec<Value> = stdout(&out)
+            let events: Vec<Value> = out
+                .stdout()
                 .lines()
                 .map(|l| serde_json::from_str(l).expect("JSONL"))
                 .collect();
@@ -58,7 +56,7 @@ fn print_mode_json_has_the_providers_own_shape(provider: &str) {
             assert_eq!(events[2]["item"]["text"], answer);
         }
         _ => {
-            let result = json_of(&out);
+            let result = out.json();
             assert_eq!(result["response"], answer);
             assert!(result["session_id"].as_str().is_some_and(|s| s.len() == 36));
         }
@@ -68,7 +66,7 @@ fn print_mode_json_has_the_providers_own_shape(provider: &str) {
 fn print_mode_exit_code_follows_the_outcome(provider: &str) {
     let sb = Sandbox::new();
     let scenario = sb.scenario("s", json!({ "default": { "end": { "crash": 7 } } }));
-    let out = sb.run(&[
+    sb.umbel([
         "-p",
         "boom",
         "--provider",
@@ -77,12 +75,12 @@ fn print_mode_exit_code_follows_the_outcome(provider: &str) {
         "json",
         "--env",
         &scenario,
-    ]);
-    assert_eq!(out.status.code(), Some(125), "{}", stderr(&out));
+    ])
+    .status(125);
     assert!(sb.worker_dirs().is_empty());
 
-    let scenario = sb.scenario("w", json!({ "default": { "end": "wedge" } }));
-    let out = sb.run(&[
+    let scenario = sb.scenario("w", sim::wedge());
+    sb.umbel([
         "-p",
         "hang",
         "--provider",
@@ -91,51 +89,44 @@ fn print_mode_exit_code_follows_the_outcome(provider: &str) {
         "1s",
         "--env",
         &scenario,
-    ]);
-    assert_eq!(out.status.code(), Some(124));
-    assert!(stderr(&out).contains("timeout"), "{}", stderr(&out));
+    ])
+    .stderr_has("timeout")
+    .status(124);
 }
 
 fn print_mode_with_a_name_keeps_and_reuses_the_worker(provider: &str) {
     let sb = Sandbox::new();
-    assert_success(
-        &sb.run(&["-p", "one", "--name", "keep", "--provider", provider]),
-        "-p 1",
-    );
+    sb.cmd(&format!("-p one --name keep --provider {provider}"))
+        .success();
     assert_eq!(sb.ls().len(), 1);
-    let out = sb.run(&["-p", "two", "--name", "keep"]);
-    assert_success(&out, "-p 2");
-    assert_eq!(stdout(&out), "Response to: two\n"); // An explicit --provider that is not the worker's is refused, not ignored.
+    sb.cmd("-p two --name keep")
+        .stdout("Response to: two\n")
+        .success(); // An explicit --provider that is not the worker's is refused, not ignored.
     let other = if provider == "claude" {
         "codex"
     } else {
         "claude"
     };
-    let out = sb.run(&["-p", "three", "--name", "keep", "--provider", other]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains(&format!("runs {provider}, not {other}")),
-        "{}",
-        stderr(&out)
-    );
+    sb.umbel(["-p", "three", "--name", "keep", "--provider", other])
+        .stderr_has(format!("runs {provider}, not {other}"))
+        .status(2);
 }
 
 #[test]
 fn print_mode_needs_a_prompt() {
     let sb = Sandbox::new();
-    let out = sb.umbel().args(["-p"]).write_stdin("").output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let out = sb.run(&["just a prompt"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("-p"), "{}", stderr(&out));
+    sb.umbel(["-p"]).stdin("").status(2);
+    sb.umbel(["just a prompt"]).stderr_has("-p").status(2);
 }
 
 #[test]
 fn claude_json_marks_a_crash_as_an_error() {
     let sb = Sandbox::new();
     let scenario = sb.scenario("s", json!({ "default": { "end": { "crash": 7 } } }));
-    let out = sb.run(&["-p", "boom", "--output-format", "json", "--env", &scenario]);
-    let result = json_of(&out);
+    let result = sb
+        .umbel(["-p", "boom", "--output-format", "json", "--env", &scenario])
+        .run()
+        .json();
     assert_eq!(result["is_error"], true);
     assert_eq!(result["outcome"], "dead");
 }
@@ -143,9 +134,7 @@ fn claude_json_marks_a_crash_as_an_error() {
 #[test]
 fn dash_o_json_is_output_format_json_as_gemini_spells_it() {
     let sb = Sandbox::new();
-    let out = sb.run(&["-p", "hi", "--provider", "gemini", "-o", "json"]);
-    assert_success(&out, "-p -o json");
-    let v = json_of(&out);
+    let v = sb.cmd("-p hi --provider gemini -o json").success().json();
     assert_eq!(v["response"], "Response to: hi", "{v}");
 }
 
@@ -153,14 +142,10 @@ fn dash_o_json_is_output_format_json_as_gemini_spells_it() {
 fn piped_stdin_joins_the_prompt_as_the_providers_print_mode_does(provider: &str) {
     let sb = Sandbox::new();
     let record = sb.record_env();
-    let out = sb
-        .umbel()
-        .args(["-p", "Count the lines", "--provider", provider])
+    sb.umbel(["-p", "Count the lines", "--provider", provider])
         .args(["--env", &record])
-        .write_stdin("x\ny\n")
-        .output()
-        .unwrap();
-    assert_success(&out, "-p with stdin");
+        .stdin("x\ny\n")
+        .success();
     let expected = match provider {
         "claude" => "Count the lines\nx\ny\n",
         "codex" => "Count the lines\n\n<stdin>\nx\ny\n</stdin>",
@@ -174,22 +159,10 @@ fn piped_stdin_joins_the_prompt_as_the_providers_print_mode_does(provider: &str)
 fn a_megabyte_of_stdin_is_delivered(provider: &str) {
     let sb = Sandbox::new();
     let record = sb.record_env();
-    let big: Vec<u8> = (0..1_000_000u32)
-        .map(|i| {
-            if i % 80 == 79 {
-                b'\n'
-            } else {
-                b'a' + (i % 26) as u8
-            }
-        })
-        .collect();
-    let out = sb
-        .umbel()
-        .args(["-p", "--provider", provider, "--env", &record])
-        .write_stdin(big.clone())
-        .output()
-        .unwrap();
-    assert_success(&out, "-p with 1 MB of stdin");
+    let big = text_of(1_000_000, 80);
+    sb.umbel(["-p", "--provider", provider, "--env", &record])
+        .stdin(big.clone())
+        .success();
     let received = sb.received();
     assert_eq!(received.len(), 1);
     assert!(received[0] == big, "the 1 MB prompt differs");
@@ -200,18 +173,15 @@ fn a_binary_stdin_is_refused_before_any_worker_starts() {
     let sb = Sandbox::new();
     for bytes in [&b"PK\x03\x04\xff\xfe binary"[..], &b"text\0with NUL"[..]] {
         let out = sb
-            .umbel()
-            .args(["-p", "Review this", "--output-format", "json"])
-            .write_stdin(bytes.to_vec())
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+            .umbel(["-p", "Review this", "--output-format", "json"])
+            .stdin(bytes.to_vec())
+            .status(2);
         assert!(
-            stderr(&out).contains("standard input is not text")
-                || stdout(&out).contains("stdin_not_text"),
+            out.stderr().contains("standard input is not text")
+                || out.stdout().contains("stdin_not_text"),
             "{}{}",
-            stdout(&out),
-            stderr(&out)
+            out.stdout(),
+            out.stderr()
         );
         assert!(sb.worker_dirs().is_empty(), "a worker was started");
     }
@@ -223,36 +193,29 @@ fn a_binary_stdin_is_refused_before_any_worker_starts() {
 fn a_failure_before_the_turn_prints_the_providers_error_shape() {
     let sb = Sandbox::new();
     let json = |provider: &str| {
-        sb.run(&[
-            "-p",
-            "hi",
-            "--provider",
-            provider,
-            "--output-format",
-            "json",
-            "--cwd",
-            "/nonexistent/umbel",
-        ])
+        sb.cmd(&format!(
+            "-p hi --provider {provider} --output-format json --cwd /nonexistent/umbel"
+        ))
+        .run()
     };
     let out = json("claude");
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    let result = json_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{}", out.stderr());
+    let result = out.json();
     assert_eq!(result["type"], "result");
     assert_eq!(result["is_error"], true);
     assert_eq!(result["error"]["code"], "cwd_missing");
     let out = json("codex");
-    let last: Value = serde_json::from_str(stdout(&out).lines().last().expect("events")).unwrap();
-    assert_eq!(last["type"], "turn.failed", "{}", stdout(&out));
+    let last: Value = serde_json::from_str(out.stdout().lines().last().expect("events")).unwrap();
+    assert_eq!(last["type"], "turn.failed", "{}", out.stdout());
     let out = json("gemini");
-    assert!(stdout(&out).is_empty(), "{}", stdout(&out));
-    assert!(stderr(&out).contains("\"error\": {"), "{}", stderr(&out));
+    assert!(out.stdout().is_empty(), "{}", out.stdout());
+    assert!(out.stderr().contains("\"error\": {"), "{}", out.stderr());
 }
 
 /// stream-json is live: the prompt's event is out while the turn still runs (here it never
 /// ends; Ctrl-C stops umbel, which removes its worker).
 #[test]
 fn stream_json_prints_events_while_the_turn_runs() {
-    use std::io::BufRead;
     let sb = Sandbox::new();
     let scenario = sb.scenario(
         "w",
@@ -266,16 +229,12 @@ fn stream_json_prints_events_while_the_turn_runs() {
         "--output-format",
         "stream-json",
     ];
-    let mut child = sb
-        .process(&args)
+    let mut umbel = sb
+        .umbel(args)
         .args(["--timeout", "60s", "--env", &scenario])
-        .spawn()
-        .expect("umbel");
-    let mut lines = std::io::BufReader::new(child.stdout.take().expect("stdout")).lines();
-    let mut next = || -> Value {
-        let line = lines.next().expect("an event").expect("read");
-        serde_json::from_str(&line).expect("one JSON object a line")
-    };
+        .start();
+    let mut next =
+        || -> Value { serde_json::from_str(&umbel.read_line()).expect("one JSON object a line") };
     assert_eq!(next()["type"], "init");
     let message = next();
     assert_eq!(
@@ -283,12 +242,11 @@ fn stream_json_prints_events_while_the_turn_runs() {
         (&json!("message"), &json!("user"))
     );
     assert!(
-        child.try_wait().expect("try_wait").is_none(),
+        umbel.is_running(),
         "the events came only once umbel had ended"
     );
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let status = child.wait().expect("wait");
-    assert_eq!(status.code(), Some(130));
+    umbel.interrupt();
+    umbel.status(130);
     assert!(sb.worker_dirs().is_empty(), "the worker stayed");
 }
 
@@ -296,7 +254,6 @@ fn stream_json_prints_events_while_the_turn_runs() {
 /// still runs (here its answer streams for seconds after the command).
 #[test]
 fn codex_json_prints_a_command_while_the_turn_runs() {
-    use std::io::BufRead;
     let sb = Sandbox::new();
     let reply = vec!["word"; 40].join(" ");
     let scenario = sb.scenario(
@@ -304,28 +261,26 @@ fn codex_json_prints_a_command_while_the_turn_runs() {
         json!({ "turns": [{ "reply": reply, "chunk_ms": 250, "end": { "permission": {
             "tool": "Bash", "input": { "command": "echo hi", "description": "Print hi" } } } }] }),
     );
-    let args = [
-        "-p",
-        "run it",
-        "--provider",
-        "codex",
-        "--output-format",
-        "json",
-    ];
-    let mut child = sb
-        .process(&args)
+    let mut umbel = sb
+        .umbel([
+            "-p",
+            "run it",
+            "--provider",
+            "codex",
+            "--output-format",
+            "json",
+        ])
         .args(["--timeout", "60s", "--unattended", "--env", &scenario])
-        .spawn()
-        .expect("umbel");
-    let mut lines = std::io::BufReader::new(child.stdout.take().expect("stdout")).lines();
+        .start();
+    let kind = |line: &str| {
+        crate::print_json::kind(&serde_json::from_str(line).expect("one JSON object a line"))
+    };
     let mut kinds = Vec::new();
     while kinds.last().map(String::as_str) != Some("item.completed/command_execution") {
-        let line = lines.next().expect("an event").expect("read");
-        let event: Value = serde_json::from_str(&line).expect("one JSON object a line");
-        kinds.push(crate::print_json::kind(&event));
+        kinds.push(kind(&umbel.read_line()));
     }
     assert!(
-        child.try_wait().expect("try_wait").is_none(),
+        umbel.is_running(),
         "the command's items came only once umbel had ended"
     );
     assert_eq!(
@@ -337,11 +292,8 @@ fn codex_json_prints_a_command_while_the_turn_runs() {
             "item.completed/command_execution"
         ]
     );
-    let rest: Vec<String> = lines
-        .map(|l| crate::print_json::kind(&serde_json::from_str(&l.expect("read")).expect("JSON")))
-        .collect();
+    let rest: Vec<String> = umbel.success().stdout().lines().map(kind).collect();
     assert_eq!(rest, ["item.completed/agent_message", "turn.completed"]);
-    assert_eq!(child.wait().expect("wait").code(), Some(0));
 }
 
 /// A stdin pipe that stays silent (a `while read` loop's, a CI runner's) does not hang
@@ -350,19 +302,9 @@ fn codex_json_prints_a_command_while_the_turn_runs() {
 fn a_silent_stdin_pipe_is_given_up_after_three_seconds() {
     let sb = Sandbox::new();
     let record = sb.record_env();
-    let mut child = sb
-        .process(&["-p", "hello", "--env", &record])
-        .stdin(std::process::Stdio::piped())
-        .spawn()
-        .expect("umbel");
-    let held_open = child.stdin.take();
-    let out = child.wait_with_output().expect("wait");
-    drop(held_open);
-    assert_success(&out, "-p with a silent pipe");
-    assert!(
-        stderr(&out).contains("no stdin data received in 3s"),
-        "{}",
-        stderr(&out)
-    );
+    sb.umbel(["-p", "hello", "--env", &record])
+        .stderr_has("no stdin data received in 3s")
+        .talk()
+        .success();
     assert_eq!(sb.received(), [b"hello".to_vec()]);
 }

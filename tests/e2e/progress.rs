@@ -37,7 +37,7 @@ fn wait_on_a_terminal_shows_the_phase_and_no_colour_with_no_color() {
     let mut sb = Sandbox::new();
     let scenario = slow(&sb);
     sb.spawn("p1", &["--env", &scenario]);
-    assert_success(&sb.run(&["send", "p1", "slow"]), "send");
+    sb.umbel(["send", "p1", "slow"]).success();
     sb.var("NO_COLOR", "1");
     let mut pty = spawn_command(sb.pty_command(&["wait", "p1"]), Some(60_000)).expect("pty");
     let before = pty.exp_string("p1: working").expect("the working phase");
@@ -66,16 +66,15 @@ fn progress_off_on_a_terminal_draws_nothing() {
 fn print_mode_and_wait_keep_a_piped_stderr_clean() {
     let sb = Sandbox::new();
     let scenario = slow(&sb);
-    let out = sb.run(&["-p", "slow", "--env", &scenario]);
-    assert_success(&out, "-p");
-    assert_eq!(stdout(&out), "done slowly\n");
-    assert_eq!(stderr(&out), "", "nothing on a piped stderr");
+    let out = sb
+        .umbel(["-p", "slow", "--env", &scenario])
+        .stdout("done slowly\n")
+        .success();
+    assert_eq!(out.stderr(), "", "nothing on a piped stderr");
 
     sb.spawn("q1", &["--env", &scenario]);
-    assert_success(&sb.run(&["send", "q1", "slow"]), "send");
-    let waited = sb.run(&["wait", "q1"]);
-    assert_success(&waited, "wait");
-    assert_eq!(stderr(&waited), "");
+    let waited = sb.turn("q1", "slow").success();
+    assert_eq!(waited.stderr(), "");
 }
 
 #[test]

@@ -70,7 +70,7 @@ fn a_secret_passed_by_name_reaches_the_worker_and_nothing_else() {
         .var("CLAUDE_CODE_CHILD_SESSION", "1")
         .var("AWS_SECRET_ACCESS_KEY", "aws-should-not-leak");
     let spawn = sb
-        .process(&[
+        .umbel([
             "spawn",
             "--name",
             "sec",
@@ -83,16 +83,14 @@ fn a_secret_passed_by_name_reaches_the_worker_and_nothing_else() {
             "--env",
             "NL=line1\nline2 'q'",
         ])
-        .spawn()
-        .unwrap();
+        .start();
     // While spawn runs and after: no command line anywhere holds the value.
     let mut seen = Vec::new();
     for _ in 0..20 {
         seen.extend(cmdlines_with(CANARY));
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
-    let out = spawn.wait_with_output().unwrap();
-    assert_success(&out, "spawn");
+    let out = spawn.success();
     seen.extend(cmdlines_with(CANARY));
     assert!(seen.is_empty(), "secret on a command line: {seen:?}");
     assert!(
@@ -160,8 +158,7 @@ fn a_secret_passed_by_name_reaches_the_worker_and_nothing_else() {
         files_containing(&sb.state, CANARY).is_empty(),
         "secret written under the state root"
     );
-    assert_success(&sb.run(&["send", "sec", "hello"]), "send");
-    assert_success(&sb.run(&["wait", "sec"]), "wait");
+    sb.turn("sec", "hello").success();
     assert!(files_containing(&sb.state, CANARY).is_empty());
 }
 
@@ -186,9 +183,8 @@ fn the_default_tmux_server_is_never_touched() {
     assert_eq!(before.keys().collect::<Vec<_>>(), ["canary"]);
 
     sb.spawn("w", &[]);
-    assert_success(&sb.run(&["send", "w", "hi"]), "send");
-    assert_success(&sb.run(&["wait", "w"]), "wait");
-    assert_success(&sb.run(&["kill", "w", "--purge"]), "kill");
+    sb.turn("w", "hi").success();
+    sb.umbel(["kill", "w", "--purge"]).success();
 
     let after = default.panes().expect("canary still answers");
     assert_eq!(

@@ -29,16 +29,15 @@ const VERBS: &[&str] = &[
 #[test]
 fn snapshot_help_of_umbel_and_every_verb() {
     let sb = Sandbox::new();
-    let main = sb.run(&["--help"]);
-    assert_success(&main, "--help");
-    insta::assert_snapshot!("help", stdout(&main));
+    let main = sb.umbel(["--help"]).success();
+    insta::assert_snapshot!("help", main.stdout());
     for verb in VERBS {
-        let out = sb.run(&[verb, "--help"]);
-        assert_success(&out, verb);
-        insta::assert_snapshot!(format!("help_{verb}"), stdout(&out));
+        let out = sb.umbel([verb, "--help"]).success();
+        insta::assert_snapshot!(format!("help_{verb}"), out.stdout());
     }
     // The list above is the CLI's: a new verb needs its snapshot.
-    let listed: Vec<String> = stdout(&main)
+    let listed: Vec<String> = main
+        .stdout()
         .lines()
         .skip_while(|l| !l.starts_with("Commands:"))
         .skip(1)
@@ -102,20 +101,19 @@ fn redacted(sb: &Sandbox, out: &std::process::Output) -> String {
 #[test]
 fn snapshot_json_of_the_supervisor_verbs() {
     let sb = Sandbox::new();
-    let spawned = sb.run(&["spawn", "--name", "j1", "--json"]);
-    assert_success(&spawned, "spawn");
+    let spawned = sb.cmd("spawn --name j1 --json").success();
     insta::assert_snapshot!("spawn_json", redacted(&sb, &spawned));
-    let sent = sb.run(&["send", "j1", "hello", "--json"]);
+    let sent = sb.cmd("send j1 hello --json").run();
     insta::assert_snapshot!("send_json", redacted(&sb, &sent));
-    let waited = sb.run(&["wait", "j1", "--json"]);
+    let waited = sb.umbel(["wait", "j1", "--json"]).run();
     insta::assert_snapshot!("wait_json", redacted(&sb, &waited));
-    let status = sb.run(&["status", "j1", "--json"]);
+    let status = sb.umbel(["status", "j1", "--json"]).run();
     insta::assert_snapshot!("status_json", redacted(&sb, &status));
-    let read = sb.run(&["read", "j1", "--json"]);
+    let read = sb.umbel(["read", "j1", "--json"]).run();
     insta::assert_snapshot!("read_json", redacted(&sb, &read));
-    let ls = sb.run(&["ls", "--json"]);
+    let ls = sb.umbel(["ls", "--json"]).run();
     insta::assert_snapshot!("ls_json", redacted(&sb, &ls));
-    let missing = sb.run(&["wait", "nobody", "--json"]);
+    let missing = sb.umbel(["wait", "nobody", "--json"]).run();
     insta::assert_snapshot!("error_json", redacted(&sb, &missing));
 }
 
@@ -123,15 +121,9 @@ fn snapshot_json_of_the_supervisor_verbs() {
 fn snapshot_json_of_print_mode_per_provider() {
     let sb = Sandbox::new();
     for provider in ["claude", "codex", "gemini"] {
-        let out = sb.run(&[
-            "-p",
-            "hi",
-            "--provider",
-            provider,
-            "--output-format",
-            "json",
-        ]);
-        assert_success(&out, provider);
+        let out = sb
+            .cmd(&format!("-p hi --provider {provider} --output-format json"))
+            .success();
         insta::assert_snapshot!(format!("print_json_{provider}"), redacted(&sb, &out));
     }
 }
@@ -142,7 +134,6 @@ fn snapshot_json_of_doctor() {
     for dir in [".claude", ".codex", ".gemini"] {
         std::fs::create_dir_all(sb.home.join(dir)).expect("mkdir");
     }
-    let out = sb.run(&["doctor", "--json"]);
-    assert_success(&out, "doctor");
+    let out = sb.umbel(["doctor", "--json"]).success();
     insta::assert_snapshot!("doctor_json", redacted(&sb, &out));
 }

@@ -24,16 +24,14 @@ fn the_claude_trust_dialog_is_answered_yes_explicitly() {
         config["hasCompletedOnboarding"], true,
         "other keys preserved"
     );
-    assert_success(&sb.run(&["send", "t1", "hi"]), "send after trust");
-    assert_success(&sb.run(&["wait", "t1"]), "wait after trust");
+    sb.turn("t1", "hi").success();
 }
 
 fn a_forced_trust_dialog_is_answered(provider: &str) {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "startup": { "trust_dialog": true } }));
-    sb.spawn("t2", &["--provider", provider, "--env", &scenario]);
-    assert_success(&sb.run(&["send", "t2", "hi"]), "send after trust");
-    assert_success(&sb.run(&["wait", "t2"]), "wait after trust");
+    let script = json!({ "startup": { "trust_dialog": true } });
+    sb.spawn_playing("t2", script, &["--provider", provider]);
+    sb.turn("t2", "hi").success();
 }
 
 /// Gemini's yolo mode marks its composer ` *`, and 24-bit colour draws its frame with `▄▄▄`/`▀▀▀`:
@@ -48,11 +46,9 @@ fn gemini_is_ready_in_yolo_mode_and_in_true_colour() {
             args.push("--unattended");
         }
         sb.spawn("g1", &args);
-        let sent = sb.run(&["send", "g1", "Say hello"]);
-        assert_success(&sent, "send");
-        let waited = sb.run(&["wait", "g1", "--since", stdout(&sent).trim()]);
-        assert_success(&waited, "wait");
-        let screen = stdout(&sb.run(&["capture", "g1"]));
+        let sent = sb.umbel(["send", "g1", "Say hello"]).success();
+        sb.umbel(["wait", "g1", "--since", &sent.line()]).success();
+        let screen = sb.umbel(["capture", "g1"]).run().stdout();
         let (frame, mark) = (
             colorterm == "truecolor",
             if unattended { " *" } else { " >" },
@@ -68,18 +64,17 @@ fn gemini_is_ready_in_yolo_mode_and_in_true_colour() {
 #[test]
 fn the_codex_hook_review_is_answered_trust_all() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("s", json!({ "startup": { "hook_review": true } }));
-    sb.spawn("hr", &["--provider", "codex", "--env", &scenario]);
-    assert_success(&sb.run(&["send", "hr", "hi"]), "send after review");
-    assert_success(&sb.run(&["wait", "hr"]), "hooks run after trust-all");
+    let script = json!({ "startup": { "hook_review": true } });
+    sb.spawn_playing("hr", script, &["--provider", "codex"]);
+    sb.turn("hr", "hi").success();
 }
 
 #[test]
 fn codex_and_gemini_homes_are_private_and_leave_the_users_config_alone() {
     let sb = Sandbox::new();
     std::fs::create_dir_all(sb.home.join(".codex")).unwrap();
-    std::fs::write(sb.home.join(".codex/config.toml"), "model = \"gpt-user\"\n").unwrap();
-    std::fs::write(sb.home.join(".codex/auth.json"), "{}").unwrap();
+    sb.write(sb.home.join(".codex/config.toml"), "model = \"gpt-user\"\n");
+    sb.write(sb.home.join(".codex/auth.json"), "{}");
     sb.spawn("cx", &["--provider", "codex"]);
     assert_eq!(
         std::fs::read_to_string(sb.home.join(".codex/config.toml")).unwrap(),
@@ -107,7 +102,7 @@ fn codex_and_gemini_homes_are_private_and_leave_the_users_config_alone() {
 fn a_sign_in_screen_is_refused_with_126_and_leaves_nothing(provider: &str) {
     let sb = Sandbox::new();
     let scenario = sb.scenario("s", json!({ "startup": { "sign_in": true } }));
-    let out = sb.run(&[
+    sb.umbel([
         "spawn",
         "--name",
         "s2",
@@ -115,9 +110,9 @@ fn a_sign_in_screen_is_refused_with_126_and_leaves_nothing(provider: &str) {
         provider,
         "--env",
         &scenario,
-    ]);
-    assert_eq!(out.status.code(), Some(126), "{}", stderr(&out));
-    assert!(stderr(&out).contains("not signed in"), "{}", stderr(&out));
+    ])
+    .stderr_has("not signed in")
+    .status(126);
     assert!(sb.worker_dirs().is_empty());
     assert!(sb.ls().is_empty());
 }
@@ -125,8 +120,7 @@ fn a_sign_in_screen_is_refused_with_126_and_leaves_nothing(provider: &str) {
 #[test]
 fn claude_without_onboarding_is_refused_as_not_signed_in() {
     let sb = Sandbox::bare();
-    let out = sb.run(&["spawn", "--name", "s1"]);
-    assert_eq!(out.status.code(), Some(126), "{}", stderr(&out));
+    sb.umbel(["spawn", "--name", "s1"]).status(126);
     assert!(sb.worker_dirs().is_empty());
 }
 
@@ -153,24 +147,18 @@ fn bad_input_is_refused_before_anything_is_created() {
         ),
         (vec!["spawn", "--provider", "nope"], "nope"),
     ] {
-        let out = sb.run(&args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
-        assert!(stderr(&out).contains(needle), "{args:?}: {}", stderr(&out));
+        sb.umbel(&args).stderr_has(needle).status(2);
     }
     assert!(sb.worker_dirs().is_empty());
 }
 
 #[test]
 fn a_missing_binary_is_a_clear_error() {
-    let mut sb = Sandbox::new();
-    sb.var("UMBEL_CLAUDE_BIN", "/nonexistent/claude");
-    let out = sb.run(&["spawn", "--name", "nb"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).contains("UMBEL_CLAUDE_BIN"),
-        "{}",
-        stderr(&out)
-    );
+    let sb = Sandbox::new();
+    sb.umbel(["spawn", "--name", "nb"])
+        .env("UMBEL_CLAUDE_BIN", "/nonexistent/claude")
+        .stderr_has("UMBEL_CLAUDE_BIN")
+        .status(1);
     assert!(sb.worker_dirs().is_empty());
 }
 
@@ -182,8 +170,8 @@ fn a_cli_that_dies_at_startup_is_reported_with_its_status() {
         "s",
         json!({ "startup": { "delay_ms": 0 }, "bogus_field": 1 }),
     );
-    let out = sb.run(&["spawn", "--name", "d1", "--env", &scenario]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(stderr(&out).contains("did not start"), "{}", stderr(&out));
+    sb.umbel(["spawn", "--name", "d1", "--env", &scenario])
+        .stderr_has("did not start")
+        .status(1);
     assert!(sb.worker_dirs().is_empty());
 }

@@ -66,37 +66,33 @@ each_tier!(
 
 /// `wait --since` the position `send` printed, as JSON.
 fn turn(sb: &Sandbox, name: &str, prompt: &str) -> (Option<i32>, Value) {
-    let sent = sb.run(&["send", name, prompt]);
-    assert_success(&sent, "send");
-    let since = stdout(&sent).trim().to_string();
-    let out = sb.run(&[
-        "wait",
-        name,
-        "--since",
-        &since,
-        "--timeout",
-        "90s",
-        "--json",
-    ]);
-    (out.status.code(), json_of(&out))
+    let sent = sb.umbel(["send", name, prompt]).success();
+    let since = sent.line();
+    let out = sb
+        .umbel([
+            "wait",
+            name,
+            "--since",
+            &since,
+            "--timeout",
+            "90s",
+            "--json",
+        ])
+        .run();
+    (out.status.code(), out.json())
 }
 
 fn read(sb: &Sandbox, args: &[&str]) -> String {
-    let out = sb.run(&[&["read"], args].concat());
-    assert_success(&out, "read");
-    stdout(&out)
+    let out = sb.umbel([&["read"], args].concat()).success();
+    out.stdout()
 }
 
 fn trust_two_turns_read_by_turn_and_kill_leaves_no_process(provider: &str, tier: Tier) {
     let sb = world(tier);
-    let scenario = sb.scenario(
-        "s",
-        // On the fakes a child that ignores SIGTERM and SIGHUP stays in the CLI's process group,
+    sb.spawn_playing("w", // On the fakes a child that ignores SIGTERM and SIGHUP stays in the CLI's process group,
         // so "no process left" can fail here too (the real CLIs' model server ignores it).
         json!({ "startup": { "stubborn_child": true },
-                "turns": [{ "match": "first", "reply": "One." }, { "match": "second", "reply": "Two.", "chunk_ms": 20 }] }),
-    );
-    sb.spawn("w", &["--provider", provider, "--env", &scenario]);
+                "turns": [{ "match": "first", "reply": "One." }, { "match": "second", "reply": "Two.", "chunk_ms": 20 }] }), &["--provider", provider]);
     assert_eq!(turn(&sb, "w", "the first question").0, Some(0));
     assert_eq!(read(&sb, &["w"]), "One.\n");
     assert_eq!(turn(&sb, "w", "the second question").0, Some(0));
@@ -108,7 +104,7 @@ fn trust_two_turns_read_by_turn_and_kill_leaves_no_process(provider: &str, tier:
     // status reads the screens of idle workers for dialogs no hook reports: an idle prompt with
     // two answers above it is no dialog.
     assert_eq!(sb.ls()[0]["state"], "ready", "{:?}", sb.ls());
-    assert_success(&sb.run(&["kill", "w", "--purge"]), "kill");
+    sb.umbel(["kill", "w", "--purge"]).success();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while !processes_under(&sb.root).is_empty() && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(200));
@@ -141,7 +137,7 @@ fn unattended_runs_the_tool_and_actions_lists_it(provider: &str, tier: Tier) {
     let (code, outcome) = turn(&sb, "u", "run the tool");
     assert_eq!(code, Some(0), "{outcome}");
     assert_eq!(read(&sb, &["u"]), "It printed hi.\n");
-    let actions = stdout(&sb.run(&["actions", "u", "--json"]));
+    let actions = sb.umbel(["actions", "u", "--json"]).run().stdout();
     assert!(actions.contains("echo hi"), "{actions}");
 }
 
@@ -151,13 +147,9 @@ fn a_tool_needing_approval_is_input_126_with_the_pending_tool(provider: &str, ti
     // command writes a file: claude and gemini run a read-only `echo` without asking.
     let settings = sb.home.join(".claude/settings.json");
     std::fs::create_dir_all(sb.home.join(".claude")).expect("mkdir");
-    std::fs::write(&settings, r#"{"permissions":{"defaultMode":"manual"}}"#).expect("settings");
-    let scenario = sb.scenario(
-        "s",
-        json!({ "turns": [{ "reply": "It printed hi.", "end": { "permission": {
-            "tool": "Bash", "input": { "command": "echo hi > umbel-tool.txt", "description": "Write hi" } } } }] }),
-    );
-    sb.spawn("p", &["--provider", provider, "--env", &scenario]);
+    sb.write(&settings, r#"{"permissions":{"defaultMode":"manual"}}"#);
+    sb.spawn_playing("p", json!({ "turns": [{ "reply": "It printed hi.", "end": { "permission": {
+            "tool": "Bash", "input": { "command": "echo hi > umbel-tool.txt", "description": "Write hi" } } } }] }), &["--provider", provider]);
     let (code, outcome) = turn(&sb, "p", "run the tool");
     assert_eq!(code, Some(126), "{outcome}");
     assert_eq!(outcome["reason"], "permission", "{outcome}");
@@ -165,17 +157,13 @@ fn a_tool_needing_approval_is_input_126_with_the_pending_tool(provider: &str, ti
         outcome["pendingTool"].to_string().contains("echo hi"),
         "{outcome}"
     );
-    let status = json_of(&sb.run(&["status", "p", "--json"]));
+    let status = sb.umbel(["status", "p", "--json"]).json();
     assert_eq!(status["state"], "needs-input", "{status}");
 }
 
 fn an_api_error_is_provider_error_122(provider: &str, tier: Tier) {
     let sb = world(tier);
-    let scenario = sb.scenario(
-        "s",
-        json!({ "turns": [{ "end": { "api_error": { "status": 400, "message": "scripted bad request" } } }] }),
-    );
-    sb.spawn("e", &["--provider", provider, "--env", &scenario]);
+    sb.spawn_playing("e", json!({ "turns": [{ "end": { "api_error": { "status": 400, "message": "scripted bad request" } } }] }), &["--provider", provider]);
     let (code, outcome) = turn(&sb, "e", "fail please");
     assert_eq!(code, Some(122), "{outcome}");
     assert_eq!(outcome["reason"], "api-error", "{outcome}");
@@ -202,7 +190,7 @@ fn esc_before_any_text_is_provider_error_interrupted(provider: &str, tier: Tier)
         json!({ "default": { "reply": "late", "delay_ms": 60000 } }),
     );
     esc_after(&sb, provider, &scenario, 2000);
-    let status = json_of(&sb.run(&["status", "esc", "--json"]));
+    let status = sb.umbel(["status", "esc", "--json"]).json();
     assert_eq!(status["state"], "ready", "{status}");
 }
 
@@ -210,23 +198,21 @@ fn esc_before_any_text_is_provider_error_interrupted(provider: &str, tier: Tier)
 /// checks that wait says 122 `interrupted`.
 fn esc_after(sb: &Sandbox, provider: &str, scenario: &str, ms: u64) {
     sb.spawn("esc", &["--provider", provider, "--env", scenario]);
-    assert_success(&sb.run(&["send", "esc", "long task"]), "send");
     let child = sb
-        .process(&["wait", "esc", "--json", "--timeout", "60s"])
-        .spawn()
-        .expect("wait");
+        .turn("esc", "long task")
+        .args(["--json", "--timeout", "60s"])
+        .start();
     std::thread::sleep(std::time::Duration::from_millis(ms));
     sandbox_tmux(sb)
         .send_keys("umbel-esc", &["Escape"])
         .expect("press Esc");
-    let out = child.wait_with_output().expect("wait output");
-    assert_eq!(out.status.code(), Some(122), "{}", stderr(&out));
-    assert_eq!(json_of(&out)["reason"], "interrupted");
+    let out = child.status(122);
+    assert_eq!(out.json()["reason"], "interrupted");
 }
 
 fn print_mode_text_and_json(provider: &str, tier: Tier) {
     let sb = world(tier);
-    let scenario = sb.scenario("s", json!({ "default": { "reply": "The answer is 42." } }));
+    let scenario = sb.scenario("s", sim::reply("The answer is 42."));
     let print = |extra: &[&str]| {
         let args = [
             "-p",
@@ -236,18 +222,12 @@ fn print_mode_text_and_json(provider: &str, tier: Tier) {
             "--env",
             &scenario,
         ];
-        sb.run(&[&args[..], extra].concat())
+        sb.umbel(args).args(extra)
     };
-    let out = print(&[]);
-    assert_success(&out, "-p");
-    assert_eq!(stdout(&out), "The answer is 42.\n");
-    let out = print(&["--output-format", "json"]);
-    assert_success(&out, "-p json");
-    assert!(
-        stdout(&out).contains("The answer is 42."),
-        "{}",
-        stdout(&out)
-    );
+    print(&[]).stdout("The answer is 42.\n").success();
+    print(&["--output-format", "json"])
+        .stdout_has("The answer is 42.")
+        .success();
     assert!(sb.worker_dirs().is_empty(), "-p leaves no worker");
 }
 
@@ -301,21 +281,17 @@ fn print_mode_joins_piped_stdin_as_the_real_print_mode(provider: &str, tier: Tie
         assert_eq!(stdout(&out).trim(), "JOINED", "the real CLI's rule changed");
         sb.scenario("s", json!({ "turns": [{ "match": joined, "reply": "JOINED" }], "default": { "reply": "APART" } }));
     }
-    let out = sb
-        .umbel()
-        .args([
-            "-p",
-            "Count the lines",
-            "--provider",
-            provider,
-            "--env",
-            &scenario,
-        ])
-        .write_stdin("x\ny\n")
-        .output()
-        .expect("umbel");
-    assert_success(&out, "-p with stdin");
-    assert_eq!(stdout(&out), "JOINED\n");
+    sb.umbel([
+        "-p",
+        "Count the lines",
+        "--provider",
+        provider,
+        "--env",
+        &scenario,
+    ])
+    .stdin("x\ny\n")
+    .stdout("JOINED\n")
+    .success();
 }
 
 /// What a `send` killed between its paste and its Enter leaves on the input line, or what a
@@ -366,12 +342,9 @@ fn a_hostile_codex_config_is_kept_and_the_worker_answers(tier: Tier) {
          {tables}\n[tui] # my tui\nanimations = false\n\n[features]\nhooks = false # no hooks\n# the very end"
     );
     std::fs::create_dir_all(user.parent().expect("parent")).expect("mkdir");
-    std::fs::write(&user, hostile.replace('\n', "\r\n")).expect("write config.toml");
-    let scenario = sb.scenario(
-        "s",
-        json!({ "turns": [{ "match": "hello", "reply": "Hi." }] }),
-    );
-    sb.spawn("w", &["--provider", "codex", "--env", &scenario]);
+    sb.write(&user, hostile.replace('\n', "\r\n"));
+    let script = sim::matching(&[("hello", "Hi.")]);
+    sb.spawn_playing("w", script, &["--provider", "codex"]);
     assert_eq!(turn(&sb, "w", "hello there").0, Some(0));
     assert_eq!(read(&sb, &["w"]), "Hi.\n");
     let copy = std::fs::read_to_string(sb.session_dir("w").join("codex-home/config.toml"))
@@ -397,7 +370,7 @@ fn a_hostile_codex_config_is_kept_and_the_worker_answers(tier: Tier) {
         doc["projects"]["/elsewhere"]["trust_level"].as_str(),
         Some("trusted")
     );
-    assert_success(&sb.run(&["kill", "w", "--purge"]), "kill");
+    sb.umbel(["kill", "w", "--purge"]).success();
 }
 
 /// `umbel -p` refuses a tool that needs approval the way the provider's own print mode does and
@@ -409,7 +382,7 @@ fn print_mode_denies_a_tool_needing_approval_and_goes_on(provider: &str, tier: T
     // refuses it.
     std::fs::create_dir_all(sb.home.join(".claude")).expect("mkdir");
     let settings = r#"{"permissions":{"defaultMode":"manual"}}"#;
-    std::fs::write(sb.home.join(".claude/settings.json"), settings).expect("settings");
+    sb.write(sb.home.join(".claude/settings.json"), settings);
     let scenario = sb.scenario(
         "s",
         json!({ "default": { "reply": "It printed hi.", "end": { "permission": {
@@ -418,11 +391,11 @@ fn print_mode_denies_a_tool_needing_approval_and_goes_on(provider: &str, tier: T
     // A new prompt each run: fake-model answers a repeated request as it did before.
     let print = |prompt: &str, extra: &[&str]| {
         let args = ["-p", prompt, "--provider", provider, "--env", &scenario];
-        sb.run(&[&args[..], extra].concat())
+        sb.umbel(args).args(extra)
     };
-    let out = print("run the tool", &[]);
-    assert_success(&out, "-p with a tool needing approval");
-    assert_eq!(stdout(&out), "It printed hi.\n");
+    print("run the tool", &[])
+        .stdout("It printed hi.\n")
+        .success();
     assert!(
         !sb.project.join("umbel-tool.txt").exists(),
         "the tool was refused"
@@ -430,9 +403,8 @@ fn print_mode_denies_a_tool_needing_approval_and_goes_on(provider: &str, tier: T
     if provider == "codex" {
         // `codex exec --json` shows no item for a command it refused; the stream, written while
         // the turn runs, must not show it started either.
-        let out = print("run the tool, as JSON", &["--output-format", "json"]);
-        assert_success(&out, "-p -o json with a tool needing approval");
-        let kinds: Vec<String> = crate::print_json::parse_documents(&stdout(&out))
+        let out = print("run the tool, as JSON", &["--output-format", "json"]).success();
+        let kinds: Vec<String> = crate::print_json::parse_documents(&out.stdout())
             .iter()
             .map(crate::print_json::kind)
             .filter(|k| k != "item.completed/error")
@@ -446,17 +418,17 @@ fn print_mode_denies_a_tool_needing_approval_and_goes_on(provider: &str, tier: T
                 "turn.completed"
             ],
             "{}",
-            stdout(&out)
+            out.stdout()
         );
     }
-    let out = print(
+    print(
         "run it, stop",
         &["--on-permission", "stop", "--timeout", "60s"],
-    );
-    assert_eq!(out.status.code(), Some(126), "{}", stderr(&out));
-    let out = print("refused", &["--unattended", "--on-permission", "deny"]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(stderr(&out).contains("--unattended"), "{}", stderr(&out));
+    )
+    .status(126);
+    print("refused", &["--unattended", "--on-permission", "deny"])
+        .stderr_has("--unattended")
+        .status(2);
     assert!(sb.worker_dirs().is_empty(), "-p leaves no worker");
     if tier == Tier::Real {
         let own: &[&str] = match provider {
@@ -488,7 +460,7 @@ fn passthrough_flags_start_the_cli_and_a_turn_runs(provider: &str, tier: Tier) {
     let extra = sb.root.join("extra");
     std::fs::create_dir_all(&extra).expect("mkdir");
     let extra = extra.to_string_lossy().into_owned();
-    let scenario = sb.scenario("s", json!({ "default": { "reply": "Flags fine." } }));
+    let scenario = sb.scenario("s", sim::reply("Flags fine."));
     let mut args = vec![
         "--provider",
         provider,
@@ -525,12 +497,12 @@ fn passthrough_flags_start_the_cli_and_a_turn_runs(provider: &str, tier: Tier) {
     assert_eq!(code, Some(0), "{outcome}");
     assert_eq!(read(&sb, &["fl"]), "Flags fine.\n");
     if provider == "claude" {
-        let meta = json_of(&sb.run(&["status", "fl", "--json"]));
+        let meta = sb.umbel(["status", "fl", "--json"]).json();
         let id = meta["sessionId"]
             .as_str()
             .unwrap_or_else(|| panic!("{meta}"))
             .to_string();
-        assert_success(&sb.run(&["kill", "fl", "--purge"]), "kill");
+        sb.umbel(["kill", "fl", "--purge"]).success();
         sb.spawn(
             "re",
             &["--provider", provider, "--env", &scenario, "--resume", &id],
@@ -578,10 +550,7 @@ fn print_json_keys_include_the_real_print_modes(provider: &str, tier: Tier) {
     let api_error = json!({ "turns": [{ "end": { "api_error": {
         "status": 400, "message": "scripted bad request" } } }] });
     let cases = [
-        (
-            "success",
-            json!({ "default": { "reply": "The answer is 42." } }),
-        ),
+        ("success", sim::reply("The answer is 42.")),
         ("tool", tool),
         ("api-error", api_error),
     ];
@@ -614,7 +583,7 @@ fn print_json_keys_include_the_real_print_modes(provider: &str, tier: Tier) {
         if unattended {
             args.push("--unattended");
         }
-        let out = sb.run(&args);
+        let out = sb.umbel(&args).run();
         let ours = print_documents(&out);
         crate::print_json::assert_keys_include(&ours, &theirs, &format!("{provider} {name}"));
     }
@@ -657,7 +626,7 @@ fn stream_kinds(provider: &str, events: Vec<Value>) -> Vec<String> {
 fn stream_json_event_types_follow_the_real_print_mode(provider: &str, tier: Tier) {
     let sb = world(tier);
     let scenario = match provider {
-        "claude" => json!({ "default": { "reply": "The answer is 42." } }),
+        "claude" => sim::reply("The answer is 42."),
         _ => json!({ "turns": [{ "reply": "It printed hi.", "end": { "permission": {
             "tool": "Bash", "input": { "command": "echo hi", "description": "Print hi" } } } }] }),
     };
@@ -683,8 +652,7 @@ fn stream_json_event_types_follow_the_real_print_mode(provider: &str, tier: Tier
         &env,
         "--unattended",
     ]);
-    let out = sb.run(&args);
-    assert_success(&out, "-p stream-json");
-    let ours = stream_kinds(provider, crate::print_json::parse_documents(&stdout(&out)));
-    assert_eq!(ours, theirs, "{}", stdout(&out));
+    let out = sb.umbel(&args).success();
+    let ours = stream_kinds(provider, crate::print_json::parse_documents(&out.stdout()));
+    assert_eq!(ours, theirs, "{}", out.stdout());
 }

@@ -2,22 +2,15 @@
 //! between steps, failure stopping dependants with every worker torn down, Ctrl-C, `--resume`,
 //! `--keep`, and a battery of broken files refused with a location and nothing created.
 
-use crate::harness::{Sandbox, assert_success, json_of, stderr, stdout};
+use crate::harness::{Ran, Sandbox, Test, sim};
 use serde_json::{Value, json};
 use std::path::PathBuf;
-use std::process::Output;
 
 /// Writes `yaml` as `wf.yaml` in the sandbox's project and returns its path.
 fn workflow(sb: &Sandbox, yaml: &str) -> PathBuf {
     let path = sb.project.join("wf.yaml");
-    std::fs::write(&path, yaml).expect("write workflow");
+    sb.write(&path, yaml);
     path
-}
-
-/// A scenario file path (for a worker's `UMBEL_SIM_SCENARIO`).
-fn scenario_file(sb: &Sandbox, name: &str, scenario: Value) -> String {
-    let arg = sb.scenario(name, scenario);
-    arg.trim_start_matches("UMBEL_SIM_SCENARIO=").to_string()
 }
 
 pub(crate) fn run_record(sb: &Sandbox, run_id: &str) -> Value {
@@ -58,10 +51,9 @@ pub(crate) fn no_orphans(sb: &Sandbox) {
     }
 }
 
-pub(crate) fn run(sb: &Sandbox, args: &[&str]) -> Output {
-    let mut cmd = sb.umbel();
-    cmd.env("UMBEL_PROGRESS", "plain").arg("run").args(args);
-    cmd.output().expect("run umbel run")
+/// `umbel run ARGS` with plain progress lines.
+pub(crate) fn run<'a>(sb: &'a Sandbox, args: &[&str]) -> Test<'a> {
+    sb.umbel(["run"]).env("UMBEL_PROGRESS", "plain").args(args)
 }
 
 fn interval(s: &Value) -> (u64, u64) {
@@ -75,13 +67,9 @@ fn interval(s: &Value) -> (u64, u64) {
 fn mixed_providers_run_in_parallel_waves_and_outputs_flow() {
     let sb = Sandbox::new();
     let slow = |reply: &str| json!({ "default": { "reply": reply, "delay_ms": 1500 } });
-    let codex = scenario_file(&sb, "codex", slow("CODEX-NOTES"));
-    let gemini = scenario_file(&sb, "gemini", slow("GEMINI-NOTES"));
-    let claude = scenario_file(
-        &sb,
-        "claude",
-        json!({ "default": { "reply": "CLAUDE-SAYS" } }),
-    );
+    let codex = sb.scenario_file("codex", slow("CODEX-NOTES"));
+    let gemini = sb.scenario_file("gemini", slow("GEMINI-NOTES"));
+    let claude = sb.scenario_file("claude", sim::reply("CLAUDE-SAYS"));
     let path = workflow(
         &sb,
         &format!(
@@ -113,14 +101,11 @@ steps:
 "#
         ),
     );
-    let mut cmd = sb.umbel();
-    cmd.env("UMBEL_PROGRESS", "plain").env("TOPIC", "owls");
-    let out = cmd
-        .args(["run", "--json", path.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_success(&out, "run");
-    let result = json_of(&out);
+    let out = run(&sb, &["--json", path.to_str().unwrap()])
+        .env("TOPIC", "owls")
+        .stderr_has("by-gemini (gm, gemini): done in")
+        .success();
+    let result = out.json();
     assert_eq!(result["status"], "completed", "{result:#}");
     let run_id = result["runId"].as_str().unwrap().to_string();
     assert_eq!(run_record(&sb, &run_id), result, "--json prints the record");
@@ -161,17 +146,11 @@ steps:
     assert_eq!(alive(&sb), Vec::<String>::new());
     no_orphans(&sb);
     assert_eq!(sb.ls().len(), 3);
-    assert!(
-        stderr(&out).contains("by-gemini (gm, gemini): done in"),
-        "{}",
-        stderr(&out)
-    );
 }
 
 fn failing_pipeline(sb: &Sandbox) -> PathBuf {
-    let wedge = scenario_file(sb, "wedge", json!({ "default": { "end": "wedge" } }));
-    let slow = scenario_file(
-        sb,
+    let wedge = sb.scenario_file("wedge", sim::wedge());
+    let slow = sb.scenario_file(
         "slow",
         json!({ "default": { "reply": "late", "delay_ms": 20000 } }),
     );
@@ -197,13 +176,18 @@ steps:
     )
 }
 
+/// Runs the failing pipeline: it must time out (124). Its output and run id.
+fn failed_run(sb: &Sandbox) -> (Ran, String) {
+    let path = failing_pipeline(sb);
+    let out = run(sb, &[path.to_str().unwrap()]).status(124);
+    let run_id = out.line();
+    (out, run_id)
+}
+
 #[test]
 fn a_failed_step_stops_its_dependants_and_tears_everything_down() {
     let sb = Sandbox::new();
-    let path = failing_pipeline(&sb);
-    let out = run(&sb, &[path.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(124), "{}", stderr(&out));
-    let run_id = stdout(&out).trim().to_string();
+    let (out, run_id) = failed_run(&sb);
     let record = run_record(&sb, &run_id);
     assert_eq!(record["status"], "failed");
     assert_eq!(record["failed"]["step"], "stuck");
@@ -224,7 +208,7 @@ fn a_failed_step_stops_its_dependants_and_tears_everything_down() {
         "no worker is left running"
     );
     no_orphans(&sb);
-    let err = stderr(&out);
+    let err = out.stderr();
     assert!(err.contains("failed at step `stuck`: timeout"), "{err}");
     assert!(
         err.contains(&format!("umbel run --resume {run_id}")),
@@ -235,25 +219,16 @@ fn a_failed_step_stops_its_dependants_and_tears_everything_down() {
 #[test]
 fn resume_reruns_only_what_did_not_finish() {
     let sb = Sandbox::new();
-    let path = failing_pipeline(&sb);
-    let out = run(&sb, &[path.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(124), "{}", stderr(&out));
-    let run_id = stdout(&out).trim().to_string();
+    let (_, run_id) = failed_run(&sb);
     let first = step(&run_record(&sb, &run_id), "first").clone();
     // Fix the cause (the wedged worker now answers, the slow one is quick) and resume.
-    std::fs::write(
+    sb.write(
         sb.root.join("wedge.json"),
-        json!({ "default": { "reply": "unstuck" } }).to_string(),
-    )
-    .unwrap();
-    std::fs::write(
-        sb.root.join("slow.json"),
-        json!({ "default": { "reply": "quick" } }).to_string(),
-    )
-    .unwrap();
-    let out = run(&sb, &["--resume", &run_id]);
-    assert_success(&out, "resume");
-    assert_eq!(stdout(&out).trim(), run_id);
+        sim::reply("unstuck").to_string(),
+    );
+    sb.write(sb.root.join("slow.json"), sim::reply("quick").to_string());
+    let out = run(&sb, &["--resume", &run_id]).success();
+    assert_eq!(out.stdout().trim(), run_id);
     let record = run_record(&sb, &run_id);
     assert_eq!(record["status"], "completed", "{record:#}");
     assert_eq!(record["attempt"], 2);
@@ -280,16 +255,14 @@ fn resume_reruns_only_what_did_not_finish() {
     assert_eq!(alive(&sb), Vec::<String>::new());
     no_orphans(&sb);
     // A finished run has nothing left to do, and resuming it says so by doing nothing.
-    let again = run(&sb, &["--resume", &run_id]);
-    assert_success(&again, "resume of a completed run");
+    run(&sb, &["--resume", &run_id]).success();
     assert_eq!(run_record(&sb, &run_id)["attempt"], 3);
 }
 
 #[test]
 fn ctrl_c_interrupts_the_run_and_stops_its_workers() {
     let sb = Sandbox::new();
-    let slow = scenario_file(
-        &sb,
+    let slow = sb.scenario_file(
         "slow",
         json!({ "default": { "reply": "late", "delay_ms": 30000 } }),
     );
@@ -299,11 +272,7 @@ fn ctrl_c_interrupts_the_run_and_stops_its_workers() {
             "workers:\n  a: {{env: {{UMBEL_SIM_SCENARIO: \"{slow}\"}}}}\nsteps:\n  - {{id: long, worker: a, prompt: hi}}\n  - {{id: next, worker: a, prompt: more}}\n"
         ),
     );
-    let child = sb
-        .process(&["run", path.to_str().unwrap()])
-        .env("UMBEL_PROGRESS", "plain")
-        .spawn()
-        .unwrap();
+    let child = run(&sb, &[path.to_str().unwrap()]).start();
     // Wait until the step runs (its prompt is written just before it is sent).
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     let prompt_written = || {
@@ -321,10 +290,9 @@ fn ctrl_c_interrupts_the_run_and_stops_its_workers() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     std::thread::sleep(std::time::Duration::from_millis(300));
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
-    let run_id = stdout(&out).trim().to_string();
+    child.interrupt();
+    let out = child.status(130);
+    let run_id = out.line();
     let record = run_record(&sb, &run_id);
     assert_eq!(record["status"], "interrupted", "{record:#}");
     assert_eq!(step(&record, "long")["status"], "cancelled");
@@ -340,13 +308,11 @@ fn keep_leaves_the_workers_running_after_success() {
         &sb,
         "workers:\n  a: {}\nsteps:\n  - {id: s, worker: a, prompt: hi}\n",
     );
-    let out = run(&sb, &["--keep", path.to_str().unwrap()]);
-    assert_success(&out, "run --keep");
-    let run_id = stdout(&out).trim().to_string();
+    let out = run(&sb, &["--keep", path.to_str().unwrap()]).success();
+    let run_id = out.line();
     assert_eq!(alive(&sb), vec![format!("{run_id}-a")]);
     // The worker is an ordinary worker now.
-    let read = sb.run(&["read", &format!("{run_id}-a")]);
-    assert_success(&read, "read");
+    sb.umbel(["read", &format!("{run_id}-a")]).success();
 }
 
 #[test]
@@ -356,32 +322,29 @@ fn check_validates_and_creates_nothing() {
         &sb,
         "workers:\n  a: {}\n  b: {provider: codex}\nsteps:\n  - {id: one, worker: a, prompt: x}\n  - {id: two, worker: b, prompt: y}\n  - {id: three, worker: a, needs: [two], prompt: z}\n",
     );
-    let out = run(&sb, &["--check", path.to_str().unwrap()]);
-    assert_success(&out, "check");
-    assert_eq!(
-        stdout(&out),
-        "wave 1: one (a), two (b)\nwave 2: three (a)\n"
-    );
+    let out = run(&sb, &["--check", path.to_str().unwrap()])
+        .stdout("wave 1: one (a), two (b)\nwave 2: three (a)\n")
+        .success();
     assert!(
-        stderr(&out).ends_with(": ok (2 workers, 3 steps, 2 waves)\n"),
+        out.stderr()
+            .ends_with(": ok (2 workers, 3 steps, 2 waves)\n"),
         "{}",
-        stderr(&out)
+        out.stderr()
     );
     let one = sb.project.join("one.yaml");
-    std::fs::write(
+    sb.write(
         &one,
         "workers:\n  a: {}\nsteps:\n  - {id: s, worker: a, prompt: hi}\n",
-    )
-    .expect("write workflow");
-    let out = run(&sb, &["--check", one.to_str().unwrap()]);
-    assert!(
-        stderr(&out).ends_with(": ok (1 worker, 1 step, 1 wave)\n"),
-        "{}",
-        stderr(&out)
     );
-    let out = run(&sb, &["--check", "--json", path.to_str().unwrap()]);
+    let out = run(&sb, &["--check", one.to_str().unwrap()]).run();
+    assert!(
+        out.stderr().ends_with(": ok (1 worker, 1 step, 1 wave)\n"),
+        "{}",
+        out.stderr()
+    );
+    let out = run(&sb, &["--check", "--json", path.to_str().unwrap()]).run();
     assert_eq!(
-        json_of(&out),
+        out.json(),
         json!({ "valid": true, "waves": [["one", "two"], ["three"]] })
     );
     assert!(sb.worker_dirs().is_empty());
@@ -391,13 +354,12 @@ fn check_validates_and_creates_nothing() {
 /// Each broken file: exit 2, `wf.yaml:LINE:COL: …` on stderr, no worker, no run folder.
 fn refused(sb: &Sandbox, yaml: &str, line: u64, expected: &str) {
     let path = workflow(sb, yaml);
-    let out = run(sb, &["--json", path.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2), "{yaml}\n{}", stderr(&out));
-    let err = stderr(&out);
+    let out = run(sb, &["--json", path.to_str().unwrap()]).status(2);
+    let err = out.stderr();
     let located = format!("umbel: {}:{line}:", path.display());
     assert!(err.contains(&located), "expected {located:?} in:\n{err}");
     assert!(err.contains(expected), "expected {expected:?} in:\n{err}");
-    let json = json_of(&out);
+    let json = out.json();
     assert_eq!(json["error"]["code"], "invalid_workflow");
     assert_eq!(json["error"]["problems"][0]["line"], line, "{json:#}");
     assert!(sb.worker_dirs().is_empty(), "nothing spawned");
@@ -408,42 +370,21 @@ fn refused(sb: &Sandbox, yaml: &str, line: u64, expected: &str) {
 fn broken_files_are_refused_with_a_location_and_nothing_runs() {
     let sb = Sandbox::new();
     let good = "workers:\n  a: {}\nsteps:\n  - id: s\n    worker: a\n    prompt: hi\n";
-    refused(
-        &sb,
-        &good.replace("prompt:", "promt:"),
-        6,
-        "unknown field `promt`",
-    );
-    refused(
-        &sb,
-        "workers:\n  a: {}\nsteps:\n  - {id: x, worker: a, needs: [y], prompt: p}\n  - {id: y, worker: a, needs: [x], prompt: p}\n",
-        4,
-        "cycle: x → y → x",
-    );
-    refused(
-        &sb,
-        &good.replace("prompt: hi", "prompt: \"hi {{ nope }}\""),
-        6,
-        "unknown template `{{ nope }}`",
-    );
-    refused(
-        &sb,
-        &good.replace("prompt: hi", "prompt: {{ env.HOME }}"),
-        6,
-        "must be quoted",
-    );
-    refused(
-        &sb,
-        &good.replace("worker: a", "worker: b"),
-        5,
-        "unknown worker `b`",
-    );
-    refused(
-        &sb,
-        &good.replace("a: {}", "a: {env: {T: {fromEnv: NOT_SET_ANYWHERE}}}"),
-        2,
-        "NOT_SET_ANYWHERE, which is not set",
-    );
+    let edit = |from: &str, to: &str| good.replace(from, to);
+    let cycle = "workers:\n  a: {}\nsteps:\n  - {id: x, worker: a, needs: [y], prompt: p}\n  - {id: y, worker: a, needs: [x], prompt: p}\n";
+    let not_set = "a: {env: {T: {fromEnv: NOT_SET_ANYWHERE}}}";
+    #[rustfmt::skip]
+    let cases = [
+        (edit("prompt:", "promt:"), 6, "unknown field `promt`"),
+        (cycle.to_string(), 4, "cycle: x → y → x"),
+        (edit("prompt: hi", "prompt: \"hi {{ nope }}\""), 6, "unknown template `{{ nope }}`"),
+        (edit("prompt: hi", "prompt: {{ env.HOME }}"), 6, "must be quoted"),
+        (edit("worker: a", "worker: b"), 5, "unknown worker `b`"),
+        (edit("a: {}", not_set), 2, "NOT_SET_ANYWHERE, which is not set"),
+    ];
+    for (yaml, line, expected) in cases {
+        refused(&sb, &yaml, line, expected);
+    }
     let huge = format!("{good}# {}\n", "x".repeat(10 * 1024 * 1024));
     refused(&sb, &huge, 1, "larger than 1048576 bytes");
     // A billion laughs where serde buffers a value whole (the env map's untagged values).
@@ -460,14 +401,11 @@ fn broken_files_are_refused_with_a_location_and_nothing_runs() {
 #[test]
 fn a_missing_file_and_a_bad_run_id_are_usage_errors() {
     let sb = Sandbox::new();
-    let out = run(&sb, &["nope.yaml"]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(stderr(&out).contains("nope.yaml"), "{}", stderr(&out));
-    let out = run(&sb, &["--resume", "wf-zzzzzz"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("no such run"), "{}", stderr(&out));
-    let out = run(&sb, &[]);
-    assert_eq!(out.status.code(), Some(2));
+    run(&sb, &["nope.yaml"]).stderr_has("nope.yaml").status(1);
+    run(&sb, &["--resume", "wf-zzzzzz"])
+        .stderr_has("no such run")
+        .status(2);
+    run(&sb, &[]).status(2);
 }
 
 #[test]
@@ -478,30 +416,28 @@ fn live_progress_redraws_in_place_and_honours_no_color() {
         "workers:\n  a: {}\nsteps:\n  - {id: s, worker: a, prompt: hi}\n",
     );
     let live = |no_color: bool| {
-        let mut cmd = sb.umbel();
-        cmd.env("UMBEL_PROGRESS", "live");
+        let test = sb
+            .umbel(["run", path.to_str().unwrap()])
+            .env("UMBEL_PROGRESS", "live");
         if no_color {
-            cmd.env("NO_COLOR", "1");
+            test.env("NO_COLOR", "1")
+        } else {
+            test
         }
-        cmd.args(["run", path.to_str().unwrap()]).output().unwrap()
     };
-    let out = live(false);
-    assert_success(&out, "run");
-    let err = stderr(&out);
+    let err = live(false).success().stderr();
     assert!(
         err.contains("\x1b[2K") && err.contains("A\x1b[2K"),
         "redraws: {err:?}"
     );
     assert!(err.contains("\x1b[32m"), "colour: {err:?}");
-    let out = live(true);
-    let err = stderr(&out);
+    let err = live(true).run().stderr();
     assert!(err.contains("\x1b[2K"), "{err:?}");
     assert!(!err.contains("\x1b[3"), "no colour with NO_COLOR: {err:?}");
     // Quiet: nothing but the final line.
-    let out = sb
-        .umbel()
-        .args(["run", "-q", path.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
+    let err = sb
+        .umbel(["run", "-q", path.to_str().unwrap()])
+        .run()
+        .stderr();
+    assert_eq!(err.lines().count(), 1, "{err}");
 }

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 /// One problem, at a 1-based line and column of the file (0 when unknown).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Problem {
     pub line: u64,
     pub column: u64,

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Where a run is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum RunStatus {
     Running,
@@ -14,7 +14,7 @@ pub enum RunStatus {
 }
 
 /// Where a step is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum StepStatus {
     /// Not started yet.
@@ -43,7 +43,7 @@ impl StepStatus {
 }
 
 /// One step's record.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StepRecord {
     pub id: String,
@@ -83,7 +83,7 @@ impl StepRecord {
 }
 
 /// The failed step that stopped a run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Failure {
     pub step: String,
@@ -91,7 +91,7 @@ pub struct Failure {
 }
 
 /// A run's record.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RunRecord {
     pub run_id: String,
@@ -120,7 +120,7 @@ pub struct RunRecord {
 
 /// A runner process: its pid and start time (clock ticks after boot, `/proc/PID/stat` field
 /// 22), which tell it from a later process that got the same pid.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Runner {
     pub pid: u32,

@@ -15,6 +15,7 @@
 // call and sent as is: boxing it would buy nothing.
 #![allow(clippy::result_large_err)]
 
+mod annotations;
 mod help;
 mod protocol;
 mod reply;

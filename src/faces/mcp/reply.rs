@@ -7,6 +7,7 @@ use crate::core::errors::Error;
 use crate::core::meta::Meta;
 use crate::core::outcome::{Outcome, OutcomeKind};
 use crate::core::status::WorkerStatus;
+use crate::faces::error_json::ErrorReply;
 use crate::operations::worker::Answer;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 use serde::Serialize;
@@ -29,27 +30,26 @@ pub(super) fn result(value: Value, text: String, is_error: bool) -> CallToolResu
 /// Serialises a verb's output; a type that cannot be encoded is umbel's bug, reported as such.
 pub(super) fn encode<T: Serialize>(value: &T) -> Result<Value, CallToolResult> {
     serde_json::to_value(value).map_err(|e| {
-        failure(
-            "internal",
-            format!("cannot encode the result as JSON: {e} (this is a bug in umbel)"),
-            None,
-        )
+        internal(format!(
+            "cannot encode the result as JSON: {e} (this is a bug in umbel)"
+        ))
     })
 }
 
-/// An error result `{"error": {"code", "message"[, "screen"]}}`.
-pub fn failure(code: &str, message: String, screen: Option<&str>) -> CallToolResult {
-    let mut error = json!({ "code": code, "message": message });
-    if let Some(screen) = screen {
-        error["screen"] = Value::String(screen.to_string());
-    }
-    let text = format!("error ({code}): {message}");
-    result(json!({ "error": error }), text, true)
+/// An error result: `{"error": {code, message, exitCode, hint, …}}` as structured content, and
+/// the whole of it on one text line (hosts show the model only the text).
+pub fn failed(reply: &ErrorReply) -> CallToolResult {
+    result(reply.to_value(), reply.text(), true)
 }
 
 /// A failed verb.
 pub fn error(err: &Error) -> CallToolResult {
-    failure(err.code(), err.to_string(), err.screen())
+    failed(&ErrorReply::of(err))
+}
+
+/// A failure inside umbel (a bug).
+pub fn internal(message: String) -> CallToolResult {
+    failed(&ErrorReply::internal(message))
 }
 
 /// `umbel_spawn`: the worker's meta.
@@ -73,7 +73,9 @@ pub fn sent(name: &str, position: usize) -> CallToolResult {
     result(json!({ "position": position }), text, false)
 }
 
-/// `umbel_wait`: the outcome; an error result unless it is `stop`.
+/// `umbel_wait`: the outcome; an error result unless it is `stop`, whose one text line then
+/// holds everything a host model needs: the kind and reason, the exit code, the pending tool,
+/// what to do next, and the JSON.
 pub fn waited(name: &str, outcome: &Outcome) -> CallToolResult {
     let kind = outcome.outcome.as_str();
     let reason = outcome
@@ -81,14 +83,35 @@ pub fn waited(name: &str, outcome: &Outcome) -> CallToolResult {
         .as_deref()
         .map(|r| format!(" ({r})"))
         .unwrap_or_default();
-    let text = format!(
+    let value = match encode(outcome) {
+        Ok(value) => value,
+        Err(failed) => return failed,
+    };
+    let mut text = format!(
         "{kind}{reason}: `{name}`: {} (position {})",
         outcome.message, outcome.position
     );
-    match encode(outcome) {
-        Ok(value) => result(value, text, outcome.outcome != OutcomeKind::Stop),
-        Err(failed) => failed,
+    let is_error = outcome.outcome != OutcomeKind::Stop;
+    if is_error {
+        let pending = outcome
+            .pending_tool
+            .as_ref()
+            .map(|tool| format!(" Pending tool: {tool}."))
+            .unwrap_or_default();
+        text = format!(
+            "{kind}{reason} (exit {}): `{name}`: {} (position {}).{pending} Hint: {}. JSON: {value}",
+            outcome.outcome.exit_code(),
+            outcome
+                .message
+                .lines()
+                .collect::<Vec<_>>()
+                .join("; ")
+                .trim_end_matches('.'),
+            outcome.position,
+            outcome.outcome.hint()
+        );
     }
+    result(value, text, is_error)
 }
 
 /// `umbel_read`: the answer; the text line is the answer itself.
@@ -123,17 +146,17 @@ pub fn workers(list: &[WorkerStatus]) -> CallToolResult {
     }
 }
 
-/// `umbel_kill`: the names killed.
-pub fn killed(names: &[String]) -> CallToolResult {
+/// `umbel_kill`: the names killed, and whether their folders went too.
+pub fn killed(names: &[String], purged: bool) -> CallToolResult {
     let text = if names.is_empty() {
         "no workers to kill".to_string()
     } else {
-        format!("killed {}", names.join(", "))
+        let what = if purged { "purged" } else { "killed" };
+        format!("{what} {}", names.join(", "))
     };
-    result(json!({ "killed": names }), text, false)
+    result(json!({ "killed": names, "purged": purged }), text, false)
 }
 
-/// `umbel_help`: text only.
 /// A screen or a log: the text itself, and `{<key>: text}` as structured content.
 pub fn text(key: &str, text: String) -> CallToolResult {
     result(json!({ key: text }), text.clone(), false)
@@ -149,8 +172,9 @@ pub fn pruned(pruned: &crate::operations::inspect::Pruned) -> CallToolResult {
     result(json!(pruned), text, false)
 }
 
+/// `umbel_help`: the topic's text, also as `{"text": …}` (every tool declares an output schema).
 pub fn help(text: &str) -> CallToolResult {
-    CallToolResult::success(vec![ContentBlock::text(text)])
+    result(json!({ "text": text }), text.to_string(), false)
 }
 
 /// Gives rmcp's "failed to deserialize parameters" results the same `{"error": …}` shape as a
@@ -173,7 +197,7 @@ pub fn argument_errors(tool: &str, response: CallToolResponse) -> CallToolRespon
     let message = format!(
         "invalid arguments for `{tool}`: {detail} (see the tool's input schema, or umbel_help)"
     );
-    CallToolResponse::Complete(failure("usage", message, None))
+    CallToolResponse::Complete(error(&Error::usage(message)))
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Tool results of the conversation tools: `umbel_read` with turn fields, `umbel_actions`,
 //! `umbel_diff` (same conventions as [`super::reply`]).
 
-use super::reply::{answer, encode, failure, result};
+use super::reply::{answer, encode, internal, result};
 use crate::operations::read::Reading;
 use crate::operations::turns::{Selection, TurnActions, TurnDiff};
 use rmcp::model::CallToolResult;
@@ -17,11 +17,7 @@ pub fn reading(reading: Reading) -> CallToolResult {
                 result(value, text, false)
             }
             Some(Err(failed)) => failed,
-            None => failure(
-                "internal",
-                "no turn selected (this is a bug in umbel)".into(),
-                None,
-            ),
+            None => internal("no turn selected (this is a bug in umbel)".into()),
         },
         Reading::Turns(_, list) => {
             let text = format!(

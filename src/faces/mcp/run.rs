@@ -85,14 +85,10 @@ impl Call<'_> {
         match joined {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(err)) => Err(reply::error(&err)),
-            Err(join) => Err(reply::failure(
-                "internal",
-                format!(
-                    "{} failed inside umbel: {join} (this is a bug in umbel)",
-                    self.tool
-                ),
-                None,
-            )),
+            Err(join) => Err(reply::internal(format!(
+                "{} failed inside umbel: {join} (this is a bug in umbel)",
+                self.tool
+            ))),
         }
     }
 }

@@ -43,7 +43,9 @@ impl UmbelServer {
         UmbelServer {
             ctx,
             shutdown,
-            tool_router: Self::tool_router() + Self::conversation_router(),
+            tool_router: super::annotations::annotate(
+                Self::tool_router() + Self::conversation_router(),
+            ),
         }
     }
 
@@ -80,8 +82,12 @@ impl UmbelServer {
         Parameters(args): Parameters<SpawnArgs>,
         request: RequestContext<RoleServer>,
     ) -> CallToolResult {
+        let label = match &args.name {
+            Some(name) => format!("starting `{name}`"),
+            None => "starting a worker".to_string(),
+        };
         let ran = self
-            .run(&request, "umbel_spawn", None, move |ctx| {
+            .run(&request, "umbel_spawn", Some(label), move |ctx| {
                 spawn::spawn(ctx, &args)
             })
             .await;
@@ -142,7 +148,7 @@ impl UmbelServer {
     /// The answer of the worker's last finished turn: {text, isError, source, sessionId, ...}.
     /// With turn: N that turn {turn, prompt, answer, ended, isError}; with all: true or
     /// sinceTurn: N, {turns: [...]} (every turn, or those after N).
-    #[tool(name = "umbel_read", annotations(read_only_hint = true))]
+    #[tool(name = "umbel_read")]
     async fn read(
         &self,
         Parameters(args): Parameters<ReadArgs>,
@@ -163,7 +169,7 @@ impl UmbelServer {
     /// What one worker (or every worker) is doing: {workers: [{name, state, position, ...}]};
     /// state is starting, ready, busy, needs-input or dead (corrupt, with a problem, when umbel
     /// cannot read the worker's meta.json).
-    #[tool(name = "umbel_status", annotations(read_only_hint = true))]
+    #[tool(name = "umbel_status")]
     async fn status(
         &self,
         Parameters(args): Parameters<StatusArgs>,
@@ -178,7 +184,7 @@ impl UmbelServer {
     }
 
     /// List every worker: {workers: [...]}, as umbel_status without a name.
-    #[tool(name = "umbel_ls", annotations(read_only_hint = true))]
+    #[tool(name = "umbel_ls")]
     async fn ls(
         &self,
         Parameters(NoArgs {}): Parameters<NoArgs>,
@@ -200,17 +206,18 @@ impl UmbelServer {
         Parameters(args): Parameters<KillArgs>,
         request: RequestContext<RoleServer>,
     ) -> CallToolResult {
+        let purged = args.purge;
         let ran = self
             .run(&request, "umbel_kill", None, move |ctx| {
                 kill::kill(ctx, &args)
             })
             .await;
-        ran.map_or_else(|e| e, |names| reply::killed(&names))
+        ran.map_or_else(|e| e, |names| reply::killed(&names, purged))
     }
 
     /// The worker's screen as text, for showing a person (never parse it for answers; use
     /// umbel_read). A dead worker's kept last screen when its pane is gone.
-    #[tool(name = "umbel_capture", annotations(read_only_hint = true))]
+    #[tool(name = "umbel_capture")]
     async fn capture(
         &self,
         Parameters(args): Parameters<CaptureArgs>,
@@ -226,7 +233,7 @@ impl UmbelServer {
 
     /// The worker's event log, one line per hook event (`<ns> <Event> <payload file>`).
     /// `follow` is refused here: call again later instead.
-    #[tool(name = "umbel_logs", annotations(read_only_hint = true))]
+    #[tool(name = "umbel_logs")]
     async fn logs(
         &self,
         Parameters(args): Parameters<LogsArgs>,
@@ -236,7 +243,7 @@ impl UmbelServer {
             let message =
                 "umbel_logs cannot follow over MCP; call it again, or umbel_wait for events"
                     .to_string();
-            return reply::failure("usage", message, None);
+            return reply::error(&crate::core::errors::Error::usage(message));
         }
         let ran = self
             .run(&request, "umbel_logs", None, move |ctx| {
@@ -265,7 +272,7 @@ impl UmbelServer {
     }
 
     /// How to use umbel's tools; topic: lifecycle, providers or outcomes (an overview without).
-    #[tool(name = "umbel_help", annotations(read_only_hint = true))]
+    #[tool(name = "umbel_help")]
     async fn help(&self, Parameters(args): Parameters<HelpArgs>) -> CallToolResult {
         match help::topic(args.topic.as_deref()) {
             Ok(text) => reply::help(text),

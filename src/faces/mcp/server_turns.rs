@@ -15,7 +15,7 @@ use rmcp::{RoleServer, tool, tool_router};
 impl UmbelServer {
     /// The tools the worker ran in its last turn (or turn N), from its transcript:
     /// {turn, prompt, ended, actions: [{tool, input, status: ok|error|pending}]}.
-    #[tool(name = "umbel_actions", annotations(read_only_hint = true))]
+    #[tool(name = "umbel_actions")]
     async fn actions(
         &self,
         Parameters(args): Parameters<ActionsArgs>,
@@ -32,7 +32,7 @@ impl UmbelServer {
 
     /// What changed between two turns' answers (default: the one before the last, and the
     /// last): {from, to, identical, fromText, toText, unified, hunks: [{header, lines}]}.
-    #[tool(name = "umbel_diff", annotations(read_only_hint = true))]
+    #[tool(name = "umbel_diff")]
     async fn diff(
         &self,
         Parameters(args): Parameters<DiffArgs>,

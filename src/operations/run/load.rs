@@ -8,13 +8,44 @@ use crate::core::workflow::model::{self, MAX_FILE_BYTES};
 use crate::core::workflow::validate::{Context, validate};
 use crate::core::workflow::{Plan, Problem};
 use crate::operations::guard::Guard;
+use std::io::Read;
 use std::path::Path;
 
 /// The checked plan of `file`, and the file's text. Relative paths in it resolve against
 /// `base` when given (a resumed run's original folder: `file` is then the run's copy), else
 /// against the file's own folder.
 pub fn load(ctx: &Ctx, file: &Path, base: Option<&Path>) -> Result<(Plan, String)> {
-    let text = read_text(file)?;
+    // Read one byte past the limit so a huge file is refused without reading all of it.
+    let bytes = files::read_capped(file, MAX_FILE_BYTES as u64 + 1)
+        .map_err(|e| Error::io("cannot read", file, e))?;
+    load_bytes(ctx, file, bytes, base)
+}
+
+/// As [`load`], reading the workflow from `source` (standard input for `umbel run -`); `file`
+/// names it in messages, and relative paths resolve against `file`'s folder unless `base`.
+pub fn load_from(
+    ctx: &Ctx,
+    file: &Path,
+    source: impl Read,
+    base: Option<&Path>,
+) -> Result<(Plan, String)> {
+    // Read one byte past the limit so a huge file is refused without reading all of it.
+    let mut bytes = Vec::new();
+    source
+        .take(MAX_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io("cannot read", file, e))?;
+    load_bytes(ctx, file, bytes, base)
+}
+
+/// The checked plan of a workflow read as `bytes` (at most one past the limit).
+fn load_bytes(
+    ctx: &Ctx,
+    file: &Path,
+    bytes: Vec<u8>,
+    base: Option<&Path>,
+) -> Result<(Plan, String)> {
+    let text = text_of(file, bytes)?;
     let parsed = model::parse(file, &text)?;
     let base = match base {
         Some(base) => base.to_path_buf(),
@@ -37,11 +68,9 @@ pub fn load(ctx: &Ctx, file: &Path, base: Option<&Path>) -> Result<(Plan, String
     Ok((plan, text))
 }
 
-/// The workflow file's text: at most [`MAX_FILE_BYTES`], UTF-8.
-fn read_text(file: &Path) -> Result<String> {
-    // Read one byte past the limit so a huge file is refused without reading all of it.
-    let bytes = files::read_capped(file, MAX_FILE_BYTES as u64 + 1)
-        .map_err(|e| Error::io("cannot read", file, e))?;
+/// The workflow's text: at most [`MAX_FILE_BYTES`] (`bytes` holds one more when it is longer:
+/// a huge file is refused without reading all of it), UTF-8.
+fn text_of(file: &Path, bytes: Vec<u8>) -> Result<String> {
     let invalid = |problem: Problem| Error::InvalidWorkflow {
         file: file.to_path_buf(),
         problems: vec![problem],

@@ -7,7 +7,7 @@ mod load;
 mod step;
 
 pub use execute::execute;
-pub use load::load;
+pub use load::{load, load_from};
 
 use super::Ctx;
 use super::kill;

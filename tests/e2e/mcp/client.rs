@@ -48,14 +48,7 @@ impl Mcp {
                 let _ = running.waiting().await;
             }
         });
-        let handler = Client::default();
-        let progress = handler.progress.clone();
-        let client = handler.serve(client_io).await.expect("MCP initialize");
-        Mcp {
-            client,
-            progress,
-            stderr: Arc::new(Mutex::new(String::new())),
-        }
+        Mcp::connect(client_io, Arc::new(Mutex::new(String::new()))).await
     }
 
     pub async fn start(sb: &Sandbox) -> Mcp {
@@ -78,13 +71,22 @@ impl Mcp {
                 }
             });
         }
+        Mcp::connect(transport, log).await
+    }
+
+    /// The client over `transport`, initialized; `stderr` collects the server's log.
+    async fn connect<T, E, A>(transport: T, stderr: Arc<Mutex<String>>) -> Mcp
+    where
+        T: rmcp::transport::IntoTransport<RoleClient, E, A> + Send + 'static,
+        E: std::error::Error + Send + Sync + 'static,
+    {
         let handler = Client::default();
         let progress = handler.progress.clone();
         let client = handler.serve(transport).await.expect("MCP initialize");
         Mcp {
             client,
             progress,
-            stderr: log,
+            stderr,
         }
     }
 
@@ -123,6 +125,17 @@ impl Mcp {
         assert_eq!(meta["name"], name);
     }
 
+    /// One turn of worker `name`: `umbel_send`, then `umbel_wait` from the position it gave,
+    /// which must end with `stop`.
+    pub async fn turn(&self, name: &str, prompt: &str) {
+        let sent = self
+            .ok("umbel_send", json!({ "name": name, "prompt": prompt }))
+            .await;
+        let since = sent["position"].as_u64().expect("position");
+        let args = json!({ "name": name, "since": since, "timeout": "60s" });
+        assert_eq!(self.ok("umbel_wait", args).await["outcome"], "stop");
+    }
+
     pub fn log(&self) -> String {
         self.stderr.lock().expect("log lock").clone()
     }
@@ -135,7 +148,7 @@ pub fn params(tool: &str, args: Value) -> CallToolRequestParams {
 
 /// A worker whose turns never end.
 pub fn wedged(sb: &Sandbox) -> Vec<String> {
-    vec![sb.scenario("wedge", json!({ "default": { "end": "wedge" } }))]
+    vec![sb.scenario("wedge", sim::wedge())]
 }
 
 pub fn code(v: &Value) -> &str {

@@ -17,12 +17,7 @@ async fn earlier_turns_actions_and_diffs_over_mcp() {
     let args = json!({ "name": "t1", "cwd": sb.project, "env": [scenario], "unattended": true });
     mcp.ok("umbel_spawn", args).await;
     for prompt in ["first", "second"] {
-        let sent = mcp
-            .ok("umbel_send", json!({ "name": "t1", "prompt": prompt }))
-            .await;
-        let since = sent["position"].as_u64().expect("position");
-        let args = json!({ "name": "t1", "since": since, "timeout": "60s" });
-        assert_eq!(mcp.ok("umbel_wait", args).await["outcome"], "stop");
+        mcp.turn("t1", prompt).await;
     }
     let first = mcp
         .ok("umbel_read", json!({ "name": "t1", "turn": 1 }))

@@ -11,10 +11,10 @@ async fn a_guard_given_to_send_is_enforced_by_wait() {
     let mcp = Mcp::start(&sb).await;
     let scenario = sb.scenario(
         "s",
-        json!({"turns": [
-            {"match": "Write", "reply": "a draft"},
-            {"match": "[umbel] Your answer was rejected", "reply": "DONE"}
-        ]}),
+        sim::matching(&[
+            ("Write", "a draft"),
+            ("[umbel] Your answer was rejected", "DONE"),
+        ]),
     );
     mcp.spawn(&sb, "mg1", &[scenario, sb.record_env()]).await;
     let check = ["sh", "-c", "grep -q DONE || { echo 'say DONE'; exit 1; }"];
@@ -36,8 +36,8 @@ async fn a_schema_never_met_is_a_rejected_error_result() {
     let sb = Sandbox::new();
     let mcp = Mcp::start(&sb).await;
     let schema = sb.root.join("s.json");
-    std::fs::write(&schema, r#"{"type":"object"}"#).unwrap();
-    let scenario = sb.scenario("s", json!({"default": {"reply": "prose only"}}));
+    sb.write(&schema, r#"{"type":"object"}"#);
+    let scenario = sb.scenario("s", sim::reply("prose only"));
     mcp.spawn(&sb, "mg2", &[scenario]).await;
     mcp.ok("umbel_send", json!({ "name": "mg2", "prompt": "Q" }))
         .await;

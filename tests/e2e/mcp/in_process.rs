@@ -9,21 +9,10 @@ use serde_json::json;
 async fn every_tool_works_in_process() {
     let sb = Sandbox::new();
     let mcp = Mcp::in_process(&sb).await;
-    let scenario = sb.scenario(
-        "s",
-        json!({"turns": [
-            {"match": "first", "reply": "one\ntwo"},
-            {"match": "second", "reply": "one\nthree"}
-        ]}),
-    );
-    mcp.spawn(&sb, "ip", &[scenario]).await;
+    let turns = sim::matching(&[("first", "one\ntwo"), ("second", "one\nthree")]);
+    mcp.spawn(&sb, "ip", &[sb.scenario("s", turns)]).await;
     for prompt in ["first", "second"] {
-        let sent = mcp
-            .ok("umbel_send", json!({ "name": "ip", "prompt": prompt }))
-            .await;
-        let since = sent["position"].as_u64().expect("position");
-        let args = json!({ "name": "ip", "since": since, "timeout": "60s" });
-        assert_eq!(mcp.ok("umbel_wait", args).await["outcome"], "stop");
+        mcp.turn("ip", prompt).await;
     }
     let read = mcp.ok("umbel_read", json!({ "name": "ip" })).await;
     assert_eq!(read["text"], "one\nthree");

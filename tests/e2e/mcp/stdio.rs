@@ -3,38 +3,28 @@
 
 use crate::harness::*;
 use serde_json::{Value, json};
-use std::io::{BufRead, Write};
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"0"}}}"#;
+const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+pub(crate) const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"0"}}}"#;
 
 #[test]
 fn stdin_closing_ends_the_server_with_0_and_stdout_is_only_protocol() {
     let sb = Sandbox::new();
-    let mut child = sb
-        .process(&["mcp"])
-        .stdin(Stdio::piped())
-        .spawn()
-        .expect("umbel mcp");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let lines = [
-        INITIALIZE,
-        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    let mut mcp = sb.umbel(["mcp"]).talk();
+    mcp.write_line(INITIALIZE);
+    mcp.write_line(INITIALIZED);
+    mcp.write_line(
         r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"umbel_ls","arguments":{}}}"#,
-    ];
-    for line in lines {
-        writeln!(stdin, "{line}").expect("write");
-    }
-    drop(stdin);
+    );
+    mcp.close_stdin();
     let started = Instant::now();
-    let out = child.wait_with_output().expect("wait");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = mcp.status(0);
     assert!(started.elapsed() < Duration::from_secs(5));
     let replies: Vec<Value> = out
-        .stdout
+        .stdout()
         .lines()
-        .map(|l| serde_json::from_str(&l.expect("line")).expect("JSON-RPC line"))
+        .map(|l| serde_json::from_str(l).expect("JSON-RPC line"))
         .collect();
     assert_eq!(replies.len(), 2, "{replies:?}");
     assert!(
@@ -44,60 +34,37 @@ fn stdin_closing_ends_the_server_with_0_and_stdout_is_only_protocol() {
     );
 
     // No client at all: nothing to serve.
-    let out = sb.process(&["mcp"]).output().expect("umbel mcp");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    sb.umbel(["mcp"]).start().status(0);
 }
 
 #[test]
 fn ctrl_c_ends_the_server_with_130() {
     let sb = Sandbox::new();
-    let mut child = sb
-        .process(&["mcp"])
-        .stdin(Stdio::piped())
-        .spawn()
-        .expect("umbel mcp");
-    let mut stdin = child.stdin.take().expect("stdin");
-    writeln!(stdin, "{INITIALIZE}").expect("write");
-    let mut first = String::new();
-    let mut reader = std::io::BufReader::new(child.stdout.take().expect("stdout"));
-    reader.read_line(&mut first).expect("initialize reply");
+    let mut mcp = sb.umbel(["mcp"]).talk();
+    mcp.write_line(INITIALIZE);
+    let first = mcp.read_line();
     assert!(first.contains("\"serverInfo\""), "{first}");
-    let pid = rustix::process::Pid::from_raw(child.id() as i32).expect("pid");
-    rustix::process::kill_process(pid, rustix::process::Signal::INT).expect("SIGINT");
+    mcp.interrupt();
     let started = Instant::now();
-    let status = child.wait().expect("wait");
-    assert_eq!(status.code(), Some(130));
+    mcp.status(130);
     assert!(started.elapsed() < Duration::from_secs(5));
-    drop(stdin);
 }
 
 #[test]
 fn closing_stdin_mid_wait_exits_at_once_and_leaves_the_worker_busy() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario("wedge", json!({ "default": { "end": "wedge" } }));
-    sb.spawn("e1", &["--env", &scenario]);
-    assert_success(&sb.run(&["send", "e1", "hang"]), "send");
-    let mut child = sb
-        .process(&["mcp"])
-        .stdin(Stdio::piped())
-        .spawn()
-        .expect("umbel mcp");
-    let mut stdin = child.stdin.take().expect("stdin");
+    sb.spawn_playing("e1", sim::wedge(), &[]);
+    sb.umbel(["send", "e1", "hang"]).success();
+    let mut mcp = sb.umbel(["mcp"]).talk();
     let wait = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"umbel_wait","arguments":{"name":"e1","timeout":"60s"}}}"#;
-    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-    for line in [INITIALIZE, initialized, wait] {
-        writeln!(stdin, "{line}").expect("write");
+    for line in [INITIALIZE, INITIALIZED, wait] {
+        mcp.write_line(line);
     }
-    let mut reader = std::io::BufReader::new(child.stdout.take().expect("stdout"));
-    let mut first = String::new();
-    reader.read_line(&mut first).expect("initialize reply");
+    mcp.read_line();
     std::thread::sleep(Duration::from_millis(500));
     let started = Instant::now();
-    drop(stdin);
-    let mut rest = String::new();
-    std::io::Read::read_to_string(&mut reader, &mut rest).expect("read replies");
-    let status = child.wait().expect("wait");
-    assert_eq!(status.code(), Some(0));
+    mcp.close_stdin();
+    let rest = mcp.status(0).stdout();
     assert!(
         started.elapsed() < Duration::from_secs(3),
         "{:?}",
@@ -110,6 +77,6 @@ fn closing_stdin_mid_wait_exits_at_once_and_leaves_the_worker_busy() {
         reply["result"]["structuredContent"]["error"]["code"],
         "interrupted"
     );
-    let status = json_of(&sb.run(&["status", "e1", "--json"]));
+    let status = sb.umbel(["status", "e1", "--json"]).json();
     assert_eq!(status["state"], "busy", "the worker is untouched");
 }

@@ -133,39 +133,16 @@ async fn malformed_calls_are_answered_and_the_server_keeps_serving() {
         }
         other => panic!("unknown tool: {other:?}"),
     }
+    #[rustfmt::skip]
     let cases = [
         ("umbel_read", json!({}), "missing field `name`"),
-        (
-            "umbel_wait",
-            json!({ "name": "b1", "since": "soon" }),
-            "invalid type",
-        ),
-        (
-            "umbel_status",
-            json!({ "nam": "b1" }),
-            "unknown field `nam`",
-        ),
-        (
-            "umbel_wait",
-            json!({ "name": "b1", "timout": "1s" }),
-            "unknown field `timout`",
-        ),
-        (
-            "umbel_spawn",
-            json!({ "provider": "nope" }),
-            "unknown variant `nope`",
-        ),
+        ("umbel_wait", json!({ "name": "b1", "since": "soon" }), "invalid type"),
+        ("umbel_status", json!({ "nam": "b1" }), "unknown field `nam`"),
+        ("umbel_wait", json!({ "name": "b1", "timout": "1s" }), "unknown field `timout`"),
+        ("umbel_spawn", json!({ "provider": "nope" }), "unknown variant `nope`"),
         ("umbel_send", json!({ "name": "b1" }), "needs `prompt`"),
-        (
-            "umbel_send",
-            json!({ "name": "b1", "prompt": "-" }),
-            "needs `prompt`",
-        ),
-        (
-            "umbel_help",
-            json!({ "topic": "nope" }),
-            "lifecycle, providers, outcomes",
-        ),
+        ("umbel_send", json!({ "name": "b1", "prompt": "-" }), "needs `prompt`"),
+        ("umbel_help", json!({ "topic": "nope" }), "lifecycle, providers, outcomes"),
     ];
     for (tool, args, needle) in cases {
         let e = mcp.err(tool, args.clone()).await;
@@ -182,14 +159,7 @@ async fn malformed_calls_are_answered_and_the_server_keeps_serving() {
     // Still serving, and the worker took none of it.
     let help = mcp.call("umbel_help", json!({ "topic": "outcomes" })).await;
     assert_eq!(help.is_error, Some(false));
-    let sent = mcp
-        .ok(
-            "umbel_send",
-            json!({ "name": "b1", "prompt": "after all that" }),
-        )
-        .await;
-    let args = json!({ "name": "b1", "since": sent["position"], "timeout": "60s" });
-    assert_eq!(mcp.ok("umbel_wait", args).await["outcome"], "stop");
+    mcp.turn("b1", "after all that").await;
     let answer = mcp.ok("umbel_read", json!({ "name": "b1" })).await;
     assert_eq!(answer["text"], "Response to: after all that");
 }
@@ -218,14 +188,7 @@ async fn a_long_wait_does_not_hold_up_another_workers_turn() {
     let mut pending = tokio::spawn(long.await_response());
 
     let started = Instant::now();
-    let sent = mcp
-        .ok(
-            "umbel_send",
-            json!({ "name": "fast", "prompt": "meanwhile" }),
-        )
-        .await;
-    let args = json!({ "name": "fast", "since": sent["position"], "timeout": "60s" });
-    assert_eq!(mcp.ok("umbel_wait", args).await["outcome"], "stop");
+    mcp.turn("fast", "meanwhile").await;
     let answer = mcp.ok("umbel_read", json!({ "name": "fast" })).await;
     assert_eq!(answer["text"], "Response to: meanwhile");
     eprintln!("fast turn beside a pending wait: {:?}", started.elapsed());

@@ -11,19 +11,15 @@ each_provider!(losing_the_session_mid_turn_is_input_126_sign_in);
 fn losing_the_session_mid_turn_is_input_126_sign_in(provider: &str) {
     let sb = Sandbox::new();
     let turn = json!({ "reply": "Half an answer", "end": "sign_in" });
-    let scenario = sb.scenario("s", json!({ "default": turn }));
-    sb.spawn("s1", &["--provider", provider, "--env", &scenario]);
-    assert_success(&sb.run(&["send", "s1", "go"]), "send");
-    let out = sb.run(&["wait", "s1", "--json", "--timeout", "30s"]);
-    assert_eq!(out.status.code(), Some(126), "{provider}: {}", stderr(&out));
-    let outcome = json_of(&out);
+    sb.spawn_playing("s1", json!({ "default": turn }), &["--provider", provider]);
+    let outcome = sb.turn_outcome("s1", "go", 126);
     assert_eq!(outcome["outcome"], "input", "{outcome}");
     assert_eq!(outcome["reason"], "sign-in", "{outcome}");
     assert!(
         outcome["screen"].as_str().is_some_and(|s| !s.is_empty()),
         "{outcome}"
     );
-    let status = json_of(&sb.run(&["status", "s1", "--json"]));
+    let status = sb.umbel(["status", "s1", "--json"]).json();
     assert_eq!(status["state"], "needs-input", "{status}");
     assert_eq!(status["needsInput"], "sign-in", "{status}");
 }
@@ -32,18 +28,12 @@ fn losing_the_session_mid_turn_is_input_126_sign_in(provider: &str) {
 fn a_claude_question_is_input_126_question() {
     let sb = Sandbox::new();
     let end = json!({ "question": { "text": "Which branch should I use?" } });
-    let scenario = sb.scenario(
-        "s",
-        json!({ "default": { "reply": "Let me ask.", "end": end } }),
-    );
-    sb.spawn("q1", &["--env", &scenario]);
-    assert_success(&sb.run(&["send", "q1", "pick one"]), "send");
-    let out = sb.run(&["wait", "q1", "--json", "--timeout", "30s"]);
-    assert_eq!(out.status.code(), Some(126), "{}", stderr(&out));
-    let outcome = json_of(&out);
+    let scenario = json!({ "default": { "reply": "Let me ask.", "end": end } });
+    sb.spawn_playing("q1", scenario, &[]);
+    let outcome = sb.turn_outcome("q1", "pick one", 126);
     assert_eq!(outcome["outcome"], "input", "{outcome}");
     assert_eq!(outcome["reason"], "question", "{outcome}");
-    let status = json_of(&sb.run(&["status", "q1", "--json"]));
+    let status = sb.umbel(["status", "q1", "--json"]).json();
     assert_eq!(status["state"], "needs-input", "{status}");
     assert_eq!(status["needsInput"], "question", "{status}");
 }

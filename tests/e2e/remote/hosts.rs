@@ -202,11 +202,7 @@ impl Net {
 impl Drop for Net {
     fn drop(&mut self) {
         // The local side first: its `kill --all` reaches the hosts while they are up.
-        let _ = self
-            .local
-            .umbel()
-            .args(["kill", "--all", "--purge"])
-            .output();
+        let _ = self.local.process(&["kill", "--all", "--purge"]).output();
         // The shared ssh connections end when the relays cut them (`Host` drops).
     }
 }

@@ -2,6 +2,7 @@
 //! kill, secrets kept off every argv, typed errors for hosts that cannot be used.
 
 use super::hosts::{Net, sshd_available};
+use super::json_of;
 use crate::harness::*;
 use serde_json::json;
 
@@ -124,11 +125,9 @@ fn a_remote_permission_is_needs_input_126_and_a_prompt_on_stdin_travels_along() 
     );
     let sent = net
         .local
-        .umbel()
-        .args(["send", "perm"])
-        .write_stdin("a prompt\nfrom stdin")
-        .output()
-        .expect("send");
+        .umbel(["send", "perm"])
+        .stdin("a prompt\nfrom stdin")
+        .run();
     assert_success(&sent, "send from stdin");
     assert_eq!(
         net.host("h1").sandbox.received(),
@@ -351,14 +350,12 @@ fn print_mode_runs_on_the_host_with_its_stdin_and_secrets() {
     let project = h1.project.to_string_lossy().into_owned();
     let out = net
         .local
-        .umbel()
-        .args([
+        .umbel([
             "-p", "--host", "h1", "--cwd", &project, "--env", &scenario, "--env", &record, "--env",
             "MY_TOKEN",
         ])
-        .write_stdin("the prompt on stdin")
-        .output()
-        .expect("-p");
+        .stdin("the prompt on stdin")
+        .run();
     assert_success(&out, "-p --host");
     assert_eq!(stdout(&out), "remote answer\n");
     assert_eq!(h1.received(), vec![b"the prompt on stdin".to_vec()]);

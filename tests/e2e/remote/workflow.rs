@@ -2,6 +2,7 @@
 //! remote worker.
 
 use super::hosts::{Net, sshd_available};
+use super::json_of;
 use crate::harness::*;
 use serde_json::json;
 
@@ -49,11 +50,9 @@ steps:
     std::fs::write(&path, yaml).unwrap();
     let out = net
         .local
-        .umbel()
+        .umbel(["run", "--json", path.to_str().unwrap()])
         .env("UMBEL_PROGRESS", "plain")
-        .args(["run", "--json", path.to_str().unwrap()])
-        .output()
-        .unwrap();
+        .run();
     assert_success(&out, "run");
     let record = json_of(&out);
     assert_eq!(record["status"], "completed", "{record:#}");

@@ -1,14 +1,33 @@
-//! The e2e harness: a sandbox per test (state root, HOME with a claude config, a project folder,
-//! TMUX_TMPDIR) and a builder for `umbel` commands in it. Dropping the sandbox kills every worker
-//! through `umbel kill --all --purge`, so no tmux server outlives its test; tests never run
-//! tmux themselves.
+//! The e2e harness: a [`Sandbox`] per test (state root, HOME with a claude config, a project
+//! folder, TMUX_TMPDIR, so a private tmux server) and [`Test`], the builder every test runs
+//! `umbel` through: `sb.umbel([..])` or `sb.cmd("..")`, then expectations, then a finisher
+//! (test.rs). [`Running`] is a Test started in the background (running.rs); `sim` names the
+//! common scenarios. Dropping the sandbox kills every worker through `umbel kill --all
+//! --purge`, so no tmux server outlives its test; tests never run tmux themselves.
+//!
+//! Lower-level calls remain only where a test cannot go through `Test`:
+//! - `Sandbox::pty_command`: `umbel` in a pseudo-terminal under rexpect (attach.rs,
+//!   progress.rs, faults_input.rs's terminal `read`), which needs the bare command.
+//! - `Sandbox::process`: the command rmcp's `TokioChildProcess` transport spawns (mcp/client.rs).
+//! - `Sandbox::run` and `Sandbox::command`: the benches (benches/latency.rs, benches/figures).
+//! - `assert_success` and `stdout` on a plain `Output`: programs other than umbel — bash
+//!   driving the completion script (inspect.rs), the real CLIs' own print modes (tiers.rs).
+//! - `sandbox_tmux`, `umbel::operations::Ctx::from_env`: a test playing the person at the
+//!   keyboard, or calling umbel's library to count tmux calls or poll a pane (fleet.rs,
+//!   inspect.rs, faults.rs, tiers.rs, secrets.rs, faults_state.rs).
 
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
 use assert_cmd::Command;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Output;
+
+mod running;
+pub mod sim;
+mod test;
+pub use running::Running;
+pub use test::{Ran, Test};
 
 /// The fake binary built by the `sim` crate.
 pub fn fake(name: &str) -> PathBuf {
@@ -141,8 +160,24 @@ impl Sandbox {
         self.vars.clone()
     }
 
-    /// An `umbel` command in this sandbox (clean environment, project folder as cwd).
-    pub fn umbel(&self) -> Command {
+    /// `umbel ARGS` in this sandbox, as a [`Test`] to chain expectations onto.
+    pub fn umbel<I, S>(&self, args: I) -> Test<'_>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<std::ffi::OsStr>,
+    {
+        Test::new(self).args(args)
+    }
+
+    /// `umbel WORDS` as a [`Test`], the words split at whitespace (for arguments without
+    /// spaces: `sb.cmd("wait w1 --json --timeout 30s")`).
+    pub fn cmd(&self, words: &str) -> Test<'_> {
+        self.umbel(words.split_whitespace())
+    }
+
+    /// An `umbel` command in this sandbox (clean environment, project folder as cwd): the
+    /// lower level under [`Test`].
+    pub fn command(&self) -> Command {
         let mut cmd = Command::cargo_bin("umbel").expect("umbel binary");
         cmd.env_clear()
             .envs(self.vars.iter().cloned())
@@ -151,7 +186,8 @@ impl Sandbox {
         cmd
     }
 
-    /// A plain `std::process::Command` for `umbel ARGS` (for concurrent runs).
+    /// A plain `std::process::Command` for `umbel ARGS`: stdin null, stdout and stderr piped
+    /// (under [`Test::start`], and for rmcp's child-process transport).
     pub fn process(&self, args: &[&str]) -> std::process::Command {
         let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("umbel"));
         cmd.env_clear()
@@ -186,12 +222,39 @@ impl Sandbox {
         })
     }
 
-    /// Runs `umbel ARGS` and returns its output.
+    /// Runs `umbel ARGS` and returns its output (the benches' lower level; tests use `Test`).
     pub fn run(&self, args: &[&str]) -> Output {
-        self.umbel().args(args).output().expect("run umbel")
+        self.command().args(args).output().expect("run umbel")
+    }
+
+    /// Writes `text` to `path` (relative: under the project folder), making its parents, and
+    /// returns the full path.
+    #[track_caller]
+    pub fn write(&self, path: impl AsRef<Path>, text: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.project.join(path);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(&path, text).expect("write");
+        path
+    }
+
+    /// [`Sandbox::write`], then makes the file executable (a check script, a fake CLI).
+    #[track_caller]
+    pub fn write_executable(&self, path: impl AsRef<Path>, text: impl AsRef<[u8]>) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = self.write(path, text);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        path
+    }
+
+    /// Writes a scenario file and returns its path (for a workflow worker's
+    /// `UMBEL_SIM_SCENARIO`).
+    pub fn scenario_file(&self, name: &str, scenario: Value) -> String {
+        let env = self.scenario(name, scenario);
+        env.trim_start_matches("UMBEL_SIM_SCENARIO=").to_string()
     }
 
     /// Writes a scenario file and returns the `--env` argument that hands it to the fake.
+    #[track_caller]
     pub fn scenario(&self, name: &str, scenario: Value) -> String {
         let path = self.root.join(format!("{name}.json"));
         std::fs::write(&path, scenario.to_string()).expect("write scenario");
@@ -217,11 +280,33 @@ impl Sandbox {
     }
 
     /// Spawns worker `name` with extra arguments; panics with umbel's stderr on failure.
+    #[track_caller]
     pub fn spawn(&self, name: &str, extra: &[&str]) {
-        let mut args = vec!["spawn", "--name", name];
-        args.extend_from_slice(extra);
-        let out = self.run(&args);
-        assert_success(&out, "spawn");
+        self.umbel(["spawn", "--name", name]).args(extra).success();
+    }
+
+    /// Spawns worker `name` playing `scenario` (written as `<name>.json`), with `extra` spawn
+    /// arguments after its `--env`.
+    #[track_caller]
+    pub fn spawn_playing(&self, name: &str, scenario: Value, extra: &[&str]) {
+        let env = self.scenario(name, scenario);
+        self.spawn(name, &[&["--env", env.as_str()], extra].concat());
+    }
+
+    /// Sends `prompt` to worker `name` (it must be accepted) and returns the `wait NAME` that
+    /// follows, for the caller to add flags and expectations to.
+    #[track_caller]
+    pub fn turn(&self, name: &str, prompt: &str) -> Test<'_> {
+        self.umbel(["send", name, prompt]).success();
+        self.umbel(["wait", name])
+    }
+
+    /// One turn to its end: [`Sandbox::turn`], waiting with `--json --timeout 30s`, which must
+    /// exit with `code`; the outcome, parsed.
+    #[track_caller]
+    pub fn turn_outcome(&self, name: &str, prompt: &str, code: i32) -> Value {
+        let wait = self.turn(name, prompt).args(["--json", "--timeout", "30s"]);
+        wait.status(code).json()
     }
 
     /// A worker's session folder.
@@ -241,10 +326,10 @@ impl Sandbox {
     }
 
     /// `umbel ls --json`, parsed.
+    #[track_caller]
     pub fn ls(&self) -> Vec<Value> {
-        let out = self.run(&["ls", "--json"]);
-        assert_success(&out, "ls");
-        serde_json::from_slice(&out.stdout).expect("ls json")
+        let ls = self.umbel(["ls", "--json"]).success().json();
+        serde_json::from_value(ls).expect("ls json")
     }
 }
 
@@ -256,13 +341,37 @@ impl Drop for Sandbox {
             eprintln!("kept sandbox {}", dir.keep().display());
             return;
         }
-        let _ = self.umbel().args(["kill", "--all", "--purge"]).output();
+        let _ = self.command().args(["kill", "--all", "--purge"]).output();
         if let Some(mut model) = self.model.take() {
             crate::real::reap(&self.root);
             let _ = model.kill();
             let _ = model.wait();
         }
     }
+}
+
+/// Starts every test at once, waits for all, and asserts a race with one winner: one exited 0
+/// and another 1. Returns the first that failed.
+#[track_caller]
+pub fn race<'a>(tests: impl IntoIterator<Item = Test<'a>>) -> Ran {
+    let running: Vec<Running> = tests.into_iter().map(Test::start).collect();
+    let runs: Vec<Ran> = running.into_iter().map(Running::run).collect();
+    let codes: Vec<_> = runs.iter().map(Ran::code).collect();
+    assert!(
+        codes.contains(&Some(0)) && codes.contains(&Some(1)),
+        "{codes:?}"
+    );
+    let loser = runs.into_iter().find(|o| !o.status.success());
+    loser.expect("a loser")
+}
+
+/// `len` bytes of text: the alphabet over and over, a newline every `width` bytes.
+pub fn text_of(len: u32, width: u32) -> Vec<u8> {
+    let byte = |i: u32| match i % width == width - 1 {
+        true => b'\n',
+        false => b'a' + (i % 26) as u8,
+    };
+    (0..len).map(byte).collect()
 }
 
 /// The providers every shared test runs against.
@@ -349,7 +458,6 @@ pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// stdout parsed as JSON.
 /// The answers of a `read --all --json` array, oldest first.
 pub fn answers_of(all: &Value) -> Vec<&str> {
     all.as_array()
@@ -357,24 +465,4 @@ pub fn answers_of(all: &Value) -> Vec<&str> {
         .iter()
         .filter_map(|t| t["answer"].as_str())
         .collect()
-}
-
-pub fn json_of(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}\nstderr: {}", stdout(out), stderr(out)))
-}
-
-/// Whether a path exists below `dir` whose file name ends with `suffix`.
-pub fn find_file(dir: &Path, suffix: &str) -> Option<PathBuf> {
-    for entry in std::fs::read_dir(dir).ok()?.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            if let Some(found) = find_file(&path, suffix) {
-                return Some(found);
-            }
-        } else if path.to_string_lossy().ends_with(suffix) {
-            return Some(path);
-        }
-    }
-    None
 }

@@ -1,0 +1,139 @@
+//! What to do next, per error kind and per wait outcome: one short sentence a person or a host
+//! model can act on. The CLI prints it after the error, `--json` and MCP carry it as `hint`, and
+//! an MCP error result's text holds it (hosts show the model only that text).
+
+use super::errors::Error;
+use super::outcome::OutcomeKind;
+
+impl Error {
+    /// The next step for this kind of error.
+    pub fn hint(&self) -> &'static str {
+        match self {
+            Error::Usage { .. } => {
+                "check the arguments against `umbel <verb> --help` (over MCP: the tool's input schema, or umbel_help)"
+            }
+            Error::InvalidName { .. } => {
+                "name workers with lowercase letters, digits and `-`, starting with a letter or digit (at most 63 characters)"
+            }
+            Error::EnvUnset { .. } => {
+                "export the variable before starting umbel, or pass it as `--env NAME=value`"
+            }
+            Error::CwdMissing { .. } => "create the folder, or pass one that exists",
+            Error::BinaryNotFound { .. } => {
+                "install the CLI, or point the named UMBEL_*_BIN variable at it; `umbel doctor` checks"
+            }
+            Error::Exists { .. } => {
+                "pick another name, or `umbel kill --purge NAME` the old worker first"
+            }
+            Error::NotFound { .. } => "list the workers with `umbel ls` (umbel_ls)",
+            Error::Dead { .. } => {
+                "look at its last screen (`umbel capture NAME`), then `umbel kill --purge NAME` and spawn it again"
+            }
+            Error::Busy { .. } => {
+                "wait for the running turn to end (`umbel wait NAME`), then send again"
+            }
+            Error::NotSubmitted { .. } => {
+                "look at the screen (`umbel capture NAME`): the CLI may show a dialog; then send again"
+            }
+            Error::SignIn { .. } => {
+                "sign in once by running the CLI in a terminal, then spawn again"
+            }
+            Error::DialogOpen { .. } => {
+                "answer the dialog yourself (`umbel attach NAME`, detach with C-b d), then wait again"
+            }
+            Error::StartupFailed { .. } => {
+                "read the last screen in the error; `umbel doctor` checks tmux, the binaries and the hooks"
+            }
+            Error::Tmux { .. } => "run `umbel doctor` to check tmux and umbel's private socket",
+            Error::Io { .. } => {
+                "check that the path exists, is writable by you, and that the disk is not full"
+            }
+            Error::Corrupt { .. } => {
+                "the state cannot be read: `umbel kill --purge NAME` removes the worker and its folder"
+            }
+            Error::NoAnswer { .. } => {
+                "wait for the turn to end first (`umbel wait NAME`), then read"
+            }
+            Error::AnswerLost { .. } => {
+                "`umbel read NAME --all` shows the turns the transcript holds"
+            }
+            Error::NoTurn { .. } => {
+                "send a prompt first, or `wait --since POS` for whatever comes next"
+            }
+            Error::TurnOutOfRange { .. } => {
+                "pick a turn in range; `umbel read NAME --all` lists them"
+            }
+            Error::InvalidWorkflow { .. } => {
+                "fix each listed line; `umbel run --check FILE` checks a workflow without running it"
+            }
+            Error::UserConfig { .. } => "fix the named file (or move it aside), then spawn again",
+            Error::CheckFailed { .. } => {
+                "run the check command by hand in the worker's folder to see why it fails"
+            }
+            Error::StdinNotText { .. } => "pipe text, or pass the prompt as an argument",
+            Error::Interrupted => "run it again; the worker was left as it was",
+            Error::HostUnreachable { .. } => {
+                "check that `ssh HOST true` works from here (docs/remote.md); the worker there is untouched"
+            }
+            Error::HostKey { .. } => {
+                "verify the host's key fingerprint and accept it with `ssh HOST` once in a terminal"
+            }
+            Error::RemoteUmbel { .. } => {
+                "install the same umbel version on the host, on the PATH of `ssh HOST`, or set UMBEL_REMOTE_UMBEL"
+            }
+            Error::Remote { .. } => {
+                "act on the host's error as for a local worker (its code is in the message)"
+            }
+        }
+    }
+}
+
+impl OutcomeKind {
+    /// The next step after a wait that ended this way.
+    pub fn hint(self) -> &'static str {
+        match self {
+            OutcomeKind::Stop => "read the answer (`umbel read NAME`, umbel_read)",
+            OutcomeKind::Rejected => {
+                "the guardrails rejected every attempt: read the last check's output, then send a clearer prompt"
+            }
+            OutcomeKind::ProviderError => {
+                "the provider failed the turn: try again after `retryAt` if given, or check the provider's status"
+            }
+            OutcomeKind::Idle => {
+                "nothing happened for the idle time: wait again, or look at the screen (`umbel capture NAME`)"
+            }
+            OutcomeKind::Timeout => {
+                "the turn is still running: wait again (`--since` the same position) or kill the worker"
+            }
+            OutcomeKind::Dead => {
+                "the CLI exited: read its last screen, `umbel kill --purge NAME`, then spawn anew"
+            }
+            OutcomeKind::Input => {
+                "the worker waits for a person (the pending tool or dialog): tell your user, or answer it with `umbel attach NAME`"
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_error_and_outcome_has_a_sentence_to_act_on() {
+        let errors = [
+            Error::usage("x"),
+            Error::NotFound { name: "w".into() },
+            Error::Interrupted,
+        ];
+        for e in &errors {
+            assert!(e.hint().len() > 20, "{}", e.code());
+        }
+        assert!(OutcomeKind::Dead.hint().contains("spawn"));
+        assert!(
+            Error::NotFound { name: "w".into() }
+                .hint()
+                .contains("umbel ls")
+        );
+    }
+}
