@@ -77,8 +77,7 @@ impl ExitStatus {
     }
 }
 
-/// The end of a wait, with what is known about it (read back from a host's `wait --json`
-/// for a remote worker).
+/// The end of a wait, with what is known about it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Outcome {
     pub outcome: OutcomeKind,

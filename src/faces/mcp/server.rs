@@ -157,7 +157,7 @@ impl UmbelServer {
         let ran = self
             .run(&request, "umbel_read", None, move |ctx| {
                 if let Some(at) = remote::find(ctx, &args.name)? {
-                    return remote::verbs::answer(ctx, &at).map(read::Reading::Last);
+                    return remote::verbs::reading(ctx, &at, &args);
                 }
                 let worker = Worker::load(ctx, &args.name)?;
                 read::read_any(ctx, &worker, &args)
