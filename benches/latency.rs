@@ -18,7 +18,9 @@
 //!    table of every figure with its goal.
 //! 9. (figures/soak.rs) The soak: 50 mixed workers × 5 turns with `prune`, `status` and seeded
 //!    `kill`s running alongside; lost and crossed turns, and processes left after `kill --all`.
-//! 10. (figures/remote.rs) Workers on other hosts through sshd: `ls` over 3 hosts × 20
+//! 10. (figures/top.rs) `umbel top` with 100 workers: frame draw time, a look at the fleet, and
+//!     the CPU of the live view left alone.
+//! 11. (figures/remote.rs) Workers on other hosts through sshd: `ls` over 3 hosts × 20
 //!     workers, with a hung host, and a remote end-of-turn hook → the local wait returned.
 //!
 //! Figures, not pass/fail: these machines are shared and noisy.
@@ -42,6 +44,11 @@ mod real;
 mod remote;
 #[path = "figures/soak.rs"]
 mod soak;
+#[path = "figures/top.rs"]
+mod top;
+#[allow(dead_code)]
+#[path = "../tests/e2e/top_pane.rs"]
+mod top_pane;
 
 use harness::{Sandbox, assert_success, stdout};
 use serde_json::json;
@@ -96,6 +103,9 @@ fn main() {
     }
     if only.is_empty() || only.iter().any(|o| o == "spawn") {
         rows.push(perf::spawn_rate(&Sandbox::new()));
+    }
+    if only.is_empty() || only.iter().any(|o| o == "top") {
+        rows.extend(top::top_figures());
     }
     if only.is_empty() || only.iter().any(|o| o == "soak") {
         rows.push(soak::soak());

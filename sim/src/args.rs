@@ -145,25 +145,21 @@ mod tests {
 
     #[test]
     fn commander_style_errors() {
-        assert_eq!(
-            parse(&args(&["--x"]), SPECS).unwrap_err(),
-            "error: unknown option '--x'"
-        );
-        assert_eq!(
-            parse(&args(&["--x=1"]), SPECS).unwrap_err(),
-            "error: unknown option '--x'"
-        );
-        assert_eq!(
-            parse(&args(&["-z"]), SPECS).unwrap_err(),
-            "error: unknown option '-z'"
-        );
-        assert_eq!(
-            parse(&args(&["--model"]), SPECS).unwrap_err(),
-            "error: option '--model <model>' argument missing"
-        );
-        assert_eq!(
-            parse(&args(&["--print=1"]), SPECS).unwrap_err(),
-            "error: option '--print' does not take an argument"
-        );
+        let cases = [
+            ("--x", "error: unknown option '--x'"),
+            ("--x=1", "error: unknown option '--x'"),
+            ("-z", "error: unknown option '-z'"),
+            (
+                "--model",
+                "error: option '--model <model>' argument missing",
+            ),
+            (
+                "--print=1",
+                "error: option '--print' does not take an argument",
+            ),
+        ];
+        for (arg, want) in cases {
+            assert_eq!(parse(&args(&[arg]), SPECS).unwrap_err(), want, "{arg}");
+        }
     }
 }

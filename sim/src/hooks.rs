@@ -109,6 +109,30 @@ impl Hooks {
         self.groups.extend(other.groups);
     }
 
+    /// Runs the commands for `event` matching `target` with `payload` on
+    /// stdin, in the runner `runner` makes (only when some match), and waits.
+    pub fn fire(
+        &self,
+        event: &str,
+        target: Option<&str>,
+        payload: &crate::json::Obj,
+        runner: impl FnOnce() -> Runner,
+    ) -> Vec<HookRun> {
+        let commands = self.matching(event, target);
+        if commands.is_empty() {
+            return Vec::new();
+        }
+        runner().run(&commands, &payload.to_line())
+    }
+
+    /// The command lines for `event` (no matcher applied).
+    pub fn commands(&self, event: &str) -> Vec<String> {
+        self.matching(event, None)
+            .into_iter()
+            .map(|c| c.command)
+            .collect()
+    }
+
     /// The commands for `event`; `target` is what the matcher is tested
     /// against (tool name, notification type, …) or `None` for events without
     /// matchers, where every group applies.
@@ -183,6 +207,11 @@ pub struct Runner {
 }
 
 impl Runner {
+    /// Runs in `cwd` with `env` added.
+    pub fn new(cwd: PathBuf, env: Vec<(String, String)>) -> Runner {
+        Runner { cwd, env }
+    }
+
     /// Starts every command at once with `payload` on stdin, then waits for all.
     pub fn run(&self, commands: &[HookCommand], payload: &str) -> Vec<HookRun> {
         let mut running = Vec::new();

@@ -34,7 +34,19 @@ pub fn mix(mut z: u64) -> u64 {
 
 /// Formats 128 bits as a version-4-shaped UUID.
 pub fn uuid_from(hi: u64, lo: u64) -> String {
-    let hi = (hi & 0xffff_ffff_ffff_0fff) | 0x0000_0000_0000_4000;
+    uuid_layout((hi & 0xffff_ffff_ffff_0fff) | 0x0000_0000_0000_4000, lo)
+}
+
+/// A UUIDv7-shaped id: `ms` in the first 48 bits, then version 7, then `r1` and `r2`.
+pub fn uuid7(ms: i64, r1: u64, r2: u64) -> String {
+    uuid_layout(
+        ((ms.max(0) as u64 & 0xffff_ffff_ffff) << 16) | 0x7000 | (r1 & 0x0fff),
+        r2,
+    )
+}
+
+/// `hi` (version already set) and `lo` (variant set here) in the 8-4-4-4-12 layout.
+fn uuid_layout(hi: u64, lo: u64) -> String {
     let lo = (lo & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000;
     format!(
         "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",

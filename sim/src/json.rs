@@ -88,6 +88,23 @@ macro_rules! obj {
     }};
 }
 
+/// Where a `value` that is inline JSON (starting with `{`) or a file path
+/// (`--settings`, `UMBEL_SIM_SCENARIO`) has its text.
+pub enum Source {
+    /// The value itself.
+    Inline,
+    /// The file the value names.
+    File,
+}
+
+/// The text of `value`: itself when it starts with `{`, else the file it names.
+pub fn inline_or_file(value: &str) -> std::io::Result<(String, Source)> {
+    if value.trim_start().starts_with('{') {
+        return Ok((value.to_string(), Source::Inline));
+    }
+    std::fs::read_to_string(value).map(|text| (text, Source::File))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -6,18 +6,21 @@
 //! data ([`scenario`]), and every id and timestamp is derived ([`ids`],
 //! [`clock`]), so a scenario always produces the same bytes.
 //!
-//! Provider-neutral core: [`args`], [`clock`], [`event_loop`], [`hooks`],
-//! [`ids`], [`input`], [`json`], [`jsonl`], [`keys`], [`record`],
-//! [`scenario`], [`screen`], [`selfkill`], [`sha256`], [`stream`], [`term`],
-//! [`timeline`].
-//! Provider specifics live in [`claude`], [`codex`] and [`gemini`].
+//! The shared fake engine is [`engine`] (entry point, TUI shell, event loop,
+//! turn timeline); the provider-neutral pieces it uses: [`args`], [`clock`],
+//! [`hooks`], [`ids`], [`input`], [`json`], [`jsonl`], [`keys`], [`record`],
+//! [`scenario`], [`screen`], [`selfkill`], [`sha256`], [`stream`], [`term`].
+//! Provider specifics (screens, dialogs, record formats, each as data or a
+//! small trait impl) live in [`claude`], [`codex`] and [`gemini`].
 //! `docs/simulator.md` describes the scenario format and the env vars.
 
 pub mod args;
 pub mod claude;
 pub mod clock;
 pub mod codex;
-pub mod event_loop;
+pub mod engine;
+#[cfg(test)]
+pub mod fixtures;
 pub mod gemini;
 pub mod hooks;
 pub mod ids;
@@ -33,4 +36,3 @@ pub mod selfkill;
 pub mod sha256;
 pub mod stream;
 pub mod term;
-pub mod timeline;

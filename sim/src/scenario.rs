@@ -9,6 +9,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::clock::{Clock, DEFAULT_START};
+use crate::json::{Source, inline_or_file};
 use crate::selfkill;
 
 /// The environment variable holding the scenario.
@@ -207,12 +208,12 @@ impl Scenario {
 
     /// Reads the scenario named by `value` (a path, or inline JSON starting with `{`).
     pub fn load(value: &str) -> Result<Self, String> {
-        if value.trim_start().starts_with('{') {
-            return Self::parse(value).map_err(|e| format!("{ENV} (inline JSON): {e}"));
-        }
-        let text = std::fs::read_to_string(value)
-            .map_err(|e| format!("{ENV}: cannot read {value}: {e}"))?;
-        Self::parse(&text).map_err(|e| format!("{ENV} ({value}): {e}"))
+        let (text, source) =
+            inline_or_file(value).map_err(|e| format!("{ENV}: cannot read {value}: {e}"))?;
+        Self::parse(&text).map_err(|e| match source {
+            Source::Inline => format!("{ENV} (inline JSON): {e}"),
+            Source::File => format!("{ENV} ({value}): {e}"),
+        })
     }
 
     /// The scenario from the environment, or the default one when the variable is unset.

@@ -119,6 +119,13 @@ pub fn split_lines(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// A history block: a blank line, then `text` with `first_prefix` and `rest_prefix`.
+pub fn block(text: &str, first_prefix: &str, rest_prefix: &str) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    lines.extend(prefixed(text, first_prefix, rest_prefix));
+    lines
+}
+
 /// `first_prefix` before the first line, `rest_prefix` before every other line.
 pub fn prefixed(text: &str, first_prefix: &str, rest_prefix: &str) -> Vec<String> {
     split_lines(text)

@@ -8,7 +8,7 @@ mod common;
 use std::time::Duration;
 
 use common::codex::{ALL_EVENTS, Sandbox};
-use common::pty::{exit_code, exp, send, spawn};
+use common::pty::{exit_code, exp, send, spawn, step};
 use common::{Sim, read_jsonl};
 
 const BYPASS: &[&str] = &["--no-daemon", "--dangerously-bypass-hook-trust"];
@@ -27,16 +27,13 @@ fn trust_dialog_then_a_turn_then_quit() {
         ],
     );
     exp(&mut p, "› 1. Trust and continue");
-    send(&mut p, "2");
-    exp(&mut p, "› 2. Back to Agent Command Center");
-    send(&mut p, "1");
-    exp(&mut p, "› 1. Trust and continue");
+    step(&mut p, "2", "› 2. Back to Agent Command Center");
+    step(&mut p, "1", "› 1. Trust and continue");
     assert!(
         !s.config_text().contains("trust_level"),
         "digits only move the highlight"
     );
-    send(&mut p, "\r");
-    exp(&mut p, "› Ask Codex to do anything");
+    step(&mut p, "\r", "› Ask Codex to do anything");
     exp(&mut p, "← for agents · ? for shortcuts");
     let cfg = s.config_text();
     assert!(
@@ -51,8 +48,7 @@ fn trust_dialog_then_a_turn_then_quit() {
         s.events().is_empty(),
         "no SessionStart before the first prompt"
     );
-    send(&mut p, "Say hello\r");
-    exp(&mut p, "• Hello!");
+    step(&mut p, "Say hello\r", "• Hello!");
     exp(&mut p, "  Worked for <1s • 19:52");
     assert_eq!(
         s.events_after(3),
@@ -63,8 +59,7 @@ fn trust_dialog_then_a_turn_then_quit() {
     assert_eq!(payloads[0]["model"], "gpt-fake-1");
     assert_eq!(payloads[2]["last_assistant_message"], "Hello!");
     let id = payloads[0]["session_id"].as_str().unwrap().to_string();
-    send(&mut p, "/quit\r");
-    exp(&mut p, "To continue this session, run:");
+    step(&mut p, "/quit\r", "To continue this session, run:");
     exp(&mut p, &format!("  codex resume {id}"));
     exp(&mut p, "Or run codex resume and select Say hello.");
     p.exp_eof().unwrap();
@@ -81,8 +76,7 @@ fn back_or_esc_in_the_trust_dialog_exits_1() {
     let s = Sandbox::new("back").git();
     let mut p = spawn(&s, "{}", BYPASS);
     exp(&mut p, "› 1. Trust and continue");
-    send(&mut p, "\x1b[B");
-    exp(&mut p, "› 2. Back to Agent Command Center");
+    step(&mut p, "\x1b[B", "› 2. Back to Agent Command Center");
     send(&mut p, "\r");
     p.exp_eof().unwrap();
     assert_eq!(exit_code(&p), Some(1));
@@ -100,23 +94,22 @@ fn hook_review_trust_all_is_remembered() {
     let mut p = spawn(&s, "{}", &["--no-daemon"]);
     exp(&mut p, "2 hooks are new or changed.");
     exp(&mut p, "› 1. Review hooks");
-    send(&mut p, "\r");
-    exp(&mut p, "Lifecycle hooks from config and enabled plugins.");
+    step(
+        &mut p,
+        "\r",
+        "Lifecycle hooks from config and enabled plugins.",
+    );
     exp(&mut p, "⚠ 2 hooks need review before they can run.");
-    send(&mut p, "\x1b");
-    exp(&mut p, "Hooks need review");
-    send(&mut p, "\x1b[B");
-    exp(&mut p, "› 2. Trust all and continue");
-    send(&mut p, "\r");
-    exp(&mut p, "› Ask Codex to do anything");
+    step(&mut p, "\x1b", "Hooks need review");
+    step(&mut p, "\x1b[B", "› 2. Trust all and continue");
+    step(&mut p, "\r", "› Ask Codex to do anything");
     let cfg = s.config_text();
     let key = format!(
         "[hooks.state.\"{}:stop:0:0\"]\ntrusted_hash = \"sha256:",
         s.home.join("hooks.json").display()
     );
     assert!(cfg.contains(&key), "{cfg}");
-    send(&mut p, "go\r");
-    exp(&mut p, "• Response to: go");
+    step(&mut p, "go\r", "• Response to: go");
     assert_eq!(s.events_after(2), ["UserPromptSubmit", "Stop"]);
     send(&mut p, "/exit\r");
     p.exp_eof().unwrap();
@@ -135,12 +128,13 @@ fn continuing_without_trust_runs_no_hooks() {
     let s = Sandbox::new("skip").hooks(&["UserPromptSubmit", "Stop"]);
     let mut p = spawn(&s, r#"{"startup":{"hook_review":true}}"#, BYPASS);
     exp(&mut p, "› 1. Review hooks");
-    send(&mut p, "3");
-    exp(&mut p, "› 3. Continue without trusting (hooks won't run)");
-    send(&mut p, "\r");
-    exp(&mut p, "› Ask Codex to do anything");
-    send(&mut p, "go\r");
-    exp(&mut p, "• Response to: go");
+    step(
+        &mut p,
+        "3",
+        "› 3. Continue without trusting (hooks won't run)",
+    );
+    step(&mut p, "\r", "› Ask Codex to do anything");
+    step(&mut p, "go\r", "• Response to: go");
     std::thread::sleep(Duration::from_millis(150));
     assert!(s.events().is_empty());
     assert!(!s.config_text().contains("hooks.state"));
@@ -152,30 +146,24 @@ fn the_first_enter_after_a_paste_is_swallowed() {
     let mut p = spawn(&s, r#"{"startup":{"swallow_enters":1}}"#, BYPASS);
     exp(&mut p, "← for agents");
     let pasted = format!("{}\r\nünï end", "x".repeat(1200));
-    send(&mut p, &format!("\x1b[200~{pasted}\x1b[201~"));
-    exp(&mut p, "› [Pasted Content 1209 chars]");
+    step(
+        &mut p,
+        &format!("\x1b[200~{pasted}\x1b[201~"),
+        "› [Pasted Content 1209 chars]",
+    );
     send(&mut p, "\r");
     std::thread::sleep(Duration::from_millis(300));
     assert!(
         !s.root.join("rec/prompt-1.txt").exists(),
         "the first Enter is swallowed"
     );
-    send(&mut p, "\r");
-    exp(&mut p, "• Response to: xxxx");
-    assert_eq!(
-        std::fs::read(s.root.join("rec/prompt-1.txt")).unwrap(),
-        pasted.as_bytes()
-    );
+    step(&mut p, "\r", "• Response to: xxxx");
+    assert_eq!(s.recorded(1), pasted.as_bytes());
     assert_eq!(s.events_after(1), ["UserPromptSubmit"]);
     assert_eq!(s.payloads()[0]["prompt"], pasted.as_str());
-    send(&mut p, "\x1b[200~short\npaste\x1b[201~");
-    exp(&mut p, "  paste");
-    send(&mut p, "\r\r");
-    exp(&mut p, "• Response to: short");
-    assert_eq!(
-        std::fs::read(s.root.join("rec/prompt-2.txt")).unwrap(),
-        b"short\npaste"
-    );
+    step(&mut p, "\x1b[200~short\npaste\x1b[201~", "  paste");
+    step(&mut p, "\r\r", "• Response to: short");
+    assert_eq!(s.recorded(2), b"short\npaste");
 }
 
 #[test]
@@ -187,8 +175,11 @@ fn approval_then_refusal() {
     );
     let mut p = spawn(&s, &scenario, BYPASS);
     exp(&mut p, "← for agents");
-    send(&mut p, "run one\r");
-    exp(&mut p, "Would you like to run the following command?");
+    step(
+        &mut p,
+        "run one\r",
+        "Would you like to run the following command?",
+    );
     exp(&mut p, "  Reason: Print a greeting");
     exp(&mut p, "› 1. Yes, proceed (y)");
     exp(&mut p, "Press enter to confirm or esc to cancel");
@@ -206,17 +197,14 @@ fn approval_then_refusal() {
         s.payloads()[3]["tool_input"]["description"],
         "Print a greeting"
     );
-    send(&mut p, "y");
-    exp(&mut p, "✔ You approved codex to run echo hi this time");
+    step(&mut p, "y", "✔ You approved codex to run echo hi this time");
     exp(&mut p, "• Ran echo hi");
     exp(&mut p, "  └ hi");
     exp(&mut p, "• The command printed hi.");
     assert_eq!(s.events_after(6)[4..], ["PostToolUse", "Stop"]);
     assert_eq!(s.payloads()[4]["tool_response"], "hi\n");
-    send(&mut p, "run two\r");
-    exp(&mut p, "› 1. Yes, proceed (y)");
-    send(&mut p, "\x1b");
-    exp(&mut p, "✗ You canceled the request to run echo hi");
+    step(&mut p, "run two\r", "› 1. Yes, proceed (y)");
+    step(&mut p, "\x1b", "✗ You canceled the request to run echo hi");
     exp(
         &mut p,
         "■ Conversation interrupted - use /feedback if something went wrong",
@@ -245,12 +233,15 @@ fn esc_interrupts_a_turn_and_errors_show_their_lines() {
         {"match":"CRASH","end":{"crash":3}}]}"#;
     let mut p = spawn(&s, scenario, BYPASS);
     exp(&mut p, "← for agents");
-    send(&mut p, "Please SLOW down\r");
-    exp(&mut p, "• Working (0s • esc to interrupt)");
-    exp(&mut p, "• partial");
-    send(&mut p, "\x1b");
-    exp(
+    step(
         &mut p,
+        "Please SLOW down\r",
+        "• Working (0s • esc to interrupt)",
+    );
+    exp(&mut p, "• partial");
+    step(
+        &mut p,
+        "\x1b",
         "■ Conversation interrupted - use /feedback if something went wrong",
     );
     assert_eq!(
@@ -266,14 +257,14 @@ fn esc_interrupts_a_turn_and_errors_show_their_lines() {
             .starts_with("<turn_aborted>")
     );
     assert_eq!(records[n - 1]["payload"]["type"], "turn_aborted");
-    send(&mut p, "Please BAD now\r");
-    exp(
+    step(
         &mut p,
+        "Please BAD now\r",
         "■ {\"error\": {\"type\": \"invalid_request_error\", \"code\": \"bad_request\"",
     );
-    send(&mut p, "Please LIMIT now\r");
-    exp(
+    step(
         &mut p,
+        "Please LIMIT now\r",
         "■ You’ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/",
     );
     exp(
@@ -308,11 +299,10 @@ fn a_prompt_argument_is_submitted_and_quit_detaches_without_no_daemon() {
     let s = Sandbox::new("argv").hooks(&["SessionEnd"]);
     let mut p = spawn(&s, "{}", &["--dangerously-bypass-hook-trust", "Say hi"]);
     exp(&mut p, "• Response to: Say hi");
-    send(&mut p, "\x03");
-    exp(&mut p, "ctrl + c again to quit");
-    send(&mut p, "\x03");
-    exp(
+    step(&mut p, "\x03", "ctrl + c again to quit");
+    step(
         &mut p,
+        "\x03",
         "Disconnected from this task. Any running work continues.",
     );
     exp(&mut p, "Token usage so far: total=");

@@ -3,11 +3,8 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::Stdio;
-
 use common::gemini::{Sandbox, ready};
-use common::{Sim, read_jsonl, run};
+use common::{Sim, read_jsonl, run, run_with_stdin};
 use serde_json::Value;
 
 const SID: &str = "11111111-2222-4333-8444-555555555555";
@@ -125,21 +122,8 @@ fn untrusted_folders_and_missing_auth_stop_headless_runs() {
 #[test]
 fn the_prompt_is_appended_to_piped_stdin() {
     let s = ready("stdin", &["BeforeAgent"]);
-    let mut child = s
-        .cmd()
-        .args(["-p", "the question"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"piped context")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
+    let (code, _, _) = run_with_stdin(s.cmd().args(["-p", "the question"]), b"piped context");
+    assert_eq!(code, 0);
     assert_eq!(s.payloads()[0]["prompt"], "piped context\n\nthe question");
     let (code, _, err) = run(s.cmd().args(["-p", ""]));
     assert_eq!(code, 42);

@@ -5,10 +5,9 @@
 mod common;
 
 use common::gemini::{Sandbox, ready};
-use common::pty::{exp, send, spawn, status};
+use common::pty::{ctrl_c_twice, exp, send, spawn, status, step};
 use common::{Sim, read_jsonl};
 use rexpect::process::{Signal, WaitStatus};
-use serde_json::Value;
 
 const SID: &str = "22222222-3333-4444-8555-666666666666";
 const IDLE: &str = " >   Type your message or @path/to/file";
@@ -24,27 +23,21 @@ fn trusting_the_folder_restarts_then_a_turn_then_quit() {
     exp(&mut p, "│ ● 1. Trust folder (proj)");
     exp(&mut p, "│   2. Trust parent folder (work)");
     assert!(s.events().is_empty(), "no SessionStart before the restart");
-    send(&mut p, "1");
-    exp(
+    step(
         &mut p,
+        "1",
         "Gemini CLI is restarting to apply the trust changes...",
     );
     exp(&mut p, "Authenticated with gemini-api-key /auth");
     exp(&mut p, IDLE);
-    let doc: Value = serde_json::from_str(
-        &std::fs::read_to_string(s.dir().join("trustedFolders.json")).unwrap(),
-    )
-    .unwrap();
-    assert_eq!(doc[s.proj.to_str().unwrap()], "TRUST_FOLDER");
+    assert_eq!(s.trust_level(), "TRUST_FOLDER");
     assert_eq!(s.events_after(1), ["SessionStart"]);
-    send(&mut p, "Say hello\r");
-    exp(&mut p, " > Say hello");
+    step(&mut p, "Say hello\r", " > Say hello");
     exp(&mut p, "Executing Hook: log-BeforeAgent");
     exp(&mut p, "✦ Response to: Say hello");
     exp(&mut p, "? for shortcuts");
     assert_eq!(s.events_after(3)[1..], ["BeforeAgent", "AfterAgent"]);
-    send(&mut p, "/quit\r");
-    exp(&mut p, "Agent powering down. Goodbye!");
+    step(&mut p, "/quit\r", "Agent powering down. Goodbye!");
     exp(
         &mut p,
         &format!("To resume this session: gemini --resume {SID}"),
@@ -59,10 +52,7 @@ fn trusting_the_folder_restarts_then_a_turn_then_quit() {
         ["SessionStart", "BeforeAgent", "AfterAgent", "SessionEnd"]
     );
     assert_eq!(s.payloads()[3]["reason"], "exit");
-    assert_eq!(
-        std::fs::read(s.root.join("rec/prompt-2.txt")).unwrap(),
-        b"/quit"
-    );
+    assert_eq!(s.recorded(2), b"/quit");
 }
 
 #[test]
@@ -70,16 +60,10 @@ fn dont_trust_goes_on_untrusted_and_esc_exits_130() {
     let s = Sandbox::new("notrust").settings(true, &["SessionStart"]);
     let mut p = spawn(&s, r#"{"turns":[{"reply":"x"}]}"#, &["-y"]);
     exp(&mut p, "│ ● 1. Trust folder (proj)");
-    send(&mut p, "\x1b[B");
-    exp(&mut p, "│ ● 2. Trust parent folder (work)");
-    send(&mut p, "\x1b[B\r");
-    exp(&mut p, " Shift+Tab to accept edits");
+    step(&mut p, "\x1b[B", "│ ● 2. Trust parent folder (work)");
+    step(&mut p, "\x1b[B\r", " Shift+Tab to accept edits");
     exp(&mut p, IDLE);
-    let doc: Value = serde_json::from_str(
-        &std::fs::read_to_string(s.dir().join("trustedFolders.json")).unwrap(),
-    )
-    .unwrap();
-    assert_eq!(doc[s.proj.to_str().unwrap()], "DO_NOT_TRUST");
+    assert_eq!(s.trust_level(), "DO_NOT_TRUST");
     assert_eq!(s.events_after(1), ["SessionStart"]);
     p.send_control('c').unwrap();
     p.send_control('c').unwrap();
@@ -89,9 +73,9 @@ fn dont_trust_goes_on_untrusted_and_esc_exits_130() {
     let s = Sandbox::new("esc").settings(true, &[]).trusted();
     let mut p = spawn(&s, r#"{"startup":{"trust_dialog":true}}"#, &[]);
     exp(&mut p, "Do you trust the files in this folder?");
-    send(&mut p, "\x1b");
-    exp(
+    step(
         &mut p,
+        "\x1b",
         "A folder trust level must be selected to continue. Exiting since escape was pressed.",
     );
     p.exp_eof().unwrap();
@@ -109,12 +93,9 @@ fn without_auth_the_auth_dialog_stays() {
         "How would you like to authenticate for this project?",
     );
     exp(&mut p, "│   ● 1. Sign in with Google");
-    send(&mut p, "\x1b[B");
-    exp(&mut p, "│   ● 2. Use Gemini API Key");
+    step(&mut p, "\x1b[B", "│   ● 2. Use Gemini API Key");
     send(&mut p, "\r");
-    p.send_control('c').unwrap();
-    p.send_control('c').unwrap();
-    p.exp_eof().unwrap();
+    ctrl_c_twice(&mut p);
     assert!(matches!(status(&p), WaitStatus::Exited(_, 0)));
     assert!(s.events().is_empty());
 
@@ -133,35 +114,28 @@ fn pastes_collapse_and_arrive_byte_exact() {
         .map(|i| format!("line {i}\r\n"))
         .collect::<String>()
         + "ünï 🙂\tend";
-    send(&mut p, &format!("\x1b[200~{pasted}\x1b[201~"));
-    exp(&mut p, " Press Ctrl+O to expand pasted text");
-    exp(&mut p, " > [Pasted Text: 31 lines]");
-    send(&mut p, &format!("\x1b[200~{pasted}\x1b[201~"));
-    exp(
+    step(
         &mut p,
+        &format!("\x1b[200~{pasted}\x1b[201~"),
+        " Press Ctrl+O to expand pasted text",
+    );
+    exp(&mut p, " > [Pasted Text: 31 lines]");
+    step(
+        &mut p,
+        &format!("\x1b[200~{pasted}\x1b[201~"),
         " > [Pasted Text: 31 lines][Pasted Text: 31 lines #2]",
     );
-    send(&mut p, " tail\r");
-    exp(&mut p, "✦ Response to: line 1");
+    step(&mut p, " tail\r", "✦ Response to: line 1");
     let want = format!("{pasted}{pasted} tail");
-    assert_eq!(
-        std::fs::read(s.root.join("rec/prompt-1.txt")).unwrap(),
-        want.as_bytes()
-    );
+    assert_eq!(s.recorded(1), want.as_bytes());
     assert_eq!(s.events_after(1), ["BeforeAgent"]);
     assert_eq!(s.payloads()[0]["prompt"], want.as_str());
     assert_eq!(s.chat_records()[0]["content"][0]["text"], want.as_str());
-    send(&mut p, "\x1b[200~short\npaste\x1b[201~");
-    exp(&mut p, "   paste");
+    step(&mut p, "\x1b[200~short\npaste\x1b[201~", "   paste");
     p.send_control('c').unwrap();
     exp(&mut p, IDLE);
-    send(&mut p, "x\r");
-    exp(&mut p, "✦ Response to: x");
-    assert_eq!(
-        std::fs::read(s.root.join("rec/prompt-2.txt")).unwrap(),
-        b"x",
-        "Ctrl+C cleared the composer"
-    );
+    step(&mut p, "x\r", "✦ Response to: x");
+    assert_eq!(s.recorded(2), b"x", "Ctrl+C cleared the composer");
 }
 
 #[test]
@@ -179,8 +153,7 @@ fn the_tool_confirmation_waits_then_runs() {
     let scenario = r#"{"turns":[{"reply":"The command printed hi.","end":{"permission":{"tool":"Bash","input":{"command":"echo hi","description":"Print a greeting"}}}}]}"#;
     let mut p = spawn(&s, scenario, &[]);
     exp(&mut p, IDLE);
-    send(&mut p, "Please RUN_TOOL now\r");
-    exp(&mut p, "│ ? Shell  echo hi");
+    step(&mut p, "Please RUN_TOOL now\r", "│ ? Shell  echo hi");
     exp(&mut p, "│ Allow execution of [Shell]?");
     exp(&mut p, "│ ● 1. Allow once");
     exp(&mut p, "│   3. No, suggest changes (esc)");
@@ -195,8 +168,7 @@ fn the_tool_confirmation_waits_then_runs() {
         "Tool Confirm Shell Command requires execution"
     );
     assert_eq!(note["details"]["rootCommand"], "echo");
-    send(&mut p, "1");
-    exp(&mut p, "│ ✓  Shell echo hi");
+    step(&mut p, "1", "│ ✓  Shell echo hi");
     exp(&mut p, "✦ The command printed hi.");
     exp(&mut p, IDLE);
     assert_eq!(s.events_after(5)[3..], ["AfterTool", "AfterAgent"]);
@@ -220,25 +192,18 @@ fn yolo_skips_the_confirmation_and_refusing_cancels() {
         {"reply":"never","end":{"permission":{"tool":"Bash","input":{"command":"rm -rf build"}}}}]}"#;
     let mut p = spawn(&s, scenario, &["--approval-mode", "yolo"]);
     exp(&mut p, " YOLO Ctrl+Y");
-    send(&mut p, "go\r");
-    exp(&mut p, "│ ✓  Shell echo yo");
+    step(&mut p, "go\r", "│ ✓  Shell echo yo");
     exp(&mut p, "✦ ran");
     assert_eq!(s.events_after(1), ["AfterAgent"]);
-    p.send_control('c').unwrap();
-    p.send_control('c').unwrap();
-    p.exp_eof().unwrap();
+    ctrl_c_twice(&mut p);
 
     let s = ready("refuse", &["AfterAgent"]);
     let mut p = spawn(&s, scenario, &[]);
     exp(&mut p, IDLE);
-    send(&mut p, "first\r");
-    exp(&mut p, "│ ● 1. Allow once");
-    send(&mut p, "1");
-    exp(&mut p, "✦ ran");
-    send(&mut p, "second\r");
-    exp(&mut p, "│ ? Shell  rm -rf build");
-    send(&mut p, "\x1b");
-    exp(&mut p, "│ -  Shell rm -rf build");
+    step(&mut p, "first\r", "│ ● 1. Allow once");
+    step(&mut p, "1", "✦ ran");
+    step(&mut p, "second\r", "│ ? Shell  rm -rf build");
+    step(&mut p, "\x1b", "│ -  Shell rm -rf build");
     exp(&mut p, "ℹ Request cancelled.");
     assert_eq!(s.events_after(2)[1..], ["AfterAgent"]);
     assert_eq!(s.payloads()[1]["prompt_response"], "[no response text]");
@@ -249,10 +214,8 @@ fn esc_cancels_a_running_turn_and_after_agent_still_fires() {
     let s = ready("cancel", &["BeforeAgent", "AfterAgent"]);
     let mut p = spawn(&s, r#"{"turns":[{"match":"hang","end":"wedge"}]}"#, &[]);
     exp(&mut p, IDLE);
-    send(&mut p, "please hang\r");
-    exp(&mut p, "Thinking... (esc to cancel, 0s)");
-    send(&mut p, "\x1b");
-    exp(&mut p, "ℹ Request cancelled.");
+    step(&mut p, "please hang\r", "Thinking... (esc to cancel, 0s)");
+    step(&mut p, "\x1b", "ℹ Request cancelled.");
     exp(&mut p, "? for shortcuts");
     assert_eq!(s.events_after(2), ["BeforeAgent", "AfterAgent"]);
     assert_eq!(s.payloads()[1]["prompt_response"], "[no response text]");
@@ -270,9 +233,9 @@ fn an_api_error_shows_both_lines_and_fires_after_agent() {
     let scenario = r#"{"turns":[{"end":{"api_error":{"status":400,"message":"fake bad request for probing"}}}]}"#;
     let mut p = spawn(&s, scenario, &[]);
     exp(&mut p, IDLE);
-    send(&mut p, "Please BADREQ now\r");
-    exp(
+    step(
         &mut p,
+        "Please BADREQ now\r",
         r#"✕ [API Error: {"error":{"code":400,"message":"fake bad request for probing","status":"INVALID_ARGUMENT"}}]"#,
     );
     exp(

@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::pty::{exit_code, exp, send, spawn};
+use common::pty::{ctrl_c_twice, exit_code, exp, send, spawn, step};
 use common::{Sim, read_jsonl};
 
 const SIGN_IN: &str = r#"{"turns":[{"reply":"Half an answer","delay_ms":20,"end":"sign_in"}]}"#;
@@ -17,17 +17,15 @@ fn claude_loses_its_session_and_shows_the_onboarding_screen() {
     let settings = s.settings(&["UserPromptSubmit", "Stop", "StopFailure", "SessionEnd"]);
     let mut p = spawn(&s, SIGN_IN, &["--settings", &settings]);
     exp(&mut p, "? for shortcuts");
-    send(&mut p, "go\r");
-    exp(
+    step(
         &mut p,
+        "go\r",
         "Choose the text style that looks best with your terminal",
     );
     send(&mut p, "1\r\x1b");
     std::thread::sleep(Duration::from_millis(100));
     assert_eq!(s.events(), ["UserPromptSubmit"], "no end-of-turn hook");
-    p.send_control('c').unwrap();
-    p.send_control('c').unwrap();
-    p.exp_eof().unwrap();
+    ctrl_c_twice(&mut p);
     assert_eq!(exit_code(&p), Some(0));
 }
 
@@ -38,8 +36,7 @@ fn claude_question_fires_the_elicitation_notification_and_esc_cancels_it() {
     let scenario = r#"{"turns":[{"reply":"Let me ask.","end":{"question":{"text":"Which branch should I use?"}}}]}"#;
     let mut p = spawn(&s, scenario, &["--settings", &settings]);
     exp(&mut p, "? for shortcuts");
-    send(&mut p, "pick\r");
-    exp(&mut p, "● Let me ask.");
+    step(&mut p, "pick\r", "● Let me ask.");
     exp(&mut p, "Which branch should I use?");
     exp(&mut p, "Esc to cancel");
     send(&mut p, "1\r");
@@ -49,8 +46,11 @@ fn claude_question_fires_the_elicitation_notification_and_esc_cancels_it() {
     assert_eq!(note["notification_type"], "elicitation_dialog");
     assert_eq!(note["message"], "Which branch should I use?");
     assert_eq!(note["prompt_id"], s.payloads()[0]["prompt_id"]);
-    send(&mut p, "\x1b");
-    exp(&mut p, "Interrupted · What should Claude do instead?");
+    step(
+        &mut p,
+        "\x1b",
+        "Interrupted · What should Claude do instead?",
+    );
     exp(&mut p, "? for shortcuts");
     assert_eq!(s.events(), ["UserPromptSubmit", "Notification"], "no Stop");
     let last = read_jsonl(&s.transcript()).pop().unwrap();
@@ -69,8 +69,7 @@ fn codex_loses_its_session_and_shows_the_login_screen() {
         &["--no-daemon", "--dangerously-bypass-hook-trust"],
     );
     exp(&mut p, "› Ask Codex to do anything");
-    send(&mut p, "go\r");
-    exp(&mut p, "> 1. Sign in with ChatGPT");
+    step(&mut p, "go\r", "> 1. Sign in with ChatGPT");
     send(&mut p, "\r");
     std::thread::sleep(Duration::from_millis(100));
     assert_eq!(s.events(), ["UserPromptSubmit"], "no end-of-turn hook");
@@ -84,8 +83,7 @@ fn gemini_loses_its_session_and_shows_the_auth_box() {
     let s = common::gemini::ready("mid-auth", &["BeforeAgent", "AfterAgent"]);
     let mut p = spawn(&s, SIGN_IN, &[]);
     exp(&mut p, "? for shortcuts");
-    send(&mut p, "go\r");
-    exp(&mut p, "✦ Half an answer");
+    step(&mut p, "go\r", "✦ Half an answer");
     exp(
         &mut p,
         "How would you like to authenticate for this project?",
@@ -93,9 +91,7 @@ fn gemini_loses_its_session_and_shows_the_auth_box() {
     exp(&mut p, "│   ● 1. Sign in with Google");
     std::thread::sleep(Duration::from_millis(100));
     assert_eq!(s.events(), ["BeforeAgent"], "no AfterAgent");
-    p.send_control('c').unwrap();
-    p.send_control('c').unwrap();
-    p.exp_eof().unwrap();
+    ctrl_c_twice(&mut p);
     assert_eq!(exit_code(&p), Some(0));
 }
 

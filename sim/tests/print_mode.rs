@@ -5,7 +5,7 @@ mod common;
 use std::os::unix::process::ExitStatusExt;
 
 use common::claude::Sandbox;
-use common::{Sim, read_jsonl, run};
+use common::{Sim, read_jsonl, run, run_with_stdin};
 use serde_json::Value;
 
 const SID: &str = "11111111-2222-4333-8444-555555555555";
@@ -51,25 +51,8 @@ fn print_mode_answers_with_the_builtin_reply() {
 #[test]
 fn print_mode_reads_the_prompt_from_stdin() {
     let s = Sandbox::new("stdin");
-    let mut child = s
-        .cmd()
-        .arg("-p")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"from stdin")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        "Response to: from stdin\n"
-    );
+    let (_, out, _) = run_with_stdin(s.cmd().arg("-p"), b"from stdin");
+    assert_eq!(out, "Response to: from stdin\n");
 }
 
 #[test]
@@ -94,16 +77,8 @@ fn an_api_error_gives_the_error_shape_exit_1_and_stop_failure() {
     let s = Sandbox::new("apierr");
     let scenario = r#"{"turns":[{"end":{"api_error":{"status":400,"message":"bad request"}}}]}"#;
     let settings = s.settings(&["Stop", "StopFailure"]);
-    let (code, out, _) = run(s.cmd().env("UMBEL_SIM_SCENARIO", scenario).args([
-        "-p",
-        "x",
-        "--output-format",
-        "json",
-        "--settings",
-        &settings,
-    ]));
+    let (code, v) = print_json(&s, scenario, &settings);
     assert_eq!(code, 1);
-    let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
         (v["is_error"].as_bool(), v["api_error_status"].as_u64()),
         (Some(true), Some(400))
@@ -144,11 +119,7 @@ fn hooks_fire_in_order_with_the_claude_environment() {
         SID,
     ]));
     assert_eq!(code, 0);
-    assert_eq!(
-        s.events(),
-        ["SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"]
-    );
-    let p = s.payloads();
+    let p = s.one_turn_payloads();
     assert_eq!(p[0]["source"], "startup");
     assert_eq!(p[1]["prompt"], "Say hello");
     assert_eq!(p[2]["last_assistant_message"], "Response to: Say hello");
@@ -173,7 +144,7 @@ fn user_settings_json_and_permission_mode_from_settings_apply() {
     let s = Sandbox::new("usersettings");
     let mut settings: Value = serde_json::from_str(&s.settings(&["UserPromptSubmit"])).unwrap();
     settings["permissions"] = serde_json::json!({"defaultMode": "plan"});
-    std::fs::write(s.cfg.join("settings.json"), settings.to_string()).unwrap();
+    std::fs::write(s.home.join("settings.json"), settings.to_string()).unwrap();
     run(s.cmd().args(["-p", "x"]));
     assert_eq!(s.events(), ["UserPromptSubmit"]);
     assert_eq!(s.payloads()[0]["permission_mode"], "plan");
@@ -238,7 +209,7 @@ fn a_late_transcript_lands_after_the_stop_hook() {
     for (late, finished_at_stop) in [(Some(300), false), (None, true)] {
         let s = Sandbox::new("late");
         let path = s
-            .cfg
+            .home
             .join("projects")
             .join(common_encoded(&s))
             .join(format!("{SID}.jsonl"));
@@ -346,17 +317,16 @@ fn print_mode_denies_tools_that_need_permission() {
     let s = Sandbox::new("deny");
     let scenario = r#"{"turns":[{"reply":"Could not run it.","end":{"permission":{"tool":"Bash","input":{"command":"echo hi"}}}}]}"#;
     let settings = s.settings(&["PreToolUse", "PermissionRequest", "PostToolUse", "Stop"]);
-    let (code, out, _) = run(s.cmd().env("UMBEL_SIM_SCENARIO", scenario).args([
-        "-p",
-        "x",
-        "--output-format",
-        "json",
-        "--settings",
-        &settings,
-    ]));
+    let (code, v) = print_json(&s, scenario, &settings);
     assert_eq!(code, 0);
-    let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["permission_denials"][0]["tool_name"], "Bash");
     assert_eq!(v["result"], "Could not run it.");
     assert_eq!(s.events(), ["PreToolUse", "PermissionRequest", "Stop"]);
+}
+
+/// `-p x --output-format json` playing `scenario` with `settings`: the status and the JSON.
+fn print_json(s: &Sandbox, scenario: &str, settings: &str) -> (i32, Value) {
+    let args = ["-p", "x", "--output-format", "json", "--settings", settings];
+    let (code, out, _) = run(s.cmd().env("UMBEL_SIM_SCENARIO", scenario).args(args));
+    (code, serde_json::from_str(&out).unwrap())
 }

@@ -4,7 +4,7 @@
 mod common;
 
 use common::claude::Sandbox;
-use common::pty::{exp, send, spawn, status};
+use common::pty::{ctrl_c_twice, exp, send, spawn, status, step};
 use common::{Sim, read_jsonl};
 use rexpect::process::{Signal, WaitStatus};
 
@@ -16,12 +16,10 @@ fn trust_dialog_then_a_turn_then_exit() {
     let settings = s.settings(&["SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"]);
     let mut p = spawn(&s, "{}", &["--settings", &settings, "--session-id", SID]);
     exp(&mut p, "❯ No, exit");
-    send(&mut p, "\x1b[B");
-    exp(&mut p, "❯ Yes, I trust this folder");
-    send(&mut p, "\r");
-    exp(&mut p, "? for shortcuts");
+    step(&mut p, "\x1b[B", "❯ Yes, I trust this folder");
+    step(&mut p, "\r", "? for shortcuts");
     let doc: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(s.cfg.join(".claude.json")).unwrap())
+        serde_json::from_str(&std::fs::read_to_string(s.home.join(".claude.json")).unwrap())
             .unwrap();
     assert_eq!(
         doc["projects"][s.proj.to_str().unwrap()]["hasTrustDialogAccepted"],
@@ -29,18 +27,12 @@ fn trust_dialog_then_a_turn_then_exit() {
     );
     assert_eq!(doc["theme"], "dark", "other keys survive");
     send(&mut p, "Say hello");
-    send(&mut p, "\r");
-    exp(&mut p, "● Response to: Say hello");
+    step(&mut p, "\r", "● Response to: Say hello");
     exp(&mut p, "? for shortcuts");
-    send(&mut p, "/exit\r");
-    exp(&mut p, &format!("claude --resume {SID}"));
+    step(&mut p, "/exit\r", &format!("claude --resume {SID}"));
     p.exp_eof().unwrap();
     assert!(matches!(status(&p), WaitStatus::Exited(_, 0)));
-    assert_eq!(
-        s.events(),
-        ["SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"]
-    );
-    assert_eq!(s.payloads()[3]["reason"], "prompt_input_exit");
+    assert_eq!(s.one_turn_payloads()[3]["reason"], "prompt_input_exit");
 }
 
 #[test]
@@ -62,9 +54,7 @@ fn not_signed_in_shows_the_onboarding_theme_screen() {
         &mut p,
         "Choose the text style that looks best with your terminal",
     );
-    p.send_control('c').unwrap();
-    p.send_control('c').unwrap();
-    p.exp_eof().unwrap();
+    ctrl_c_twice(&mut p);
     let s = Sandbox::new("pty-signin").signed_in(true);
     let mut p = spawn(&s, r#"{"startup":{"sign_in":true}}"#, &[]);
     exp(&mut p, "Choose the text style");
@@ -78,28 +68,27 @@ fn bracketed_paste_arrives_byte_exact_behind_a_placeholder() {
     let mut p = spawn(&s, "{}", &["--settings", &settings]);
     exp(&mut p, "? for shortcuts");
     let pasted = "line 1\r\nline\t2\rline 3\nünï 🙂 end";
-    send(&mut p, &format!("\x1b[200~{pasted}\x1b[201~"));
-    exp(&mut p, "[Pasted text #1 +3 lines]");
-    exp(&mut p, "paste again to expand");
-    send(&mut p, " tail\r");
-    exp(&mut p, "● Response to: line 1");
-    let want = format!("{pasted} tail");
-    assert_eq!(
-        std::fs::read(s.root.join("rec/prompt-1.txt")).unwrap(),
-        want.as_bytes()
+    step(
+        &mut p,
+        &format!("\x1b[200~{pasted}\x1b[201~"),
+        "[Pasted text #1 +3 lines]",
     );
+    exp(&mut p, "paste again to expand");
+    step(&mut p, " tail\r", "● Response to: line 1");
+    let want = format!("{pasted} tail");
+    assert_eq!(s.recorded(1), want.as_bytes());
     assert_eq!(s.payloads()[0]["prompt"], want.as_str());
     let user = read_jsonl(&s.transcript())
         .into_iter()
         .find(|r| r["type"] == "user")
         .unwrap();
     assert_eq!(user["message"]["content"], want.as_str());
-    send(&mut p, "\x1b[200~short\npaste\x1b[201~\r");
-    exp(&mut p, "● Response to: short");
-    assert_eq!(
-        std::fs::read(s.root.join("rec/prompt-2.txt")).unwrap(),
-        b"short\npaste"
+    step(
+        &mut p,
+        "\x1b[200~short\npaste\x1b[201~\r",
+        "● Response to: short",
     );
+    assert_eq!(s.recorded(2), b"short\npaste");
 }
 
 #[test]
@@ -110,11 +99,13 @@ fn esc_interrupts_a_running_turn_without_stop() {
         r#"{"turns":[{"reply":"alpha beta gamma delta","delay_ms":50,"chunk_ms":3000}]}"#;
     let mut p = spawn(&s, scenario, &["--settings", &settings]);
     exp(&mut p, "? for shortcuts");
-    send(&mut p, "go\r");
-    exp(&mut p, "esc to interrupt");
+    step(&mut p, "go\r", "esc to interrupt");
     exp(&mut p, "● alpha");
-    send(&mut p, "\x1b");
-    exp(&mut p, "Interrupted · What should Claude do instead?");
+    step(
+        &mut p,
+        "\x1b",
+        "Interrupted · What should Claude do instead?",
+    );
     exp(&mut p, "? for shortcuts");
     let records = read_jsonl(&s.transcript());
     let last = records.last().unwrap();
@@ -144,8 +135,7 @@ fn a_permission_prompt_waits_for_approval_then_finishes() {
     let scenario = r#"{"turns":[{"reply":"The command printed hi.","end":{"permission":{"tool":"Bash","input":{"command":"echo hi","description":"Print a greeting"}}}}]}"#;
     let mut p = spawn(&s, scenario, &["--settings", &settings]);
     exp(&mut p, "? for shortcuts");
-    send(&mut p, "run it\r");
-    exp(&mut p, "Do you want to proceed?");
+    step(&mut p, "run it\r", "Do you want to proceed?");
     exp(&mut p, "4. No");
     assert_eq!(
         s.events_after(4),
@@ -157,8 +147,7 @@ fn a_permission_prompt_waits_for_approval_then_finishes() {
         ]
     );
     assert_eq!(s.payloads()[3]["notification_type"], "permission_prompt");
-    send(&mut p, "1");
-    exp(&mut p, "● The command printed hi.");
+    step(&mut p, "1", "● The command printed hi.");
     exp(&mut p, "? for shortcuts");
     assert_eq!(s.events_after(6)[4..], ["PostToolUse", "Stop"]);
     let kinds: Vec<String> = read_jsonl(&s.transcript())
@@ -180,10 +169,12 @@ fn refusing_a_permission_prompt_interrupts_the_turn() {
         r#"{"turns":[{"end":{"permission":{"tool":"Bash","input":{"command":"rm -rf build"}}}}]}"#;
     let mut p = spawn(&s, scenario, &["--settings", &settings]);
     exp(&mut p, "? for shortcuts");
-    send(&mut p, "clean\r");
-    exp(&mut p, "Do you want to proceed?");
-    send(&mut p, "\x1b");
-    exp(&mut p, "Interrupted · What should Claude do instead?");
+    step(&mut p, "clean\r", "Do you want to proceed?");
+    step(
+        &mut p,
+        "\x1b",
+        "Interrupted · What should Claude do instead?",
+    );
     exp(&mut p, "? for shortcuts");
     assert!(s.events().is_empty());
     let last = read_jsonl(&s.transcript()).pop().unwrap();
@@ -200,8 +191,7 @@ fn an_api_error_shows_on_screen_and_fires_stop_failure() {
     let scenario = r#"{"turns":[{"end":{"api_error":{"status":400,"message":"bad request"}}}]}"#;
     let mut p = spawn(&s, scenario, &["--settings", &settings]);
     exp(&mut p, "? for shortcuts");
-    send(&mut p, "x\r");
-    exp(&mut p, "● API Error: 400 bad request");
+    step(&mut p, "x\r", "● API Error: 400 bad request");
     exp(&mut p, "? for shortcuts");
     assert_eq!(s.events_after(1), ["StopFailure"]);
     assert_eq!(s.payloads()[0]["error"], "unknown");
@@ -218,14 +208,19 @@ fn a_signal_end_kills_the_process_and_ctrl_c_twice_exits() {
         status(&p),
         WaitStatus::Signaled(_, Signal::SIGKILL, _)
     ));
+    assert_eq!(
+        s.live_sessions(),
+        0,
+        "the session registry is removed before the kill"
+    );
 
     let mut p = spawn(&s, r#"{"turns":[{"end":"wedge"}]}"#, &[]);
     exp(&mut p, "? for shortcuts");
-    send(&mut p, "hang\r");
-    exp(&mut p, "esc to interrupt");
+    step(&mut p, "hang\r", "esc to interrupt");
     p.send_control('c').unwrap();
     exp(&mut p, "Press Ctrl-C again to exit");
     p.send_control('c').unwrap();
     p.exp_eof().unwrap();
     assert!(matches!(status(&p), WaitStatus::Exited(_, 0)));
+    assert_eq!(s.live_sessions(), 0);
 }

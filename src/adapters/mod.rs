@@ -5,6 +5,7 @@
 
 pub mod exec;
 pub mod files;
+pub mod fleet_watch;
 pub mod host;
 pub mod process;
 pub mod remote_records;

@@ -279,6 +279,27 @@ impl Tmux {
         }
     }
 
+    /// Hands this terminal to `session` until the person detaches: `tmux attach-session` as a
+    /// child on the caller's stdin, stdout and stderr, with no time bound (`top` comes back to
+    /// its view afterwards).
+    pub fn attach_until_detached(&self, session: &str) -> Result<()> {
+        let status = self
+            .command(&strings(&["attach-session", "-t", &exact(session)]))
+            .status()
+            .map_err(|e| Error::Tmux {
+                command: "attach-session".into(),
+                message: e.to_string(),
+            })?;
+        if status.success() {
+            Ok(())
+        } else {
+            Err(Error::Tmux {
+                command: "attach-session".into(),
+                message: format!("the tmux client ended with {status}"),
+            })
+        }
+    }
+
     /// The visible screen (`history`: plus the scroll-back), wrapped lines joined.
     pub fn capture(&self, session: &str, history: bool) -> Result<String> {
         let target = pane_target(session);

@@ -82,7 +82,7 @@ impl Drop for FolderWatch {
 }
 
 /// Whether an event can change what a waiter reads (not an open, a read or a close).
-fn is_change(kind: &notify::EventKind) -> bool {
+pub(crate) fn is_change(kind: &notify::EventKind) -> bool {
     use notify::EventKind::{Access, Any, Create, Modify, Other, Remove};
     use notify::event::{AccessKind, AccessMode};
     match kind {
@@ -95,7 +95,7 @@ fn is_change(kind: &notify::EventKind) -> bool {
     }
 }
 
-fn watch_error(dir: &Path, e: notify::Error) -> Error {
+pub(crate) fn watch_error(dir: &Path, e: notify::Error) -> Error {
     Error::io("cannot watch", dir, std::io::Error::other(e.to_string()))
 }
 

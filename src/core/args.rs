@@ -372,6 +372,20 @@ pub struct StatusArgs {
     pub name: Option<String>,
 }
 
+/// A live view of every worker (`umbel top`).
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct TopArgs {
+    /// Print one frame as plain text and exit (for scripts; no terminal needed).
+    #[arg(long)]
+    #[serde(default)]
+    pub once: bool,
+    /// Width of the `--once` frame (default: the terminal's, else 120).
+    #[arg(long, value_name = "COLUMNS", requires = "once")]
+    #[serde(default)]
+    pub width: Option<u16>,
+}
+
 /// Stop a worker (SIGTERM to its processes, SIGKILL to any left after 3 s); its folder stays as
 /// a tombstone unless purged.
 #[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]

@@ -7,7 +7,7 @@ use super::outcome::OutcomeKind;
 
 impl Error {
     /// The next step for this kind of error.
-    // long: one arm per error kind, a table read top to bottom; splitting it would hide none.
+    // long: a table, one arm per error kind.
     pub fn hint(&self) -> &'static str {
         match self {
             Error::Usage { .. } => {

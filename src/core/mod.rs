@@ -8,6 +8,7 @@ pub mod duration;
 pub mod env_list;
 pub mod errors;
 pub mod events;
+pub mod fleet;
 pub mod guard;
 pub mod hints;
 pub mod meta;

@@ -7,7 +7,7 @@ use super::print::{self, PrintArgs, no_prompt};
 use super::verbs;
 use crate::core::args::{
     ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs,
-    RunArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
+    RunArgs, SendArgs, SpawnArgs, StatusArgs, TopArgs, WaitArgs,
 };
 use crate::core::errors::{Error, Result};
 use crate::operations::{Ctx, doctor};
@@ -58,6 +58,10 @@ enum Command {
     /// List workers.
     #[command(after_help = examples::LS)]
     Ls(JsonOnly),
+    /// A live view of every worker: state, turn age, tokens, cost; keys to attach, send, kill,
+    /// read (see docs/top.md).
+    #[command(after_help = examples::TOP)]
+    Top(TopArgs),
     /// Stop a worker (its folder stays as a tombstone unless --purge).
     #[command(after_help = examples::KILL)]
     Kill(WithJson<KillArgs>),
@@ -324,6 +328,7 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Status(c)) => c.json,
         Some(Command::Ls(c)) => c.json,
         Some(Command::Kill(c)) => c.json,
+        Some(Command::Top(_)) => false,
         Some(Command::Doctor(c)) => c.json,
         Some(Command::Prune(c)) => c.json,
         Some(Command::Run(c)) => c.json,
@@ -352,6 +357,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
         Some(Command::Attach(c)) => verbs::attach(ctx, &c.args),
         Some(Command::Status(c)) => verbs::status(ctx, &c.args, json),
         Some(Command::Ls(c)) => verbs::status(ctx, &StatusArgs::default(), c.json),
+        Some(Command::Top(args)) => super::top::run(ctx, &args),
         Some(Command::Kill(c)) => verbs::kill(ctx, &c.args, json),
         Some(Command::Capture(c)) => verbs::capture(ctx, &c.args, json),
         Some(Command::Logs(c)) => verbs::logs(ctx, &c.args, json),

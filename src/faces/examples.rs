@@ -81,6 +81,12 @@ Examples:
   umbel ls
   umbel ls --json | jq -r '.[].name'";
 
+pub const TOP: &str = "\
+Examples:
+  umbel top                                     the live view (q quits, Enter attaches)
+  umbel top --once                              one frame as plain text
+  NO_COLOR=1 umbel top                          without colours";
+
 pub const KILL: &str = "\
 Examples:
   umbel kill w1                                 stop it (`killed w1`); the folder stays

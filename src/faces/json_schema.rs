@@ -156,6 +156,7 @@ pub struct VerbSchema {
 
 /// Every verb that prints JSON with `--json`, in `--help` order. Each also prints
 /// [`ErrorReply`] (`{"error": …}`) when it fails.
+// long: a table, one row per verb.
 pub fn cli_schemas() -> Vec<VerbSchema> {
     let verb = |verb, what, schema| VerbSchema { verb, what, schema };
     vec![

@@ -19,6 +19,7 @@ pub mod run;
 pub mod run_progress;
 pub mod status_view;
 pub mod suggest;
+pub mod top;
 pub mod turn_line;
 pub mod usage_errors;
 pub mod verbs;

@@ -23,6 +23,13 @@ pub fn attach(ctx: &Ctx, args: &AttachArgs, terminal: Terminal) -> Error {
     }
 }
 
+/// Hands this terminal to the worker's pane until the person detaches, then returns (for a
+/// face that comes back to its own view, `top`). Same refusals as [`attach`].
+pub fn attach_and_return(ctx: &Ctx, args: &AttachArgs, terminal: Terminal) -> Result<()> {
+    let worker = check(ctx, args, terminal)?;
+    ctx.tmux.attach_until_detached(worker.session())
+}
+
 fn check(ctx: &Ctx, args: &AttachArgs, terminal: Terminal) -> Result<Worker> {
     let worker = Worker::load(ctx, &args.name)?;
     match worker.liveness(ctx)? {

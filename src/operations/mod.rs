@@ -5,6 +5,7 @@
 pub mod attach;
 pub mod context;
 pub mod doctor;
+pub mod fleet;
 pub mod guard;
 pub mod inspect;
 pub mod kill;

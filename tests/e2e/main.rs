@@ -35,4 +35,6 @@ mod secrets;
 mod snapshots;
 mod startup;
 mod tiers;
+mod top;
+mod top_pane;
 mod workflow;

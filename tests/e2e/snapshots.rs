@@ -16,6 +16,7 @@ const VERBS: &[&str] = &[
     "attach",
     "status",
     "ls",
+    "top",
     "kill",
     "capture",
     "logs",

@@ -155,21 +155,13 @@ pub struct Options {
 }
 
 /// What the command line asks for.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Action {
-    /// Print help.
-    Help,
-    /// Print the version.
-    Version,
-    /// Run (interactive or print mode).
-    Run(Options),
-}
+pub type Action = crate::engine::entry::Action<Options>;
 
 /// Parses arguments (without the program name).
 pub fn parse(argv: &[String]) -> Result<Action, String> {
     let p = args::parse(argv, SPECS)?;
     if p.has("help") {
-        return Ok(Action::Help);
+        return Ok(Action::Print(HELP));
     }
     if p.has("version") {
         return Ok(Action::Version);
@@ -223,9 +215,10 @@ fn choice_error(flags: &str, value: &str, choices: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures;
 
     fn run(list: &[&str]) -> Result<Action, String> {
-        parse(&list.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+        fixtures::parse(parse, list)
     }
 
     #[test]
@@ -258,9 +251,7 @@ mod tests {
 
     #[test]
     fn help_version_and_errors() {
-        assert_eq!(run(&["--version"]).unwrap(), Action::Version);
-        assert_eq!(run(&["-v"]).unwrap(), Action::Version);
-        assert_eq!(run(&["-h"]).unwrap(), Action::Help);
+        fixtures::assert_help_and_version(parse, &["--version", "-v"], &["-h"], HELP);
         assert_eq!(run(&["--x"]).unwrap_err(), "error: unknown option '--x'");
         assert!(
             run(&["--permission-mode", "yolo"])

@@ -11,6 +11,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::hooks::{Hooks, TimeoutUnit};
+use crate::json::{Source, inline_or_file};
 
 /// Resolved locations.
 #[derive(Clone, Debug, PartialEq)]
@@ -180,12 +181,12 @@ pub struct Settings {
 
 /// Reads a `--settings` value: inline JSON when it starts with `{`, else a file path.
 pub fn read_settings_arg(value: &str) -> Result<Value, String> {
-    if value.trim_start().starts_with('{') {
-        return serde_json::from_str(value).map_err(|e| format!("--settings: invalid JSON: {e}"));
-    }
-    let text = std::fs::read_to_string(value)
-        .map_err(|e| format!("--settings: cannot read {value}: {e}"))?;
-    serde_json::from_str(&text).map_err(|e| format!("--settings: {value}: invalid JSON: {e}"))
+    let (text, source) =
+        inline_or_file(value).map_err(|e| format!("--settings: cannot read {value}: {e}"))?;
+    serde_json::from_str(&text).map_err(|e| match source {
+        Source::Inline => format!("--settings: invalid JSON: {e}"),
+        Source::File => format!("--settings: {value}: invalid JSON: {e}"),
+    })
 }
 
 /// Loads both settings sources.

@@ -7,40 +7,12 @@ use serde_json::{Value, json};
 use super::print::{Summary, result_json};
 use super::session::Session;
 use super::transcript::{text_block, tool_use_block};
+use crate::fixtures::{self, assert_fields};
 use crate::json::Obj;
 use crate::scenario::Scenario;
 
 fn data(name: &str) -> String {
-    let path = format!(
-        "{}/tests/data/claude-2.1.332-{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-/// Every key of `want` is in `got`; objects recurse; arrays compare their first elements.
-fn assert_fields(want: &Value, got: &Value, at: &str) {
-    match (want, got) {
-        (Value::Object(w), Value::Object(g)) => {
-            for (k, wv) in w {
-                let gv = g.get(k).unwrap_or_else(|| {
-                    panic!(
-                        "{at}: missing field `{k}` (have {:?})",
-                        g.keys().collect::<Vec<_>>()
-                    )
-                });
-                assert_fields(wv, gv, &format!("{at}.{k}"));
-            }
-        }
-        (Value::Array(w), Value::Array(g)) if !w.is_empty() && w[0].is_object() => {
-            let first = g
-                .first()
-                .unwrap_or_else(|| panic!("{at}: empty array, fixture has objects"));
-            assert_fields(&w[0], first, &format!("{at}[0]"));
-        }
-        (Value::Object(_), other) => panic!("{at}: expected an object, got {other}"),
-        _ => {}
-    }
+    fixtures::text(&format!("claude-2.1.332-{name}"))
 }
 
 fn payload_fixture(event: &str) -> Value {

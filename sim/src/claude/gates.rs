@@ -6,8 +6,8 @@
 //! hidden by a draft; a paste onto it is dropped with `Not answered yet`, as recorded.
 
 use super::config::{self, Settings};
-use super::dialogs::{Startup, key_loop};
 use super::session::{Mode, Session};
+use crate::engine::dialog::{CtrlC, Startup, key_loop};
 use crate::keys::Key;
 use crate::screen::{Screen, rule};
 use crate::term::{self, Terminal};
@@ -140,7 +140,7 @@ fn choose(
     bytes.extend(screen.frame(&[], &lines(cursor, false), term::size()));
     term::write_out(&bytes).map_err(|e| format!("cannot write to the terminal: {e}"))?;
     let mut pick = None;
-    let decision = key_loop(term, 0, |key| {
+    let decision = key_loop(term, CtrlC::Twice(0), Startup::Exit, |key| {
         match key {
             Key::Up => cursor = cursor.saturating_sub(1),
             Key::Down => cursor = (cursor + 1).min(count - 1),

@@ -24,40 +24,20 @@ pub mod turn;
 
 use std::process::ExitCode;
 
+use crate::engine::entry;
 use crate::scenario::Scenario;
 
 /// The binary's `main`.
 pub fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args_os()
-        .skip(1)
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    crate::record::record_argv(&args);
-    match run(&args) {
-        Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
-        Err(msg) => {
-            if msg.starts_with("Error:") || msg.starts_with("error:") {
-                eprintln!("{msg}");
-            } else {
-                eprintln!("fake-claude: {msg}");
-            }
-            ExitCode::from(1)
-        }
-    }
+    entry::main(run, |msg| {
+        entry::error_line("fake-claude", msg, &["Error:", "error:"])
+    })
 }
 
 /// Runs fake-claude with `args` (without the program name); returns the exit status.
 pub fn run(args: &[String]) -> Result<i32, String> {
-    let opts = match cli::parse(args)? {
-        cli::Action::Help => {
-            print!("{}", cli::HELP);
-            return Ok(0);
-        }
-        cli::Action::Version => {
-            println!("{}", cli::VERSION_LINE);
-            return Ok(0);
-        }
-        cli::Action::Run(opts) => opts,
+    let Some(opts) = entry::options(cli::parse(args)?, cli::VERSION_LINE) else {
+        return Ok(0);
     };
     let scenario = Scenario::from_env()?;
     scenario.start_children()?;

@@ -64,12 +64,17 @@ impl Session {
             .with("last_assistant_message", last_message)
     }
 
-    fn tool_common(&self, prompt_id: &str, event: &str, tool: &str, input: &Value) -> Obj {
+    /// The fields every tool event starts with, up to `hook_event_name`.
+    fn mode_common(&self, prompt_id: &str, event: &str) -> Obj {
         self.common()
             .with("prompt_id", prompt_id)
             .with("permission_mode", self.mode.hook_value())
             .with("effort", Self::effort())
             .with("hook_event_name", event)
+    }
+
+    fn tool_common(&self, prompt_id: &str, event: &str, tool: &str, input: &Value) -> Obj {
+        self.mode_common(prompt_id, event)
             .with("tool_name", tool)
             .with("tool_input", input)
     }
@@ -124,11 +129,7 @@ impl Session {
         tool_use_id: &str,
     ) -> Obj {
         let call = obj! { "tool_name" => tool, "tool_input" => input, "tool_use_id" => tool_use_id, "tool_response" => output };
-        self.common()
-            .with("prompt_id", prompt_id)
-            .with("permission_mode", self.mode.hook_value())
-            .with("effort", Self::effort())
-            .with("hook_event_name", "PostToolBatch")
+        self.mode_common(prompt_id, "PostToolBatch")
             .with("tool_calls", vec![call])
     }
 

@@ -11,7 +11,10 @@ use std::time::{Duration, Instant};
 use super::cli::{Options, OutputFormat};
 use super::session::Session;
 use super::transcript::{api_error_type, usage};
-use super::turn::{Outcome, Turn};
+use super::turn::{Done, Turn};
+use crate::engine::headless::{self, Played};
+use crate::engine::host::Host;
+use crate::engine::timeline::Timeline;
 use crate::json::Obj;
 use crate::obj;
 use crate::scenario::Scenario;
@@ -52,51 +55,30 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
     let started_ms = sess.clock.now_ms();
     let mut turn = Turn::new(&mut sess, prompt, Instant::now());
     turn.start(&mut sess);
-    let outcome = loop {
-        let now = Instant::now();
-        if let Some(o) = turn.tick(&mut sess, now) {
-            break o;
-        }
-        if let Some(err) = sess.fatal.take() {
-            return Err(err);
-        }
-        let wait = turn.deadline().map_or(Duration::from_secs(3600), |d| {
-            d.saturating_duration_since(now)
-        });
-        std::thread::sleep(wait);
+    let sign_in = || {
+        println!("{NOT_SIGNED_IN}");
+        1
     };
-    let (hook, late, text, api_error) = match outcome {
-        Outcome::Exit(n) => {
-            eprintln!("fake-claude: simulated crash (exit status {n})");
-            return Ok(n);
-        }
-        Outcome::Signal(s) => crate::selfkill::kill_self(&s),
-        // Print mode reads no keys: nothing can interrupt it before its text.
-        Outcome::Restored(_) => return Ok(1),
-        Outcome::SignIn => {
-            // Mid-run loss of the session ends the run as a startup without one does.
-            println!("{NOT_SIGNED_IN}");
-            return Ok(1);
-        }
-        Outcome::Done {
-            hook,
-            late,
-            text,
-            api_error,
-            ..
-        } => (hook, late, text, api_error),
+    let done = match headless::play("fake-claude", &mut turn, &mut sess, |_, _| Ok(()), sign_in)? {
+        Played::Done(done) => done,
+        Played::Over(code) => return Ok(code),
     };
+    // Print mode reads no keys: nothing can interrupt it before its text.
+    if done.restored.is_some() {
+        return Ok(1);
+    }
+    let Done {
+        hook,
+        late,
+        text,
+        api_error,
+        ..
+    } = done;
     let elapsed = (sess.clock.now_ms() - started_ms).max(0) as u64;
     if let Some(h) = hook {
         sess.fire(h.event, None, &h.payload);
     }
-    if let Some(late) = late {
-        std::thread::sleep(late.due.saturating_duration_since(Instant::now()));
-        late.records.iter().for_each(|r| sess.append(r));
-    }
-    if let Some(err) = sess.fatal.take() {
-        return Err(err);
-    }
+    headless::settle(&mut sess, late)?;
     let out = match opts.output_format {
         OutputFormat::Text => format!("{text}\n"),
         OutputFormat::Json => {

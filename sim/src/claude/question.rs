@@ -5,7 +5,6 @@
 
 use super::session::Session;
 use super::turn::{Phase, Turn};
-use crate::screen::rule;
 
 /// The Notification type claude gives a question dialog.
 pub const ELICITATION: &str = "elicitation_dialog";
@@ -18,31 +17,17 @@ impl Turn {
         if !sess.interactive {
             return false;
         }
-        self.commits.extend(self.block.take_rest());
+        self.core.commits.extend(self.block.take_rest());
         self.question = Some(text);
-        self.phase = Phase::Dialog(0);
+        self.core.phase = Phase::Dialog(0);
         self.notify_pending = true;
         true
     }
 }
 
-/// The question dialog: a rule, the question, the way out.
-pub fn dialog(width: usize, text: &str) -> Vec<String> {
-    let mut lines = vec![
-        String::new(),
-        rule('─', width),
-        " Claude has a question".into(),
-    ];
-    lines.push(String::new());
-    lines.extend(text.lines().map(|l| format!(" {l}")));
-    lines.push(String::new());
-    lines.push(" Esc to cancel".into());
-    lines
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::super::screens::question as dialog;
 
     #[test]
     fn the_dialog_shows_every_line_of_the_question_and_the_way_out() {

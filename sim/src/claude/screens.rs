@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::session::{Mode, Model};
 use crate::input::line_breaks;
-use crate::screen::{prefixed, rule};
+use crate::screen::{block, prefixed, rule};
 
 /// The onboarding theme chooser (shown when not signed in).
 pub const ONBOARDING: &str = include_str!("assets/onboarding-theme.txt");
@@ -43,16 +43,12 @@ pub fn auto_notice() -> Vec<String> {
 
 /// The echoed prompt: `❯ text`, later lines indented.
 pub fn echo(prompt: &str) -> Vec<String> {
-    let mut lines = vec![String::new()];
-    lines.extend(prefixed(prompt, "❯ ", "  "));
-    lines
+    block(prompt, "❯ ", "  ")
 }
 
 /// An answer block: `● text`, later lines indented.
 pub fn answer(text: &str) -> Vec<String> {
-    let mut lines = vec![String::new()];
-    lines.extend(prefixed(text, "● ", "  "));
-    lines
+    block(text, "● ", "  ")
 }
 
 /// `● Tool(arg)` plus its `⎿` status line.
@@ -257,6 +253,29 @@ pub fn done_verb(seed: &str) -> &'static str {
         "Cogitated",
     ];
     VERBS[(crate::ids::hash(&[seed.as_bytes()]) % VERBS.len() as u64) as usize]
+}
+
+/// The text said before a tool call.
+pub fn preamble(tool: &str) -> String {
+    if tool == "Bash" {
+        "I will run a command.".into()
+    } else {
+        format!("I will use the {tool} tool.")
+    }
+}
+
+/// The question dialog: a rule, the question, the way out.
+pub fn question(width: usize, text: &str) -> Vec<String> {
+    let mut lines = vec![
+        String::new(),
+        rule('─', width),
+        " Claude has a question".into(),
+    ];
+    lines.push(String::new());
+    lines.extend(text.lines().map(|l| format!(" {l}")));
+    lines.push(String::new());
+    lines.push(" Esc to cancel".into());
+    lines
 }
 
 #[cfg(test)]

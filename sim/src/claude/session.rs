@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use super::cli::Options;
 use super::config::{self, Paths};
 use crate::clock::Clock;
+use crate::engine::host::Host;
 use crate::hooks::{HookRun, Hooks, Runner};
 use crate::ids::{self, IdGen};
 use crate::json::Obj;
@@ -191,20 +192,30 @@ impl Session {
                 )
             })?,
         };
-        let cwd = paths.cwd.to_string_lossy().into_owned();
         let transcript_path = config::transcript_path(&paths.config_dir, &paths.cwd, &id);
         if let Some(from) = &opts.resume {
             fork(&transcript_path, from, &id)?;
         }
-        Ok(Session {
-            transcript_path,
+        let mut sess = Session::fresh(paths, id, scenario, interactive);
+        sess.git_branch = config::git_branch(&sess.paths.cwd);
+        sess.model = resolve_model(opts.model.as_deref());
+        sess.hooks = settings.hooks;
+        sess.recorder = Recorder::from_env();
+        sess.mode = mode;
+        Ok(sess)
+    }
+
+    /// A session at its start: no hooks, no recorder, default mode and model.
+    fn fresh(paths: Paths, id: String, scenario: Scenario, interactive: bool) -> Session {
+        Session {
+            transcript_path: config::transcript_path(&paths.config_dir, &paths.cwd, &id),
             ids: IdGen::new(scenario.seed, &id),
             clock: scenario.start_clock(),
-            git_branch: config::git_branch(&paths.cwd),
+            git_branch: "master".into(),
             script: Script::new(scenario),
-            model: resolve_model(opts.model.as_deref()),
-            hooks: settings.hooks,
-            recorder: Recorder::from_env(),
+            model: resolve_model(None),
+            hooks: Hooks::default(),
+            recorder: None,
             last_prompt_id: None,
             fatal: None,
             parent: None,
@@ -212,11 +223,11 @@ impl Session {
             prompts: 0,
             header_written: false,
             interactive,
-            mode,
+            mode: Mode::Default,
+            cwd: paths.cwd.to_string_lossy().into_owned(),
             paths,
-            cwd,
             id,
-        })
+        }
     }
 
     /// Starts a new session in place (after `/clear`): new id, new transcript.
@@ -262,35 +273,8 @@ impl Session {
 
     /// Runs the hooks for `event` (matcher tested against `target`) and waits for them.
     pub fn fire(&mut self, event: &str, target: Option<&str>, payload: &Obj) -> Vec<HookRun> {
-        let commands = self.hooks.matching(event, target);
-        if commands.is_empty() {
-            return Vec::new();
-        }
-        let runner = Runner {
-            cwd: self.paths.cwd.clone(),
-            env: self.hook_env(),
-        };
-        runner.run(&commands, &payload.to_line())
-    }
-
-    /// Records a submitted prompt in `UMBEL_SIM_RECORD_DIR`, if set.
-    pub fn record_prompt(&mut self, prompt: &str) {
-        if let Some(r) = self.recorder.as_mut()
-            && let Err(e) = r.record(prompt)
-        {
-            self.fatal
-                .get_or_insert(format!("cannot write to {}: {e}", crate::record::ENV));
-        }
-    }
-
-    /// Appends a record to the transcript; the first failure is kept in `fatal`.
-    pub fn append(&mut self, record: &Obj) {
-        if let Err(e) = crate::jsonl::append(&self.transcript_path, record) {
-            self.fatal.get_or_insert(format!(
-                "cannot write {}: {e}",
-                self.transcript_path.display()
-            ));
-        }
+        let runner = || Runner::new(self.paths.cwd.clone(), self.hook_env());
+        self.hooks.fire(event, target, payload, runner)
     }
 
     /// Path of the live session registry file (`<config>/sessions/<pid>.json`).
@@ -345,34 +329,17 @@ impl Session {
         scenario: Scenario,
         interactive: bool,
     ) -> Session {
-        let cwd = PathBuf::from("/tmp/probework/proj");
         let paths = Paths {
             config_dir: config_dir.to_path_buf(),
             claude_json: config_dir.join(".claude.json"),
-            cwd: cwd.clone(),
+            cwd: PathBuf::from("/tmp/probework/proj"),
         };
-        Session {
-            transcript_path: config::transcript_path(config_dir, &cwd, id),
-            ids: IdGen::new(scenario.seed, id),
-            clock: scenario.start_clock(),
-            git_branch: "master".into(),
-            script: Script::new(scenario),
-            model: resolve_model(None),
-            hooks: Hooks::default(),
-            recorder: None,
-            last_prompt_id: None,
-            fatal: None,
-            parent: None,
-            messages: 0,
-            prompts: 0,
-            header_written: false,
-            interactive,
-            mode: Mode::Default,
-            cwd: cwd.to_string_lossy().into_owned(),
-            paths,
-            id: id.to_string(),
-        }
+        Session::fresh(paths, id.to_string(), scenario, interactive)
     }
+}
+
+impl Host for Session {
+    crate::host_parts!(|s, records| records.iter().for_each(|r| s.append(r)));
 }
 
 #[cfg(test)]

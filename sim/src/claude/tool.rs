@@ -4,13 +4,12 @@
 
 use std::time::Instant;
 
-use serde_json::Value;
-
 use super::question::ELICITATION;
 use super::screens::{self, INTERRUPTED_LINE};
 use super::session::{Mode, Session};
 use super::transcript::{DENIED_DONT_ASK, DENIED_PRINT, REJECTED, text_block, tool_use_block};
-use super::turn::{Block, Outcome, Phase, ToolCall, Turn};
+use super::turn::{Block, Done, Outcome, Phase, ToolCall, Turn};
+use crate::engine::tool::fake_output;
 use crate::obj;
 use crate::scenario::Permission;
 
@@ -19,7 +18,7 @@ impl Turn {
     /// (interactive), an automatic denial (print mode) or a run (bypass mode).
     pub(super) fn tool_requested(&mut self, sess: &mut Session, p: Permission, now: Instant) {
         let preamble = self.block.text.clone();
-        self.commits.extend(self.block.take_rest());
+        self.core.commits.extend(self.block.take_rest());
         let id = format!("toolu_01{}", sess.ids.alnum(22));
         let rec = sess.rec_assistant(&self.message_id, text_block(&preamble), Some("tool_use"), 0);
         sess.append(&rec);
@@ -34,13 +33,7 @@ impl Turn {
             .unwrap_or_default()
             .to_string();
         sess.append(&rec);
-        let display = sess.payload_message_display(
-            &self.prompt_id,
-            &self.turn_id,
-            &self.message_id,
-            &preamble,
-        );
-        sess.fire("MessageDisplay", None, &display);
+        self.displayed(sess, &preamble);
         let payload = sess.payload_pre_tool_use(&self.prompt_id, &p.tool, &p.input, &id);
         sess.fire("PreToolUse", Some(&p.tool), &payload);
         let tool = p.tool.clone();
@@ -64,7 +57,7 @@ impl Turn {
         if !sess.interactive {
             return self.deny(sess, now, DENIED_PRINT);
         }
-        self.phase = Phase::Dialog(0);
+        self.core.phase = Phase::Dialog(0);
         self.notify_pending = true;
     }
 
@@ -95,8 +88,9 @@ impl Turn {
         let output = p
             .output
             .clone()
-            .unwrap_or_else(|| fake_output(&p.tool, &p.input));
-        self.commits
+            .unwrap_or_else(|| fake_output(p.tool == "Bash", &p.input));
+        self.core
+            .commits
             .extend(screens::tool_call(&p.tool, &p.input, &output));
         let payload =
             sess.payload_post_tool_use(&self.prompt_id, &p.tool, &p.input, &output, &t.id);
@@ -115,7 +109,7 @@ impl Turn {
         let Some(t) = self.tool.take() else { return };
         let p = &t.permission;
         let text = message.replace("{tool}", &p.tool);
-        self.commits.extend(screens::tool_call(
+        self.core.commits.extend(screens::tool_call(
             &p.tool,
             &p.input,
             &format!("Error: {text}"),
@@ -127,12 +121,10 @@ impl Turn {
     }
 
     fn continue_after_tool(&mut self, sess: &mut Session, now: Instant) {
-        self.after_tool = true;
         self.num_turns += 1;
         self.message_id = format!("msg_01{}", sess.ids.alnum(22));
         self.block = Block::default();
-        self.pacer.restart(self.chosen.chunks());
-        self.phase = Phase::Stream(now);
+        self.core.resume(now);
     }
 
     /// `4`, Esc or Ctrl-C in the dialog: the real CLI's refusal (no Stop).
@@ -147,54 +139,21 @@ impl Turn {
         sess.append(&rec);
         let mut lines = screens::tool_call(&p.tool, &p.input, "");
         lines.pop();
-        self.commits.extend(lines);
-        self.commits.push(INTERRUPTED_LINE.to_string());
-        Outcome::Done {
-            hook: None,
-            late: None,
-            text: String::new(),
-            api_error: None,
+        self.core.commits.extend(lines);
+        self.core.commits.push(INTERRUPTED_LINE.to_string());
+        Outcome::Done(Done {
             interrupted: true,
-        }
-    }
-}
-
-/// The text said before a tool call.
-pub fn preamble(tool: &str) -> String {
-    if tool == "Bash" {
-        "I will run a command.".into()
-    } else {
-        format!("I will use the {tool} tool.")
-    }
-}
-
-/// Fake tool output: for `Bash` running `echo …`, the echoed words; otherwise `ok`.
-/// Nothing is ever executed.
-pub fn fake_output(tool: &str, input: &Value) -> String {
-    let cmd = input.get("command").and_then(Value::as_str).unwrap_or("");
-    match (tool, cmd.trim().strip_prefix("echo ")) {
-        ("Bash", Some(rest)) => rest.trim().trim_matches(['"', '\'']).to_string(),
-        _ => "ok".to_string(),
+            ..Done::default()
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
-    fn fake_output_echoes_and_never_runs_anything() {
-        assert_eq!(
-            fake_output("Bash", &json!({"command": "echo hi there"})),
-            "hi there"
-        );
-        assert_eq!(
-            fake_output("Bash", &json!({"command": "echo 'quoted'"})),
-            "quoted"
-        );
-        assert_eq!(fake_output("Bash", &json!({"command": "rm -rf /"})), "ok");
-        assert_eq!(fake_output("Write", &json!({"file_path": "/x"})), "ok");
-        assert_eq!(preamble("Bash"), "I will run a command.");
+    fn the_text_before_a_bash_call_says_it_runs_a_command() {
+        assert_eq!(screens::preamble("Bash"), "I will run a command.");
     }
 }

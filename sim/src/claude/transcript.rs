@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::cli::VERSION;
 use super::payloads::tool_response;
 use super::session::Session;
+use crate::engine::host;
 use crate::json::{J, Obj, empty_array, null};
 use crate::obj;
 
@@ -26,6 +27,11 @@ pub const DENIED_DONT_ASK: &str = "Permission to use {tool} has been denied beca
 pub const REJECTED: &str = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
 
 impl Session {
+    /// Appends a record to the transcript; the first failure is kept in `fatal`.
+    pub fn append(&mut self, record: &Obj) {
+        host::append(&self.transcript_path, record, &mut self.fatal);
+    }
+
     fn link(&mut self) -> (J, String) {
         let uuid = self.ids.uuid();
         let parent = self.parent.replace(uuid.clone()).map_or_else(null, J::from);

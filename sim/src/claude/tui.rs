@@ -1,9 +1,8 @@
 //! The interactive session: startup screens, the prompt, turns, exit.
 //!
-//! One thread, one loop ([`crate::event_loop`]): wait for input or the next deadline (turn timeline,
+//! One thread, one loop ([`crate::engine::event_loop`]): wait for input or the next deadline (turn timeline,
 //! late transcript write, Esc timeout, spinner second), handle it, redraw.
 
-use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use super::cli::Options;
@@ -12,27 +11,21 @@ use super::dialogs::{self, Startup};
 use super::gates;
 use super::screens::{self, Footer};
 use super::session::{Mode, Session};
-use super::turn::{Late, Outcome, Turn};
-use crate::event_loop::{self, CTRL_C_WINDOW, Flow, Keyboard, Program};
-use crate::input::InputBuffer;
+use super::turn::{Done, Turn};
+use crate::engine::event_loop::Flow;
+use crate::engine::shell::{Face, Scroll, Shell, paint};
 use crate::keys::Key;
 use crate::scenario::Scenario;
-use crate::screen::Screen;
 use crate::term::{self, Terminal};
 
-struct App {
-    sess: Session,
-    term: Terminal,
-    screen: Screen,
-    keys: Keyboard,
-    input: InputBuffer,
-    turn: Option<Turn>,
-    queue: VecDeque<String>,
-    late: Option<Late>,
-    pending: Vec<String>,
+/// fake-claude's screen: the scrollback it draws and the dialog over the idle prompt.
+pub struct Claude {
+    scroll: Scroll,
     /// A dialog over the idle prompt (a turn's `dialog_after`): its question and cursor.
     modal: Option<(String, usize)>,
 }
+
+type App = Shell<Claude>;
 
 /// Runs the TUI and returns the exit status.
 pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
@@ -45,285 +38,106 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
     }
     let settings = config::load_settings(&sess.paths.config_dir, opts.settings.as_deref())?;
     let term = Terminal::enter().map_err(|e| e.to_string())?;
-    let mut app = App {
-        sess,
-        term,
-        screen: Screen::new(),
-        keys: Keyboard::new(),
-        input: InputBuffer::new(),
-        turn: None,
-        queue: VecDeque::new(),
-        late: None,
-        pending: Vec::new(),
+    let face = Claude {
+        scroll: Scroll::default(),
         modal: None,
     };
+    let mut app = Shell::new(sess, term, face);
     std::thread::sleep(Duration::from_millis(delay));
     app.sess.clock.advance(delay);
     let claude_json = config::read_claude_json(&app.sess.paths.claude_json)?;
+    let (term, screen) = (&mut app.term, &mut app.face.scroll.screen);
     if sign_in || !config::onboarded(&claude_json) {
-        let Startup::Exit(code) = dialogs::onboarding(&mut app.term, &mut app.screen)? else {
+        let Startup::Exit(code) = dialogs::onboarding(term, screen)? else {
             return Ok(0);
         };
         return Ok(code);
     }
     if (forced_trust || !config::trusted(&claude_json, &app.sess.paths.cwd))
-        && let Startup::Exit(code) = dialogs::trust(&mut app.term, &mut app.screen, &app.sess)?
+        && let Startup::Exit(code) = dialogs::trust(term, screen, &app.sess)?
     {
         return Ok(code);
     }
-    if let Startup::Exit(code) = gates::run(&mut app.term, &mut app.screen, &app.sess, &settings)? {
+    if let Startup::Exit(code) = gates::run(term, screen, &app.sess, &settings)? {
         app.term.restore();
         return Ok(code);
     }
-    let flow = app.main(opts.prompt.clone());
-    app.sess.registry_remove();
-    app.term.restore();
-    match flow? {
-        Flow::Exit(code) => Ok(code),
-        Flow::Signal(name) => crate::selfkill::kill_self(&name),
-        Flow::Go => Ok(0),
-    }
+    app.serve(opts.prompt.clone())
 }
 
-impl Program for App {
-    crate::program_plumbing!();
+impl Face for Claude {
+    const NAME: &'static str = "fake-claude";
+    type Turn = Turn;
 
-    fn closed(&mut self) -> Flow {
-        self.end_session("other", false, 0)
+    fn open(app: &mut App) -> Result<(), String> {
+        let payload = app.sess.payload_session_start("startup");
+        app.sess.fire("SessionStart", Some("startup"), &payload);
+        app.sess.registry("idle");
+        draw_header(app)?;
+        Claude::draw(app)
     }
 
-    fn redraw(&mut self) -> Result<(), String> {
-        self.draw()
-    }
-}
-
-impl App {
-    fn main(&mut self, first_prompt: Option<String>) -> Result<Flow, String> {
-        let payload = self.sess.payload_session_start("startup");
-        self.sess.fire("SessionStart", Some("startup"), &payload);
-        self.sess.registry("idle");
-        self.draw_header(true)?;
-        self.draw()?;
-        event_loop::run(self, first_prompt)
-    }
-
-    fn on_key(&mut self, key: Key) -> Result<Flow, String> {
+    fn key(app: &mut App, key: Key) -> Result<Flow, String> {
         if key == Key::CtrlC {
-            if self
-                .keys
-                .ctrl_c
-                .is_some_and(|t| t.elapsed() < CTRL_C_WINDOW)
-            {
-                return Ok(self.end_session("prompt_input_exit", true, 0));
+            if app.second_ctrl_c() {
+                return Ok(end_session(app, "prompt_input_exit", true, 0));
             }
-            self.keys.ctrl_c = Some(Instant::now());
-            if let Some(turn) = self.turn.as_mut() {
-                let outcome = turn.interrupt(&mut self.sess);
-                return self.after(Some(outcome));
+            app.keys.ctrl_c = Some(Instant::now());
+            if let Some(turn) = app.turn.as_mut() {
+                let outcome = turn.interrupt(&mut app.sess);
+                return app.after(Some(outcome));
             }
-            self.input.clear();
+            app.input.clear();
             return Ok(Flow::Go);
         }
-        if let Some((_, cursor)) = self.modal.as_mut() {
+        if let Some((_, cursor)) = app.face.modal.as_mut() {
             match key {
                 Key::Up => *cursor = cursor.saturating_sub(1),
                 Key::Down => *cursor = (*cursor + 1).min(1),
-                Key::Enter | Key::Esc => self.modal = None,
+                Key::Enter | Key::Esc => app.face.modal = None,
                 _ => {}
             }
             return Ok(Flow::Go);
         }
-        if let Some(turn) = self.turn.as_mut() {
-            let in_dialog = !turn.busy();
-            if in_dialog || key == Key::Esc {
-                let outcome = turn.key(&mut self.sess, &key, Instant::now());
-                return self.after(outcome);
-            }
+        if let Some(turn) = app.turn.as_mut()
+            && (!turn.core.busy() || key == Key::Esc)
+        {
+            let outcome = turn.key(&mut app.sess, &key, Instant::now());
+            return app.after(outcome);
         }
-        match key {
-            Key::Text(t) => self.input.insert_text(&t),
-            Key::Newline => self.input.insert_text("\n"),
-            Key::Paste(bytes) => self.input.paste(&bytes, screens::paste_label),
-            Key::Backspace => self.input.backspace(),
-            Key::CtrlU => self.input.kill_line(),
-            Key::Enter if self.input.is_empty() => {}
-            Key::Enter if self.turn.is_some() => {
-                let text = self.input.take();
-                self.queue.push_back(text);
-            }
-            Key::Enter => {
-                let text = self.input.take();
-                return self.submit(text);
-            }
-            _ => {}
-        }
-        Ok(Flow::Go)
+        app.edit(key)
     }
 
-    fn submit(&mut self, text: String) -> Result<Flow, String> {
-        self.flush_late();
-        self.sess.record_prompt(&text);
-        match text.trim() {
-            "/exit" | "/quit" => return Ok(self.end_session("prompt_input_exit", true, 0)),
-            "/clear" => return self.clear(),
-            _ => {}
+    fn closed(app: &mut App) -> Flow {
+        end_session(app, "other", false, 0)
+    }
+
+    fn draw(app: &mut App) -> Result<(), String> {
+        let width = term::size().0;
+        if let Some(turn) = app.turn.as_mut()
+            && !turn.core.busy()
+        {
+            app.face
+                .scroll
+                .draw(&turn.live(&app.sess, width, Instant::now()))?;
+            turn.after_draw(&mut app.sess);
+            return Ok(());
         }
-        self.pending.extend(screens::echo(&text));
+        if let Some((question, cursor)) = &app.face.modal {
+            return app
+                .face
+                .scroll
+                .draw(&gates::boxed(gates::unknown(question, *cursor)));
+        }
         let now = Instant::now();
-        self.turn = Some(Turn::new(&mut self.sess, text, now));
-        self.draw()?;
-        self.sess.registry("busy");
-        if let Some(turn) = self.turn.as_mut() {
-            turn.start(&mut self.sess);
-            let outcome = turn.tick(&mut self.sess, Instant::now());
-            return self.after(outcome);
-        }
-        Ok(Flow::Go)
-    }
-
-    fn after(&mut self, outcome: Option<Outcome>) -> Result<Flow, String> {
-        if let Some(turn) = self.turn.as_mut() {
-            self.pending.append(&mut turn.commits);
-        }
-        let Some(outcome) = outcome else {
-            return Ok(Flow::Go);
-        };
-        let dialog_after = self.turn.take().and_then(|t| t.chosen.dialog_after);
-        match outcome {
-            Outcome::Done { hook, late, .. } => {
-                self.late = late;
-                self.draw()?;
-                self.sess.registry("idle");
-                if let Some(h) = hook {
-                    self.sess.fire(h.event, None, &h.payload);
-                }
-                if let Some(question) = dialog_after {
-                    self.modal = Some((question, 0));
-                    self.draw()?;
-                    return Ok(Flow::Go);
-                }
-                match self.queue.pop_front() {
-                    Some(next) => self.submit(next),
-                    None => Ok(Flow::Go),
-                }
-            }
-            Outcome::Restored(prompt) => {
-                self.input.insert_text(&prompt);
-                self.draw()?;
-                self.sess.registry("idle");
-                Ok(Flow::Go)
-            }
-            Outcome::Exit(code) => {
-                self.leave_screen();
-                eprintln!("fake-claude: simulated crash (exit status {code})");
-                Ok(Flow::Exit(code))
-            }
-            Outcome::Signal(name) => {
-                self.leave_screen();
-                Ok(Flow::Signal(name))
-            }
-            Outcome::SignIn => {
-                // The session is gone: the startup sign-in screen, until Ctrl-C twice.
-                self.flush_late();
-                match dialogs::onboarding(&mut self.term, &mut self.screen)? {
-                    Startup::Exit(code) => Ok(Flow::Exit(code)),
-                    Startup::Continue => Ok(Flow::Exit(0)),
-                }
-            }
-        }
-    }
-
-    fn clear(&mut self) -> Result<Flow, String> {
-        let payload = self.sess.payload_session_end("clear");
-        self.sess.fire("SessionEnd", None, &payload);
-        self.sess.registry_remove();
-        self.sess.restart()?;
-        let payload = self.sess.payload_session_start("clear");
-        self.sess.fire("SessionStart", Some("clear"), &payload);
-        self.sess.registry("idle");
-        self.draw_header(true)?;
-        self.pending.extend(screens::echo("/clear"));
-        self.draw()?;
-        Ok(Flow::Go)
-    }
-
-    fn end_session(&mut self, reason: &str, hint: bool, code: i32) -> Flow {
-        self.flush_late();
-        if hint {
-            let mut bytes = self
-                .screen
-                .frame(&screens::echo("/exit"), &[], term::size());
-            bytes.extend_from_slice(screens::resume_hint(&self.sess.id).as_bytes());
-            let _ = term::write_out(&bytes);
-        }
-        let payload = self.sess.payload_session_end(reason);
-        self.sess.fire("SessionEnd", None, &payload);
-        Flow::Exit(code)
-    }
-
-    fn flush_late(&mut self) {
-        if let Some(late) = self.late.take() {
-            late.records.iter().for_each(|r| self.sess.append(r));
-        }
-    }
-
-    fn leave_screen(&mut self) {
-        self.flush_late();
-        let commits = std::mem::take(&mut self.pending);
-        let _ = term::write_out(&self.screen.frame(&commits, &[], term::size()));
-        self.term.restore();
-    }
-
-    fn draw_header(&mut self, clear: bool) -> Result<(), String> {
-        let mut bytes = if clear {
-            self.screen.clear()
-        } else {
-            Vec::new()
-        };
-        let mut lines = screens::header(&self.sess.model, &self.sess.cwd);
-        if self.sess.mode == Mode::Auto {
-            lines.extend(screens::auto_notice());
-        }
-        bytes.extend(self.screen.frame(&lines, &[], term::size()));
-        term::write_out(&bytes).map_err(|e| format!("cannot write to the terminal: {e}"))
-    }
-
-    fn draw(&mut self) -> Result<(), String> {
-        let size = term::size();
-        let width = size.0;
-        let now = Instant::now();
-        let mut live = Vec::new();
-        let mut busy = false;
-        if let Some(turn) = &self.turn {
-            live = turn.live(&self.sess, width, now);
-            busy = turn.busy();
-            if !busy {
-                let bytes = self
-                    .screen
-                    .frame(&std::mem::take(&mut self.pending), &live, size);
-                term::write_out(&bytes)
-                    .map_err(|e| format!("cannot write to the terminal: {e}"))?;
-                if let Some(turn) = self.turn.as_mut() {
-                    turn.after_draw(&mut self.sess);
-                }
-                return Ok(());
-            }
-        }
-        if let Some((question, cursor)) = &self.modal {
-            let lines = gates::boxed(gates::unknown(question, *cursor));
-            let bytes = self
-                .screen
-                .frame(&std::mem::take(&mut self.pending), &lines, size);
-            return term::write_out(&bytes)
-                .map_err(|e| format!("cannot write to the terminal: {e}"));
-        }
-        let footer = if self.keys.ctrl_c.is_some() {
+        let mut live = (app.turn.as_ref()).map_or_else(Vec::new, |t| t.live(&app.sess, width, now));
+        let footer = if app.keys.ctrl_c.is_some() {
             Footer::ConfirmExit
-        } else if busy {
+        } else if app.turn.is_some() {
             Footer::Busy
-        } else if self.input.has_placeholder() {
+        } else if app.input.has_placeholder() {
             Footer::Pasted
-        } else if !self.input.is_empty() {
+        } else if !app.input.is_empty() {
             Footer::Typing
         } else {
             Footer::Idle
@@ -331,12 +145,113 @@ impl App {
         live.push(String::new());
         live.extend(screens::input_box(
             width,
-            &self.input.display(),
-            screens::footer(self.sess.mode, footer),
+            &app.input.display(),
+            screens::footer(app.sess.mode, footer),
         ));
-        let bytes = self
-            .screen
-            .frame(&std::mem::take(&mut self.pending), &live, size);
-        term::write_out(&bytes).map_err(|e| format!("cannot write to the terminal: {e}"))
+        app.face.scroll.draw(&live)
     }
+
+    fn paste(app: &mut App, bytes: &[u8]) {
+        app.input.paste(bytes, screens::paste_label);
+    }
+
+    fn command(app: &mut App, text: &str) -> Option<Result<Flow, String>> {
+        match text.trim() {
+            "/exit" | "/quit" => Some(Ok(end_session(app, "prompt_input_exit", true, 0))),
+            "/clear" => Some(clear(app)),
+            _ => None,
+        }
+    }
+
+    fn begin(app: &mut App, text: String) -> Turn {
+        app.face.scroll.pending.extend(screens::echo(&text));
+        Turn::new(&mut app.sess, text, Instant::now())
+    }
+
+    fn starting(app: &mut App, _text: &str) -> Result<(), String> {
+        app.sess.registry("busy");
+        Ok(())
+    }
+
+    fn commit(app: &mut App, lines: Vec<String>) {
+        app.face.scroll.pending.extend(lines);
+    }
+
+    fn done(app: &mut App, turn: Option<Turn>, done: Done) -> Result<Flow, String> {
+        if let Some(prompt) = done.restored {
+            app.input.insert_text(&prompt);
+            Claude::draw(app)?;
+            app.sess.registry("idle");
+            return Ok(Flow::Go);
+        }
+        app.late = done.late;
+        Claude::draw(app)?;
+        app.sess.registry("idle");
+        if let Some(h) = done.hook {
+            app.sess.fire(h.event, None, &h.payload);
+        }
+        if let Some(question) = turn.and_then(|t| t.core.chosen.dialog_after) {
+            app.face.modal = Some((question, 0));
+            Claude::draw(app)?;
+            return Ok(Flow::Go);
+        }
+        app.next_queued()
+    }
+
+    fn sign_in(app: &mut App) -> Result<Flow, String> {
+        // The session is gone: the startup sign-in screen, until Ctrl-C twice.
+        match dialogs::onboarding(&mut app.term, &mut app.face.scroll.screen)? {
+            Startup::Exit(code) => Ok(Flow::Exit(code)),
+            Startup::Continue => Ok(Flow::Exit(0)),
+        }
+    }
+
+    fn finish(app: &mut App) {
+        app.sess.registry_remove();
+    }
+
+    fn leave(app: &mut App) {
+        let _ = app.face.scroll.draw(&[]);
+        app.term.restore();
+    }
+}
+
+fn clear(app: &mut App) -> Result<Flow, String> {
+    let payload = app.sess.payload_session_end("clear");
+    app.sess.fire("SessionEnd", None, &payload);
+    app.sess.registry_remove();
+    app.sess.restart()?;
+    let payload = app.sess.payload_session_start("clear");
+    app.sess.fire("SessionStart", Some("clear"), &payload);
+    app.sess.registry("idle");
+    draw_header(app)?;
+    app.face.scroll.pending.extend(screens::echo("/clear"));
+    Claude::draw(app)?;
+    Ok(Flow::Go)
+}
+
+fn end_session(app: &mut App, reason: &str, hint: bool, code: i32) -> Flow {
+    app.flush_late();
+    if hint {
+        let mut bytes = app
+            .face
+            .scroll
+            .screen
+            .frame(&screens::echo("/exit"), &[], term::size());
+        bytes.extend_from_slice(screens::resume_hint(&app.sess.id).as_bytes());
+        let _ = term::write_out(&bytes);
+    }
+    let payload = app.sess.payload_session_end(reason);
+    app.sess.fire("SessionEnd", None, &payload);
+    Flow::Exit(code)
+}
+
+fn draw_header(app: &mut App) -> Result<(), String> {
+    let mut lines = screens::header(&app.sess.model, &app.sess.cwd);
+    if app.sess.mode == Mode::Auto {
+        lines.extend(screens::auto_notice());
+    }
+    let mut bytes = app.face.scroll.screen.clear();
+    bytes.extend(app.face.scroll.screen.frame(&lines, &[], term::size()));
+    paint(&bytes)
 }

@@ -146,15 +146,7 @@ pub struct Options {
 }
 
 /// What the command line asks for.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Action {
-    /// Print `text` (help) and exit 0.
-    Print(&'static str),
-    /// Print the version.
-    Version,
-    /// Run.
-    Run(Options),
-}
+pub type Action = crate::engine::entry::Action<Options>;
 
 /// A rejected command line: clap's message, exit 2.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,16 +1,14 @@
 //! The command line: the contract flags, `exec`, and clap's error wording.
 
 use super::*;
+use crate::fixtures;
 
 fn run(list: &[&str]) -> Result<Action, Usage> {
-    parse(&list.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    fixtures::parse(parse, list)
 }
 
 fn opts(list: &[&str]) -> Options {
-    match run(list) {
-        Ok(Action::Run(o)) => o,
-        other => panic!("{list:?}: {other:?}"),
-    }
+    fixtures::options(parse, list)
 }
 
 #[test]
@@ -59,9 +57,7 @@ fn exec_and_its_flags() {
 
 #[test]
 fn help_and_version() {
-    assert_eq!(run(&["--version"]).unwrap(), Action::Version);
-    assert_eq!(run(&["-V"]).unwrap(), Action::Version);
-    assert_eq!(run(&["--help"]).unwrap(), Action::Print(HELP));
+    fixtures::assert_help_and_version(parse, &["--version", "-V"], &["--help"], HELP);
     assert_eq!(run(&["exec", "-h"]).unwrap(), Action::Print(EXEC_HELP));
     assert!(HELP.starts_with("Codex CLI\n"));
     assert!(EXEC_HELP.starts_with("Run Codex non-interactively\n"));

@@ -6,17 +6,11 @@ use super::hookcfg::EVENTS;
 use super::render::Canvas;
 use super::screens::{self, HookRow, LIST_ROWS};
 use super::session::Session;
-use crate::keys::{ESC_TIMEOUT_MS, Key, KeyParser};
-use crate::term::{self, Input, Terminal};
-
-/// What a startup screen decided.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Startup {
-    /// Go on.
-    Continue,
-    /// Exit with this status.
-    Exit(i32),
-}
+pub use crate::engine::dialog::Startup;
+use crate::engine::dialog::{self, CtrlC, TrustMenu, key_loop};
+use crate::engine::shell::paint;
+use crate::keys::Key;
+use crate::term::{self, Terminal};
 
 /// The choice made in "Hooks need review".
 #[derive(Debug, PartialEq, Eq)]
@@ -29,85 +23,39 @@ pub enum HookChoice {
     Exit(i32),
 }
 
-/// Reads keys until `handle` decides. Ctrl-C exits with 1, a closed terminal with 0.
-fn key_loop<T>(
-    term: &mut Terminal,
-    exit: impl Fn(i32) -> T,
-    mut handle: impl FnMut(&Key) -> Option<T>,
-) -> Result<T, String> {
-    let mut parser = KeyParser::new();
-    loop {
-        let timeout = parser
-            .pending()
-            .then(|| std::time::Duration::from_millis(ESC_TIMEOUT_MS));
-        let keys = match term
-            .read(timeout)
-            .map_err(|e| format!("cannot read the terminal: {e}"))?
-        {
-            Input::Bytes(b) => parser.feed(&b),
-            Input::Timeout => parser.flush(),
-            Input::Closed => return Ok(exit(0)),
-        };
-        for key in &keys {
-            if *key == Key::CtrlC {
-                return Ok(exit(1));
-            }
-            if let Some(decision) = handle(key) {
-                return Ok(decision);
-            }
-        }
-    }
-}
-
 fn draw_top(canvas: &mut Canvas, lines: &[String]) -> Result<(), String> {
-    term::write_out(&canvas.top(lines, term::size()))
-        .map_err(|e| format!("cannot write to the terminal: {e}"))
+    paint(&canvas.top(lines, term::size()))
 }
 
 /// The sign-in screen: drawn, then nothing happens until Ctrl-C (exit 1).
 pub fn login(term: &mut Terminal, canvas: &mut Canvas) -> Result<Startup, String> {
     let lines: Vec<String> = screens::LOGIN.iter().map(|s| s.to_string()).collect();
     draw_top(canvas, &lines)?;
-    key_loop(term, Startup::Exit, |_| None)
+    dialog::wait(term, CtrlC::Once(1))
 }
 
 /// "Trust this folder?": `1`/`2`/Up/Down move, Enter confirms; Enter on
 /// "Trust and continue" appends the trust to `config.toml`; Enter on
 /// "Back…" or Esc exits 1.
 pub fn trust(term: &mut Terminal, canvas: &mut Canvas, sess: &Session) -> Result<Startup, String> {
-    let mut cursor = 0usize;
-    draw_top(
-        canvas,
-        &screens::trust_dialog(&sess.cwd, cursor, term::size().0),
-    )?;
-    let mut error = None;
-    let decision = key_loop(term, Startup::Exit, |key| {
-        let before = cursor;
-        match key {
-            Key::Up => cursor = 0,
-            Key::Down => cursor = 1,
-            Key::Text(t) if t == "1" => cursor = 0,
-            Key::Text(t) if t == "2" => cursor = 1,
-            Key::Enter if cursor == 1 => return Some(Startup::Exit(1)),
-            Key::Enter => {
-                let setting = config::trust_setting(&sess.cwd_path);
-                if let Err(e) = config::write_settings(&sess.config.path, &[setting]) {
-                    error = Some(e);
-                    return Some(Startup::Exit(1));
-                }
-                return Some(Startup::Continue);
-            }
-            Key::Esc => return Some(Startup::Exit(1)),
-            _ => {}
-        }
-        if cursor != before {
-            let lines = screens::trust_dialog(&sess.cwd, cursor, term::size().0);
-            let _ = draw_top(canvas, &lines);
-        }
-        None
-    })?;
-    error.map_or(Ok(decision), Err)
+    let lines = |cursor| screens::trust_dialog(&sess.cwd, cursor, term::size().0);
+    draw_top(canvas, &lines(0))?;
+    let redraw = |cursor| {
+        let _ = draw_top(canvas, &lines(cursor));
+    };
+    let accept = || {
+        let setting = config::trust_setting(&sess.cwd_path);
+        config::write_settings(&sess.config.path, &[setting])
+    };
+    dialog::trust(term, TRUST_MENU, redraw, accept)
 }
+
+/// "Trust and continue" first, then "Back…"; Ctrl-C exits 1 at once.
+const TRUST_MENU: TrustMenu = TrustMenu {
+    trust_at: 0,
+    digits_move: true,
+    ctrl_c: CtrlC::Once(1),
+};
 
 fn rows(sess: &Session) -> Vec<HookRow> {
     EVENTS
@@ -153,7 +101,7 @@ pub fn hooks(
         }
     };
     draw(canvas, list, cursor, top, row)?;
-    let choice = key_loop(term, HookChoice::Exit, |key| {
+    let choice = key_loop(term, CtrlC::Once(1), HookChoice::Exit, |key| {
         if list {
             match key {
                 Key::Up => row = row.saturating_sub(1),

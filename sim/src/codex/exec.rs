@@ -12,7 +12,10 @@ use std::time::{Duration, Instant};
 use super::cli::{Options, VERSION};
 use super::config;
 use super::session::{Session, Usage};
-use super::turn::{Outcome, Turn};
+use super::turn::{Done, Turn};
+use crate::engine::headless::{self, Played};
+use crate::engine::host::Host;
+use crate::engine::timeline::Timeline;
 use crate::json::Obj;
 use crate::obj;
 
@@ -132,51 +135,30 @@ pub fn run(opts: &Options, mut sess: Session) -> Result<i32, String> {
     if opts.json {
         emit(&turn_started());
     }
-    let outcome = loop {
-        let now = Instant::now();
-        let outcome = turn.tick(&mut sess, now);
-        if opts.json {
+    let json = opts.json;
+    let each = |turn: &mut Turn, _: &mut Session| {
+        if json {
             turn.events.drain(..).for_each(|e| emit(&e));
         }
-        if let Some(o) = outcome {
-            break o;
-        }
-        if let Some(err) = sess.fatal.take() {
-            return Err(err);
-        }
-        let wait = turn.deadline().map_or(Duration::from_secs(3600), |d| {
-            d.saturating_duration_since(now)
-        });
-        std::thread::sleep(wait);
+        Ok(())
     };
-    let (hook, late, text, error) = match outcome {
-        Outcome::Exit(n) => {
-            eprintln!("fake-codex: simulated crash (exit status {n})");
-            return Ok(n);
-        }
-        Outcome::Signal(s) => crate::selfkill::kill_self(&s),
-        Outcome::SignIn => {
-            // Mid-run loss of the session ends the run as a startup without one does.
-            eprintln!("{NOT_SIGNED_IN}");
-            return Ok(1);
-        }
-        Outcome::Done {
-            hook,
-            late,
-            text,
-            error,
-        } => (hook, late, text, error),
+    let sign_in = || {
+        eprintln!("{NOT_SIGNED_IN}");
+        1
+    };
+    let Done {
+        hook,
+        late,
+        text,
+        error,
+    } = match headless::play("fake-codex", &mut turn, &mut sess, each, sign_in)? {
+        Played::Done(done) => done,
+        Played::Over(code) => return Ok(code),
     };
     if let Some(h) = hook {
         sess.fire(h.event, None, &h.payload);
     }
-    if let Some(late) = late {
-        std::thread::sleep(late.due.saturating_duration_since(Instant::now()));
-        sess.append(&late.records);
-    }
-    if let Some(err) = sess.fatal.take() {
-        return Err(err);
-    }
+    headless::settle(&mut sess, late)?;
     let total = sess.thread_usage.input + sess.thread_usage.output;
     match (&error, opts.json) {
         (Some(message), true) => {

@@ -10,45 +10,15 @@ use serde_json::{Value, json};
 
 use super::exec::{thread_started, turn_completed, turn_failed, turn_started};
 use super::session::Session;
-use super::turn::{Outcome, Phase, Turn};
+use super::turn::{Done, Outcome, Phase, Turn};
+use crate::engine::timeline::Timeline;
+use crate::fixtures::{self, assert_fields};
 use crate::json::Obj;
 use crate::keys::Key;
 use crate::scenario::Scenario;
 
 fn data(name: &str) -> Vec<Value> {
-    let path = format!(
-        "{}/tests/data/codex-0.171.0-{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-/// Every key of `want` is in `got`; objects recurse; arrays compare first elements.
-fn assert_fields(want: &Value, got: &Value, at: &str) {
-    match (want, got) {
-        (Value::Object(w), Value::Object(g)) => {
-            for (k, wv) in w {
-                let gv = g.get(k).unwrap_or_else(|| {
-                    panic!(
-                        "{at}: missing `{k}` (have {:?})",
-                        g.keys().collect::<Vec<_>>()
-                    )
-                });
-                assert_fields(wv, gv, &format!("{at}.{k}"));
-            }
-        }
-        (Value::Array(w), Value::Array(g)) if w.first().is_some_and(Value::is_object) => {
-            let first = g.first().unwrap_or_else(|| panic!("{at}: empty array"));
-            assert_fields(&w[0], first, &format!("{at}[0]"));
-        }
-        (Value::Object(_), other) => panic!("{at}: expected an object, got {other}"),
-        _ => {}
-    }
+    fixtures::jsonl(&format!("codex-0.171.0-{name}"))
 }
 
 /// The keys of `v` in the order they appear in `text` (serde_json sorts them).
@@ -104,14 +74,14 @@ fn drive(sess: &mut Session, prompt: &str) -> (Turn, Outcome) {
     let mut turn = Turn::new(sess, prompt.to_string(), t, 120);
     turn.start(sess);
     loop {
-        if let Some(d) = turn.deadline() {
+        if let Some(d) = turn.core.deadline() {
             t = t.max(d);
             if let Some(o) = turn.tick(sess, t) {
                 return (turn, o);
             }
             continue;
         }
-        let key = match turn.phase {
+        let key = match turn.core.phase {
             Phase::Dialog(_) => Key::Text("y".into()),
             _ => Key::Esc,
         };
@@ -310,10 +280,10 @@ fn exec_json_events_have_the_fixture_shapes() {
             .starts_with("/bin/bash -lc \"")
     );
     let (turn, outcome) = drive(&mut sess, "Please BAD now");
-    let Outcome::Done {
+    let Outcome::Done(Done {
         error: Some(message),
         ..
-    } = outcome
+    }) = outcome
     else {
         panic!("expected a failed turn");
     };
@@ -341,11 +311,11 @@ fn late_transcript_holds_back_the_final_records() {
         Scenario::parse(r#"{"turns":[{"reply":"Done.","late_transcript_ms":300}]}"#).unwrap();
     let mut sess = Session::for_test(&home, scenario, true);
     let (_, outcome) = drive(&mut sess, "go");
-    let Outcome::Done {
+    let Outcome::Done(Done {
         hook: Some(hook),
         late: Some(late),
         ..
-    } = outcome
+    }) = outcome
     else {
         panic!("expected Stop and late records");
     };

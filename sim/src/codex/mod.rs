@@ -30,6 +30,7 @@ pub mod turn;
 
 use std::process::ExitCode;
 
+use crate::engine::entry;
 use crate::scenario::Scenario;
 use config::Config;
 use hookcfg::HookFile;
@@ -37,40 +38,22 @@ use session::Session;
 
 /// The binary's `main`.
 pub fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args_os()
-        .skip(1)
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    crate::record::record_argv(&args);
-    match run(&args) {
-        Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
-        Err(msg) => {
-            if msg.starts_with("Error") || msg.starts_with("error:") {
-                eprintln!("{msg}");
-            } else {
-                eprintln!("fake-codex: {msg}");
-            }
-            ExitCode::from(1)
-        }
-    }
+    entry::main(run, |msg| {
+        entry::error_line("fake-codex", msg, &["Error", "error:"])
+    })
 }
 
 /// Runs fake-codex with `args` (without the program name); returns the exit status.
 pub fn run(args: &[String]) -> Result<i32, String> {
-    let opts = match cli::parse(args) {
+    let action = match cli::parse(args) {
+        Ok(action) => action,
         Err(cli::Usage(msg)) => {
             eprintln!("{msg}");
             return Ok(2);
         }
-        Ok(cli::Action::Print(text)) => {
-            print!("{text}");
-            return Ok(0);
-        }
-        Ok(cli::Action::Version) => {
-            println!("{}", cli::VERSION_LINE);
-            return Ok(0);
-        }
-        Ok(cli::Action::Run(opts)) => opts,
+    };
+    let Some(opts) = entry::options(action, cli::VERSION_LINE) else {
+        return Ok(0);
     };
     if let Some(dir) = &opts.cd {
         std::env::set_current_dir(dir).map_err(|e| format!("cannot use -C {dir}: {e}"))?;

@@ -49,6 +49,13 @@ impl Session {
             .with("prompt", prompt)
     }
 
+    /// The fields every tool event starts with.
+    fn tool_common(&self, turn_id: &str, event: &str, tool: &str, input: Value) -> Obj {
+        self.turn_common(Some(turn_id), event)
+            .with("tool_name", tool)
+            .with("tool_input", input)
+    }
+
     /// `PreToolUse`.
     pub fn payload_pre_tool_use(
         &self,
@@ -57,17 +64,13 @@ impl Session {
         input: &Value,
         call_id: &str,
     ) -> Obj {
-        self.turn_common(Some(turn_id), "PreToolUse")
-            .with("tool_name", tool)
-            .with("tool_input", tool_input_plain(tool, input))
+        self.tool_common(turn_id, "PreToolUse", tool, tool_input_plain(tool, input))
             .with("tool_use_id", call_id)
     }
 
     /// `PermissionRequest` (`tool_input` keeps `description`; no `tool_use_id`).
     pub fn payload_permission_request(&self, turn_id: &str, tool: &str, input: &Value) -> Obj {
-        self.turn_common(Some(turn_id), "PermissionRequest")
-            .with("tool_name", tool)
-            .with("tool_input", input)
+        self.tool_common(turn_id, "PermissionRequest", tool, input.clone())
     }
 
     /// `PostToolUse`.
@@ -79,9 +82,7 @@ impl Session {
         response: &str,
         call_id: &str,
     ) -> Obj {
-        self.turn_common(Some(turn_id), "PostToolUse")
-            .with("tool_name", tool)
-            .with("tool_input", tool_input_plain(tool, input))
+        self.tool_common(turn_id, "PostToolUse", tool, tool_input_plain(tool, input))
             .with("tool_response", response)
             .with("tool_use_id", call_id)
     }

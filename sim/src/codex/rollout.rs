@@ -73,16 +73,10 @@ impl Session {
                 "content_item_metadata" => vec![obj! { "provenance" => obj! { "type" => "user" } }],
             },
         };
-        let retained = self.retained(&msg_id, turn_id, "user");
-        let meta = self.history_meta(true);
-        let meta = insert_after(
-            meta,
-            "sampled_through_sequence",
-            "retained_source",
-            retained.into(),
-        )
-        .with("mcp_attribution", obj! { "status" => "none" })
-        .with("model_search_state", "unused");
+        let meta = self
+            .retained_meta(&msg_id, turn_id, "user")
+            .with("mcp_attribution", obj! { "status" => "none" })
+            .with("model_search_state", "unused");
         let item_rec = self.rec("response_item", payload, Some(meta));
         let now = self.clock.now_ms();
         let item = obj! {
@@ -96,12 +90,20 @@ impl Session {
         vec![item_rec, done]
     }
 
-    fn retained(&mut self, message_id: &str, turn_id: &str, role: &str) -> Obj {
-        obj! {
+    /// History metadata naming the retained message `message_id` as its source.
+    fn retained_meta(&mut self, message_id: &str, turn_id: &str, role: &str) -> Obj {
+        let retained = obj! {
             "id" => obj! { "message_id" => message_id, "turn_id" => turn_id, "role" => role },
             "revision" => format!("retained_{}", self.uuid7()),
             "complete" => true,
-        }
+        };
+        let meta = self.history_meta(true);
+        insert_after(
+            meta,
+            "sampled_through_sequence",
+            "retained_source",
+            retained.into(),
+        )
     }
 
     fn item_completed(&mut self, turn_id: &str, item: Obj, started_ms: i64) -> Obj {
@@ -136,15 +138,9 @@ impl Session {
                 "content_item_kinds" => vec![J::from("unknown")],
             },
         };
-        let retained = self.retained(&msg_id, turn_id, "assistant");
-        let meta = self.history_meta(true);
-        let meta = insert_after(
-            meta,
-            "sampled_through_sequence",
-            "retained_source",
-            retained.into(),
-        )
-        .with("model_search_state", "unused");
+        let meta = self
+            .retained_meta(&msg_id, turn_id, "assistant")
+            .with("model_search_state", "unused");
         let item_rec = self.rec("response_item", payload, Some(meta));
         vec![done, item_rec]
     }

@@ -204,10 +204,12 @@ pub fn approval(cmd: &str, reason: Option<&str>, cursor: usize) -> Vec<String> {
         ),
         "3. No, and tell Codex what to do differently (esc)".to_string(),
     ];
-    lines.extend(select(&options, cursor));
-    lines.push(String::new());
-    lines.push("  Press enter to confirm or esc to cancel".to_string());
-    lines
+    menu(
+        lines,
+        &options,
+        cursor,
+        "  Press enter to confirm or esc to cancel",
+    )
 }
 
 /// Options with `› ` before the selected one.
@@ -217,6 +219,14 @@ pub fn select(options: &[String], cursor: usize) -> Vec<String> {
         .enumerate()
         .map(|(i, o)| format!("{}{o}", if i == cursor { "› " } else { "  " }))
         .collect()
+}
+
+/// `lines`, then `options` with the cursor's marked, a blank line and `footer`.
+fn menu(mut lines: Vec<String>, options: &[String], cursor: usize, footer: &str) -> Vec<String> {
+    lines.extend(select(options, cursor));
+    lines.push(String::new());
+    lines.push(footer.to_string());
+    lines
 }
 
 /// The folder trust dialog (cursor 0 = "Trust and continue").
@@ -237,10 +247,7 @@ pub fn trust_dialog(cwd: &str, cursor: usize, width: usize) -> Vec<String> {
         "1. Trust and continue".to_string(),
         "2. Back to Agent Command Center".to_string(),
     ];
-    lines.extend(select(&options, cursor));
-    lines.push(String::new());
-    lines.push("  enter continue · esc back".to_string());
-    lines
+    menu(lines, &options, cursor, "  enter continue · esc back")
 }
 
 /// "Hooks need review" (cursor 0..=2).
@@ -250,7 +257,7 @@ pub fn hooks_review(count: usize, cursor: usize) -> Vec<String> {
     } else {
         format!("{count} hooks are new or changed.")
     };
-    let mut lines = vec![
+    let lines = vec![
         String::new(),
         "  Hooks need review".to_string(),
         format!("  {what}"),
@@ -263,10 +270,7 @@ pub fn hooks_review(count: usize, cursor: usize) -> Vec<String> {
         "2. Trust all and continue".to_string(),
         "3. Continue without trusting (hooks won't run)".to_string(),
     ];
-    lines.extend(select(&options, cursor));
-    lines.push(String::new());
-    lines.push("  enter confirm · esc skip".to_string());
-    lines
+    menu(lines, &options, cursor, "  enter confirm · esc skip")
 }
 
 /// One row per event: (name, installed, active, review, description).

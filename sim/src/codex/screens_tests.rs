@@ -94,31 +94,32 @@ fn the_composer_with_pastes_matches() {
     assert_eq!(screen(&[header(CWD)], &live), fixture("paste-30-lines"));
 }
 
-#[test]
-fn a_finished_turn_matches() {
-    let history = [
+/// The history after the recorded first turn ("Say hello").
+fn first_turn() -> Vec<Vec<String>> {
+    vec![
         header(CWD),
         echo("Say hello"),
         answer("Hello from the fake OpenAI server. FINAL_ANSWER_TEXT"),
         worked(408, "19:56"),
-    ];
-    let got = screen(&history, &idle("gpt-fake-1", Some("Say hello")));
+    ]
+}
+
+#[test]
+fn a_finished_turn_matches() {
+    let got = screen(&first_turn(), &idle("gpt-fake-1", Some("Say hello")));
     assert_screen_with_badge(&got, &fixture("turn-complete"));
 }
 
 #[test]
 fn a_finished_tool_turn_matches() {
     let cmd = "env | grep -E '^(CLAUDE|AI_AGENT|CODEX|GEMINI)' | sort > /tmp/hooklogs/tool-env-codex.txt; echo hello-from-tool";
-    let history = [
-        header(CWD),
-        echo("Say hello"),
-        answer("Hello from the fake OpenAI server. FINAL_ANSWER_TEXT"),
-        worked(408, "19:56"),
+    let mut history = first_turn();
+    history.extend([
         echo("Please RUN_TOOL now"),
         ran(cmd, "hello-from-tool\n"),
         answer("The command printed hello-from-tool. FINAL_AFTER_TOOL"),
         worked(625, "19:56"),
-    ];
+    ]);
     let got = screen(&history, &idle("gpt-fake-1", Some("Say hello")));
     assert_screen_with_badge(&got, &fixture("turn-complete-after-tool"));
 }

@@ -11,6 +11,7 @@ use super::cli::Options;
 use super::config::{self, Config};
 use super::hookcfg::HookFile;
 use crate::clock::Clock;
+use crate::engine::host::{self, Host};
 use crate::hooks::{HookRun, Hooks, Runner};
 use crate::ids::{self, IdGen};
 use crate::json::Obj;
@@ -76,19 +77,7 @@ impl Usage {
     }
 }
 
-/// A UUIDv7-shaped id: `ms` in the first 48 bits, then version 7, then `r`.
-pub fn uuid7(ms: i64, r1: u64, r2: u64) -> String {
-    let hi = ((ms.max(0) as u64 & 0xffff_ffff_ffff) << 16) | 0x7000 | (r1 & 0x0fff);
-    let lo = (r2 & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000;
-    format!(
-        "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
-        hi >> 32,
-        (hi >> 16) & 0xffff,
-        hi & 0xffff,
-        lo >> 48,
-        lo & 0xffff_ffff_ffff
-    )
-}
+pub use crate::ids::uuid7;
 
 /// The virtual clock once the scenario's startup delay has passed.
 fn start_clock(scenario: &Scenario) -> Clock {
@@ -292,32 +281,21 @@ impl Session {
 
     /// Runs the hooks for `event` (matcher tested against `target`) and waits.
     pub fn fire(&mut self, event: &str, target: Option<&str>, payload: &Obj) -> Vec<HookRun> {
-        let commands = self.hooks.matching(event, target);
-        if commands.is_empty() {
-            return Vec::new();
-        }
-        if self.hook_lines {
-            eprintln!("hook: {event}");
-        }
-        let runner = Runner {
-            cwd: self.cwd_path.clone(),
-            env: Vec::new(),
+        let lines = self.hook_lines;
+        let runner = || {
+            if lines {
+                eprintln!("hook: {event}");
+            }
+            Runner {
+                cwd: self.cwd_path.clone(),
+                env: Vec::new(),
+            }
         };
-        let runs = runner.run(&commands, &payload.to_line());
-        if self.hook_lines {
+        let runs = self.hooks.fire(event, target, payload, runner);
+        if lines && !runs.is_empty() {
             eprintln!("hook: {event} Completed");
         }
         runs
-    }
-
-    /// Records a submitted prompt in `UMBEL_SIM_RECORD_DIR`, if set.
-    pub fn record_prompt(&mut self, prompt: &str) {
-        if let Some(r) = self.recorder.as_mut()
-            && let Err(e) = r.record(prompt)
-        {
-            self.fatal
-                .get_or_insert(format!("cannot write to {}: {e}", crate::record::ENV));
-        }
     }
 
     /// A stamped rollout line: `{timestamp, ordinal, type, payload[, metadata]}`.
@@ -341,9 +319,7 @@ impl Session {
             return;
         }
         for r in records {
-            if let Err(e) = crate::jsonl::append(&self.rollout_path, r) {
-                self.fatal
-                    .get_or_insert(format!("cannot write {}: {e}", self.rollout_path.display()));
+            if !host::append(&self.rollout_path, r, &mut self.fatal) {
                 return;
             }
         }
@@ -367,6 +343,10 @@ impl Session {
         let payload = self.payload_session_start();
         self.fire("SessionStart", Some("startup"), &payload);
     }
+}
+
+impl Host for Session {
+    crate::host_parts!(|s, records| s.append(records));
 }
 
 #[cfg(test)]

@@ -10,18 +10,10 @@ use serde_json::Value;
 use super::screens;
 use super::session::Session;
 use super::turn::{Outcome, Phase, ToolCall, Turn};
+use crate::engine::tool::fake_output;
 use crate::json::{J, Obj};
 use crate::obj;
 use crate::scenario::Permission;
-
-/// Fake output: for `Bash` running `echo …`, the echoed words; otherwise `ok`.
-pub fn fake_output(tool: &str, input: &Value) -> String {
-    let cmd = input.get("command").and_then(Value::as_str).unwrap_or("");
-    match (tool, cmd.trim().strip_prefix("echo ")) {
-        ("Bash", Some(rest)) => rest.trim().trim_matches(['"', '\'']).to_string(),
-        _ => "ok".to_string(),
-    }
-}
 
 /// Quotes one shell word the way codex shows commands (shlex style): the
 /// word is cut into the longest chunks one quoting style can hold (bare, else
@@ -147,7 +139,7 @@ impl Turn {
                 sess.payload_permission_request(&self.turn_id, &tool, &t.permission.input);
             sess.fire("PermissionRequest", Some(&tool), &payload);
         }
-        self.phase = Phase::Dialog(0);
+        self.core.phase = Phase::Dialog(0);
     }
 
     /// Approval `never` in the TUI (`-a never`): the escalation the command asked for is rejected
@@ -156,10 +148,8 @@ impl Turn {
         let Some(t) = self.tool.take() else { return };
         let record = sess.rec_call_output(&self.turn_id, &t.call_id, REJECTED_NEVER);
         sess.append(&[record]);
-        self.after_tool = true;
         self.text_started_ms = sess.clock.now_ms();
-        self.pacer.restart(self.chosen.chunks());
-        self.phase = Phase::Stream(now);
+        self.core.resume(now);
     }
 
     /// `y`, `p`, `1`, `2` or Enter on a Yes.
@@ -171,12 +161,14 @@ impl Turn {
         let Some(t) = self.tool.take() else { return };
         let p = &t.permission;
         if let Some(always) = decision {
-            self.commits.extend(screens::decision(&t.cmd, true, always));
+            self.core
+                .commits
+                .extend(screens::decision(&t.cmd, true, always));
         }
         let output = p
             .output
             .clone()
-            .unwrap_or_else(|| fake_output(&p.tool, &p.input));
+            .unwrap_or_else(|| fake_output(p.tool == "Bash", &p.input));
         let response = if output.ends_with('\n') {
             output.clone()
         } else {
@@ -186,7 +178,7 @@ impl Turn {
             "type" => "item.started",
             "item" => command_item(&t.item_id, &t.cmd, "", false),
         });
-        self.commits.extend(screens::ran(&t.cmd, &output));
+        self.core.commits.extend(screens::ran(&t.cmd, &output));
         let payload =
             sess.payload_post_tool_use(&self.turn_id, &p.tool, &p.input, &response, &t.call_id);
         sess.fire("PostToolUse", Some(&p.tool), &payload);
@@ -198,10 +190,8 @@ impl Turn {
             "type" => "item.completed",
             "item" => command_item(&t.item_id, &t.cmd, &response, true),
         });
-        self.after_tool = true;
         self.text_started_ms = sess.clock.now_ms();
-        self.pacer.restart(self.chosen.chunks());
-        self.phase = Phase::Stream(now);
+        self.core.resume(now);
     }
 
     /// `3`, Esc or Ctrl-C in the approval prompt: the turn is aborted.
@@ -209,7 +199,9 @@ impl Turn {
         let Some(t) = self.tool.take() else {
             return self.aborted(sess);
         };
-        self.commits.extend(screens::decision(&t.cmd, false, false));
+        self.core
+            .commits
+            .extend(screens::decision(&t.cmd, false, false));
         self.aborted(sess)
     }
 }
@@ -217,16 +209,6 @@ impl Turn {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn fake_output_echoes_and_never_runs_anything() {
-        assert_eq!(
-            fake_output("Bash", &json!({"command": "echo hi there"})),
-            "hi there"
-        );
-        assert_eq!(fake_output("Bash", &json!({"command": "rm -rf /"})), "ok");
-    }
 
     #[test]
     fn commands_are_quoted_like_the_recording() {

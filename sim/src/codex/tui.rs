@@ -1,10 +1,9 @@
 //! The interactive program: startup screens, the composer, turns, `/quit`.
 //!
-//! One thread, one loop ([`crate::event_loop`]): wait for input or the next deadline (turn
+//! One thread, one loop ([`crate::engine::event_loop`]): wait for input or the next deadline (turn
 //! timeline, late rollout write, Esc timeout, busy-indicator second), handle
 //! it, redraw. No SessionStart at startup: codex fires it with the first prompt.
 
-use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use super::cli::Options;
@@ -14,34 +13,30 @@ use super::hookcfg::review_needed;
 use super::render::Canvas;
 use super::screens;
 use super::session::Session;
-use super::turn::{Late, Outcome, Turn};
-use crate::event_loop::{self, CTRL_C_WINDOW, Flow, Keyboard, Program};
-use crate::input::InputBuffer;
+use super::turn::{Done, Turn};
+use crate::engine::event_loop::Flow;
+use crate::engine::shell::{Face, Shell, paint};
 use crate::keys::Key;
 use crate::scenario::Startup as StartupCfg;
+use crate::screen::CLEAR_ALL;
 use crate::term::{self, Terminal};
 
-struct App {
-    sess: Session,
-    term: Terminal,
+/// fake-codex's screen: the canvas, and the Enter presses to swallow after a paste.
+pub struct Codex {
     canvas: Canvas,
-    keys: Keyboard,
-    input: InputBuffer,
-    turn: Option<Turn>,
-    queue: VecDeque<String>,
-    late: Option<Late>,
     swallow: u32,
     swallow_after_paste: u32,
     no_daemon: bool,
 }
 
+type App = Shell<Codex>;
+
 /// Runs the TUI and returns the exit status.
 pub fn run(opts: &Options, mut sess: Session) -> Result<i32, String> {
     let startup: StartupCfg = sess.script.scenario.startup.clone();
     std::thread::sleep(Duration::from_millis(startup.delay_ms));
-    let term = Terminal::enter().map_err(|e| e.to_string())?;
+    let mut term = Terminal::enter().map_err(|e| e.to_string())?;
     let mut canvas = Canvas::new();
-    let mut term = term;
     if startup.sign_in {
         let Startup::Exit(code) = dialogs::login(&mut term, &mut canvas)? else {
             return Ok(0);
@@ -65,217 +60,145 @@ pub fn run(opts: &Options, mut sess: Session) -> Result<i32, String> {
     };
     let on = sess.config.hooks_enabled();
     sess.hooks = sess.hook_file.to_hooks(|e| on && (all || e.trusted));
-    let mut app = App {
-        sess,
-        term,
+    let face = Codex {
         canvas,
-        keys: Keyboard::new(),
-        input: InputBuffer::new(),
-        turn: None,
-        queue: VecDeque::new(),
-        late: None,
         swallow: 0,
         swallow_after_paste: startup.swallow_enters,
         no_daemon: opts.no_daemon,
     };
-    let flow = app.main(opts.prompt.clone());
-    app.term.restore();
-    match flow? {
-        Flow::Exit(code) => Ok(code),
-        Flow::Signal(name) => crate::selfkill::kill_self(&name),
-        Flow::Go => Ok(0),
-    }
+    Shell::new(sess, term, face).serve(opts.prompt.clone())
 }
 
-impl Program for App {
-    crate::program_plumbing!();
+impl Face for Codex {
+    const NAME: &'static str = "fake-codex";
+    type Turn = Turn;
 
-    fn closed(&mut self) -> Flow {
-        self.end_session(false)
-    }
-
-    fn redraw(&mut self) -> Result<(), String> {
-        self.draw()
-    }
-}
-
-impl App {
-    fn main(&mut self, first_prompt: Option<String>) -> Result<Flow, String> {
+    fn open(app: &mut App) -> Result<(), String> {
         let width = term::size().0;
-        self.canvas.commit(&screens::header(&self.sess.cwd), width);
-        self.draw()?;
-        event_loop::run(self, first_prompt)
+        app.face
+            .canvas
+            .commit(&screens::header(&app.sess.cwd), width);
+        Codex::draw(app)
     }
 
-    fn on_key(&mut self, key: Key) -> Result<Flow, String> {
-        if key == Key::CtrlC && self.turn.as_ref().is_none_or(Turn::busy) {
-            if let Some(turn) = self.turn.as_mut() {
-                let outcome = turn.interrupt(&mut self.sess);
-                return self.after(Some(outcome));
+    fn key(app: &mut App, key: Key) -> Result<Flow, String> {
+        if key == Key::CtrlC && app.turn.as_ref().is_none_or(|t| t.core.busy()) {
+            if let Some(turn) = app.turn.as_mut() {
+                let outcome = turn.interrupt(&mut app.sess);
+                return app.after(Some(outcome));
             }
-            if !self.input.is_empty() {
-                self.input.clear();
+            if !app.input.is_empty() {
+                app.input.clear();
                 return Ok(Flow::Go);
             }
-            if self
-                .keys
-                .ctrl_c
-                .is_some_and(|t| t.elapsed() < CTRL_C_WINDOW)
-            {
-                return Ok(self.end_session(true));
+            if app.second_ctrl_c() {
+                return Ok(end_session(app, true));
             }
-            self.keys.ctrl_c = Some(Instant::now());
+            app.keys.ctrl_c = Some(Instant::now());
             return Ok(Flow::Go);
         }
-        if let Some(turn) = self.turn.as_mut()
-            && (!turn.busy() || key == Key::Esc)
+        if let Some(turn) = app.turn.as_mut()
+            && (!turn.core.busy() || key == Key::Esc)
         {
-            let outcome = turn.key(&mut self.sess, &key, Instant::now());
-            return self.after(outcome);
+            let outcome = turn.key(&mut app.sess, &key, Instant::now());
+            return app.after(outcome);
         }
-        match key {
-            Key::Text(t) => self.input.insert_text(&t),
-            Key::Newline => self.input.insert_text("\n"),
-            Key::Paste(bytes) => {
-                self.input.paste(&bytes, screens::paste_label);
-                self.swallow = self.swallow_after_paste;
-            }
-            Key::Backspace => self.input.backspace(),
-            Key::CtrlU => self.input.kill_line(),
-            Key::Enter if self.swallow > 0 => self.swallow -= 1,
-            Key::Enter if self.input.is_empty() => {}
-            Key::Enter if self.turn.is_some() => {
-                let text = self.input.take();
-                self.queue.push_back(text);
-            }
-            Key::Enter => {
-                let text = self.input.take();
-                return self.submit(text);
-            }
-            _ => {}
-        }
-        Ok(Flow::Go)
-    }
-
-    fn submit(&mut self, text: String) -> Result<Flow, String> {
-        self.flush_late();
-        self.sess.record_prompt(&text);
-        if matches!(text.trim(), "/quit" | "/exit") {
-            return Ok(self.end_session(true));
-        }
-        let width = term::size().0;
-        self.canvas.commit(&screens::echo(&text), width);
-        let now = Instant::now();
-        self.turn = Some(Turn::new(&mut self.sess, text, now, width));
-        self.draw()?;
-        if let Some(turn) = self.turn.as_mut() {
-            turn.start(&mut self.sess);
-            let outcome = turn.tick(&mut self.sess, Instant::now());
-            return self.after(outcome);
-        }
-        Ok(Flow::Go)
-    }
-
-    fn after(&mut self, outcome: Option<Outcome>) -> Result<Flow, String> {
-        if let Some(turn) = self.turn.as_mut() {
-            let commits = std::mem::take(&mut turn.commits);
-            self.canvas.commit(&commits, term::size().0);
-        }
-        let Some(outcome) = outcome else {
+        if key == Key::Enter && app.face.swallow > 0 {
+            app.face.swallow -= 1;
             return Ok(Flow::Go);
-        };
-        self.turn = None;
-        match outcome {
-            Outcome::Done { hook, late, .. } => {
-                self.late = late;
-                self.draw()?;
-                if let Some(h) = hook {
-                    self.sess.fire(h.event, None, &h.payload);
-                }
-                match self.queue.pop_front() {
-                    Some(next) => self.submit(next),
-                    None => Ok(Flow::Go),
-                }
-            }
-            Outcome::Exit(code) => {
-                self.leave_screen();
-                eprintln!("fake-codex: simulated crash (exit status {code})");
-                Ok(Flow::Exit(code))
-            }
-            Outcome::Signal(name) => {
-                self.leave_screen();
-                Ok(Flow::Signal(name))
-            }
-            Outcome::SignIn => {
-                // The session is gone: the startup login screen, until Ctrl-C.
-                self.flush_late();
-                match dialogs::login(&mut self.term, &mut self.canvas)? {
-                    Startup::Exit(code) => Ok(Flow::Exit(code)),
-                    Startup::Continue => Ok(Flow::Exit(0)),
-                }
-            }
         }
+        app.edit(key)
     }
 
-    /// `/quit`, Ctrl-C twice, or a closed terminal: SessionEnd, the resume hint, exit 0.
-    fn end_session(&mut self, hint: bool) -> Flow {
-        self.flush_late();
-        if hint {
-            let s = &self.sess;
-            let tokens = (s.thread_usage.input, s.thread_usage.output);
-            let lines = screens::quit_lines(&s.id, s.title.as_deref(), self.no_daemon, tokens);
-            let mut bytes = b"\x1b[2J\x1b[3J\x1b[H".to_vec();
-            for line in lines {
-                bytes.extend_from_slice(line.as_bytes());
-                bytes.extend_from_slice(b"\r\n");
-            }
-            let _ = term::write_out(&bytes);
-        }
-        let payload = self.sess.payload_session_end("other");
-        self.sess.fire("SessionEnd", None, &payload);
-        Flow::Exit(0)
+    fn closed(app: &mut App) -> Flow {
+        end_session(app, false)
     }
 
-    fn flush_late(&mut self) {
-        if let Some(late) = self.late.take() {
-            self.sess.append(&late.records);
-        }
-    }
-
-    fn leave_screen(&mut self) {
-        self.flush_late();
-        let _ = term::write_out(&self.canvas.frame(&[], term::size()));
-        self.term.restore();
-        let _ = term::write_out(b"\r\n");
-    }
-
-    fn draw(&mut self) -> Result<(), String> {
+    fn draw(app: &mut App) -> Result<(), String> {
         let size = term::size();
-        let now = Instant::now();
         let mut live = Vec::new();
-        if let Some(turn) = &self.turn {
-            live = turn.live(now);
-            if !turn.busy() {
-                return term::write_out(&self.canvas.frame(&live, size))
-                    .map_err(|e| format!("cannot write to the terminal: {e}"));
+        if let Some(turn) = &app.turn {
+            live = turn.live(Instant::now());
+            if !turn.core.busy() {
+                return paint(&app.face.canvas.frame(&live, size));
             }
         }
-        live.extend(screens::composer(&self.input.display()));
+        live.extend(screens::composer(&app.input.display()));
         live.push(String::new());
         live.push(screens::status_line(
-            &self.sess.model.display,
-            &self.sess.cwd,
-            self.sess.title.as_deref(),
+            &app.sess.model.display,
+            &app.sess.cwd,
+            app.sess.title.as_deref(),
             size.0,
         ));
-        if self.keys.ctrl_c.is_some() {
-            live.push(screens::FOOTER_CTRL_C.to_string());
-        } else if self.input.is_empty() {
-            live.push(screens::FOOTER.to_string());
+        live.push(if app.keys.ctrl_c.is_some() {
+            screens::FOOTER_CTRL_C.to_string()
+        } else if app.input.is_empty() {
+            screens::FOOTER.to_string()
         } else {
-            live.push(String::new());
-        }
-        term::write_out(&self.canvas.frame(&live, size))
-            .map_err(|e| format!("cannot write to the terminal: {e}"))
+            String::new()
+        });
+        paint(&app.face.canvas.frame(&live, size))
     }
+
+    fn paste(app: &mut App, bytes: &[u8]) {
+        app.input.paste(bytes, screens::paste_label);
+        app.face.swallow = app.face.swallow_after_paste;
+    }
+
+    fn command(app: &mut App, text: &str) -> Option<Result<Flow, String>> {
+        matches!(text.trim(), "/quit" | "/exit").then(|| Ok(end_session(app, true)))
+    }
+
+    fn begin(app: &mut App, text: String) -> Turn {
+        let width = term::size().0;
+        app.face.canvas.commit(&screens::echo(&text), width);
+        Turn::new(&mut app.sess, text, Instant::now(), width)
+    }
+
+    fn commit(app: &mut App, lines: Vec<String>) {
+        app.face.canvas.commit(&lines, term::size().0);
+    }
+
+    fn done(app: &mut App, _turn: Option<Turn>, done: Done) -> Result<Flow, String> {
+        app.late = done.late;
+        Codex::draw(app)?;
+        if let Some(h) = done.hook {
+            app.sess.fire(h.event, None, &h.payload);
+        }
+        app.next_queued()
+    }
+
+    fn sign_in(app: &mut App) -> Result<Flow, String> {
+        // The session is gone: the startup login screen, until Ctrl-C.
+        match dialogs::login(&mut app.term, &mut app.face.canvas)? {
+            Startup::Exit(code) => Ok(Flow::Exit(code)),
+            Startup::Continue => Ok(Flow::Exit(0)),
+        }
+    }
+
+    fn leave(app: &mut App) {
+        let _ = term::write_out(&app.face.canvas.frame(&[], term::size()));
+        app.term.restore();
+        let _ = term::write_out(b"\r\n");
+    }
+}
+
+/// `/quit`, Ctrl-C twice, or a closed terminal: SessionEnd, the resume hint, exit 0.
+fn end_session(app: &mut App, hint: bool) -> Flow {
+    app.flush_late();
+    if hint {
+        let s = &app.sess;
+        let tokens = (s.thread_usage.input, s.thread_usage.output);
+        let lines = screens::quit_lines(&s.id, s.title.as_deref(), app.face.no_daemon, tokens);
+        let mut bytes = CLEAR_ALL.to_vec();
+        for line in lines {
+            bytes.extend_from_slice(line.as_bytes());
+            bytes.extend_from_slice(b"\r\n");
+        }
+        let _ = term::write_out(&bytes);
+    }
+    let payload = app.sess.payload_session_end("other");
+    app.sess.fire("SessionEnd", None, &payload);
+    Flow::Exit(0)
 }

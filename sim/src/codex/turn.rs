@@ -7,42 +7,37 @@
 //! `events`. The end-of-turn hook (`Stop`, `Interrupt`) is handed back in
 //! [`Outcome`] so the TUI can draw the idle screen before firing it.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::screens::{self, INTERRUPTED};
 use super::session::{Session, Usage};
+use crate::engine::menu::{Choice, Menu};
+use crate::engine::timeline::{self, Core, Step, Timeline};
 use crate::json::Obj;
 use crate::keys::Key;
 use crate::obj;
-use crate::scenario::{Chosen, End, Permission};
+use crate::scenario::{End, Permission};
 
 /// The answer being streamed, `•` first.
 pub type Stream = crate::stream::Stream<'•'>;
 
-use crate::timeline::Pacer;
-pub use crate::timeline::{EndHook, Late, Phase};
+pub use crate::engine::timeline::{EndHook, Late, Phase};
+
+/// What a finished turn hands back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Done {
+    /// Hook to fire after drawing idle.
+    pub hook: Option<EndHook>,
+    /// Records to write later.
+    pub late: Option<Late>,
+    /// The final answer (empty when failed or interrupted).
+    pub text: String,
+    /// The error message of a failed turn (API error, usage limit).
+    pub error: Option<String>,
+}
 
 /// How a turn ended.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Outcome {
-    /// Back to idle.
-    Done {
-        /// Hook to fire after drawing idle.
-        hook: Option<EndHook>,
-        /// Records to write later.
-        late: Option<Late>,
-        /// The final answer (empty when failed or interrupted).
-        text: String,
-        /// The error message of a failed turn (API error, usage limit).
-        error: Option<String>,
-    },
-    /// Exit with this status now.
-    Exit(i32),
-    /// Kill the process with this signal now.
-    Signal(String),
-    /// The session is lost: show the sign-in screen and stay there.
-    SignIn,
-}
+pub type Outcome = crate::engine::timeline::Outcome<Done>;
 
 pub(super) struct ToolCall {
     pub(super) call_id: String,
@@ -59,22 +54,14 @@ pub struct Turn {
     pub prompt: String,
     /// Its turn id.
     pub turn_id: String,
-    /// Current phase.
-    pub phase: Phase,
-    /// Real start time (for the busy indicator).
-    pub started: Instant,
-    /// Lines to add to the screen's history.
-    pub commits: Vec<String>,
+    /// Phase, pacing, history lines.
+    pub core: Core,
     /// `exec --json` events produced so far.
     pub events: Vec<Obj>,
     /// Columns for wrapped error lines.
     pub width: usize,
-    pub(super) chosen: Chosen,
-    pub(super) start_ms: i64,
     pub(super) stream: Stream,
-    pub(super) pacer: Pacer,
     pub(super) tool: Option<ToolCall>,
-    pub(super) after_tool: bool,
     pub(super) usage: Usage,
     pub(super) text_started_ms: i64,
     pub(super) items: u64,
@@ -84,52 +71,24 @@ impl Turn {
     /// Picks the scenario turn for `prompt`; nothing happens until [`Turn::start`].
     pub fn new(sess: &mut Session, prompt: String, now: Instant, width: usize) -> Turn {
         let chosen = sess.script.select(&prompt);
+        let chunks = chosen.chunks();
         Turn {
-            phase: Phase::Delay(now + Duration::from_millis(chosen.delay_ms)),
             turn_id: sess.uuid7(),
-            start_ms: sess.clock.now_ms(),
             text_started_ms: sess.clock.now_ms(),
-            started: now,
-            commits: Vec::new(),
+            core: Core::new(chosen, chunks, now, sess.clock.now_ms()),
             events: Vec::new(),
             stream: Stream::default(),
-            pacer: Pacer::new(chosen.chunks(), chosen.chunk_ms),
             tool: None,
-            after_tool: false,
             usage: Usage::default(),
             items: 0,
-            chosen,
             prompt,
             width,
         }
     }
 
-    /// Starts the thread on the first prompt, writes the turn's opening
-    /// records and fires `UserPromptSubmit`.
-    pub fn start(&mut self, sess: &mut Session) {
-        let first = !sess.started;
-        sess.begin(&self.prompt);
-        let records = sess.rec_turn_start(&self.turn_id, first);
-        sess.append(&records);
-        let payload = sess.payload_user_prompt_submit(&self.turn_id, &self.prompt);
-        sess.fire("UserPromptSubmit", None, &payload);
-        let records = sess.rec_user_message(&self.turn_id, &self.prompt);
-        sess.append(&records);
-    }
-
-    /// When [`Turn::tick`] should next run (`None`: only keys move it on).
-    pub fn deadline(&self) -> Option<Instant> {
-        self.phase.deadline()
-    }
-
-    /// True while the busy indicator shows (not in the approval prompt).
-    pub fn busy(&self) -> bool {
-        self.phase.busy()
-    }
-
     /// The live lines above the composer while busy, or the approval prompt.
     pub fn live(&self, now: Instant) -> Vec<String> {
-        if let (Phase::Dialog(cursor), Some(t)) = (&self.phase, &self.tool) {
+        if let (Phase::Dialog(cursor), Some(t)) = (&self.core.phase, &self.tool) {
             return screens::approval(&t.cmd, t.reason.as_deref(), *cursor);
         }
         let mut lines = self.stream.live();
@@ -137,7 +96,7 @@ impl Turn {
         // 0.171.0 shows `• Working` only until text streams: while an answer arrives the screen
         // has no busy marker at all (codex-0.171.0-busy-streaming-no-indicator.txt).
         if lines.len() == 1 {
-            let secs = now.saturating_duration_since(self.started).as_secs();
+            let secs = now.saturating_duration_since(self.core.started).as_secs();
             lines.push(screens::working(secs));
         } else {
             lines.push(String::new());
@@ -162,71 +121,16 @@ impl Turn {
 
     /// Advances the timeline when its deadline has passed.
     pub fn tick(&mut self, sess: &mut Session, now: Instant) -> Option<Outcome> {
-        match self.phase {
-            Phase::Delay(t) if now >= t => {
-                sess.clock.advance(self.chosen.delay_ms);
-                match self.chosen.end.clone() {
-                    End::ApiError(e) => {
-                        let body = screens::api_error_body(e.status, &e.message);
-                        return Some(self.fail(sess, body, "other", false));
-                    }
-                    End::UsageLimit(u) => {
-                        let text = screens::usage_limit_text(&u.retry_at);
-                        return Some(self.fail(sess, text, "usage_limit_exceeded", true));
-                    }
-                    End::Permission(p) if !self.after_tool => {
-                        self.tool_requested(sess, p, now);
-                        return None;
-                    }
-                    _ => {}
-                }
-                self.text_started_ms = sess.clock.now_ms();
-                self.phase = Phase::Stream(now);
-                self.tick(sess, now)
-            }
-            Phase::Stream(t) if now >= t => {
-                let (chunk, due) = self.pacer.step(&mut sess.clock, now);
-                self.stream.push(&chunk);
-                self.commits.extend(self.stream.take_complete());
-                if let Some(due) = due {
-                    self.phase = Phase::Stream(due);
-                    return None;
-                }
-                self.text_done(sess, now)
-            }
-            _ => None,
-        }
+        timeline::tick(self, sess, now)
     }
 
-    fn text_done(&mut self, sess: &mut Session, now: Instant) -> Option<Outcome> {
-        match self.chosen.end.clone() {
-            End::Wedge => {
-                self.phase = Phase::Wedged;
-                None
-            }
-            End::Crash(n) => {
-                self.commits.extend(self.stream.take_rest());
-                Some(Outcome::Exit(n))
-            }
-            End::Signal(s) => {
-                self.commits.extend(self.stream.take_rest());
-                Some(Outcome::Signal(s))
-            }
-            End::SignIn => {
-                self.commits.extend(self.stream.take_rest());
-                Some(Outcome::SignIn)
-            }
-            _ => Some(self.finish(sess, now)),
-        }
-    }
-
-    fn finish(&mut self, sess: &mut Session, now: Instant) -> Outcome {
+    fn answer(&mut self, sess: &mut Session, now: Instant) -> Outcome {
         let text = self.stream.text.clone();
-        self.commits.extend(self.stream.take_rest());
-        let duration = sess.clock.now_ms() - self.start_ms;
+        self.core.commits.extend(self.stream.take_rest());
+        let duration = sess.clock.now_ms() - self.core.start_ms;
         let iso = sess.clock.iso();
         let hhmm = iso.get(11..16).unwrap_or("00:00");
-        self.commits.extend(screens::worked(duration, hhmm));
+        self.core.commits.extend(screens::worked(duration, hhmm));
         let item_id = self.next_item_id();
         self.events.push(obj! {
             "type" => "item.completed",
@@ -236,33 +140,21 @@ impl Turn {
             event: "Stop",
             payload: sess.payload_stop(&self.turn_id, &text),
         };
-        let late_ms = self.chosen.late_transcript_ms.filter(|ms| *ms > 0);
-        if let Some(ms) = late_ms {
-            sess.clock.advance(ms);
-        }
+        let late_ms = self.core.late_ms(&mut sess.clock);
         let usage = self.response_usage(&text);
         self.usage.add(usage);
         let mut records = sess.rec_agent_message(&self.turn_id, &text, self.text_started_ms);
         records.push(sess.rec_token_usage(&self.turn_id, usage, self.usage));
         records.push(sess.rec_token_count());
-        let ttft = (self.text_started_ms - self.start_ms).max(0) as u64;
-        records.push(sess.rec_task_complete(&self.turn_id, Ok(&text), self.start_ms, ttft));
-        let late = match late_ms {
-            Some(ms) => Some(Late {
-                due: now + Duration::from_millis(ms),
-                records,
-            }),
-            None => {
-                sess.append(&records);
-                None
-            }
-        };
-        Outcome::Done {
+        let ttft = (self.text_started_ms - self.core.start_ms).max(0) as u64;
+        records.push(sess.rec_task_complete(&self.turn_id, Ok(&text), self.core.start_ms, ttft));
+        let late = timeline::hold(late_ms, now, records, |r| sess.append(r));
+        Outcome::Done(Done {
             hook: Some(hook),
             late,
             text,
             error: None,
-        }
+        })
     }
 
     /// A failed turn (API error, usage limit): the `■` line, `task_complete`
@@ -274,7 +166,8 @@ impl Turn {
         info: &str,
         token_count: bool,
     ) -> Outcome {
-        self.commits
+        self.core
+            .commits
             .extend(screens::error_cell(&message, self.width));
         let mut records = Vec::new();
         if token_count {
@@ -283,35 +176,35 @@ impl Turn {
         records.push(sess.rec_task_complete(
             &self.turn_id,
             Err((&message, info)),
-            self.start_ms,
+            self.core.start_ms,
             0,
         ));
         sess.append(&records);
         self.events
             .push(obj! { "type" => "error", "message" => message.as_str() });
-        Outcome::Done {
+        Outcome::Done(Done {
             hook: None,
             late: None,
             text: String::new(),
             error: Some(message),
-        }
+        })
     }
 
     /// Esc during the turn: keep what was streamed, record the abort, fire `Interrupt`.
     pub fn interrupt(&mut self, sess: &mut Session) -> Outcome {
-        if let (Phase::Dialog(_), Some(_)) = (&self.phase, &self.tool) {
+        if let (Phase::Dialog(_), Some(_)) = (&self.core.phase, &self.tool) {
             return self.refuse(sess);
         }
-        self.commits.extend(self.stream.take_rest());
+        self.core.commits.extend(self.stream.take_rest());
         self.aborted(sess)
     }
 
     pub(super) fn aborted(&mut self, sess: &mut Session) -> Outcome {
-        self.commits.push(String::new());
-        self.commits.push(INTERRUPTED.to_string());
-        let records = sess.rec_turn_aborted(&self.turn_id, self.start_ms);
+        self.core.commits.push(String::new());
+        self.core.commits.push(INTERRUPTED.to_string());
+        let records = sess.rec_turn_aborted(&self.turn_id, self.core.start_ms);
         sess.append(&records);
-        Outcome::Done {
+        Outcome::Done(Done {
             hook: Some(EndHook {
                 event: "Interrupt",
                 payload: sess.payload_interrupt(&self.turn_id),
@@ -319,28 +212,79 @@ impl Turn {
             late: None,
             text: String::new(),
             error: None,
-        }
+        })
     }
 
     /// A key while this turn runs; returns an outcome when the key ended it.
     pub fn key(&mut self, sess: &mut Session, key: &Key, now: Instant) -> Option<Outcome> {
-        let Phase::Dialog(cursor) = self.phase else {
+        if !matches!(self.core.phase, Phase::Dialog(_)) {
             return matches!(key, Key::Esc).then(|| self.interrupt(sess));
-        };
-        match key {
-            Key::Up => self.phase = Phase::Dialog(cursor.saturating_sub(1)),
-            Key::Down => self.phase = Phase::Dialog((cursor + 1).min(2)),
-            Key::Enter if cursor == 2 => return Some(self.refuse(sess)),
-            Key::Enter => self.approve(sess, now, cursor == 1),
-            Key::Text(t) => match t.as_str() {
-                "y" | "1" => self.approve(sess, now, false),
-                "p" | "2" => self.approve(sess, now, true),
-                "3" => return Some(self.refuse(sess)),
-                _ => {}
-            },
-            Key::Esc | Key::CtrlC => return Some(self.refuse(sess)),
-            _ => {}
         }
-        None
+        match self.core.menu_key(&APPROVAL_MENU, key)? {
+            Choice::Refuse => Some(self.refuse(sess)),
+            choice => {
+                self.approve(sess, now, choice == Choice::Pick(1));
+                None
+            }
+        }
+    }
+}
+
+/// The approval prompt: Yes, Yes and don't ask again for this command, No.
+const APPROVAL_MENU: Menu = Menu {
+    last: 2,
+    hotkeys: &[("y", 0), ("1", 0), ("p", 1), ("2", 1), ("3", 2)],
+    ctrl_c_refuses: true,
+};
+
+impl Timeline for Turn {
+    crate::timeline_parts!(Session);
+
+    /// Starts the thread on the first prompt, writes the turn's opening
+    /// records and fires `UserPromptSubmit`.
+    fn start(&mut self, sess: &mut Session) {
+        let first = !sess.started;
+        sess.begin(&self.prompt);
+        let records = sess.rec_turn_start(&self.turn_id, first);
+        sess.append(&records);
+        let payload = sess.payload_user_prompt_submit(&self.turn_id, &self.prompt);
+        sess.fire("UserPromptSubmit", None, &payload);
+        let records = sess.rec_user_message(&self.turn_id, &self.prompt);
+        sess.append(&records);
+    }
+
+    fn delay_over(&mut self, sess: &mut Session, now: Instant) -> Step<Outcome> {
+        match self.core.chosen.end.clone() {
+            End::ApiError(e) => {
+                let body = screens::api_error_body(e.status, &e.message);
+                Some(Some(self.fail(sess, body, "other", false)))
+            }
+            End::UsageLimit(u) => {
+                let text = screens::usage_limit_text(&u.retry_at);
+                Some(Some(self.fail(sess, text, "usage_limit_exceeded", true)))
+            }
+            End::Permission(p) if !self.core.after_tool => {
+                self.tool_requested(sess, p, now);
+                Some(None)
+            }
+            _ => None,
+        }
+    }
+
+    fn text_starts(&mut self, sess: &mut Session) {
+        self.text_started_ms = sess.clock.now_ms();
+    }
+
+    fn chunk(&mut self, chunk: String) {
+        self.stream.push(&chunk);
+        self.core.commits.extend(self.stream.take_complete());
+    }
+
+    fn commit_rest(&mut self) {
+        self.core.commits.extend(self.stream.take_rest());
+    }
+
+    fn finish(&mut self, sess: &mut Session, now: Instant) -> Outcome {
+        self.answer(sess, now)
     }
 }

@@ -12,6 +12,7 @@
 use serde_json::Value;
 
 use super::session::Session;
+use crate::engine::host;
 use crate::json::{J, Obj, empty_array};
 use crate::obj;
 use crate::sha256;
@@ -86,6 +87,11 @@ pub fn result_display(output: &str) -> J {
 }
 
 impl Session {
+    /// Appends a line to the chat file; the first failure is kept in `fatal`.
+    pub fn append(&mut self, record: &Obj) {
+        host::append(&self.chat_path, record, &mut self.fatal);
+    }
+
     fn set_last(&mut self, ts: &str) {
         self.append(&obj! { "$set" => obj! { "lastUpdated" => ts } });
     }

@@ -92,15 +92,7 @@ pub struct Options {
 }
 
 /// What the command line asks for.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Action {
-    /// Print help.
-    Help,
-    /// Print the version.
-    Version,
-    /// Run (TUI or headless).
-    Run(Options),
-}
+pub type Action = crate::engine::entry::Action<Options>;
 
 fn invalid_choice(arg: &str, given: &str, choices: &[&str]) -> String {
     let list: Vec<String> = choices.iter().map(|c| format!("\"{c}\"")).collect();
@@ -133,7 +125,7 @@ fn yargs_error(commander: String) -> String {
 pub fn parse(argv: &[String]) -> Result<Action, String> {
     let p = args::parse(argv, SPECS).map_err(yargs_error)?;
     if p.has("help") {
-        return Ok(Action::Help);
+        return Ok(Action::Print(HELP));
     }
     if p.has("version") {
         return Ok(Action::Version);
@@ -185,16 +177,14 @@ pub fn parse(argv: &[String]) -> Result<Action, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures;
 
     fn run(list: &[&str]) -> Result<Action, String> {
-        parse(&list.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+        fixtures::parse(parse, list)
     }
 
     fn opts(list: &[&str]) -> Options {
-        match run(list) {
-            Ok(Action::Run(o)) => o,
-            other => panic!("expected run, got {other:?}"),
-        }
+        fixtures::options(parse, list)
     }
 
     #[test]
@@ -230,9 +220,7 @@ mod tests {
 
     #[test]
     fn help_version_and_yargs_errors() {
-        assert_eq!(run(&["--version"]).unwrap(), Action::Version);
-        assert_eq!(run(&["-v"]).unwrap(), Action::Version);
-        assert_eq!(run(&["-h"]).unwrap(), Action::Help);
+        fixtures::assert_help_and_version(parse, &["--version", "-v"], &["-h"], HELP);
         assert_eq!(run(&["--x"]).unwrap_err(), "Unknown argument: x");
         assert_eq!(run(&["-z"]).unwrap_err(), "Unknown argument: z");
         assert_eq!(

@@ -8,7 +8,8 @@ use serde_json::{Value, json};
 
 use super::output;
 use super::test_support::{TOOL, assert_fields, chat, data, lines, session, turn};
-use super::turn::{Outcome, Turn};
+use super::turn::{Done, Outcome, Turn};
+use crate::engine::timeline::Timeline;
 use crate::json::Obj;
 
 #[test]
@@ -65,14 +66,14 @@ fn chat_records_have_every_fixture_field() {
     s.chat_open();
     assert!(matches!(
         turn(&mut s, "Please RUN_TOOL now"),
-        Outcome::Done { failure: None, .. }
+        Outcome::Done(Done { failure: None, .. })
     ));
     assert!(matches!(
         turn(&mut s, "Please BADREQ now"),
-        Outcome::Done {
+        Outcome::Done(Done {
             failure: Some(_),
             ..
-        }
+        })
     ));
     let ours = chat(&s);
     let fixture = lines("chat-session.jsonl");

@@ -15,7 +15,10 @@ use super::home;
 use super::output;
 use super::session::Session;
 use super::tool::HEADLESS_EXCLUDED;
-use super::turn::{Outcome, Turn};
+use super::turn::{Done, Event, Turn};
+use crate::engine::headless::{self, Played};
+use crate::engine::host::Host;
+use crate::engine::timeline::Timeline;
 use crate::json::Obj;
 use crate::scenario::Scenario;
 use crate::term::{self, Input};
@@ -145,56 +148,36 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
     sess.fire("BeforeAgent", None, &payload);
     let mut turn = Turn::new(&mut sess, prompt, Instant::now(), term::DEFAULT_SIZE.0);
     turn.start(&mut sess);
-    let outcome = loop {
-        let now = Instant::now();
-        let outcome = turn.tick(&mut sess, now);
+    let each = |turn: &mut Turn, sess: &mut Session| {
         for e in std::mem::take(&mut turn.events) {
             match (format, &e) {
                 (OutputFormat::StreamJson, _) => {
-                    let line = output::event(&mut sess, &e).to_line();
+                    let line = output::event(sess, &e).to_line();
                     emit(&mut stdout, &format!("{line}\n"));
                 }
-                (OutputFormat::Text, super::turn::Event::Delta(text)) => emit(&mut stdout, text),
+                (OutputFormat::Text, Event::Delta(text)) => emit(&mut stdout, text),
                 _ => {}
             }
         }
-        if let Some(err) = sess.fatal.take() {
-            return Err(err);
-        }
-        if let Some(o) = outcome {
-            break o;
-        }
-        let wait = turn.deadline().map_or(Duration::from_secs(3600), |d| {
-            d.saturating_duration_since(Instant::now())
-        });
-        std::thread::sleep(wait);
+        // A failed write stops the run at once, before the turn's end is looked at.
+        sess.take_fatal().map_or(Ok(()), Err)
     };
-    let (after_agent, late, response, failure) = match outcome {
-        Outcome::Exit(n) => {
-            eprintln!("fake-gemini: simulated crash (exit status {n})");
-            return Ok(n);
-        }
-        Outcome::Signal(s) => crate::selfkill::kill_self(&s),
-        Outcome::SignIn => {
-            // Mid-run loss of the session ends the run as a startup without one does.
-            eprintln!("{NO_AUTH}");
-            return Ok(41);
-        }
-        Outcome::Done {
-            after_agent,
-            late,
-            response,
-            failure,
-        } => (after_agent, late, response, failure),
+    let sign_in = || {
+        eprintln!("{NO_AUTH}");
+        41
+    };
+    let played = headless::play("fake-gemini", &mut turn, &mut sess, each, sign_in)?;
+    let Done {
+        after_agent,
+        late,
+        response,
+        failure,
+    } = match played {
+        Played::Done(done) => done,
+        Played::Over(code) => return Ok(code),
     };
     sess.fire("AfterAgent", None, &after_agent);
-    if let Some(late) = late {
-        std::thread::sleep(late.due.saturating_duration_since(Instant::now()));
-        late.records.iter().for_each(|r| sess.append(r));
-    }
-    if let Some(err) = sess.fatal.take() {
-        return Err(err);
-    }
+    headless::settle(&mut sess, late)?;
     let duration = (sess.clock.now_ms() - started_ms).max(0) as u64;
     match (format, &failure) {
         (OutputFormat::Text, None) if !response.is_empty() => emit(&mut stdout, "\n"),

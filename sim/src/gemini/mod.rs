@@ -30,27 +30,16 @@ pub mod turn;
 
 use std::process::ExitCode;
 
+use crate::engine::entry;
 use crate::scenario::Scenario;
 
 /// The binary's `main`: usage errors and other failures print one line on
 /// stderr (`fake-gemini: …` for the fake's own) and exit 1.
 pub fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args_os()
-        .skip(1)
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    crate::record::record_argv(&args);
-    match run(&args) {
-        Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
-        Err(Failure::Usage(msg)) => {
-            eprintln!("{msg}");
-            ExitCode::from(1)
-        }
-        Err(Failure::Fake(msg)) => {
-            eprintln!("fake-gemini: {msg}");
-            ExitCode::from(1)
-        }
-    }
+    entry::main(run, |failure| match failure {
+        Failure::Usage(msg) => msg,
+        Failure::Fake(msg) => format!("fake-gemini: {msg}"),
+    })
 }
 
 /// Why `run` failed.
@@ -64,16 +53,9 @@ pub enum Failure {
 
 /// Runs fake-gemini with `args` (without the program name); returns the exit status.
 pub fn run(args: &[String]) -> Result<i32, Failure> {
-    let opts = match cli::parse(args).map_err(Failure::Usage)? {
-        cli::Action::Help => {
-            print!("{}", cli::HELP);
-            return Ok(0);
-        }
-        cli::Action::Version => {
-            println!("{}", cli::VERSION);
-            return Ok(0);
-        }
-        cli::Action::Run(opts) => opts,
+    let action = cli::parse(args).map_err(Failure::Usage)?;
+    let Some(opts) = entry::options(action, cli::VERSION) else {
+        return Ok(0);
     };
     let scenario = Scenario::from_env().map_err(Failure::Fake)?;
     scenario.start_children().map_err(Failure::Fake)?;

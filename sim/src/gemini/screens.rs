@@ -7,7 +7,7 @@
 //! `>` input, and the workspace/sandbox/model footer. Boxes (dialogs, tool
 //! calls, the quit summary) are in [`super::boxes`].
 
-use crate::screen::{prefixed, rule, spread, width_of};
+use crate::screen::{block, prefixed, rule, spread, width_of};
 
 /// The version line.
 pub const TITLE: &str = "Gemini CLI v0.61.0";
@@ -135,16 +135,12 @@ pub fn true_color_env() -> bool {
 
 /// The echoed prompt: ` > text`, later lines indented 3.
 pub fn echo(prompt: &str) -> Vec<String> {
-    let mut lines = vec![String::new()];
-    lines.extend(prefixed(prompt, " > ", "   "));
-    lines
+    block(prompt, " > ", "   ")
 }
 
 /// An answer: `✦ text`, later lines indented 2.
 pub fn answer(text: &str) -> Vec<String> {
-    let mut lines = vec![String::new()];
-    lines.extend(prefixed(text, "✦ ", "  "));
-    lines
+    block(text, "✦ ", "  ")
 }
 
 /// An info line (`ℹ …`), wrapped, after two blank lines.

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use super::cli::{ApprovalMode, Options};
 use super::home::{self, Paths, Settings};
 use crate::clock::Clock;
+use crate::engine::host::Host;
 use crate::hooks::{HookRun, Hooks, Runner};
 use crate::ids::{self, IdGen};
 use crate::json::Obj;
@@ -236,39 +237,18 @@ impl Session {
 
     /// Runs the hooks for `event` (matcher tested against `target`) and waits for them.
     pub fn fire(&mut self, event: &str, target: Option<&str>, payload: &Obj) -> Vec<HookRun> {
-        let commands = self.hooks.matching(event, target);
-        if commands.is_empty() {
-            return Vec::new();
-        }
-        let runner = Runner {
-            cwd: self.paths.cwd.clone(),
-            env: self.hook_env(),
-        };
-        runner.run(&commands, &payload.to_line())
-    }
-
-    /// Records a submitted prompt in `UMBEL_SIM_RECORD_DIR`, if set.
-    pub fn record_prompt(&mut self, prompt: &str) {
-        if let Some(r) = self.recorder.as_mut()
-            && let Err(e) = r.record(prompt)
-        {
-            self.fatal
-                .get_or_insert(format!("cannot write to {}: {e}", crate::record::ENV));
-        }
-    }
-
-    /// Appends a line to the chat file; the first failure is kept in `fatal`.
-    pub fn append(&mut self, record: &Obj) {
-        if let Err(e) = crate::jsonl::append(&self.chat_path, record) {
-            self.fatal
-                .get_or_insert(format!("cannot write {}: {e}", self.chat_path.display()));
-        }
+        let runner = || Runner::new(self.paths.cwd.clone(), self.hook_env());
+        self.hooks.fire(event, target, payload, runner)
     }
 
     /// Virtual milliseconds since the session started.
     pub fn elapsed_ms(&self) -> u64 {
         (self.clock.now_ms() - self.start_ms).max(0) as u64
     }
+}
+
+impl Host for Session {
+    crate::host_parts!(|s, records| records.iter().for_each(|r| s.append(r)));
 }
 
 /// `<home>/.gemini/tmp/<project>/chats/session-<YYYY-MM-DD>T<HH-MM>-<id8>.jsonl`.

@@ -2,17 +2,19 @@
 //! restart after trusting) and authentication (= not signed in).
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::boxes::{self, AUTH_ESC, NO_AUTH, RESTARTING, TRUST_ESC};
 use super::cli::Options;
 use super::headless::{auth_type, trusted_for_session};
 use super::home::{self, Paths, Settings, TrustLevel};
 use super::screens;
-use crate::keys::{ESC_TIMEOUT_MS, Key, KeyParser};
+use crate::engine::dialog::{CtrlC, key_loop};
+use crate::engine::shell::paint;
+use crate::keys::Key;
 use crate::scenario::Scenario;
 use crate::screen::Screen;
-use crate::term::{self, Input, Terminal};
+use crate::term::{self, Terminal};
 
 /// What the trust dialog decided.
 #[derive(Debug, PartialEq, Eq)]
@@ -100,44 +102,7 @@ pub fn take_restart_marker(paths: &Paths) -> bool {
 }
 
 fn write(screen: &mut Screen, commit: &[String], live: &[String]) -> Result<(), String> {
-    let bytes = screen.frame(commit, live, term::size());
-    term::write_out(&bytes).map_err(|e| format!("cannot write to the terminal: {e}"))
-}
-
-/// Reads keys until `handle` decides. Ctrl+C twice (within 2 s) exits with
-/// `ctrl_c_status`; a closed terminal exits with 0.
-fn key_loop(
-    term: &mut Terminal,
-    ctrl_c_status: i32,
-    mut handle: impl FnMut(&Key) -> Option<Decision>,
-) -> Result<Decision, String> {
-    let mut parser = KeyParser::new();
-    let mut armed: Option<Instant> = None;
-    loop {
-        let timeout = parser
-            .pending()
-            .then(|| Duration::from_millis(ESC_TIMEOUT_MS));
-        let keys = match term
-            .read(timeout)
-            .map_err(|e| format!("cannot read the terminal: {e}"))?
-        {
-            Input::Bytes(b) => parser.feed(&b),
-            Input::Timeout => parser.flush(),
-            Input::Closed => return Ok(Decision::Exit(0)),
-        };
-        for key in &keys {
-            if *key == Key::CtrlC {
-                if armed.is_some_and(|t| t.elapsed() < Duration::from_secs(2)) {
-                    return Ok(Decision::Exit(ctrl_c_status));
-                }
-                armed = Some(Instant::now());
-                continue;
-            }
-            if let Some(d) = handle(key) {
-                return Ok(d);
-            }
-        }
-    }
+    paint(&screen.frame(commit, live, term::size()))
 }
 
 /// The folder trust dialog under `header`. `1`/`2` pick and apply at once,
@@ -178,7 +143,7 @@ pub fn trust(
         let _ = write(screen, &[], &live);
         Decision::Restart
     };
-    let decision = key_loop(term, 0, |key| {
+    let decision = key_loop(term, CtrlC::Twice(0), Decision::Exit, |key| {
         let before = cursor;
         match key {
             Key::Up => cursor = cursor.saturating_sub(1),
@@ -240,7 +205,7 @@ pub fn auth_dialog(
     };
     let (mut cursor, mut message) = (0usize, NO_AUTH);
     write(screen, header, &dialog(cursor, message))?;
-    let decision = key_loop(term, 0, |key| {
+    let decision = key_loop(term, CtrlC::Twice(0), Decision::Exit, |key| {
         match key {
             Key::Up => cursor = cursor.saturating_sub(1),
             Key::Down => cursor = (cursor + 1).min(2),

@@ -7,47 +7,20 @@ use serde_json::Value;
 
 use super::session::Session;
 use super::turn::{Outcome, Turn};
+use crate::engine::timeline::Timeline;
+use crate::fixtures;
+pub use crate::fixtures::assert_fields;
 use crate::keys::Key;
 use crate::scenario::Scenario;
 
 pub const SID: &str = "ad4e62a5-114c-4e13-a125-f47c5ca0904d";
 
 pub fn data(name: &str) -> String {
-    let path = format!(
-        "{}/tests/data/gemini-0.61.0-{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    fixtures::text(&format!("gemini-0.61.0-{name}"))
 }
 
 pub fn lines(name: &str) -> Vec<Value> {
-    data(name)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-/// Every key of `want` is in `got`; objects recurse; arrays compare their first elements.
-pub fn assert_fields(want: &Value, got: &Value, at: &str) {
-    match (want, got) {
-        (Value::Object(w), Value::Object(g)) => {
-            for (k, wv) in w {
-                let gv = g.get(k).unwrap_or_else(|| {
-                    panic!(
-                        "{at}: missing `{k}` (have {:?})",
-                        g.keys().collect::<Vec<_>>()
-                    )
-                });
-                assert_fields(wv, gv, &format!("{at}.{k}"));
-            }
-        }
-        (Value::Array(w), Value::Array(g)) if !w.is_empty() && w[0].is_object() => {
-            let first = g.first().unwrap_or_else(|| panic!("{at}: empty array"));
-            assert_fields(&w[0], first, &format!("{at}[0]"));
-        }
-        (Value::Object(_), other) => panic!("{at}: expected an object, got {other}"),
-        _ => {}
-    }
+    fixtures::jsonl(&format!("gemini-0.61.0-{name}"))
 }
 
 pub fn root(name: &str) -> std::path::PathBuf {
@@ -97,7 +70,7 @@ pub fn turn(sess: &mut Session, prompt: &str) -> Outcome {
         if let Some(o) = t.tick(sess, later) {
             return o;
         }
-        if t.deadline().is_none() {
+        if t.core.deadline().is_none() {
             t.after_draw(sess);
             if let Some(o) = t.key(sess, &Key::Text("1".into()), later) {
                 return o;

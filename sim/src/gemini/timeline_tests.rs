@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::test_support::{TOOL, chat, session, turn};
-use super::turn::{Outcome, Turn};
+use super::turn::{Done, Outcome, Turn};
+use crate::engine::timeline::Timeline;
 
 #[test]
 fn a_tool_turn_upserts_its_gemini_record_by_id() {
@@ -61,11 +62,11 @@ fn failures_rewrite_the_history_without_the_failed_prompt() {
     s.chat_open();
     turn(&mut s, "first");
     let outcome = turn(&mut s, "second");
-    let Outcome::Done {
+    let Outcome::Done(Done {
         after_agent,
         failure: Some(f),
         ..
-    } = outcome
+    }) = outcome
     else {
         panic!("expected failure")
     };
@@ -82,7 +83,7 @@ fn failures_rewrite_the_history_without_the_failed_prompt() {
             .is_none(),
         "wedged"
     );
-    let Outcome::Done { response, .. } = t.cancel(&mut s) else {
+    let Outcome::Done(Done { response, .. }) = t.cancel(&mut s) else {
         panic!()
     };
     assert_eq!(response, "");
@@ -137,11 +138,11 @@ fn late_transcript_fires_after_agent_before_the_last_record() {
         true,
     );
     s.chat_open();
-    let Outcome::Done {
+    let Outcome::Done(Done {
         after_agent,
         late: Some(late),
         ..
-    } = turn(&mut s, "x")
+    }) = turn(&mut s, "x")
     else {
         panic!("expected late records")
     };

@@ -11,7 +11,8 @@ use super::chat::{function_response, history_form, result_display, token_counts,
 use super::cli::ApprovalMode;
 use super::payloads::confirmation_details;
 use super::session::Session;
-use super::turn::{Event, Phase, Turn};
+use super::turn::{Event, Phase, ToolCall, Turn};
+use crate::engine::tool::fake_output;
 use crate::json::{J, Obj};
 use crate::obj;
 use crate::scenario::Permission;
@@ -31,22 +32,6 @@ pub const HEADLESS_EXCLUDED: &[&str] = &[
     "web_fetch",
 ];
 
-/// A requested tool call.
-pub struct ToolCall {
-    /// Gemini's tool name (`run_shell_command`).
-    pub name: String,
-    /// The name boxes show (`Shell`).
-    pub display: String,
-    /// `<name>__<name>_<ms>_0`.
-    pub call_id: String,
-    /// Arguments.
-    pub input: Value,
-    /// Scripted output.
-    pub output: Option<String>,
-    /// The gemini record that asked for it (rewritten with `toolCalls`).
-    pub record: Obj,
-}
-
 /// Scenario tool names mapped to Gemini's: `Bash`/`Shell` → `run_shell_command`.
 pub fn tool_names(tool: &str) -> (String, String) {
     match tool {
@@ -54,15 +39,6 @@ pub fn tool_names(tool: &str) -> (String, String) {
             ("run_shell_command".into(), "Shell".into())
         }
         other => (other.to_string(), other.to_string()),
-    }
-}
-
-/// Fake output: for a shell `echo …`, the echoed words; otherwise `ok`.
-pub fn fake_output(name: &str, input: &Value) -> String {
-    let cmd = input.get("command").and_then(Value::as_str).unwrap_or("");
-    match (name, cmd.trim().strip_prefix("echo ")) {
-        ("run_shell_command", Some(rest)) => rest.trim().trim_matches(['"', '\'']).to_string(),
-        _ => "ok".to_string(),
     }
 }
 
@@ -107,13 +83,13 @@ impl Turn {
             self.approve(sess, now);
             return;
         }
-        self.phase = Phase::Dialog(0);
+        self.core.phase = Phase::Dialog(0);
         self.notify_pending = true;
     }
 
     /// The confirmation box (live region while waiting).
     pub fn confirm_lines(&self) -> Vec<String> {
-        match (&self.phase, &self.tool) {
+        match (&self.core.phase, &self.tool) {
             (Phase::Dialog(cursor), Some(t)) => {
                 let mut lines = vec![String::new(), String::new()];
                 lines.extend(boxes::confirm(self.width, &t.display, &t.input, *cursor));
@@ -159,13 +135,13 @@ impl Turn {
     /// `1`, `2`, Enter on an Allow, or yolo: run the (fake) tool and go on.
     pub(super) fn approve(&mut self, sess: &mut Session, now: Instant) {
         let Some(t) = self.tool.take() else { return };
-        if matches!(self.phase, Phase::Dialog(_)) {
+        if matches!(self.core.phase, Phase::Dialog(_)) {
             sess.stats.accepted += 1;
         }
         let output = t
             .output
             .clone()
-            .unwrap_or_else(|| fake_output(&t.name, &t.input));
+            .unwrap_or_else(|| fake_output(t.name == "run_shell_command", &t.input));
         let llm = if t.name == "run_shell_command" {
             let pgid = 10_000 + sess.ids.pick(50_000);
             format!(
@@ -176,7 +152,7 @@ impl Turn {
         };
         let payload = sess.payload_after_tool(&t.name, &t.input, &llm, &output);
         sess.fire("AfterTool", Some(&t.name), &payload);
-        self.commits.extend(boxes::tool_done(
+        self.core.commits.extend(boxes::tool_done(
             self.width,
             &t.display,
             &t.input,
@@ -223,8 +199,7 @@ impl Turn {
         });
         sess.stats.tool_done(&t.name, status == "success");
         sess.stats.requests += 1;
-        self.after_tool = true;
-        self.restart_stream(now);
+        self.resume(now);
     }
 
     /// A call to a tool the model was not offered (`tools.exclude`, or what `-p` leaves out
@@ -255,7 +230,8 @@ impl Turn {
         let mut rec = t.record.clone();
         rec.set("toolCalls", vec![call]);
         sess.chat_gemini(&rec, true);
-        self.commits
+        self.core
+            .commits
             .extend(boxes::tool_done(self.width, &t.display, &t.input, None));
         sess.stats.tool_done(&t.name, false);
         sess.stats.rejected += 1;
@@ -265,10 +241,9 @@ impl Turn {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
-    fn names_and_fake_output() {
+    fn scenario_tool_names_map_to_geminis() {
         assert_eq!(
             tool_names("Bash"),
             ("run_shell_command".into(), "Shell".into())
@@ -277,14 +252,5 @@ mod tests {
             tool_names("read_file"),
             ("read_file".into(), "read_file".into())
         );
-        assert_eq!(
-            fake_output("run_shell_command", &json!({"command": "echo 'hi there'"})),
-            "hi there"
-        );
-        assert_eq!(
-            fake_output("run_shell_command", &json!({"command": "rm -rf /"})),
-            "ok"
-        );
-        assert_eq!(fake_output("read_file", &json!({"path": "x"})), "ok");
     }
 }

@@ -16,14 +16,14 @@ use super::chat::{history_form, token_counts, tokens};
 use super::cli::ApprovalMode;
 use super::screens::{self, CANCELLED, REQUEST_FAILED};
 use super::session::Session;
-use super::tool::ToolCall;
+use crate::engine::menu::{Choice, Menu};
+use crate::engine::timeline::{self, Core, Step, Timeline};
 use crate::json::Obj;
 use crate::keys::Key;
 use crate::obj;
-use crate::scenario::{ApiError, Chosen, End};
+use crate::scenario::{ApiError, End};
 
-use crate::timeline::Pacer;
-pub use crate::timeline::{Late, Phase};
+pub use crate::engine::timeline::{Late, Phase};
 
 /// An API failure: HTTP status and the raw error body.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,27 +34,21 @@ pub struct Failure {
     pub raw: String,
 }
 
-/// How a turn ended.
+/// What a finished turn hands back: fire `after_agent` once the screen shows idle.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Outcome {
-    /// Back to idle; fire `after_agent` once the screen shows it.
-    Done {
-        /// The `AfterAgent` payload.
-        after_agent: Obj,
-        /// Records to write later (`late_transcript_ms`).
-        late: Option<Late>,
-        /// The answer (empty on failure or cancel).
-        response: String,
-        /// The API error, if the turn failed.
-        failure: Option<Failure>,
-    },
-    /// Exit with this status now.
-    Exit(i32),
-    /// Kill the process with this signal now.
-    Signal(String),
-    /// The session is lost: show the sign-in screen and stay there.
-    SignIn,
+pub struct Done {
+    /// The `AfterAgent` payload.
+    pub after_agent: Obj,
+    /// Records to write later (`late_transcript_ms`).
+    pub late: Option<Late>,
+    /// The answer (empty on failure or cancel).
+    pub response: String,
+    /// The API error, if the turn failed.
+    pub failure: Option<Failure>,
 }
+
+/// How a turn ended.
+pub type Outcome = crate::engine::timeline::Outcome<Done>;
 
 /// What `-o stream-json` reports while the turn runs.
 #[derive(Clone, Debug, PartialEq)]
@@ -81,29 +75,37 @@ pub enum Event {
     Delta(String),
 }
 
+/// A requested tool call.
+pub struct ToolCall {
+    /// Gemini's tool name (`run_shell_command`).
+    pub name: String,
+    /// The name boxes show (`Shell`).
+    pub display: String,
+    /// `<name>__<name>_<ms>_0`.
+    pub call_id: String,
+    /// Arguments.
+    pub input: Value,
+    /// Scripted output.
+    pub output: Option<String>,
+    /// The gemini record that asked for it (rewritten with `toolCalls`).
+    pub record: Obj,
+}
+
 /// A running turn.
 pub struct Turn {
     /// The expanded prompt.
     pub prompt: String,
-    /// Current phase.
-    pub phase: Phase,
-    /// Real start time (for the spinner).
-    pub started: Instant,
-    /// Lines to append to the screen's history.
-    pub commits: Vec<String>,
+    /// Phase, pacing, history lines.
+    pub core: Core,
     /// Events for stream-json.
     pub events: Vec<Event>,
     /// True until the permission Notification has fired.
     pub notify_pending: bool,
-    pub(super) chosen: Chosen,
     pub(super) width: usize,
     pub(super) text: String,
     committed: usize,
-    pacer: Pacer,
-    start_ms: i64,
     pub(super) pending: Vec<Obj>,
     pub(super) tool: Option<ToolCall>,
-    pub(super) after_tool: bool,
 }
 
 /// The raw body of an API error, as Gemini's API returns it.
@@ -136,40 +138,18 @@ impl Turn {
         {
             chosen.end = End::Stop;
         }
+        let chunks = chosen.chunks();
         Turn {
-            phase: Phase::Delay(now + Duration::from_millis(chosen.delay_ms)),
-            start_ms: sess.clock.now_ms(),
-            started: now,
-            commits: Vec::new(),
+            core: Core::new(chosen, chunks, now, sess.clock.now_ms()),
             events: Vec::new(),
             notify_pending: false,
-            pacer: Pacer::new(chosen.chunks(), chosen.chunk_ms),
             text: String::new(),
             committed: 0,
             pending: Vec::new(),
             tool: None,
-            after_tool: false,
-            chosen,
             width,
             prompt,
         }
-    }
-
-    /// Writes the prompt's `user` record (after `BeforeAgent` has fired).
-    pub fn start(&mut self, sess: &mut Session) {
-        let rec = sess.chat_user(vec![obj! { "text" => self.prompt.as_str() }]);
-        self.pending.push(rec);
-        sess.stats.requests += 1;
-    }
-
-    /// When [`Turn::tick`] should next be called (`None`: only keys move it on).
-    pub fn deadline(&self) -> Option<Instant> {
-        self.phase.deadline()
-    }
-
-    /// True while the busy line should show (not during the confirmation).
-    pub fn busy(&self) -> bool {
-        self.phase.busy()
     }
 
     /// The answer lines not yet committed (shown above the composer).
@@ -187,92 +167,32 @@ impl Turn {
         let lines = screens::answer(&self.text);
         let complete = lines.len().saturating_sub(1);
         if complete > self.committed {
-            self.commits
+            self.core
+                .commits
                 .extend(lines[self.committed..complete].iter().cloned());
             self.committed = complete;
         }
     }
 
-    pub(super) fn commit_rest(&mut self) {
-        if self.text.is_empty() {
-            return;
-        }
-        let lines = screens::answer(&self.text);
-        self.commits
-            .extend(lines.iter().skip(self.committed).cloned());
-        self.committed = lines.len();
-    }
-
-    /// Starts a new answer block (after a tool call).
-    pub(super) fn restart_stream(&mut self, now: Instant) {
+    /// A tool call was answered: a new answer block streams from `now`.
+    pub(super) fn resume(&mut self, now: Instant) {
         self.text.clear();
         self.committed = 0;
-        self.pacer.restart(self.chosen.chunks());
-        self.phase = Phase::Stream(now);
+        self.core.resume(now);
     }
 
     /// Advances the timeline when its deadline has passed.
     pub fn tick(&mut self, sess: &mut Session, now: Instant) -> Option<Outcome> {
-        match self.phase {
-            Phase::Delay(t) if now >= t => {
-                sess.clock.advance(self.chosen.delay_ms);
-                match self.chosen.end.clone() {
-                    End::ApiError(e) => return Some(self.api_error(sess, &e)),
-                    End::Permission(p) if !self.after_tool => {
-                        self.tool_requested(sess, p, now);
-                        return None;
-                    }
-                    _ => {}
-                }
-                self.phase = Phase::Stream(now);
-                self.tick(sess, now)
-            }
-            Phase::Stream(t) if now >= t => {
-                let (chunk, due) = self.pacer.step(&mut sess.clock, now);
-                self.text.push_str(&chunk);
-                if !chunk.is_empty() {
-                    self.events.push(Event::Delta(chunk));
-                }
-                self.commit_complete();
-                if let Some(due) = due {
-                    self.phase = Phase::Stream(due);
-                    return None;
-                }
-                self.text_done(sess, now)
-            }
-            _ => None,
-        }
+        timeline::tick(self, sess, now)
     }
 
-    fn text_done(&mut self, sess: &mut Session, now: Instant) -> Option<Outcome> {
-        match self.chosen.end.clone() {
-            End::Wedge => {
-                self.phase = Phase::Wedged;
-                None
-            }
-            End::Crash(n) => {
-                self.commit_rest();
-                Some(Outcome::Exit(n))
-            }
-            End::Signal(s) => {
-                self.commit_rest();
-                Some(Outcome::Signal(s))
-            }
-            End::SignIn => {
-                self.commit_rest();
-                Some(Outcome::SignIn)
-            }
-            _ => Some(self.finish(sess, now)),
-        }
-    }
-
-    fn finish(&mut self, sess: &mut Session, now: Instant) -> Outcome {
+    fn answer(&mut self, sess: &mut Session, now: Instant) -> Outcome {
         let text = self.text.clone();
         self.commit_rest();
         let (input, output) = token_counts(&self.prompt, &text);
         sess.stats.input += input;
         sess.stats.output += output;
-        let late_ms = self.chosen.late_transcript_ms.filter(|ms| *ms > 0);
+        let late_ms = self.core.chosen.late_transcript_ms.filter(|ms| *ms > 0);
         let (after_agent, rec, late) = match late_ms {
             Some(ms) => {
                 let payload = sess.payload_after_agent(&self.prompt, &text);
@@ -295,28 +215,31 @@ impl Turn {
         self.pending.push(history_form(&rec, &[]));
         sess.history.append(&mut self.pending);
         self.account(sess);
-        Outcome::Done {
+        Outcome::Done(Done {
             after_agent,
             late,
             response: text,
             failure: None,
-        }
+        })
     }
 
     fn account(&self, sess: &mut Session) {
-        sess.stats.active_ms += (sess.clock.now_ms() - self.start_ms).max(0) as u64;
+        sess.stats.active_ms += (sess.clock.now_ms() - self.core.start_ms).max(0) as u64;
     }
 
     fn api_error(&mut self, sess: &mut Session, e: &ApiError) -> Outcome {
         let raw = api_error_raw(e);
-        self.commits.extend(screens::api_error(self.width, &raw));
-        self.commits
+        self.core
+            .commits
+            .extend(screens::api_error(self.width, &raw));
+        self.core
+            .commits
             .extend(screens::info(self.width, REQUEST_FAILED));
         sess.chat_rollback();
         sess.chat_note("error", &format!("[API Error: {raw}]"));
         sess.chat_note("info", REQUEST_FAILED);
         self.account(sess);
-        Outcome::Done {
+        Outcome::Done(Done {
             after_agent: sess.payload_after_agent(&self.prompt, ""),
             late: None,
             response: String::new(),
@@ -324,7 +247,7 @@ impl Turn {
                 status: e.status,
                 raw,
             }),
-        }
+        })
     }
 
     /// Esc (or Ctrl+C) during the turn: `ℹ Request cancelled.`, AfterAgent
@@ -334,33 +257,80 @@ impl Turn {
             self.refuse_tool(sess);
         }
         self.commit_rest();
-        self.commits.extend(screens::info(self.width, CANCELLED));
+        self.core
+            .commits
+            .extend(screens::info(self.width, CANCELLED));
         sess.chat_note("info", CANCELLED);
         sess.chat_rollback();
         self.account(sess);
-        Outcome::Done {
+        Outcome::Done(Done {
             after_agent: sess.payload_after_agent(&self.prompt, ""),
             late: None,
             response: String::new(),
             failure: None,
-        }
+        })
     }
 
     /// A key while the confirmation is up (other phases ignore keys here).
     pub fn key(&mut self, sess: &mut Session, key: &Key, now: Instant) -> Option<Outcome> {
-        let Phase::Dialog(cursor) = self.phase else {
-            return None;
-        };
-        match key {
-            Key::Up => self.phase = Phase::Dialog(cursor.saturating_sub(1)),
-            Key::Down => self.phase = Phase::Dialog((cursor + 1).min(2)),
-            Key::Enter if cursor == 2 => return Some(self.cancel(sess)),
-            Key::Enter => self.approve(sess, now),
-            Key::Text(t) if t == "1" || t == "2" => self.approve(sess, now),
-            Key::Text(t) if t == "3" => return Some(self.cancel(sess)),
-            Key::Esc => return Some(self.cancel(sess)),
-            _ => {}
+        match self.core.menu_key(&CONFIRM_MENU, key)? {
+            Choice::Refuse => Some(self.cancel(sess)),
+            _ => {
+                self.approve(sess, now);
+                None
+            }
         }
-        None
+    }
+}
+
+/// The tool confirmation: Allow once, Allow for this session, No (Ctrl+C is the shell's).
+const CONFIRM_MENU: Menu = Menu {
+    last: 2,
+    hotkeys: &[("1", 0), ("2", 1), ("3", 2)],
+    ctrl_c_refuses: false,
+};
+
+impl Timeline for Turn {
+    crate::timeline_parts!(Session);
+
+    /// Writes the prompt's `user` record (after `BeforeAgent` has fired).
+    fn start(&mut self, sess: &mut Session) {
+        let rec = sess.chat_user(vec![obj! { "text" => self.prompt.as_str() }]);
+        self.pending.push(rec);
+        sess.stats.requests += 1;
+    }
+
+    fn delay_over(&mut self, sess: &mut Session, now: Instant) -> Step<Outcome> {
+        match self.core.chosen.end.clone() {
+            End::ApiError(e) => Some(Some(self.api_error(sess, &e))),
+            End::Permission(p) if !self.core.after_tool => {
+                self.tool_requested(sess, p, now);
+                Some(None)
+            }
+            _ => None,
+        }
+    }
+
+    fn chunk(&mut self, chunk: String) {
+        self.text.push_str(&chunk);
+        if !chunk.is_empty() {
+            self.events.push(Event::Delta(chunk));
+        }
+        self.commit_complete();
+    }
+
+    fn commit_rest(&mut self) {
+        if self.text.is_empty() {
+            return;
+        }
+        let lines = screens::answer(&self.text);
+        self.core
+            .commits
+            .extend(lines.iter().skip(self.committed).cloned());
+        self.committed = lines.len();
+    }
+
+    fn finish(&mut self, sess: &mut Session, now: Instant) -> Outcome {
+        self.answer(sess, now)
     }
 }

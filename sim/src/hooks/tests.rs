@@ -64,12 +64,7 @@ fn sources_are_concatenated() {
     )
     .unwrap();
     b.extend(a);
-    let cmds: Vec<String> = b
-        .matching("Stop", None)
-        .into_iter()
-        .map(|c| c.command)
-        .collect();
-    assert_eq!(cmds, vec!["b", "a"]);
+    assert_eq!(b.commands("Stop"), vec!["b", "a"]);
 }
 
 #[test]

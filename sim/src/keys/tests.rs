@@ -39,36 +39,20 @@ fn invalid_utf8_becomes_replacement_characters() {
 
 #[test]
 fn control_keys() {
+    use Key::*;
     let mut p = KeyParser::new();
-    assert_eq!(
-        p.feed(b"\x7f\x08\t\x03\x04\x15\n"),
-        vec![
-            Key::Backspace,
-            Key::Backspace,
-            Key::Tab,
-            Key::CtrlC,
-            Key::CtrlD,
-            Key::CtrlU,
-            Key::Newline
-        ]
-    );
+    let want = vec![Backspace, Backspace, Tab, CtrlC, CtrlD, CtrlU, Newline];
+    assert_eq!(p.feed(b"\x7f\x08\t\x03\x04\x15\n"), want);
 }
 
 #[test]
 fn arrows_csi_and_ss3() {
+    use Key::*;
     let mut p = KeyParser::new();
+    let want = vec![Up, Down, Right, Left, Up, Down, ShiftTab, Delete];
     assert_eq!(
         p.feed(b"\x1b[A\x1b[B\x1b[C\x1b[D\x1bOA\x1bOB\x1b[Z\x1b[3~"),
-        vec![
-            Key::Up,
-            Key::Down,
-            Key::Right,
-            Key::Left,
-            Key::Up,
-            Key::Down,
-            Key::ShiftTab,
-            Key::Delete
-        ]
+        want
     );
 }
 

@@ -58,25 +58,13 @@ pub fn send(
             return http::json(out, 200, &reply).map(|()| true);
         }
         Answer::Text(turn) => (Some(turn.clone()), None),
-        Answer::Tool {
-            command,
-            description,
-            ..
-        } => (
-            None,
-            Some(json!({"command": command, "description": description})),
-        ),
+        Answer::Tool { .. } => (None, answer.shell_args()),
         Answer::Side | Answer::UsageLimit | Answer::NotFound => (None, None),
     };
     if req.path.contains("count_tokens") {
         return http::json(out, 200, &json!({"input_tokens": 42})).map(|()| true);
     }
-    let side = Turn {
-        text: "ok".into(),
-        delay_ms: 0,
-        chunk_ms: 0,
-        wedge: false,
-    };
+    let side = Turn::instant("ok");
     if !stream {
         let content = match (&text, &tool) {
             (_, Some(input)) => json!([{"type": "text", "text": "I will run a command."},

@@ -37,27 +37,16 @@ pub fn send(out: &mut TcpStream, req: &Request, answer: &Answer) -> std::io::Res
             return http::json(out, *status, &error).map(|()| true);
         }
         Answer::Text(turn) => (Some(turn.clone()), None),
-        Answer::Tool {
-            command,
-            description,
-            ..
-        } => (
-            None,
-            Some(
-                json!([{"functionCall": {"name": "run_shell_command", "args": {"command": command, "description": description}}}]),
-            ),
-        ),
+        Answer::Tool { .. } => {
+            let call =
+                |args| json!([{"functionCall": {"name": "run_shell_command", "args": args}}]);
+            (None, answer.shell_args().map(call))
+        }
         _ => {
             // Side requests (routing, next-speaker checks) expect JSON text.
             let blob = json!({"reasoning": "fake", "model_choice": "flash", "next_speaker": "user",
                               "complexity_reasoning": "simple", "complexity_score": 1});
-            let text = Turn {
-                text: blob.to_string(),
-                delay_ms: 0,
-                chunk_ms: 0,
-                wedge: false,
-            };
-            (Some(text), None)
+            (Some(Turn::instant(blob.to_string())), None)
         }
     };
     let stream = req.path.contains(":streamGenerateContent");
@@ -74,12 +63,7 @@ pub fn send(out: &mut TcpStream, req: &Request, answer: &Answer) -> std::io::Res
         http::sse(out, None, &response(calls, true, &id))?;
         return Ok(false);
     }
-    let turn = turn.unwrap_or(Turn {
-        text: String::new(),
-        delay_ms: 0,
-        chunk_ms: 0,
-        wedge: false,
-    });
+    let turn = turn.unwrap_or(Turn::instant(""));
     turn.pause();
     // gemini 0.61.0 garbled word-by-word chunks in its hook payload: the text goes out whole,
     // after the time its chunks would have taken.

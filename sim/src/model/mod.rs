@@ -11,6 +11,7 @@
 //! says how each scenario `end` looks in each wire format.
 
 mod anthropic;
+mod format;
 mod gemini;
 mod http;
 mod openai;
@@ -195,7 +196,7 @@ fn connection(mut stream: TcpStream, shared: &Shared) {
 /// Answers one request; `Ok(true)` when the connection may carry another.
 fn handle(out: &mut TcpStream, req: &Request, shared: &Shared) -> std::io::Result<bool> {
     let body: serde_json::Value = serde_json::from_slice(&req.body).unwrap_or_default();
-    let format = plan::Format::of(&req.path);
+    let format = format::Format::of(&req.path);
     let count = req.path.contains("count_tokens") || req.path.contains(":countTokens");
     let answer = match format {
         Some(format) => {
@@ -215,9 +216,9 @@ fn handle(out: &mut TcpStream, req: &Request, shared: &Shared) -> std::io::Resul
     };
     log(shared, req, &answer.kind(format), &body);
     match format {
-        Some(plan::Format::Anthropic) => anthropic::send(out, req, &body, &answer),
-        Some(plan::Format::OpenAi) => openai::send(out, &body, &answer),
-        Some(plan::Format::Gemini) => gemini::send(out, req, &answer),
+        Some(format::Format::Anthropic) => anthropic::send(out, req, &body, &answer),
+        Some(format::Format::OpenAi) => openai::send(out, &body, &answer),
+        Some(format::Format::Gemini) => gemini::send(out, req, &answer),
         None if req.path.contains("models") => {
             let empty = serde_json::json!({"data": [], "models": [], "object": "list"});
             http::json(out, 200, &empty).map(|()| true)

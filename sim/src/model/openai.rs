@@ -54,12 +54,7 @@ pub fn send(out: &mut TcpStream, body: &Value, answer: &Answer) -> std::io::Resu
     } else {
         let turn = match answer {
             Answer::Text(turn) => turn.clone(),
-            _ => Turn {
-                text: "ok".into(),
-                delay_ms: 0,
-                chunk_ms: 0,
-                wedge: false,
-            },
+            _ => Turn::instant("ok"),
         };
         let id = format!("msg_fake{:012}", next_id());
         let added = json!({"type": "message", "id": id, "status": "in_progress", "role": "assistant", "content": []});

@@ -1,42 +1,10 @@
 //! What to answer a request with: the scenario's turn mapped onto what a model can do. The CLI
 //! behaviours a model cannot cause (`crash`, `signal`, `sign_in`, `question`) are played as `stop`.
 
+use super::format::Format;
 use super::prompt::Seen;
 use crate::scenario::{End, Script};
 use serde_json::Value;
-
-/// The wire format of a request, from its path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// Anthropic Messages (`/v1/messages`), claude.
-    Anthropic,
-    /// OpenAI Responses (`/v1/responses`), codex.
-    OpenAi,
-    /// Gemini generateContent (`…/models/M:streamGenerateContent`), gemini.
-    Gemini,
-}
-
-impl Format {
-    /// The format a path belongs to, if any.
-    pub fn of(path: &str) -> Option<Format> {
-        if path.starts_with("/v1/messages") {
-            Some(Format::Anthropic)
-        } else if path.contains("/responses") {
-            Some(Format::OpenAi)
-        } else if path.contains(":streamGenerateContent")
-            || path.contains(":generateContent")
-            || path.contains(":countTokens")
-        {
-            Some(Format::Gemini)
-        } else {
-            None
-        }
-    }
-
-    fn index(self) -> usize {
-        self as usize
-    }
-}
 
 /// A scripted turn's text and pace.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,6 +17,16 @@ pub struct Turn {
 }
 
 impl Turn {
+    /// `text` at once, no delay.
+    pub fn instant(text: impl Into<String>) -> Turn {
+        Turn {
+            text: text.into(),
+            delay_ms: 0,
+            chunk_ms: 0,
+            wedge: false,
+        }
+    }
+
     /// The text cut into streamed chunks (one per word when `chunk_ms` > 0).
     pub fn chunks(&self) -> Vec<String> {
         if self.chunk_ms == 0 {
@@ -98,6 +76,18 @@ pub enum Answer {
 }
 
 impl Answer {
+    /// A shell tool call's arguments (`command`, `description`).
+    pub fn shell_args(&self) -> Option<Value> {
+        match self {
+            Answer::Tool {
+                command,
+                description,
+                ..
+            } => Some(serde_json::json!({"command": command, "description": description})),
+            _ => None,
+        }
+    }
+
     /// What the log calls this answer.
     pub fn kind(&self, format: Option<Format>) -> String {
         let side = match format {
@@ -167,12 +157,7 @@ fn fresh(
     }
     if seen.tool_result {
         let turn = after_tool[format.index()].take();
-        return Answer::Text(turn.unwrap_or(Turn {
-            text: "Done.".into(),
-            delay_ms: 0,
-            chunk_ms: 0,
-            wedge: false,
-        }));
+        return Answer::Text(turn.unwrap_or(Turn::instant("Done.")));
     }
     let prompt = seen.prompt.clone().unwrap_or_default();
     let chosen = script.select(&prompt);
@@ -230,12 +215,7 @@ mod tests {
         let mut ask = |f, s: &Seen| answer(f, s, &mut script, &mut after, &mut memo, false);
         assert_eq!(
             ask(Format::Anthropic, &seen("Say hello\nmore")),
-            Answer::Text(Turn {
-                text: "Response to: Say hello".into(),
-                delay_ms: 0,
-                chunk_ms: 0,
-                wedge: false
-            })
+            Answer::Text(Turn::instant("Response to: Say hello"))
         );
         assert!(matches!(
             ask(Format::OpenAi, &seen("run the tool")),

@@ -4,7 +4,7 @@
 //! the last text of the last user message that is not context the CLI wrapped around it
 //! (`<system-reminder>`, `<environment_context>`, `<session_context>` …).
 
-use super::plan::Format;
+use super::format::Format;
 use serde_json::Value;
 
 /// What umbel's fake needs to know about a request.

@@ -1,25 +1,21 @@
 //! fake-claude's sandbox: HOME, `CLAUDE_CONFIG_DIR` and a project dir.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
-use super::{Sim, clean_cmd, logger_hook, scratch};
+use super::{CLAUDE, Dirs, logger_hook};
 
-/// A throwaway directory tree for one test.
-pub struct Sandbox {
-    pub root: PathBuf,
-    pub cfg: PathBuf,
-    pub proj: PathBuf,
-}
+/// fake-claude's sandbox.
+pub type Sandbox = Dirs<CLAUDE>;
 
 impl Sandbox {
-    pub fn new(name: &str) -> Sandbox {
-        let root = scratch("sim-it", name);
-        let (cfg, proj) = (root.join("cfg"), root.join("proj"));
-        std::fs::create_dir_all(&cfg).unwrap();
-        std::fs::create_dir_all(&proj).unwrap();
-        let proj = proj.canonicalize().unwrap();
-        Sandbox { root, cfg, proj }
+    /// How many live-session registry files (`<config>/sessions/*.json`) exist.
+    pub fn live_sessions(&self) -> usize {
+        std::fs::read_dir(self.home.join("sessions"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+            .count()
     }
 
     /// Marks onboarding done and, if `trusted`, the project as trusted.
@@ -28,7 +24,7 @@ impl Sandbox {
         if trusted {
             doc["projects"] = serde_json::json!({ self.proj.to_str().unwrap(): {"hasTrustDialogAccepted": true} });
         }
-        std::fs::write(self.cfg.join(".claude.json"), doc.to_string()).unwrap();
+        std::fs::write(self.home.join(".claude.json"), doc.to_string()).unwrap();
         self
     }
 
@@ -53,7 +49,7 @@ impl Sandbox {
 
     /// The only transcript file in the sandbox.
     pub fn transcript(&self) -> PathBuf {
-        let dir = self.cfg.join("projects");
+        let dir = self.home.join("projects");
         let mut files = Vec::new();
         for d in std::fs::read_dir(&dir).unwrap().flatten() {
             for f in std::fs::read_dir(d.path()).unwrap().flatten() {
@@ -62,22 +58,5 @@ impl Sandbox {
         }
         assert_eq!(files.len(), 1, "expected one transcript, found {files:?}");
         files.remove(0)
-    }
-}
-
-impl Sim for Sandbox {
-    fn root(&self) -> &Path {
-        &self.root
-    }
-
-    fn cmd(&self) -> Command {
-        let bin = env!("CARGO_BIN_EXE_fake-claude");
-        clean_cmd(bin, &self.root, "CLAUDE_CONFIG_DIR", &self.cfg, &self.proj)
-    }
-}
-
-impl Drop for Sandbox {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
     }
 }

@@ -2,11 +2,10 @@
 //! git repository).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
 
-use super::{Sim, clean_cmd, logger_hook, read_jsonl, scratch};
+use super::{CODEX, Dirs, logger_hook, read_jsonl};
 
 /// Every event fake-codex fires.
 pub const ALL_EVENTS: &[&str] = &[
@@ -20,25 +19,10 @@ pub const ALL_EVENTS: &[&str] = &[
     "SessionEnd",
 ];
 
-/// A throwaway directory tree for one test.
-pub struct Sandbox {
-    pub root: PathBuf,
-    pub home: PathBuf,
-    pub proj: PathBuf,
-}
+/// fake-codex's sandbox.
+pub type Sandbox = Dirs<CODEX>;
 
 impl Sandbox {
-    pub fn new(name: &str) -> Sandbox {
-        let root = scratch("sim-cx", name);
-        let (home, proj) = (root.join("codex-home"), root.join("proj"));
-        std::fs::create_dir_all(&home).unwrap();
-        std::fs::create_dir_all(&proj).unwrap();
-        let proj = proj.canonicalize().unwrap();
-        let home = home.canonicalize().unwrap();
-        let root = root.canonicalize().unwrap();
-        Sandbox { root, home, proj }
-    }
-
     /// Makes the project a git repository (so the trust dialog shows).
     pub fn git(self) -> Sandbox {
         std::fs::create_dir_all(self.proj.join(".git")).unwrap();
@@ -88,17 +72,6 @@ impl Sandbox {
     }
 }
 
-impl Sim for Sandbox {
-    fn root(&self) -> &Path {
-        &self.root
-    }
-
-    fn cmd(&self) -> Command {
-        let bin = env!("CARGO_BIN_EXE_fake-codex");
-        clean_cmd(bin, &self.root, "CODEX_HOME", &self.home, &self.proj)
-    }
-}
-
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
         let p = e.path();
@@ -107,11 +80,5 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         } else {
             out.push(p);
         }
-    }
-}
-
-impl Drop for Sandbox {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
     }
 }

@@ -1,29 +1,20 @@
 //! fake-gemini's sandbox: HOME, `GEMINI_CLI_HOME` and a project dir.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use super::{Sim, clean_cmd, logger_hook, read_jsonl, scratch};
+use super::{Dirs, GEMINI, logger_hook, read_jsonl};
 
-/// A throwaway directory tree for one test.
-pub struct Sandbox {
-    pub root: PathBuf,
-    /// `GEMINI_CLI_HOME`.
-    pub home: PathBuf,
-    /// The working directory (canonical).
-    pub proj: PathBuf,
-}
+/// fake-gemini's sandbox.
+pub type Sandbox = Dirs<GEMINI>;
 
 impl Sandbox {
-    pub fn new(name: &str) -> Sandbox {
-        let root = scratch("sim-gm", name);
-        let (home, proj) = (root.join("ghome"), root.join("work").join("proj"));
-        std::fs::create_dir_all(home.join(".gemini")).unwrap();
-        std::fs::create_dir_all(&proj).unwrap();
-        let proj = proj.canonicalize().unwrap();
-        Sandbox { root, home, proj }
+    /// The project's entry in `trustedFolders.json`.
+    pub fn trust_level(&self) -> Value {
+        let text = std::fs::read_to_string(self.dir().join("trustedFolders.json")).unwrap();
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        doc[self.proj.to_str().unwrap()].clone()
     }
 
     pub fn dir(&self) -> PathBuf {
@@ -93,21 +84,4 @@ impl Sandbox {
 /// A signed-in sandbox with a trusted project and logging hooks for `events`.
 pub fn ready(name: &str, events: &[&str]) -> Sandbox {
     Sandbox::new(name).settings(true, events).trusted()
-}
-
-impl Sim for Sandbox {
-    fn root(&self) -> &Path {
-        &self.root
-    }
-
-    fn cmd(&self) -> Command {
-        let bin = env!("CARGO_BIN_EXE_fake-gemini");
-        clean_cmd(bin, &self.root, "GEMINI_CLI_HOME", &self.home, &self.proj)
-    }
-}
-
-impl Drop for Sandbox {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
-    }
 }

@@ -60,6 +60,85 @@ pub fn clean_cmd(bin: &str, root: &Path, home_var: &str, home: &Path, proj: &Pat
     c
 }
 
+/// [`Dirs`] for fake-claude.
+pub const CLAUDE: usize = 0;
+/// [`Dirs`] for fake-codex.
+pub const CODEX: usize = 1;
+/// [`Dirs`] for fake-gemini.
+pub const GEMINI: usize = 2;
+
+/// Per fake: the binary, the scratch prefix, the variable naming the CLI's
+/// home, the home and a directory made inside it (may be empty) under the
+/// root, the project under the root.
+const LAYOUTS: [[&str; 6]; 3] = [
+    [
+        env!("CARGO_BIN_EXE_fake-claude"),
+        "sim-it",
+        "CLAUDE_CONFIG_DIR",
+        "cfg",
+        "",
+        "proj",
+    ],
+    [
+        env!("CARGO_BIN_EXE_fake-codex"),
+        "sim-cx",
+        "CODEX_HOME",
+        "codex-home",
+        "",
+        "proj",
+    ],
+    [
+        env!("CARGO_BIN_EXE_fake-gemini"),
+        "sim-gm",
+        "GEMINI_CLI_HOME",
+        "ghome",
+        ".gemini",
+        "work/proj",
+    ],
+];
+
+/// A throwaway directory tree for one test of the fake `F` ([`CLAUDE`],
+/// [`CODEX`], [`GEMINI`]): the root (`HOME`, where hooks log), the CLI's
+/// home, the project. Removed on drop.
+pub struct Dirs<const F: usize> {
+    pub root: PathBuf,
+    pub home: PathBuf,
+    pub proj: PathBuf,
+}
+
+impl<const F: usize> Dirs<F> {
+    /// Fresh, empty directories for the test `name` (canonical paths).
+    pub fn new(name: &str) -> Dirs<F> {
+        let [_, prefix, _, home, inner, proj] = LAYOUTS[F];
+        let root = scratch(prefix, name);
+        let (home, proj) = (root.join(home), root.join(proj));
+        std::fs::create_dir_all(home.join(inner)).unwrap();
+        std::fs::create_dir_all(&proj).unwrap();
+        Dirs {
+            proj: proj.canonicalize().unwrap(),
+            home: home.canonicalize().unwrap(),
+            root: root.canonicalize().unwrap(),
+        }
+    }
+}
+
+impl<const F: usize> Sim for Dirs<F> {
+    fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn cmd(&self) -> Command {
+        let [bin, _, var, ..] = LAYOUTS[F];
+        clean_cmd(bin, &self.root, var, &self.home, &self.proj)
+    }
+}
+
+impl<const F: usize> Drop for Dirs<F> {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
 /// What every sandbox answers.
 pub trait Sim {
     /// The scratch root (`HOME`; hooks log here).
@@ -80,6 +159,19 @@ pub trait Sim {
     /// Hook payloads received so far.
     fn payloads(&self) -> Vec<Value> {
         read_jsonl(&self.root().join("hooks.jsonl"))
+    }
+
+    /// The bytes of the `n`th recorded prompt.
+    fn recorded(&self, n: usize) -> Vec<u8> {
+        std::fs::read(self.root().join(format!("rec/prompt-{n}.txt"))).unwrap()
+    }
+
+    /// The payloads of a one-turn session, after checking their events came
+    /// in order: SessionStart, UserPromptSubmit, Stop, SessionEnd.
+    fn one_turn_payloads(&self) -> Vec<Value> {
+        let events = ["SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"];
+        assert_eq!(self.events(), events);
+        self.payloads()
     }
 
     /// Event names received so far.
@@ -103,6 +195,25 @@ pub trait Sim {
 /// Runs `c` to the end: exit code (-1 on a signal), stdout, stderr.
 pub fn run(c: &mut Command) -> (i32, String, String) {
     let out = c.output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+/// Runs `c` with `input` on stdin: exit code (-1 on a signal), stdout, stderr.
+pub fn run_with_stdin(c: &mut Command, input: &[u8]) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = c
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into(),

@@ -27,6 +27,12 @@ pub fn send(p: &mut PtySession, keys: &str) {
     p.flush().unwrap();
 }
 
+/// Sends `keys`, then waits for `needle` (returns what came before it).
+pub fn step(p: &mut PtySession, keys: &str, needle: &str) -> String {
+    send(p, keys);
+    exp(p, needle)
+}
+
 /// Waits for the process to end.
 pub fn status(p: &PtySession) -> WaitStatus {
     p.process().wait().unwrap()
@@ -38,4 +44,11 @@ pub fn exit_code(p: &PtySession) -> Option<i32> {
         WaitStatus::Exited(_, code) => Some(code),
         _ => None,
     }
+}
+
+/// Ctrl-C twice (the way out of every fake), then the end of the process.
+pub fn ctrl_c_twice(p: &mut PtySession) {
+    p.send_control('c').unwrap();
+    p.send_control('c').unwrap();
+    p.exp_eof().unwrap();
 }

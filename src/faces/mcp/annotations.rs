@@ -3,7 +3,6 @@
 //! `openWorldHint`), and an `outputSchema` generated from the struct its structured content is
 //! serialised from (`faces::json_schema`). One table, applied to the router once.
 
-use super::server::UmbelServer;
 use crate::core::meta::Meta;
 use crate::core::outcome::Outcome;
 use crate::faces::json_schema::{
@@ -38,6 +37,7 @@ pub struct ToolInfo {
 }
 
 /// Every tool umbel serves.
+// long: a table, one row per tool.
 pub fn tools() -> Vec<ToolInfo> {
     use Effect::*;
     let info = |name, title, effect, open_world, output| ToolInfo {
@@ -173,7 +173,7 @@ pub fn output_schema(tool: &ToolInfo) -> Arc<JsonObject> {
 }
 
 /// Gives every tool in `router` its title, hints and output schema.
-pub fn annotate(mut router: ToolRouter<UmbelServer>) -> ToolRouter<UmbelServer> {
+pub fn annotate<S>(mut router: ToolRouter<S>) -> ToolRouter<S> {
     for tool in tools() {
         if let Some(route) = router.map.get_mut(tool.name) {
             route.attr.title = Some(tool.title.to_string());

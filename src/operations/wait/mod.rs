@@ -438,7 +438,7 @@ impl TokenReader {
 }
 
 /// The tool an opening tool event names in its payload (`tool_name` for all three CLIs).
-fn tool_name(ctx: &Ctx, worker: &Worker, record: &EventRecord) -> Option<String> {
+pub fn tool_name(ctx: &Ctx, worker: &Worker, record: &EventRecord) -> Option<String> {
     let payload = ctx
         .state
         .read_payload(&worker.name, record.payload.as_deref()?)?;

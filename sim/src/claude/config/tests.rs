@@ -59,13 +59,7 @@ fn settings_come_from_a_path_or_inline_json_and_merge_with_user_settings() {
     fs::write(d.join("settings.json"), r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"user"}]}]},"permissions":{"defaultMode":"plan"}}"#).unwrap();
     let inline = r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"arg"}]}]}}"#;
     let s = load_settings(&d, Some(inline)).unwrap();
-    let cmds: Vec<String> = s
-        .hooks
-        .matching("Stop", None)
-        .into_iter()
-        .map(|c| c.command)
-        .collect();
-    assert_eq!(cmds, vec!["user", "arg"]);
+    assert_eq!(s.hooks.commands("Stop"), vec!["user", "arg"]);
     assert_eq!(s.default_mode.as_deref(), Some("plan"));
 
     let file = d.join("extra.json");

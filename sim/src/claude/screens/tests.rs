@@ -5,15 +5,7 @@ use crate::input::InputBuffer;
 use serde_json::json;
 
 fn fixture(name: &str) -> Vec<String> {
-    let path = format!(
-        "{}/tests/data/claude-2.1.332-{name}.txt",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.trim_end_matches('\n')
-        .split('\n')
-        .map(str::to_string)
-        .collect()
+    crate::fixtures::screen(&format!("claude-2.1.332-{name}.txt"))
 }
 
 const CWD: &str = "/tmp/probework/proj";

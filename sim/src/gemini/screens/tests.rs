@@ -4,15 +4,7 @@ use super::*;
 use crate::gemini::cli::ApprovalMode;
 
 pub(crate) fn fixture(name: &str) -> Vec<String> {
-    let path = format!(
-        "{}/tests/data/gemini-0.61.0-{name}.txt",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.trim_end_matches('\n')
-        .split('\n')
-        .map(str::to_string)
-        .collect()
+    crate::fixtures::screen(&format!("gemini-0.61.0-{name}.txt"))
 }
 
 const CWD: &str = "/tmp/probework/proj";

@@ -2,8 +2,9 @@
 //!
 //! One thread, one loop: wait for input or the next deadline (turn timeline,
 //! late record write, Esc timeout, Ctrl-C window, spinner second), handle it,
-//! redraw. What happens at each step is the provider's, through [`Program`];
-//! the order of the steps and the key reading ([`Keyboard`]) are common.
+//! redraw. What happens at each step is the program's, through [`Program`]
+//! (the fakes' [`super::shell::Shell`]); the order of the steps and the key
+//! reading ([`Keyboard`]) are common.
 
 use std::time::{Duration, Instant};
 
@@ -96,59 +97,6 @@ pub trait Program {
     fn closed(&mut self) -> Flow;
     /// Redraws the screen.
     fn redraw(&mut self) -> Result<(), String>;
-}
-
-/// The [`Program`] methods every fake's `App` implements the same way, over the same field
-/// names (`keys`, `term`, `sess`, `late`, `turn`) and methods (`flush_late`, `after`, `submit`,
-/// `on_key`); used inside `impl Program for App`, with the module's own `Turn` in scope. Each
-/// fake writes `closed` and `redraw` itself.
-#[macro_export]
-macro_rules! program_plumbing {
-    () => {
-        fn keyboard(&mut self) -> &mut Keyboard {
-            &mut self.keys
-        }
-
-        fn terminal(&mut self) -> &mut Terminal {
-            &mut self.term
-        }
-
-        fn take_fatal(&mut self) -> Option<String> {
-            self.sess.fatal.take()
-        }
-
-        fn late_due(&self) -> Option<Instant> {
-            self.late.as_ref().map(|l| l.due)
-        }
-
-        fn write_late(&mut self) {
-            self.flush_late();
-        }
-
-        fn turn_deadline(&self) -> Option<Instant> {
-            self.turn.as_ref().and_then(Turn::deadline)
-        }
-
-        fn busy_since(&self) -> Option<Instant> {
-            self.turn.as_ref().filter(|t| t.busy()).map(|t| t.started)
-        }
-
-        fn tick(&mut self, now: Instant) -> Result<Flow, String> {
-            let outcome = match self.turn.as_mut() {
-                Some(turn) => turn.tick(&mut self.sess, now),
-                None => return Ok(Flow::Go),
-            };
-            self.after(outcome)
-        }
-
-        fn prompt(&mut self, text: String) -> Result<Flow, String> {
-            self.submit(text)
-        }
-
-        fn key(&mut self, key: Key) -> Result<Flow, String> {
-            self.on_key(key)
-        }
-    };
 }
 
 /// Submits `first_prompt` (when given and not empty), then loops until the

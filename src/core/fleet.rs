@@ -1,0 +1,294 @@
+//! What `umbel top` shows of each worker beyond `status`: its state in a person's words
+//! (working, needs-input, idle, done, dead), when its last turn started and ended, and what
+//! the session has cost — all pure readings of the worker's status, its events and its
+//! transcript's token counts. The order puts what needs a person first.
+
+use super::prices::{cost_usd, price};
+use super::print::stats::TurnStats;
+use super::providers::{EventClass, Provider};
+use super::status::{ListedState, WorkerState, WorkerStatus};
+use super::wait::ClassifiedEvent;
+
+/// A worker's state as `top` shows it. `status`'s `ready` splits into `idle` (no turn yet) and
+/// `done` (its last turn ended: an answer is waiting to be read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Shown {
+    /// Waits for a person (permission, question, sign-in, a dialog).
+    NeedsInput,
+    /// Its meta.json cannot be read.
+    Corrupt,
+    /// The CLI ended (or was killed).
+    Dead,
+    /// Its last turn ended; the answer is there.
+    Done,
+    /// A turn is running.
+    Working,
+    /// Spawn has not finished.
+    Starting,
+    /// At its prompt, no turn run yet.
+    Idle,
+}
+
+impl Shown {
+    /// The word in the STATE column.
+    pub fn label(self) -> &'static str {
+        match self {
+            Shown::NeedsInput => "needs-input",
+            Shown::Corrupt => "corrupt",
+            Shown::Dead => "dead",
+            Shown::Done => "done",
+            Shown::Working => "working",
+            Shown::Starting => "starting",
+            Shown::Idle => "idle",
+        }
+    }
+
+    /// The state of a worker from its status and its last turn.
+    pub fn of(status: &WorkerStatus, turn: &TurnSpan) -> Shown {
+        match status.state {
+            ListedState::Unreadable(_) => Shown::Corrupt,
+            ListedState::Worker(WorkerState::NeedsInput) => Shown::NeedsInput,
+            ListedState::Worker(WorkerState::Dead) => Shown::Dead,
+            ListedState::Worker(WorkerState::Busy) => Shown::Working,
+            ListedState::Worker(WorkerState::Starting) => Shown::Starting,
+            ListedState::Worker(WorkerState::Ready) if turn.started_ms.is_some() => Shown::Done,
+            ListedState::Worker(WorkerState::Ready) => Shown::Idle,
+        }
+    }
+}
+
+/// When the worker's last turn started (its submit hook) and ended (its end-of-turn hook), in
+/// ms since the epoch.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TurnSpan {
+    pub started_ms: Option<u64>,
+    pub ended_ms: Option<u64>,
+}
+
+impl TurnSpan {
+    /// The last turn in `events` (the whole log, oldest first).
+    pub fn of(events: &[ClassifiedEvent]) -> TurnSpan {
+        let Some(submit) = events
+            .iter()
+            .rposition(|e| e.class == EventClass::Submitted)
+        else {
+            return TurnSpan::default();
+        };
+        let ms = |e: &ClassifiedEvent| (e.record.at_ns / 1_000_000) as u64;
+        let ended = events[submit..].iter().rev().find(|e| {
+            matches!(
+                e.class,
+                EventClass::TurnEnded | EventClass::TurnFailed { .. }
+            )
+        });
+        TurnSpan {
+            started_ms: Some(ms(&events[submit])),
+            ended_ms: ended.map(ms),
+        }
+    }
+
+    /// How long the turn has run (`now_ms` while it runs), or ran.
+    pub fn age_ms(&self, now_ms: u64) -> Option<u64> {
+        let started = self.started_ms?;
+        Some(self.ended_ms.unwrap_or(now_ms).saturating_sub(started))
+    }
+}
+
+/// Tokens and list-price cost of a whole session, from its transcript.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Usage {
+    /// Input (cache reads and writes included) plus output tokens.
+    pub tokens: u64,
+    /// US dollars at list price; `None` when no model of the session has a known price.
+    pub cost_usd: Option<f64>,
+}
+
+impl Usage {
+    /// The usage of the records `stats` was read from (every turn of the session).
+    pub fn of(stats: &TurnStats) -> Option<Usage> {
+        if stats.models.is_empty() {
+            return None;
+        }
+        let total = stats.total();
+        let tokens = total.input + total.output + total.cache_read + total.cache_creation;
+        let priced = stats.models.iter().any(|(m, _)| price(m).is_some());
+        let cost = stats
+            .models
+            .iter()
+            .map(|(m, t)| cost_usd(m, t.input, t.output, t.cache_read, t.cache_creation))
+            .sum::<f64>();
+        Some(Usage {
+            tokens,
+            cost_usd: priced.then_some(cost),
+        })
+    }
+}
+
+impl Usage {
+    /// The usage of a whole transcript, from its lines (oldest first); only the lines that can
+    /// hold token counts ([`usage_tokens`]) are parsed.
+    pub fn of_lines<'a>(provider: Provider, lines: impl Iterator<Item = &'a str>) -> Option<Usage> {
+        let tokens = usage_tokens(provider);
+        let records: Vec<serde_json::Value> = lines
+            .filter(|line| tokens.iter().any(|t| line.contains(t)))
+            .filter_map(|line| serde_json::from_str(line).ok())
+            .collect();
+        Usage::of(&super::print::stats::turn_stats(provider, &records))
+    }
+}
+
+/// Strings of which every transcript record [`turn_stats`](super::print::stats::turn_stats)
+/// counts tokens from holds one: other lines need not be parsed to add a session up.
+pub fn usage_tokens(provider: Provider) -> &'static [&'static str] {
+    match provider {
+        Provider::Claude => &["\"assistant\""],
+        Provider::Codex => &["\"token_usage_record\"", "\"turn_context\""],
+        Provider::Gemini => &["\"gemini\""],
+    }
+}
+
+/// Orders rows by what needs a person first (needs-input, then broken, dead, done, working,
+/// idle), the oldest wait first within a state, then by name.
+pub fn attention_order(
+    a: (Shown, Option<u64>, &str),
+    b: (Shown, Option<u64>, &str),
+) -> std::cmp::Ordering {
+    a.0.cmp(&b.0)
+        .then(a.1.unwrap_or(u64::MAX).cmp(&b.1.unwrap_or(u64::MAX)))
+        .then(a.2.cmp(b.2))
+}
+
+/// A status as `status` reports it, for tests: `state` is the listed state's word.
+#[cfg(test)]
+pub fn sample_status(name: &str, state: &str) -> WorkerStatus {
+    let state = match state {
+        "starting" => WorkerState::Starting.into(),
+        "busy" => WorkerState::Busy.into(),
+        "needs-input" => WorkerState::NeedsInput.into(),
+        "dead" => WorkerState::Dead.into(),
+        "corrupt" => ListedState::Unreadable(super::status::Unreadable::Corrupt),
+        _ => WorkerState::Ready.into(),
+    };
+    WorkerStatus {
+        name: name.into(),
+        provider: "claude".into(),
+        model: None,
+        state,
+        problem: None,
+        degraded: None,
+        needs_input: None,
+        pending_tool: None,
+        cwd: "/work/project".into(),
+        created_at: 0,
+        last_event_at: None,
+        position: 0,
+        exit: None,
+        session_id: String::new(),
+        transcript_path: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::print::stats::Tokens;
+    use crate::core::test_data::event as ev;
+
+    #[test]
+    fn the_last_turn_runs_from_its_submit_to_its_end() {
+        let mut events = vec![ev(0, "SessionStart", EventClass::Started)];
+        assert_eq!(TurnSpan::of(&events), TurnSpan::default());
+        events.push(ev(2_000_000, "UserPromptSubmit", EventClass::Submitted));
+        events.push(ev(3_000_000, "PreToolUse", EventClass::Progress));
+        let running = TurnSpan::of(&events);
+        assert_eq!(running.started_ms, Some(2));
+        assert_eq!(running.ended_ms, None);
+        assert_eq!(
+            running.age_ms(10),
+            Some(8),
+            "a running turn ages with the clock"
+        );
+        events.push(ev(7_000_000, "Stop", EventClass::TurnEnded));
+        let ended = TurnSpan::of(&events);
+        assert_eq!(ended.ended_ms, Some(7));
+        assert_eq!(ended.age_ms(100), Some(5), "an ended turn keeps its length");
+        events.push(ev(9_000_000, "UserPromptSubmit", EventClass::Submitted));
+        assert_eq!(
+            TurnSpan::of(&events),
+            TurnSpan {
+                started_ms: Some(9),
+                ended_ms: None
+            },
+            "an older turn's end does not end the newer one"
+        );
+    }
+
+    #[test]
+    fn usage_adds_every_model_and_prices_only_known_ones() {
+        let tokens = |input, output| Tokens {
+            input,
+            output,
+            requests: 1,
+            ..Tokens::default()
+        };
+        assert_eq!(Usage::of(&TurnStats::default()), None);
+        let stats = TurnStats {
+            models: vec![
+                ("claude-opus-5-5".into(), tokens(123, 12)),
+                ("gpt-fake".into(), tokens(1000, 0)),
+            ],
+            ..TurnStats::default()
+        };
+        let usage = Usage::of(&stats).unwrap();
+        assert_eq!(usage.tokens, 1135);
+        assert_eq!(usage.cost_usd, Some(0.000732));
+        let unpriced = TurnStats {
+            models: vec![("gpt-fake".into(), tokens(10, 2))],
+            ..TurnStats::default()
+        };
+        assert_eq!(Usage::of(&unpriced).unwrap().cost_usd, None);
+    }
+
+    /// Skipping the lines without a token string loses nothing the stats count.
+    #[test]
+    fn a_session_adds_up_from_its_usage_lines_alone() {
+        use crate::core::test_data::{CLAUDE_SESSION, CODEX_ROLLOUT, GEMINI_CHAT};
+        for (provider, transcript) in [
+            (Provider::Claude, CLAUDE_SESSION),
+            (Provider::Codex, CODEX_ROLLOUT),
+            (Provider::Gemini, GEMINI_CHAT),
+        ] {
+            let every: Vec<serde_json::Value> = transcript
+                .lines()
+                .filter_map(|l| serde_json::from_str(l).ok())
+                .collect();
+            let whole = Usage::of(&crate::core::print::stats::turn_stats(provider, &every));
+            let usage = Usage::of_lines(provider, transcript.lines());
+            assert_eq!(usage, whole, "{provider:?}");
+            assert!(
+                usage.is_some_and(|u| u.tokens > 0),
+                "{provider:?}: {usage:?}"
+            );
+        }
+        let claude = Usage::of_lines(Provider::Claude, CLAUDE_SESSION.lines()).unwrap();
+        assert!(
+            claude.cost_usd.is_some_and(|c| c > 0.0),
+            "claude models have a price"
+        );
+    }
+
+    #[test]
+    fn what_needs_a_person_comes_first() {
+        let mut rows = [
+            (Shown::Idle, None, "a"),
+            (Shown::Working, Some(5), "b"),
+            (Shown::NeedsInput, Some(9), "c"),
+            (Shown::NeedsInput, Some(3), "d"),
+            (Shown::Dead, None, "e"),
+            (Shown::Done, Some(1), "f"),
+        ];
+        rows.sort_by(|a, b| attention_order(*a, *b));
+        let names: Vec<&str> = rows.iter().map(|r| r.2).collect();
+        assert_eq!(names, ["d", "c", "e", "f", "b", "a"]);
+    }
+}

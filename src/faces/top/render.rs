@@ -1,0 +1,239 @@
+//! Drawing the view with ratatui: a title with the counts, the table (what needs a person
+//! first), a line for input and notes, and the keys in a footer as htop shows them. The same
+//! drawing, on a buffer, is `top --once`'s plain-text frame.
+
+use super::model::{Mode, Purpose, View, short_cost, short_duration, short_tokens};
+use crate::core::fleet::Shown;
+use crate::operations::fleet::FleetRow;
+use ratatui::Frame;
+use ratatui::backend::TestBackend;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{
+    Block, Borders, Cell, Clear, HighlightSpacing, Paragraph, Row, Table, Wrap,
+};
+
+/// The keys of the table, as the footer lists them.
+const TABLE_KEYS: &[(&str, &str)] = &[
+    ("↑↓", "select"),
+    ("Enter", "attach"),
+    ("s", "send"),
+    ("k", "kill"),
+    ("r", "read"),
+    ("l", "logs"),
+    ("/", "filter"),
+    ("q", "quit"),
+];
+
+const PAGER_KEYS: &[(&str, &str)] = &[("↑↓ PgUp PgDn", "scroll"), ("q Esc", "back")];
+const INPUT_KEYS: &[(&str, &str)] = &[("Enter", "done"), ("Esc", "cancel")];
+const CONFIRM_KEYS: &[(&str, &str)] = &[("y", "kill"), ("n Esc", "keep")];
+
+/// Draws the whole view on `frame`.
+pub fn draw(frame: &mut Frame, view: &mut View) {
+    let [title, table, input, footer] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Fill(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(frame.area());
+    frame.render_widget(Paragraph::new(title_line(view)), title);
+    draw_table(frame, table, view);
+    frame.render_widget(Paragraph::new(input_line(view)), input);
+    let keys = match &view.mode {
+        Mode::Table => TABLE_KEYS,
+        Mode::Pager { .. } => PAGER_KEYS,
+        Mode::Input { .. } => INPUT_KEYS,
+        Mode::ConfirmKill(_) => CONFIRM_KEYS,
+    };
+    frame.render_widget(Paragraph::new(footer_line(keys, view.colour)), footer);
+    if let Mode::Pager {
+        title,
+        lines,
+        scroll,
+    } = &view.mode
+    {
+        frame.render_widget(Clear, table);
+        let text: Vec<Line> = lines.iter().map(|l| Line::raw(l.as_str())).collect();
+        let pager = Paragraph::new(text)
+            .block(Block::default().borders(Borders::ALL).title(title.as_str()))
+            .wrap(Wrap { trim: false })
+            .scroll((*scroll, 0));
+        frame.render_widget(pager, table);
+    }
+}
+
+/// One frame as plain text, `width` wide and as tall as the fleet needs (for `--once`).
+pub fn frame_text(view: &mut View, width: u16) -> String {
+    let height = (view.visible().len() as u16).saturating_add(4).max(5);
+    let mut terminal = match ratatui::Terminal::new(TestBackend::new(width, height)) {
+        Ok(terminal) => terminal,
+        Err(never) => match never {},
+    };
+    if terminal.draw(|frame| draw(frame, view)).is_err() {
+        return String::new();
+    }
+    let buffer = terminal.backend().buffer();
+    let mut out = String::new();
+    for y in 0..buffer.area.height {
+        let mut line = String::new();
+        for x in 0..buffer.area.width {
+            line.push_str(buffer[(x, y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn title_line(view: &View) -> Line<'static> {
+    let workers = match view.rows.len() {
+        1 => "1 worker".to_string(),
+        n => format!("{n} workers"),
+    };
+    let mut spans = vec![
+        Span::styled("umbel top", Style::new().add_modifier(Modifier::BOLD)),
+        Span::raw(format!("  {workers}")),
+    ];
+    for (i, (shown, n)) in view.counts().into_iter().enumerate() {
+        spans.push(Span::raw(if i == 0 { ": " } else { ", " }));
+        spans.push(Span::styled(
+            format!("{n} {}", shown.label()),
+            state_style(shown, view.colour),
+        ));
+    }
+    if !view.filter.is_empty() {
+        spans.push(Span::raw(format!("  filter: {}", view.filter)));
+    }
+    if let Some(problem) = &view.problem {
+        spans.push(Span::styled(
+            format!("  {problem}"),
+            colour(Color::Red, view.colour),
+        ));
+    }
+    Line::from(spans)
+}
+
+fn draw_table(frame: &mut Frame, area: Rect, view: &mut View) {
+    let visible = view.visible();
+    let name_width = visible
+        .iter()
+        .map(|r| r.status.name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .clamp(4, 24) as u16;
+    let header = Row::new([
+        "NAME", "PROVIDER", "STATE", "TURN", "TOKENS", "COST", "DOING",
+    ])
+    .style(Style::new().add_modifier(Modifier::BOLD));
+    let rows: Vec<Row> = visible
+        .iter()
+        .map(|r| table_row(r, view.now_ms, view.colour))
+        .collect();
+    let empty = rows.is_empty();
+    let table = Table::new(
+        rows,
+        [
+            Constraint::Length(name_width),
+            Constraint::Length(8),
+            Constraint::Length(11),
+            Constraint::Length(6),
+            Constraint::Length(6),
+            Constraint::Length(7),
+            Constraint::Fill(1),
+        ],
+    )
+    .header(header)
+    .row_highlight_style(Style::new().add_modifier(Modifier::REVERSED))
+    .highlight_symbol("> ")
+    .highlight_spacing(HighlightSpacing::Always);
+    frame.render_stateful_widget(table, area, &mut view.table);
+    if empty {
+        let text = if view.rows.is_empty() {
+            "no workers: `umbel spawn --name w1` starts one"
+        } else {
+            "no worker matches the filter (/ to change it)"
+        };
+        let below_header = Rect {
+            y: area.y.saturating_add(1),
+            height: area.height.saturating_sub(1),
+            ..area
+        };
+        frame.render_widget(Paragraph::new(text), below_header);
+    }
+}
+
+fn table_row(row: &FleetRow, now_ms: u64, colour: bool) -> Row<'static> {
+    let turn = match row.shown {
+        Shown::Working | Shown::NeedsInput | Shown::Done => row.turn.age_ms(now_ms),
+        _ => None,
+    };
+    let dash = || "-".to_string();
+    let cells = vec![
+        Cell::from(row.status.name.clone()),
+        Cell::from(row.status.provider.clone()),
+        Cell::from(row.shown.label()).style(state_style(row.shown, colour)),
+        Cell::from(turn.map_or_else(dash, short_duration)),
+        Cell::from(row.usage.map_or_else(dash, |u| short_tokens(u.tokens))),
+        Cell::from(
+            row.usage
+                .and_then(|u| u.cost_usd)
+                .map_or_else(dash, short_cost),
+        ),
+        Cell::from(row.line.clone()),
+    ];
+    Row::new(cells)
+}
+
+fn state_style(shown: Shown, on: bool) -> Style {
+    match shown {
+        Shown::NeedsInput => colour(Color::Yellow, on).add_modifier(Modifier::BOLD),
+        Shown::Dead | Shown::Corrupt => colour(Color::Red, on),
+        Shown::Done => colour(Color::Cyan, on),
+        Shown::Working => colour(Color::Green, on),
+        Shown::Starting | Shown::Idle => Style::new(),
+    }
+}
+
+/// A foreground colour, unless colour is off (`NO_COLOR`).
+fn colour(c: Color, on: bool) -> Style {
+    if on { Style::new().fg(c) } else { Style::new() }
+}
+
+fn input_line(view: &View) -> Line<'static> {
+    match &view.mode {
+        Mode::Input {
+            purpose: Purpose::Send(name),
+            text,
+        } => Line::raw(format!("send to {name}: {text}▏")),
+        Mode::Input {
+            purpose: Purpose::Filter,
+            text,
+        } => Line::raw(format!("filter: {text}▏")),
+        Mode::ConfirmKill(name) => Line::styled(
+            format!("kill {name}? (y/n)"),
+            Style::new().add_modifier(Modifier::BOLD),
+        ),
+        Mode::Table | Mode::Pager { .. } => Line::raw(view.note.clone().unwrap_or_default()),
+    }
+}
+
+fn footer_line(keys: &[(&'static str, &'static str)], colour: bool) -> Line<'static> {
+    let key_style = if colour {
+        Style::new().fg(Color::Black).bg(Color::Cyan)
+    } else {
+        Style::new().add_modifier(Modifier::REVERSED)
+    };
+    let mut spans = Vec::new();
+    for (key, label) in keys {
+        spans.push(Span::styled(*key, key_style));
+        spans.push(Span::raw(format!(" {label}  ")));
+    }
+    Line::from(spans)
+}
+
+#[cfg(test)]
+#[path = "render_tests.rs"]
+mod tests;

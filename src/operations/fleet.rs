@@ -1,0 +1,223 @@
+//! `top`'s look at the fleet: `status` for every worker, plus when its last turn ran, a line
+//! of what it is doing or answered, and its session's tokens and cost. A [`Fleet`] remembers
+//! what it read, so a look re-reads a worker's log, answer and transcript only when they grew.
+
+use super::Ctx;
+use super::status::status;
+use super::wait::tool_name;
+use super::worker::Worker;
+use crate::adapters::files;
+use crate::adapters::transcript::ForwardLines;
+use crate::core::args::StatusArgs;
+use crate::core::errors::Result;
+use crate::core::fleet::{Shown, TurnSpan, Usage, attention_order, usage_tokens};
+use crate::core::providers::{EventClass, Provider};
+use crate::core::status::WorkerStatus;
+use crate::core::turn_progress::phase;
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// One worker as `top` shows it.
+#[derive(Debug, Clone)]
+pub struct FleetRow {
+    pub status: WorkerStatus,
+    pub shown: Shown,
+    pub turn: TurnSpan,
+    /// What it is doing (working), why it waits (needs-input), the last line of its answer
+    /// (done), how it ended (dead).
+    pub line: String,
+    /// The session's tokens and cost, when its transcript records them.
+    pub usage: Option<Usage>,
+}
+
+/// What was read of one worker at one log position.
+#[derive(Debug, Clone)]
+struct Read {
+    provider: Option<Provider>,
+    position: usize,
+    state: &'static str,
+    turn: TurnSpan,
+    line: String,
+}
+
+/// The fleet as last looked at.
+#[derive(Debug, Default)]
+pub struct Fleet {
+    read: HashMap<String, Read>,
+    /// Session usage per transcript, with the transcript's length when it was read.
+    usage: HashMap<PathBuf, (u64, Option<Usage>)>,
+}
+
+impl Fleet {
+    /// Every worker, what needs a person first.
+    pub fn look(&mut self, ctx: &Ctx) -> Result<Vec<FleetRow>> {
+        let list = status(ctx, &StatusArgs::default())?;
+        self.read
+            .retain(|name, _| list.iter().any(|s| &s.name == name));
+        let mut rows: Vec<FleetRow> = list
+            .into_iter()
+            .map(|status| self.row(ctx, status))
+            .collect();
+        // Transcripts of workers no longer listed are forgotten.
+        let listed: Vec<&str> = rows
+            .iter()
+            .filter_map(|r| r.status.transcript_path.as_deref())
+            .collect();
+        self.usage
+            .retain(|path, _| listed.iter().any(|l| std::path::Path::new(l) == path));
+        rows.sort_by(|a, b| {
+            attention_order(
+                (a.shown, a.turn.started_ms, &a.status.name),
+                (b.shown, b.turn.started_ms, &b.status.name),
+            )
+        });
+        Ok(rows)
+    }
+
+    fn row(&mut self, ctx: &Ctx, status: WorkerStatus) -> FleetRow {
+        let state = status.state.as_str();
+        let fresh = self
+            .read
+            .get(&status.name)
+            .filter(|r| r.position == status.position && r.state == state)
+            .cloned();
+        let read = match fresh {
+            Some(read) => read,
+            None => {
+                let read = read_worker(ctx, &status);
+                self.read.insert(status.name.clone(), read.clone());
+                read
+            }
+        };
+        let usage = match (read.provider, status.transcript_path.as_deref()) {
+            (Some(provider), Some(path)) => self.usage_of(provider, PathBuf::from(path)),
+            _ => None,
+        };
+        FleetRow {
+            shown: Shown::of(&status, &read.turn),
+            turn: read.turn,
+            line: read.line,
+            usage,
+            status,
+        }
+    }
+
+    /// The session usage of a transcript, re-read when it grew.
+    fn usage_of(&mut self, provider: Provider, path: PathBuf) -> Option<Usage> {
+        let len = files::len(&path);
+        if let Some((seen, usage)) = self.usage.get(&path)
+            && *seen == len
+        {
+            return *usage;
+        }
+        let usage = session_usage(provider, &path);
+        self.usage.insert(path, (len, usage));
+        usage
+    }
+}
+
+/// The turn and the line of a worker whose log is at `status.position`.
+fn read_worker(ctx: &Ctx, status: &WorkerStatus) -> Read {
+    let mut read = Read {
+        provider: None,
+        position: status.position,
+        state: status.state.as_str(),
+        turn: TurnSpan::default(),
+        line: String::new(),
+    };
+    let Ok(worker) = Worker::load(ctx, &status.name) else {
+        read.line = status.problem.clone().unwrap_or_default();
+        return read;
+    };
+    // Classified by event name alone: payloads are read only for the line.
+    read.provider = Some(worker.meta.provider);
+    let events = worker.events(ctx, usize::MAX).unwrap_or_default();
+    read.turn = TurnSpan::of(&events);
+    read.line = match Shown::of(status, &read.turn) {
+        Shown::Working => {
+            let from = events
+                .iter()
+                .rev()
+                .find(|e| e.class == EventClass::Submitted)
+                .map_or(0, |e| e.record.index);
+            phase(&events, from, |r| tool_name(ctx, &worker, r)).label()
+        }
+        Shown::NeedsInput => waiting_line(status),
+        Shown::Done => worker
+            .answer(ctx)
+            .map(|a| last_line(&a.text))
+            .unwrap_or_default(),
+        Shown::Dead => match (&status.exit, ctx.state.read_dead(&worker.name)) {
+            (_, Some(dead)) if dead.by.as_deref() == Some("kill") => {
+                "killed by `umbel kill`".into()
+            }
+            (Some(exit), _) => exit.describe(),
+            (None, _) => "ended without a recorded status".into(),
+        },
+        Shown::Idle | Shown::Starting => status.cwd.clone(),
+        Shown::Corrupt => status.problem.clone().unwrap_or_default(),
+    };
+    read
+}
+
+/// Why a worker waits: the reason, and the pending tool with its first argument.
+fn waiting_line(status: &WorkerStatus) -> String {
+    let reason = status.needs_input.as_deref().unwrap_or("input");
+    let Some(tool) = &status.pending_tool else {
+        return reason.to_string();
+    };
+    let name = tool["name"].as_str().unwrap_or("tool");
+    let argument = tool["input"]
+        .as_object()
+        .and_then(|input| input.values().find_map(|v| v.as_str()))
+        .unwrap_or("");
+    format!("{reason}: {name} {argument}")
+        .trim_end()
+        .to_string()
+}
+
+/// The last non-empty line of a text, trimmed.
+fn last_line(text: &str) -> String {
+    text.lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("")
+        .to_string()
+}
+
+/// The tokens and cost of every turn of a transcript.
+fn session_usage(provider: Provider, path: &std::path::Path) -> Option<Usage> {
+    let tokens = usage_tokens(provider);
+    let mut lines = ForwardLines::open(path).ok()?;
+    // Only the lines that can count are kept: memory does not grow with the transcript.
+    let mut text = Vec::new();
+    while let Ok(Some(line)) = lines.next_line() {
+        let line = String::from_utf8_lossy(line);
+        if tokens.iter().any(|t| line.contains(t)) {
+            text.push(line.into_owned());
+        }
+    }
+    Usage::of_lines(provider, text.iter().map(String::as_str))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_line_of_a_waiting_worker_names_its_tool() {
+        let mut status = crate::core::fleet::sample_status("w", "ready");
+        status.needs_input = Some("permission".into());
+        assert_eq!(waiting_line(&status), "permission");
+        status.pending_tool =
+            Some(serde_json::json!({"name": "Bash", "input": {"command": "echo hi"}}));
+        assert_eq!(waiting_line(&status), "permission: Bash echo hi");
+    }
+
+    #[test]
+    fn the_last_line_skips_trailing_blank_lines() {
+        assert_eq!(last_line("first\n  All done.  \n\n"), "All done.");
+        assert_eq!(last_line(""), "");
+    }
+}

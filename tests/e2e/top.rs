@@ -1,0 +1,226 @@
+//! `umbel top` against fake workers in every state (working, needs-input with its pending tool,
+//! idle, done, dead): `--once` prints them, what needs a person first; the live view runs in a
+//! pane of the sandbox's private tmux server (through umbel's own tmux adapter), is driven by
+//! keys (filter, read, logs, send, attach and back, kill with confirmation, quit) and follows
+//! changes made behind its back; it gives the terminal back on `q` and on SIGTERM.
+
+use crate::harness::*;
+use crate::top_pane::TopPane;
+use serde_json::json;
+
+/// The table row of worker `name` (after the selection marker column), if shown.
+fn row<'a>(screen: &'a str, name: &str) -> Option<&'a str> {
+    screen.lines().find(|l| {
+        l.get(2..)
+            .is_some_and(|rest| rest.starts_with(&format!("{name} ")))
+    })
+}
+
+/// Whether worker `name`'s row holds every one of `parts`.
+fn row_has(screen: &str, name: &str, parts: &[&str]) -> bool {
+    row(screen, name).is_some_and(|r| parts.iter().all(|p| r.contains(p)))
+}
+
+/// Each worker's row holds its state and what it is doing.
+fn every_state_shown(screen: &str) {
+    for (name, parts) in [
+        ("ask1", &["needs-input", "permission: Bash echo hi"][..]),
+        ("dead1", &["dead", "exited with status 3"]),
+        ("done1", &["done", "Response to: first question"]),
+        ("busy1", &["working"]),
+        ("idle1", &["idle"]),
+    ] {
+        assert!(row_has(screen, name, parts), "{name}:\n{screen}");
+    }
+}
+
+/// A fleet with a worker in every state.
+fn fleet(sb: &Sandbox) {
+    sb.spawn("idle1", &[]);
+    sb.spawn("done1", &[]);
+    assert_success(&sb.run(&["send", "done1", "first question"]), "send done1");
+    assert_success(&sb.run(&["wait", "done1"]), "wait done1");
+    let wedge = sb.scenario("wedge", json!({ "default": { "end": "wedge" } }));
+    sb.spawn("busy1", &["--env", &wedge]);
+    assert_success(&sb.run(&["send", "busy1", "hang"]), "send busy1");
+    let tool = json!({ "tool": "Bash", "input": { "command": "echo hi" } });
+    let ask = sb.scenario(
+        "ask",
+        json!({ "default": { "end": { "permission": tool } } }),
+    );
+    sb.spawn("ask1", &["--env", &ask]);
+    assert_success(&sb.run(&["send", "ask1", "run it"]), "send ask1");
+    assert_eq!(sb.run(&["wait", "ask1"]).status.code(), Some(126));
+    let crash = sb.scenario(
+        "crash",
+        json!({ "default": { "reply": "bye", "end": { "crash": 3 } } }),
+    );
+    sb.spawn("dead1", &["--env", &crash]);
+    assert_success(&sb.run(&["send", "dead1", "crash now"]), "send dead1");
+    assert_eq!(sb.run(&["wait", "dead1"]).status.code(), Some(125));
+}
+
+#[test]
+fn top_shows_every_state_and_each_key_acts() {
+    let sb = Sandbox::new();
+    fleet(&sb);
+
+    // One plain frame: every state, what needs a person first.
+    let once = sb.run(&["top", "--once", "--width", "120"]);
+    assert_success(&once, "top --once");
+    let frame = stdout(&once);
+    assert!(
+        frame.starts_with("umbel top  5 workers: 1 needs-input, 1 dead, 1 done, 1 working, 1 idle"),
+        "{frame}"
+    );
+    let order: Vec<&str> = ["ask1", "dead1", "done1", "busy1", "idle1"]
+        .into_iter()
+        .filter(|n| row(&frame, n).is_some())
+        .collect();
+    assert_eq!(order.len(), 5, "{frame}");
+    let at = |name: &str| frame.find(row(&frame, name).unwrap()).unwrap();
+    assert!(
+        at("ask1") < at("dead1") && at("dead1") < at("done1"),
+        "{frame}"
+    );
+    assert!(
+        at("done1") < at("busy1") && at("busy1") < at("idle1"),
+        "{frame}"
+    );
+    every_state_shown(&frame);
+    assert!(
+        row_has(&frame, "done1", &["$0."]),
+        "claude's cost:\n{frame}"
+    );
+
+    // The live view.
+    let top = TopPane::start(&sb);
+    let screen = top.until("every worker", |s| {
+        ["ask1", "dead1", "done1", "busy1", "idle1"]
+            .iter()
+            .all(|n| row(s, n).is_some())
+    });
+    assert!(
+        screen.contains("↑↓ select  Enter attach  s send  k kill"),
+        "{screen}"
+    );
+    assert!(
+        row(&screen, "ask1").unwrap().starts_with("> "),
+        "first row selected:\n{screen}"
+    );
+    every_state_shown(&screen);
+    // A running turn's age moves with the clock, with nothing else happening.
+    let age =
+        |s: &str| row(s, "busy1").and_then(|r| r.split_whitespace().nth(3).map(str::to_string));
+    let first = age(&screen);
+    top.until("busy1's turn ageing", |s| {
+        age(s).is_some() && age(s) != first
+    });
+
+    // `/` filters as typed; Esc clears the filter.
+    top.keys(&["/", "done1"]);
+    top.until("only done1", |s| {
+        row(s, "done1").is_some() && row(s, "ask1").is_none()
+    });
+    top.keys(&["Enter"]);
+    // `r`: the last answer in the pager; q closes it.
+    top.keys(&["r"]);
+    top.until("the answer in the pager", |s| {
+        s.contains("done1: last answer") && s.contains("Response to: first question")
+    });
+    top.keys(&["q"]);
+    top.until("back to the table", |s| row_has(s, "done1", &["done"]));
+    // `l`: the event log in the pager; Esc closes it.
+    top.keys(&["l"]);
+    top.until("the log in the pager", |s| {
+        s.contains("done1: event log") && s.contains("UserPromptSubmit")
+    });
+    top.keys(&["Escape"]);
+    top.until("back to the table", |s| row_has(s, "done1", &["done"]));
+    top.keys(&["Escape"]);
+    top.until("the filter cleared", |s| row(s, "ask1").is_some());
+
+    // ↑ and ↓ select; a change made behind the view's back shows up by itself.
+    top.keys(&["Down"]);
+    top.until("busy1 selected", |s| {
+        row(s, "busy1").is_some_and(|r| r.starts_with("> "))
+    });
+    top.keys(&["Up", "Up"]);
+    top.until("dead1 selected", |s| {
+        row(s, "dead1").is_some_and(|r| r.starts_with("> "))
+    });
+    assert_success(&sb.run(&["send", "done1", "second question"]), "send done1");
+    top.until("done1's new answer", |s| {
+        row_has(s, "done1", &["done", "Response to: second question"])
+    });
+
+    // `s` sends a prompt to the selected worker.
+    top.keys(&["/", "idle1"]);
+    top.until("only idle1", |s| {
+        row(s, "idle1").is_some() && row(s, "ask1").is_none()
+    });
+    top.keys(&["Enter"]);
+    top.keys(&["s"]);
+    top.until("the prompt line", |s| s.contains("send to idle1:"));
+    top.keys(&["hello top"]);
+    top.until("the typed prompt", |s| {
+        s.contains("send to idle1: hello top")
+    });
+    top.keys(&["Enter"]);
+    let screen = top.until("idle1 answered", |s| {
+        row_has(s, "idle1", &["done", "Response to: hello top"])
+    });
+    assert!(screen.contains("sent to idle1 (position"), "{screen}");
+
+    // Enter attaches to the worker's pane; detaching comes back to the view.
+    top.keys(&["Enter"]);
+    top.until("the worker's own screen", |s| {
+        s.contains("❯ hello top") && row(s, "idle1").is_none()
+    });
+    top.keys(&["C-b", "d"]);
+    top.until("the view again", |s| row_has(s, "idle1", &["done"]));
+
+    // `k` asks first: n keeps the worker, y kills it.
+    top.keys(&["k"]);
+    top.until("the question", |s| s.contains("kill idle1? (y/n)"));
+    top.keys(&["n"]);
+    top.until("no question", |s| !s.contains("kill idle1?"));
+    assert!(row_has(&top.screen(), "idle1", &["done"]));
+    top.keys(&["k"]);
+    top.until("the question", |s| s.contains("kill idle1? (y/n)"));
+    top.keys(&["y"]);
+    top.until("idle1 killed", |s| {
+        s.contains("killed idle1") && row_has(s, "idle1", &["dead", "killed by `umbel kill`"])
+    });
+
+    // `q` quits with 0 and leaves the terminal in canonical mode.
+    top.keys(&["q"]);
+    let screen = top.until("top's exit", |s| s.lines().any(|l| l.ends_with("icanon")));
+    assert!(screen.contains("top exited 0"), "{screen}");
+    assert!(
+        screen.lines().any(|l| l == "icanon"),
+        "raw mode left on:\n{screen}"
+    );
+}
+
+#[test]
+fn sigterm_restores_the_terminal_and_a_dumb_one_is_refused() {
+    let sb = Sandbox::new();
+    sb.spawn("w1", &[]);
+    let top = TopPane::start(&sb);
+    top.until("the view", |s| row_has(s, "w1", &["idle"]));
+    let pid = rustix::process::Pid::from_raw(top.top_pid()).expect("pid");
+    rustix::process::kill_process(pid, rustix::process::Signal::TERM).expect("SIGTERM");
+    let screen = top.until("top's exit", |s| s.lines().any(|l| l.ends_with("icanon")));
+    assert!(screen.contains("top exited 130"), "{screen}");
+    assert!(
+        screen.lines().any(|l| l == "icanon"),
+        "raw mode left on:\n{screen}"
+    );
+
+    sb.umbel(["top"])
+        .env("TERM", "dumb")
+        .stderr_has("needs a terminal")
+        .stderr_has("status --json")
+        .status(2);
+}
