@@ -11,14 +11,16 @@ use std::path::{Path, PathBuf};
 /// A file held open for its advisory lock; the kernel releases it when this is dropped or the
 /// process dies.
 #[derive(Debug)]
-pub struct Lock(#[allow(dead_code)] fs::File);
+pub struct Lock {
+    _file: fs::File,
+}
 
 /// Takes the lock on `path` (created if needed) without waiting: `Ok(None)` when another
 /// process holds it.
 pub fn try_lock(path: &Path) -> Result<Option<Lock>> {
     let file = fs::File::create(path).map_err(|e| Error::io("cannot open", path, e))?;
     match file.try_lock() {
-        Ok(()) => Ok(Some(Lock(file))),
+        Ok(()) => Ok(Some(Lock { _file: file })),
         Err(fs::TryLockError::WouldBlock) => Ok(None),
         Err(fs::TryLockError::Error(e)) => Err(Error::io("cannot lock", path, e)),
     }

@@ -128,6 +128,14 @@ pub struct CheckReport {
 }
 
 impl Outcome {
+    /// The outcome's kind, and its reason in parentheses when it has one: `input (dialog)`.
+    pub fn headline(&self) -> String {
+        match &self.reason {
+            Some(reason) => format!("{} ({reason})", self.outcome.as_str()),
+            None => self.outcome.as_str().to_string(),
+        }
+    }
+
     /// A bare outcome with a message.
     pub fn new(outcome: OutcomeKind, message: impl Into<String>, position: usize) -> Self {
         Outcome {
@@ -162,6 +170,15 @@ pub fn retry_time(message: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_headline_names_the_reason_when_there_is_one() {
+        let plain = Outcome::new(OutcomeKind::Timeout, "late", 3);
+        assert_eq!(plain.headline(), "timeout");
+        assert_eq!(plain.with_reason("file").headline(), "timeout (file)");
+        let input = Outcome::new(OutcomeKind::Input, "asks", 0).with_reason("dialog");
+        assert_eq!(input.headline(), "input (dialog)");
+    }
 
     #[test]
     fn exit_codes_follow_the_documented_table() {

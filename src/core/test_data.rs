@@ -31,6 +31,14 @@ pub fn last_turn_upto(
     provider.last_turn(&mut lines.into_iter().rev())
 }
 
+/// An environment from `(name, value)` pairs.
+pub fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
 /// A claude 2.1.332 session with several turns, tools and an API error.
 pub const CLAUDE_SESSION: &str = data!("claude/claude-2.1.332-transcript-session1.jsonl");
 /// The claude transcript that `/clear` started.

@@ -211,12 +211,7 @@ mod tests {
         fixed: &[("DISABLE_AUTOUPDATER", "1")],
     };
 
-    fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
+    use crate::core::test_data::env;
 
     #[test]
     fn parses_literal_and_by_name_specs() {

@@ -114,6 +114,14 @@ impl Ctx {
         }
     }
 
+    /// This context with a stop flag of its own (clear), apart from the caller's.
+    pub fn with_own_cancel(&self) -> Ctx {
+        Ctx {
+            cancel: Arc::new(AtomicBool::new(false)),
+            ..self.clone()
+        }
+    }
+
     /// Whether the caller asked to stop.
     pub fn cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
@@ -124,12 +132,7 @@ impl Ctx {
 mod tests {
     use super::*;
 
-    fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
+    use crate::core::test_data::env;
 
     #[test]
     fn socket_is_derived_from_the_state_root_unless_overridden() {

@@ -33,7 +33,52 @@ impl ToolCall {
     }
 }
 
+/// Where one provider's usage object keeps each count (JSON pointers; `None`: it has none).
+struct UsagePaths {
+    input: &'static str,
+    output: &'static str,
+    cache_read: &'static str,
+    cache_creation: Option<&'static str>,
+    thoughts: &'static str,
+}
+
+const CLAUDE_USAGE: UsagePaths = UsagePaths {
+    input: "/input_tokens",
+    output: "/output_tokens",
+    cache_read: "/cache_read_input_tokens",
+    cache_creation: Some("/cache_creation_input_tokens"),
+    thoughts: "/output_tokens_details/thinking_tokens",
+};
+
+const CODEX_USAGE: UsagePaths = UsagePaths {
+    input: "/input_tokens",
+    output: "/output_tokens",
+    cache_read: "/cached_input_tokens",
+    cache_creation: Some("/cache_write_input_tokens"),
+    thoughts: "/reasoning_output_tokens",
+};
+
+const GEMINI_USAGE: UsagePaths = UsagePaths {
+    input: "/tokens/input",
+    output: "/tokens/output",
+    cache_read: "/tokens/cached",
+    cache_creation: None,
+    thoughts: "/tokens/thoughts",
+};
+
 impl Tokens {
+    /// One model request's counts, read from `usage` where `paths` say.
+    fn read(usage: &Value, paths: &UsagePaths) -> Self {
+        Tokens {
+            input: u64_at(usage, paths.input),
+            output: u64_at(usage, paths.output),
+            cache_read: u64_at(usage, paths.cache_read),
+            cache_creation: paths.cache_creation.map_or(0, |p| u64_at(usage, p)),
+            thoughts: u64_at(usage, paths.thoughts),
+            requests: 1,
+        }
+    }
+
     fn add(&mut self, other: &Tokens) {
         self.input += other.input;
         self.output += other.output;
@@ -178,14 +223,7 @@ fn claude_assistant(
         return;
     }
     let usage = message.get("usage").unwrap_or(&Value::Null);
-    let tokens = Tokens {
-        input: u64_at(usage, "/input_tokens"),
-        output: u64_at(usage, "/output_tokens"),
-        cache_read: u64_at(usage, "/cache_read_input_tokens"),
-        cache_creation: u64_at(usage, "/cache_creation_input_tokens"),
-        thoughts: u64_at(usage, "/output_tokens_details/thinking_tokens"),
-        requests: 1,
-    };
+    let tokens = Tokens::read(usage, &CLAUDE_USAGE);
     let id = str_field(message, "id").unwrap_or("").to_string();
     match counted
         .iter_mut()
@@ -256,14 +294,7 @@ fn codex(records: &[Value], stats: &mut TurnStats) {
             }
             (Some("token_usage_record"), _) => {
                 let usage = payload.get("usage").unwrap_or(&Value::Null);
-                let tokens = Tokens {
-                    input: u64_at(usage, "/input_tokens"),
-                    output: u64_at(usage, "/output_tokens"),
-                    cache_read: u64_at(usage, "/cached_input_tokens"),
-                    cache_creation: u64_at(usage, "/cache_write_input_tokens"),
-                    thoughts: u64_at(usage, "/reasoning_output_tokens"),
-                    requests: 1,
-                };
+                let tokens = Tokens::read(usage, &CODEX_USAGE);
                 let name = model.clone();
                 stats.model(&name).add(&tokens);
             }
@@ -335,14 +366,7 @@ fn gemini(records: &[Value], stats: &mut TurnStats) {
     for record in latest {
         match str_field(record, "type") {
             Some("gemini") => {
-                let tokens = Tokens {
-                    input: u64_at(record, "/tokens/input"),
-                    output: u64_at(record, "/tokens/output"),
-                    cache_read: u64_at(record, "/tokens/cached"),
-                    cache_creation: 0,
-                    thoughts: u64_at(record, "/tokens/thoughts"),
-                    requests: 1,
-                };
+                let tokens = Tokens::read(record, &GEMINI_USAGE);
                 let model = str_field(record, "model").unwrap_or("").to_string();
                 stats.model(&model).add(&tokens);
                 let calls = record.get("toolCalls").and_then(Value::as_array);

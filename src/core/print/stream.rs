@@ -300,15 +300,20 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn a_claude_tool_turn_streams_assistant_user_assistant() {
+    /// The events of the recorded tool turn ("Please RUN_TOOL now") of `provider`'s transcript.
+    fn tool_turn(provider: Provider, transcript: &str) -> Vec<Value> {
         let records = records(
-            Provider::Claude,
-            CLAUDE_SESSION,
+            provider,
+            transcript,
             "Please RUN_TOOL now",
             "The command printed hello-from-tool",
         );
-        let events = stream(Provider::Claude, &records);
+        stream(provider, &records)
+    }
+
+    #[test]
+    fn a_claude_tool_turn_streams_assistant_user_assistant() {
+        let events = tool_turn(Provider::Claude, CLAUDE_SESSION);
         assert_eq!(kinds_in_order(&events), ["assistant", "user", "assistant"]);
         assert_eq!(events.len(), 4, "one event per record: {events:#?}");
         assert_eq!(events[1]["message"]["content"][0]["type"], "tool_use");
@@ -316,13 +321,7 @@ mod tests {
 
     #[test]
     fn a_gemini_tool_turn_streams_as_gemini_p_does() {
-        let records = records(
-            Provider::Gemini,
-            GEMINI_CHAT,
-            "Please RUN_TOOL now",
-            "The command printed hello-from-tool",
-        );
-        let events = stream(Provider::Gemini, &records);
+        let events = tool_turn(Provider::Gemini, GEMINI_CHAT);
         assert_eq!(
             kinds_in_order(&events),
             [
@@ -361,13 +360,7 @@ mod tests {
 
     #[test]
     fn a_codex_tool_turn_streams_as_codex_exec_json_does() {
-        let records = records(
-            Provider::Codex,
-            CODEX_ROLLOUT,
-            "Please RUN_TOOL now",
-            "The command printed hello-from-tool",
-        );
-        let events = stream(Provider::Codex, &records);
+        let events = tool_turn(Provider::Codex, CODEX_ROLLOUT);
         assert_eq!(
             codex_kinds(&events),
             [

@@ -390,20 +390,14 @@ fn user_prompt(record: &Value) -> UserRecord {
 /// or answers only with consent (a custom API key), with the keys that answer them.
 fn known_dialog(screen: &str, lines: &[&str]) -> Option<StartupScreen> {
     let cursor_on = |text: &str| highlighted(lines, '❯', text);
-    // Enter once the cursor is on `option`, else one step `toward` it: never a blind Enter.
-    let choose = |option: &str, toward: &'static [&'static str]| -> &'static [&'static str] {
-        if cursor_on(option) {
-            &["Enter"]
-        } else {
-            toward
-        }
-    };
     // Shown in bypass mode, which only the user asks for (--unattended, or their settings).
     if screen.contains("WARNING: Claude Code running in Bypass Permissions mode") {
-        return Some(StartupScreen::Dialog {
-            what: "bypass permissions warning",
-            keys: choose("Yes, I accept", &["Down"]),
-        });
+        let on = cursor_on("Yes, I accept");
+        return Some(StartupScreen::step_to(
+            "bypass permissions warning",
+            on,
+            &["Down"],
+        ));
     }
     if lines
         .iter()
@@ -412,7 +406,12 @@ fn known_dialog(screen: &str, lines: &[&str]) -> Option<StartupScreen> {
         return Some(StartupScreen::Consent {
             what: "custom API key",
             env: "ANTHROPIC_API_KEY",
-            keys: choose("Yes", &["Up"]),
+            // Enter once the cursor is on `Yes`, else one step toward it.
+            keys: if cursor_on("Yes") {
+                &["Enter"]
+            } else {
+                &["Up"]
+            },
         });
     }
     if cursor_on("No, exit") {

@@ -136,17 +136,8 @@ impl ProviderModule for Codex {
         }
         let cursor_on = |text: &str| highlighted(&lines, '›', text);
         if has("Trust this folder?") {
-            return if cursor_on("1. Trust and continue") {
-                StartupScreen::Dialog {
-                    what: "folder trust",
-                    keys: &["Enter"],
-                }
-            } else {
-                StartupScreen::Dialog {
-                    what: "folder trust",
-                    keys: &["Up"],
-                }
-            };
+            let on = cursor_on("1. Trust and continue");
+            return StartupScreen::step_to("folder trust", on, &["Up"]);
         }
         if has("Hooks need review") {
             return if cursor_on("2. Trust all and continue") {

@@ -228,17 +228,7 @@ impl ProviderModule for Gemini {
         });
         if dialog_at.is_some() && !superseded {
             let selected = |text: &str| highlighted(&lines, '●', text);
-            return if selected("1. Trust folder") {
-                StartupScreen::Dialog {
-                    what: "folder trust",
-                    keys: &["Enter"],
-                }
-            } else {
-                StartupScreen::Dialog {
-                    what: "folder trust",
-                    keys: &["Up"],
-                }
-            };
+            return StartupScreen::step_to("folder trust", selected("1. Trust folder"), &["Up"]);
         }
         if let Some(line) = lines.iter().find(|l| l.starts_with(ADDED_FOLDERS)) {
             return StartupScreen::Person((*line).to_string());

@@ -166,6 +166,17 @@ pub enum StartupScreen {
     Other,
 }
 
+impl StartupScreen {
+    /// A dialog umbel answers by choosing one option: Enter once the cursor is `on` it, else
+    /// one step `toward` it (never a blind Enter).
+    pub fn step_to(what: &'static str, on: bool, toward: &'static [&'static str]) -> Self {
+        StartupScreen::Dialog {
+            what,
+            keys: if on { &["Enter"] } else { toward },
+        }
+    }
+}
+
 /// The last turn as read from a transcript.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct TranscriptTurn {

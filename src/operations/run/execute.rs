@@ -13,8 +13,7 @@ use crate::core::workflow::graph;
 use crate::core::workflow::record::{Failure, RunRecord, RunStatus, StepStatus, worker_name};
 use crate::operations::kill;
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -34,6 +33,8 @@ struct Shared<'a> {
     steps_ctx: Ctx,
     plan: &'a Plan,
     store: RunStore,
+    /// Leave the workers running after a successful run.
+    keep: bool,
 }
 
 impl Shared<'_> {
@@ -68,12 +69,10 @@ pub fn execute(
     } = prepared;
     let shared = Shared {
         ctx,
-        steps_ctx: Ctx {
-            cancel: Arc::new(AtomicBool::new(false)),
-            ..ctx.clone()
-        },
+        steps_ctx: ctx.with_own_cancel(),
         plan,
         store,
+        keep,
     };
     let mut progress = Progress {
         record,
@@ -87,7 +86,7 @@ pub fn execute(
             break;
         }
     }
-    conclude(&shared, progress, keep, observe)
+    conclude(&shared, progress, observe)
 }
 
 /// Runs the steps of one wave not done yet, each on its own thread, until all have ended.
@@ -177,7 +176,6 @@ impl Progress {
 fn conclude(
     shared: &Shared,
     progress: Progress,
-    keep: bool,
     observe: &mut dyn FnMut(&RunRecord),
 ) -> Result<RunRecord> {
     let Progress {
@@ -197,7 +195,7 @@ fn conclude(
         (None, false) => RunStatus::Completed,
     };
     skip_the_rest(&mut record, shared.plan, failed.as_ref());
-    if record.status != RunStatus::Completed || !keep {
+    if record.status != RunStatus::Completed || !shared.keep {
         teardown(shared.ctx, &record.run_id, &spawned);
     }
     record.ended_at = Some(now_ms());
@@ -209,10 +207,7 @@ fn conclude(
 /// Kills every worker the run started (their folders stay as tombstones). Runs on a context
 /// whose stop flag is clear: the caller's may be set by the Ctrl-C that got us here.
 fn teardown(ctx: &Ctx, run_id: &str, spawned: &BTreeSet<String>) {
-    let ctx = Ctx {
-        cancel: Arc::new(AtomicBool::new(false)),
-        ..ctx.clone()
-    };
+    let ctx = ctx.with_own_cancel();
     for key in spawned {
         let args = KillArgs {
             name: Some(worker_name(run_id, key)),

@@ -158,12 +158,6 @@ fn render_prompt(ctx: &Ctx, job: &StepJob) -> String {
 
 /// Why a turn that did not stop fails its step (with the last check's verdict, if any).
 fn not_stopped(outcome: &Outcome) -> StepFailure {
-    let kind = outcome.outcome.as_str();
-    let reason = outcome
-        .reason
-        .as_ref()
-        .map(|r| format!(" ({r})"))
-        .unwrap_or_default();
     let said = outcome
         .check
         .as_ref()
@@ -172,7 +166,7 @@ fn not_stopped(outcome: &Outcome) -> StepFailure {
         .unwrap_or_default();
     StepFailure {
         outcome: Some(outcome.outcome),
-        message: format!("{kind}{reason}: {}{said}", outcome.message),
+        message: format!("{}: {}{said}", outcome.headline(), outcome.message),
         exit: outcome.outcome.exit_code(),
         interrupted: false,
     }
