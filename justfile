@@ -35,6 +35,12 @@ test *ARGS: setup sim
     if command -v cargo-nextest >/dev/null; then cargo nextest run --workspace "$@"; else cargo test --workspace "$@"; fi
     if [ "$#" -eq 0 ]; then just mcp-smoke; fi
 
+# workers on other hosts: the e2e scenarios through OpenSSH's sshd on 127.0.0.1, one per
+# simulated host (docs/remote.md); needs openssh-server (`just setup` installs it)
+test-remote: setup sim
+    cargo build -p umbel --bins --quiet
+    if command -v cargo-nextest >/dev/null; then cargo nextest run --test e2e -E 'test(/^remote::/)'; else cargo test --test e2e remote:: ; fi
+
 # formatting and lints, as CI checks them (shellcheck: the hooks must stay POSIX sh for macOS)
 lint: setup
     cargo fmt --all --check

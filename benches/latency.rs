@@ -20,11 +20,16 @@
 //!    `kill`s running alongside; lost and crossed turns, and processes left after `kill --all`.
 //! 10. (figures/top.rs) `umbel top` with 100 workers: frame draw time, a look at the fleet, and
 //!     the CPU of the live view left alone.
+//! 11. (figures/remote.rs) Workers on other hosts through sshd: `ls` over 3 hosts × 20
+//!     workers, with a hung host, and a remote end-of-turn hook → the local wait returned.
 //!
 //! Figures, not pass/fail: these machines are shared and noisy.
 
 #[path = "../tests/e2e/harness/mod.rs"]
 mod harness;
+#[allow(dead_code)]
+#[path = "../tests/e2e/remote/hosts.rs"]
+mod hosts;
 #[path = "../tests/e2e/load.rs"]
 mod load;
 #[allow(dead_code)]
@@ -35,6 +40,8 @@ mod perf;
 #[path = "../tests/e2e/real.rs"]
 #[allow(dead_code)]
 mod real;
+#[path = "figures/remote.rs"]
+mod remote;
 #[path = "figures/soak.rs"]
 mod soak;
 #[path = "figures/top.rs"]
@@ -114,6 +121,9 @@ fn main() {
     }
     if only.is_empty() || only.iter().any(|o| o == "turns") {
         turns_figures();
+    }
+    if only.is_empty() || only.iter().any(|o| o == "remote") {
+        rows.extend(remote::figures());
     }
     perf::print_summary(&rows);
 }
@@ -251,6 +261,40 @@ fn peak_child_rss_kib() -> i64 {
     }
 }
 
+/// One turn of worker `name` driven through `sb` (`send`, then `wait --since` in a fresh
+/// process): the time from its end-of-turn hook (the timestamp in the event log `log`) to the
+/// moment the wait returned.
+pub(crate) fn turn_latency(
+    sb: &Sandbox,
+    name: &str,
+    log: &std::path::Path,
+    prompt: &str,
+) -> Duration {
+    let sent = sb.run(&["send", name, prompt]);
+    assert_success(&sent, "send");
+    let pos: usize = stdout(&sent).trim().parse().expect("position");
+    let out = sb
+        .process(&["wait", name, "--since", &pos.to_string()])
+        .output()
+        .expect("wait");
+    let returned = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock")
+        .as_nanos();
+    assert_success(&out, "wait");
+    let text = std::fs::read_to_string(log).expect("event log");
+    let stop_ns: u128 = text
+        .lines()
+        .skip(pos)
+        .find_map(|l| {
+            let mut f = l.split(' ');
+            let ns = f.next()?.parse().ok()?;
+            matches!(f.next()?, "Stop" | "AfterAgent").then_some(ns)
+        })
+        .expect("an end-of-turn line after the send position");
+    Duration::from_nanos(returned.saturating_sub(stop_ns) as u64)
+}
+
 fn stop_to_wait(sb: &Sandbox, provider: &str) -> perf::Row {
     // The reply comes 150 ms after the prompt, so `wait` is already blocking when Stop fires.
     let scenario = sb.scenario(
@@ -261,31 +305,7 @@ fn stop_to_wait(sb: &Sandbox, provider: &str) -> perf::Row {
     let log = sb.session_dir("bench").join("events/log");
     let mut latencies = Vec::with_capacity(TURNS);
     for i in 0..TURNS {
-        let sent = sb.run(&["send", "bench", &format!("turn {i}")]);
-        assert_success(&sent, "send");
-        let pos: usize = stdout(&sent).trim().parse().expect("position");
-        let out = sb
-            .process(&["wait", "bench", "--since", &pos.to_string()])
-            .output()
-            .expect("wait");
-        let returned = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .expect("clock")
-            .as_nanos();
-        assert_success(&out, "wait");
-        let text = std::fs::read_to_string(&log).expect("event log");
-        let stop_ns: u128 = text
-            .lines()
-            .skip(pos)
-            .find_map(|l| {
-                let mut f = l.split(' ');
-                let ns = f.next()?.parse().ok()?;
-                matches!(f.next()?, "Stop" | "AfterAgent").then_some(ns)
-            })
-            .expect("an end-of-turn line after the send position");
-        latencies.push(Duration::from_nanos(
-            (returned.saturating_sub(stop_ns)) as u64,
-        ));
+        latencies.push(turn_latency(sb, "bench", &log, &format!("turn {i}")));
     }
     latencies.sort();
     let pct = |p: f64| latencies[((latencies.len() as f64 - 1.0) * p).round() as usize];

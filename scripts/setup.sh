@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs what umbel's recipes need on a Debian machine that has the Rust toolchain:
-# tmux and shellcheck (apt-get) and just (pip, else cargo). Idempotent; says exactly what is missing when it
+# tmux, shellcheck and OpenSSH (apt-get; sshd for `just test-remote`) and just (pip, else cargo). Idempotent; says exactly what is missing when it
 # cannot install something itself.
 set -eu
 
@@ -32,6 +32,16 @@ apt_install() {
 apt_install tmux "tmux (>= 3.2)"
 # `just lint` runs it on hooks/ and scripts/ (the hooks must stay POSIX sh, for macOS).
 apt_install shellcheck "shellcheck (macOS: brew install shellcheck)"
+
+# The remote tier (`just test-remote`) runs OpenSSH's sshd and ssh on 127.0.0.1.
+if [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1; then
+    echo "umbel setup: installing openssh-server and openssh-client (apt-get), for just test-remote" >&2
+    as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-server openssh-client >/dev/null
+  else
+    echo "umbel setup: warning: no sshd/ssh and no apt-get; install OpenSSH to run just test-remote" >&2
+  fi
+fi
 
 if ! command -v just >/dev/null 2>&1; then
   echo "umbel setup: installing just" >&2

@@ -25,6 +25,12 @@ pub struct SpawnArgs {
     #[arg(long, value_enum, default_value_t)]
     #[serde(default)]
     pub provider: Provider,
+    /// Run the worker on this host, over ssh, under the umbel installed there (`box`,
+    /// `user@box`, an alias from ~/.ssh/config); every verb then works on it from here
+    /// (docs/remote.md). `--cwd` is a path on that host.
+    #[arg(long, value_name = "HOST")]
+    #[serde(default)]
+    pub host: Option<String>,
     /// Working directory of the worker (default: the current directory).
     #[arg(long)]
     #[serde(default)]
@@ -307,6 +313,18 @@ pub struct ReadArgs {
     #[arg(long, value_name = "N")]
     #[serde(default)]
     pub since_turn: Option<usize>,
+}
+
+impl ReadArgs {
+    /// The last turn's answer of worker `name`.
+    pub fn of(name: &str) -> Self {
+        ReadArgs {
+            name: name.to_string(),
+            turn: None,
+            all: false,
+            since_turn: None,
+        }
+    }
 }
 
 /// List the tools the worker ran in its last turn (or in turn N): name, input, result.

@@ -162,6 +162,32 @@ pub enum Error {
     /// The operation was interrupted (SIGINT, or a cancelled MCP request).
     #[error("interrupted")]
     Interrupted,
+
+    /// ssh could not reach a worker's host, or lost it (exit 255, as ssh's own).
+    #[error(
+        "host `{host}` is unreachable: {detail}. Check that `ssh {host}` works from here (umbel uses your ssh config and keys)"
+    )]
+    HostUnreachable { host: String, detail: String },
+
+    /// ssh refused the host's key: unknown or changed. umbel never turns the check off.
+    #[error(
+        "host `{host}`: its ssh host key is not accepted ({detail}). Run `ssh {host}` once in a terminal, compare the fingerprint with the host's own (`ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub` there) and accept it; umbel never disables host-key checking"
+    )]
+    HostKey { host: String, detail: String },
+
+    /// The host answers but has no usable umbel (missing, or another version).
+    #[error("host `{host}`: {detail}")]
+    RemoteUmbel { host: String, detail: String },
+
+    /// The host's umbel ran the verb and failed it: its error (`code` is its `Error::code`),
+    /// and its exit status.
+    #[error("on host `{host}`: {message}")]
+    Remote {
+        host: String,
+        code: String,
+        message: String,
+        exit: u8,
+    },
 }
 
 impl Error {
@@ -209,6 +235,10 @@ impl Error {
             Error::TurnOutOfRange { .. } => "turn_out_of_range",
             Error::StdinNotText { .. } => "stdin_not_text",
             Error::Interrupted => "interrupted",
+            Error::HostUnreachable { .. } => "host_unreachable",
+            Error::HostKey { .. } => "host_key",
+            Error::RemoteUmbel { .. } => "remote_umbel",
+            Error::Remote { .. } => "remote",
         }
     }
 
@@ -235,6 +265,8 @@ impl Error {
             | Error::StdinNotText { .. } => 2,
             Error::SignIn { .. } | Error::DialogOpen { .. } => 126,
             Error::Interrupted => 130,
+            Error::HostUnreachable { .. } | Error::HostKey { .. } => 255,
+            Error::Remote { exit, .. } => *exit,
             _ => 1,
         }
     }

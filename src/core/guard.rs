@@ -138,7 +138,7 @@ impl Schema {
 }
 
 /// Which check rejected (or accepted) an answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum CheckKind {
     /// The answer against `--schema`.

@@ -35,6 +35,18 @@ impl Error {
             Error::CheckFailed { .. } => "run the check command by hand in the worker's folder to see why it fails",
             Error::StdinNotText { .. } => "pipe text, or pass the prompt as an argument",
             Error::Interrupted => "run it again; the worker was left as it was",
+            Error::HostUnreachable { .. } => {
+                "check that `ssh HOST true` works from here (docs/remote.md); the worker there is untouched"
+            }
+            Error::HostKey { .. } => {
+                "verify the host's key fingerprint and accept it with `ssh HOST` once in a terminal"
+            }
+            Error::RemoteUmbel { .. } => {
+                "install the same umbel version on the host, on the PATH of `ssh HOST`, or set UMBEL_REMOTE_UMBEL"
+            }
+            Error::Remote { .. } => {
+                "act on the host's error as for a local worker (its code is in the message)"
+            }
         }
     }
 }

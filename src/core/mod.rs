@@ -17,6 +17,8 @@ pub mod outcome;
 pub mod prices;
 pub mod print;
 pub mod providers;
+pub mod remote;
+pub mod remote_frame;
 pub mod socket;
 pub mod status;
 pub mod terminal_text;

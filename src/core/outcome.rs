@@ -11,10 +11,10 @@
 //! | `input` | 126 | the worker waits for a person (`permission`, `question`, `sign-in`, `trust`) |
 
 use super::guard::CheckKind;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The kind of end a wait reached.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum OutcomeKind {
     Stop,
@@ -78,7 +78,7 @@ impl ExitStatus {
 }
 
 /// The end of a wait, with what is known about it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Outcome {
     pub outcome: OutcomeKind,
     /// A finer reason: `api-error`, `permission`, …
@@ -113,7 +113,7 @@ pub struct Outcome {
 }
 
 /// One guardrail check of one answer.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CheckReport {
     /// Which check: `schema` or `accept`.

@@ -96,6 +96,9 @@ enum Command {
     /// Serve the verbs as MCP tools over stdio, for agent hosts (see docs/mcp.md).
     #[command(after_help = examples::MCP)]
     Mcp,
+    /// Run a verb another umbel forwarded over ssh (its request on stdin; docs/remote.md).
+    #[command(hide = true)]
+    RemoteExec,
 }
 
 #[derive(Debug, Args)]
@@ -164,6 +167,7 @@ pub fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Some(Command::Man(args)) => return ExitCode::from(man(args)),
+        Some(Command::RemoteExec) => return ExitCode::from(remote_exec(env)),
         _ => {}
     }
     let ctx = match Ctx::from_env(env) {
@@ -174,15 +178,15 @@ pub fn main() -> ExitCode {
         }
         Err(e) => return ExitCode::from(report(&e, json)),
     };
-    // Ctrl-C, SIGTERM (`timeout`, a CI cancelling) and SIGHUP (a closed terminal) stop what
-    // umbel is doing (exit 130) the same way: what it started for itself (`-p`'s worker, a
-    // half-spawned worker) is removed, workers it was asked about are left as they are. A
-    // second signal exits at once.
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    for (signal, status) in [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129)] {
-        let _ =
-            signal_hook::flag::register_conditional_shutdown(signal, status, ctx.cancel.clone());
-        let _ = signal_hook::flag::register(signal, ctx.cancel.clone());
+    on_signals(&ctx);
+    let typed: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if let Some(target) = remote_target(&cli)
+        && let Some(code) = super::remote::route(&ctx, target, &typed, json, read_stdin)
+    {
+        return ExitCode::from(code);
     }
     let status = dispatch(&ctx, cli);
     if ctx.var(DEBUG_META_READS).is_some() {
@@ -192,6 +196,106 @@ pub fn main() -> ExitCode {
         );
     }
     ExitCode::from(status)
+}
+
+/// Ctrl-C, SIGTERM (`timeout`, a CI cancelling) and SIGHUP (a closed terminal) stop what
+/// umbel is doing (exit 130) the same way: what it started for itself (`-p`'s worker, a
+/// half-spawned worker) is removed, workers it was asked about are left as they are. A
+/// second signal exits at once.
+fn on_signals(ctx: &Ctx) {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    for (signal, status) in [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129)] {
+        let _ =
+            signal_hook::flag::register_conditional_shutdown(signal, status, ctx.cancel.clone());
+        let _ = signal_hook::flag::register(signal, ctx.cancel.clone());
+    }
+}
+
+/// What the command line asks of workers on other hosts (docs/remote.md).
+fn remote_target(cli: &Cli) -> Option<super::remote::Target<'_>> {
+    use super::remote::{Target, Verb};
+    fn named(name: &str, verb: Verb) -> Option<Target<'_>> {
+        Some(Target::Named { name, verb })
+    }
+    match &cli.command {
+        None => cli.print.spawn.host.as_deref().map(|host| Target::Print {
+            host,
+            args: &cli.print,
+        }),
+        Some(Command::Send(c)) => named(
+            &c.args.name,
+            match c.args.prompt.as_deref() {
+                Some(p) if p != "-" => Verb::Other,
+                _ => Verb::SendStdin,
+            },
+        ),
+        Some(Command::Wait(c)) => named(&c.args.name, Verb::Other),
+        Some(Command::Read(c)) => named(&c.args.name, Verb::Other),
+        Some(Command::Actions(c)) => named(&c.args.name, Verb::Other),
+        Some(Command::Diff(c)) => named(&c.args.name, Verb::Other),
+        Some(Command::Attach(a)) => named(&a.args.name, Verb::Attach),
+        Some(Command::Status(c)) => match &c.args.name {
+            Some(name) => named(name, Verb::Other),
+            None => Some(Target::Fleet),
+        },
+        Some(Command::Ls(_)) => Some(Target::Fleet),
+        Some(Command::Kill(a)) => match &a.args.name {
+            Some(name) => named(
+                name,
+                Verb::Kill {
+                    purge: a.args.purge,
+                },
+            ),
+            None => Some(Target::KillAll {
+                purge: a.args.purge,
+            }),
+        },
+        Some(Command::Capture(a)) => named(&a.args.name, Verb::Other),
+        Some(Command::Logs(a)) => named(&a.args.name, Verb::Other),
+        _ => None,
+    }
+}
+
+/// `umbel remote-exec`: the verb another umbel forwarded, run here with its request's
+/// variables and standard input, and cancelled when the channel closes.
+fn remote_exec(env: Vec<(String, String)>) -> u8 {
+    let received = match super::remote_exec::receive(env) {
+        Ok(received) => received,
+        Err(e) => return report(&e, false),
+    };
+    let argv = std::iter::once("umbel".to_string()).chain(received.argv);
+    let matches = match Cli::command().try_get_matches_from(argv) {
+        Ok(matches) => matches,
+        Err(e) => {
+            let _ = e.print();
+            return u8::try_from(e.exit_code()).unwrap_or(2);
+        }
+    };
+    let mut cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return 2;
+        }
+    };
+    cli.print.provider_given =
+        matches.value_source("provider") == Some(clap::parser::ValueSource::CommandLine);
+    let json = wants_json(&cli);
+    if matches!(
+        cli.command,
+        Some(Command::RemoteExec | Command::Mcp | Command::Attach(_))
+    ) {
+        let e = Error::usage("this verb is not forwarded to another host");
+        return report(&e, json);
+    }
+    let ctx = match Ctx::from_env(received.env) {
+        Ok(ctx) => ctx,
+        Err(e) => return report(&e, json),
+    };
+    on_signals(&ctx);
+    super::remote_exec::set_forwarded_stdin(received.stdin);
+    super::remote_exec::cancel_on_eof(ctx.cancel.clone());
+    dispatch(&ctx, cli)
 }
 
 /// Set, the CLI prints how many times it read a meta.json (a worker is loaded once per command).
@@ -232,7 +336,7 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Logs(c)) => c.json,
         Some(Command::Completions { .. }) => false,
         Some(Command::Man(_)) => false,
-        Some(Command::Mcp) => false,
+        Some(Command::Mcp | Command::RemoteExec) => false,
         None => cli.print.output_format != print::OutputFormat::Text,
     }
 }
@@ -266,6 +370,9 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
         }
         Some(Command::Man(args)) => Ok(man(&args)),
         Some(Command::Mcp) => Ok(super::mcp::serve(ctx)),
+        Some(Command::RemoteExec) => Err(Error::usage(
+            "`umbel remote-exec` runs a verb forwarded by another umbel; it is not run by hand",
+        )),
     };
     result.unwrap_or_else(|e| report(&e, json))
 }
@@ -289,6 +396,9 @@ fn prompt_of(args: &SendArgs) -> Result<Vec<u8>> {
 }
 
 fn read_stdin() -> Result<Vec<u8>> {
+    if let Some(bytes) = super::remote_exec::forwarded_stdin() {
+        return Ok(bytes);
+    }
     let stdin = std::io::stdin();
     if stdin.is_terminal() {
         return Err(no_prompt());

@@ -13,6 +13,8 @@ pub mod mcp;
 pub mod output;
 pub mod print;
 pub mod reference;
+pub mod remote;
+pub mod remote_exec;
 pub mod run;
 pub mod run_progress;
 pub mod status_view;

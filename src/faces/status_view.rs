@@ -54,28 +54,39 @@ pub fn print_table(list: &[WorkerStatus]) {
     let rows: Vec<[String; 5]> = list
         .iter()
         .map(|s| {
-            let age = std::time::Duration::from_secs(now.saturating_sub(s.created_at) / 1000);
-            let age = match s.created_at {
-                0 => "-".to_string(),
-                _ => humantime::format_duration(age).to_string(),
-            };
             [
                 s.name.clone(),
                 s.provider.clone(),
                 s.state.as_str().to_string(),
-                age,
+                age(s.created_at, now),
                 s.cwd.clone(),
             ]
         })
         .collect();
     let header = ["NAME", "PROVIDER", "STATE", "AGE", "CWD"].map(String::from);
+    print_aligned(&header, &rows);
+}
+
+/// How long ago `created_at` was (`-` when unknown), as the AGE column shows it.
+pub fn age(created_at: u64, now: u64) -> String {
+    match created_at {
+        0 => "-".to_string(),
+        _ => {
+            let age = std::time::Duration::from_secs(now.saturating_sub(created_at) / 1000);
+            humantime::format_duration(age).to_string()
+        }
+    }
+}
+
+/// Prints `header` and `rows` as columns two spaces apart (the `ls` look).
+pub fn print_aligned<const N: usize>(header: &[String; N], rows: &[[String; N]]) {
     let mut widths = header.clone().map(|h| h.chars().count());
-    for row in &rows {
+    for row in rows {
         for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
         }
     }
-    let line = |row: &[String; 5]| {
+    let line = |row: &[String; N]| {
         row.iter()
             .zip(widths)
             .map(|(cell, w)| format!("{cell:<w$}"))
@@ -84,7 +95,7 @@ pub fn print_table(list: &[WorkerStatus]) {
             .trim_end()
             .to_string()
     };
-    let mut text = vec![line(&header)];
+    let mut text = vec![line(header)];
     text.extend(rows.iter().map(line));
     outln(&text.join("\n"));
 }

@@ -51,14 +51,19 @@ fn check(ctx: &Ctx, args: &AttachArgs, terminal: Terminal) -> Result<Worker> {
             });
         }
     }
+    needs_terminal(terminal, worker.name.as_str())?;
+    Ok(worker)
+}
+
+/// Refuses to attach worker `name` for a caller without a terminal on both ends.
+pub fn needs_terminal(terminal: Terminal, name: &str) -> Result<()> {
     let missing = match (terminal.stdin, terminal.stdout) {
-        (true, true) => return Ok(worker),
+        (true, true) => return Ok(()),
         (false, true) => "standard input is",
         (true, false) => "standard output is",
         (false, false) => "standard input and output are",
     };
     Err(Error::usage(format!(
-        "`umbel attach` needs a terminal, but {missing} not one; use `umbel capture {}` to look at the screen",
-        worker.name
+        "`umbel attach` needs a terminal, but {missing} not one; use `umbel capture {name}` to look at the screen"
     )))
 }

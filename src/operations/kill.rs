@@ -19,6 +19,16 @@ const TERM_GRACE: Duration = Duration::from_secs(3);
 
 /// Kills the named worker (or all) and returns the names killed.
 pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<Vec<String>> {
+    if let Some(at) = args
+        .name
+        .as_deref()
+        .map(|n| super::remote::find(ctx, n))
+        .transpose()?
+        .flatten()
+    {
+        super::remote::verbs::kill(ctx, &at, args.purge)?;
+        return Ok(vec![at.name]);
+    }
     let names = match (&args.name, args.all) {
         (_, true) => ctx.state.list()?,
         (Some(raw), false) => vec![WorkerName::parse(raw)?],

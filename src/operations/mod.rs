@@ -10,6 +10,7 @@ pub mod guard;
 pub mod inspect;
 pub mod kill;
 pub mod read;
+pub mod remote;
 pub mod run;
 pub mod send;
 pub mod spawn;

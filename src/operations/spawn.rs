@@ -29,6 +29,9 @@ struct Plan {
 
 /// Starts a worker and waits until it is ready for prompts.
 pub fn spawn(ctx: &Ctx, args: &SpawnArgs) -> Result<Meta> {
+    if let Some(host) = &args.host {
+        return super::remote::verbs::spawn(ctx, host, args);
+    }
     let requested = args.name.as_deref().map(WorkerName::parse).transpose()?;
     let plan = plan(ctx, args)?;
     ctx.state.install_hooks()?;

@@ -30,6 +30,7 @@ mod print_json;
 mod progress;
 mod real;
 mod reference;
+mod remote;
 mod secrets;
 mod snapshots;
 mod startup;

@@ -292,11 +292,8 @@ fn check_worker(
         Some(dir) => cx.base.join(dir),
         None => cx.base.to_path_buf(),
     };
-    if !(cx.is_dir)(&cwd) {
-        problem(format!(
-            "worker `{key}`: cwd {} is not a directory",
-            cwd.display()
-        ));
+    if let Some(message) = cwd_problem(key, spawn, &cwd, cx) {
+        problem(message);
     }
     for spec in &spawn.env {
         if let EnvSpec::FromEnv { name, source } = spec
@@ -316,10 +313,28 @@ fn check_worker(
         problem(format!("worker `{key}`: {e}"));
     }
     let mut spawn = spawn.clone();
-    spawn.cwd = Some(normalise(&cwd));
+    if spawn.host.is_none() {
+        spawn.cwd = Some(normalise(&cwd));
+    }
     PlannedWorker {
         key: key.to_string(),
         spawn,
+    }
+}
+
+/// What is wrong with a worker's cwd: a local one must exist; one on another host (`host:`)
+/// is a path there, which must be absolute and is not checked here.
+fn cwd_problem(key: &str, spawn: &SpawnArgs, cwd: &Path, cx: &Context) -> Option<String> {
+    match &spawn.host {
+        Some(host) if spawn.cwd.as_ref().is_some_and(|d| !d.is_absolute()) => Some(format!(
+            "worker `{key}` runs on host `{host}`: its cwd must be an absolute path on that host"
+        )),
+        Some(_) => None,
+        None if !(cx.is_dir)(cwd) => Some(format!(
+            "worker `{key}`: cwd {} is not a directory",
+            cwd.display()
+        )),
+        None => None,
     }
 }
 

@@ -272,3 +272,25 @@ fn yaml_errors_speak_plain_words_not_the_parsers_options() {
     let p = only_problem("workers: 5\nsteps: []\n");
     assert!(p.message.starts_with("expected a map here"), "{p:?}");
 }
+
+#[test]
+fn a_worker_on_another_host_has_its_cwd_there_absolute_and_unchecked() {
+    let remote = GOOD.replace(
+        "writer: {provider: claude, cwd: ./proj}",
+        "writer: {provider: claude, host: box, cwd: /srv/missing}",
+    );
+    let plan = check(&remote).unwrap();
+    let writer = &plan.workers["writer"].spawn;
+    assert_eq!(writer.host.as_deref(), Some("box"));
+    assert_eq!(writer.cwd.as_deref(), Some(Path::new("/srv/missing")));
+    let relative = GOOD.replace(
+        "writer: {provider: claude, cwd: ./proj}",
+        "writer: {provider: claude, host: box, cwd: ./proj}",
+    );
+    let problem = only_problem(&relative);
+    assert!(
+        problem.message.contains("absolute path on that host"),
+        "{}",
+        problem.message
+    );
+}

@@ -12,7 +12,7 @@ use crate::core::args::{
 };
 use crate::core::errors::Result;
 use crate::operations::worker::Worker;
-use crate::operations::{Ctx, inspect, kill, read, spawn, status, turn};
+use crate::operations::{Ctx, inspect, kill, read, remote, spawn, status, turn};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::handler::server::wrapper::Parameters;
@@ -146,11 +146,17 @@ impl UmbelServer {
             Ok(prompt) => prompt,
             Err(e) => return reply::error(&e),
         };
-        self.answer_on(
+        self.answer(
             &request,
             "umbel_send",
-            args.name.clone(),
-            move |ctx, worker| turn::submit(ctx, worker, &prompt, &args.guard),
+            None,
+            move |ctx| {
+                if let Some(at) = remote::find(ctx, &args.name)? {
+                    return remote::verbs::send(ctx, &at, &prompt, &args.guard);
+                }
+                let worker = Worker::load(ctx, &args.name)?;
+                turn::submit(ctx, &worker, &prompt, &args.guard)
+            },
             |position| reply::sent(&name, position),
         )
         .await
@@ -173,8 +179,11 @@ impl UmbelServer {
             "umbel_wait",
             Some(label),
             move |ctx| {
-                let worker = Worker::load(ctx, &args.name)?;
                 let until = args.until.parse()?;
+                if let Some(at) = remote::find(ctx, &args.name)? {
+                    return remote::verbs::wait(ctx, &at, args.since, &until, &args.guard);
+                }
+                let worker = Worker::load(ctx, &args.name)?;
                 turn::await_end_as_asked(ctx, &worker, args.since, &until, &args.guard)
             },
             |outcome| reply::waited(&name, &outcome),
@@ -191,11 +200,17 @@ impl UmbelServer {
         Parameters(args): Parameters<ReadArgs>,
         request: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        self.answer_on(
+        self.answer(
             &request,
             "umbel_read",
-            args.name.clone(),
-            move |ctx, worker| read::read_any(ctx, worker, &args),
+            None,
+            move |ctx| {
+                if let Some(at) = remote::find(ctx, &args.name)? {
+                    return remote::verbs::reading(ctx, &at, &args);
+                }
+                let worker = Worker::load(ctx, &args.name)?;
+                read::read_any(ctx, &worker, &args)
+            },
             reply_turns::reading,
         )
         .await

@@ -64,6 +64,16 @@ pub struct PrintArgs {
     pub provider_given: bool,
 }
 
+/// The bytes piped to umbel for a print run's prompt, read as the providers' print modes read
+/// them (for a run forwarded to another host).
+pub fn piped_stdin(
+    prompt_given: bool,
+    provider: crate::core::providers::Provider,
+    read_to_end: impl FnOnce() -> Result<Vec<u8>>,
+) -> Result<Vec<u8>> {
+    stdin::piped(prompt_given, provider, read_to_end)
+}
+
 /// Runs print mode and returns the exit status.
 pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec<u8>>) -> u8 {
     let format = args.output_format;

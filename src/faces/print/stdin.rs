@@ -18,6 +18,10 @@ pub fn piped(
     provider: Provider,
     read_to_end: impl FnOnce() -> Result<Vec<u8>>,
 ) -> Result<Vec<u8>> {
+    // A verb forwarded from another host: its stdin came with the request.
+    if let Some(bytes) = crate::faces::remote_exec::forwarded_stdin() {
+        return Ok(bytes);
+    }
     if !prompt_given || provider == Provider::Codex {
         return match prompt_given && std::io::stdin().is_terminal() {
             true => Ok(Vec::new()),

@@ -13,7 +13,7 @@ use crate::core::workflow::{OutputSource, PlannedStep, PlannedWorker};
 use crate::operations::guard::Guard;
 use crate::operations::turn::{self, TurnRequest};
 use crate::operations::worker::Worker;
-use crate::operations::{kill, spawn};
+use crate::operations::{kill, remote, spawn};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -79,6 +79,9 @@ fn ready_worker(ctx: &Ctx, job: &StepJob) -> Result<Worker, StepFailure> {
 
 /// Runs one step to its end.
 pub fn run_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
+    if job.worker.spawn.host.is_some() {
+        return remote_step(ctx, job);
+    }
     let step = job.step;
     let worker = ready_worker(ctx, job)?;
     let prompt = render_prompt(ctx, job);
@@ -104,6 +107,40 @@ pub fn run_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
     job.store.write_step_file(&step.id, "answer", &answer)?;
     let outputs = keep_outputs(job, &answer)?;
     Ok(StepResult { answer, outputs })
+}
+
+/// A step whose worker runs on another host (`host:`): the same turn, run by the host's umbel
+/// (spawned there on its first step, an earlier attempt's worker purged first).
+fn remote_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
+    let (step, name) = (job.step, job.worker_name);
+    if job.spawn_first {
+        if let Some(old) = remote::find(ctx, name)? {
+            remote::verbs::kill(ctx, &old, true)?;
+        }
+        let args = SpawnArgs {
+            name: Some(name.to_string()),
+            ..job.worker.spawn.clone()
+        };
+        spawn::spawn(ctx, &args)?;
+    }
+    let at = remote::find(ctx, name)?.ok_or_else(|| Error::NotFound {
+        name: name.to_string(),
+    })?;
+    let prompt = render_prompt(ctx, job);
+    job.store.write_step_file(&step.id, "prompt", &prompt)?;
+    let (outcome, answer) = remote::verbs::turn(ctx, &at, prompt.as_bytes(), &step.wait.parse()?)?;
+    match answer {
+        Some(answer) if outcome.outcome == OutcomeKind::Stop => {
+            job.store
+                .write_step_file(&step.id, "answer", &answer.text)?;
+            let outputs = keep_outputs(job, &answer.text)?;
+            Ok(StepResult {
+                answer: answer.text,
+                outputs,
+            })
+        }
+        _ => Err(not_stopped(&outcome)),
+    }
 }
 
 /// The step's prompt with its `{{ … }}` references filled in.

@@ -1,0 +1,177 @@
+//! The CLI's one hook for workers on other hosts: a verb on a remote worker (or `spawn
+//! --host`) is run by the umbel on its host, its output and exit status passed through
+//! unchanged; `status`/`ls` add every host's workers. Everything else stays local.
+
+use super::output::{out_json, outln, report};
+use super::print::PrintArgs;
+use super::status_view::{age, print_aligned, warn_problems};
+use crate::adapters::ssh::{Ssh, Stdout};
+use crate::core::args::StatusArgs;
+use crate::core::errors::Result;
+use crate::core::remote::{check_host, classify, forwarded_argv};
+use crate::operations::remote::forward::Request;
+use crate::operations::remote::{self, fleet, records};
+use crate::operations::{Ctx, status};
+use serde_json::Value;
+
+/// What a command line asks of workers, as far as hosts matter.
+#[derive(Debug)]
+pub enum Target<'a> {
+    /// `-p --host HOST …`: the whole print run on the host.
+    Print { host: &'a str, args: &'a PrintArgs },
+    /// A verb on one named worker.
+    Named { name: &'a str, verb: Verb },
+    /// `status` (all) or `ls`.
+    Fleet,
+    /// `kill --all`.
+    KillAll { purge: bool },
+}
+
+/// The named verbs that need more than passing the command line on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verb {
+    /// `send` whose prompt is on standard input (read here, sent along).
+    SendStdin,
+    /// `attach` (a terminal, over `ssh -tt`).
+    Attach,
+    /// `kill` (`--purge` forgets the record too).
+    Kill {
+        purge: bool,
+    },
+    Other,
+}
+
+/// Runs `target` on the hosts it concerns and returns the exit status, or `None` when it is
+/// purely local (the caller goes on as usual). `typed` is the command line after `umbel`.
+pub fn route(
+    ctx: &Ctx,
+    target: Target,
+    typed: &[String],
+    json: bool,
+    read_stdin: fn() -> Result<Vec<u8>>,
+) -> Option<u8> {
+    let done = match target {
+        Target::Print { host, args } => print(ctx, host, args, typed, read_stdin),
+        Target::Named { name, verb } => match records::find(ctx, name) {
+            Ok(None) => return None,
+            Ok(Some(record)) => named(ctx, &record.host, name, verb, typed, read_stdin),
+            Err(e) => Err(e),
+        },
+        Target::Fleet if records::list(ctx).is_empty() => return None,
+        Target::Fleet => fleet_view(ctx, json),
+        Target::KillAll { purge } => {
+            kill_all(ctx, purge);
+            return None;
+        }
+    };
+    Some(done.unwrap_or_else(|e| report(&e, json)))
+}
+
+fn print(
+    ctx: &Ctx,
+    host: &str,
+    args: &PrintArgs,
+    typed: &[String],
+    read_stdin: fn() -> Result<Vec<u8>>,
+) -> Result<u8> {
+    check_host(host)?;
+    let env = remote::verbs::secrets(ctx, &args.spawn)?;
+    let provider = args.spawn.provider;
+    let stdin = super::print::piped_stdin(args.prompt.is_some(), provider, read_stdin)?;
+    let request = Request {
+        argv: forwarded_argv(typed),
+        env,
+        stdin,
+        ..Request::default()
+    };
+    Ok(remote::forward(ctx, host, request, Stdout::Pass)?.code)
+}
+
+fn named(
+    ctx: &Ctx,
+    host: &str,
+    name: &str,
+    verb: Verb,
+    typed: &[String],
+    read_stdin: fn() -> Result<Vec<u8>>,
+) -> Result<u8> {
+    if verb == Verb::Attach {
+        use std::io::IsTerminal;
+        let terminal = crate::operations::attach::Terminal {
+            stdin: std::io::stdin().is_terminal(),
+            stdout: std::io::stdout().is_terminal(),
+        };
+        crate::operations::attach::needs_terminal(terminal, name)?;
+        let code = Ssh::from_env(ctx.state.path(), &ctx.env).attach(host, name)?;
+        return match classify(host, code, "") {
+            Some(err) => Err(err),
+            None => Ok(code.and_then(|c| u8::try_from(c).ok()).unwrap_or(1)),
+        };
+    }
+    let stdin = match verb {
+        Verb::SendStdin => read_stdin()?,
+        _ => Vec::new(),
+    };
+    let request = Request {
+        argv: typed.to_vec(),
+        stdin,
+        ..Request::default()
+    };
+    let done = remote::forward(ctx, host, request, Stdout::Pass)?;
+    if verb == (Verb::Kill { purge: true }) && done.code == 0 {
+        records::remove(ctx, name)?;
+    }
+    Ok(done.code)
+}
+
+/// `kill --all`: every remote worker first (a host that cannot be reached is reported and
+/// keeps its records), then the local ones as usual.
+fn kill_all(ctx: &Ctx, purge: bool) {
+    let what = if purge { "purged" } else { "killed" };
+    for record in records::list(ctx) {
+        match remote::verbs::kill(ctx, &record, purge) {
+            Ok(()) => outln(&format!("{what} {}", record.name)),
+            Err(e) => {
+                report(&e, false);
+            }
+        }
+    }
+}
+
+/// `status`/`ls` with hosts: the local workers, then each host's, with a HOST column.
+fn fleet_view(ctx: &Ctx, json: bool) -> Result<u8> {
+    let local = status::status(ctx, &StatusArgs::default())?;
+    warn_problems(&local);
+    let mut rows: Vec<Value> = local
+        .iter()
+        .filter_map(|s| serde_json::to_value(s).ok())
+        .collect();
+    for row in fleet::remote_rows(ctx) {
+        if let (Some(name), Some(problem)) = (row["name"].as_str(), row["problem"].as_str()) {
+            eprintln!("umbel: warning: worker `{name}`: {problem}");
+        }
+        rows.push(row);
+    }
+    if json {
+        out_json(&rows);
+        return Ok(0);
+    }
+    let now = crate::adapters::host::now_ms();
+    let text = |v: &Value| v.as_str().unwrap_or("-").to_string();
+    let table: Vec<[String; 6]> = rows
+        .iter()
+        .map(|r| {
+            [
+                text(&r["name"]),
+                r["host"].as_str().unwrap_or("local").to_string(),
+                text(&r["provider"]),
+                text(&r["state"]),
+                age(r["createdAt"].as_u64().unwrap_or(0), now),
+                text(&r["cwd"]),
+            ]
+        })
+        .collect();
+    let header = ["NAME", "HOST", "PROVIDER", "STATE", "AGE", "CWD"].map(String::from);
+    print_aligned(&header, &table);
+    Ok(0)
+}

@@ -1,0 +1,89 @@
+//! `status`/`ls` over every host with remote workers: one `status --json` per host, all hosts
+//! at once, each bounded; a host that does not answer in time lists its workers as
+//! `unreachable` and holds up nothing else.
+
+use super::super::Ctx;
+use super::forward::{Request, forward};
+use super::records;
+use crate::adapters::ssh::{Ssh, Stdout};
+use crate::core::remote::RemoteRecord;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+
+/// The status rows of every remote worker (each with its `host`), hosts in name order.
+pub fn remote_rows(ctx: &Ctx) -> Vec<Value> {
+    let mut by_host: BTreeMap<String, Vec<RemoteRecord>> = BTreeMap::new();
+    for record in records::list(ctx) {
+        by_host.entry(record.host.clone()).or_default().push(record);
+    }
+    // Twice the connection bound: the connection, then the host's own `status`.
+    let bound = Ssh::from_env(ctx.state.path(), &ctx.env).connect_timeout() * 2;
+    std::thread::scope(|scope| {
+        let asked: Vec<_> = by_host
+            .into_iter()
+            .map(|(host, workers)| scope.spawn(move || host_rows(ctx, &host, &workers, bound)))
+            .collect();
+        asked
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
+}
+
+fn host_rows(
+    ctx: &Ctx,
+    host: &str,
+    workers: &[RemoteRecord],
+    bound: std::time::Duration,
+) -> Vec<Value> {
+    let request = Request {
+        argv: vec!["status".into(), "--json".into()],
+        bound: Some(bound),
+        ..Request::default()
+    };
+    let listed = forward(ctx, host, request, Stdout::Quiet).and_then(|done| {
+        serde_json::from_slice::<Vec<Value>>(&done.stdout).map_err(|_| {
+            crate::core::errors::Error::RemoteUmbel {
+                host: host.to_string(),
+                detail: format!(
+                    "its `status --json` answered {} with no list: {}",
+                    done.code,
+                    String::from_utf8_lossy(&done.stdout).trim()
+                ),
+            }
+        })
+    });
+    workers
+        .iter()
+        .map(|record| {
+            let mut row = match &listed {
+                Ok(rows) => rows
+                    .iter()
+                    .find(|r| r["name"] == record.name.as_str())
+                    .cloned()
+                    .unwrap_or_else(|| {
+                        missing(record, "the host has no worker of this name any more")
+                    }),
+                Err(e) => {
+                    let mut row = missing(record, &e.to_string());
+                    row["state"] = json!("unreachable");
+                    row
+                }
+            };
+            row["host"] = json!(host);
+            row
+        })
+        .collect()
+}
+
+/// A row for a recorded worker the host did not list.
+fn missing(record: &RemoteRecord, problem: &str) -> Value {
+    json!({
+        "name": record.name,
+        "provider": "",
+        "state": "gone",
+        "problem": problem,
+        "createdAt": record.created_at,
+        "cwd": "",
+    })
+}

@@ -1,0 +1,218 @@
+//! The verbs on a remote worker as values, for callers that need results rather than printed
+//! output (workflows, the MCP tools, `spawn --host`): each runs the verb's `--json` form on the
+//! host and reads it back; the host umbel's own errors come back as [`Error::Remote`].
+
+use super::super::Ctx;
+use super::super::worker::Answer;
+use super::forward::{Request, forward};
+use super::records;
+use crate::adapters::host::now_ms;
+use crate::adapters::ssh::Stdout;
+use crate::core::args::{GuardArgs, SpawnArgs};
+use crate::core::errors::{Error, Result};
+use crate::core::meta::Meta;
+use crate::core::name::WorkerName;
+use crate::core::outcome::Outcome;
+use crate::core::remote::{RemoteRecord, check_host, spawn_argv, wait_argv};
+use crate::core::until::Until;
+use serde_json::Value;
+
+/// Runs `request` on `host` and returns its JSON output (exit statuses other than 0 that
+/// print a result, like `wait`'s outcomes, are results too).
+fn call(ctx: &Ctx, host: &str, request: Request) -> Result<Value> {
+    let done = forward(ctx, host, request, Stdout::Quiet)?;
+    let json: Value = serde_json::from_slice(&done.stdout).unwrap_or(Value::Null);
+    if let Some(error) = json.get("error") {
+        return Err(Error::Remote {
+            host: host.to_string(),
+            code: error["code"].as_str().unwrap_or("remote").to_string(),
+            message: error["message"].as_str().unwrap_or_default().to_string(),
+            exit: done.code,
+        });
+    }
+    if json.is_null() {
+        return Err(unexpected(host, "no JSON", &done.stdout));
+    }
+    Ok(json)
+}
+
+fn unexpected(host: &str, what: &str, said: &[u8]) -> Error {
+    Error::RemoteUmbel {
+        host: host.to_string(),
+        detail: format!(
+            "its umbel answered with {what}: {}",
+            String::from_utf8_lossy(said).trim()
+        ),
+    }
+}
+
+fn read_back<T: serde::de::DeserializeOwned>(host: &str, json: Value) -> Result<T> {
+    let text = json.to_string();
+    serde_json::from_value(json).map_err(|e| unexpected(host, &e.to_string(), text.as_bytes()))
+}
+
+/// The guardrails stay with the umbel that enforces them: not forwarded (yet).
+fn refuse_guard(guard: &GuardArgs, name: &str) -> Result<()> {
+    match guard.is_set() {
+        true => Err(Error::usage(format!(
+            "worker `{name}` runs on another host, and guardrails (`--accept`, `--schema`) on remote workers are not supported yet (docs/remote.md)"
+        ))),
+        false => Ok(()),
+    }
+}
+
+/// The values the host's umbel reads by name for `--env NAME` (and `{fromEnv: …}`), taken
+/// from this umbel's environment: they travel inside the request, never on an argv.
+pub fn secrets(ctx: &Ctx, args: &SpawnArgs) -> Result<Vec<(String, String)>> {
+    spawn_argv(args)
+        .1
+        .into_iter()
+        .map(|(name, source)| match ctx.var(&source) {
+            Some(value) => Ok((name, value.to_string())),
+            None => Err(Error::EnvUnset { name: source }),
+        })
+        .collect()
+}
+
+/// `spawn` on `host`; records the worker here once it is ready there.
+pub fn spawn(ctx: &Ctx, host: &str, args: &SpawnArgs) -> Result<Meta> {
+    check_host(host)?;
+    if let Some(name) = &args.name {
+        let name = WorkerName::parse(name)?;
+        if ctx.state.session_dir(&name).exists() || records::find(ctx, name.as_str())?.is_some() {
+            return Err(Error::Exists {
+                name: name.as_str().to_string(),
+                dead: false,
+            });
+        }
+    }
+    let request = Request {
+        argv: spawn_argv(args).0,
+        env: secrets(ctx, args)?,
+        ..Request::default()
+    };
+    let meta: Meta = read_back(host, call(ctx, host, request)?)?;
+    records::save(
+        ctx,
+        &RemoteRecord {
+            name: meta.name.clone(),
+            host: host.to_string(),
+            created_at: now_ms(),
+        },
+    )?;
+    Ok(meta)
+}
+
+/// `send` (the prompt travels as the verb's stdin); returns the position to wait from.
+pub fn send(ctx: &Ctx, at: &RemoteRecord, prompt: &[u8], guard: &GuardArgs) -> Result<usize> {
+    refuse_guard(guard, &at.name)?;
+    let request = Request {
+        argv: vec!["send".into(), at.name.clone(), "-".into(), "--json".into()],
+        stdin: prompt.to_vec(),
+        ..Request::default()
+    };
+    let json = call(ctx, &at.host, request)?;
+    json["position"]
+        .as_u64()
+        .map(|p| p as usize)
+        .ok_or_else(|| unexpected(&at.host, "no position", json.to_string().as_bytes()))
+}
+
+/// `wait`, event-driven on the host; cancelling `ctx` ends it there too.
+pub fn wait(
+    ctx: &Ctx,
+    at: &RemoteRecord,
+    since: Option<usize>,
+    until: &Until,
+    guard: &GuardArgs,
+) -> Result<Outcome> {
+    refuse_guard(guard, &at.name)?;
+    let request = Request {
+        argv: wait_argv(&at.name, since, until),
+        ..Request::default()
+    };
+    read_back(&at.host, call(ctx, &at.host, request)?)
+}
+
+/// One turn (a workflow step's): send, wait until `until` says, and the answer when it
+/// stopped.
+pub fn turn(
+    ctx: &Ctx,
+    at: &RemoteRecord,
+    prompt: &[u8],
+    until: &Until,
+) -> Result<(Outcome, Option<Answer>)> {
+    let none = GuardArgs::default();
+    let position = send(ctx, at, prompt, &none)?;
+    let outcome = wait(ctx, at, Some(position), until, &none)?;
+    let answer = match outcome.outcome {
+        crate::core::outcome::OutcomeKind::Stop => Some(answer(ctx, at)?),
+        _ => None,
+    };
+    Ok((outcome, answer))
+}
+
+/// What `read` asks for: the last turn's answer (turn selections are the CLI's for now, which
+/// forwards them whole).
+pub fn reading(
+    ctx: &Ctx,
+    at: &RemoteRecord,
+    args: &crate::core::args::ReadArgs,
+) -> Result<super::super::read::Reading> {
+    if super::super::turns::selection(args)?.is_some() {
+        return Err(Error::usage(format!(
+            "worker `{}` runs on host `{}`: `turn`, `all` and `sinceTurn` are not forwarded from here yet; `umbel read {} --all --json` on the command line is",
+            at.name, at.host, at.name
+        )));
+    }
+    answer(ctx, at).map(super::super::read::Reading::Last)
+}
+
+/// The last turn's answer.
+pub fn answer(ctx: &Ctx, at: &RemoteRecord) -> Result<Answer> {
+    let request = Request {
+        argv: vec!["read".into(), at.name.clone(), "--json".into()],
+        ..Request::default()
+    };
+    let json = call(ctx, &at.host, request)?;
+    let text = |key: &str| json[key].as_str().unwrap_or_default().to_string();
+    Ok(Answer {
+        name: text("name"),
+        provider: text("provider"),
+        text: text("text"),
+        source: if json["source"] == "hook" {
+            "hook"
+        } else {
+            "transcript"
+        },
+        is_error: json["isError"].as_bool().unwrap_or(false),
+        session_id: text("sessionId"),
+        transcript_path: json["transcriptPath"].as_str().map(str::to_string),
+        structured_output: json.get("structuredOutput").cloned(),
+    })
+}
+
+/// `kill` (`purge` also forgets the record).
+pub fn kill(ctx: &Ctx, at: &RemoteRecord, purge: bool) -> Result<()> {
+    let mut argv = vec!["kill".to_string(), at.name.clone()];
+    if purge {
+        argv.push("--purge".into());
+    }
+    let request = Request {
+        argv,
+        ..Request::default()
+    };
+    let done = forward(ctx, &at.host, request, Stdout::Quiet)?;
+    if done.code != 0 {
+        return Err(Error::Remote {
+            host: at.host.clone(),
+            code: "kill".into(),
+            message: format!("`kill {}` failed there (exit {})", at.name, done.code),
+            exit: done.code,
+        });
+    }
+    if purge {
+        records::remove(ctx, &at.name)?;
+    }
+    Ok(())
+}
