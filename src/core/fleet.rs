@@ -6,7 +6,7 @@
 use super::prices::{cost_usd, price};
 use super::print::stats::TurnStats;
 use super::providers::{EventClass, Provider};
-use super::status::{ListedState, WorkerState, WorkerStatus};
+use super::status::{ListedState, Unreadable, WorkerState, WorkerStatus};
 use super::wait::ClassifiedEvent;
 
 /// A worker's state as `top` shows it. `status`'s `ready` splits into `idle` (no turn yet) and
@@ -17,6 +17,8 @@ pub enum Shown {
     NeedsInput,
     /// Its meta.json cannot be read.
     Corrupt,
+    /// Its host did not answer.
+    Unreachable,
     /// The CLI ended (or was killed).
     Dead,
     /// Its last turn ended; the answer is there.
@@ -35,6 +37,7 @@ impl Shown {
         match self {
             Shown::NeedsInput => "needs-input",
             Shown::Corrupt => "corrupt",
+            Shown::Unreachable => "unreachable",
             Shown::Dead => "dead",
             Shown::Done => "done",
             Shown::Working => "working",
@@ -46,7 +49,9 @@ impl Shown {
     /// The state of a worker from its status and its last turn.
     pub fn of(status: &WorkerStatus, turn: &TurnSpan) -> Shown {
         match status.state {
-            ListedState::Unreadable(_) => Shown::Corrupt,
+            ListedState::Unreadable(Unreadable::Corrupt) => Shown::Corrupt,
+            ListedState::Unreadable(Unreadable::Unreachable) => Shown::Unreachable,
+            ListedState::Unreadable(Unreadable::Gone) => Shown::Dead,
             ListedState::Worker(WorkerState::NeedsInput) => Shown::NeedsInput,
             ListedState::Worker(WorkerState::Dead) => Shown::Dead,
             ListedState::Worker(WorkerState::Busy) => Shown::Working,
@@ -167,10 +172,12 @@ pub fn sample_status(name: &str, state: &str) -> WorkerStatus {
         "needs-input" => WorkerState::NeedsInput.into(),
         "dead" => WorkerState::Dead.into(),
         "corrupt" => ListedState::Unreadable(super::status::Unreadable::Corrupt),
+        "unreachable" => ListedState::Unreadable(super::status::Unreadable::Unreachable),
         _ => WorkerState::Ready.into(),
     };
     WorkerStatus {
         name: name.into(),
+        host: None,
         provider: "claude".into(),
         model: None,
         state,

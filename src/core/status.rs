@@ -4,10 +4,10 @@ use super::meta::Meta;
 use super::outcome::ExitStatus;
 use super::providers::{EventClass, StartupScreen};
 use super::wait::{ClassifiedEvent, Liveness};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What a worker is doing right now.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum WorkerState {
     /// Spawn has not finished (dialogs, startup).
@@ -36,7 +36,7 @@ impl WorkerState {
 
 /// What `status` lists as a worker's state: what it is doing, or `corrupt` when its meta.json
 /// cannot be read (then `problem` says why, and only `kill NAME` acts on it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum ListedState {
     Worker(WorkerState),
@@ -44,11 +44,15 @@ pub enum ListedState {
 }
 
 /// The state of a worker umbel cannot read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Unreadable {
     /// Its meta.json is not what umbel wrote.
     Corrupt,
+    /// It runs on another host, which did not answer in time.
+    Unreachable,
+    /// It ran on another host, which no longer has it.
+    Gone,
 }
 
 impl ListedState {
@@ -56,6 +60,8 @@ impl ListedState {
         match self {
             ListedState::Worker(state) => state.as_str(),
             ListedState::Unreadable(Unreadable::Corrupt) => "corrupt",
+            ListedState::Unreadable(Unreadable::Unreachable) => "unreachable",
+            ListedState::Unreadable(Unreadable::Gone) => "gone",
         }
     }
 }
@@ -67,10 +73,13 @@ impl From<WorkerState> for ListedState {
 }
 
 /// Everything `status` reports about one worker.
-#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct WorkerStatus {
     pub name: String,
+    /// The host it runs on (`spawn --host`); absent for a worker on this machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
     pub provider: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,

@@ -3,6 +3,7 @@
 //! what it read, so a look re-reads a worker's log, answer and transcript only when they grew.
 
 use super::Ctx;
+use super::remote::fleet::remote_rows;
 use super::status::status;
 use super::wait::tool_name;
 use super::worker::Worker;
@@ -51,7 +52,8 @@ pub struct Fleet {
 impl Fleet {
     /// Every worker, what needs a person first.
     pub fn look(&mut self, ctx: &Ctx) -> Result<Vec<FleetRow>> {
-        let list = status(ctx, &StatusArgs::default())?;
+        let mut list = status(ctx, &StatusArgs::default())?;
+        list.extend(remote_statuses(ctx));
         self.read
             .retain(|name, _| list.iter().any(|s| &s.name == name));
         let mut rows: Vec<FleetRow> = list
@@ -116,6 +118,16 @@ impl Fleet {
     }
 }
 
+/// The workers on other hosts, as their hosts list them (a host that did not answer lists its
+/// workers `unreachable`). Their logs and transcripts are there, not here: `top` shows their
+/// state and why they wait, and refreshes them on its periodic look.
+fn remote_statuses(ctx: &Ctx) -> Vec<WorkerStatus> {
+    remote_rows(ctx)
+        .into_iter()
+        .filter_map(|row| serde_json::from_value(row).ok())
+        .collect()
+}
+
 /// The turn and the line of a worker whose log is at `status.position`.
 fn read_worker(ctx: &Ctx, status: &WorkerStatus) -> Read {
     let mut read = Read {
@@ -125,6 +137,10 @@ fn read_worker(ctx: &Ctx, status: &WorkerStatus) -> Read {
         turn: TurnSpan::default(),
         line: String::new(),
     };
+    if let Some(host) = &status.host {
+        read.line = remote_line(status, host);
+        return read;
+    }
     let Ok(worker) = Worker::load(ctx, &status.name) else {
         read.line = status.problem.clone().unwrap_or_default();
         return read;
@@ -155,9 +171,26 @@ fn read_worker(ctx: &Ctx, status: &WorkerStatus) -> Read {
             (None, _) => "ended without a recorded status".into(),
         },
         Shown::Idle | Shown::Starting => status.cwd.clone(),
-        Shown::Corrupt => status.problem.clone().unwrap_or_default(),
+        Shown::Corrupt | Shown::Unreachable => status.problem.clone().unwrap_or_default(),
     };
     read
+}
+
+/// The line of a worker on another host, from what its host's `status` said.
+fn remote_line(status: &WorkerStatus, host: &str) -> String {
+    if let Some(problem) = &status.problem {
+        return problem.clone();
+    }
+    match Shown::of(status, &TurnSpan::default()) {
+        Shown::NeedsInput => waiting_line(status),
+        Shown::Dead => status
+            .exit
+            .as_ref()
+            .map_or_else(|| "ended".to_string(), |exit| exit.describe()),
+        Shown::Corrupt | Shown::Unreachable => status.problem.clone().unwrap_or_default(),
+        Shown::Working => format!("working on {host}"),
+        Shown::Done | Shown::Idle | Shown::Starting => status.cwd.clone(),
+    }
 }
 
 /// Why a worker waits: the reason, and the pending tool with its first argument.

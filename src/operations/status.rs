@@ -128,6 +128,7 @@ fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerStatus
     let meta = worker.meta;
     WorkerStatus {
         name: meta.name,
+        host: None,
         provider: meta.provider.as_str().to_string(),
         model: meta.model,
         state: state.into(),
@@ -172,6 +173,7 @@ fn corrupt_row(
     let pane = if alive { "is still running" } else { "is gone" };
     WorkerStatus {
         name: name.to_string(),
+        host: None,
         provider: "unknown".into(),
         model: None,
         state: ListedState::Unreadable(Unreadable::Corrupt),

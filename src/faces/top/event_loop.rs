@@ -8,18 +8,17 @@
 //! The terminal is restored on every way out: return, error, panic (ratatui's hook) and
 //! SIGTERM/SIGHUP/SIGINT (the face's handlers set `ctx.cancel`, checked every [`TICK`]).
 
+use super::actions;
 use super::keys::{Effect, on_key};
 use super::model::{Mode, View};
 use super::render::draw;
 use crate::adapters::fleet_watch::FleetWatch;
 use crate::adapters::host::now_ms;
-use crate::core::args::{AttachArgs, GuardArgs, KillArgs, LogsArgs};
 use crate::core::errors::{Error, Result};
 use crate::core::fleet::Shown;
 use crate::core::name::WorkerName;
+use crate::operations::Ctx;
 use crate::operations::fleet::{Fleet, FleetRow};
-use crate::operations::worker::Worker;
-use crate::operations::{Ctx, attach, inspect, kill, read, send};
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, Event, KeyEvent};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
@@ -124,38 +123,23 @@ impl Live<'_> {
             Effect::Attach(name) => {
                 self.gate.pause();
                 self.screen.suspend();
-                let terminal = attach::Terminal {
-                    stdin: true,
-                    stdout: true,
-                };
-                let attached = attach::attach_and_return(self.ctx, &AttachArgs { name }, terminal);
+                let attached = actions::attach_here(self.ctx, &name);
                 self.screen.resume()?;
                 self.gate.resume();
                 self.view.note = attached.err().map(|e| e.to_string());
             }
             Effect::Send(name, prompt) => {
                 self.view.note = Some(format!("sending to {name}…"));
-                self.in_background(move |ctx| {
-                    let sent = Worker::load(ctx, &name).and_then(|worker| {
-                        send::send_turn(ctx, &worker, prompt.as_bytes(), &GuardArgs::default())
-                    });
-                    match sent {
-                        Ok(position) => format!("sent to {name} (position {position})"),
-                        Err(e) => format!("send to {name} failed: {e}"),
-                    }
+                self.in_background(move |ctx| match actions::send_prompt(ctx, &name, &prompt) {
+                    Ok(position) => format!("sent to {name} (position {position})"),
+                    Err(e) => format!("send to {name} failed: {e}"),
                 });
             }
             Effect::Kill(name) => {
                 self.view.note = Some(format!("killing {name}…"));
-                self.in_background(move |ctx| {
-                    let args = KillArgs {
-                        name: Some(name.clone()),
-                        ..KillArgs::default()
-                    };
-                    match kill::kill(ctx, &args) {
-                        Ok(_) => format!("killed {name}"),
-                        Err(e) => format!("kill {name} failed: {e}"),
-                    }
+                self.in_background(move |ctx| match actions::kill_worker(ctx, &name) {
+                    Ok(()) => format!("killed {name}"),
+                    Err(e) => format!("kill {name} failed: {e}"),
                 });
             }
             Effect::Read(name) => {
@@ -208,7 +192,7 @@ fn open_pager(view: &mut View, screen: &Screen, paged: Paged) {
 }
 
 fn answer_lines(ctx: &Ctx, name: &str) -> Paged {
-    match Worker::load(ctx, name).and_then(|worker| read::read(ctx, &worker)) {
+    match actions::last_answer(ctx, name) {
         Ok(answer) => Ok((
             format!(" {name}: last answer ({}) ", answer.source),
             answer.text.lines().map(str::to_string).collect(),
@@ -219,13 +203,8 @@ fn answer_lines(ctx: &Ctx, name: &str) -> Paged {
 }
 
 fn log_lines(ctx: &Ctx, name: &str) -> Paged {
-    let args = LogsArgs {
-        name: name.to_string(),
-        follow: false,
-    };
-    let mut lines = Vec::new();
-    match inspect::logs(ctx, &args, |l| lines.push(l.to_string())) {
-        Ok(()) => Ok((format!(" {name}: event log "), lines, true)),
+    match actions::log_lines(ctx, name) {
+        Ok(lines) => Ok((format!(" {name}: event log "), lines, true)),
         Err(e) => Err(format!("logs {name}: {e}")),
     }
 }

@@ -3,6 +3,7 @@
 //! kernel (inotify on the state folder, the terminal) until something changes. `--once` prints
 //! one frame as plain text.
 
+mod actions;
 pub mod event_loop;
 pub mod keys;
 pub mod model;

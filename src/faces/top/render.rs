@@ -124,31 +124,40 @@ fn draw_table(frame: &mut Frame, area: Rect, view: &mut View) {
         .max()
         .unwrap_or(0)
         .clamp(4, 24) as u16;
-    let header = Row::new([
-        "NAME", "PROVIDER", "STATE", "TURN", "TOKENS", "COST", "DOING",
-    ])
-    .style(Style::new().add_modifier(Modifier::BOLD));
+    // A HOST column once any worker runs on another host.
+    let hosts = view.rows.iter().any(|r| r.status.host.is_some());
+    let mut titles = vec!["NAME"];
+    let mut widths = vec![Constraint::Length(name_width)];
+    if hosts {
+        let host_width = visible
+            .iter()
+            .map(|r| r.status.host.as_deref().unwrap_or("local").chars().count())
+            .max()
+            .unwrap_or(0)
+            .clamp(4, 16) as u16;
+        titles.push("HOST");
+        widths.push(Constraint::Length(host_width));
+    }
+    titles.extend(["PROVIDER", "STATE", "TURN", "TOKENS", "COST", "DOING"]);
+    widths.extend([
+        Constraint::Length(8),
+        Constraint::Length(11),
+        Constraint::Length(6),
+        Constraint::Length(6),
+        Constraint::Length(7),
+        Constraint::Fill(1),
+    ]);
+    let header = Row::new(titles).style(Style::new().add_modifier(Modifier::BOLD));
     let rows: Vec<Row> = visible
         .iter()
-        .map(|r| table_row(r, view.now_ms, view.colour))
+        .map(|r| table_row(r, view.now_ms, view.colour, hosts))
         .collect();
     let empty = rows.is_empty();
-    let table = Table::new(
-        rows,
-        [
-            Constraint::Length(name_width),
-            Constraint::Length(8),
-            Constraint::Length(11),
-            Constraint::Length(6),
-            Constraint::Length(6),
-            Constraint::Length(7),
-            Constraint::Fill(1),
-        ],
-    )
-    .header(header)
-    .row_highlight_style(Style::new().add_modifier(Modifier::REVERSED))
-    .highlight_symbol("> ")
-    .highlight_spacing(HighlightSpacing::Always);
+    let table = Table::new(rows, widths)
+        .header(header)
+        .row_highlight_style(Style::new().add_modifier(Modifier::REVERSED))
+        .highlight_symbol("> ")
+        .highlight_spacing(HighlightSpacing::Always);
     frame.render_stateful_widget(table, area, &mut view.table);
     if empty {
         let text = if view.rows.is_empty() {
@@ -165,14 +174,19 @@ fn draw_table(frame: &mut Frame, area: Rect, view: &mut View) {
     }
 }
 
-fn table_row(row: &FleetRow, now_ms: u64, colour: bool) -> Row<'static> {
+fn table_row(row: &FleetRow, now_ms: u64, colour: bool, hosts: bool) -> Row<'static> {
     let turn = match row.shown {
         Shown::Working | Shown::NeedsInput | Shown::Done => row.turn.age_ms(now_ms),
         _ => None,
     };
     let dash = || "-".to_string();
-    let cells = vec![
-        Cell::from(row.status.name.clone()),
+    let mut cells = vec![Cell::from(row.status.name.clone())];
+    if hosts {
+        cells.push(Cell::from(
+            row.status.host.clone().unwrap_or_else(|| "local".into()),
+        ));
+    }
+    cells.extend([
         Cell::from(row.status.provider.clone()),
         Cell::from(row.shown.label()).style(state_style(row.shown, colour)),
         Cell::from(turn.map_or_else(dash, short_duration)),
@@ -183,14 +197,14 @@ fn table_row(row: &FleetRow, now_ms: u64, colour: bool) -> Row<'static> {
                 .map_or_else(dash, short_cost),
         ),
         Cell::from(row.line.clone()),
-    ];
+    ]);
     Row::new(cells)
 }
 
 fn state_style(shown: Shown, on: bool) -> Style {
     match shown {
         Shown::NeedsInput => colour(Color::Yellow, on).add_modifier(Modifier::BOLD),
-        Shown::Dead | Shown::Corrupt => colour(Color::Red, on),
+        Shown::Dead | Shown::Corrupt | Shown::Unreachable => colour(Color::Red, on),
         Shown::Done => colour(Color::Cyan, on),
         Shown::Working => colour(Color::Green, on),
         Shown::Starting | Shown::Idle => Style::new(),

@@ -105,3 +105,39 @@ fn the_once_frame_is_as_tall_as_the_fleet() {
     assert!(text.lines().all(|l| l.chars().count() <= 100));
     insta::assert_snapshot!(text);
 }
+
+#[test]
+fn a_host_column_once_a_worker_runs_on_another_host() {
+    let mut view = view();
+    assert!(!screen(&mut view, 120, 10).contains("HOST"));
+    let mut rows = crate::faces::top::model::samples::fleet();
+    for row in &mut rows {
+        match row.status.name.as_str() {
+            "builder" => row.status.host = Some("gpu-box".into()),
+            "reviewer" => {
+                row.status.host = Some("build".into());
+                row.status.state = crate::core::status::ListedState::Unreadable(
+                    crate::core::status::Unreadable::Unreachable,
+                );
+                row.shown = Shown::of(&row.status, &row.turn);
+            }
+            _ => {}
+        }
+    }
+    view.set_rows(rows);
+    let text = screen(&mut view, 120, 10);
+    let header = text.lines().find(|l| l.contains("NAME")).unwrap_or("");
+    assert!(header.contains("HOST"), "{text}");
+    let line = |name: &str| {
+        text.lines()
+            .find(|l| l.contains(name))
+            .unwrap_or("")
+            .to_string()
+    };
+    assert!(line("builder").contains("gpu-box"), "{text}");
+    assert!(
+        line("reviewer").contains("build") && line("reviewer").contains("unreachable"),
+        "{text}"
+    );
+    assert!(line("writer").contains("local"), "{text}");
+}

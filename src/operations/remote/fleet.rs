@@ -85,5 +85,7 @@ fn missing(record: &RemoteRecord, problem: &str) -> Value {
         "problem": problem,
         "createdAt": record.created_at,
         "cwd": "",
+        "position": 0,
+        "sessionId": "",
     })
 }

@@ -335,6 +335,24 @@ fn ls_lists_every_hosts_workers_and_a_hung_host_only_costs_its_timeout() {
             .any(|l| l.starts_with("ghost") && l.contains("unreachable")),
         "{text}"
     );
+    // `top` shows them too, with their hosts.
+    let frame = net
+        .local
+        .umbel(["top", "--once", "--width", "160"])
+        .success()
+        .stdout();
+    let header = frame.lines().find(|l| l.contains("NAME")).unwrap_or("");
+    assert!(header.contains("HOST"), "{frame}");
+    let line = |name: &str| {
+        frame
+            .lines()
+            .find(|l| l.contains(name))
+            .unwrap_or_else(|| panic!("{name} missing from\n{frame}"))
+            .to_string()
+    };
+    assert!(line("h2-w1").contains(" h2 "), "{frame}");
+    assert!(line("here").contains("local"), "{frame}");
+    assert!(line("ghost").contains("unreachable"), "{frame}");
 }
 
 #[test]
