@@ -257,6 +257,10 @@ impl Relay {
                     continue;
                 };
                 let _ = client.set_nonblocking(false);
+                // A relay must not add Nagle's delay to what sshd sends with TCP_NODELAY: a
+                // small packet held for the peer's delayed ACK costs ~40 ms (it was the whole
+                // gap between a host's own wait and the forwarded one).
+                let _ = client.set_nodelay(true);
                 kept.lock()
                     .unwrap()
                     .push(client.try_clone().expect("clone"));
@@ -264,6 +268,7 @@ impl Relay {
                 let Ok(server) = TcpStream::connect(("127.0.0.1", target)) else {
                     continue;
                 };
+                let _ = server.set_nodelay(true);
                 kept.lock()
                     .unwrap()
                     .push(server.try_clone().expect("clone"));
