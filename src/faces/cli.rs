@@ -178,7 +178,7 @@ pub fn main() -> ExitCode {
         }
         Err(e) => return ExitCode::from(report(&e, json)),
     };
-    on_signals(&ctx);
+    on_signals(&ctx, !matches!(cli.command, Some(Command::Top(_))));
     let typed: Vec<String> = std::env::args_os()
         .skip(1)
         .map(|a| a.to_string_lossy().into_owned())
@@ -201,12 +201,18 @@ pub fn main() -> ExitCode {
 /// Ctrl-C, SIGTERM (`timeout`, a CI cancelling) and SIGHUP (a closed terminal) stop what
 /// umbel is doing (exit 130) the same way: what it started for itself (`-p`'s worker, a
 /// half-spawned worker) is removed, workers it was asked about are left as they are. A
-/// second signal exits at once.
-fn on_signals(ctx: &Ctx) {
+/// second signal exits at once, unless `second_exits` is false: `top` gives the terminal
+/// back within a quarter second of the first, and exiting under it would leave it raw.
+fn on_signals(ctx: &Ctx, second_exits: bool) {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     for (signal, status) in [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129)] {
-        let _ =
-            signal_hook::flag::register_conditional_shutdown(signal, status, ctx.cancel.clone());
+        if second_exits {
+            let _ = signal_hook::flag::register_conditional_shutdown(
+                signal,
+                status,
+                ctx.cancel.clone(),
+            );
+        }
         let _ = signal_hook::flag::register(signal, ctx.cancel.clone());
     }
 }
@@ -292,7 +298,7 @@ fn remote_exec(env: Vec<(String, String)>) -> u8 {
         Ok(ctx) => ctx,
         Err(e) => return report(&e, json),
     };
-    on_signals(&ctx);
+    on_signals(&ctx, true);
     super::remote_exec::set_forwarded_stdin(received.stdin);
     super::remote_exec::cancel_on_eof(ctx.cancel.clone());
     dispatch(&ctx, cli)

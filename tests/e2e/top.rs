@@ -199,12 +199,18 @@ fn top_shows_every_state_and_each_key_acts() {
 }
 
 #[test]
-fn sigterm_restores_the_terminal_and_a_dumb_one_is_refused() {
+fn sigterm_even_twice_restores_the_terminal_and_a_dumb_one_is_refused() {
     let sb = Sandbox::new();
     sb.spawn("w1", &[]);
     let top = TopPane::start(&sb);
     top.until("the view", |s| row_has(s, "w1", &["idle"]));
     let pid = rustix::process::Pid::from_raw(top.top_pid()).expect("pid");
+    // Twice, back to back (an impatient `kill`, a supervisor's retry): the second must not cut
+    // the restore short.
+    // (Apart by a little, so the kernel does not merge them into one pending signal, and well
+    // within the quarter second top takes to notice the first.)
+    rustix::process::kill_process(pid, rustix::process::Signal::TERM).expect("SIGTERM");
+    std::thread::sleep(std::time::Duration::from_millis(20));
     rustix::process::kill_process(pid, rustix::process::Signal::TERM).expect("SIGTERM");
     let screen = top.until("top's exit", |s| s.lines().any(|l| l.ends_with("icanon")));
     assert!(screen.contains("top exited 130"), "{screen}");
