@@ -18,16 +18,7 @@ fn attach_shows_the_pane_and_detaching_leaves_the_worker_running() {
     client
         .exp_string(&bytewise("? for shortcuts"))
         .expect("the worker's screen");
-    client
-        .exp_string("[umbel-p1]")
-        .expect("tmux's status line names the worker's session");
-    client.send_control('b').expect("prefix");
-    client.send("d").expect("detach");
-    client.flush().expect("flush");
-    client
-        .exp_string("[detached")
-        .expect("tmux says it detached");
-    client.exp_eof().expect("the client ends");
+    detach_from(client, "p1");
     let status = sb.umbel(["status", "p1", "--json"]).json();
     assert_eq!(status["state"], "ready", "the worker outlives the client");
 }
@@ -45,4 +36,19 @@ fn attach_refuses_without_a_terminal_and_for_dead_workers() {
         .status(1);
     sb.umbel(["attach", "nobody"]).status(1);
     sb.umbel(["attach", "Bad_Name"]).status(2);
+}
+
+/// Waits for tmux's status line naming worker `name`'s session in an attached client, detaches
+/// with `C-b d`, and checks that tmux says so and the client ends.
+pub(crate) fn detach_from(mut client: rexpect::session::PtySession, name: &str) {
+    client
+        .exp_string(&format!("[umbel-{name}]"))
+        .expect("tmux's status line names the worker's session");
+    client.send_control('b').expect("prefix");
+    client.send("d").expect("detach");
+    client.flush().expect("flush");
+    client
+        .exp_string("[detached")
+        .expect("tmux says it detached");
+    client.exp_eof().expect("the client ends");
 }

@@ -427,19 +427,11 @@ fn attach_takes_over_a_remote_workers_pane_through_ssh() {
         "{}",
         stderr(&piped)
     );
-    let mut client =
+    let client =
         rexpect::session::spawn_command(net.local.pty_command(&["attach", "at"]), Some(15_000))
             .expect("start umbel attach in a pty");
-    client
-        .exp_string("[umbel-at]")
-        .expect("tmux's status line on h1 names the worker's session");
-    client.send_control('b').expect("prefix");
-    client.send("d").expect("detach");
-    client.flush().expect("flush");
-    client
-        .exp_string("[detached")
-        .expect("tmux says it detached");
-    client.exp_eof().expect("the client ends");
+    // tmux's status line on h1 names the worker's session.
+    crate::attach::detach_from(client, "at");
     let status = json_of(&net.local.run(&["status", "at", "--json"]));
     assert_eq!(status["state"], "ready", "the worker outlives the client");
 }
