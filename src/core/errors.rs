@@ -207,39 +207,9 @@ impl Error {
         }
     }
 
-    /// A stable snake_case identifier for scripts and MCP hosts.
+    /// A stable snake_case identifier for scripts and MCP hosts (the table in `hints.rs`).
     pub fn code(&self) -> &'static str {
-        match self {
-            Error::Usage { .. } => "usage",
-            Error::InvalidName { .. } => "invalid_name",
-            Error::EnvUnset { .. } => "env_unset",
-            Error::CwdMissing { .. } => "cwd_missing",
-            Error::BinaryNotFound { .. } => "binary_not_found",
-            Error::Exists { .. } => "exists",
-            Error::NotFound { .. } => "not_found",
-            Error::Dead { .. } => "dead",
-            Error::Busy { .. } => "busy",
-            Error::NotSubmitted { .. } => "not_submitted",
-            Error::SignIn { .. } => "sign_in",
-            Error::DialogOpen { .. } => "dialog",
-            Error::StartupFailed { .. } => "startup_failed",
-            Error::Tmux { .. } => "tmux",
-            Error::Io { .. } => "io",
-            Error::Corrupt { .. } => "corrupt_state",
-            Error::NoAnswer { .. } => "no_answer",
-            Error::AnswerLost { .. } => "answer_lost",
-            Error::NoTurn { .. } => "no_turn",
-            Error::InvalidWorkflow { .. } => "invalid_workflow",
-            Error::CheckFailed { .. } => "check_failed",
-            Error::UserConfig { .. } => "user_config",
-            Error::TurnOutOfRange { .. } => "turn_out_of_range",
-            Error::StdinNotText { .. } => "stdin_not_text",
-            Error::Interrupted => "interrupted",
-            Error::HostUnreachable { .. } => "host_unreachable",
-            Error::HostKey { .. } => "host_key",
-            Error::RemoteUmbel { .. } => "remote_umbel",
-            Error::Remote { .. } => "remote",
-        }
+        self.code_and_hint().0
     }
 
     /// The last screen the error carries as evidence, if any.

@@ -1,52 +1,50 @@
 //! What to do next, per error kind and per wait outcome: one short sentence a person or a host
 //! model can act on. The CLI prints it after the error, `--json` and MCP carry it as `hint`, and
-//! an MCP error result's text holds it (hosts show the model only that text).
+//! an MCP error result's text holds it (hosts show the model only that text). The error table
+//! also carries each kind's stable code, so a new kind is one row.
 
 use super::errors::Error;
 use super::outcome::OutcomeKind;
 
 impl Error {
     /// The next step for this kind of error.
-    #[rustfmt::skip] // a table: one row per error kind, unwrapped
     pub fn hint(&self) -> &'static str {
+        self.code_and_hint().1
+    }
+
+    /// One row per error kind: its stable code (`Error::code`) and the next step (`hint`).
+    #[rustfmt::skip] // a table: one row per error kind, unwrapped
+    pub(super) fn code_and_hint(&self) -> (&'static str, &'static str) {
         match self {
-            Error::Usage { .. } => "check the arguments against `umbel <verb> --help` (over MCP: the tool's input schema, or umbel_help)",
-            Error::InvalidName { .. } => "name workers with lowercase letters, digits and `-`, starting with a letter or digit (at most 63 characters)",
-            Error::EnvUnset { .. } => "export the variable before starting umbel, or pass it as `--env NAME=value`",
-            Error::CwdMissing { .. } => "create the folder, or pass one that exists",
-            Error::BinaryNotFound { .. } => "install the CLI, or point the named UMBEL_*_BIN variable at it; `umbel doctor` checks",
-            Error::Exists { .. } => "pick another name, or `umbel kill --purge NAME` the old worker first",
-            Error::NotFound { .. } => "list the workers with `umbel ls` (umbel_ls)",
-            Error::Dead { .. } => "look at its last screen (`umbel capture NAME`), then `umbel kill --purge NAME` and spawn it again",
-            Error::Busy { .. } => "wait for the running turn to end (`umbel wait NAME`), then send again",
-            Error::NotSubmitted { .. } => "look at the screen (`umbel capture NAME`): the CLI may show a dialog; then send again",
-            Error::SignIn { .. } => "sign in once by running the CLI in a terminal, then spawn again",
-            Error::DialogOpen { .. } => "answer the dialog yourself (`umbel attach NAME`, detach with C-b d), then wait again",
-            Error::StartupFailed { .. } => "read the last screen in the error; `umbel doctor` checks tmux, the binaries and the hooks",
-            Error::Tmux { .. } => "run `umbel doctor` to check tmux and umbel's private socket",
-            Error::Io { .. } => "check that the path exists, is writable by you, and that the disk is not full",
-            Error::Corrupt { .. } => "the state cannot be read: `umbel kill --purge NAME` removes the worker and its folder",
-            Error::NoAnswer { .. } => "wait for the turn to end first (`umbel wait NAME`), then read",
-            Error::AnswerLost { .. } => "`umbel read NAME --all` shows the turns the transcript holds",
-            Error::NoTurn { .. } => "send a prompt first, or `wait --since POS` for whatever comes next",
-            Error::TurnOutOfRange { .. } => "pick a turn in range; `umbel read NAME --all` lists them",
-            Error::InvalidWorkflow { .. } => "fix each listed line; `umbel run --check FILE` checks a workflow without running it",
-            Error::UserConfig { .. } => "fix the named file (or move it aside), then spawn again",
-            Error::CheckFailed { .. } => "run the check command by hand in the worker's folder to see why it fails",
-            Error::StdinNotText { .. } => "pipe text, or pass the prompt as an argument",
-            Error::Interrupted => "run it again; the worker was left as it was",
-            Error::HostUnreachable { .. } => {
-                "check that `ssh HOST true` works from here (docs/remote.md); the worker there is untouched"
-            }
-            Error::HostKey { .. } => {
-                "verify the host's key fingerprint and accept it with `ssh HOST` once in a terminal"
-            }
-            Error::RemoteUmbel { .. } => {
-                "install the same umbel version on the host, on the PATH of `ssh HOST`, or set UMBEL_REMOTE_UMBEL"
-            }
-            Error::Remote { .. } => {
-                "act on the host's error as for a local worker (its code is in the message)"
-            }
+            Error::Usage { .. } => ("usage", "check the arguments against `umbel <verb> --help` (over MCP: the tool's input schema, or umbel_help)"),
+            Error::InvalidName { .. } => ("invalid_name", "name workers with lowercase letters, digits and `-`, starting with a letter or digit (at most 63 characters)"),
+            Error::EnvUnset { .. } => ("env_unset", "export the variable before starting umbel, or pass it as `--env NAME=value`"),
+            Error::CwdMissing { .. } => ("cwd_missing", "create the folder, or pass one that exists"),
+            Error::BinaryNotFound { .. } => ("binary_not_found", "install the CLI, or point the named UMBEL_*_BIN variable at it; `umbel doctor` checks"),
+            Error::Exists { .. } => ("exists", "pick another name, or `umbel kill --purge NAME` the old worker first"),
+            Error::NotFound { .. } => ("not_found", "list the workers with `umbel ls` (umbel_ls)"),
+            Error::Dead { .. } => ("dead", "look at its last screen (`umbel capture NAME`), then `umbel kill --purge NAME` and spawn it again"),
+            Error::Busy { .. } => ("busy", "wait for the running turn to end (`umbel wait NAME`), then send again"),
+            Error::NotSubmitted { .. } => ("not_submitted", "look at the screen (`umbel capture NAME`): the CLI may show a dialog; then send again"),
+            Error::SignIn { .. } => ("sign_in", "sign in once by running the CLI in a terminal, then spawn again"),
+            Error::DialogOpen { .. } => ("dialog", "answer the dialog yourself (`umbel attach NAME`, detach with C-b d), then wait again"),
+            Error::StartupFailed { .. } => ("startup_failed", "read the last screen in the error; `umbel doctor` checks tmux, the binaries and the hooks"),
+            Error::Tmux { .. } => ("tmux", "run `umbel doctor` to check tmux and umbel's private socket"),
+            Error::Io { .. } => ("io", "check that the path exists, is writable by you, and that the disk is not full"),
+            Error::Corrupt { .. } => ("corrupt_state", "the state cannot be read: `umbel kill --purge NAME` removes the worker and its folder"),
+            Error::NoAnswer { .. } => ("no_answer", "wait for the turn to end first (`umbel wait NAME`), then read"),
+            Error::AnswerLost { .. } => ("answer_lost", "`umbel read NAME --all` shows the turns the transcript holds"),
+            Error::NoTurn { .. } => ("no_turn", "send a prompt first, or `wait --since POS` for whatever comes next"),
+            Error::TurnOutOfRange { .. } => ("turn_out_of_range", "pick a turn in range; `umbel read NAME --all` lists them"),
+            Error::InvalidWorkflow { .. } => ("invalid_workflow", "fix each listed line; `umbel run --check FILE` checks a workflow without running it"),
+            Error::UserConfig { .. } => ("user_config", "fix the named file (or move it aside), then spawn again"),
+            Error::CheckFailed { .. } => ("check_failed", "run the check command by hand in the worker's folder to see why it fails"),
+            Error::StdinNotText { .. } => ("stdin_not_text", "pipe text, or pass the prompt as an argument"),
+            Error::Interrupted => ("interrupted", "run it again; the worker was left as it was"),
+            Error::HostUnreachable { .. } => ("host_unreachable", "check that `ssh HOST true` works from here (docs/remote.md); the worker there is untouched"),
+            Error::HostKey { .. } => ("host_key", "verify the host's key fingerprint and accept it with `ssh HOST` once in a terminal"),
+            Error::RemoteUmbel { .. } => ("remote_umbel", "install the same umbel version on the host, on the PATH of `ssh HOST`, or set UMBEL_REMOTE_UMBEL"),
+            Error::Remote { .. } => ("remote", "act on the host's error as for a local worker (its code is in the message)"),
         }
     }
 }

@@ -135,6 +135,33 @@ pub fn classified_hooks(
         .collect()
 }
 
+/// Asserts the class of every recorded hook whose event `expected` names (each of them recorded
+/// at least once), and that a `TurnEnded` payload carries the answer; returns all the hooks
+/// for the provider's own checks.
+#[track_caller]
+pub fn assert_hook_classes(
+    provider: &dyn crate::core::providers::ProviderModule,
+    records: &str,
+    expected: &[(&str, crate::core::providers::EventClass)],
+) -> Vec<(
+    String,
+    serde_json::Value,
+    crate::core::providers::EventClass,
+)> {
+    let hooks = classified_hooks(provider, records);
+    for (name, want) in expected {
+        let recorded: Vec<_> = hooks.iter().filter(|(event, ..)| event == name).collect();
+        assert!(!recorded.is_empty(), "no {name} hook recorded");
+        for (_, payload, class) in recorded {
+            assert_eq!(class, want, "{name}: {payload}");
+            if *want == crate::core::providers::EventClass::TurnEnded {
+                assert!(provider.answer_from_payload(payload).is_some(), "{payload}");
+            }
+        }
+    }
+    hooks
+}
+
 /// Asserts what `provider` makes of each startup screen.
 #[track_caller]
 pub fn assert_screens(

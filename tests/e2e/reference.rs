@@ -32,17 +32,18 @@ fn the_man_page_renders_without_a_state_root() {
     }
 }
 
-/// docs/mcp.md lists every error code `Error::code()` can give (read from its source).
+/// docs/mcp.md lists every error code `Error::code()` can give (read from its source: the
+/// `(code, hint)` table in hints.rs).
 #[test]
 fn the_mcp_docs_list_every_error_code() {
     let root = env!("CARGO_MANIFEST_DIR");
-    let source = std::fs::read_to_string(format!("{root}/src/core/errors.rs")).expect("errors.rs");
+    let source = std::fs::read_to_string(format!("{root}/src/core/hints.rs")).expect("hints.rs");
     let docs = std::fs::read_to_string(format!("{root}/docs/mcp.md")).expect("mcp.md");
-    let body = &source[source.find("pub fn code(").expect("Error::code")..];
-    let body = &body[..body.find("\n    }\n").expect("end of code()")];
+    let body = &source[source.find("fn code_and_hint(").expect("the error table")..];
+    let body = &body[..body.find("\n    }\n").expect("end of code_and_hint()")];
     let codes: Vec<&str> = body
         .lines()
-        .filter_map(|l| l.split("=> \"").nth(1)?.split('"').next())
+        .filter_map(|l| l.split("=> (\"").nth(1)?.split('"').next())
         .collect();
     assert!(codes.len() > 10, "{codes:?}");
     for code in codes {

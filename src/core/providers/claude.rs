@@ -19,18 +19,8 @@ use std::path::{Path, PathBuf};
 /// The Claude Code provider.
 pub struct Claude;
 
-/// Hook events umbel configures for claude.
-pub const HOOK_EVENTS: &[&str] = &[
-    "SessionStart",
-    "UserPromptSubmit",
-    "PreToolUse",
-    "PermissionRequest",
-    "PostToolUse",
-    "Notification",
-    "Stop",
-    "StopFailure",
-    "SessionEnd",
-];
+/// Hook events umbel configures for claude after the shared ones (`super::SHARED_HOOK_EVENTS`).
+const OWN_HOOK_EVENTS: &[&str] = &["Notification", "Stop", "StopFailure", "SessionEnd"];
 
 /// Configuration variables a claude worker inherits, by exact name (never a `CLAUDE_*` prefix:
 /// a host Claude Code session sets child markers there that turn a worker's transcript off).
@@ -101,7 +91,7 @@ pub fn encode_cwd(cwd: &Path) -> String {
 /// permission mode?" with the cursor on Yes, and a mode given in `--settings` is the documented
 /// way to keep that dialog closed.
 fn settings_json(input: &LaunchInput<'_>) -> Value {
-    let mut settings = json!({ "hooks": hooks_json(input.hook_command, HOOK_EVENTS, 30) });
+    let mut settings = json!({ "hooks": hooks_json(input.hook_command, &[SHARED_HOOK_EVENTS, OWN_HOOK_EVENTS].concat(), 30) });
     match input.on_permission {
         OnPermission::Allow => {
             settings["permissions"] = json!({ "defaultMode": "bypassPermissions" });
@@ -217,13 +207,9 @@ impl ProviderModule for Claude {
 
     fn classify(&self, event: &str, payload: Option<&Value>) -> EventClass {
         match event {
-            "SessionStart" => EventClass::Started,
-            "UserPromptSubmit" => EventClass::Submitted,
-            "Stop" => EventClass::TurnEnded,
             "StopFailure" => EventClass::TurnFailed {
                 reason: "api-error",
             },
-            "PermissionRequest" => EventClass::permission_request(payload),
             "Notification" => match payload.and_then(|p| str_field(p, "notification_type")) {
                 Some("permission_prompt") => EventClass::NeedsInput {
                     reason: "permission",
@@ -235,8 +221,7 @@ impl ProviderModule for Claude {
                 },
                 _ => EventClass::Other,
             },
-            "PreToolUse" | "PostToolUse" => EventClass::Progress,
-            _ => EventClass::Other,
+            _ => shared_hook_class(event, payload),
         }
     }
 

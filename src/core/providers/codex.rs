@@ -25,17 +25,8 @@ use std::time::Duration;
 /// The Codex CLI provider.
 pub struct Codex;
 
-/// Hook events umbel configures for codex.
-pub const HOOK_EVENTS: &[&str] = &[
-    "SessionStart",
-    "UserPromptSubmit",
-    "PreToolUse",
-    "PermissionRequest",
-    "PostToolUse",
-    "Stop",
-    "Interrupt",
-    "SessionEnd",
-];
+/// Hook events umbel configures for codex after the shared ones (`super::SHARED_HOOK_EVENTS`).
+const OWN_HOOK_EVENTS: &[&str] = &["Stop", "Interrupt", "SessionEnd"];
 
 const INHERIT: &[&str] = &[
     "OPENAI_API_KEY",
@@ -72,7 +63,7 @@ impl ProviderModule for Codex {
 
     fn launch(&self, input: &LaunchInput<'_>) -> Result<LaunchSpec> {
         let home = input.session_dir.join("codex-home");
-        let hooks = json!({ "hooks": hooks_json(input.hook_command, HOOK_EVENTS, 30) });
+        let hooks = json!({ "hooks": hooks_json(input.hook_command, &[SHARED_HOOK_EVENTS, OWN_HOOK_EVENTS].concat(), 30) });
         let user_config = input
             .user_files
             .iter()
@@ -162,15 +153,10 @@ impl ProviderModule for Codex {
 
     fn classify(&self, event: &str, payload: Option<&Value>) -> EventClass {
         match event {
-            "SessionStart" => EventClass::Started,
-            "UserPromptSubmit" => EventClass::Submitted,
-            "Stop" => EventClass::TurnEnded,
             "Interrupt" => EventClass::TurnFailed {
                 reason: "interrupted",
             },
-            "PermissionRequest" => EventClass::permission_request(payload),
-            "PreToolUse" | "PostToolUse" => EventClass::Progress,
-            _ => EventClass::Other,
+            _ => shared_hook_class(event, payload),
         }
     }
 

@@ -422,6 +422,29 @@ pub fn env_get<'a>(env: &'a [(String, String)], key: &str) -> Option<&'a str> {
         .filter(|v| !v.is_empty())
 }
 
+/// The hook events claude and codex both configure, first and in this order (codex reads
+/// claude's hook names and payloads); each provider's own events follow them.
+pub const SHARED_HOOK_EVENTS: &[&str] = &[
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+];
+
+/// How claude and codex both read the hook events they share (`SHARED_HOOK_EVENTS` and `Stop`);
+/// each provider matches its own events first and hands the rest here.
+pub fn shared_hook_class(event: &str, payload: Option<&serde_json::Value>) -> EventClass {
+    match event {
+        "SessionStart" => EventClass::Started,
+        "UserPromptSubmit" => EventClass::Submitted,
+        "Stop" => EventClass::TurnEnded,
+        "PermissionRequest" => EventClass::permission_request(payload),
+        "PreToolUse" | "PostToolUse" => EventClass::Progress,
+        _ => EventClass::Other,
+    }
+}
+
 /// One entry per event: `{"Event": [{"hooks": [{"type": "command", "command": "<cmd> Event", "timeout": T}]}]}`
 /// — the hooks shape Claude, Codex and Gemini all read.
 pub fn hooks_json(hook_command: &str, events: &[&str], timeout: u64) -> serde_json::Value {

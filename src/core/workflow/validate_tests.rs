@@ -24,11 +24,26 @@ fn check(yaml: &str) -> Result<Plan, Vec<Problem>> {
 /// Asserts the one problem in `yaml` is at `(line, column)` and says `says`.
 #[track_caller]
 fn assert_problem(yaml: &str, at: (u64, u64), says: &str) {
-    let p = only_problem(yaml);
+    let p = problem_saying(yaml, says);
     assert_eq!((p.line, p.column), at, "{p:?}");
-    assert!(p.message.contains(says), "{p:?}");
 }
 
+/// The one problem in `yaml`, asserted to say `says` (for more checks on where it is).
+#[track_caller]
+fn problem_saying(yaml: &str, says: &str) -> Problem {
+    let p = only_problem(yaml);
+    assert!(p.message.contains(says), "{p:?}");
+    p
+}
+
+/// `GOOD` with `from` (which must be in it, so a stale edit cannot pass unseen) replaced by `to`.
+#[track_caller]
+fn good_with(from: &str, to: &str) -> String {
+    assert!(GOOD.contains(from), "GOOD has no {from:?}");
+    GOOD.replace(from, to)
+}
+
+#[track_caller]
 fn only_problem(yaml: &str) -> Problem {
     let problems = check(yaml).expect_err("should be refused");
     assert_eq!(problems.len(), 1, "{problems:#?}");
@@ -97,13 +112,15 @@ fn a_good_file_plans_waves_with_worker_order() {
 #[test]
 fn a_typo_field_is_named_where_it_is() {
     assert_problem(
-        &GOOD.replace("    needs: [draft]", "    neds: [draft]"),
+        &good_with("    needs: [draft]", "    neds: [draft]"),
         (14, 5),
         "unknown field `neds`",
     );
-    let p = only_problem(&GOOD.replace("{provider: claude,", "{provder: claude,"));
+    let p = problem_saying(
+        &good_with("{provider: claude,", "{provder: claude,"),
+        "provder",
+    );
     assert_eq!(p.line, 3, "{p:?}");
-    assert!(p.message.contains("provder"), "{p:?}");
 }
 
 #[test]
@@ -117,22 +134,25 @@ fn a_cycle_is_named_step_by_step() {
 #[test]
 fn unknown_templates_and_references_point_at_the_template() {
     assert_problem(
-        &GOOD.replace("{{ env.TOPIC }}", "{{ env.TOPIC | upper }}"),
+        &good_with("{{ env.TOPIC }}", "{{ env.TOPIC | upper }}"),
         (10, 26),
         "unknown template `{{ env.TOPIC | upper }}`",
     );
     // In a block scalar the template is found on its own line.
     assert_problem(
-        &GOOD.replace("outputs.text }}", "outputs.nope }}"),
+        &good_with("outputs.text }}", "outputs.nope }}"),
         (17, 7),
         "declares no output `nope`",
     );
-    let p = only_problem(&GOOD.replace("    needs: [review]\n", ""));
-    assert!(p.message.contains("not among this step's needs"), "{p:?}");
-    let p = only_problem(&GOOD.replace("{{ env.TOPIC }}", "{{ env.NOT_SET }}"));
-    assert!(p.message.contains("NOT_SET is not set"), "{p:?}");
-    let p = only_problem(&GOOD.replace("{{ $session }}", "{{ $session"));
-    assert!(p.message.contains("never closed"), "{p:?}");
+    problem_saying(
+        &good_with("    needs: [review]\n", ""),
+        "not among this step's needs",
+    );
+    problem_saying(
+        &good_with("{{ env.TOPIC }}", "{{ env.NOT_SET }}"),
+        "NOT_SET is not set",
+    );
+    problem_saying(&good_with("{{ $session }}", "{{ $session"), "never closed");
 }
 
 #[test]
@@ -187,31 +207,30 @@ fn a_worker_s_cli_flags_are_checked_against_its_provider() {
     let flags = plan.workers["writer"].spawn.passthrough();
     assert_eq!(flags.len(), 3, "{flags:?}");
     assert_eq!(plan.workers["writer"].spawn.cli_args, ["--verbose"]);
-    let p = only_problem(&GOOD.replace("provider: gemini", "provider: gemini\n    maxTurns: 4"));
-    assert!(
-        p.message
-            .contains("worker `critic`: `--max-turns` is not available with gemini"),
-        "{p:?}"
+    problem_saying(
+        &good_with("provider: gemini", "provider: gemini\n    maxTurns: 4"),
+        "worker `critic`: `--max-turns` is not available with gemini",
     );
 }
 
 #[test]
 fn worker_names_are_the_runners_business() {
-    let p = only_problem(&GOOD.replace("{provider: claude,", "{name: w1, provider: claude,"));
-    assert!(p.message.contains("`name` is not allowed"), "{p:?}");
-    let p = only_problem(
+    problem_saying(
+        &good_with("{provider: claude,", "{name: w1, provider: claude,"),
+        "`name` is not allowed",
+    );
+    problem_saying(
         &GOOD
             .replace("  writer:", "  Writer:")
             .replace("worker: writer", "worker: Writer"),
+        "worker key `Writer`",
     );
-    assert!(p.message.contains("worker key `Writer`"), "{p:?}");
 }
 
 #[test]
 fn a_huge_file_is_refused_before_parsing() {
     let yaml = format!("{GOOD}# {}\n", "x".repeat(10 * 1024 * 1024));
-    let p = only_problem(&yaml);
-    assert!(p.message.contains("at most 1048576 bytes"), "{p:?}");
+    problem_saying(&yaml, "at most 1048576 bytes");
 }
 
 /// A billion laughs inside a value serde buffers whole (the untagged env value): without a
@@ -229,9 +248,8 @@ fn alias_bomb() -> String {
 
 #[test]
 fn an_alias_bomb_is_refused_by_the_replay_limit() {
-    let p = only_problem(&alias_bomb());
+    let p = problem_saying(&alias_bomb(), "alias replay limit exceeded");
     assert_eq!(p.line, 4, "{p:?}");
-    assert!(p.message.contains("alias replay limit exceeded"), "{p:?}");
 }
 
 #[test]
@@ -251,23 +269,28 @@ fn empty_sections_are_refused() {
 #[test]
 fn an_empty_prompt_is_refused_where_it_is_written() {
     assert_problem(
-        &GOOD.replace("    prompt: independent", "    prompt: \"\""),
+        &good_with("    prompt: independent", "    prompt: \"\""),
         (25, 13),
         "step `side`: `prompt:` is empty",
     );
-    let p = only_problem(&GOOD.replace("    prompt: independent", "    prompt: '  '"));
-    assert!(p.message.contains("is empty"), "{p:?}");
+    problem_saying(
+        &good_with("    prompt: independent", "    prompt: '  '"),
+        "is empty",
+    );
 }
 
 #[test]
 fn yaml_errors_speak_plain_words_not_the_parsers_options() {
-    let p = only_problem(&GOOD.replace("    prompt: independent", "    prompt: a\n    prompt: b"));
+    let p = only_problem(&good_with(
+        "    prompt: independent",
+        "    prompt: a\n    prompt: b",
+    ));
     assert_eq!((p.line, p.column), (26, 5), "{p:?}");
     assert_eq!(
         p.message,
         "`prompt` is given twice in the same map; keep one"
     );
-    let p = only_problem(&GOOD.replace("    prompt: independent", "    prompt: [1, 2]"));
+    let p = only_problem(&good_with("    prompt: independent", "    prompt: [1, 2]"));
     assert_eq!(p.message, "expected text here, not a list or a map");
     let p = only_problem("workers: 5\nsteps: []\n");
     assert!(p.message.starts_with("expected a map here"), "{p:?}");
