@@ -3,8 +3,7 @@
 //! what it read, so a look re-reads a worker's log, answer and transcript only when they grew.
 
 use super::Ctx;
-use super::remote::fleet::remote_rows;
-use super::status::status;
+use super::remote::fleet::status_everywhere;
 use super::wait::tool_name;
 use super::worker::Worker;
 use crate::adapters::files;
@@ -52,8 +51,7 @@ pub struct Fleet {
 impl Fleet {
     /// Every worker, what needs a person first.
     pub fn look(&mut self, ctx: &Ctx) -> Result<Vec<FleetRow>> {
-        let mut list = status(ctx, &StatusArgs::default())?;
-        list.extend(remote_statuses(ctx));
+        let list = status_everywhere(ctx, &StatusArgs::default())?;
         self.read
             .retain(|name, _| list.iter().any(|s| &s.name == name));
         let mut rows: Vec<FleetRow> = list
@@ -116,16 +114,6 @@ impl Fleet {
         self.usage.insert(path, (len, usage));
         usage
     }
-}
-
-/// The workers on other hosts, as their hosts list them (a host that did not answer lists its
-/// workers `unreachable`). Their logs and transcripts are there, not here: `top` shows their
-/// state and why they wait, and refreshes them on its periodic look.
-fn remote_statuses(ctx: &Ctx) -> Vec<WorkerStatus> {
-    remote_rows(ctx)
-        .into_iter()
-        .filter_map(|row| serde_json::from_value(row).ok())
-        .collect()
 }
 
 /// The turn and the line of a worker whose log is at `status.position`.

@@ -11,8 +11,9 @@ use crate::core::args::{
     CaptureArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
 };
 use crate::core::errors::Result;
+use crate::operations::remote::fleet::status_everywhere;
 use crate::operations::worker::Worker;
-use crate::operations::{Ctx, inspect, kill, read, remote, spawn, status, turn};
+use crate::operations::{Ctx, inspect, kill, read, remote, spawn, turn};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::handler::server::wrapper::Parameters;
@@ -229,7 +230,7 @@ impl UmbelServer {
             &request,
             "umbel_status",
             None,
-            move |ctx| status::status(ctx, &args),
+            move |ctx| status_everywhere(ctx, &args),
             |list| reply::workers(&list),
         )
         .await
@@ -246,7 +247,7 @@ impl UmbelServer {
             &request,
             "umbel_ls",
             None,
-            |ctx| status::status(ctx, &StatusArgs::default()),
+            |ctx| status_everywhere(ctx, &StatusArgs::default()),
             |list| reply::workers(&list),
         )
         .await

@@ -3,10 +3,14 @@
 //! `unreachable` and holds up nothing else.
 
 use super::super::Ctx;
+use super::super::status::status;
 use super::forward::{Request, forward};
-use super::records;
+use super::records::{self, find};
 use crate::adapters::ssh::{Ssh, Stdout};
+use crate::core::args::StatusArgs;
+use crate::core::errors::Result;
 use crate::core::remote::RemoteRecord;
+use crate::core::status::WorkerStatus;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
@@ -88,4 +92,29 @@ fn missing(record: &RemoteRecord, problem: &str) -> Value {
         "position": 0,
         "sessionId": "",
     })
+}
+
+/// The remote workers as [`WorkerStatus`] rows (each with its `host`).
+pub fn remote_statuses(ctx: &Ctx) -> Vec<WorkerStatus> {
+    remote_rows(ctx)
+        .into_iter()
+        .filter_map(|row| serde_json::from_value(row).ok())
+        .collect()
+}
+
+/// `status` over every host, for the faces that take rows (MCP, `top`): this machine's
+/// workers, then every host's; with a name, that worker wherever it runs.
+pub fn status_everywhere(ctx: &Ctx, args: &StatusArgs) -> Result<Vec<WorkerStatus>> {
+    if let Some(name) = &args.name
+        && find(ctx, name)?.is_some()
+    {
+        let mut rows = remote_statuses(ctx);
+        rows.retain(|row| &row.name == name);
+        return Ok(rows);
+    }
+    let mut list = status(ctx, args)?;
+    if args.name.is_none() {
+        list.extend(remote_statuses(ctx));
+    }
+    Ok(list)
 }

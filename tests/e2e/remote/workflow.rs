@@ -96,6 +96,20 @@ fn the_mcp_tools_drive_a_remote_worker() {
         assert_eq!(outcome["outcome"], "stop", "{outcome}");
         let answer = mcp.ok("umbel_read", json!({ "name": "mc" })).await;
         assert_eq!(answer["text"], "via mcp", "{answer}");
+        // The fleet tools list it with its host, as `ls` does; by name, its host's status.
+        let listed = mcp.ok("umbel_ls", json!({})).await;
+        let row = listed["workers"]
+            .as_array()
+            .and_then(|w| w.iter().find(|r| r["name"] == "mc"))
+            .unwrap_or_else(|| panic!("mc missing from {listed}"))
+            .clone();
+        assert_eq!(
+            (&row["host"], &row["state"]),
+            (&json!("h1"), &json!("ready")),
+            "{row}"
+        );
+        let one = mcp.ok("umbel_status", json!({ "name": "mc" })).await;
+        assert_eq!(one["workers"][0]["host"], "h1", "{one}");
         let missing = mcp
             .err("umbel_spawn", json!({ "name": "mc2", "host": "nowhere" }))
             .await;
