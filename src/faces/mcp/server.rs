@@ -13,7 +13,7 @@ use crate::core::args::{
 use crate::core::errors::Result;
 use crate::operations::remote::fleet::status_everywhere;
 use crate::operations::worker::Worker;
-use crate::operations::{Ctx, inspect, kill, read, remote, spawn, turn};
+use crate::operations::{Ctx, inspect, kill, remote, spawn, turn};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::handler::server::wrapper::Parameters;
@@ -151,13 +151,7 @@ impl UmbelServer {
             &request,
             "umbel_send",
             None,
-            move |ctx| {
-                if let Some(at) = remote::find(ctx, &args.name)? {
-                    return remote::verbs::send(ctx, &at, &prompt, &args.guard);
-                }
-                let worker = Worker::load(ctx, &args.name)?;
-                turn::submit(ctx, &worker, &prompt, &args.guard)
-            },
+            move |ctx| remote::anywhere::send(ctx, &args.name, &prompt, &args.guard),
             |position| reply::sent(&name, position),
         )
         .await
@@ -205,13 +199,7 @@ impl UmbelServer {
             &request,
             "umbel_read",
             None,
-            move |ctx| {
-                if let Some(at) = remote::find(ctx, &args.name)? {
-                    return remote::verbs::reading(ctx, &at, &args);
-                }
-                let worker = Worker::load(ctx, &args.name)?;
-                read::read_any(ctx, &worker, &args)
-            },
+            move |ctx| remote::anywhere::reading(ctx, &args),
             reply_turns::reading,
         )
         .await

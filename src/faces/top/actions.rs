@@ -1,48 +1,22 @@
-//! What `top`'s keys do to a worker — send, kill, read its answer, its event log, attach —
-//! here or on its host: a worker spawned with `--host` is driven through the umbel there, as
-//! the verbs on the command line drive it.
+//! What `top`'s keys do to a worker — kill, its event log, attach — here or on its host: a
+//! worker spawned with `--host` is driven through the umbel there, as the verbs on the command
+//! line drive it (send and read go through `operations::remote::anywhere`, as MCP's do).
 
 use crate::adapters::ssh::{Ssh, Stdout};
-use crate::core::args::{AttachArgs, GuardArgs, KillArgs, LogsArgs};
+use crate::core::args::{AttachArgs, KillArgs, LogsArgs};
 use crate::core::errors::Result;
 use crate::core::remote::RemoteRecord;
 use crate::operations::remote;
 use crate::operations::remote::forward::Request;
-use crate::operations::worker::{Answer, Worker};
-use crate::operations::{Ctx, attach, inspect, kill, read, send};
+use crate::operations::{Ctx, attach, inspect, kill};
 
-/// Sends `prompt`; the position it was sent at.
-pub fn send_prompt(ctx: &Ctx, name: &str, prompt: &str) -> Result<usize> {
-    let guard = GuardArgs::default();
-    match remote::find(ctx, name)? {
-        Some(at) => remote::verbs::send(ctx, &at, prompt.as_bytes(), &guard),
-        None => {
-            let worker = Worker::load(ctx, name)?;
-            send::send_turn(ctx, &worker, prompt.as_bytes(), &guard)
-        }
-    }
-}
-
-/// Ends the worker (its folder is kept, as `umbel kill NAME`).
+/// Ends the worker, here or on its host (its folder is kept, as `umbel kill NAME`).
 pub fn kill_worker(ctx: &Ctx, name: &str) -> Result<()> {
-    match remote::find(ctx, name)? {
-        Some(at) => remote::verbs::kill(ctx, &at, false),
-        None => {
-            let args = KillArgs {
-                name: Some(name.to_string()),
-                ..KillArgs::default()
-            };
-            kill::kill(ctx, &args).map(|_| ())
-        }
-    }
-}
-
-/// The answer of its last finished turn.
-pub fn last_answer(ctx: &Ctx, name: &str) -> Result<Answer> {
-    match remote::find(ctx, name)? {
-        Some(at) => remote::verbs::answer(ctx, &at),
-        None => read::read(ctx, &Worker::load(ctx, name)?),
-    }
+    let args = KillArgs {
+        name: Some(name.to_string()),
+        ..KillArgs::default()
+    };
+    kill::kill(ctx, &args).map(|_| ())
 }
 
 /// Its event log, a line an event.

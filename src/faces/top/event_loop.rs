@@ -14,11 +14,12 @@ use super::model::{Mode, View};
 use super::render::draw;
 use crate::adapters::fleet_watch::FleetWatch;
 use crate::adapters::host::now_ms;
+use crate::core::args::GuardArgs;
 use crate::core::errors::{Error, Result};
 use crate::core::fleet::Shown;
 use crate::core::name::WorkerName;
-use crate::operations::Ctx;
 use crate::operations::fleet::{Fleet, FleetRow};
+use crate::operations::{Ctx, remote};
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, Event, KeyEvent};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
@@ -130,9 +131,16 @@ impl Live<'_> {
             }
             Effect::Send(name, prompt) => {
                 self.view.note = Some(format!("sending to {name}…"));
-                self.in_background(move |ctx| match actions::send_prompt(ctx, &name, &prompt) {
-                    Ok(position) => format!("sent to {name} (position {position})"),
-                    Err(e) => format!("send to {name} failed: {e}"),
+                self.in_background(move |ctx| {
+                    match remote::anywhere::send(
+                        ctx,
+                        &name,
+                        prompt.as_bytes(),
+                        &GuardArgs::default(),
+                    ) {
+                        Ok(position) => format!("sent to {name} (position {position})"),
+                        Err(e) => format!("send to {name} failed: {e}"),
+                    }
                 });
             }
             Effect::Kill(name) => {
@@ -192,7 +200,7 @@ fn open_pager(view: &mut View, screen: &Screen, paged: Paged) {
 }
 
 fn answer_lines(ctx: &Ctx, name: &str) -> Paged {
-    match actions::last_answer(ctx, name) {
+    match remote::anywhere::last_answer(ctx, name) {
         Ok(answer) => Ok((
             format!(" {name}: last answer ({}) ", answer.source),
             answer.text.lines().map(str::to_string).collect(),

@@ -2,6 +2,7 @@
 //! host (`ssh HOST umbel remote-exec`, the request on the channel's stdin); the local state
 //! keeps only `remote/<name>.json` (the host). See docs/remote.md.
 
+pub mod anywhere;
 pub mod fleet;
 pub mod forward;
 pub mod records;
