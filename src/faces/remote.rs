@@ -4,15 +4,14 @@
 
 use super::output::{out_json, outln, report};
 use super::print::PrintArgs;
-use super::status_view::{age, print_aligned, warn_problems};
+use super::status_view::{print_table, warn_problems};
 use crate::adapters::ssh::{Ssh, Stdout};
 use crate::core::args::StatusArgs;
 use crate::core::errors::Result;
 use crate::core::remote::{check_host, classify, forwarded_argv};
+use crate::operations::Ctx;
 use crate::operations::remote::forward::Request;
 use crate::operations::remote::{self, fleet, records};
-use crate::operations::{Ctx, status};
-use serde_json::Value;
 
 /// What a command line asks of workers, as far as hosts matter.
 #[derive(Debug)]
@@ -140,38 +139,12 @@ fn kill_all(ctx: &Ctx, purge: bool) {
 
 /// `status`/`ls` with hosts: the local workers, then each host's, with a HOST column.
 fn fleet_view(ctx: &Ctx, json: bool) -> Result<u8> {
-    let local = status::status(ctx, &StatusArgs::default())?;
-    warn_problems(&local);
-    let mut rows: Vec<Value> = local
-        .iter()
-        .filter_map(|s| serde_json::to_value(s).ok())
-        .collect();
-    for row in fleet::remote_rows(ctx) {
-        if let (Some(name), Some(problem)) = (row["name"].as_str(), row["problem"].as_str()) {
-            eprintln!("umbel: warning: worker `{name}`: {problem}");
-        }
-        rows.push(row);
-    }
+    let list = fleet::status_everywhere(ctx, &StatusArgs::default())?;
+    warn_problems(&list);
     if json {
-        out_json(&rows);
-        return Ok(0);
+        out_json(&list);
+    } else {
+        print_table(&list);
     }
-    let now = crate::adapters::host::now_ms();
-    let text = |v: &Value| v.as_str().unwrap_or("-").to_string();
-    let table: Vec<[String; 6]> = rows
-        .iter()
-        .map(|r| {
-            [
-                text(&r["name"]),
-                r["host"].as_str().unwrap_or("local").to_string(),
-                text(&r["provider"]),
-                text(&r["state"]),
-                age(r["createdAt"].as_u64().unwrap_or(0), now),
-                text(&r["cwd"]),
-            ]
-        })
-        .collect();
-    let header = ["NAME", "HOST", "PROVIDER", "STATE", "AGE", "CWD"].map(String::from);
-    print_aligned(&header, &table);
     Ok(0)
 }

@@ -44,26 +44,37 @@ pub fn warn_problems(list: &[WorkerStatus]) {
     }
 }
 
-/// The fleet, one row per worker (an empty fleet says so on stderr).
+/// The fleet, one row per worker (an empty fleet says so on stderr); a HOST column once any
+/// worker runs on another host (`local` for this machine's).
 pub fn print_table(list: &[WorkerStatus]) {
     if list.is_empty() {
         eprintln!("umbel: no workers");
         return;
     }
     let now = crate::adapters::host::now_ms();
-    let rows: Vec<[String; 5]> = list
+    let hosts = list.iter().any(|s| s.host.is_some());
+    let mut header = vec!["NAME"];
+    if hosts {
+        header.push("HOST");
+    }
+    header.extend(["PROVIDER", "STATE", "AGE", "CWD"]);
+    let rows: Vec<Vec<String>> = list
         .iter()
         .map(|s| {
-            [
-                s.name.clone(),
+            let mut row = vec![s.name.clone()];
+            if hosts {
+                row.push(s.host.clone().unwrap_or_else(|| "local".into()));
+            }
+            row.extend([
                 s.provider.clone(),
                 s.state.as_str().to_string(),
                 age(s.created_at, now),
                 s.cwd.clone(),
-            ]
+            ]);
+            row
         })
         .collect();
-    let header = ["NAME", "PROVIDER", "STATE", "AGE", "CWD"].map(String::from);
+    let header: Vec<String> = header.into_iter().map(String::from).collect();
     print_aligned(&header, &rows);
 }
 
@@ -79,16 +90,16 @@ pub fn age(created_at: u64, now: u64) -> String {
 }
 
 /// Prints `header` and `rows` as columns two spaces apart (the `ls` look).
-pub fn print_aligned<const N: usize>(header: &[String; N], rows: &[[String; N]]) {
-    let mut widths = header.clone().map(|h| h.chars().count());
+pub fn print_aligned(header: &[String], rows: &[Vec<String>]) {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for row in rows {
         for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
         }
     }
-    let line = |row: &[String; N]| {
+    let line = |row: &[String]| {
         row.iter()
-            .zip(widths)
+            .zip(&widths)
             .map(|(cell, w)| format!("{cell:<w$}"))
             .collect::<Vec<_>>()
             .join("  ")
@@ -96,6 +107,6 @@ pub fn print_aligned<const N: usize>(header: &[String; N], rows: &[[String; N]])
             .to_string()
     };
     let mut text = vec![line(header)];
-    text.extend(rows.iter().map(line));
+    text.extend(rows.iter().map(|r| line(r)));
     outln(&text.join("\n"));
 }

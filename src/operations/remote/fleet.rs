@@ -10,7 +10,7 @@ use crate::adapters::ssh::{Ssh, Stdout};
 use crate::core::args::StatusArgs;
 use crate::core::errors::Result;
 use crate::core::remote::RemoteRecord;
-use crate::core::status::WorkerStatus;
+use crate::core::status::{ListedState, Unreadable, WorkerStatus};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
@@ -94,12 +94,35 @@ fn missing(record: &RemoteRecord, problem: &str) -> Value {
     })
 }
 
-/// The remote workers as [`WorkerStatus`] rows (each with its `host`).
+/// The remote workers as [`WorkerStatus`] rows (each with its `host`); a row its host
+/// printed in a shape this umbel cannot read is kept as `corrupt`, with why.
 pub fn remote_statuses(ctx: &Ctx) -> Vec<WorkerStatus> {
     remote_rows(ctx)
         .into_iter()
-        .filter_map(|row| serde_json::from_value(row).ok())
+        .map(|row| serde_json::from_value(row.clone()).unwrap_or_else(|e| unreadable_row(&row, &e)))
         .collect()
+}
+
+fn unreadable_row(row: &Value, error: &serde_json::Error) -> WorkerStatus {
+    let text = |key: &str| row[key].as_str().unwrap_or_default().to_string();
+    WorkerStatus {
+        name: text("name"),
+        host: row["host"].as_str().map(str::to_string),
+        provider: text("provider"),
+        model: None,
+        state: ListedState::Unreadable(Unreadable::Corrupt),
+        problem: Some(format!("its host's status of it cannot be read: {error}")),
+        degraded: None,
+        needs_input: None,
+        pending_tool: None,
+        cwd: text("cwd"),
+        created_at: row["createdAt"].as_u64().unwrap_or(0),
+        last_event_at: None,
+        position: 0,
+        exit: None,
+        session_id: String::new(),
+        transcript_path: None,
+    }
 }
 
 /// `status` over every host, for the faces that take rows (MCP, `top`): this machine's
