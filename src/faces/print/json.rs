@@ -169,15 +169,20 @@ fn claude_model_usage(model: &str, t: &Tokens, cost: f64) -> Value {
     })
 }
 
-/// The codex events: `thread.started`, `turn.started`, the body, the end.
+/// The codex events: the start, the body, the end.
 fn codex(done: &Done) -> Vec<Value> {
-    let mut events = vec![
-        json!({ "type": "thread.started", "thread_id": done.session_id }),
-        json!({ "type": "turn.started" }),
-    ];
+    let mut events = codex_start(&done.session_id);
     events.extend(codex_body(done));
     events.extend(codex_end(done));
     events
+}
+
+/// The first events of `codex exec --json`: `thread.started`, `turn.started`.
+pub fn codex_start(session_id: &str) -> Vec<Value> {
+    vec![
+        json!({ "type": "thread.started", "thread_id": session_id }),
+        json!({ "type": "turn.started" }),
+    ]
 }
 
 /// The items of a codex turn, from its stats: its shell commands as `command_execution` items

@@ -114,12 +114,7 @@ fn now() -> String {
 /// The stream's first events. What only the CLI knows (its tools, version, key source) is null.
 fn init(meta: &Meta) -> Vec<Value> {
     let event = match meta.provider {
-        Provider::Codex => {
-            return vec![
-                json!({ "type": "thread.started", "thread_id": meta.session_id }),
-                json!({ "type": "turn.started" }),
-            ];
-        }
+        Provider::Codex => return json::codex_start(&meta.session_id),
         Provider::Gemini => json!({
             "type": "init",
             "timestamp": now(),
