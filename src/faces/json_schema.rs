@@ -100,24 +100,23 @@ pub struct RunCheck {
     pub waves: Vec<Vec<String>>,
 }
 
-/// `read --json`: the last answer, one turn (`--turn`), or a list of turns (`--all`,
+/// What `read` shows: the last answer, one turn (`--turn`), or a list of turns (`--all`,
 /// `--since-turn`).
+// `L` is the list's form: an array on the command line, an object over MCP.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(untagged)]
-pub enum ReadJson {
+pub enum Read<L> {
     Last(Box<Answer>),
     One(Box<TurnText>),
-    Turns(Vec<TurnText>),
+    Turns(L),
 }
 
-/// `umbel_read`'s structured content: as [`ReadJson`], with the list wrapped in `{turns}`.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-#[serde(untagged)]
-pub enum ReadTool {
-    Last(Box<Answer>),
-    One(Box<TurnText>),
-    Turns(Turns),
-}
+/// `read --json`: the list is an array.
+pub type ReadJson = Read<Vec<TurnText>>;
+
+/// `umbel_read`'s structured content: the list wrapped in `{turns}` (a tool's structured
+/// content must be an object).
+pub type ReadTool = Read<Turns>;
 
 /// `status --json`: one worker (with a name), or all of them.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
