@@ -25,22 +25,41 @@ fn a_killed_tmux_server_leaves_every_worker_reported_dead_not_hung() {
     }
 }
 
+/// A user config file the CLI itself would refuse is refused with its place before anything
+/// starts (gemini's is JSON with comments, read as gemini reads it).
 #[test]
-fn an_invalid_codex_config_is_refused_with_its_line_and_nothing_starts() {
-    let sb = Sandbox::new();
-    let config = sb.home.join(".codex/config.toml");
-    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
-    sb.write(&config, "model = \"gpt-user\"\n[projects\n");
-    let out = sb.cmd("spawn --name bad --provider codex --json").status(1);
-    let text = format!("{}{}", out.stderr(), out.stdout());
-    assert!(text.contains("user_config"), "{text}");
-    assert!(
-        text.contains(&format!("{}:2:10:", config.display())),
-        "{text}"
-    );
-    assert!(sb.tmux_servers().is_empty(), "no tmux server was started");
-    assert!(sb.worker_dirs().is_empty());
-    assert!(sb.ls().is_empty());
+fn an_invalid_user_config_is_refused_with_its_line_and_nothing_starts() {
+    for (provider, file, text, place) in [
+        (
+            "codex",
+            ".codex/config.toml",
+            "model = \"gpt-user\"\n[projects\n",
+            "2:10",
+        ),
+        (
+            "gemini",
+            ".gemini/settings.json",
+            "{\n  // mine\n  \"a\" 1\n}\n",
+            "3:7",
+        ),
+    ] {
+        let sb = Sandbox::new();
+        let config = sb.home.join(file);
+        std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+        sb.write(&config, text);
+        let out = sb
+            .cmd(&format!("spawn --name bad --provider {provider} --json"))
+            .status(1);
+        let text = format!("{}{}", out.stderr(), out.stdout());
+        assert!(text.contains("user_config"), "{text}");
+        assert!(
+            text.contains(&format!("{}:{place}:", config.display())),
+            "{text}"
+        );
+        assert!(sb.tmux_servers().is_empty(), "no tmux server was started");
+        assert!(sb.worker_dirs().is_empty());
+        assert!(sb.ls().is_empty());
+    }
 }
 
 #[test]

@@ -15,7 +15,9 @@
 
 // The provider seam's shared types and helpers (`mod.rs`).
 use super::*;
+use crate::core::errors::{Error, Result};
 use crate::core::worker_env::ProviderEnv;
+use json_comments::{CommentSettings, StripComments};
 use serde_json::{Value, json};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -83,8 +85,8 @@ fn add_hooks(settings: &mut serde_json::Map<String, Value>, hook_command: &str) 
 
 /// The user's trusted folders, and the worker's own: its cwd and every `--add-dir` (else
 /// gemini asks "Do you trust the following folders being added to this workspace?").
-fn trusted_folders(input: &LaunchInput<'_>) -> serde_json::Map<String, Value> {
-    let mut trusted = user_json(input, "trustedFolders.json");
+fn trusted_folders(input: &LaunchInput<'_>) -> Result<serde_json::Map<String, Value>> {
+    let mut trusted = user_json(input, "trustedFolders.json")?;
     trusted.insert(
         input.cwd.to_string_lossy().into_owned(),
         json!("TRUST_FOLDER"),
@@ -94,7 +96,7 @@ fn trusted_folders(input: &LaunchInput<'_>) -> serde_json::Map<String, Value> {
             trusted.insert(path.clone(), json!("TRUST_FOLDER"));
         }
     }
-    trusted
+    Ok(trusted)
 }
 
 /// Credential files linked from the user's `~/.gemini`.
@@ -148,14 +150,31 @@ fn exclude_headless_tools(settings: &mut serde_json::Map<String, Value>) {
     }
 }
 
-fn user_json(input: &LaunchInput<'_>, file: &str) -> serde_json::Map<String, Value> {
-    input
-        .user_files
-        .iter()
-        .find(|(p, _)| p.ends_with(file))
-        .and_then(|(_, text)| serde_json::from_str::<Value>(text).ok())
-        .and_then(|v| v.as_object().cloned())
-        .unwrap_or_default()
+/// The user's `file` (a JSON object), read as gemini reads it: through strip-json-comments
+/// (`//` and `/* */` comments, positions kept). No file is an empty object; one gemini would
+/// refuse is an error at its line and column rather than a worker without the user's settings.
+fn user_json(input: &LaunchInput<'_>, file: &str) -> Result<serde_json::Map<String, Value>> {
+    let Some((path, text)) = input.user_files.iter().find(|(p, _)| p.ends_with(file)) else {
+        return Ok(serde_json::Map::new());
+    };
+    let plain = StripComments::with_settings(CommentSettings::c_style(), text.as_bytes());
+    let invalid = |line, column, message: String| Error::UserConfig {
+        provider: "gemini",
+        file: path.clone(),
+        line,
+        column,
+        message,
+    };
+    match serde_json::from_reader::<_, Value>(plain) {
+        Ok(Value::Object(object)) => Ok(object),
+        Ok(_) => Err(invalid(1, 1, "not a JSON object".into())),
+        Err(e) => {
+            // serde_json ends its message with the place, which the error already leads with.
+            let message = e.to_string();
+            let message = message.split(" at line ").next().unwrap_or_default();
+            Err(invalid(e.line(), e.column(), message.to_string()))
+        }
+    }
 }
 
 impl ProviderModule for Gemini {
@@ -166,10 +185,10 @@ impl ProviderModule for Gemini {
     fn launch(&self, input: &LaunchInput<'_>) -> crate::core::errors::Result<LaunchSpec> {
         let home = input.session_dir.join("gemini-home");
         let dir = home.join(".gemini");
-        let mut settings = user_json(input, "settings.json");
+        let mut settings = user_json(input, "settings.json")?;
         add_hooks(&mut settings, input.hook_command);
         let mut args = vec!["--session-id".to_string(), input.session_id.to_string()];
-        let trusted = trusted_folders(input);
+        let trusted = trusted_folders(input)?;
         if let Some(model) = input.model {
             args.extend(["-m".to_string(), model.to_string()]);
         }

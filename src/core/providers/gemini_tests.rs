@@ -304,3 +304,75 @@ fn output_tokens_come_from_the_gemini_record_counted_once() {
         "an error turn has no usage"
     );
 }
+
+/// The worker's settings of `user_files` (as launch builds them from the user's files).
+fn worker_settings(user_files: &[(PathBuf, String)]) -> crate::core::errors::Result<Value> {
+    let env = vec![("HOME".to_string(), "/home/u".to_string())];
+    let spec = Gemini.launch(&LaunchInput {
+        env: &env,
+        user_files,
+        ..launch_input("/s/sessions/g1")
+    })?;
+    Ok(serde_json::from_str(&spec.files[0].1).unwrap())
+}
+
+/// gemini reads its settings and trusted folders through strip-json-comments (0.61.0's
+/// `_doLoadSettings`, `parseTrustedFoldersJson`): a commented file is the user's file, kept.
+#[test]
+fn commented_user_files_are_read_as_gemini_reads_them() {
+    let user = vec![
+        (
+            PathBuf::from("/home/u/.gemini/settings.json"),
+            "{\n  // how I sign in\n  \"security\": {\"auth\": {\"selectedType\": \"oauth-personal\"}},\n  /* a URL in a string is not a comment: */ \"x\": \"http://a//b\"\n}\n".to_string(),
+        ),
+        (
+            PathBuf::from("/home/u/.gemini/trustedFolders.json"),
+            "{\n  // mine\n  \"/other\": \"TRUST_FOLDER\"\n}".to_string(),
+        ),
+    ];
+    let settings = worker_settings(&user).unwrap();
+    assert_eq!(
+        settings["security"]["auth"]["selectedType"],
+        "oauth-personal"
+    );
+    assert_eq!(settings["x"], "http://a//b");
+    let env = vec![("HOME".to_string(), "/home/u".to_string())];
+    let spec = Gemini
+        .launch(&LaunchInput {
+            env: &env,
+            user_files: &user,
+            ..launch_input("/s/sessions/g1")
+        })
+        .unwrap();
+    let trusted: Value = serde_json::from_str(&spec.files[1].1).unwrap();
+    assert_eq!(trusted["/other"], "TRUST_FOLDER");
+}
+
+/// A file gemini itself would refuse is said, with its place, before anything starts, instead
+/// of the worker silently running without the user's settings (signed out, other model).
+#[test]
+fn an_unreadable_user_file_is_a_typed_error_at_its_line_and_column() {
+    for (file, text, line, column) in [
+        ("settings.json", "{\n  \"a\": 1,\n  \"b\" 2\n}", 3, 7),
+        ("trustedFolders.json", "[\"not an object\"]", 1, 1),
+    ] {
+        let path = PathBuf::from(format!("/home/u/.gemini/{file}"));
+        let error = worker_settings(&[(path.clone(), text.to_string())]).unwrap_err();
+        match error {
+            crate::core::errors::Error::UserConfig {
+                provider,
+                file: said,
+                line: l,
+                column: c,
+                ..
+            } => {
+                assert_eq!(
+                    (provider, said, l, c),
+                    ("gemini", path, line, column),
+                    "{file}"
+                );
+            }
+            other => panic!("{file}: {other:?}"),
+        }
+    }
+}
