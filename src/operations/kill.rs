@@ -59,6 +59,17 @@ pub fn kill_worker(ctx: &Ctx, worker: &Worker, purge: bool) -> Result<()> {
     end(ctx, &worker.name, worker.session(), purge)
 }
 
+/// Ends a session nobody will use (a spawn that failed after starting its CLI): its processes
+/// as `kill` ends them (a child ignoring the pane's hangup included), then the session.
+pub fn abandon(ctx: &Ctx, session: &str) {
+    if let Ok(pane) = ctx.tmux.pane(session)
+        && let (Liveness::Alive, Some(pid)) = (&pane.liveness, pane.pid)
+    {
+        end_group(pid, TERM_GRACE);
+    }
+    let _ = ctx.tmux.kill_session(session);
+}
+
 /// Ends the worker's processes and session, then purges its folder or leaves a tombstone.
 fn end(ctx: &Ctx, name: &WorkerName, session: &str, purge: bool) -> Result<()> {
     let pane = ctx.tmux.pane(session)?;

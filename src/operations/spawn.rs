@@ -53,7 +53,7 @@ pub fn spawn(ctx: &Ctx, args: &SpawnArgs) -> Result<Meta> {
     match launch(ctx, args, &plan, &name) {
         Ok(meta) => Ok(meta),
         Err(e) => {
-            let _ = ctx.tmux.kill_session(&name.tmux_session());
+            super::kill::abandon(ctx, &name.tmux_session());
             ctx.tmux.delete_buffer(&env_buffer(&name));
             let _ = ctx.state.remove_session(&name);
             Err(e)

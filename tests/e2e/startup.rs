@@ -175,3 +175,33 @@ fn a_cli_that_dies_at_startup_is_reported_with_its_status() {
         .status(1);
     assert!(sb.worker_dirs().is_empty());
 }
+
+/// A spawn that fails after the CLI started ends its whole process group as `kill` does
+/// (SIGTERM, then SIGKILL): a child that ignores the pane's hangup is not left running.
+#[test]
+fn a_failed_spawn_leaves_no_process_behind() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario(
+        "s",
+        json!({ "startup": { "stubborn_child": true, "delay_ms": 600000 } }),
+    );
+    sb.umbel([
+        "spawn",
+        "--name",
+        "slow",
+        "--startup-timeout",
+        "2s",
+        "--env",
+        &scenario,
+    ])
+    .status(1);
+    assert!(sb.worker_dirs().is_empty());
+    assert!(
+        eventually(std::time::Duration::from_secs(10), || processes_under(
+            &sb.root
+        )
+        .is_empty()),
+        "left running: {:?}",
+        processes_under(&sb.root)
+    );
+}

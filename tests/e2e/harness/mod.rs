@@ -470,3 +470,15 @@ pub fn answers_of(all: &Value) -> Vec<&str> {
         .filter_map(|t| t["answer"].as_str())
         .collect()
 }
+
+/// Polls `done` every 50 ms for up to `limit`; whether it came true.
+pub fn eventually(limit: std::time::Duration, mut done: impl FnMut() -> bool) -> bool {
+    let started = std::time::Instant::now();
+    while started.elapsed() < limit {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    done()
+}
