@@ -78,8 +78,9 @@ pub struct Startup {
     /// others ignore it).
     #[serde(default)]
     pub swallow_enters: u32,
-    /// Before the prompt, show a dialog umbel does not know: this question over `❯ 1. Yes` /
-    /// `2. No` (fake-claude; the others ignore it). Any answer goes on to the prompt.
+    /// Before the prompt, show a dialog umbel does not know: this question over `1. Yes` /
+    /// `2. No` under each CLI's own cursor (`❯`, codex `›`, gemini `●` in a box). fake-claude
+    /// goes on to the prompt on any answer; fake-codex and fake-gemini on "Yes" (else exit 1).
     #[serde(default)]
     pub unknown_dialog: Option<String>,
     /// Start a child process that ignores SIGTERM and SIGHUP and stays in the CLI's process

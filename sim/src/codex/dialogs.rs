@@ -50,6 +50,19 @@ pub fn trust(term: &mut Terminal, canvas: &mut Canvas, sess: &Session) -> Result
     dialog::trust(term, TRUST_MENU, redraw, accept)
 }
 
+/// A dialog umbel does not know: "Yes" goes on to the prompt, "No" or Esc exits 1.
+pub fn unknown(
+    term: &mut Terminal,
+    canvas: &mut Canvas,
+    question: &str,
+) -> Result<Startup, String> {
+    draw_top(canvas, &screens::unknown_dialog(question, 0))?;
+    let redraw = |cursor| {
+        let _ = draw_top(canvas, &screens::unknown_dialog(question, cursor));
+    };
+    dialog::trust(term, TRUST_MENU, redraw, || Ok(()))
+}
+
 /// "Trust and continue" first, then "Back…"; Ctrl-C exits 1 at once.
 const TRUST_MENU: TrustMenu = TrustMenu {
     trust_at: 0,

@@ -250,6 +250,19 @@ pub fn trust_dialog(cwd: &str, cursor: usize, width: usize) -> Vec<String> {
     menu(lines, &options, cursor, "  enter continue · esc back")
 }
 
+/// A dialog umbel does not know (a scenario's `unknown_dialog`), drawn as codex draws its own
+/// choices: the question, `› 1. Yes` / `2. No`, and an esc footer.
+pub fn unknown_dialog(question: &str, cursor: usize) -> Vec<String> {
+    let lines = vec![String::new(), format!("  {question}"), String::new()];
+    let options = ["1. Yes".to_string(), "2. No".to_string()];
+    menu(
+        lines,
+        &options,
+        cursor,
+        "  Press enter to confirm or esc to cancel",
+    )
+}
+
 /// "Hooks need review" (cursor 0..=2).
 pub fn hooks_review(count: usize, cursor: usize) -> Vec<String> {
     let what = if count == 1 {

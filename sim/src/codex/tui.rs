@@ -58,6 +58,11 @@ pub fn run(opts: &Options, mut sess: Session) -> Result<i32, String> {
     } else {
         opts.bypass_hook_trust
     };
+    if let Some(question) = &startup.unknown_dialog
+        && let Startup::Exit(code) = dialogs::unknown(&mut term, &mut canvas, question)?
+    {
+        return Ok(code);
+    }
     let on = sess.config.hooks_enabled();
     sess.hooks = sess.hook_file.to_hooks(|e| on && (all || e.trusted));
     let face = Codex {

@@ -70,6 +70,15 @@ pub fn trust_dialog(width: usize, cwd: &std::path::Path, cursor: usize) -> Vec<S
     rounded(&rows, box_w, 1, 1)
 }
 
+/// A dialog umbel does not know (a scenario's `unknown_dialog`), boxed as gemini boxes its own
+/// choices: the question over `● 1. Yes` / `2. No`.
+pub fn unknown_dialog(width: usize, question: &str, cursor: usize) -> Vec<String> {
+    let mut rows = vec![String::new(), question.to_string(), String::new()];
+    rows.extend(choices(&["Yes".to_string(), "No".to_string()], cursor, ""));
+    rows.push(String::new());
+    rounded(&rows, width.saturating_sub(2), 1, 1)
+}
+
 /// Printed under the trust dialog while the CLI restarts.
 pub const RESTARTING: &str = " Gemini CLI is restarting to apply the trust changes...";
 /// Printed when Esc leaves the trust dialog.

@@ -77,6 +77,11 @@ pub fn gates(
         lines.extend(screens::notices(width, !trusted, true_color));
         lines
     };
+    if let Some(question) = &scenario.startup.unknown_dialog
+        && let Some(code) = unknown(term, screen, question)?
+    {
+        return Ok(Gate::Exit(code));
+    }
     match auth_type(settings).filter(|_| !scenario.startup.sign_in) {
         Some(auth) => Ok(Gate::Open {
             trusted,
@@ -84,6 +89,32 @@ pub fn gates(
         }),
         None => auth_dialog(term, screen, &header(None)).map(Gate::Exit),
     }
+}
+
+/// A dialog umbel does not know: Up/Down move the `●`, Enter on "Yes" goes on (`None`), on
+/// "No" or Esc exits 1.
+fn unknown(
+    term: &mut Terminal,
+    screen: &mut Screen,
+    question: &str,
+) -> Result<Option<i32>, String> {
+    let dialog = |cursor| boxes::unknown_dialog(term::size().0, question, cursor);
+    write(screen, &[], &dialog(0))?;
+    let mut cursor = 0usize;
+    key_loop(term, CtrlC::Twice(0), Some, |key| {
+        match key {
+            Key::Up => cursor = 0,
+            Key::Down => cursor = 1,
+            Key::Enter if cursor == 0 => {
+                let _ = write(screen, &[], &[]);
+                return Some(None);
+            }
+            Key::Enter | Key::Esc => return Some(Some(1)),
+            _ => return None,
+        }
+        let _ = write(screen, &[], &dialog(cursor));
+        None
+    })
 }
 
 /// Exit status of Esc in the trust dialog (`FATAL_CANCELLATION_ERROR`).

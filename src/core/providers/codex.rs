@@ -148,7 +148,16 @@ impl ProviderModule for Codex {
                 }
             };
         }
-        COMPOSER.idle_or_other(screen, &lines)
+        // A choice no rule here knows. Every codex dialog offers `esc` below its options; a
+        // composer holding typed "1. …" lines does not.
+        let offers_esc = lines.iter().rev().take(6).any(|l| {
+            l.split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|w| w == "esc")
+        });
+        match numbered_choice(&lines, '›', &COMPOSER) {
+            Some((_, question)) if offers_esc => StartupScreen::Person(question),
+            _ => COMPOSER.idle_or_other(screen, &lines),
+        }
     }
 
     fn classify(&self, event: &str, payload: Option<&Value>) -> EventClass {

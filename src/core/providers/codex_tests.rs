@@ -224,3 +224,48 @@ fn the_status_line_under_the_composer_says_the_session_is_configured() {
     assert!(!Codex.ready_on_screen(early));
     assert!(!Codex.ready_on_screen(fixture!("codex/codex-0.171.0-trust-dialog.txt")));
 }
+
+/// A choice no rule knows (here codex's own approval prompt, read without its hook) is a
+/// person's to answer, with its question; screens with `›` prompt echoes or a composer holding
+/// numbered lines are not choices.
+#[test]
+fn an_unknown_choice_is_a_person_s_with_its_question() {
+    let person = |q: &str| StartupScreen::Person(q.to_string());
+    let typed = fixture!("codex/codex-0.171.0-paste-3-lines.txt")
+        .replace("› first line", "› 1. first line")
+        .replace("  second line", "  2. second line");
+    assert_screens(
+        &Codex,
+        &[
+            (
+                fixture!("codex/codex-0.171.0-approval-prompt-exec.txt"),
+                person("Would you like to run the following command?"),
+            ),
+            (
+                fixture!("codex/codex-0.171.0-approval-prompt-escalate.txt"),
+                person("Would you like to run the following command?"),
+            ),
+            (&typed, StartupScreen::Other),
+            (
+                fixture!("codex/codex-0.171.0-after-approval.txt"),
+                StartupScreen::Idle,
+            ),
+            (
+                fixture!("codex/codex-0.171.0-approve-for-me-denied.txt"),
+                StartupScreen::Idle,
+            ),
+            (
+                fixture!("codex/codex-0.171.0-startup-warning-bubblewrap.txt"),
+                StartupScreen::Other,
+            ),
+            (
+                fixture!("codex/codex-0.171.0-idle-never.txt"),
+                StartupScreen::Idle,
+            ),
+            (
+                fixture!("codex/codex-0.171.0-busy-streaming-no-indicator.txt"),
+                StartupScreen::Idle,
+            ),
+        ],
+    );
+}

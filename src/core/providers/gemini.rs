@@ -252,7 +252,18 @@ impl ProviderModule for Gemini {
         if let Some(line) = lines.iter().find(|l| l.starts_with(ADDED_FOLDERS)) {
             return StartupScreen::Person((*line).to_string());
         }
-        COMPOSER.idle_or_other(screen, &lines)
+        // As above: a choice is current only with nothing but its options and frame below it.
+        let current = |at: usize| {
+            lines[at + 1..].iter().all(|l| {
+                numbered(l)
+                    || l.chars()
+                        .all(|c| c.is_whitespace() || ('─'..='╿').contains(&c))
+            })
+        };
+        match numbered_choice(&lines, '●', &COMPOSER) {
+            Some((at, question)) if current(at) => StartupScreen::Person(question),
+            _ => COMPOSER.idle_or_other(screen, &lines),
+        }
     }
 
     fn classify(&self, event: &str, payload: Option<&Value>) -> EventClass {

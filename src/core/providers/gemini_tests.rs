@@ -376,3 +376,35 @@ fn an_unreadable_user_file_is_a_typed_error_at_its_line_and_column() {
         }
     }
 }
+
+/// A choice no rule knows (here gemini's own tool confirmation, read without its hook) is a
+/// person's to answer, with its question.
+#[test]
+fn an_unknown_choice_is_a_person_s_with_its_question() {
+    let person = |q: &str| StartupScreen::Person(q.to_string());
+    assert_screens(
+        &Gemini,
+        &[
+            (
+                fixture!("gemini/gemini-0.61.0-permission-prompt-shell.txt"),
+                person("Allow execution of [Shell]?"),
+            ),
+            (
+                fixture!("gemini/gemini-0.61.0-shell-confirm-default.txt"),
+                person("Allow execution of [Shell]?"),
+            ),
+            (
+                fixture!("gemini/gemini-0.61.0-shell-confirm-auto_edit.txt"),
+                person("Allow execution of [Shell]?"),
+            ),
+            (
+                fixture!("gemini/gemini-0.61.0-idle-truecolor-yolo.txt"),
+                StartupScreen::Idle,
+            ),
+            (
+                fixture!("gemini/gemini-0.61.0-turn-complete-after-tool.txt"),
+                StartupScreen::Idle,
+            ),
+        ],
+    );
+}

@@ -369,6 +369,48 @@ pub fn dialog_question(screen: &str, mark: char) -> Option<String> {
     Some((*question).to_string())
 }
 
+/// A numbered choice under the CLI's cursor `mark` (codex `›`, gemini `●`) that no rule of the
+/// provider knows: a marked line `N. text` beside another numbered line, with nothing the
+/// composer draws below it (codex's composer and prompt echoes start with the same mark). Its
+/// question: the nearest line above holding a `?` (up to it), else the nearest text above.
+/// `lines` are trimmed of white space and frames; the marked line's index and the question, or
+/// `None` when no such choice is on screen.
+pub fn numbered_choice(lines: &[&str], mark: char, composer: &Composer) -> Option<(usize, String)> {
+    fn marked(line: &str, mark: char) -> Option<&str> {
+        line.strip_prefix(mark).map(str::trim_start)
+    }
+    let at = lines
+        .iter()
+        .rposition(|l| marked(l, mark).is_some_and(numbered))?;
+    let beside = [at.checked_sub(1), Some(at + 1)]
+        .into_iter()
+        .flatten()
+        .filter_map(|i| lines.get(i))
+        .any(|l| numbered(l));
+    let composer_below = lines[at + 1..]
+        .iter()
+        .any(|l| composer.starts(l) && marked(l, mark).is_none_or(|rest| !numbered(rest)));
+    if !beside || composer_below {
+        return None;
+    }
+    let mut above = lines[..at].iter().rev().take(QUESTION_REACH);
+    let question = above
+        .clone()
+        .find_map(|l| l.find('?').filter(|&end| end > 0).map(|end| &l[..=end]))
+        .or_else(|| above.find(|l| !l.is_empty() && !numbered(l)).copied())
+        .unwrap_or(lines[at]);
+    Some((at, question.to_string()))
+}
+
+/// Whether `line` is an option of a numbered choice: `N. text`.
+pub fn numbered(line: &str) -> bool {
+    let digits = line.len() - line.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    digits > 0 && line[digits..].starts_with(". ")
+}
+
+/// How many lines above a choice its question is looked for.
+const QUESTION_REACH: usize = 12;
+
 /// A box-less input line drawn below the conversation (codex `›`, gemini `>`, or `*` in gemini's
 /// yolo mode): the last line that starts with one of `marks` is the composer (prompt echoes above
 /// it start with the same mark); it shows `placeholder` when empty, and `busy` appears on screen
