@@ -162,18 +162,21 @@ fn a_missing_binary_is_a_clear_error() {
     assert!(sb.worker_dirs().is_empty());
 }
 
+/// Spawns `w` playing `scenario` (with `extra` arguments), which must fail with exit 1 naming
+/// `needle`, leaving no worker folder behind.
+fn spawn_fails(sb: &Sandbox, scenario: serde_json::Value, extra: &[&str], needle: &str) {
+    let scenario = sb.scenario("s", scenario);
+    let args = [&["spawn", "--name", "w", "--env", &scenario], extra].concat();
+    sb.umbel(&args).stderr_has(needle).status(1);
+    assert!(sb.worker_dirs().is_empty());
+}
+
 #[test]
 fn a_cli_that_dies_at_startup_is_reported_with_its_status() {
     let sb = Sandbox::new();
     // The fake refuses a scenario with an unknown field and exits 1 before drawing anything.
-    let scenario = sb.scenario(
-        "s",
-        json!({ "startup": { "delay_ms": 0 }, "bogus_field": 1 }),
-    );
-    sb.umbel(["spawn", "--name", "d1", "--env", &scenario])
-        .stderr_has("did not start")
-        .status(1);
-    assert!(sb.worker_dirs().is_empty());
+    let scenario = json!({ "startup": { "delay_ms": 0 }, "bogus_field": 1 });
+    spawn_fails(&sb, scenario, &[], "did not start");
 }
 
 /// A spawn that fails after the CLI started ends its whole process group as `kill` does
@@ -181,21 +184,8 @@ fn a_cli_that_dies_at_startup_is_reported_with_its_status() {
 #[test]
 fn a_failed_spawn_leaves_no_process_behind() {
     let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "s",
-        json!({ "startup": { "stubborn_child": true, "delay_ms": 600000 } }),
-    );
-    sb.umbel([
-        "spawn",
-        "--name",
-        "slow",
-        "--startup-timeout",
-        "2s",
-        "--env",
-        &scenario,
-    ])
-    .status(1);
-    assert!(sb.worker_dirs().is_empty());
+    let scenario = json!({ "startup": { "stubborn_child": true, "delay_ms": 600000 } });
+    spawn_fails(&sb, scenario, &["--startup-timeout", "2s"], "within 2s");
     assert!(
         eventually(std::time::Duration::from_secs(10), || processes_under(
             &sb.root

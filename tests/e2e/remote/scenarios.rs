@@ -96,18 +96,6 @@ fn serving(net: &Net, host: &str) -> Vec<i32> {
         .collect()
 }
 
-/// Polls `done` for up to `limit`.
-fn eventually(limit: std::time::Duration, mut done: impl FnMut() -> bool) -> bool {
-    let started = std::time::Instant::now();
-    while started.elapsed() < limit {
-        if done() {
-            return true;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    done()
-}
-
 #[test]
 fn a_remote_permission_is_needs_input_126_and_a_prompt_on_stdin_travels_along() {
     if !sshd_available() {
