@@ -106,11 +106,14 @@ fn a_crash_mid_turn_is_dead_125_with_its_exit_status_and_screen(provider: &str) 
         "evidence kept on disk"
     );
 
-    let status = sb.umbel(["status", "w3", "--json"]).json();
-    assert_eq!(status["state"], "dead");
-    sb.umbel(["send", "w3", "again"])
-        .stderr_has("dead")
-        .status(1);
+    refuses_send_when(&sb, "w3", "dead", "dead");
+}
+
+/// `status` says `name` is `state`, and a `send` to it is refused naming `why`.
+fn refuses_send_when(sb: &Sandbox, name: &str, state: &str, why: &str) {
+    let status = sb.umbel(["status", name, "--json"]).json();
+    assert_eq!(status["state"], state, "{status}");
+    sb.umbel(["send", name, "again"]).stderr_has(why).status(1);
 }
 
 fn a_worker_killed_by_a_signal_is_dead_125_naming_the_signal(provider: &str) {
@@ -134,11 +137,7 @@ fn a_wedged_worker_times_out_with_124(provider: &str) {
     let waited = sb.cmd("wait w4 --timeout 1s --json").status(124);
     assert_eq!(waited.json()["outcome"], "timeout");
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
-    let status = sb.umbel(["status", "w4", "--json"]).json();
-    assert_eq!(status["state"], "busy");
-    sb.umbel(["send", "w4", "another"])
-        .stderr_has("busy")
-        .status(1);
+    refuses_send_when(&sb, "w4", "busy", "busy");
 }
 
 fn a_late_transcript_still_reads_the_right_answer(provider: &str) {
