@@ -11,6 +11,16 @@ fn corrupt_meta(sb: &Sandbox, name: &str) {
     sb.write(sb.session_dir(name).join("meta.json"), b"{ not json");
 }
 
+/// A sandbox with workers `names`, the meta.json of `corrupt` made unreadable.
+fn with_a_corrupt_meta(names: [&str; 3], corrupt: &str) -> Sandbox {
+    let sb = Sandbox::new();
+    for name in names {
+        sb.spawn(name, &[]);
+    }
+    corrupt_meta(&sb, corrupt);
+    sb
+}
+
 fn session_alive(sb: &Sandbox, name: &str) -> bool {
     let pane = sandbox_tmux(sb)
         .pane(&format!("umbel-{name}"))
@@ -20,11 +30,7 @@ fn session_alive(sb: &Sandbox, name: &str) -> bool {
 
 #[test]
 fn a_corrupt_meta_shows_in_status_and_blocks_neither_prune_nor_kill_by_name() {
-    let sb = Sandbox::new();
-    for name in ["c1", "c2", "c3"] {
-        sb.spawn(name, &[]);
-    }
-    corrupt_meta(&sb, "c2");
+    let sb = with_a_corrupt_meta(["c1", "c2", "c3"], "c2");
 
     let out = sb.umbel(["ls", "--json"]).stderr_has("c2").success();
     let list: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
@@ -56,11 +62,7 @@ fn a_corrupt_meta_shows_in_status_and_blocks_neither_prune_nor_kill_by_name() {
 
 #[test]
 fn kill_all_goes_past_a_corrupt_meta_and_ends_every_worker() {
-    let sb = Sandbox::new();
-    for name in ["a1", "a2", "a3"] {
-        sb.spawn(name, &[]);
-    }
-    corrupt_meta(&sb, "a1");
+    let sb = with_a_corrupt_meta(["a1", "a2", "a3"], "a1");
     sb.umbel(["kill", "--all"]).success();
     for name in ["a1", "a2", "a3"] {
         assert!(!session_alive(&sb, name), "{name} still alive");
