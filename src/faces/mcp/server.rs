@@ -13,7 +13,7 @@ use crate::core::args::{
 use crate::core::errors::Result;
 use crate::operations::remote::fleet::status_everywhere;
 use crate::operations::worker::Worker;
-use crate::operations::{Ctx, inspect, kill, remote, spawn, turn};
+use crate::operations::{Ctx, inspect, kill, remote, spawn};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::handler::server::wrapper::Parameters;
@@ -173,14 +173,7 @@ impl UmbelServer {
             &request,
             "umbel_wait",
             Some(label),
-            move |ctx| {
-                let until = args.until.parse()?;
-                if let Some(at) = remote::find(ctx, &args.name)? {
-                    return remote::verbs::wait(ctx, &at, args.since, &until, &args.guard);
-                }
-                let worker = Worker::load(ctx, &args.name)?;
-                turn::await_end_as_asked(ctx, &worker, args.since, &until, &args.guard)
-            },
+            move |ctx| remote::anywhere::wait(ctx, &args),
             |outcome| reply::waited(&name, &outcome),
         )
         .await

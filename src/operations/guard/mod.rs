@@ -183,13 +183,28 @@ fn current_dir() -> Result<PathBuf> {
 }
 
 fn load_schema(path: &Path, given: &Path) -> Result<(String, Schema)> {
+    read_schema(path, given).map(|(shown, _, schema)| (shown, schema))
+}
+
+/// The schema `given` as a JSON document, checked to compile, with how it was given: what a
+/// remote worker's host gets (inline), since it cannot read a path from here.
+pub fn schema_document(path: &Path, given: &Path) -> Result<(String, Value)> {
+    read_schema(path, given).map(|(shown, document, _)| (shown, document))
+}
+
+/// Reads the schema `given`: a file (at `path`), or the schema itself as inline JSON starting
+/// with `{` (how another umbel forwards a schema to a worker's host).
+fn read_schema(path: &Path, given: &Path) -> Result<(String, Value, Schema)> {
     let shown = given.display().to_string();
-    let text = files::read(path).map_err(|e| {
-        Error::usage(format!(
-            "`--schema {shown}`: cannot read {}: {e}",
-            path.display()
-        ))
-    })?;
+    let text = match shown.trim_start().starts_with('{') {
+        true => shown.clone().into_bytes(),
+        false => files::read(path).map_err(|e| {
+            Error::usage(format!(
+                "`--schema {shown}`: cannot read {}: {e}",
+                path.display()
+            ))
+        })?,
+    };
     let document: Value = serde_json::from_slice(&text)
         .map_err(|e| Error::usage(format!("`--schema {shown}` is not JSON: {e}")))?;
     let schema = Schema::compile(&document).map_err(|e| {
@@ -197,5 +212,5 @@ fn load_schema(path: &Path, given: &Path) -> Result<(String, Schema)> {
             "`--schema {shown}` is not a valid JSON Schema: {e}"
         ))
     })?;
-    Ok((shown, schema))
+    Ok((shown, document, schema))
 }

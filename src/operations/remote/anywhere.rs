@@ -7,14 +7,32 @@ use super::super::read::{self, Reading};
 use super::super::turn;
 use super::super::worker::{Answer, Worker};
 use super::{find, verbs};
-use crate::core::args::{GuardArgs, ReadArgs};
+use crate::adapters::host::current_dir_or_error;
+use crate::core::args::{GuardArgs, ReadArgs, WaitArgs};
 use crate::core::errors::Result;
+use crate::core::outcome::Outcome;
 
-/// Sends `prompt` (its guardrails armed); the event-log position it was sent at.
+/// Sends `prompt` (its guardrails armed; paths in them relative to this process's folder);
+/// the event-log position it was sent at.
 pub fn send(ctx: &Ctx, name: &str, prompt: &[u8], guard: &GuardArgs) -> Result<usize> {
     match find(ctx, name)? {
-        Some(at) => verbs::send(ctx, &at, prompt, guard),
+        Some(at) => verbs::send(ctx, &at, prompt, guard, &current_dir_or_error()?),
         None => turn::submit(ctx, &Worker::load(ctx, name)?, prompt, guard),
+    }
+}
+
+/// `wait` as `args` asks, enforcing its guardrails, else those the turn was sent with.
+pub fn wait(ctx: &Ctx, args: &WaitArgs) -> Result<Outcome> {
+    let until = args.until.parse()?;
+    match find(ctx, &args.name)? {
+        Some(at) => {
+            let dir = current_dir_or_error()?;
+            verbs::wait(ctx, &at, args.since, &until, &args.guard, &dir)
+        }
+        None => {
+            let worker = Worker::load(ctx, &args.name)?;
+            turn::await_end_as_asked(ctx, &worker, args.since, &until, &args.guard)
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 pub mod anywhere;
 pub mod fleet;
 pub mod forward;
+pub mod guard;
 pub mod records;
 pub mod verbs;
 

@@ -5,7 +5,7 @@
 use super::super::Ctx;
 use super::super::worker::Answer;
 use super::forward::{Request, forward};
-use super::records;
+use super::{guard, records};
 use crate::adapters::host::now_ms;
 use crate::adapters::ssh::Stdout;
 use crate::core::args::{GuardArgs, SpawnArgs};
@@ -16,6 +16,7 @@ use crate::core::outcome::Outcome;
 use crate::core::remote::{RemoteRecord, check_host, spawn_argv, wait_argv};
 use crate::core::until::Until;
 use serde_json::Value;
+use std::path::Path;
 
 /// Runs `request` on `host` and returns its JSON output (exit statuses other than 0 that
 /// print a result, like `wait`'s outcomes, are results too).
@@ -49,16 +50,6 @@ fn unexpected(host: &str, what: &str, said: &[u8]) -> Error {
 fn read_back<T: serde::de::DeserializeOwned>(host: &str, json: Value) -> Result<T> {
     let text = json.to_string();
     serde_json::from_value(json).map_err(|e| unexpected(host, &e.to_string(), text.as_bytes()))
-}
-
-/// The guardrails stay with the umbel that enforces them: not forwarded (yet).
-fn refuse_guard(guard: &GuardArgs, name: &str) -> Result<()> {
-    match guard.is_set() {
-        true => Err(Error::usage(format!(
-            "worker `{name}` runs on another host, and guardrails (`--accept`, `--schema`) on remote workers are not supported yet (docs/remote.md)"
-        ))),
-        false => Ok(()),
-    }
 }
 
 /// The values the host's umbel reads by name for `--env NAME` (and `{fromEnv: …}`), taken
@@ -103,11 +94,19 @@ pub fn spawn(ctx: &Ctx, host: &str, args: &SpawnArgs) -> Result<Meta> {
     Ok(meta)
 }
 
-/// `send` (the prompt travels as the verb's stdin); returns the position to wait from.
-pub fn send(ctx: &Ctx, at: &RemoteRecord, prompt: &[u8], guard: &GuardArgs) -> Result<usize> {
-    refuse_guard(guard, &at.name)?;
+/// `send` (the prompt travels as the verb's stdin), its guardrails (paths relative to `dir`)
+/// left with the host's umbel for the wait that follows; returns the position to wait from.
+pub fn send(
+    ctx: &Ctx,
+    at: &RemoteRecord,
+    prompt: &[u8],
+    guard: &GuardArgs,
+    dir: &Path,
+) -> Result<usize> {
+    let mut argv = vec!["send".into(), at.name.clone(), "-".into(), "--json".into()];
+    argv.extend(guard::flags(guard, dir)?);
     let request = Request {
-        argv: vec!["send".into(), at.name.clone(), "-".into(), "--json".into()],
+        argv,
         stdin: prompt.to_vec(),
         ..Request::default()
     };
@@ -118,33 +117,36 @@ pub fn send(ctx: &Ctx, at: &RemoteRecord, prompt: &[u8], guard: &GuardArgs) -> R
         .ok_or_else(|| unexpected(&at.host, "no position", json.to_string().as_bytes()))
 }
 
-/// `wait`, event-driven on the host; cancelling `ctx` ends it there too.
+/// `wait`, event-driven on the host; cancelling `ctx` ends it there too. The host enforces
+/// `guard` (paths relative to `dir`) when one is given, else the one its `send` got.
 pub fn wait(
     ctx: &Ctx,
     at: &RemoteRecord,
     since: Option<usize>,
     until: &Until,
     guard: &GuardArgs,
+    dir: &Path,
 ) -> Result<Outcome> {
-    refuse_guard(guard, &at.name)?;
+    let mut argv = wait_argv(&at.name, since, until);
+    argv.extend(guard::flags(guard, dir)?);
     let request = Request {
-        argv: wait_argv(&at.name, since, until),
+        argv,
         ..Request::default()
     };
     read_back(&at.host, call(ctx, &at.host, request)?)
 }
 
-/// One turn (a workflow step's): send, wait until `until` says, and the answer when it
-/// stopped.
+/// One turn (a workflow step's): send with the step's guardrails (paths relative to `dir`),
+/// wait until `until` says while the host enforces them, and the answer when it stopped.
 pub fn turn(
     ctx: &Ctx,
     at: &RemoteRecord,
     prompt: &[u8],
     until: &Until,
+    (guard, dir): (&GuardArgs, &Path),
 ) -> Result<(Outcome, Option<Answer>)> {
-    let none = GuardArgs::default();
-    let position = send(ctx, at, prompt, &none)?;
-    let outcome = wait(ctx, at, Some(position), until, &none)?;
+    let position = send(ctx, at, prompt, guard, dir)?;
+    let outcome = wait(ctx, at, Some(position), until, &GuardArgs::default(), dir)?;
     let answer = match outcome.outcome {
         crate::core::outcome::OutcomeKind::Stop => Some(answer(ctx, at)?),
         _ => None,

@@ -8,6 +8,7 @@ use crate::core::workflow::model::{self, MAX_FILE_BYTES};
 use crate::core::workflow::validate::{Context, validate};
 use crate::core::workflow::{Plan, Problem};
 use crate::operations::guard::Guard;
+use crate::operations::remote;
 use std::io::Read;
 use std::path::Path;
 
@@ -90,13 +91,21 @@ fn text_of(file: &Path, bytes: Vec<u8>) -> Result<String> {
 }
 
 /// Guardrails are checked against the disk and PATH as they are now: schema files compile,
-/// check programs exist.
+/// check programs exist (a remote worker's, on its host, when its step runs).
 fn check_guards(ctx: &Ctx, plan: &Plan, file: &Path) -> Result<()> {
     let problems: Vec<Problem> = plan
         .steps
         .iter()
         .filter_map(|step| {
-            let e = Guard::prepare(ctx, &step.guard, &plan.base).err()?;
+            let on_host = plan
+                .workers
+                .get(&step.worker)
+                .and_then(|w| w.spawn.host.as_ref());
+            // A remote worker's check runs on its host: only the rest can be checked here.
+            let e = match on_host {
+                Some(_) => remote::guard::flags(&step.guard, &plan.base).err()?,
+                None => Guard::prepare(ctx, &step.guard, &plan.base).err()?,
+            };
             let (line, column) = step.guard_at.unwrap_or((1, 1));
             Some(Problem::at(
                 line,

@@ -98,9 +98,8 @@ pub fn run_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
     if outcome.outcome != OutcomeKind::Stop {
         return Err(not_stopped(outcome));
     }
-    // Under a `schema` guard the step's answer is the accepted value, as clean JSON.
     let answer = match (&outcome.structured_output, done.answer) {
-        (Some(value), _) => serde_json::to_string_pretty(value).unwrap_or_default(),
+        (Some(value), _) => accepted(value),
         (None, Some(answer)) => answer?.text,
         (None, None) => worker.answer(ctx)?.text,
     };
@@ -110,7 +109,8 @@ pub fn run_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
 }
 
 /// A step whose worker runs on another host (`host:`): the same turn, run by the host's umbel
-/// (spawned there on its first step, an earlier attempt's worker purged first).
+/// (spawned there on its first step, an earlier attempt's worker purged first), which also
+/// enforces the step's guardrails.
 fn remote_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
     let (step, name) = (job.step, job.worker_name);
     if job.spawn_first {
@@ -128,19 +128,22 @@ fn remote_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
     })?;
     let prompt = render_prompt(ctx, job);
     job.store.write_step_file(&step.id, "prompt", &prompt)?;
-    let (outcome, answer) = remote::verbs::turn(ctx, &at, prompt.as_bytes(), &step.wait.parse()?)?;
-    match answer {
-        Some(answer) if outcome.outcome == OutcomeKind::Stop => {
-            job.store
-                .write_step_file(&step.id, "answer", &answer.text)?;
-            let outputs = keep_outputs(job, &answer.text)?;
-            Ok(StepResult {
-                answer: answer.text,
-                outputs,
-            })
-        }
-        _ => Err(not_stopped(&outcome)),
-    }
+    let until = step.wait.parse()?;
+    let guard = (&step.guard, job.base);
+    let (outcome, answer) = remote::verbs::turn(ctx, &at, prompt.as_bytes(), &until, guard)?;
+    let answer = match (&outcome.structured_output, answer) {
+        (_, None) => return Err(not_stopped(&outcome)),
+        (Some(value), Some(_)) => accepted(value),
+        (None, Some(answer)) => answer.text,
+    };
+    job.store.write_step_file(&step.id, "answer", &answer)?;
+    let outputs = keep_outputs(job, &answer)?;
+    Ok(StepResult { answer, outputs })
+}
+
+/// Under a `schema` guard the step's answer is the accepted value, as clean JSON.
+fn accepted(value: &serde_json::Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
 }
 
 /// The step's prompt with its `{{ … }}` references filled in.

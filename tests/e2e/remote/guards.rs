@@ -1,0 +1,118 @@
+//! Guardrails on remote workers, enforced by the host's umbel: a workflow step's `schema:`
+//! (a file here, which the host gets as its content) with feedback and retry there, the step's
+//! answer the accepted value; an MCP `umbel_send` guard on a remote worker.
+
+use super::hosts::{Net, sshd_available};
+use super::json_of;
+use crate::harness::*;
+use serde_json::json;
+
+#[test]
+fn a_remote_steps_schema_is_enforced_on_its_host_and_its_answer_is_the_accepted_value() {
+    if !sshd_available() {
+        return;
+    }
+    let net = Net::new(1);
+    let h1 = &net.host("h1").sandbox;
+    let scenario = h1.scenario_file(
+        "counter",
+        sim::matching(&[
+            ("Count", "about three"),
+            ("[umbel] Your answer was rejected", r#"{"count": 3}"#),
+        ]),
+    );
+    // The schema is a file here only: the host cannot read it by its path.
+    let schema = r#"{"type": "object", "required": ["count"]}"#;
+    std::fs::write(net.local.project.join("count.schema.json"), schema).unwrap();
+    let yaml = format!(
+        "workers:\n  counter: {{provider: claude, host: h1, cwd: {project}, \
+         env: {{UMBEL_SIM_SCENARIO: \"{scenario}\"}}}}\nsteps:\n  - id: count\n    \
+         worker: counter\n    prompt: Count\n    guard: {{schema: count.schema.json, maxAttempts: 2}}\n    \
+         outputs: {{value: answer}}\n",
+        project = h1.project.display(),
+    );
+    let path = net.local.project.join("wf.yaml");
+    std::fs::write(&path, yaml).unwrap();
+    let out = net
+        .local
+        .umbel(["run", "--json", path.to_str().unwrap()])
+        .env("UMBEL_PROGRESS", "plain")
+        .run();
+    assert_success(&out, "run");
+    let record = json_of(&out);
+    assert_eq!(record["status"], "completed", "{record:#}");
+    let run_id = record["runId"].as_str().unwrap();
+    let step = net
+        .local
+        .state
+        .join("workflows")
+        .join(run_id)
+        .join("steps/count");
+    let answer = std::fs::read_to_string(step.join("answer")).unwrap();
+    assert_eq!(
+        answer, "{\n  \"count\": 3\n}",
+        "the accepted value, as clean JSON"
+    );
+    let output = std::fs::read_to_string(step.join("outputs/value")).unwrap();
+    assert_eq!(output, answer);
+    // The check ran on h1: its log of the worker records both verdicts.
+    let worker = format!("{run_id}-counter");
+    let log = std::fs::read_to_string(h1.session_dir(&worker).join("events/log")).unwrap();
+    assert_eq!(log.matches(" UmbelCheck ").count(), 2, "{log}");
+}
+
+/// `run --check` checks what it can of a remote step's guardrails here (the schema it sends);
+/// the check command's program is the host's, looked up there when the step runs.
+#[test]
+fn a_remote_steps_schema_is_checked_here_and_its_check_program_on_the_host() {
+    let sb = Sandbox::new();
+    let yaml = |guard: &str| {
+        format!(
+            "workers:\n  w: {{provider: claude, host: h1, cwd: /tmp}}\nsteps:\n  - id: a\n    \
+             worker: w\n    prompt: hi\n    guard:\n      {guard}\n"
+        )
+    };
+    sb.write("wf.yaml", yaml("schema: missing.json"));
+    let err = sb.umbel(["run", "--check", "wf.yaml"]).status(2).stderr();
+    assert!(
+        err.contains("wf.yaml:8:7: step `a`: guard: `--schema missing.json`"),
+        "{err}"
+    );
+    sb.write("wf.yaml", yaml("accept: /opt/only-on-h1/check"));
+    sb.umbel(["run", "--check", "wf.yaml"]).success();
+}
+
+#[test]
+fn an_mcp_guard_on_a_remote_worker_is_enforced_by_its_host() {
+    if !sshd_available() {
+        return;
+    }
+    let net = Net::new(1);
+    let h1 = &net.host("h1").sandbox;
+    let scenario = h1.scenario(
+        "mg",
+        sim::matching(&[
+            ("Write", "a draft"),
+            ("[umbel] Your answer was rejected", "DONE"),
+        ]),
+    );
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    runtime.block_on(async {
+        let mcp = crate::mcp::client::Mcp::start(&net.local).await;
+        let spawn = json!({ "name": "mg", "host": "h1", "cwd": h1.project, "env": [scenario] });
+        mcp.ok("umbel_spawn", spawn).await;
+        let check = ["sh", "-c", "grep -q DONE || { echo 'say DONE'; exit 1; }"];
+        let sent = json!({ "name": "mg", "prompt": "Write", "guard": { "accept": check } });
+        mcp.ok("umbel_send", sent).await;
+        let outcome = mcp
+            .ok("umbel_wait", json!({ "name": "mg", "timeout": "60s" }))
+            .await;
+        assert_eq!(outcome["outcome"], "stop", "{outcome}");
+        assert_eq!(outcome["attempts"], 2, "{outcome}");
+        assert_eq!(outcome["check"]["accepted"], true, "{outcome}");
+        let answer = mcp.ok("umbel_read", json!({ "name": "mg" })).await;
+        assert_eq!(answer["text"], "DONE", "{answer}");
+        mcp.ok("umbel_kill", json!({ "name": "mg", "purge": true }))
+            .await;
+    });
+}
