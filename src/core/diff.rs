@@ -1,14 +1,14 @@
 //! The unified diff of two answers (`umbel diff`), with the `similar` crate: the whole text for
 //! people, and the hunks as data for programs.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use similar::{ChangeTag, TextDiff};
 
 /// Lines of context around each change.
 const CONTEXT: usize = 3;
 
 /// Two answers and what changed between them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AnswerDiff {
     /// The answers are the same text.
@@ -23,7 +23,7 @@ pub struct AnswerDiff {
 }
 
 /// One hunk of the unified diff.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Hunk {
     /// `@@ -a,b +c,d @@`

@@ -10,12 +10,12 @@ use crate::core::diff::{AnswerDiff, diff_answers};
 use crate::core::errors::{Error, Result};
 use crate::core::providers::{EventClass, ProviderModule};
 use crate::core::turns::{ToolAction, Turn, TurnReader};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// One turn as `read` shows it.
-#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TurnText {
     pub turn: usize,
@@ -198,7 +198,7 @@ pub fn read_turns(ctx: &Ctx, worker: &Worker, selection: Selection) -> Result<Ve
 }
 
 /// What `actions` reports.
-#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TurnActions {
     pub name: String,
@@ -226,7 +226,7 @@ pub fn actions(ctx: &Ctx, worker: &Worker, args: &ActionsArgs) -> Result<TurnAct
 }
 
 /// What `diff` reports.
-#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TurnDiff {
     pub name: String,

@@ -2,11 +2,11 @@
 //! short summary of a tool's input. The providers fill them in (`actions.rs`); the turn reader
 //! (`core/turns.rs`) carries them.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// One tool call of a turn.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolAction {
     /// The tool's name as the provider calls it (`Bash`, `exec_command`, `run_shell_command`).
@@ -20,7 +20,9 @@ pub struct ToolAction {
 
 /// The result of a tool call.
 /// Ordered by severity (`max` keeps the worse of two reports).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum ActionStatus {
     Ok,

@@ -12,7 +12,6 @@ use crate::core::args::{
 };
 use crate::core::errors::Result;
 use crate::operations::remote::fleet::status_everywhere;
-use crate::operations::worker::Worker;
 use crate::operations::{Ctx, inspect, kill, remote, spawn};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
@@ -88,24 +87,6 @@ impl UmbelServer {
     {
         let ran = self.run(request, tool, progress, job).await;
         ran.map_or_else(|e| e, render)
-    }
-
-    /// [`Self::answer`] for a verb on the worker called `name`, loaded once for it.
-    pub(super) async fn answer_on<T, F, R>(
-        &self,
-        request: &RequestContext<RoleServer>,
-        tool: &'static str,
-        name: String,
-        job: F,
-        render: R,
-    ) -> CallToolResult
-    where
-        T: Send + 'static,
-        F: FnOnce(&Ctx, &Worker) -> Result<T> + Send + 'static,
-        R: FnOnce(T) -> CallToolResult,
-    {
-        let job = move |ctx: &Ctx| job(ctx, &Worker::load(ctx, &name)?);
-        self.answer(request, tool, None, job, render).await
     }
 }
 

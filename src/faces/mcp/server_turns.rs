@@ -4,7 +4,7 @@
 use super::reply_turns;
 use super::server::UmbelServer;
 use crate::core::args::{ActionsArgs, DiffArgs};
-use crate::operations::turns;
+use crate::operations::remote::anywhere;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::service::RequestContext;
@@ -20,11 +20,11 @@ impl UmbelServer {
         Parameters(args): Parameters<ActionsArgs>,
         request: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        self.answer_on(
+        self.answer(
             &request,
             "umbel_actions",
-            args.name.clone(),
-            move |ctx, worker| turns::actions(ctx, worker, &args),
+            None,
+            move |ctx| anywhere::actions(ctx, &args),
             |found| reply_turns::actions(&found),
         )
         .await
@@ -38,11 +38,11 @@ impl UmbelServer {
         Parameters(args): Parameters<DiffArgs>,
         request: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        self.answer_on(
+        self.answer(
             &request,
             "umbel_diff",
-            args.name.clone(),
-            move |ctx, worker| turns::diff(ctx, worker, &args),
+            None,
+            move |ctx| anywhere::diff(ctx, &args),
             |found| reply_turns::diff(&found),
         )
         .await

@@ -5,10 +5,11 @@
 use super::super::Ctx;
 use super::super::read::{self, Reading};
 use super::super::turn;
+use super::super::turns::{self, TurnActions, TurnDiff};
 use super::super::worker::{Answer, Worker};
-use super::{find, verbs};
+use super::{conversation, find, verbs};
 use crate::adapters::host::current_dir_or_error;
-use crate::core::args::{GuardArgs, ReadArgs, WaitArgs};
+use crate::core::args::{ActionsArgs, DiffArgs, GuardArgs, ReadArgs, WaitArgs};
 use crate::core::errors::Result;
 use crate::core::outcome::Outcome;
 
@@ -41,6 +42,22 @@ pub fn reading(ctx: &Ctx, args: &ReadArgs) -> Result<Reading> {
     match find(ctx, &args.name)? {
         Some(at) => verbs::reading(ctx, &at, args),
         None => read::read_any(ctx, &Worker::load(ctx, &args.name)?, args),
+    }
+}
+
+/// The tools of the last turn, or of `args.turn`.
+pub fn actions(ctx: &Ctx, args: &ActionsArgs) -> Result<TurnActions> {
+    match find(ctx, &args.name)? {
+        Some(at) => conversation::actions(ctx, &at, args),
+        None => turns::actions(ctx, &Worker::load(ctx, &args.name)?, args),
+    }
+}
+
+/// What changed between two turns' answers.
+pub fn diff(ctx: &Ctx, args: &DiffArgs) -> Result<TurnDiff> {
+    match find(ctx, &args.name)? {
+        Some(at) => conversation::diff(ctx, &at, args),
+        None => turns::diff(ctx, &Worker::load(ctx, &args.name)?, args),
     }
 }
 

@@ -3,6 +3,7 @@
 //! keeps only `remote/<name>.json` (the host). See docs/remote.md.
 
 pub mod anywhere;
+pub mod conversation;
 pub mod fleet;
 pub mod forward;
 pub mod guard;

@@ -20,7 +20,7 @@ use std::path::Path;
 
 /// Runs `request` on `host` and returns its JSON output (exit statuses other than 0 that
 /// print a result, like `wait`'s outcomes, are results too).
-fn call(ctx: &Ctx, host: &str, request: Request) -> Result<Value> {
+pub(super) fn call(ctx: &Ctx, host: &str, request: Request) -> Result<Value> {
     let done = forward(ctx, host, request, Stdout::Quiet)?;
     let json: Value = serde_json::from_slice(&done.stdout).unwrap_or(Value::Null);
     if let Some(error) = json.get("error") {
@@ -47,7 +47,7 @@ fn unexpected(host: &str, what: &str, said: &[u8]) -> Error {
     }
 }
 
-fn read_back<T: serde::de::DeserializeOwned>(host: &str, json: Value) -> Result<T> {
+pub(super) fn read_back<T: serde::de::DeserializeOwned>(host: &str, json: Value) -> Result<T> {
     let text = json.to_string();
     serde_json::from_value(json).map_err(|e| unexpected(host, &e.to_string(), text.as_bytes()))
 }

@@ -1,0 +1,58 @@
+//! The verbs that look at a remote worker's whole conversation (`read` with a turn selection,
+//! `actions`, `diff`), run by the umbel on its host, whose transcript it is, and read back
+//! into the same values as for a local worker.
+
+use super::super::Ctx;
+use super::super::turns::{Selection, TurnActions, TurnDiff, TurnText};
+use super::forward::Request;
+use super::verbs::{call, read_back};
+use crate::core::args::{ActionsArgs, DiffArgs};
+use crate::core::errors::Result;
+use crate::core::remote::RemoteRecord;
+
+/// `verb NAME --json FLAGS…` on the host, read back.
+fn ask<T: serde::de::DeserializeOwned>(
+    ctx: &Ctx,
+    at: &RemoteRecord,
+    verb: &str,
+    flags: Vec<String>,
+) -> Result<T> {
+    let mut argv = vec![verb.to_string(), at.name.clone(), "--json".to_string()];
+    argv.extend(flags);
+    let request = Request {
+        argv,
+        ..Request::default()
+    };
+    read_back(&at.host, call(ctx, &at.host, request)?)
+}
+
+/// `--flag=N` for each numeric flag that is given.
+fn numbers(flags: &[(&str, Option<usize>)]) -> Vec<String> {
+    flags
+        .iter()
+        .filter_map(|(flag, n)| n.map(|n| format!("--{flag}={n}")))
+        .collect()
+}
+
+/// `actions` (the last turn's tools, or `turn`'s).
+pub fn actions(ctx: &Ctx, at: &RemoteRecord, args: &ActionsArgs) -> Result<TurnActions> {
+    ask(ctx, at, "actions", numbers(&[("turn", args.turn)]))
+}
+
+/// `diff` (two turns' answers).
+pub fn diff(ctx: &Ctx, at: &RemoteRecord, args: &DiffArgs) -> Result<TurnDiff> {
+    let flags = numbers(&[("from", args.from), ("to", args.to)]);
+    ask(ctx, at, "diff", flags)
+}
+
+/// `read` with a turn selection: one turn (one object there), every turn or those after one
+/// (a list).
+pub fn turns(ctx: &Ctx, at: &RemoteRecord, selection: Selection) -> Result<Vec<TurnText>> {
+    match selection {
+        Selection::One(n) => {
+            ask(ctx, at, "read", numbers(&[("turn", Some(n))])).map(|one| vec![one])
+        }
+        Selection::All => ask(ctx, at, "read", vec!["--all".into()]),
+        Selection::Since(n) => ask(ctx, at, "read", numbers(&[("since-turn", Some(n))])),
+    }
+}

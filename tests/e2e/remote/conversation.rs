@@ -1,0 +1,83 @@
+//! The MCP conversation tools (`umbel_actions`, `umbel_diff`, `umbel_read` with turn fields) on
+//! a remote worker: its host reads its transcript, and the structured results are the same as
+//! a local worker's that took the same turns (so they meet the same output schemas).
+
+use super::hosts::{Net, sshd_available};
+use crate::harness::*;
+use crate::mcp::client::Mcp;
+use serde_json::{Value, json};
+
+/// Two workers with the same two turns (the second ran a tool): `far` on h1, `near` here.
+async fn twins(net: &Net, mcp: &Mcp) {
+    let h1 = &net.host("h1").sandbox;
+    let tool = json!({ "tool": "Bash", "input": { "command": "echo hi" } });
+    let scenario =
+        json!({ "turns": [{ "reply": "one" }, { "reply": "two", "end": { "permission": tool } }] });
+    let there = h1.scenario("far", scenario.clone());
+    let here = net.local.scenario("near", scenario);
+    let far = json!({ "name": "far", "host": "h1", "cwd": h1.project, "env": [there], "unattended": true });
+    let near =
+        json!({ "name": "near", "cwd": net.local.project, "env": [here], "unattended": true });
+    mcp.ok("umbel_spawn", far).await;
+    mcp.ok("umbel_spawn", near).await;
+    for prompt in ["first", "second"] {
+        mcp.turn("far", prompt).await;
+        mcp.turn("near", prompt).await;
+    }
+}
+
+/// `tool` with `args` on both workers: the remote one's structured result, and the local one's
+/// with its name made the remote one's.
+async fn both(mcp: &Mcp, tool: &str, args: Value) -> (Value, Value) {
+    let with = |name: &str| {
+        let mut args = args.clone();
+        args["name"] = json!(name);
+        args
+    };
+    let far = mcp.ok(tool, with("far")).await;
+    let mut near = mcp.ok(tool, with("near")).await;
+    if near.get("name").is_some() {
+        near["name"] = json!("far");
+    }
+    (far, near)
+}
+
+fn with_net(test: impl AsyncFnOnce(&Net, &Mcp)) {
+    if !sshd_available() {
+        return;
+    }
+    let net = Net::new(1);
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    runtime.block_on(async {
+        let mcp = Mcp::start(&net.local).await;
+        twins(&net, &mcp).await;
+        test(&net, &mcp).await;
+    });
+}
+
+#[test]
+fn actions_and_diff_of_a_remote_worker_are_a_local_ones() {
+    with_net(async |_, mcp| {
+        let (far, near) = both(mcp, "umbel_actions", json!({})).await;
+        assert_eq!(far, near);
+        assert_eq!(
+            far["actions"],
+            json!([{ "tool": "Bash", "input": "echo hi", "status": "ok" }]),
+            "{far}"
+        );
+        let (far, near) = both(mcp, "umbel_actions", json!({ "turn": 1 })).await;
+        assert_eq!((far["turn"].clone(), far.clone()), (json!(1), near));
+        let (far, near) = both(mcp, "umbel_diff", json!({})).await;
+        assert_eq!(far, near);
+        assert_eq!(far["hunks"][0]["lines"], json!(["-one", "+two"]), "{far}");
+        let same = json!({ "from": 1, "to": 1 });
+        let (far, near) = both(mcp, "umbel_diff", same).await;
+        assert_eq!((far["identical"].clone(), far.clone()), (json!(true), near));
+        // The host's own error comes back as one, naming what it said.
+        let beyond = mcp
+            .err("umbel_actions", json!({ "name": "far", "turn": 3 }))
+            .await;
+        let said = beyond["error"]["message"].as_str().unwrap_or_default();
+        assert!(said.contains("has 2 turns"), "{beyond}");
+    });
+}
