@@ -40,7 +40,12 @@ pub fn wait(ctx: &Ctx, args: &WaitArgs) -> Result<Outcome> {
 /// `read` as `args` asks.
 pub fn reading(ctx: &Ctx, args: &ReadArgs) -> Result<Reading> {
     match find(ctx, &args.name)? {
-        Some(at) => verbs::reading(ctx, &at, args),
+        Some(at) => match turns::selection(args)? {
+            Some(selection) => {
+                conversation::turns(ctx, &at, selection).map(|t| Reading::Turns(selection, t))
+            }
+            None => verbs::answer(ctx, &at).map(Reading::Last),
+        },
         None => read::read_any(ctx, &Worker::load(ctx, &args.name)?, args),
     }
 }

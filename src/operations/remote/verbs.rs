@@ -154,22 +154,6 @@ pub fn turn(
     Ok((outcome, answer))
 }
 
-/// What `read` asks for: the last turn's answer (turn selections are the CLI's for now, which
-/// forwards them whole).
-pub fn reading(
-    ctx: &Ctx,
-    at: &RemoteRecord,
-    args: &crate::core::args::ReadArgs,
-) -> Result<super::super::read::Reading> {
-    if super::super::turns::selection(args)?.is_some() {
-        return Err(Error::usage(format!(
-            "worker `{}` runs on host `{}`: `turn`, `all` and `sinceTurn` are not forwarded from here yet; `umbel read {} --all --json` on the command line is",
-            at.name, at.host, at.name
-        )));
-    }
-    answer(ctx, at).map(super::super::read::Reading::Last)
-}
-
 /// The last turn's answer.
 pub fn answer(ctx: &Ctx, at: &RemoteRecord) -> Result<Answer> {
     let request = Request {

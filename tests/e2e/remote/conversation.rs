@@ -81,3 +81,26 @@ fn actions_and_diff_of_a_remote_worker_are_a_local_ones() {
         assert!(said.contains("has 2 turns"), "{beyond}");
     });
 }
+
+#[test]
+fn earlier_turns_of_a_remote_worker_read_as_a_local_ones() {
+    with_net(async |_, mcp| {
+        let (far, near) = both(mcp, "umbel_read", json!({ "turn": 1 })).await;
+        assert_eq!(far, near);
+        assert_eq!(
+            (&far["prompt"], &far["answer"]),
+            (&json!("first"), &json!("one"))
+        );
+        let (far, near) = both(mcp, "umbel_read", json!({ "all": true })).await;
+        assert_eq!(far, near);
+        assert_eq!(far["turns"].as_array().map(Vec::len), Some(2), "{far}");
+        let (far, near) = both(mcp, "umbel_read", json!({ "sinceTurn": 1 })).await;
+        assert_eq!(far, near);
+        assert_eq!(far["turns"][0]["answer"], "two", "{far}");
+        let (far, near) = both(mcp, "umbel_read", json!({})).await;
+        assert_eq!(far["text"], near["text"]);
+        let both_fields = json!({ "name": "far", "turn": 1, "all": true });
+        let refused = mcp.err("umbel_read", both_fields).await;
+        assert_eq!(refused["error"]["code"], "usage", "checked here: {refused}");
+    });
+}
