@@ -265,10 +265,14 @@ fn remote_target(cli: &Cli) -> Option<super::remote::Target<'_>> {
 /// `umbel remote-exec`: the verb another umbel forwarded, run here with its request's
 /// variables and standard input, and cancelled when the channel closes.
 fn remote_exec(env: Vec<(String, String)>) -> u8 {
+    use crate::operations::remote::output_file;
     let received = match super::remote_exec::receive(env) {
         Ok(received) => received,
         Err(e) => return report(&e, false),
     };
+    if received.argv.first().map(String::as_str) == Some(output_file::VERB) {
+        return super::remote_exec::output_file(received);
+    }
     let argv = std::iter::once("umbel".to_string()).chain(received.argv);
     let matches = match Cli::command().try_get_matches_from(argv) {
         Ok(matches) => matches,

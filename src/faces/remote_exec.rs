@@ -2,8 +2,11 @@
 //! request read from standard input, then the channel watched for its end, which cancels the
 //! verb (ssh without a terminal forwards no signal: a closed channel is the local Ctrl-C).
 
+use super::output::{out_json, report};
 use crate::core::errors::{Error, Result};
 use crate::core::remote_frame::decode;
+use crate::operations::Ctx;
+use crate::operations::remote::output_file;
 use std::io::Read;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -60,6 +63,27 @@ pub fn cancel_on_eof(cancel: Arc<AtomicBool>) {
         while matches!(stdin.read(&mut sink), Ok(n) if n > 0) {}
         cancel.store(true, Ordering::Relaxed);
     });
+}
+
+/// `output-file NAME PATH`, a verb only another umbel asks for (a workflow's `file:` output
+/// of worker NAME here): the file's text as JSON, or the error as JSON.
+pub fn output_file(received: Received) -> u8 {
+    let read = || {
+        let [_, name, path] = received.argv.as_slice() else {
+            return Err(Error::usage(
+                "`output-file` takes a worker's name and a path",
+            ));
+        };
+        let ctx = Ctx::from_env(received.env.clone())?;
+        output_file::read_here(&ctx, name, path)
+    };
+    match read() {
+        Ok(found) => {
+            out_json(&found);
+            0
+        }
+        Err(e) => report(&e, true),
+    }
 }
 
 static FORWARDED_STDIN: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();

@@ -52,6 +52,9 @@ pub struct Step {
     pub outputs: BTreeMap<String, Spanned<String>>,
 }
 
+/// The most of a `file:` output umbel keeps (a remote worker's host keeps to it too).
+pub const MAX_OUTPUT_FILE: u64 = 16 * 1024 * 1024;
+
 /// Where a step output comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OutputSource {

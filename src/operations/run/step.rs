@@ -8,6 +8,7 @@ use crate::core::args::{KillArgs, SpawnArgs};
 use crate::core::errors::Error;
 use crate::core::name::WorkerName;
 use crate::core::outcome::{Outcome, OutcomeKind};
+use crate::core::workflow::model::MAX_OUTPUT_FILE;
 use crate::core::workflow::template::{self, Ref};
 use crate::core::workflow::{OutputSource, PlannedStep, PlannedWorker};
 use crate::operations::guard::Guard;
@@ -16,9 +17,6 @@ use crate::operations::worker::Worker;
 use crate::operations::{kill, remote, spawn};
 use std::collections::BTreeMap;
 use std::path::Path;
-
-/// The most of a `file:` output umbel keeps.
-const MAX_OUTPUT_FILE: u64 = 16 * 1024 * 1024;
 
 /// Why a step did not finish.
 #[derive(Debug, Clone)]
@@ -104,7 +102,8 @@ pub fn run_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
         (None, None) => worker.answer(ctx)?.text,
     };
     job.store.write_step_file(&step.id, "answer", &answer)?;
-    let outputs = keep_outputs(job, &answer)?;
+    let cwd = job.worker.spawn.cwd.clone().unwrap_or_default();
+    let outputs = keep_outputs(job, &answer, &|key, path| read_output(&cwd.join(path), key))?;
     Ok(StepResult { answer, outputs })
 }
 
@@ -137,7 +136,11 @@ fn remote_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
         (None, Some(answer)) => answer.text,
     };
     job.store.write_step_file(&step.id, "answer", &answer)?;
-    let outputs = keep_outputs(job, &answer)?;
+    // A `file:` output is on the host: its umbel reads it, inside the worker's folder.
+    let on_host = |key: &str, path: &str| {
+        remote::output_file::fetch(ctx, &at, path).map_err(|e| fail(format!("output `{key}`: {e}")))
+    };
+    let outputs = keep_outputs(job, &answer, &on_host)?;
     Ok(StepResult { answer, outputs })
 }
 
@@ -175,14 +178,21 @@ fn not_stopped(outcome: &Outcome) -> StepFailure {
     }
 }
 
-/// The step's outputs (the answer, or files in the worker's folder), kept in the run folder.
-fn keep_outputs(job: &StepJob, answer: &str) -> Result<BTreeMap<String, String>, StepFailure> {
-    let cwd = job.worker.spawn.cwd.clone().unwrap_or_default();
+/// What reads output `key`'s file at `path` (relative to the worker's folder).
+type ReadFile<'a> = &'a dyn Fn(&str, &str) -> Result<String, StepFailure>;
+
+/// The step's outputs (the answer, or files in the worker's folder, read by `file`), kept in
+/// the run folder.
+fn keep_outputs(
+    job: &StepJob,
+    answer: &str,
+    file: ReadFile,
+) -> Result<BTreeMap<String, String>, StepFailure> {
     let mut outputs = BTreeMap::new();
     for (key, source) in &job.step.outputs {
         let value = match source {
             OutputSource::Answer => answer.to_string(),
-            OutputSource::File(path) => read_output(&cwd.join(path), key)?,
+            OutputSource::File(path) => file(key, path)?,
         };
         job.store
             .write_step_file(&job.step.id, &format!("outputs/{key}"), &value)?;
@@ -191,13 +201,17 @@ fn keep_outputs(job: &StepJob, answer: &str) -> Result<BTreeMap<String, String>,
     Ok(outputs)
 }
 
-fn read_output(path: &Path, key: &str) -> Result<String, StepFailure> {
-    let fail = |message: String| StepFailure {
+/// A step failure that is no turn's outcome.
+fn fail(message: String) -> StepFailure {
+    StepFailure {
         outcome: None,
         message,
         exit: 1,
         interrupted: false,
-    };
+    }
+}
+
+fn read_output(path: &Path, key: &str) -> Result<String, StepFailure> {
     let cannot = |e: &dyn std::fmt::Display| {
         fail(format!(
             "output `{key}`: cannot read {}: {e}",

@@ -3,7 +3,6 @@
 //! a local worker's that took the same turns (so they meet the same output schemas).
 
 use super::hosts::{Net, sshd_available};
-use crate::harness::*;
 use crate::mcp::client::Mcp;
 use serde_json::{Value, json};
 

@@ -5,6 +5,7 @@
 mod conversation;
 mod guards;
 mod hosts;
+mod outputs;
 mod scenarios;
 mod workflow;
 

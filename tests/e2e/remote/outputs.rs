@@ -1,0 +1,61 @@
+//! A workflow step's `file:` output when its worker runs on a host: the host's umbel reads
+//! the file, inside the worker's folder there; a path that leads out of it is refused, not
+//! read here. (The simulated hosts share this machine's files, so only the refusal tells
+//! where the file was read.)
+
+use super::hosts::{Net, sshd_available};
+use super::json_of;
+use crate::harness::*;
+
+/// Runs a one-step workflow on h1 whose step keeps `file:{path}` as output `kept`.
+fn run_with_output(net: &Net, path: &str) -> Ran {
+    let h1 = &net.host("h1").sandbox;
+    let scenario = h1.scenario_file("writer", sim::reply("written"));
+    let yaml = format!(
+        "workers:\n  writer: {{provider: claude, host: h1, cwd: {project}, \
+         env: {{UMBEL_SIM_SCENARIO: \"{scenario}\"}}}}\nsteps:\n  - id: write\n    \
+         worker: writer\n    prompt: Write\n    outputs: {{kept: \"file:{path}\"}}\n",
+        project = h1.project.display(),
+    );
+    let wf = net.local.project.join("wf.yaml");
+    std::fs::write(&wf, yaml).unwrap();
+    net.local
+        .umbel(["run", "--json", wf.to_str().unwrap()])
+        .env("UMBEL_PROGRESS", "plain")
+        .run()
+}
+
+#[test]
+fn a_remote_workers_file_output_is_read_by_its_host_inside_its_folder() {
+    if !sshd_available() {
+        return;
+    }
+    let net = Net::new(1);
+    let h1 = &net.host("h1").sandbox;
+    std::fs::create_dir_all(h1.project.join("out")).unwrap();
+    std::fs::write(h1.project.join("out/notes.txt"), "NOTES FROM H1\n").unwrap();
+    let out = run_with_output(&net, "out/notes.txt");
+    assert_success(&out, "run");
+    let record = json_of(&out);
+    let run_id = record["runId"].as_str().unwrap();
+    let kept = net
+        .local
+        .state
+        .join("workflows")
+        .join(run_id)
+        .join("steps/write/outputs/kept");
+    assert_eq!(std::fs::read_to_string(kept).unwrap(), "NOTES FROM H1\n");
+
+    // Out of the worker's folder: refused by the host, and the step fails saying why.
+    std::fs::write(h1.project.join("../outside.txt"), "NOT YOURS").unwrap();
+    let out = run_with_output(&net, "../outside.txt");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let record = json_of(&out);
+    assert_eq!(record["status"], "failed", "{record:#}");
+    let said = record.to_string();
+    assert!(
+        said.contains("output `kept`") && said.contains("leads outside worker"),
+        "{record:#}"
+    );
+    assert!(!said.contains("NOT YOURS"), "{record:#}");
+}
