@@ -82,7 +82,15 @@ pub fn spawn(ctx: &Ctx, host: &str, args: &SpawnArgs) -> Result<Meta> {
         env: secrets(ctx, args)?,
         ..Request::default()
     };
-    let meta: Meta = read_back(host, call(ctx, host, request)?)?;
+    let meta: Meta = match call(ctx, host, request) {
+        Err(Error::Remote {
+            code,
+            message,
+            exit,
+            ..
+        }) if code == "exists" => return Err(taken_there(host, &message, exit, args)),
+        done => read_back(host, done?)?,
+    };
     records::save(
         ctx,
         &RemoteRecord {
@@ -92,6 +100,20 @@ pub fn spawn(ctx: &Ctx, host: &str, args: &SpawnArgs) -> Result<Meta> {
         },
     )?;
     Ok(meta)
+}
+
+/// The host has a worker of that name that this umbel did not start (no record here): it
+/// can neither drive nor remove it from here, so the remedy is a name, or the host.
+fn taken_there(host: &str, said: &str, exit: u8, args: &SpawnArgs) -> Error {
+    let name = args.name.as_deref().unwrap_or("NAME");
+    Error::Remote {
+        host: host.to_string(),
+        code: "exists".into(),
+        message: format!(
+            "{said}; it was not started from here (another machine's umbel, or someone on `{host}`, started it), so this umbel can neither drive nor remove it: pick another name, or, if that worker is yours to remove, `ssh {host} umbel kill --purge {name}`"
+        ),
+        exit,
+    }
 }
 
 /// `send` (the prompt travels as the verb's stdin), its guardrails (paths relative to `dir`)

@@ -2,6 +2,7 @@
 //! real `sshd` on 127.0.0.1, driven by the real `umbel` on both sides. Skipped with a notice
 //! where sshd is missing (`.ci/run` installs it).
 
+mod clash;
 mod conversation;
 mod guards;
 mod hosts;
