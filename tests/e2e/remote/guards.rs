@@ -3,7 +3,7 @@
 //! answer the accepted value; an MCP `umbel_send` guard on a remote worker.
 
 use super::hosts::{Net, sshd_available};
-use super::json_of;
+use super::{run_workflow, step_file};
 use crate::harness::*;
 use serde_json::json;
 
@@ -31,30 +31,19 @@ fn a_remote_steps_schema_is_enforced_on_its_host_and_its_answer_is_the_accepted_
          outputs: {{value: answer}}\n",
         project = h1.project.display(),
     );
-    let path = net.local.project.join("wf.yaml");
-    std::fs::write(&path, yaml).unwrap();
-    let out = net
-        .local
-        .umbel(["run", "--json", path.to_str().unwrap()])
-        .env("UMBEL_PROGRESS", "plain")
-        .run();
+    let (out, record) = run_workflow(&net.local, &yaml);
     assert_success(&out, "run");
-    let record = json_of(&out);
     assert_eq!(record["status"], "completed", "{record:#}");
-    let run_id = record["runId"].as_str().unwrap();
-    let step = net
-        .local
-        .state
-        .join("workflows")
-        .join(run_id)
-        .join("steps/count");
-    let answer = std::fs::read_to_string(step.join("answer")).unwrap();
+    let answer = step_file(&net.local, &record, "count", "answer");
     assert_eq!(
         answer, "{\n  \"count\": 3\n}",
         "the accepted value, as clean JSON"
     );
-    let output = std::fs::read_to_string(step.join("outputs/value")).unwrap();
-    assert_eq!(output, answer);
+    assert_eq!(
+        step_file(&net.local, &record, "count", "outputs/value"),
+        answer
+    );
+    let run_id = record["runId"].as_str().unwrap();
     // The check ran on h1: its log of the worker records both verdicts.
     let worker = format!("{run_id}-counter");
     let log = std::fs::read_to_string(h1.session_dir(&worker).join("events/log")).unwrap();

@@ -10,8 +10,10 @@ mod outputs;
 mod scenarios;
 mod workflow;
 
+use serde_json::Value;
+
 /// stdout parsed as JSON.
-pub fn json_of(out: &std::process::Output) -> serde_json::Value {
+pub fn json_of(out: &std::process::Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
             "not JSON ({e}): {}\nstderr: {}",
@@ -19,4 +21,29 @@ pub fn json_of(out: &std::process::Output) -> serde_json::Value {
             String::from_utf8_lossy(&out.stderr)
         )
     })
+}
+
+/// Runs workflow `yaml` (written to the local project as `wf.yaml`) with `run --json`: how it
+/// ran, and its run record.
+pub fn run_workflow(local: &crate::harness::Sandbox, yaml: &str) -> (crate::harness::Ran, Value) {
+    let path = local.project.join("wf.yaml");
+    std::fs::write(&path, yaml).expect("write wf.yaml");
+    let out = local
+        .umbel(["run", "--json", path.to_str().expect("UTF-8 path")])
+        .env("UMBEL_PROGRESS", "plain")
+        .run();
+    let record = json_of(&out);
+    (out, record)
+}
+
+/// A file the run kept of a step (`prompt`, `answer`, `outputs/KEY`).
+pub fn step_file(
+    local: &crate::harness::Sandbox,
+    record: &Value,
+    step: &str,
+    file: &str,
+) -> String {
+    let run_id = record["runId"].as_str().expect("runId");
+    let dir = local.state.join("workflows").join(run_id).join("steps");
+    std::fs::read_to_string(dir.join(step).join(file)).expect("step file")
 }

@@ -4,11 +4,12 @@
 //! where the file was read.)
 
 use super::hosts::{Net, sshd_available};
-use super::json_of;
+use super::{run_workflow, step_file};
 use crate::harness::*;
+use serde_json::Value;
 
 /// Runs a one-step workflow on h1 whose step keeps `file:{path}` as output `kept`.
-fn run_with_output(net: &Net, path: &str) -> Ran {
+fn run_with_output(net: &Net, path: &str) -> (Ran, Value) {
     let h1 = &net.host("h1").sandbox;
     let scenario = h1.scenario_file("writer", sim::reply("written"));
     let yaml = format!(
@@ -17,12 +18,7 @@ fn run_with_output(net: &Net, path: &str) -> Ran {
          worker: writer\n    prompt: Write\n    outputs: {{kept: \"file:{path}\"}}\n",
         project = h1.project.display(),
     );
-    let wf = net.local.project.join("wf.yaml");
-    std::fs::write(&wf, yaml).unwrap();
-    net.local
-        .umbel(["run", "--json", wf.to_str().unwrap()])
-        .env("UMBEL_PROGRESS", "plain")
-        .run()
+    run_workflow(&net.local, &yaml)
 }
 
 #[test]
@@ -34,28 +30,23 @@ fn a_remote_workers_file_output_is_read_by_its_host_inside_its_folder() {
     let h1 = &net.host("h1").sandbox;
     std::fs::create_dir_all(h1.project.join("out")).unwrap();
     std::fs::write(h1.project.join("out/notes.txt"), "NOTES FROM H1\n").unwrap();
-    let out = run_with_output(&net, "out/notes.txt");
+    let (out, record) = run_with_output(&net, "out/notes.txt");
     assert_success(&out, "run");
-    let record = json_of(&out);
-    let run_id = record["runId"].as_str().unwrap();
-    let kept = net
-        .local
-        .state
-        .join("workflows")
-        .join(run_id)
-        .join("steps/write/outputs/kept");
-    assert_eq!(std::fs::read_to_string(kept).unwrap(), "NOTES FROM H1\n");
+    let kept = step_file(&net.local, &record, "write", "outputs/kept");
+    assert_eq!(kept, "NOTES FROM H1\n");
 
     // Out of the worker's folder: refused by the host, and the step fails saying why.
     std::fs::write(h1.project.join("../outside.txt"), "NOT YOURS").unwrap();
-    let out = run_with_output(&net, "../outside.txt");
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    let record = json_of(&out);
-    assert_eq!(record["status"], "failed", "{record:#}");
-    let said = record.to_string();
-    assert!(
-        said.contains("output `kept`") && said.contains("leads outside worker"),
-        "{record:#}"
-    );
-    assert!(!said.contains("NOT YOURS"), "{record:#}");
+    std::os::unix::fs::symlink("../outside.txt", h1.project.join("link.txt")).unwrap();
+    for path in ["../outside.txt", "link.txt"] {
+        let (out, record) = run_with_output(&net, path);
+        assert_eq!(out.status.code(), Some(1), "{path}: {}", stderr(&out));
+        assert_eq!(record["status"], "failed", "{record:#}");
+        let said = record.to_string();
+        assert!(
+            said.contains("output `kept`") && said.contains("leads outside worker"),
+            "{record:#}"
+        );
+        assert!(!said.contains("NOT YOURS"), "{record:#}");
+    }
 }

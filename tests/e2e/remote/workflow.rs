@@ -2,7 +2,7 @@
 //! remote worker.
 
 use super::hosts::{Net, sshd_available};
-use super::json_of;
+use super::{json_of, run_workflow, step_file};
 use crate::harness::*;
 use serde_json::json;
 
@@ -46,21 +46,11 @@ steps:
         remote = value(&remote_scenario),
         project = h1.project.display(),
     );
-    let path = net.local.project.join("wf.yaml");
-    std::fs::write(&path, yaml).unwrap();
-    let out = net
-        .local
-        .umbel(["run", "--json", path.to_str().unwrap()])
-        .env("UMBEL_PROGRESS", "plain")
-        .run();
+    let (out, record) = run_workflow(&net.local, &yaml);
     assert_success(&out, "run");
-    let record = json_of(&out);
     assert_eq!(record["status"], "completed", "{record:#}");
     let run_id = record["runId"].as_str().unwrap();
-    let step_file = |id: &str, file: &str| {
-        let dir = net.local.state.join("workflows").join(run_id).join("steps");
-        std::fs::read_to_string(dir.join(id).join(file)).unwrap()
-    };
+    let step_file = |id: &str, file: &str| step_file(&net.local, &record, id, file);
     assert_eq!(step_file("review", "prompt"), "Review [LOCAL-DRAFT]");
     assert_eq!(step_file("review", "answer"), "REMOTE-NOTES");
     assert_eq!(step_file("merge", "prompt"), "Merge [REMOTE-NOTES]");
