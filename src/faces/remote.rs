@@ -11,7 +11,7 @@ use crate::core::errors::Result;
 use crate::core::remote::{check_host, classify, forwarded_argv};
 use crate::operations::Ctx;
 use crate::operations::remote::forward::Request;
-use crate::operations::remote::{self, fleet, records};
+use crate::operations::remote::{self, fleet, guard, records};
 
 /// What a command line asks of workers, as far as hosts matter.
 #[derive(Debug)]
@@ -78,7 +78,7 @@ fn print(
     let provider = args.spawn.provider;
     let stdin = super::print::piped_stdin(args.prompt.is_some(), provider, read_stdin)?;
     let request = Request {
-        argv: forwarded_argv(typed),
+        argv: schema_as_content(&forwarded_argv(typed))?,
         env,
         stdin,
         ..Request::default()
@@ -112,7 +112,7 @@ fn named(
         _ => Vec::new(),
     };
     let request = Request {
-        argv: typed.to_vec(),
+        argv: schema_as_content(typed)?,
         stdin,
         ..Request::default()
     };
@@ -121,6 +121,34 @@ fn named(
         records::remove(ctx, name)?;
     }
     Ok(done.code)
+}
+
+/// The command line with a `--schema FILE` (a file here, relative to this folder) turned into
+/// the schema's content (inline JSON, which the host's `--schema` reads): the host cannot read
+/// a path from here. Everything after `--` is left alone.
+fn schema_as_content(typed: &[String]) -> Result<Vec<String>> {
+    let mut argv = Vec::with_capacity(typed.len());
+    let mut args = typed.iter();
+    while let Some(arg) = args.next() {
+        let given = match arg.as_str() {
+            "--" => {
+                argv.push(arg.clone());
+                argv.extend(args.by_ref().cloned());
+                break;
+            }
+            "--schema" => args.next().cloned().unwrap_or_default(),
+            other => match other.strip_prefix("--schema=") {
+                Some(value) => value.to_string(),
+                None => {
+                    argv.push(arg.clone());
+                    continue;
+                }
+            },
+        };
+        let here = crate::adapters::host::current_dir_or_error()?;
+        argv.push(guard::schema_flag(std::path::Path::new(&given), &here)?);
+    }
+    Ok(argv)
 }
 
 /// `kill --all`: every remote worker first (a host that cannot be reached is reported and
@@ -147,4 +175,29 @@ fn fleet_view(ctx: &Ctx, json: bool) -> Result<u8> {
         print_table(&list);
     }
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_line_without_a_schema_or_with_one_after_dashes_is_forwarded_as_typed() {
+        let typed: Vec<String> = ["send", "w", "--accept=true", "--", "--schema", "s.json"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(schema_as_content(&typed).unwrap(), typed);
+    }
+
+    #[test]
+    fn an_inline_schema_stays_inline_and_a_missing_file_is_refused_here() {
+        let typed = ["wait", "w", "--schema", "true"].map(String::from).to_vec();
+        let err = schema_as_content(&typed).unwrap_err().to_string();
+        assert!(err.contains("--schema true"), "{err}");
+        let inline = ["wait", "w", r#"--schema={"type": "object"}"#].map(String::from);
+        assert_eq!(
+            schema_as_content(&inline).unwrap(),
+            ["wait", "w", r#"--schema={"type":"object"}"#]
+        );
+    }
 }

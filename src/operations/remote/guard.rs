@@ -25,8 +25,7 @@ pub fn flags(guard: &GuardArgs, dir: &Path) -> Result<Vec<String>> {
     }
     let mut flags = Vec::new();
     if let Some(given) = &guard.schema {
-        let (_, document) = schema_document(&dir.join(given), given)?;
-        flags.push(format!("--schema={}", inline(document)));
+        flags.push(schema_flag(given, dir)?);
     }
     if let Some(command) = &guard.accept {
         let shown = command.to_string();
@@ -51,6 +50,13 @@ pub fn flags(guard: &GuardArgs, dir: &Path) -> Result<Vec<String>> {
         flags.push(format!("--check-timeout={timeout}"));
     }
     Ok(flags)
+}
+
+/// `--schema=CONTENT` for the schema `given` (a file relative to `dir`, or inline already),
+/// checked to compile.
+pub fn schema_flag(given: &Path, dir: &Path) -> Result<String> {
+    let (_, document) = schema_document(&dir.join(given), given)?;
+    Ok(format!("--schema={}", inline(document)))
 }
 
 /// A schema document as an object (the inline form starts with `{`): `true` accepts anything,

@@ -105,3 +105,41 @@ fn an_mcp_guard_on_a_remote_worker_is_enforced_by_its_host() {
             .await;
     });
 }
+
+/// On the command line too, `--schema FILE` is a file here: its content reaches the host.
+#[test]
+fn a_schema_file_given_on_the_command_line_is_read_here_for_a_remote_worker() {
+    if !sshd_available() {
+        return;
+    }
+    let net = Net::new(1);
+    let h1 = &net.host("h1").sandbox;
+    let project = h1.project.to_string_lossy().into_owned();
+    let scenario = h1.scenario(
+        "cw",
+        sim::matching(&[
+            ("Count", "about three"),
+            ("[umbel] Your answer was rejected", r#"{"count": 3}"#),
+        ]),
+    );
+    let spawned = net.local.run(&[
+        "spawn", "--host", "h1", "--name", "cw", "--cwd", &project, "--env", &scenario,
+    ]);
+    assert_success(&spawned, "spawn");
+    // In the local folder only.
+    let schema = r#"{"type": "object", "required": ["count"]}"#;
+    std::fs::write(net.local.project.join("local.schema.json"), schema).unwrap();
+    let sent = net
+        .local
+        .run(&["send", "cw", "Count", "--schema", "local.schema.json"]);
+    assert_success(&sent, "send");
+    let waited = net.local.run(&["wait", "cw", "--timeout", "30s", "--json"]);
+    assert_success(&waited, "wait");
+    let outcome = super::json_of(&waited);
+    assert_eq!(
+        outcome["structuredOutput"],
+        json!({ "count": 3 }),
+        "{outcome}"
+    );
+    assert_eq!(outcome["attempts"], 2, "{outcome}");
+}
