@@ -2,8 +2,8 @@
 //! for people only; nothing in umbel decides from it except the documented fallbacks.
 
 use super::Ctx;
-use super::kill;
 use super::worker::Worker;
+use super::{kill, remote};
 use crate::adapters::files;
 use crate::adapters::host::now_ms;
 use crate::adapters::tmux::Pane;
@@ -17,8 +17,13 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::time::Duration;
 
-/// The worker's screen; for a worker without a pane, the last screen kept as evidence.
+/// The worker's screen; for a worker without a pane, the last screen kept as evidence. A
+/// remote worker's is its host's (like `kill`, it looks for the record itself: routed in
+/// `remote::anywhere`, it would close an import circle through `kill`).
 pub fn capture(ctx: &Ctx, args: &CaptureArgs) -> Result<String> {
+    if let Some(at) = remote::find(ctx, &args.name)? {
+        return remote::inspect::capture(ctx, &at, args);
+    }
     let worker = Worker::load(ctx, &args.name)?;
     if worker.liveness(ctx)? != Liveness::Gone {
         return ctx.tmux.capture(worker.session(), args.history);
@@ -33,8 +38,15 @@ pub fn capture(ctx: &Ctx, args: &CaptureArgs) -> Result<String> {
 }
 
 /// Prints the event log through `print`; with `follow`, keeps printing new lines until the
-/// caller cancels.
+/// caller cancels. A remote worker's log is its host's, as it is now (the command line
+/// forwards `logs -f` whole instead).
 pub fn logs(ctx: &Ctx, args: &LogsArgs, mut print: impl FnMut(&str)) -> Result<()> {
+    if let Some(at) = remote::find(ctx, &args.name)? {
+        remote::inspect::logs(ctx, &at, args)?
+            .iter()
+            .for_each(|line| print(line));
+        return Ok(());
+    }
     let worker = Worker::load(ctx, &args.name)?;
     let path = ctx.state.events_dir(&worker.name).join("log");
     let watch = if args.follow {

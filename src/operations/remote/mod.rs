@@ -7,6 +7,7 @@ pub mod conversation;
 pub mod fleet;
 pub mod forward;
 pub mod guard;
+pub mod inspect;
 pub mod output_file;
 pub mod records;
 pub mod verbs;

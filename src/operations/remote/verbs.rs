@@ -21,9 +21,22 @@ use std::path::Path;
 /// Runs `request` on `host` and returns its JSON output (exit statuses other than 0 that
 /// print a result, like `wait`'s outcomes, are results too).
 pub(super) fn call(ctx: &Ctx, host: &str, request: Request) -> Result<Value> {
+    let (mut values, said) = call_lines(ctx, host, request)?;
+    match values.len() {
+        1 => Ok(values.remove(0)),
+        _ => Err(unexpected(host, "no JSON", &said)),
+    }
+}
+
+/// [`call`] for a verb that prints JSON Lines (`logs --json`): every value, and what the host
+/// printed.
+pub(super) fn call_lines(ctx: &Ctx, host: &str, request: Request) -> Result<(Vec<Value>, Vec<u8>)> {
     let done = forward(ctx, host, request, Stdout::Quiet)?;
-    let json: Value = serde_json::from_slice(&done.stdout).unwrap_or(Value::Null);
-    if let Some(error) = json.get("error") {
+    let values: Vec<Value> = serde_json::Deserializer::from_slice(&done.stdout)
+        .into_iter()
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|_| unexpected(host, "no JSON", &done.stdout))?;
+    if let Some(error) = values.first().and_then(|v| v.get("error")) {
         return Err(Error::Remote {
             host: host.to_string(),
             code: error["code"].as_str().unwrap_or("remote").to_string(),
@@ -31,10 +44,7 @@ pub(super) fn call(ctx: &Ctx, host: &str, request: Request) -> Result<Value> {
             exit: done.code,
         });
     }
-    if json.is_null() {
-        return Err(unexpected(host, "no JSON", &done.stdout));
-    }
-    Ok(json)
+    Ok((values, done.stdout))
 }
 
 fn unexpected(host: &str, what: &str, said: &[u8]) -> Error {

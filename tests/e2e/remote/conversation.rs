@@ -1,8 +1,10 @@
 //! The MCP conversation tools (`umbel_actions`, `umbel_diff`, `umbel_read` with turn fields) on
 //! a remote worker: its host reads its transcript, and the structured results are the same as
-//! a local worker's that took the same turns (so they meet the same output schemas).
+//! a local worker's that took the same turns (so they meet the same output schemas). Also
+//! `umbel_capture` and `umbel_logs`, whose screen and log are the host's.
 
 use super::hosts::{Net, sshd_available};
+use crate::harness::*;
 use crate::mcp::client::Mcp;
 use serde_json::{Value, json};
 
@@ -101,5 +103,29 @@ fn earlier_turns_of_a_remote_worker_read_as_a_local_ones() {
         let both_fields = json!({ "name": "far", "turn": 1, "all": true });
         let refused = mcp.err("umbel_read", both_fields).await;
         assert_eq!(refused["error"]["code"], "usage", "checked here: {refused}");
+    });
+}
+
+#[test]
+fn the_screen_and_log_of_a_remote_worker_are_its_hosts() {
+    with_net(async |net, mcp| {
+        let h1 = &net.host("h1").sandbox;
+        let log = mcp.ok("umbel_logs", json!({ "name": "far" })).await;
+        let there = h1.run(&["logs", "far"]);
+        assert_success(&there, "logs on h1");
+        assert_eq!(
+            format!("{}\n", log["log"].as_str().unwrap_or_default()),
+            stdout(&there)
+        );
+        assert!(stdout(&there).contains(" Stop "), "{}", stdout(&there));
+        let screen = mcp.ok("umbel_capture", json!({ "name": "far" })).await;
+        let screen = screen["screen"].as_str().unwrap_or_default();
+        assert!(
+            screen.contains("two"),
+            "the last answer is on the screen: {screen}"
+        );
+        let history = json!({ "name": "far", "history": true });
+        let all = mcp.ok("umbel_capture", history).await;
+        assert!(all["screen"].as_str().is_some(), "{all}");
     });
 }
