@@ -1,6 +1,7 @@
 //! Guardrails on remote workers, enforced by the host's umbel: a workflow step's `schema:`
 //! (a file here, which the host gets as its content) with feedback and retry there, the step's
-//! answer the accepted value; an MCP `umbel_send` guard on a remote worker.
+//! answer the accepted value, a never accepted one failing `rejected`; an MCP `umbel_send`
+//! guard on a remote worker; a command line `--schema` file.
 
 use super::hosts::{Net, sshd_available};
 use super::{run_workflow, step_file};
@@ -19,6 +20,7 @@ fn a_remote_steps_schema_is_enforced_on_its_host_and_its_answer_is_the_accepted_
         sim::matching(&[
             ("Count", "about three"),
             ("[umbel] Your answer was rejected", r#"{"count": 3}"#),
+            ("Never", "prose"),
         ]),
     );
     // The schema is a file here only: the host cannot read it by its path.
@@ -28,12 +30,19 @@ fn a_remote_steps_schema_is_enforced_on_its_host_and_its_answer_is_the_accepted_
         "workers:\n  counter: {{provider: claude, host: h1, cwd: {project}, \
          env: {{UMBEL_SIM_SCENARIO: \"{scenario}\"}}}}\nsteps:\n  - id: count\n    \
          worker: counter\n    prompt: Count\n    guard: {{schema: count.schema.json, maxAttempts: 2}}\n    \
-         outputs: {{value: answer}}\n",
+         outputs: {{value: answer}}\n  - id: never\n    worker: counter\n    needs: [count]\n    \
+         prompt: Never\n    guard: {{schema: count.schema.json, maxAttempts: 1}}\n",
         project = h1.project.display(),
     );
+    // The second step's answer is never accepted: it fails `rejected` (121) with the verdict.
     let (out, record) = run_workflow(&net.local, &yaml);
-    assert_success(&out, "run");
-    assert_eq!(record["status"], "completed", "{record:#}");
+    assert_eq!(out.status.code(), Some(121), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("the last check said: - the answer is not JSON"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(record["status"], "failed", "{record:#}");
     let answer = step_file(&net.local, &record, "count", "answer");
     assert_eq!(
         answer, "{\n  \"count\": 3\n}",
@@ -47,7 +56,7 @@ fn a_remote_steps_schema_is_enforced_on_its_host_and_its_answer_is_the_accepted_
     // The check ran on h1: its log of the worker records both verdicts.
     let worker = format!("{run_id}-counter");
     let log = std::fs::read_to_string(h1.session_dir(&worker).join("events/log")).unwrap();
-    assert_eq!(log.matches(" UmbelCheck ").count(), 2, "{log}");
+    assert_eq!(log.matches(" UmbelCheck ").count(), 3, "{log}");
 }
 
 /// `run --check` checks what it can of a remote step's guardrails here (the schema it sends);
