@@ -1,6 +1,8 @@
 //! The verbs a face names a worker for without knowing where it runs: a worker spawned with
 //! `--host` goes through the umbel on its host, any other is loaded here. One place for that
-//! choice, for the faces that take results back as values (MCP, `top`); `kill` makes it itself.
+//! choice, for the faces that take results back as values (MCP, `top`); `kill` and
+//! `inspect`'s `capture`/`logs` make it themselves (routed here, they would close an import
+//! circle: this module's parent is what `kill` routes a remote worker through).
 
 use super::super::Ctx;
 use super::super::read::{self, Reading};
