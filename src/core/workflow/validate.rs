@@ -15,7 +15,7 @@ use crate::core::duration::parse_duration;
 use crate::core::worker_env::EnvSpec;
 use serde_saphyr::{Location, Spanned};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 /// Longest worker key: the worker's umbel name is `<run id>-<key>` (at most 63 characters).
 pub const MAX_WORKER_KEY: usize = 50;
@@ -204,12 +204,23 @@ fn plan_step(i: usize, known: &Known, cx: &Context, problems: &mut Vec<Problem>)
             .guard
             .as_ref()
             .map(|g| (g.referenced.line(), g.referenced.column())),
-        outputs: check_outputs(s, problems),
+        outputs: check_outputs(s, host_of(known.file, &s.worker.value), problems),
     }
 }
 
-/// A step's `outputs:`, each named well and either `answer` or `file:PATH`.
-fn check_outputs(step: &Step, problems: &mut Vec<Problem>) -> Vec<(String, OutputSource)> {
+/// The host worker `key` runs on, if it is a remote one.
+fn host_of<'a>(file: &'a WorkflowFile, key: &str) -> Option<&'a str> {
+    file.workers.get(key).and_then(|w| w.value.host.as_deref())
+}
+
+/// A step's `outputs:`, each named well and either `answer` or `file:PATH`; on a worker on
+/// another host (`host`), a relative PATH that stays in the worker's folder, which is where
+/// the host's umbel reads it.
+fn check_outputs(
+    step: &Step,
+    host: Option<&str>,
+    problems: &mut Vec<Problem>,
+) -> Vec<(String, OutputSource)> {
     step.outputs
         .iter()
         .filter_map(|(key, source)| {
@@ -221,6 +232,17 @@ fn check_outputs(step: &Step, problems: &mut Vec<Problem>) -> Vec<(String, Outpu
                 return None;
             }
             match OutputSource::parse(&source.value) {
+                Some(OutputSource::File(path)) if host.is_some() && leaves_folder(&path) => {
+                    problems.push(Problem::located(
+                        source.referenced,
+                        format!(
+                            "output `{key}: file:{path}`: worker `{}` runs on host `{}`, whose umbel reads a `file:` output inside the worker's folder there: give a relative path that stays inside it",
+                            step.worker.value,
+                            host.unwrap_or_default()
+                        ),
+                    ));
+                    None
+                }
                 Some(parsed) => Some((key.clone(), parsed)),
                 None => {
                     problems.push(Problem::located(
@@ -235,6 +257,13 @@ fn check_outputs(step: &Step, problems: &mut Vec<Problem>) -> Vec<(String, Outpu
             }
         })
         .collect()
+}
+
+/// An absolute path, or one with a `..` in it.
+fn leaves_folder(path: &str) -> bool {
+    Path::new(path)
+        .components()
+        .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
 }
 
 fn valid_id(id: &str) -> bool {

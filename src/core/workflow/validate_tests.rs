@@ -317,3 +317,21 @@ fn a_worker_on_another_host_has_its_cwd_there_absolute_and_unchecked() {
         problem.message
     );
 }
+
+#[test]
+fn a_remote_workers_file_output_must_stay_in_its_folder_there() {
+    let remote = good_with(
+        "writer: {provider: claude, cwd: ./proj}",
+        "writer: {provider: claude, host: box, cwd: /srv/w}",
+    );
+    check(&remote).expect("a relative path in the folder is fine");
+    for path in ["../out.md", "/etc/out.md", "sub/../../out.md"] {
+        let yaml = remote.replace("file:out.md", &format!("file:{path}"));
+        let p = problem_saying(&yaml, "runs on host `box`");
+        assert_eq!((p.line, p.column), (11, 35), "{p:?}");
+        assert!(p.message.contains(&format!("file:{path}")), "{p:?}");
+    }
+    // A local worker's may go anywhere it can read.
+    let local = good_with("file:out.md", "file:../out.md");
+    check(&local).expect("local");
+}
