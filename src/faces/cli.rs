@@ -224,8 +224,9 @@ fn remote_target(cli: &Cli) -> Option<super::remote::Target<'_>> {
         Some(Target::Named { name, verb })
     }
     match &cli.command {
-        None => cli.print.spawn.host.as_deref().map(|host| Target::Print {
-            host,
+        // `-p --name W` runs on W's host when W is a remote worker.
+        None if cli.print.spawn.host.is_some() || cli.print.print => Some(Target::Print {
+            host: cli.print.spawn.host.as_deref(),
             args: &cli.print,
         }),
         Some(Command::Send(c)) => named(

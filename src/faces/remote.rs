@@ -16,8 +16,12 @@ use crate::operations::remote::{self, fleet, guard, records};
 /// What a command line asks of workers, as far as hosts matter.
 #[derive(Debug)]
 pub enum Target<'a> {
-    /// `-p --host HOST …`: the whole print run on the host.
-    Print { host: &'a str, args: &'a PrintArgs },
+    /// `-p --host HOST …`, or `-p --name W` for a remote worker `W`: the whole print run on
+    /// the host (without either, `-p` is local).
+    Print {
+        host: Option<&'a str>,
+        args: &'a PrintArgs,
+    },
     /// A verb on one named worker.
     Named { name: &'a str, verb: Verb },
     /// `status` (all) or `ls`.
@@ -50,7 +54,11 @@ pub fn route(
     read_stdin: fn() -> Result<Vec<u8>>,
 ) -> Option<u8> {
     let done = match target {
-        Target::Print { host, args } => print(ctx, host, args, typed, read_stdin),
+        Target::Print { host, args } => match print_host(ctx, host, args) {
+            Ok(None) => return None,
+            Ok(Some(host)) => print(ctx, &host, args, typed, read_stdin),
+            Err(e) => Err(e),
+        },
         Target::Named { name, verb } => match records::find(ctx, name) {
             Ok(None) => return None,
             Ok(Some(record)) => named(ctx, &record.host, name, verb, typed, read_stdin),
@@ -64,6 +72,18 @@ pub fn route(
         }
     };
     Some(done.unwrap_or_else(|e| report(&e, json)))
+}
+
+/// Where a print run happens: `--host`, else the host of the remote worker `--name` names;
+/// `None` here.
+fn print_host(ctx: &Ctx, host: Option<&str>, args: &PrintArgs) -> Result<Option<String>> {
+    if let Some(host) = host {
+        return Ok(Some(host.to_string()));
+    }
+    let Some(name) = args.spawn.name.as_deref() else {
+        return Ok(None);
+    };
+    Ok(records::find(ctx, name)?.map(|record| record.host))
 }
 
 fn print(

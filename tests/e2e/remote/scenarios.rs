@@ -369,6 +369,28 @@ fn print_mode_runs_on_the_host_with_its_stdin_and_secrets() {
     assert!(net.local.worker_dirs().is_empty());
 }
 
+/// `-p --name W` for a remote worker `W` takes its turn on W's host, as `--host` would.
+#[test]
+fn print_mode_on_a_remote_workers_name_runs_on_its_host() {
+    if !sshd_available() {
+        return;
+    }
+    let net = Net::new(1);
+    let turns = json!({ "turns": [ { "reply": "first" }, { "reply": "second" } ] });
+    spawn_on(&net, "h1", "pw", turns, &[]);
+    let out = net.local.run(&["-p", "--name", "pw", "one"]);
+    assert_success(&out, "-p --name");
+    assert_eq!(stdout(&out), "first\n");
+    let out = net.local.run(&["-p", "--name", "pw", "two"]);
+    assert_eq!(stdout(&out), "second\n", "{}", stderr(&out));
+    let h1 = &net.host("h1").sandbox;
+    assert!(
+        h1.session_dir("pw").join("meta.json").exists(),
+        "kept, as -p --name keeps it"
+    );
+    assert!(net.local.worker_dirs().is_empty(), "nothing here");
+}
+
 #[test]
 fn kill_all_reaches_the_remote_workers_and_a_dead_host_keeps_its_record() {
     if !sshd_available() {
