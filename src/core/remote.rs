@@ -43,21 +43,36 @@ pub fn check_host(host: &str) -> Result<()> {
 /// The verb's arguments as the host's umbel gets them: those typed after `umbel`, without
 /// `--host` (the worker is local there). Arguments after `--` (the CLI's own) stay untouched.
 pub fn forwarded_argv(typed: &[String]) -> Vec<String> {
+    let Ok(argv) = map_flag(typed, "host", |_| Ok::<_, std::convert::Infallible>(None));
+    argv
+}
+
+/// `typed` with each `--FLAG VALUE` or `--FLAG=VALUE` before a `--` replaced by the argument
+/// `with` makes of VALUE, or dropped when it makes none. Arguments after `--` stay untouched.
+pub fn map_flag<E>(
+    typed: &[String],
+    flag: &str,
+    mut with: impl FnMut(&str) -> std::result::Result<Option<String>, E>,
+) -> std::result::Result<Vec<String>, E> {
+    let (bare, joined) = (format!("--{flag}"), format!("--{flag}="));
     let mut out = Vec::with_capacity(typed.len());
     let mut rest = typed.iter();
     while let Some(arg) = rest.next() {
-        if arg == "--" {
+        let value = if arg == "--" {
             out.push(arg.clone());
             out.extend(rest.cloned());
             break;
-        }
-        if arg == "--host" {
-            rest.next();
-        } else if !arg.starts_with("--host=") {
+        } else if *arg == bare {
+            rest.next().map_or("", String::as_str)
+        } else if let Some(value) = arg.strip_prefix(&joined) {
+            value
+        } else {
             out.push(arg.clone());
-        }
+            continue;
+        };
+        out.extend(with(value)?);
     }
-    out
+    Ok(out)
 }
 
 /// `spawn`'s command line for the host's umbel (`--json`, no `--host`), and the variables it

@@ -8,7 +8,7 @@ use super::status_view::{print_table, warn_problems};
 use crate::adapters::ssh::{Ssh, Stdout};
 use crate::core::args::StatusArgs;
 use crate::core::errors::Result;
-use crate::core::remote::{check_host, classify, forwarded_argv};
+use crate::core::remote::{check_host, classify, forwarded_argv, map_flag};
 use crate::operations::Ctx;
 use crate::operations::remote::forward::Request;
 use crate::operations::remote::{self, fleet, guard, records};
@@ -147,28 +147,10 @@ fn named(
 /// the schema's content (inline JSON, which the host's `--schema` reads): the host cannot read
 /// a path from here. Everything after `--` is left alone.
 fn schema_as_content(typed: &[String]) -> Result<Vec<String>> {
-    let mut argv = Vec::with_capacity(typed.len());
-    let mut args = typed.iter();
-    while let Some(arg) = args.next() {
-        let given = match arg.as_str() {
-            "--" => {
-                argv.push(arg.clone());
-                argv.extend(args.by_ref().cloned());
-                break;
-            }
-            "--schema" => args.next().cloned().unwrap_or_default(),
-            other => match other.strip_prefix("--schema=") {
-                Some(value) => value.to_string(),
-                None => {
-                    argv.push(arg.clone());
-                    continue;
-                }
-            },
-        };
+    map_flag(typed, "schema", |given| {
         let here = crate::adapters::host::current_dir_or_error()?;
-        argv.push(guard::schema_flag(std::path::Path::new(&given), &here)?);
-    }
-    Ok(argv)
+        guard::schema_flag(std::path::Path::new(given), &here).map(Some)
+    })
 }
 
 /// `kill --all`: every remote worker first (a host that cannot be reached is reported and
