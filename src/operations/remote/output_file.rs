@@ -7,6 +7,7 @@ use super::super::worker::Worker;
 use super::forward::Request;
 use super::verbs::{call, read_back};
 use crate::adapters::files;
+use crate::adapters::host::canonicalize;
 use crate::core::errors::{Error, Result};
 use crate::core::remote::RemoteRecord;
 use crate::core::workflow::model::MAX_OUTPUT_FILE;
@@ -47,10 +48,7 @@ pub fn read_here(ctx: &Ctx, name: &str, path: &str) -> Result<OutputFile> {
         return Err(outside());
     }
     let wanted = folder.join(path);
-    let real = |p: &Path| {
-        p.canonicalize()
-            .map_err(|e| Error::io("cannot read", p.to_path_buf(), e))
-    };
+    let real = |p: &Path| canonicalize(p).map_err(|e| Error::io("cannot read", p, e));
     if !real(&wanted)?.starts_with(real(folder)?) {
         return Err(outside());
     }
