@@ -304,6 +304,9 @@ fn remote_exec(env: Vec<(String, String)>) -> u8 {
         Err(e) => return report(&e, json),
     };
     on_signals(&ctx, true);
+    if let Some(super::remote::Target::Named { name, .. }) = remote_target(&cli) {
+        super::remote_exec::enter_folder_of(&ctx, name);
+    }
     super::remote_exec::set_forwarded_stdin(received.stdin);
     super::remote_exec::cancel_on_eof(ctx.cancel.clone());
     dispatch(&ctx, cli)

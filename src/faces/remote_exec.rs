@@ -7,6 +7,7 @@ use crate::core::errors::{Error, Result};
 use crate::core::remote_frame::decode;
 use crate::operations::Ctx;
 use crate::operations::remote::output_file;
+use crate::operations::worker::Worker;
 use std::io::Read;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -63,6 +64,16 @@ pub fn cancel_on_eof(cancel: Arc<AtomicBool>) {
         while matches!(stdin.read(&mut sink), Ok(n) if n > 0) {}
         cancel.store(true, Ordering::Relaxed);
     });
+}
+
+/// A forwarded verb on worker `name` runs in its folder, as a person on the host would run it
+/// there: its guardrail check and relative paths (`--accept ./check.sh`, `wait --file`) are
+/// the project's, not the ssh login folder's. A worker that cannot be loaded leaves the folder
+/// as it is (the verb then says what is wrong).
+pub fn enter_folder_of(ctx: &Ctx, name: &str) {
+    if let Ok(worker) = Worker::load(ctx, name) {
+        let _ = std::env::set_current_dir(&worker.meta.cwd);
+    }
 }
 
 /// `output-file NAME PATH`, a verb only another umbel asks for (a workflow's `file:` output

@@ -1,8 +1,8 @@
 //! Guardrails on a remote worker's turn: enforced by the umbel on its host, so they travel as
 //! the flags of the host's `send`/`wait`. The schema travels as its content (inline JSON): a
 //! path given here (relative to `dir`, the workflow file's folder or this process's) means
-//! nothing on the host. The `accept` check runs on the host, in its umbel's folder there (the
-//! ssh login folder): its program is looked up there, not here.
+//! nothing on the host. The `accept` check runs on the host, in the worker's folder there: its
+//! program is looked up there, not here.
 
 use super::super::guard::schema_document;
 use crate::core::args::GuardArgs;

@@ -152,3 +152,32 @@ fn a_schema_file_given_on_the_command_line_is_read_here_for_a_remote_worker() {
     );
     assert_eq!(outcome["attempts"], 2, "{outcome}");
 }
+
+/// A remote step's `accept` check runs on the host in the worker's folder, as a check of a
+/// local step runs in the workflow's: `./check.sh` there is the project's.
+#[test]
+fn a_remote_steps_check_runs_in_the_workers_folder_on_its_host() {
+    if !sshd_available() {
+        return;
+    }
+    let net = Net::new(1);
+    let h1 = &net.host("h1").sandbox;
+    let check = "#!/bin/sh\ngrep -q DONE || { echo 'say DONE'; exit 1; }\n";
+    h1.write_executable("check.sh", check);
+    let scenario = h1.scenario_file(
+        "builder",
+        sim::matching(&[
+            ("Build", "a draft"),
+            ("[umbel] Your answer was rejected", "DONE"),
+        ]),
+    );
+    let yaml = format!(
+        "workers:\n  builder: {{provider: claude, host: h1, cwd: {project}, \
+         env: {{UMBEL_SIM_SCENARIO: \"{scenario}\"}}}}\nsteps:\n  - id: build\n    \
+         worker: builder\n    prompt: Build\n    guard: {{accept: ./check.sh, maxAttempts: 2}}\n",
+        project = h1.project.display(),
+    );
+    let (out, record) = run_workflow(&net.local, &yaml);
+    assert_success(&out, "run");
+    assert_eq!(step_file(&net.local, &record, "build", "answer"), "DONE");
+}
