@@ -47,9 +47,10 @@ pub fn read_here(ctx: &Ctx, name: &str, path: &str) -> Result<OutputFile> {
     if Path::new(path).is_absolute() {
         return Err(outside());
     }
-    let wanted = folder.join(path);
     let real = |p: &Path| canonicalize(p).map_err(|e| Error::io("cannot read", p, e));
-    if !real(&wanted)?.starts_with(real(folder)?) {
+    // The resolved path is the one read: a link swapped in between cannot lead out.
+    let wanted = real(&folder.join(path))?;
+    if !wanted.starts_with(real(folder)?) {
         return Err(outside());
     }
     let bytes = files::read_capped(&wanted, MAX_OUTPUT_FILE)
