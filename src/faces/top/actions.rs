@@ -2,12 +2,11 @@
 //! worker spawned with `--host` is driven through the umbel there, as the verbs on the command
 //! line drive it (send and read go through `operations::remote::anywhere`, as MCP's do).
 
-use crate::adapters::ssh::{Ssh, Stdout};
+use crate::adapters::ssh::Ssh;
 use crate::core::args::{AttachArgs, KillArgs, LogsArgs};
 use crate::core::errors::Result;
 use crate::core::remote::RemoteRecord;
 use crate::operations::remote;
-use crate::operations::remote::forward::Request;
 use crate::operations::{Ctx, attach, inspect, kill};
 
 /// Ends the worker, here or on its host (its folder is kept, as `umbel kill NAME`).
@@ -19,26 +18,15 @@ pub fn kill_worker(ctx: &Ctx, name: &str) -> Result<()> {
     kill::kill(ctx, &args).map(|_| ())
 }
 
-/// Its event log, a line an event.
+/// Its event log, a line an event (a remote worker's is its host's: `inspect::logs` asks it).
 pub fn log_lines(ctx: &Ctx, name: &str) -> Result<Vec<String>> {
-    let Some(at) = remote::find(ctx, name)? else {
-        let args = LogsArgs {
-            name: name.to_string(),
-            follow: false,
-        };
-        let mut lines = Vec::new();
-        inspect::logs(ctx, &args, |l| lines.push(l.to_string()))?;
-        return Ok(lines);
+    let args = LogsArgs {
+        name: name.to_string(),
+        follow: false,
     };
-    let request = Request {
-        argv: vec!["logs".into(), name.into()],
-        ..Request::default()
-    };
-    let done = remote::forward(ctx, &at.host, request, Stdout::Capture)?;
-    Ok(String::from_utf8_lossy(&done.stdout)
-        .lines()
-        .map(str::to_string)
-        .collect())
+    let mut lines = Vec::new();
+    inspect::logs(ctx, &args, |l| lines.push(l.to_string()))?;
+    Ok(lines)
 }
 
 /// Attaches this terminal to its pane until the user detaches.

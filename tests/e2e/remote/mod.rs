@@ -8,6 +8,7 @@ mod guards;
 mod hosts;
 mod outputs;
 mod scenarios;
+mod top;
 mod workflow;
 
 use serde_json::Value;
