@@ -12,20 +12,25 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// One turn of a worker's conversation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+// Serialised as `read` shows a turn: its tools are `actions`' to show, so they are left out.
+#[derive(
+    Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "camelCase")]
 pub struct Turn {
     /// 1-based, oldest first.
     pub turn: usize,
     /// The prompt that opened the turn, when the transcript has it.
     pub prompt: Option<String>,
-    /// The final answer (or the provider's error message), when written yet.
+    /// The answer, or the provider's error message; null while the turn runs.
     pub answer: Option<String>,
     /// Whether the transcript marks the turn as finished.
     pub ended: bool,
     /// The provider failed the turn (API error, usage limit, interrupted).
     pub is_error: bool,
     /// The tools the worker ran in this turn, in order.
+    #[serde(skip)]
+    #[schemars(skip)]
     pub actions: Vec<ToolAction>,
 }
 

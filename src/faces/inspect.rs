@@ -2,7 +2,8 @@
 
 use super::output::{out, out_json, outln};
 use crate::core::terminal_text::escape_controls;
-use crate::operations::turns::{Selection, TurnActions, TurnDiff, TurnText};
+use crate::core::turns::Turn;
+use crate::operations::turns::{Selection, TurnActions, TurnDiff};
 use crate::operations::worker::Answer;
 use std::borrow::Cow;
 use std::io::IsTerminal;
@@ -37,7 +38,7 @@ fn for_stdout(text: &str) -> Cow<'_, str> {
 
 /// `read --turn/--all/--since-turn`: `--turn` prints the answer alone (as plain `read` does);
 /// several turns get a header line each. JSON: one object for `--turn`, else an array.
-pub fn print_turns(turns: &[TurnText], selection: Selection, json: bool) {
+pub fn print_turns(turns: &[Turn], selection: Selection, json: bool) {
     match (selection, json) {
         (Selection::One(_), true) => turns.first().map(out_json).unwrap_or(()),
         (_, true) => out_json(&turns),
@@ -57,7 +58,7 @@ pub fn print_turns(turns: &[TurnText], selection: Selection, json: bool) {
     }
 }
 
-fn header(turn: &TurnText) -> String {
+fn header(turn: &Turn) -> String {
     let prompt = turn
         .prompt
         .as_deref()
@@ -75,7 +76,7 @@ fn header(turn: &TurnText) -> String {
     format!("── turn {}{state}: {prompt}", turn.turn)
 }
 
-fn print_answer(turn: &TurnText) {
+fn print_answer(turn: &Turn) {
     match turn.answer.as_deref() {
         Some(text) => print_text(text),
         None => eprintln!("umbel: turn {} has no answer yet", turn.turn),

@@ -8,9 +8,10 @@ use crate::core::doctor::Check;
 use crate::core::meta::Meta;
 use crate::core::outcome::Outcome;
 use crate::core::status::WorkerStatus;
+use crate::core::turns::Turn;
 use crate::core::workflow::record::RunRecord;
 use crate::operations::inspect::Pruned;
-use crate::operations::turns::{TurnActions, TurnDiff, TurnText};
+use crate::operations::turns::{TurnActions, TurnDiff};
 use crate::operations::worker::Answer;
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
@@ -74,7 +75,7 @@ pub struct Workers {
 /// `read --all`/`--since-turn` over MCP: the turns.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Turns {
-    pub turns: Vec<TurnText>,
+    pub turns: Vec<Turn>,
 }
 
 /// `umbel_help`: the text of a topic.
@@ -107,12 +108,12 @@ pub struct RunCheck {
 #[serde(untagged)]
 pub enum Read<L> {
     Last(Box<Answer>),
-    One(Box<TurnText>),
+    One(Box<Turn>),
     Turns(L),
 }
 
 /// `read --json`: the list is an array.
-pub type ReadJson = Read<Vec<TurnText>>;
+pub type ReadJson = Read<Vec<Turn>>;
 
 /// `umbel_read`'s structured content: the list wrapped in `{turns}` (a tool's structured
 /// content must be an object).

@@ -2,10 +2,11 @@
 //! `--since-turn` select.
 
 use super::Ctx;
-use super::turns::{Selection, TurnText, read_turns, selection};
+use super::turns::{Selection, read_turns, selection};
 use super::worker::{Answer, Worker};
 use crate::core::args::ReadArgs;
 use crate::core::errors::Result;
+use crate::core::turns::Turn;
 
 /// What `read` found.
 #[derive(Debug, Clone)]
@@ -13,7 +14,7 @@ pub enum Reading {
     /// No turn flag: the last finished turn's answer (hook payload first, then transcript).
     Last(Answer),
     /// The selected turns, from the transcript.
-    Turns(Selection, Vec<TurnText>),
+    Turns(Selection, Vec<Turn>),
 }
 
 /// Reads the last turn's answer.

@@ -14,30 +14,6 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// One turn as `read` shows it.
-#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct TurnText {
-    pub turn: usize,
-    pub prompt: Option<String>,
-    /// The answer, or the provider's error message; null while the turn runs.
-    pub answer: Option<String>,
-    pub ended: bool,
-    pub is_error: bool,
-}
-
-impl From<&Turn> for TurnText {
-    fn from(t: &Turn) -> Self {
-        TurnText {
-            turn: t.turn,
-            prompt: t.prompt.clone(),
-            answer: t.answer.clone(),
-            ended: t.ended,
-            is_error: t.is_error,
-        }
-    }
-}
-
 /// Which turns `read` was asked for; `None` when no turn flag was given (the last answer).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Selection {
@@ -175,7 +151,7 @@ fn pick<'a>(turns: &'a [Turn], number: usize, flag: &'static str, name: &str) ->
 }
 
 /// The turns `read` selected.
-pub fn read_turns(ctx: &Ctx, worker: &Worker, selection: Selection) -> Result<Vec<TurnText>> {
+pub fn read_turns(ctx: &Ctx, worker: &Worker, selection: Selection) -> Result<Vec<Turn>> {
     let limit = match selection {
         Selection::One(n) => Some(n),
         Selection::All | Selection::Since(_) => None,
@@ -183,8 +159,8 @@ pub fn read_turns(ctx: &Ctx, worker: &Worker, selection: Selection) -> Result<Ve
     let turns = turns_of(ctx, worker, limit)?;
     let name = worker.name.as_str();
     Ok(match selection {
-        Selection::One(n) => vec![pick(&turns, n, "--turn", name)?.into()],
-        Selection::All => turns.iter().map(TurnText::from).collect(),
+        Selection::One(n) => vec![pick(&turns, n, "--turn", name)?.clone()],
+        Selection::All => turns,
         Selection::Since(n) if n > turns.len() => {
             return Err(Error::TurnOutOfRange {
                 flag: "--since-turn",
@@ -193,7 +169,7 @@ pub fn read_turns(ctx: &Ctx, worker: &Worker, selection: Selection) -> Result<Ve
                 turns: turns.len(),
             });
         }
-        Selection::Since(n) => turns[n..].iter().map(TurnText::from).collect(),
+        Selection::Since(n) => turns.into_iter().skip(n).collect(),
     })
 }
 

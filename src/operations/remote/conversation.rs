@@ -3,12 +3,13 @@
 //! into the same values as for a local worker.
 
 use super::super::Ctx;
-use super::super::turns::{Selection, TurnActions, TurnDiff, TurnText};
+use super::super::turns::{Selection, TurnActions, TurnDiff};
 use super::forward::Request;
 use super::verbs::{call, read_back};
 use crate::core::args::{ActionsArgs, DiffArgs};
 use crate::core::errors::Result;
 use crate::core::remote::RemoteRecord;
+use crate::core::turns::Turn;
 
 /// `verb NAME --json FLAGS…` on the host, read back.
 fn ask<T: serde::de::DeserializeOwned>(
@@ -47,7 +48,7 @@ pub fn diff(ctx: &Ctx, at: &RemoteRecord, args: &DiffArgs) -> Result<TurnDiff> {
 
 /// `read` with a turn selection: one turn (one object there), every turn or those after one
 /// (a list).
-pub fn turns(ctx: &Ctx, at: &RemoteRecord, selection: Selection) -> Result<Vec<TurnText>> {
+pub fn turns(ctx: &Ctx, at: &RemoteRecord, selection: Selection) -> Result<Vec<Turn>> {
     match selection {
         Selection::One(n) => {
             ask(ctx, at, "read", numbers(&[("turn", Some(n))])).map(|one| vec![one])
