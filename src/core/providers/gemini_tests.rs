@@ -305,15 +305,17 @@ fn output_tokens_come_from_the_gemini_record_counted_once() {
     );
 }
 
-/// The worker's settings of `user_files` (as launch builds them from the user's files).
-fn worker_settings(user_files: &[(PathBuf, String)]) -> crate::core::errors::Result<Value> {
+/// The worker's settings.json and trustedFolders.json, as launch builds them from the user's
+/// `user_files`.
+fn worker_files(user_files: &[(PathBuf, String)]) -> crate::core::errors::Result<(Value, Value)> {
     let env = vec![("HOME".to_string(), "/home/u".to_string())];
     let spec = Gemini.launch(&LaunchInput {
         env: &env,
         user_files,
         ..launch_input("/s/sessions/g1")
     })?;
-    Ok(serde_json::from_str(&spec.files[0].1).unwrap())
+    let json = |i: usize| serde_json::from_str(&spec.files[i].1).unwrap();
+    Ok((json(0), json(1)))
 }
 
 /// gemini reads its settings and trusted folders through strip-json-comments (0.61.0's
@@ -330,21 +332,12 @@ fn commented_user_files_are_read_as_gemini_reads_them() {
             "{\n  // mine\n  \"/other\": \"TRUST_FOLDER\"\n}".to_string(),
         ),
     ];
-    let settings = worker_settings(&user).unwrap();
+    let (settings, trusted) = worker_files(&user).unwrap();
     assert_eq!(
         settings["security"]["auth"]["selectedType"],
         "oauth-personal"
     );
     assert_eq!(settings["x"], "http://a//b");
-    let env = vec![("HOME".to_string(), "/home/u".to_string())];
-    let spec = Gemini
-        .launch(&LaunchInput {
-            env: &env,
-            user_files: &user,
-            ..launch_input("/s/sessions/g1")
-        })
-        .unwrap();
-    let trusted: Value = serde_json::from_str(&spec.files[1].1).unwrap();
     assert_eq!(trusted["/other"], "TRUST_FOLDER");
 }
 
@@ -357,7 +350,7 @@ fn an_unreadable_user_file_is_a_typed_error_at_its_line_and_column() {
         ("trustedFolders.json", "[\"not an object\"]", 1, 1),
     ] {
         let path = PathBuf::from(format!("/home/u/.gemini/{file}"));
-        let error = worker_settings(&[(path.clone(), text.to_string())]).unwrap_err();
+        let error = worker_files(&[(path.clone(), text.to_string())]).unwrap_err();
         match error {
             crate::core::errors::Error::UserConfig {
                 provider,
