@@ -63,6 +63,12 @@ pub struct Net {
 impl Net {
     /// A local sandbox and `count` hosts, `h1`…
     pub fn new(count: usize) -> Net {
+        Net::with_hosts(count, Sandbox::new)
+    }
+
+    /// A local sandbox and `count` hosts, `h1`…, each host's sandbox made by `host` (the real
+    /// CLIs' own: `crate::real::sandbox`).
+    pub fn with_hosts(count: usize, host: impl Fn() -> Sandbox) -> Net {
         let keys = tempfile::Builder::new()
             .prefix("k")
             .tempdir_in("/tmp")
@@ -87,14 +93,13 @@ impl Net {
             silent: Vec::new(),
         };
         for n in 1..=count {
-            net.add_host(&format!("h{n}"));
+            net.add_host(&format!("h{n}"), host());
         }
         net.write_config();
         net
     }
 
-    fn add_host(&mut self, name: &str) {
-        let sandbox = Sandbox::new();
+    fn add_host(&mut self, name: &str, sandbox: Sandbox) {
         let dir = self.keys.path();
         let port = free_port();
         let mut env = sandbox.env();

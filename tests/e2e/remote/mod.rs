@@ -7,6 +7,7 @@ mod conversation;
 mod guards;
 mod hosts;
 mod outputs;
+mod real;
 mod scenarios;
 mod top;
 mod workflow;
