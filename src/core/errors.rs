@@ -2,7 +2,7 @@
 //! exit code, a JSON error or an MCP error result. Every variant names the thing that failed and,
 //! where it can, what to do next.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Everything that can go wrong in umbel, by kind.
 #[derive(Debug, thiserror::Error)]
@@ -99,7 +99,7 @@ pub enum Error {
     },
 
     /// A state file exists but cannot be understood.
-    #[error("state file {} is unreadable: {message}", path.display())]
+    #[error("state file {} is unreadable: {message}; {}", path.display(), corrupt_remedy(path))]
     Corrupt { path: PathBuf, message: String },
 
     /// There is no answer to read yet.
@@ -188,6 +188,41 @@ pub enum Error {
         message: String,
         exit: u8,
     },
+}
+
+/// What to do about an unreadable state file, by which file it is: a worker's meta.json, a
+/// remote worker's record, a workflow run's record.
+fn corrupt_remedy(path: &Path) -> String {
+    let name = |p: Option<&Path>| {
+        p.and_then(Path::file_name)
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let folder = path.parent();
+    let up = folder.and_then(Path::parent);
+    match (
+        name(Some(path)).as_str(),
+        name(folder).as_str(),
+        name(up).as_str(),
+    ) {
+        ("meta.json", worker, "sessions") => {
+            format!("`umbel kill --purge {worker}` ends that worker and removes its folder")
+        }
+        (file, "remote", _) => {
+            let worker = file.trim_end_matches(".json");
+            format!(
+                "remove that file to forget remote worker `{worker}` here; its host keeps the worker (`ssh HOST umbel kill --purge {worker}` ends it there)"
+            )
+        }
+        ("run.json", run, _) => format!(
+            "run `{run}` cannot be resumed or listed; remove its folder {} to forget it",
+            folder
+                .map(Path::display)
+                .map(|d| d.to_string())
+                .unwrap_or_default()
+        ),
+        _ => "move the file aside and try again".to_string(),
+    }
 }
 
 impl Error {
@@ -313,6 +348,37 @@ mod tests {
             e.to_string(),
             "cannot read /nope.yaml: no such file or directory"
         );
+    }
+
+    /// Each unreadable state file says what to do about it.
+    #[test]
+    fn a_corrupt_state_file_names_its_remedy() {
+        for (path, remedy) in [
+            (
+                "/s/sessions/w1/meta.json",
+                "`umbel kill --purge w1` ends that worker",
+            ),
+            (
+                "/s/remote/far.json",
+                "remove that file to forget remote worker `far`",
+            ),
+            (
+                "/s/workflows/r-1/run.json",
+                "remove its folder /s/workflows/r-1",
+            ),
+            ("/s/other.json", "move the file aside"),
+        ] {
+            let e = Error::Corrupt {
+                path: path.into(),
+                message: "expected value at line 1 column 1".into(),
+            };
+            let text = e.to_string();
+            assert!(
+                text.starts_with(&format!("state file {path} is unreadable: expected value")),
+                "{text}"
+            );
+            assert!(text.contains(remedy), "{text}");
+        }
     }
 
     #[test]

@@ -31,7 +31,7 @@ impl Error {
             Error::StartupFailed { .. } => ("startup_failed", "read the last screen in the error; `umbel doctor` checks tmux, the binaries and the hooks"),
             Error::Tmux { .. } => ("tmux", "run `umbel doctor` to check tmux and umbel's private socket"),
             Error::Io { .. } => ("io", "check that the path exists, is writable by you, and that the disk is not full"),
-            Error::Corrupt { .. } => ("corrupt_state", "the state cannot be read: `umbel kill --purge NAME` removes the worker and its folder"),
+            Error::Corrupt { .. } => ("corrupt_state", "umbel's own file cannot be read; the message says what to do about that file (a worker's: `umbel kill --purge NAME`)"),
             Error::NoAnswer { .. } => ("no_answer", "wait for the turn to end first (`umbel wait NAME`), then read"),
             Error::AnswerLost { .. } => ("answer_lost", "`umbel read NAME --all` shows the turns the transcript holds"),
             Error::NoTurn { .. } => ("no_turn", "send a prompt first, or `wait --since POS` for whatever comes next"),

@@ -51,6 +51,12 @@ fn a_corrupt_meta_shows_in_status_and_blocks_neither_prune_nor_kill_by_name() {
         "prune left the corrupt worker alone"
     );
 
+    // A verb that needs the worker's state says so, and what to do.
+    sb.umbel(["send", "c2", "hi"])
+        .stderr_has("meta.json is unreadable")
+        .stderr_has("`umbel kill --purge c2` ends that worker")
+        .status(1);
+
     assert!(session_alive(&sb, "c2"));
     sb.umbel(["kill", "c2"]).success();
     assert!(
