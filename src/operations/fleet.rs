@@ -16,6 +16,7 @@ use crate::core::status::WorkerStatus;
 use crate::core::turn_progress::phase;
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 /// One worker as `top` shows it.
 #[derive(Debug, Clone)]
@@ -44,9 +45,22 @@ struct Read {
 #[derive(Debug, Default)]
 pub struct Fleet {
     read: HashMap<String, Read>,
-    /// Session usage per transcript, with the transcript's length when it was read.
-    usage: HashMap<PathBuf, (u64, Option<Usage>)>,
+    /// Session usage per transcript, and when it was read.
+    usage: HashMap<PathBuf, Tally>,
 }
+
+/// A transcript's session usage and when it was read: its length, the worker's log position,
+/// the time.
+#[derive(Debug)]
+struct Tally {
+    len: u64,
+    position: usize,
+    at: Instant,
+    usage: Option<Usage>,
+}
+
+/// How often a transcript growing without a hook event is re-read for `top`'s usage columns.
+const USAGE_REREAD: Duration = Duration::from_secs(10);
 
 impl Fleet {
     /// Every worker, what needs a person first.
@@ -90,7 +104,9 @@ impl Fleet {
             }
         };
         let usage = match (read.provider, status.transcript_path.as_deref()) {
-            (Some(provider), Some(path)) => self.usage_of(provider, PathBuf::from(path)),
+            (Some(provider), Some(path)) => {
+                self.usage_of(provider, PathBuf::from(path), status.position)
+            }
             _ => None,
         };
         FleetRow {
@@ -102,16 +118,27 @@ impl Fleet {
         }
     }
 
-    /// The session usage of a transcript, re-read when it grew.
-    fn usage_of(&mut self, provider: Provider, path: PathBuf) -> Option<Usage> {
+    /// The session usage of a transcript: re-read when it grew and a hook event came (the log
+    /// at another `position`: a turn started or ended) or [`USAGE_REREAD`] has passed — a long
+    /// session's whole read costs tens of ms, too much for every look while an answer streams.
+    fn usage_of(&mut self, provider: Provider, path: PathBuf, position: usize) -> Option<Usage> {
         let len = files::len(&path);
-        if let Some((seen, usage)) = self.usage.get(&path)
-            && *seen == len
+        if let Some(seen) = self.usage.get(&path)
+            && (seen.len == len || (seen.position == position && seen.at.elapsed() < USAGE_REREAD))
         {
-            return *usage;
+            return seen.usage;
         }
         let usage = session_usage(provider, &path);
-        self.usage.insert(path, (len, usage));
+        let at = Instant::now();
+        self.usage.insert(
+            path,
+            Tally {
+                len,
+                position,
+                at,
+                usage,
+            },
+        );
         usage
     }
 }
@@ -234,6 +261,34 @@ mod tests {
         status.pending_tool =
             Some(serde_json::json!({"name": "Bash", "input": {"command": "echo hi"}}));
         assert_eq!(waiting_line(&status), "permission: Bash echo hi");
+    }
+
+    /// A transcript growing under a running turn is re-read at most every
+    /// [`USAGE_REREAD`]; a hook event (the log position moving, as at a turn's end) re-reads
+    /// it at once.
+    #[test]
+    fn a_growing_transcript_is_re_read_on_events_not_on_every_look() {
+        use crate::core::test_data::CLAUDE_SESSION;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("t.jsonl");
+        let lines: Vec<&str> = CLAUDE_SESSION.lines().collect();
+        let half = lines.len() / 2;
+        files::write_private(&path, &(lines[..half].join("\n") + "\n")).expect("write");
+        let mut fleet = Fleet::default();
+        let early = fleet.usage_of(Provider::Claude, path.clone(), 7);
+        files::write_private(&path, &(lines.join("\n") + "\n")).expect("write");
+        let whole = Usage::of_lines(Provider::Claude, lines.iter().copied());
+        assert_ne!(early, whole, "the second half adds tokens");
+        assert_eq!(
+            fleet.usage_of(Provider::Claude, path.clone(), 7),
+            early,
+            "throttled"
+        );
+        assert_eq!(
+            fleet.usage_of(Provider::Claude, path, 8),
+            whole,
+            "an event re-reads"
+        );
     }
 
     #[test]
