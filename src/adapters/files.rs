@@ -65,6 +65,15 @@ pub fn read_capped(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// At most `max` bytes of a regular file (a FIFO or device is refused rather than waited on:
+/// opening a FIFO blocks until a writer comes).
+pub fn read_regular_capped(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    if !fs::metadata(path)?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    read_capped(path, max)
+}
+
 /// The file's length; 0 when it cannot be read.
 pub fn len(path: &Path) -> u64 {
     fs::metadata(path).map_or(0, |m| m.len())

@@ -441,3 +441,21 @@ fn live_progress_redraws_in_place_and_honours_no_color() {
         .stderr();
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// A `file:` output that is a FIFO (or any non-regular file) fails its step at once with why;
+/// reading it would wait for a writer that never comes.
+#[test]
+fn a_file_output_that_is_not_a_regular_file_fails_the_step_instead_of_hanging() {
+    let sb = Sandbox::new();
+    let fifo = sb.project.join("out.fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let path = workflow(
+        &sb,
+        "workers:\n  a: {}\nsteps:\n  - {id: s, worker: a, prompt: hi, outputs: {kept: \"file:out.fifo\"}}\n",
+    );
+    // Before, the run never ended (nextest's slow-timeout ends the test).
+    run(&sb, &[path.to_str().unwrap()])
+        .stderr_has("not a regular file")
+        .status(1);
+}

@@ -53,7 +53,7 @@ pub fn read_here(ctx: &Ctx, name: &str, path: &str) -> Result<OutputFile> {
     if !wanted.starts_with(real(folder)?) {
         return Err(outside());
     }
-    let bytes = files::read_capped(&wanted, MAX_OUTPUT_FILE)
+    let bytes = files::read_regular_capped(&wanted, MAX_OUTPUT_FILE)
         .map_err(|e| Error::io("cannot read", wanted.clone(), e))?;
     // As `read_to_string` says it.
     let text = String::from_utf8(bytes).map_err(|_| {

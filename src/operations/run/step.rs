@@ -218,7 +218,7 @@ fn read_output(path: &Path, key: &str) -> Result<String, StepFailure> {
             path.display()
         ))
     };
-    let bytes = files::read_capped(path, MAX_OUTPUT_FILE).map_err(|e| cannot(&e))?;
+    let bytes = files::read_regular_capped(path, MAX_OUTPUT_FILE).map_err(|e| cannot(&e))?;
     // As `read_to_string` said it.
     String::from_utf8(bytes).map_err(|_| cannot(&"stream did not contain valid UTF-8"))
 }
