@@ -74,10 +74,7 @@ fn accepted_at_the_first_try(provider: &str) {
 
 fn accepted_on_the_second_attempt_after_exact_feedback(provider: &str) {
     let sb = Sandbox::new();
-    let scenario = sim::matching(&[
-        ("Write", "Here is a draft."),
-        ("[umbel] Your answer was rejected", "Final: DONE"),
-    ]);
+    let scenario = sim::accepted_on_retry("Write", "Here is a draft.", "Final: DONE");
     spawn_with(&sb, "g2", provider, scenario);
     sb.umbel([
         "send",

@@ -186,12 +186,5 @@ fn a_failed_spawn_leaves_no_process_behind() {
     let sb = Sandbox::new();
     let scenario = json!({ "startup": { "stubborn_child": true, "delay_ms": 600000 } });
     spawn_fails(&sb, scenario, &["--startup-timeout", "2s"], "within 2s");
-    assert!(
-        eventually(std::time::Duration::from_secs(10), || processes_under(
-            &sb.root
-        )
-        .is_empty()),
-        "left running: {:?}",
-        processes_under(&sb.root)
-    );
+    assert_no_process_left(&sb.root, "a failed spawn");
 }

@@ -105,15 +105,7 @@ fn trust_two_turns_read_by_turn_and_kill_leaves_no_process(provider: &str, tier:
     // two answers above it is no dialog.
     assert_eq!(sb.ls()[0]["state"], "ready", "{:?}", sb.ls());
     sb.umbel(["kill", "w", "--purge"]).success();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while !processes_under(&sb.root).is_empty() && std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(200));
-    }
-    assert_eq!(
-        processes_under(&sb.root),
-        Vec::<i32>::new(),
-        "kill leaves no process"
-    );
+    assert_no_process_left(&sb.root, "kill");
 }
 
 fn unattended_runs_the_tool_and_actions_lists_it(provider: &str, tier: Tier) {

@@ -155,13 +155,7 @@ fn top_shows_every_state_and_each_key_acts() {
         row(s, "idle1").is_some() && row(s, "ask1").is_none()
     });
     top.keys(&["Enter"]);
-    top.keys(&["s"]);
-    top.until("the prompt line", |s| s.contains("send to idle1:"));
-    top.keys(&["hello top"]);
-    top.until("the typed prompt", |s| {
-        s.contains("send to idle1: hello top")
-    });
-    top.keys(&["Enter"]);
+    top.send("idle1", "hello top");
     let screen = top.until("idle1 answered", |s| {
         row_has(s, "idle1", &["done", "Response to: hello top"])
     });

@@ -82,6 +82,17 @@ impl TopPane {
         self.tmux.send_keys(VIEW, keys).expect("send keys");
     }
 
+    /// `s` on the selected worker `name`: types `prompt` on the line it opens and sends it.
+    pub fn send(&self, name: &str, prompt: &str) {
+        self.keys(&["s"]);
+        let line = format!("send to {name}:");
+        self.until("the prompt line", |s| s.contains(&line));
+        self.keys(&[prompt]);
+        let typed = format!("{line} {prompt}");
+        self.until("the typed prompt", |s| s.contains(&typed));
+        self.keys(&["Enter"]);
+    }
+
     /// The pid of the `umbel top` process (the child of the pane's shell).
     pub fn top_pid(&self) -> i32 {
         let shell = self.tmux.pane(VIEW).expect("pane").pid.expect("pid");

@@ -471,6 +471,15 @@ pub fn answers_of(all: &Value) -> Vec<&str> {
         .collect()
 }
 
+/// Asserts that within 10 s no process is left whose HOME lies under `root` (`what` says whose).
+#[track_caller]
+pub fn assert_no_process_left(root: &Path, what: &str) {
+    let gone = eventually(std::time::Duration::from_secs(10), || {
+        processes_under(root).is_empty()
+    });
+    assert!(gone, "{what}: left running: {:?}", processes_under(root));
+}
+
 /// Polls `done` every 50 ms for up to `limit`; whether it came true.
 pub fn eventually(limit: std::time::Duration, mut done: impl FnMut() -> bool) -> bool {
     let started = std::time::Instant::now();

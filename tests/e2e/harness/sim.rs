@@ -33,3 +33,8 @@ pub fn matching(turns: &[(&str, &str)]) -> Value {
         .collect();
     json!({ "turns": turns })
 }
+
+/// A turn on `prompt` answers `first`; the guardrail's feedback after a rejection gets `then`.
+pub fn accepted_on_retry(prompt: &str, first: &str, then: &str) -> Value {
+    matching(&[(prompt, first), ("[umbel] Your answer was rejected", then)])
+}

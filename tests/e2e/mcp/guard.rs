@@ -9,13 +9,7 @@ use serde_json::json;
 async fn a_guard_given_to_send_is_enforced_by_wait() {
     let sb = Sandbox::new();
     let mcp = Mcp::start(&sb).await;
-    let scenario = sb.scenario(
-        "s",
-        sim::matching(&[
-            ("Write", "a draft"),
-            ("[umbel] Your answer was rejected", "DONE"),
-        ]),
-    );
+    let scenario = sb.scenario("s", sim::accepted_on_retry("Write", "a draft", "DONE"));
     mcp.spawn(&sb, "mg1", &[scenario, sb.record_env()]).await;
     let check = ["sh", "-c", "grep -q DONE || { echo 'say DONE'; exit 1; }"];
     let sent = json!({ "name": "mg1", "prompt": "Write", "guard": { "accept": check } });

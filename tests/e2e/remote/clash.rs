@@ -2,15 +2,14 @@
 //! someone on the host): `spawn --host` says so, naming the host and what to do, and records
 //! nothing here.
 
-use super::hosts::{Net, sshd_available};
+use super::hosts::Net;
 use crate::harness::*;
 
 #[test]
 fn a_name_taken_on_the_host_by_another_umbel_is_refused_naming_the_host_and_a_remedy() {
-    if !sshd_available() {
+    let Some(net) = Net::up(1) else {
         return;
-    }
-    let net = Net::new(1);
+    };
     let h1 = &net.host("h1").sandbox;
     let project = h1.project.to_string_lossy().into_owned();
     let scenario = h1.scenario("w", sim::reply("theirs"));

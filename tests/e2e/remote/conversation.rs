@@ -3,7 +3,7 @@
 //! a local worker's that took the same turns (so they meet the same output schemas). Also
 //! `umbel_capture` and `umbel_logs`, whose screen and log are the host's.
 
-use super::hosts::{Net, sshd_available};
+use super::hosts::Net;
 use crate::harness::*;
 use crate::mcp::client::Mcp;
 use serde_json::{Value, json};
@@ -44,10 +44,9 @@ async fn both(mcp: &Mcp, tool: &str, args: Value) -> (Value, Value) {
 }
 
 fn with_net(test: impl AsyncFnOnce(&Net, &Mcp)) {
-    if !sshd_available() {
+    let Some(net) = Net::up(1) else {
         return;
-    }
-    let net = Net::new(1);
+    };
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     runtime.block_on(async {
         let mcp = Mcp::start(&net.local).await;

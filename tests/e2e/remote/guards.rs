@@ -3,17 +3,16 @@
 //! answer the accepted value, a never accepted one failing `rejected`; an MCP `umbel_send`
 //! guard on a remote worker; a command line `--schema` file.
 
-use super::hosts::{Net, sshd_available};
+use super::hosts::Net;
 use super::{run_workflow, step_file};
 use crate::harness::*;
 use serde_json::json;
 
 #[test]
 fn a_remote_steps_schema_is_enforced_on_its_host_and_its_answer_is_the_accepted_value() {
-    if !sshd_available() {
+    let Some(net) = Net::up(1) else {
         return;
-    }
-    let net = Net::new(1);
+    };
     let h1 = &net.host("h1").sandbox;
     let scenario = h1.scenario_file(
         "counter",
@@ -82,18 +81,11 @@ fn a_remote_steps_schema_is_checked_here_and_its_check_program_on_the_host() {
 
 #[test]
 fn an_mcp_guard_on_a_remote_worker_is_enforced_by_its_host() {
-    if !sshd_available() {
+    let Some(net) = Net::up(1) else {
         return;
-    }
-    let net = Net::new(1);
+    };
     let h1 = &net.host("h1").sandbox;
-    let scenario = h1.scenario(
-        "mg",
-        sim::matching(&[
-            ("Write", "a draft"),
-            ("[umbel] Your answer was rejected", "DONE"),
-        ]),
-    );
+    let scenario = h1.scenario("mg", sim::accepted_on_retry("Write", "a draft", "DONE"));
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     runtime.block_on(async {
         let mcp = crate::mcp::client::Mcp::start(&net.local).await;
@@ -118,18 +110,14 @@ fn an_mcp_guard_on_a_remote_worker_is_enforced_by_its_host() {
 /// On the command line too, `--schema FILE` is a file here: its content reaches the host.
 #[test]
 fn a_schema_file_given_on_the_command_line_is_read_here_for_a_remote_worker() {
-    if !sshd_available() {
+    let Some(net) = Net::up(1) else {
         return;
-    }
-    let net = Net::new(1);
+    };
     let h1 = &net.host("h1").sandbox;
     let project = h1.project.to_string_lossy().into_owned();
     let scenario = h1.scenario(
         "cw",
-        sim::matching(&[
-            ("Count", "about three"),
-            ("[umbel] Your answer was rejected", r#"{"count": 3}"#),
-        ]),
+        sim::accepted_on_retry("Count", "about three", r#"{"count": 3}"#),
     );
     let spawned = net.local.run(&[
         "spawn", "--host", "h1", "--name", "cw", "--cwd", &project, "--env", &scenario,
@@ -157,19 +145,15 @@ fn a_schema_file_given_on_the_command_line_is_read_here_for_a_remote_worker() {
 /// local step runs in the workflow's: `./check.sh` there is the project's.
 #[test]
 fn a_remote_steps_check_runs_in_the_workers_folder_on_its_host() {
-    if !sshd_available() {
+    let Some(net) = Net::up(1) else {
         return;
-    }
-    let net = Net::new(1);
+    };
     let h1 = &net.host("h1").sandbox;
     let check = "#!/bin/sh\ngrep -q DONE || { echo 'say DONE'; exit 1; }\n";
     h1.write_executable("check.sh", check);
     let scenario = h1.scenario_file(
         "builder",
-        sim::matching(&[
-            ("Build", "a draft"),
-            ("[umbel] Your answer was rejected", "DONE"),
-        ]),
+        sim::accepted_on_retry("Build", "a draft", "DONE"),
     );
     let yaml = format!(
         "workers:\n  builder: {{provider: claude, host: h1, cwd: {project}, \

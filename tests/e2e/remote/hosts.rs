@@ -61,6 +61,16 @@ pub struct Net {
 }
 
 impl Net {
+    /// [`Net::new`], or `None` (with the skip notice) where sshd is missing: a test returns.
+    pub fn up(count: usize) -> Option<Net> {
+        sshd_available().then(|| Net::new(count))
+    }
+
+    /// [`Net::with_hosts`], or `None` where sshd is missing.
+    pub fn up_with(count: usize, host: impl Fn() -> Sandbox) -> Option<Net> {
+        sshd_available().then(|| Net::with_hosts(count, host))
+    }
+
     /// A local sandbox and `count` hosts, `h1`…
     pub fn new(count: usize) -> Net {
         Net::with_hosts(count, Sandbox::new)

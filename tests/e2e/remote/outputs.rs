@@ -3,7 +3,7 @@
 //! `run`'s checks when it says so, else by the host), not read here. (The simulated hosts
 //! share this machine's files, so only the refusal tells where the file was read.)
 
-use super::hosts::{Net, sshd_available};
+use super::hosts::Net;
 use super::{run_workflow, step_file};
 use crate::harness::*;
 use serde_json::Value;
@@ -23,10 +23,9 @@ fn run_with_output(net: &Net, path: &str) -> (Ran, Value) {
 
 #[test]
 fn a_remote_workers_file_output_is_read_by_its_host_inside_its_folder() {
-    if !sshd_available() {
+    let Some(net) = Net::up(1) else {
         return;
-    }
-    let net = Net::new(1);
+    };
     let h1 = &net.host("h1").sandbox;
     std::fs::create_dir_all(h1.project.join("out")).unwrap();
     std::fs::write(h1.project.join("out/notes.txt"), "NOTES FROM H1\n").unwrap();

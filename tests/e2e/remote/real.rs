@@ -2,7 +2,7 @@
 //! run on a simulated host, against that host's own fake model server, and are driven from
 //! here through ssh and the host's umbel — two turns, read by turn, killed with nothing left.
 
-use super::hosts::{Net, sshd_available};
+use super::hosts::Net;
 use super::json_of;
 use crate::harness::*;
 use serde_json::json;
@@ -36,10 +36,9 @@ macro_rules! each_real_provider {
 each_real_provider!(a_real_cli_on_another_host_takes_two_turns_over_ssh);
 
 fn a_real_cli_on_another_host_takes_two_turns_over_ssh(provider: &str) {
-    if !sshd_available() {
+    let Some(net) = Net::up_with(1, crate::real::sandbox) else {
         return;
-    }
-    let net = Net::with_hosts(1, crate::real::sandbox);
+    };
     let h1 = &net.host("h1").sandbox;
     let turns = json!({ "turns": [
         { "match": "first", "reply": "One." },
@@ -88,12 +87,5 @@ fn a_real_cli_on_another_host_takes_two_turns_over_ssh(provider: &str) {
     let first = net.local.run(&["read", "far", "--turn", "1"]);
     assert_eq!(String::from_utf8_lossy(&first.stdout), "One.\n");
     assert_success(&net.local.run(&["kill", "far", "--purge"]), "kill");
-    assert!(
-        eventually(std::time::Duration::from_secs(10), || processes_under(
-            &h1.root
-        )
-        .is_empty()),
-        "left running on h1: {:?}",
-        processes_under(&h1.root)
-    );
+    assert_no_process_left(&h1.root, "kill on h1");
 }

@@ -1,7 +1,7 @@
 //! The scenarios of docs/remote.md through ssh: spawn, two turns, read, a permission (126),
 //! kill, secrets kept off every argv, typed errors for hosts that cannot be used.
 
-use super::hosts::{Net, sshd_available};
+use super::hosts::Net;
 use super::json_of;
 use crate::harness::*;
 use serde_json::json;
@@ -43,10 +43,9 @@ fn cmdlines_with(needle: &str) -> Vec<String> {
 
 #[test]
 fn a_remote_worker_takes_two_turns_and_is_read_and_killed_from_here() {
-    if !sshd_available() {
+    let Some(mut net) = Net::up(1) else {
         return;
-    }
-    let mut net = Net::new(1);
+    };
     net.local.var("MY_TOKEN", CANARY);
     let turns = json!({ "turns": [ { "reply": "first answer" }, { "reply": "second answer" } ] });
     spawn_on(&net, "h1", "rw", turns, &["--env", "MY_TOKEN"]);
@@ -98,10 +97,9 @@ fn serving(net: &Net, host: &str) -> Vec<i32> {
 
 #[test]
 fn a_remote_permission_is_needs_input_126_and_a_prompt_on_stdin_travels_along() {
-    if !sshd_available() {
+    let Some(net) = Net::up(1) else {
         return;
-    }
-    let net = Net::new(1);
+    };
     let tool = json!({ "tool": "Bash", "input": { "command": "rm -rf build" } });
     let record = net.host("h1").sandbox.record_env();
     spawn_on(
@@ -159,11 +157,10 @@ fn waiting_on_a_long_turn(net: &Net, name: &str, args: &[&str]) -> std::process:
 
 #[test]
 fn an_mcp_cancel_ends_the_remote_wait() {
-    if !sshd_available() {
-        return;
-    }
     use std::io::Write;
-    let net = Net::new(1);
+    let Some(net) = Net::up(1) else {
+        return;
+    };
     long_turn(&net, "mw");
     let mut server = net
         .local
@@ -195,10 +192,9 @@ fn an_mcp_cancel_ends_the_remote_wait() {
 
 #[test]
 fn a_host_going_away_mid_wait_is_a_typed_error_and_the_remote_wait_ends() {
-    if !sshd_available() {
+    let Some(net) = Net::up(1) else {
         return;
-    }
-    let net = Net::new(1);
+    };
     let wait = waiting_on_a_long_turn(&net, "slow", &["--json"]);
     let started = std::time::Instant::now();
     net.host("h1").relay.cut();
@@ -219,10 +215,9 @@ fn a_host_going_away_mid_wait_is_a_typed_error_and_the_remote_wait_ends() {
 
 #[test]
 fn interrupting_a_local_wait_ends_the_remote_one() {
-    if !sshd_available() {
+    let Some(net) = Net::up(1) else {
         return;
-    }
-    let net = Net::new(1);
+    };
     let wait = waiting_on_a_long_turn(&net, "long", &[]);
     let pid = wait.id() as i32;
     // SAFETY: a plain kill(2) of our own child.
@@ -240,10 +235,9 @@ fn interrupting_a_local_wait_ends_the_remote_one() {
 
 #[test]
 fn hosts_that_cannot_be_used_are_typed_errors_with_the_remedy() {
-    if !sshd_available() {
+    let Some(mut net) = Net::up(1) else {
         return;
-    }
-    let mut net = Net::new(1);
+    };
     let project = net
         .host("h1")
         .sandbox
@@ -276,10 +270,9 @@ fn hosts_that_cannot_be_used_are_typed_errors_with_the_remedy() {
 
 #[test]
 fn ls_lists_every_hosts_workers_and_a_hung_host_only_costs_its_timeout() {
-    if !sshd_available() {
+    let Some(mut net) = Net::up(3) else {
         return;
-    }
-    let mut net = Net::new(3);
+    };
     for host in ["h1", "h2", "h3"] {
         for n in 1..=2 {
             let name = format!("{host}-w{n}");
@@ -345,10 +338,9 @@ fn ls_lists_every_hosts_workers_and_a_hung_host_only_costs_its_timeout() {
 
 #[test]
 fn print_mode_runs_on_the_host_with_its_stdin_and_secrets() {
-    if !sshd_available() {
+    let Some(mut net) = Net::up(1) else {
         return;
-    }
-    let mut net = Net::new(1);
+    };
     net.local.var("MY_TOKEN", CANARY);
     let h1 = &net.host("h1").sandbox;
     let scenario = h1.scenario("p", json!({ "default": { "reply": "remote answer" } }));
@@ -372,10 +364,9 @@ fn print_mode_runs_on_the_host_with_its_stdin_and_secrets() {
 /// `-p --name W` for a remote worker `W` takes its turn on W's host, as `--host` would.
 #[test]
 fn print_mode_on_a_remote_workers_name_runs_on_its_host() {
-    if !sshd_available() {
+    let Some(net) = Net::up(1) else {
         return;
-    }
-    let net = Net::new(1);
+    };
     let turns = json!({ "turns": [ { "reply": "first" }, { "reply": "second" } ] });
     spawn_on(&net, "h1", "pw", turns, &[]);
     let out = net.local.run(&["-p", "--name", "pw", "one"]);
@@ -393,10 +384,9 @@ fn print_mode_on_a_remote_workers_name_runs_on_its_host() {
 
 #[test]
 fn kill_all_reaches_the_remote_workers_and_a_dead_host_keeps_its_record() {
-    if !sshd_available() {
+    let Some(net) = Net::up(2) else {
         return;
-    }
-    let net = Net::new(2);
+    };
     spawn_on(&net, "h1", "ka", json!({}), &[]);
     spawn_on(&net, "h2", "kb", json!({}), &[]);
     net.local.spawn("kl", &[]);
@@ -425,10 +415,9 @@ fn kill_all_reaches_the_remote_workers_and_a_dead_host_keeps_its_record() {
 
 #[test]
 fn attach_takes_over_a_remote_workers_pane_through_ssh() {
-    if !sshd_available() {
+    let Some(net) = Net::up(1) else {
         return;
-    }
-    let net = Net::new(1);
+    };
     spawn_on(&net, "h1", "at", json!({}), &[]);
     let piped = net.local.run(&["attach", "at"]);
     assert_eq!(piped.status.code(), Some(2), "{}", stderr(&piped));

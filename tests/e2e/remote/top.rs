@@ -1,7 +1,7 @@
 //! `umbel top`'s keys on a worker that runs on another host: each acts through that host's
 //! umbel (send, the last answer in the pager, kill), and the row says which host it is on.
 
-use super::hosts::{Net, sshd_available};
+use super::hosts::Net;
 use crate::harness::*;
 use crate::top_pane::TopPane;
 use serde_json::json;
@@ -18,10 +18,9 @@ fn row<'a>(screen: &'a str, name: &str) -> Option<&'a str> {
 
 #[test]
 fn top_s_keys_act_on_a_remote_worker_through_its_host() {
-    if !sshd_available() {
+    let Some(net) = Net::up(1) else {
         return;
-    }
-    let net = Net::new(1);
+    };
     let h1 = &net.host("h1").sandbox;
     let scenario = h1.scenario("far", json!({ "default": { "chunk_ms": 0 } }));
     let project = h1.project.to_string_lossy().into_owned();
@@ -36,13 +35,7 @@ fn top_s_keys_act_on_a_remote_worker_through_its_host() {
     });
 
     // `s`: the prompt goes to the host's worker.
-    top.keys(&["s"]);
-    top.until("the prompt line", |s| s.contains("send to far:"));
-    top.keys(&["over there"]);
-    top.until("the typed prompt", |s| {
-        s.contains("send to far: over there")
-    });
-    top.keys(&["Enter"]);
+    top.send("far", "over there");
     top.until("sent", |s| s.contains("sent to far (position"));
     let answered = || {
         h1.run(&["read", "far"]).status.success()

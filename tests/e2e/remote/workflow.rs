@@ -1,17 +1,16 @@
 //! A workflow with workers here and on a host (`host:`), and the verbs' typed forms (MCP) on a
 //! remote worker.
 
-use super::hosts::{Net, sshd_available};
+use super::hosts::Net;
 use super::{json_of, run_workflow, step_file};
 use crate::harness::*;
 use serde_json::json;
 
 #[test]
 fn a_workflow_mixes_a_local_and_a_remote_worker_and_tears_both_down() {
-    if !sshd_available() {
+    let Some(mut net) = Net::up(1) else {
         return;
-    }
-    let mut net = Net::new(1);
+    };
     net.local.var("MY_TOKEN", "wf-secret-42");
     let h1 = &net.host("h1").sandbox;
     let remote_scenario = h1.scenario("critic", json!({ "default": { "reply": "REMOTE-NOTES" } }));
@@ -65,10 +64,9 @@ steps:
 
 #[test]
 fn the_mcp_tools_drive_a_remote_worker() {
-    if !sshd_available() {
+    let Some(net) = Net::up(1) else {
         return;
-    }
-    let net = Net::new(1);
+    };
     let h1 = &net.host("h1").sandbox;
     let scenario = h1.scenario("m", json!({ "default": { "reply": "via mcp" } }));
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
