@@ -33,6 +33,21 @@ const TICK: Duration = Duration::from_millis(250);
 /// launcher writing the exit, a dialog no hook reports).
 const SAFETY_NET: Duration = Duration::from_secs(5);
 
+/// The next look's deadline while a worker on another host runs a turn or starts: no folder
+/// here changes when its hooks fire there, so its row would otherwise wait for the safety net.
+const REMOTE_ACTIVE_LOOK: Duration = Duration::from_secs(1);
+
+/// How long the loader sleeps, at most, after a look that found `rows`.
+fn next_look(rows: &[FleetRow]) -> Duration {
+    let remote_active = rows
+        .iter()
+        .any(|r| r.status.host.is_some() && matches!(r.shown, Shown::Working | Shown::Starting));
+    match remote_active {
+        true => REMOTE_ACTIVE_LOOK,
+        false => SAFETY_NET,
+    }
+}
+
 /// The shortest time between two looks: a busy fleet's bursts of hooks make one look, not
 /// one per hook.
 const MIN_LOOK_GAP: Duration = Duration::from_millis(100);
@@ -235,6 +250,7 @@ fn load_on_change(ctx: &Ctx, mut watch: FleetWatch, wake: &Receiver<()>, tx: &Se
     loop {
         let started = Instant::now();
         let looked = fleet.look(ctx);
+        let sleep = looked.as_deref().map_or(SAFETY_NET, next_look);
         if let Ok(rows) = &looked {
             let mut dirs = vec![sessions.clone()];
             for row in rows {
@@ -248,7 +264,7 @@ fn load_on_change(ctx: &Ctx, mut watch: FleetWatch, wake: &Receiver<()>, tx: &Se
         if tx.send(Msg::Fleet(looked)).is_err() {
             return;
         }
-        match wake.recv_timeout(SAFETY_NET) {
+        match wake.recv_timeout(sleep) {
             Ok(()) | Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => return,
         }
@@ -382,4 +398,24 @@ impl Drop for Screen {
 
 fn terminal_error(e: std::io::Error) -> Error {
     Error::io("cannot draw on", "the terminal", e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::faces::top::model::samples::row;
+
+    /// A remote worker's hooks change nothing here: while one runs a turn (or starts) the
+    /// loader looks again within a second, else on the safety net.
+    #[test]
+    fn a_working_remote_worker_is_looked_at_every_second() {
+        let local = row("here", "busy", Shown::Working, "");
+        let mut remote = row("far", "busy", Shown::Working, "");
+        remote.status.host = Some("h1".into());
+        let mut idle_remote = row("idle", "ready", Shown::Done, "");
+        idle_remote.status.host = Some("h1".into());
+        assert_eq!(next_look(std::slice::from_ref(&local)), SAFETY_NET);
+        assert_eq!(next_look(&[local.clone(), idle_remote.clone()]), SAFETY_NET);
+        assert_eq!(next_look(&[local, idle_remote, remote]), REMOTE_ACTIVE_LOOK);
+    }
 }
