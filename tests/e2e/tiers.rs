@@ -25,16 +25,20 @@ fn world(tier: Tier) -> Sandbox {
 
 /// Generates `tiers::fakes::<provider>::<scenario>` and the ignored
 /// `tiers::real::<provider>::<scenario>` for each scenario `fn(provider, tier)`.
-/// Scenarios after `codex:` are about codex alone (its config.toml) and run only for codex.
+/// Scenarios after `codex:` (`gemini:`) are about that CLI alone (its own config files) and run
+/// only for it.
 macro_rules! each_tier {
-    ($($test:ident),* $(,)?; codex: $($cx:ident),* $(,)?) => {
+    ($($test:ident),* $(,)?; codex: $($cx:ident),* $(,)?; gemini: $($gm:ident),* $(,)?) => {
         mod fakes {
             mod claude { $( #[test] fn $test() { super::super::$test("claude", super::super::Tier::Fake) } )* }
             mod codex {
                 $( #[test] fn $test() { super::super::$test("codex", super::super::Tier::Fake) } )*
                 $( #[test] fn $cx() { super::super::$cx(super::super::Tier::Fake) } )*
             }
-            mod gemini { $( #[test] fn $test() { super::super::$test("gemini", super::super::Tier::Fake) } )* }
+            mod gemini {
+                $( #[test] fn $test() { super::super::$test("gemini", super::super::Tier::Fake) } )*
+                $( #[test] fn $gm() { super::super::$gm(super::super::Tier::Fake) } )*
+            }
         }
         mod real {
             mod claude { $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $test() { super::super::$test("claude", super::super::Tier::Real) } )* }
@@ -42,7 +46,10 @@ macro_rules! each_tier {
                 $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $test() { super::super::$test("codex", super::super::Tier::Real) } )*
                 $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $cx() { super::super::$cx(super::super::Tier::Real) } )*
             }
-            mod gemini { $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $test() { super::super::$test("gemini", super::super::Tier::Real) } )* }
+            mod gemini {
+                $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $test() { super::super::$test("gemini", super::super::Tier::Real) } )*
+                $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $gm() { super::super::$gm(super::super::Tier::Real) } )*
+            }
         }
     };
 }
@@ -61,7 +68,8 @@ each_tier!(
     print_json_keys_include_the_real_print_modes,
     stream_json_event_types_follow_the_real_print_mode,
     text_left_on_the_input_line_is_cleared_not_glued_to_the_next_prompt;
-    codex: a_hostile_codex_config_is_kept_and_the_worker_answers,
+    codex: a_hostile_codex_config_is_kept_and_the_worker_answers;
+    gemini: a_commented_gemini_settings_file_is_kept_and_the_worker_answers,
 );
 
 /// `wait --since` the position `send` printed, as JSON.
@@ -362,6 +370,42 @@ fn a_hostile_codex_config_is_kept_and_the_worker_answers(tier: Tier) {
         doc["projects"]["/elsewhere"]["trust_level"].as_str(),
         Some("trusted")
     );
+    sb.umbel(["kill", "w", "--purge"]).success();
+}
+
+/// A user settings.json with comments (gemini reads it through strip-json-comments): the
+/// worker's copy keeps the user's settings — here its model, which the real CLI then asks the
+/// model server for — and the worker answers. Dropping the file (as umbel once did) loses them.
+fn a_commented_gemini_settings_file_is_kept_and_the_worker_answers(tier: Tier) {
+    let sb = world(tier);
+    let user = sb.home.join(".gemini/settings.json");
+    let mut settings: Value = std::fs::read_to_string(&user)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_else(|| json!({}));
+    settings["model"] = json!({ "name": "gemini-commented-model" });
+    let body = serde_json::to_string_pretty(&settings).expect("json");
+    let commented = format!("// mine\n/* the model I want: */\n{body}\n");
+    std::fs::create_dir_all(user.parent().expect("parent")).expect("mkdir");
+    sb.write(&user, commented);
+    let script = sim::matching(&[("hello", "Hi.")]);
+    sb.spawn_playing("w", script, &["--provider", "gemini"]);
+    assert_eq!(turn(&sb, "w", "hello there").0, Some(0));
+    assert_eq!(read(&sb, &["w"]), "Hi.\n");
+    let copy = sb
+        .session_dir("w")
+        .join("gemini-home/.gemini/settings.json");
+    let copy: Value = serde_json::from_str(&std::fs::read_to_string(copy).expect("the copy"))
+        .expect("the worker's settings.json is JSON");
+    assert_eq!(copy["model"]["name"], "gemini-commented-model", "{copy}");
+    if tier == Tier::Real {
+        let asked =
+            std::fs::read_to_string(sb.root.join("model-requests.jsonl")).unwrap_or_default();
+        assert!(
+            asked.contains("gemini-commented-model"),
+            "the CLI used another model"
+        );
+    }
     sb.umbel(["kill", "w", "--purge"]).success();
 }
 
