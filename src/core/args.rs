@@ -221,7 +221,8 @@ pub struct GuardArgs {
     #[serde(default)]
     pub accept_shell: bool,
     /// The answer must be a JSON value (a fenced ```json block counts) valid against this JSON
-    /// Schema file; checked before `--accept`, which then gets the clean JSON.
+    /// Schema file (or the schema itself, inline JSON starting with `{`); checked before
+    /// `--accept`, which then gets the clean JSON.
     #[arg(long, value_name = "FILE")]
     #[serde(default)]
     pub schema: Option<PathBuf>,
