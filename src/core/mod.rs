@@ -27,6 +27,7 @@ pub mod test_data;
 pub mod turn_progress;
 pub mod turns;
 pub mod until;
+pub mod usage_tally;
 pub mod wait;
 pub mod worker_env;
 pub mod workflow;

@@ -7,16 +7,15 @@ use super::remote::fleet::status_everywhere;
 use super::wait::tool_name;
 use super::worker::Worker;
 use crate::adapters::files;
-use crate::adapters::transcript::ForwardLines;
 use crate::core::args::StatusArgs;
 use crate::core::errors::Result;
-use crate::core::fleet::{Shown, TurnSpan, Usage, attention_order, usage_tokens};
+use crate::core::fleet::{Shown, TurnSpan, Usage, attention_order};
 use crate::core::providers::{EventClass, Provider};
 use crate::core::status::WorkerStatus;
 use crate::core::turn_progress::phase;
+use crate::core::usage_tally::UsageTally;
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
 /// One worker as `top` shows it.
 #[derive(Debug, Clone)]
@@ -45,22 +44,9 @@ struct Read {
 #[derive(Debug, Default)]
 pub struct Fleet {
     read: HashMap<String, Read>,
-    /// Session usage per transcript, and when it was read.
-    usage: HashMap<PathBuf, Tally>,
+    /// Session usage per transcript, added up as it grows.
+    usage: HashMap<PathBuf, UsageTally>,
 }
-
-/// A transcript's session usage and when it was read: its length, the worker's log position,
-/// the time.
-#[derive(Debug)]
-struct Tally {
-    len: u64,
-    position: usize,
-    at: Instant,
-    usage: Option<Usage>,
-}
-
-/// How often a transcript growing without a hook event is re-read for `top`'s usage columns.
-const USAGE_REREAD: Duration = Duration::from_secs(10);
 
 impl Fleet {
     /// Every worker, what needs a person first.
@@ -104,9 +90,7 @@ impl Fleet {
             }
         };
         let usage = match (read.provider, status.transcript_path.as_deref()) {
-            (Some(provider), Some(path)) => {
-                self.usage_of(provider, PathBuf::from(path), status.position)
-            }
+            (Some(provider), Some(path)) => self.usage_of(provider, PathBuf::from(path)),
             _ => None,
         };
         FleetRow {
@@ -118,28 +102,23 @@ impl Fleet {
         }
     }
 
-    /// The session usage of a transcript: re-read when it grew and a hook event came (the log
-    /// at another `position`: a turn started or ended) or [`USAGE_REREAD`] has passed — a long
-    /// session's whole read costs tens of ms, too much for every look while an answer streams.
-    fn usage_of(&mut self, provider: Provider, path: PathBuf, position: usize) -> Option<Usage> {
+    /// The session usage of a transcript, reading only what was appended since the last look
+    /// (a transcript that shrank, rewritten, is read anew).
+    fn usage_of(&mut self, provider: Provider, path: PathBuf) -> Option<Usage> {
         let len = files::len(&path);
-        if let Some(seen) = self.usage.get(&path)
-            && (seen.len == len || (seen.position == position && seen.at.elapsed() < USAGE_REREAD))
-        {
-            return seen.usage;
+        let tally = self
+            .usage
+            .entry(path.clone())
+            .or_insert_with(|| UsageTally::new(provider));
+        if len < tally.offset() {
+            *tally = UsageTally::new(provider);
         }
-        let usage = session_usage(provider, &path);
-        let at = Instant::now();
-        self.usage.insert(
-            path,
-            Tally {
-                len,
-                position,
-                at,
-                usage,
-            },
-        );
-        usage
+        if len > tally.offset()
+            && let Some(bytes) = files::read_from(&path, tally.offset())
+        {
+            tally.feed(&bytes);
+        }
+        tally.usage()
     }
 }
 
@@ -234,21 +213,6 @@ fn last_line(text: &str) -> String {
         .to_string()
 }
 
-/// The tokens and cost of every turn of a transcript.
-fn session_usage(provider: Provider, path: &std::path::Path) -> Option<Usage> {
-    let tokens = usage_tokens(provider);
-    let mut lines = ForwardLines::open(path).ok()?;
-    // Only the lines that can count are kept: memory does not grow with the transcript.
-    let mut text = Vec::new();
-    while let Ok(Some(line)) = lines.next_line() {
-        let line = String::from_utf8_lossy(line);
-        if tokens.iter().any(|t| line.contains(t)) {
-            text.push(line.into_owned());
-        }
-    }
-    Usage::of_lines(provider, text.iter().map(String::as_str))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -263,32 +227,29 @@ mod tests {
         assert_eq!(waiting_line(&status), "permission: Bash echo hi");
     }
 
-    /// A transcript growing under a running turn is re-read at most every
-    /// [`USAGE_REREAD`]; a hook event (the log position moving, as at a turn's end) re-reads
-    /// it at once.
+    /// Each look adds what the transcript gained (a half-written last line waits for its end)
+    /// and gives the whole session's usage.
     #[test]
-    fn a_growing_transcript_is_re_read_on_events_not_on_every_look() {
+    fn a_growing_transcript_is_added_up_as_it_grows() {
         use crate::core::test_data::CLAUDE_SESSION;
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("t.jsonl");
         let lines: Vec<&str> = CLAUDE_SESSION.lines().collect();
         let half = lines.len() / 2;
-        files::write_private(&path, &(lines[..half].join("\n") + "\n")).expect("write");
         let mut fleet = Fleet::default();
-        let early = fleet.usage_of(Provider::Claude, path.clone(), 7);
-        files::write_private(&path, &(lines.join("\n") + "\n")).expect("write");
+        let mut written = lines[..half].join("\n") + "\n";
+        let torn = &lines[half][..lines[half].len() / 2];
+        files::write_private(&path, &format!("{written}{torn}")).expect("write");
+        let early = fleet.usage_of(Provider::Claude, path.clone());
+        assert_eq!(
+            early,
+            Usage::of_lines(Provider::Claude, lines[..half].iter().copied())
+        );
+        written = lines.join("\n") + "\n";
+        files::write_private(&path, &written).expect("write");
         let whole = Usage::of_lines(Provider::Claude, lines.iter().copied());
         assert_ne!(early, whole, "the second half adds tokens");
-        assert_eq!(
-            fleet.usage_of(Provider::Claude, path.clone(), 7),
-            early,
-            "throttled"
-        );
-        assert_eq!(
-            fleet.usage_of(Provider::Claude, path, 8),
-            whole,
-            "an event re-reads"
-        );
+        assert_eq!(fleet.usage_of(Provider::Claude, path), whole);
     }
 
     #[test]

@@ -134,6 +134,11 @@ impl TurnStats {
         total
     }
 
+    /// Adds `tokens` to `model`'s (a session added up record by record).
+    pub fn add_tokens(&mut self, model: &str, tokens: &Tokens) {
+        self.model(model).add(tokens);
+    }
+
     fn model(&mut self, name: &str) -> &mut Tokens {
         let at = match self.models.iter().position(|(m, _)| m == name) {
             Some(at) => at,
