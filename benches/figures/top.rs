@@ -1,6 +1,7 @@
 //! `umbel top` with 100 workers (mixed providers, one turn each, so every row has an answer and
 //! tokens): how long a frame takes to draw, how long a look at the fleet takes (the first, and
-//! one when nothing changed), and the CPU of a live view left alone in a tmux pane.
+//! one when nothing changed), the CPU of a live view left alone in a tmux pane, and what adding
+//! up a long session's tokens costs a look.
 
 use crate::harness::Sandbox;
 use crate::perf::Row;
@@ -17,7 +18,54 @@ const WORKERS: usize = 100;
 /// How long the live view is watched while nothing happens.
 const IDLE: Duration = Duration::from_secs(10);
 
+/// A claude transcript of about 20 MB: the recorded session repeated, each copy's message ids
+/// its own.
+fn long_session() -> String {
+    let one = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/claude/claude-2.1.332-transcript-session1.jsonl"
+    ))
+    .expect("the recorded session");
+    let copies = (20 * 1024 * 1024) / one.len() + 1;
+    (0..copies)
+        .map(|n| one.replace("\"msg_", &format!("\"msg_{n}_")))
+        .collect()
+}
+
+/// The TOKENS/COST columns of a worker with a long session while its answer streams: a whole
+/// re-read of the transcript (what a look did before) against adding the last 10 KB.
+fn usage_figure() -> Row {
+    use umbel::core::fleet::Usage;
+    use umbel::core::providers::Provider;
+    use umbel::core::usage_tally::UsageTally;
+    let text = long_session();
+    let cut = text[..text.len() - 10 * 1024].rfind('\n').expect("a line") + 1;
+    let t = Instant::now();
+    let whole = Usage::of_lines(Provider::Claude, text.lines());
+    let reread = t.elapsed();
+    let mut tally = UsageTally::new(Provider::Claude);
+    tally.feed(&text.as_bytes()[..cut]);
+    let t = Instant::now();
+    tally.feed(&text.as_bytes()[cut..]);
+    let added = tally.usage();
+    let step = t.elapsed();
+    assert_eq!(added.map(|u| u.tokens), whole.map(|u| u.tokens));
+    println!(
+        "  a {} MB claude session's usage: whole re-read {:.0} ms; adding its last {} KB {:.2} ms",
+        text.len() / (1024 * 1024),
+        ms(reread),
+        (text.len() - cut) / 1024,
+        ms(step),
+    );
+    Row {
+        figure: "top: usage of a 20 MB session, a look while it grows".into(),
+        value: format!("{:.2} ms (whole re-read {:.0} ms)", ms(step), ms(reread)),
+        goal: "(no goal)",
+    }
+}
+
 pub fn top_figures() -> Vec<Row> {
+    let usage = usage_figure();
     let started = Instant::now();
     let sb = load::fleet(WORKERS, 1, 4);
     println!(
@@ -67,6 +115,7 @@ pub fn top_figures() -> Vec<Row> {
         cpu_share * 100.0
     );
     vec![
+        usage,
         Row {
             figure: format!("top: redraw, {WORKERS} workers (p99)"),
             value: format!("{:.2} ms", ms(percentile(&draws, 99))),
