@@ -4,13 +4,13 @@
 //! Output switches (`--json`) are the faces' business and live there.
 
 use super::errors::{Error, Result};
-use super::guard::CheckCommand;
+pub use super::guard_args::GuardArgs;
 pub use super::providers::OnPermission;
 use super::providers::Provider;
 use super::providers::flags::{Flag, Given};
 use super::worker_env::EnvSpec;
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::path::PathBuf;
 
 /// Start a worker: an agent CLI in its own tmux pane, ready for prompts.
@@ -199,49 +199,6 @@ pub struct WaitArgs {
     #[serde(flatten)]
     #[schemars(skip)]
     pub unknown: NoUnknownFields,
-}
-
-/// Guardrails for a turn: checks the answer must pass, enforced by umbel after the turn ends. A
-/// failed check is sent back to the worker as feedback and the turn retried, up to
-/// `maxAttempts` answers in all; then the outcome is `rejected` (exit 121). See
-/// docs/guardrails.md.
-#[derive(Debug, Clone, Default, PartialEq, clap::Args, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-#[command(next_help_heading = "Guardrails (docs/guardrails.md)")]
-pub struct GuardArgs {
-    /// Accept the answer only if this command exits 0. Split like a shell would split it and
-    /// run without one; the answer on its stdin; UMBEL_WORKER, UMBEL_CWD, UMBEL_TRANSCRIPT,
-    /// UMBEL_ATTEMPT in its environment; its output is the feedback when it rejects.
-    /// In JSON and YAML also an argv list.
-    #[arg(long, value_name = "CMD")]
-    #[serde(default)]
-    pub accept: Option<CheckCommand>,
-    /// Run the `--accept` command line through `sh -c` (pipes, `&&`, globs).
-    #[arg(long, requires = "accept")]
-    #[serde(default)]
-    pub accept_shell: bool,
-    /// The answer must be a JSON value (a fenced ```json block counts) valid against this JSON
-    /// Schema file (or the schema itself, inline JSON starting with `{`); checked before
-    /// `--accept`, which then gets the clean JSON.
-    #[arg(long, value_name = "FILE")]
-    #[serde(default)]
-    pub schema: Option<PathBuf>,
-    /// How many answers to try in all before the outcome is `rejected` (default 3).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
-    #[serde(default)]
-    #[schemars(range(min = 1, max = 100))]
-    pub max_attempts: Option<u32>,
-    /// How long one run of the `--accept` command may take (default 60s).
-    #[arg(long, value_name = "DURATION")]
-    #[serde(default)]
-    pub check_timeout: Option<String>,
-}
-
-impl GuardArgs {
-    /// Whether any check is asked for.
-    pub fn is_set(&self) -> bool {
-        self.accept.is_some() || self.schema.is_some()
-    }
 }
 
 /// When a turn counts as ended: `umbel wait`'s flags, and a workflow step's `wait`.

@@ -10,6 +10,7 @@ pub mod errors;
 pub mod events;
 pub mod fleet;
 pub mod guard;
+pub mod guard_args;
 pub mod hints;
 pub mod meta;
 pub mod name;

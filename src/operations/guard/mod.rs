@@ -14,9 +14,7 @@ use super::Ctx;
 use super::worker::Worker;
 use crate::adapters::{files, host};
 use crate::core::args::GuardArgs;
-use crate::core::duration::{DEFAULT_CHECK, parse_or};
 use crate::core::errors::{Error, Result};
-use crate::core::guard::DEFAULT_MAX_ATTEMPTS;
 use crate::core::guard::Schema;
 use crate::core::name::WorkerName;
 use crate::core::outcome::{Outcome, OutcomeKind};
@@ -47,51 +45,35 @@ impl Guard {
     /// Validates `args` (given in `dir`): the schema file is read and compiled, the check's
     /// program found, the numbers in range. `None` when no check is asked for.
     pub fn prepare(ctx: &Ctx, args: &GuardArgs, dir: &Path) -> Result<Option<Guard>> {
-        if !args.is_set() {
-            if args.accept_shell || args.max_attempts.is_some() || args.check_timeout.is_some() {
-                return Err(Error::usage(
-                    "`--accept-shell`, `--max-attempts` and `--check-timeout` need `--accept` or `--schema`",
-                ));
-            }
+        let Some(valid) = args.validated()? else {
             return Ok(None);
-        }
-        let max_attempts = args.max_attempts.unwrap_or(DEFAULT_MAX_ATTEMPTS);
-        if !(1..=100).contains(&max_attempts) {
-            return Err(Error::usage(format!(
-                "`--max-attempts {max_attempts}` is out of range: 1 to 100 answers"
-            )));
-        }
+        };
         let schema = args
             .schema
             .as_ref()
             .map(|file| load_schema(&dir.join(file), file))
             .transpose()?;
-        let accept = match &args.accept {
+        let accept = match valid.accept {
             None => None,
-            Some(command) => {
-                let shown = command.to_string();
-                let bad = |why: String| Error::usage(format!("`--accept {shown}`: {why}"));
-                let argv = command.argv(args.accept_shell).map_err(bad)?;
+            Some((shown, argv)) => {
                 if ctx.find_program(&argv[0], dir).is_none() {
-                    return Err(bad(format!("`{}` is not an executable program", argv[0])));
+                    return Err(Error::usage(format!(
+                        "`--accept {shown}`: `{}` is not an executable program",
+                        argv[0]
+                    )));
                 }
-                let timeout = parse_or(
-                    args.check_timeout.as_deref(),
-                    "--check-timeout",
-                    DEFAULT_CHECK,
-                )?;
                 Some(Accept {
                     argv,
                     shown,
                     dir: dir.to_path_buf(),
-                    timeout,
+                    timeout: valid.check_timeout,
                 })
             }
         };
         Ok(Some(Guard {
             schema,
             accept,
-            max_attempts,
+            max_attempts: valid.max_attempts,
         }))
     }
 
