@@ -231,6 +231,10 @@ fn the_status_line_under_the_composer_says_the_session_is_configured() {
 #[test]
 fn an_unknown_choice_is_a_person_s_with_its_question() {
     let person = |q: &str| StartupScreen::Person(q.to_string());
+    // The cursor on option 2, whose option 1 asks something itself: still the dialog's question.
+    let moved = fixture!("codex/codex-0.171.0-approval-prompt-exec.txt")
+        .replace("› 1. Yes, proceed (y)", "  1. Yes, proceed? (y)")
+        .replace("  2. Yes, and don't", "› 2. Yes, and don't");
     let typed = fixture!("codex/codex-0.171.0-paste-3-lines.txt")
         .replace("› first line", "› 1. first line")
         .replace("  second line", "  2. second line");
@@ -243,6 +247,10 @@ fn an_unknown_choice_is_a_person_s_with_its_question() {
             ),
             (
                 fixture!("codex/codex-0.171.0-approval-prompt-escalate.txt"),
+                person("Would you like to run the following command?"),
+            ),
+            (
+                &moved,
                 person("Would you like to run the following command?"),
             ),
             (&typed, StartupScreen::Other),

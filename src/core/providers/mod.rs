@@ -393,11 +393,16 @@ pub fn numbered_choice(lines: &[&str], mark: char, composer: &Composer) -> Optio
     if !beside || composer_below {
         return None;
     }
-    let mut above = lines[..at].iter().rev().take(QUESTION_REACH);
+    // Above the choice, its other options left out (the cursor may be on option 2).
+    let mut above = lines[..at]
+        .iter()
+        .rev()
+        .take(QUESTION_REACH)
+        .filter(|l| !l.is_empty() && !numbered(l));
     let question = above
         .clone()
         .find_map(|l| l.find('?').filter(|&end| end > 0).map(|end| &l[..=end]))
-        .or_else(|| above.find(|l| !l.is_empty() && !numbered(l)).copied())
+        .or_else(|| above.next().copied())
         .unwrap_or(lines[at]);
     Some((at, question.to_string()))
 }
