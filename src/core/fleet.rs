@@ -176,22 +176,8 @@ pub fn sample_status(name: &str, state: &str) -> WorkerStatus {
         _ => WorkerState::Ready.into(),
     };
     WorkerStatus {
-        name: name.into(),
-        host: None,
-        provider: "claude".into(),
-        model: None,
-        state,
-        problem: None,
-        degraded: None,
-        needs_input: None,
-        pending_tool: None,
         cwd: "/work/project".into(),
-        created_at: 0,
-        last_event_at: None,
-        position: 0,
-        exit: None,
-        session_id: String::new(),
-        transcript_path: None,
+        ..WorkerStatus::bare(name, "claude", state)
     }
 }
 

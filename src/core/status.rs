@@ -102,6 +102,12 @@ pub struct WorkerStatus {
     /// When the last hook event arrived (ms since the epoch).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_event_at: Option<u64>,
+    /// When its last turn was submitted and when it ended (ms since the epoch, from its hooks);
+    /// absent before the first turn, and the end while it runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_started_at: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_ended_at: Option<u64>,
     /// The event-log length: `wait --since` this to wait for anything newer.
     pub position: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -109,6 +115,33 @@ pub struct WorkerStatus {
     pub session_id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub transcript_path: Option<String>,
+}
+
+impl WorkerStatus {
+    /// A row that says only who and how it is listed, every other field empty: for a worker
+    /// whose files (or host) do not tell more; callers fill in what they know.
+    pub fn bare(name: &str, provider: &str, state: ListedState) -> WorkerStatus {
+        WorkerStatus {
+            name: name.to_string(),
+            host: None,
+            provider: provider.to_string(),
+            model: None,
+            state,
+            problem: None,
+            degraded: None,
+            needs_input: None,
+            pending_tool: None,
+            cwd: String::new(),
+            created_at: 0,
+            last_event_at: None,
+            turn_started_at: None,
+            turn_ended_at: None,
+            position: 0,
+            exit: None,
+            session_id: String::new(),
+            transcript_path: None,
+        }
+    }
 }
 
 /// Why a pane's screen shows the CLI waiting for a person (`sign-in`, `trust`), from the

@@ -3,6 +3,7 @@
 //! what it read, so a look re-reads a worker's log, answer and transcript only when they grew.
 
 use super::Ctx;
+use super::remote::anywhere::last_answer;
 use super::remote::fleet::status_everywhere;
 use super::wait::tool_name;
 use super::worker::Worker;
@@ -132,7 +133,11 @@ fn read_worker(ctx: &Ctx, status: &WorkerStatus) -> Read {
         line: String::new(),
     };
     if let Some(host) = &status.host {
-        read.line = remote_line(status, host);
+        read.turn = TurnSpan {
+            started_ms: status.turn_started_at,
+            ended_ms: status.turn_ended_at,
+        };
+        read.line = remote_line(ctx, status, host, &read.turn);
         return read;
     }
     let Ok(worker) = Worker::load(ctx, &status.name) else {
@@ -170,12 +175,14 @@ fn read_worker(ctx: &Ctx, status: &WorkerStatus) -> Read {
     read
 }
 
-/// The line of a worker on another host, from what its host's `status` said.
-fn remote_line(status: &WorkerStatus, host: &str) -> String {
+/// The line of a worker on another host, from what its host's `status` said, and for a
+/// finished turn its answer's last line, read there (once a turn: rows are read again only
+/// when their log moved).
+fn remote_line(ctx: &Ctx, status: &WorkerStatus, host: &str, turn: &TurnSpan) -> String {
     if let Some(problem) = &status.problem {
         return problem.clone();
     }
-    match Shown::of(status, &TurnSpan::default()) {
+    match Shown::of(status, turn) {
         Shown::NeedsInput => waiting_line(status),
         Shown::Dead => status
             .exit
@@ -183,7 +190,10 @@ fn remote_line(status: &WorkerStatus, host: &str) -> String {
             .map_or_else(|| "ended".to_string(), |exit| exit.describe()),
         Shown::Corrupt | Shown::Unreachable => status.problem.clone().unwrap_or_default(),
         Shown::Working => format!("working on {host}"),
-        Shown::Done | Shown::Idle | Shown::Starting => status.cwd.clone(),
+        Shown::Done => last_answer(ctx, &status.name)
+            .map(|a| last_line(&a.text))
+            .unwrap_or_else(|_| status.cwd.clone()),
+        Shown::Idle | Shown::Starting => status.cwd.clone(),
     }
 }
 

@@ -7,6 +7,7 @@ use crate::adapters::tmux::Pane;
 use crate::core::args::StatusArgs;
 use crate::core::errors::{Error, Result};
 use crate::core::events::unreadable_lines;
+use crate::core::fleet::TurnSpan;
 use crate::core::name::WorkerName;
 use crate::core::providers::str_field;
 use crate::core::status::{
@@ -120,6 +121,7 @@ fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerStatus
         _ => ctx.state.read_dead(&worker.name).and_then(|d| d.exit),
     });
     let last_event_at = events.last().map(|e| (e.record.at_ns / 1_000_000) as u64);
+    let turn = TurnSpan::of(&events);
     let (needs_input, pending_tool) = match input {
         Some((reason, tool)) => (Some(reason.to_string()), tool),
         None => (None, None),
@@ -139,6 +141,8 @@ fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerStatus
         cwd: meta.cwd.to_string_lossy().into_owned(),
         created_at: meta.created_at,
         last_event_at,
+        turn_started_at: turn.started_ms,
+        turn_ended_at: turn.ended_ms,
         position: events.len(),
         exit,
         session_id: session_id.unwrap_or(meta.session_id),
@@ -172,25 +176,16 @@ fn corrupt_row(
     let session = name.tmux_session();
     let pane = if alive { "is still running" } else { "is gone" };
     WorkerStatus {
-        name: name.to_string(),
-        host: None,
-        provider: "unknown".into(),
-        model: None,
-        state: ListedState::Unreadable(Unreadable::Corrupt),
-        degraded: None,
         problem: Some(format!(
             "{} is unreadable ({message}); its tmux session {session} {pane}; `umbel kill {name}` ends it",
             path.display()
         )),
-        needs_input: None,
-        pending_tool: None,
-        cwd: String::new(),
-        created_at: 0,
-        last_event_at: None,
         position: ctx.state.read_log(name).map_or(0, |log| log.len()),
-        exit: None,
-        session_id: String::new(),
-        transcript_path: None,
+        ..WorkerStatus::bare(
+            name.as_str(),
+            "unknown",
+            ListedState::Unreadable(Unreadable::Corrupt),
+        )
     }
 }
 

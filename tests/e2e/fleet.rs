@@ -1,6 +1,6 @@
 //! `status` for the whole fleet asks tmux twice, whatever the number of workers (the panes, then
 //! the screens of the live ones, for dialogs no hook reports), and still tells each one's state
-//! apart (alive, crashed with its status, killed).
+//! apart (alive, crashed with its status, killed); and it says when the last turn ran.
 
 use crate::harness::*;
 use umbel::core::args::StatusArgs;
@@ -39,4 +39,23 @@ fn status_of_every_worker_is_two_tmux_calls() {
         ]
     );
     assert_eq!(list[2].exit.as_ref().and_then(|e| e.exit_code), Some(3));
+}
+
+/// `status --json` says when the last turn started and ended (what `top` ages a turn by, here
+/// and for a worker on another host): nothing before the first turn, both after one, in order.
+#[test]
+fn status_says_when_the_last_turn_started_and_ended() {
+    let sb = Sandbox::new();
+    sb.spawn("t1", &[]);
+    let before = sb.umbel(["status", "t1", "--json"]).json();
+    assert!(before.get("turnStartedAt").is_none(), "{before}");
+    sb.turn("t1", "hello").success();
+    let after = sb.umbel(["status", "t1", "--json"]).json();
+    let at = |key: &str| {
+        after[key]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{key}: {after}"))
+    };
+    assert!(at("turnStartedAt") <= at("turnEndedAt"), "{after}");
+    assert!(at("turnEndedAt") <= at("lastEventAt"), "{after}");
 }

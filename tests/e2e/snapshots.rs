@@ -79,7 +79,7 @@ fn redacted(sb: &Sandbox, out: &std::process::Output) -> String {
             "[UUID]",
         ),
         (
-            r#""(createdAt|readyAt|lastEventAt|duration_ms|at)": \d+"#,
+            r#""(createdAt|readyAt|lastEventAt|turnStartedAt|turnEndedAt|duration_ms|at)": \d+"#,
             r#""$1": "[MS]""#,
         ),
         (

@@ -106,22 +106,15 @@ pub fn remote_statuses(ctx: &Ctx) -> Vec<WorkerStatus> {
 fn unreadable_row(row: &Value, error: &serde_json::Error) -> WorkerStatus {
     let text = |key: &str| row[key].as_str().unwrap_or_default().to_string();
     WorkerStatus {
-        name: text("name"),
         host: row["host"].as_str().map(str::to_string),
-        provider: text("provider"),
-        model: None,
-        state: ListedState::Unreadable(Unreadable::Corrupt),
         problem: Some(format!("its host's status of it cannot be read: {error}")),
-        degraded: None,
-        needs_input: None,
-        pending_tool: None,
         cwd: text("cwd"),
         created_at: row["createdAt"].as_u64().unwrap_or(0),
-        last_event_at: None,
-        position: 0,
-        exit: None,
-        session_id: String::new(),
-        transcript_path: None,
+        ..WorkerStatus::bare(
+            &text("name"),
+            &text("provider"),
+            ListedState::Unreadable(Unreadable::Corrupt),
+        )
     }
 }
 

@@ -51,6 +51,11 @@ fn top_s_keys_act_on_a_remote_worker_through_its_host() {
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
 
+    // The row shows the answer's last line, read on the host once its turn ended.
+    top.until("far's answer in its row", |s| {
+        row(s, "far").is_some_and(|r| r.contains("Response to: over there"))
+    });
+
     // `r`: the last answer, read on the host, in the pager.
     top.keys(&["r"]);
     top.until("the remote answer in the pager", |s| {
