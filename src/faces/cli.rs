@@ -78,8 +78,9 @@ enum Command {
     /// docs/workflows.md). Prints the run id; exit code = the failed step's.
     #[command(after_help = examples::RUN)]
     Run(RunCommand),
-    /// Check tmux, the private socket, the provider binaries, the hooks and the state root; one
-    /// line per check (`ok`, `warn`, `fail` and what to do). Exit 1 if any check fails.
+    /// Check tmux, the private socket, the provider binaries, the hooks, the state root and
+    /// every host with workers (its own doctor, over ssh); one line per check (`ok`, `warn`,
+    /// `fail` and what to do). Exit 1 if any check fails.
     #[command(after_help = examples::DOCTOR)]
     Doctor(JsonOnly),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell); it completes

@@ -1,8 +1,8 @@
 //! `umbel doctor`: looks at everything umbel depends on — tmux and its private socket, each
 //! provider's binary (found the way `spawn` finds it) and version, its configuration folder,
 //! the hook scripts and the state root's permissions and writability — and judges each with
-//! `core::doctor`. It starts no tmux server and changes nothing (its write probe is an empty
-//! file, removed at once).
+//! `core::doctor`; then asks each host this umbel has workers on for its own report. It starts
+//! no tmux server and changes nothing (its write probe is an empty file, removed at once).
 
 use super::Ctx;
 use super::spawn::resolve_bin;
@@ -31,6 +31,7 @@ pub fn doctor(ctx: &Ctx) -> Vec<Check> {
         checks.push(config(ctx, module));
     }
     no_provider_is_a_failure(&mut checks);
+    checks.extend(super::remote::doctor::host_checks(ctx));
     checks
 }
 

@@ -4,6 +4,7 @@
 
 pub mod anywhere;
 pub mod conversation;
+pub mod doctor;
 pub mod fleet;
 pub mod forward;
 pub mod guard;

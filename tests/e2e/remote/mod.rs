@@ -4,6 +4,7 @@
 
 mod clash;
 mod conversation;
+mod doctor;
 mod guards;
 mod hosts;
 mod outputs;
