@@ -4,7 +4,7 @@
 //! remedy; the host's own failures and warnings are named, for `ssh HOST umbel doctor`.
 
 use super::super::Ctx;
-use super::forward::{Request, forward};
+use super::forward::{Request, at_once, forward};
 use super::records;
 use crate::adapters::ssh::{Ssh, Stdout};
 use crate::core::doctor::Check;
@@ -20,21 +20,16 @@ const HOST_DOCTOR: Duration = Duration::from_secs(35);
 pub fn host_checks(ctx: &Ctx) -> Vec<Check> {
     let hosts: BTreeSet<String> = records::list(ctx).into_iter().map(|r| r.host).collect();
     let bound = Ssh::from_env(ctx.state.path(), &ctx.env).connect_timeout() * 2 + HOST_DOCTOR;
-    std::thread::scope(|scope| {
-        let asked: Vec<_> = hosts
-            .iter()
-            .map(|host| scope.spawn(move || host_check(ctx, host, bound)))
-            .collect();
-        asked
-            .into_iter()
-            .zip(&hosts)
-            .map(|(asked, host)| {
-                asked.join().unwrap_or_else(|_| {
-                    Check::fail(&check_name(host), "the check panicked", "report this bug")
-                })
+    let hosts: Vec<String> = hosts.into_iter().collect();
+    at_once(&hosts, |host| host_check(ctx, host, bound))
+        .into_iter()
+        .zip(&hosts)
+        .map(|(checked, host)| {
+            checked.unwrap_or_else(|| {
+                Check::fail(&check_name(host), "the check panicked", "report this bug")
             })
-            .collect()
-    })
+        })
+        .collect()
 }
 
 fn check_name(host: &str) -> String {

@@ -4,7 +4,7 @@
 
 use super::super::Ctx;
 use super::super::status::status;
-use super::forward::{Request, forward};
+use super::forward::{Request, at_once, forward};
 use super::records::{self, find};
 use crate::adapters::ssh::{Ssh, Stdout};
 use crate::core::args::StatusArgs;
@@ -22,16 +22,14 @@ pub fn remote_rows(ctx: &Ctx) -> Vec<Value> {
     }
     // Twice the connection bound: the connection, then the host's own `status`.
     let bound = Ssh::from_env(ctx.state.path(), &ctx.env).connect_timeout() * 2;
-    std::thread::scope(|scope| {
-        let asked: Vec<_> = by_host
-            .into_iter()
-            .map(|(host, workers)| scope.spawn(move || host_rows(ctx, &host, &workers, bound)))
-            .collect();
-        asked
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
+    let hosts: Vec<(String, Vec<RemoteRecord>)> = by_host.into_iter().collect();
+    at_once(&hosts, |(host, workers)| {
+        host_rows(ctx, host, workers, bound)
     })
+    .into_iter()
+    .flatten()
+    .flatten()
+    .collect()
 }
 
 fn host_rows(

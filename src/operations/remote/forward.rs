@@ -57,3 +57,16 @@ pub fn forward(ctx: &Ctx, host: &str, request: Request, stdout: Stdout) -> Resul
         stdout: ran.stdout,
     })
 }
+
+/// `ask` for each of `hosts` at once, one thread a host, so a slow host holds up only itself;
+/// the answers in the hosts' order (`None` where `ask` panicked).
+pub fn at_once<H: Sync, T: Send>(hosts: &[H], ask: impl Fn(&H) -> T + Sync) -> Vec<Option<T>> {
+    let ask = &ask;
+    std::thread::scope(|scope| {
+        let asked: Vec<_> = hosts
+            .iter()
+            .map(|host| scope.spawn(move || ask(host)))
+            .collect();
+        asked.into_iter().map(|a| a.join().ok()).collect()
+    })
+}
