@@ -129,14 +129,14 @@ fn read_worker(ctx: &Ctx, status: &WorkerStatus) -> Read {
         provider: None,
         position: status.position,
         state: status.state.as_str(),
-        turn: TurnSpan::default(),
+        // As `status` read it from the same log (here or on the worker's host).
+        turn: TurnSpan {
+            started_ms: status.turn_started_at,
+            ended_ms: status.turn_ended_at,
+        },
         line: String::new(),
     };
     if let Some(host) = &status.host {
-        read.turn = TurnSpan {
-            started_ms: status.turn_started_at,
-            ended_ms: status.turn_ended_at,
-        };
         read.line = remote_line(ctx, status, host, &read.turn);
         return read;
     }
@@ -144,12 +144,11 @@ fn read_worker(ctx: &Ctx, status: &WorkerStatus) -> Read {
         read.line = status.problem.clone().unwrap_or_default();
         return read;
     };
-    // Classified by event name alone: payloads are read only for the line.
     read.provider = Some(worker.meta.provider);
-    let events = worker.events(ctx, usize::MAX).unwrap_or_default();
-    read.turn = TurnSpan::of(&events);
     read.line = match Shown::of(status, &read.turn) {
         Shown::Working => {
+            // Classified by event name alone: payloads are read only for the line.
+            let events = worker.events(ctx, usize::MAX).unwrap_or_default();
             let from = events
                 .iter()
                 .rev()
