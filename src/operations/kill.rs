@@ -7,6 +7,7 @@ use super::worker::Worker;
 use crate::adapters::host::now_ms;
 use crate::adapters::process::end_group;
 use crate::adapters::state::DeadRecord;
+use crate::adapters::tmux::Pane;
 use crate::core::args::KillArgs;
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
@@ -62,12 +63,19 @@ pub fn kill_worker(ctx: &Ctx, worker: &Worker, purge: bool) -> Result<()> {
 /// Ends a session nobody will use (a spawn that failed after starting its CLI): its processes
 /// as `kill` ends them (a child ignoring the pane's hangup included), then the session.
 pub fn abandon(ctx: &Ctx, session: &str) {
-    if let Ok(pane) = ctx.tmux.pane(session)
-        && let (Liveness::Alive, Some(pid)) = (&pane.liveness, pane.pid)
-    {
+    let _ = match ctx.tmux.pane(session) {
+        Ok(pane) => stop(ctx, session, &pane),
+        Err(_) => ctx.tmux.kill_session(session),
+    };
+}
+
+/// Ends the processes of `pane` (its whole group, SIGTERM then SIGKILL) while it lives, then
+/// its session.
+fn stop(ctx: &Ctx, session: &str, pane: &Pane) -> Result<()> {
+    if let (Liveness::Alive, Some(pid)) = (&pane.liveness, pane.pid) {
         end_group(pid, TERM_GRACE);
     }
-    let _ = ctx.tmux.kill_session(session);
+    ctx.tmux.kill_session(session)
 }
 
 /// Ends the worker's processes and session, then purges its folder or leaves a tombstone.
@@ -77,10 +85,7 @@ fn end(ctx: &Ctx, name: &WorkerName, session: &str, purge: bool) -> Result<()> {
         Liveness::Gone => None,
         _ => ctx.tmux.capture(session, true).ok(),
     };
-    if let (Liveness::Alive, Some(pid)) = (&pane.liveness, pane.pid) {
-        end_group(pid, TERM_GRACE);
-    }
-    ctx.tmux.kill_session(session)?;
+    stop(ctx, session, &pane)?;
     if purge {
         ctx.state.remove_session(name)?;
     } else {
