@@ -3,6 +3,7 @@
 //! Gathering the observations (running tmux, the provider binaries, reading modes) is the
 //! operation's job.
 
+use super::providers::{Releases, Support, Version};
 use serde::Serialize;
 
 /// How a check came out.
@@ -122,6 +123,34 @@ pub fn version_line(output: &str) -> Option<&str> {
         .or_else(|| lines().next_back())
 }
 
+/// Judges a CLI's release (`shown` names its binary) against the provider's supported window:
+/// older is refused by `spawn`, so a warning with the upgrade command; newer than tested is
+/// tried, and said.
+pub fn release_check(name: &str, shown: &str, releases: &Releases, version: Version) -> Check {
+    match releases.support(Some(version)) {
+        Support::TooOld => Check::warn(
+            name,
+            format!(
+                "{shown}: {version} is older than the oldest release umbel supports ({}); spawn and -p refuse it",
+                releases.oldest
+            ),
+            format!("upgrade with `{}`", releases.upgrade_command()),
+        ),
+        Support::Newer => Check::warn(
+            name,
+            format!(
+                "{shown}: {version} is newer than the newest release umbel was tested on ({}); umbel tries it",
+                releases.newest_tested
+            ),
+            "if a worker gets stuck, `umbel explain NAME` shows what umbel sees of it",
+        ),
+        Support::Supported | Support::Unknown => Check::ok(
+            name,
+            format!("{shown}: {version} (supported: {})", releases.window()),
+        ),
+    }
+}
+
 /// Judges the state root's permission bits (`mode & 0o777`) and whether the user owns it.
 pub fn state_root_check(path: &str, mode: u32, owned: bool) -> Check {
     let name = "state-root";
@@ -176,6 +205,34 @@ mod tests {
         let missing = tmux_check(Err("tmux is not installed".into()));
         assert_eq!(missing.level, Level::Fail);
         assert!(missing.fix.unwrap().contains("apt-get install tmux"));
+    }
+
+    #[test]
+    fn releases_are_judged_against_the_window() {
+        let releases = crate::core::providers::Provider::Codex.module().releases();
+        let judge = |v: Version| release_check("codex", "/bin/codex", releases, v);
+        let (oldest, newest) = (releases.oldest, releases.newest_tested);
+        let older = Version {
+            minor: oldest.minor - 1,
+            ..oldest
+        };
+        let old = judge(older);
+        assert_eq!(old.level, Level::Warn);
+        let said = format!("{older} is older than the oldest release umbel supports ({oldest})");
+        assert!(old.detail.contains(&said), "{}", old.detail);
+        assert_eq!(
+            old.fix.as_deref(),
+            Some("upgrade with `npm i -g @openai/codex`")
+        );
+        assert_eq!(judge(oldest).level, Level::Ok);
+        assert_eq!(judge(newest).level, Level::Ok);
+        let newer = judge(Version {
+            major: newest.major + 1,
+            ..newest
+        });
+        assert_eq!(newer.level, Level::Warn);
+        let said = format!("newer than the newest release umbel was tested on ({newest})");
+        assert!(newer.detail.contains(&said), "{}", newer.detail);
     }
 
     #[test]

@@ -188,6 +188,17 @@ pub enum Error {
         message: String,
         exit: u8,
     },
+
+    /// The CLI is a release older than the oldest umbel supports.
+    #[error(
+        "{provider} {version} is older than the oldest release umbel supports ({oldest}): upgrade with `{upgrade}`"
+    )]
+    UnsupportedRelease {
+        provider: &'static str,
+        version: String,
+        oldest: String,
+        upgrade: String,
+    },
 }
 
 /// What to do about an unreadable state file, by which file it is: a worker's meta.json, a

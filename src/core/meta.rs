@@ -36,6 +36,9 @@ pub struct Meta {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ready_at: Option<u64>,
     pub umbel_version: String,
+    /// The CLI's release, when umbel learnt it (`--version`, cached per binary).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cli_version: Option<String>,
 }
 
 impl Meta {

@@ -212,6 +212,7 @@ mod tests {
             created_at: 1,
             ready_at: ready.then_some(2),
             umbel_version: "0".into(),
+            cli_version: None,
         }
     }
 

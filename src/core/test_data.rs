@@ -110,6 +110,7 @@ pub fn launch_input(session_dir: &str) -> crate::core::providers::LaunchInput<'_
         cwd: std::path::Path::new("/work/proj"),
         env: &[],
         user_files: &[],
+        release: None,
     }
 }
 

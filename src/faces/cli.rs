@@ -83,6 +83,10 @@ enum Command {
     /// `fail` and what to do). Exit 1 if any check fails.
     #[command(after_help = examples::DOCTOR)]
     Doctor(JsonOnly),
+    /// List the releases of each CLI umbel supports: the oldest, the newest tested, and those
+    /// the tests ran on (see docs/providers.md). An older release is refused by spawn and -p.
+    #[command(after_help = examples::RELEASES)]
+    Releases(JsonOnly),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell); it completes
     /// verbs, flags, worker names and workflow files.
     #[command(after_help = examples::COMPLETIONS)]
@@ -345,6 +349,7 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Kill(c)) => c.json,
         Some(Command::Top(_)) => false,
         Some(Command::Doctor(c)) => c.json,
+        Some(Command::Releases(c)) => c.json,
         Some(Command::Prune(c)) => c.json,
         Some(Command::Run(c)) => c.json,
         Some(Command::Capture(c)) => c.json,
@@ -379,6 +384,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
         Some(Command::Prune(c)) => verbs::prune(ctx, &c.args, json),
         Some(Command::Run(c)) => super::run::run(ctx, &c.args, json, c.quiet),
         Some(Command::Doctor(c)) => Ok(super::doctor::print(&doctor::doctor(ctx), c.json)),
+        Some(Command::Releases(c)) => Ok(super::doctor::releases(c.json)),
         Some(Command::Completions { shell }) => {
             completions(shell);
             Ok(0)

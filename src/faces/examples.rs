@@ -121,6 +121,11 @@ Examples:
   umbel doctor --json | jq '.checks[] | select(.level != \"ok\")'
   UMBEL_CLAUDE_BIN=~/bin/claude umbel doctor    check another claude binary";
 
+pub const RELEASES: &str = "\
+Examples:
+  umbel releases                                each CLI's supported window and tested releases
+  umbel releases --json | jq -r '.[] | \"\\(.provider) \\(.oldest)\"'";
+
 pub const COMPLETIONS: &str = "\
 Examples:
   umbel completions bash > ~/.local/share/bash-completion/completions/umbel

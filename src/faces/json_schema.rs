@@ -188,6 +188,7 @@ const VERBS: &[VerbRow] = &[
     ("prune", "What was removed, kept and skipped.", schema_of::<Pruned>),
     ("run", "The run record; with `--check`, the waves.", schema_of::<RunJson>),
     ("doctor", "Every check, and whether all passed.", schema_of::<DoctorReport>),
+    ("releases", "Each CLI's supported window and the releases the tests ran on.", schema_of::<Vec<crate::core::providers::release::Window>>),
 ];
 
 /// The schema of `verb`'s `--json` output, if it has one.

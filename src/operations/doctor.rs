@@ -9,13 +9,13 @@ use super::spawn::resolve_bin;
 use crate::adapters::exec::{Program, RunError, run_program};
 use crate::adapters::files;
 use crate::adapters::state::{EVENT_SH, LAUNCH_SH};
-use crate::core::doctor::{Check, Level, state_root_check, tmux_check, version_line};
+use crate::core::doctor::{
+    Check, Level, release_check, state_root_check, tmux_check, version_line,
+};
 use crate::core::providers::{Provider, ProviderModule};
 use std::path::Path;
-use std::time::Duration;
 
-/// How long a provider's `--version` may take (codex and gemini start node).
-const VERSION_BOUND: Duration = Duration::from_secs(10);
+use super::cli_release::VERSION_BOUND;
 
 /// Runs every check, in a fixed order.
 pub fn doctor(ctx: &Ctx) -> Vec<Check> {
@@ -166,7 +166,11 @@ fn binary(ctx: &Ctx, module: &dyn ProviderModule) -> Check {
             );
         }
     };
-    version(ctx, module, &bin)
+    match super::cli_release::learn(ctx, module, &bin, &ctx.env) {
+        Some(release) => release_check(name, &bin.to_string_lossy(), module.releases(), release),
+        // Nothing told the release: run `--version` again to say why.
+        None => version(ctx, module, &bin),
+    }
 }
 
 /// Runs `<bin> --version` and judges what it printed.

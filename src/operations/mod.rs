@@ -3,6 +3,7 @@
 //! input struct from `core::args`.
 
 pub mod attach;
+pub mod cli_release;
 pub mod context;
 pub mod doctor;
 pub mod fleet;

@@ -3,6 +3,7 @@
 //! after the name is claimed unwinds completely: no session, no folder.
 
 use super::Ctx;
+use super::cli_release;
 use super::startup::await_ready;
 use crate::adapters::{files, host};
 use crate::core::args::{OnPermission, SpawnArgs};
@@ -11,7 +12,7 @@ use crate::core::errors::{Error, Result};
 use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
 use crate::core::providers::flags::{self, Given};
-use crate::core::providers::{LaunchInput, LaunchSpec, ProviderModule};
+use crate::core::providers::{LaunchInput, LaunchSpec, ProviderModule, Version};
 use crate::core::worker_env::{compose, export_script, shell_quote};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -25,6 +26,7 @@ struct Plan {
     bin: PathBuf,
     env: Vec<(String, String)>,
     startup_timeout: Duration,
+    release: Option<Version>,
 }
 
 /// Starts a worker and waits until it is ready for prompts.
@@ -80,6 +82,8 @@ fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
     )];
     let mut env = compose(&ctx.env, provider.env(), specs, &reserved)?;
     provider.reconcile_env(&mut env);
+    let release = cli_release::learn(ctx, provider, &bin, &env);
+    cli_release::require_supported(provider, release)?;
     Ok(Plan {
         provider,
         on_permission,
@@ -88,6 +92,7 @@ fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
         bin,
         env,
         startup_timeout,
+        release,
     })
 }
 
@@ -122,6 +127,7 @@ fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result
         created_at: host::now_ms(),
         ready_at: None,
         umbel_version: env!("CARGO_PKG_VERSION").to_string(),
+        cli_version: plan.release.map(|v| v.to_string()),
     };
     ctx.state.write_meta(&meta, name)?;
     start_cli(ctx, plan, name, &meta, spec)?;
@@ -153,6 +159,7 @@ fn put_launch_files(
         cwd: &plan.cwd,
         env: &plan.env,
         user_files: &user_files,
+        release: plan.release,
     })?;
     for (path, content) in &spec.files {
         files::write_private(path, content)?;

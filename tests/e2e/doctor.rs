@@ -36,10 +36,13 @@ fn doctor_on_the_fakes_is_all_ok_and_starts_no_server() {
         assert!(line(&text, check).starts_with("ok "), "{check}:\n{text}");
     }
     assert!(
-        line(&text, "claude").contains("2.1.332 (Claude Code)"),
+        line(&text, "claude").contains("2.1.332 (supported: 2.1.246 to 2.1.332)"),
         "{text}"
     );
-    assert!(line(&text, "codex").contains("codex-cli 0.171.0"), "{text}");
+    assert!(
+        line(&text, "codex").contains(": 0.171.0 (supported"),
+        "{text}"
+    );
     assert!(line(&text, "gemini").contains("0.61.0"), "{text}");
     assert!(line(&text, "socket").contains("no server yet"), "{text}");
     // Asking again finds no server either: doctor looked without starting one.

@@ -37,4 +37,5 @@ mod startup;
 mod tiers;
 mod top;
 mod top_pane;
+mod window;
 mod workflow;

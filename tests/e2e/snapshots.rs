@@ -23,6 +23,7 @@ const VERBS: &[&str] = &[
     "prune",
     "run",
     "doctor",
+    "releases",
     "completions",
     "mcp",
 ];

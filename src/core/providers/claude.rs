@@ -55,6 +55,22 @@ static IDENTITY: Identity = Identity {
     config_dir,
     user_files: &["settings.json"],
     composer: None,
+    releases: &RELEASES,
+};
+
+/// The releases umbel supports. Screens are read by what they show, in every layout the window
+/// draws (the trust dialog's options are found where they stand), so no change here switches
+/// one.
+static RELEASES: Releases = Releases {
+    package: "@anthropic-ai/claude-code",
+    oldest: Version::of("2.1.246"),
+    newest_tested: Version::of("2.1.332"),
+    tested: &[
+        Version::of("2.1.246"),
+        Version::of("2.1.290"),
+        Version::of("2.1.332"),
+    ],
+    changes: &[],
 };
 
 /// Lines that mean a person must sign in or finish onboarding first.
@@ -399,16 +415,14 @@ fn known_dialog(screen: &str, lines: &[&str]) -> Option<StartupScreen> {
             },
         });
     }
-    if cursor_on("No, exit") {
+    // Since TRUST_NO_FIRST the cursor starts on "No, exit" above an unnumbered "Yes"; before
+    // it, on "1. Yes, I trust this folder": the option is found where it stands.
+    if screen.contains("Yes, I trust this folder")
+        && let Some(keys) = toward_option(lines, '❯', "Yes, I trust this folder")
+    {
         return Some(StartupScreen::Dialog {
             what: "workspace trust",
-            keys: &["Down"],
-        });
-    }
-    if cursor_on("Yes, I trust this folder") {
-        return Some(StartupScreen::Dialog {
-            what: "workspace trust",
-            keys: &["Enter"],
+            keys,
         });
     }
     if cursor_on("No, disable external imports") {

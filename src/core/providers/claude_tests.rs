@@ -139,6 +139,10 @@ fn startup_screens_from_the_real_cli() {
     let moved = trust
         .replace("❯ No, exit", "  No, exit")
         .replace("  Yes, I trust this folder", "❯ Yes, I trust this folder");
+    let old_trust = fixture!("claude/claude-2.1.246-trust-dialog.txt");
+    let old_moved = old_trust
+        .replace("❯ 1. Yes", "  1. Yes")
+        .replace("  2. No, exit", "❯ 2. No, exit");
     let trust_dialog = |keys| StartupScreen::Dialog {
         what: "workspace trust",
         keys,
@@ -157,6 +161,9 @@ fn startup_screens_from_the_real_cli() {
                 trust_dialog(&["Down"]),
             ),
             (&moved, trust_dialog(&["Enter"])),
+            // The oldest supported release numbers its options, "Yes" first and highlighted.
+            (old_trust, trust_dialog(&["Enter"])),
+            (&old_moved, trust_dialog(&["Up"])),
             (
                 fixture!("claude/claude-2.1.332-api-key-approval.txt"),
                 api_key.clone(),

@@ -47,6 +47,28 @@ static IDENTITY: Identity = Identity {
     config_dir: user_home,
     user_files: &["config.toml"],
     composer: Some(&COMPOSER),
+    releases: &RELEASES,
+};
+
+/// `--no-daemon`: run without the shared background server, so the CLI ends with its pane.
+/// Releases before it have no such flag (clap refuses it, exit 2) and no daemon the TUI starts.
+const NO_DAEMON: &str = "--no-daemon";
+
+/// The releases umbel supports, and what changed within them.
+static RELEASES: Releases = Releases {
+    package: "@openai/codex",
+    oldest: Version::of("0.149.0"),
+    newest_tested: Version::of("0.171.0"),
+    tested: &[
+        Version::of("0.149.0"),
+        Version::of("0.155.1"),
+        Version::of("0.161.0"),
+        Version::of("0.171.0"),
+    ],
+    changes: &[Change {
+        since: Version::of("0.156.0"),
+        what: NO_DAEMON,
+    }],
 };
 
 /// The user's own codex home (`$CODEX_HOME`, else `~/.codex`).
@@ -70,10 +92,10 @@ impl ProviderModule for Codex {
             .find(|(p, _)| p.ends_with("config.toml"))
             .map(|(path, text)| (path.as_path(), text.as_str()));
         let config = worker_config(user_config, input.cwd)?;
-        let mut args = vec![
-            "--dangerously-bypass-hook-trust".to_string(),
-            "--no-daemon".to_string(),
-        ];
+        let mut args = vec!["--dangerously-bypass-hook-trust".to_string()];
+        if RELEASES.has(input.release, NO_DAEMON) {
+            args.push(NO_DAEMON.to_string());
+        }
         if let Some(model) = input.model {
             args.extend(["-m".to_string(), model.to_string()]);
         }

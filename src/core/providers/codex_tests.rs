@@ -136,6 +136,27 @@ fn deny_is_exec_s_approval_never_in_a_read_only_sandbox() {
     );
 }
 
+/// `--no-daemon` appeared in a release inside the window: an older codex refuses it (clap, exit
+/// 2), so it is passed only to the releases that have it — and to one whose version is unknown.
+#[test]
+fn no_daemon_is_passed_only_to_releases_that_have_it() {
+    let args = |release: Option<&str>| {
+        Codex
+            .launch(&LaunchInput {
+                release: release.and_then(Version::find),
+                ..launch_input("/s/sessions/c1")
+            })
+            .unwrap()
+            .args
+    };
+    let has = |release| args(release).iter().any(|a| a == "--no-daemon");
+    assert!(!has(Some("codex-cli 0.149.0")));
+    assert!(!has(Some("codex-cli 0.155.1")));
+    assert!(has(Some("codex-cli 0.156.0")));
+    assert!(has(Some("codex-cli 0.171.0")));
+    assert!(has(None));
+}
+
 #[test]
 fn launch_builds_a_private_codex_home() {
     let env = vec![("HOME".to_string(), "/home/u".to_string())];

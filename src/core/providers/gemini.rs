@@ -63,6 +63,20 @@ static IDENTITY: Identity = Identity {
     config_dir: user_dir,
     user_files: &["settings.json", "trustedFolders.json"],
     composer: Some(&COMPOSER),
+    releases: &RELEASES,
+};
+
+/// The releases umbel supports.
+static RELEASES: Releases = Releases {
+    package: "@google/gemini-cli",
+    oldest: Version::of("0.55.1"),
+    newest_tested: Version::of("0.61.0"),
+    tested: &[
+        Version::of("0.55.1"),
+        Version::of("0.58.0"),
+        Version::of("0.61.0"),
+    ],
+    changes: &[],
 };
 
 /// umbel's hooks added to the user's own (theirs run too).

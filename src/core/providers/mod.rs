@@ -10,10 +10,12 @@ pub mod codex_config;
 pub mod flags;
 pub mod gemini;
 pub mod permission;
+pub mod release;
 pub mod tool_action;
 
 use super::worker_env::ProviderEnv;
 pub use permission::OnPermission;
+pub use release::{Change, Releases, Support, Version};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -89,6 +91,9 @@ pub struct LaunchInput<'a> {
     /// The user's own configuration files the provider asked for ([`ProviderModule::user_files`])
     /// that exist, with their content.
     pub user_files: &'a [(PathBuf, String)],
+    /// The CLI's release, when umbel learnt it ([`Releases::has`] takes an unknown one as the
+    /// newest tested).
+    pub release: Option<Version>,
 }
 
 /// What the engine must do to launch the CLI.
@@ -221,6 +226,8 @@ pub struct Identity {
     pub user_files: &'static [&'static str],
     /// The input box, where the CLI's is a [`Composer`] (claude reads its own).
     pub composer: Option<&'static Composer>,
+    /// The supported releases and what changed between them ([`release`]).
+    pub releases: &'static Releases,
 }
 
 /// Everything provider-specific, as pure functions.
@@ -238,6 +245,10 @@ pub trait ProviderModule: Sync {
     /// The environment variable that overrides the binary's location.
     fn bin_env_var(&self) -> &'static str {
         self.identity().bin_env_var
+    }
+    /// The supported releases and what changed between them.
+    fn releases(&self) -> &'static Releases {
+        self.identity().releases
     }
     /// The folder the CLI keeps its sign-in and settings in (`~/.claude`, `$CODEX_HOME`, …),
     /// for `umbel doctor`.
@@ -342,6 +353,28 @@ pub fn highlighted(lines: &[&str], mark: char, text: &str) -> bool {
     lines.iter().any(|l| {
         l.strip_prefix(mark)
             .is_some_and(|rest| rest.trim_start().starts_with(text))
+    })
+}
+
+/// The key that moves a dialog's cursor `mark` one step toward the option whose text starts with
+/// `option` (numbered `N. text` or not), or `Enter` once the cursor is on it: found by where the
+/// option stands against the cursor, so it holds whatever order a release draws the options in.
+/// `None` when the screen shows no cursor or no such option. Lines are trimmed.
+pub fn toward_option(lines: &[&str], mark: char, option: &str) -> Option<&'static [&'static str]> {
+    let text = |line: &str| {
+        let line = line.strip_prefix(mark).unwrap_or(line).trim_start();
+        let digits = line.len() - line.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        match line[digits..].strip_prefix(". ") {
+            Some(rest) if digits > 0 => rest.to_string(),
+            _ => line.to_string(),
+        }
+    };
+    let cursor = lines.iter().position(|l| l.starts_with(mark))?;
+    let wanted = lines.iter().position(|l| text(l).starts_with(option))?;
+    Some(match wanted.cmp(&cursor) {
+        std::cmp::Ordering::Equal => &["Enter"],
+        std::cmp::Ordering::Greater => &["Down"],
+        std::cmp::Ordering::Less => &["Up"],
     })
 }
 
