@@ -72,9 +72,9 @@ smoke: sim
 smoke-offline: setup sim
     #!/usr/bin/env bash
     set -euo pipefail
+    cargo build -p umbel --bins --quiet
     status=0; bins=$(bash scripts/realclis.sh) || status=$?
     if [ "$status" -eq 3 ]; then exit 0; elif [ "$status" -ne 0 ]; then exit "$status"; fi
-    cargo build -p umbel --bins --quiet
     export UMBEL_REAL_CLIS="$bins"
     if command -v cargo-nextest >/dev/null; then
       # One retry: the real node CLIs on a shared 2-core box occasionally lag past a settle
@@ -83,6 +83,13 @@ smoke-offline: setup sim
     else
       cargo test --test e2e -- --ignored --test-threads 2 tiers::real:: remote::real::
     fi
+
+# the offline tier's scenarios on every release of each CLI the tests cover (`umbel releases`:
+# the oldest supported, one in the middle, the newest), each installed once into its own npm
+# prefix; prints release × scenarios passed. Skips without npm (fails under CI=true). docs/testing.md
+smoke-matrix: setup sim
+    cargo build -p umbel --bins --quiet
+    bash scripts/smoke_matrix.sh
 
 # regenerate docs/cli.md from the clap definitions and docs/json.md from the structs umbel
 # serialises (a test fails when either is out of date)

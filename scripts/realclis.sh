@@ -1,35 +1,48 @@
 #!/usr/bin/env bash
-# Installs the real provider CLIs the offline tier runs, at pinned versions, from npm:
-#   ${XDG_CACHE_HOME:-~/.cache}/umbel/clis/<name>-<version>/   (one npm prefix each, stamped)
-#   ${XDG_CACHE_HOME:-~/.cache}/umbel/clis/bin/<name>          (links to the binaries)
-# Prints the bin directory on stdout. A second run checks the stamps and calls npm not at all.
+# Installs real provider CLIs for the offline tier from npm, one npm prefix per release:
+#   ${XDG_CACHE_HOME:-~/.cache}/umbel/clis/<name>-<version>/   (stamped; a second run calls no npm)
+# The releases come from umbel's own tables (`umbel releases --json`), never from here.
+#   realclis.sh                    the newest tested release of each CLI; prints clis/bin/
+#                                  (links claude, codex, gemini)
+#   realclis.sh PROVIDER VERSION   that release of PROVIDER, the others at their newest tested;
+#                                  prints clis/sets/PROVIDER-VERSION/ (the same three links)
+# UMBEL_BIN names the umbel to ask (default target/debug/umbel).
 # npm or the registry missing: exit 1 under CI=true; otherwise exit 3 after saying SKIPPED.
 set -u
 CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/umbel/clis
-PINS="claude:@anthropic-ai/claude-code:2.1.332 codex:@openai/codex:0.171.0 gemini:@google/gemini-cli:0.61.0"
+UMBEL=${UMBEL_BIN:-target/debug/umbel}
 
 unavailable() {
   if [ "${CI:-}" = true ]; then
-    echo "smoke-offline: FAILED: $1" >&2
+    echo "realclis: FAILED: $1" >&2
     exit 1
   fi
-  echo "smoke-offline: SKIPPED: $1 (install node >= 20 and npm, with the npm registry reachable, then run just smoke-offline)" >&2
+  echo "realclis: SKIPPED: $1 (install node >= 20 and npm, with the npm registry reachable, then try again)" >&2
   exit 3
 }
 
+[ -x "$UMBEL" ] || { echo "realclis: $UMBEL is missing: build umbel first (cargo build -p umbel)" >&2; exit 1; }
 command -v npm >/dev/null 2>&1 || unavailable "npm is not installed"
 major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
 [ "$major" -ge 20 ] || unavailable "node >= 20 is needed (found $(node --version 2>/dev/null || echo none))"
-mkdir -p "$CACHE/bin" || unavailable "cannot create $CACHE"
+mkdir -p "$CACHE/bin" "$CACHE/sets" || unavailable "cannot create $CACHE"
 exec 9>"$CACHE/.lock"
 flock -w 1200 9 || unavailable "could not lock $CACHE/.lock"
 
-for pin in $PINS; do
-  name=${pin%%:*}; rest=${pin#*:}; pkg=${rest%:*}; version=${rest##*:}
-  dir=$CACHE/$name-$version
-  bin=$dir/node_modules/.bin/$name
+# "provider package newest" per CLI, from umbel's tables.
+windows=$("$UMBEL" releases --json | python3 -c '
+import json, sys
+for w in json.load(sys.stdin):
+    print(w["provider"], w["package"], w["newestTested"])
+') || { echo "realclis: \`$UMBEL releases --json\` failed" >&2; exit 1; }
+
+# install NAME PACKAGE VERSION: one npm prefix, stamped; prints the binary.
+install() {
+  local name=$1 pkg=$2 version=$3
+  local dir=$CACHE/$name-$version
+  local bin=$dir/node_modules/.bin/$name
   if [ ! -f "$dir/.ok" ] || [ ! -x "$bin" ]; then
-    echo "smoke-offline: installing $pkg@$version into $dir" >&2
+    echo "realclis: installing $pkg@$version into $dir" >&2
     rm -rf "$dir" && mkdir -p "$dir"
     echo '{"name":"umbel-offline-'"$name"'","private":true}' >"$dir/package.json"
     if ! npm install --prefix "$dir" --no-audit --no-fund --no-update-notifier --loglevel=error \
@@ -40,6 +53,26 @@ for pin in $PINS; do
     [ -x "$bin" ] || unavailable "$bin is missing after npm install"
     touch "$dir/.ok"
   fi
-  ln -sfn "$bin" "$CACHE/bin/$name"
-done
-echo "$CACHE/bin"
+  echo "$bin"
+}
+
+want_name=${1:-}
+want_version=${2:-}
+out=$CACHE/bin
+if [ -n "$want_name" ]; then
+  [ -n "$want_version" ] || { echo "usage: realclis.sh [PROVIDER VERSION]" >&2; exit 2; }
+  out=$CACHE/sets/$want_name-$want_version
+  mkdir -p "$out"
+fi
+found=
+while read -r name pkg newest; do
+  version=$newest
+  if [ "$name" = "$want_name" ]; then version=$want_version; found=1; fi
+  bin=$(install "$name" "$pkg" "$version") || exit $?
+  ln -sfn "$bin" "$out/$name"
+done <<<"$windows"
+if [ -n "$want_name" ] && [ -z "$found" ]; then
+  echo "realclis: unknown provider \`$want_name\` (see umbel releases)" >&2
+  exit 2
+fi
+echo "$out"

@@ -415,8 +415,16 @@ fn known_dialog(screen: &str, lines: &[&str]) -> Option<StartupScreen> {
             },
         });
     }
-    // Since TRUST_NO_FIRST the cursor starts on "No, exit" above an unnumbered "Yes"; before
-    // it, on "1. Yes, I trust this folder": the option is found where it stands.
+    // Newer releases start the cursor on "No, exit" above an unnumbered "Yes"; older ones on
+    // "1. Yes, I trust this folder": the option is found where it stands. Once taken, an older
+    // release marks it `✔` and keeps the dialog up for seconds while it goes on: nothing to
+    // press then.
+    if lines
+        .iter()
+        .any(|l| l.contains("Yes, I trust this folder") && l.ends_with('✔'))
+    {
+        return Some(StartupScreen::Other);
+    }
     if screen.contains("Yes, I trust this folder")
         && let Some(keys) = toward_option(lines, '❯', "Yes, I trust this folder")
     {

@@ -164,6 +164,12 @@ fn startup_screens_from_the_real_cli() {
             // The oldest supported release numbers its options, "Yes" first and highlighted.
             (old_trust, trust_dialog(&["Enter"])),
             (&old_moved, trust_dialog(&["Up"])),
+            // Taken (`✔`) and still drawn while the CLI goes on: pressing again would answer
+            // whatever comes next.
+            (
+                fixture!("claude/claude-2.1.246-trust-dialog-accepted.txt"),
+                StartupScreen::Other,
+            ),
             (
                 fixture!("claude/claude-2.1.332-api-key-approval.txt"),
                 api_key.clone(),

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The offline real-CLI tier (tests/e2e/tiers.rs, `tiers::real::<provider>::…`) on every release of
+# each CLI that umbel's tables list as tested (`umbel releases --json`): one run per CLI and
+# release, that CLI at that release and the others at their newest. Prints a table of release ×
+# scenarios passed (also written to target/smoke-matrix.md) and fails when any scenario failed.
+# Skips with a notice where npm cannot be had (fails under CI=true), like just smoke-offline.
+set -uo pipefail
+UMBEL=${UMBEL_BIN:-target/debug/umbel}
+report=target/smoke-matrix.md
+runs=$("$UMBEL" releases --json | python3 -c '
+import json, sys
+for w in json.load(sys.stdin):
+    for v in w["tested"]:
+        print(w["provider"], v, "pinned" if v == w["newestTested"] else "")
+') || { echo "smoke-matrix: \`$UMBEL releases --json\` failed" >&2; exit 1; }
+
+rows=()
+failed=0
+while read -r provider version pinned; do
+  status=0; bins=$(bash scripts/realclis.sh "$provider" "$version") || status=$?
+  if [ "$status" -eq 3 ]; then exit 0; elif [ "$status" -ne 0 ]; then exit "$status"; fi
+  echo "smoke-matrix: $provider $version" >&2
+  log=$(mktemp)
+  start=$(date +%s)
+  UMBEL_REAL_CLIS="$bins" cargo nextest run --test e2e --run-ignored only \
+    -E "test(/tiers::real::$provider::/)" --test-threads 2 --no-fail-fast --retries 1 \
+    2>&1 | tee "$log" | grep -E '^ +(PASS|FAIL|FLAKY|SLOW)' >&2
+  took=$(( $(date +%s) - start ))
+  summary=$(grep -Eo '[0-9]+ tests? run: [0-9]+ passed[^,]*(, [0-9]+ (failed|flaky))*' "$log" | tail -1)
+  run=$(echo "$summary" | grep -Eo '^[0-9]+')
+  passed=$(echo "$summary" | grep -Eo '[0-9]+ passed' | grep -Eo '[0-9]+')
+  flaky=$(echo "$summary" | grep -Eo '[0-9]+ flaky' | grep -Eo '[0-9]+' || true)
+  if [ -z "$run" ] || [ "${passed:-0}" -ne "$run" ]; then failed=1; fi
+  rows+=("| $provider $version${pinned:+ (pinned)} | ${passed:-0} of ${run:-0}${flaky:+ ($flaky flaky)} | ${took} s |")
+  rm -f "$log"
+done <<<"$runs"
+
+{
+  echo "| release | scenarios passed | time |"
+  echo "|---|---|---|"
+  printf '%s\n' "${rows[@]}"
+} | tee "$report"
+if [ "$failed" -ne 0 ]; then
+  echo "smoke-matrix: FAILED: a release did not pass every scenario (table above)" >&2
+  exit 1
+fi
