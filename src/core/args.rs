@@ -363,6 +363,18 @@ pub struct KillArgs {
     pub purge: bool,
 }
 
+/// Interrupt the turn a worker is running, with the CLI's own interrupt key.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct InterruptArgs {
+    /// The worker.
+    pub name: String,
+    /// How long the CLI has to report the turn interrupted (default 15s).
+    #[arg(long, value_name = "DURATION")]
+    #[serde(default)]
+    pub timeout: Option<String>,
+}
+
 /// Print the worker's screen, for a person to look at (umbel never decides anything from it).
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]

@@ -189,6 +189,11 @@ pub enum Error {
         exit: u8,
     },
 
+    /// `interrupt` pressed the CLI's interrupt key, but the CLI never reported the turn
+    /// interrupted.
+    #[error("worker `{name}`'s turn was not interrupted: {detail}")]
+    NotInterrupted { name: String, detail: String },
+
     /// The CLI is a release older than the oldest umbel supports.
     #[error(
         "{provider} {version} is older than the oldest release umbel supports ({oldest}): upgrade with `{upgrade}`"

@@ -6,8 +6,8 @@ use super::output::report;
 use super::print::{self, PrintArgs, no_prompt};
 use super::verbs;
 use crate::core::args::{
-    ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs,
-    RunArgs, SendArgs, SpawnArgs, StatusArgs, TopArgs, WaitArgs,
+    ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, InterruptArgs, KillArgs, LogsArgs, PruneArgs,
+    ReadArgs, RunArgs, SendArgs, SpawnArgs, StatusArgs, TopArgs, WaitArgs,
 };
 use crate::core::errors::{Error, Result};
 use crate::operations::{Ctx, doctor};
@@ -39,6 +39,10 @@ enum Command {
     /// Wait for the worker's turn to end; the exit code says how (stop 0, dead 125, …).
     #[command(after_help = examples::WAIT)]
     Wait(WithJson<WaitArgs>),
+    /// Interrupt the worker's running turn with the CLI's own key (Esc) and wait until the CLI
+    /// reports it interrupted; the worker stays for the next prompt. Prints the event position.
+    #[command(after_help = examples::INTERRUPT)]
+    Interrupt(WithJson<InterruptArgs>),
     /// Print the answer of the worker's last finished turn (`--turn N`, `--all`, `--since-turn N`
     /// for others).
     #[command(after_help = examples::READ)]
@@ -340,6 +344,7 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Spawn(c)) => c.json,
         Some(Command::Send(c)) => c.json,
         Some(Command::Wait(c)) => c.json,
+        Some(Command::Interrupt(c)) => c.json,
         Some(Command::Read(c)) => c.json,
         Some(Command::Actions(c)) => c.json,
         Some(Command::Diff(c)) => c.json,
@@ -371,6 +376,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
             prompt_of(&c.args).and_then(|prompt| verbs::send(ctx, &c.args, &prompt, json))
         }
         Some(Command::Wait(c)) => verbs::wait(ctx, &c.args, json),
+        Some(Command::Interrupt(c)) => verbs::interrupt(ctx, &c.args, json),
         Some(Command::Read(c)) => verbs::read(ctx, &c.args, json),
         Some(Command::Actions(c)) => verbs::actions(ctx, &c.args, json),
         Some(Command::Diff(c)) => verbs::diff(ctx, &c.args, json),

@@ -121,6 +121,12 @@ Examples:
   umbel doctor --json | jq '.checks[] | select(.level != \"ok\")'
   UMBEL_CLAUDE_BIN=~/bin/claude umbel doctor    check another claude binary";
 
+pub const INTERRUPT: &str = "\
+Examples:
+  umbel interrupt w1                            Esc in w1's pane; returns once the turn is interrupted
+  umbel interrupt w1 --json | jq .interrupted   false when no turn was running
+  pos=$(umbel interrupt w1) && umbel send w1 \"Stop that; do this instead\"";
+
 pub const RELEASES: &str = "\
 Examples:
   umbel releases                                each CLI's supported window and tested releases

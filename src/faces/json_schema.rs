@@ -188,6 +188,7 @@ const VERBS: &[VerbRow] = &[
     ("prune", "What was removed, kept and skipped.", schema_of::<Pruned>),
     ("run", "The run record; with `--check`, the waves.", schema_of::<RunJson>),
     ("doctor", "Every check, and whether all passed.", schema_of::<DoctorReport>),
+    ("interrupt", "Whether a running turn was interrupted, the position after it, and how the turn ended.", schema_of::<crate::operations::interrupt::Interrupted>),
     ("releases", "Each CLI's supported window and the releases the tests ran on.", schema_of::<Vec<crate::core::providers::release::Window>>),
 ];
 

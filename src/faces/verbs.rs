@@ -7,8 +7,8 @@ use super::output::{explain_outcome, out_json, outln};
 use super::status_view::{print_one, print_table, warn_problems};
 use super::turn_line::turn_line_for;
 use crate::core::args::{
-    ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs,
-    SendArgs, SpawnArgs, StatusArgs, WaitArgs,
+    ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, InterruptArgs, KillArgs, LogsArgs, PruneArgs,
+    ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
 };
 use crate::core::errors::{Error, Result};
 use crate::operations::worker::Worker;
@@ -34,6 +34,18 @@ pub fn send(ctx: &Ctx, args: &SendArgs, prompt: &[u8], json: bool) -> Result<u8>
         out_json(&serde_json::json!({ "position": position }))
     } else {
         outln(&position.to_string())
+    }
+    Ok(0)
+}
+
+/// `interrupt`: the event position (and what happened, on stderr), or the JSON report.
+pub fn interrupt(ctx: &Ctx, args: &InterruptArgs, json: bool) -> Result<u8> {
+    let done = crate::operations::remote::anywhere::interrupt(ctx, args)?;
+    if json {
+        out_json(&done);
+    } else {
+        eprintln!("umbel: {}: {}", done.name, done.message);
+        outln(&done.position.to_string());
     }
     Ok(0)
 }

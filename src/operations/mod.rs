@@ -9,6 +9,7 @@ pub mod doctor;
 pub mod fleet;
 pub mod guard;
 pub mod inspect;
+pub mod interrupt;
 pub mod kill;
 pub mod read;
 pub mod remote;

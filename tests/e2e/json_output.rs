@@ -55,6 +55,9 @@ fn every_verbs_json_validates_against_its_schema() {
         assert_eq!(outcome["outcome"], "stop");
     }
     check("read", &["j1"]);
+    let idle = check("interrupt", &["j1"]);
+    assert_eq!(idle["interrupted"], false);
+    check("releases", &[]);
     check("read", &["j1", "--turn", "1"]);
     check("read", &["j1", "--all"]);
     check("actions", &["j1"]);

@@ -10,6 +10,7 @@ const VERBS: &[&str] = &[
     "spawn",
     "send",
     "wait",
+    "interrupt",
     "read",
     "actions",
     "diff",

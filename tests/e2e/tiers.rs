@@ -67,7 +67,8 @@ each_tier!(
     print_mode_joins_piped_stdin_as_the_real_print_mode,
     print_json_keys_include_the_real_print_modes,
     stream_json_event_types_follow_the_real_print_mode,
-    text_left_on_the_input_line_is_cleared_not_glued_to_the_next_prompt;
+    text_left_on_the_input_line_is_cleared_not_glued_to_the_next_prompt,
+    interrupt_ends_a_running_turn_and_the_next_send_works;
     codex: a_hostile_codex_config_is_kept_and_the_worker_answers;
     gemini: a_commented_gemini_settings_file_is_kept_and_the_worker_answers,
 );
@@ -192,6 +193,42 @@ fn esc_before_any_text_is_provider_error_interrupted(provider: &str, tier: Tier)
     esc_after(&sb, provider, &scenario, 2000);
     let status = sb.umbel(["status", "esc", "--json"]).json();
     assert_eq!(status["state"], "ready", "{status}");
+}
+
+/// `umbel interrupt` on a turn streaming its answer: Esc in the pane, reported `interrupted`
+/// (exit 0, with the outcome); the worker takes the next prompt; on an idle worker it presses
+/// nothing and says so.
+fn interrupt_ends_a_running_turn_and_the_next_send_works(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let words = "word ".repeat(120);
+    let scenario = sb.scenario(
+        "s",
+        json!({
+            "turns": [
+                { "match": "long task", "reply": words.trim_end(), "chunk_ms": 500 },
+                { "match": "next one", "reply": "short answer" }
+            ]
+        }),
+    );
+    sb.spawn("i", &["--provider", provider, "--env", &scenario]);
+    sb.umbel(["send", "i", "long task"]).success();
+    std::thread::sleep(std::time::Duration::from_millis(3000));
+    let done = sb.umbel(["interrupt", "i", "--json"]).success().json();
+    assert_eq!(done["interrupted"], true, "{done}");
+    assert_eq!(done["outcome"]["reason"], "interrupted", "{done}");
+    let status = sb.umbel(["status", "i", "--json"]).json();
+    assert_ne!(status["state"], "busy", "{status}");
+    let (code, _) = turn(&sb, "i", "next one");
+    assert_eq!(code, Some(0));
+    let answer = sb.umbel(["read", "i"]).success();
+    assert!(
+        answer.stdout().contains("short answer"),
+        "{}",
+        answer.stdout()
+    );
+    let idle = sb.umbel(["interrupt", "i", "--json"]).success().json();
+    assert_eq!(idle["interrupted"], false, "{idle}");
+    assert!(idle.get("outcome").is_none(), "{idle}");
 }
 
 /// Spawns `esc` on `scenario`, sends a prompt, presses Esc after `ms` while a `wait` runs, and

@@ -294,6 +294,11 @@ pub trait ProviderModule: Sync {
     fn refusal(&self, _screen: &str) -> Option<String> {
         None
     }
+    /// The keys that interrupt a running turn, as a person would (Esc on claude, codex and
+    /// gemini: one Esc; claude opens its rewind menu on a second).
+    fn interrupt_keys(&self) -> &'static [&'static str] {
+        &["Escape"]
+    }
     /// Whether the input line still holds unsubmitted text (typed, pasted or a paste placeholder).
     fn pending_input(&self, screen: &str) -> bool {
         self.identity()

@@ -70,6 +70,14 @@ pub fn tools() -> Vec<ToolInfo> {
             true,
             schema_of::<Outcome>,
         ),
+        // Interrupting ends a turn, but the worker and its conversation stay.
+        info(
+            "umbel_interrupt",
+            "Interrupt a worker's turn",
+            Additive,
+            false,
+            schema_of::<crate::operations::interrupt::Interrupted>,
+        ),
         info(
             "umbel_read",
             "Read a worker's answer",

@@ -157,6 +157,12 @@ pub fn killed(names: &[String], purged: bool) -> CallToolResult {
     result(json!({ "killed": names, "purged": purged }), text, false)
 }
 
+/// What `umbel_interrupt` did: its message, and the report as structured content.
+pub fn interrupted(done: &crate::operations::interrupt::Interrupted) -> CallToolResult {
+    let content = serde_json::to_value(done).unwrap_or_default();
+    result(content, format!("{}: {}", done.name, done.message), false)
+}
+
 /// A screen or a log: the text itself, and `{<key>: text}` as structured content.
 pub fn text(key: &str, text: String) -> CallToolResult {
     result(json!({ key: text }), text.clone(), false)

@@ -8,7 +8,8 @@ use super::reply;
 use super::reply_turns;
 use super::run::{Call, required_prompt};
 use crate::core::args::{
-    CaptureArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
+    CaptureArgs, InterruptArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs, SpawnArgs,
+    StatusArgs, WaitArgs,
 };
 use crate::core::errors::Result;
 use crate::operations::remote::fleet::status_everywhere;
@@ -156,6 +157,26 @@ impl UmbelServer {
             Some(label),
             move |ctx| remote::anywhere::wait(ctx, &args),
             |outcome| reply::waited(&name, &outcome),
+        )
+        .await
+    }
+
+    /// Interrupt the worker's running turn with the CLI's own key (Esc), and return once the CLI
+    /// reports it interrupted: {interrupted, position, outcome, message}. The worker stays for
+    /// the next umbel_send; a worker with no turn running is left alone (interrupted: false).
+    #[tool(name = "umbel_interrupt")]
+    async fn interrupt(
+        &self,
+        Parameters(args): Parameters<InterruptArgs>,
+        request: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let label = format!("interrupting `{}`", args.name);
+        self.answer(
+            &request,
+            "umbel_interrupt",
+            Some(label),
+            move |ctx| remote::anywhere::interrupt(ctx, &args),
+            |done| reply::interrupted(&done),
         )
         .await
     }

@@ -5,13 +5,14 @@
 //! circle: this module's parent is what `kill` routes a remote worker through).
 
 use super::super::Ctx;
+use super::super::interrupt::Interrupted;
 use super::super::read::{self, Reading};
 use super::super::turn;
 use super::super::turns::{self, TurnActions, TurnDiff};
 use super::super::worker::{Answer, Worker};
 use super::{conversation, find, verbs};
 use crate::adapters::host::current_dir_or_error;
-use crate::core::args::{ActionsArgs, DiffArgs, GuardArgs, ReadArgs, WaitArgs};
+use crate::core::args::{ActionsArgs, DiffArgs, GuardArgs, InterruptArgs, ReadArgs, WaitArgs};
 use crate::core::errors::Result;
 use crate::core::outcome::Outcome;
 
@@ -65,6 +66,17 @@ pub fn diff(ctx: &Ctx, args: &DiffArgs) -> Result<TurnDiff> {
     match find(ctx, &args.name)? {
         Some(at) => conversation::diff(ctx, &at, args),
         None => turns::diff(ctx, &Worker::load(ctx, &args.name)?, args),
+    }
+}
+
+/// Interrupts the running turn.
+pub fn interrupt(ctx: &Ctx, args: &InterruptArgs) -> Result<Interrupted> {
+    match find(ctx, &args.name)? {
+        Some(at) => conversation::interrupt(ctx, &at, args),
+        None => {
+            let worker = Worker::load(ctx, &args.name)?;
+            super::super::interrupt::interrupt(ctx, &worker, args.timeout.as_deref())
+        }
     }
 }
 

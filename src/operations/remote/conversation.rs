@@ -1,12 +1,13 @@
 //! The verbs that look at a remote worker's whole conversation (`read` with a turn selection,
-//! `actions`, `diff`), run by the umbel on its host, whose transcript it is, and read back
-//! into the same values as for a local worker.
+//! `actions`, `diff`) or end its turn (`interrupt`), run by the umbel on its host, whose
+//! transcript and pane they are, and read back into the same values as for a local worker.
 
 use super::super::Ctx;
+use super::super::interrupt::Interrupted;
 use super::super::turns::{Selection, TurnActions, TurnDiff};
 use super::forward::Request;
 use super::verbs::{call, read_back};
-use crate::core::args::{ActionsArgs, DiffArgs};
+use crate::core::args::{ActionsArgs, DiffArgs, InterruptArgs};
 use crate::core::errors::Result;
 use crate::core::remote::RemoteRecord;
 use crate::core::turns::Turn;
@@ -33,6 +34,12 @@ fn numbers(flags: &[(&str, Option<usize>)]) -> Vec<String> {
         .iter()
         .filter_map(|(flag, n)| n.map(|n| format!("--{flag}={n}")))
         .collect()
+}
+
+/// `interrupt` (the running turn), on the host where its pane is.
+pub fn interrupt(ctx: &Ctx, at: &RemoteRecord, args: &InterruptArgs) -> Result<Interrupted> {
+    let flags = args.timeout.iter().map(|t| format!("--timeout={t}"));
+    ask(ctx, at, "interrupt", flags.collect())
 }
 
 /// `actions` (the last turn's tools, or `turn`'s).

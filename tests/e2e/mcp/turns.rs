@@ -28,8 +28,20 @@ async fn spawn_send_wait_read_kill_over_mcp() {
         .collect();
     names.sort();
     let expected = [
-        "actions", "capture", "diff", "help", "kill", "logs", "ls", "prune", "read", "send",
-        "spawn", "status", "wait",
+        "actions",
+        "capture",
+        "diff",
+        "help",
+        "interrupt",
+        "kill",
+        "logs",
+        "ls",
+        "prune",
+        "read",
+        "send",
+        "spawn",
+        "status",
+        "wait",
     ];
     assert_eq!(names, expected.map(|v| format!("umbel_{v}")));
 
