@@ -190,3 +190,24 @@ fn a_check_printing_50_mb_leaves_umbels_memory_bounded() {
     // its buffer doubled.
     assert!(peak_kb < 40_000, "umbel's peak RSS was {peak_kb} kB");
 }
+
+#[test]
+fn print_and_spawn_refuse_a_path_the_hooks_cannot_run_on() {
+    let sb = Sandbox::new();
+    sb.umbel(["-p", "hello", "--env", "PATH="])
+        .stderr_has("`--env PATH` is ``, which has no sh, cat, date")
+        .status(2);
+    let empty = sb.root.join("empty-bin");
+    std::fs::create_dir(&empty).unwrap();
+    let path = format!("PATH={}", empty.display());
+    sb.umbel(["spawn", "--name", "p1", "--env", &path])
+        .stderr_has("keep /usr/bin and /bin on it")
+        .status(2);
+    assert_eq!(sb.worker_dirs(), Vec::<String>::new(), "nothing spawned");
+    assert_no_process_left(&sb.root, "a refused spawn");
+    // A PATH that keeps the system folders is fine.
+    let path = format!("PATH={}:/usr/bin:/bin", empty.display());
+    sb.umbel(["-p", "hello", "--env", &path])
+        .stdout_has("hello")
+        .success();
+}
