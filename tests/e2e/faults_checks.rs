@@ -211,3 +211,18 @@ fn print_and_spawn_refuse_a_path_the_hooks_cannot_run_on() {
         .stdout_has("hello")
         .success();
 }
+
+#[test]
+fn kill_reports_the_kill_and_warns_when_the_tombstone_cannot_be_written() {
+    let sb = Sandbox::new();
+    sb.spawn("k1", &[]);
+    // A state root that cannot take the tombstone. chmod is no use: the tests run as root,
+    // whom permissions do not stop. A directory where the tombstone goes makes its write (a
+    // rename over it) fail for any user, and changes nothing else kill reads.
+    std::fs::create_dir(sb.session_dir("k1").join("events").join("dead")).unwrap();
+    sb.cmd("kill k1")
+        .stdout("killed k1\n")
+        .stderr_has("umbel: warning: worker `k1`: killed, but its tombstone")
+        .success();
+    assert_no_process_left(&sb.root, "kill without a tombstone");
+}

@@ -229,7 +229,7 @@ impl UmbelServer {
             "umbel_kill",
             None,
             move |ctx| kill::kill(ctx, &args),
-            |names| reply::killed(&names, purged),
+            |killed| reply::killed(&killed, purged),
         )
         .await
     }
