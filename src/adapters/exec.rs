@@ -19,6 +19,9 @@ use std::time::{Duration, Instant};
 
 /// The longest the loop sleeps between two looks at the program's exit and the stop flag.
 const TICK: Duration = Duration::from_millis(10);
+/// Where the program's exit cannot be polled (no pidfd) and its pipes are closed: how long the
+/// loop sleeps before it looks again (a tmux call's exit should cost no more).
+const EXIT_POLL: Duration = Duration::from_millis(1);
 /// After the program exited, how long its pipes are still read when something it left
 /// behind (outside its group, or ignoring SIGTERM) holds them open.
 const DRAIN: Duration = Duration::from_millis(300);
@@ -168,6 +171,7 @@ pub fn run_watched(
         }
         pipes.pump(left.min(TICK));
     };
+    pipes.exit = None; // readable for good now
     if watch.end_group {
         end_group(child.id(), LEFTOVER_GRACE);
     }
@@ -198,6 +202,9 @@ struct Pipes {
     stdin: Option<(OwnedFd, Vec<u8>)>,
     /// stdout then stderr while open, and what was read of each.
     outputs: [(Option<OwnedFd>, ByteTail); 2],
+    /// Readable once the program exits (Linux's pidfd), so the loop wakes at its exit; `None`
+    /// once it has, or where there is none.
+    exit: Option<OwnedFd>,
 }
 
 impl Pipes {
@@ -217,6 +224,7 @@ impl Pipes {
         Ok(Pipes {
             stdin,
             outputs: [(stdout, tail()), (stderr, tail())],
+            exit: exit_fd(child),
         })
     }
 
@@ -237,13 +245,17 @@ impl Pipes {
                     fds.push(PollFd::new(fd, PollFlags::IN));
                 }
             }
+            let pipes = fds.len();
+            if let Some(fd) = &self.exit {
+                fds.push(PollFd::new(fd, PollFlags::IN));
+            }
             if fds.is_empty() {
-                std::thread::sleep(timeout);
+                std::thread::sleep(timeout.min(EXIT_POLL));
                 return;
             }
             let timeout = Timespec::try_from(timeout).ok();
             match poll(&mut fds, timeout.as_ref()) {
-                Ok(n) => n > 0,
+                Ok(n) => n > 0 && fds[..pipes].iter().any(|fd| !fd.revents().is_empty()),
                 Err(_) => false, // EINTR (a signal: the caller looks at its flag) or worse
             }
         };
@@ -283,6 +295,18 @@ impl Pipes {
             dropped: out_dropped + err_dropped,
         }
     }
+}
+
+/// A descriptor that becomes readable when `child` exits, where the system has one.
+#[cfg(target_os = "linux")]
+fn exit_fd(child: &Child) -> Option<OwnedFd> {
+    let pid = i32::try_from(child.id()).ok().and_then(Pid::from_raw)?;
+    rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn exit_fd(_child: &Child) -> Option<OwnedFd> {
+    None
 }
 
 /// Reads what `fd` holds now into `tail` (a bounded number of chunks, so one busy stream
