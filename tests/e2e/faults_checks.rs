@@ -226,3 +226,19 @@ fn kill_reports_the_kill_and_warns_when_the_tombstone_cannot_be_written() {
         .success();
     assert_no_process_left(&sb.root, "kill without a tombstone");
 }
+
+#[test]
+fn a_worker_whose_hooks_cannot_run_is_named_so_when_a_send_is_not_seen() {
+    let sb = Sandbox::new();
+    // Passes the PATH check (an `sh` is on it) but runs no hook: its `sh` fails.
+    sb.write_executable("broken-bin/sh", "#!/bin/sh\nexit 1\n");
+    let path = format!(
+        "PATH={}:/usr/bin:/bin",
+        sb.project.join("broken-bin").display()
+    );
+    sb.umbel(["-p", "hello", "--env", &path])
+        .stderr_has("none of its hooks has fired since it started")
+        .stderr_has("they need `sh`, `cat` and `date` on the worker's PATH")
+        .status(1);
+    assert_no_process_left(&sb.root, "-p whose hooks cannot run");
+}
