@@ -140,7 +140,8 @@ impl Tmux {
                 command: what.clone(),
                 message: e.to_string(),
             },
-            RunError::TimedOut => Error::Tmux {
+            // No stop flag is watched: a tmux call ends by itself or at its bound.
+            RunError::TimedOut | RunError::Interrupted => Error::Tmux {
                 command: what.clone(),
                 message: format!(
                     "tmux did not answer within {}",

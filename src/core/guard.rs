@@ -168,6 +168,8 @@ pub struct Rejection<'a> {
     pub status: Option<&'a str>,
     /// The check's output, or the schema problems one per line.
     pub details: &'a str,
+    /// Bytes of the check's output dropped before `details` (it keeps only the end).
+    pub details_dropped: u64,
 }
 
 impl Rejection<'_> {
@@ -176,7 +178,11 @@ impl Rejection<'_> {
     /// `[umbel] Your answer was rejected`.
     pub fn feedback(&self) -> String {
         let (attempt, max) = (self.attempt, self.max_attempts);
-        let details = tail(self.details.trim_end(), MAX_FEEDBACK_OUTPUT);
+        let details = tail_after(
+            self.details.trim_end(),
+            MAX_FEEDBACK_OUTPUT,
+            self.details_dropped,
+        );
         match self.kind {
             CheckKind::Schema => format!(
                 "[umbel] Your answer was rejected (attempt {attempt} of {max}): it must be a JSON \
@@ -210,14 +216,21 @@ pub fn problem_lines(problems: &[String]) -> String {
 
 /// At most `max` bytes of `text`, keeping its end (on a char boundary), marked when cut.
 pub fn tail(text: &str, max: usize) -> String {
-    if text.len() <= max {
+    tail_after(text, max, 0)
+}
+
+/// [`tail`] of a text whose first `dropped` bytes were already cut (a stream kept by its end):
+/// the count says how many were cut in all.
+pub fn tail_after(text: &str, max: usize, dropped: u64) -> String {
+    if text.len() <= max && dropped == 0 {
         return text.to_string();
     }
-    let mut start = text.len() - max;
+    let mut start = text.len().saturating_sub(max);
     while !text.is_char_boundary(start) {
         start += 1;
     }
-    format!("[… {start} bytes cut …]\n{}", &text[start..])
+    let cut = start as u64 + dropped;
+    format!("[… {cut} bytes cut …]\n{}", &text[start..])
 }
 
 #[cfg(test)]

@@ -97,6 +97,7 @@ fn the_feedback_wording_is_fixed() {
         subject: "./check.sh",
         status: Some("exit status 1"),
         details: "missing: tests\n",
+        details_dropped: 0,
     };
     assert_eq!(
         check.feedback(),
@@ -110,6 +111,7 @@ fn the_feedback_wording_is_fixed() {
         subject: "s.json",
         status: None,
         details: &problem_lines(&["(root): \"a\" is a required property".into()]),
+        details_dropped: 0,
     };
     assert_eq!(
         schema.feedback(),
@@ -133,4 +135,12 @@ fn check_kinds_print_as_they_serialise() {
     for kind in [CheckKind::Schema, CheckKind::Accept] {
         assert_eq!(serde_json::to_value(kind).unwrap(), kind.as_str());
     }
+}
+
+#[test]
+fn a_tail_counts_the_bytes_cut_before_it_too() {
+    assert_eq!(tail_after("abcdef", 4, 0), "[… 2 bytes cut …]\ncdef");
+    assert_eq!(tail_after("abcdef", 4, 100), "[… 102 bytes cut …]\ncdef");
+    assert_eq!(tail_after("abc", 4, 7), "[… 7 bytes cut …]\nabc");
+    assert_eq!(tail_after("abc", 4, 0), "abc");
 }

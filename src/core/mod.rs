@@ -2,6 +2,7 @@
 //! inputs and is tested on recorded data.
 
 pub mod args;
+pub mod byte_tail;
 pub mod diff;
 pub mod doctor;
 pub mod duration;

@@ -121,7 +121,10 @@ pub fn status(ctx: &Ctx, args: &StatusArgs, json: bool) -> Result<u8> {
 /// `kill`: one line per worker ended, or `{killed, purged}`.
 pub fn kill(ctx: &Ctx, args: &KillArgs, json: bool) -> Result<u8> {
     let killed = kill::kill(ctx, args)?;
-    super::json_verbs::print_killed(killed, args.purge, json);
+    for (name, problem) in &killed.warnings {
+        eprintln!("umbel: warning: worker `{name}`: {problem}");
+    }
+    super::json_verbs::print_killed(killed.names, args.purge, json);
     Ok(0)
 }
 

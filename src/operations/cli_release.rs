@@ -5,7 +5,7 @@
 
 use super::Ctx;
 use crate::adapters::cli_versions;
-use crate::adapters::exec::{Program, run_program};
+use crate::adapters::exec::{Program, Watch, run_program};
 use crate::core::errors::{Error, Result};
 use crate::core::providers::{ProviderModule, Support, Version};
 use std::path::Path;
@@ -45,7 +45,7 @@ fn by_flag(bin: &Path, env: &[(String, String)]) -> Option<Version> {
         env: env.to_vec(),
         clear_env: true,
     };
-    let done = run_program(&program, None, VERSION_BOUND).ok()?;
+    let done = run_program(&program, None, VERSION_BOUND, Watch::default()).ok()?;
     done.status
         .success()
         .then(|| Version::find(&String::from_utf8_lossy(&done.stdout)))

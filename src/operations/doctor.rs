@@ -6,7 +6,7 @@
 
 use super::Ctx;
 use super::spawn::resolve_bin;
-use crate::adapters::exec::{Program, RunError, run_program};
+use crate::adapters::exec::{Program, RunError, Watch, run_program};
 use crate::adapters::files;
 use crate::adapters::state::{EVENT_SH, LAUNCH_SH};
 use crate::core::doctor::{
@@ -183,7 +183,7 @@ fn version(ctx: &Ctx, module: &dyn ProviderModule, bin: &Path) -> Check {
         clear_env: true,
     };
     let shown = bin.display();
-    match run_program(&program, None, VERSION_BOUND) {
+    match run_program(&program, None, VERSION_BOUND, Watch::default()) {
         Ok(done) if done.status.success() => {
             let stdout = String::from_utf8_lossy(&done.stdout);
             match version_line(&stdout) {
@@ -204,7 +204,8 @@ fn version(ctx: &Ctx, module: &dyn ProviderModule, bin: &Path) -> Check {
             ),
             format!("run `{shown} --version` in a terminal to see why"),
         ),
-        Err(RunError::TimedOut) => Check::fail(
+        // No stop flag is watched: a doctor run is not interrupted, it exits.
+        Err(RunError::TimedOut | RunError::Interrupted) => Check::fail(
             name,
             format!(
                 "{shown} --version did not answer within {}s",

@@ -18,8 +18,17 @@ use std::time::Duration;
 /// SIGKILL ends what is left.
 const TERM_GRACE: Duration = Duration::from_secs(3);
 
-/// Kills the named worker (or all) and returns the names killed.
-pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<Vec<String>> {
+/// What `kill` ended, and what it could not do for an ended worker (a warning each: the worker
+/// itself is gone, so the kill succeeded).
+#[derive(Debug, Default)]
+pub struct Killed {
+    pub names: Vec<String>,
+    /// A worker's name and what went wrong (its tombstone could not be written).
+    pub warnings: Vec<(String, String)>,
+}
+
+/// Kills the named worker (or all) and says which.
+pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<Killed> {
     if let Some(at) = args
         .name
         .as_deref()
@@ -28,14 +37,17 @@ pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<Vec<String>> {
         .flatten()
     {
         super::remote::verbs::kill(ctx, &at, args.purge)?;
-        return Ok(vec![at.name]);
+        return Ok(Killed {
+            names: vec![at.name],
+            warnings: Vec::new(),
+        });
     }
     let names = match (&args.name, args.all) {
         (_, true) => ctx.state.list()?,
         (Some(raw), false) => vec![WorkerName::parse(raw)?],
         (None, false) => return Err(Error::usage("name a worker to kill, or pass --all")),
     };
-    let mut killed = Vec::new();
+    let mut killed = Killed::default();
     for name in names {
         let session = match Worker::load(ctx, name.as_str()) {
             Ok(w) => w.session().to_string(),
@@ -49,15 +61,17 @@ pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<Vec<String>> {
             Err(Error::NotFound { .. }) if args.all => continue,
             Err(e) => return Err(e),
         };
-        end(ctx, &name, &session, args.purge)?;
-        killed.push(name.to_string());
+        if let Some(problem) = end(ctx, &name, &session, args.purge)? {
+            killed.warnings.push((name.to_string(), problem));
+        }
+        killed.names.push(name.to_string());
     }
     Ok(killed)
 }
 
 /// Ends a worker the caller already loaded (`-p`'s own worker).
 pub fn kill_worker(ctx: &Ctx, worker: &Worker, purge: bool) -> Result<()> {
-    end(ctx, &worker.name, worker.session(), purge)
+    end(ctx, &worker.name, worker.session(), purge).map(|_| ())
 }
 
 /// Ends a session nobody will use (a spawn that failed after starting its CLI): its processes
@@ -78,8 +92,10 @@ fn stop(ctx: &Ctx, session: &str, pane: &Pane) -> Result<()> {
     ctx.tmux.kill_session(session)
 }
 
-/// Ends the worker's processes and session, then purges its folder or leaves a tombstone.
-fn end(ctx: &Ctx, name: &WorkerName, session: &str, purge: bool) -> Result<()> {
+/// Ends the worker's processes and session, then purges its folder or leaves a tombstone. A
+/// tombstone that cannot be written (a read-only or full state root) does not undo the kill:
+/// it is returned as the problem to warn about.
+fn end(ctx: &Ctx, name: &WorkerName, session: &str, purge: bool) -> Result<Option<String>> {
     let pane = ctx.tmux.pane(session)?;
     let screen = match pane.liveness {
         Liveness::Gone => None,
@@ -101,7 +117,11 @@ fn end(ctx: &Ctx, name: &WorkerName, session: &str, purge: bool) -> Result<()> {
         }
         record.exit = record.exit.or_else(|| ctx.state.read_exit(name));
         record.screen = record.screen.or(screen);
-        ctx.state.write_dead(name, &record)?;
+        if let Err(e) = ctx.state.write_dead(name, &record) {
+            return Ok(Some(format!(
+                "killed, but its tombstone (the last screen, `events/dead`) could not be written: {e}"
+            )));
+        }
     }
-    Ok(())
+    Ok(None)
 }

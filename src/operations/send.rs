@@ -130,6 +130,14 @@ fn submit(ctx: &Ctx, worker: &Worker, position: usize, watch: &FolderWatch) -> R
             }
             ctx.tmux.send_keys(worker.session(), &["Enter"])?;
             enters += 1;
+        } else if started.elapsed() >= SUBMIT_LIMIT && position == 0 {
+            // Not one event since the CLI started (its start hook included): the hooks do not run.
+            return Err(not_submitted(
+                "the CLI took it, but none of its hooks has fired since it started (its event \
+                 log is empty), so umbel cannot see its turns: its hooks cannot run (they need \
+                 `sh`, `cat` and `date` on the worker's PATH; look at its `--env PATH`)"
+                    .into(),
+            ));
         } else if started.elapsed() >= SUBMIT_LIMIT {
             return Err(not_submitted(format!(
                 "the CLI took it, but its submit hook did not fire within {}s (are its hooks running?)",

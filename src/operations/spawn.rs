@@ -82,6 +82,7 @@ fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
     )];
     let mut env = compose(&ctx.env, provider.env(), specs, &reserved)?;
     provider.reconcile_env(&mut env);
+    check_hook_path(&env, args)?;
     let release = cli_release::learn(ctx, provider, &bin, &env);
     cli_release::require_supported(provider, release)?;
     Ok(Plan {
@@ -94,6 +95,39 @@ fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
         startup_timeout,
         release,
     })
+}
+
+/// What the CLI's hooks need on the worker's PATH: `sh` runs `event.sh`, which runs `cat` and
+/// `date`.
+const HOOK_TOOLS: [&str; 3] = ["sh", "cat", "date"];
+
+/// Refuses a worker PATH the hooks cannot run on (`--env PATH=`): the CLI would start, take
+/// prompts and answer them, but no turn could be seen to start or end. A worker without PATH
+/// gets the shell's default one, which has them.
+fn check_hook_path(env: &[(String, String)], args: &SpawnArgs) -> Result<()> {
+    let Some((_, path)) = env.iter().find(|(k, _)| k == "PATH") else {
+        return Ok(());
+    };
+    let on_path = |tool: &str| {
+        path.split(':')
+            .filter(|dir| !dir.is_empty())
+            .any(|dir| host::is_executable(&Path::new(dir).join(tool)))
+    };
+    let missing: Vec<&str> = HOOK_TOOLS.into_iter().filter(|t| !on_path(t)).collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let whose = if args.env.iter().any(|spec| spec.name() == "PATH") {
+        "`--env PATH`"
+    } else {
+        "the worker's PATH (umbel's own)"
+    };
+    Err(Error::usage(format!(
+        "{whose} is `{path}`, which has no {}: umbel's hooks run under `sh` with `cat` and \
+         `date` from the worker's PATH, and without them no turn could be seen to start or \
+         end; keep /usr/bin and /bin on it (e.g. `--env PATH=/your/bin:/usr/bin:/bin`)",
+        missing.join(", ")
+    )))
 }
 
 /// Refuses a passthrough flag the provider lacks, and a permission mode next to

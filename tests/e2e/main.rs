@@ -11,6 +11,7 @@ mod delivery;
 mod dialogs;
 mod doctor;
 mod faults;
+mod faults_checks;
 mod faults_input;
 mod faults_state;
 mod flags;

@@ -8,6 +8,7 @@ use crate::core::meta::Meta;
 use crate::core::outcome::{Outcome, OutcomeKind};
 use crate::core::status::WorkerStatus;
 use crate::faces::error_json::ErrorReply;
+use crate::operations::kill::Killed;
 use crate::operations::worker::Answer;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 use serde::Serialize;
@@ -147,13 +148,17 @@ pub fn workers(list: &[WorkerStatus]) -> CallToolResult {
 }
 
 /// `umbel_kill`: the names killed, and whether their folders went too.
-pub fn killed(names: &[String], purged: bool) -> CallToolResult {
-    let text = if names.is_empty() {
+pub fn killed(killed: &Killed, purged: bool) -> CallToolResult {
+    let names = &killed.names;
+    let mut text = if names.is_empty() {
         "no workers to kill".to_string()
     } else {
         let what = if purged { "purged" } else { "killed" };
         format!("{what} {}", names.join(", "))
     };
+    for (name, problem) in &killed.warnings {
+        text.push_str(&format!("\nwarning: worker `{name}`: {problem}"));
+    }
     result(json!({ "killed": names, "purged": purged }), text, false)
 }
 

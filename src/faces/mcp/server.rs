@@ -250,7 +250,7 @@ impl UmbelServer {
             "umbel_kill",
             None,
             move |ctx| kill::kill(ctx, &args),
-            |names| reply::killed(&names, purged),
+            |killed| reply::killed(&killed, purged),
         )
         .await
     }

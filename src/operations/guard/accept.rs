@@ -1,12 +1,19 @@
 //! Running the `--accept` command once: argv without a shell (unless asked), in the directory the
 //! guardrails were given in, the answer on stdin, the worker in its environment, bounded in time
-//! (killed with everything it started).
+//! (killed with everything it started), stopped at once when the caller is (Ctrl-C, SIGTERM, a
+//! cancelled request). Its exit decides; whatever it left running in its process group is ended
+//! then, and only the end of its output is held.
 
-use crate::adapters::exec::{Program, RunError, run_program};
+use crate::adapters::exec::{Program, RunError, Watch, run_program};
 use crate::core::errors::{Error, Result};
 use crate::operations::worker::{Answer, Worker};
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
+
+/// The most bytes kept of each of the check's streams: what the report keeps of their
+/// concatenation, and a few more for a character cut at the start.
+pub(super) const KEPT_OUTPUT: usize = super::check::MAX_RECORDED_OUTPUT + 8;
 
 /// The command, ready to run.
 pub(super) struct Accept {
@@ -22,8 +29,10 @@ pub(super) struct Ran {
     pub exit_code: Option<i32>,
     /// `exit status 1`, `killed by signal 9`.
     pub status: String,
-    /// stdout, then stderr.
+    /// stdout, then stderr (each stream's end, [`KEPT_OUTPUT`] bytes at most).
     pub output: String,
+    /// Bytes of output dropped before those kept.
+    pub dropped: u64,
 }
 
 impl Accept {
@@ -33,6 +42,7 @@ impl Accept {
         answer: &Answer,
         attempt: u32,
         stdin: &[u8],
+        cancel: &AtomicBool,
     ) -> Result<Ran> {
         let vars = [
             ("UMBEL_WORKER", worker.name.to_string()),
@@ -55,8 +65,14 @@ impl Accept {
             command: self.shown.clone(),
             detail,
         };
-        let done = run_program(&program, Some(stdin), self.timeout).map_err(|e| match e {
+        let watch = Watch {
+            keep: Some(KEPT_OUTPUT),
+            cancel: Some(cancel),
+            end_group: true,
+        };
+        let done = run_program(&program, Some(stdin), self.timeout, watch).map_err(|e| match e {
             RunError::Spawn(e) => failed(format!("could not start: {e}")),
+            RunError::Interrupted => Error::Interrupted,
             RunError::TimedOut => failed(format!(
                 "did not finish within {} and was stopped (raise --check-timeout if it needs longer)",
                 humantime::format_duration(self.timeout)
@@ -70,6 +86,7 @@ impl Accept {
             exit_code: done.status.code(),
             status,
             output,
+            dropped: done.dropped,
         })
     }
 }

@@ -5,7 +5,7 @@
 use super::Guard;
 use crate::core::errors::Result;
 use crate::core::events::CHECK_EVENT;
-use crate::core::guard::{CheckKind, Rejection, Schema, extract_json, problem_lines, tail};
+use crate::core::guard::{CheckKind, Rejection, Schema, extract_json, problem_lines, tail_after};
 use crate::core::name::WorkerName;
 use crate::core::outcome::CheckReport;
 use crate::operations::Ctx;
@@ -13,11 +13,17 @@ use crate::operations::worker::{Answer, Worker};
 use serde_json::{Value, json};
 
 /// The most check output kept in the event log and in the outcome.
-const MAX_RECORDED_OUTPUT: usize = 64 * 1024;
+pub(super) const MAX_RECORDED_OUTPUT: usize = 64 * 1024;
 
 impl Guard {
     /// Checks one answer: the schema first, then the command.
-    pub(super) fn check(&self, worker: &Worker, answer: &Answer, attempt: u32) -> Result<Verdict> {
+    pub(super) fn check(
+        &self,
+        ctx: &Ctx,
+        worker: &Worker,
+        answer: &Answer,
+        attempt: u32,
+    ) -> Result<Verdict> {
         let mut value = None;
         let mut stdin = answer.text.clone().into_bytes();
         let mut passed = None;
@@ -25,7 +31,7 @@ impl Guard {
             let (report, parsed) = check_schema(schema, &answer.text);
             if !report.accepted {
                 let feedback =
-                    self.feedback(attempt, CheckKind::Schema, shown, None, &report.output);
+                    self.feedback(attempt, CheckKind::Schema, shown, None, (&report.output, 0));
                 return Ok(Verdict::rejected(report, feedback));
             }
             value = parsed;
@@ -42,12 +48,12 @@ impl Guard {
             });
             return Ok(Verdict::accepted(report, value));
         };
-        let ran = accept.run(worker, answer, attempt, &stdin)?;
+        let ran = accept.run(worker, answer, attempt, &stdin, &ctx.cancel)?;
         let report = CheckReport {
             check: CheckKind::Accept,
             accepted: ran.passed,
             exit_code: ran.exit_code,
-            output: tail(&ran.output, MAX_RECORDED_OUTPUT),
+            output: tail_after(&ran.output, MAX_RECORDED_OUTPUT, ran.dropped),
         };
         if ran.passed {
             return Ok(Verdict::accepted(report, value));
@@ -57,7 +63,7 @@ impl Guard {
             CheckKind::Accept,
             &accept.shown,
             Some(&ran.status),
-            &ran.output,
+            (&ran.output, ran.dropped),
         );
         Ok(Verdict::rejected(report, feedback))
     }
@@ -69,7 +75,7 @@ impl Guard {
         kind: CheckKind,
         subject: &str,
         status: Option<&str>,
-        details: &str,
+        (details, details_dropped): (&str, u64),
     ) -> String {
         let rejection = Rejection {
             attempt,
@@ -78,6 +84,7 @@ impl Guard {
             subject,
             status,
             details,
+            details_dropped,
         };
         rejection.feedback()
     }

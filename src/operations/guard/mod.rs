@@ -118,7 +118,7 @@ impl Guard {
             if answer.is_error {
                 return Ok(outcome);
             }
-            let verdict = self.check(worker, &answer, attempt)?;
+            let verdict = self.check(ctx, worker, &answer, attempt)?;
             record(ctx, &worker.name, attempt, self.max_attempts, &verdict)?;
             outcome.check = Some(verdict.report.clone());
             let Some(feedback) = verdict.feedback else {
