@@ -1,4 +1,4 @@
-//! Claude Code (`claude`, observed at 2.1.332).
+//! Claude Code (`claude`; the releases it supports: [`RELEASES`]).
 //!
 //! - Launch: `claude --session-id <uuid> --settings <session>/claude-settings.json [--model M]`;
 //!   the settings file holds umbel's hooks and the permission mode (`--unattended`:

@@ -1,4 +1,4 @@
-//! Codex CLI (`codex`, observed at 0.171.0).
+//! Codex CLI (`codex`; the releases it supports: [`RELEASES`]).
 //!
 //! - Each worker gets its own `CODEX_HOME` under its session folder: umbel's `hooks.json`, a copy
 //!   of the user's `config.toml` with the working directory marked trusted (edited with
@@ -257,7 +257,7 @@ impl ProviderModule for Codex {
 }
 
 /// The composer line and its empty text.
-/// The status line under the composer, `  <model> <mode> · <cwd>[ · <title>]`: codex 0.171.0
+/// The status line under the composer, `  <model> <mode> · <cwd>[ · <title>]`: codex
 /// draws it once its session is configured (the composer alone shows earlier, with only
 /// `? for shortcuts` under it).
 fn session_configured(screen: &str) -> bool {

@@ -114,7 +114,7 @@ impl Mapping {
     }
 }
 
-/// claude 2.1.332 (`claude --help`; `--max-turns` is accepted though not listed). The permission
+/// claude, the newest tested release (`claude --help`; `--max-turns` is accepted though not listed). The permission
 /// mode goes in umbel's `--settings`, where a mode keeps the auto-mode opt-in dialog closed.
 /// Resuming forks: umbel's `--session-id` names the worker's own session, which claude allows
 /// with `--resume`/`--continue` only together with `--fork-session`.
@@ -141,7 +141,7 @@ const CLAUDE: [(Flag, Mapping); 11] = [
     ),
 ];
 
-/// codex 0.171.0 (`codex --help`; `developer_instructions` observed in the model request).
+/// codex, the newest tested release (`codex --help`; `developer_instructions` observed in the model request).
 const CODEX: [(Flag, Mapping); 11] = [
     (Flag::Model, Mapping::Args(&["-m"])),
     (
@@ -190,7 +190,7 @@ const CODEX: [(Flag, Mapping); 11] = [
     ),
 ];
 
-/// gemini 0.61.0 (`gemini --help`; `tools.exclude` in settings).
+/// gemini, the newest tested release (`gemini --help`; `tools.exclude` in settings).
 const GEMINI: [(Flag, Mapping); 11] = [
     (Flag::Model, Mapping::Args(&["-m"])),
     (Flag::PermissionMode, Mapping::Args(&["--approval-mode"])),

@@ -1,4 +1,4 @@
-//! Gemini CLI (`gemini`, observed at 0.61.0).
+//! Gemini CLI (`gemini`; the releases it supports: [`RELEASES`]).
 //!
 //! - Each worker gets its own `GEMINI_CLI_HOME` (gemini treats it as the home directory) under
 //!   its session folder: `.gemini/settings.json` = the user's settings plus umbel's hooks,
@@ -132,8 +132,8 @@ fn user_dir(env: &[(String, String)]) -> Option<PathBuf> {
 /// The question gemini asks at startup for `--include-directories` it does not trust yet.
 const ADDED_FOLDERS: &str = "Do you trust the following folders being added to this workspace?";
 
-/// The tools `gemini -p` does not offer the model without `--yolo` (0.61.0: its request's tool
-/// list, compared with `--yolo`'s): what needs approval is not there to call.
+/// The tools `gemini -p` does not offer the model without `--yolo` (the newest tested release's request
+/// tool list, compared with `--yolo`'s): what needs approval is not there to call.
 pub const HEADLESS_EXCLUDED: &[&str] = &[
     "run_shell_command",
     "write_file",
