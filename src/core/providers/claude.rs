@@ -79,6 +79,9 @@ const SIGN_IN_LINES: &[&str] = &[
     "Choose the text style that looks best with your terminal",
 ];
 
+/// What claude shows while a turn runs (and not at its idle prompt).
+const BUSY_MARKER: &str = "esc to interrupt";
+
 /// The first line of claude's refusal to run bypass permissions as root.
 const ROOT_REFUSAL: &str = "cannot be used with root/sudo privileges";
 
@@ -219,6 +222,17 @@ impl ProviderModule for Claude {
     fn pending_input(&self, screen: &str) -> bool {
         let lines: Vec<&str> = screen.lines().map(str::trim).collect();
         input_line(&lines).is_some_and(|l| !l.trim_start_matches('❯').trim().is_empty())
+    }
+
+    fn input_line_at(&self, screen: &str) -> Option<(usize, String)> {
+        let lines: Vec<&str> = screen.lines().map(str::trim).collect();
+        let line = input_line(&lines)?;
+        let at = lines.iter().position(|l| std::ptr::eq(*l, line))?;
+        Some((at, line.to_string()))
+    }
+
+    fn busy_marker(&self) -> Option<&'static str> {
+        Some(BUSY_MARKER)
     }
 
     fn classify(&self, event: &str, payload: Option<&Value>) -> EventClass {

@@ -12,6 +12,7 @@ pub mod gemini;
 pub mod permission;
 pub mod release;
 pub mod tool_action;
+pub mod why;
 
 use super::worker_env::ProviderEnv;
 pub use permission::OnPermission;
@@ -305,6 +306,17 @@ pub trait ProviderModule: Sync {
             .composer
             .is_some_and(|composer| composer.pending(screen))
     }
+    /// The input line on `screen` (its row, from 0, and its text, trimmed), for `umbel
+    /// explain` ([`why`]); `None` when none shows.
+    fn input_line_at(&self, screen: &str) -> Option<(usize, String)> {
+        self.identity()
+            .composer
+            .and_then(|composer| composer.row(screen))
+    }
+    /// The text the CLI shows while a turn runs (`esc to interrupt`), for `umbel explain`.
+    fn busy_marker(&self) -> Option<&'static str> {
+        self.identity().composer.map(|composer| composer.busy)
+    }
     /// Whether the screen shows a turn dropped without a trace: the CLI is back at its prompt with
     /// the prompt put back into its input box (claude after Esc before any answer: no hook, no
     /// transcript record). Asked only while a submitted turn has no end.
@@ -490,6 +502,14 @@ impl Composer {
         } else {
             StartupScreen::Other
         }
+    }
+
+    /// The composer's row on `screen` (from 0) and its text, trimmed.
+    pub fn row(&self, screen: &str) -> Option<(usize, String)> {
+        let lines: Vec<&str> = screen.lines().map(str::trim).collect();
+        let line = self.line(&lines)?;
+        let at = lines.iter().rposition(|l| std::ptr::eq(*l, line))?;
+        Some((at, line.to_string()))
     }
 
     /// The composer holds unsubmitted text (typed, pasted or a paste placeholder).
