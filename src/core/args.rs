@@ -387,6 +387,33 @@ pub struct CaptureArgs {
     pub history: bool,
 }
 
+/// Show the evidence behind a worker's state: its CLI and version, its last hook events and what
+/// each meant, the transcript record that ended or opened its last turn, the screen rule that
+/// matched and its line, the state `status` derives, and what umbel would do next. With
+/// `--screen FILE --provider P`, classifies a saved screen the same way.
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ExplainArgs {
+    /// The worker.
+    #[arg(required_unless_present = "screen", conflicts_with = "screen")]
+    #[serde(default)]
+    pub name: Option<String>,
+    /// A saved screen to classify instead of a worker's: plain text as `tmux capture-pane -p`
+    /// prints it (or `umbel capture`). Needs `--provider`.
+    #[arg(long, value_name = "FILE", requires = "provider")]
+    #[serde(default)]
+    pub screen: Option<PathBuf>,
+    /// The CLI the saved screen is from (with `--screen`).
+    #[arg(long, value_enum, requires = "screen")]
+    #[serde(default)]
+    pub provider: Option<Provider>,
+    /// The CLI's version the saved screen is from (with `--screen`), e.g. `2.1.332`; shown
+    /// with the verdict, for a report of a new release's screen.
+    #[arg(long, value_name = "V", requires = "screen")]
+    #[serde(default)]
+    pub version: Option<String>,
+}
+
 /// Print the worker's event log: one line per hook event (`<ns> <Event> <payload file>`).
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]

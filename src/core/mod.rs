@@ -9,6 +9,7 @@ pub mod duration;
 pub mod env_list;
 pub mod errors;
 pub mod events;
+pub mod explain;
 pub mod fleet;
 pub mod guard;
 pub mod guard_args;

@@ -6,8 +6,8 @@ use super::output::report;
 use super::print::{self, PrintArgs, no_prompt};
 use super::verbs;
 use crate::core::args::{
-    ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, InterruptArgs, KillArgs, LogsArgs, PruneArgs,
-    ReadArgs, RunArgs, SendArgs, SpawnArgs, StatusArgs, TopArgs, WaitArgs,
+    ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, ExplainArgs, InterruptArgs, KillArgs, LogsArgs,
+    PruneArgs, ReadArgs, RunArgs, SendArgs, SpawnArgs, StatusArgs, TopArgs, WaitArgs,
 };
 use crate::core::errors::{Error, Result};
 use crate::operations::{Ctx, doctor};
@@ -72,6 +72,11 @@ enum Command {
     /// Print a worker's screen, for a person to look at.
     #[command(after_help = examples::CAPTURE)]
     Capture(WithJson<CaptureArgs>),
+    /// Show the evidence behind a worker's state: CLI version, last hook events, the
+    /// transcript record, the screen rule and its line, and what umbel would do next
+    /// (`--screen FILE --provider P` classifies a saved screen).
+    #[command(after_help = examples::EXPLAIN)]
+    Explain(WithJson<ExplainArgs>),
     /// Print a worker's event log (`-f` follows it).
     #[command(after_help = examples::LOGS)]
     Logs(WithJson<LogsArgs>),
@@ -268,6 +273,7 @@ fn remote_target(cli: &Cli) -> Option<super::remote::Target<'_>> {
         },
         Some(Command::Capture(a)) => named(&a.args.name, Verb::Other),
         Some(Command::Logs(a)) => named(&a.args.name, Verb::Other),
+        Some(Command::Explain(a)) => a.args.name.as_deref().and_then(|n| named(n, Verb::Other)),
         _ => None,
     }
 }
@@ -359,6 +365,7 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Run(c)) => c.json,
         Some(Command::Capture(c)) => c.json,
         Some(Command::Logs(c)) => c.json,
+        Some(Command::Explain(c)) => c.json,
         Some(Command::Completions { .. }) => false,
         Some(Command::Man(_)) => false,
         Some(Command::Mcp | Command::RemoteExec) => false,
@@ -387,6 +394,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
         Some(Command::Kill(c)) => verbs::kill(ctx, &c.args, json),
         Some(Command::Capture(c)) => verbs::capture(ctx, &c.args, json),
         Some(Command::Logs(c)) => verbs::logs(ctx, &c.args, json),
+        Some(Command::Explain(c)) => verbs::explain(ctx, &c.args, json),
         Some(Command::Prune(c)) => verbs::prune(ctx, &c.args, json),
         Some(Command::Run(c)) => super::run::run(ctx, &c.args, json, c.quiet),
         Some(Command::Doctor(c)) => Ok(super::doctor::print(&doctor::doctor(ctx), c.json)),

@@ -98,6 +98,13 @@ Examples:
   umbel capture w1                              the screen as a person would see it
   umbel capture w1 --history | less             with the scroll-back";
 
+pub const EXPLAIN: &str = "\
+Examples:
+  umbel explain w1                              why w1 is busy, ready, waiting or dead
+  umbel explain w1 --json | jq .next            what umbel would do next, and why
+  umbel explain --screen s.txt --provider codex --version 0.172.0
+                                                how umbel reads a saved screen of a release";
+
 pub const LOGS: &str = "\
 Examples:
   umbel logs w1                                 every hook event so far

@@ -5,6 +5,7 @@
 
 use super::error_json::ErrorReply;
 use crate::core::doctor::Check;
+use crate::core::explain::Explanation;
 use crate::core::meta::Meta;
 use crate::core::outcome::Outcome;
 use crate::core::status::WorkerStatus;
@@ -184,6 +185,7 @@ const VERBS: &[VerbRow] = &[
     ("ls", "An array with every worker's status.", schema_of::<Vec<WorkerStatus>>),
     ("kill", "The workers stopped.", schema_of::<Killed>),
     ("capture", "The worker's screen.", schema_of::<Screen>),
+    ("explain", "The evidence behind a worker's state (with `--screen`, a saved screen's reading) and what umbel would do next.", schema_of::<Explanation>),
     ("logs", "JSON Lines: one object per event-log line (`-f` keeps printing them).", schema_of::<LogLine>),
     ("prune", "What was removed, kept and skipped.", schema_of::<Pruned>),
     ("run", "The run record; with `--check`, the waves.", schema_of::<RunJson>),

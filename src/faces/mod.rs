@@ -6,6 +6,7 @@ pub mod completion;
 pub mod doctor;
 pub mod error_json;
 pub mod examples;
+pub mod explain;
 pub mod inspect;
 pub mod json_schema;
 pub mod json_verbs;

@@ -7,12 +7,12 @@ use super::output::{explain_outcome, out_json, outln};
 use super::status_view::{print_one, print_table, warn_problems};
 use super::turn_line::turn_line_for;
 use crate::core::args::{
-    ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, InterruptArgs, KillArgs, LogsArgs, PruneArgs,
-    ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
+    ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, ExplainArgs, InterruptArgs, KillArgs, LogsArgs,
+    PruneArgs, ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
 };
 use crate::core::errors::{Error, Result};
 use crate::operations::worker::Worker;
-use crate::operations::{Ctx, attach, inspect, kill, read, spawn, status, turn, turns};
+use crate::operations::{Ctx, attach, explain, inspect, kill, read, spawn, status, turn, turns};
 use std::io::IsTerminal;
 
 /// `spawn`: the new worker's name (or its meta as JSON).
@@ -131,6 +131,12 @@ pub fn kill(ctx: &Ctx, args: &KillArgs, json: bool) -> Result<u8> {
 /// `capture`: the screen, or `{screen}`.
 pub fn capture(ctx: &Ctx, args: &CaptureArgs, json: bool) -> Result<u8> {
     super::json_verbs::print_screen(inspect::capture(ctx, args)?, json);
+    Ok(0)
+}
+
+/// `explain`: the evidence behind a worker's state (or a saved screen's reading).
+pub fn explain(ctx: &Ctx, args: &ExplainArgs, json: bool) -> Result<u8> {
+    super::explain::print(&explain::explain(ctx, args)?, json);
     Ok(0)
 }
 

@@ -22,7 +22,7 @@ const RECENT: usize = 16;
 /// What a worker's pane says that no hook does: it waits for a person (the reason) — a
 /// dialog, a sign-in screen, a modal over an idle prompt — or, when busy, it dropped the turn
 /// and is back at its prompt (`Ready`).
-fn screen_says(
+pub fn screen_says(
     worker: &Worker,
     state: WorkerState,
     screen: &str,
@@ -62,7 +62,7 @@ pub fn status(ctx: &Ctx, args: &StatusArgs) -> Result<Vec<WorkerStatus>> {
     // does. One tmux call reads the screens of every ready or busy worker.
     let looked: Vec<&str> = found
         .iter()
-        .filter(|seen| matches!(seen.state, WorkerState::Ready | WorkerState::Busy))
+        .filter(|seen| reads_screen(seen.state))
         .map(|seen| seen.worker.session())
         .collect();
     let screens = ctx.tmux.capture_many(&looked)?;
@@ -72,23 +72,34 @@ pub fn status(ctx: &Ctx, args: &StatusArgs) -> Result<Vec<WorkerStatus>> {
 }
 
 /// One worker as its hooks and its pane say it is.
-struct Seen {
-    worker: Worker,
-    events: Vec<ClassifiedEvent>,
-    liveness: Liveness,
-    state: WorkerState,
+pub struct Seen {
+    pub worker: Worker,
+    /// Its event log, the payloads of the newest [`RECENT`] read.
+    pub events: Vec<ClassifiedEvent>,
+    pub liveness: Liveness,
+    /// What its hooks alone say (`derive_state`).
+    pub hooks_said: WorkerState,
+    /// The state before its screen is read: the hooks', unless the transcript ended the turn.
+    pub state: WorkerState,
     input: Option<(&'static str, Option<serde_json::Value>)>,
 }
 
 /// Loads `name` and derives its state from its recent events and its pane.
 fn look(ctx: &Ctx, name: &WorkerName, panes: &HashMap<String, Pane>) -> Result<Seen> {
     let worker = Worker::load(ctx, name.as_str())?;
-    let log_len = ctx.state.read_log(&worker.name)?.len();
-    let events = worker.events(ctx, log_len.saturating_sub(RECENT))?;
     let liveness = panes
         .get(worker.session())
         .map_or(Liveness::Gone, |p| p.liveness.clone());
-    let (mut state, input) = derive_state(&worker.meta, &events, &liveness);
+    look_at(ctx, worker, liveness)
+}
+
+/// Derives a loaded worker's state from its recent events and its pane's `liveness`, as
+/// `status` does before it reads the screen.
+pub fn look_at(ctx: &Ctx, worker: Worker, liveness: Liveness) -> Result<Seen> {
+    let log_len = ctx.state.read_log(&worker.name)?.len();
+    let events = worker.events(ctx, log_len.saturating_sub(RECENT))?;
+    let (hooks_said, input) = derive_state(&worker.meta, &events, &liveness);
+    let mut state = hooks_said;
     if state == WorkerState::Busy && worker.ended_in_transcript(ctx, &events, 0).is_some() {
         state = WorkerState::Ready;
     }
@@ -96,19 +107,27 @@ fn look(ctx: &Ctx, name: &WorkerName, panes: &HashMap<String, Pane>) -> Result<S
         worker,
         events,
         liveness,
+        hooks_said,
         state,
         input,
     })
 }
 
+/// Whether `status` reads the screen of a worker in `state` (a ready or busy one: no hook
+/// reports a dialog over an idle prompt, a sign-in screen or a dropped turn).
+pub fn reads_screen(state: WorkerState) -> bool {
+    matches!(state, WorkerState::Ready | WorkerState::Busy)
+}
+
 /// The status row of a worker, its screen (if read) taken into account.
-fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerStatus {
+pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerStatus {
     let Seen {
         worker,
         events,
         liveness,
         mut state,
         mut input,
+        ..
     } = seen;
     if let Some(screen) = screens.get(worker.session())
         && let Some((seen, reason)) = screen_says(&worker, state, screen)

@@ -66,6 +66,7 @@ fn every_verbs_json_validates_against_its_schema() {
     check("status", &[]);
     check("ls", &[]);
     check("capture", &["j1"]);
+    check("explain", &["j1"]);
     check("doctor", &[]);
     check("kill", &["j1"]);
     check("prune", &[]);

@@ -10,6 +10,7 @@ mod conversation;
 mod delivery;
 mod dialogs;
 mod doctor;
+mod explain;
 mod faults;
 mod faults_checks;
 mod faults_input;

@@ -5,10 +5,10 @@
 //! input line, the busy marker), so nothing here decides anything of its own.
 
 use super::{ProviderModule, StartupScreen};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One row of a screen.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ScreenLine {
     /// The row, counted from 1 at the top of the screen.
     pub row: usize,

@@ -3,6 +3,7 @@
 //! `openWorldHint`), and an `outputSchema` generated from the struct its structured content is
 //! serialised from (`faces::json_schema`). One table, applied to the router once.
 
+use crate::core::explain::Explanation;
 use crate::core::meta::Meta;
 use crate::core::outcome::Outcome;
 use crate::faces::json_schema::{
@@ -119,6 +120,13 @@ pub fn tools() -> Vec<ToolInfo> {
             ReadOnly,
             false,
             schema_of::<Log>,
+        ),
+        info(
+            "umbel_explain",
+            "Explain a worker's state",
+            ReadOnly,
+            false,
+            schema_of::<Explanation>,
         ),
         info(
             "umbel_prune",

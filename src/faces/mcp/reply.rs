@@ -211,6 +211,14 @@ pub fn argument_errors(tool: &str, response: CallToolResponse) -> CallToolRespon
     CallToolResponse::Complete(error(&Error::usage(message)))
 }
 
+/// `umbel_explain`: the evidence; the text is the state and the next move.
+pub fn explained(found: &crate::core::explain::Explanation) -> CallToolResult {
+    match encode(found) {
+        Ok(value) => result(value, crate::faces::explain::summary(found), false),
+        Err(failed) => failed,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,12 +8,12 @@ use super::reply;
 use super::reply_turns;
 use super::run::{Call, required_prompt};
 use crate::core::args::{
-    CaptureArgs, InterruptArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs, SpawnArgs,
-    StatusArgs, WaitArgs,
+    CaptureArgs, ExplainArgs, InterruptArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs,
+    SpawnArgs, StatusArgs, WaitArgs,
 };
 use crate::core::errors::Result;
 use crate::operations::remote::fleet::status_everywhere;
-use crate::operations::{Ctx, inspect, kill, remote, spawn};
+use crate::operations::{Ctx, explain, inspect, kill, remote, spawn};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::handler::server::wrapper::Parameters;
@@ -297,6 +297,26 @@ impl UmbelServer {
                 Ok(lines.join("\n"))
             },
             |log| reply::text("log", log),
+        )
+        .await
+    }
+
+    /// Why a worker is in its state, for debugging a stuck one: {cli: {provider, version},
+    /// state, derivation, events: [{position, event, meaning, reason?}], transcript: {path,
+    /// record}, screen: {reading, rule, line}, next: {action, why}}. With screen (a saved
+    /// screen file) and provider instead of name, how umbel reads that screen.
+    #[tool(name = "umbel_explain")]
+    async fn explain(
+        &self,
+        Parameters(args): Parameters<ExplainArgs>,
+        request: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        self.answer(
+            &request,
+            "umbel_explain",
+            None,
+            move |ctx| explain::explain(ctx, &args),
+            |found| reply::explained(&found),
         )
         .await
     }

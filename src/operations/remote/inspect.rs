@@ -1,11 +1,12 @@
-//! `capture` and `logs` of a remote worker as values (for MCP): the screen and the event log
-//! are on its host, whose umbel prints them as JSON.
+//! `capture`, `logs` and `explain` of a remote worker as values (for MCP): the screen, the
+//! event log and the evidence are on its host, whose umbel prints them as JSON.
 
 use super::super::Ctx;
 use super::forward::Request;
 use super::verbs::{call, call_lines, read_back};
 use crate::core::args::{CaptureArgs, LogsArgs};
 use crate::core::errors::Result;
+use crate::core::explain::Explanation;
 use crate::core::remote::RemoteRecord;
 use serde::Deserialize;
 
@@ -43,4 +44,15 @@ pub fn logs(ctx: &Ctx, at: &RemoteRecord, args: &LogsArgs) -> Result<Vec<String>
     rows.into_iter()
         .map(|row| read_back::<LogLine>(&at.host, row).map(|l| l.line))
         .collect()
+}
+
+/// The evidence behind the worker's state, as its host's umbel gathers it.
+pub fn explain(ctx: &Ctx, at: &RemoteRecord) -> Result<Explanation> {
+    let request = Request {
+        argv: vec!["explain".into(), at.name.clone(), "--json".into()],
+        ..Request::default()
+    };
+    let mut found: Explanation = read_back(&at.host, call(ctx, &at.host, request)?)?;
+    found.host = Some(at.host.clone());
+    Ok(found)
 }

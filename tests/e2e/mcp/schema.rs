@@ -6,8 +6,8 @@ use clap::Args;
 use rmcp::model::Tool;
 use serde_json::{Value, json};
 use umbel::core::args::{
-    ActionsArgs, CaptureArgs, DiffArgs, GuardArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs,
-    SendArgs, SpawnArgs, StatusArgs, WaitArgs,
+    ActionsArgs, CaptureArgs, DiffArgs, ExplainArgs, GuardArgs, KillArgs, LogsArgs, PruneArgs,
+    ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
 };
 
 /// The CLI flags of `T` against a tool's input schema: same fields (CLI `snake_case` id,
@@ -126,6 +126,7 @@ async fn tool_schemas_match_the_cli_flags_field_by_field() {
     assert_schema_matches::<PruneArgs>(&tool("umbel_prune"));
     assert_schema_matches::<ActionsArgs>(&tool("umbel_actions"));
     assert_schema_matches::<DiffArgs>(&tool("umbel_diff"));
+    assert_schema_matches::<ExplainArgs>(&tool("umbel_explain"));
     let ls = tool("umbel_ls");
     assert!(
         ls.input_schema
@@ -148,6 +149,7 @@ async fn tool_schemas_match_the_cli_flags_field_by_field() {
             "umbel_logs",
             "umbel_actions",
             "umbel_diff",
+            "umbel_explain",
         ]
         .contains(&&*t.name);
         assert_eq!(read_only, expect, "{}: read-only hint", t.name);

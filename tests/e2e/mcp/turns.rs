@@ -31,6 +31,7 @@ async fn spawn_send_wait_read_kill_over_mcp() {
         "actions",
         "capture",
         "diff",
+        "explain",
         "help",
         "interrupt",
         "kill",
@@ -259,4 +260,40 @@ async fn cancelling_a_wait_leaves_the_worker_busy() {
         .err("umbel_wait", json!({ "name": "c1", "timeout": "1s" }))
         .await;
     assert_eq!(outcome["outcome"], "timeout");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn umbel_explain_gives_the_evidence_and_the_next_move_of_a_worker_or_a_saved_screen() {
+    let sb = Sandbox::new();
+    let mcp = Mcp::start(&sb).await;
+    mcp.spawn(&sb, "e1", &wedged(&sb)).await;
+    mcp.ok("umbel_send", json!({ "name": "e1", "prompt": "hang" }))
+        .await;
+    let r = mcp.call("umbel_explain", json!({ "name": "e1" })).await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    let found = r.structured_content.clone().expect("structured");
+    assert_eq!(found["state"], "busy", "{found}");
+    assert_eq!(found["next"]["action"], "wait", "{found}");
+    let text = r
+        .content
+        .first()
+        .and_then(|c| c.as_text())
+        .map(|t| t.text.clone());
+    assert!(
+        text.as_deref()
+            .is_some_and(|t| t.starts_with("`e1` is busy; next: wait")),
+        "{text:?}"
+    );
+    let screen = sb.project.join("screen.txt");
+    let recorded = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/gemini/gemini-0.61.0-startup-trust-dialog.txt");
+    std::fs::copy(recorded, &screen).expect("copy the screen");
+    let args = json!({ "screen": screen, "provider": "gemini", "version": "0.62.0" });
+    let found = mcp.ok("umbel_explain", args).await;
+    assert_eq!(found["screen"]["reading"], "dialog", "{found}");
+    assert_eq!(found["cli"]["version"], "0.62.0");
+    let both = json!({ "name": "e1", "screen": screen, "provider": "gemini" });
+    let refused = mcp.err("umbel_explain", both).await;
+    assert_eq!(code(&refused), "usage", "{refused}");
+    mcp.client.cancel().await.expect("close");
 }
