@@ -20,6 +20,7 @@ const VERBS: &[&str] = &[
     "top",
     "kill",
     "capture",
+    "explain",
     "logs",
     "prune",
     "run",
