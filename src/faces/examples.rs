@@ -102,8 +102,7 @@ pub const EXPLAIN: &str = "\
 Examples:
   umbel explain w1                              why w1 is busy, ready, waiting or dead
   umbel explain w1 --json | jq .next            what umbel would do next, and why
-  umbel explain --screen s.txt --provider codex --version 0.172.0
-                                                how umbel reads a saved screen of a release";
+  umbel explain --screen s.txt --provider codex  how umbel reads a saved screen";
 
 pub const LOGS: &str = "\
 Examples:

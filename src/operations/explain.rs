@@ -18,7 +18,7 @@ use crate::core::explain::{
 };
 use crate::core::providers::why::read_screen;
 use crate::core::providers::{EventClass, Provider};
-use crate::core::status::{ListedState, WorkerState};
+use crate::core::status::{ListedState, WorkerState, WorkerStatus};
 use crate::core::wait::Liveness;
 use std::collections::HashMap;
 use std::path::Path;
@@ -85,32 +85,10 @@ fn worker(ctx: &Ctx, worker: &Worker) -> Result<Explanation> {
     let seen = status::look_at(ctx, worker.clone(), liveness)?;
     let screen = screen_of(ctx, worker, &seen.liveness);
     let events = recent_events(&seen.events);
-    let mut derivation = vec![hooks_step(&seen)];
-    if seen.state != seen.hooks_said {
-        derivation.push(format!(
-            "transcript: the submitted turn ended without a hook → {}",
-            seen.state.as_str()
-        ));
-    }
-    let before_screen = seen.state;
-    let mut screens = HashMap::new();
-    if let Some(("pane", text)) = screen.as_ref().map(|(s, t)| (*s, t))
-        && status::reads_screen(before_screen)
-    {
-        screens.insert(worker.session().to_string(), text.clone());
-    }
+    let (row, state, derivation) = derive(ctx, worker, seen, screen.as_ref());
     let screen = screen.map(|(source, text)| {
         screen_evidence(read_screen(worker.provider(), &text), source, &text)
     });
-    let row = status::row(ctx, seen, &screens);
-    let state = match row.state {
-        ListedState::Worker(state) => state,
-        ListedState::Unreadable(_) => before_screen,
-    };
-    if state != before_screen {
-        let rule = screen.as_ref().map_or("", |s| s.rule.as_str());
-        derivation.push(format!("screen: {rule} → {}", state.as_str()));
-    }
     let transcript = row
         .transcript_path
         .as_deref()
@@ -141,6 +119,42 @@ fn worker(ctx: &Ctx, worker: &Worker) -> Result<Explanation> {
         transcript,
         screen,
     })
+}
+
+/// The status row `status NAME` prints, its state, and how it came about: the hooks, then the
+/// transcript and the screen where they changed it.
+fn derive(
+    ctx: &Ctx,
+    worker: &Worker,
+    seen: Seen,
+    screen: Option<&(&'static str, String)>,
+) -> (WorkerStatus, WorkerState, Vec<String>) {
+    let mut derivation = vec![hooks_step(&seen)];
+    if seen.state != seen.hooks_said {
+        derivation.push(format!(
+            "transcript: the submitted turn ended without a hook → {}",
+            seen.state.as_str()
+        ));
+    }
+    let before_screen = seen.state;
+    let mut screens = HashMap::new();
+    if let Some(("pane", text)) = screen.map(|(s, t)| (*s, t))
+        && status::reads_screen(before_screen)
+    {
+        screens.insert(worker.session().to_string(), text.clone());
+    }
+    let row = status::row(ctx, seen, &screens);
+    let state = match row.state {
+        ListedState::Worker(state) => state,
+        ListedState::Unreadable(_) => before_screen,
+    };
+    if state != before_screen
+        && let Some((_, text)) = screen
+    {
+        let rule = read_screen(worker.provider(), text).rule;
+        derivation.push(format!("screen: {rule} → {}", state.as_str()));
+    }
+    (row, state, derivation)
 }
 
 /// The worker's screen and where it came from: its pane while it has one (alive, or dead and
