@@ -8,7 +8,9 @@
 use super::events::{CHECK_EVENT, EXIT_EVENT};
 use super::outcome::ExitStatus;
 use super::providers::why::{ScreenLine, ScreenWhy};
-use super::providers::{EventClass, ProviderModule, StartupScreen, str_field};
+use super::providers::{
+    EventClass, Provider, ProviderModule, StartupScreen, Support, Version, str_field,
+};
 use super::status::{WorkerState, screen_reason};
 use super::wait::ClassifiedEvent;
 use serde::{Deserialize, Serialize};
@@ -78,9 +80,57 @@ pub struct CliFacts {
     /// The CLI's version: as umbel detected it at spawn, or as `--version` gave it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
-    /// Whether umbel supports that version, when it can tell.
+    /// How that version stands against the releases umbel supports: `supported`, `too-old`
+    /// (spawn and -p refuse it), `newer` (than the newest tested; umbel tries it) or `unknown`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub support: Option<String>,
+    /// The same in words, with the supported window.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub support_note: Option<String>,
+}
+
+impl CliFacts {
+    /// The facts of `provider`'s CLI at `version` (if known), judged against its release
+    /// table.
+    pub fn of(provider: Provider, bin: Option<String>, version: Option<String>) -> CliFacts {
+        let releases = provider.module().releases();
+        let found = version.as_deref().and_then(Version::find);
+        let (support, note) = match releases.support(found) {
+            Support::Supported => (
+                "supported",
+                format!("supported (umbel supports {})", releases.window()),
+            ),
+            Support::TooOld => (
+                "too-old",
+                format!(
+                    "older than the oldest release umbel supports ({}): spawn and -p refuse it; upgrade with `{}`",
+                    releases.oldest,
+                    releases.upgrade_command()
+                ),
+            ),
+            Support::Newer => (
+                "newer",
+                format!(
+                    "newer than the newest release umbel was tested on ({}): umbel tries it, and this explanation shows what it sees",
+                    releases.newest_tested
+                ),
+            ),
+            Support::Unknown => (
+                "unknown",
+                format!(
+                    "version not known: umbel takes it as the newest tested ({})",
+                    releases.newest_tested
+                ),
+            ),
+        };
+        CliFacts {
+            provider: provider.as_str().to_string(),
+            bin,
+            version,
+            support: Some(support.to_string()),
+            support_note: Some(note),
+        }
+    }
 }
 
 /// One hook event and what it meant to umbel.

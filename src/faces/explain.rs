@@ -44,6 +44,9 @@ pub fn render(found: &Explanation) -> String {
         line(t, "worker", &format!("{name}{host}"));
     }
     line(t, "cli", &cli(found));
+    if let Some(bin) = &found.cli.bin {
+        line(t, "", &format!("binary: {bin}"));
+    }
     if let Some(state) = found.state {
         let why = found
             .needs_input
@@ -78,15 +81,11 @@ pub fn render(found: &Explanation) -> String {
 fn cli(found: &Explanation) -> String {
     let cli = &found.cli;
     let mut said = cli.provider.clone();
-    match &cli.version {
-        Some(version) => said.push_str(&format!(" {version}")),
-        None => said.push_str(" (version not detected)"),
+    if let Some(version) = &cli.version {
+        said.push_str(&format!(" {version}"));
     }
-    if let Some(support) = &cli.support {
-        said.push_str(&format!(", {support}"));
-    }
-    if let Some(bin) = &cli.bin {
-        said.push_str(&format!(" — {bin}"));
+    if let Some(note) = &cli.support_note {
+        said.push_str(&format!(": {note}"));
     }
     said
 }

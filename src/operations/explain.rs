@@ -60,12 +60,7 @@ fn saved_screen(file: &Path, provider: Provider, version: Option<&str>) -> Resul
     Ok(Explanation {
         name: None,
         host: None,
-        cli: CliFacts {
-            provider: provider.as_str().to_string(),
-            bin: None,
-            version: version.map(str::to_string),
-            support: None,
-        },
+        cli: CliFacts::of(provider, None, version.map(str::to_string)),
         state: None,
         needs_input: None,
         pending_tool: None,
@@ -97,12 +92,11 @@ fn worker(ctx: &Ctx, worker: &Worker) -> Result<Explanation> {
     Ok(Explanation {
         name: Some(row.name.clone()),
         host: None,
-        cli: CliFacts {
-            provider: meta.provider.as_str().to_string(),
-            bin: Some(meta.bin.clone()),
-            version: meta.cli_version.clone(),
-            support: None,
-        },
+        cli: CliFacts::of(
+            meta.provider,
+            Some(meta.bin.clone()),
+            meta.cli_version.clone(),
+        ),
         state: Some(state),
         next: next_for_worker(
             &row.name,

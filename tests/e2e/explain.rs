@@ -43,6 +43,9 @@ fn a_ready_worker_shows_its_turn_end_the_idle_input_line_and_accepts_a_send() {
     assert_eq!(found["state"], "ready", "{found}");
     assert_eq!(found["cli"]["provider"], "claude");
     assert!(found["cli"]["bin"].as_str().is_some(), "{found}");
+    // The release spawn detected, judged against the supported window.
+    assert_eq!(found["cli"]["version"], "2.1.332", "{found}");
+    assert_eq!(found["cli"]["support"], "supported", "{found}");
     assert_eq!(found["next"]["action"], "accept-send");
     let meanings = meanings(&found);
     assert_eq!(
@@ -304,10 +307,38 @@ fn a_saved_screen_is_read_as_a_workers_would_be_with_its_rule_line_and_verdict()
         assert_eq!(found["next"]["action"], action, "{recorded}: {found}");
     }
     let file = saved(&sb, "codex/codex-0.171.0-startup-warning-bubblewrap.txt");
-    sb.umbel(["explain", "--screen", &file, "--provider", "codex"])
-        .stdout_has("no rule matched")
-        .stdout_has("wait for startup")
-        .success();
+    let old = explain(
+        &sb,
+        &[
+            "--screen",
+            &file,
+            "--provider",
+            "codex",
+            "--version",
+            "0.140.0",
+        ],
+    );
+    assert_eq!(old["cli"]["support"], "too-old", "{old}");
+    assert!(
+        old["cli"]["supportNote"]
+            .as_str()
+            .unwrap()
+            .contains("npm i -g @openai/codex"),
+        "{old}"
+    );
+    sb.umbel([
+        "explain",
+        "--screen",
+        &file,
+        "--provider",
+        "codex",
+        "--version",
+        "0.171.0",
+    ])
+    .stdout_has("codex 0.171.0: supported")
+    .stdout_has("no rule matched")
+    .stdout_has("wait for startup")
+    .success();
 }
 
 #[test]

@@ -67,6 +67,7 @@ fn every_verbs_json_validates_against_its_schema() {
     check("ls", &[]);
     check("capture", &["j1"]);
     check("explain", &["j1"]);
+    check("releases", &[]);
     check("doctor", &[]);
     check("kill", &["j1"]);
     check("prune", &[]);
