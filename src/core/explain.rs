@@ -390,20 +390,25 @@ pub fn screen_evidence(why: ScreenWhy, source: &str, text: &str) -> ScreenEviden
 /// (at most [`TRANSCRIPT_REACH`] are read): what the provider's own parsers make of each line
 /// alone — [`ProviderModule::opens_turn`], and whether its fold of that one record ends a turn.
 /// An end record without text of its own (claude's `turn_duration`) shows the answer of the
-/// turn it ended, folded from the records before it as `read` folds them.
+/// turn it ended, folded from the records before it as `read` folds them; an opening record
+/// without the prompt (codex `task_started`) shows the prompt written after it.
 pub fn turn_bound(
     provider: &dyn ProviderModule,
     lines_newest_first: &mut dyn Iterator<Item = String>,
 ) -> Option<TranscriptRecord> {
     let mut lines = lines_newest_first.take(TRANSCRIPT_REACH).enumerate();
+    // The prompt of the records read so far (codex writes it after the record that opens the
+    // turn): the one read last is the nearest to that record.
+    let mut prompt_after = None;
     while let Some((at, line)) = lines.next() {
         let Ok(record) = serde_json::from_str::<Value>(&line) else {
             continue;
         };
         let alone = provider.turn_from_records(&mut std::iter::once(record.clone()));
         let (bounds, text) = if provider.opens_turn(&record) {
-            (Bound::Opened, alone.prompt.clone())
+            (Bound::Opened, alone.prompt.clone().or(prompt_after))
         } else if !alone.ended {
+            prompt_after = alone.prompt.or(prompt_after);
             continue;
         } else if alone.answer.is_some() {
             (Bound::Ended, alone.answer.clone())

@@ -54,6 +54,19 @@ fn a_turn_without_an_end_shows_the_record_that_opened_it() {
 }
 
 #[test]
+fn an_opening_record_without_the_prompt_shows_the_prompt_written_after_it() {
+    // codex: task_started, then context, then the user's message (read up to it).
+    let prompt = CODEX_ROLLOUT
+        .lines()
+        .position(|l| l.contains("\"text\": \"Say hello\""))
+        .expect("the prompt's record");
+    let record = bound(Provider::Codex, CODEX_ROLLOUT, prompt + 1);
+    assert_eq!(record.bounds, Bound::Opened, "{record:?}");
+    assert_eq!(record.kind, "event_msg/task_started");
+    assert_eq!(record.excerpt, "Say hello", "{record:?}");
+}
+
+#[test]
 fn a_failed_turns_record_carries_the_reason() {
     let record = bound(Provider::Codex, CODEX_ROLLOUT, 51);
     assert_eq!(record.error.as_deref(), Some("usage-limit"), "{record:?}");
