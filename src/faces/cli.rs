@@ -273,7 +273,7 @@ fn remote_target(cli: &Cli) -> Option<super::remote::Target<'_>> {
         },
         Some(Command::Capture(a)) => named(&a.args.name, Verb::Other),
         Some(Command::Logs(a)) => named(&a.args.name, Verb::Other),
-        Some(Command::Explain(a)) => a.args.name.as_deref().and_then(|n| named(n, Verb::Other)),
+        // `explain` asks a remote worker's host itself (operations::explain), naming the host.
         _ => None,
     }
 }

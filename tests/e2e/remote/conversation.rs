@@ -1,7 +1,8 @@
 //! The MCP conversation tools (`umbel_actions`, `umbel_diff`, `umbel_read` with turn fields) on
 //! a remote worker: its host reads its transcript, and the structured results are the same as
 //! a local worker's that took the same turns (so they meet the same output schemas). Also
-//! `umbel_capture` and `umbel_logs`, whose screen and log are the host's.
+//! `umbel_capture` and `umbel_logs`, whose screen and log are the host's, and `explain`, which
+//! the host's umbel gathers.
 
 use super::hosts::Net;
 use crate::harness::*;
@@ -126,5 +127,39 @@ fn the_screen_and_log_of_a_remote_worker_are_its_hosts() {
         let history = json!({ "name": "far", "history": true });
         let all = mcp.ok("umbel_capture", history).await;
         assert!(all["screen"].as_str().is_some(), "{all}");
+    });
+}
+
+#[test]
+fn a_remote_worker_is_explained_by_its_host_as_a_local_one_is_here() {
+    with_net(async |net, mcp| {
+        let (far, near) = both(mcp, "umbel_explain", json!({})).await;
+        assert_eq!(far["host"], "h1", "{far}");
+        assert!(near.get("host").is_none(), "{near}");
+        let meanings = |v: &Value| -> Vec<Value> {
+            let events = v["events"].as_array().cloned().unwrap_or_default();
+            events.iter().map(|e| e["meaning"].clone()).collect()
+        };
+        assert_eq!(meanings(&far), meanings(&near));
+        for key in ["state", "derivation"] {
+            assert_eq!(far[key], near[key], "{key}: {far}");
+        }
+        assert_eq!(far["next"]["action"], near["next"]["action"]);
+        assert_eq!(far["screen"]["reading"], near["screen"]["reading"]);
+        // The command line names the host too, in JSON and in text.
+        let cli = net
+            .local
+            .umbel(["explain", "far", "--json"])
+            .success()
+            .json();
+        assert_eq!(
+            (&cli["host"], &cli["state"]),
+            (&json!("h1"), &json!("ready"))
+        );
+        net.local
+            .umbel(["explain", "far"])
+            .stdout_has("far on h1")
+            .stdout_has("accept a send")
+            .success();
     });
 }
