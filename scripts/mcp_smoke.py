@@ -20,7 +20,7 @@ import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-TOOLS = {f"umbel_{v}" for v in "spawn send wait read status ls kill help".split()}
+TOOLS = {f"umbel_{v}" for v in "spawn send wait read status ls kill explain help".split()}
 
 
 def sandbox(root: Path, bins: Path) -> tuple[dict[str, str], Path]:
