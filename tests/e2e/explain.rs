@@ -266,6 +266,15 @@ fn a_saved_screen_is_read_as_a_workers_would_be_with_its_rule_line_and_verdict()
             "1. Trust and continue",
             "answer-dialog",
         ),
+        // codex has no rule of its own for an approval: the numbered-choice rule for a dialog
+        // umbel does not know reads it.
+        (
+            "codex",
+            "codex/codex-0.171.0-approval-prompt-escalate.txt",
+            "person",
+            "Would you like to run the following command?",
+            "report-needs-input",
+        ),
         (
             "claude",
             "claude/claude-2.1.332-auto-mode-optin.txt",

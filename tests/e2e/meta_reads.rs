@@ -33,6 +33,7 @@ fn print_mode_and_the_turn_verbs_read_meta_json_once() {
         &["read", "w"],
         &["read", "w", "--all"],
         &["actions", "w"],
+        &["explain", "w"],
     ] {
         let out = sb.umbel(args).success();
         assert_eq!(meta_reads(&out), 1, "umbel {}", args.join(" "));
