@@ -407,8 +407,9 @@ pub struct ExplainArgs {
     #[arg(long, value_enum, requires = "screen")]
     #[serde(default)]
     pub provider: Option<Provider>,
-    /// The CLI's version the saved screen is from (with `--screen`), e.g. `2.1.332`; shown
-    /// with the verdict, for a report of a new release's screen.
+    /// The CLI's version the saved screen is from (with `--screen`), as its `--version` prints
+    /// it; judged against the releases umbel supports and shown with the verdict, for a report
+    /// of a new release's screen.
     #[arg(long, value_name = "V", requires = "screen")]
     #[serde(default)]
     pub version: Option<String>,
