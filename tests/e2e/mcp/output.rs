@@ -78,6 +78,7 @@ async fn every_tools_structured_output_validates_against_its_output_schema() {
     checked(&mcp, &tools, "umbel_capture", name.clone(), &mut seen).await;
     checked(&mcp, &tools, "umbel_logs", name.clone(), &mut seen).await;
     checked(&mcp, &tools, "umbel_explain", name.clone(), &mut seen).await;
+    checked(&mcp, &tools, "umbel_interrupt", name.clone(), &mut seen).await;
     checked(&mcp, &tools, "umbel_kill", name.clone(), &mut seen).await;
     checked(&mcp, &tools, "umbel_ls", json!({}), &mut seen).await;
     checked(&mcp, &tools, "umbel_prune", json!({}), &mut seen).await;
