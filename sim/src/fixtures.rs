@@ -27,10 +27,13 @@ pub fn screen(name: &str) -> Vec<String> {
 /// A recording of an older release (the repository's `tests/data/<cli>/<version>/`, one copy
 /// for umbel's tests and the fakes'): `<cli>-<version>-<name>`, rows without the final newline.
 pub fn release_screen(cli: &str, version: &str, name: &str) -> Vec<String> {
-    let path = format!(
-        "{}/../tests/data/{cli}/{version}/{cli}-{version}-{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    repo_screen(&format!("{cli}/{version}/{cli}-{version}-{name}"))
+}
+
+/// A recorded screen in the repository's `tests/data/` (`path` below it), rows without the
+/// final newline.
+pub fn repo_screen(path: &str) -> Vec<String> {
+    let path = format!("{}/../tests/data/{path}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{path}: {e}"))
         .trim_end_matches('\n')

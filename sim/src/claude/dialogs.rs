@@ -2,7 +2,7 @@
 //! workspace trust dialog.
 
 use super::config;
-use super::release::Claude;
+use super::release::{Claude, TAKEN_TRUST_HELD_MS};
 use super::screens;
 use super::session::Session;
 pub use crate::engine::dialog::Startup;
@@ -25,8 +25,9 @@ pub fn onboarding(term: &mut Terminal, screen: &mut Screen) -> Result<Startup, S
 }
 
 /// The trust dialog, cursor on its first option ("No, exit"; "1. Yes, I trust this folder"
-/// before [`Claude::TrustNoFirst`]). Up/Down move, Enter picks, Esc cancels (exit 1). Digits
-/// do nothing in 2.1.332. Accepting writes `hasTrustDialogAccepted` into `.claude.json`.
+/// before [`Claude::TrustNoFirst`], which then stays up [`TAKEN_TRUST_HELD_MS`] with the taken
+/// option marked `✔`). Up/Down move, Enter picks, Esc cancels (exit 1). Digits do nothing in
+/// 2.1.332. Accepting writes `hasTrustDialogAccepted` into `.claude.json`.
 pub fn trust(term: &mut Terminal, screen: &mut Screen, sess: &Session) -> Result<Startup, String> {
     draw_full(
         screen,
@@ -37,12 +38,17 @@ pub fn trust(term: &mut Terminal, screen: &mut Screen, sess: &Session) -> Result
         let _ = term::write_out(&screen.frame(&[], &live, term::size()));
     };
     let accept = || config::accept_trust(&sess.paths.claude_json, &sess.paths.cwd);
-    let menu = if sess.release.has(Claude::TrustNoFirst) {
-        TRUST_MENU
-    } else {
-        TRUST_MENU_YES_FIRST
-    };
-    dialog::trust(term, menu, redraw, accept)
+    if sess.release.has(Claude::TrustNoFirst) {
+        return dialog::trust(term, TRUST_MENU, redraw, accept);
+    }
+    let decision = dialog::trust(term, TRUST_MENU_YES_FIRST, redraw, accept)?;
+    if decision == Startup::Continue {
+        // The older release marks the taken option and keeps the dialog up a while.
+        let taken = screens::trust_taken(sess.release, term::size().0, &sess.cwd);
+        paint(&screen.frame(&[], &taken, term::size()))?;
+        std::thread::sleep(std::time::Duration::from_millis(TAKEN_TRUST_HELD_MS));
+    }
+    Ok(decision)
 }
 
 /// "No, exit" first, then "Yes, I trust this folder"; Ctrl-C twice exits 1.

@@ -40,6 +40,13 @@ fn yes_comes_first_and_numbered_until_2_1_248() {
 }
 
 #[test]
+fn a_taken_yes_is_marked_as_recorded() {
+    let want = crate::fixtures::repo_screen("claude/claude-2.1.246-trust-dialog-accepted.txt");
+    let got = crate::claude::screens::trust_taken(release("2.1.246"), 120, "/tmp/u3nWcDN/project");
+    assert_eq!(got, want);
+}
+
+#[test]
 fn the_version_line_is_the_recorded_one() {
     let want = recorded("2.1.246", "version.txt");
     assert_eq!(vec![version_line(release("2.1.246"))], want);

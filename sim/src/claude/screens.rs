@@ -235,6 +235,16 @@ pub fn trust_dialog(release: Release, width: usize, cwd: &str, cursor: usize) ->
     ]
 }
 
+/// The trust dialog of a release before [`Claude::TrustNoFirst`] once "Yes" is taken: the
+/// option marked `✔` while the dialog stays up.
+pub fn trust_taken(release: Release, width: usize, cwd: &str) -> Vec<String> {
+    let mut lines = trust_dialog(release, width, cwd, 0);
+    if let Some(line) = lines.iter_mut().find(|l| l.starts_with(" ❯ ")) {
+        line.push_str(" ✔");
+    }
+    lines
+}
+
 /// The onboarding screen as lines.
 pub fn onboarding() -> Vec<String> {
     ONBOARDING
