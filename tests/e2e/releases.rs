@@ -67,16 +67,18 @@ fn print(provider: &str, version: &str) {
     assert!(sb.worker_dirs().is_empty());
 }
 
-/// Esc once text streams ends the wait with 122 `interrupted` on codex 0.149.0 too, which runs
-/// no `Interrupt` hook (the rollout's `turn_aborted` is all it leaves).
-#[test]
-fn codex_0_149_0_esc_mid_turn_is_provider_error_interrupted() {
+/// A worker playing codex 0.149.0, which runs no `Interrupt` hook (an aborted turn leaves only
+/// the rollout's `turn_aborted`), on a long streamed answer, then a short one.
+fn codex_0_149_0_worker() -> Sandbox {
     let mut sb = Sandbox::new();
     sb.var("UMBEL_SIM_VERSION", "0.149.0");
     let words = "word ".repeat(120);
     let scenario = sb.scenario(
         "s",
-        json!({ "default": { "reply": words.trim_end(), "chunk_ms": 500 } }),
+        json!({ "turns": [
+            { "match": "long task", "reply": words.trim_end(), "chunk_ms": 500 },
+            { "match": "next one", "reply": "short answer" }
+        ] }),
     );
     let args = [
         "--provider",
@@ -87,6 +89,13 @@ fn codex_0_149_0_esc_mid_turn_is_provider_error_interrupted() {
         "UMBEL_SIM_VERSION",
     ];
     sb.spawn("esc", &args);
+    sb
+}
+
+/// Esc once text streams ends the wait with 122 `interrupted` without the `Interrupt` hook.
+#[test]
+fn codex_0_149_0_esc_mid_turn_is_provider_error_interrupted() {
+    let sb = codex_0_149_0_worker();
     let wait = sb
         .turn("esc", "long task")
         .args(["--json", "--timeout", "60s"])
@@ -97,6 +106,24 @@ fn codex_0_149_0_esc_mid_turn_is_provider_error_interrupted() {
         .expect("press Esc");
     let out = wait.status(122);
     assert_eq!(out.json()["reason"], "interrupted");
+}
+
+/// `umbel interrupt` reports the turn interrupted without the `Interrupt` hook, and the next
+/// prompt is answered.
+#[test]
+fn codex_0_149_0_interrupt_ends_the_turn_and_the_next_send_works() {
+    let sb = codex_0_149_0_worker();
+    sb.umbel(["send", "esc", "long task"]).success();
+    std::thread::sleep(std::time::Duration::from_millis(3000));
+    let done = sb.umbel(["interrupt", "esc", "--json"]).success().json();
+    assert_eq!(done["outcome"]["reason"], "interrupted", "{done}");
+    sb.turn("esc", "next one")
+        .args(["--timeout", "30s"])
+        .success();
+    assert_eq!(
+        sb.umbel(["read", "esc"]).success().stdout(),
+        "short answer\n"
+    );
 }
 
 /// `mod <name> { cycle, print }` for each `(<name>, <provider>, <version>)`.
