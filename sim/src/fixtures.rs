@@ -24,6 +24,24 @@ pub fn screen(name: &str) -> Vec<String> {
         .collect()
 }
 
+/// A recording of an older release (the repository's `tests/data/<cli>/<version>/`, one copy
+/// for umbel's tests and the fakes'): `<cli>-<version>-<name>`, rows without the final newline.
+pub fn release_screen(cli: &str, version: &str, name: &str) -> Vec<String> {
+    repo_screen(&format!("{cli}/{version}/{cli}-{version}-{name}"))
+}
+
+/// A recorded screen in the repository's `tests/data/` (`path` below it), rows without the
+/// final newline.
+pub fn repo_screen(path: &str) -> Vec<String> {
+    let path = format!("{}/../tests/data/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .trim_end_matches('\n')
+        .split('\n')
+        .map(str::to_string)
+        .collect()
+}
+
 /// A recorded JSONL file: one value per non-empty line.
 pub fn jsonl(name: &str) -> Vec<Value> {
     text(name)

@@ -30,6 +30,7 @@ pub mod jsonl;
 pub mod keys;
 pub mod model;
 pub mod record;
+pub mod release;
 pub mod scenario;
 pub mod screen;
 pub mod selfkill;

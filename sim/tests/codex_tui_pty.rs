@@ -8,7 +8,7 @@ mod common;
 use std::time::Duration;
 
 use common::codex::{ALL_EVENTS, Sandbox};
-use common::pty::{exit_code, exp, send, spawn, step};
+use common::pty::{exit_code, exp, send, spawn, spawn_at, step};
 use common::{Sim, read_jsonl};
 
 const BYPASS: &[&str] = &["--no-daemon", "--dangerously-bypass-hook-trust"];
@@ -309,4 +309,48 @@ fn a_prompt_argument_is_submitted_and_quit_detaches_without_no_daemon() {
     p.exp_eof().unwrap();
     assert_eq!(exit_code(&p), Some(0));
     assert_eq!(s.events_after(1), ["SessionEnd"]);
+}
+
+/// 0.149.0 asks for trust its older way ("Do you trust the contents of this directory?") and
+/// runs no `Interrupt` hook when Esc aborts a turn (the rollout still records `turn_aborted`).
+#[test]
+fn release_0_149_0_asks_trust_its_old_way_and_runs_no_interrupt_hook() {
+    let s = Sandbox::new("old").git().hooks(ALL_EVENTS);
+    let scenario = r#"{"turns":[{"match":"SLOW","reply":"partial","delay_ms":300,"end":"wedge"}]}"#;
+    let mut p = spawn_at(
+        &s,
+        "0.149.0",
+        scenario,
+        &["--dangerously-bypass-hook-trust"],
+    );
+    exp(&mut p, "Do you trust the contents of this directory?");
+    exp(&mut p, "› 1. Yes, continue");
+    step(&mut p, "\r", "› Ask Codex to do anything");
+    assert!(s.config_text().contains("trust_level"));
+    step(&mut p, "Please SLOW down\r", "• partial");
+    step(&mut p, "\x1b", "■ Conversation interrupted");
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(s.events(), ["SessionStart", "UserPromptSubmit"]);
+    let records = read_jsonl(&s.rollouts()[0]);
+    assert_eq!(
+        records[records.len() - 1]["payload"]["type"],
+        "turn_aborted"
+    );
+}
+
+/// Before 0.156.0 `--no-daemon` is refused as clap refuses it, exit 2.
+#[test]
+fn release_0_155_1_refuses_no_daemon() {
+    let s = Sandbox::new("nodaemon");
+    let out = s
+        .scripted("{}", BYPASS)
+        .env("UMBEL_SIM_VERSION", "0.155.1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("error: unexpected argument '--no-daemon' found\n\n  tip: a similar argument exists: '--no-alt-screen'"),
+        "{err}"
+    );
 }

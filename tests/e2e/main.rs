@@ -32,6 +32,7 @@ mod print_json;
 mod progress;
 mod real;
 mod reference;
+mod releases;
 mod remote;
 mod secrets;
 mod snapshots;

@@ -3,10 +3,6 @@
 
 use crate::args::{self, OptSpec};
 
-/// `claude --version` output.
-pub const VERSION_LINE: &str = "2.1.332 (Claude Code)";
-/// The version string written into transcripts.
-pub const VERSION: &str = "2.1.332";
 /// `claude --help` output (recorded from 2.1.332).
 pub const HELP: &str = include_str!("assets/help.txt");
 

@@ -15,6 +15,7 @@ pub mod gates;
 pub mod payloads;
 pub mod print;
 pub mod question;
+pub mod release;
 pub mod screens;
 pub mod session;
 pub mod tool;
@@ -36,7 +37,9 @@ pub fn main() -> ExitCode {
 
 /// Runs fake-claude with `args` (without the program name); returns the exit status.
 pub fn run(args: &[String]) -> Result<i32, String> {
-    let Some(opts) = entry::options(cli::parse(args)?, cli::VERSION_LINE) else {
+    release::check()?;
+    let version = release::version_line(release::current());
+    let Some(opts) = entry::options(cli::parse(args)?, &version) else {
         return Ok(0);
     };
     let scenario = Scenario::from_env()?;

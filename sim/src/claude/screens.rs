@@ -8,8 +8,10 @@
 
 use serde_json::Value;
 
+use super::release::{Claude, Release};
 use super::session::{Mode, Model};
 use crate::input::line_breaks;
+use crate::release::Version;
 use crate::screen::{block, prefixed, rule};
 
 /// The onboarding theme chooser (shown when not signed in).
@@ -20,9 +22,9 @@ pub const NBSP: char = '\u{a0}';
 pub const INTERRUPTED_LINE: &str = "  ⎿ \u{a0}Interrupted · What should Claude do instead?";
 
 /// The three header lines.
-pub fn header(model: &Model, cwd: &str) -> Vec<String> {
+pub fn header(version: Version, model: &Model, cwd: &str) -> Vec<String> {
     vec![
-        " ▐▛███▛█   Claude Code v2.1.332".to_string(),
+        format!(" ▐▛███▛█   Claude Code v{version}"),
         format!("▝▜██████▀  {} · API Usage Billing", model.display),
         format!(" ▝▝   ▝▝   {cwd}"),
     ]
@@ -202,9 +204,16 @@ pub fn permission_dialog(
     lines
 }
 
-/// The workspace trust dialog; `cursor` 0 = "No, exit", 1 = "Yes, I trust this folder".
-pub fn trust_dialog(width: usize, cwd: &str, cursor: usize) -> Vec<String> {
+/// The workspace trust dialog; `cursor` is the option's place: "No, exit" then "Yes, I trust
+/// this folder", or before [`Claude::TrustNoFirst`] "1. Yes, I trust this folder" then "2. No,
+/// exit".
+pub fn trust_dialog(release: Release, width: usize, cwd: &str, cursor: usize) -> Vec<String> {
     let mark = |i: usize| if i == cursor { "❯" } else { " " };
+    let options = if release.has(Claude::TrustNoFirst) {
+        ["No, exit", "Yes, I trust this folder"]
+    } else {
+        ["1. Yes, I trust this folder", "2. No, exit"]
+    };
     vec![
         String::new(),
         rule('─', width),
@@ -219,11 +228,21 @@ pub fn trust_dialog(width: usize, cwd: &str, cursor: usize) -> Vec<String> {
         String::new(),
         " Security guide".into(),
         String::new(),
-        format!(" {} No, exit", mark(0)),
-        format!(" {} Yes, I trust this folder", mark(1)),
+        format!(" {} {}", mark(0), options[0]),
+        format!(" {} {}", mark(1), options[1]),
         String::new(),
         " Enter to confirm · Esc to cancel".into(),
     ]
+}
+
+/// The trust dialog of a release before [`Claude::TrustNoFirst`] once "Yes" is taken: the
+/// option marked `✔` while the dialog stays up.
+pub fn trust_taken(release: Release, width: usize, cwd: &str) -> Vec<String> {
+    let mut lines = trust_dialog(release, width, cwd, 0);
+    if let Some(line) = lines.iter_mut().find(|l| l.starts_with(" ❯ ")) {
+        line.push_str(" ✔");
+    }
+    lines
 }
 
 /// The onboarding screen as lines.

@@ -120,6 +120,8 @@ pub struct Session {
     pub model: Model,
     /// The permission mode.
     pub mode: Mode,
+    /// The release played (`UMBEL_SIM_VERSION`).
+    pub release: super::release::Release,
     /// Configured hooks.
     pub hooks: Hooks,
     /// Virtual clock.
@@ -224,6 +226,7 @@ impl Session {
             header_written: false,
             interactive,
             mode: Mode::Default,
+            release: super::release::current(),
             cwd: paths.cwd.to_string_lossy().into_owned(),
             paths,
             id,

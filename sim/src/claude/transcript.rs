@@ -6,7 +6,6 @@
 
 use serde_json::Value;
 
-use super::cli::VERSION;
 use super::payloads::tool_response;
 use super::session::Session;
 use crate::engine::host;
@@ -44,7 +43,7 @@ impl Session {
         o.set("entrypoint", self.entrypoint());
         o.set("cwd", self.cwd.as_str());
         o.set("sessionId", self.id.as_str());
-        o.set("version", VERSION);
+        o.set("version", self.release.version.to_string());
         o.set("gitBranch", self.git_branch.as_str());
         o
     }

@@ -252,7 +252,7 @@ fn end_session(app: &mut App, reason: &str, hint: bool, code: i32) -> Flow {
 }
 
 fn draw_header(app: &mut App) -> Result<(), String> {
-    let mut lines = screens::header(&app.sess.model, &app.sess.cwd);
+    let mut lines = screens::header(app.sess.release.version, &app.sess.model, &app.sess.cwd);
     if app.sess.mode == Mode::Auto {
         lines.extend(screens::auto_notice());
     }

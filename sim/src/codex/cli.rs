@@ -1,10 +1,8 @@
 //! fake-codex's command line: the options umbel uses (plus a few harmless
 //! real ones, accepted and ignored), with clap's error wording and exit 2.
 
-/// `codex --version`.
-pub const VERSION_LINE: &str = "codex-cli 0.171.0";
-/// The version in rollouts.
-pub const VERSION: &str = "0.171.0";
+use super::release::{Codex, Release};
+
 /// `codex --help` (recorded from 0.171.0).
 pub const HELP: &str = include_str!("assets/help.txt");
 /// `codex exec --help` (recorded from 0.171.0).
@@ -191,8 +189,21 @@ fn check_choice(s: &Spec, v: &str, choices: &[&str]) -> Result<(), Usage> {
     )))
 }
 
-/// Parses arguments (without the program name).
+/// What a release without [`Codex::NoDaemonFlag`] says to `--no-daemon` (recorded from 0.155.1).
+fn no_daemon_unknown() -> Usage {
+    Usage(format!(
+        "error: unexpected argument '--no-daemon' found\n\n  tip: a similar argument exists: '--no-alt-screen'\n\n{}\n\nFor more information, try '--help'.",
+        usage_lines(false)
+    ))
+}
+
+/// Parses arguments (without the program name) as the release played parses them.
 pub fn parse(argv: &[String]) -> Result<Action, Usage> {
+    parse_for(super::release::current(), argv)
+}
+
+/// Parses arguments (without the program name) as `release` does.
+pub fn parse_for(release: Release, argv: &[String]) -> Result<Action, Usage> {
     let mut o = Options::default();
     let mut i = 0;
     let mut positional_only = false;
@@ -271,6 +282,7 @@ pub fn parse(argv: &[String]) -> Result<Action, Usage> {
             "cd" => o.cd = Some(v),
             "dangerously-bypass-approvals-and-sandbox" => o.bypass_approvals = true,
             "dangerously-bypass-hook-trust" => o.bypass_hook_trust = true,
+            "no-daemon" if !release.has(Codex::NoDaemonFlag) => return Err(no_daemon_unknown()),
             "no-daemon" => o.no_daemon = true,
             "json" => o.json = true,
             "skip-git-repo-check" => o.skip_git_repo_check = true,

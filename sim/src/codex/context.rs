@@ -4,7 +4,6 @@
 //! `codex-0.171.0-rollout-tui-session.jsonl`; long instruction texts are
 //! replaced by short stand-ins, hashes by derived hex.
 
-use super::cli::VERSION;
 use super::session::Session;
 use crate::json::{J, Obj, empty_array, null};
 use crate::obj;
@@ -99,7 +98,7 @@ impl Session {
             "cwd" => self.cwd.as_str(),
             "runtime_workspace_roots" => vec![J::from(self.cwd.as_str())],
             "originator" => originator,
-            "cli_version" => VERSION,
+            "cli_version" => super::release::current().version.to_string(),
             "source" => source,
             "thread_source" => "user",
             "model_provider" => "openai",

@@ -7,7 +7,7 @@ use super::render::Canvas;
 use super::screens::{self, HookRow, LIST_ROWS};
 use super::session::Session;
 pub use crate::engine::dialog::Startup;
-use crate::engine::dialog::{self, CtrlC, TrustMenu, key_loop};
+use crate::engine::dialog::{self, CtrlC, Digits, TrustMenu, key_loop};
 use crate::engine::shell::paint;
 use crate::keys::Key;
 use crate::term::{self, Terminal};
@@ -38,7 +38,7 @@ pub fn login(term: &mut Terminal, canvas: &mut Canvas) -> Result<Startup, String
 /// "Trust and continue" appends the trust to `config.toml`; Enter on
 /// "Back…" or Esc exits 1.
 pub fn trust(term: &mut Terminal, canvas: &mut Canvas, sess: &Session) -> Result<Startup, String> {
-    let lines = |cursor| screens::trust_dialog(&sess.cwd, cursor, term::size().0);
+    let lines = |cursor| screens::trust_dialog(sess.release, &sess.cwd, cursor, term::size().0);
     draw_top(canvas, &lines(0))?;
     let redraw = |cursor| {
         let _ = draw_top(canvas, &lines(cursor));
@@ -66,7 +66,7 @@ pub fn unknown(
 /// "Trust and continue" first, then "Back…"; Ctrl-C exits 1 at once.
 const TRUST_MENU: TrustMenu = TrustMenu {
     trust_at: 0,
-    digits_move: true,
+    digits: Digits::Move,
     ctrl_c: CtrlC::Once(1),
 };
 

@@ -9,7 +9,7 @@
 use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 
-use super::cli::{Options, VERSION};
+use super::cli::Options;
 use super::config;
 use super::session::{Session, Usage};
 use super::turn::{Done, Turn};
@@ -96,8 +96,11 @@ fn header(sess: &Session, prompt: &str) {
         "workspace-write [workdir, /tmp, $TMPDIR]".to_string()
     };
     eprintln!(
-        "OpenAI Codex v{VERSION} (research preview)\n--------\nworkdir: {}\nmodel: {}\nprovider: openai\napproval: never\nsandbox: {sandbox}\nreasoning effort: medium\nreasoning summaries: auto\nsession id: {}\n--------\nuser\n{prompt}\n",
-        sess.cwd, sess.model.id, sess.id
+        "OpenAI Codex v{} (research preview)\n--------\nworkdir: {}\nmodel: {}\nprovider: openai\napproval: never\nsandbox: {sandbox}\nreasoning effort: medium\nreasoning summaries: auto\nsession id: {}\n--------\nuser\n{prompt}\n",
+        super::release::current().version,
+        sess.cwd,
+        sess.model.id,
+        sess.id
     );
 }
 

@@ -18,6 +18,7 @@ pub mod exec;
 mod fixture_tests;
 pub mod hookcfg;
 pub mod payloads;
+pub mod release;
 pub mod render;
 pub mod rollout;
 pub mod screens;
@@ -45,6 +46,7 @@ pub fn main() -> ExitCode {
 
 /// Runs fake-codex with `args` (without the program name); returns the exit status.
 pub fn run(args: &[String]) -> Result<i32, String> {
+    release::check()?;
     let action = match cli::parse(args) {
         Ok(action) => action,
         Err(cli::Usage(msg)) => {
@@ -52,7 +54,7 @@ pub fn run(args: &[String]) -> Result<i32, String> {
             return Ok(2);
         }
     };
-    let Some(opts) = entry::options(action, cli::VERSION_LINE) else {
+    let Some(opts) = entry::options(action, &release::version_line(release::current())) else {
         return Ok(0);
     };
     if let Some(dir) = &opts.cd {

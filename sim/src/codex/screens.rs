@@ -5,6 +5,7 @@
 //! has a blank line of padding below it, as in the captures. The composer,
 //! status line and footer form the live region at the bottom of the screen.
 
+use super::release::{Codex, Release};
 use crate::screen::{prefixed, width_of};
 
 /// The composer's placeholder (what an empty, idle input line shows).
@@ -40,7 +41,7 @@ pub const LOGIN: &[&str] = &[
 pub fn header(cwd: &str) -> Vec<String> {
     vec![
         String::new(),
-        "  >_ OpenAI Codex (v0.171.0)".to_string(),
+        format!("  >_ OpenAI Codex (v{})", super::release::current().version),
         format!("     {cwd}"),
     ]
 }
@@ -229,8 +230,12 @@ fn menu(mut lines: Vec<String>, options: &[String], cursor: usize, footer: &str)
     lines
 }
 
-/// The folder trust dialog (cursor 0 = "Trust and continue").
-pub fn trust_dialog(cwd: &str, cursor: usize, width: usize) -> Vec<String> {
+/// The folder trust dialog (cursor 0 = "Trust and continue"; before
+/// [`Codex::FolderAccessDialog`]: "Yes, continue").
+pub fn trust_dialog(release: Release, cwd: &str, cursor: usize, width: usize) -> Vec<String> {
+    if !release.has(Codex::FolderAccessDialog) {
+        return old_trust_dialog(cwd, cursor, width);
+    }
     let mut lines = vec![
         String::new(),
         "  Folder access".to_string(),
@@ -248,6 +253,26 @@ pub fn trust_dialog(cwd: &str, cursor: usize, width: usize) -> Vec<String> {
         "2. Back to Agent Command Center".to_string(),
     ];
     menu(lines, &options, cursor, "  enter continue · esc back")
+}
+
+/// The trust dialog of the releases before [`Codex::FolderAccessDialog`], below its animated
+/// logo (which is left out: umbel reads none of it).
+fn old_trust_dialog(cwd: &str, cursor: usize, width: usize) -> Vec<String> {
+    let mut lines = vec![
+        String::new(),
+        "  Welcome to Codex, OpenAI's command-line coding agent".to_string(),
+        String::new(),
+        format!("> You are in {cwd}"),
+        String::new(),
+    ];
+    lines.extend(wrap(
+        "  Do you trust the contents of this directory? Working with untrusted contents comes with higher risk of prompt injection. Trusting the directory allows project-local config, hooks, and exec policies to load.",
+        width.saturating_sub(2),
+        "  ",
+    ));
+    lines.push(String::new());
+    let options = ["1. Yes, continue".to_string(), "2. No, quit".to_string()];
+    menu(lines, &options, cursor, "  Press enter to continue")
 }
 
 /// A dialog umbel does not know (a scenario's `unknown_dialog`), drawn as codex draws its own

@@ -71,7 +71,15 @@ fn assert_screen_with_badge(got: &[String], want: &[String]) {
 
 #[test]
 fn startup_dialogs_match_the_captures() {
-    assert_eq!(trust_dialog(CWD, 0, 120), fixture("trust-dialog"));
+    assert_eq!(
+        trust_dialog(
+            crate::codex::release::at(crate::codex::release::PINNED),
+            CWD,
+            0,
+            120
+        ),
+        fixture("trust-dialog")
+    );
     assert_eq!(hooks_review(12, 0), fixture("hooks-need-review"));
     assert_eq!(lines(LOGIN), fixture("startup-login"));
     let rows: Vec<HookRow> = EVENTS
@@ -187,7 +195,12 @@ fn quit_and_version_match() {
     );
     assert_eq!(
         fixture("version").last().map(String::as_str),
-        Some(crate::codex::cli::VERSION_LINE)
+        Some(
+            crate::codex::release::version_line(crate::codex::release::at(
+                crate::codex::release::PINNED
+            ))
+            .as_str()
+        )
     );
 }
 

@@ -101,6 +101,8 @@ pub struct Session {
     pub config: Config,
     /// `hooks.json`.
     pub hook_file: HookFile,
+    /// The release played (`UMBEL_SIM_VERSION`).
+    pub release: super::release::Release,
     /// The rollout file (created at the first prompt).
     pub rollout_path: PathBuf,
     /// The model.
@@ -224,6 +226,7 @@ impl Session {
             last_usage: Usage::default(),
             clock,
             interactive,
+            release: super::release::current(),
             model,
             hook_file,
             config,

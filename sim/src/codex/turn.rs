@@ -9,6 +9,7 @@
 
 use std::time::Instant;
 
+use super::release::Codex;
 use super::screens::{self, INTERRUPTED};
 use super::session::{Session, Usage};
 use crate::engine::menu::{Choice, Menu};
@@ -205,7 +206,7 @@ impl Turn {
         let records = sess.rec_turn_aborted(&self.turn_id, self.core.start_ms);
         sess.append(&records);
         Outcome::Done(Done {
-            hook: Some(EndHook {
+            hook: sess.release.has(Codex::InterruptHook).then(|| EndHook {
                 event: "Interrupt",
                 payload: sess.payload_interrupt(&self.turn_id),
             }),

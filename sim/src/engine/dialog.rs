@@ -76,13 +76,24 @@ pub fn wait(term: &mut Terminal, ctrl_c: CtrlC) -> Result<Startup, String> {
 pub struct TrustMenu {
     /// The option that trusts (0 or 1); the other exits 1.
     pub trust_at: usize,
-    /// True when `1`/`2` move the cursor.
-    pub digits_move: bool,
+    /// What `1`/`2` do.
+    pub digits: Digits,
     /// What Ctrl-C does.
     pub ctrl_c: CtrlC,
 }
 
-/// Runs a trust dialog, cursor on option 0: Up/Down (and digits) move and
+/// What the digit keys do in a trust dialog.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Digits {
+    /// Nothing.
+    Ignored,
+    /// Move the cursor to that option.
+    Move,
+    /// Pick that option at once, as Enter on it would.
+    Pick,
+}
+
+/// Runs a trust dialog, cursor on option 0: Up/Down (and digits, per [`Digits`]) move and
 /// `redraw`, Enter picks, Esc exits 1. Picking trust runs `accept`; its
 /// error ends the dialog with that error.
 pub fn trust(
@@ -94,23 +105,31 @@ pub fn trust(
     let mut cursor = 0usize;
     let mut accept = Some(accept);
     let mut error = None;
+    let mut pick = |at: usize| {
+        if at != menu.trust_at {
+            return Startup::Exit(1);
+        }
+        match accept.take().map_or(Ok(()), |f| f()) {
+            Ok(()) => Startup::Continue,
+            Err(e) => {
+                error = Some(e);
+                Startup::Exit(1)
+            }
+        }
+    };
     let decision = key_loop(term, menu.ctrl_c, Startup::Exit, |key| {
         let before = cursor;
         match key {
             Key::Up => cursor = 0,
             Key::Down => cursor = 1,
-            Key::Text(t) if menu.digits_move && t == "1" => cursor = 0,
-            Key::Text(t) if menu.digits_move && t == "2" => cursor = 1,
-            Key::Enter if cursor == menu.trust_at => {
-                return Some(match accept.take().map_or(Ok(()), |f| f()) {
-                    Ok(()) => Startup::Continue,
-                    Err(e) => {
-                        error = Some(e);
-                        Startup::Exit(1)
-                    }
-                });
+            Key::Text(t) if menu.digits != Digits::Ignored && (t == "1" || t == "2") => {
+                cursor = usize::from(t == "2");
+                if menu.digits == Digits::Pick {
+                    return Some(pick(cursor));
+                }
             }
-            Key::Enter | Key::Esc => return Some(Startup::Exit(1)),
+            Key::Enter => return Some(pick(cursor)),
+            Key::Esc => return Some(Startup::Exit(1)),
             _ => {}
         }
         if cursor != before {

@@ -4,8 +4,6 @@
 use crate::args::{self, OptSpec};
 use crate::ids;
 
-/// `gemini --version` output.
-pub const VERSION: &str = "0.61.0";
 /// `gemini --help` output (recorded from 0.61.0).
 pub const HELP: &str = include_str!("assets/help.txt");
 

@@ -17,6 +17,7 @@ pub mod headless;
 pub mod home;
 pub mod output;
 pub mod payloads;
+pub mod release;
 pub mod screens;
 pub mod session;
 pub mod startup;
@@ -53,8 +54,9 @@ pub enum Failure {
 
 /// Runs fake-gemini with `args` (without the program name); returns the exit status.
 pub fn run(args: &[String]) -> Result<i32, Failure> {
+    release::check().map_err(Failure::Fake)?;
     let action = cli::parse(args).map_err(Failure::Usage)?;
-    let Some(opts) = entry::options(action, cli::VERSION) else {
+    let Some(opts) = entry::options(action, &release::current().to_string()) else {
         return Ok(0);
     };
     let scenario = Scenario::from_env().map_err(Failure::Fake)?;

@@ -7,10 +7,9 @@
 //! `>` input, and the workspace/sandbox/model footer. Boxes (dialogs, tool
 //! calls, the quit summary) are in [`super::boxes`].
 
+use crate::release::Version;
 use crate::screen::{block, prefixed, rule, spread, width_of};
 
-/// The version line.
-pub const TITLE: &str = "Gemini CLI v0.61.0";
 /// The empty composer.
 pub const PLACEHOLDER_LINE: &str = " >   Type your message or @path/to/file";
 /// Shown above the composer while a collapsed paste is in it.
@@ -88,13 +87,17 @@ pub fn truncate(text: &str, max: usize) -> String {
 }
 
 /// The header: the big logo before sign-in, the small one with the auth line after.
-pub fn header(auth: Option<&str>) -> Vec<String> {
+pub fn header(version: Version, auth: Option<&str>) -> Vec<String> {
     let mut lines = vec![String::new()];
     let art: Vec<&str> = LOGO.lines().collect();
     match auth {
         Some(kind) => {
             let small = ["▝▜▄", "  ▝▜▄", " ▗▟▀", "▝▀"];
-            lines.push(format!(" {}     {TITLE}", small[0]));
+            lines.push(format!(
+                " {}     {}",
+                small[0],
+                super::release::title(version)
+            ));
             lines.push(format!(" {}", small[1]));
             lines.push(format!(" {}    Authenticated with {kind} /auth", small[2]));
             lines.push(format!(" {}", small[3]));
@@ -102,7 +105,7 @@ pub fn header(auth: Option<&str>) -> Vec<String> {
         None => {
             lines.extend(art.iter().map(|l| l.to_string()));
             lines.push(String::new());
-            lines.push(format!(" {TITLE}"));
+            lines.push(format!(" {}", super::release::title(version)));
         }
     }
     lines.extend([String::new(), String::new()]);

@@ -58,7 +58,7 @@ pub fn gates(
     let known = trusted_for_session(opts, paths, settings)?;
     let mut header_drawn = false;
     let trusted = if known.is_none() || (scenario.startup.trust_dialog && !restarted) {
-        let mut header = screens::header(None);
+        let mut header = screens::header(super::release::current(), None);
         header.extend(screens::notices(width, true, true_color));
         header_drawn = true;
         match trust(term, screen, paths, &header)? {
@@ -73,7 +73,7 @@ pub fn gates(
         if header_drawn {
             return Vec::new();
         }
-        let mut lines = screens::header(auth);
+        let mut lines = screens::header(super::release::current(), auth);
         lines.extend(screens::notices(width, !trusted, true_color));
         lines
     };

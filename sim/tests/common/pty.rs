@@ -10,6 +10,13 @@ pub fn spawn(s: &impl Sim, scenario: &str, args: &[&str]) -> PtySession {
     spawn_command(s.scripted(scenario, args), Some(10_000)).unwrap()
 }
 
+/// [`spawn`], the fake playing release `version` (`UMBEL_SIM_VERSION`).
+pub fn spawn_at(s: &impl Sim, version: &str, scenario: &str, args: &[&str]) -> PtySession {
+    let mut cmd = s.scripted(scenario, args);
+    cmd.env("UMBEL_SIM_VERSION", version);
+    spawn_command(cmd, Some(10_000)).unwrap()
+}
+
 /// rexpect turns every output byte into one char, so UTF-8 needles are
 /// matched in that same byte-per-char form. Returns what came before.
 pub fn exp(p: &mut PtySession, needle: &str) -> String {

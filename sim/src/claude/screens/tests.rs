@@ -17,7 +17,7 @@ fn opus() -> Model {
 #[test]
 fn the_idle_screen_matches_the_auto_mode_capture() {
     let f = fixture("idle-prompt-auto-mode");
-    let mut lines = header(&opus(), CWD);
+    let mut lines = header(super::super::release::PINNED, &opus(), CWD);
     lines.extend(auto_notice());
     lines.push(String::new());
     lines.extend(input_box(120, "", footer(Mode::Auto, Footer::Idle)));
@@ -61,8 +61,21 @@ fn a_finished_turn_matches_the_capture() {
 
 #[test]
 fn the_trust_dialog_matches_the_capture_exactly() {
-    assert_eq!(trust_dialog(120, CWD, 0), fixture("trust-dialog"));
-    let yes = trust_dialog(120, CWD, 1);
+    assert_eq!(
+        trust_dialog(
+            super::super::release::at(super::super::release::PINNED),
+            120,
+            CWD,
+            0
+        ),
+        fixture("trust-dialog")
+    );
+    let yes = trust_dialog(
+        super::super::release::at(super::super::release::PINNED),
+        120,
+        CWD,
+        1,
+    );
     assert!(yes.contains(&" ❯ Yes, I trust this folder".to_string()));
     assert!(yes.contains(&"   No, exit".to_string()));
 }

@@ -29,7 +29,7 @@ fn idle(input: &str, pasted: bool, status: &str) -> Vec<String> {
 #[test]
 fn the_idle_screen_matches_the_capture() {
     let f = fixture("idle-prompt");
-    let mut lines = header(Some("gemini-api-key"));
+    let mut lines = header(super::super::release::PINNED, Some("gemini-api-key"));
     lines.extend(notices(120, false, false));
     lines.extend(idle("", false, ""));
     assert_eq!(lines, f);
@@ -38,7 +38,7 @@ fn the_idle_screen_matches_the_capture() {
 #[test]
 fn the_busy_screen_matches_the_capture() {
     let f = fixture("busy-thinking");
-    let mut lines = header(Some("gemini-api-key"));
+    let mut lines = header(super::super::release::PINNED, Some("gemini-api-key"));
     lines.extend(echo("first line\nsecond line\nthird line"));
     lines.push(String::new());
     lines.extend(idle("", false, &busy(7)));
@@ -54,17 +54,17 @@ fn the_busy_screen_matches_the_capture() {
 
 #[test]
 fn pastes_match_the_captures() {
-    let mut lines = header(Some("gemini-api-key"));
+    let mut lines = header(super::super::release::PINNED, Some("gemini-api-key"));
     lines.extend(idle("first line\nsecond line\nthird line", false, ""));
     assert_eq!(lines, fixture("paste-3-lines"));
-    let mut lines = header(Some("gemini-api-key"));
+    let mut lines = header(super::super::release::PINNED, Some("gemini-api-key"));
     lines.extend(idle("[Pasted Text: 30 lines]", true, ""));
     assert_eq!(lines, fixture("paste-30-lines"));
 }
 
 #[test]
 fn a_finished_turn_matches_the_capture() {
-    let mut lines = header(Some("gemini-api-key"));
+    let mut lines = header(super::super::release::PINNED, Some("gemini-api-key"));
     lines.extend(echo("Say hello"));
     lines.extend(answer(
         "Hello from the fake Gemini server. FINAL_ANSWER_TEXT",
@@ -89,7 +89,7 @@ fn error_and_cancel_lines_match_the_capture() {
 #[test]
 fn the_trust_screen_header_and_notices_match() {
     let f = fixture("startup-trust-dialog");
-    let mut lines = header(None);
+    let mut lines = header(super::super::release::PINNED, None);
     lines.extend(notices(120, true, false));
     lines.push(String::new());
     assert_eq!(lines[..], f[..lines.len()]);

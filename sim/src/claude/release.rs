@@ -1,0 +1,56 @@
+//! The Claude Code releases fake-claude plays, and what differs between them at the points
+//! umbel touches: one table, read through [`current`]. Recorded in
+//! `tests/data/claude/<version>/` (2.1.246, 2.1.290) against the pinned 2.1.332.
+
+use crate::release::{self, Change, Version};
+
+/// The release fake-claude plays unless `UMBEL_SIM_VERSION` names another.
+pub const PINNED: Version = Version::new(2, 1, 332);
+
+/// A behaviour that changed in some release.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Claude {
+    /// The trust dialog lists `❯ No, exit` then `Yes, I trust this folder`, cursor on "No".
+    /// Before (2.1.247 and older, bisected with npm installs): `❯ 1. Yes, I trust this
+    /// folder` then `2. No, exit`, cursor on "Yes".
+    TrustNoFirst,
+}
+
+/// How long a release before [`Claude::TrustNoFirst`] keeps its trust dialog up, the taken
+/// option marked `✔`, before it goes on (2.1.246 on an idle machine: the prompt 0.74–0.93 s
+/// after Enter; seconds under load).
+pub const TAKEN_TRUST_HELD_MS: u64 = 700;
+
+/// What changed, in which release.
+pub const CHANGES: &[Change<Claude>] = &[Change {
+    what: Claude::TrustNoFirst,
+    since: Version::new(2, 1, 248),
+}];
+
+/// A claude release under [`CHANGES`].
+pub type Release = release::Release<Claude>;
+
+/// The release `UMBEL_SIM_VERSION` names, else [`PINNED`] (a bad setting is reported by
+/// [`check`] at startup).
+pub fn current() -> Release {
+    at(release::from_env().ok().flatten().unwrap_or(PINNED))
+}
+
+/// `version` under [`CHANGES`].
+pub fn at(version: Version) -> Release {
+    Release::new(version, CHANGES)
+}
+
+/// Fails on an `UMBEL_SIM_VERSION` that is not a release number.
+pub fn check() -> Result<(), String> {
+    release::from_env().map(|_| ())
+}
+
+/// `claude --version`: `2.1.332 (Claude Code)`.
+pub fn version_line(release: Release) -> String {
+    format!("{} (Claude Code)", release.version)
+}
+
+#[cfg(test)]
+#[path = "release_tests.rs"]
+mod tests;
