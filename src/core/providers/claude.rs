@@ -58,6 +58,11 @@ static IDENTITY: Identity = Identity {
     releases: &RELEASES,
 };
 
+/// The trust dialog's options became "No, exit" first (cursor on it), unnumbered; before, "1.
+/// Yes, I trust this folder" first (cursor on it), and the taken option is marked `✔` while the
+/// dialog stays up. Screens are read in both layouts.
+const TRUST_NO_FIRST: &str = "trust dialog: No, exit first";
+
 /// The releases umbel supports. Screens are read by what they show, in every layout the window
 /// draws (the trust dialog's options are found where they stand), so no change here switches
 /// one.
@@ -70,7 +75,10 @@ static RELEASES: Releases = Releases {
         Version::of("2.1.290"),
         Version::of("2.1.332"),
     ],
-    changes: &[],
+    changes: &[Change {
+        since: Version::of("2.1.248"),
+        what: TRUST_NO_FIRST,
+    }],
 };
 
 /// Lines that mean a person must sign in or finish onboarding first.

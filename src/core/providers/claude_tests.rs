@@ -139,7 +139,7 @@ fn startup_screens_from_the_real_cli() {
     let moved = trust
         .replace("❯ No, exit", "  No, exit")
         .replace("  Yes, I trust this folder", "❯ Yes, I trust this folder");
-    let old_trust = fixture!("claude/claude-2.1.246-trust-dialog.txt");
+    let old_trust = fixture!("claude/2.1.246/claude-2.1.246-trust-dialog.txt");
     let old_moved = old_trust
         .replace("❯ 1. Yes", "  1. Yes")
         .replace("  2. No, exit", "❯ 2. No, exit");
@@ -167,7 +167,7 @@ fn startup_screens_from_the_real_cli() {
             // Taken (`✔`) and still drawn while the CLI goes on: pressing again would answer
             // whatever comes next.
             (
-                fixture!("claude/claude-2.1.246-trust-dialog-accepted.txt"),
+                fixture!("claude/2.1.246/claude-2.1.246-trust-dialog-accepted.txt"),
                 StartupScreen::Other,
             ),
             (

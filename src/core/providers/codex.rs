@@ -54,6 +54,14 @@ static IDENTITY: Identity = Identity {
 /// Releases before it have no such flag (clap refuses it, exit 2) and no daemon the TUI starts.
 const NO_DAEMON: &str = "--no-daemon";
 
+/// The trust dialog became "Trust this folder?" (before: "Do you trust the contents of this
+/// directory?" under a "Welcome to Codex" banner). Screens are read in both layouts.
+const TRUST_FOLDER_ACCESS: &str = "trust dialog: Trust this folder?";
+
+/// Esc that aborts a turn fires the `Interrupt` hook; before it, only the rollout's
+/// `turn_aborted` says so (which the wait reads either way).
+const INTERRUPT_HOOK: &str = "Interrupt hook";
+
 /// The releases umbel supports, and what changed within them.
 static RELEASES: Releases = Releases {
     package: "@openai/codex",
@@ -65,10 +73,20 @@ static RELEASES: Releases = Releases {
         Version::of("0.161.0"),
         Version::of("0.171.0"),
     ],
-    changes: &[Change {
-        since: Version::of("0.156.0"),
-        what: NO_DAEMON,
-    }],
+    changes: &[
+        Change {
+            since: Version::of("0.150.0"),
+            what: INTERRUPT_HOOK,
+        },
+        Change {
+            since: Version::of("0.156.0"),
+            what: NO_DAEMON,
+        },
+        Change {
+            since: Version::of("0.156.0"),
+            what: TRUST_FOLDER_ACCESS,
+        },
+    ],
 };
 
 /// The user's own codex home (`$CODEX_HOME`, else `~/.codex`).
@@ -140,6 +158,16 @@ impl ProviderModule for Codex {
     fn startup_screen(&self, screen: &str) -> StartupScreen {
         let lines: Vec<&str> = screen.lines().map(str::trim).collect();
         let has = |text: &str| lines.iter().any(|l| l.contains(text));
+        // Releases before the table's TRUST_FOLDER_ACCESS ask it under a "Welcome to Codex"
+        // banner, which is no sign-in screen.
+        if has("Do you trust the contents of this directory?")
+            && let Some(keys) = toward_option(&lines, '›', "Yes, continue")
+        {
+            return StartupScreen::Dialog {
+                what: "folder trust",
+                keys,
+            };
+        }
         if has("Sign in with ChatGPT") || has("Welcome to Codex") {
             let line = lines
                 .iter()

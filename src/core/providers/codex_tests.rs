@@ -79,6 +79,15 @@ fn startup_screens() {
             ),
             (review, dialog("hook review", &["Down"])),
             (&moved, dialog("hook review", &["Enter"])),
+            // Releases before 0.156.0 ask under a "Welcome to Codex" banner: no sign-in screen.
+            (
+                fixture!("codex/0.149.0/codex-0.149.0-trust-dialog.txt"),
+                dialog("folder trust", &["Enter"]),
+            ),
+            (
+                fixture!("codex/0.155.1/codex-0.155.1-trust-dialog.txt"),
+                dialog("folder trust", &["Enter"]),
+            ),
             (
                 fixture!("codex/codex-0.171.0-idle-prompt.txt"),
                 StartupScreen::Idle,
