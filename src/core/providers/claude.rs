@@ -12,6 +12,7 @@
 
 // The provider seam's shared types and helpers (`mod.rs`).
 use super::*;
+use crate::core::doctor::Check;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -93,6 +94,55 @@ pub fn config_dir(env: &[(String, String)]) -> Option<PathBuf> {
     }
 }
 
+/// The file claude keeps its global state in, onboarding included:
+/// `$CLAUDE_CONFIG_DIR/.claude.json`, else `~/.claude.json` (beside `~/.claude`, not in it).
+pub fn state_file(env: &[(String, String)]) -> Option<PathBuf> {
+    match env_get(env, "CLAUDE_CONFIG_DIR") {
+        Some(dir) => Some(Path::new(dir).join(".claude.json")),
+        None => env_get(env, "HOME").map(|h| Path::new(h).join(".claude.json")),
+    }
+}
+
+/// Whether claude's state file says its first-run setup (theme, sign-in) is done
+/// (`"hasCompletedOnboarding": true`); without it claude opens on that setup, which umbel
+/// refuses as a sign-in screen.
+pub fn onboarded(state_file_text: &str) -> bool {
+    serde_json::from_str::<Value>(state_file_text)
+        .is_ok_and(|v| v.get("hasCompletedOnboarding") == Some(&Value::Bool(true)))
+}
+
+/// `umbel doctor`'s judgement of claude's onboarding, from its state file (if it exists).
+fn onboarding_check(file: Option<&Path>, text: Option<&str>) -> Check {
+    let label = sign_in_label("claude");
+    let Some(file) = file else {
+        return Check::warn(
+            &label,
+            "HOME is not set, so claude's state file (.claude.json) is unknown",
+            "set HOME",
+        );
+    };
+    let shown = file.display();
+    match text {
+        Some(text) if onboarded(text) => Check::ok(&label, format!("{shown}: onboarded")),
+        Some(_) => Check::warn(
+            &label,
+            format!(
+                "{shown} lacks \"hasCompletedOnboarding\": true: claude will open on its first-run setup and `spawn`/`-p` stop there (exit 126)"
+            ),
+            "run `claude` once in a terminal and finish its setup (theme, sign-in)",
+        ),
+        None => Check::warn(
+            &label,
+            format!(
+                "{shown} does not exist: claude will open on its first-run setup and `spawn`/`-p` stop there (exit 126)"
+            ),
+            format!(
+                "run `claude` once in a terminal and finish its setup (theme, sign-in); for a fake claude (docs/simulator.md): echo '{{\"hasCompletedOnboarding\":true}}' > {shown}"
+            ),
+        ),
+    }
+}
+
 /// Claude's project folder name for a working directory: every char outside `[A-Za-z0-9]`
 /// becomes `-`.
 pub fn encode_cwd(cwd: &Path) -> String {
@@ -149,6 +199,15 @@ impl ProviderModule for Claude {
 
     fn prompt_restored(&self, screen: &str) -> bool {
         self.pending_input(screen) && !screen.contains("esc to interrupt")
+    }
+
+    fn sign_in_files(&self, env: &[(String, String)]) -> Vec<PathBuf> {
+        state_file(env).into_iter().collect()
+    }
+
+    fn sign_in_check(&self, env: &[(String, String)], files: &[(PathBuf, String)]) -> Check {
+        let text = file_text(files, ".claude.json").map(|(_, text)| text);
+        onboarding_check(state_file(env).as_deref(), text)
     }
 
     fn refusal(&self, screen: &str) -> Option<String> {

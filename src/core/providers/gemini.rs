@@ -15,6 +15,7 @@
 
 // The provider seam's shared types and helpers (`mod.rs`).
 use super::*;
+use crate::core::doctor::Check;
 use crate::core::errors::{Error, Result};
 use crate::core::worker_env::ProviderEnv;
 use json_comments::{CommentSettings, StripComments};
@@ -191,9 +192,69 @@ fn user_json(input: &LaunchInput<'_>, file: &str) -> Result<serde_json::Map<Stri
     }
 }
 
+/// The keys gemini signs in with from the environment (its `.env` file may hold them too).
+const KEY_VARS: &[&str] = &["GEMINI_API_KEY", "GOOGLE_API_KEY"];
+
+/// `umbel doctor`'s judgement of gemini's sign-in: a key in the environment or in
+/// `~/.gemini/.env`, Vertex AI, an auth type chosen in settings.json, or Google sign-in
+/// credentials (`oauth_creds.json`). Without any, gemini opens "How would you like to
+/// authenticate", which umbel refuses as a sign-in screen.
+fn sign_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> Check {
+    let label = sign_in_label("gemini");
+    if let Some(var) = KEY_VARS.iter().find(|v| env_get(env, v).is_some()) {
+        return Check::ok(&label, format!("{var} is set"));
+    }
+    if env_get(env, "GOOGLE_GENAI_USE_VERTEXAI").is_some() {
+        return Check::ok(&label, "GOOGLE_GENAI_USE_VERTEXAI is set");
+    }
+    let in_dot_env = file_text(files, ".env").is_some_and(|(_, text)| {
+        text.lines().any(|l| {
+            KEY_VARS
+                .iter()
+                .any(|v| l.trim_start().starts_with(&format!("{v}=")))
+        })
+    });
+    if in_dot_env {
+        return Check::ok(&label, ".env holds an API key");
+    }
+    let chosen = file_text(files, "settings.json").and_then(|(_, text)| {
+        let plain = StripComments::with_settings(CommentSettings::c_style(), text.as_bytes());
+        let settings: Value = serde_json::from_reader(plain).ok()?;
+        let kind = settings.pointer("/security/auth/selectedType")?.as_str()?;
+        Some(kind.to_string())
+    });
+    let creds = file_text(files, "oauth_creds.json").is_some();
+    match chosen {
+        Some(kind) if kind != "oauth-personal" || creds => {
+            return Check::ok(&label, format!("settings.json: auth {kind}"));
+        }
+        None if creds => return Check::ok(&label, "oauth_creds.json (Google sign-in)"),
+        _ => {}
+    }
+    Check::warn(
+        &label,
+        "neither GEMINI_API_KEY nor GOOGLE_API_KEY is set and gemini has no saved sign-in: it will open on \"How would you like to authenticate\" and `spawn`/`-p` stop there (exit 126)",
+        "export GEMINI_API_KEY=<your key>, or run `gemini` once in a terminal and sign in (a fake gemini takes any value: export GEMINI_API_KEY=fake)",
+    )
+}
+
 impl ProviderModule for Gemini {
     fn identity(&self) -> &'static Identity {
         &IDENTITY
+    }
+
+    fn sign_in_files(&self, env: &[(String, String)]) -> Vec<PathBuf> {
+        let Some(dir) = user_dir(env) else {
+            return Vec::new();
+        };
+        ["settings.json", "oauth_creds.json", ".env"]
+            .iter()
+            .map(|file| dir.join(file))
+            .collect()
+    }
+
+    fn sign_in_check(&self, env: &[(String, String)], files: &[(PathBuf, String)]) -> Check {
+        sign_in(env, files)
     }
 
     fn launch(&self, input: &LaunchInput<'_>) -> crate::core::errors::Result<LaunchSpec> {

@@ -14,6 +14,7 @@ pub mod release;
 pub mod tool_action;
 pub mod why;
 
+use super::doctor::Check;
 use super::worker_env::ProviderEnv;
 pub use permission::OnPermission;
 pub use release::{Change, Releases, Support, Version};
@@ -271,6 +272,16 @@ pub trait ProviderModule: Sync {
         let files = self.identity().user_files;
         files.iter().map(|file| dir.join(file)).collect()
     }
+    /// The files that tell whether the CLI will open on its prompt rather than on a sign-in or
+    /// first-run screen (read by `umbel doctor`, passed back to [`Self::sign_in_check`]).
+    fn sign_in_files(&self, _env: &[(String, String)]) -> Vec<PathBuf> {
+        Vec::new()
+    }
+    /// Judges, from those files that exist (path, content) and umbel's environment, whether the
+    /// CLI is signed in and onboarded: `ok`, or a `warn` with the exact remedy.
+    fn sign_in_check(&self, _env: &[(String, String)], _files: &[(PathBuf, String)]) -> Check {
+        Check::ok(&sign_in_label(self.name()), "nothing to check")
+    }
     /// Builds the launch, or says which of the user's files it cannot build on.
     fn launch(&self, input: &LaunchInput<'_>) -> crate::core::errors::Result<LaunchSpec>;
     /// Whether the CLI fires its start hook when it starts (Codex only fires it at the first
@@ -362,6 +373,19 @@ pub trait ProviderModule: Sync {
     fn turn_actions(&self, records: &[serde_json::Value]) -> Vec<tool_action::ToolAction> {
         (self.identity().actions)(records)
     }
+}
+
+/// The name of a provider's sign-in check in `umbel doctor` (`claude-sign-in`).
+pub fn sign_in_label(provider: &str) -> String {
+    format!("{provider}-sign-in")
+}
+
+/// The content of the file named `file` among the files read for a check, if it exists.
+pub fn file_text<'a>(files: &'a [(PathBuf, String)], file: &str) -> Option<(&'a Path, &'a str)> {
+    files
+        .iter()
+        .find(|(path, _)| path.file_name().is_some_and(|n| n == file))
+        .map(|(path, text)| (path.as_path(), text.as_str()))
 }
 
 /// Whether a dialog option starting with `text` is the highlighted one: its line begins with
