@@ -61,7 +61,7 @@ pub enum Error {
 
     /// The CLI opened on a sign-in or onboarding screen; a person has to sign in first.
     #[error(
-        "{provider} is not signed in here: it opened on its sign-in screen (\"{line}\"). Run `{bin}` once in a terminal and sign in, then spawn again"
+        "{provider} is not signed in here: it opened on its sign-in or first-run screen (\"{line}\"). Run `{bin}` once in a terminal and sign in (or finish its setup), then spawn again; `umbel doctor` names what is missing ({provider}-sign-in)"
     )]
     SignIn {
         provider: &'static str,
