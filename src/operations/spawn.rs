@@ -166,7 +166,7 @@ fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result
     ctx.state.write_meta(&meta, name)?;
     start_cli(ctx, plan, name, &meta, spec)?;
     let given: Vec<&str> = args.env.iter().map(|spec| spec.name()).collect();
-    await_ready(ctx, name, &meta, plan.startup_timeout, &given)?;
+    await_ready(ctx, name, &meta, plan.startup_timeout, &given, &plan.env)?;
     meta.ready_at = Some(host::now_ms());
     ctx.state.write_meta(&meta, name)?;
     Ok(meta)

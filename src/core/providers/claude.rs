@@ -210,10 +210,17 @@ impl ProviderModule for Claude {
         onboarding_check(state_file(env).as_deref(), text)
     }
 
-    fn refusal(&self, screen: &str) -> Option<String> {
+    fn refusal(&self, screen: &str, env: &[(String, String)]) -> Option<String> {
         let line = screen.lines().find(|l| l.contains(ROOT_REFUSAL))?;
+        let remedy = match env_get(env, "IS_SANDBOX") {
+            // Checked on 2.1.332: `yes` and `true` are refused, only `1` lets it run.
+            Some(value) if value != "1" => format!(
+                "IS_SANDBOX is `{value}` here, but claude accepts only `IS_SANDBOX=1`: if this is a sandbox or container, pass `--env IS_SANDBOX=1` (or set IS_SANDBOX=1 where umbel runs)"
+            ),
+            _ => "If this is a sandbox or container, pass `--env IS_SANDBOX=1` (or set IS_SANDBOX=1 where umbel runs; claude accepts only `1`)".to_string(),
+        };
         Some(format!(
-            "claude refuses --unattended (bypass permissions) as root (\"{}\"). If this is a sandbox or container, pass `--env IS_SANDBOX=1` (or set IS_SANDBOX=1 where umbel runs); otherwise run umbel as a non-root user",
+            "claude refuses --unattended (bypass permissions) as root (\"{}\"). {remedy}; otherwise run umbel as a non-root user",
             line.trim()
         ))
     }

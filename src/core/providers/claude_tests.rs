@@ -256,12 +256,20 @@ fn mode_and_key_dialogs_from_the_real_cli() {
     ] {
         assert_eq!(screen(idle), StartupScreen::Idle, "{idle}");
     }
+    let screen = fixture!("claude/claude-2.1.332-bypass-root-refused.txt");
     let refusal = Claude
-        .refusal(fixture!("claude/claude-2.1.332-bypass-root-refused.txt"))
+        .refusal(screen, &[])
         .expect("the root refusal is explained");
     assert!(refusal.contains("IS_SANDBOX=1"), "{refusal}");
     assert!(refusal.contains("non-root"), "{refusal}");
-    assert_eq!(Claude.refusal(warning), None);
+    assert_eq!(Claude.refusal(warning, &[]), None);
+    // A container's `IS_SANDBOX=yes` is named, with the only value claude takes.
+    let yes = [("IS_SANDBOX".to_string(), "yes".to_string())];
+    let refusal = Claude.refusal(screen, &yes).expect("explained");
+    assert!(
+        refusal.contains("IS_SANDBOX is `yes` here, but claude accepts only `IS_SANDBOX=1`"),
+        "{refusal}"
+    );
 }
 
 /// Esc before any answer: claude drops the turn without a record and puts the prompt back.

@@ -302,8 +302,9 @@ pub trait ProviderModule: Sync {
     /// Reads the visible screen during startup.
     fn startup_screen(&self, screen: &str) -> StartupScreen;
     /// Why the CLI refused to start, with the remedy, when its last screen says so (claude
-    /// refuses bypass permissions as root); `None` when the screen does not explain it.
-    fn refusal(&self, _screen: &str) -> Option<String> {
+    /// refuses bypass permissions as root); `None` when the screen does not explain it. `env` is
+    /// the worker's environment (the remedy may depend on what it already holds).
+    fn refusal(&self, _screen: &str, _env: &[(String, String)]) -> Option<String> {
         None
     }
     /// The keys that interrupt a running turn, as a person would (Esc on claude, codex and
