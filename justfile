@@ -23,6 +23,13 @@ demo: setup
     cargo build --workspace --bins --quiet
     bash scripts/demo.sh
 
+# a shell where `claude`, `codex` and `gemini` are the fakes, in a throw-away HOME onboarded for
+# them and a throw-away state root (docs/getting-started.md); `--print`: the exports instead;
+# `--check`: run the docs' marked command blocks there verbatim (the e2e tests do too)
+[positional-arguments]
+try *ARGS: setup
+    bash scripts/try.sh "$@"
+
 # a workflow (examples/review.yaml: claude drafts, codex and gemini review in parallel) on the fakes
 demo-workflow: setup
     cargo build --workspace --bins --quiet
