@@ -78,7 +78,7 @@ for var in "${unsets[@]}"; do unset "$var"; done
 for pair in "${exports[@]}"; do export "${pair?}"; done
 cleanup() {
   for state in "$sandbox"/state*; do
-    [ -d "$state" ] && UMBEL_STATE="$state" umbel kill --all --purge >/dev/null 2>&1 || true
+    if [ -d "$state" ]; then UMBEL_STATE="$state" umbel kill --all --purge >/dev/null 2>&1 || true; fi
   done
   rm -rf "$sandbox"
 }
