@@ -6,9 +6,11 @@ export RUST_BACKTRACE := "1"
 default:
     @just --list
 
-# install what the recipes need (tmux, just); idempotent
-setup:
-    sh scripts/setup.sh
+# install what the README's commands need (tmux, just), saying what first; `--lint` adds
+# shellcheck, `--remote` OpenSSH (scripts/setup.sh); idempotent
+[positional-arguments]
+setup *FLAGS:
+    sh scripts/setup.sh "$@"
 
 # build umbel and the fake CLIs
 build: setup
@@ -36,20 +38,21 @@ demo-workflow: setup
     bash scripts/demo_workflow.sh
 
 # the whole test suite (unit + end-to-end on the fakes), then the MCP interop check with the
-# official Python SDK; extra args go to the test runner (and skip the interop check)
+# official Python SDK when it is installed (`just mcp-smoke` installs it; CI does); extra args
+# go to the test runner (and skip the interop check)
 [positional-arguments]
 test *ARGS: setup sim
     if command -v cargo-nextest >/dev/null; then cargo nextest run --workspace "$@"; else cargo test --workspace "$@"; fi
-    if [ "$#" -eq 0 ]; then just mcp-smoke; fi
+    if [ "$#" -eq 0 ]; then just mcp-smoke-if-installed; fi
 
 # workers on other hosts: the e2e scenarios through OpenSSH's sshd on 127.0.0.1, one per
-# simulated host (docs/remote.md); needs openssh-server (`just setup` installs it)
-test-remote: setup sim
+# simulated host (docs/remote.md); needs OpenSSH (`just setup --remote` installs it)
+test-remote: (setup "--remote") sim
     cargo build -p umbel --bins --quiet
     if command -v cargo-nextest >/dev/null; then cargo nextest run --test e2e -E 'test(/^remote::/)'; else cargo test --test e2e remote:: ; fi
 
 # formatting and lints, as CI checks them (shellcheck: the hooks must stay POSIX sh for macOS)
-lint: setup
+lint: (setup "--lint")
     cargo fmt --all --check
     cargo clippy --workspace --all-targets -- -D warnings
     shellcheck hooks/*.sh scripts/*.sh
@@ -120,3 +123,8 @@ snap: sim
 mcp-smoke: sim
     cargo build -p umbel --bins --quiet
     if python3 -c 'import mcp' 2>/dev/null || python3 -m pip install -q --root-user-action=ignore 'mcp>=2.3,<3'; then python3 scripts/mcp_smoke.py target/debug/umbel; else echo "mcp-smoke: SKIPPED: the Python mcp SDK could not be installed (pip install 'mcp>=2.3,<3')"; fi
+
+# the MCP interop check, only where the Python SDK is already installed: `just test` installs
+# nothing into your Python behind your back (`just mcp-smoke` does, when asked)
+mcp-smoke-if-installed: sim
+    if python3 -c 'import mcp' 2>/dev/null; then just mcp-smoke; else echo "mcp-smoke: SKIPPED: the Python mcp SDK is not installed; \`just mcp-smoke\` installs it (pip install 'mcp>=2.3,<3') and runs the MCP interop check"; fi
