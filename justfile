@@ -22,7 +22,7 @@ sim:
 
 # umbel on the fake claude, codex and gemini: no real CLI, no network, no subscription
 demo: setup
-    cargo build --workspace --bins --quiet
+    cargo build --workspace --bins
     bash scripts/demo.sh
 
 # a shell where `claude`, `codex` and `gemini` are the fakes, in a throw-away HOME onboarded for
@@ -34,7 +34,7 @@ try *ARGS: setup
 
 # a workflow (examples/review.yaml: claude drafts, codex and gemini review in parallel) on the fakes
 demo-workflow: setup
-    cargo build --workspace --bins --quiet
+    cargo build --workspace --bins
     bash scripts/demo_workflow.sh
 
 # the whole test suite (unit + end-to-end on the fakes), then the MCP interop check with the
