@@ -74,7 +74,7 @@ fmt:
 # subscription; needs each CLI signed in). UMBEL_SMOKE_PROVIDERS=claude,codex picks providers.
 smoke: sim
     @if [ "${UMBEL_SMOKE:-}" != 1 ]; then echo "smoke: SKIPPED: set UMBEL_SMOKE=1 to run the real-CLI smoke tests (UMBEL_SMOKE=1 just smoke)"; fi
-    cargo test --test smoke -- --nocapture --test-threads 1
+    cargo test --test smoke -- --ignored --nocapture --test-threads 1
 
 # the real claude, codex and gemini (pinned npm releases, installed into ~/.cache/umbel/clis) driven
 # through the same e2e scenarios as the fakes, against the sim's fake model server: offline, no
