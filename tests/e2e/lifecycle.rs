@@ -160,3 +160,19 @@ fn two_spawns_racing_on_one_name_have_one_winner(provider: &str) {
     );
     assert_eq!(sb.ls().len(), 1);
 }
+
+#[test]
+fn ls_and_status_say_idle_then_done_in_tops_words_and_json_keeps_ready() {
+    let sb = Sandbox::new();
+    sb.spawn("v1", &[]);
+    let state = |text: String| {
+        let row = text.lines().find(|l| l.starts_with("v1 ")).map(str::to_string);
+        row.and_then(|r| r.split_whitespace().nth(2).map(str::to_string))
+    };
+    assert_eq!(state(sb.cmd("ls").success().stdout()).as_deref(), Some("idle"));
+    sb.turn_outcome("v1", "hi", 0);
+    assert_eq!(state(sb.cmd("ls").success().stdout()).as_deref(), Some("done"));
+    sb.cmd("status v1").stdout_has("state:     done").success();
+    // Programs keep status's own word (`ready`: idle or done; turnStartedAt tells them apart).
+    assert_eq!(sb.cmd("status v1 --json").json()["state"], "ready");
+}
