@@ -44,7 +44,10 @@ pub enum Error {
     NotFound { name: String },
 
     /// The worker's process has ended, so the verb cannot act on it.
-    #[error("worker `{name}` is dead: {detail}")]
+    #[error(
+        "worker `{name}` is dead: {detail}. {}",
+        super::hints::dead_next_step(name)
+    )]
     Dead { name: String, detail: String },
 
     /// Another turn is still running (or another `send` holds the worker).

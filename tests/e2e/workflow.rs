@@ -469,6 +469,11 @@ fn the_example_workflow_without_topic_names_the_variable_and_how_to_set_it() {
     assert!(err.contains("the variable TOPIC is not set"), "{err}");
     assert!(err.contains("`TOPIC=… umbel run FILE`"), "{err}");
     let text = std::fs::read_to_string(&file).expect("the example");
-    assert!(text.contains("TOPIC=owls umbel run examples/review.yaml"), "the file says so");
-    sb.umbel(["run", &file, "--check"]).env("TOPIC", "owls").success();
+    assert!(
+        text.contains("TOPIC=owls umbel run examples/review.yaml"),
+        "the file says so"
+    );
+    sb.umbel(["run", &file, "--check"])
+        .env("TOPIC", "owls")
+        .success();
 }
