@@ -44,10 +44,7 @@ pub enum Error {
     NotFound { name: String },
 
     /// The worker's process has ended, so the verb cannot act on it.
-    #[error(
-        "worker `{name}` is dead: {detail}. {}",
-        super::hints::dead_next_step(name)
-    )]
+    #[error("worker `{name}` is dead: {detail}. {}", dead_next_step(name))]
     Dead { name: String, detail: String },
 
     /// Another turn is still running (or another `send` holds the worker).
@@ -211,6 +208,14 @@ pub enum Error {
         oldest: String,
         upgrade: String,
     },
+}
+
+/// What to do with a dead worker, by name: the sentence its `Dead` error and a `dead` wait end
+/// with on the command line.
+pub fn dead_next_step(name: &str) -> String {
+    format!(
+        "`umbel capture {name}` shows its last screen; to start it again: `umbel kill {name} --purge`, then `umbel spawn --name {name} …` (`umbel prune` removes every dead worker)"
+    )
 }
 
 /// Why a provider's binary cannot be run.

@@ -51,14 +51,6 @@ impl Error {
     }
 }
 
-/// What to do with a dead worker, by name: the sentence its `Dead` error and a `dead` wait end
-/// with on the command line.
-pub fn dead_next_step(name: &str) -> String {
-    format!(
-        "`umbel capture {name}` shows its last screen; to start it again: `umbel kill {name} --purge`, then `umbel spawn --name {name} …` (`umbel prune` removes every dead worker)"
-    )
-}
-
 impl OutcomeKind {
     /// The next step after a wait that ended this way.
     #[rustfmt::skip] // a table: one row per outcome, unwrapped

@@ -69,7 +69,7 @@ pub fn wait(ctx: &Ctx, args: &WaitArgs, json: bool) -> Result<u8> {
         }
         explain_outcome(&args.name, &outcome);
         if outcome.outcome == crate::core::outcome::OutcomeKind::Dead {
-            eprintln!("umbel: {}", crate::core::hints::dead_next_step(&args.name));
+            eprintln!("umbel: {}", crate::core::errors::dead_next_step(&args.name));
         }
     }
     Ok(outcome.outcome.exit_code())

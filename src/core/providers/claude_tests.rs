@@ -397,3 +397,30 @@ fn output_tokens_sum_each_message_once_across_a_tool_turn() {
     // The prompt is in, no model output yet.
     assert_eq!(turn_upto(43).output_tokens, None);
 }
+
+#[test]
+fn onboarding_is_the_flag_in_the_state_file_beside_or_in_the_config_dir() {
+    assert!(onboarded(
+        r#"{"hasCompletedOnboarding":true,"theme":"dark"}"#
+    ));
+    assert!(!onboarded(r#"{"hasCompletedOnboarding":"yes"}"#));
+    assert!(!onboarded(r#"{"theme":"dark"}"#));
+    assert!(!onboarded("not json"));
+    let home = [("HOME".to_string(), "/h".to_string())];
+    assert_eq!(state_file(&home), Some(PathBuf::from("/h/.claude.json")));
+    let moved = [
+        ("HOME".to_string(), "/h".to_string()),
+        ("CLAUDE_CONFIG_DIR".to_string(), "/c".to_string()),
+    ];
+    assert_eq!(state_file(&moved), Some(PathBuf::from("/c/.claude.json")));
+    let file = (PathBuf::from("/h/.claude.json"), "{}".to_string());
+    let check = Claude.sign_in_check(&home, &[file]);
+    assert_eq!(check.level, crate::core::doctor::Level::Warn);
+    assert!(check.detail.contains("hasCompletedOnboarding"), "{check:?}");
+    let missing = Claude.sign_in_check(&home, &[]);
+    let fix = missing.fix.unwrap_or_default();
+    assert!(
+        fix.contains(r#"echo '{"hasCompletedOnboarding":true}' > /h/.claude.json"#),
+        "{fix}"
+    );
+}

@@ -298,3 +298,36 @@ fn an_unknown_choice_is_a_person_s_with_its_question() {
         ],
     );
 }
+
+#[test]
+fn codex_is_signed_in_by_its_auth_file_a_key_or_its_own_model_provider() {
+    use crate::core::doctor::Level;
+    let env = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    let home = env(&[("HOME", "/h")]);
+    let level = |env: &[(String, String)], files: &[(PathBuf, String)]| {
+        Codex.sign_in_check(env, files).level
+    };
+    let warned = Codex.sign_in_check(&home, &[]);
+    assert_eq!(warned.level, Level::Warn);
+    assert!(warned.detail.contains("/h/.codex/auth.json"), "{warned:?}");
+    let auth = (PathBuf::from("/h/.codex/auth.json"), "{}".to_string());
+    assert_eq!(level(&home, &[auth]), Level::Ok);
+    assert_eq!(
+        level(&env(&[("HOME", "/h"), ("CODEX_API_KEY", "k")]), &[]),
+        Level::Ok
+    );
+    let custom = (
+        PathBuf::from("/h/.codex/config.toml"),
+        "model_provider = \"local\"\n".to_string(),
+    );
+    assert_eq!(level(&home, &[custom]), Level::Ok);
+    assert_eq!(
+        Codex.sign_in_files(&env(&[("CODEX_HOME", "/c")]))[0],
+        PathBuf::from("/c/auth.json")
+    );
+}
