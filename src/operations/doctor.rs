@@ -13,7 +13,7 @@ use crate::core::doctor::{
     Check, Level, release_check, state_root_check, tmux_check, version_line,
 };
 use crate::core::errors::{Error, binary_cause_and_remedy};
-use crate::core::providers::{Provider, ProviderModule};
+use crate::core::providers::{Provider, ProviderModule, SignIn};
 use std::path::Path;
 
 use super::cli_release::VERSION_BOUND;
@@ -250,6 +250,10 @@ fn config(ctx: &Ctx, module: &dyn ProviderModule) -> Check {
 
 /// Whether the CLI will open on its prompt: the provider judges its own sign-in files.
 fn sign_in(ctx: &Ctx, module: &dyn ProviderModule) -> Check {
+    let label = format!("{}-sign-in", module.name());
     let files = files::read_existing(module.sign_in_files(&ctx.env));
-    module.sign_in_check(&ctx.env, &files)
+    match module.sign_in(&ctx.env, &files) {
+        SignIn::Ready(how) => Check::ok(&label, how),
+        SignIn::Missing { detail, fix } => Check::warn(&label, detail, fix),
+    }
 }

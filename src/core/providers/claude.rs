@@ -12,7 +12,6 @@
 
 // The provider seam's shared types and helpers (`mod.rs`).
 use super::*;
-use crate::core::doctor::Check;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -112,27 +111,23 @@ pub fn onboarded(state_file_text: &str) -> bool {
 }
 
 /// `umbel doctor`'s judgement of claude's onboarding, from its state file (if it exists).
-fn onboarding_check(file: Option<&Path>, text: Option<&str>) -> Check {
-    let label = sign_in_label("claude");
+fn onboarding(file: Option<&Path>, text: Option<&str>) -> SignIn {
     let Some(file) = file else {
-        return Check::warn(
-            &label,
+        return SignIn::missing(
             "HOME is not set, so claude's state file (.claude.json) is unknown",
             "set HOME",
         );
     };
     let shown = file.display();
     match text {
-        Some(text) if onboarded(text) => Check::ok(&label, format!("{shown}: onboarded")),
-        Some(_) => Check::warn(
-            &label,
+        Some(text) if onboarded(text) => SignIn::Ready(format!("{shown}: onboarded")),
+        Some(_) => SignIn::missing(
             format!(
                 "{shown} lacks \"hasCompletedOnboarding\": true: claude will open on its first-run setup and `spawn`/`-p` stop there (exit 126)"
             ),
             "run `claude` once in a terminal and finish its setup (theme, sign-in)",
         ),
-        None => Check::warn(
-            &label,
+        None => SignIn::missing(
             format!(
                 "{shown} does not exist: claude will open on its first-run setup and `spawn`/`-p` stop there (exit 126)"
             ),
@@ -205,9 +200,9 @@ impl ProviderModule for Claude {
         state_file(env).into_iter().collect()
     }
 
-    fn sign_in_check(&self, env: &[(String, String)], files: &[(PathBuf, String)]) -> Check {
+    fn sign_in(&self, env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
         let text = file_text(files, ".claude.json").map(|(_, text)| text);
-        onboarding_check(state_file(env).as_deref(), text)
+        onboarding(state_file(env).as_deref(), text)
     }
 
     fn refusal(&self, screen: &str, env: &[(String, String)]) -> Option<String> {

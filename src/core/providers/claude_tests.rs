@@ -414,11 +414,13 @@ fn onboarding_is_the_flag_in_the_state_file_beside_or_in_the_config_dir() {
     ];
     assert_eq!(state_file(&moved), Some(PathBuf::from("/c/.claude.json")));
     let file = (PathBuf::from("/h/.claude.json"), "{}".to_string());
-    let check = Claude.sign_in_check(&home, &[file]);
-    assert_eq!(check.level, crate::core::doctor::Level::Warn);
-    assert!(check.detail.contains("hasCompletedOnboarding"), "{check:?}");
-    let missing = Claude.sign_in_check(&home, &[]);
-    let fix = missing.fix.unwrap_or_default();
+    let SignIn::Missing { detail, .. } = Claude.sign_in(&home, &[file]) else {
+        panic!("not onboarded")
+    };
+    assert!(detail.contains("hasCompletedOnboarding"), "{detail}");
+    let SignIn::Missing { fix, .. } = Claude.sign_in(&home, &[]) else {
+        panic!("no state file")
+    };
     assert!(
         fix.contains(r#"echo '{"hasCompletedOnboarding":true}' > /h/.claude.json"#),
         "{fix}"

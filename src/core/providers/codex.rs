@@ -16,7 +16,6 @@
 use super::codex_config::worker_config;
 // The provider seam's shared types and helpers (`mod.rs`).
 use super::*;
-use crate::core::doctor::Check;
 use crate::core::errors::Result;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
@@ -86,27 +85,25 @@ const KEY_VARS: &[&str] = &["OPENAI_API_KEY", "CODEX_API_KEY"];
 
 /// `umbel doctor`'s judgement of codex's sign-in: its `auth.json`, a key in the environment, or
 /// a custom `model_provider` in `config.toml` (which opens no sign-in screen).
-fn sign_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> Check {
-    let label = sign_in_label("codex");
+fn signed_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
     if let Some((path, _)) = file_text(files, AUTH_FILE) {
-        return Check::ok(&label, path.display().to_string());
+        return SignIn::Ready(path.display().to_string());
     }
     if let Some(var) = KEY_VARS.iter().find(|v| env_get(env, v).is_some()) {
-        return Check::ok(&label, format!("{var} is set"));
+        return SignIn::Ready(format!("{var} is set"));
     }
     let custom = file_text(files, "config.toml").is_some_and(|(_, text)| {
         text.parse::<toml_edit::DocumentMut>()
             .is_ok_and(|doc| doc.get("model_provider").is_some())
     });
     if custom {
-        return Check::ok(&label, "config.toml names its own model_provider");
+        return SignIn::Ready("config.toml names its own model_provider".into());
     }
     let auth = user_home(env).map_or_else(
         || "~/.codex/auth.json".to_string(),
         |home| home.join(AUTH_FILE).display().to_string(),
     );
-    Check::warn(
-        &label,
+    SignIn::missing(
         format!(
             "no {auth} and neither OPENAI_API_KEY nor CODEX_API_KEY is set: codex will open on its sign-in screen and `spawn`/`-p` stop there (exit 126)"
         ),
@@ -125,8 +122,8 @@ impl ProviderModule for Codex {
             .unwrap_or_default()
     }
 
-    fn sign_in_check(&self, env: &[(String, String)], files: &[(PathBuf, String)]) -> Check {
-        sign_in(env, files)
+    fn sign_in(&self, env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
+        signed_in(env, files)
     }
 
     fn launch(&self, input: &LaunchInput<'_>) -> Result<LaunchSpec> {

@@ -301,7 +301,6 @@ fn an_unknown_choice_is_a_person_s_with_its_question() {
 
 #[test]
 fn codex_is_signed_in_by_its_auth_file_a_key_or_its_own_model_provider() {
-    use crate::core::doctor::Level;
     let env = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
         pairs
             .iter()
@@ -309,23 +308,21 @@ fn codex_is_signed_in_by_its_auth_file_a_key_or_its_own_model_provider() {
             .collect()
     };
     let home = env(&[("HOME", "/h")]);
-    let level = |env: &[(String, String)], files: &[(PathBuf, String)]| {
-        Codex.sign_in_check(env, files).level
+    let ready = |env: &[(String, String)], files: &[(PathBuf, String)]| {
+        matches!(Codex.sign_in(env, files), SignIn::Ready(_))
     };
-    let warned = Codex.sign_in_check(&home, &[]);
-    assert_eq!(warned.level, Level::Warn);
-    assert!(warned.detail.contains("/h/.codex/auth.json"), "{warned:?}");
+    let SignIn::Missing { detail, .. } = Codex.sign_in(&home, &[]) else {
+        panic!("nothing signs it in")
+    };
+    assert!(detail.contains("/h/.codex/auth.json"), "{detail}");
     let auth = (PathBuf::from("/h/.codex/auth.json"), "{}".to_string());
-    assert_eq!(level(&home, &[auth]), Level::Ok);
-    assert_eq!(
-        level(&env(&[("HOME", "/h"), ("CODEX_API_KEY", "k")]), &[]),
-        Level::Ok
-    );
+    assert!(ready(&home, &[auth]));
+    assert!(ready(&env(&[("HOME", "/h"), ("CODEX_API_KEY", "k")]), &[]));
     let custom = (
         PathBuf::from("/h/.codex/config.toml"),
         "model_provider = \"local\"\n".to_string(),
     );
-    assert_eq!(level(&home, &[custom]), Level::Ok);
+    assert!(ready(&home, &[custom]));
     assert_eq!(
         Codex.sign_in_files(&env(&[("CODEX_HOME", "/c")]))[0],
         PathBuf::from("/c/auth.json")

@@ -15,7 +15,6 @@
 
 // The provider seam's shared types and helpers (`mod.rs`).
 use super::*;
-use crate::core::doctor::Check;
 use crate::core::errors::{Error, Result};
 use crate::core::worker_env::ProviderEnv;
 use json_comments::{CommentSettings, StripComments};
@@ -199,13 +198,12 @@ const KEY_VARS: &[&str] = &["GEMINI_API_KEY", "GOOGLE_API_KEY"];
 /// `~/.gemini/.env`, Vertex AI, an auth type chosen in settings.json, or Google sign-in
 /// credentials (`oauth_creds.json`). Without any, gemini opens "How would you like to
 /// authenticate", which umbel refuses as a sign-in screen.
-fn sign_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> Check {
-    let label = sign_in_label("gemini");
+fn signed_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
     if let Some(var) = KEY_VARS.iter().find(|v| env_get(env, v).is_some()) {
-        return Check::ok(&label, format!("{var} is set"));
+        return SignIn::Ready(format!("{var} is set"));
     }
     if env_get(env, "GOOGLE_GENAI_USE_VERTEXAI").is_some() {
-        return Check::ok(&label, "GOOGLE_GENAI_USE_VERTEXAI is set");
+        return SignIn::Ready("GOOGLE_GENAI_USE_VERTEXAI is set".into());
     }
     let in_dot_env = file_text(files, ".env").is_some_and(|(_, text)| {
         text.lines().any(|l| {
@@ -215,7 +213,7 @@ fn sign_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> Check {
         })
     });
     if in_dot_env {
-        return Check::ok(&label, ".env holds an API key");
+        return SignIn::Ready(".env holds an API key".into());
     }
     let chosen = file_text(files, "settings.json").and_then(|(_, text)| {
         let plain = StripComments::with_settings(CommentSettings::c_style(), text.as_bytes());
@@ -226,13 +224,12 @@ fn sign_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> Check {
     let creds = file_text(files, "oauth_creds.json").is_some();
     match chosen {
         Some(kind) if kind != "oauth-personal" || creds => {
-            return Check::ok(&label, format!("settings.json: auth {kind}"));
+            return SignIn::Ready(format!("settings.json: auth {kind}"));
         }
-        None if creds => return Check::ok(&label, "oauth_creds.json (Google sign-in)"),
+        None if creds => return SignIn::Ready("oauth_creds.json (Google sign-in)".into()),
         _ => {}
     }
-    Check::warn(
-        &label,
+    SignIn::missing(
         "neither GEMINI_API_KEY nor GOOGLE_API_KEY is set and gemini has no saved sign-in: it will open on \"How would you like to authenticate\" and `spawn`/`-p` stop there (exit 126)",
         "export GEMINI_API_KEY=<your key>, or run `gemini` once in a terminal and sign in (a fake gemini takes any value: export GEMINI_API_KEY=fake)",
     )
@@ -253,8 +250,8 @@ impl ProviderModule for Gemini {
             .collect()
     }
 
-    fn sign_in_check(&self, env: &[(String, String)], files: &[(PathBuf, String)]) -> Check {
-        sign_in(env, files)
+    fn sign_in(&self, env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
+        signed_in(env, files)
     }
 
     fn launch(&self, input: &LaunchInput<'_>) -> crate::core::errors::Result<LaunchSpec> {

@@ -404,11 +404,17 @@ fn an_unknown_choice_is_a_person_s_with_its_question() {
 
 #[test]
 fn gemini_is_signed_in_by_a_key_a_chosen_auth_type_or_saved_google_credentials() {
-    use crate::core::doctor::Level;
+    #[derive(Debug, PartialEq)]
+    enum Level {
+        Ok,
+        Warn,
+    }
     let home = vec![("HOME".to_string(), "/h".to_string())];
-    let level = |env: &[(String, String)], files: &[(PathBuf, String)]| {
-        Gemini.sign_in_check(env, files).level
-    };
+    let level =
+        |env: &[(String, String)], files: &[(PathBuf, String)]| match Gemini.sign_in(env, files) {
+            SignIn::Ready(_) => Level::Ok,
+            SignIn::Missing { .. } => Level::Warn,
+        };
     assert_eq!(level(&home, &[]), Level::Warn);
     let mut keyed = home.clone();
     keyed.push(("GOOGLE_API_KEY".into(), "k".into()));

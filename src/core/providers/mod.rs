@@ -14,7 +14,6 @@ pub mod release;
 pub mod tool_action;
 pub mod why;
 
-use super::doctor::Check;
 use super::worker_env::ProviderEnv;
 pub use permission::OnPermission;
 pub use release::{Change, Releases, Support, Version};
@@ -278,9 +277,9 @@ pub trait ProviderModule: Sync {
         Vec::new()
     }
     /// Judges, from those files that exist (path, content) and umbel's environment, whether the
-    /// CLI is signed in and onboarded: `ok`, or a `warn` with the exact remedy.
-    fn sign_in_check(&self, _env: &[(String, String)], _files: &[(PathBuf, String)]) -> Check {
-        Check::ok(&sign_in_label(self.name()), "nothing to check")
+    /// CLI is signed in and onboarded, or what is missing and the exact remedy.
+    fn sign_in(&self, _env: &[(String, String)], _files: &[(PathBuf, String)]) -> SignIn {
+        SignIn::Ready("nothing to check".into())
     }
     /// Builds the launch, or says which of the user's files it cannot build on.
     fn launch(&self, input: &LaunchInput<'_>) -> crate::core::errors::Result<LaunchSpec>;
@@ -376,9 +375,25 @@ pub trait ProviderModule: Sync {
     }
 }
 
-/// The name of a provider's sign-in check in `umbel doctor` (`claude-sign-in`).
-pub fn sign_in_label(provider: &str) -> String {
-    format!("{provider}-sign-in")
+/// What a CLI's files and environment say about its sign-in and onboarding (`umbel doctor`'s
+/// `NAME-sign-in` line).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SignIn {
+    /// It will open on its prompt: how it is signed in.
+    Ready(String),
+    /// It will open on a sign-in or first-run screen (where spawn stops, exit 126): why, and
+    /// the exact remedy.
+    Missing { detail: String, fix: String },
+}
+
+impl SignIn {
+    /// A missing sign-in: what is missing and what to do.
+    pub fn missing(detail: impl Into<String>, fix: impl Into<String>) -> Self {
+        SignIn::Missing {
+            detail: detail.into(),
+            fix: fix.into(),
+        }
+    }
 }
 
 /// The content of the file named `file` among the files read for a check, if it exists.
