@@ -2,6 +2,7 @@
 # The demo behind `just demo`: umbel drives the fake claude, codex and gemini (sim crate) in a
 # private tmux server, in a throw-away state root and HOME, so no real CLI or subscription is
 # involved.
+# shellcheck disable=SC2016 # the commands are single-quoted to be shown and run as typed
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 umbel="$top/target/debug/umbel"
@@ -18,56 +19,55 @@ export GEMINI_API_KEY=fake-demo-key
 mkdir -p "$HOME" "$sandbox/project"
 # The fake claude, like the real one, wants onboarding done; the trust dialog umbel answers itself.
 printf '{"hasCompletedOnboarding":true,"theme":"dark"}\n' >"$HOME/.claude.json"
-cleanup() { "$umbel" kill --all --purge >/dev/null 2>&1 || true; rm -rf "$sandbox"; }
+cleanup() { umbel kill --all --purge >/dev/null 2>&1 || true; rm -rf "$sandbox"; }
 trap cleanup EXIT
+# `umbel` below is this build; the fakes are UMBEL_*_BIN above (`just try` puts them on PATH
+# as claude, codex and gemini instead: the same commands work there).
+export PATH="$top/target/debug:$PATH"
 cd "$sandbox/project"
 
-step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
+# Prints a command exactly as it is run (quotes kept), then runs that same text.
+run() { printf '\n\033[1m$ %s\033[0m\n' "$1"; eval "$1"; }
 
-step umbel -p "Say hello"
-"$umbel" -p "Say hello"
+echo "umbel demo on the fakes, in $sandbox (removed at the end). Every command is shown exactly"
+echo "as it runs: paste them into \`just try\`'s shell to run them yourself."
 
-step umbel -p "Say hello" --output-format json
-"$umbel" -p "Say hello" --output-format json
+run 'umbel -p "Say hello"'
+run 'umbel -p "Say hello" --output-format json'
+run 'umbel -p "Say hello" --provider codex --output-format json'
+run 'umbel -p "Say hello" --provider gemini'
+run 'umbel spawn --name demo'
+run 'pos=$(umbel send demo "Write a haiku about tmux")'
+run 'echo "$pos"'
+run 'umbel wait demo --since "$pos"'
+run 'umbel read demo'
+run 'umbel ls'
+run 'umbel kill demo --purge'
 
-step umbel -p "Say hello" --provider codex --output-format json
-"$umbel" -p "Say hello" --provider codex --output-format json
-
-step umbel -p "Say hello" --provider gemini
-"$umbel" -p "Say hello" --provider gemini
-
-step umbel spawn --name demo
-"$umbel" spawn --name demo
-# shellcheck disable=SC2016 # printed for the reader as typed
-step 'pos=$(umbel send demo "Write a haiku about tmux")'
-pos=$("$umbel" send demo "Write a haiku about tmux")
-echo "$pos"
-step umbel wait demo --since "$pos"
-"$umbel" wait demo --since "$pos"
-step umbel read demo
-"$umbel" read demo
-step umbel ls
-"$umbel" ls
-step umbel kill demo --purge
-"$umbel" kill demo --purge
-
-# Guardrails (docs/guardrails.md): the fake answers wrong first, right after umbel's feedback.
+# Guardrails (docs/guardrails.md): the fake answers wrong first, right after umbel's feedback;
+# which reply it gives is its scenario (docs/simulator.md), handed to it with --env.
+verdict=$(cat <<'CMD'
 cat >verdict.json <<'JSON'
 {"type": "object", "required": ["verdict"], "properties": {"verdict": {"enum": ["pass", "fail"]}}}
 JSON
+CMD
+)
+run "$verdict"
+scenario=$(cat <<'CMD'
 cat >scenario.json <<'JSON'
 {"turns": [
   {"match": "Judge", "reply": "I would say it passes."},
   {"match": "[umbel] Your answer was rejected", "reply": "```json\n{\"verdict\": \"pass\"}\n```"}
 ]}
 JSON
-step umbel -p "Judge the haiku; answer as JSON" --schema verdict.json
-"$umbel" -p "Judge the haiku; answer as JSON" --schema verdict.json --env UMBEL_SIM_SCENARIO="$PWD/scenario.json"
+CMD
+)
+run "$scenario"
+run 'umbel -p "Judge the haiku; answer as JSON" --schema verdict.json --env UMBEL_SIM_SCENARIO="$PWD/scenario.json"'
 
-printf '{"default": {"reply": "Still working on it."}}\n' >stubborn.json
-"$umbel" spawn --name stubborn --env UMBEL_SIM_SCENARIO="$PWD/stubborn.json" >/dev/null
-step umbel send stubborn "Finish the job" --accept "grep -q finished" --max-attempts 2
-"$umbel" send stubborn "Finish the job" --accept "grep -q finished" --max-attempts 2
-step umbel wait stubborn
-"$umbel" wait stubborn || echo "(exit $?)"
-
+# A worker whose answer never passes its check: the outcome is `rejected`, exit 121.
+run "echo '{\"default\": {\"reply\": \"Still working on it.\"}}' >stubborn.json"
+run 'umbel spawn --name stubborn --env UMBEL_SIM_SCENARIO="$PWD/stubborn.json"'
+run 'umbel send stubborn "Finish the job" --accept "grep -q finished" --max-attempts 2'
+run 'umbel wait stubborn' ||
+  echo "(exit $?: rejected, as intended: the answer never contains \"finished\", so both attempts fail the check)"

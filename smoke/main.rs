@@ -1,8 +1,9 @@
 //! Real-CLI smoke tests: for each of claude, codex and gemini, spawn → send → wait → read → kill
 //! and `-p`, on the real binary, with your real sign-in (this spends subscription budget).
 //!
-//! Gated: they run only with `UMBEL_SMOKE=1` (`just smoke`); otherwise each test prints
-//! `SKIPPED: set UMBEL_SMOKE=1` and passes. `UMBEL_SMOKE_PROVIDERS=claude,codex` picks providers
+//! Gated twice: the three tests are `#[ignore]`d, so `cargo test`/`nextest` list them as skipped
+//! rather than passed, and `just smoke` runs them (`--ignored`) only with `UMBEL_SMOKE=1`;
+//! without it each prints `SKIPPED: set UMBEL_SMOKE=1` and spends nothing. `UMBEL_SMOKE_PROVIDERS=claude,codex` picks providers
 //! (default all three). A picked provider whose binary is missing fails with
 //! `claude: not found on PATH (set UMBEL_CLAUDE_BIN)`, never a silent pass.
 //!
@@ -174,16 +175,19 @@ fn smoke(provider: &str) {
 }
 
 #[test]
+#[ignore = "the real claude, spending your subscription: UMBEL_SMOKE=1 just smoke"]
 fn smoke_claude() {
     smoke("claude");
 }
 
 #[test]
+#[ignore = "the real codex, spending your subscription: UMBEL_SMOKE=1 just smoke"]
 fn smoke_codex() {
     smoke("codex");
 }
 
 #[test]
+#[ignore = "the real gemini, spending your subscription: UMBEL_SMOKE=1 just smoke"]
 fn smoke_gemini() {
     smoke("gemini");
 }

@@ -35,6 +35,11 @@ pub fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
+/// Whether anything (a file, a folder) is at `path`, following links.
+pub fn exists(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok()
+}
+
 /// Whether `path` is a file someone may execute.
 pub fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;

@@ -47,7 +47,8 @@ pub struct SpawnArgs {
     #[schemars(with = "Vec<String>")]
     pub env: Vec<EnvSpec>,
     /// Skip the CLI's permission prompts (claude: bypassPermissions); the same as
-    /// `--on-permission allow`.
+    /// `--on-permission allow`. As root, claude allows it only with `IS_SANDBOX=1` (exactly
+    /// `1`) in the environment or passed with `--env IS_SANDBOX=1`.
     #[arg(long)]
     #[serde(default)]
     pub unattended: bool,

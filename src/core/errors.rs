@@ -23,12 +23,16 @@ pub enum Error {
     #[error("`--cwd {}` is not a directory: {reason}", path.display())]
     CwdMissing { path: PathBuf, reason: String },
 
-    /// The provider's binary could not be found.
-    #[error("{provider} binary `{bin}` not found on PATH (set {env_var} to its location)")]
+    /// The provider's binary could not be found: the default name not on PATH, or what its
+    /// `UMBEL_*_BIN` variable names missing or not executable.
+    #[error("{}", binary_not_found(provider, bin, env_var, *from_env, *problem))]
     BinaryNotFound {
         provider: &'static str,
         bin: String,
         env_var: &'static str,
+        /// Whether `bin` came from `env_var` (else it is the provider's default name).
+        from_env: bool,
+        problem: BinProblem,
     },
 
     /// A worker of that name already exists (alive, or as a tombstone).
@@ -40,7 +44,7 @@ pub enum Error {
     NotFound { name: String },
 
     /// The worker's process has ended, so the verb cannot act on it.
-    #[error("worker `{name}` is dead: {detail}")]
+    #[error("worker `{name}` is dead: {detail}. {}", dead_next_step(name))]
     Dead { name: String, detail: String },
 
     /// Another turn is still running (or another `send` holds the worker).
@@ -57,7 +61,7 @@ pub enum Error {
 
     /// The CLI opened on a sign-in or onboarding screen; a person has to sign in first.
     #[error(
-        "{provider} is not signed in here: it opened on its sign-in screen (\"{line}\"). Run `{bin}` once in a terminal and sign in, then spawn again"
+        "{provider} is not signed in here: it opened on its sign-in or first-run screen (\"{line}\"). Run `{bin}` once in a terminal and sign in (or finish its setup), then spawn again; `umbel doctor` names what is missing ({provider}-sign-in)"
     )]
     SignIn {
         provider: &'static str,
@@ -204,6 +208,67 @@ pub enum Error {
         oldest: String,
         upgrade: String,
     },
+}
+
+/// What to do with a dead worker, by name: the sentence its `Dead` error and a `dead` wait end
+/// with on the command line.
+pub fn dead_next_step(name: &str) -> String {
+    format!(
+        "`umbel capture {name}` shows its last screen; to start it again: `umbel kill {name} --purge`, then `umbel spawn --name {name} …` (`umbel prune` removes every dead worker)"
+    )
+}
+
+/// Why a provider's binary cannot be run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinProblem {
+    /// A bare name that no folder on PATH holds as a program.
+    NotOnPath,
+    /// A path (it holds a `/`) where there is no file.
+    NoSuchFile,
+    /// A path to something that is not an executable file (a folder, a file without `x`).
+    NotExecutable,
+}
+
+/// The binary error's message: the value that failed, where it came from, and the remedy that
+/// fits it (a set `UMBEL_*_BIN` is named with its value, never told to be set).
+fn binary_not_found(
+    provider: &str,
+    bin: &str,
+    env_var: &str,
+    from_env: bool,
+    problem: BinProblem,
+) -> String {
+    let (cause, remedy) = binary_cause_and_remedy(provider, bin, env_var, from_env, problem);
+    format!("{cause} ({remedy})")
+}
+
+/// [`Error::BinaryNotFound`] in two parts, the cause and the remedy (`umbel doctor` shows them
+/// in their own places).
+pub fn binary_cause_and_remedy(
+    provider: &str,
+    bin: &str,
+    env_var: &str,
+    from_env: bool,
+    problem: BinProblem,
+) -> (String, String) {
+    let what = match problem {
+        BinProblem::NotOnPath => "not found on PATH",
+        BinProblem::NoSuchFile => "no such file",
+        BinProblem::NotExecutable => "not an executable file",
+    };
+    if from_env {
+        (
+            format!("{env_var}={bin}: {what}"),
+            format!(
+                "point {env_var} at the {provider} program, or unset it to use `{provider}` on PATH"
+            ),
+        )
+    } else {
+        (
+            format!("{provider} binary `{bin}` {what}"),
+            format!("install {provider}, or set {env_var} to its location"),
+        )
+    }
 }
 
 /// What to do about an unreadable state file, by which file it is: a worker's meta.json, a

@@ -46,6 +46,16 @@ impl Shown {
         }
     }
 
+    /// The word `ls`, `status` and `top` show a person for a worker, from its status alone
+    /// (which carries its last turn's span). A worker umbel cannot read keeps status's word
+    /// (`corrupt`, `unreachable`, `gone`); `--json` keeps status's `state` for programs.
+    pub fn word(status: &WorkerStatus) -> &'static str {
+        match status.state {
+            ListedState::Unreadable(_) => status.state.as_str(),
+            ListedState::Worker(_) => Shown::of(status, &TurnSpan::of_status(status)).label(),
+        }
+    }
+
     /// The state of a worker from its status and its last turn.
     pub fn of(status: &WorkerStatus, turn: &TurnSpan) -> Shown {
         match status.state {
@@ -71,6 +81,14 @@ pub struct TurnSpan {
 }
 
 impl TurnSpan {
+    /// The last turn as `status` read it from the worker's log (here or on its host).
+    pub fn of_status(status: &WorkerStatus) -> TurnSpan {
+        TurnSpan {
+            started_ms: status.turn_started_at,
+            ended_ms: status.turn_ended_at,
+        }
+    }
+
     /// The last turn in `events` (the whole log, oldest first).
     pub fn of(events: &[ClassifiedEvent]) -> TurnSpan {
         let Some(submit) = events

@@ -32,7 +32,7 @@ Examples:
   umbel spawn --name w1                         claude in the current folder
   umbel spawn --name rev --provider codex --cwd ~/proj
   umbel spawn --name g1 --provider gemini --env GEMINI_API_KEY    pass a secret by name
-  umbel spawn --name bot --unattended --json    skip permission prompts; print meta.json";
+  umbel spawn --name bot --unattended --json    skip permission prompts (as root: IS_SANDBOX=1)";
 
 pub const SEND: &str = "\
 Examples:

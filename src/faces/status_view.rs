@@ -1,6 +1,9 @@
 //! `status` and `ls` as text: one worker as `key: value` lines, the fleet as an aligned table.
+//! The state is said in `top`'s words (`idle`, `done`, `working`, …: [`Shown::word`]), one
+//! vocabulary for a person; `--json` keeps `state` as `status` defines it, for programs.
 
 use super::output::outln;
+use crate::core::fleet::Shown;
 use crate::core::status::WorkerStatus;
 
 /// One worker in detail.
@@ -8,7 +11,7 @@ pub fn print_one(s: &WorkerStatus) {
     let mut lines = vec![
         format!("name:      {}", s.name),
         format!("provider:  {}", s.provider),
-        format!("state:     {}", s.state.as_str()),
+        format!("state:     {}", Shown::word(s)),
     ];
     if let Some(problem) = &s.problem {
         lines.push(format!("problem:   {problem}"));
@@ -67,7 +70,7 @@ pub fn print_table(list: &[WorkerStatus]) {
             }
             row.extend([
                 s.provider.clone(),
-                s.state.as_str().to_string(),
+                Shown::word(s).to_string(),
                 age(s.created_at, now),
                 s.cwd.clone(),
             ]);

@@ -68,6 +68,9 @@ pub fn wait(ctx: &Ctx, args: &WaitArgs, json: bool) -> Result<u8> {
             None => outln(outcome.outcome.as_str()),
         }
         explain_outcome(&args.name, &outcome);
+        if outcome.outcome == crate::core::outcome::OutcomeKind::Dead {
+            eprintln!("umbel: {}", crate::core::errors::dead_next_step(&args.name));
+        }
     }
     Ok(outcome.outcome.exit_code())
 }

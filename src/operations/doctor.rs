@@ -12,7 +12,8 @@ use crate::adapters::state::{EVENT_SH, LAUNCH_SH};
 use crate::core::doctor::{
     Check, Level, release_check, state_root_check, tmux_check, version_line,
 };
-use crate::core::providers::{Provider, ProviderModule};
+use crate::core::errors::{Error, binary_cause_and_remedy};
+use crate::core::providers::{Provider, ProviderModule, SignIn};
 use std::path::Path;
 
 use super::cli_release::VERSION_BOUND;
@@ -29,8 +30,11 @@ pub fn doctor(ctx: &Ctx) -> Vec<Check> {
         let module = provider.module();
         checks.push(binary(ctx, module));
         checks.push(config(ctx, module));
+        if resolve_bin(ctx, module).is_ok() {
+            checks.push(sign_in(ctx, module));
+        }
     }
-    no_provider_is_a_failure(&mut checks);
+    no_provider_note(&mut checks);
     checks.extend(super::remote::doctor::host_checks(ctx));
     checks
 }
@@ -45,22 +49,23 @@ pub fn unusable_state(err: &crate::core::errors::Error) -> Check {
     )
 }
 
-/// One missing provider is a warning; none usable at all is a failure.
-fn no_provider_is_a_failure(checks: &mut [Check]) {
+/// A missing CLI is a warning, never a failure: umbel itself works without any (`just demo`
+/// and `just try` drive it on the fakes), so doctor exits 1 only for what breaks umbel. With
+/// none usable at all, one more line says so and what needs none.
+fn no_provider_note(checks: &mut Vec<Check>) {
     let names: Vec<&str> = <Provider as clap::ValueEnum>::value_variants()
         .iter()
         .map(|p| p.as_str())
         .collect();
-    let mut binaries = checks
-        .iter_mut()
-        .filter(|c| names.contains(&c.name.as_str()));
-    if binaries.all(|c| c.level != Level::Ok) {
-        for check in checks
-            .iter_mut()
-            .filter(|c| names.contains(&c.name.as_str()))
-        {
-            check.level = Level::Fail;
-        }
+    let usable = checks
+        .iter()
+        .any(|c| names.contains(&c.name.as_str()) && c.level == Level::Ok);
+    if !usable {
+        checks.push(Check::warn(
+            "providers",
+            format!("none of {} can be run here, so no worker can start", names.join(", ")),
+            "install one and sign in (docs/getting-started.md); `just demo` and `just try` need none of them: they run umbel on the fake CLIs",
+        ));
     }
 }
 
@@ -151,20 +156,18 @@ fn binary(ctx: &Ctx, module: &dyn ProviderModule) -> Check {
     let name = module.name();
     let bin = match resolve_bin(ctx, module) {
         Ok(bin) => bin,
-        Err(_) => {
-            let wanted = ctx
-                .var(module.bin_env_var())
-                .filter(|v| !v.is_empty())
-                .unwrap_or(module.default_bin());
-            return Check::warn(
-                name,
-                format!("`{wanted}` not found on PATH"),
-                format!(
-                    "install {name}, or set {} to its location (needed only to use {name})",
-                    module.bin_env_var()
-                ),
-            );
+        Err(Error::BinaryNotFound {
+            provider,
+            bin,
+            env_var,
+            from_env,
+            problem,
+        }) => {
+            let (cause, remedy) =
+                binary_cause_and_remedy(provider, &bin, env_var, from_env, problem);
+            return Check::warn(name, cause, format!("{remedy} (needed only to use {name})"));
         }
+        Err(e) => return Check::fail(name, e.to_string(), e.hint()),
     };
     match super::cli_release::learn(ctx, module, &bin, &ctx.env) {
         Some(release) => release_check(name, &bin.to_string_lossy(), module.releases(), release),
@@ -242,5 +245,15 @@ fn config(ctx: &Ctx, module: &dyn ProviderModule) -> Check {
             "HOME is not set, so the configuration folder is unknown",
             "set HOME",
         ),
+    }
+}
+
+/// Whether the CLI will open on its prompt: the provider judges its own sign-in files.
+fn sign_in(ctx: &Ctx, module: &dyn ProviderModule) -> Check {
+    let label = format!("{}-sign-in", module.name());
+    let files = files::read_existing(module.sign_in_files(&ctx.env));
+    match module.sign_in(&ctx.env, &files) {
+        SignIn::Ready(how) => Check::ok(&label, how),
+        SignIn::Missing { detail, fix } => Check::warn(&label, detail, fix),
     }
 }

@@ -130,10 +130,7 @@ fn read_worker(ctx: &Ctx, status: &WorkerStatus) -> Read {
         position: status.position,
         state: status.state.as_str(),
         // As `status` read it from the same log (here or on the worker's host).
-        turn: TurnSpan {
-            started_ms: status.turn_started_at,
-            ended_ms: status.turn_ended_at,
-        },
+        turn: TurnSpan::of_status(status),
         line: String::new(),
     };
     if let Some(host) = &status.host {

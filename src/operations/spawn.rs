@@ -8,7 +8,7 @@ use super::startup::await_ready;
 use crate::adapters::{files, host};
 use crate::core::args::{OnPermission, SpawnArgs};
 use crate::core::duration::{DEFAULT_STARTUP, parse_or};
-use crate::core::errors::{Error, Result};
+use crate::core::errors::{BinProblem, Error, Result};
 use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
 use crate::core::providers::flags::{self, Given};
@@ -166,7 +166,7 @@ fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result
     ctx.state.write_meta(&meta, name)?;
     start_cli(ctx, plan, name, &meta, spec)?;
     let given: Vec<&str> = args.env.iter().map(|spec| spec.name()).collect();
-    await_ready(ctx, name, &meta, plan.startup_timeout, &given)?;
+    await_ready(ctx, name, &meta, plan.startup_timeout, &given, &plan.env)?;
     meta.ready_at = Some(host::now_ms());
     ctx.state.write_meta(&meta, name)?;
     Ok(meta)
@@ -295,16 +295,24 @@ fn resolve_cwd(cwd: Option<&Path>) -> Result<PathBuf> {
 
 /// The provider's binary: its override variable, else its default name, looked up on PATH.
 pub fn resolve_bin(ctx: &Ctx, provider: &dyn ProviderModule) -> Result<PathBuf> {
-    let wanted = ctx
-        .var(provider.bin_env_var())
-        .filter(|v| !v.is_empty())
-        .unwrap_or(provider.default_bin())
-        .to_string();
-    let not_found = || Error::BinaryNotFound {
-        provider: provider.name(),
-        bin: wanted.clone(),
-        env_var: provider.bin_env_var(),
-    };
+    let set = ctx.var(provider.bin_env_var()).filter(|v| !v.is_empty());
+    let wanted = set.unwrap_or(provider.default_bin()).to_string();
     let here = host::current_dir().unwrap_or_default();
-    ctx.find_program(&wanted, &here).ok_or_else(not_found)
+    if let Some(found) = ctx.find_program(&wanted, &here) {
+        return Ok(found);
+    }
+    let problem = if !wanted.contains('/') {
+        BinProblem::NotOnPath
+    } else if host::exists(&here.join(&wanted)) {
+        BinProblem::NotExecutable
+    } else {
+        BinProblem::NoSuchFile
+    };
+    Err(Error::BinaryNotFound {
+        provider: provider.name(),
+        bin: wanted,
+        env_var: provider.bin_env_var(),
+        from_env: set.is_some(),
+        problem,
+    })
 }

@@ -30,13 +30,15 @@ const MAX_PRESSES: u32 = 6;
 const PERSON_SETTLE: Duration = Duration::from_millis(1000);
 
 /// Waits until the worker is ready, or fails with what the screen showed. `given_env` names the
-/// variables the user passed explicitly (`--env`): their consent for dialogs that ask about them.
+/// variables the user passed explicitly (`--env`): their consent for dialogs that ask about them;
+/// `env` is the worker's whole environment (a refusal's remedy may depend on it).
 pub fn await_ready(
     ctx: &Ctx,
     name: &WorkerName,
     meta: &Meta,
     timeout: Duration,
     given_env: &[&str],
+    env: &[(String, String)],
 ) -> Result<()> {
     let session = &meta.tmux_session;
     let deadline = Instant::now() + timeout;
@@ -57,7 +59,7 @@ pub fn await_ready(
         }
         let pane = ctx.tmux.pane(session)?;
         if pane.liveness != Liveness::Alive {
-            return Err(died(ctx, name, meta, &pane.liveness));
+            return Err(died(ctx, name, meta, &pane.liveness, env));
         }
         let screen = ctx.tmux.capture(session, false)?;
         match startup.read(screen)? {
@@ -174,7 +176,13 @@ impl Startup<'_> {
 }
 
 /// The CLI ended (or its session vanished) before it was ready: why, and its last screen.
-fn died(ctx: &Ctx, name: &WorkerName, meta: &Meta, liveness: &Liveness) -> Error {
+fn died(
+    ctx: &Ctx,
+    name: &WorkerName,
+    meta: &Meta,
+    liveness: &Liveness,
+    env: &[(String, String)],
+) -> Error {
     let session = &meta.tmux_session;
     let screen = ctx.tmux.capture(session, true).ok();
     let mut detail = match (ctx.state.read_exit(name), liveness) {
@@ -186,7 +194,7 @@ fn died(ctx: &Ctx, name: &WorkerName, meta: &Meta, liveness: &Liveness) -> Error
     };
     if let Some(why) = screen
         .as_deref()
-        .and_then(|s| meta.provider.module().refusal(s))
+        .and_then(|s| meta.provider.module().refusal(s, env))
     {
         detail = format!("{detail}: {why}");
     }

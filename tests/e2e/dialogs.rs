@@ -46,6 +46,22 @@ fn unattended_claude_as_root_is_refused_with_the_cause_and_the_remedy() {
 }
 
 #[test]
+fn unattended_claude_as_root_with_is_sandbox_yes_is_told_that_only_1_counts() {
+    // Some containers set IS_SANDBOX=yes; claude 2.1.332 refuses `yes` and `true`.
+    let mut sb = Sandbox::new();
+    sb.var("IS_SANDBOX", "yes");
+    let err = sb
+        .cmd("spawn --name r1 --unattended --env UMBEL_SIM_UID=0")
+        .status(1)
+        .stderr();
+    assert!(
+        err.contains("IS_SANDBOX is `yes` here, but claude accepts only `IS_SANDBOX=1`"),
+        "{err}"
+    );
+    assert!(sb.worker_dirs().is_empty(), "nothing is left");
+}
+
+#[test]
 fn a_user_default_mode_keeps_the_auto_mode_opt_in_closed_and_the_settings_untouched() {
     let sb = Sandbox::new();
     let dir = sb.home.join(".claude");

@@ -160,3 +160,44 @@ fn two_spawns_racing_on_one_name_have_one_winner(provider: &str) {
     );
     assert_eq!(sb.ls().len(), 1);
 }
+
+#[test]
+fn ls_and_status_say_idle_then_done_in_tops_words_and_json_keeps_ready() {
+    let sb = Sandbox::new();
+    sb.spawn("v1", &[]);
+    let state = |text: String| {
+        let row = text
+            .lines()
+            .find(|l| l.starts_with("v1 "))
+            .map(str::to_string);
+        row.and_then(|r| r.split_whitespace().nth(2).map(str::to_string))
+    };
+    assert_eq!(
+        state(sb.cmd("ls").success().stdout()).as_deref(),
+        Some("idle")
+    );
+    sb.turn_outcome("v1", "hi", 0);
+    assert_eq!(
+        state(sb.cmd("ls").success().stdout()).as_deref(),
+        Some("done")
+    );
+    sb.cmd("status v1").stdout_has("state:     done").success();
+    // Programs keep status's own word (`ready`: idle or done; turnStartedAt tells them apart).
+    assert_eq!(sb.cmd("status v1 --json").json()["state"], "ready");
+}
+
+#[test]
+fn a_killed_worker_says_what_to_do_next_when_sent_to_or_waited_on() {
+    let sb = Sandbox::new();
+    sb.spawn("k1", &[]);
+    sb.cmd("kill k1").success();
+    let next = "to start it again: `umbel kill k1 --purge`, then `umbel spawn --name k1 …`";
+    let err = sb.cmd("send k1 hi").status(1).stderr();
+    assert!(err.contains("worker `k1` is dead"), "{err}");
+    assert!(err.contains(next), "{err}");
+    let waited = sb.cmd("wait k1").status(125);
+    assert!(waited.stderr().contains(next), "{}", waited.stderr());
+    // The step works: purge, then the same name spawns again.
+    sb.cmd("kill k1 --purge").success();
+    sb.spawn("k1", &[]);
+}

@@ -53,3 +53,36 @@ fn the_mcp_docs_list_every_error_code() {
         );
     }
 }
+
+/// The docs' blocks marked `<!-- just try --check -->` (README's print mode, getting-started's
+/// walkthrough: -p on each provider, spawn/send/wait/read, ls, top --once, run
+/// examples/review.yaml) run verbatim in `just try`'s sandbox on the fakes: a doc command that
+/// breaks fails here.
+#[test]
+fn the_docs_commands_run_verbatim_in_just_try_on_the_fakes() {
+    let top = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = std::env::var("PATH").unwrap_or_else(|_| "/usr/bin:/bin".into());
+    let out = std::process::Command::new("bash")
+        .arg(top.join("scripts/try.sh"))
+        .arg("--check")
+        .env_clear()
+        .env("PATH", path)
+        .env("LANG", "C.UTF-8")
+        .env("UMBEL_TRY_NO_BUILD", "1")
+        .current_dir(top)
+        .output()
+        .expect("bash runs");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(
+        out.status.success(),
+        "just try --check failed:\n{stdout}\n{stderr}"
+    );
+    assert!(stdout.contains("try --check: all 2 blocks ran"), "{stdout}");
+    assert!(
+        stdout.contains("Response to: Write a haiku about tmux"),
+        "{stdout}"
+    );
+}

@@ -459,3 +459,21 @@ fn a_file_output_that_is_not_a_regular_file_fails_the_step_instead_of_hanging() 
         .stderr_has("not a regular file")
         .status(1);
 }
+
+#[test]
+fn the_example_workflow_without_topic_names_the_variable_and_how_to_set_it() {
+    let sb = Sandbox::new();
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/review.yaml");
+    let file = file.to_string_lossy().into_owned();
+    let err = sb.umbel(["run", &file, "--check"]).status(2).stderr();
+    assert!(err.contains("the variable TOPIC is not set"), "{err}");
+    assert!(err.contains("`TOPIC=… umbel run FILE`"), "{err}");
+    let text = std::fs::read_to_string(&file).expect("the example");
+    assert!(
+        text.contains("TOPIC=owls umbel run examples/review.yaml"),
+        "the file says so"
+    );
+    sb.umbel(["run", &file, "--check"])
+        .env("TOPIC", "owls")
+        .success();
+}

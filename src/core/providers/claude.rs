@@ -101,6 +101,51 @@ pub fn config_dir(env: &[(String, String)]) -> Option<PathBuf> {
     }
 }
 
+/// The file claude keeps its global state in, onboarding included:
+/// `$CLAUDE_CONFIG_DIR/.claude.json`, else `~/.claude.json` (beside `~/.claude`, not in it).
+pub fn state_file(env: &[(String, String)]) -> Option<PathBuf> {
+    match env_get(env, "CLAUDE_CONFIG_DIR") {
+        Some(dir) => Some(Path::new(dir).join(".claude.json")),
+        None => env_get(env, "HOME").map(|h| Path::new(h).join(".claude.json")),
+    }
+}
+
+/// Whether claude's state file says its first-run setup (theme, sign-in) is done
+/// (`"hasCompletedOnboarding": true`); without it claude opens on that setup, which umbel
+/// refuses as a sign-in screen.
+pub fn onboarded(state_file_text: &str) -> bool {
+    serde_json::from_str::<Value>(state_file_text)
+        .is_ok_and(|v| v.get("hasCompletedOnboarding") == Some(&Value::Bool(true)))
+}
+
+/// `umbel doctor`'s judgement of claude's onboarding, from its state file (if it exists).
+fn onboarding(file: Option<&Path>, text: Option<&str>) -> SignIn {
+    let Some(file) = file else {
+        return SignIn::missing(
+            "HOME is not set, so claude's state file (.claude.json) is unknown",
+            "set HOME",
+        );
+    };
+    let shown = file.display();
+    match text {
+        Some(text) if onboarded(text) => SignIn::Ready(format!("{shown}: onboarded")),
+        Some(_) => SignIn::missing(
+            format!(
+                "{shown} lacks \"hasCompletedOnboarding\": true: claude will open on its first-run setup and `spawn`/`-p` stop there (exit 126)"
+            ),
+            "run `claude` once in a terminal and finish its setup (theme, sign-in)",
+        ),
+        None => SignIn::missing(
+            format!(
+                "{shown} does not exist: claude will open on its first-run setup and `spawn`/`-p` stop there (exit 126)"
+            ),
+            format!(
+                "run `claude` once in a terminal and finish its setup (theme, sign-in); for a fake claude (docs/simulator.md): echo '{{\"hasCompletedOnboarding\":true}}' > {shown}"
+            ),
+        ),
+    }
+}
+
 /// Claude's project folder name for a working directory: every char outside `[A-Za-z0-9]`
 /// becomes `-`.
 pub fn encode_cwd(cwd: &Path) -> String {
@@ -159,10 +204,26 @@ impl ProviderModule for Claude {
         self.pending_input(screen) && !screen.contains("esc to interrupt")
     }
 
-    fn refusal(&self, screen: &str) -> Option<String> {
+    fn sign_in_files(&self, env: &[(String, String)]) -> Vec<PathBuf> {
+        state_file(env).into_iter().collect()
+    }
+
+    fn sign_in(&self, env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
+        let text = file_text(files, ".claude.json").map(|(_, text)| text);
+        onboarding(state_file(env).as_deref(), text)
+    }
+
+    fn refusal(&self, screen: &str, env: &[(String, String)]) -> Option<String> {
         let line = screen.lines().find(|l| l.contains(ROOT_REFUSAL))?;
+        let remedy = match env_get(env, "IS_SANDBOX") {
+            // Checked on 2.1.332: `yes` and `true` are refused, only `1` lets it run.
+            Some(value) if value != "1" => format!(
+                "IS_SANDBOX is `{value}` here, but claude accepts only `IS_SANDBOX=1`: if this is a sandbox or container, pass `--env IS_SANDBOX=1` (or set IS_SANDBOX=1 where umbel runs)"
+            ),
+            _ => "If this is a sandbox or container, pass `--env IS_SANDBOX=1` (or set IS_SANDBOX=1 where umbel runs; claude accepts only `1`)".to_string(),
+        };
         Some(format!(
-            "claude refuses --unattended (bypass permissions) as root (\"{}\"). If this is a sandbox or container, pass `--env IS_SANDBOX=1` (or set IS_SANDBOX=1 where umbel runs); otherwise run umbel as a non-root user",
+            "claude refuses --unattended (bypass permissions) as root (\"{}\"). {remedy}; otherwise run umbel as a non-root user",
             line.trim()
         ))
     }

@@ -256,12 +256,20 @@ fn mode_and_key_dialogs_from_the_real_cli() {
     ] {
         assert_eq!(screen(idle), StartupScreen::Idle, "{idle}");
     }
+    let screen = fixture!("claude/claude-2.1.332-bypass-root-refused.txt");
     let refusal = Claude
-        .refusal(fixture!("claude/claude-2.1.332-bypass-root-refused.txt"))
+        .refusal(screen, &[])
         .expect("the root refusal is explained");
     assert!(refusal.contains("IS_SANDBOX=1"), "{refusal}");
     assert!(refusal.contains("non-root"), "{refusal}");
-    assert_eq!(Claude.refusal(warning), None);
+    assert_eq!(Claude.refusal(warning, &[]), None);
+    // A container's `IS_SANDBOX=yes` is named, with the only value claude takes.
+    let yes = [("IS_SANDBOX".to_string(), "yes".to_string())];
+    let refusal = Claude.refusal(screen, &yes).expect("explained");
+    assert!(
+        refusal.contains("IS_SANDBOX is `yes` here, but claude accepts only `IS_SANDBOX=1`"),
+        "{refusal}"
+    );
 }
 
 /// Esc before any answer: claude drops the turn without a record and puts the prompt back.
@@ -388,4 +396,33 @@ fn output_tokens_sum_each_message_once_across_a_tool_turn() {
     assert_eq!(turn_upto(27).output_tokens, Some(12));
     // The prompt is in, no model output yet.
     assert_eq!(turn_upto(43).output_tokens, None);
+}
+
+#[test]
+fn onboarding_is_the_flag_in_the_state_file_beside_or_in_the_config_dir() {
+    assert!(onboarded(
+        r#"{"hasCompletedOnboarding":true,"theme":"dark"}"#
+    ));
+    assert!(!onboarded(r#"{"hasCompletedOnboarding":"yes"}"#));
+    assert!(!onboarded(r#"{"theme":"dark"}"#));
+    assert!(!onboarded("not json"));
+    let home = [("HOME".to_string(), "/h".to_string())];
+    assert_eq!(state_file(&home), Some(PathBuf::from("/h/.claude.json")));
+    let moved = [
+        ("HOME".to_string(), "/h".to_string()),
+        ("CLAUDE_CONFIG_DIR".to_string(), "/c".to_string()),
+    ];
+    assert_eq!(state_file(&moved), Some(PathBuf::from("/c/.claude.json")));
+    let file = (PathBuf::from("/h/.claude.json"), "{}".to_string());
+    let SignIn::Missing { detail, .. } = Claude.sign_in(&home, &[file]) else {
+        panic!("not onboarded")
+    };
+    assert!(detail.contains("hasCompletedOnboarding"), "{detail}");
+    let SignIn::Missing { fix, .. } = Claude.sign_in(&home, &[]) else {
+        panic!("no state file")
+    };
+    assert!(
+        fix.contains(r#"echo '{"hasCompletedOnboarding":true}' > /h/.claude.json"#),
+        "{fix}"
+    );
 }

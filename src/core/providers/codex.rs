@@ -96,9 +96,52 @@ fn user_home(env: &[(String, String)]) -> Option<PathBuf> {
         .or_else(|| env_get(env, "HOME").map(|h| Path::new(h).join(".codex")))
 }
 
+/// Where codex keeps its sign-in: `auth.json` in its home (`codex login` writes it).
+const AUTH_FILE: &str = "auth.json";
+/// The keys codex signs in with from the environment.
+const KEY_VARS: &[&str] = &["OPENAI_API_KEY", "CODEX_API_KEY"];
+
+/// `umbel doctor`'s judgement of codex's sign-in: its `auth.json`, a key in the environment, or
+/// a custom `model_provider` in `config.toml` (which opens no sign-in screen).
+fn signed_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
+    if let Some((path, _)) = file_text(files, AUTH_FILE) {
+        return SignIn::Ready(path.display().to_string());
+    }
+    if let Some(var) = KEY_VARS.iter().find(|v| env_get(env, v).is_some()) {
+        return SignIn::Ready(format!("{var} is set"));
+    }
+    let custom = file_text(files, "config.toml").is_some_and(|(_, text)| {
+        text.parse::<toml_edit::DocumentMut>()
+            .is_ok_and(|doc| doc.get("model_provider").is_some())
+    });
+    if custom {
+        return SignIn::Ready("config.toml names its own model_provider".into());
+    }
+    let auth = user_home(env).map_or_else(
+        || "~/.codex/auth.json".to_string(),
+        |home| home.join(AUTH_FILE).display().to_string(),
+    );
+    SignIn::missing(
+        format!(
+            "no {auth} and neither OPENAI_API_KEY nor CODEX_API_KEY is set: codex will open on its sign-in screen and `spawn`/`-p` stop there (exit 126)"
+        ),
+        "run `codex login` once in a terminal, or export OPENAI_API_KEY (a fake codex needs neither)",
+    )
+}
+
 impl ProviderModule for Codex {
     fn identity(&self) -> &'static Identity {
         &IDENTITY
+    }
+
+    fn sign_in_files(&self, env: &[(String, String)]) -> Vec<PathBuf> {
+        user_home(env)
+            .map(|home| vec![home.join(AUTH_FILE), home.join("config.toml")])
+            .unwrap_or_default()
+    }
+
+    fn sign_in(&self, env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
+        signed_in(env, files)
     }
 
     fn launch(&self, input: &LaunchInput<'_>) -> Result<LaunchSpec> {

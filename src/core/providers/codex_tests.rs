@@ -307,3 +307,33 @@ fn an_unknown_choice_is_a_person_s_with_its_question() {
         ],
     );
 }
+
+#[test]
+fn codex_is_signed_in_by_its_auth_file_a_key_or_its_own_model_provider() {
+    let env = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    let home = env(&[("HOME", "/h")]);
+    let ready = |env: &[(String, String)], files: &[(PathBuf, String)]| {
+        matches!(Codex.sign_in(env, files), SignIn::Ready(_))
+    };
+    let SignIn::Missing { detail, .. } = Codex.sign_in(&home, &[]) else {
+        panic!("nothing signs it in")
+    };
+    assert!(detail.contains("/h/.codex/auth.json"), "{detail}");
+    let auth = (PathBuf::from("/h/.codex/auth.json"), "{}".to_string());
+    assert!(ready(&home, &[auth]));
+    assert!(ready(&env(&[("HOME", "/h"), ("CODEX_API_KEY", "k")]), &[]));
+    let custom = (
+        PathBuf::from("/h/.codex/config.toml"),
+        "model_provider = \"local\"\n".to_string(),
+    );
+    assert!(ready(&home, &[custom]));
+    assert_eq!(
+        Codex.sign_in_files(&env(&[("CODEX_HOME", "/c")]))[0],
+        PathBuf::from("/c/auth.json")
+    );
+}

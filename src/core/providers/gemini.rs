@@ -191,9 +191,67 @@ fn user_json(input: &LaunchInput<'_>, file: &str) -> Result<serde_json::Map<Stri
     }
 }
 
+/// The keys gemini signs in with from the environment (its `.env` file may hold them too).
+const KEY_VARS: &[&str] = &["GEMINI_API_KEY", "GOOGLE_API_KEY"];
+
+/// `umbel doctor`'s judgement of gemini's sign-in: a key in the environment or in
+/// `~/.gemini/.env`, Vertex AI, an auth type chosen in settings.json, or Google sign-in
+/// credentials (`oauth_creds.json`). Without any, gemini opens "How would you like to
+/// authenticate", which umbel refuses as a sign-in screen.
+fn signed_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
+    if let Some(var) = KEY_VARS.iter().find(|v| env_get(env, v).is_some()) {
+        return SignIn::Ready(format!("{var} is set"));
+    }
+    if env_get(env, "GOOGLE_GENAI_USE_VERTEXAI").is_some() {
+        return SignIn::Ready("GOOGLE_GENAI_USE_VERTEXAI is set".into());
+    }
+    let in_dot_env = file_text(files, ".env").is_some_and(|(_, text)| {
+        text.lines().any(|l| {
+            KEY_VARS
+                .iter()
+                .any(|v| l.trim_start().starts_with(&format!("{v}=")))
+        })
+    });
+    if in_dot_env {
+        return SignIn::Ready(".env holds an API key".into());
+    }
+    let chosen = file_text(files, "settings.json").and_then(|(_, text)| {
+        let plain = StripComments::with_settings(CommentSettings::c_style(), text.as_bytes());
+        let settings: Value = serde_json::from_reader(plain).ok()?;
+        let kind = settings.pointer("/security/auth/selectedType")?.as_str()?;
+        Some(kind.to_string())
+    });
+    let creds = file_text(files, "oauth_creds.json").is_some();
+    match chosen {
+        Some(kind) if kind != "oauth-personal" || creds => {
+            return SignIn::Ready(format!("settings.json: auth {kind}"));
+        }
+        None if creds => return SignIn::Ready("oauth_creds.json (Google sign-in)".into()),
+        _ => {}
+    }
+    SignIn::missing(
+        "neither GEMINI_API_KEY nor GOOGLE_API_KEY is set and gemini has no saved sign-in: it will open on \"How would you like to authenticate\" and `spawn`/`-p` stop there (exit 126)",
+        "export GEMINI_API_KEY=<your key>, or run `gemini` once in a terminal and sign in (a fake gemini takes any value: export GEMINI_API_KEY=fake)",
+    )
+}
+
 impl ProviderModule for Gemini {
     fn identity(&self) -> &'static Identity {
         &IDENTITY
+    }
+
+    fn sign_in_files(&self, env: &[(String, String)]) -> Vec<PathBuf> {
+        let Some(dir) = user_dir(env) else {
+            return Vec::new();
+        };
+        ["settings.json", "oauth_creds.json", ".env"]
+            .iter()
+            .map(|file| dir.join(file))
+            .collect()
+    }
+
+    fn sign_in(&self, env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
+        signed_in(env, files)
     }
 
     fn launch(&self, input: &LaunchInput<'_>) -> crate::core::errors::Result<LaunchSpec> {

@@ -401,3 +401,36 @@ fn an_unknown_choice_is_a_person_s_with_its_question() {
         ],
     );
 }
+
+#[test]
+fn gemini_is_signed_in_by_a_key_a_chosen_auth_type_or_saved_google_credentials() {
+    #[derive(Debug, PartialEq)]
+    enum Level {
+        Ok,
+        Warn,
+    }
+    let home = vec![("HOME".to_string(), "/h".to_string())];
+    let level =
+        |env: &[(String, String)], files: &[(PathBuf, String)]| match Gemini.sign_in(env, files) {
+            SignIn::Ready(_) => Level::Ok,
+            SignIn::Missing { .. } => Level::Warn,
+        };
+    assert_eq!(level(&home, &[]), Level::Warn);
+    let mut keyed = home.clone();
+    keyed.push(("GOOGLE_API_KEY".into(), "k".into()));
+    assert_eq!(level(&keyed, &[]), Level::Ok);
+    let file = |name: &str, text: &str| (PathBuf::from("/h/.gemini").join(name), text.to_string());
+    let api = r#"{"security": {"auth": {"selectedType": "gemini-api-key"}}} // chosen"#;
+    assert_eq!(level(&home, &[file("settings.json", api)]), Level::Ok);
+    let google = r#"{"security": {"auth": {"selectedType": "oauth-personal"}}}"#;
+    assert_eq!(level(&home, &[file("settings.json", google)]), Level::Warn);
+    let signed_in = [
+        file("settings.json", google),
+        file("oauth_creds.json", "{}"),
+    ];
+    assert_eq!(level(&home, &signed_in), Level::Ok);
+    assert_eq!(
+        level(&home, &[file(".env", "GEMINI_API_KEY=k\n")]),
+        Level::Ok
+    );
+}

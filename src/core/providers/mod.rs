@@ -271,6 +271,16 @@ pub trait ProviderModule: Sync {
         let files = self.identity().user_files;
         files.iter().map(|file| dir.join(file)).collect()
     }
+    /// The files that tell whether the CLI will open on its prompt rather than on a sign-in or
+    /// first-run screen (read by `umbel doctor`, passed back to [`Self::sign_in_check`]).
+    fn sign_in_files(&self, _env: &[(String, String)]) -> Vec<PathBuf> {
+        Vec::new()
+    }
+    /// Judges, from those files that exist (path, content) and umbel's environment, whether the
+    /// CLI is signed in and onboarded, or what is missing and the exact remedy.
+    fn sign_in(&self, _env: &[(String, String)], _files: &[(PathBuf, String)]) -> SignIn {
+        SignIn::Ready("nothing to check".into())
+    }
     /// Builds the launch, or says which of the user's files it cannot build on.
     fn launch(&self, input: &LaunchInput<'_>) -> crate::core::errors::Result<LaunchSpec>;
     /// Whether the CLI fires its start hook when it starts (Codex only fires it at the first
@@ -291,8 +301,9 @@ pub trait ProviderModule: Sync {
     /// Reads the visible screen during startup.
     fn startup_screen(&self, screen: &str) -> StartupScreen;
     /// Why the CLI refused to start, with the remedy, when its last screen says so (claude
-    /// refuses bypass permissions as root); `None` when the screen does not explain it.
-    fn refusal(&self, _screen: &str) -> Option<String> {
+    /// refuses bypass permissions as root); `None` when the screen does not explain it. `env` is
+    /// the worker's environment (the remedy may depend on what it already holds).
+    fn refusal(&self, _screen: &str, _env: &[(String, String)]) -> Option<String> {
         None
     }
     /// The keys that interrupt a running turn, as a person would (Esc on claude, codex and
@@ -362,6 +373,35 @@ pub trait ProviderModule: Sync {
     fn turn_actions(&self, records: &[serde_json::Value]) -> Vec<tool_action::ToolAction> {
         (self.identity().actions)(records)
     }
+}
+
+/// What a CLI's files and environment say about its sign-in and onboarding (`umbel doctor`'s
+/// `NAME-sign-in` line).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SignIn {
+    /// It will open on its prompt: how it is signed in.
+    Ready(String),
+    /// It will open on a sign-in or first-run screen (where spawn stops, exit 126): why, and
+    /// the exact remedy.
+    Missing { detail: String, fix: String },
+}
+
+impl SignIn {
+    /// A missing sign-in: what is missing and what to do.
+    pub fn missing(detail: impl Into<String>, fix: impl Into<String>) -> Self {
+        SignIn::Missing {
+            detail: detail.into(),
+            fix: fix.into(),
+        }
+    }
+}
+
+/// The content of the file named `file` among the files read for a check, if it exists.
+pub fn file_text<'a>(files: &'a [(PathBuf, String)], file: &str) -> Option<(&'a Path, &'a str)> {
+    files
+        .iter()
+        .find(|(path, _)| path.file_name().is_some_and(|n| n == file))
+        .map(|(path, text)| (path.as_path(), text.as_str()))
 }
 
 /// Whether a dialog option starting with `text` is the highlighted one: its line begins with

@@ -483,7 +483,7 @@ fn reference_problem(
 ) -> Option<String> {
     match &placed.reference {
         Ref::Env(name) if !cx.env.iter().any(|(k, _)| k == name) => Some(format!(
-            "`{}`: the variable {name} is not set in umbel's environment",
+            "`{}`: the variable {name} is not set in umbel's environment; set it for the run, e.g. `{name}=… umbel run FILE`",
             placed.text
         )),
         Ref::Output { step, .. } | Ref::Answer { step } => match known.ids.get(step) {

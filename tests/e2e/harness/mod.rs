@@ -13,7 +13,8 @@
 //! - `assert_success` and `stdout` on a plain `Output`: programs other than umbel — bash
 //!   driving the completion script (inspect.rs, cli_answers.rs), the real CLIs' own print
 //!   modes (tiers.rs), the model server and git of the real tier (real.rs); hooks.rs runs the
-//!   hook script under `sh` with a fake `date`.
+//!   hook script under `sh` with a fake `date`; reference.rs runs `scripts/try.sh --check`
+//!   (the docs' commands in `just try`'s own sandbox, with its own state root and TMUX_TMPDIR).
 //! - `top_pane::TopPane`: `umbel top` in a tmux pane (a real terminal to type keys into and
 //!   read the screen of), started by the pane's shell with `Sandbox::env` (top.rs, the bench).
 //! - `sandbox_tmux`, `umbel::operations::Ctx::from_env`: a test playing the person at the
