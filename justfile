@@ -97,9 +97,10 @@ smoke-offline: setup sim
 # the offline tier's scenarios on every release of each CLI the tests cover (`umbel releases`:
 # the oldest supported, one in the middle, the newest), each installed once into its own npm
 # prefix; prints release × scenarios passed. Skips without npm (fails under CI=true). docs/testing.md
-smoke-matrix: setup sim
+[positional-arguments]
+smoke-matrix *ARGS: setup sim
     cargo build -p umbel --bins --quiet
-    bash scripts/smoke_matrix.sh
+    bash scripts/smoke_matrix.sh "$@"
 
 # regenerate docs/cli.md from the clap definitions and docs/json.md from the structs umbel
 # serialises (a test fails when either is out of date)
