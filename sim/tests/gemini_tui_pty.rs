@@ -125,6 +125,8 @@ fn pastes_collapse_and_arrive_byte_exact() {
         &format!("\x1b[200~{pasted}\x1b[201~"),
         " > [Pasted Text: 31 lines][Pasted Text: 31 lines #2]",
     );
+    // An Enter within 40 ms of a paste would be a newline (see the test below).
+    std::thread::sleep(std::time::Duration::from_millis(60));
     step(&mut p, " tail\r", "✦ Response to: line 1");
     let want = format!("{pasted}{pasted} tail");
     assert_eq!(s.recorded(1), want.as_bytes());
@@ -210,9 +212,44 @@ fn yolo_skips_the_confirmation_and_refusing_cancels() {
 }
 
 #[test]
+fn an_enter_right_after_a_paste_is_a_newline_and_one_later_submits() {
+    let s = ready("pasteenter", &["BeforeAgent"]);
+    let mut p = spawn(&s, "{}", &[]);
+    exp(&mut p, IDLE);
+    send(&mut p, "\x1b[200~pasted\x1b[201~\r");
+    exp(&mut p, " > pasted");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(
+        s.events_after(0).is_empty(),
+        "the first Enter did not submit"
+    );
+    step(&mut p, "\r", "✦ Response to: pasted");
+}
+
+#[test]
+fn esc_after_streamed_text_fires_after_agent_with_that_text() {
+    let s = ready("partial", &["BeforeAgent", "AfterAgent"]);
+    let scenario = r#"{"turns":[{"reply":"Thinking slowly... ","end":"wedge"}]}"#;
+    let mut p = spawn(&s, scenario, &[]);
+    exp(&mut p, IDLE);
+    step(&mut p, "long task\r", "✦ Thinking slowly...");
+    step(&mut p, "\x1b", "ℹ Request cancelled.");
+    exp(&mut p, "? for shortcuts");
+    assert_eq!(s.events_after(2), ["BeforeAgent", "AfterAgent"]);
+    assert_eq!(s.payloads()[1]["prompt_response"], "Thinking slowly... ");
+    let records = read_jsonl(&s.chat());
+    assert!(
+        records.iter().all(|r| r["type"] != "gemini"),
+        "no gemini record keeps the partial text"
+    );
+}
+
+#[test]
 fn esc_cancels_a_running_turn_and_after_agent_still_fires() {
     let s = ready("cancel", &["BeforeAgent", "AfterAgent"]);
-    let mut p = spawn(&s, r#"{"turns":[{"match":"hang","end":"wedge"}]}"#, &[]);
+    // Nothing streamed yet: `[no response text]` (the test below streams first).
+    let scenario = r#"{"turns":[{"match":"hang","delay_ms":60000}]}"#;
+    let mut p = spawn(&s, scenario, &[]);
     exp(&mut p, IDLE);
     step(&mut p, "please hang\r", "Thinking... (esc to cancel, 0s)");
     step(&mut p, "\x1b", "ℹ Request cancelled.");

@@ -354,12 +354,9 @@ impl Tmux {
         let target = pane_target(session);
         let paste = format!("paste-buffer -p -r -d -b {buffer} -t {target}");
         let dead = format!("delete-buffer -b {buffer} ; display-message -p {DEAD_MARK}");
-        let args = strings(&[
-            "load-buffer",
-            "-b",
-            buffer,
-            "-",
-            ";",
+        let mut args = strings(&["load-buffer", "-b", buffer, "-", ";"]);
+        args.extend(leave_mode(&target));
+        args.extend(strings(&[
             "if-shell",
             "-F",
             "-t",
@@ -367,7 +364,7 @@ impl Tmux {
             "#{pane_dead}",
             &dead,
             &paste,
-        ]);
+        ]));
         let out = self.run(&args, Some(text))?;
         if String::from_utf8_lossy(&out).contains(DEAD_MARK) {
             return Err(Error::Dead {
@@ -381,10 +378,12 @@ impl Tmux {
         Ok(())
     }
 
-    /// Presses keys (tmux key names: `Enter`, `Down`, `Escape`).
+    /// Presses keys (tmux key names: `Enter`, `Down`, `Escape`) — on the CLI, not on a tmux
+    /// mode the pane was left in (see [`leave_mode`]).
     pub fn send_keys(&self, session: &str, keys: &[&str]) -> Result<()> {
         let target = pane_target(session);
-        let mut args = strings(&["send-keys", "-t", &target]);
+        let mut args = leave_mode(&target);
+        args.extend(strings(&["send-keys", "-t", &target]));
         args.extend(strings(keys));
         self.run(&args, None).map(drop)
     }
@@ -411,6 +410,24 @@ fn exact(session: &str) -> String {
 /// The active pane of an exactly matched session.
 fn pane_target(session: &str) -> String {
     format!("={session}:")
+}
+
+/// The commands (ending in a `;`) that take a pane out of any tmux mode it is in — copy mode
+/// or view mode after a person scrolled through `attach`, choose-tree, … — before keys or a
+/// paste are meant for the CLI: in a mode, tmux hands pressed keys to the mode (copy mode
+/// swallows Enter) while a paste still reaches the CLI. `copy-mode -q` leaves every mode; it
+/// runs only when `#{pane_in_mode}` says there is one, so a pane in no mode costs nothing more
+/// than the check, in the same tmux call.
+fn leave_mode(target: &str) -> Vec<String> {
+    strings(&[
+        "if-shell",
+        "-F",
+        "-t",
+        target,
+        "#{pane_in_mode}",
+        &format!("copy-mode -q -t {target}"),
+        ";",
+    ])
 }
 
 /// tmux reads a trailing `;` of an argument as a command separator; escape it.

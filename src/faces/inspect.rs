@@ -12,6 +12,15 @@ use std::io::IsTerminal;
 pub fn print_last(answer: &Answer, json: bool) {
     if json {
         out_json(answer);
+    } else if answer.interrupted {
+        // No answer on stdout: what streamed before the interrupt is not one.
+        eprintln!(
+            "umbel: {}: the turn was interrupted; it has no answer",
+            answer.name
+        );
+        if let Some(partial) = &answer.partial_text {
+            eprintln!("umbel: it had streamed: {}", escape_controls(partial));
+        }
     } else {
         print_text(&answer.text);
     }

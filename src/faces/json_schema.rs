@@ -24,6 +24,10 @@ use serde_json::Value;
 pub struct Sent {
     /// The position just before the prompt's turn; `wait --since` it.
     pub position: usize,
+    /// The Enters pressed until the CLI's submit hook confirmed the prompt (1 unless the CLI
+    /// took one as something else; at most 4). Local workers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enters: Option<u32>,
 }
 
 /// `kill`: the workers stopped (or removed, with `--purge`).

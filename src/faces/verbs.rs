@@ -26,14 +26,17 @@ pub fn spawn(ctx: &Ctx, args: &SpawnArgs, json: bool) -> Result<u8> {
     Ok(0)
 }
 
-/// `send`: the position to `wait --since`.
+/// `send`: the position to `wait --since` (JSON: and the Enters it took).
 pub fn send(ctx: &Ctx, args: &SendArgs, prompt: &[u8], json: bool) -> Result<u8> {
     let worker = Worker::load(ctx, &args.name)?;
-    let position = turn::submit(ctx, &worker, prompt, &args.guard)?;
+    let sent = turn::submit(ctx, &worker, prompt, &args.guard)?;
     if json {
-        out_json(&serde_json::json!({ "position": position }))
+        out_json(&super::json_schema::Sent {
+            position: sent.position,
+            enters: Some(sent.enters),
+        })
     } else {
-        outln(&position.to_string())
+        outln(&sent.position.to_string())
     }
     Ok(0)
 }

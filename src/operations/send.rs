@@ -1,9 +1,13 @@
 //! `send`: paste a prompt into an idle worker as one bracketed paste (through a tmux buffer, so
 //! any bytes arrive exactly), press Enter, and confirm the CLI took it from its own submit hook.
 //! If the hook does not come and the input line still holds the prompt (some CLIs swallow the
-//! first Enter after a paste), Enter is pressed again, a bounded number of times.
+//! first Enter after a paste), Enter is pressed again — at once when the screen shows the CLI
+//! read it as something else, after a second when nothing moved — a bounded number of times. A
+//! CLI that turns an Enter right after a paste into a newline (gemini) gets its first Enter only
+//! once that window is over ([`crate::core::providers::ProviderModule::enter_after_paste`]).
 //!
-//! Returns the event-log position before the paste: `wait --since` it to wait for this turn.
+//! Returns the event-log position before the paste (`wait --since` it to wait for this turn) and
+//! how many Enters it took.
 
 use super::Ctx;
 use super::guard;
@@ -18,14 +22,20 @@ use crate::core::wait::Liveness;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-/// How long one Enter may take to be confirmed by the submit hook before umbel looks at the
-/// input line.
+/// How long an Enter may go unconfirmed by the submit hook before umbel looks at the input line
+/// (and the screen) again. The hooks confirm a taken Enter in tens of milliseconds.
+const RETRY_FIRST: Duration = Duration::from_millis(150);
+/// How long the last Enter may take to be confirmed before a prompt still on the input line is
+/// reported not submitted: a CLI slow to draw (a loaded machine) may still take it.
 const CONFIRM: Duration = Duration::from_secs(4);
 /// How long a prompt that left the input line may wait for its (late) submit hook: hooks are
 /// processes writing files, and a busy disk can hold them up for seconds.
 const SUBMIT_LIMIT: Duration = Duration::from_secs(30);
-/// Extra Enters pressed when the prompt still sits on the input line.
-const EXTRA_ENTERS: u32 = 3;
+/// The most Enters one send presses (the first included).
+const MAX_ENTERS: u32 = 4;
+/// How long an Enter may leave both the prompt and the screen as they were before it is taken
+/// for lost (a CLI that read it redraws; one that dropped it shows nothing).
+const UNMOVED: Duration = Duration::from_secs(1);
 /// How long a paste may take to show on the input line before Enter is pressed anyway (the
 /// extra-Enter loop below then finds out what happened).
 const PASTE_SHOWN: Duration = Duration::from_secs(1);
@@ -40,16 +50,25 @@ pub const MAX_PROMPT: usize = 1024 * 1024;
 
 /// The `send` verb: a new turn. Its guardrails are checked before anything is pasted and left
 /// for the `wait` that follows (no guardrails clear an earlier turn's).
-pub fn send_turn(ctx: &Ctx, worker: &Worker, prompt: &[u8], guard: &GuardArgs) -> Result<usize> {
+pub fn send_turn(ctx: &Ctx, worker: &Worker, prompt: &[u8], guard: &GuardArgs) -> Result<Sent> {
     let given = guard::given_for_send(ctx, guard)?;
-    let position = send(ctx, worker, prompt)?;
+    let sent = send(ctx, worker, prompt)?;
     guard::leave_for_wait(ctx, &worker.name, given.as_ref())?;
-    Ok(position)
+    Ok(sent)
+}
+
+/// A delivered prompt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sent {
+    /// The event-log position before the paste: `wait --since` it.
+    pub position: usize,
+    /// The Enters pressed until the submit hook confirmed it (at most [`MAX_ENTERS`]).
+    pub enters: u32,
 }
 
 /// Sends `prompt` and returns the position to wait from (the guardrails' own feedback goes
 /// through here too, so it leaves the turn's guardrails alone).
-pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<usize> {
+pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<Sent> {
     check_prompt(prompt)?;
     let _lock = lock(ctx, worker)?;
     let position = refuse_unready(ctx, worker)?;
@@ -59,10 +78,21 @@ pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<usize> {
     let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
     let buffer = format!("umbel-prompt-{}", worker.name);
     ctx.tmux.paste(worker.session(), &buffer, prompt)?;
-    await_paste(ctx, worker)?;
+    let mut shown = await_paste(ctx, worker)?;
+    // Nothing on the screen says when the CLI's Enter-after-paste window closes; it is a fixed
+    // time in its source, counted from before the paste showed.
+    let window = worker.provider().enter_after_paste();
+    if !window.is_zero() {
+        sleep(window);
+        // A look may catch the CLI halfway through a redraw: keep the last whole input box.
+        let now = ctx.tmux.capture(worker.session(), false)?;
+        if worker.provider().pending_input(&now) {
+            shown = now;
+        }
+    }
     ctx.tmux.send_keys(worker.session(), &["Enter"])?;
-    submit(ctx, worker, position, &watch)?;
-    Ok(position)
+    let enters = submit(ctx, worker, position, &watch, shown)?;
+    Ok(Sent { position, enters })
 }
 
 /// Refuses a worker that is not ready for a prompt (dead, busy, waiting for a person, still
@@ -100,14 +130,29 @@ fn refuse_unready(ctx: &Ctx, worker: &Worker) -> Result<usize> {
     Err(busy(worker, why))
 }
 
-/// After the first Enter: waits for the submit hook, pressing Enter again (at most
-/// [`EXTRA_ENTERS`] times) while the prompt still sits on the input line.
-fn submit(ctx: &Ctx, worker: &Worker, position: usize, watch: &FolderWatch) -> Result<()> {
+/// After the first Enter (`before` is the screen it was pressed on): waits for the submit hook,
+/// pressing Enter again while the prompt still sits on the input line, at most [`MAX_ENTERS`]
+/// Enters in all, the last one given [`CONFIRM`]. Returns the Enters pressed.
+///
+/// Again at once (looks [`RETRY_FIRST`] apart) once the input box grew a line since the last
+/// Enter — the CLI read it as a newline — but otherwise only after [`UNMOVED`]: that CLI may not
+/// have read the Enter yet, and a second one read in the same breath submits the prompt twice
+/// (the TUIs keep the text until they redraw). Only the box counts, and only a line more: a
+/// hook label above it comes and goes, and a look may catch a redraw halfway.
+fn submit(
+    ctx: &Ctx,
+    worker: &Worker,
+    position: usize,
+    watch: &FolderWatch,
+    mut before: String,
+) -> Result<u32> {
     let started = Instant::now();
     let mut enters = 1;
+    let mut pressed = Instant::now();
+    let mut patience = RETRY_FIRST;
     loop {
-        if confirmed(ctx, worker, position, watch)? {
-            return Ok(());
+        if confirmed(ctx, worker, position, watch, patience)? {
+            return Ok(enters);
         }
         if worker.liveness(ctx)? != Liveness::Alive {
             return Err(Error::Dead {
@@ -116,55 +161,93 @@ fn submit(ctx: &Ctx, worker: &Worker, position: usize, watch: &FolderWatch) -> R
             });
         }
         let screen = ctx.tmux.capture(worker.session(), false)?;
-        let not_submitted = |detail: String| Error::NotSubmitted {
-            name: worker.name.to_string(),
-            detail,
-            screen: Some(screen.clone()),
-        };
-        if worker.provider().pending_input(&screen) {
-            // The prompt is still on the input line: the Enter was lost or swallowed.
-            if enters > EXTRA_ENTERS {
-                return Err(not_submitted(format!(
-                    "it is still on the input line after {enters} Enters"
-                )));
+        if !worker.provider().pending_input(&screen) {
+            // It left the input line: its hook is on the way.
+            if started.elapsed() >= SUBMIT_LIMIT {
+                return Err(hook_never_came(worker, &screen, position));
             }
+            patience = CONFIRM;
+            continue;
+        }
+        if enters >= MAX_ENTERS {
+            return Err(not_submitted(
+                worker,
+                &screen,
+                format!("it is still on the input line after {enters} Enters"),
+            ));
+        }
+        patience = RETRY_FIRST;
+        if read_as_newline(worker, &before, &screen) || pressed.elapsed() >= UNMOVED {
             ctx.tmux.send_keys(worker.session(), &["Enter"])?;
             enters += 1;
-        } else if started.elapsed() >= SUBMIT_LIMIT && position == 0 {
-            // Not one event since the CLI started (its start hook included): the hooks do not run.
-            return Err(not_submitted(
-                "the CLI took it, but none of its hooks has fired since it started (its event \
-                 log is empty), so umbel cannot see its turns: its hooks cannot run (they need \
-                 `sh`, `cat` and `date` on the worker's PATH; look at its `--env PATH`)"
-                    .into(),
-            ));
-        } else if started.elapsed() >= SUBMIT_LIMIT {
-            return Err(not_submitted(format!(
-                "the CLI took it, but its submit hook did not fire within {}s (are its hooks running?)",
-                SUBMIT_LIMIT.as_secs()
-            )));
+            pressed = Instant::now();
+            before = screen;
+            if enters == MAX_ENTERS {
+                patience = CONFIRM;
+            }
         }
+    }
+}
+
+/// A prompt that left the input line but whose submit hook did not come within
+/// [`SUBMIT_LIMIT`]: why, as far as umbel can tell.
+fn hook_never_came(worker: &Worker, screen: &str, position: usize) -> Error {
+    let detail = if position == 0 {
+        // Not one event since the CLI started (its start hook included): the hooks do not run.
+        "the CLI took it, but none of its hooks has fired since it started (its event log is \
+         empty), so umbel cannot see its turns: its hooks cannot run (they need `sh`, `cat` and \
+         `date` on the worker's PATH; look at its `--env PATH`)"
+            .to_string()
+    } else {
+        format!(
+            "the CLI took it, but its submit hook did not fire within {}s (are its hooks running?)",
+            SUBMIT_LIMIT.as_secs()
+        )
+    };
+    not_submitted(worker, screen, detail)
+}
+
+/// Whether the input box grew a line between the screen an Enter was pressed on and `now`: the
+/// CLI read that Enter as a newline.
+fn read_as_newline(worker: &Worker, before: &str, now: &str) -> bool {
+    let provider = worker.provider();
+    match (provider.input_area(now), provider.input_area(before)) {
+        (Some(now), Some(then)) => now.lines().count() > then.lines().count(),
+        _ => false,
+    }
+}
+
+fn not_submitted(worker: &Worker, screen: &str, detail: String) -> Error {
+    Error::NotSubmitted {
+        name: worker.name.to_string(),
+        detail,
+        screen: Some(screen.to_string()),
     }
 }
 
 /// Waits until the CLI shows the paste on its input line (it has taken the whole bracketed
 /// paste in, so the Enter that follows is not part of it), at most [`PASTE_SHOWN`]. A screen
 /// look costs one tmux call (~3 ms); the paste usually shows on the first or second.
-fn await_paste(ctx: &Ctx, worker: &Worker) -> Result<()> {
+fn await_paste(ctx: &Ctx, worker: &Worker) -> Result<String> {
     let deadline = Instant::now() + PASTE_SHOWN;
-    while Instant::now() < deadline {
+    loop {
         let screen = ctx.tmux.capture(worker.session(), false)?;
-        if worker.provider().pending_input(&screen) {
-            return Ok(());
+        if worker.provider().pending_input(&screen) || Instant::now() >= deadline {
+            return Ok(screen);
         }
         sleep(PASTE_POLL);
     }
-    Ok(())
 }
 
-/// Waits up to [`CONFIRM`] for a submit event at or after `position`.
-fn confirmed(ctx: &Ctx, worker: &Worker, position: usize, watch: &FolderWatch) -> Result<bool> {
-    let deadline = Instant::now() + CONFIRM;
+/// Waits up to `patience` for a submit event at or after `position`.
+fn confirmed(
+    ctx: &Ctx,
+    worker: &Worker,
+    position: usize,
+    watch: &FolderWatch,
+    patience: Duration,
+) -> Result<bool> {
+    let deadline = Instant::now() + patience;
     loop {
         let provider = worker.provider();
         let submitted = ctx

@@ -51,7 +51,7 @@ pub fn turn(ctx: &Ctx, worker: &Worker, request: &TurnRequest) -> Result<TurnDon
     if let Some(sink) = &ctx.progress {
         sink.report(&TurnPhase::Submitting.into());
     }
-    let since = submit(ctx, worker, request.prompt, &GuardArgs::default())?;
+    let since = submit(ctx, worker, request.prompt, &GuardArgs::default())?.position;
     let outcome = await_end(ctx, worker, Some(since), request.until, request.guard)?;
     let ended = matches!(
         outcome.outcome,

@@ -153,9 +153,15 @@ impl Worker {
                         .transcript
                         .take()
                         .or_else(|| self.meta.transcript_path.clone());
+                    let cancelled = provider.end_hook_hides_cancel()
+                        && transcript_turn(provider, transcript.as_deref())
+                            .is_some_and(|t| t.interrupted());
                     let mut answer =
                         self.answer_of(text, "hook", failed, transcript, walk.session_id.take());
                     answer.structured_output = walk.checked.take().flatten();
+                    if cancelled {
+                        answer = answer.interrupted();
+                    }
                     return Ok(Some(answer));
                 }
                 EventClass::Submitted => break,
@@ -182,6 +188,7 @@ impl Worker {
             .and_then(ReverseLines::open)
             .map(|mut lines| self.provider().last_turn(&mut lines))
             .unwrap_or_default();
+        let interrupted = turn.interrupted();
         if lost.is_some_and(|lost| !lost.is(&turn)) {
             return Err(Error::AnswerLost {
                 name: self.name.to_string(),
@@ -192,8 +199,16 @@ impl Worker {
                 let mut answer =
                     self.answer_of(text, "transcript", turn.is_error, transcript, session_id);
                 answer.structured_output = checked.flatten();
-                Ok(answer)
+                Ok(if interrupted {
+                    answer.interrupted()
+                } else {
+                    answer
+                })
             }
+            // Interrupted before any text (gemini, codex): the turn's answer is that.
+            None if interrupted => Ok(self
+                .answer_of(String::new(), "transcript", true, transcript, session_id)
+                .interrupted()),
             _ => Err(Error::NoAnswer {
                 name: self.name.to_string(),
             }),
@@ -218,8 +233,18 @@ impl Worker {
             session_id: session_id.unwrap_or_else(|| self.meta.session_id.clone()),
             transcript_path: transcript.map(|p| p.to_string_lossy().into_owned()),
             structured_output: None,
+            interrupted: false,
+            partial_text: None,
         }
     }
+}
+
+/// The last turn of the transcript at `path`.
+fn transcript_turn(
+    provider: &dyn ProviderModule,
+    path: Option<&std::path::Path>,
+) -> Option<TranscriptTurn> {
+    Some(provider.last_turn(&mut ReverseLines::open(path?)?))
 }
 
 /// What walking the event log back from its end learnt about the last turn.
@@ -332,4 +357,22 @@ pub struct Answer {
     /// The value a `--schema` guardrail accepted for this turn, as JSON.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub structured_output: Option<serde_json::Value>,
+    /// The turn was interrupted (Esc): it has no answer, `text` is empty and `isError` true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
+    /// What the interrupted turn had streamed before it was stopped, when the CLI kept it
+    /// (gemini's `AfterAgent`); not an answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial_text: Option<String>,
+}
+
+impl Answer {
+    /// Makes this the answer of an interrupted turn: no text, what there was kept aside.
+    fn interrupted(mut self) -> Answer {
+        let text = std::mem::take(&mut self.text);
+        self.partial_text = (!text.is_empty()).then_some(text);
+        self.is_error = true;
+        self.interrupted = true;
+        self
+    }
 }

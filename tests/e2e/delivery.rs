@@ -61,6 +61,43 @@ fn codex_swallowing_the_first_enter_after_a_paste_is_recovered() {
     assert_eq!(sb.received(), [long.into_bytes()]);
 }
 
+/// The real gemini turns an Enter within 40 ms of a paste into a newline (so does the fake):
+/// umbel presses its first Enter once that window is over, and that Enter submits.
+#[test]
+fn gemini_submits_on_the_first_enter_after_its_paste_window() {
+    let sb = Sandbox::new();
+    sb.spawn("gw", &["--provider", "gemini", "--env", &sb.record_env()]);
+    for prompt in ["first prompt", "second\nprompt"] {
+        let sent = sb.umbel(["send", "gw", "--json", prompt]).json();
+        assert_eq!(sent["enters"], 1, "{sent}");
+        sb.cmd("wait gw --timeout 60s").success();
+    }
+    assert_eq!(sb.received(), [&b"first prompt"[..], b"second\nprompt"]);
+}
+
+/// A CLI that drops the first Enter after a paste without a trace (fake-codex) gets a second
+/// one after 1 s of an unchanged input box — not after the 4 s confirmation wait.
+#[test]
+fn a_dropped_enter_is_pressed_again_without_the_confirmation_wait_and_counted() {
+    let sb = Sandbox::new();
+    let scenario = json!({ "startup": { "swallow_enters": 1 } });
+    sb.spawn_playing(
+        "sw",
+        scenario,
+        &["--provider", "codex", "--env", &sb.record_env()],
+    );
+    let started = std::time::Instant::now();
+    let sent = sb.umbel(["send", "sw", "--json", "dropped once"]).json();
+    let took = started.elapsed();
+    assert_eq!(sent["enters"], 2, "{sent}");
+    assert!(
+        took < std::time::Duration::from_secs(3),
+        "the second Enter came after the confirmation wait: {took:?}"
+    );
+    sb.cmd("wait sw --timeout 60s").success();
+    assert_eq!(sb.received(), [b"dropped once".to_vec()]);
+}
+
 #[test]
 fn escape_sequences_and_cr_only_lines_arrive_exactly_and_unsendable_bytes_are_refused() {
     let sb = Sandbox::new();

@@ -68,9 +68,11 @@ each_tier!(
     print_json_keys_include_the_real_print_modes,
     stream_json_event_types_follow_the_real_print_mode,
     text_left_on_the_input_line_is_cleared_not_glued_to_the_next_prompt,
-    interrupt_ends_a_running_turn_and_the_next_send_works;
+    interrupt_ends_a_running_turn_and_the_next_send_works,
+    a_pane_left_in_copy_mode_takes_the_prompt_once;
     codex: a_hostile_codex_config_is_kept_and_the_worker_answers;
     gemini: a_commented_gemini_settings_file_is_kept_and_the_worker_answers,
+    esc_after_streamed_text_is_interrupted_and_read_has_no_answer,
 );
 
 /// `wait --since` the position `send` printed, as JSON.
@@ -229,6 +231,79 @@ fn interrupt_ends_a_running_turn_and_the_next_send_works(provider: &str, tier: T
     let idle = sb.umbel(["interrupt", "i", "--json"]).success().json();
     assert_eq!(idle["interrupted"], false, "{idle}");
     assert!(idle.get("outcome").is_none(), "{idle}");
+}
+
+/// gemini's `AfterAgent` after Esc carries the text streamed so far, like a finished turn's;
+/// its chat says `Request cancelled.`: wait says 122 `interrupted`, and read gives no answer
+/// (the partial text aside, in `partialText`).
+fn esc_after_streamed_text_is_interrupted_and_read_has_no_answer(tier: Tier) {
+    let sb = world(tier);
+    let partial = "Thinking slowly... ";
+    let scenario = sb.scenario(
+        "s",
+        json!({ "default": { "reply": partial, "end": "wedge" } }),
+    );
+    sb.spawn("esc", &["--provider", "gemini", "--env", &scenario]);
+    let since = sb.umbel(["send", "esc", "long task"]).success().line();
+    let tmux = sandbox_tmux(&sb);
+    let started = std::time::Instant::now();
+    while !tmux
+        .capture("umbel-esc", false)
+        .is_ok_and(|s| s.contains("✦ Thinking slowly"))
+    {
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "the partial text never showed"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    tmux.send_keys("umbel-esc", &["Escape"]).expect("press Esc");
+    let out = sb
+        .umbel([
+            "wait",
+            "esc",
+            "--since",
+            &since,
+            "--timeout",
+            "60s",
+            "--json",
+        ])
+        .status(122);
+    assert_eq!(out.json()["reason"], "interrupted", "{}", out.stdout());
+    let answer = sb.umbel(["read", "esc", "--json"]).json();
+    assert_eq!(answer["interrupted"], true, "{answer}");
+    assert_eq!(answer["text"], "", "{answer}");
+    assert_eq!(answer["partialText"], partial, "{answer}");
+    sb.umbel(["read", "esc"])
+        .stdout("")
+        .stderr_has("interrupted")
+        .success();
+}
+
+/// A person scrolled the worker's pane through `attach` and left it in copy mode: the prompt
+/// still reaches the CLI once and its turn ends (copy mode would swallow every Enter).
+fn a_pane_left_in_copy_mode_takes_the_prompt_once(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let scenario = sb.scenario("s", sim::reply("Scrolled back."));
+    sb.spawn("cm", &["--provider", provider, "--env", &scenario]);
+    let tmux = sandbox_tmux(&sb);
+    let target = "=umbel-cm:".to_string();
+    let in_mode = || {
+        let args = ["display-message", "-p", "-t", &target, "#{pane_in_mode}"];
+        let out = tmux
+            .run(&args.map(String::from), None)
+            .expect("display-message");
+        String::from_utf8_lossy(&out).trim() == "1"
+    };
+    tmux.run(&["copy-mode".into(), "-t".into(), target.clone()], None)
+        .expect("copy mode");
+    assert!(in_mode(), "the pane is in copy mode");
+    let (code, outcome) = turn(&sb, "cm", "after copy mode");
+    assert_eq!(code, Some(0), "{outcome}");
+    assert!(!in_mode(), "the send took the pane out of copy mode");
+    assert_eq!(read(&sb, &["cm"]).trim(), "Scrolled back.");
+    let turns = sb.umbel(["read", "cm", "--all", "--json"]).json();
+    assert_eq!(turns.as_array().map(Vec::len), Some(1), "one turn: {turns}");
 }
 
 /// Spawns `esc` on `scenario`, sends a prompt, presses Esc after `ms` while a `wait` runs, and

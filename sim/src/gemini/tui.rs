@@ -28,11 +28,18 @@ pub struct Gemini {
     home: Option<String>,
     /// `COLORTERM` announces 24-bit colour (the composer frame changes).
     true_color: bool,
+    /// When the last paste arrived: an Enter within [`PASTE_GUARD`] of it is a newline.
+    pasted_at: Option<Instant>,
 }
 
 type App = Shell<Gemini>;
 
 const CTRL_C_NOTICE: &str = " Press Ctrl+C again to exit.";
+
+/// How long after a paste the real gemini takes an Enter as part of it and inserts a newline
+/// (InputPrompt's `recentUnsafePasteTime`, cleared 40 ms after the paste, on terminals without
+/// the kitty keyboard protocol — tmux among them).
+const PASTE_GUARD: Duration = Duration::from_millis(40);
 
 /// Runs the TUI and returns the exit status.
 pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
@@ -70,6 +77,7 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
         executing: None,
         home: std::env::var("HOME").ok(),
         true_color: screens::true_color_env(),
+        pasted_at: None,
     };
     Shell::new(sess, term, face).serve(opts.query.clone())
 }
@@ -99,7 +107,14 @@ impl Face for Gemini {
                 return app.after(outcome);
             }
         }
+        let just_pasted = app
+            .face
+            .pasted_at
+            .is_some_and(|at| at.elapsed() < PASTE_GUARD);
         match key {
+            Key::Enter if just_pasted && !Gemini::blank(&app.input) => {
+                return app.edit(Key::Newline);
+            }
             Key::CtrlC if !app.input.is_empty() => app.input.clear(),
             Key::CtrlC if app.second_ctrl_c() => return Ok(quit(app, "/quit")),
             Key::CtrlC => app.keys.ctrl_c = Some(Instant::now()),
@@ -155,6 +170,7 @@ impl Face for Gemini {
 
     fn paste(app: &mut App, bytes: &[u8]) {
         app.input.paste_with(bytes, screens::paste_label);
+        app.face.pasted_at = Some(Instant::now());
     }
 
     fn blank(input: &crate::input::InputBuffer) -> bool {

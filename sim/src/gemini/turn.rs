@@ -251,7 +251,8 @@ impl Turn {
     }
 
     /// Esc (or Ctrl+C) during the turn: `ℹ Request cancelled.`, AfterAgent
-    /// still fires (with `[no response text]`). In the confirmation this refuses the tool.
+    /// still fires, with the text streamed so far (`[no response text]` before any; gemini
+    /// 0.61.0), and no `gemini` record keeps that text. In the confirmation this refuses the tool.
     pub fn cancel(&mut self, sess: &mut Session) -> Outcome {
         if self.tool.is_some() {
             self.refuse_tool(sess);
@@ -264,7 +265,7 @@ impl Turn {
         sess.chat_rollback();
         self.account(sess);
         Outcome::Done(Done {
-            after_agent: sess.payload_after_agent(&self.prompt, ""),
+            after_agent: sess.payload_after_agent(&self.prompt, &self.text),
             late: None,
             response: String::new(),
             failure: None,

@@ -338,6 +338,21 @@ impl ProviderModule for Gemini {
         }
     }
 
+    /// Its input prompt turns an Enter within 40 ms of a paste into a newline (InputPrompt's
+    /// `recentUnsafePasteTime`, where the terminal does not speak the kitty keyboard protocol —
+    /// tmux does not), and its key reader an Enter within 30 ms of typed text
+    /// (`FAST_RETURN_TIMEOUT`). Counted from the paste showing, which is after gemini took it.
+    fn enter_after_paste(&self) -> std::time::Duration {
+        // 40 ms plus its own lag: the window closes on a timer and a redraw; on a loaded machine
+        // 50 ms was too short for 2 of 5 sends (the newline is then seen and Enter pressed again).
+        std::time::Duration::from_millis(80)
+    }
+
+    /// `AfterAgent` after Esc carries the partial answer; the chat's `Request cancelled.` tells.
+    fn end_hook_hides_cancel(&self) -> bool {
+        true
+    }
+
     fn classify(&self, event: &str, payload: Option<&Value>) -> EventClass {
         match event {
             "SessionStart" => EventClass::Started,

@@ -434,3 +434,40 @@ fn gemini_is_signed_in_by_a_key_a_chosen_auth_type_or_saved_google_credentials()
         Level::Ok
     );
 }
+
+/// gemini 0.61.0, Esc while an answer streams: `AfterAgent` carries the partial text as if it
+/// were the answer, and only the chat's `Request cancelled.` (no `gemini` record) tells.
+#[test]
+fn esc_mid_stream_looks_finished_to_the_hook_and_interrupted_to_the_chat() {
+    let payload: Value = serde_json::from_str(include_str!(
+        "../../../tests/data/gemini/gemini-0.61.0-esc-mid-stream-after-agent.json"
+    ))
+    .unwrap();
+    assert_eq!(
+        Gemini.classify("AfterAgent", Some(&payload)),
+        EventClass::TurnEnded
+    );
+    assert_eq!(
+        Gemini.answer_from_payload(&payload).as_deref(),
+        Some("Thinking slowly... ")
+    );
+    assert!(Gemini.end_hook_hides_cancel());
+    let chat = include_str!("../../../tests/data/gemini/gemini-0.61.0-esc-mid-stream-chat.jsonl");
+    let turn = Gemini.last_turn(&mut chat.lines().rev().map(str::to_string));
+    assert_eq!(turn.prompt.as_deref(), Some("long task"));
+    assert!(turn.interrupted(), "{turn:?}");
+    assert_eq!(turn.answer, None);
+}
+
+/// The input area starts at the input line and keeps what is under it; an Enter gemini took as
+/// a newline adds a line to it, and the status line above it is not part of it.
+#[test]
+fn the_input_area_is_the_input_line_down() {
+    let pasted = fixture!("gemini/gemini-0.61.0-paste-3-lines.txt");
+    let area = Gemini.input_area(pasted).unwrap();
+    assert!(area.starts_with(" > first line"), "{area}");
+    assert!(!area.contains("for shortcuts"), "{area}");
+    let newline = pasted.replacen(" > first line\n", " > first line\n   \n", 1);
+    let grown = Gemini.input_area(&newline).unwrap();
+    assert_eq!(grown.lines().count(), area.lines().count() + 1);
+}

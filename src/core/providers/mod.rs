@@ -203,6 +203,13 @@ pub struct TranscriptTurn {
     pub output_tokens: Option<u64>,
 }
 
+impl TranscriptTurn {
+    /// The turn ended because a person interrupted it (Esc).
+    pub fn interrupted(&self) -> bool {
+        self.ended && self.error_reason == Some("interrupted")
+    }
+}
+
 /// Adds `n` to a token count that may not have started yet.
 pub fn add_tokens(count: &mut Option<u64>, n: Option<u64>) {
     if let Some(n) = n {
@@ -310,6 +317,23 @@ pub trait ProviderModule: Sync {
     /// gemini: one Esc; claude opens its rewind menu on a second).
     fn interrupt_keys(&self) -> &'static [&'static str] {
         &["Escape"]
+    }
+    /// How long after a paste shows on its input line the CLI takes an Enter as a submit rather
+    /// than as part of the paste (gemini makes an Enter within 40 ms of a paste a newline).
+    fn enter_after_paste(&self) -> std::time::Duration {
+        std::time::Duration::ZERO
+    }
+    /// Whether the end-of-turn hook looks the same for a finished turn and one a person
+    /// cancelled (gemini's `AfterAgent` after Esc carries the text streamed so far): then the
+    /// transcript's last turn says whether it was interrupted.
+    fn end_hook_hides_cancel(&self) -> bool {
+        false
+    }
+    /// The input line and everything drawn below it, to tell whether the CLI redrew its input
+    /// box after a key (a status line above it may change on its own); `None` where the
+    /// provider cannot say.
+    fn input_area<'a>(&self, screen: &'a str) -> Option<&'a str> {
+        self.identity().composer.and_then(|c| c.area(screen))
     }
     /// Whether the input line still holds unsubmitted text (typed, pasted or a paste placeholder).
     fn pending_input(&self, screen: &str) -> bool {
@@ -556,6 +580,19 @@ impl Composer {
     pub fn pending(&self, screen: &str) -> bool {
         let lines: Vec<&str> = screen.lines().map(str::trim).collect();
         self.line(&lines).is_some_and(|l| !self.empty(l))
+    }
+
+    /// The screen from the input line (the last line starting with a mark) to its end.
+    pub fn area<'a>(&self, screen: &'a str) -> Option<&'a str> {
+        let mut at = None;
+        let mut offset = 0;
+        for line in screen.split_inclusive('\n') {
+            if self.starts(line.trim()) {
+                at = Some(offset);
+            }
+            offset += line.len();
+        }
+        at.map(|at| &screen[at..])
     }
 }
 

@@ -21,7 +21,9 @@ use crate::core::outcome::Outcome;
 pub fn send(ctx: &Ctx, name: &str, prompt: &[u8], guard: &GuardArgs) -> Result<usize> {
     match find(ctx, name)? {
         Some(at) => verbs::send(ctx, &at, prompt, guard, &current_dir_or_error()?),
-        None => turn::submit(ctx, &Worker::load(ctx, name)?, prompt, guard),
+        None => {
+            turn::submit(ctx, &Worker::load(ctx, name)?, prompt, guard).map(|sent| sent.position)
+        }
     }
 }
 

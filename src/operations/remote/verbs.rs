@@ -207,6 +207,8 @@ pub fn answer(ctx: &Ctx, at: &RemoteRecord) -> Result<Answer> {
         session_id: text("sessionId"),
         transcript_path: json["transcriptPath"].as_str().map(str::to_string),
         structured_output: json.get("structuredOutput").cloned(),
+        interrupted: json["interrupted"].as_bool().unwrap_or(false),
+        partial_text: json["partialText"].as_str().map(str::to_string),
     })
 }
 

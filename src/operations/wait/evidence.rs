@@ -46,6 +46,14 @@ pub fn last_transcript_turn(ctx: &Ctx, worker: &Worker) -> Option<TranscriptTurn
     Some(worker.provider().last_turn(&mut ReverseLines::open(&path)?))
 }
 
+/// Whether a turn its end hook called finished was in fact cancelled, as the transcript says
+/// (gemini's `AfterAgent` after Esc; the chat's turn ends in `Request cancelled.`). The turn's
+/// prompt record is written when it starts, so the transcript's last turn is this one.
+fn cancelled(ctx: &Ctx, worker: &Worker) -> bool {
+    worker.provider().end_hook_hides_cancel()
+        && last_transcript_turn(ctx, worker).is_some_and(|t| t.interrupted())
+}
+
 /// Adds evidence to an outcome: the last screen of a dead worker (kept on disk too), and for a
 /// stop, holds until the answer is readable (bounded).
 pub fn finish(
@@ -79,6 +87,14 @@ pub fn finish(
                     outcome.message = text;
                 }
             }
+        }
+        OutcomeKind::Stop if cancelled(ctx, worker) => {
+            outcome = Outcome::new(
+                OutcomeKind::ProviderError,
+                "the turn was interrupted",
+                outcome.position,
+            )
+            .with_reason("interrupted");
         }
         OutcomeKind::Stop => {
             let grace = Instant::now() + ANSWER_GRACE;

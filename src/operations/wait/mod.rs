@@ -91,7 +91,7 @@ pub fn wait_guarded(
     match guard {
         None => wait_turn(since),
         Some(guard) => guard.enforce(ctx, worker, since, wait_turn, |feedback| {
-            send(ctx, worker, feedback)
+            send(ctx, worker, feedback).map(|sent| sent.position)
         }),
     }
 }
