@@ -82,14 +82,20 @@ pub fn kind(value: &Value) -> String {
 
 /// Asserts that for each of `theirs` (the real print mode's documents) a document of ours of
 /// the same kind holds all its keys. Codex's warning items (`item.completed` of type `error`,
-/// e.g. unknown model metadata) are the CLI's own start-up notes and not compared.
+/// e.g. unknown model metadata) are the CLI's own start-up notes and not compared. Nor is the
+/// `modelUsage` of a claude result for a request that failed with no output: claude 2.1.246's
+/// print mode counts a side request of its own there (a Haiku call the interactive session
+/// never makes or records), where 2.1.290 and newer leave `{}`.
 pub fn assert_keys_include(ours: &[Value], theirs: &[Value], what: &str) {
     for their in theirs {
         let kind = kind(their);
         if kind == "item.completed/error" {
             continue;
         }
-        let wanted = key_paths(their);
+        let mut wanted = key_paths(their);
+        if their["is_error"] == true && their["usage"]["output_tokens"] == 0 {
+            wanted.retain(|k| !k.starts_with("modelUsage."));
+        }
         let best = ours
             .iter()
             .filter(|o| self::kind(o) == kind)
