@@ -79,6 +79,17 @@ impl<C: PartialEq + 'static> Release<C> {
     }
 }
 
+/// The release `UMBEL_SIM_VERSION` names, else `pinned` (a bad setting is reported by [`check`]
+/// at startup).
+pub fn chosen(pinned: Version) -> Version {
+    from_env().ok().flatten().unwrap_or(pinned)
+}
+
+/// Fails on an `UMBEL_SIM_VERSION` that is not a release number.
+pub fn check() -> Result<(), String> {
+    from_env().map(|_| ())
+}
+
 /// `UMBEL_SIM_VERSION` as read once by this process: `Ok(None)` when unset or empty.
 pub fn from_env() -> Result<Option<Version>, String> {
     static READ: OnceLock<Result<Option<Version>, String>> = OnceLock::new();

@@ -37,7 +37,7 @@ pub fn main() -> ExitCode {
 
 /// Runs fake-claude with `args` (without the program name); returns the exit status.
 pub fn run(args: &[String]) -> Result<i32, String> {
-    release::check()?;
+    crate::release::check()?;
     let version = release::version_line(release::current());
     let Some(opts) = entry::options(cli::parse(args)?, &version) else {
         return Ok(0);

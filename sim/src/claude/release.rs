@@ -30,20 +30,14 @@ pub const CHANGES: &[Change<Claude>] = &[Change {
 /// A claude release under [`CHANGES`].
 pub type Release = release::Release<Claude>;
 
-/// The release `UMBEL_SIM_VERSION` names, else [`PINNED`] (a bad setting is reported by
-/// [`check`] at startup).
+/// The release `UMBEL_SIM_VERSION` names, else [`PINNED`].
 pub fn current() -> Release {
-    at(release::from_env().ok().flatten().unwrap_or(PINNED))
+    at(release::chosen(PINNED))
 }
 
 /// `version` under [`CHANGES`].
 pub fn at(version: Version) -> Release {
     Release::new(version, CHANGES)
-}
-
-/// Fails on an `UMBEL_SIM_VERSION` that is not a release number.
-pub fn check() -> Result<(), String> {
-    release::from_env().map(|_| ())
 }
 
 /// `claude --version`: `2.1.332 (Claude Code)`.

@@ -41,8 +41,13 @@ fn yes_comes_first_and_numbered_until_2_1_248() {
 
 #[test]
 fn a_taken_yes_is_marked_as_recorded() {
-    let want = crate::fixtures::repo_screen("claude/claude-2.1.246-trust-dialog-accepted.txt");
-    let got = crate::claude::screens::trust_taken(release("2.1.246"), 120, "/tmp/u3nWcDN/project");
+    let want =
+        crate::fixtures::repo_screen("claude/2.1.246/claude-2.1.246-trust-dialog-accepted.txt");
+    let got = crate::claude::screens::trust_taken(
+        release("2.1.246"),
+        120,
+        "/tmp/rec/claude-2.1.246/proj",
+    );
     assert_eq!(got, want);
 }
 

@@ -46,7 +46,7 @@ pub fn main() -> ExitCode {
 
 /// Runs fake-codex with `args` (without the program name); returns the exit status.
 pub fn run(args: &[String]) -> Result<i32, String> {
-    release::check()?;
+    crate::release::check()?;
     let action = match cli::parse(args) {
         Ok(action) => action,
         Err(cli::Usage(msg)) => {

@@ -40,20 +40,14 @@ pub const CHANGES: &[Change<Codex>] = &[
 /// A codex release under [`CHANGES`].
 pub type Release = release::Release<Codex>;
 
-/// The release `UMBEL_SIM_VERSION` names, else [`PINNED`] (a bad setting is reported by
-/// [`check`] at startup).
+/// The release `UMBEL_SIM_VERSION` names, else [`PINNED`].
 pub fn current() -> Release {
-    at(release::from_env().ok().flatten().unwrap_or(PINNED))
+    at(release::chosen(PINNED))
 }
 
 /// `version` under [`CHANGES`].
 pub fn at(version: Version) -> Release {
     Release::new(version, CHANGES)
-}
-
-/// Fails on an `UMBEL_SIM_VERSION` that is not a release number.
-pub fn check() -> Result<(), String> {
-    release::from_env().map(|_| ())
 }
 
 /// `codex --version`: `codex-cli 0.171.0`.

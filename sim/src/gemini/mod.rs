@@ -54,7 +54,7 @@ pub enum Failure {
 
 /// Runs fake-gemini with `args` (without the program name); returns the exit status.
 pub fn run(args: &[String]) -> Result<i32, Failure> {
-    release::check().map_err(Failure::Fake)?;
+    crate::release::check().map_err(Failure::Fake)?;
     let action = cli::parse(args).map_err(Failure::Usage)?;
     let Some(opts) = entry::options(action, &release::current().to_string()) else {
         return Ok(0);

@@ -8,15 +8,9 @@ use crate::release::{self, Version};
 /// The release fake-gemini plays unless `UMBEL_SIM_VERSION` names another.
 pub const PINNED: Version = Version::new(0, 61, 0);
 
-/// The release `UMBEL_SIM_VERSION` names, else [`PINNED`] (a bad setting is reported by
-/// [`check`] at startup).
+/// The release `UMBEL_SIM_VERSION` names, else [`PINNED`].
 pub fn current() -> Version {
-    release::from_env().ok().flatten().unwrap_or(PINNED)
-}
-
-/// Fails on an `UMBEL_SIM_VERSION` that is not a release number.
-pub fn check() -> Result<(), String> {
-    release::from_env().map(|_| ())
+    release::chosen(PINNED)
 }
 
 /// The header's title: `Gemini CLI v0.61.0`.
