@@ -155,6 +155,38 @@ fn unknown_templates_and_references_point_at_the_template() {
     problem_saying(&good_with("{{ $session }}", "{{ $session"), "never closed");
 }
 
+/// A template naming its own step, or a step that runs after it, says what is wrong instead of
+/// advising a `needs:` that would be a self-need or a cycle.
+#[test]
+fn a_template_on_its_own_or_a_later_step_says_why_it_cannot_be() {
+    let p = problem_saying(
+        &good_with("{{ env.TOPIC }}", "{{ steps.draft.outputs.text }}"),
+        "a step cannot use its own output `text`",
+    );
+    assert_eq!((p.line, p.column), (10, 26), "{p:?}");
+    assert!(!p.message.contains("needs:"), "{p:?}");
+    problem_saying(
+        &good_with("{{ $session }}", "{{ steps.polish.answer }}"),
+        "a step cannot use its own answer",
+    );
+    // `polish` runs on draft's worker after it: needing it would close a circle.
+    let p = problem_saying(
+        &good_with("{{ env.TOPIC }}", "{{ steps.polish.answer }}"),
+        "step `polish` runs after this one, so its answer does not exist yet: needing it would make a cycle: draft → polish → draft",
+    );
+    assert!(!p.message.contains("add it"), "{p:?}");
+    // Through another worker's steps: review ← side (critic's next step).
+    problem_saying(
+        &good_with("{{ steps.draft.outputs.text }}", "{{ steps.side.answer }}"),
+        "cycle: review → side → review",
+    );
+    // A step that needs itself in `needs:` is told so, not shown a one-step cycle.
+    problem_saying(
+        &good_with("    needs: [draft]", "    needs: [draft, review]"),
+        "step `review` needs itself",
+    );
+}
+
 #[test]
 fn an_unquoted_template_gets_a_quoting_hint() {
     let yaml = GOOD.replace(
