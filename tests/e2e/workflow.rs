@@ -477,3 +477,61 @@ fn the_example_workflow_without_topic_names_the_variable_and_how_to_set_it() {
         .env("TOPIC", "owls")
         .success();
 }
+
+/// A `file:` output is read inside its worker's folder, as a host reads a remote worker's: a
+/// symbolic link in the folder leading out of it fails the step naming the output, and nothing
+/// of the file it points at reaches the run; an absolute path or one with `..` is refused by
+/// `run --check` at its line. A link that stays inside is read. (Before, each was read.)
+#[test]
+fn a_file_output_cannot_leave_its_workers_folder() {
+    let sb = Sandbox::new();
+    let secret = sb.home.join("secret.txt");
+    sb.write(&secret, "NOT YOURS\n");
+    std::os::unix::fs::symlink(&secret, sb.project.join("link.txt")).unwrap();
+    sb.write(&sb.project.join("sub/notes.txt"), "NOTES\n");
+    std::os::unix::fs::symlink("sub/notes.txt", sb.project.join("inside.txt")).unwrap();
+    let with_output = |path: &str| {
+        workflow(
+            &sb,
+            &format!(
+                "workers:\n  a: {{}}\nsteps:\n  - id: s\n    worker: a\n    prompt: hi\n    outputs: {{kept: \"file:{path}\"}}\n"
+            ),
+        )
+    };
+    let path = with_output("inside.txt");
+    let run_id = run(&sb, &[path.to_str().unwrap()]).success().line();
+    let kept = sb
+        .state
+        .join("workflows")
+        .join(&run_id)
+        .join("steps/s/outputs/kept");
+    assert_eq!(std::fs::read_to_string(kept).unwrap(), "NOTES\n");
+
+    let path = with_output("link.txt");
+    let out = run(&sb, &[path.to_str().unwrap()])
+        .stderr_has("output `kept`: `file:link.txt` leads outside worker")
+        .status(1);
+    let record = run_record(&sb, &out.line());
+    assert_eq!(step(&record, "s")["status"], "failed", "{record:#}");
+    let run_dir = sb.state.join("workflows").join(out.line());
+    let grep = std::process::Command::new("grep")
+        .args(["-r", "NOT YOURS"])
+        .arg(&run_dir)
+        .output()
+        .unwrap();
+    assert!(
+        grep.stdout.is_empty(),
+        "the file leaked into the run: {grep:?}"
+    );
+
+    for (written, column) in [("../outside.txt", 21), ("/etc/hostname", 21)] {
+        let path = with_output(written);
+        let err = run(&sb, &["--check", path.to_str().unwrap()])
+            .status(2)
+            .stderr();
+        let expected = format!(
+            "wf.yaml:7:{column}: output `kept: file:{written}`: a `file:` output is read inside worker `a`'s folder"
+        );
+        assert!(err.contains(&expected), "expected {expected:?} in:\n{err}");
+    }
+}

@@ -254,9 +254,9 @@ fn host_of<'a>(file: &'a WorkflowFile, key: &str) -> Option<&'a str> {
     file.workers.get(key).and_then(|w| w.value.host.as_deref())
 }
 
-/// A step's `outputs:`, each named well and either `answer` or `file:PATH`; on a worker on
-/// another host (`host`), a relative PATH that stays in the worker's folder, which is where
-/// the host's umbel reads it.
+/// A step's `outputs:`, each named well and either `answer` or `file:PATH`, PATH relative and
+/// without `..`: it is read inside the worker's folder (by the host's umbel for a worker on
+/// another host, `host`), and a symbolic link out of it is refused when it is read.
 fn check_outputs(
     step: &Step,
     host: Option<&str>,
@@ -273,13 +273,16 @@ fn check_outputs(
                 return None;
             }
             match OutputSource::parse(&source.value) {
-                Some(OutputSource::File(path)) if host.is_some() && leaves_folder(&path) => {
+                Some(OutputSource::File(path)) if leaves_folder(&path) => {
+                    let worker = &step.worker.value;
+                    let reader = match host {
+                        Some(host) => format!("worker `{worker}` runs on host `{host}`, whose umbel reads a `file:` output inside the worker's folder there"),
+                        None => format!("a `file:` output is read inside worker `{worker}`'s folder (its cwd)"),
+                    };
                     problems.push(Problem::located(
                         source.referenced,
                         format!(
-                            "output `{key}: file:{path}`: worker `{}` runs on host `{}`, whose umbel reads a `file:` output inside the worker's folder there: give a relative path that stays inside it",
-                            step.worker.value,
-                            host.unwrap_or_default()
+                            "output `{key}: file:{path}`: {reader}: give a relative path without `..` that stays inside it"
                         ),
                     ));
                     None

@@ -351,7 +351,7 @@ fn a_worker_on_another_host_has_its_cwd_there_absolute_and_unchecked() {
 }
 
 #[test]
-fn a_remote_workers_file_output_must_stay_in_its_folder_there() {
+fn a_file_output_must_stay_in_its_workers_folder() {
     let remote = good_with(
         "writer: {provider: claude, cwd: ./proj}",
         "writer: {provider: claude, host: box, cwd: /srv/w}",
@@ -363,7 +363,11 @@ fn a_remote_workers_file_output_must_stay_in_its_folder_there() {
         assert_eq!((p.line, p.column), (11, 35), "{p:?}");
         assert!(p.message.contains(&format!("file:{path}")), "{p:?}");
     }
-    // A local worker's may go anywhere it can read.
-    let local = good_with("file:out.md", "file:../out.md");
-    check(&local).expect("local");
+    // A local worker's too: it is read inside the worker's folder, here as on a host.
+    for path in ["../out.md", "/etc/hostname", "sub/../../out.md"] {
+        let yaml = GOOD.replace("file:out.md", &format!("file:{path}"));
+        let p = problem_saying(&yaml, "is read inside worker `writer`'s folder (its cwd)");
+        assert_eq!((p.line, p.column), (11, 35), "{p:?}");
+        assert!(p.message.contains(&format!("file:{path}")), "{p:?}");
+    }
 }
