@@ -373,6 +373,8 @@ fn broken_files_are_refused_with_a_location_and_nothing_runs() {
     let edit = |from: &str, to: &str| good.replace(from, to);
     let cycle = "workers:\n  a: {}\nsteps:\n  - {id: x, worker: a, needs: [y], prompt: p}\n  - {id: y, worker: a, needs: [x], prompt: p}\n";
     let not_set = "a: {env: {T: {fromEnv: NOT_SET_ANYWHERE}}}";
+    // One variable past the kernel's 128 KiB: the CLI would exit 126 at its start.
+    let too_big = format!("a: {{env: {{BIG: {}}}}}", "x".repeat(140_000));
     #[rustfmt::skip]
     let cases = [
         (edit("prompt:", "promt:"), 6, "unknown field `promt`"),
@@ -381,6 +383,7 @@ fn broken_files_are_refused_with_a_location_and_nothing_runs() {
         (edit("prompt: hi", "prompt: {{ env.HOME }}"), 6, "must be quoted"),
         (edit("worker: a", "worker: b"), 5, "unknown worker `b`"),
         (edit("a: {}", not_set), 2, "NOT_SET_ANYWHERE, which is not set"),
+        (edit("a: {}", &too_big), 2, "env BIG: its value is 140000 bytes, and one environment variable may take at most 131072 bytes"),
     ];
     for (yaml, line, expected) in cases {
         refused(&sb, &yaml, line, expected);

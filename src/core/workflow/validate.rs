@@ -12,7 +12,7 @@ use super::model::{OutputSource, Step, WorkflowFile};
 use super::template::{self, Ref};
 use crate::core::args::{GuardArgs, SpawnArgs, WaitUntil};
 use crate::core::duration::parse_duration;
-use crate::core::worker_env::EnvSpec;
+use crate::core::worker_env::{self, EnvSpec};
 use serde_saphyr::{Location, Spanned};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -369,12 +369,18 @@ fn check_worker(
         problem(message);
     }
     for spec in &spawn.env {
-        if let EnvSpec::FromEnv { name, source } = spec
-            && !cx.env.iter().any(|(k, _)| k == source)
-        {
-            problem(format!(
-                "worker `{key}`: env {name} takes ${source}, which is not set"
-            ));
+        match spec {
+            EnvSpec::FromEnv { name, source } if !cx.env.iter().any(|(k, _)| k == source) => {
+                problem(format!(
+                    "worker `{key}`: env {name} takes ${source}, which is not set"
+                ));
+            }
+            EnvSpec::Literal { name, value } => {
+                if let Some(message) = worker_env::too_long(name, value) {
+                    problem(format!("worker `{key}`: env {name}: {message}"));
+                }
+            }
+            EnvSpec::FromEnv { .. } => {}
         }
     }
     if let Some(text) = &spawn.startup_timeout
