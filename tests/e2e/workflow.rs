@@ -383,6 +383,7 @@ fn broken_files_are_refused_with_a_location_and_nothing_runs() {
         (edit("prompt: hi", "prompt: {{ env.HOME }}"), 6, "must be quoted"),
         (edit("worker: a", "worker: b"), 5, "unknown worker `b`"),
         (edit("a: {}", not_set), 2, "NOT_SET_ANYWHERE, which is not set"),
+        (edit("prompt: hi", "prompt: \"{{ steps.s.answer }}\""), 6, "a step cannot use its own answer"),
         (edit("a: {}", &too_big), 2, "env BIG: its value is 140000 bytes, and one environment variable may take at most 131072 bytes"),
     ];
     for (yaml, line, expected) in cases {
@@ -491,7 +492,7 @@ fn a_file_output_cannot_leave_its_workers_folder() {
     let secret = sb.home.join("secret.txt");
     sb.write(&secret, "NOT YOURS\n");
     std::os::unix::fs::symlink(&secret, sb.project.join("link.txt")).unwrap();
-    sb.write(&sb.project.join("sub/notes.txt"), "NOTES\n");
+    sb.write("sub/notes.txt", "NOTES\n");
     std::os::unix::fs::symlink("sub/notes.txt", sb.project.join("inside.txt")).unwrap();
     let with_output = |path: &str| {
         workflow(
