@@ -61,7 +61,8 @@ lint: (setup "--lint")
 ci: lint test
 
 # speed figures per provider (stop→wait latency, -p overhead), a 50-worker load run and the soak
-# (docs/reliability.md), `umbel top` with 100 workers; `just bench codex load soak top` runs only those parts
+# (docs/reliability.md), `umbel top` with 100 workers, `run --check` on 1k and 10k steps;
+# `just bench codex load soak top check` runs only those parts
 [positional-arguments]
 bench *ARGS: setup
     cargo build --release -p sim --bins --quiet

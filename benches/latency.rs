@@ -22,6 +22,9 @@
 //!     the CPU of the live view left alone.
 //! 11. (figures/remote.rs) Workers on other hosts through sshd: `ls` over 3 hosts × 20
 //!     workers, with a hung host, and a remote end-of-turn hook → the local wait returned.
+//! 12. `run --check` on workflows of 1 000 and 10 000 steps (ten workers, each step needing the
+//!     one before and using its answer and the first step's): the time of each and their ratio
+//!     (linear: about 10).
 //!
 //! Figures, not pass/fail: these machines are shared and noisy.
 
@@ -112,6 +115,9 @@ fn main() {
     }
     if only.is_empty() || only.iter().any(|o| o == "workflow") {
         workflow_figures();
+    }
+    if only.is_empty() || only.iter().any(|o| o == "check") {
+        check_figures();
     }
     if only.is_empty() || only.iter().any(|o| o == "mcp") {
         mcp_figures();
@@ -230,6 +236,44 @@ fn workflow_figures() {
         sum.as_secs_f64(),
         sum.as_secs_f64() / wall.as_secs_f64(),
         ms(wall.saturating_sub(critical))
+    );
+}
+
+/// `umbel run --check` on 1 000 and 10 000 steps: checking is linear in the steps, so the ratio
+/// is about 10 (it was about 100: 0.28 s and 27.7 s).
+fn check_figures() {
+    let sb = Sandbox::new();
+    let time = |steps: usize| {
+        let mut yaml = String::from("workers:\n");
+        for w in 0..10 {
+            yaml.push_str(&format!("  w{w}: {{}}\n"));
+        }
+        yaml.push_str("steps:\n  - {id: s0, worker: w0, prompt: go}\n");
+        for i in 1..steps {
+            yaml.push_str(&format!(
+                "  - {{id: s{i}, worker: w{}, needs: [s{}], prompt: \"{{{{steps.s{}.answer}}}} {{{{steps.s0.answer}}}}\"}}\n",
+                i % 10,
+                i - 1,
+                i - 1
+            ));
+        }
+        let file = sb.project.join(format!("check-{steps}.yaml"));
+        std::fs::write(&file, yaml).expect("write workflow");
+        let path = file.to_str().expect("utf-8 path").to_string();
+        median(|| {
+            let out = sb
+                .process(&["run", "--check", &path])
+                .output()
+                .expect("umbel run --check");
+            assert_success(&out, "umbel run --check");
+        })
+    };
+    let (small, large) = (time(1_000), time(10_000));
+    println!(
+        "check: `run --check` on 1 000 steps {:.0} ms, on 10 000 steps {:.0} ms: ratio {:.1} (linear: about 10)",
+        ms(small),
+        ms(large),
+        large.as_secs_f64() / small.as_secs_f64()
     );
 }
 

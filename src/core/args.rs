@@ -339,7 +339,7 @@ pub struct TopArgs {
     #[arg(long)]
     #[serde(default)]
     pub once: bool,
-    /// Width of the `--once` frame (default: the terminal's, else 120).
+    /// Width of the `--once` frame, at least 40 (default: the terminal's, else 120).
     #[arg(long, value_name = "COLUMNS", requires = "once")]
     #[serde(default)]
     pub width: Option<u16>,

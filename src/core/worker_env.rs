@@ -129,6 +129,23 @@ fn validate_name(name: &str, raw: &str) -> Result<()> {
     }
 }
 
+/// The most one environment variable may take, `NAME=value` and its final NUL together: the
+/// kernel refuses to start a program given a longer one (Linux's `MAX_ARG_STRLEN`, 32 pages), so
+/// the CLI would fail to start with nothing but "exited with status 126".
+pub const MAX_VARIABLE_BYTES: usize = 131_072;
+
+/// Why `name=value` cannot be given to a program, when it is longer than
+/// [`MAX_VARIABLE_BYTES`].
+pub fn too_long(name: &str, value: &str) -> Option<String> {
+    let bytes = name.len() + 1 + value.len() + 1;
+    (bytes > MAX_VARIABLE_BYTES).then(|| {
+        format!(
+            "its value is {} bytes, and one environment variable may take at most {MAX_VARIABLE_BYTES} bytes (128 KiB, with its name, `=` and the final NUL: the kernel's limit, MAX_ARG_STRLEN), or the CLI cannot start; pass that much in a file instead",
+            value.len()
+        )
+    })
+}
+
 /// What a provider contributes to its workers' environment.
 #[derive(Debug, Clone, Copy)]
 pub struct ProviderEnv {
@@ -181,6 +198,9 @@ pub fn compose(
                 "`--env {}`: the value holds a NUL byte, which no environment can carry",
                 spec.name()
             )));
+        }
+        if let Some(message) = too_long(spec.name(), &value) {
+            return Err(Error::usage(format!("`--env {}`: {message}", spec.name())));
         }
         set(&mut out, spec.name(), value);
     }
@@ -288,6 +308,27 @@ mod tests {
     fn a_name_that_is_not_set_is_a_typed_error() {
         let err = compose(&[], CLAUDE, &[EnvSpec::parse("NOPE").unwrap()], &[]).unwrap_err();
         assert!(matches!(err, Error::EnvUnset { ref name } if name == "NOPE"));
+    }
+
+    /// The kernel's limit on one variable (`NAME=value` and a NUL in 128 KiB): at it the CLI
+    /// starts, past it spawn refuses, naming the variable and the limit.
+    #[test]
+    fn a_value_past_one_variables_limit_is_refused() {
+        let fits = "x".repeat(MAX_VARIABLE_BYTES - "BIG=".len() - 1);
+        let specs = [EnvSpec::parse(&format!("BIG={fits}")).unwrap()];
+        assert!(compose(&[], CLAUDE, &specs, &[]).is_ok());
+        let specs = [EnvSpec::parse(&format!("BIG={fits}x")).unwrap()];
+        let err = compose(&[], CLAUDE, &specs, &[]).unwrap_err();
+        assert_eq!(err.exit_code(), 2);
+        let said = err.to_string();
+        assert!(
+            said.contains("`--env BIG`") && said.contains("131072 bytes"),
+            "{said}"
+        );
+        // By name too: the value is umbel's own.
+        let parent = env(&[("BIGGER", &format!("{fits}xx"))]);
+        let err = compose(&parent, CLAUDE, &[EnvSpec::parse("BIGGER").unwrap()], &[]);
+        assert!(err.unwrap_err().to_string().contains("`--env BIGGER`"));
     }
 
     #[test]

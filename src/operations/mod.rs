@@ -25,5 +25,6 @@ pub mod turn_stats;
 pub mod turns;
 pub mod wait;
 pub mod worker;
+pub mod worker_files;
 
 pub use context::Ctx;

@@ -219,3 +219,23 @@ fn sigterm_even_twice_restores_the_terminal_and_a_dumb_one_is_refused() {
         .stderr_has("status --json")
         .status(2);
 }
+
+/// `--once --width N` draws a frame N columns wide; below the narrowest frame that holds the
+/// table (40) it is refused, saying so, instead of printing a 40-column frame (before: exit 0).
+#[test]
+fn once_honours_its_width_and_refuses_one_too_narrow() {
+    let sb = Sandbox::new();
+    sb.spawn("w1", &[]);
+    for width in [40, 57, 200] {
+        let frame = sb
+            .cmd(&format!("top --once --width {width}"))
+            .success()
+            .stdout();
+        assert!(row_has(&frame, "w1", &["idle"]), "{frame}");
+        let widest = frame.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+        assert!(widest <= width, "{width} columns:\n{frame}");
+    }
+    sb.cmd("top --once --width 10")
+        .stderr_has("`--width 10`: a `top --once` frame needs at least 40 columns")
+        .status(2);
+}

@@ -373,6 +373,8 @@ fn broken_files_are_refused_with_a_location_and_nothing_runs() {
     let edit = |from: &str, to: &str| good.replace(from, to);
     let cycle = "workers:\n  a: {}\nsteps:\n  - {id: x, worker: a, needs: [y], prompt: p}\n  - {id: y, worker: a, needs: [x], prompt: p}\n";
     let not_set = "a: {env: {T: {fromEnv: NOT_SET_ANYWHERE}}}";
+    // One variable past the kernel's 128 KiB: the CLI would exit 126 at its start.
+    let too_big = format!("a: {{env: {{BIG: {}}}}}", "x".repeat(140_000));
     #[rustfmt::skip]
     let cases = [
         (edit("prompt:", "promt:"), 6, "unknown field `promt`"),
@@ -381,6 +383,8 @@ fn broken_files_are_refused_with_a_location_and_nothing_runs() {
         (edit("prompt: hi", "prompt: {{ env.HOME }}"), 6, "must be quoted"),
         (edit("worker: a", "worker: b"), 5, "unknown worker `b`"),
         (edit("a: {}", not_set), 2, "NOT_SET_ANYWHERE, which is not set"),
+        (edit("prompt: hi", "prompt: \"{{ steps.s.answer }}\""), 6, "a step cannot use its own answer"),
+        (edit("a: {}", &too_big), 2, "env BIG: its value is 140000 bytes, and one environment variable may take at most 131072 bytes"),
     ];
     for (yaml, line, expected) in cases {
         refused(&sb, &yaml, line, expected);
@@ -476,4 +480,62 @@ fn the_example_workflow_without_topic_names_the_variable_and_how_to_set_it() {
     sb.umbel(["run", &file, "--check"])
         .env("TOPIC", "owls")
         .success();
+}
+
+/// A `file:` output is read inside its worker's folder, as a host reads a remote worker's: a
+/// symbolic link in the folder leading out of it fails the step naming the output, and nothing
+/// of the file it points at reaches the run; an absolute path or one with `..` is refused by
+/// `run --check` at its line. A link that stays inside is read. (Before, each was read.)
+#[test]
+fn a_file_output_cannot_leave_its_workers_folder() {
+    let sb = Sandbox::new();
+    let secret = sb.home.join("secret.txt");
+    sb.write(&secret, "NOT YOURS\n");
+    std::os::unix::fs::symlink(&secret, sb.project.join("link.txt")).unwrap();
+    sb.write("sub/notes.txt", "NOTES\n");
+    std::os::unix::fs::symlink("sub/notes.txt", sb.project.join("inside.txt")).unwrap();
+    let with_output = |path: &str| {
+        workflow(
+            &sb,
+            &format!(
+                "workers:\n  a: {{}}\nsteps:\n  - id: s\n    worker: a\n    prompt: hi\n    outputs: {{kept: \"file:{path}\"}}\n"
+            ),
+        )
+    };
+    let path = with_output("inside.txt");
+    let run_id = run(&sb, &[path.to_str().unwrap()]).success().line();
+    let kept = sb
+        .state
+        .join("workflows")
+        .join(&run_id)
+        .join("steps/s/outputs/kept");
+    assert_eq!(std::fs::read_to_string(kept).unwrap(), "NOTES\n");
+
+    let path = with_output("link.txt");
+    let out = run(&sb, &[path.to_str().unwrap()])
+        .stderr_has("output `kept`: `file:link.txt` leads outside worker")
+        .status(1);
+    let record = run_record(&sb, &out.line());
+    assert_eq!(step(&record, "s")["status"], "failed", "{record:#}");
+    let run_dir = sb.state.join("workflows").join(out.line());
+    let grep = std::process::Command::new("grep")
+        .args(["-r", "NOT YOURS"])
+        .arg(&run_dir)
+        .output()
+        .unwrap();
+    assert!(
+        grep.stdout.is_empty(),
+        "the file leaked into the run: {grep:?}"
+    );
+
+    for (written, column) in [("../outside.txt", 21), ("/etc/hostname", 21)] {
+        let path = with_output(written);
+        let err = run(&sb, &["--check", path.to_str().unwrap()])
+            .status(2)
+            .stderr();
+        let expected = format!(
+            "wf.yaml:7:{column}: output `kept: file:{written}`: a `file:` output is read inside worker `a`'s folder"
+        );
+        assert!(err.contains(&expected), "expected {expected:?} in:\n{err}");
+    }
 }

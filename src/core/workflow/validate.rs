@@ -12,8 +12,9 @@ use super::model::{OutputSource, Step, WorkflowFile};
 use super::template::{self, Ref};
 use crate::core::args::{GuardArgs, SpawnArgs, WaitUntil};
 use crate::core::duration::parse_duration;
-use crate::core::worker_env::EnvSpec;
+use crate::core::worker_env::{self, EnvSpec};
 use serde_saphyr::{Location, Spanned};
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
 
@@ -93,7 +94,8 @@ pub fn validate(file: WorkflowFile, cx: &Context) -> Result<Plan, Vec<Problem>> 
         file: &file,
         ids: &ids,
         deps: &deps,
-        cyclic: waves.is_empty(),
+        reach: (!waves.is_empty()).then(|| RefCell::new(graph::Reach::new(&deps, &waves))),
+        lines: Lines::new(cx.text),
     };
     let steps = (0..file.steps.len())
         .map(|i| plan_step(i, &known, cx, &mut problems))
@@ -118,8 +120,47 @@ struct Known<'a> {
     file: &'a WorkflowFile,
     ids: &'a BTreeMap<String, usize>,
     deps: &'a Deps,
-    /// The steps' dependencies form a cycle (already reported).
-    cyclic: bool,
+    /// Which step needs which; unset when the steps' dependencies form a cycle (already
+    /// reported), so references to steps are not judged.
+    reach: Option<RefCell<graph::Reach<'a>>>,
+    /// Where the file's lines start, to place a template.
+    lines: Lines,
+}
+
+/// The byte offset where each line of a text starts: a place in the file is found in
+/// O(log lines), not by counting newlines from the top (which made checking quadratic).
+struct Lines {
+    starts: Vec<usize>,
+}
+
+impl Lines {
+    fn new(text: &str) -> Self {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Lines { starts }
+    }
+
+    /// The byte offset of a 1-based line and character column.
+    fn offset(&self, text: &str, loc: Location) -> Option<usize> {
+        let line = usize::try_from(loc.line()).ok()?.checked_sub(1)?;
+        let column = usize::try_from(loc.column()).ok()?.checked_sub(1)?;
+        let line_start = *self.starts.get(line)?;
+        let rest = text.get(line_start..)?;
+        let within = rest
+            .char_indices()
+            .nth(column)
+            .map_or(rest.len(), |(b, _)| b);
+        Some(line_start + within)
+    }
+
+    /// The 1-based line and character column of byte `at`.
+    fn place(&self, text: &str, at: usize) -> (u64, u64) {
+        let line = self.starts.partition_point(|&s| s <= at).max(1);
+        let line_start = self.starts[line - 1];
+        let column = text.get(line_start..at).map_or(0, |t| t.chars().count());
+        (line as u64, column as u64 + 1)
+    }
 }
 
 /// Each step's id, valid and unique, with its index; at least one step.
@@ -213,9 +254,9 @@ fn host_of<'a>(file: &'a WorkflowFile, key: &str) -> Option<&'a str> {
     file.workers.get(key).and_then(|w| w.value.host.as_deref())
 }
 
-/// A step's `outputs:`, each named well and either `answer` or `file:PATH`; on a worker on
-/// another host (`host`), a relative PATH that stays in the worker's folder, which is where
-/// the host's umbel reads it.
+/// A step's `outputs:`, each named well and either `answer` or `file:PATH`, PATH relative and
+/// without `..`: it is read inside the worker's folder (by the host's umbel for a worker on
+/// another host, `host`), and a symbolic link out of it is refused when it is read.
 fn check_outputs(
     step: &Step,
     host: Option<&str>,
@@ -232,13 +273,16 @@ fn check_outputs(
                 return None;
             }
             match OutputSource::parse(&source.value) {
-                Some(OutputSource::File(path)) if host.is_some() && leaves_folder(&path) => {
+                Some(OutputSource::File(path)) if leaves_folder(&path) => {
+                    let worker = &step.worker.value;
+                    let reader = match host {
+                        Some(host) => format!("worker `{worker}` runs on host `{host}`, whose umbel reads a `file:` output inside the worker's folder there"),
+                        None => format!("a `file:` output is read inside worker `{worker}`'s folder (its cwd)"),
+                    };
                     problems.push(Problem::located(
                         source.referenced,
                         format!(
-                            "output `{key}: file:{path}`: worker `{}` runs on host `{}`, whose umbel reads a `file:` output inside the worker's folder there: give a relative path that stays inside it",
-                            step.worker.value,
-                            host.unwrap_or_default()
+                            "output `{key}: file:{path}`: {reader}: give a relative path without `..` that stays inside it"
                         ),
                     ));
                     None
@@ -325,12 +369,18 @@ fn check_worker(
         problem(message);
     }
     for spec in &spawn.env {
-        if let EnvSpec::FromEnv { name, source } = spec
-            && !cx.env.iter().any(|(k, _)| k == source)
-        {
-            problem(format!(
-                "worker `{key}`: env {name} takes ${source}, which is not set"
-            ));
+        match spec {
+            EnvSpec::FromEnv { name, source } if !cx.env.iter().any(|(k, _)| k == source) => {
+                problem(format!(
+                    "worker `{key}`: env {name} takes ${source}, which is not set"
+                ));
+            }
+            EnvSpec::Literal { name, value } => {
+                if let Some(message) = worker_env::too_long(name, value) {
+                    problem(format!("worker `{key}`: env {name}: {message}"));
+                }
+            }
+            EnvSpec::FromEnv { .. } => {}
         }
     }
     if let Some(text) = &spawn.startup_timeout
@@ -420,6 +470,13 @@ fn dependencies(
         last_on_worker.insert(&s.worker.value, i);
         for need in &s.needs {
             match ids.get(&need.value) {
+                Some(&j) if j == i => problems.push(Problem::located(
+                    need.referenced,
+                    format!(
+                        "step `{}` needs itself: a step cannot wait for its own end",
+                        s.id.value
+                    ),
+                )),
                 Some(&j) => {
                     mine.insert(j);
                 }
@@ -448,7 +505,7 @@ fn check_templates(
     let refs = match template::parse(&prompt.value) {
         Ok(refs) => refs,
         Err(e) => {
-            let (line, column) = place(cx.text, prompt, e.offset, "{{");
+            let (line, column) = place(cx.text, &known.lines, prompt, e.offset, "{{");
             problems.push(Problem::at(
                 line,
                 column,
@@ -457,14 +514,9 @@ fn check_templates(
             return;
         }
     };
-    let ancestors = if known.cyclic {
-        BTreeSet::new()
-    } else {
-        graph::ancestors(known.deps, i)
-    };
     for placed in refs {
-        if let Some(message) = reference_problem(&placed, known, &ancestors, cx) {
-            let (line, column) = place(cx.text, prompt, placed.offset, &placed.text);
+        if let Some(message) = reference_problem(&placed, i, known, cx) {
+            let (line, column) = place(cx.text, &known.lines, prompt, placed.offset, &placed.text);
             problems.push(Problem::at(
                 line,
                 column,
@@ -474,34 +526,59 @@ fn check_templates(
     }
 }
 
-/// What is wrong with one template reference, if anything.
+/// What is wrong with one template reference of step `i`, if anything.
 fn reference_problem(
     placed: &template::Placed,
+    i: usize,
     known: &Known,
-    ancestors: &BTreeSet<usize>,
     cx: &Context,
 ) -> Option<String> {
+    let text = &placed.text;
     match &placed.reference {
         Ref::Env(name) if !cx.env.iter().any(|(k, _)| k == name) => Some(format!(
-            "`{}`: the variable {name} is not set in umbel's environment; set it for the run, e.g. `{name}=… umbel run FILE`",
-            placed.text
+            "`{text}`: the variable {name} is not set in umbel's environment; set it for the run, e.g. `{name}=… umbel run FILE`"
         )),
-        Ref::Output { step, .. } | Ref::Answer { step } => match known.ids.get(step) {
-            None => Some(format!("`{}`: there is no step `{step}`", placed.text)),
-            Some(j) if !known.cyclic && !ancestors.contains(j) => Some(format!(
-                "`{}`: step `{step}` is not among this step's needs (add it to `needs:`)",
-                placed.text
-            )),
-            Some(&j) => match &placed.reference {
+        Ref::Output { step, .. } | Ref::Answer { step } => {
+            let Some(&j) = known.ids.get(step) else {
+                return Some(format!("`{text}`: there is no step `{step}`"));
+            };
+            let what = match &placed.reference {
+                Ref::Output { key, .. } => format!("output `{key}`"),
+                _ => "answer".to_string(),
+            };
+            if j == i {
+                return Some(format!(
+                    "`{text}`: a step cannot use its own {what}: it exists only once the step has ended"
+                ));
+            }
+            // With a cycle (reported already) who needs whom is not known: that is not judged.
+            let mut reach = known.reach.as_ref().map(RefCell::borrow_mut);
+            if let Some(reach) = reach.as_mut()
+                && !reach.needs(i, j)
+            {
+                return Some(match reach.path(j, i) {
+                    Some(path) => format!(
+                        "`{text}`: step `{step}` runs after this one, so its {what} does not exist yet: needing it would make a cycle: {} (steps on one worker run in file order)",
+                        std::iter::once(i)
+                            .chain(path)
+                            .map(|k| known.file.steps[k].value.id.value.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" → ")
+                    ),
+                    None => format!(
+                        "`{text}`: step `{step}` is not among this step's needs (add it to `needs:`)"
+                    ),
+                });
+            }
+            match &placed.reference {
                 Ref::Output { key, .. } if !known.file.steps[j].value.outputs.contains_key(key) => {
                     Some(format!(
-                        "`{}`: step `{step}` declares no output `{key}`",
-                        placed.text
+                        "`{text}`: step `{step}` declares no output `{key}`"
                     ))
                 }
                 _ => None,
-            },
-        },
+            }
+        }
         _ => None,
     }
 }
@@ -529,37 +606,22 @@ fn check_wait(wait: &Spanned<WaitUntil>, problems: &mut Vec<Problem>) -> WaitUnt
 /// Line and column of `needle`, found at byte `offset` of a string value, in the source text.
 /// Searches from the value's own position for the same occurrence of the needle; falls back to
 /// the value's position (e.g. when escapes make the source differ from the value).
-fn place(text: &str, value: &Spanned<String>, offset: usize, needle: &str) -> (u64, u64) {
+fn place(
+    text: &str,
+    lines: &Lines,
+    value: &Spanned<String>,
+    offset: usize,
+    needle: &str,
+) -> (u64, u64) {
     let fallback = (value.referenced.line(), value.referenced.column());
     let nth = value.value[..offset].matches(needle).count();
-    let Some(start) = byte_offset(text, value.referenced) else {
+    let Some(start) = lines.offset(text, value.referenced) else {
         return fallback;
     };
     let Some((found, _)) = text[start..].match_indices(needle).nth(nth) else {
         return fallback;
     };
-    let at = start + found;
-    let line = text[..at].matches('\n').count() as u64 + 1;
-    let line_start = text[..at].rfind('\n').map_or(0, |n| n + 1);
-    let column = text[line_start..at].chars().count() as u64 + 1;
-    (line, column)
-}
-
-/// The byte offset of a 1-based line and character column.
-fn byte_offset(text: &str, loc: Location) -> Option<usize> {
-    let line = usize::try_from(loc.line()).ok()?.checked_sub(1)?;
-    let column = usize::try_from(loc.column()).ok()?.checked_sub(1)?;
-    let line_start = if line == 0 {
-        0
-    } else {
-        text.match_indices('\n').nth(line - 1)?.0 + 1
-    };
-    let rest = &text[line_start..];
-    let within = rest
-        .char_indices()
-        .nth(column)
-        .map_or(rest.len(), |(b, _)| b);
-    Some(line_start + within)
+    lines.place(text, start + found)
 }
 
 #[cfg(test)]

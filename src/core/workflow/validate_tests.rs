@@ -155,6 +155,38 @@ fn unknown_templates_and_references_point_at_the_template() {
     problem_saying(&good_with("{{ $session }}", "{{ $session"), "never closed");
 }
 
+/// A template naming its own step, or a step that runs after it, says what is wrong instead of
+/// advising a `needs:` that would be a self-need or a cycle.
+#[test]
+fn a_template_on_its_own_or_a_later_step_says_why_it_cannot_be() {
+    let p = problem_saying(
+        &good_with("{{ env.TOPIC }}", "{{ steps.draft.outputs.text }}"),
+        "a step cannot use its own output `text`",
+    );
+    assert_eq!((p.line, p.column), (10, 26), "{p:?}");
+    assert!(!p.message.contains("needs:"), "{p:?}");
+    problem_saying(
+        &good_with("{{ $session }}", "{{ steps.polish.answer }}"),
+        "a step cannot use its own answer",
+    );
+    // `polish` runs on draft's worker after it: needing it would close a circle.
+    let p = problem_saying(
+        &good_with("{{ env.TOPIC }}", "{{ steps.polish.answer }}"),
+        "step `polish` runs after this one, so its answer does not exist yet: needing it would make a cycle: draft → polish → draft",
+    );
+    assert!(!p.message.contains("add it"), "{p:?}");
+    // Through another worker's steps: review ← side (critic's next step).
+    problem_saying(
+        &good_with("{{ steps.draft.outputs.text }}", "{{ steps.side.answer }}"),
+        "cycle: review → side → review",
+    );
+    // A step that needs itself in `needs:` is told so, not shown a one-step cycle.
+    problem_saying(
+        &good_with("    needs: [draft]", "    needs: [draft, review]"),
+        "step `review` needs itself",
+    );
+}
+
 #[test]
 fn an_unquoted_template_gets_a_quoting_hint() {
     let yaml = GOOD.replace(
@@ -319,7 +351,7 @@ fn a_worker_on_another_host_has_its_cwd_there_absolute_and_unchecked() {
 }
 
 #[test]
-fn a_remote_workers_file_output_must_stay_in_its_folder_there() {
+fn a_file_output_must_stay_in_its_workers_folder() {
     let remote = good_with(
         "writer: {provider: claude, cwd: ./proj}",
         "writer: {provider: claude, host: box, cwd: /srv/w}",
@@ -331,7 +363,11 @@ fn a_remote_workers_file_output_must_stay_in_its_folder_there() {
         assert_eq!((p.line, p.column), (11, 35), "{p:?}");
         assert!(p.message.contains(&format!("file:{path}")), "{p:?}");
     }
-    // A local worker's may go anywhere it can read.
-    let local = good_with("file:out.md", "file:../out.md");
-    check(&local).expect("local");
+    // A local worker's too: it is read inside the worker's folder, here as on a host.
+    for path in ["../out.md", "/etc/hostname", "sub/../../out.md"] {
+        let yaml = GOOD.replace("file:out.md", &format!("file:{path}"));
+        let p = problem_saying(&yaml, "is read inside worker `writer`'s folder (its cwd)");
+        assert_eq!((p.line, p.column), (11, 35), "{p:?}");
+        assert!(p.message.contains(&format!("file:{path}")), "{p:?}");
+    }
 }

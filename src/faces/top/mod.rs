@@ -19,9 +19,18 @@ use std::io::IsTerminal;
 /// The width of a `--once` frame when neither `--width` nor a terminal says.
 const ONCE_WIDTH: u16 = 120;
 
+/// The narrowest frame: below it the table's columns do not fit. A narrower `--width` is
+/// refused; a narrower terminal gets a frame this wide.
+pub const MIN_WIDTH: u16 = 40;
+
 /// Runs `umbel top`; the exit code.
 pub fn run(ctx: &Ctx, args: &TopArgs) -> Result<u8> {
     let colour = ctx.var("NO_COLOR").is_none_or(|v| v.is_empty());
+    if let Some(width) = args.width.filter(|&w| w < MIN_WIDTH) {
+        return Err(Error::usage(format!(
+            "`--width {width}`: a `top --once` frame needs at least {MIN_WIDTH} columns for its table; give {MIN_WIDTH} or more"
+        )));
+    }
     if args.once {
         let mut view = model::View::new(false);
         view.set_rows(Fleet::default().look(ctx)?);
@@ -30,7 +39,7 @@ pub fn run(ctx: &Ctx, args: &TopArgs) -> Result<u8> {
         view.selected = None;
         view.table.select(None);
         let width = args.width.or_else(terminal_width).unwrap_or(ONCE_WIDTH);
-        super::output::out(&render::frame_text(&mut view, width.max(40)));
+        super::output::out(&render::frame_text(&mut view, width.max(MIN_WIDTH)));
         return Ok(0);
     }
     let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();

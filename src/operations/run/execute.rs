@@ -263,12 +263,15 @@ fn finish_step(
 fn skip_the_rest(record: &mut RunRecord, plan: &Plan, failed: Option<&Failure>) {
     let failed_index = failed.and_then(|f| plan.step_index(&f.step));
     let deps: graph::Deps = plan.steps.iter().map(|s| s.needs.clone()).collect();
+    let needing_failed = failed_index
+        .map(|f| graph::needing(&deps, f))
+        .unwrap_or_default();
     for (i, s) in record.steps.iter_mut().enumerate() {
         if s.status != StepStatus::Pending {
             continue;
         }
         s.status = StepStatus::Skipped;
-        let needs_failed = failed_index.is_some_and(|f| graph::ancestors(&deps, i).contains(&f));
+        let needs_failed = needing_failed.contains(&i);
         s.message = Some(match (failed, needs_failed) {
             (Some(f), true) => format!("needs `{}`, which failed", f.step),
             (Some(f), false) => format!("the run stopped when `{}` failed", f.step),

@@ -2,19 +2,17 @@
 //! it, wait for the turn to end as the step says, and keep the answer and outputs.
 
 use super::{Ctx, StepResult};
-use crate::adapters::files;
 use crate::adapters::runs::RunStore;
 use crate::core::args::{KillArgs, SpawnArgs};
 use crate::core::errors::Error;
 use crate::core::name::WorkerName;
 use crate::core::outcome::{Outcome, OutcomeKind};
-use crate::core::workflow::model::MAX_OUTPUT_FILE;
 use crate::core::workflow::template::{self, Ref};
 use crate::core::workflow::{OutputSource, PlannedStep, PlannedWorker};
 use crate::operations::guard::Guard;
 use crate::operations::turn::{self, TurnRequest};
 use crate::operations::worker::Worker;
-use crate::operations::{kill, remote, spawn};
+use crate::operations::{kill, remote, spawn, worker_files};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -102,8 +100,13 @@ pub fn run_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
         (None, None) => worker.answer(ctx)?.text,
     };
     job.store.write_step_file(&step.id, "answer", &answer)?;
+    // A `file:` output is read inside the worker's folder, as a host reads a remote worker's.
     let cwd = job.worker.spawn.cwd.clone().unwrap_or_default();
-    let outputs = keep_outputs(job, &answer, &|key, path| read_output(&cwd.join(path), key))?;
+    let inside = |key: &str, path: &str| {
+        worker_files::read_inside(job.worker_name, &cwd, path, "")
+            .map_err(|e| fail(format!("output `{key}`: {e}")))
+    };
+    let outputs = keep_outputs(job, &answer, &inside)?;
     Ok(StepResult { answer, outputs })
 }
 
@@ -209,18 +212,6 @@ fn fail(message: String) -> StepFailure {
         exit: 1,
         interrupted: false,
     }
-}
-
-fn read_output(path: &Path, key: &str) -> Result<String, StepFailure> {
-    let cannot = |e: &dyn std::fmt::Display| {
-        fail(format!(
-            "output `{key}`: cannot read {}: {e}",
-            path.display()
-        ))
-    };
-    let bytes = files::read_regular_capped(path, MAX_OUTPUT_FILE).map_err(|e| cannot(&e))?;
-    // As `read_to_string` said it.
-    String::from_utf8(bytes).map_err(|_| cannot(&"stream did not contain valid UTF-8"))
 }
 
 /// The first non-empty line of a check's output, cut to 200 characters.

@@ -109,6 +109,18 @@ async fn a_failed_verb_is_an_error_result_with_its_code() {
     assert_eq!(code(&e), "invalid_name");
     let e = mcp.err("umbel_kill", json!({ "name": "ghost" })).await;
     assert_eq!(code(&e), "not_found");
+    // One variable past the kernel's 128 KiB, refused before anything starts (the CLI would
+    // exit 126 at its start).
+    let big = format!("BIG={}", "x".repeat(140_000));
+    let e = mcp
+        .err("umbel_spawn", json!({ "name": "big", "env": [big] }))
+        .await;
+    assert_eq!(code(&e), "usage");
+    assert!(
+        message(&e).contains("`--env BIG`") && message(&e).contains("131072 bytes"),
+        "{e}"
+    );
+    assert!(sb.worker_dirs().is_empty(), "nothing left of it");
     assert_eq!(
         mcp.ok("umbel_ls", json!({})).await,
         json!({ "workers": [] })
