@@ -30,6 +30,7 @@ mod outcomes;
 mod print;
 mod print_json;
 mod progress;
+mod queue;
 mod real;
 mod reference;
 mod releases;

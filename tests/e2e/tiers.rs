@@ -68,7 +68,8 @@ each_tier!(
     print_json_keys_include_the_real_print_modes,
     stream_json_event_types_follow_the_real_print_mode,
     text_left_on_the_input_line_is_cleared_not_glued_to_the_next_prompt,
-    interrupt_ends_a_running_turn_and_the_next_send_works;
+    interrupt_ends_a_running_turn_and_the_next_send_works,
+    three_queued_sends_to_a_busy_worker_are_three_turns_in_order;
     codex: a_hostile_codex_config_is_kept_and_the_worker_answers;
     gemini: a_commented_gemini_settings_file_is_kept_and_the_worker_answers,
 );
@@ -728,4 +729,57 @@ fn stream_json_event_types_follow_the_real_print_mode(provider: &str, tier: Tier
     let out = sb.umbel(&args).success();
     let ours = stream_kinds(provider, crate::print_json::parse_documents(&out.stdout()));
     assert_eq!(ours, theirs, "{}", out.stdout());
+}
+
+/// Three `send --queue` to a worker whose turn runs, started in this order: each waits for the
+/// turn before it and is delivered once, as its own turn, in arrival order.
+fn three_queued_sends_to_a_busy_worker_are_three_turns_in_order(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let scenario = sb.scenario(
+        "q",
+        json!({ "turns": [
+            { "match": "long task", "reply": "long done", "delay_ms": 3000 },
+            { "match": "queued one", "reply": "one done", "delay_ms": 500 },
+            { "match": "queued two", "reply": "two done", "delay_ms": 500 },
+            { "match": "queued three", "reply": "three done", "delay_ms": 500 }
+        ] }),
+    );
+    sb.spawn("q", &["--provider", provider, "--env", &scenario]);
+    sb.umbel(["send", "q", "long task"]).success();
+    let mut queued = Vec::new();
+    for prompt in ["queued one", "queued two", "queued three"] {
+        queued.push(sb.umbel(["send", "q", prompt, "--queue"]).start());
+        std::thread::sleep(std::time::Duration::from_millis(400));
+    }
+    let positions: Vec<usize> = queued
+        .into_iter()
+        .map(|q| q.success().line().parse().expect("a position"))
+        .collect();
+    assert!(positions.windows(2).all(|p| p[0] < p[1]), "{positions:?}");
+    let last = positions[2].to_string();
+    let done = sb
+        .umbel(["wait", "q", "--since", &last, "--json"])
+        .success()
+        .json();
+    assert_eq!(done["outcome"], "stop", "{done}");
+    let all = sb.umbel(["read", "q", "--all", "--json"]).success().json();
+    let prompts: Vec<&str> = all
+        .as_array()
+        .unwrap_or_else(|| panic!("not an array of turns: {all}"))
+        .iter()
+        .filter_map(|t| t["prompt"].as_str())
+        .map(str::trim)
+        .collect();
+    assert_eq!(
+        prompts,
+        ["long task", "queued one", "queued two", "queued three"],
+        "{all}"
+    );
+    assert_eq!(
+        answers_of(&all),
+        ["long done", "one done", "two done", "three done"],
+        "{all}"
+    );
+    let left = std::fs::read_dir(sb.session_dir("q").join("queue")).map_or(0, |d| d.count());
+    assert_eq!(left, 0, "tickets left behind");
 }
