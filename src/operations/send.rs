@@ -35,6 +35,9 @@ const PASTE_POLL: Duration = Duration::from_millis(2);
 const CLEAR_ROUNDS: usize = 200;
 /// The bracketed-paste end marker: a prompt holding it would end the paste early.
 const PASTE_END: &[u8] = b"\x1b[201~";
+/// The worker's file holding the event-log position its last `send` pasted at: the submit after
+/// it is umbel's, a later one the CLI's own (`status` says `origin: cli`).
+pub const SENT_FILE: &str = "sent.json";
 /// The largest prompt umbel pastes into a TUI.
 pub const MAX_PROMPT: usize = 1024 * 1024;
 
@@ -53,6 +56,8 @@ pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<usize> {
     check_prompt(prompt)?;
     let _lock = lock(ctx, worker)?;
     let position = refuse_unready(ctx, worker)?;
+    ctx.state
+        .write_json(&worker.name, SENT_FILE, Some(&position))?;
     let screen = ctx.tmux.capture(worker.session(), false)?;
     refuse_modal(worker, &screen)?;
     clear_input(ctx, worker, screen)?;

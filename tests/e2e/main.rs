@@ -36,6 +36,7 @@ mod reference;
 mod releases;
 mod remote;
 mod secrets;
+mod self_turns;
 mod snapshots;
 mod startup;
 mod tiers;
