@@ -116,6 +116,22 @@ pub struct Turn {
     /// move, Enter or Esc closes it; a paste is dropped (fake-claude; the others ignore it).
     #[serde(default)]
     pub dialog_after: Option<String>,
+    /// Once the turn has ended (its end hook fired), the CLI opens a turn by itself this many ms
+    /// later, as claude does when a background task wakes the model: its submit hook fires with
+    /// `prompt` and the turn chosen for that prompt plays. No one typed it.
+    #[serde(default)]
+    pub then_self: Option<SelfTurn>,
+}
+
+/// A turn the CLI opens by itself after a turn ended (`then_self`).
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SelfTurn {
+    /// How long after the end hook.
+    #[serde(default)]
+    pub after_ms: u64,
+    /// The prompt its submit hook carries (and that picks its turn).
+    pub prompt: String,
 }
 
 /// How a turn ends.
@@ -297,6 +313,8 @@ pub struct Chosen {
     pub end: End,
     /// The dialog that opens over the prompt once the turn has ended.
     pub dialog_after: Option<String>,
+    /// The turn the CLI opens by itself once this one has ended.
+    pub then_self: Option<SelfTurn>,
 }
 
 impl Chosen {
@@ -368,6 +386,7 @@ impl Script {
             late_transcript_ms: turn.late_transcript_ms,
             end: turn.end,
             dialog_after: turn.dialog_after,
+            then_self: turn.then_self,
         }
     }
 }

@@ -11,6 +11,7 @@ pub mod host;
 pub mod process;
 pub mod remote_records;
 pub mod runs;
+pub mod send_queue;
 pub mod ssh;
 pub mod state;
 pub mod tmux;

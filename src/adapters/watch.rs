@@ -40,6 +40,16 @@ impl FolderWatch {
         })
     }
 
+    /// Watches `dir` as well (not recursively): a change in either wakes [`FolderWatch::wait`].
+    pub fn also(&mut self, dir: &Path) -> Result<()> {
+        match self.watcher.as_mut() {
+            Some(w) => w
+                .watch(dir, RecursiveMode::NonRecursive)
+                .map_err(|e| watch_error(dir, e)),
+            None => Ok(()),
+        }
+    }
+
     /// Blocks until something changed or `timeout` passed; drains queued wake-ups.
     /// Returns whether anything changed.
     pub fn wait(&self, timeout: Duration) -> bool {

@@ -3,6 +3,7 @@
 //! defined once and its `///` line is both its `--help` text and its schema description.
 //! Output switches (`--json`) are the faces' business and live there.
 
+use super::duration::DEFAULT_WAIT;
 use super::errors::{Error, Result};
 pub use super::guard_args::GuardArgs;
 pub use super::providers::OnPermission;
@@ -12,6 +13,7 @@ use super::worker_env::EnvSpec;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Start a worker: an agent CLI in its own tmux pane, ready for prompts.
 #[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
@@ -174,6 +176,33 @@ pub struct SendArgs {
     #[command(flatten)]
     #[serde(default)]
     pub guard: GuardArgs,
+    /// If a turn is running, wait until it ends and deliver then, instead of refusing (queued
+    /// sends to one worker go one turn each, in arrival order). Fails with the outcome's code,
+    /// nothing typed, if the worker dies (125) or needs a person (126) meanwhile.
+    #[arg(long)]
+    #[serde(default)]
+    pub queue: bool,
+    /// How long a queued prompt may wait for its turn (default 30m); then the send fails with
+    /// `timeout` (exit 124), nothing typed.
+    #[arg(long, value_name = "DURATION", requires = "queue")]
+    #[serde(default)]
+    pub queue_timeout: Option<String>,
+}
+
+impl SendArgs {
+    /// How long a queued send may wait for its turn; `None` when the send is not queued.
+    pub fn queue_limit(&self) -> Result<Option<Duration>> {
+        match (self.queue, &self.queue_timeout) {
+            (false, Some(_)) => Err(Error::usage(
+                "`queueTimeout` needs `queue: true` (a send that is not queued does not wait)",
+            )),
+            (false, None) => Ok(None),
+            (true, given) => {
+                super::duration::parse_or(given.as_deref(), "--queue-timeout", DEFAULT_WAIT)
+                    .map(Some)
+            }
+        }
+    }
 }
 
 /// Wait until the worker's turn ends, and say how it ended.

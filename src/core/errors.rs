@@ -198,6 +198,17 @@ pub enum Error {
     #[error("worker `{name}`'s turn was not interrupted: {detail}")]
     NotInterrupted { name: String, detail: String },
 
+    /// A queued prompt (`send --queue`) was never typed: the worker died (`dead`, 125) or stopped
+    /// for a person (`input`, 126) while it waited, or its turn did not come in time (`timeout`,
+    /// 124).
+    #[error("prompt for `{name}` not delivered ({outcome}), nothing was typed: {detail}")]
+    NotDelivered {
+        name: String,
+        outcome: &'static str,
+        exit: u8,
+        detail: String,
+    },
+
     /// The CLI is a release older than the oldest umbel supports.
     #[error(
         "{provider} {version} is older than the oldest release umbel supports ({oldest}): upgrade with `{upgrade}`"
@@ -352,7 +363,7 @@ impl Error {
             Error::SignIn { .. } | Error::DialogOpen { .. } => 126,
             Error::Interrupted => 130,
             Error::HostUnreachable { .. } | Error::HostKey { .. } => 255,
-            Error::Remote { exit, .. } => *exit,
+            Error::Remote { exit, .. } | Error::NotDelivered { exit, .. } => *exit,
             _ => 1,
         }
     }

@@ -46,6 +46,7 @@ impl Error {
             Error::RemoteUmbel { .. } => ("remote_umbel", "install the same umbel version on the host, on the PATH of `ssh HOST`, or set UMBEL_REMOTE_UMBEL"),
             Error::Remote { .. } => ("remote", "act on the host's error as for a local worker (its code is in the message)"),
             Error::NotInterrupted { .. } => ("not_interrupted", "look at the screen (`umbel capture NAME`, `umbel explain NAME`); `umbel kill NAME` ends the worker"),
+            Error::NotDelivered { .. } => ("not_delivered", "nothing was typed: look at the worker (`umbel status NAME`, `umbel explain NAME`), then send again"),
             Error::UnsupportedRelease { .. } => ("unsupported_release", "upgrade the CLI with the command in the message (docs/providers.md lists the supported releases), or point its UMBEL_*_BIN variable at a newer one"),
         }
     }

@@ -108,6 +108,10 @@ pub struct WorkerStatus {
     pub turn_started_at: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_ended_at: Option<u64>,
+    /// `cli` while it is busy with a turn no `send` opened (the CLI woke itself: a background
+    /// task, a follow-up; or a person typed in its pane); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<String>,
     /// The event-log length: `wait --since` this to wait for anything newer.
     pub position: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -136,6 +140,7 @@ impl WorkerStatus {
             last_event_at: None,
             turn_started_at: None,
             turn_ended_at: None,
+            origin: None,
             position: 0,
             exit: None,
             session_id: String::new(),
@@ -191,6 +196,16 @@ pub fn derive_state(
     (WorkerState::Ready, None)
 }
 
+/// Who opened the latest turn: `Some("cli")` when no `send` did — the latest submit is not the
+/// first one at or after the position umbel's last `send` pasted at (`sent_at`), or there was no
+/// `send` at all. `None` when umbel's `send` opened it, or no turn was submitted.
+pub fn turn_origin(events: &[ClassifiedEvent], sent_at: Option<usize>) -> Option<&'static str> {
+    let submitted = |i: &usize| events[*i].class == EventClass::Submitted;
+    let latest = (0..events.len()).rev().find(submitted)?;
+    let sent = sent_at.and_then(|p| (p..events.len()).find(submitted));
+    (sent != Some(latest)).then_some("cli")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,6 +242,46 @@ mod tests {
         assert_eq!(screen_reason(&dialog), Some("trust"));
         assert_eq!(screen_reason(&StartupScreen::Idle), None);
         assert_eq!(screen_reason(&StartupScreen::Other), None);
+    }
+
+    #[test]
+    fn a_turn_no_send_opened_is_the_clis_own() {
+        let events = [
+            ev(0, "SessionStart", EventClass::Started),
+            ev(1, "UserPromptSubmit", EventClass::Submitted),
+            ev(2, "Stop", EventClass::TurnEnded),
+            ev(3, "UserPromptSubmit", EventClass::Submitted),
+        ];
+        // umbel's send pasted at 1: the submit at 3 came after its turn ended.
+        assert_eq!(turn_origin(&events, Some(1)), Some("cli"));
+        assert_eq!(turn_origin(&events[..2], Some(1)), None);
+        // The send pasted at 3 (after the Stop): that submit is its own.
+        assert_eq!(turn_origin(&events, Some(3)), None);
+        assert_eq!(turn_origin(&events, None), Some("cli"));
+        assert_eq!(turn_origin(&events[..1], None), None);
+    }
+
+    /// claude and codex end a subagent (a Task tool's) with `SubagentStop`, not `Stop`: the
+    /// parent's turn is still running. The payload is the shape claude documents for it.
+    #[test]
+    fn a_subagents_stop_does_not_end_the_parent_turn() {
+        let payload = serde_json::json!({
+            "session_id": "abc", "transcript_path": "/t.jsonl", "cwd": "/p",
+            "permission_mode": "default", "hook_event_name": "SubagentStop",
+            "stop_hook_active": false, "agent_id": "a1b2", "agent_type": "Explore",
+            "agent_transcript_path": "/t/subagents/agent-a1b2.jsonl",
+            "last_assistant_message": "Found 3 files."
+        });
+        for provider in [Provider::Claude, Provider::Codex] {
+            let class = provider.module().classify("SubagentStop", Some(&payload));
+            assert_eq!(class, EventClass::Other, "{provider:?}");
+            let events = [
+                ev(0, "UserPromptSubmit", EventClass::Submitted),
+                ev(1, "SubagentStop", class),
+            ];
+            let state = derive_state(&meta(true), &events, &Liveness::Alive).0;
+            assert_eq!(state, WorkerState::Busy, "{provider:?}");
+        }
     }
 
     #[test]

@@ -36,10 +36,10 @@ Examples:
 
 pub const SEND: &str = "\
 Examples:
-  umbel send w1 \"Write the tests for src/lib.rs\"
   pos=$(umbel send w1 \"Now fix them\") && umbel wait w1 --since \"$pos\"
   git diff | umbel send w1 -                    the prompt from standard input
-  umbel send w1 \"Make the tests pass\" --accept \"cargo test\"   the next wait enforces it";
+  umbel send w1 \"Make the tests pass\" --accept \"cargo test\"   the next wait enforces it
+  umbel send w1 \"Then the docs\" --queue        after the running turn (and earlier queued ones)";
 
 pub const WAIT: &str = "\
 Examples:

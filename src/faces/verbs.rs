@@ -29,7 +29,8 @@ pub fn spawn(ctx: &Ctx, args: &SpawnArgs, json: bool) -> Result<u8> {
 /// `send`: the position to `wait --since` (JSON: and the Enters it took).
 pub fn send(ctx: &Ctx, args: &SendArgs, prompt: &[u8], json: bool) -> Result<u8> {
     let worker = Worker::load(ctx, &args.name)?;
-    let sent = turn::submit(ctx, &worker, prompt, &args.guard)?;
+    let queue = args.queue_limit()?;
+    let sent = turn::submit_queued(ctx, &worker, prompt, &args.guard, queue)?;
     if json {
         out_json(&super::json_schema::Sent {
             position: sent.position,

@@ -16,6 +16,7 @@ pub mod read;
 pub mod remote;
 pub mod run;
 pub mod send;
+pub mod send_queue;
 pub mod spawn;
 pub mod startup;
 pub mod status;

@@ -45,6 +45,9 @@ const PASTE_POLL: Duration = Duration::from_millis(2);
 const CLEAR_ROUNDS: usize = 200;
 /// The bracketed-paste end marker: a prompt holding it would end the paste early.
 const PASTE_END: &[u8] = b"\x1b[201~";
+/// The worker's file holding the event-log position its last `send` pasted at: the submit after
+/// it is umbel's, a later one the CLI's own (`status` says `origin: cli`).
+pub const SENT_FILE: &str = "sent.json";
 /// The largest prompt umbel pastes into a TUI.
 pub const MAX_PROMPT: usize = 1024 * 1024;
 
@@ -72,6 +75,8 @@ pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<Sent> {
     check_prompt(prompt)?;
     let _lock = lock(ctx, worker)?;
     let position = refuse_unready(ctx, worker)?;
+    ctx.state
+        .write_json(&worker.name, SENT_FILE, Some(&position))?;
     let screen = ctx.tmux.capture(worker.session(), false)?;
     refuse_modal(worker, &screen)?;
     clear_input(ctx, worker, screen)?;
@@ -98,16 +103,22 @@ pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<Sent> {
 /// Refuses a worker that is not ready for a prompt (dead, busy, waiting for a person, still
 /// starting); returns the event-log position the turn will be waited for from.
 fn refuse_unready(ctx: &Ctx, worker: &Worker) -> Result<usize> {
+    let (state, position) = state_now(ctx, worker)?;
+    let why = match state {
+        WorkerState::Ready => return Ok(position),
+        WorkerState::Busy => "a turn is still running; `umbel wait` for it first",
+        WorkerState::NeedsInput => "it is waiting for a person (see `umbel status`)",
+        WorkerState::Starting => "it is still starting",
+        WorkerState::Dead => return Err(dead(ctx, worker)),
+    };
+    Err(busy(worker, why))
+}
+
+/// The worker's state as a `send` sees it, and the event-log position now.
+pub(super) fn state_now(ctx: &Ctx, worker: &Worker) -> Result<(WorkerState, usize)> {
     let liveness = worker.liveness(ctx)?;
     if liveness != Liveness::Alive {
-        let detail = match ctx.state.read_exit(&worker.name) {
-            Some(exit) => format!("its CLI {}", exit.describe()),
-            None => "its tmux pane is gone".into(),
-        };
-        return Err(Error::Dead {
-            name: worker.name.to_string(),
-            detail,
-        });
+        return Ok((WorkerState::Dead, 0));
     }
     let events = worker.events(ctx, 0)?;
     let (mut state, _) = derive_state(&worker.meta, &events, &liveness);
@@ -115,19 +126,19 @@ fn refuse_unready(ctx: &Ctx, worker: &Worker) -> Result<usize> {
         // The turn ended without a hook (e.g. a codex API error); the transcript says so.
         state = WorkerState::Ready;
     }
-    let why = match state {
-        WorkerState::Ready => return Ok(events.len()),
-        WorkerState::Busy => "a turn is still running; `umbel wait` for it first",
-        WorkerState::NeedsInput => "it is waiting for a person (see `umbel status`)",
-        WorkerState::Starting => "it is still starting",
-        WorkerState::Dead => {
-            return Err(Error::Dead {
-                name: worker.name.to_string(),
-                detail: "it ended".into(),
-            });
-        }
+    Ok((state, events.len()))
+}
+
+/// Why a worker counts as dead: its CLI's exit, else its pane gone.
+pub(super) fn dead(ctx: &Ctx, worker: &Worker) -> Error {
+    let detail = match ctx.state.read_exit(&worker.name) {
+        Some(exit) => format!("its CLI {}", exit.describe()),
+        None => "its tmux pane is gone".into(),
     };
-    Err(busy(worker, why))
+    Error::Dead {
+        name: worker.name.to_string(),
+        detail,
+    }
 }
 
 /// After the first Enter (`before` is the screen it was pressed on): waits for the submit hook,
@@ -272,7 +283,7 @@ fn confirmed(
 
 /// Refuses what could not arrive exactly: the TUIs read text, so a prompt must be UTF-8 without
 /// NUL bytes, must not end the bracketed paste early, and must fit a paste.
-fn check_prompt(prompt: &[u8]) -> Result<()> {
+pub(super) fn check_prompt(prompt: &[u8]) -> Result<()> {
     if prompt.iter().all(u8::is_ascii_whitespace) {
         return Err(Error::usage("the prompt is empty"));
     }

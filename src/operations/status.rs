@@ -2,6 +2,7 @@
 //! round-trip for the whole fleet.
 
 use super::Ctx;
+use super::send::SENT_FILE;
 use super::worker::Worker;
 use crate::adapters::tmux::Pane;
 use crate::core::args::StatusArgs;
@@ -11,7 +12,7 @@ use crate::core::fleet::TurnSpan;
 use crate::core::name::WorkerName;
 use crate::core::providers::str_field;
 use crate::core::status::{
-    ListedState, Unreadable, WorkerState, WorkerStatus, derive_state, screen_reason,
+    ListedState, Unreadable, WorkerState, WorkerStatus, derive_state, screen_reason, turn_origin,
 };
 use crate::core::wait::{ClassifiedEvent, Liveness};
 use std::collections::HashMap;
@@ -162,6 +163,10 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
         last_event_at,
         turn_started_at: turn.started_ms,
         turn_ended_at: turn.ended_ms,
+        origin: (state == WorkerState::Busy)
+            .then(|| turn_origin(&events, ctx.state.read_json(&worker.name, SENT_FILE)))
+            .flatten()
+            .map(str::to_string),
         position: events.len(),
         exit,
         session_id: session_id.unwrap_or(meta.session_id),

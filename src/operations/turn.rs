@@ -14,6 +14,7 @@ use crate::core::errors::Result;
 use crate::core::outcome::{Outcome, OutcomeKind};
 use crate::core::turn_progress::TurnPhase;
 use crate::core::until::Until;
+use std::time::Duration;
 
 /// What one turn produced.
 #[derive(Debug)]
@@ -44,6 +45,9 @@ pub struct TurnRequest<'a> {
     pub until: &'a Until,
     /// Guardrails already prepared (so bad ones were refused before any worker existed).
     pub guard: Option<&'a Guard>,
+    /// Wait this long for a running turn to end instead of refusing (a workflow step's busy
+    /// worker); `None` refuses a busy worker.
+    pub queue: Option<Duration>,
 }
 
 /// Runs one turn on `worker`: submit, wait (guarded), read.
@@ -51,7 +55,8 @@ pub fn turn(ctx: &Ctx, worker: &Worker, request: &TurnRequest) -> Result<TurnDon
     if let Some(sink) = &ctx.progress {
         sink.report(&TurnPhase::Submitting.into());
     }
-    let since = submit(ctx, worker, request.prompt, &GuardArgs::default())?.position;
+    let guard = GuardArgs::default();
+    let since = submit_queued(ctx, worker, request.prompt, &guard, request.queue)?.position;
     let outcome = await_end(ctx, worker, Some(since), request.until, request.guard)?;
     let ended = matches!(
         outcome.outcome,
@@ -64,6 +69,8 @@ pub fn turn(ctx: &Ctx, worker: &Worker, request: &TurnRequest) -> Result<TurnDon
 /// The first stage: paste the prompt and confirm the CLI submitted it; its guardrails are left
 /// for the [`await_end`] that follows. Returns the event-log position to wait from.
 pub use super::send::send_turn as submit;
+/// The first stage, queued behind a running turn when `queue` says how long it may wait.
+pub use super::send_queue::submit as submit_queued;
 /// The second stage as `umbel wait` and `umbel_wait` ask for it: the wait's own guardrail
 /// flags, else those the turn was sent with.
 pub use super::wait::wait as await_end_as_asked;

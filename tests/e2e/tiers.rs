@@ -69,7 +69,9 @@ each_tier!(
     stream_json_event_types_follow_the_real_print_mode,
     text_left_on_the_input_line_is_cleared_not_glued_to_the_next_prompt,
     interrupt_ends_a_running_turn_and_the_next_send_works,
-    a_pane_left_in_copy_mode_takes_the_prompt_once;
+    a_pane_left_in_copy_mode_takes_the_prompt_once,
+    three_queued_sends_to_a_busy_worker_are_three_turns_in_order,
+    a_256_kib_prompt_arrives_whole_once;
     codex: a_hostile_codex_config_is_kept_and_the_worker_answers;
     gemini: a_commented_gemini_settings_file_is_kept_and_the_worker_answers,
     esc_after_streamed_text_is_interrupted_and_read_has_no_answer,
@@ -803,4 +805,110 @@ fn stream_json_event_types_follow_the_real_print_mode(provider: &str, tier: Tier
     let out = sb.umbel(&args).success();
     let ours = stream_kinds(provider, crate::print_json::parse_documents(&out.stdout()));
     assert_eq!(ours, theirs, "{}", out.stdout());
+}
+
+/// Three `send --queue` to a worker whose turn runs, started in this order: each waits for the
+/// turn before it and is delivered once, as its own turn, in arrival order.
+fn three_queued_sends_to_a_busy_worker_are_three_turns_in_order(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let scenario = sb.scenario(
+        "q",
+        json!({ "turns": [
+            { "match": "long task", "reply": "long done", "delay_ms": 3000 },
+            { "match": "queued one", "reply": "one done", "delay_ms": 500 },
+            { "match": "queued two", "reply": "two done", "delay_ms": 500 },
+            { "match": "queued three", "reply": "three done", "delay_ms": 500 }
+        ] }),
+    );
+    sb.spawn("q", &["--provider", provider, "--env", &scenario]);
+    sb.umbel(["send", "q", "long task"]).success();
+    let mut queued = Vec::new();
+    for prompt in ["queued one", "queued two", "queued three"] {
+        queued.push(sb.umbel(["send", "q", prompt, "--queue"]).start());
+        std::thread::sleep(std::time::Duration::from_millis(400));
+    }
+    let positions: Vec<usize> = queued
+        .into_iter()
+        .map(|q| q.success().line().parse().expect("a position"))
+        .collect();
+    assert!(positions.windows(2).all(|p| p[0] < p[1]), "{positions:?}");
+    let last = positions[2].to_string();
+    let done = sb
+        .umbel(["wait", "q", "--since", &last, "--json"])
+        .success()
+        .json();
+    assert_eq!(done["outcome"], "stop", "{done}");
+    let all = sb.umbel(["read", "q", "--all", "--json"]).success().json();
+    let prompts: Vec<&str> = all
+        .as_array()
+        .unwrap_or_else(|| panic!("not an array of turns: {all}"))
+        .iter()
+        .filter_map(|t| t["prompt"].as_str())
+        .map(str::trim)
+        .collect();
+    assert_eq!(
+        prompts,
+        ["long task", "queued one", "queued two", "queued three"],
+        "{all}"
+    );
+    assert_eq!(
+        answers_of(&all),
+        ["long done", "one done", "two done", "three done"],
+        "{all}"
+    );
+    let left = std::fs::read_dir(sb.session_dir("q").join("queue")).map_or(0, |d| d.count());
+    assert_eq!(left, 0, "tickets left behind");
+}
+
+/// A 256 KiB prompt (2,596 lines) goes through one paste and arrives whole, once: the
+/// transcript's prompt is the same text (and on the fakes, the one prompt they received).
+/// Measured on the real CLIs with 1 MiB (umbel's limit, 10,382 lines): whole on all three
+/// (claude 5 s, codex 4 s, gemini 26 s).
+fn a_256_kib_prompt_arrives_whole_once(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let scenario = sb.scenario("b", json!({ "default": { "reply": "got it" } }));
+    sb.spawn(
+        "b",
+        &[
+            "--provider",
+            provider,
+            "--env",
+            &scenario,
+            "--env",
+            &sb.record_env(),
+        ],
+    );
+    let big = text_of(256 * 1024, 101);
+    let since = sb
+        .umbel(["send", "b", "-"])
+        .stdin(big.clone())
+        .success()
+        .line();
+    let done = sb
+        .umbel([
+            "wait",
+            "b",
+            "--since",
+            &since,
+            "--timeout",
+            "120s",
+            "--json",
+        ])
+        .success()
+        .json();
+    assert_eq!(done["outcome"], "stop", "{done}");
+    let all = sb.umbel(["read", "b", "--all", "--json"]).success().json();
+    let turns = all.as_array().expect("turns");
+    assert_eq!(turns.len(), 1, "one turn, not {}", turns.len());
+    let prompt = turns[0]["prompt"].as_str().unwrap_or_default();
+    let want = String::from_utf8(big.clone()).expect("text");
+    assert_eq!(
+        prompt.trim_end().len(),
+        want.trim_end().len(),
+        "prompt length"
+    );
+    assert!(prompt.trim_end() == want.trim_end(), "the prompt differs");
+    if tier == Tier::Fake {
+        assert_eq!(sb.received(), [big]);
+    }
 }

@@ -87,6 +87,14 @@ pub trait Program {
     fn turn_deadline(&self) -> Option<Instant>;
     /// The start of a turn that shows a busy spinner (redrawn every second).
     fn busy_since(&self) -> Option<Instant>;
+    /// When the CLI opens a turn by itself (`then_self`), if it will.
+    fn self_turn_due(&self) -> Option<Instant> {
+        None
+    }
+    /// Opens that turn (its time has come).
+    fn open_self_turn(&mut self) -> Result<Flow, String> {
+        Ok(Flow::Go)
+    }
     /// Ticks the running turn (its deadline has passed).
     fn tick(&mut self, now: Instant) -> Result<Flow, String>;
     /// Submits a prompt.
@@ -115,6 +123,14 @@ pub fn run(app: &mut impl Program, first_prompt: Option<String>) -> Result<Flow,
         let now = Instant::now();
         if app.late_due().is_some_and(|t| now >= t) {
             app.write_late();
+        }
+        if app.self_turn_due().is_some_and(|t| now >= t) {
+            match app.open_self_turn()? {
+                Flow::Go => {}
+                other => return Ok(other),
+            }
+            app.redraw()?;
+            continue;
         }
         if app.turn_deadline().is_some_and(|d| now >= d) {
             match app.tick(now)? {
@@ -156,6 +172,7 @@ fn timeout(app: &mut impl Program, now: Instant) -> Duration {
     };
     consider(app.turn_deadline());
     consider(app.late_due());
+    consider(app.self_turn_due());
     let kb = app.keyboard();
     consider(kb.esc_at);
     consider(kb.ctrl_c.map(|t| t + CTRL_C_WINDOW));

@@ -86,6 +86,8 @@ pub struct Shell<F: Face> {
     pub queue: VecDeque<String>,
     /// Records held back for later.
     pub late: Option<Late>,
+    /// A turn the CLI opens by itself (`then_self`): when, and its prompt.
+    pub self_turn: Option<(Instant, String)>,
     /// The provider's screen state.
     pub face: F,
 }
@@ -101,6 +103,7 @@ impl<F: Face> Shell<F> {
             turn: None,
             queue: VecDeque::new(),
             late: None,
+            self_turn: None,
             face,
         }
     }
@@ -181,7 +184,17 @@ impl<F: Face> Shell<F> {
         };
         let turn = self.turn.take();
         match outcome {
-            Outcome::Done(done) => F::done(self, turn, done),
+            Outcome::Done(done) => {
+                let then_self = turn
+                    .as_ref()
+                    .and_then(|t| t.core_ref().chosen.then_self.clone());
+                let flow = F::done(self, turn, done);
+                if let Some(next) = then_self {
+                    let due = Instant::now() + std::time::Duration::from_millis(next.after_ms);
+                    self.self_turn = Some((due, next.prompt));
+                }
+                flow
+            }
             Outcome::Exit(code) => {
                 self.flush_late();
                 F::leave(self);
@@ -248,6 +261,19 @@ impl<F: Face> Program for Shell<F> {
 
     fn busy_since(&self) -> Option<Instant> {
         self.core().filter(|c| c.busy()).map(|c| c.started)
+    }
+
+    fn self_turn_due(&self) -> Option<Instant> {
+        self.self_turn.as_ref().map(|(due, _)| *due)
+    }
+
+    fn open_self_turn(&mut self) -> Result<Flow, String> {
+        match self.self_turn.take() {
+            // A prompt typed meanwhile runs instead (the real CLI would queue the wake-up).
+            Some(_) if self.turn.is_some() => Ok(Flow::Go),
+            Some((_, prompt)) => self.submit(prompt),
+            None => Ok(Flow::Go),
+        }
     }
 
     fn tick(&mut self, now: Instant) -> Result<Flow, String> {

@@ -115,7 +115,8 @@ impl UmbelServer {
         .await
     }
 
-    /// Send a prompt (required) to an idle worker and confirm the CLI submitted it. Returns
+    /// Send a prompt (required) to an idle worker and confirm the CLI submitted it (with
+    /// queue: true, a busy worker's prompt waits for the running turn to end instead). Returns
     /// {position}; it does NOT wait: follow with umbel_wait {name, since: position}. An optional
     /// guard {accept, schema, maxAttempts} is enforced by that wait (see umbel_help outcomes).
     #[tool(name = "umbel_send")]
@@ -125,7 +126,7 @@ impl UmbelServer {
         request: RequestContext<RoleServer>,
     ) -> CallToolResult {
         let name = args.name.clone();
-        let prompt = match required_prompt(args.prompt) {
+        let prompt = match required_prompt(args.prompt.clone()) {
             Ok(prompt) => prompt,
             Err(e) => return reply::error(&e),
         };
@@ -133,7 +134,10 @@ impl UmbelServer {
             &request,
             "umbel_send",
             None,
-            move |ctx| remote::anywhere::send(ctx, &args.name, &prompt, &args.guard),
+            move |ctx| {
+                let queue = args.queue_limit()?;
+                remote::anywhere::send(ctx, &args.name, &prompt, &args.guard, queue)
+            },
             |position| reply::sent(&name, position),
         )
         .await

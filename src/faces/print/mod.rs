@@ -264,6 +264,7 @@ fn run_turn(
         prompt: prompt.as_bytes(),
         until,
         guard,
+        queue: None,
     };
     let done = turn::turn(&ctx.with_progress(line.sink()), worker, &request)?;
     let answer = done.answer().cloned();

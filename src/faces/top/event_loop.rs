@@ -152,6 +152,7 @@ impl Live<'_> {
                         &name,
                         prompt.as_bytes(),
                         &GuardArgs::default(),
+                        None,
                     ) {
                         Ok(position) => format!("sent to {name} (position {position})"),
                         Err(e) => format!("send to {name} failed: {e}"),

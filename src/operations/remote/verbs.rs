@@ -17,6 +17,7 @@ use crate::core::remote::{RemoteRecord, check_host, spawn_argv, wait_argv};
 use crate::core::until::Until;
 use serde_json::Value;
 use std::path::Path;
+use std::time::Duration;
 
 /// Runs `request` on `host` and returns its JSON output (exit statuses other than 0 that
 /// print a result, like `wait`'s outcomes, are results too).
@@ -133,10 +134,15 @@ pub fn send(
     at: &RemoteRecord,
     prompt: &[u8],
     guard: &GuardArgs,
+    queue: Option<Duration>,
     dir: &Path,
 ) -> Result<usize> {
     let mut argv = vec!["send".into(), at.name.clone(), "-".into(), "--json".into()];
     argv.extend(guard::flags(guard, dir)?);
+    if let Some(limit) = queue {
+        argv.extend(["--queue".into(), "--queue-timeout".into()]);
+        argv.push(format!("{}ms", limit.as_millis()));
+    }
     let request = Request {
         argv,
         stdin: prompt.to_vec(),
@@ -177,7 +183,7 @@ pub fn turn(
     until: &Until,
     (guard, dir): (&GuardArgs, &Path),
 ) -> Result<(Outcome, Option<Answer>)> {
-    let position = send(ctx, at, prompt, guard, dir)?;
+    let position = send(ctx, at, prompt, guard, Some(until.timeout), dir)?;
     let outcome = wait(ctx, at, Some(position), until, &GuardArgs::default(), dir)?;
     let answer = match outcome.outcome {
         crate::core::outcome::OutcomeKind::Stop => Some(answer(ctx, at)?),

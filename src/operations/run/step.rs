@@ -88,6 +88,8 @@ pub fn run_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
         prompt: prompt.as_bytes(),
         until: &until,
         guard: guard.as_ref(),
+        // A step whose worker is still busy (another step's turn) waits for it.
+        queue: Some(until.timeout),
     };
     let done = turn::turn(ctx, &worker, &request)?;
     let outcome = &done.outcome;

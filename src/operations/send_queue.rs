@@ -1,0 +1,110 @@
+//! `send --queue`: a prompt for a worker whose turn is still running waits for that turn to end
+//! and is delivered then. Queued senders to one worker take a ticket each
+//! ([`crate::adapters::send_queue`]); the first in arrival order delivers (through the ordinary
+//! [`send_turn`], under its `send.lock`) once the worker is ready, and only then leaves the queue,
+//! so the next one sees the turn it started and waits for its end: one turn each, in order,
+//! exactly once. The waiting is event-driven: the worker's events folder (a turn's end) and the
+//! queue folder (a sender ahead leaving) wake it.
+//!
+//! Nothing is typed while a prompt waits: a worker that dies or stops for a person meanwhile
+//! fails the send with that outcome's exit code, and a cancelled send (SIGINT, SIGTERM, a
+//! cancelled MCP call) removes its ticket on the way out.
+
+use super::Ctx;
+use super::send::{Sent, check_prompt, dead, send_turn, state_now};
+use super::worker::Worker;
+use crate::adapters::send_queue::Ticket;
+use crate::adapters::watch::FolderWatch;
+use crate::core::args::GuardArgs;
+use crate::core::errors::{Error, Result};
+use crate::core::outcome::OutcomeKind;
+use crate::core::status::WorkerState;
+use std::time::{Duration, Instant};
+
+/// The slow timer under the folder watches: a missed wake-up costs at most this.
+const RECHECK: Duration = Duration::from_millis(500);
+
+/// Sends `prompt` now (`queue` = `None`), or once the running turn and the senders queued
+/// before it are done, waiting at most `queue`. Returns the position to wait from.
+pub fn submit(
+    ctx: &Ctx,
+    worker: &Worker,
+    prompt: &[u8],
+    guard: &GuardArgs,
+    queue: Option<Duration>,
+) -> Result<Sent> {
+    match queue {
+        None => send_turn(ctx, worker, prompt, guard),
+        Some(limit) => send_queued(ctx, worker, prompt, guard, limit),
+    }
+}
+
+/// Waits for this sender's turn (see the module doc), then sends.
+fn send_queued(
+    ctx: &Ctx,
+    worker: &Worker,
+    prompt: &[u8],
+    guard: &GuardArgs,
+    limit: Duration,
+) -> Result<Sent> {
+    check_prompt(prompt)?;
+    let deadline = Instant::now() + limit;
+    let ticket = Ticket::take(&ctx.state.session_dir(&worker.name).join("queue"))?;
+    let mut watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
+    watch.also(ticket.dir())?;
+    loop {
+        if ctx.cancelled() {
+            return Err(Error::Interrupted);
+        }
+        if ticket.is_head()? && free(ctx, worker)? {
+            match send_turn(ctx, worker, prompt, guard) {
+                // Another (unqueued) send took the worker first: wait for its turn too.
+                Err(Error::Busy { .. }) => {}
+                done => return done,
+            }
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return Err(not_delivered(
+                worker,
+                OutcomeKind::Timeout,
+                format!(
+                    "its turn did not come within {}s (`--queue-timeout`)",
+                    limit.as_secs()
+                ),
+            ));
+        }
+        watch.wait((deadline - now).min(RECHECK));
+    }
+}
+
+/// Whether the worker is ready for the next prompt; a dead worker or one waiting for a person
+/// fails the queued send (nothing was typed).
+fn free(ctx: &Ctx, worker: &Worker) -> Result<bool> {
+    match state_now(ctx, worker)?.0 {
+        WorkerState::Ready => Ok(true),
+        WorkerState::Busy | WorkerState::Starting => Ok(false),
+        WorkerState::Dead => Err(not_delivered(
+            worker,
+            OutcomeKind::Dead,
+            dead(ctx, worker).to_string(),
+        )),
+        WorkerState::NeedsInput => Err(not_delivered(
+            worker,
+            OutcomeKind::Input,
+            format!(
+                "it is waiting for a person (see `umbel status {}`)",
+                worker.name
+            ),
+        )),
+    }
+}
+
+fn not_delivered(worker: &Worker, outcome: OutcomeKind, detail: String) -> Error {
+    Error::NotDelivered {
+        name: worker.name.to_string(),
+        outcome: outcome.as_str(),
+        exit: outcome.exit_code(),
+        detail,
+    }
+}
