@@ -81,6 +81,11 @@ impl StateRoot {
         self.root.join("sessions").join(name.as_str())
     }
 
+    /// Whether the worker's folder exists (it can be deleted under a running verb).
+    pub fn has_folder(&self, name: &WorkerName) -> bool {
+        self.session_dir(name).is_dir()
+    }
+
     pub fn events_dir(&self, name: &WorkerName) -> PathBuf {
         self.session_dir(name).join("events")
     }
@@ -187,7 +192,14 @@ impl StateRoot {
                     name: name.to_string(),
                 });
             }
-            Err(e) => return Err(Error::io("cannot read", &path, e)),
+            // EIO, EACCES, a folder in its place: as unreadable as a corrupt file, and handled
+            // the same way (listed `corrupt`, killable by name, skipped by the sweeps).
+            Err(e) => {
+                return Err(Error::Corrupt {
+                    path,
+                    message: format!("cannot read it: {}", crate::core::errors::os_text(&e)),
+                });
+            }
         };
         serde_json::from_slice(&text).map_err(|e| Error::Corrupt {
             path,
