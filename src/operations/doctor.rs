@@ -26,6 +26,7 @@ pub fn doctor(ctx: &Ctx) -> Vec<Check> {
         state_root(ctx.state.path()),
         hooks(&ctx.state.hooks_dir()),
     ];
+    checks.extend(orphans(ctx));
     for provider in <Provider as clap::ValueEnum>::value_variants() {
         let module = provider.module();
         checks.push(binary(ctx, module));
@@ -112,6 +113,29 @@ fn state_root(path: &Path) -> Check {
             "set UMBEL_STATE to a folder you can write",
         ),
     }
+}
+
+/// Sessions this state root started whose worker folder is gone: nothing lists them, so say so
+/// (no check at all when there are none).
+fn orphans(ctx: &Ctx) -> Option<Check> {
+    let check = match super::kill::orphans(ctx) {
+        Ok(names) if names.is_empty() => return None,
+        Ok(names) => Check::warn(
+            "sessions",
+            names
+                .iter()
+                .map(|name| super::inspect::orphan_problem(ctx, name))
+                .collect::<Vec<_>>()
+                .join("; "),
+            "end each with `umbel kill NAME` (`umbel kill --all` ends them all)",
+        ),
+        Err(e) => Check::warn(
+            "sessions",
+            format!("cannot list the sessions: {e}"),
+            "run `umbel doctor` again",
+        ),
+    };
+    Some(check)
 }
 
 fn hooks(dir: &Path) -> Check {

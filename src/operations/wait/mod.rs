@@ -145,6 +145,13 @@ fn wait_turn(
         if ctx.cancelled() {
             return Err(Error::Interrupted);
         }
+        if !ctx.state.has_folder(&worker.name) {
+            // Deleted under the wait: no hook can log an end any more.
+            return Err(Error::Removed {
+                name: worker.name.to_string(),
+                path: ctx.state.session_dir(&worker.name),
+            });
+        }
         let records = worker.events(ctx, since.unwrap_or(0))?;
         let from = *since.get_or_insert_with(|| default_since(&records));
         report_progress(ctx, worker, &records, from, &mut looks.tokens);
