@@ -2,7 +2,7 @@
 //! provider's binary (found the way `spawn` finds it) and version, its configuration folder,
 //! the hook scripts and the state root's permissions and writability — and judges each with
 //! `core::doctor`; then asks each host this umbel has workers on for its own report. It starts
-//! no tmux server and changes nothing (its write probe is an empty file, removed at once).
+//! no tmux server and changes nothing (its write probe is a small file, removed at once).
 
 use super::Ctx;
 use super::spawn::resolve_bin;
@@ -10,7 +10,7 @@ use crate::adapters::exec::{Program, RunError, Watch, run_program};
 use crate::adapters::files;
 use crate::adapters::state::{EVENT_SH, LAUNCH_SH};
 use crate::core::doctor::{
-    Check, Level, release_check, state_root_check, tmux_check, version_line,
+    Check, Level, free_space_check, release_check, state_root_check, tmux_check, version_line,
 };
 use crate::core::errors::{Error, binary_cause_and_remedy};
 use crate::core::providers::{Provider, ProviderModule, SignIn};
@@ -105,7 +105,10 @@ fn state_root(path: &Path) -> Check {
                     );
                 }
             }
-            check
+            match files::free_bytes(path) {
+                Ok(free) => free_space_check(&shown, free).unwrap_or(check),
+                Err(_) => check,
+            }
         }
         Err(e) => Check::fail(
             "state-root",
