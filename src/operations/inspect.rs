@@ -104,12 +104,16 @@ fn death_time(ctx: &Ctx, worker: &Worker, pane: Option<&Pane>) -> u64 {
     if let Some(dead) = ctx.state.read_dead(&worker.name) {
         return dead.at;
     }
-    let exit_logged = ctx.state.read_log(&worker.name).ok().and_then(|log| {
-        log.iter()
-            .rev()
-            .find(|r| r.kind == EXIT_EVENT)
-            .map(|r| (r.at_ns / 1_000_000) as u64)
-    });
+    let exit_logged = ctx
+        .state
+        .log_backwards(&worker.name)
+        .ok()
+        .and_then(|mut log| {
+            log.by_ref()
+                .take(super::worker::REACH)
+                .find(|r| r.kind == EXIT_EVENT)
+                .map(|r| (r.at_ns / 1_000_000) as u64)
+        });
     match (exit_logged, pane) {
         (Some(at), _) => at,
         (None, Some(p)) => p.died_at_ms.unwrap_or_else(now_ms),

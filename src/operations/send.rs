@@ -18,7 +18,7 @@ use crate::core::args::GuardArgs;
 use crate::core::errors::{Error, Result};
 use crate::core::providers::{EventClass, StartupScreen};
 use crate::core::status::{WorkerState, derive_state};
-use crate::core::wait::Liveness;
+use crate::core::wait::{Liveness, end};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
@@ -109,14 +109,21 @@ fn refuse_unready(ctx: &Ctx, worker: &Worker) -> Result<usize> {
             detail,
         });
     }
-    let events = worker.events(ctx, 0)?;
+    let events = worker.recent_events(ctx)?;
     let (mut state, _) = derive_state(&worker.meta, &events, &liveness);
     if state == WorkerState::Busy && worker.ended_in_transcript(ctx, &events, 0).is_some() {
         // The turn ended without a hook (e.g. a codex API error); the transcript says so.
         state = WorkerState::Ready;
     }
+    if state == WorkerState::Busy {
+        // Its end hook was lost (a torn line on a full disk): the transcript and screen say so.
+        let screen = ctx.tmux.capture(worker.session(), false)?;
+        if worker.ended_past_lost_hooks(ctx, &events, &screen) {
+            state = WorkerState::Ready;
+        }
+    }
     let why = match state {
-        WorkerState::Ready => return Ok(events.len()),
+        WorkerState::Ready => return Ok(end(&events)),
         WorkerState::Busy => "a turn is still running; `umbel wait` for it first",
         WorkerState::NeedsInput => "it is waiting for a person (see `umbel status`)",
         WorkerState::Starting => "it is still starting",
@@ -252,9 +259,8 @@ fn confirmed(
         let provider = worker.provider();
         let submitted = ctx
             .state
-            .read_log(&worker.name)?
-            .iter()
-            .skip(position)
+            .log_backwards(&worker.name)?
+            .take_while(|r| r.index >= position)
             .any(|r| provider.classify(&r.kind, None) == EventClass::Submitted);
         if submitted {
             return Ok(true);

@@ -170,3 +170,79 @@ fn a_folder_deleted_under_a_wait_fails_it_fast_and_leaves_the_session_reachable(
     assert!(!session_alive(&sb, "gone"));
     assert!(session_alive(&sb, "kept"));
 }
+
+/// Appends `bytes` to worker `name`'s event log, as a write cut short by a full disk leaves it.
+fn tear_log(sb: &Sandbox, name: &str, keep: impl Fn(&str) -> bool, fragment: &str) {
+    let log = sb.session_dir(name).join("events").join("log");
+    let text = std::fs::read_to_string(&log).expect("log");
+    let mut kept = String::new();
+    for line in text.lines().take_while(|l| keep(l)) {
+        kept.push_str(line);
+        kept.push('\n');
+    }
+    kept.push_str(fragment);
+    sb.write(&log, kept);
+}
+
+/// Issue 34 item 4: a log ending in a torn line (`<ns> ` and no newline) neither swallows the
+/// next event nor makes `send` say "not submitted" for a prompt that was delivered.
+#[test]
+fn a_torn_log_line_swallows_no_event_and_the_next_send_is_confirmed() {
+    let sb = Sandbox::new();
+    sb.spawn_playing("t", sim::replies(&["One.", "Two."]), &[]);
+    sb.turn("t", "one").args(["--timeout", "30s"]).success();
+    tear_log(&sb, "t", |_| true, "1796405680272824103 ");
+    let started = Instant::now();
+    sb.umbel(["send", "t", "two"]).success();
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
+    sb.umbel(["wait", "t", "--timeout", "30s"]).success();
+    sb.umbel(["read", "t"]).stdout("Two.\n").success();
+    let one = sb.umbel(["status", "t", "--json"]).success().json();
+    assert_eq!(one["state"], "ready", "{one}");
+}
+
+/// Issue 34 item 4: the turn's hooks lost to a full disk (its submit payload not saved, its end
+/// line torn): the worker is not `busy` forever — its transcript holds the turn's end and its
+/// screen is idle — so `status` says ready, `wait` ends, and the next `send` goes through.
+#[test]
+fn a_turn_whose_end_line_was_torn_is_not_busy_forever() {
+    let sb = Sandbox::new();
+    sb.spawn_playing("b", sim::replies(&["One.", "Two.", "Three."]), &[]);
+    sb.turn("b", "one").args(["--timeout", "30s"]).success();
+    sb.turn("b", "two").args(["--timeout", "30s"]).success();
+    let log = sb.session_dir("b").join("events").join("log");
+    let text = std::fs::read_to_string(&log).expect("log");
+    let submits: Vec<usize> = (0..text.lines().count())
+        .filter(|&i| {
+            text.lines()
+                .nth(i)
+                .is_some_and(|l| l.contains(" UserPromptSubmit "))
+        })
+        .collect();
+    let last_submit = *submits.last().expect("a submit");
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let parts: Vec<String> = lines[last_submit].split(' ').map(str::to_string).collect();
+    lines[last_submit] = format!("{} {} -", parts[0], parts[1]);
+    let end = (last_submit..lines.len())
+        .find(|&i| lines[i].contains(" Stop "))
+        .expect("the turn's end");
+    lines.truncate(end);
+    sb.write(&log, lines.join("\n") + "\n1796405680272824103 ");
+
+    let one = sb.umbel(["status", "b", "--json"]).success().json();
+    assert_eq!(one["state"], "ready", "{one}");
+    let started = Instant::now();
+    sb.umbel(["wait", "b", "--timeout", "40s"]).success();
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    sb.umbel(["send", "b", "three"]).success();
+    sb.umbel(["wait", "b", "--timeout", "30s"]).success();
+    sb.umbel(["read", "b"]).stdout("Three.\n").success();
+}
