@@ -16,6 +16,7 @@
 //! 8. (figures/perf.rs) CPU of an idle `wait` and `logs -f`, `-p` on a one-second turn,
 //!    `read --all` / `--turn 1` on a 100 MB transcript, 100 sequential spawns; then one summary
 //!    table of every figure with its goal.
+//!    `status`, `ls` and `wait` on a worker with a 100 MB event log (`status-biglog`).
 //! 9. (figures/soak.rs) The soak: 50 mixed workers × 5 turns with `prune`, `status` and seeded
 //!    `kill`s running alongside; lost and crossed turns, and processes left after `kill --all`.
 //! 10. (figures/top.rs) `umbel top` with 100 workers: frame draw time, a look at the fleet, and
@@ -103,6 +104,9 @@ fn main() {
     }
     if only.is_empty() || only.iter().any(|o| o == "read") {
         rows.extend(perf::read_100mb(&Sandbox::new()));
+    }
+    if only.is_empty() || only.iter().any(|o| o == "status-biglog") {
+        rows.extend(perf::status_biglog(&Sandbox::new()));
     }
     if only.is_empty() || only.iter().any(|o| o == "spawn") {
         rows.push(perf::spawn_rate(&Sandbox::new()));

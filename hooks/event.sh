@@ -6,7 +6,7 @@
 # Saves the payload as EVENTS_DIR/<ns>-<pid>.<EVENT>.json, then appends one line
 # "<ns> <EVENT> <file>" to EVENTS_DIR/log, which umbel watches. umbel reads a payload only once
 # its log line exists, and the line is written after the payload is complete, so no temp file
-# and rename are needed. Needs only a POSIX sh, cat and date (GNU or BSD: macOS's date has no
+# and rename are needed. Needs only a POSIX sh, cat, tail and date (GNU or BSD: macOS's date has no
 # %N, so there the time falls back to whole seconds); prints nothing, so the CLI proceeds as if
 # no hook had run.
 dir=$1
@@ -26,5 +26,12 @@ case $ns in
 esac
 file="$ns-$$.$event.json"
 cat >"$dir/$file" || file=-
-printf '%s %s %s\n' "$ns" "$event" "$file" >>"$dir/log"
+line="$ns $event $file"
+if [ -s "$dir/log" ] && [ -n "$(tail -c 1 "$dir/log")" ]; then
+  # A write cut short (a full disk) left the log without its last newline: start a fresh
+  # line, or this event would be glued to the fragment.
+  line="
+$line"
+fi
+printf '%s\n' "$line" >>"$dir/log"
 exit 0

@@ -44,6 +44,10 @@ if [ -d "$__umbel_events" ]; then
     # BSD date (macOS) prints %N as a literal N: whole seconds, in nanoseconds.
     '' | *[!0-9]*) __umbel_ns=$(date +%s)000000000 ;;
   esac
+  # A line cut short (a full disk) is not continued: the exit gets a line of its own.
+  if [ -s "$__umbel_events/log" ] && [ -n "$(tail -c 1 "$__umbel_events/log")" ]; then
+    printf '\n' >>"$__umbel_events/log"
+  fi
   printf '%s Exit -\n' "$__umbel_ns" >>"$__umbel_events/log"
 fi
 exit "$__umbel_status"

@@ -220,6 +220,71 @@ pub fn read_100mb(sb: &Sandbox) -> Vec<Row> {
     rows
 }
 
+/// `status`, `ls` and `wait` on a worker whose event log has grown to 100 MB (finished turns of
+/// hook lines before its real last turn): wall time (median of 5, the first run apart: it
+/// writes the log's line-count checkpoint) and peak RSS. They read the log from its end.
+pub fn status_biglog(sb: &Sandbox) -> Vec<Row> {
+    sb.spawn("big", &[]);
+    assert_success(&sb.run(&["send", "big", "Say hello"]), "send");
+    assert_success(&sb.run(&["wait", "big"]), "wait");
+    let log = sb.session_dir("big").join("events").join("log");
+    let last = std::fs::read(&log).expect("the log");
+    let turn: String = [
+        "UserPromptSubmit",
+        "PreToolUse",
+        "PostToolUse",
+        "PreToolUse",
+        "PostToolUse",
+        "Notification",
+        "Stop",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, kind)| format!("179640568027282{i:04} {kind} -\n"))
+    .collect();
+    // Written a turn at a time, never held whole (see read_100mb on the parent's RSS).
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&log).expect("the log"));
+    let mut written = 0;
+    while written < 100 << 20 {
+        std::io::Write::write_all(&mut file, turn.as_bytes()).expect("write the log");
+        written += turn.len();
+    }
+    std::io::Write::write_all(&mut file, &last).expect("write the log");
+    std::io::Write::flush(&mut file).expect("write the log");
+    drop(file);
+    let mb = written as f64 / 1e6;
+    let mut rows = Vec::new();
+    for (what, args) in [
+        ("status", &["status", "big", "--json"][..]),
+        ("ls", &["ls", "--json"][..]),
+        ("wait", &["wait", "big"][..]),
+    ] {
+        let (first, _) = measured(sb.process(args), None);
+        let mut runs: Vec<(Duration, f64)> = (0..5)
+            .map(|_| {
+                let (wall, usage) = measured(sb.process(args), None);
+                (wall, usage.ru_maxrss as f64 / 1024.0)
+            })
+            .collect();
+        runs.sort_by_key(|r| r.0);
+        let (median, _) = runs[runs.len() / 2];
+        let peak = runs.iter().map(|r| r.1).fold(0.0, f64::max);
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        println!(
+            "  {what} on a {mb:.0} MB event log: {:.1} ms (median of 5; the first run, counting the log, {:.1} ms), peak RSS {peak:.1} MiB",
+            ms(median),
+            ms(first)
+        );
+        rows.push(Row {
+            figure: format!("`{what}`, 100 MB event log"),
+            value: format!("{:.1} ms, {peak:.1} MiB peak", ms(median)),
+            goal: "< 50 ms, < 32 MiB",
+        });
+    }
+    let _ = sb.run(&["kill", "big", "--purge"]);
+    rows
+}
+
 /// 100 sequential spawns of fake claude (ready each time), then one `kill --all`.
 pub fn spawn_rate(sb: &Sandbox) -> Row {
     let started = Instant::now();

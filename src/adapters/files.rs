@@ -104,6 +104,15 @@ pub fn mode_and_ownership(path: &Path) -> std::io::Result<(u32, bool)> {
 /// Creates and removes an empty file in `dir`: whether umbel can write there.
 pub fn probe_write(dir: &Path) -> std::io::Result<()> {
     let probe = dir.join(format!(".doctor-probe.{}", std::process::id()));
-    fs::write(&probe, b"")?;
-    fs::remove_file(&probe)
+    // Some bytes, not an empty file: a full disk still creates empty files (ENOSPC comes only
+    // with the data), and the hooks write data.
+    let written = fs::write(&probe, [0u8; 4096]);
+    let removed = fs::remove_file(&probe);
+    written.and(removed)
+}
+
+/// The bytes free to an unprivileged writer on the file system holding `dir`.
+pub fn free_bytes(dir: &Path) -> std::io::Result<u64> {
+    let stat = rustix::fs::statvfs(dir)?;
+    Ok(stat.f_bavail.saturating_mul(stat.f_frsize))
 }

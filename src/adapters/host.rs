@@ -40,8 +40,59 @@ pub fn exists(path: &Path) -> bool {
     std::fs::metadata(path).is_ok()
 }
 
+/// `path` as one spelling of the place it names: absolute, symlinks, `.`, `..` and trailing
+/// slashes resolved. The part that does not exist yet is joined, lexically, onto the real path
+/// of its deepest existing ancestor (nothing there can be a symlink).
+pub fn real_path(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut real = PathBuf::new();
+    for part in absolute(path).components() {
+        match part {
+            Component::Prefix(_) | Component::RootDir => real.push(part),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                real.pop();
+            }
+            Component::Normal(name) => {
+                real.push(name);
+                if let Ok(resolved) = std::fs::canonicalize(&real) {
+                    real = resolved;
+                }
+            }
+        }
+    }
+    real
+}
+
 /// Whether `path` is a file someone may execute.
 pub fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_root_has_one_real_path_however_it_is_spelled() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let base = std::fs::canonicalize(dir.path()).expect("canonical");
+        let root = base.join("root");
+        std::fs::create_dir(&root).expect("mkdir");
+        std::os::unix::fs::symlink(&root, base.join("link")).expect("symlink");
+        for spelling in [
+            "root/",
+            "root/.",
+            "link",
+            "link/",
+            "root/../root",
+            "link/../root",
+        ] {
+            assert_eq!(real_path(&base.join(spelling)), root, "{spelling}");
+        }
+        let fresh = root.join("not").join("yet");
+        assert_eq!(real_path(&base.join("link/not/yet/")), fresh);
+        assert_eq!(real_path(&base.join("link/not/x/../yet")), fresh);
+    }
 }

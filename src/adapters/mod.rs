@@ -4,6 +4,7 @@
 //! and `SystemTime::now` out of `core/` and `operations/`.
 
 pub mod cli_versions;
+pub mod event_log;
 pub mod exec;
 pub mod files;
 pub mod fleet_watch;

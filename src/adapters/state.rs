@@ -10,6 +10,7 @@
 //! Every write is atomic (temp file + rename). A session folder is created with one `mkdir`, so
 //! two spawns racing on a name get exactly one winner.
 
+use super::event_log;
 use crate::core::errors::{Error, Result};
 use crate::core::events::{EventRecord, parse_log};
 use crate::core::meta::Meta;
@@ -22,6 +23,9 @@ use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
+/// The event log's line-count checkpoint, in the worker's folder (not `events/`, which `wait`
+/// watches).
+const LOG_CHECKPOINT: &str = "log.count";
 /// Held by a spawn from before meta.json is written until it returns.
 const SPAWN_LOCK: &str = "spawn.lock";
 /// How long removing a session folder waits out hooks still writing into it.
@@ -79,6 +83,11 @@ impl StateRoot {
 
     pub fn session_dir(&self, name: &WorkerName) -> PathBuf {
         self.root.join("sessions").join(name.as_str())
+    }
+
+    /// Whether the worker's folder exists (it can be deleted under a running verb).
+    pub fn has_folder(&self, name: &WorkerName) -> bool {
+        self.session_dir(name).is_dir()
     }
 
     pub fn events_dir(&self, name: &WorkerName) -> PathBuf {
@@ -187,7 +196,14 @@ impl StateRoot {
                     name: name.to_string(),
                 });
             }
-            Err(e) => return Err(Error::io("cannot read", &path, e)),
+            // EIO, EACCES, a folder in its place: as unreadable as a corrupt file, and handled
+            // the same way (listed `corrupt`, killable by name, skipped by the sweeps).
+            Err(e) => {
+                return Err(Error::Corrupt {
+                    path,
+                    message: format!("cannot read it: {}", crate::core::errors::os_text(&e)),
+                });
+            }
         };
         serde_json::from_slice(&text).map_err(|e| Error::Corrupt {
             path,
@@ -217,6 +233,21 @@ impl StateRoot {
             Err(e) if e.kind() == ErrorKind::NotFound => Ok(Vec::new()),
             Err(e) => Err(Error::io("cannot read", &path, e)),
         }
+    }
+
+    /// The number of positions in the event log, counted from a checkpoint (`log.count`) so a
+    /// big log costs only what was appended since.
+    pub fn log_len(&self, name: &WorkerName) -> Result<usize> {
+        let log = self.events_dir(name).join("log");
+        event_log::count(&log, &self.session_dir(name).join(LOG_CHECKPOINT))
+            .map_err(|e| Error::io("cannot read", &log, e))
+    }
+
+    /// The event log's records, newest first, read backwards with bounded memory.
+    pub fn log_backwards(&self, name: &WorkerName) -> Result<event_log::Backwards> {
+        let log = self.events_dir(name).join("log");
+        let len = self.log_len(name)?;
+        event_log::Backwards::open(&log, len).map_err(|e| Error::io("cannot read", &log, e))
     }
 
     /// A hook payload by file name (None when missing or not JSON).

@@ -177,6 +177,27 @@ impl Tmux {
         }
     }
 
+    /// The command each session's first pane was started with, by session name (none when no
+    /// server runs): how umbel tells its own sessions from those of another state root sharing
+    /// the socket.
+    pub fn start_commands(&self) -> Result<HashMap<String, String>> {
+        let args = strings(&[
+            "list-panes",
+            "-a",
+            "-F",
+            "#{session_name}\t#{pane_start_command}",
+        ]);
+        match self.run(&args, None) {
+            Ok(out) => Ok(String::from_utf8_lossy(&out)
+                .lines()
+                .filter_map(|line| line.split_once('\t'))
+                .map(|(session, command)| (session.to_string(), command.to_string()))
+                .collect()),
+            Err(e) if not_there(&e) => Ok(HashMap::new()),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Where the private socket lives: `$TMUX_TMPDIR` (else `/tmp`)`/tmux-<uid>/<socket>`.
     pub fn socket_path(&self) -> std::path::PathBuf {
         let dir = self

@@ -152,6 +152,32 @@ pub fn release_check(name: &str, shown: &str, releases: &Releases, version: Vers
 }
 
 /// Judges the state root's permission bits (`mode & 0o777`) and whether the user owns it.
+/// Below this much free space the state root is reported: each hook writes a payload and a log
+/// line, and on a full disk those writes are cut short (torn log lines, lost payloads).
+pub const LOW_SPACE: u64 = 16 * 1024 * 1024;
+
+/// The state root's free space judged: a failure when full, a warning when low, else nothing.
+pub fn free_space_check(path: &str, free: u64) -> Option<Check> {
+    let fix = "free some space on that file system (or set UMBEL_STATE to a folder on another one)";
+    if free == 0 {
+        return Some(Check::fail(
+            "state-root",
+            format!("{path}: its file system is full; hooks cannot record turns"),
+            fix,
+        ));
+    }
+    (free < LOW_SPACE).then(|| {
+        Check::warn(
+            "state-root",
+            format!(
+                "{path}: only {} KiB free; hook payloads and event lines are lost when it fills",
+                free / 1024
+            ),
+            fix,
+        )
+    })
+}
+
 pub fn state_root_check(path: &str, mode: u32, owned: bool) -> Check {
     let name = "state-root";
     if !owned {
@@ -244,6 +270,18 @@ mod tests {
             Some("2.1.332 (Claude Code)")
         );
         assert_eq!(version_line(""), None);
+    }
+
+    #[test]
+    fn a_full_or_nearly_full_state_root_is_reported() {
+        assert_eq!(
+            free_space_check("/s", 0).map(|c| c.level),
+            Some(Level::Fail)
+        );
+        let low = free_space_check("/s", 1024 * 1024).expect("low");
+        assert_eq!(low.level, Level::Warn);
+        assert!(low.detail.contains("1024 KiB free"), "{}", low.detail);
+        assert!(free_space_check("/s", LOW_SPACE).is_none());
     }
 
     #[test]

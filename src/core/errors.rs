@@ -39,6 +39,24 @@ pub enum Error {
     #[error("worker `{name}` already exists{}", if *dead { " as a tombstone (`umbel kill --purge` it to reuse the name)" } else { "" })]
     Exists { name: String, dead: bool },
 
+    /// The worker's tmux session name is in use on the socket by a worker this state root does
+    /// not have: another state root shares `UMBEL_TMUX_SOCKET` and has a worker of that name.
+    #[error(
+        "worker name `{name}` is in use on tmux socket `{socket}` by another state root: its session `{session}` runs there but is not this root's worker, so it was left alone"
+    )]
+    SessionTaken {
+        name: String,
+        session: String,
+        socket: String,
+    },
+
+    /// The worker's folder was deleted while a verb was using it.
+    #[error(
+        "worker `{name}`'s folder {} was removed while umbel was waiting on it; its tmux session, if it still runs, is ended by `umbel kill {name}`",
+        path.display()
+    )]
+    Removed { name: String, path: PathBuf },
+
     /// No worker of that name.
     #[error("no worker named `{name}` (see `umbel ls`)")]
     NotFound { name: String },

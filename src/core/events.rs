@@ -40,14 +40,17 @@ pub fn parse_log(bytes: &[u8]) -> Vec<EventRecord> {
     bytes
         .split(|b| *b == b'\n')
         .enumerate()
-        .map(|(index, line)| {
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            match std::str::from_utf8(line) {
-                Ok(line) => parse_line(index, line),
-                Err(_) => unreadable(index),
-            }
-        })
+        .map(|(index, line)| parse_record(index, line))
         .collect()
+}
+
+/// Parses line `index` of the log (without its newline).
+pub fn parse_record(index: usize, line: &[u8]) -> EventRecord {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    match std::str::from_utf8(line) {
+        Ok(line) => parse_line(index, line).unwrap_or_else(|| unreadable(index)),
+        Err(_) => unreadable(index),
+    }
 }
 
 /// How many lines of a parsed log could not be read.
@@ -64,20 +67,56 @@ fn unreadable(index: usize) -> EventRecord {
     }
 }
 
-fn parse_line(index: usize, line: &str) -> EventRecord {
-    let mut parts = line.split(' ');
-    let at_ns = parts.next().and_then(|t| t.parse().ok());
-    let kind = parts.next().filter(|k| !k.is_empty());
-    let payload = parts.next().filter(|p| *p != "-" && !p.is_empty());
-    match (at_ns, kind) {
-        (Some(at_ns), Some(kind)) => EventRecord {
-            index,
-            at_ns,
-            kind: kind.to_string(),
-            payload: payload.map(str::to_string),
-        },
-        _ => unreadable(index),
+/// The most digits a time in nanoseconds has (until the year 2286).
+const NS_DIGITS: usize = 19;
+
+/// `<ns> <kind> [<payload>]`; else the event at the line's end after a torn fragment.
+fn parse_line(index: usize, line: &str) -> Option<EventRecord> {
+    let tokens: Vec<&str> = line.split(' ').collect();
+    let plain = matches!(tokens.len(), 2 | 3) && tokens[0].len() <= NS_DIGITS && is_kind(tokens[1]);
+    if plain {
+        return record(index, tokens[0], tokens[1], tokens.get(2).copied());
     }
+    recover(index, &tokens)
+}
+
+/// A line whose write was cut short (a full disk: `1796405680272824103 ` and no newline) has
+/// the next hook's line glued on: that event is the last `<ns> <kind> [<payload>]` of the line,
+/// its time the digits that end the token before the kind.
+fn recover(index: usize, tokens: &[&str]) -> Option<EventRecord> {
+    let last = tokens.len().checked_sub(1)?;
+    (last.saturating_sub(1)..=last)
+        .rev()
+        .filter(|&k| k >= 1 && is_kind(tokens[k]))
+        .find_map(|k| {
+            let glued = tokens[k - 1];
+            let digits = glued.len() - glued.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+            if digits < 10 {
+                return None;
+            }
+            let ns = &glued[glued.len() - digits.min(NS_DIGITS)..];
+            record(index, ns, tokens[k], tokens.get(k + 1).copied())
+        })
+}
+
+/// A hook event's name as `event.sh` accepts it, starting with a letter.
+fn is_kind(token: &str) -> bool {
+    token.starts_with(|c: char| c.is_ascii_alphabetic())
+        && token.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+fn record(index: usize, ns: &str, kind: &str, payload: Option<&str>) -> Option<EventRecord> {
+    if ns.is_empty() || !ns.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(EventRecord {
+        index,
+        at_ns: ns.parse().ok()?,
+        kind: kind.to_string(),
+        payload: payload
+            .filter(|p| *p != "-" && !p.is_empty())
+            .map(str::to_string),
+    })
 }
 
 #[cfg(test)]
@@ -110,5 +149,42 @@ mod tests {
         assert_eq!(unreadable_lines(&events), 1);
         assert!(parse_log(b"").is_empty());
         assert_eq!(parse_log(b"1 A -\n\n2 B -\n").len(), 3);
+    }
+
+    /// A write cut short by a full disk leaves a fragment without a newline; the next hook's line
+    /// is glued to it. That event is still read, at the fragment's position.
+    #[test]
+    fn an_event_glued_after_a_torn_fragment_is_recovered() {
+        for (torn, kind, payload) in [
+            ("1796405680272824103 ", "Stop", Some("s.json")),
+            ("1796405680272824103 Sto", "Stop", Some("s.json")),
+            (
+                "1796405680272824103 Stop 1796405680272824103-12.St",
+                "Stop",
+                Some("s.json"),
+            ),
+            ("17964056", "UserPromptSubmit", None),
+            ("1796405680272824103 Stop -", "Notification", None),
+        ] {
+            let tail = match payload {
+                Some(file) => format!("1796405680272824200 {kind} {file}"),
+                None => format!("1796405680272824200 {kind} -"),
+            };
+            let log = format!("1 SessionStart -\n{torn}{tail}\n");
+            let events = parse_log(log.as_bytes());
+            assert_eq!(events.len(), 2, "{log}");
+            assert_eq!(events[1].kind, kind, "{log}");
+            assert_eq!(events[1].at_ns, 1_796_405_680_272_824_200, "{log}");
+            assert_eq!(events[1].payload.as_deref(), payload, "{log}");
+        }
+        // A fragment alone, and words that only look like an event, stay unreadable.
+        for line in [
+            "1796405680272824103 ",
+            "1796405680272824103",
+            "x y Stop -",
+            "12 34 56",
+        ] {
+            assert_eq!(parse_log(line.as_bytes())[0].kind, UNREADABLE, "{line}");
+        }
     }
 }

@@ -22,6 +22,8 @@ impl Error {
             Error::CwdMissing { .. } => ("cwd_missing", "create the folder, or pass one that exists"),
             Error::BinaryNotFound { .. } => ("binary_not_found", "install the CLI, or point the named UMBEL_*_BIN variable at it; `umbel doctor` checks"),
             Error::Exists { .. } => ("exists", "pick another name, or `umbel kill --purge NAME` the old worker first"),
+            Error::SessionTaken { .. } => ("session_taken", "pick another name, or give each state root its own socket (unset UMBEL_TMUX_SOCKET: the default is derived from the state root)"),
+            Error::Removed { .. } => ("removed", "`umbel kill NAME` ends what is left of it, then spawn it again"),
             Error::NotFound { .. } => ("not_found", "list the workers with `umbel ls` (umbel_ls)"),
             Error::Dead { .. } => ("dead", "look at its last screen (`umbel capture NAME`), then `umbel kill --purge NAME` and spawn it again"),
             Error::Busy { .. } => ("busy", "wait for the running turn to end (`umbel wait NAME`), then send again"),

@@ -200,9 +200,13 @@ pub fn derive_state(
 /// first one at or after the position umbel's last `send` pasted at (`sent_at`), or there was no
 /// `send` at all. `None` when umbel's `send` opened it, or no turn was submitted.
 pub fn turn_origin(events: &[ClassifiedEvent], sent_at: Option<usize>) -> Option<&'static str> {
-    let submitted = |i: &usize| events[*i].class == EventClass::Submitted;
-    let latest = (0..events.len()).rev().find(submitted)?;
-    let sent = sent_at.and_then(|p| (p..events.len()).find(submitted));
+    // Positions are the events' own (`events` may be the log's last turn only).
+    let mut submits = events
+        .iter()
+        .filter(|e| e.class == EventClass::Submitted)
+        .map(|e| e.record.index);
+    let latest = submits.clone().next_back()?;
+    let sent = sent_at.and_then(|p| submits.find(|&i| i >= p));
     (sent != Some(latest)).then_some("cli")
 }
 

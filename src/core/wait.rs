@@ -30,7 +30,12 @@ pub fn default_since(events: &[ClassifiedEvent]) -> usize {
         .iter()
         .rev()
         .find(|e| e.class == EventClass::Submitted)
-        .map_or(events.len(), |e| e.record.index)
+        .map_or(end(events), |e| e.record.index)
+}
+
+/// The log's length: `events` are its last lines, the last one included.
+pub fn end(events: &[ClassifiedEvent]) -> usize {
+    events.last().map_or(0, |e| e.record.index + 1)
 }
 
 /// Decides whether the wait is over. `exit` is the launch wrapper's record, if written.
@@ -63,7 +68,7 @@ pub fn decide(
             _ => {}
         }
     }
-    let end = events.len();
+    let end = end(events);
     match liveness {
         Liveness::Dead(status) => return Some(dead(exit.cloned().or(Some(status.clone())), end)),
         Liveness::Gone => {

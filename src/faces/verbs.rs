@@ -166,6 +166,12 @@ pub fn prune(ctx: &Ctx, args: &PruneArgs, json: bool) -> Result<u8> {
             skipped.name, skipped.problem
         );
     }
+    for orphan in &pruned.orphans {
+        eprintln!(
+            "umbel: warning: worker `{}` has no folder: {}",
+            orphan.name, orphan.problem
+        );
+    }
     if json {
         out_json(&pruned);
     } else {

@@ -1,7 +1,7 @@
 //! What every verb needs: the state root, the private tmux server and umbel's environment,
 //! resolved once from the environment the face hands in.
 
-use crate::adapters::host::{absolute, is_executable};
+use crate::adapters::host::{absolute, is_executable, real_path};
 use crate::adapters::state::StateRoot;
 use crate::adapters::tmux::Tmux;
 use crate::core::errors::{Error, Result};
@@ -47,7 +47,7 @@ impl Ctx {
     pub fn from_env(env: Vec<(String, String)>) -> Result<Self> {
         let get = |k: &str| env.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
         let root = match get("UMBEL_STATE").filter(|v| !v.is_empty()) {
-            Some(dir) => absolute(Path::new(&dir)),
+            Some(dir) => Path::new(&dir).to_path_buf(),
             None => match get("HOME").filter(|v| !v.is_empty()) {
                 Some(home) => PathBuf::from(home).join(".umbel"),
                 None => {
@@ -57,7 +57,9 @@ impl Ctx {
                 }
             },
         };
-        let state = StateRoot::open(root)?;
+        // One root, one spelling: the socket is derived from the path, and `~/.umbel/` or a
+        // symlink to the root must not make a second one (nor a worker look dead).
+        let state = StateRoot::open(real_path(&root))?;
         let socket = match get("UMBEL_TMUX_SOCKET").filter(|v| !v.is_empty()) {
             Some(name) => {
                 check_override(&name).map_err(Error::usage)?;

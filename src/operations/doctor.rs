@@ -2,7 +2,7 @@
 //! provider's binary (found the way `spawn` finds it) and version, its configuration folder,
 //! the hook scripts and the state root's permissions and writability — and judges each with
 //! `core::doctor`; then asks each host this umbel has workers on for its own report. It starts
-//! no tmux server and changes nothing (its write probe is an empty file, removed at once).
+//! no tmux server and changes nothing (its write probe is a small file, removed at once).
 
 use super::Ctx;
 use super::spawn::resolve_bin;
@@ -10,7 +10,7 @@ use crate::adapters::exec::{Program, RunError, Watch, run_program};
 use crate::adapters::files;
 use crate::adapters::state::{EVENT_SH, LAUNCH_SH};
 use crate::core::doctor::{
-    Check, Level, release_check, state_root_check, tmux_check, version_line,
+    Check, Level, free_space_check, release_check, state_root_check, tmux_check, version_line,
 };
 use crate::core::errors::{Error, binary_cause_and_remedy};
 use crate::core::providers::{Provider, ProviderModule, SignIn};
@@ -26,6 +26,7 @@ pub fn doctor(ctx: &Ctx) -> Vec<Check> {
         state_root(ctx.state.path()),
         hooks(&ctx.state.hooks_dir()),
     ];
+    checks.extend(orphans(ctx));
     for provider in <Provider as clap::ValueEnum>::value_variants() {
         let module = provider.module();
         checks.push(binary(ctx, module));
@@ -104,7 +105,10 @@ fn state_root(path: &Path) -> Check {
                     );
                 }
             }
-            check
+            match files::free_bytes(path) {
+                Ok(free) => free_space_check(&shown, free).unwrap_or(check),
+                Err(_) => check,
+            }
         }
         Err(e) => Check::fail(
             "state-root",
@@ -112,6 +116,29 @@ fn state_root(path: &Path) -> Check {
             "set UMBEL_STATE to a folder you can write",
         ),
     }
+}
+
+/// Sessions this state root started whose worker folder is gone: nothing lists them, so say so
+/// (no check at all when there are none).
+fn orphans(ctx: &Ctx) -> Option<Check> {
+    let check = match super::kill::orphans(ctx) {
+        Ok(names) if names.is_empty() => return None,
+        Ok(names) => Check::warn(
+            "sessions",
+            names
+                .iter()
+                .map(|name| super::inspect::orphan_problem(ctx, name))
+                .collect::<Vec<_>>()
+                .join("; "),
+            "end each with `umbel kill NAME` (`umbel kill --all` ends them all)",
+        ),
+        Err(e) => Check::warn(
+            "sessions",
+            format!("cannot list the sessions: {e}"),
+            "run `umbel doctor` again",
+        ),
+    };
+    Some(check)
 }
 
 fn hooks(dir: &Path) -> Check {

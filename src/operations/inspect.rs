@@ -12,6 +12,7 @@ use crate::core::args::{CaptureArgs, LogsArgs, PruneArgs};
 use crate::core::duration::parse_or;
 use crate::core::errors::{Error, Result};
 use crate::core::events::EXIT_EVENT;
+use crate::core::name::WorkerName;
 use crate::core::wait::Liveness;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -82,6 +83,10 @@ pub struct Pruned {
     /// Workers left alone because umbel cannot read their files (a warning each).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<Skipped>,
+    /// tmux sessions of this state root still running without a worker folder (deleted by
+    /// hand): reported, never ended by `prune` (a warning each; `umbel kill NAME` ends one).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub orphans: Vec<Skipped>,
 }
 
 /// A worker `prune` did not judge, and why.
@@ -99,12 +104,16 @@ fn death_time(ctx: &Ctx, worker: &Worker, pane: Option<&Pane>) -> u64 {
     if let Some(dead) = ctx.state.read_dead(&worker.name) {
         return dead.at;
     }
-    let exit_logged = ctx.state.read_log(&worker.name).ok().and_then(|log| {
-        log.iter()
-            .rev()
-            .find(|r| r.kind == EXIT_EVENT)
-            .map(|r| (r.at_ns / 1_000_000) as u64)
-    });
+    let exit_logged = ctx
+        .state
+        .log_backwards(&worker.name)
+        .ok()
+        .and_then(|mut log| {
+            log.by_ref()
+                .take(super::worker::REACH)
+                .find(|r| r.kind == EXIT_EVENT)
+                .map(|r| (r.at_ns / 1_000_000) as u64)
+        });
     match (exit_logged, pane) {
         (Some(at), _) => at,
         (None, Some(p)) => p.died_at_ms.unwrap_or_else(now_ms),
@@ -121,6 +130,13 @@ pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
         removed: Vec::new(),
         kept: Vec::new(),
         skipped: Vec::new(),
+        orphans: kill::orphans(ctx)?
+            .into_iter()
+            .map(|name| Skipped {
+                problem: orphan_problem(ctx, &name),
+                name: name.to_string(),
+            })
+            .collect(),
     };
     for name in ctx.state.list()? {
         // Listed means meta.json exists, which a spawn writes only once it holds its lock: a
@@ -156,6 +172,15 @@ pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
         }
     }
     Ok(result)
+}
+
+/// What `prune` and `doctor` say of a session left without its worker folder.
+pub fn orphan_problem(ctx: &Ctx, name: &WorkerName) -> String {
+    format!(
+        "tmux session {} runs without its folder {}; `umbel kill {name}` ends it",
+        name.tmux_session(),
+        ctx.state.session_dir(name).display()
+    )
 }
 
 /// Whether the worker's process has ended at least `min_age` ago.

@@ -11,7 +11,7 @@ use crate::core::errors::{Error, Result};
 use crate::core::outcome::{Outcome, OutcomeKind};
 use crate::core::status::{WorkerState, derive_state};
 use crate::core::until::Until;
-use crate::core::wait::Liveness;
+use crate::core::wait::{Liveness, end};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
@@ -46,7 +46,7 @@ pub fn interrupt(ctx: &Ctx, worker: &Worker, timeout: Option<&str>) -> Result<In
             detail: "there is no turn to interrupt".into(),
         });
     }
-    let events = worker.events(ctx, 0)?;
+    let events = worker.recent_events(ctx)?;
     let (mut state, _) = derive_state(&worker.meta, &events, &liveness);
     if state == WorkerState::Busy && worker.ended_in_transcript(ctx, &events, 0).is_some() {
         state = WorkerState::Ready;
@@ -55,7 +55,7 @@ pub fn interrupt(ctx: &Ctx, worker: &Worker, timeout: Option<&str>) -> Result<In
         return Ok(Interrupted {
             name: worker.name.to_string(),
             interrupted: false,
-            position: events.len(),
+            position: end(&events),
             outcome: None,
             message: format!("no turn is running ({}): nothing pressed", state.as_str()),
         });
@@ -68,7 +68,7 @@ pub fn interrupt(ctx: &Ctx, worker: &Worker, timeout: Option<&str>) -> Result<In
     };
     // A turn waiting for a person already holds the event that says so: only what the key
     // brings counts. A running turn is waited from its start, as `wait` does.
-    let since = (state == WorkerState::NeedsInput).then_some(events.len());
+    let since = (state == WorkerState::NeedsInput).then_some(end(&events));
     let outcome = wait_guarded(ctx, worker, since, &until, None)?;
     judge(worker, outcome, timeout)
 }

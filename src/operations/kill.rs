@@ -43,7 +43,11 @@ pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<Killed> {
         });
     }
     let names = match (&args.name, args.all) {
-        (_, true) => ctx.state.list()?,
+        (_, true) => {
+            let mut names = ctx.state.list()?;
+            names.extend(orphans(ctx)?);
+            names
+        }
         (Some(raw), false) => vec![WorkerName::parse(raw)?],
         (None, false) => return Err(Error::usage("name a worker to kill, or pass --all")),
     };
@@ -57,6 +61,9 @@ pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<Killed> {
                 name.tmux_session()
             }
             Err(Error::Corrupt { .. }) => name.tmux_session(),
+            // No folder at all (deleted by hand, under a wait): its session, if this root's
+            // launch started it, is still ours to end.
+            Err(Error::NotFound { .. }) if orphans(ctx)?.contains(&name) => name.tmux_session(),
             // `--all`: gone since the listing (a failed spawn removed itself, a prune): skip it.
             Err(Error::NotFound { .. }) if args.all => continue,
             Err(e) => return Err(e),
@@ -67,6 +74,25 @@ pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<Killed> {
         killed.names.push(name.to_string());
     }
     Ok(killed)
+}
+
+/// Workers whose tmux session still runs on umbel's socket though their folder is gone: the
+/// sessions this state root's `launch.sh` started (its command names the worker's events folder
+/// here, so another root sharing the socket is never counted), sorted by name.
+pub fn orphans(ctx: &Ctx) -> Result<Vec<WorkerName>> {
+    let mut names: Vec<WorkerName> = ctx
+        .tmux
+        .start_commands()?
+        .into_iter()
+        .filter_map(|(session, command)| {
+            let name = WorkerName::parse(session.strip_prefix("umbel-")?).ok()?;
+            let events = ctx.state.events_dir(&name);
+            let ours = command.contains(events.to_string_lossy().as_ref());
+            (ours && !ctx.state.has_folder(&name)).then_some(name)
+        })
+        .collect();
+    names.sort();
+    Ok(names)
 }
 
 /// Ends a worker the caller already loaded (`-p`'s own worker).

@@ -18,7 +18,7 @@ use crate::core::args::GuardArgs;
 use crate::core::errors::{Error, Result};
 use crate::core::providers::{EventClass, StartupScreen};
 use crate::core::status::{WorkerState, derive_state};
-use crate::core::wait::Liveness;
+use crate::core::wait::{Liveness, end};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
@@ -120,13 +120,20 @@ pub(super) fn state_now(ctx: &Ctx, worker: &Worker) -> Result<(WorkerState, usiz
     if liveness != Liveness::Alive {
         return Ok((WorkerState::Dead, 0));
     }
-    let events = worker.events(ctx, 0)?;
+    let events = worker.recent_events(ctx)?;
     let (mut state, _) = derive_state(&worker.meta, &events, &liveness);
     if state == WorkerState::Busy && worker.ended_in_transcript(ctx, &events, 0).is_some() {
         // The turn ended without a hook (e.g. a codex API error); the transcript says so.
         state = WorkerState::Ready;
     }
-    Ok((state, events.len()))
+    if state == WorkerState::Busy {
+        // Its end hook was lost (a torn line on a full disk): the transcript and screen say so.
+        let screen = ctx.tmux.capture(worker.session(), false)?;
+        if worker.ended_past_lost_hooks(ctx, &events, &screen) {
+            state = WorkerState::Ready;
+        }
+    }
+    Ok((state, end(&events)))
 }
 
 /// Why a worker counts as dead: its CLI's exit, else its pane gone.
@@ -263,9 +270,8 @@ fn confirmed(
         let provider = worker.provider();
         let submitted = ctx
             .state
-            .read_log(&worker.name)?
-            .iter()
-            .skip(position)
+            .log_backwards(&worker.name)?
+            .take_while(|r| r.index >= position)
             .any(|r| provider.classify(&r.kind, None) == EventClass::Submitted);
         if submitted {
             return Ok(true);

@@ -52,10 +52,16 @@ pub fn spawn(ctx: &Ctx, args: &SpawnArgs) -> Result<Meta> {
             return Err(e);
         }
     };
-    match launch(ctx, args, &plan, &name) {
+    // Set once this spawn may have made a tmux session: only then is there one of its own to
+    // end. A session of that name it did not make (another state root's worker on a shared
+    // `UMBEL_TMUX_SOCKET`) is never touched.
+    let mut started = false;
+    match launch(ctx, args, &plan, &name, &mut started) {
         Ok(meta) => Ok(meta),
         Err(e) => {
-            super::kill::abandon(ctx, &name.tmux_session());
+            if started {
+                super::kill::abandon(ctx, &name.tmux_session());
+            }
             ctx.tmux.delete_buffer(&env_buffer(&name));
             let _ = ctx.state.remove_session(&name);
             Err(e)
@@ -144,7 +150,13 @@ fn check_flags(args: &SpawnArgs, flags: &[Given]) -> Result<()> {
 
 /// Writes the launch files and meta.json, starts the CLI through `launch.sh`, and waits until
 /// it is ready.
-fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result<Meta> {
+fn launch(
+    ctx: &Ctx,
+    args: &SpawnArgs,
+    plan: &Plan,
+    name: &WorkerName,
+    started: &mut bool,
+) -> Result<Meta> {
     let session_id = uuid::Uuid::new_v4().to_string();
     let spec = put_launch_files(ctx, args, plan, name, &session_id)?;
     let mut meta = Meta {
@@ -164,7 +176,18 @@ fn launch(ctx: &Ctx, args: &SpawnArgs, plan: &Plan, name: &WorkerName) -> Result
         cli_version: plan.release.map(|v| v.to_string()),
     };
     ctx.state.write_meta(&meta, name)?;
-    start_cli(ctx, plan, name, &meta, spec)?;
+    *started = true;
+    if let Err(e) = start_cli(ctx, plan, name, &meta, spec) {
+        if !taken(&e) {
+            return Err(e);
+        }
+        *started = false;
+        return Err(Error::SessionTaken {
+            name: name.to_string(),
+            session: meta.tmux_session,
+            socket: ctx.tmux.socket().to_string(),
+        });
+    }
     let given: Vec<&str> = args.env.iter().map(|spec| spec.name()).collect();
     await_ready(ctx, name, &meta, plan.startup_timeout, &given, &plan.env)?;
     meta.ready_at = Some(host::now_ms());
@@ -247,6 +270,13 @@ fn start_cli(
         script.as_bytes(),
         &argv,
     )
+}
+
+/// Whether tmux refused a new session because one of that name runs on the socket already. The
+/// name was free in this state root (spawn claimed its folder), so another root sharing the
+/// socket owns it.
+fn taken(err: &Error) -> bool {
+    matches!(err, Error::Tmux { message, .. } if message.contains("duplicate session"))
 }
 
 /// The tmux buffer that carries a worker's environment to `launch.sh`.

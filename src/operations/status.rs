@@ -14,11 +14,8 @@ use crate::core::providers::str_field;
 use crate::core::status::{
     ListedState, Unreadable, WorkerState, WorkerStatus, derive_state, screen_reason, turn_origin,
 };
-use crate::core::wait::{ClassifiedEvent, Liveness};
+use crate::core::wait::{ClassifiedEvent, Liveness, end};
 use std::collections::HashMap;
-
-/// How many recent events have their payloads read (for the pending tool).
-const RECENT: usize = 16;
 
 /// What a worker's pane says that no hook does: it waits for a person (the reason) — a
 /// dialog, a sign-in screen, a modal over an idle prompt — or, when busy, it dropped the turn
@@ -75,7 +72,8 @@ pub fn status(ctx: &Ctx, args: &StatusArgs) -> Result<Vec<WorkerStatus>> {
 /// One worker as its hooks and its pane say it is.
 pub struct Seen {
     pub worker: Worker,
-    /// Its event log, the payloads of the newest [`RECENT`] read.
+    /// The end of its event log (back to its last turn's start), the payloads of the newest
+    /// [`super::worker::RECENT`] read.
     pub events: Vec<ClassifiedEvent>,
     pub liveness: Liveness,
     /// What its hooks alone say (`derive_state`).
@@ -97,8 +95,7 @@ fn look(ctx: &Ctx, name: &WorkerName, panes: &HashMap<String, Pane>) -> Result<S
 /// Derives a loaded worker's state from its recent events and its pane's `liveness`, as
 /// `status` does before it reads the screen.
 pub fn look_at(ctx: &Ctx, worker: Worker, liveness: Liveness) -> Result<Seen> {
-    let log_len = ctx.state.read_log(&worker.name)?.len();
-    let events = worker.events(ctx, log_len.saturating_sub(RECENT))?;
+    let events = worker.recent_events(ctx)?;
     let (hooks_said, input) = derive_state(&worker.meta, &events, &liveness);
     let mut state = hooks_said;
     if state == WorkerState::Busy && worker.ended_in_transcript(ctx, &events, 0).is_some() {
@@ -131,6 +128,11 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
         ..
     } = seen;
     if let Some(screen) = screens.get(worker.session())
+        && state == WorkerState::Busy
+        && worker.ended_past_lost_hooks(ctx, &events, screen)
+    {
+        state = WorkerState::Ready;
+    } else if let Some(screen) = screens.get(worker.session())
         && let Some((seen, reason)) = screen_says(&worker, state, screen)
     {
         state = seen;
@@ -167,7 +169,7 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
             .then(|| turn_origin(&events, ctx.state.read_json(&worker.name, SENT_FILE)))
             .flatten()
             .map(str::to_string),
-        position: events.len(),
+        position: end(&events),
         exit,
         session_id: session_id.unwrap_or(meta.session_id),
         transcript_path: transcript.or_else(|| {
@@ -204,7 +206,7 @@ fn corrupt_row(
             "{} is unreadable ({message}); its tmux session {session} {pane}; `umbel kill {name}` ends it",
             path.display()
         )),
-        position: ctx.state.read_log(name).map_or(0, |log| log.len()),
+        position: ctx.state.log_len(name).unwrap_or(0),
         ..WorkerStatus::bare(
             name.as_str(),
             "unknown",

@@ -4,13 +4,21 @@
 use super::Ctx;
 use crate::adapters::transcript::ReverseLines;
 use crate::core::errors::{Error, Result};
-use crate::core::events::CHECK_EVENT;
+use crate::core::events::{CHECK_EVENT, UNREADABLE};
 use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
-use crate::core::providers::{EventClass, ProviderModule, TranscriptTurn, str_field};
+use crate::core::providers::{
+    EventClass, ProviderModule, StartupScreen, TranscriptTurn, str_field,
+};
 use crate::core::wait::{ClassifiedEvent, Liveness};
 use serde::Serialize;
 use std::path::PathBuf;
+
+/// How far back before the asked-for lines [`Worker::events`] looks for the last turn's start.
+pub const REACH: usize = 10_000;
+
+/// How many of the last events have their payloads read to judge a worker's state.
+pub const RECENT: usize = 16;
 
 /// A worker as the verbs see it: loaded once by the face (or handed back by `spawn`) and passed
 /// to every verb the command runs, so meta.json is read once per command.
@@ -42,23 +50,31 @@ impl Worker {
         &self.meta.tmux_session
     }
 
-    /// The event log with each line's meaning. Payloads are read only for lines from
-    /// `payloads_from` on (older lines are classified by name alone).
-    pub fn events(&self, ctx: &Ctx, payloads_from: usize) -> Result<Vec<ClassifiedEvent>> {
+    /// The end of the event log with each line's meaning, oldest first: every line from `from`
+    /// on (the last line always, so [`crate::core::wait::end`] is the log's length), and before
+    /// `from` back to the last turn's start (its submit hook, or the CLI's start), at most
+    /// [`REACH`] lines. Payloads are read only for lines from `from` on (older lines are
+    /// classified by name alone). The log is read from its end: what this costs follows the
+    /// size of the last turn, not of the log.
+    pub fn events(&self, ctx: &Ctx, from: usize) -> Result<Vec<ClassifiedEvent>> {
         let provider = self.provider();
-        Ok(ctx
-            .state
-            .read_log(&self.name)?
-            .into_iter()
-            .map(|record| {
-                let payload = (record.index >= payloads_from)
-                    .then_some(record.payload.as_deref())
-                    .flatten()
-                    .and_then(|file| ctx.state.read_payload(&self.name, file));
-                let class = provider.classify(&record.kind, payload.as_ref());
-                ClassifiedEvent { record, class }
-            })
-            .collect())
+        let mut events = Vec::new();
+        let mut anchored = false;
+        for record in ctx.state.log_backwards(&self.name)? {
+            let wanted = record.index >= from || events.is_empty();
+            if !wanted && (anchored || events.len() >= REACH) {
+                break;
+            }
+            let payload = (record.index >= from)
+                .then_some(record.payload.as_deref())
+                .flatten()
+                .and_then(|file| ctx.state.read_payload(&self.name, file));
+            let class = provider.classify(&record.kind, payload.as_ref());
+            anchored |= matches!(class, EventClass::Submitted | EventClass::Started);
+            events.push(ClassifiedEvent { record, class });
+        }
+        events.reverse();
+        Ok(events)
     }
 
     /// The latest submitted turn (at or after `from`) when the transcript says it ended —
@@ -85,13 +101,46 @@ impl Worker {
         (turn.ended && turn.turn_id.as_deref() == Some(turn_id.as_str())).then_some(turn)
     }
 
+    /// The last turn's events as `status` judges them: payloads read for the last [`RECENT`]
+    /// lines (the pending tool, the ids the CLI reported), older lines back to the turn's start
+    /// classified by name.
+    pub fn recent_events(&self, ctx: &Ctx) -> Result<Vec<ClassifiedEvent>> {
+        let len = ctx.state.log_len(&self.name)?;
+        self.events(ctx, len.saturating_sub(RECENT))
+    }
+
+    /// Whether the open turn ended though no hook says so because one was lost — its submit
+    /// hook's payload is missing or a line after it is torn (a full disk) — while the transcript's
+    /// last turn ended and the screen shows the CLI idle at its prompt. Asked only of a busy
+    /// worker: without such a loss, the hooks are believed.
+    pub fn ended_past_lost_hooks(
+        &self,
+        ctx: &Ctx,
+        events: &[ClassifiedEvent],
+        screen: &str,
+    ) -> bool {
+        let Some(submit) = events
+            .iter()
+            .rposition(|e| e.class == EventClass::Submitted)
+        else {
+            return false;
+        };
+        let lost = events[submit].record.payload.is_none()
+            || events[submit..].iter().any(|e| e.record.kind == UNREADABLE);
+        lost && matches!(self.provider().startup_screen(screen), StartupScreen::Idle)
+            && self.transcript_path(ctx).is_some_and(|path| {
+                ReverseLines::open(&path)
+                    .is_some_and(|mut lines| self.provider().last_turn(&mut lines).ended)
+            })
+    }
+
     /// Where the transcript is: the newest hook payload that names it (a CLI can move to a new
     /// file, e.g. claude after `/clear`), else what spawn predicted.
     pub fn transcript_path(&self, ctx: &Ctx) -> Option<PathBuf> {
-        let records = ctx.state.read_log(&self.name).ok()?;
-        records
-            .iter()
-            .rev()
+        ctx.state
+            .log_backwards(&self.name)
+            .ok()?
+            .take(REACH)
             .find_map(|r| {
                 let payload = ctx.state.read_payload(&self.name, r.payload.as_deref()?)?;
                 str_field(&payload, "transcript_path")
@@ -120,8 +169,7 @@ impl Worker {
     /// payload has one. What the walk learnt on the way is left in `walk`.
     fn answer_from_hooks(&self, ctx: &Ctx, walk: &mut LogWalk) -> Result<Option<Answer>> {
         let provider = self.provider();
-        let records = ctx.state.read_log(&self.name)?;
-        for record in records.iter().rev() {
+        for record in ctx.state.log_backwards(&self.name)? {
             let payload = record
                 .payload
                 .as_deref()
@@ -135,6 +183,9 @@ impl Worker {
             let Some(payload) = payload else {
                 if ends_turn(provider, &record.kind) {
                     walk.lost = Some(LostEnd::default());
+                } else if provider.classify(&record.kind, None) == EventClass::Submitted {
+                    // The last turn's own submit: nothing before it is that turn's answer.
+                    break;
                 }
                 continue;
             };

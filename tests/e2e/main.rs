@@ -14,6 +14,7 @@ mod explain;
 mod faults;
 mod faults_checks;
 mod faults_input;
+mod faults_round3;
 mod faults_state;
 mod flags;
 mod fleet;

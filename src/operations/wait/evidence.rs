@@ -32,8 +32,12 @@ pub fn transcript_failure(
     let message = turn
         .answer
         .unwrap_or_else(|| "the provider failed the turn".into());
-    let mut outcome =
-        Outcome::new(OutcomeKind::ProviderError, message, records.len()).with_reason(reason);
+    let mut outcome = Outcome::new(
+        OutcomeKind::ProviderError,
+        message,
+        crate::core::wait::end(records),
+    )
+    .with_reason(reason);
     if reason == "usage-limit" {
         outcome.retry_at = retry_time(&outcome.message);
     }

@@ -20,7 +20,7 @@ use crate::core::providers::{EventClass, StartupScreen};
 use crate::core::status::screen_reason;
 use crate::core::turn_progress::{TurnPhase, TurnProgress, phase};
 use crate::core::until::Until;
-use crate::core::wait::{ClassifiedEvent, Liveness, decide, default_since};
+use crate::core::wait::{ClassifiedEvent, Liveness, decide, default_since, end};
 use activity::Activity;
 use evidence::{finish, transcript_failure};
 use regex::Regex;
@@ -106,13 +106,14 @@ fn refuse_endless(
     cond: &Conditions,
     since: Option<usize>,
 ) -> Result<()> {
-    let records = worker.events(ctx, usize::MAX)?;
+    let records = worker.recent_events(ctx)?;
+    let len = end(&records);
     match since {
-        Some(pos) if pos > records.len() => Err(Error::usage(format!(
+        Some(pos) if pos > len => Err(Error::usage(format!(
             "`--since {pos}` is past the end of worker `{}`'s event log ({} position{}; `umbel status {}` shows the current one)",
             worker.name,
-            records.len(),
-            if records.len() == 1 { "" } else { "s" },
+            len,
+            if len == 1 { "" } else { "s" },
             worker.name
         ))),
         None if cond.file.is_none()
@@ -145,10 +146,20 @@ fn wait_turn(
         if ctx.cancelled() {
             return Err(Error::Interrupted);
         }
-        let records = worker.events(ctx, since.unwrap_or(0))?;
-        let from = *since.get_or_insert_with(|| default_since(&records));
+        if !ctx.state.has_folder(&worker.name) {
+            // Deleted under the wait: no hook can log an end any more.
+            return Err(Error::Removed {
+                name: worker.name.to_string(),
+                path: ctx.state.session_dir(&worker.name),
+            });
+        }
+        if since.is_none() {
+            since = Some(default_since(&worker.events(ctx, usize::MAX)?));
+        }
+        let from = since.unwrap_or_default();
+        let records = worker.events(ctx, from)?;
         report_progress(ctx, worker, &records, from, &mut looks.tokens);
-        if let Some(outcome) = file_appeared(cond, records.len()) {
+        if let Some(outcome) = file_appeared(cond, end(&records)) {
             return Ok(outcome);
         }
         match looks.look(ctx, worker, cond, &records, from, deadline)? {
@@ -167,7 +178,7 @@ fn wait_turn(
         }
         let now = Instant::now();
         if now >= deadline {
-            return Ok(timed_out(ctx, worker, cond, records.len()));
+            return Ok(timed_out(ctx, worker, cond, end(&records)));
         }
         watch.wait((deadline - now).min(LIVENESS_POLL));
     }
@@ -234,7 +245,7 @@ impl Looks {
                     "no end of turn within {} ({message})",
                     humantime::format_duration(cond.timeout)
                 );
-                let outcome = Outcome::new(OutcomeKind::Timeout, text, records.len());
+                let outcome = Outcome::new(OutcomeKind::Timeout, text, end(records));
                 return Ok(Found::Final(outcome));
             }
             Err(e) => return Err(e),
@@ -251,7 +262,7 @@ impl Looks {
         };
         Ok(match found {
             Some(outcome) => Found::End(outcome),
-            None => self.idle(ctx, worker, cond, records.len()),
+            None => self.idle(ctx, worker, cond, end(records)),
         })
     }
 
@@ -267,8 +278,14 @@ impl Looks {
             return None;
         }
         self.last_screen = Some(Instant::now());
-        let since = &records[from.min(records.len())..];
-        screen_fallback(ctx, worker, since, records.len(), &mut self.sightings)
+        let first = records.partition_point(|e| e.record.index < from);
+        screen_fallback(
+            ctx,
+            worker,
+            &records[first..],
+            end(records),
+            &mut self.sightings,
+        )
     }
 
     /// With `--idle-timeout`: `idle` once nothing has moved for that long.
@@ -345,6 +362,15 @@ fn screen_fallback(
 ) -> Option<Outcome> {
     let screen = ctx.tmux.capture(worker.session(), false).ok()?;
     let open = since.iter().any(|e| e.class == EventClass::Submitted);
+    if open && worker.ended_past_lost_hooks(ctx, since, &screen) {
+        let message =
+            "the turn ended (its transcript says so; its end hook was lost, e.g. to a full disk)";
+        return Some(Outcome::new(
+            OutcomeKind::Stop,
+            message.to_string(),
+            position,
+        ));
+    }
     if open && worker.provider().prompt_restored(&screen) {
         seen.restored += 1;
         if seen.restored >= 2 {
