@@ -100,7 +100,8 @@ fn signal_during_a_wait_check(signal: Signal) {
         "the check's process group outlived umbel"
     );
     // A worker umbel was only asked about is left as it was.
-    sb.cmd("status c1").stdout_has("ready").success();
+    let status = sb.cmd("status c1 --json").success().json();
+    assert_eq!(status["state"], "ready", "{status}");
 }
 
 #[test]
