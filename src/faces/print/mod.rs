@@ -212,7 +212,12 @@ fn turn(
     };
     let (guard, until) = prepared;
     let provider = worker.meta.provider;
-    let one_turn = || run_turn(ctx, &worker, &prompt, &until, line, guard.as_ref());
+    // Only the JSON formats report the turn's stats; plain text does not wait for them.
+    let with_stats = args.output_format != OutputFormat::Text;
+    let one_turn = || {
+        let guard = guard.as_ref();
+        run_turn(ctx, &worker, &prompt, &until, line, guard, with_stats)
+    };
     let result = if streams(args.output_format, provider) {
         let (done, live) = stream::run(ctx, &worker.meta, one_turn);
         done.map(|done| Done {
@@ -284,7 +289,7 @@ fn spawn_for_print(ctx: &Ctx, args: &PrintArgs, line: &TurnLine) -> Result<Worke
     Worker::from_meta(spawn::spawn(ctx, &spawn_args)?)
 }
 
-/// The one turn, then the turn's stats from its transcript.
+/// The one turn, then (`with_stats`) the turn's stats from its transcript.
 fn run_turn(
     ctx: &Ctx,
     worker: &Worker,
@@ -292,6 +297,7 @@ fn run_turn(
     until: &Until,
     line: &TurnLine,
     guard: Option<&Guard>,
+    with_stats: bool,
 ) -> Result<Done> {
     let request = TurnRequest {
         prompt: prompt.as_bytes(),
@@ -308,7 +314,10 @@ fn run_turn(
         .as_ref()
         .and_then(|a| a.transcript_path.as_deref())
         .map(std::path::Path::new);
-    let stats = last_turn_stats(ctx, worker, transcript, done.ended());
+    let stats = match with_stats {
+        true => last_turn_stats(ctx, worker, transcript, done.ended()),
+        false => TurnStats::default(),
+    };
     Ok(Done {
         provider: worker.meta.provider,
         outcome: done.outcome,
