@@ -41,8 +41,13 @@ pub fn figures() -> Vec<Row> {
     let sb = crate::real::sandbox();
     sb.scenario("hi", json!({ "default": { "reply": "Hi." } }));
     println!(
-        "real CLIs ({}), release build, {RUNS} interleaved runs each, load average {}:",
+        "real CLIs ({}), {} build, {RUNS} interleaved runs each, load average {}:",
         dir.display(),
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        },
         load_average()
     );
     let mut samples: Vec<Samples> = CLIS.iter().map(|_| Samples::default()).collect();
