@@ -26,6 +26,9 @@
 //! 12. `run --check` on workflows of 1 000 and 10 000 steps (ten workers, each step needing the
 //!     one before and using its answer and the first step's): the time of each and their ratio
 //!     (linear: about 10).
+//! 13. (figures/real_clis.rs, only as `just bench real`) The same figures on the real CLIs
+//!     (pinned releases against `fake-model`): spawn, send, hook → wait, `-p` against each
+//!     CLI's own print mode, and where a cold `-p` spends its time.
 //!
 //! Figures, not pass/fail: these machines are shared and noisy.
 
@@ -44,6 +47,8 @@ mod perf;
 #[path = "../tests/e2e/real.rs"]
 #[allow(dead_code)]
 mod real;
+#[path = "figures/real_clis.rs"]
+mod real_clis;
 #[path = "figures/remote.rs"]
 mod remote;
 #[path = "figures/soak.rs"]
@@ -134,6 +139,10 @@ fn main() {
     }
     if only.is_empty() || only.iter().any(|o| o == "remote") {
         rows.extend(remote::figures());
+    }
+    // Only when asked for: it needs the real CLIs (npm) and takes minutes.
+    if only.iter().any(|o| o == "real") {
+        rows.extend(real_clis::figures());
     }
     perf::print_summary(&rows);
 }
@@ -318,7 +327,19 @@ pub(crate) fn turn_latency(
     log: &std::path::Path,
     prompt: &str,
 ) -> Duration {
+    timed_turn(sb, name, log, prompt).1
+}
+
+/// [`turn_latency`], with the `send`'s own wall time (paste to submit confirmed) first.
+pub(crate) fn timed_turn(
+    sb: &Sandbox,
+    name: &str,
+    log: &std::path::Path,
+    prompt: &str,
+) -> (Duration, Duration) {
+    let send_started = Instant::now();
     let sent = sb.run(&["send", name, prompt]);
+    let send_took = send_started.elapsed();
     assert_success(&sent, "send");
     let pos: usize = stdout(&sent).trim().parse().expect("position");
     let out = sb
@@ -340,7 +361,10 @@ pub(crate) fn turn_latency(
             matches!(f.next()?, "Stop" | "AfterAgent").then_some(ns)
         })
         .expect("an end-of-turn line after the send position");
-    Duration::from_nanos(returned.saturating_sub(stop_ns) as u64)
+    (
+        send_took,
+        Duration::from_nanos(returned.saturating_sub(stop_ns) as u64),
+    )
 }
 
 fn stop_to_wait(sb: &Sandbox, provider: &str) -> perf::Row {

@@ -15,6 +15,7 @@ pub mod runs;
 pub mod send_queue;
 pub mod ssh;
 pub mod state;
+pub mod timing;
 pub mod tmux;
 pub mod transcript;
 pub mod watch;

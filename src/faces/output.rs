@@ -61,3 +61,13 @@ pub fn explain_outcome(who: &str, outcome: &Outcome) {
         eprintln!("umbel: the last screen was:\n{screen}");
     }
 }
+
+/// Hands stdout's end to whoever reads it: flushes it, then points file descriptor 1 at
+/// `/dev/null`, so a reader of a pipe sees the end of the answer while umbel still tears its
+/// worker down (stderr stays open for what that reports).
+pub fn release_stdout() {
+    let _ = std::io::stdout().lock().flush();
+    if let Ok(null) = std::fs::OpenOptions::new().write(true).open("/dev/null") {
+        let _ = rustix::stdio::dup2_stdout(&null);
+    }
+}

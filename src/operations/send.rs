@@ -95,6 +95,7 @@ pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<Sent> {
             shown = now;
         }
     }
+    crate::adapters::timing::mark("prompt pasted");
     ctx.tmux.send_keys(worker.session(), &["Enter"])?;
     let enters = submit(ctx, worker, position, &watch, shown)?;
     Ok(Sent { position, enters })

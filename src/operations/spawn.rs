@@ -5,7 +5,7 @@
 use super::Ctx;
 use super::cli_release;
 use super::startup::await_ready;
-use crate::adapters::{files, host};
+use crate::adapters::{files, host, timing};
 use crate::core::args::{OnPermission, SpawnArgs};
 use crate::core::duration::{DEFAULT_STARTUP, parse_or};
 use crate::core::errors::{BinProblem, Error, Result};
@@ -37,6 +37,7 @@ pub fn spawn(ctx: &Ctx, args: &SpawnArgs) -> Result<Meta> {
     let requested = args.name.as_deref().map(WorkerName::parse).transpose()?;
     let plan = plan(ctx, args)?;
     ctx.state.install_hooks()?;
+    timing::mark("planned, hooks installed");
     let name = match requested {
         Some(name) => {
             ctx.state.create_session(&name)?;
@@ -176,6 +177,7 @@ fn launch(
         cli_version: plan.release.map(|v| v.to_string()),
     };
     ctx.state.write_meta(&meta, name)?;
+    timing::mark("launch files and meta written");
     *started = true;
     if let Err(e) = start_cli(ctx, plan, name, &meta, spec) {
         if !taken(&e) {
@@ -188,8 +190,10 @@ fn launch(
             socket: ctx.tmux.socket().to_string(),
         });
     }
+    timing::mark("tmux session started");
     let given: Vec<&str> = args.env.iter().map(|spec| spec.name()).collect();
     await_ready(ctx, name, &meta, plan.startup_timeout, &given, &plan.env)?;
+    timing::mark("ready");
     meta.ready_at = Some(host::now_ms());
     ctx.state.write_meta(&meta, name)?;
     Ok(meta)

@@ -9,6 +9,7 @@
 use super::Ctx;
 use super::guard::Guard;
 use super::worker::{Answer, Worker};
+use crate::adapters::timing;
 use crate::core::args::GuardArgs;
 use crate::core::errors::Result;
 use crate::core::outcome::{Outcome, OutcomeKind};
@@ -57,12 +58,15 @@ pub fn turn(ctx: &Ctx, worker: &Worker, request: &TurnRequest) -> Result<TurnDon
     }
     let guard = GuardArgs::default();
     let since = submit_queued(ctx, worker, request.prompt, &guard, request.queue)?.position;
+    timing::mark("submit confirmed");
     let outcome = await_end(ctx, worker, Some(since), request.until, request.guard)?;
+    timing::mark("turn ended");
     let ended = matches!(
         outcome.outcome,
         OutcomeKind::Stop | OutcomeKind::ProviderError
     );
     let answer = ended.then(|| worker.answer(ctx));
+    timing::mark("answer read");
     Ok(TurnDone { outcome, answer })
 }
 

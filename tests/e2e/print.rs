@@ -112,6 +112,46 @@ fn print_mode_with_a_name_keeps_and_reuses_the_worker(provider: &str) {
         .status(2);
 }
 
+/// `UMBEL_DEBUG_TIMING=1` shows each step of a cold `-p` on stderr, and the answer is out
+/// (printed, stdout handed back) before the worker is torn down — which still happens before
+/// umbel exits.
+#[test]
+fn print_mode_answers_before_its_teardown_and_times_each_step() {
+    let sb = Sandbox::new();
+    let out = sb
+        .process(&["-p", "Say hello"])
+        .env("UMBEL_DEBUG_TIMING", "1")
+        .output()
+        .expect("umbel -p");
+    assert_success(&out, "umbel -p");
+    assert_eq!(stdout(&out), "Response to: Say hello\n");
+    let text = stderr(&out);
+    let steps: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("umbel: timing +"))
+        .filter_map(|l| l.split_once(" ms ").map(|(_, step)| step))
+        .collect();
+    let at = |step: &str| {
+        steps
+            .iter()
+            .position(|s| *s == step)
+            .unwrap_or_else(|| panic!("no `{step}` step in {steps:?}"))
+    };
+    assert!(at("-p started") < at("tmux session started"), "{steps:?}");
+    assert!(at("tmux session started") < at("ready"), "{steps:?}");
+    assert!(at("ready") < at("prompt pasted"), "{steps:?}");
+    assert!(at("prompt pasted") < at("submit confirmed"), "{steps:?}");
+    assert!(at("submit confirmed") < at("turn ended"), "{steps:?}");
+    assert!(at("answer read") < at("answer printed"), "{steps:?}");
+    assert!(at("answer printed") < at("worker removed"), "{steps:?}");
+    assert!(sb.worker_dirs().is_empty(), "-p leaves no worker");
+    let quiet = sb.run(&["-p", "Say hello"]);
+    assert!(
+        !stderr(&quiet).contains("timing"),
+        "silent without the variable"
+    );
+}
+
 #[test]
 fn print_mode_needs_a_prompt() {
     let sb = Sandbox::new();

@@ -164,3 +164,34 @@ pub fn reap(root: &Path) {
         std::thread::sleep(std::time::Duration::from_secs(2));
     }
 }
+
+/// The real CLI's own print mode in the sandbox (the offline tier and `just bench real`): `claude -p`,
+/// `codex exec`, `gemini -p` with `flags`, the prompt, and `stdin` piped.
+pub fn print_mode(
+    sb: &Sandbox,
+    provider: &str,
+    flags: &[&str],
+    prompt: &str,
+    stdin: &str,
+) -> std::process::Output {
+    let var = format!("UMBEL_{}_BIN", provider.to_uppercase());
+    let bin = sb
+        .env()
+        .into_iter()
+        .find_map(|(k, v)| (k == var).then_some(v))
+        .expect("the real tier names each CLI");
+    let mut cmd = assert_cmd::Command::new(bin);
+    cmd.env_clear().envs(sb.env()).current_dir(&sb.project);
+    match provider {
+        "claude" => cmd.arg("-p").args(flags).arg(prompt),
+        "codex" => cmd
+            .args(["exec", "--skip-git-repo-check"])
+            .args(flags)
+            .arg(prompt),
+        _ => cmd.arg("--skip-trust").args(flags).args(["-p", prompt]),
+    };
+    cmd.write_stdin(stdin.to_string())
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .expect("run the real CLI")
+}

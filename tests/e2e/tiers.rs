@@ -345,37 +345,6 @@ fn print_mode_text_and_json(provider: &str, tier: Tier) {
     assert!(sb.worker_dirs().is_empty(), "-p leaves no worker");
 }
 
-/// The real CLI's own print mode in the sandbox (the offline tier only): `claude -p`,
-/// `codex exec`, `gemini -p` with `flags`, the prompt, and `stdin` piped.
-pub fn real_print(
-    sb: &Sandbox,
-    provider: &str,
-    flags: &[&str],
-    prompt: &str,
-    stdin: &str,
-) -> std::process::Output {
-    let var = format!("UMBEL_{}_BIN", provider.to_uppercase());
-    let bin = sb
-        .env()
-        .into_iter()
-        .find_map(|(k, v)| (k == var).then_some(v))
-        .expect("the real tier names each CLI");
-    let mut cmd = assert_cmd::Command::new(bin);
-    cmd.env_clear().envs(sb.env()).current_dir(&sb.project);
-    match provider {
-        "claude" => cmd.arg("-p").args(flags).arg(prompt),
-        "codex" => cmd
-            .args(["exec", "--skip-git-repo-check"])
-            .args(flags)
-            .arg(prompt),
-        _ => cmd.arg("--skip-trust").args(flags).args(["-p", prompt]),
-    };
-    cmd.write_stdin(stdin.to_string())
-        .timeout(std::time::Duration::from_secs(120))
-        .output()
-        .expect("run the real CLI")
-}
-
 /// `printf 'x\ny\n' | umbel -p "Count the lines"` sends what the real print mode sends: the
 /// model answers `JOINED` only to that exact message (its rule per CLI: src/core/print/stdin.rs).
 fn print_mode_joins_piped_stdin_as_the_real_print_mode(provider: &str, tier: Tier) {
@@ -390,7 +359,7 @@ fn print_mode_joins_piped_stdin_as_the_real_print_mode(provider: &str, tier: Tie
         json!({ "turns": [{ "match": joined, "reply": "JOINED" }], "default": { "reply": "APART" } }),
     );
     if tier == Tier::Real {
-        let out = real_print(&sb, provider, &[], "Count the lines", "x\ny\n");
+        let out = crate::real::print_mode(&sb, provider, &[], "Count the lines", "x\ny\n");
         assert_success(&out, "the real print mode");
         assert_eq!(stdout(&out).trim(), "JOINED", "the real CLI's rule changed");
         sb.scenario("s", json!({ "turns": [{ "match": joined, "reply": "JOINED" }], "default": { "reply": "APART" } }));
@@ -722,7 +691,7 @@ fn print_json_keys_include_the_real_print_modes(provider: &str, tier: Tier) {
                         _ => "--yolo",
                     });
                 }
-                let out = real_print(&sb, provider, &flags, "run the tool", "");
+                let out = crate::real::print_mode(&sb, provider, &flags, "run the tool", "");
                 // The model server forgets which turns were used when the scenario is written.
                 sb.scenario(name, scenario);
                 print_documents(&out)
@@ -789,7 +758,7 @@ fn stream_json_event_types_follow_the_real_print_mode(provider: &str, tier: Tier
                 "codex" => &["--json", "--dangerously-bypass-approvals-and-sandbox"],
                 _ => &["-o", "stream-json", "--yolo"],
             };
-            let out = real_print(&sb, provider, flags, "run the tool", "");
+            let out = crate::real::print_mode(&sb, provider, flags, "run the tool", "");
             sb.scenario("s", scenario);
             stream_kinds(provider, crate::print_json::parse_documents(&stdout(&out)))
         }

@@ -8,8 +8,9 @@ mod json;
 mod stdin;
 mod stream;
 
-use super::output::{explain_outcome, out, out_json, report};
+use super::output::{explain_outcome, out, out_json, release_stdout, report};
 use super::turn_line::{TurnLine, turn_line_for};
+use crate::adapters::timing;
 use crate::core::args::{GuardArgs, OnPermission, SpawnArgs};
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
@@ -79,6 +80,7 @@ pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec
     let format = args.output_format;
     let json = format != OutputFormat::Text;
     let started = Instant::now();
+    timing::mark("-p started");
     // Piped stdin joins a prompt argument, as in the real print modes; a terminal is not read.
     let prompt_given = args.prompt.as_deref().is_some_and(|p| p != "-");
     // The worker `--name` names, loaded once for the whole run (none: `-p` spawns one).
@@ -94,9 +96,12 @@ pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec
     let stdin = piped.and_then(|bytes| stdin_text(&bytes).map(str::to_string));
     let who = args.spawn.name.clone();
     let mut line = turn_line_for(ctx, who.as_deref().unwrap_or(args.spawn.provider.as_str()));
-    let done = stdin.and_then(|stdin| turn(ctx, &args, reused, &stdin, &line));
+    let (done, leftover) = match stdin {
+        Ok(stdin) => turn(ctx, &args, reused, &stdin, &line),
+        Err(e) => (Err(e), None),
+    };
     line.clear();
-    match done {
+    let code = match done {
         Ok(mut done) => {
             let ms = started.elapsed().as_millis() as u64;
             match format {
@@ -115,7 +120,18 @@ pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec
             }
             code
         }
+    };
+    timing::mark("answer printed");
+    // The answer reaches its reader before the teardown, which umbel still waits for: it never
+    // exits leaving its worker.
+    release_stdout();
+    if let Some(worker) = leftover {
+        if let Err(e) = kill::kill_worker(ctx, &worker, true) {
+            eprintln!("umbel: could not remove worker `{}`: {e}", worker.name);
+        }
+        timing::mark("worker removed");
     }
+    code
 }
 
 /// Whether the output is streamed while the turn runs: `stream-json`, and codex's JSON, which
@@ -181,14 +197,52 @@ impl Done {
     }
 }
 
-/// Spawn (or reuse), then one turn; the worker umbel created is removed on every path.
+/// Spawn (or reuse), then one turn. Returns, beside the result, the worker umbel created for
+/// it (on every path that created one), for the caller to remove once the answer is out.
 fn turn(
     ctx: &Ctx,
     args: &PrintArgs,
     reused: Option<Worker>,
     stdin: &str,
     line: &TurnLine,
-) -> Result<Done> {
+) -> (Result<Done>, Option<Worker>) {
+    let (worker, created, prompt, prepared) = match start(ctx, args, reused, stdin, line) {
+        Ok(started) => started,
+        Err(e) => return (Err(e), None),
+    };
+    let (guard, until) = prepared;
+    let provider = worker.meta.provider;
+    // Only the JSON formats report the turn's stats; plain text does not wait for them.
+    let with_stats = args.output_format != OutputFormat::Text;
+    let one_turn = || {
+        let guard = guard.as_ref();
+        run_turn(ctx, &worker, &prompt, &until, line, guard, with_stats)
+    };
+    let result = if streams(args.output_format, provider) {
+        let (done, live) = stream::run(ctx, &worker.meta, one_turn);
+        done.map(|done| Done {
+            live: Some(live),
+            ..done
+        })
+    } else {
+        one_turn()
+    };
+    let leftover = (created && args.spawn.name.is_none()).then_some(worker);
+    (result, leftover)
+}
+
+/// What a turn needs before its prompt goes in: the guardrails and deadline, the prompt, and
+/// the worker (reused, or spawned: `true`).
+type Started = (Worker, bool, String, (Option<Guard>, Until));
+
+/// Checks the input, then reuses or spawns the worker (bad input is refused before one exists).
+fn start(
+    ctx: &Ctx,
+    args: &PrintArgs,
+    reused: Option<Worker>,
+    stdin: &str,
+    line: &TurnLine,
+) -> Result<Started> {
     // Bad guardrails are refused before a worker exists.
     let guard = Guard::prepare_here(ctx, &args.guard)?;
     let until = Until::timeout(args.timeout.as_deref())?;
@@ -215,23 +269,7 @@ fn turn(
         Some(worker) => (worker, false),
         None => (spawn_for_print(ctx, args, line)?, true),
     };
-    let one_turn = || run_turn(ctx, &worker, &prompt, &until, line, guard.as_ref());
-    let result = if streams(args.output_format, provider) {
-        let (done, live) = stream::run(ctx, &worker.meta, one_turn);
-        done.map(|done| Done {
-            live: Some(live),
-            ..done
-        })
-    } else {
-        one_turn()
-    };
-    if created
-        && args.spawn.name.is_none()
-        && let Err(e) = kill::kill_worker(ctx, &worker, true)
-    {
-        eprintln!("umbel: could not remove worker `{}`: {e}", worker.name);
-    }
-    result
+    Ok((worker, created, prompt, (guard, until)))
 }
 
 /// Starts the worker of a `-p` run without `--name` (or whose name is not taken yet).
@@ -251,7 +289,7 @@ fn spawn_for_print(ctx: &Ctx, args: &PrintArgs, line: &TurnLine) -> Result<Worke
     Worker::from_meta(spawn::spawn(ctx, &spawn_args)?)
 }
 
-/// The one turn, then the turn's stats from its transcript.
+/// The one turn, then (`with_stats`) the turn's stats from its transcript.
 fn run_turn(
     ctx: &Ctx,
     worker: &Worker,
@@ -259,6 +297,7 @@ fn run_turn(
     until: &Until,
     line: &TurnLine,
     guard: Option<&Guard>,
+    with_stats: bool,
 ) -> Result<Done> {
     let request = TurnRequest {
         prompt: prompt.as_bytes(),
@@ -275,7 +314,10 @@ fn run_turn(
         .as_ref()
         .and_then(|a| a.transcript_path.as_deref())
         .map(std::path::Path::new);
-    let stats = last_turn_stats(ctx, worker, transcript, done.ended());
+    let stats = match with_stats {
+        true => last_turn_stats(ctx, worker, transcript, done.ended()),
+        false => TurnStats::default(),
+    };
     Ok(Done {
         provider: worker.meta.provider,
         outcome: done.outcome,

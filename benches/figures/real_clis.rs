@@ -1,0 +1,233 @@
+//! `just bench real`: the figures of docs/performance.md on the real CLIs — the offline tier's
+//! pinned releases (`UMBEL_REAL_CLIS`, else installed by `scripts/realclis.sh`), signed in
+//! against `fake-model` in the sandbox `tests/e2e/real.rs` prepares — instead of the fakes, which
+//! start at once. Per CLI, [`RUNS`] runs interleaved across the three: spawn → ready, send →
+//! submit confirmed, end-of-turn hook → `wait` returned, and `umbel -p "Say hi"` (cold) against
+//! the CLI's own print mode on the same prompt; then one cold `-p` with `UMBEL_DEBUG_TIMING=1`,
+//! step by step. Skipped, with a notice, without node and npm.
+
+use crate::harness::{Sandbox, assert_success, stdout};
+use crate::perf::Row;
+use serde_json::json;
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Runs per figure and CLI (medians and p90 over these).
+const RUNS: usize = 5;
+const PROMPT: &str = "Say hi";
+const CLIS: [&str; 3] = ["claude", "codex", "gemini"];
+
+/// The samples of one CLI.
+#[derive(Default)]
+struct Samples {
+    spawn: Vec<Duration>,
+    send: Vec<Duration>,
+    hook_to_wait: Vec<Duration>,
+    /// `umbel -p`: until its stdout ended (the answer is all out), and until it exited.
+    print_answer: Vec<Duration>,
+    print_exit: Vec<Duration>,
+    own_print: Vec<Duration>,
+}
+
+/// The bench part; no rows when the real CLIs cannot be had.
+pub fn figures() -> Vec<Row> {
+    let Some(dir) = real_clis() else {
+        return Vec::new();
+    };
+    // SAFETY: the bench is single-threaded here; `real::sandbox` reads this variable.
+    unsafe { std::env::set_var("UMBEL_REAL_CLIS", &dir) };
+    let sb = crate::real::sandbox();
+    sb.scenario("hi", json!({ "default": { "reply": "Hi." } }));
+    println!(
+        "real CLIs ({}), {} build, {RUNS} interleaved runs each, load average {}:",
+        dir.display(),
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        },
+        load_average()
+    );
+    let mut samples: Vec<Samples> = CLIS.iter().map(|_| Samples::default()).collect();
+    for run in 0..RUNS {
+        for (cli, s) in CLIS.iter().zip(samples.iter_mut()) {
+            one_run(&sb, cli, run, s);
+        }
+    }
+    let mut rows = Vec::new();
+    for (cli, s) in CLIS.iter().zip(samples.iter_mut()) {
+        rows.extend(report(&dir, cli, s));
+        steps(&sb, cli);
+    }
+    let _ = sb.run(&["kill", "--all", "--purge"]);
+    crate::real::reap(&sb.root);
+    rows
+}
+
+/// One run of every figure on `cli`.
+fn one_run(sb: &Sandbox, cli: &str, run: usize, s: &mut Samples) {
+    let name = format!("{cli}{run}");
+    let t = Instant::now();
+    assert_success(
+        &sb.run(&["spawn", "--name", &name, "--provider", cli]),
+        "spawn",
+    );
+    s.spawn.push(t.elapsed());
+    let log = sb.session_dir(&name).join("events/log");
+    let (send, hook_to_wait) = crate::timed_turn(sb, &name, &log, PROMPT);
+    s.send.push(send);
+    s.hook_to_wait.push(hook_to_wait);
+    let _ = sb.run(&["kill", &name, "--purge"]);
+    let (answer, exit) = cold_print(sb, cli, &[]);
+    s.print_answer.push(answer);
+    s.print_exit.push(exit);
+    let t = Instant::now();
+    let own = crate::real::print_mode(sb, cli, &[], PROMPT, "");
+    s.own_print.push(t.elapsed());
+    assert_success(&own, "the CLI's own print mode");
+}
+
+/// `umbel -p PROMPT` on `cli`: the time until its stdout ended, and until it exited.
+fn cold_print(sb: &Sandbox, cli: &str, env: &[(&str, &str)]) -> (Duration, Duration) {
+    let t = Instant::now();
+    let mut child = sb
+        .process(&["-p", PROMPT, "--provider", cli])
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("umbel -p");
+    let mut answer = String::new();
+    let _ = child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_to_string(&mut answer);
+    let answered = t.elapsed();
+    let status = child.wait().expect("wait for umbel -p");
+    let exited = t.elapsed();
+    assert!(
+        status.success() && !answer.trim().is_empty(),
+        "umbel -p on {cli}: {status}, {answer:?}"
+    );
+    (answered, exited)
+}
+
+/// Prints one CLI's figures and returns its summary rows.
+fn report(dir: &std::path::Path, cli: &str, s: &mut Samples) -> Vec<Row> {
+    let (umbel, own) = (stats(&mut s.print_exit), stats(&mut s.own_print));
+    let answer = stats(&mut s.print_answer);
+    let ratio = umbel.0.as_secs_f64() / own.0.as_secs_f64().max(1e-9);
+    println!("  {cli} {}:", version(dir, cli));
+    for (what, v) in [
+        ("spawn → ready", stats(&mut s.spawn)),
+        ("send → submit confirmed", stats(&mut s.send)),
+        (
+            "end-of-turn hook → wait returned",
+            stats(&mut s.hook_to_wait),
+        ),
+        ("umbel -p, answer out (stdout ended)", answer),
+        ("umbel -p, exited", umbel),
+        ("the CLI's own print mode", own),
+    ] {
+        println!(
+            "    {what}: median {:.0} ms, p90 {:.0} ms",
+            ms(v.0),
+            ms(v.1)
+        );
+    }
+    println!(
+        "    ratio umbel -p ÷ print mode (medians): {ratio:.2}× exited, {:.2}× answer out",
+        answer.0.as_secs_f64() / own.0.as_secs_f64().max(1e-9)
+    );
+    vec![Row {
+        figure: format!("real {cli}: cold `umbel -p` ÷ its own print mode"),
+        value: format!(
+            "{ratio:.2}× ({:.2} s ÷ {:.2} s)",
+            umbel.0.as_secs_f64(),
+            own.0.as_secs_f64()
+        ),
+        goal: match cli {
+            "claude" => "≤ 1.7×",
+            "codex" => "≤ 2.6×",
+            _ => "≤ 1.3×",
+        },
+    }]
+}
+
+/// One cold `-p` with `UMBEL_DEBUG_TIMING=1`: where its time goes, step by step.
+fn steps(sb: &Sandbox, cli: &str) {
+    let out = sb
+        .process(&["-p", PROMPT, "--provider", cli])
+        .env("UMBEL_DEBUG_TIMING", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("umbel -p");
+    assert_success(&out, "umbel -p with timing");
+    let text = String::from_utf8_lossy(&out.stderr);
+    let marks: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("umbel: timing "))
+        .collect();
+    println!("    a cold -p step by step: {}", marks.join(", "));
+}
+
+/// Median and p90 (nearest rank) of `v`.
+fn stats(v: &mut [Duration]) -> (Duration, Duration) {
+    v.sort();
+    let at = |p: f64| v[((v.len() as f64 - 1.0) * p).round() as usize];
+    (at(0.5), at(0.9))
+}
+
+/// The pinned CLIs' folder: `UMBEL_REAL_CLIS`, else what `scripts/realclis.sh` installs and
+/// prints; `None` (after saying why) without node or npm.
+fn real_clis() -> Option<PathBuf> {
+    let node = Command::new("node").arg("--version").output();
+    if !node.is_ok_and(|o| o.status.success()) {
+        println!("real: SKIPPED: node is not installed (the real CLIs run on node >= 20)");
+        return None;
+    }
+    if let Some(dir) = std::env::var_os("UMBEL_REAL_CLIS") {
+        return Some(PathBuf::from(dir));
+    }
+    let out = Command::new("bash")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/realclis.sh"))
+        .env("UMBEL_BIN", assert_cmd::cargo::cargo_bin("umbel"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stderr(Stdio::inherit())
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        println!("real: SKIPPED: scripts/realclis.sh could not provide the real CLIs (see above)");
+        return None;
+    }
+    Some(PathBuf::from(stdout(&out).trim()))
+}
+
+/// The pinned release of `cli`, from the install folder its link in `dir` points into
+/// (`…/clis/claude-2.1.332/…`).
+fn version(dir: &std::path::Path, cli: &str) -> String {
+    let target = std::fs::canonicalize(dir.join(cli)).unwrap_or_default();
+    target
+        .components()
+        .find_map(|c| {
+            let c = c.as_os_str().to_string_lossy();
+            c.strip_prefix(&format!("{cli}-")).map(str::to_string)
+        })
+        .unwrap_or_default()
+}
+
+/// The 1-minute load average the figures were measured under.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "?".into())
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
