@@ -5,7 +5,7 @@
 
 use super::Ctx;
 use crate::adapters::cli_versions;
-use crate::adapters::exec::{Program, Watch, run_program};
+use crate::adapters::exec::{Finished, Program, RunError, Watch, run_program};
 use crate::core::errors::{Error, Result};
 use crate::core::providers::{ProviderModule, Support, Version};
 use std::path::Path;
@@ -39,17 +39,23 @@ pub fn learn(
 
 /// What `<bin> --version` prints, within [`VERSION_BOUND`].
 fn by_flag(bin: &Path, env: &[(String, String)]) -> Option<Version> {
+    let done = run_version(bin, env).ok()?;
+    done.status
+        .success()
+        .then(|| Version::find(&String::from_utf8_lossy(&done.stdout)))
+        .flatten()
+}
+
+/// Runs `<bin> --version` with `env` (its whole environment), within [`VERSION_BOUND`]; doctor
+/// runs it too, to say why no release could be learnt.
+pub fn run_version(bin: &Path, env: &[(String, String)]) -> Result<Finished, RunError> {
     let program = Program {
         argv: vec![bin.to_string_lossy().into_owned(), "--version".into()],
         dir: None,
         env: env.to_vec(),
         clear_env: true,
     };
-    let done = run_program(&program, None, VERSION_BOUND, Watch::default()).ok()?;
-    done.status
-        .success()
-        .then(|| Version::find(&String::from_utf8_lossy(&done.stdout)))
-        .flatten()
+    run_program(&program, None, VERSION_BOUND, Watch::default())
 }
 
 /// Refuses a release older than the provider's window.

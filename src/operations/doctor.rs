@@ -6,7 +6,7 @@
 
 use super::Ctx;
 use super::spawn::resolve_bin;
-use crate::adapters::exec::{Program, RunError, Watch, run_program};
+use crate::adapters::exec::RunError;
 use crate::adapters::files;
 use crate::adapters::state::{EVENT_SH, LAUNCH_SH};
 use crate::core::doctor::{
@@ -206,14 +206,8 @@ fn binary(ctx: &Ctx, module: &dyn ProviderModule) -> Check {
 /// Runs `<bin> --version` and judges what it printed.
 fn version(ctx: &Ctx, module: &dyn ProviderModule, bin: &Path) -> Check {
     let name = module.name();
-    let program = Program {
-        argv: vec![bin.to_string_lossy().into_owned(), "--version".into()],
-        dir: None,
-        env: ctx.env.clone(),
-        clear_env: true,
-    };
     let shown = bin.display();
-    match run_program(&program, None, VERSION_BOUND, Watch::default()) {
+    match super::cli_release::run_version(bin, &ctx.env) {
         Ok(done) if done.status.success() => {
             let stdout = String::from_utf8_lossy(&done.stdout);
             match version_line(&stdout) {

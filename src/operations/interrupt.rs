@@ -9,9 +9,8 @@ use super::worker::Worker;
 use crate::core::duration::parse_or;
 use crate::core::errors::{Error, Result};
 use crate::core::outcome::{Outcome, OutcomeKind};
-use crate::core::status::{WorkerState, derive_state};
+use crate::core::status::WorkerState;
 use crate::core::until::Until;
-use crate::core::wait::{Liveness, end};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
@@ -39,23 +38,19 @@ pub struct Interrupted {
 /// (default [`DEFAULT_INTERRUPT`]) for the CLI to report it.
 pub fn interrupt(ctx: &Ctx, worker: &Worker, timeout: Option<&str>) -> Result<Interrupted> {
     let timeout = parse_or(timeout, "--timeout", DEFAULT_INTERRUPT)?;
-    let liveness = worker.liveness(ctx)?;
-    if liveness != Liveness::Alive {
+    // The state a `send` would see (the same derivation, lost end hooks included).
+    let (state, position) = super::send::state_now(ctx, worker)?;
+    if state == WorkerState::Dead {
         return Err(Error::Dead {
             name: worker.name.to_string(),
             detail: "there is no turn to interrupt".into(),
         });
     }
-    let events = worker.recent_events(ctx)?;
-    let (mut state, _) = derive_state(&worker.meta, &events, &liveness);
-    if state == WorkerState::Busy && worker.ended_in_transcript(ctx, &events, 0).is_some() {
-        state = WorkerState::Ready;
-    }
     if !matches!(state, WorkerState::Busy | WorkerState::NeedsInput) {
         return Ok(Interrupted {
             name: worker.name.to_string(),
             interrupted: false,
-            position: end(&events),
+            position,
             outcome: None,
             message: format!("no turn is running ({}): nothing pressed", state.as_str()),
         });
@@ -68,7 +63,7 @@ pub fn interrupt(ctx: &Ctx, worker: &Worker, timeout: Option<&str>) -> Result<In
     };
     // A turn waiting for a person already holds the event that says so: only what the key
     // brings counts. A running turn is waited from its start, as `wait` does.
-    let since = (state == WorkerState::NeedsInput).then_some(end(&events));
+    let since = (state == WorkerState::NeedsInput).then_some(position);
     let outcome = wait_guarded(ctx, worker, since, &until, None)?;
     judge(worker, outcome, timeout)
 }
