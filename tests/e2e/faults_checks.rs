@@ -53,21 +53,27 @@ fn group_alive(pgid: i32) -> bool {
         })
 }
 
-fn signal_during_a_print_check(signal: Signal) {
-    let sb = Sandbox::new();
-    let (check, pidfile) = hanging_check(&sb);
-    let running = sb
-        .umbel(["-p", "Go", "--accept-shell", "--accept", &check])
+/// Runs `test` (an `--accept` of [`hanging_check`], whose pid lands in `pidfile`), sends it
+/// `signal` once the check runs, and sees umbel exit 130 with the check's process group gone.
+fn signalled_during_the_check(test: Test<'_>, pidfile: &Path, signal: Signal) {
+    let running = test
         .args(["--check-timeout", "30s"])
         .stderr_has("interrupted")
         .start();
-    let pgid = pid_in(&pidfile);
+    let pgid = pid_in(pidfile);
     running.signal(signal);
     running.status(130);
     assert!(
         !group_alive(pgid),
         "the check's process group outlived umbel"
     );
+}
+
+fn signal_during_a_print_check(signal: Signal) {
+    let sb = Sandbox::new();
+    let (check, pidfile) = hanging_check(&sb);
+    let print = sb.umbel(["-p", "Go", "--accept-shell", "--accept", &check]);
+    signalled_during_the_check(print, &pidfile, signal);
     assert_eq!(sb.worker_dirs(), Vec::<String>::new(), "-p's worker purged");
     assert_no_process_left(&sb.root, "-p interrupted during its check");
 }
@@ -87,18 +93,8 @@ fn signal_during_a_wait_check(signal: Signal) {
     sb.spawn_playing("c1", sim::reply("ok"), &[]);
     sb.umbel(["send", "c1", "Go"]).success();
     let (check, pidfile) = hanging_check(&sb);
-    let running = sb
-        .umbel(["wait", "c1", "--accept-shell", "--accept", &check])
-        .args(["--check-timeout", "30s"])
-        .stderr_has("interrupted")
-        .start();
-    let pgid = pid_in(&pidfile);
-    running.signal(signal);
-    running.status(130);
-    assert!(
-        !group_alive(pgid),
-        "the check's process group outlived umbel"
-    );
+    let wait = sb.umbel(["wait", "c1", "--accept-shell", "--accept", &check]);
+    signalled_during_the_check(wait, &pidfile, signal);
     // A worker umbel was only asked about is left as it was.
     let status = sb.cmd("status c1 --json").success().json();
     assert_eq!(status["state"], "ready", "{status}");
