@@ -263,6 +263,21 @@ impl StateRoot {
         read_json_file(&self.events_dir(name).join("exit"))
     }
 
+    /// Forgets how the worker's last CLI ended (`events/exit`, `events/dead`): its CLI is
+    /// started again on the same conversation (`resume`), or was ended on purpose (`park`).
+    pub fn clear_exit(&self, name: &WorkerName) -> Result<()> {
+        for file in ["exit", "dead"] {
+            let path = self.events_dir(name).join(file);
+            match fs::remove_file(&path) {
+                Err(e) if e.kind() != ErrorKind::NotFound => {
+                    return Err(Error::io("cannot remove", &path, e));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
     /// The evidence record of a death.
     pub fn read_dead(&self, name: &WorkerName) -> Option<DeadRecord> {
         read_json_file(&self.events_dir(name).join("dead"))

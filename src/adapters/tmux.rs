@@ -415,6 +415,15 @@ impl Tmux {
     }
 
     /// Kills a session; a missing session is not an error.
+    /// Ends umbel's private tmux server and every session on it (tests play a crashed server
+    /// or a reboot with it; umbel itself never calls it).
+    pub fn kill_server(&self) -> Result<()> {
+        match self.run(&strings(&["kill-server"]), None) {
+            Err(e) if !not_there(&e) => Err(e),
+            _ => Ok(()),
+        }
+    }
+
     pub fn kill_session(&self, session: &str) -> Result<()> {
         match self.run(&strings(&["kill-session", "-t", &exact(session)]), None) {
             Err(e) if !not_there(&e) => Err(e),

@@ -393,6 +393,32 @@ pub struct KillArgs {
     pub purge: bool,
 }
 
+/// End the CLI of idle workers and keep their conversations: the next prompt (`send`, `-p
+/// --name`, a workflow step) starts each again on the same conversation. A busy worker, or one
+/// waiting for a person, is refused.
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ParkArgs {
+    /// The workers to park.
+    #[arg(required_unless_present = "idle_for")]
+    #[serde(default)]
+    pub names: Vec<String>,
+    /// Park every worker whose last turn ended (or that started) at least this long ago
+    /// (`30m`, `2h`): for a cron job or a supervising agent.
+    #[arg(long, value_name = "DURATION", conflicts_with = "names")]
+    #[serde(default)]
+    pub idle_for: Option<String>,
+}
+
+/// Start the CLI of a parked or dead worker again on its conversation (the CLI's own resume by
+/// session id), with the flags, environment and folder it was spawned with.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ResumeArgs {
+    /// The worker.
+    pub name: String,
+}
+
 /// Interrupt the turn a worker is running, with the CLI's own interrupt key.
 #[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]

@@ -65,6 +65,11 @@ pub enum Error {
     #[error("worker `{name}` is dead: {detail}. {}", dead_next_step(name))]
     Dead { name: String, detail: String },
 
+    /// `park`/`resume` cannot act on the worker as it is (busy, waiting for a person, its
+    /// transcript gone, …); `detail` says why.
+    #[error("worker `{name}` {detail}")]
+    NotResumable { name: String, detail: String },
+
     /// Another turn is still running (or another `send` holds the worker).
     #[error("worker `{name}` is busy: {detail}")]
     Busy { name: String, detail: String },

@@ -20,6 +20,8 @@ pub enum WorkerState {
     NeedsInput,
     /// The process ended (or was killed).
     Dead,
+    /// `umbel park` ended its CLI; the next prompt starts it again on the same conversation.
+    Parked,
 }
 
 impl WorkerState {
@@ -30,6 +32,7 @@ impl WorkerState {
             WorkerState::Busy => "busy",
             WorkerState::NeedsInput => "needs-input",
             WorkerState::Dead => "dead",
+            WorkerState::Parked => "parked",
         }
     }
 }
@@ -119,6 +122,13 @@ pub struct WorkerStatus {
     pub session_id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub transcript_path: Option<String>,
+    /// When `park` ended its CLI (ms since the epoch; `parked` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parked_at: Option<u64>,
+    /// The command that brings back a `dead` worker whose conversation can be continued
+    /// (`umbel resume NAME`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume_with: Option<String>,
 }
 
 impl WorkerStatus {
@@ -145,6 +155,8 @@ impl WorkerStatus {
             exit: None,
             session_id: String::new(),
             transcript_path: None,
+            parked_at: None,
+            resume_with: None,
         }
     }
 }
@@ -161,6 +173,19 @@ pub fn screen_reason(screen: &StartupScreen) -> Option<&'static str> {
     }
 }
 
+/// Whether the newest park/resume line is a park, and the events of the CLI that runs now
+/// (those after the newest resume: an `Exit` before it was the CLI that ran before).
+pub fn since_last_start(events: &[ClassifiedEvent]) -> (bool, &[ClassifiedEvent]) {
+    use super::events::{PARKED_EVENT, RESUMED_EVENT};
+    let last = events
+        .iter()
+        .rposition(|e| e.record.kind == PARKED_EVENT || e.record.kind == RESUMED_EVENT);
+    match last {
+        Some(i) => (events[i].record.kind == PARKED_EVENT, &events[i + 1..]),
+        None => (false, events),
+    }
+}
+
 /// Derives the state from the facts.
 pub fn derive_state(
     meta: &Meta,
@@ -170,6 +195,10 @@ pub fn derive_state(
     WorkerState,
     Option<(&'static str, Option<serde_json::Value>)>,
 ) {
+    let (parked, events) = since_last_start(events);
+    if parked {
+        return (WorkerState::Parked, None);
+    }
     if !matches!(liveness, Liveness::Alive)
         || events
             .iter()

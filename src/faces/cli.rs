@@ -7,7 +7,8 @@ use super::print::{self, PrintArgs, no_prompt};
 use super::verbs;
 use crate::core::args::{
     ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, ExplainArgs, InterruptArgs, KillArgs, LogsArgs,
-    PruneArgs, ReadArgs, RunArgs, SendArgs, SpawnArgs, StatusArgs, TopArgs, WaitArgs,
+    ParkArgs, PruneArgs, ReadArgs, ResumeArgs, RunArgs, SendArgs, SpawnArgs, StatusArgs, TopArgs,
+    WaitArgs,
 };
 use crate::core::errors::{Error, Result};
 use crate::operations::{Ctx, doctor};
@@ -69,6 +70,14 @@ enum Command {
     /// Stop a worker (its folder stays as a tombstone unless --purge).
     #[command(after_help = examples::KILL)]
     Kill(WithJson<KillArgs>),
+    /// End the CLI of idle workers, keeping their conversations (state `parked`); the next
+    /// prompt starts each again on the same conversation (see docs/park.md).
+    #[command(after_help = examples::PARK)]
+    Park(WithJson<ParkArgs>),
+    /// Start a parked or dead worker's CLI again on its conversation (the CLI's own resume by
+    /// session id). Prints how long it took.
+    #[command(after_help = examples::RESUME)]
+    Resume(WithJson<ResumeArgs>),
     /// Print a worker's screen, for a person to look at.
     #[command(after_help = examples::CAPTURE)]
     Capture(WithJson<CaptureArgs>),
@@ -358,6 +367,8 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Status(c)) => c.json,
         Some(Command::Ls(c)) => c.json,
         Some(Command::Kill(c)) => c.json,
+        Some(Command::Park(c)) => c.json,
+        Some(Command::Resume(c)) => c.json,
         Some(Command::Top(_)) => false,
         Some(Command::Doctor(c)) => c.json,
         Some(Command::Releases(c)) => c.json,
@@ -392,6 +403,8 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
         Some(Command::Ls(c)) => verbs::status(ctx, &StatusArgs::default(), c.json),
         Some(Command::Top(args)) => super::top::run(ctx, &args),
         Some(Command::Kill(c)) => verbs::kill(ctx, &c.args, json),
+        Some(Command::Park(c)) => verbs::park(ctx, &c.args, json),
+        Some(Command::Resume(c)) => verbs::resume(ctx, &c.args, json),
         Some(Command::Capture(c)) => verbs::capture(ctx, &c.args, json),
         Some(Command::Logs(c)) => verbs::logs(ctx, &c.args, json),
         Some(Command::Explain(c)) => verbs::explain(ctx, &c.args, json),

@@ -93,6 +93,17 @@ Examples:
   umbel kill w1 --purge                         stop it and delete its folder (`purged w1`)
   umbel kill --all --purge                      every worker of this state root";
 
+pub const PARK: &str = "\
+Examples:
+  umbel park w1                                 end its CLI, keep its conversation (`parked w1`)
+  umbel send w1 'go on'                         starts its CLI again on the same conversation, then sends
+  umbel park --idle-for 30m                     park every worker idle for 30 minutes (cron)";
+
+pub const RESUME: &str = "\
+Examples:
+  umbel resume w1                               a parked or dead worker's CLI back on its conversation
+  umbel status w1                               a dead worker that can come back says `umbel resume w1`";
+
 pub const CAPTURE: &str = "\
 Examples:
   umbel capture w1                              the screen as a person would see it

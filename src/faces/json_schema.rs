@@ -28,6 +28,12 @@ pub struct Sent {
     /// took one as something else; at most 4). Local workers.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub enters: Option<u32>,
+    /// `true` when the worker was parked and its CLI was started again first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resumed: Option<bool>,
+    /// How long that resume took, in milliseconds.
+    #[serde(rename = "resumeMs", skip_serializing_if = "Option::is_none")]
+    pub resume_ms: Option<u64>,
 }
 
 /// `kill`: the workers stopped (or removed, with `--purge`).
@@ -61,8 +67,9 @@ pub struct LogLine {
     pub position: usize,
     /// When the hook wrote it, in milliseconds since the Unix epoch (0 for an unreadable line).
     pub at_ms: u64,
-    /// The hook event (`Stop`, `UserPromptSubmit`, …), `Exit` for the worker's exit, `?` for a
-    /// line umbel cannot read.
+    /// The hook event (`Stop`, `UserPromptSubmit`, …), `Exit` for the worker's exit, `Parked`
+    /// and `Resumed` for a park and a resume (umbel's own lines), `?` for a line umbel cannot
+    /// read.
     pub event: String,
     /// The file under the worker's `events/` folder holding the hook's payload.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -188,6 +195,8 @@ const VERBS: &[VerbRow] = &[
     ("status", "One worker's status (with a name), else an array of all.", schema_of::<StatusJson>),
     ("ls", "An array with every worker's status.", schema_of::<Vec<WorkerStatus>>),
     ("kill", "The workers stopped.", schema_of::<Killed>),
+    ("park", "The workers parked now, and those parked already. Each park appends a `Parked` line to the worker's event log (payload `{at, idleMs}`); each resume a `Resumed` line (payload `{at, ms, from: \"parked\"|\"dead\", sessionId}`).", schema_of::<crate::operations::park::ParkReport>),
+    ("resume", "How long the CLI took to be ready again on the worker's conversation.", schema_of::<crate::operations::park::Resumed>),
     ("capture", "The worker's screen.", schema_of::<Screen>),
     ("explain", "The evidence behind a worker's state (with `--screen`, a saved screen's reading) and what umbel would do next.", schema_of::<Explanation>),
     ("logs", "JSON Lines: one object per event-log line (`-f` keeps printing them).", schema_of::<LogLine>),

@@ -35,9 +35,41 @@ pub fn send(ctx: &Ctx, args: &SendArgs, prompt: &[u8], json: bool) -> Result<u8>
         out_json(&super::json_schema::Sent {
             position: sent.position,
             enters: Some(sent.enters),
+            resumed: sent.resumed.is_some().then_some(true),
+            resume_ms: sent.resumed.map(|r| r.resume_ms),
         })
     } else {
         outln(&sent.position.to_string())
+    }
+    Ok(0)
+}
+
+/// `park`: `parked NAME` per worker parked now (`already parked NAME` for the others).
+pub fn park(ctx: &Ctx, args: &crate::core::args::ParkArgs, json: bool) -> Result<u8> {
+    let report = crate::operations::park::park(ctx, args)?;
+    if json {
+        out_json(&report);
+    } else {
+        for name in &report.parked {
+            outln(&format!("parked {name}"));
+        }
+        for name in &report.already {
+            outln(&format!("already parked {name}"));
+        }
+    }
+    Ok(0)
+}
+
+/// `resume`: how long the CLI took to be ready again.
+pub fn resume(ctx: &Ctx, args: &crate::core::args::ResumeArgs, json: bool) -> Result<u8> {
+    let resumed = crate::operations::park::resume(ctx, args)?;
+    if json {
+        out_json(&resumed);
+    } else {
+        outln(&format!(
+            "resumed {} in {} ms",
+            args.name, resumed.resume_ms
+        ));
     }
     Ok(0)
 }

@@ -12,6 +12,7 @@ pub mod guard;
 pub mod inspect;
 pub mod interrupt;
 pub mod kill;
+pub mod park;
 pub mod read;
 pub mod remote;
 pub mod run;

@@ -55,7 +55,9 @@ pub const MAX_PROMPT: usize = 1024 * 1024;
 /// for the `wait` that follows (no guardrails clear an earlier turn's).
 pub fn send_turn(ctx: &Ctx, worker: &Worker, prompt: &[u8], guard: &GuardArgs) -> Result<Sent> {
     let given = guard::given_for_send(ctx, guard)?;
-    let sent = send(ctx, worker, prompt)?;
+    let resumed = super::park::wake(ctx, worker)?;
+    let mut sent = send(ctx, worker, prompt)?;
+    sent.resumed = resumed;
     guard::leave_for_wait(ctx, &worker.name, given.as_ref())?;
     Ok(sent)
 }
@@ -67,6 +69,8 @@ pub struct Sent {
     pub position: usize,
     /// The Enters pressed until the submit hook confirmed it (at most [`MAX_ENTERS`]).
     pub enters: u32,
+    /// The worker was parked: its CLI was started again first ([`super::park::wake`]).
+    pub resumed: Option<super::park::Resumed>,
 }
 
 /// Sends `prompt` and returns the position to wait from (the guardrails' own feedback goes
@@ -98,7 +102,11 @@ pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<Sent> {
     crate::adapters::timing::mark("prompt pasted");
     ctx.tmux.send_keys(worker.session(), &["Enter"])?;
     let enters = submit(ctx, worker, position, &watch, shown)?;
-    Ok(Sent { position, enters })
+    Ok(Sent {
+        position,
+        enters,
+        resumed: None,
+    })
 }
 
 /// Refuses a worker that is not ready for a prompt (dead, busy, waiting for a person, still
@@ -110,6 +118,7 @@ fn refuse_unready(ctx: &Ctx, worker: &Worker) -> Result<usize> {
         WorkerState::Busy => "a turn is still running; `umbel wait` for it first",
         WorkerState::NeedsInput => "it is waiting for a person (see `umbel status`)",
         WorkerState::Starting => "it is still starting",
+        WorkerState::Parked => "it is parked; its resume did not finish",
         WorkerState::Dead => return Err(dead(ctx, worker)),
     };
     Err(busy(worker, why))
@@ -118,10 +127,16 @@ fn refuse_unready(ctx: &Ctx, worker: &Worker) -> Result<usize> {
 /// The worker's state as a `send` sees it, and the event-log position now.
 pub(super) fn state_now(ctx: &Ctx, worker: &Worker) -> Result<(WorkerState, usize)> {
     let liveness = worker.liveness(ctx)?;
-    if liveness != Liveness::Alive {
-        return Ok((WorkerState::Dead, 0));
-    }
     let events = worker.recent_events(ctx)?;
+    if liveness != Liveness::Alive {
+        let parked = crate::core::status::since_last_start(&events).0;
+        let state = if parked {
+            WorkerState::Parked
+        } else {
+            WorkerState::Dead
+        };
+        return Ok((state, end(&events)));
+    }
     let (mut state, _) = derive_state(&worker.meta, &events, &liveness);
     if state == WorkerState::Busy && worker.ended_in_transcript(ctx, &events, 0).is_some() {
         // The turn ended without a hook (e.g. a codex API error); the transcript says so.

@@ -82,7 +82,8 @@ fn send_queued(
 /// fails the queued send (nothing was typed).
 fn free(ctx: &Ctx, worker: &Worker) -> Result<bool> {
     match state_now(ctx, worker)?.0 {
-        WorkerState::Ready => Ok(true),
+        // The send resumes it first (`park::wake`).
+        WorkerState::Ready | WorkerState::Parked => Ok(true),
         WorkerState::Busy | WorkerState::Starting => Ok(false),
         WorkerState::Dead => Err(not_delivered(
             worker,

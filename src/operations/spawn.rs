@@ -27,6 +27,8 @@ struct Plan {
     env: Vec<(String, String)>,
     startup_timeout: Duration,
     release: Option<Version>,
+    /// The variables given with `--env` (their consent for dialogs that ask about them).
+    given: Vec<String>,
 }
 
 /// Starts a worker and waits until it is ready for prompts.
@@ -101,6 +103,7 @@ fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
         env,
         startup_timeout,
         release,
+        given: args.env.iter().map(|s| s.name().to_string()).collect(),
     })
 }
 
@@ -192,7 +195,7 @@ fn launch(
     }
     timing::mark("tmux session started");
     let given: Vec<&str> = args.env.iter().map(|spec| spec.name()).collect();
-    await_ready(ctx, name, &meta, plan.startup_timeout, &given, &plan.env)?;
+    await_ready(ctx, name, &meta, plan.startup_timeout, &given, &plan.env, 0)?;
     timing::mark("ready");
     meta.ready_at = Some(host::now_ms());
     ctx.state.write_meta(&meta, name)?;
@@ -254,6 +257,25 @@ fn start_cli(
         env.retain(|(k, _)| k != key);
         env.push((key.clone(), value.clone()));
     }
+    let launch = super::park::Launch {
+        args: spec.args,
+        env,
+        given: plan.given.clone(),
+    };
+    // Kept (mode 0600) for `park`/`resume`: the CLI is started again exactly as now.
+    ctx.state
+        .write_json(name, super::park::LAUNCH_FILE, Some(&launch))?;
+    start_in_tmux(ctx, name, meta, &plan.cwd, &launch)
+}
+
+/// Starts `launch` in the worker's tmux session through `launch.sh` (spawn, resume).
+pub(super) fn start_in_tmux(
+    ctx: &Ctx,
+    name: &WorkerName,
+    meta: &Meta,
+    cwd: &Path,
+    launch: &super::park::Launch,
+) -> Result<()> {
     let mut argv = vec![
         "sh".to_string(),
         ctx.state
@@ -265,11 +287,11 @@ fn start_cli(
         ctx.state.events_dir(name).to_string_lossy().into_owned(),
         meta.bin.clone(),
     ];
-    argv.extend(spec.args);
-    let script = export_script(&env);
+    argv.extend(launch.args.iter().cloned());
+    let script = export_script(&launch.env);
     ctx.tmux.new_session(
         &meta.tmux_session,
-        &plan.cwd,
+        cwd,
         &env_buffer(name),
         script.as_bytes(),
         &argv,

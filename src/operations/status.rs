@@ -138,6 +138,21 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
         state = seen;
         input = reason.map(|r| (r, None));
     }
+    if state == WorkerState::Parked && ctx.state.read_dead(&worker.name).is_some() {
+        // Killed while parked: the tombstone says so.
+        state = WorkerState::Dead;
+    }
+    let parked_at = (state == WorkerState::Parked)
+        .then(|| {
+            events
+                .iter()
+                .rev()
+                .find(|e| e.record.kind == crate::core::events::PARKED_EVENT)
+        })
+        .flatten()
+        .map(|e| (e.record.at_ns / 1_000_000) as u64);
+    let resume_with = (state == WorkerState::Dead && super::park::resumable(ctx, &worker).is_ok())
+        .then(|| format!("umbel resume {}", worker.name));
     let exit = ctx.state.read_exit(&worker.name).or(match &liveness {
         Liveness::Dead(status) => Some(status.clone()),
         _ => ctx.state.read_dead(&worker.name).and_then(|d| d.exit),
@@ -176,6 +191,8 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
             meta.transcript_path
                 .map(|p| p.to_string_lossy().into_owned())
         }),
+        parked_at,
+        resume_with,
     }
 }
 

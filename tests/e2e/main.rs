@@ -28,6 +28,7 @@ mod load;
 mod mcp;
 mod meta_reads;
 mod outcomes;
+mod park;
 mod print;
 mod print_json;
 mod progress;

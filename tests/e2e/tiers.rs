@@ -71,7 +71,9 @@ each_tier!(
     interrupt_ends_a_running_turn_and_the_next_send_works,
     a_pane_left_in_copy_mode_takes_the_prompt_once,
     three_queued_sends_to_a_busy_worker_are_three_turns_in_order,
-    a_256_kib_prompt_arrives_whole_once;
+    a_256_kib_prompt_arrives_whole_once,
+    park_then_a_send_resumes_the_same_conversation,
+    a_killed_tmux_server_then_resume_continues_the_conversation;
     codex: a_hostile_codex_config_is_kept_and_the_worker_answers;
     gemini: a_commented_gemini_settings_file_is_kept_and_the_worker_answers,
     esc_after_streamed_text_is_interrupted_and_read_has_no_answer,
@@ -885,4 +887,120 @@ fn a_256_kib_prompt_arrives_whole_once(provider: &str, tier: Tier) {
     if tier == Tier::Fake {
         assert_eq!(sb.received(), [big]);
     }
+}
+
+/// The prompts of the model requests logged since `from` lines (the real tier's `fake-model`),
+/// each request's text whole; empty on the fakes (they are the model).
+fn model_requests(sb: &Sandbox, tier: Tier) -> Vec<String> {
+    match tier {
+        Tier::Fake => Vec::new(),
+        Tier::Real => std::fs::read_to_string(sb.root.join("model-requests.jsonl"))
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect(),
+    }
+}
+
+/// The three turns of a conversation that was parked after two: the scenario both tiers play.
+fn three_turns(sb: &Sandbox) -> String {
+    sb.scenario(
+        "p",
+        json!({ "turns": [
+            { "match": "alpha", "reply": "First." },
+            { "match": "bravo", "reply": "Second." },
+            { "match": "charlie", "reply": "Third." }
+        ] }),
+    )
+}
+
+/// Park ends the CLI (no process left, state `parked`), keeps the conversation; a send starts
+/// the CLI again on it (`resumed: true`), the model's request for turn 3 carries turns 1 and 2,
+/// and `read --all` lists the three turns in order.
+fn park_then_a_send_resumes_the_same_conversation(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let scenario = three_turns(&sb);
+    sb.spawn("pk", &["--provider", provider, "--env", &scenario]);
+    assert_eq!(turn(&sb, "pk", "alpha question").0, Some(0));
+    assert_eq!(turn(&sb, "pk", "bravo question").0, Some(0));
+    sb.umbel(["park", "pk"]).stdout("parked pk\n").success();
+    assert_no_process_left(&sb.root, "park");
+    let status = sb.umbel(["status", "pk", "--json"]).success().json();
+    assert_eq!(status["state"], "parked", "{status}");
+    assert!(status["parkedAt"].is_u64(), "{status}");
+    let before = model_requests(&sb, tier).len();
+    let sent = sb
+        .umbel(["send", "pk", "charlie question", "--json"])
+        .success()
+        .json();
+    assert_eq!(sent["resumed"], true, "{sent}");
+    assert!(sent["resumeMs"].is_u64(), "{sent}");
+    let since = sent["position"].to_string();
+    let done = sb
+        .umbel([
+            "wait",
+            "pk",
+            "--since",
+            &since,
+            "--timeout",
+            "90s",
+            "--json",
+        ])
+        .success()
+        .json();
+    assert_eq!(done["outcome"], "stop", "{done}");
+    let all = sb.umbel(["read", "pk", "--all", "--json"]).success().json();
+    assert_eq!(answers_of(&all), ["First.", "Second.", "Third."], "{all}");
+    if tier == Tier::Real {
+        let third = model_requests(&sb, tier)
+            .into_iter()
+            .skip(before)
+            .find(|r| r.contains("charlie question"))
+            .unwrap_or_else(|| panic!("no model request for turn 3"));
+        for earlier in ["alpha question", "First.", "bravo question", "Second."] {
+            assert!(
+                third.contains(earlier),
+                "turn 3's request lacks {earlier:?}: {third}"
+            );
+        }
+    }
+    let log = std::fs::read_to_string(sb.session_dir("pk").join("events/log")).expect("log");
+    assert_eq!(log.matches(" Parked ").count(), 1, "{log}");
+    assert_eq!(log.matches(" Resumed ").count(), 1, "{log}");
+    sb.umbel(["kill", "pk", "--purge"]).success();
+    assert_no_process_left(&sb.root, "kill");
+}
+
+/// umbel's tmux server killed (a crash, a reboot): the worker is `dead`, its status names
+/// `umbel resume`, which starts its CLI again on the same conversation; the next turn carries it.
+fn a_killed_tmux_server_then_resume_continues_the_conversation(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let scenario = three_turns(&sb);
+    sb.spawn("rv", &["--provider", provider, "--env", &scenario]);
+    assert_eq!(turn(&sb, "rv", "alpha question").0, Some(0));
+    sandbox_tmux(&sb)
+        .kill_server()
+        .expect("kill umbel's tmux server");
+    // gemini outlives its pane and even the server (docs/providers.md): end it as a reboot would.
+    if provider == "gemini" && tier == Tier::Real {
+        crate::real::reap(&sb.root);
+    }
+    let status = sb.umbel(["status", "rv", "--json"]).success().json();
+    assert_eq!(status["state"], "dead", "{status}");
+    assert_eq!(status["resumeWith"], "umbel resume rv", "{status}");
+    sb.umbel(["resume", "rv"])
+        .stdout_has("resumed rv in ")
+        .success();
+    assert_eq!(sb.ls()[0]["state"], "ready", "{:?}", sb.ls());
+    assert_eq!(turn(&sb, "rv", "bravo question").0, Some(0));
+    let all = sb.umbel(["read", "rv", "--all", "--json"]).success().json();
+    assert_eq!(answers_of(&all), ["First.", "Second."], "{all}");
+    if tier == Tier::Real {
+        let second = model_requests(&sb, tier)
+            .into_iter()
+            .rfind(|r| r.contains("bravo question"))
+            .unwrap_or_else(|| panic!("no model request for turn 2"));
+        assert!(second.contains("alpha question"), "{second}");
+    }
+    sb.umbel(["kill", "rv", "--purge"]).success();
 }

@@ -236,6 +236,14 @@ fn signed_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
 }
 
 impl ProviderModule for Gemini {
+    /// `gemini --resume <uuid>` in place of `--session-id` (0.61.0 refuses both together): the
+    /// same id, appended to the same chat file (0.61.0 also leaves a header-only file beside it).
+    fn resume_args(&self, args: &[String], session_id: &str) -> Vec<String> {
+        let mut args = without_options(args, &["--session-id", "--resume", "-r"], &[]);
+        args.extend(["--resume".to_string(), session_id.to_string()]);
+        args
+    }
+
     fn identity(&self) -> &'static Identity {
         &IDENTITY
     }

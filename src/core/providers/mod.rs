@@ -290,6 +290,16 @@ pub trait ProviderModule: Sync {
     }
     /// Builds the launch, or says which of the user's files it cannot build on.
     fn launch(&self, input: &LaunchInput<'_>) -> crate::core::errors::Result<LaunchSpec>;
+    /// The recorded launch arguments (`args`, as [`Self::launch`] built them) turned into the
+    /// CLI's own resume of conversation `session_id` (the id the CLI itself reported): same
+    /// flags, same conversation, appended to the same transcript (`park`, `resume`). See
+    /// docs/providers.md#resume-and-fork.
+    fn resume_args(&self, args: &[String], session_id: &str) -> Vec<String>;
+    /// The launch arguments of a new worker (`args`, its own launch) that starts with a copy of
+    /// conversation `parent` (`spawn --fork-from`); `None` when the CLI cannot fork one.
+    fn fork_args(&self, _args: &[String], _parent: &str) -> Option<Vec<String>> {
+        None
+    }
     /// Whether the CLI fires its start hook when it starts (Codex only fires it at the first
     /// prompt). Without one, readiness is an idle screen that held still for [`Self::idle_settle`].
     fn start_hook_at_launch(&self) -> bool {
@@ -649,3 +659,21 @@ pub fn str_field<'a>(payload: &'a serde_json::Value, key: &str) -> Option<&'a st
 #[cfg(test)]
 #[path = "recorded_tests.rs"]
 mod recorded_tests;
+
+/// `args` without the options in `valued` (and the value after each) and the switches in
+/// `switches`: what a resume or fork replaces of a recorded launch.
+pub fn without_options(args: &[String], valued: &[&str], switches: &[&str]) -> Vec<String> {
+    let mut kept = Vec::new();
+    let mut skip = false;
+    for arg in args {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        if valued.contains(&arg.as_str()) {
+            skip = true;
+        } else if !switches.contains(&arg.as_str()) {
+            kept.push(arg.clone());
+        }
+    }
+    kept
+}

@@ -207,7 +207,7 @@ fn state_style(shown: Shown, on: bool) -> Style {
         Shown::Dead | Shown::Corrupt | Shown::Unreachable => colour(Color::Red, on),
         Shown::Done => colour(Color::Cyan, on),
         Shown::Working => colour(Color::Green, on),
-        Shown::Starting | Shown::Idle => Style::new(),
+        Shown::Starting | Shown::Idle | Shown::Parked => Style::new(),
     }
 }
 
