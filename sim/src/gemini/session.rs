@@ -336,6 +336,7 @@ impl Session {
             recorder: None,
             fatal: None,
             history: Vec::new(),
+            resumed: false,
             stats: Stats::default(),
             clock,
             interactive,
