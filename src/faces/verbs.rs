@@ -36,7 +36,7 @@ pub fn send(ctx: &Ctx, args: &SendArgs, prompt: &[u8], json: bool) -> Result<u8>
             position: sent.position,
             enters: Some(sent.enters),
             resumed: sent.resumed.is_some().then_some(true),
-            resume_ms: sent.resumed.map(|r| r.resume_ms),
+            resume_ms: sent.resumed,
         })
     } else {
         outln(&sent.position.to_string())

@@ -109,13 +109,6 @@ pub fn abandon(ctx: &Ctx, session: &str) {
     };
 }
 
-/// Ends a worker's CLI (its whole process group, as `kill` does) and its tmux session, and
-/// nothing else: no tombstone (`park`, and a resume clearing a dead pane).
-pub fn stop_session(ctx: &Ctx, session: &str) -> Result<()> {
-    let pane = ctx.tmux.pane(session)?;
-    stop(ctx, session, &pane)
-}
-
 /// Ends the processes of `pane` (its whole group, SIGTERM then SIGKILL) while it lives, then
 /// its session.
 fn stop(ctx: &Ctx, session: &str, pane: &Pane) -> Result<()> {

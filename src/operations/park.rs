@@ -21,17 +21,21 @@ use crate::core::args::{ParkArgs, ResumeArgs};
 use crate::core::duration::{DEFAULT_STARTUP, parse_or};
 use crate::core::errors::{Error, Result};
 use crate::core::events::{PARKED_EVENT, RESUMED_EVENT};
+use crate::core::meta::Meta;
+use crate::core::name::WorkerName;
 use crate::core::providers::{EventClass, str_field};
 use crate::core::status::{WorkerState, since_last_start};
-use serde::{Deserialize, Serialize};
+use crate::core::worker_env::export_script;
+use serde::Serialize;
 use serde_json::json;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// The worker's file holding how its CLI was launched (mode 0600: it holds the environment).
 pub const LAUNCH_FILE: &str = "launch.json";
 
 /// How spawn started the CLI: what a resume starts again.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Launch {
     /// The CLI's arguments (after the binary).
     pub args: Vec<String>,
@@ -40,6 +44,41 @@ pub struct Launch {
     /// The variables given with `--env`.
     #[serde(default)]
     pub given: Vec<String>,
+}
+
+/// Starts `launch` in the worker's tmux session through `launch.sh` (spawn, resume).
+pub(super) fn start_in_tmux(
+    ctx: &Ctx,
+    name: &WorkerName,
+    meta: &Meta,
+    cwd: &Path,
+    launch: &Launch,
+) -> Result<()> {
+    let mut argv = vec![
+        "sh".to_string(),
+        ctx.state
+            .hooks_dir()
+            .join("launch.sh")
+            .to_string_lossy()
+            .into_owned(),
+        env_buffer(name),
+        ctx.state.events_dir(name).to_string_lossy().into_owned(),
+        meta.bin.clone(),
+    ];
+    argv.extend(launch.args.iter().cloned());
+    let script = export_script(&launch.env);
+    ctx.tmux.new_session(
+        &meta.tmux_session,
+        cwd,
+        &env_buffer(name),
+        script.as_bytes(),
+        &argv,
+    )
+}
+
+/// The tmux buffer that carries a worker's environment to `launch.sh`.
+pub(super) fn env_buffer(name: &WorkerName) -> String {
+    format!("umbel-env-{name}")
 }
 
 /// What `park` did.
@@ -145,7 +184,7 @@ fn park_one(ctx: &Ctx, worker: &Worker) -> Result<bool> {
         .recent_events(ctx)?
         .last()
         .map(|e| now_ms().saturating_sub((e.record.at_ns / 1_000_000) as u64));
-    super::kill::stop_session(ctx, worker.session())?;
+    stop_cli(ctx, worker.session())?;
     ctx.state.clear_exit(&worker.name)?;
     let payload = json!({ "at": now_ms(), "idleMs": idle_ms });
     ctx.state
@@ -250,26 +289,25 @@ fn start(ctx: &Ctx, worker: &Worker, from: &str) -> Result<Resumed> {
         None => launch.args.clone(),
     };
     // A dead pane (remain-on-exit) or a stray session of the old CLI goes first.
-    super::kill::stop_session(ctx, worker.session())?;
+    stop_cli(ctx, worker.session())?;
     ctx.state.clear_exit(&worker.name)?;
     let position = ctx.state.log_len(&worker.name)?;
     let relaunch = Launch { args, ..launch };
-    let result =
-        super::spawn::start_in_tmux(ctx, &worker.name, &worker.meta, &worker.meta.cwd, &relaunch)
-            .and_then(|()| {
-                let given: Vec<&str> = relaunch.given.iter().map(String::as_str).collect();
-                await_ready(
-                    ctx,
-                    &worker.name,
-                    &worker.meta,
-                    DEFAULT_STARTUP,
-                    &given,
-                    &relaunch.env,
-                    position,
-                )
-            });
+    let result = start_in_tmux(ctx, &worker.name, &worker.meta, &worker.meta.cwd, &relaunch)
+        .and_then(|()| {
+            let given: Vec<&str> = relaunch.given.iter().map(String::as_str).collect();
+            await_ready(
+                ctx,
+                &worker.name,
+                &worker.meta,
+                DEFAULT_STARTUP,
+                &given,
+                &relaunch.env,
+                position,
+            )
+        });
     if let Err(e) = result {
-        super::kill::abandon(ctx, worker.session());
+        let _ = stop_cli(ctx, worker.session());
         return Err(e);
     }
     let resume_ms = started.elapsed().as_millis() as u64;
@@ -313,4 +351,14 @@ fn refused(worker: &Worker, detail: &str) -> Error {
         name: worker.name.to_string(),
         detail: detail.to_string(),
     }
+}
+
+/// Ends the CLI in `session` (its whole process group: SIGTERM, then SIGKILL after 3 s, as
+/// `kill` does) and the session, and nothing else: no tombstone.
+fn stop_cli(ctx: &Ctx, session: &str) -> Result<()> {
+    let pane = ctx.tmux.pane(session)?;
+    if let (crate::core::wait::Liveness::Alive, Some(pid)) = (&pane.liveness, pane.pid) {
+        crate::adapters::process::end_group(pid, Duration::from_secs(3));
+    }
+    ctx.tmux.kill_session(session)
 }

@@ -55,9 +55,7 @@ pub const MAX_PROMPT: usize = 1024 * 1024;
 /// for the `wait` that follows (no guardrails clear an earlier turn's).
 pub fn send_turn(ctx: &Ctx, worker: &Worker, prompt: &[u8], guard: &GuardArgs) -> Result<Sent> {
     let given = guard::given_for_send(ctx, guard)?;
-    let resumed = super::park::wake(ctx, worker)?;
-    let mut sent = send(ctx, worker, prompt)?;
-    sent.resumed = resumed;
+    let sent = send(ctx, worker, prompt)?;
     guard::leave_for_wait(ctx, &worker.name, given.as_ref())?;
     Ok(sent)
 }
@@ -69,8 +67,9 @@ pub struct Sent {
     pub position: usize,
     /// The Enters pressed until the submit hook confirmed it (at most [`MAX_ENTERS`]).
     pub enters: u32,
-    /// The worker was parked: its CLI was started again first ([`super::park::wake`]).
-    pub resumed: Option<super::park::Resumed>,
+    /// The worker was parked: its CLI was started again first, taking this many ms
+    /// (`park::wake`, called by `send_queue::submit`).
+    pub resumed: Option<u64>,
 }
 
 /// Sends `prompt` and returns the position to wait from (the guardrails' own feedback goes

@@ -34,9 +34,17 @@ pub fn submit(
     queue: Option<Duration>,
 ) -> Result<Sent> {
     match queue {
-        None => send_turn(ctx, worker, prompt, guard),
+        None => woken_then(ctx, worker, prompt, guard),
         Some(limit) => send_queued(ctx, worker, prompt, guard, limit),
     }
+}
+
+/// A parked worker's CLI started again first (once, whoever else is sending), then the send.
+fn woken_then(ctx: &Ctx, worker: &Worker, prompt: &[u8], guard: &GuardArgs) -> Result<Sent> {
+    let resumed = super::park::wake(ctx, worker)?;
+    let mut sent = send_turn(ctx, worker, prompt, guard)?;
+    sent.resumed = resumed.map(|r| r.resume_ms);
+    Ok(sent)
 }
 
 /// Waits for this sender's turn (see the module doc), then sends.
@@ -57,7 +65,7 @@ fn send_queued(
             return Err(Error::Interrupted);
         }
         if ticket.is_head()? && free(ctx, worker)? {
-            match send_turn(ctx, worker, prompt, guard) {
+            match woken_then(ctx, worker, prompt, guard) {
                 // Another (unqueued) send took the worker first: wait for its turn too.
                 Err(Error::Busy { .. }) => {}
                 done => return done,

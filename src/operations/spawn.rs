@@ -4,6 +4,7 @@
 
 use super::Ctx;
 use super::cli_release;
+use super::park::{LAUNCH_FILE, Launch, env_buffer, start_in_tmux};
 use super::startup::await_ready;
 use crate::adapters::{files, host, timing};
 use crate::core::args::{OnPermission, SpawnArgs};
@@ -13,7 +14,7 @@ use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
 use crate::core::providers::flags::{self, Given};
 use crate::core::providers::{LaunchInput, LaunchSpec, ProviderModule, Version};
-use crate::core::worker_env::{compose, export_script, shell_quote};
+use crate::core::worker_env::{compose, shell_quote};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -257,45 +258,14 @@ fn start_cli(
         env.retain(|(k, _)| k != key);
         env.push((key.clone(), value.clone()));
     }
-    let launch = super::park::Launch {
+    let launch = Launch {
         args: spec.args,
         env,
         given: plan.given.clone(),
     };
     // Kept (mode 0600) for `park`/`resume`: the CLI is started again exactly as now.
-    ctx.state
-        .write_json(name, super::park::LAUNCH_FILE, Some(&launch))?;
+    ctx.state.write_json(name, LAUNCH_FILE, Some(&launch))?;
     start_in_tmux(ctx, name, meta, &plan.cwd, &launch)
-}
-
-/// Starts `launch` in the worker's tmux session through `launch.sh` (spawn, resume).
-pub(super) fn start_in_tmux(
-    ctx: &Ctx,
-    name: &WorkerName,
-    meta: &Meta,
-    cwd: &Path,
-    launch: &super::park::Launch,
-) -> Result<()> {
-    let mut argv = vec![
-        "sh".to_string(),
-        ctx.state
-            .hooks_dir()
-            .join("launch.sh")
-            .to_string_lossy()
-            .into_owned(),
-        env_buffer(name),
-        ctx.state.events_dir(name).to_string_lossy().into_owned(),
-        meta.bin.clone(),
-    ];
-    argv.extend(launch.args.iter().cloned());
-    let script = export_script(&launch.env);
-    ctx.tmux.new_session(
-        &meta.tmux_session,
-        cwd,
-        &env_buffer(name),
-        script.as_bytes(),
-        &argv,
-    )
 }
 
 /// Whether tmux refused a new session because one of that name runs on the socket already. The
@@ -303,11 +273,6 @@ pub(super) fn start_in_tmux(
 /// socket owns it.
 fn taken(err: &Error) -> bool {
     matches!(err, Error::Tmux { message, .. } if message.contains("duplicate session"))
-}
-
-/// The tmux buffer that carries a worker's environment to `launch.sh`.
-fn env_buffer(name: &WorkerName) -> String {
-    format!("umbel-env-{name}")
 }
 
 fn claim_anonymous(ctx: &Ctx) -> Result<WorkerName> {

@@ -118,6 +118,7 @@ pub fn reads_screen(state: WorkerState) -> bool {
 }
 
 /// The status row of a worker, its screen (if read) taken into account.
+// long: most of it is the one WorkerStatus literal, a field per line.
 pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerStatus {
     let Seen {
         worker,
@@ -138,21 +139,7 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
         state = seen;
         input = reason.map(|r| (r, None));
     }
-    if state == WorkerState::Parked && ctx.state.read_dead(&worker.name).is_some() {
-        // Killed while parked: the tombstone says so.
-        state = WorkerState::Dead;
-    }
-    let parked_at = (state == WorkerState::Parked)
-        .then(|| {
-            events
-                .iter()
-                .rev()
-                .find(|e| e.record.kind == crate::core::events::PARKED_EVENT)
-        })
-        .flatten()
-        .map(|e| (e.record.at_ns / 1_000_000) as u64);
-    let resume_with = (state == WorkerState::Dead && super::park::resumable(ctx, &worker).is_ok())
-        .then(|| format!("umbel resume {}", worker.name));
+    let (parked_at, resume_with) = park_facts(ctx, &worker, &events, &mut state);
     let exit = ctx.state.read_exit(&worker.name).or(match &liveness {
         Liveness::Dead(status) => Some(status.clone()),
         _ => ctx.state.read_dead(&worker.name).and_then(|d| d.exit),
@@ -194,6 +181,31 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
         parked_at,
         resume_with,
     }
+}
+
+/// When a parked worker was parked, and the command that brings back a dead one that can be
+/// resumed; a worker killed while parked is dead (its tombstone says so).
+fn park_facts(
+    ctx: &Ctx,
+    worker: &Worker,
+    events: &[ClassifiedEvent],
+    state: &mut WorkerState,
+) -> (Option<u64>, Option<String>) {
+    if *state == WorkerState::Parked && ctx.state.read_dead(&worker.name).is_some() {
+        *state = WorkerState::Dead;
+    }
+    let parked_at = (*state == WorkerState::Parked)
+        .then(|| {
+            events
+                .iter()
+                .rev()
+                .find(|e| e.record.kind == crate::core::events::PARKED_EVENT)
+        })
+        .flatten()
+        .map(|e| (e.record.at_ns / 1_000_000) as u64);
+    let resume_with = (*state == WorkerState::Dead && super::park::resumable(ctx, worker).is_ok())
+        .then(|| format!("umbel resume {}", worker.name));
+    (parked_at, resume_with)
 }
 
 /// What `degraded` says when some event-log lines could not be read.
