@@ -69,6 +69,9 @@ fn every_verbs_json_validates_against_its_schema() {
     check("explain", &["j1"]);
     check("releases", &[]);
     check("doctor", &[]);
+    check("park", &["j1"]);
+    check("status", &["j1"]);
+    check("resume", &["j1"]);
     check("kill", &["j1"]);
     check("prune", &[]);
     let wf = sb.project.join("wf.yaml");
