@@ -19,6 +19,8 @@ const VERBS: &[&str] = &[
     "ls",
     "top",
     "kill",
+    "park",
+    "resume",
     "capture",
     "explain",
     "logs",
