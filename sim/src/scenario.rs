@@ -66,6 +66,10 @@ pub struct Startup {
     /// Wait this long before drawing anything.
     #[serde(default)]
     pub delay_ms: u64,
+    /// Hand every key to the program this long after it arrived, as a CLI starved of CPU
+    /// does: keys pressed again before the redraw pile up (fake-claude).
+    #[serde(default)]
+    pub key_lag_ms: u64,
     /// Show the workspace trust dialog even when the folder is already trusted.
     #[serde(default)]
     pub trust_dialog: bool,

@@ -41,6 +41,10 @@ const UNMOVED: Duration = Duration::from_secs(1);
 const PASTE_SHOWN: Duration = Duration::from_secs(1);
 /// Pause between two looks at the input line while a paste is being taken in.
 const PASTE_POLL: Duration = Duration::from_millis(2);
+/// How long keys may take to change the screen before they are taken for lost.
+const KEY_EFFECT: Duration = Duration::from_secs(5);
+/// How many clearing rounds in a row may leave the screen unchanged before umbel gives up.
+const IGNORED_ROUNDS: u32 = 3;
 /// How many Ctrl-U + Backspace rounds may empty a leftover input line (one line each).
 const CLEAR_ROUNDS: usize = 200;
 /// The bracketed-paste end marker: a prompt holding it would end the paste early.
@@ -366,21 +370,41 @@ fn refuse_modal(worker: &Worker, screen: &str) -> Result<()> {
 /// CLIs' Ctrl-U deletes only the last line, so it is Ctrl-U then Backspace (joining the line
 /// above), until the composer shows empty.
 fn clear_input(ctx: &Ctx, worker: &Worker, mut screen: String) -> Result<()> {
+    let mut ignored = 0;
     for _ in 0..CLEAR_ROUNDS {
         if !worker.provider().pending_input(&screen) {
             return Ok(());
         }
         ctx.tmux.send_keys(worker.session(), &["C-u", "BSpace"])?;
-        screen = ctx.tmux.capture(worker.session(), false)?;
+        let now = redrawn(ctx, worker, &screen)?;
+        ignored = if now == screen { ignored + 1 } else { 0 };
+        screen = now;
+        if ignored == IGNORED_ROUNDS {
+            break;
+        }
     }
     Err(Error::NotSubmitted {
         name: worker.name.to_string(),
         detail: format!(
-            "its input line still held text after {CLEAR_ROUNDS} rounds of Ctrl-U and Backspace; clear it in `umbel attach {}`",
+            "its input line still held text after Ctrl-U and Backspace; clear it in `umbel attach {}`",
             worker.name
         ),
         screen: Some(screen),
     })
+}
+
+/// The screen once it differs from `before` — keys pressed on it took effect — or as it is
+/// after [`KEY_EFFECT`] (they were lost). Pressing again before the CLI redrew would queue
+/// keys that land on whatever comes next: the prompt about to be pasted.
+fn redrawn(ctx: &Ctx, worker: &Worker, before: &str) -> Result<String> {
+    let deadline = Instant::now() + KEY_EFFECT;
+    loop {
+        std::thread::sleep(PASTE_POLL);
+        let now = ctx.tmux.capture(worker.session(), false)?;
+        if now != before || Instant::now() >= deadline || ctx.cancelled() {
+            return Ok(now);
+        }
+    }
 }
 
 fn busy(worker: &Worker, detail: &str) -> Error {
