@@ -19,16 +19,7 @@ use schemars::generate::SchemaSettings;
 use serde::Serialize;
 use serde_json::Value;
 
-/// `send`: the event-log position to pass to `wait --since`.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Sent {
-    /// The position just before the prompt's turn; `wait --since` it.
-    pub position: usize,
-    /// The Enters pressed until the CLI's submit hook confirmed the prompt (1 unless the CLI
-    /// took one as something else; at most 4). Local workers.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub enters: Option<u32>,
-}
+pub use crate::core::send_verdict::Sent;
 
 /// `kill`: the workers stopped (or removed, with `--purge`).
 #[derive(Debug, Clone, Serialize, JsonSchema)]

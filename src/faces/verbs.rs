@@ -26,16 +26,13 @@ pub fn spawn(ctx: &Ctx, args: &SpawnArgs, json: bool) -> Result<u8> {
     Ok(0)
 }
 
-/// `send`: the position to `wait --since` (JSON: and the Enters it took).
+/// `send`: the position to `wait --since` (JSON: the whole verdict).
 pub fn send(ctx: &Ctx, args: &SendArgs, prompt: &[u8], json: bool) -> Result<u8> {
     let worker = Worker::load(ctx, &args.name)?;
     let queue = args.queue_limit()?;
     let sent = turn::submit_queued(ctx, &worker, prompt, &args.guard, queue)?;
     if json {
-        out_json(&super::json_schema::Sent {
-            position: sent.position,
-            enters: Some(sent.enters),
-        })
+        out_json(&sent)
     } else {
         outln(&sent.position.to_string())
     }

@@ -38,6 +38,7 @@ mod releases;
 mod remote;
 mod secrets;
 mod self_turns;
+mod send_verdict;
 mod snapshots;
 mod startup;
 mod tiers;

@@ -71,7 +71,8 @@ each_tier!(
     interrupt_ends_a_running_turn_and_the_next_send_works,
     a_pane_left_in_copy_mode_takes_the_prompt_once,
     three_queued_sends_to_a_busy_worker_are_three_turns_in_order,
-    a_256_kib_prompt_arrives_whole_once;
+    a_256_kib_prompt_arrives_whole_once,
+    send_json_carries_the_verdict;
     codex: a_hostile_codex_config_is_kept_and_the_worker_answers;
     gemini: a_commented_gemini_settings_file_is_kept_and_the_worker_answers,
     esc_after_streamed_text_is_interrupted_and_read_has_no_answer,
@@ -93,6 +94,36 @@ fn turn(sb: &Sandbox, name: &str, prompt: &str) -> (Option<i32>, Value) {
         ])
         .run();
     (out.status.code(), out.json())
+}
+
+/// `send --json` says the prompt was submitted and which of the CLI's own hooks proved it.
+fn send_json_carries_the_verdict(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    sb.spawn_playing(
+        "v",
+        json!({ "turns": [{ "reply": "Proved." }] }),
+        &["--provider", provider],
+    );
+    let sent = sb
+        .umbel(["send", "v", "prove it", "--json"])
+        .success()
+        .json();
+    let hook = if provider == "gemini" {
+        "BeforeAgent"
+    } else {
+        "UserPromptSubmit"
+    };
+    assert_eq!(sent["submitted"], true, "{sent}");
+    assert_eq!(sent["confirmedBy"], hook, "{sent}");
+    assert!(
+        (1..=4).contains(&sent["enters"].as_u64().unwrap_or(0)),
+        "{sent}"
+    );
+    assert_eq!(sent["queuedMs"], 0, "{sent}");
+    let since = sent["position"].to_string();
+    sb.umbel(["wait", "v", "--since", &since, "--timeout", "90s"])
+        .success();
+    assert_eq!(read(&sb, &["v"]), "Proved.\n");
 }
 
 fn read(sb: &Sandbox, args: &[&str]) -> String {

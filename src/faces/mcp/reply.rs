@@ -6,6 +6,7 @@
 use crate::core::errors::Error;
 use crate::core::meta::Meta;
 use crate::core::outcome::{Outcome, OutcomeKind};
+use crate::core::send_verdict::Sent;
 use crate::core::status::WorkerStatus;
 use crate::faces::error_json::ErrorReply;
 use crate::operations::kill::Killed;
@@ -67,11 +68,17 @@ pub fn spawned(meta: &Meta) -> CallToolResult {
     }
 }
 
-/// `umbel_send`: the position to wait from.
-pub fn sent(name: &str, position: usize) -> CallToolResult {
-    let text =
-        format!("sent to `{name}` at position {position}; now umbel_wait with since = {position}");
-    result(json!({ "position": position }), text, false)
+/// `umbel_send`: the verdict, with the position to wait from.
+pub fn sent(name: &str, sent: &Sent) -> CallToolResult {
+    let position = sent.position;
+    let text = format!(
+        "sent to `{name}` at position {position} (submitted, confirmed by {}); now umbel_wait with since = {position}",
+        sent.confirmed_by
+    );
+    match encode(sent) {
+        Ok(value) => result(value, text, false),
+        Err(failed) => failed,
+    }
 }
 
 /// `umbel_wait`: the outcome; an error result unless it is `stop`, whose one text line then

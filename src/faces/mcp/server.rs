@@ -119,6 +119,8 @@ impl UmbelServer {
     /// queue: true, a busy worker's prompt waits for the running turn to end instead). Returns
     /// {position}; it does NOT wait: follow with umbel_wait {name, since: position}. An optional
     /// guard {accept, schema, maxAttempts} is enforced by that wait (see umbel_help outcomes).
+    /// The result also says how the submit was proved (submitted, confirmedBy, enters,
+    /// queuedMs); a failed send says whether the text reached the composer and was cleared.
     #[tool(name = "umbel_send")]
     async fn send(
         &self,
@@ -138,7 +140,7 @@ impl UmbelServer {
                 let queue = args.queue_limit()?;
                 remote::anywhere::send(ctx, &args.name, &prompt, &args.guard, queue)
             },
-            |position| reply::sent(&name, position),
+            |sent| reply::sent(&name, &sent),
         )
         .await
     }
