@@ -146,7 +146,14 @@ fn unsend(
     let cleared = ctx
         .tmux
         .capture(worker.session(), false)
-        .and_then(|screen| clear_input(ctx, worker, screen));
+        .and_then(|screen| clear_input(ctx, worker, screen))
+        .or_else(|e| {
+            if input_empty_soon(ctx, worker) {
+                Ok(())
+            } else {
+                Err(e)
+            }
+        });
     if let Ok(Some(confirmed_by)) = confirmed(ctx, worker, position, watch, RETRY_FIRST) {
         return Ok(Sent {
             position,
@@ -160,6 +167,20 @@ fn unsend(
         Ok(()) => Composer::Cleared,
         Err(_) => Composer::Stuck,
     }))
+}
+
+/// Whether the input line shows empty within [`UNMOVED`]: clearing stops pressing keys at once
+/// on a signal, before the CLI redrew the last round.
+fn input_empty_soon(ctx: &Ctx, worker: &Worker) -> bool {
+    let deadline = Instant::now() + UNMOVED;
+    while Instant::now() < deadline {
+        match ctx.tmux.capture(worker.session(), false) {
+            Ok(screen) if !worker.provider().pending_input(&screen) => return true,
+            Ok(_) => sleep(PASTE_POLL.max(Duration::from_millis(20))),
+            Err(_) => return false,
+        }
+    }
+    false
 }
 
 /// Before an Enter: a signal (Ctrl-C, SIGTERM, a cancelled MCP call) stops the send while the
