@@ -12,7 +12,8 @@ use crate::core::fleet::TurnSpan;
 use crate::core::name::WorkerName;
 use crate::core::providers::str_field;
 use crate::core::status::{
-    ListedState, Unreadable, WorkerState, WorkerStatus, derive_state, screen_reason, turn_origin,
+    ListedState, Unreadable, WarmStatus, WorkerState, WorkerStatus, derive_state, screen_reason,
+    turn_origin,
 };
 use crate::core::wait::{ClassifiedEvent, Liveness, end};
 use std::collections::HashMap;
@@ -149,6 +150,10 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
         None => (None, None),
     };
     let (session_id, transcript) = own_ids(ctx, &worker, &events);
+    let warm = super::warm::waiting(ctx, &worker.name).map(|mark| WarmStatus {
+        ready_at: mark.ready_at,
+        expires_at: mark.expires_at(),
+    });
     let meta = worker.meta;
     WorkerStatus {
         name: meta.name,
@@ -176,6 +181,7 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
             meta.transcript_path
                 .map(|p| p.to_string_lossy().into_owned())
         }),
+        warm,
     }
 }
 
