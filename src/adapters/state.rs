@@ -17,7 +17,7 @@ use crate::core::events::{EventRecord, parse_log};
 use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
 use crate::core::outcome::ExitStatus;
-use crate::core::warm::{MARK_FILE, TAKEN_FILE};
+use crate::core::warm::{MARK_FILE, TAKEN_FILE, WarmMark, is_warm_name};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::{ErrorKind, Write};
@@ -318,6 +318,14 @@ impl StateRoot {
                 _ => Ok(()),
             },
         }
+    }
+
+    /// The marker of a warm worker still waiting for its `-p` (`-p --warm`); `None` for any
+    /// other worker, and once a `-p` took it.
+    pub fn warm_mark(&self, name: &WorkerName) -> Option<WarmMark> {
+        is_warm_name(name.as_str())
+            .then(|| self.read_json(name, MARK_FILE))
+            .flatten()
     }
 
     /// Takes the warm marker (`warm.json`, renamed to `warm.taken`): `true` for the one caller

@@ -151,7 +151,7 @@ fn warm_workers(ctx: &Ctx) -> Option<Check> {
         .list()
         .ok()?
         .into_iter()
-        .filter_map(|name| Some((super::warm::waiting(ctx, &name)?, name)))
+        .filter_map(|name| Some((ctx.state.warm_mark(&name)?, name)))
         .collect();
     if marks.is_empty() {
         return None;

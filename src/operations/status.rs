@@ -150,7 +150,7 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
         None => (None, None),
     };
     let (session_id, transcript) = own_ids(ctx, &worker, &events);
-    let warm = super::warm::waiting(ctx, &worker.name).map(|mark| WarmStatus {
+    let warm = ctx.state.warm_mark(&worker.name).map(|mark| WarmStatus {
         ready_at: mark.ready_at,
         expires_at: mark.expires_at(),
     });

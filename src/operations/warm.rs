@@ -21,7 +21,7 @@ use crate::core::args::SpawnArgs;
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
 use crate::core::wait::Liveness;
-use crate::core::warm::{EXPIRE_VERB, MARK_FILE, TAKEN_FILE, WarmMark, is_warm_name, worker_name};
+use crate::core::warm::{EXPIRE_VERB, MARK_FILE, TAKEN_FILE, WarmMark, worker_name};
 use crate::core::worker_env::shell_quote;
 use std::path::Path;
 use std::time::Duration;
@@ -158,20 +158,16 @@ pub fn expire(ctx: &Ctx, name: &WorkerName, token: &str, at: u64) -> Result<()> 
     Ok(())
 }
 
-/// The marker of a warm worker still waiting for its `-p` (`None` for any other worker).
-pub fn waiting(ctx: &Ctx, name: &WorkerName) -> Option<WarmMark> {
-    is_warm_name(name.as_str())
-        .then(|| ctx.state.read_json(name, MARK_FILE))
-        .flatten()
-}
-
 /// Ends the warm workers whose time is up though their timer did not end them (`prune`): the
 /// names ended.
 pub fn end_overdue(ctx: &Ctx) -> Result<Vec<String>> {
     let now = now_ms();
     let mut ended = Vec::new();
     for name in ctx.state.list()? {
-        let overdue = waiting(ctx, &name).is_some_and(|m| m.left_ms(now) == 0);
+        let overdue = ctx
+            .state
+            .warm_mark(&name)
+            .is_some_and(|m| m.left_ms(now) == 0);
         if !overdue || !ctx.state.take_warm(&name) {
             continue;
         }

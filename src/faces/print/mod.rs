@@ -57,10 +57,6 @@ pub struct PrintArgs {
     /// Give up after this long (default 30m); exit 124.
     #[arg(long, value_name = "DURATION")]
     pub timeout: Option<String>,
-    #[command(flatten)]
-    pub spawn: SpawnArgs,
-    #[command(flatten)]
-    pub guard: GuardArgs,
     /// Leave one worker started and ready in the background for the next `-p` with the same
     /// provider, folder, model, flags and environment, and take the one an earlier `-p --warm`
     /// left (a fresh conversation all the same). Also `UMBEL_WARM=1`. See docs/print-mode.md.
@@ -70,6 +66,10 @@ pub struct PrintArgs {
     /// `UMBEL_WARM_TTL`).
     #[arg(long, value_name = "DURATION")]
     pub warm_ttl: Option<String>,
+    #[command(flatten)]
+    pub spawn: SpawnArgs,
+    #[command(flatten)]
+    pub guard: GuardArgs,
     /// `--provider` was on the command line (not its default): a reused worker must match it.
     #[arg(skip)]
     pub provider_given: bool,
