@@ -66,7 +66,7 @@ fn a_second_warm_print_takes_the_worker_the_first_left(provider: &str) {
         .stdout_has("warm ")
         .stdout_has(" left")
         .success();
-    sb.cmd("doctor").stdout_has(&format!("{name} (")).run();
+    sb.cmd("doctor").stdout_has(format!("{name} (")).run();
 
     let second = warm_print(&sb, provider, "two").success().stdout();
     assert_eq!(session_of(&second), warm_session, "not the warm worker");

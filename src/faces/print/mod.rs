@@ -143,9 +143,20 @@ pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec
     // The answer reaches its reader before the teardown, which umbel still waits for: it never
     // exits leaving its worker.
     release_stdout();
-    // Warm: a detached refill ends the worker and starts the next one; this process exits.
+    tear_down(ctx, &args, leftover, warm);
+    code
+}
+
+/// Ends the worker `-p` created, once its answer is out — or, warm, hands it to a detached
+/// refill that ends it and starts the next warm worker, so this process exits at once.
+fn tear_down(
+    ctx: &Ctx,
+    args: &PrintArgs,
+    leftover: Option<Worker>,
+    warm: Option<std::time::Duration>,
+) {
     let handed = match (&leftover, warm) {
-        (Some(worker), Some(ttl)) => warm::hand_over(&args, worker, ttl),
+        (Some(worker), Some(ttl)) => warm::hand_over(args, worker, ttl),
         _ => false,
     };
     if let Some(worker) = leftover.filter(|_| !handed) {
@@ -154,7 +165,6 @@ pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec
         }
         timing::mark("worker removed");
     }
-    code
 }
 
 /// Whether the output is streamed while the turn runs: `stream-json`, and codex's JSON, which
