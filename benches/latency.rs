@@ -106,6 +106,7 @@ fn main() {
             &sb, provider, fake_bin, print_args, PRINT_RUNS,
         ));
         rows.extend(perf::idle_cpu(&sb, provider));
+        rows.push(perf::warm_print(&sb, provider, fake_bin, print_args));
     }
     if only.is_empty() || only.iter().any(|o| o == "read") {
         rows.extend(perf::read_100mb(&Sandbox::new()));

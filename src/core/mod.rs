@@ -33,5 +33,6 @@ pub mod turns;
 pub mod until;
 pub mod usage_tally;
 pub mod wait;
+pub mod warm;
 pub mod worker_env;
 pub mod workflow;

@@ -119,6 +119,20 @@ pub struct WorkerStatus {
     pub session_id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub transcript_path: Option<String>,
+    /// A warm worker (`-p --warm`) waiting for the next `-p` of its launch; absent for every
+    /// other worker, and once a `-p` took it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warm: Option<WarmStatus>,
+}
+
+/// How long a warm worker still waits for its `-p`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WarmStatus {
+    /// When it was ready (ms since the epoch).
+    pub ready_at: u64,
+    /// When it ends itself unless a `-p` takes it first (ms since the epoch).
+    pub expires_at: u64,
 }
 
 impl WorkerStatus {
@@ -145,6 +159,7 @@ impl WorkerStatus {
             exit: None,
             session_id: String::new(),
             transcript_path: None,
+            warm: None,
         }
     }
 }

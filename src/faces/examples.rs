@@ -13,6 +13,7 @@ Examples:
   umbel kill w1                                 stop it (keeps a tombstone; --purge removes it)
   umbel run pipeline.yaml                       run a workflow (--check validates only)
   umbel -p \"Rate it\" --schema verdict.json      answer must validate; retried with feedback
+  umbel -p \"Say hi\" --warm                      leave a worker ready for the next -p --warm
   umbel send w1 \"Fix it\" --accept \"cargo test\"  the next wait retries until the check passes
 
 Wait outcomes (exit codes): stop 0, rejected 121, provider-error 122, idle 123, timeout 124,
@@ -24,6 +25,8 @@ Environment:
   UMBEL_CLAUDE_BIN   the claude binary (default: `claude` on PATH); also UMBEL_CODEX_BIN,
                      UMBEL_GEMINI_BIN
   UMBEL_PROGRESS     progress on stderr: live, plain or off (default: live on a terminal)
+  UMBEL_WARM         1: every unnamed -p is --warm; UMBEL_WARM_TTL how long its worker waits
+                     (default: 10m)
   NO_COLOR           no colour in progress lines; TERM=dumb: plain lines, no colour
   TMUX_TMPDIR        where tmux puts its sockets (as for tmux itself)";
 

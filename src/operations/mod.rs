@@ -25,6 +25,7 @@ pub mod turn;
 pub mod turn_stats;
 pub mod turns;
 pub mod wait;
+pub mod warm;
 pub mod worker;
 pub mod worker_files;
 

@@ -12,7 +12,8 @@ use crate::core::fleet::TurnSpan;
 use crate::core::name::WorkerName;
 use crate::core::providers::str_field;
 use crate::core::status::{
-    ListedState, Unreadable, WorkerState, WorkerStatus, derive_state, screen_reason, turn_origin,
+    ListedState, Unreadable, WarmStatus, WorkerState, WorkerStatus, derive_state, screen_reason,
+    turn_origin,
 };
 use crate::core::wait::{ClassifiedEvent, Liveness, end};
 use std::collections::HashMap;
@@ -138,10 +139,7 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
         state = seen;
         input = reason.map(|r| (r, None));
     }
-    let exit = ctx.state.read_exit(&worker.name).or(match &liveness {
-        Liveness::Dead(status) => Some(status.clone()),
-        _ => ctx.state.read_dead(&worker.name).and_then(|d| d.exit),
-    });
+    let exit = exit_of(ctx, &worker.name, &liveness);
     let last_event_at = events.last().map(|e| (e.record.at_ns / 1_000_000) as u64);
     let turn = TurnSpan::of(&events);
     let (needs_input, pending_tool) = match input {
@@ -176,7 +174,28 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
             meta.transcript_path
                 .map(|p| p.to_string_lossy().into_owned())
         }),
+        warm: warm_of(ctx, &worker.name),
     }
+}
+
+/// How the worker's process ended: launch.sh's record, else tmux's, else the tombstone's.
+fn exit_of(
+    ctx: &Ctx,
+    name: &WorkerName,
+    liveness: &Liveness,
+) -> Option<crate::core::outcome::ExitStatus> {
+    ctx.state.read_exit(name).or(match liveness {
+        Liveness::Dead(status) => Some(status.clone()),
+        _ => ctx.state.read_dead(name).and_then(|d| d.exit),
+    })
+}
+
+/// The time a warm worker (`-p --warm`) still waits for its `-p`.
+fn warm_of(ctx: &Ctx, name: &WorkerName) -> Option<WarmStatus> {
+    ctx.state.warm_mark(name).map(|mark| WarmStatus {
+        ready_at: mark.ready_at,
+        expires_at: mark.expires_at(),
+    })
 }
 
 /// What `degraded` says when some event-log lines could not be read.

@@ -44,5 +44,6 @@ mod startup;
 mod tiers;
 mod top;
 mod top_pane;
+mod warm;
 mod window;
 mod workflow;

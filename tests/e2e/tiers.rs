@@ -72,7 +72,8 @@ each_tier!(
     a_pane_left_in_copy_mode_takes_the_prompt_once,
     three_queued_sends_to_a_busy_worker_are_three_turns_in_order,
     a_256_kib_prompt_arrives_whole_once,
-    send_json_carries_the_verdict;
+    send_json_carries_the_verdict,
+    a_second_warm_print_answers_on_the_warm_worker;
     codex: a_hostile_codex_config_is_kept_and_the_worker_answers;
     gemini: a_commented_gemini_settings_file_is_kept_and_the_worker_answers,
     esc_after_streamed_text_is_interrupted_and_read_has_no_answer,
@@ -374,6 +375,42 @@ fn print_mode_text_and_json(provider: &str, tier: Tier) {
         .stdout_has("The answer is 42.")
         .success();
     assert!(sb.worker_dirs().is_empty(), "-p leaves no worker");
+}
+
+/// Two `umbel -p --warm`: the second runs on the worker the first left (its CLI session id is
+/// the one `ls` listed for the warm worker) and answers as a cold `-p` does.
+fn a_second_warm_print_answers_on_the_warm_worker(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let scenario = sb.scenario("s", sim::reply("The answer is 42."));
+    let print = || {
+        let args = [
+            "-p",
+            "Say hello",
+            "--warm",
+            "-o",
+            "json",
+            "--provider",
+            provider,
+        ];
+        let out = sb.umbel(args).args(["--env", &scenario]).success();
+        assert!(
+            out.stdout().contains("The answer is 42."),
+            "{}",
+            out.stdout()
+        );
+        crate::warm::session_of(&out.stdout())
+    };
+    let first = print();
+    let warm = crate::warm::warm_worker(&sb, None);
+    let warm_session = warm["sessionId"].as_str().expect("session id").to_string();
+    assert_ne!(first, warm_session);
+    assert_eq!(
+        print(),
+        warm_session,
+        "the second -p did not run on the warm worker"
+    );
+    crate::warm::warm_worker(&sb, Some(&warm_session));
+    sb.cmd("kill --all --purge").success();
 }
 
 /// `printf 'x\ny\n' | umbel -p "Count the lines"` sends what the real print mode sends: the
