@@ -46,7 +46,9 @@ Examples:
   umbel wait w1                                 until the latest turn ends (exit 0 = stop)
   umbel wait w1 --since \"$pos\" --timeout 10m    the turn that `send` started
   umbel wait w1 --idle-timeout 2m --json        also end when nothing moved for 2 minutes
-  umbel wait w1 --schema verdict.json --max-attempts 5 --json | jq .structuredOutput";
+  umbel wait w1 --schema verdict.json --max-attempts 5 --json | jq .structuredOutput
+  umbel wait w1 w2 w3 --any                     the first of them to stop: prints `w2 stop`
+  umbel wait w1@4 w2@7 --all --json             every turn (each from its position), all outcomes";
 
 pub const READ: &str = "\
 Examples:
@@ -108,6 +110,13 @@ pub const LOGS: &str = "\
 Examples:
   umbel logs w1                                 every hook event so far
   umbel logs w1 -f                              and follow new ones (Ctrl-C stops)";
+
+pub const EVENTS: &str = "\
+Examples:
+  umbel events                                  every worker's state changes so far, oldest first
+  umbel events -f --since 10m                   the last ten minutes, then follow (Ctrl-C stops)
+  umbel events -f --json w1 w2                  two workers, as JSON Lines
+  umbel events -f --exec 'notify-send \"umbel: $UMBEL_WORKER\" \"$UMBEL_EVENT\"'   (docs/notifications.md)";
 
 pub const PRUNE: &str = "\
 Examples:
