@@ -45,10 +45,8 @@ pub const WAIT: &str = "\
 Examples:
   umbel wait w1                                 until the latest turn ends (exit 0 = stop)
   umbel wait w1 --since \"$pos\" --timeout 10m    the turn that `send` started
-  umbel wait w1 --idle-timeout 2m --json        also end when nothing moved for 2 minutes
   umbel wait w1 --schema verdict.json --max-attempts 5 --json | jq .structuredOutput
-  umbel wait w1 w2 w3 --any                     the first of them to stop: prints `w2 stop`
-  umbel wait w1@4 w2@7 --all --json             every turn (each from its position), all outcomes";
+  umbel wait w1@4 w2@7 w3 --any                 the first to end: `w2 stop` (--all: every one)";
 
 pub const READ: &str = "\
 Examples:
