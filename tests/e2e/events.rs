@@ -258,9 +258,14 @@ fn events_follow_prints_every_state_change_of_ten_workers_once_in_order() {
     let asked = w9.iter().find(|l| l["event"] == "needs-input").unwrap();
     assert_eq!(asked["reason"], "permission", "{asked}");
     assert_eq!(w9.last().unwrap()["event"], "killed", "{w9:#?}");
-    // Oldest first across the fleet.
-    let times: Vec<u64> = lines.iter().map(|l| l["at"].as_u64().unwrap()).collect();
-    assert!(times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
+    // Following, each worker's lines come in its own order (the fleet's as they are seen).
+    for name in &names {
+        let times: Vec<u64> = of_worker(&lines, name)
+            .iter()
+            .map(|l| l["at"].as_u64().unwrap())
+            .collect();
+        assert!(times.windows(2).all(|w| w[0] <= w[1]), "{name}: {times:?}");
+    }
     // The same history without -f, and only the workers named.
     let history = sb
         .umbel(["events", "--json", "w2", "w9"])
