@@ -226,6 +226,17 @@ impl StateRoot {
         Ok(names)
     }
 
+    /// Names of all worker folders, with a meta.json or not yet (a spawn in progress).
+    pub fn folders(&self) -> Result<Vec<WorkerName>> {
+        let dir = self.root.join("sessions");
+        let entries = fs::read_dir(&dir).map_err(|e| Error::io("cannot list", &dir, e))?;
+        Ok(entries
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .filter_map(|e| WorkerName::parse(&e.file_name().to_string_lossy()).ok())
+            .collect())
+    }
+
     /// The event log, parsed (empty when nothing fired yet; an unreadable line is one
     /// [`crate::core::events::UNREADABLE`] position).
     pub fn read_log(&self, name: &WorkerName) -> Result<Vec<EventRecord>> {

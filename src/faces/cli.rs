@@ -6,8 +6,9 @@ use super::output::report;
 use super::print::{self, PrintArgs, no_prompt};
 use super::verbs;
 use crate::core::args::{
-    ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, ExplainArgs, InterruptArgs, KillArgs, LogsArgs,
-    PruneArgs, ReadArgs, RunArgs, SendArgs, SpawnArgs, StatusArgs, TopArgs, WaitArgs,
+    ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, EventsArgs, ExplainArgs, InterruptArgs,
+    KillArgs, LogsArgs, PruneArgs, ReadArgs, RunArgs, SendArgs, SpawnArgs, StatusArgs, TopArgs,
+    WaitArgs,
 };
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
@@ -81,6 +82,11 @@ enum Command {
     /// Print a worker's event log (`-f` follows it).
     #[command(after_help = examples::LOGS)]
     Logs(WithJson<LogsArgs>),
+    /// Print every worker's state changes, one line each, oldest first (`-f` follows them,
+    /// `--exec` runs a command per event): spawned, ready, submitted, turn-ended, needs-input,
+    /// interrupted, dead, killed.
+    #[command(after_help = examples::EVENTS)]
+    Events(WithJson<EventsArgs>),
     /// Remove dead workers and tombstones.
     #[command(after_help = examples::PRUNE)]
     Prune(WithJson<PruneArgs>),
@@ -283,6 +289,8 @@ fn remote_target(cli: &Cli) -> Option<super::remote::Target<'_>> {
                 _ => Verb::SendStdin,
             },
         ),
+        // Several workers are waited on here, under one watch (local workers only).
+        Some(Command::Wait(c)) if c.args.is_many() => None,
         Some(Command::Wait(c)) => named(&c.args.name, Verb::Other),
         Some(Command::Read(c)) => named(&c.args.name, Verb::Other),
         Some(Command::Actions(c)) => named(&c.args.name, Verb::Other),
@@ -384,6 +392,7 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Spawn(c)) => c.json,
         Some(Command::Send(c)) => c.json,
         Some(Command::Wait(c)) => c.json,
+        Some(Command::Events(c)) => c.json,
         Some(Command::Interrupt(c)) => c.json,
         Some(Command::Read(c)) => c.json,
         Some(Command::Actions(c)) => c.json,
@@ -429,6 +438,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
         Some(Command::Kill(c)) => verbs::kill(ctx, &c.args, json),
         Some(Command::Capture(c)) => verbs::capture(ctx, &c.args, json),
         Some(Command::Logs(c)) => verbs::logs(ctx, &c.args, json),
+        Some(Command::Events(c)) => verbs::events(ctx, &c.args, json),
         Some(Command::Explain(c)) => verbs::explain(ctx, &c.args, json),
         Some(Command::Prune(c)) => verbs::prune(ctx, &c.args, json),
         Some(Command::Run(c)) => super::run::run(ctx, &c.args, json, c.quiet),

@@ -48,8 +48,8 @@ pub const WAIT: &str = "\
 Examples:
   umbel wait w1                                 until the latest turn ends (exit 0 = stop)
   umbel wait w1 --since \"$pos\" --timeout 10m    the turn that `send` started
-  umbel wait w1 --idle-timeout 2m --json        also end when nothing moved for 2 minutes
-  umbel wait w1 --schema verdict.json --max-attempts 5 --json | jq .structuredOutput";
+  umbel wait w1 --schema verdict.json --max-attempts 5 --json | jq .structuredOutput
+  umbel wait w1@4 w2@7 w3 --any                 the first to end: `w2 stop` (--all: every one)";
 
 pub const READ: &str = "\
 Examples:
@@ -111,6 +111,13 @@ pub const LOGS: &str = "\
 Examples:
   umbel logs w1                                 every hook event so far
   umbel logs w1 -f                              and follow new ones (Ctrl-C stops)";
+
+pub const EVENTS: &str = "\
+Examples:
+  umbel events                                  every worker's state changes so far, oldest first
+  umbel events -f --since 10m                   the last ten minutes, then follow (Ctrl-C stops)
+  umbel events -f --json w1 w2                  two workers, as JSON Lines
+  umbel events -f --exec 'notify-send \"umbel: $UMBEL_WORKER\" \"$UMBEL_EVENT\"'   (docs/notifications.md)";
 
 pub const PRUNE: &str = "\
 Examples:

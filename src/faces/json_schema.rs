@@ -123,6 +123,14 @@ pub enum StatusJson {
     All(Vec<WorkerStatus>),
 }
 
+/// `wait --json`: one worker's outcome, or with several (`--any`/`--all`) each one's.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum WaitJson {
+    One(Box<Outcome>),
+    Many(crate::operations::wait::many::ManyWaited),
+}
+
 /// `run --json`: the run record, or with `--check` the waves.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(untagged)]
@@ -171,7 +179,7 @@ type VerbRow = (&'static str, &'static str, fn() -> Value);
 const VERBS: &[VerbRow] = &[
     ("spawn", "The worker's meta.", schema_of::<Meta>),
     ("send", "The position to `wait --since`.", schema_of::<Sent>),
-    ("wait", "The outcome (the exit code says the same).", schema_of::<Outcome>),
+    ("wait", "The outcome (the exit code says the same); with several workers (`--any`, `--all`), the mode, the first worker to end (`--any`) and each ended worker's outcome.", schema_of::<WaitJson>),
     ("read", "The last answer; one turn with `--turn N`; an array of turns with `--all` or `--since-turn N`.", schema_of::<ReadJson>),
     ("actions", "The tools a turn ran.", schema_of::<TurnActions>),
     ("diff", "Two turns' answers and their differences.", schema_of::<TurnDiff>),
@@ -182,6 +190,7 @@ const VERBS: &[VerbRow] = &[
     ("capture", "The worker's screen.", schema_of::<Screen>),
     ("explain", "The evidence behind a worker's state (with `--screen`, a saved screen's reading) and what umbel would do next.", schema_of::<Explanation>),
     ("logs", "JSON Lines: one object per event-log line (`-f` keeps printing them).", schema_of::<LogLine>),
+    ("events", "JSON Lines: one object per state change of a worker, oldest first (`-f` keeps printing them; `--exec` gets the same object on stdin).", schema_of::<crate::core::fleet_events::FleetEvent>),
     ("prune", "What was removed, kept and skipped.", schema_of::<Pruned>),
     ("run", "The run record; with `--check`, the waves.", schema_of::<RunJson>),
     ("doctor", "Every check, and whether all passed.", schema_of::<DoctorReport>),
@@ -204,7 +213,7 @@ pub fn markdown() -> String {
          <!-- Generated from the structs umbel serialises (src/faces/json_schema.rs); a test \
          keeps this file up to date: `just docs` rewrites it. -->\n\n\
          Every verb below prints one JSON object (or array) on stdout with `--json`, on one \
-         line (`logs`: one object per line), and nothing else there; notes and progress go to \
+         line (`logs`, `events`: one object per line), and nothing else there; notes and progress go to \
          stderr. When the verb fails it \
          prints `{\"error\": …}` instead (last section) and exits with the error's code. The \
          MCP tools return the same objects as structured content (docs/mcp.md), with arrays \

@@ -6,6 +6,7 @@ pub mod attach;
 pub mod cli_release;
 pub mod context;
 pub mod doctor;
+pub mod events;
 pub mod explain;
 pub mod fleet;
 pub mod guard;

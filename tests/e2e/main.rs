@@ -10,6 +10,7 @@ mod conversation;
 mod delivery;
 mod dialogs;
 mod doctor;
+mod events;
 mod explain;
 mod faults;
 mod faults_checks;

@@ -22,6 +22,7 @@ const VERBS: &[&str] = &[
     "capture",
     "explain",
     "logs",
+    "events",
     "prune",
     "run",
     "doctor",

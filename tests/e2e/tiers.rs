@@ -28,8 +28,9 @@ fn world(tier: Tier) -> Sandbox {
 /// Scenarios after `codex:` (`gemini:`) are about that CLI alone (its own config files) and run
 /// only for it.
 macro_rules! each_tier {
-    ($($test:ident),* $(,)?; codex: $($cx:ident),* $(,)?; gemini: $($gm:ident),* $(,)?) => {
+    ($($test:ident),* $(,)?; codex: $($cx:ident),* $(,)?; gemini: $($gm:ident),* $(,)?; fleet: $($fl:ident),* $(,)?) => {
         mod fakes {
+            mod fleet { $( #[test] fn $fl() { super::super::$fl(super::super::Tier::Fake) } )* }
             mod claude { $( #[test] fn $test() { super::super::$test("claude", super::super::Tier::Fake) } )* }
             mod codex {
                 $( #[test] fn $test() { super::super::$test("codex", super::super::Tier::Fake) } )*
@@ -41,6 +42,7 @@ macro_rules! each_tier {
             }
         }
         mod real {
+            mod fleet { $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $fl() { super::super::$fl(super::super::Tier::Real) } )* }
             mod claude { $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $test() { super::super::$test("claude", super::super::Tier::Real) } )* }
             mod codex {
                 $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $test() { super::super::$test("codex", super::super::Tier::Real) } )*
@@ -76,8 +78,60 @@ each_tier!(
     a_second_warm_print_answers_on_the_warm_worker;
     codex: a_hostile_codex_config_is_kept_and_the_worker_answers;
     gemini: a_commented_gemini_settings_file_is_kept_and_the_worker_answers,
-    esc_after_streamed_text_is_interrupted_and_read_has_no_answer,
+    esc_after_streamed_text_is_interrupted_and_read_has_no_answer;
+    fleet: wait_any_over_one_worker_of_each_cli_returns_the_first_to_stop,
 );
+
+/// `wait --any` over a claude, a codex and a gemini worker: the one whose turn ends first (its
+/// answer comes without delay; the others' after seconds) is named, with `stop`; `--all` then
+/// waits for the other two.
+fn wait_any_over_one_worker_of_each_cli_returns_the_first_to_stop(tier: Tier) {
+    let sb = world(tier);
+    let scenario = json!({ "turns": [
+        { "match": "slowly", "reply": "slow done", "delay_ms": 6000 },
+        { "match": "quickly", "reply": "quick done" }
+    ] });
+    for provider in ["claude", "codex", "gemini"] {
+        sb.spawn_playing(provider, scenario.clone(), &["--provider", provider]);
+    }
+    let mut positions = Vec::new();
+    for (provider, prompt) in [
+        ("claude", "answer slowly"),
+        ("codex", "answer quickly"),
+        ("gemini", "answer slowly"),
+    ] {
+        let pos = sb.umbel(["send", provider, prompt]).success().line();
+        positions.push(format!("{provider}@{pos}"));
+    }
+    let any = sb
+        .umbel(
+            [
+                &["wait", "--any", "--timeout", "90s"],
+                &positions.iter().map(String::as_str).collect::<Vec<_>>()[..],
+            ]
+            .concat(),
+        )
+        .success();
+    assert_eq!(any.stdout(), "codex stop\n");
+    let all = sb
+        .umbel(
+            [
+                &["wait", "--all", "--json", "--timeout", "90s"],
+                &positions.iter().map(String::as_str).collect::<Vec<_>>()[..],
+            ]
+            .concat(),
+        )
+        .success()
+        .json();
+    let ended: Vec<&str> = all["outcomes"]
+        .as_array()
+        .expect("outcomes")
+        .iter()
+        .map(|o| o["outcome"].as_str().unwrap_or("?"))
+        .collect();
+    assert_eq!(ended, ["stop", "stop", "stop"], "{all}");
+    assert_eq!(read(&sb, &["gemini"]), "slow done\n");
+}
 
 /// `wait --since` the position `send` printed, as JSON.
 fn turn(sb: &Sandbox, name: &str, prompt: &str) -> (Option<i32>, Value) {

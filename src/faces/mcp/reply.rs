@@ -81,6 +81,29 @@ pub fn sent(name: &str, sent: &Sent) -> CallToolResult {
     }
 }
 
+/// `umbel_wait` over several workers: each ended worker's outcome; an error result unless the
+/// wait's outcome (`any`'s first, `all`'s worst) is `stop`.
+pub fn waited_many(waited: &crate::operations::wait::many::ManyWaited) -> CallToolResult {
+    let value = match encode(waited) {
+        Ok(value) => value,
+        Err(failed) => return failed,
+    };
+    let kind = waited.outcome();
+    let each: Vec<String> = waited
+        .outcomes
+        .iter()
+        .map(|o| format!("`{}` {}", o.name, o.outcome.outcome.as_str()))
+        .collect();
+    let text = format!(
+        "{} ({}, exit {}): {}. JSON: {value}",
+        kind.as_str(),
+        waited.mode,
+        kind.exit_code(),
+        each.join(", ")
+    );
+    result(value, text, kind != OutcomeKind::Stop)
+}
+
 /// `umbel_wait`: the outcome; an error result unless it is `stop`, whose one text line then
 /// holds everything a host model needs: the kind and reason, the exit code, the pending tool,
 /// what to do next, and the JSON.
