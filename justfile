@@ -62,7 +62,8 @@ ci: lint test
 
 # speed figures per provider (stop→wait latency, -p overhead), a 50-worker load run and the soak
 # (docs/reliability.md), `umbel top` with 100 workers, `run --check` on 1k and 10k steps;
-# `just bench codex load soak top check` runs only those parts
+# `just bench codex load soak top check events` runs only those parts (events: the event stream,
+# `wait --any` over 50 workers, idle `events -f` with 100)
 # `just bench real`: the same on the real CLIs (pinned releases, fake model server; only when named)
 [positional-arguments]
 bench *ARGS: setup

@@ -66,6 +66,10 @@ pub struct Startup {
     /// Wait this long before drawing anything.
     #[serde(default)]
     pub delay_ms: u64,
+    /// Hand every key to the program this long after it arrived, as a CLI starved of CPU
+    /// does: keys pressed again before the redraw pile up (fake-claude).
+    #[serde(default)]
+    pub key_lag_ms: u64,
     /// Show the workspace trust dialog even when the folder is already trusted.
     #[serde(default)]
     pub trust_dialog: bool,
@@ -78,6 +82,14 @@ pub struct Startup {
     /// others ignore it).
     #[serde(default)]
     pub swallow_enters: u32,
+    /// A swallowed Enter makes the CLI exit with this status instead (it dies mid-send, the
+    /// prompt typed; fake-codex).
+    #[serde(default)]
+    pub swallowed_enter_exits: Option<i32>,
+    /// The first swallowed Enter opens a dialog umbel does not know over the typed prompt, with
+    /// this question (as `unknown_dialog`; the prompt stays typed under it; fake-codex).
+    #[serde(default)]
+    pub swallowed_enter_dialog: Option<String>,
     /// Before the prompt, show a dialog umbel does not know: this question over `1. Yes` /
     /// `2. No` under each CLI's own cursor (`❯`, codex `›`, gemini `●` in a box). fake-claude
     /// goes on to the prompt on any answer; fake-codex and fake-gemini on "Yes" (else exit 1).

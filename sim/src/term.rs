@@ -25,6 +25,9 @@ pub enum Input {
 /// A terminal in raw mode; restored on drop.
 pub struct Terminal {
     saved: Option<Termios>,
+    /// How long input waits before it is handed out: a CLI starved of CPU on a loaded machine
+    /// reacts to keys late (scenario `startup.key_lag_ms`).
+    lag: Duration,
 }
 
 /// Fallback size when stdout is not a terminal: the fixtures' 120x40.
@@ -61,7 +64,10 @@ impl Terminal {
         let mut raw = saved.clone();
         raw.make_raw();
         tcsetattr(fd, OptionalActions::Now, &raw)?;
-        let term = Self { saved: Some(saved) };
+        let term = Self {
+            saved: Some(saved),
+            lag: Duration::ZERO,
+        };
         write_out(b"\x1b[?2004h\x1b[?25l")?;
         Ok(term)
     }
@@ -74,9 +80,20 @@ impl Terminal {
         }
     }
 
+    /// This terminal, handing out input `lag` after it arrived.
+    pub fn lagging(mut self, lag: Duration) -> Self {
+        self.lag = lag;
+        self
+    }
+
     /// Waits up to `timeout` (forever when `None`) for input and reads it.
     pub fn read(&mut self, timeout: Option<Duration>) -> io::Result<Input> {
-        read_stdin(timeout)
+        let input = read_stdin(timeout)?;
+        if self.lag.is_zero() || !matches!(input, Input::Bytes(_)) {
+            return Ok(input);
+        }
+        std::thread::sleep(self.lag);
+        Ok(input)
     }
 }
 

@@ -211,11 +211,27 @@ impl SendArgs {
 pub struct WaitArgs {
     /// The worker.
     pub name: String,
+    /// More workers, waited on together by one process: with `--any` the wait ends at the
+    /// first of them whose turn ends, with `--all` after the last. `NAME@POS` gives a worker
+    /// its own `--since` position.
+    #[arg(value_name = "NAME")]
+    #[serde(default)]
+    pub names: Vec<String>,
     /// Only consider events from this event-log position on (the number `send` printed).
     /// Default: the start of the latest turn.
     #[arg(long, value_name = "POS")]
     #[serde(default)]
     pub since: Option<usize>,
+    /// Several workers: end at the first turn to end; print which worker and its outcome and
+    /// exit with that outcome's code.
+    #[arg(long, conflicts_with = "all")]
+    #[serde(default)]
+    pub any: bool,
+    /// Several workers: end when every turn has ended; exit 0 only if each stopped, else with
+    /// the worst outcome's code (dead, provider-error, rejected, input, timeout, idle).
+    #[arg(long)]
+    #[serde(default)]
+    pub all: bool,
     /// When the turn counts as ended (the same fields as a workflow step's `wait`).
     #[command(flatten)]
     #[serde(flatten)]
@@ -229,6 +245,38 @@ pub struct WaitArgs {
     #[serde(flatten)]
     #[schemars(skip)]
     pub unknown: NoUnknownFields,
+}
+
+/// How a wait over several workers ends (`--any`, `--all`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaitMode {
+    /// At the first turn to end.
+    Any,
+    /// When every turn has ended.
+    All,
+}
+
+impl WaitArgs {
+    /// Every worker named, `name` first (`NAME` or `NAME@POS` each).
+    pub fn targets(&self) -> Vec<&str> {
+        std::iter::once(self.name.as_str())
+            .chain(self.names.iter().map(String::as_str))
+            .collect()
+    }
+
+    /// The mode asked for (`--any` or `--all`), if any.
+    pub fn wait_mode(&self) -> Option<WaitMode> {
+        match (self.any, self.all) {
+            (true, _) => Some(WaitMode::Any),
+            (_, true) => Some(WaitMode::All),
+            _ => None,
+        }
+    }
+
+    /// Whether this is a wait over several workers (a mode, or more than one name).
+    pub fn is_many(&self) -> bool {
+        self.wait_mode().is_some() || self.targets().len() > 1
+    }
 }
 
 /// When a turn counts as ended: `umbel wait`'s flags, and a workflow step's `wait`.
@@ -481,6 +529,38 @@ pub struct LogsArgs {
     #[arg(short, long)]
     #[serde(default)]
     pub follow: bool,
+}
+
+/// Every worker's state changes, one line each, oldest first (`umbel events`).
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct EventsArgs {
+    /// Only these workers (default: every worker, and, with `-f`, those spawned meanwhile).
+    #[arg(value_name = "NAME")]
+    #[serde(default)]
+    pub names: Vec<String>,
+    /// Keep printing events as they happen (until Ctrl-C); workers spawned meanwhile are
+    /// followed too.
+    #[arg(short, long)]
+    #[serde(default)]
+    pub follow: bool,
+    /// Only events from this time on: a duration ago (`10m`, `2h`) or a UTC time
+    /// (`2026-12-04T21:00:00Z`).
+    #[arg(long, value_name = "TIME")]
+    #[serde(default)]
+    pub since: Option<String>,
+    /// With `-f`: run this shell command once per event, the event's JSON on its stdin and
+    /// UMBEL_EVENT, UMBEL_WORKER, UMBEL_OUTCOME, UMBEL_REASON in its environment; one at a
+    /// time per worker, in order (a worker's events wait for its running command; past 16
+    /// waiting, more are skipped and reported), never holding up the stream (see
+    /// docs/notifications.md).
+    #[arg(long, value_name = "CMD", requires = "follow")]
+    #[serde(default)]
+    pub exec: Option<String>,
+    /// How long one `--exec` command may run before it is ended and reported (default 60s).
+    #[arg(long, value_name = "DURATION", requires = "exec")]
+    #[serde(default)]
+    pub exec_timeout: Option<String>,
 }
 
 /// Remove dead workers and tombstones (their folders and transcripts in them).

@@ -232,6 +232,14 @@ pub enum Error {
         detail: String,
     },
 
+    /// A `send` that failed, and what it left in the CLI's composer (`error` says why it
+    /// failed; its code, exit status and hint are that error's).
+    #[error("{}", send_failed(error, *composer))]
+    SendFailed {
+        error: Box<Error>,
+        composer: super::send_verdict::Composer,
+    },
+
     /// The CLI is a release older than the oldest umbel supports.
     #[error(
         "{provider} {version} is older than the oldest release umbel supports ({oldest}): upgrade with `{upgrade}`"
@@ -250,6 +258,15 @@ pub fn dead_next_step(name: &str) -> String {
     format!(
         "`umbel capture {name}` shows its last screen; to start it again: `umbel kill {name} --purge`, then `umbel spawn --name {name} …` (`umbel prune` removes every dead worker)"
     )
+}
+
+/// A failed send's message: why, then what it left in the composer (unless the error says so
+/// itself).
+fn send_failed(error: &Error, composer: super::send_verdict::Composer) -> String {
+    match error {
+        Error::NotDelivered { .. } => error.to_string(),
+        _ => format!("{error}; {}", composer.sentence()),
+    }
 }
 
 /// Why a provider's binary cannot be run.
@@ -348,6 +365,26 @@ impl Error {
         }
     }
 
+    /// This error, from a `send` that left the composer as `composer` says (an error already
+    /// saying so is kept as it is).
+    pub fn after_send(self, composer: super::send_verdict::Composer) -> Self {
+        match self {
+            Error::SendFailed { .. } => self,
+            error => Error::SendFailed {
+                error: Box::new(error),
+                composer,
+            },
+        }
+    }
+
+    /// The error a `send` failed with, under what it left in the composer.
+    pub fn unsent(&self) -> &Error {
+        match self {
+            Error::SendFailed { error, .. } => error,
+            other => other,
+        }
+    }
+
     /// Shorthand for an I/O error on a path.
     pub fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
@@ -365,6 +402,7 @@ impl Error {
     /// The last screen the error carries as evidence, if any.
     pub fn screen(&self) -> Option<&str> {
         match self {
+            Error::SendFailed { error, .. } => error.screen(),
             Error::StartupFailed { screen, .. }
             | Error::NotSubmitted { screen, .. }
             | Error::DialogOpen { screen, .. } => screen.as_deref(),
@@ -385,6 +423,7 @@ impl Error {
             | Error::StdinNotText { .. } => 2,
             Error::SignIn { .. } | Error::DialogOpen { .. } => 126,
             Error::Interrupted => 130,
+            Error::SendFailed { error, .. } => error.exit_code(),
             Error::HostUnreachable { .. } | Error::HostKey { .. } => 255,
             Error::Remote { exit, .. } | Error::NotDelivered { exit, .. } => *exit,
             _ => 1,

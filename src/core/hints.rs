@@ -16,6 +16,7 @@ impl Error {
     #[rustfmt::skip] // a table: one row per error kind, unwrapped
     pub(super) fn code_and_hint(&self) -> (&'static str, &'static str) {
         match self {
+            Error::SendFailed { error, .. } => error.code_and_hint(),
             Error::Usage { .. } => ("usage", "check the arguments against `umbel <verb> --help` (over MCP: the tool's input schema, or umbel_help)"),
             Error::InvalidName { .. } => ("invalid_name", "name workers with lowercase letters, digits and `-`, starting with a letter or digit (at most 63 characters)"),
             Error::EnvUnset { .. } => ("env_unset", "export the variable before starting umbel, or pass it as `--env NAME=value`"),

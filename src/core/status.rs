@@ -129,6 +129,20 @@ pub struct WorkerStatus {
     /// (`umbel resume NAME`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resume_with: Option<String>,
+    /// A warm worker (`-p --warm`) waiting for the next `-p` of its launch; absent for every
+    /// other worker, and once a `-p` took it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warm: Option<WarmStatus>,
+}
+
+/// How long a warm worker still waits for its `-p`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WarmStatus {
+    /// When it was ready (ms since the epoch).
+    pub ready_at: u64,
+    /// When it ends itself unless a `-p` takes it first (ms since the epoch).
+    pub expires_at: u64,
 }
 
 impl WorkerStatus {
@@ -157,6 +171,7 @@ impl WorkerStatus {
             transcript_path: None,
             parked_at: None,
             resume_with: None,
+            warm: None,
         }
     }
 }

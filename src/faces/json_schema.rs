@@ -19,22 +19,7 @@ use schemars::generate::SchemaSettings;
 use serde::Serialize;
 use serde_json::Value;
 
-/// `send`: the event-log position to pass to `wait --since`.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Sent {
-    /// The position just before the prompt's turn; `wait --since` it.
-    pub position: usize,
-    /// The Enters pressed until the CLI's submit hook confirmed the prompt (1 unless the CLI
-    /// took one as something else; at most 4). Local workers.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub enters: Option<u32>,
-    /// `true` when the worker was parked and its CLI was started again first.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub resumed: Option<bool>,
-    /// How long that resume took, in milliseconds.
-    #[serde(rename = "resumeMs", skip_serializing_if = "Option::is_none")]
-    pub resume_ms: Option<u64>,
-}
+pub use crate::core::send_verdict::Sent;
 
 /// `kill`: the workers stopped (or removed, with `--purge`).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -139,6 +124,14 @@ pub enum StatusJson {
     All(Vec<WorkerStatus>),
 }
 
+/// `wait --json`: one worker's outcome, or with several (`--any`/`--all`) each one's.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum WaitJson {
+    One(Box<Outcome>),
+    Many(crate::operations::wait::many::ManyWaited),
+}
+
 /// `run --json`: the run record, or with `--check` the waves.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(untagged)]
@@ -187,7 +180,7 @@ type VerbRow = (&'static str, &'static str, fn() -> Value);
 const VERBS: &[VerbRow] = &[
     ("spawn", "The worker's meta.", schema_of::<Meta>),
     ("send", "The position to `wait --since`.", schema_of::<Sent>),
-    ("wait", "The outcome (the exit code says the same).", schema_of::<Outcome>),
+    ("wait", "The outcome (the exit code says the same); with several workers (`--any`, `--all`), the mode, the first worker to end (`--any`) and each ended worker's outcome.", schema_of::<WaitJson>),
     ("read", "The last answer; one turn with `--turn N`; an array of turns with `--all` or `--since-turn N`.", schema_of::<ReadJson>),
     ("actions", "The tools a turn ran.", schema_of::<TurnActions>),
     ("diff", "Two turns' answers and their differences.", schema_of::<TurnDiff>),
@@ -200,6 +193,7 @@ const VERBS: &[VerbRow] = &[
     ("capture", "The worker's screen.", schema_of::<Screen>),
     ("explain", "The evidence behind a worker's state (with `--screen`, a saved screen's reading) and what umbel would do next.", schema_of::<Explanation>),
     ("logs", "JSON Lines: one object per event-log line (`-f` keeps printing them).", schema_of::<LogLine>),
+    ("events", "JSON Lines: one object per state change of a worker, oldest first (`-f` keeps printing them; `--exec` gets the same object on stdin).", schema_of::<crate::core::fleet_events::FleetEvent>),
     ("prune", "What was removed, kept and skipped.", schema_of::<Pruned>),
     ("run", "The run record; with `--check`, the waves.", schema_of::<RunJson>),
     ("doctor", "Every check, and whether all passed.", schema_of::<DoctorReport>),
@@ -222,7 +216,7 @@ pub fn markdown() -> String {
          <!-- Generated from the structs umbel serialises (src/faces/json_schema.rs); a test \
          keeps this file up to date: `just docs` rewrites it. -->\n\n\
          Every verb below prints one JSON object (or array) on stdout with `--json`, on one \
-         line (`logs`: one object per line), and nothing else there; notes and progress go to \
+         line (`logs`, `events`: one object per line), and nothing else there; notes and progress go to \
          stderr. When the verb fails it \
          prints `{\"error\": …}` instead (last section) and exits with the error's code. The \
          MCP tools return the same objects as structured content (docs/mcp.md), with arrays \

@@ -11,7 +11,10 @@ pub fn print_one(s: &WorkerStatus) {
     let mut lines = vec![
         format!("name:      {}", s.name),
         format!("provider:  {}", s.provider),
-        format!("state:     {}", Shown::word(s)),
+        format!(
+            "state:     {}",
+            state_word(s, crate::adapters::host::now_ms())
+        ),
     ];
     if let Some(problem) = &s.problem {
         lines.push(format!("problem:   {problem}"));
@@ -70,7 +73,7 @@ pub fn print_table(list: &[WorkerStatus]) {
             }
             row.extend([
                 s.provider.clone(),
-                Shown::word(s).to_string(),
+                state_word(s, now),
                 age(s.created_at, now),
                 s.cwd.clone(),
             ]);
@@ -79,6 +82,19 @@ pub fn print_table(list: &[WorkerStatus]) {
         .collect();
     let header: Vec<String> = header.into_iter().map(String::from).collect();
     print_aligned(&header, &rows);
+}
+
+/// The state as a person reads it: `top`'s word, and for a warm worker still waiting for its
+/// `-p`, `warm` and the time it has left (`warm 9m 58s left`).
+pub fn state_word(s: &WorkerStatus, now: u64) -> String {
+    let word = Shown::word(s);
+    match &s.warm {
+        Some(warm) if word == "idle" => {
+            let left = std::time::Duration::from_secs(warm.expires_at.saturating_sub(now) / 1000);
+            format!("warm {} left", humantime::format_duration(left))
+        }
+        _ => word.to_string(),
+    }
 }
 
 /// How long ago `created_at` was (`-` when unknown), as the AGE column shows it.

@@ -138,6 +138,8 @@ pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
             })
             .collect(),
     };
+    // A warm worker whose time is up but whose timer did not end it (a restarted tmux server).
+    result.removed.extend(super::warm::end_overdue(ctx)?);
     for name in ctx.state.list()? {
         // Listed means meta.json exists, which a spawn writes only once it holds its lock: a
         // free lock here means that spawn is over.

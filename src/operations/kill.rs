@@ -122,6 +122,8 @@ fn stop(ctx: &Ctx, session: &str, pane: &Pane) -> Result<()> {
 /// tombstone that cannot be written (a read-only or full state root) does not undo the kill:
 /// it is returned as the problem to warn about.
 fn end(ctx: &Ctx, name: &WorkerName, session: &str, purge: bool) -> Result<Option<String>> {
+    // A warm worker being ended is no longer offered to a `-p`.
+    ctx.state.take_warm(name);
     let pane = ctx.tmux.pane(session)?;
     let screen = match pane.liveness {
         Liveness::Gone => None,

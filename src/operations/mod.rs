@@ -6,6 +6,7 @@ pub mod attach;
 pub mod cli_release;
 pub mod context;
 pub mod doctor;
+pub mod events;
 pub mod explain;
 pub mod fleet;
 pub mod guard;
@@ -26,6 +27,7 @@ pub mod turn;
 pub mod turn_stats;
 pub mod turns;
 pub mod wait;
+pub mod warm;
 pub mod worker;
 pub mod worker_files;
 

@@ -170,6 +170,13 @@ fn park_one(ctx: &Ctx, worker: &Worker) -> Result<bool> {
     if let Some(why) = why {
         return Err(refused(worker, why));
     }
+    if ctx.state.warm_mark(&worker.name).is_some() {
+        // It ends itself when its time is up; parked, the next `-p --warm` would pay a resume.
+        return Err(refused(
+            worker,
+            "is warm: it waits for the next `-p --warm` and ends itself when its time is up",
+        ));
+    }
     if ctx
         .state
         .read_json::<Launch>(&worker.name, LAUNCH_FILE)

@@ -73,6 +73,29 @@ pub fn spawn(ctx: &Ctx, args: &SpawnArgs) -> Result<Meta> {
     }
 }
 
+/// The warm `-p` key of a launch (`core::warm::key`): what `args` would start, after the same
+/// checks as a spawn (bad input is refused here too) — the provider, the resolved folder and
+/// binary, its release, the flags and the whole environment the worker would get. The worker's
+/// name, its startup bound and umbel's own clock play no part.
+pub fn launch_key(ctx: &Ctx, args: &SpawnArgs) -> Result<String> {
+    let plan = plan(ctx, args)?;
+    let launch = SpawnArgs {
+        name: None,
+        cwd: None,
+        startup_timeout: None,
+        ..args.clone()
+    };
+    Ok(crate::core::warm::key(&[
+        env!("CARGO_PKG_VERSION").to_string(),
+        format!("{launch:?}"),
+        format!("{:?}", plan.on_permission),
+        plan.cwd.to_string_lossy().into_owned(),
+        plan.bin.to_string_lossy().into_owned(),
+        format!("{:?}", plan.release),
+        format!("{:?}", plan.env),
+    ]))
+}
+
 fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
     let provider = args.provider.module();
     let on_permission = args.on_permission(OnPermission::Stop)?;

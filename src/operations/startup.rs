@@ -22,7 +22,13 @@ const POLL: Duration = Duration::from_millis(40);
 /// Between looks once the start hook fired and only the idle prompt is awaited: it is usually
 /// drawn a few milliseconds after the hook.
 const POLL_AFTER_HOOK: Duration = Duration::from_millis(3);
-const AFTER_KEYS: Duration = Duration::from_millis(200);
+/// How long keys pressed on a dialog may take to show their effect (the cursor moved, the dialog
+/// gone) before they are taken for lost and the screen is read afresh. The CLI redraws within
+/// milliseconds when idle, seconds when the machine is loaded: pressing again before it did
+/// would move a cursor twice (wrapping past the option) or confirm a stale choice.
+const KEY_EFFECT: Duration = Duration::from_secs(5);
+/// Pause between two looks at the screen while keys take effect.
+const KEY_EFFECT_POLL: Duration = Duration::from_millis(10);
 /// How often one dialog may be answered before umbel gives up on it.
 const MAX_PRESSES: u32 = 6;
 /// How long a dialog for a person must hold still before it is reported (a CLI may flash one
@@ -167,7 +173,11 @@ impl Startup<'_> {
     /// Presses a dialog's keys.
     fn answer(&mut self, what: &'static str, keys: &[&str], screen: &str) -> Result<Next> {
         self.idle_since = None;
+        let provider = self.meta.provider.module();
         press(self.ctx, self.name, &mut self.presses, what, keys, screen)?;
+        await_effect(self.ctx, self.name, screen, |now| {
+            still_asks(&provider.startup_screen(now), what, keys)
+        });
         Ok(Next::Again)
     }
 
@@ -222,8 +232,33 @@ fn press(
         return Err(failed(name, detail, Some(screen.to_string())));
     }
     ctx.tmux.send_keys(&name.tmux_session(), keys)?;
-    sleep(AFTER_KEYS);
     Ok(())
+}
+
+/// Waits until keys pressed on `before` took effect — the screen changed and no longer asks
+/// for the same keys (`still_asking`) — or [`KEY_EFFECT`] ran out (they were lost: the caller
+/// reads the screen afresh and may press again).
+fn await_effect(ctx: &Ctx, name: &WorkerName, before: &str, still_asking: impl Fn(&str) -> bool) {
+    let session = name.tmux_session();
+    let deadline = Instant::now() + KEY_EFFECT;
+    while Instant::now() < deadline && !ctx.cancelled() {
+        sleep(KEY_EFFECT_POLL);
+        match ctx.tmux.capture(&session, false) {
+            Ok(now) if now == before || still_asking(&now) => {}
+            _ => return,
+        }
+    }
+}
+
+/// Whether a screen still asks for the answer `keys` to the dialog `what`.
+fn still_asks(found: &StartupScreen, what: &str, keys: &[&str]) -> bool {
+    match found {
+        StartupScreen::Dialog { what: w, keys: k }
+        | StartupScreen::Consent {
+            what: w, keys: k, ..
+        } => *w == what && *k == keys,
+        _ => false,
+    }
 }
 
 /// Since when `screen` has been showing: the time kept in `slot` while the screen stays the

@@ -12,7 +12,8 @@ use crate::core::fleet::TurnSpan;
 use crate::core::name::WorkerName;
 use crate::core::providers::str_field;
 use crate::core::status::{
-    ListedState, Unreadable, WorkerState, WorkerStatus, derive_state, screen_reason, turn_origin,
+    ListedState, Unreadable, WarmStatus, WorkerState, WorkerStatus, derive_state, screen_reason,
+    turn_origin,
 };
 use crate::core::wait::{ClassifiedEvent, Liveness, end};
 use std::collections::HashMap;
@@ -140,10 +141,7 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
         input = reason.map(|r| (r, None));
     }
     let (parked_at, resume_with) = park_facts(ctx, &worker, &events, &mut state);
-    let exit = ctx.state.read_exit(&worker.name).or(match &liveness {
-        Liveness::Dead(status) => Some(status.clone()),
-        _ => ctx.state.read_dead(&worker.name).and_then(|d| d.exit),
-    });
+    let exit = exit_of(ctx, &worker.name, &liveness);
     let last_event_at = events.last().map(|e| (e.record.at_ns / 1_000_000) as u64);
     let turn = TurnSpan::of(&events);
     let (needs_input, pending_tool) = match input {
@@ -180,6 +178,7 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
         }),
         parked_at,
         resume_with,
+        warm: warm_of(ctx, &worker.name),
     }
 }
 
@@ -206,6 +205,26 @@ fn park_facts(
     let resume_with = (*state == WorkerState::Dead && super::park::resumable(ctx, worker).is_ok())
         .then(|| format!("umbel resume {}", worker.name));
     (parked_at, resume_with)
+}
+
+/// How the worker's process ended: launch.sh's record, else tmux's, else the tombstone's.
+fn exit_of(
+    ctx: &Ctx,
+    name: &WorkerName,
+    liveness: &Liveness,
+) -> Option<crate::core::outcome::ExitStatus> {
+    ctx.state.read_exit(name).or(match liveness {
+        Liveness::Dead(status) => Some(status.clone()),
+        _ => ctx.state.read_dead(name).and_then(|d| d.exit),
+    })
+}
+
+/// The time a warm worker (`-p --warm`) still waits for its `-p`.
+fn warm_of(ctx: &Ctx, name: &WorkerName) -> Option<WarmStatus> {
+    ctx.state.warm_mark(name).map(|mark| WarmStatus {
+        ready_at: mark.ready_at,
+        expires_at: mark.expires_at(),
+    })
 }
 
 /// What `degraded` says when some event-log lines could not be read.

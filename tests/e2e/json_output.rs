@@ -72,6 +72,15 @@ fn every_verbs_json_validates_against_its_schema() {
     check("park", &["j1"]);
     check("status", &["j1"]);
     check("resume", &["j1"]);
+    // events: JSON Lines, each valid; j1's park and resume among them.
+    let out = sb.cmd("events j1 --json").success();
+    let events: Vec<Value> = valid("events", &out);
+    for kind in ["spawned", "turn-ended", "parked", "resumed"] {
+        assert!(
+            events.iter().any(|e| e["event"] == kind),
+            "{kind}: {events:?}"
+        );
+    }
     check("kill", &["j1"]);
     check("prune", &[]);
     let wf = sb.project.join("wf.yaml");
@@ -93,6 +102,7 @@ fn every_verbs_json_validates_against_its_schema() {
         .collect();
     assert_eq!(positions, (0..lines.len() as u64).collect::<Vec<_>>());
     seen.push("logs");
+    seen.push("events");
 
     // attach prints JSON only when it cannot attach: here, without a terminal.
     let out = sb.cmd("attach j2 --json").run();

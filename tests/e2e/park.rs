@@ -68,3 +68,57 @@ fn resume_refuses_a_running_or_killed_worker() {
         .stderr_has("was ended by `umbel kill`")
         .status(1);
 }
+
+/// `umbel events` names a park and a resume: `parked` when the CLI was ended, `resumed` when
+/// the next send started it again (no `ready` in between: the resume is it), then the turn.
+#[test]
+fn events_show_a_park_and_the_resume_a_send_made() {
+    let sb = Sandbox::new();
+    sb.spawn("e", &[]);
+    sb.turn_outcome("e", "first", 0);
+    sb.umbel(["park", "e"]).stdout("parked e\n").success();
+    sb.turn_outcome("e", "second", 0);
+    let lines = sb.umbel(["events", "--json", "e"]).success().stdout();
+    let events: Vec<String> = lines
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("JSON line");
+            v["event"].as_str().unwrap_or("?").to_string()
+        })
+        .collect();
+    let parked = events.iter().position(|e| e == "parked");
+    let resumed = events.iter().position(|e| e == "resumed");
+    assert!(parked.is_some() && resumed.is_some(), "{events:?}");
+    assert_eq!(
+        &events[parked.unwrap()..],
+        ["parked", "resumed", "submitted", "turn-ended"],
+        "{events:?}"
+    );
+}
+
+/// A warm worker (`-p --warm`) is not parked: it ends itself when its time is up, and parked
+/// the next `-p --warm` would pay a resume. `--idle-for` passes it by, a name is refused; `ls`
+/// shows it warm next to a parked worker.
+#[test]
+fn a_warm_worker_is_not_parked_and_ls_shows_warm_and_parked_side_by_side() {
+    let sb = Sandbox::new();
+    sb.spawn("p", &[]);
+    sb.umbel(["-p", "hi", "--warm"]).success();
+    let warm = crate::warm::warm_worker(&sb, None);
+    let name = warm["name"].as_str().expect("name").to_string();
+    let parked = sb
+        .umbel(["park", "--idle-for", "0s", "--json"])
+        .success()
+        .json();
+    assert_eq!(parked["parked"], json!(["p"]), "{parked}");
+    sb.umbel(["park", &name]).stderr_has("is warm").status(1);
+    sb.cmd("ls")
+        .stdout_has("parked")
+        .stdout_has("warm ")
+        .success();
+    let ls = sb.ls();
+    let of = |n: &str| ls.iter().find(|w| w["name"] == n).cloned().expect(n);
+    assert_eq!(of("p")["state"], "parked", "{ls:?}");
+    assert!(of(&name)["warm"].is_object(), "{ls:?}");
+    assert_eq!(of(&name)["state"], "ready", "{ls:?}");
+}

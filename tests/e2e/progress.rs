@@ -9,7 +9,7 @@ use serde_json::json;
 fn slow(sb: &Sandbox) -> String {
     sb.scenario(
         "slow",
-        json!({ "turns": [ { "match": "slow", "reply": "done slowly", "delay_ms": 1500 } ] }),
+        json!({ "turns": [ { "match": "slow", "reply": "done slowly", "delay_ms": 3000 } ] }),
     )
 }
 

@@ -24,6 +24,7 @@ const VERBS: &[&str] = &[
     "capture",
     "explain",
     "logs",
+    "events",
     "prune",
     "run",
     "doctor",

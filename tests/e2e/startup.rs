@@ -34,6 +34,18 @@ fn a_forced_trust_dialog_is_answered(provider: &str) {
     sb.turn("t2", "hi").success();
 }
 
+/// A claude starved of CPU takes keys seconds late: umbel waits for each answer to show before
+/// it reads the dialog again, rather than pressing Down again on a screen that has not redrawn
+/// yet (six unanswered presses used to end the startup, and a second Down could move past the
+/// option or confirm a stale choice).
+#[test]
+fn a_trust_dialog_that_reacts_late_is_answered_once_per_step() {
+    let sb = Sandbox::new();
+    let script = json!({ "startup": { "trust_dialog": true, "key_lag_ms": 1500 } });
+    sb.spawn_playing("t3", script, &["--provider", "claude"]);
+    sb.turn("t3", "hi").success();
+}
+
 /// Gemini's yolo mode marks its composer ` *`, and 24-bit colour draws its frame with `▄▄▄`/`▀▀▀`:
 /// neither may keep umbel from seeing the idle prompt (the real 0.61.0 did, once).
 #[test]

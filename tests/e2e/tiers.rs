@@ -28,8 +28,9 @@ fn world(tier: Tier) -> Sandbox {
 /// Scenarios after `codex:` (`gemini:`) are about that CLI alone (its own config files) and run
 /// only for it.
 macro_rules! each_tier {
-    ($($test:ident),* $(,)?; codex: $($cx:ident),* $(,)?; gemini: $($gm:ident),* $(,)?) => {
+    ($($test:ident),* $(,)?; codex: $($cx:ident),* $(,)?; gemini: $($gm:ident),* $(,)?; fleet: $($fl:ident),* $(,)?) => {
         mod fakes {
+            mod fleet { $( #[test] fn $fl() { super::super::$fl(super::super::Tier::Fake) } )* }
             mod claude { $( #[test] fn $test() { super::super::$test("claude", super::super::Tier::Fake) } )* }
             mod codex {
                 $( #[test] fn $test() { super::super::$test("codex", super::super::Tier::Fake) } )*
@@ -41,6 +42,7 @@ macro_rules! each_tier {
             }
         }
         mod real {
+            mod fleet { $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $fl() { super::super::$fl(super::super::Tier::Real) } )* }
             mod claude { $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $test() { super::super::$test("claude", super::super::Tier::Real) } )* }
             mod codex {
                 $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $test() { super::super::$test("codex", super::super::Tier::Real) } )*
@@ -73,11 +75,65 @@ each_tier!(
     three_queued_sends_to_a_busy_worker_are_three_turns_in_order,
     a_256_kib_prompt_arrives_whole_once,
     park_then_a_send_resumes_the_same_conversation,
-    a_killed_tmux_server_then_resume_continues_the_conversation;
+    a_killed_tmux_server_then_resume_continues_the_conversation,
+    send_json_carries_the_verdict,
+    a_second_warm_print_answers_on_the_warm_worker;
     codex: a_hostile_codex_config_is_kept_and_the_worker_answers;
     gemini: a_commented_gemini_settings_file_is_kept_and_the_worker_answers,
-    esc_after_streamed_text_is_interrupted_and_read_has_no_answer,
+    esc_after_streamed_text_is_interrupted_and_read_has_no_answer;
+    fleet: wait_any_over_one_worker_of_each_cli_returns_the_first_to_stop,
 );
+
+/// `wait --any` over a claude, a codex and a gemini worker: the one whose turn ends first (its
+/// answer comes without delay; the others' after seconds) is named, with `stop`; `--all` then
+/// waits for the other two.
+fn wait_any_over_one_worker_of_each_cli_returns_the_first_to_stop(tier: Tier) {
+    let sb = world(tier);
+    let scenario = json!({ "turns": [
+        { "match": "slowly", "reply": "slow done", "delay_ms": 6000 },
+        { "match": "quickly", "reply": "quick done" }
+    ] });
+    for provider in ["claude", "codex", "gemini"] {
+        sb.spawn_playing(provider, scenario.clone(), &["--provider", provider]);
+    }
+    let mut positions = Vec::new();
+    for (provider, prompt) in [
+        ("claude", "answer slowly"),
+        ("codex", "answer quickly"),
+        ("gemini", "answer slowly"),
+    ] {
+        let pos = sb.umbel(["send", provider, prompt]).success().line();
+        positions.push(format!("{provider}@{pos}"));
+    }
+    let any = sb
+        .umbel(
+            [
+                &["wait", "--any", "--timeout", "90s"],
+                &positions.iter().map(String::as_str).collect::<Vec<_>>()[..],
+            ]
+            .concat(),
+        )
+        .success();
+    assert_eq!(any.stdout(), "codex stop\n");
+    let all = sb
+        .umbel(
+            [
+                &["wait", "--all", "--json", "--timeout", "90s"],
+                &positions.iter().map(String::as_str).collect::<Vec<_>>()[..],
+            ]
+            .concat(),
+        )
+        .success()
+        .json();
+    let ended: Vec<&str> = all["outcomes"]
+        .as_array()
+        .expect("outcomes")
+        .iter()
+        .map(|o| o["outcome"].as_str().unwrap_or("?"))
+        .collect();
+    assert_eq!(ended, ["stop", "stop", "stop"], "{all}");
+    assert_eq!(read(&sb, &["gemini"]), "slow done\n");
+}
 
 /// `wait --since` the position `send` printed, as JSON.
 fn turn(sb: &Sandbox, name: &str, prompt: &str) -> (Option<i32>, Value) {
@@ -95,6 +151,36 @@ fn turn(sb: &Sandbox, name: &str, prompt: &str) -> (Option<i32>, Value) {
         ])
         .run();
     (out.status.code(), out.json())
+}
+
+/// `send --json` says the prompt was submitted and which of the CLI's own hooks proved it.
+fn send_json_carries_the_verdict(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    sb.spawn_playing(
+        "v",
+        json!({ "turns": [{ "reply": "Proved." }] }),
+        &["--provider", provider],
+    );
+    let sent = sb
+        .umbel(["send", "v", "prove it", "--json"])
+        .success()
+        .json();
+    let hook = if provider == "gemini" {
+        "BeforeAgent"
+    } else {
+        "UserPromptSubmit"
+    };
+    assert_eq!(sent["submitted"], true, "{sent}");
+    assert_eq!(sent["confirmedBy"], hook, "{sent}");
+    assert!(
+        (1..=4).contains(&sent["enters"].as_u64().unwrap_or(0)),
+        "{sent}"
+    );
+    assert_eq!(sent["queuedMs"], 0, "{sent}");
+    let since = sent["position"].to_string();
+    sb.umbel(["wait", "v", "--since", &since, "--timeout", "90s"])
+        .success();
+    assert_eq!(read(&sb, &["v"]), "Proved.\n");
 }
 
 fn read(sb: &Sandbox, args: &[&str]) -> String {
@@ -345,6 +431,42 @@ fn print_mode_text_and_json(provider: &str, tier: Tier) {
         .stdout_has("The answer is 42.")
         .success();
     assert!(sb.worker_dirs().is_empty(), "-p leaves no worker");
+}
+
+/// Two `umbel -p --warm`: the second runs on the worker the first left (its CLI session id is
+/// the one `ls` listed for the warm worker) and answers as a cold `-p` does.
+fn a_second_warm_print_answers_on_the_warm_worker(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let scenario = sb.scenario("s", sim::reply("The answer is 42."));
+    let print = || {
+        let args = [
+            "-p",
+            "Say hello",
+            "--warm",
+            "-o",
+            "json",
+            "--provider",
+            provider,
+        ];
+        let out = sb.umbel(args).args(["--env", &scenario]).success();
+        assert!(
+            out.stdout().contains("The answer is 42."),
+            "{}",
+            out.stdout()
+        );
+        crate::warm::session_of(&out.stdout())
+    };
+    let first = print();
+    let warm = crate::warm::warm_worker(&sb, None);
+    let warm_session = warm["sessionId"].as_str().expect("session id").to_string();
+    assert_ne!(first, warm_session);
+    assert_eq!(
+        print(),
+        warm_session,
+        "the second -p did not run on the warm worker"
+    );
+    crate::warm::warm_worker(&sb, Some(&warm_session));
+    sb.cmd("kill --all --purge").success();
 }
 
 /// `printf 'x\ny\n' | umbel -p "Count the lines"` sends what the real print mode sends: the

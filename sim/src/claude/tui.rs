@@ -30,6 +30,7 @@ type App = Shell<Claude>;
 /// Runs the TUI and returns the exit status.
 pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
     let (delay, sign_in) = (scenario.startup.delay_ms, scenario.startup.sign_in);
+    let lag = Duration::from_millis(scenario.startup.key_lag_ms);
     let forced_trust = scenario.startup.trust_dialog;
     let sess = Session::open(opts, scenario, true)?;
     if gates::refuses_root(sess.mode) {
@@ -37,7 +38,7 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
         return Ok(1);
     }
     let settings = config::load_settings(&sess.paths.config_dir, opts.settings.as_deref())?;
-    let term = Terminal::enter().map_err(|e| e.to_string())?;
+    let term = Terminal::enter().map_err(|e| e.to_string())?.lagging(lag);
     let face = Claude {
         scroll: Scroll::default(),
         modal: None,

@@ -15,22 +15,22 @@ use crate::adapters::host::current_dir_or_error;
 use crate::core::args::{ActionsArgs, DiffArgs, GuardArgs, InterruptArgs, ReadArgs, WaitArgs};
 use crate::core::errors::Result;
 use crate::core::outcome::Outcome;
+use crate::core::send_verdict::Sent;
 use std::time::Duration;
 
 /// Sends `prompt` (its guardrails armed; paths in them relative to this process's folder),
 /// queued behind a running turn for at most `queue` when given;
-/// the event-log position it was sent at.
+/// the verdict (the event-log position it was sent at).
 pub fn send(
     ctx: &Ctx,
     name: &str,
     prompt: &[u8],
     guard: &GuardArgs,
     queue: Option<Duration>,
-) -> Result<usize> {
+) -> Result<Sent> {
     match find(ctx, name)? {
         Some(at) => verbs::send(ctx, &at, prompt, guard, queue, &current_dir_or_error()?),
-        None => turn::submit_queued(ctx, &Worker::load(ctx, name)?, prompt, guard, queue)
-            .map(|sent| sent.position),
+        None => turn::submit_queued(ctx, &Worker::load(ctx, name)?, prompt, guard, queue),
     }
 }
 

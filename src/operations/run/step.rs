@@ -31,7 +31,7 @@ impl From<Error> for StepFailure {
     fn from(e: Error) -> Self {
         StepFailure {
             outcome: None,
-            interrupted: matches!(e, Error::Interrupted),
+            interrupted: matches!(e.unsent(), Error::Interrupted),
             exit: e.exit_code(),
             message: e.to_string(),
         }
