@@ -46,15 +46,22 @@ pub fn parse_documents(text: &str) -> Vec<Value> {
 }
 
 /// The key paths of a document: `usage.input_tokens`, `modelUsage.*.costUSD` (maps keyed by a
-/// model, tool, subagent type or gemini role — which roles appear depends on its routing — are
-/// `*`), `item.type`; array elements are `[]`.
+/// model, tool, subagent type, gemini role — which roles appear depends on its routing — or qwen
+/// request source — its background memory agent, off in umbel's workers, is one — are `*`), `item.type`; array elements are `[]`.
 pub fn key_paths(value: &Value) -> BTreeSet<String> {
     let mut paths = BTreeSet::new();
     walk(value, "", &mut paths);
     paths
 }
 
-const NAME_KEYED: &[&str] = &["modelUsage", "models", "byName", "by_type", "roles"];
+const NAME_KEYED: &[&str] = &[
+    "modelUsage",
+    "models",
+    "byName",
+    "by_type",
+    "roles",
+    "bySource",
+];
 
 fn walk(value: &Value, prefix: &str, paths: &mut BTreeSet<String>) {
     match value {

@@ -264,7 +264,7 @@ impl ProviderModule for Qwen {
 
     fn record_tokens(&self) -> &'static [&'static str] {
         // `type` of the chat records read (the api_error telemetry is a `system` record).
-        &["\"assistant\"", "\"user\"", "\"qwen-code.api_error\""]
+        &["\"assistant\"", "\"user\"", "\"tool_result\"", "\"qwen-code.api_error\""]
     }
 
     fn opens_turn(&self, record: &Value) -> bool {
