@@ -31,11 +31,19 @@ pub fn send(out: &mut TcpStream, body: &Value, answer: &Answer) -> std::io::Resu
                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
     };
     http::sse_start(out)?;
-    http::sse(out, None, &chunk(json!({"role": "assistant", "content": ""}), Value::Null))?;
+    http::sse(
+        out,
+        None,
+        &chunk(json!({"role": "assistant", "content": ""}), Value::Null),
+    )?;
     let finish = if let Some(args) = answer.shell_args() {
         let call = json!({"index": 0, "id": format!("call_fake{:012}", next_id()), "type": "function",
                           "function": {"name": "run_shell_command", "arguments": args.to_string()}});
-        http::sse(out, None, &chunk(json!({"tool_calls": [call]}), Value::Null))?;
+        http::sse(
+            out,
+            None,
+            &chunk(json!({"tool_calls": [call]}), Value::Null),
+        )?;
         "tool_calls"
     } else {
         let turn = match answer {

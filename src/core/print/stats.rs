@@ -436,8 +436,13 @@ fn qwen(records: &[Value], stats: &mut TurnStats) {
                 }
             }
             Some("tool_result") => {
-                let status = record.pointer("/toolCallResult/status").and_then(Value::as_str);
-                for response in parts(record).iter().filter_map(|p| p.get("functionResponse")) {
+                let status = record
+                    .pointer("/toolCallResult/status")
+                    .and_then(Value::as_str);
+                for response in parts(record)
+                    .iter()
+                    .filter_map(|p| p.get("functionResponse"))
+                {
                     let id = str_field(response, "id");
                     if let Some(tool) = stats.tools.iter_mut().find(|t| Some(t.id.as_str()) == id) {
                         tool.output = response
@@ -452,10 +457,12 @@ fn qwen(records: &[Value], stats: &mut TurnStats) {
             Some("system") => {
                 let event = record.pointer("/systemPayload/uiEvent");
                 if event.and_then(|e| str_field(e, "event.name")) == Some("qwen-code.api_error") {
-                    stats.api_error_status =
-                        event.and_then(|e| e.get("status_code")).and_then(Value::as_u64);
-                    stats.api_error_type =
-                        event.and_then(|e| str_field(e, "error_type")).map(str::to_string);
+                    stats.api_error_status = event
+                        .and_then(|e| e.get("status_code"))
+                        .and_then(Value::as_u64);
+                    stats.api_error_type = event
+                        .and_then(|e| str_field(e, "error_type"))
+                        .map(str::to_string);
                 }
             }
             _ => {}

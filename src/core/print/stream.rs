@@ -119,16 +119,22 @@ impl StreamMapper {
             .map_or(&[][..], Vec::as_slice);
         let content: Vec<Value> = parts
             .iter()
-            .filter_map(|p| match (str_field(p, "text"), p.get("functionCall"), p.get("functionResponse")) {
-                (Some(text), _, _) if p.get("thought").is_none() => {
-                    Some(json!({ "type": "text", "text": text }))
-                }
-                (_, Some(call), _) => Some(json!({ "type": "tool_use", "id": call.get("id"),
+            .filter_map(|p| {
+                match (
+                    str_field(p, "text"),
+                    p.get("functionCall"),
+                    p.get("functionResponse"),
+                ) {
+                    (Some(text), _, _) if p.get("thought").is_none() => {
+                        Some(json!({ "type": "text", "text": text }))
+                    }
+                    (_, Some(call), _) => Some(json!({ "type": "tool_use", "id": call.get("id"),
                     "name": call.get("name"), "input": call.get("args") })),
-                (_, _, Some(response)) => Some(json!({ "type": "tool_result",
+                    (_, _, Some(response)) => Some(json!({ "type": "tool_result",
                     "tool_use_id": response.get("id"),
                     "content": response.pointer("/response/output") })),
-                _ => None,
+                    _ => None,
+                }
             })
             .collect();
         let role = match str_field(record, "type") {
@@ -139,9 +145,11 @@ impl StreamMapper {
         if content.is_empty() || !self.once(format!("{id}/{role}")) {
             return Vec::new();
         }
-        vec![json!({ "type": role, "uuid": id, "session_id": record.get("sessionId"),
+        vec![
+            json!({ "type": role, "uuid": id, "session_id": record.get("sessionId"),
             "parent_tool_use_id": null,
-            "message": { "role": role, "model": record.get("model"), "content": content } })]
+            "message": { "role": role, "model": record.get("model"), "content": content } }),
+        ]
     }
 
     fn codex(&mut self, record: &Value) -> Vec<Value> {

@@ -199,8 +199,14 @@ pub fn qwen(records: &[Value]) -> Vec<ToolAction> {
             .unwrap_or_default()
     };
     let mut results: HashMap<String, ActionStatus> = HashMap::new();
-    for record in records.iter().filter(|r| str_field(r, "type") == Some("tool_result")) {
-        let status = match record.pointer("/toolCallResult/status").and_then(Value::as_str) {
+    for record in records
+        .iter()
+        .filter(|r| str_field(r, "type") == Some("tool_result"))
+    {
+        let status = match record
+            .pointer("/toolCallResult/status")
+            .and_then(Value::as_str)
+        {
             Some("success") => ActionStatus::Ok,
             _ => ActionStatus::Error,
         };

@@ -203,7 +203,12 @@ impl ProviderModule for Qwen {
         args.extend(flags::args(Provider::Qwen, input.flags));
         args.extend(input.cli_args.iter().cloned());
         let links = user_dir(input.env)
-            .map(|user| LINKED.iter().map(|f| (home.join(f), user.join(f))).collect())
+            .map(|user| {
+                LINKED
+                    .iter()
+                    .map(|f| (home.join(f), user.join(f)))
+                    .collect()
+            })
             .unwrap_or_default();
         Ok(LaunchSpec {
             args,
@@ -264,7 +269,12 @@ impl ProviderModule for Qwen {
 
     fn record_tokens(&self) -> &'static [&'static str] {
         // `type` of the chat records read (the api_error telemetry is a `system` record).
-        &["\"assistant\"", "\"user\"", "\"tool_result\"", "\"qwen-code.api_error\""]
+        &[
+            "\"assistant\"",
+            "\"user\"",
+            "\"tool_result\"",
+            "\"qwen-code.api_error\"",
+        ]
     }
 
     fn opens_turn(&self, record: &Value) -> bool {

@@ -14,12 +14,22 @@ fn turns_fold_from_the_chat_record() {
     assert!(!turn_upto(1).ended, "prompt written, no answer yet");
     let plain = turn_upto(5);
     assert_eq!(plain.prompt.as_deref(), Some("run the tool please"));
-    assert_eq!(plain.answer.as_deref(), Some("Response to: run the tool please"));
+    assert_eq!(
+        plain.answer.as_deref(),
+        Some("Response to: run the tool please")
+    );
     assert_eq!(plain.output_tokens, Some(17));
     let mid = turn_upto(12);
-    assert_eq!(mid.answer, None, "a tool call and its result are not the answer");
+    assert_eq!(
+        mid.answer, None,
+        "a tool call and its result are not the answer"
+    );
     assert_eq!(turn_upto(14).answer.as_deref(), Some("It printed hi."));
-    assert_eq!(turn_upto(14).output_tokens, Some(34), "both responses of the turn");
+    assert_eq!(
+        turn_upto(14).output_tokens,
+        Some(34),
+        "both responses of the turn"
+    );
 }
 
 #[test]
@@ -77,7 +87,8 @@ fn hook_payloads_classify() {
     };
     // The model's request after a tool's result fires UserPromptSubmit with an empty prompt.
     assert_eq!(
-        class("UserPromptSubmit", &|p| p["prompt"] == "run the tool please"),
+        class("UserPromptSubmit", &|p| p["prompt"]
+            == "run the tool please"),
         EventClass::Submitted
     );
     assert_eq!(
@@ -150,7 +161,10 @@ fn the_launch_gives_a_private_home_with_umbels_hooks() {
     );
     assert_eq!(
         spec.env,
-        [("QWEN_HOME".to_string(), "/s/sessions/w1/qwen-home".to_string())]
+        [(
+            "QWEN_HOME".to_string(),
+            "/s/sessions/w1/qwen-home".to_string()
+        )]
     );
     let (path, text) = &spec.files[0];
     assert_eq!(path, Path::new("/s/sessions/w1/qwen-home/settings.json"));
@@ -180,7 +194,10 @@ fn doctor_reads_the_key_or_the_chosen_provider() {
         Qwen.sign_in(&env("OPENAI_API_KEY"), &[]),
         SignIn::Ready(_)
     ));
-    assert!(matches!(Qwen.sign_in(&env("HOME"), &[]), SignIn::Missing { .. }));
+    assert!(matches!(
+        Qwen.sign_in(&env("HOME"), &[]),
+        SignIn::Missing { .. }
+    ));
     let settings = vec![(
         std::path::PathBuf::from("/h/.qwen/settings.json"),
         r#"{"security": {"auth": {"selectedType": "openai"}}}"#.to_string(),

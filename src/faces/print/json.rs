@@ -64,7 +64,11 @@ pub fn qwen(done: &Done, duration_ms: u64) -> Vec<Value> {
         "slash_commands": null, "qwen_code_version": null, "agents": null,
     });
     let id = uuid::Uuid::new_v4().to_string();
-    let text = if done.ok() { done.printed() } else { done.error_message() };
+    let text = if done.ok() {
+        done.printed()
+    } else {
+        done.error_message()
+    };
     let assistant = json!({
         "type": "assistant", "uuid": id, "session_id": done.session_id, "parent_tool_use_id": null,
         "message": { "id": id, "type": "message", "role": "assistant", "model": model,
