@@ -74,6 +74,21 @@ pub fn qwen(done: &Done, duration_ms: u64) -> Vec<Value> {
         "message": { "id": id, "type": "message", "role": "assistant", "model": model,
                      "content": [{ "type": "text", "text": text }], "stop_reason": null, "usage": usage },
     });
+    // Each tool call is an assistant message of its own, as qwen prints it.
+    let calls: Vec<Value> = stats
+        .tools
+        .iter()
+        .map(|t| {
+            let id = uuid::Uuid::new_v4().to_string();
+            let call = json!({ "type": "tool_use", "id": t.id, "name": t.name, "input": t.input });
+            json!({
+                "type": "assistant", "uuid": id, "session_id": done.session_id,
+                "parent_tool_use_id": null,
+                "message": { "id": id, "type": "message", "role": "assistant", "model": model,
+                             "content": [call], "stop_reason": null, "usage": usage },
+            })
+        })
+        .collect();
     let denials: Vec<Value> = stats
         .tools
         .iter()
@@ -99,7 +114,10 @@ pub fn qwen(done: &Done, duration_ms: u64) -> Vec<Value> {
     }
     result["outcome"] = json!(done.outcome.outcome);
     add_outcome_fields(&mut result, done);
-    vec![init, assistant, result]
+    let mut messages = vec![init];
+    messages.extend(calls);
+    messages.extend([assistant, result]);
+    messages
 }
 
 /// The claude result object.
