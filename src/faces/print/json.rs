@@ -45,6 +45,24 @@ fn qwen_stats(done: &Done) -> Value {
     stats
 }
 
+/// Each tool call of the turn as an assistant message of its own, as qwen prints it.
+fn qwen_tool_messages(done: &Done, model: &Option<String>, usage: &Value) -> Vec<Value> {
+    done.stats
+        .tools
+        .iter()
+        .map(|t| {
+            let id = uuid::Uuid::new_v4().to_string();
+            let call = json!({ "type": "tool_use", "id": t.id, "name": t.name, "input": t.input });
+            json!({
+                "type": "assistant", "uuid": id, "session_id": done.session_id,
+                "parent_tool_use_id": null,
+                "message": { "id": id, "type": "message", "role": "assistant", "model": model,
+                             "content": [call], "stop_reason": null, "usage": usage },
+            })
+        })
+        .collect()
+}
+
 /// `qwen -p -o json`: one array of messages — `system`/`init`, the `assistant` message, and the
 /// `result` (on failure `error_during_execution` with an `error` object instead of `result` and
 /// `stats`). What only qwen knows (its tools, slash commands, agents, latencies) is null.
@@ -74,21 +92,7 @@ pub fn qwen(done: &Done, duration_ms: u64) -> Vec<Value> {
         "message": { "id": id, "type": "message", "role": "assistant", "model": model,
                      "content": [{ "type": "text", "text": text }], "stop_reason": null, "usage": usage },
     });
-    // Each tool call is an assistant message of its own, as qwen prints it.
-    let calls: Vec<Value> = stats
-        .tools
-        .iter()
-        .map(|t| {
-            let id = uuid::Uuid::new_v4().to_string();
-            let call = json!({ "type": "tool_use", "id": t.id, "name": t.name, "input": t.input });
-            json!({
-                "type": "assistant", "uuid": id, "session_id": done.session_id,
-                "parent_tool_use_id": null,
-                "message": { "id": id, "type": "message", "role": "assistant", "model": model,
-                             "content": [call], "stop_reason": null, "usage": usage },
-            })
-        })
-        .collect();
+    let calls = qwen_tool_messages(done, &model, &usage);
     let denials: Vec<Value> = stats
         .tools
         .iter()
