@@ -34,3 +34,4 @@ pub mod usage_tally;
 pub mod wait;
 pub mod worker_env;
 pub mod workflow;
+pub mod worktree;

@@ -123,6 +123,9 @@ pub fn spawn_argv(args: &SpawnArgs) -> (Vec<String>, Vec<(String, String)>) {
         flag("add-dir", Some(path(dir)));
     }
     flag("resume", args.resume.clone());
+    // `--worktree` alone (the default branch) is `--worktree=`, which clap reads the same.
+    flag("worktree", args.worktree.clone());
+    flag("base", args.base.clone());
     for (on, name) in [
         (args.unattended, "--unattended"),
         (args.r#continue, "--continue"),

@@ -119,6 +119,10 @@ pub struct WorkerStatus {
     pub session_id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub transcript_path: Option<String>,
+    /// Its own git worktree (`spawn --worktree`): branch, commits ahead of its base, files
+    /// with uncommitted changes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worktree: Option<super::worktree::WorktreeStatus>,
 }
 
 impl WorkerStatus {
@@ -145,6 +149,7 @@ impl WorkerStatus {
             exit: None,
             session_id: String::new(),
             transcript_path: None,
+            worktree: None,
         }
     }
 }
@@ -232,6 +237,7 @@ mod tests {
             ready_at: ready.then_some(2),
             umbel_version: "0".into(),
             cli_version: None,
+            worktree: None,
         }
     }
 

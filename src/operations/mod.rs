@@ -27,5 +27,6 @@ pub mod turns;
 pub mod wait;
 pub mod worker;
 pub mod worker_files;
+pub mod worktree;
 
 pub use context::Ctx;

@@ -149,6 +149,11 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
         None => (None, None),
     };
     let (session_id, transcript) = own_ids(ctx, &worker, &events);
+    let worktree = worker
+        .meta
+        .worktree
+        .as_ref()
+        .map(|wt| super::worktree::look(ctx, wt));
     let meta = worker.meta;
     WorkerStatus {
         name: meta.name,
@@ -176,6 +181,7 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
             meta.transcript_path
                 .map(|p| p.to_string_lossy().into_owned())
         }),
+        worktree,
     }
 }
 

@@ -45,3 +45,4 @@ mod top;
 mod top_pane;
 mod window;
 mod workflow;
+mod worktree;
