@@ -78,6 +78,7 @@ pub fn map_flag<E>(
 /// `spawn`'s command line for the host's umbel (`--json`, no `--host`), and the variables it
 /// reads by name: `(name on the worker, name in this umbel's environment)`. The values of
 /// `--env K=V` stay in the arguments, which travel inside the request, never on an argv.
+// long: one line per spawn flag, in `--help` order
 pub fn spawn_argv(args: &SpawnArgs) -> (Vec<String>, Vec<(String, String)>) {
     let mut argv = vec!["spawn".to_string(), "--json".to_string()];
     let mut by_name = Vec::new();

@@ -118,6 +118,7 @@ pub fn reads_screen(state: WorkerState) -> bool {
 }
 
 /// The status row of a worker, its screen (if read) taken into account.
+// long: one line per field of the row, each read where it lives
 pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerStatus {
     let Seen {
         worker,

@@ -117,6 +117,7 @@ fn title_line(view: &View) -> Line<'static> {
     Line::from(spans)
 }
 
+// long: the columns, then the table and its empty-fleet line
 fn draw_table(frame: &mut Frame, area: Rect, view: &mut View) {
     let visible = view.visible();
     let name_width = visible
@@ -147,22 +148,11 @@ fn draw_table(frame: &mut Frame, area: Rect, view: &mut View) {
         Constraint::Length(6),
         Constraint::Length(7),
     ]);
-    // A BRANCH column (branch, +commits ahead, ~files changed) once any worker has a worktree.
-    let branches = view.rows.iter().any(|r| r.status.worktree.is_some());
-    if branches {
-        let branch_width = visible
-            .iter()
-            .map(|r| {
-                r.status
-                    .worktree
-                    .as_ref()
-                    .map_or(1, |w| status_words(w).chars().count())
-            })
-            .max()
-            .unwrap_or(0)
-            .clamp(6, 28) as u16;
+    let branch_width = branch_column(view, &visible);
+    let branches = branch_width.is_some();
+    if let Some(width) = branch_width {
         titles.push("BRANCH");
-        widths.push(Constraint::Length(branch_width));
+        widths.push(Constraint::Length(width));
     }
     titles.push("DOING");
     widths.push(Constraint::Fill(1));
@@ -191,6 +181,25 @@ fn draw_table(frame: &mut Frame, area: Rect, view: &mut View) {
         };
         frame.render_widget(Paragraph::new(text), below_header);
     }
+}
+
+/// The BRANCH column's width (branch, +commits ahead, ~files changed), once any worker has a
+/// worktree.
+fn branch_column(view: &View, visible: &[&FleetRow]) -> Option<u16> {
+    if !view.rows.iter().any(|r| r.status.worktree.is_some()) {
+        return None;
+    }
+    let widest = visible
+        .iter()
+        .map(|r| {
+            r.status
+                .worktree
+                .as_ref()
+                .map_or(1, |w| status_words(w).chars().count())
+        })
+        .max()
+        .unwrap_or(0);
+    Some(widest.clamp(6, 28) as u16)
 }
 
 /// One worker's row; `columns` says whether the HOST and BRANCH columns are shown.
