@@ -123,6 +123,10 @@ pub struct WorkerStatus {
     /// other worker, and once a `-p` took it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warm: Option<WarmStatus>,
+    /// Its own git worktree (`spawn --worktree`): branch, commits ahead of its base, files
+    /// with uncommitted changes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worktree: Option<super::worktree::WorktreeStatus>,
 }
 
 /// How long a warm worker still waits for its `-p`.
@@ -160,6 +164,7 @@ impl WorkerStatus {
             session_id: String::new(),
             transcript_path: None,
             warm: None,
+            worktree: None,
         }
     }
 }
@@ -247,6 +252,7 @@ mod tests {
             ready_at: ready.then_some(2),
             umbel_version: "0".into(),
             cli_version: None,
+            worktree: None,
         }
     }
 

@@ -29,5 +29,6 @@ pub mod wait;
 pub mod warm;
 pub mod worker;
 pub mod worker_files;
+pub mod worktree;
 
 pub use context::Ctx;

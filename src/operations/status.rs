@@ -119,6 +119,7 @@ pub fn reads_screen(state: WorkerState) -> bool {
 }
 
 /// The status row of a worker, its screen (if read) taken into account.
+// long: one line per field of the row, each read where it lives
 pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerStatus {
     let Seen {
         worker,
@@ -147,6 +148,11 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
         None => (None, None),
     };
     let (session_id, transcript) = own_ids(ctx, &worker, &events);
+    let worktree = worker
+        .meta
+        .worktree
+        .as_ref()
+        .map(|wt| super::worktree::look(ctx, wt));
     let meta = worker.meta;
     WorkerStatus {
         name: meta.name,
@@ -175,6 +181,7 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
                 .map(|p| p.to_string_lossy().into_owned())
         }),
         warm: warm_of(ctx, &worker.name),
+        worktree,
     }
 }
 
