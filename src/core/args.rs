@@ -37,6 +37,18 @@ pub struct SpawnArgs {
     #[arg(long)]
     #[serde(default)]
     pub cwd: Option<PathBuf>,
+    /// Run the worker in a git worktree of its own, on a new branch (default `umbel/<name>`),
+    /// in `<repo>/.umbel/worktrees/<name>` (kept out of `git status` by `.git/info/exclude`);
+    /// `--cwd` names the repository (default: the current directory). Files listed in the
+    /// repository's `.worktreeinclude` are copied in. In YAML and JSON: `true` or the branch.
+    #[arg(long, value_name = "BRANCH", num_args = 0..=1, default_missing_value = "")]
+    #[serde(default, deserialize_with = "worktree_field")]
+    #[schemars(with = "Option<WorktreeField>")]
+    pub worktree: Option<String>,
+    /// The commit the worktree's branch starts from (default: the repository's HEAD).
+    #[arg(long, value_name = "REV", requires = "worktree")]
+    #[serde(default)]
+    pub base: Option<String>,
     /// Model to ask the CLI for.
     #[arg(short = 'm', long)]
     #[serde(default)]
@@ -109,6 +121,30 @@ pub struct SpawnArgs {
     #[arg(last = true, value_name = "CLI_ARGS", help_heading = CLI_FLAGS)]
     #[serde(default)]
     pub cli_args: Vec<String>,
+}
+
+/// `worktree:` as written in YAML or JSON: `true`, or the branch's name.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum WorktreeField {
+    /// `true`: a worktree on the default branch (`umbel/<name>`); `false`: none.
+    On(bool),
+    /// A worktree on this new branch.
+    Branch(String),
+}
+
+/// Reads [`WorktreeField`] into `SpawnArgs::worktree`: `Some("")` for the default branch.
+fn worktree_field<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(match Option::<WorktreeField>::deserialize(d)? {
+        None | Some(WorktreeField::On(false)) => None,
+        Some(WorktreeField::On(true)) => Some(String::new()),
+        Some(WorktreeField::Branch(branch)) if branch.trim().is_empty() => {
+            return Err(serde::de::Error::custom(
+                "`worktree` is `true` or a branch name, not an empty string",
+            ));
+        }
+        Some(WorktreeField::Branch(branch)) => Some(branch),
+    })
 }
 
 /// The `--help` heading of the flags passed through to the agent CLI.
@@ -389,6 +425,15 @@ pub struct DiffArgs {
     #[arg(long, value_name = "M")]
     #[serde(default)]
     pub to: Option<usize>,
+    /// The worker's changes in its worktree (`spawn --worktree`) against its base, as
+    /// `git diff`: commits and uncommitted edits, new files included.
+    #[arg(long, conflicts_with_all = ["from", "to"])]
+    #[serde(default)]
+    pub git: bool,
+    /// With `--git`: a summary per file (`git diff --stat`) instead of the patch.
+    #[arg(long, requires = "git")]
+    #[serde(default)]
+    pub stat: bool,
 }
 
 /// Hand this terminal to the worker's tmux pane (detach with the tmux prefix key, then `d`).
@@ -435,10 +480,16 @@ pub struct KillArgs {
     #[arg(long, conflicts_with = "name")]
     #[serde(default)]
     pub all: bool,
-    /// Also delete the worker's folder (no tombstone).
+    /// Also delete the worker's folder (no tombstone), and its worktree and branch when they
+    /// hold nothing unmerged (else both stay, and umbel says where and how to remove them).
     #[arg(long)]
     #[serde(default)]
     pub purge: bool,
+    /// With `--purge`: delete the worktree and its branch even with uncommitted changes or
+    /// unmerged commits (that work is lost).
+    #[arg(long, requires = "purge")]
+    #[serde(default)]
+    pub discard: bool,
 }
 
 /// End the CLI of idle workers and keep their conversations: the next prompt (`send`, `-p

@@ -116,6 +116,22 @@ pub enum Error {
     #[error("tmux {command} failed: {message}")]
     Tmux { command: String, message: String },
 
+    /// A git command failed (`spawn --worktree`, `diff --git`, `kill --purge`).
+    #[error("{command} failed: {message}")]
+    Git { command: String, message: String },
+
+    /// `spawn --worktree` in a folder that is not in a git repository.
+    #[error("`--worktree` needs a git repository, and {} is not in one: {detail}", path.display())]
+    NotARepo { path: PathBuf, detail: String },
+
+    /// `spawn --worktree` would make a branch that exists already.
+    #[error("branch `{branch}` exists already in {}; a worker's worktree gets a new branch", repo.display())]
+    BranchExists { branch: String, repo: PathBuf },
+
+    /// `diff --git` on a worker spawned without `--worktree`.
+    #[error("worker `{name}` has no worktree (it was spawned without `--worktree`)")]
+    NoWorktree { name: String },
+
     /// A file-system operation failed.
     #[error("{action} {}: {}", path.display(), os_text(source))]
     Io {
@@ -417,6 +433,8 @@ impl Error {
             | Error::InvalidName { .. }
             | Error::EnvUnset { .. }
             | Error::CwdMissing { .. }
+            | Error::NotARepo { .. }
+            | Error::NoWorktree { .. }
             | Error::InvalidWorkflow { .. }
             | Error::TurnOutOfRange { .. }
             | Error::NoTurn { .. }

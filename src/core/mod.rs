@@ -37,3 +37,4 @@ pub mod wait;
 pub mod warm;
 pub mod worker_env;
 pub mod workflow;
+pub mod worktree;

@@ -133,6 +133,10 @@ pub struct WorkerStatus {
     /// other worker, and once a `-p` took it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warm: Option<WarmStatus>,
+    /// Its own git worktree (`spawn --worktree`): branch, commits ahead of its base, files
+    /// with uncommitted changes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worktree: Option<super::worktree::WorktreeStatus>,
 }
 
 /// How long a warm worker still waits for its `-p`.
@@ -172,6 +176,7 @@ impl WorkerStatus {
             parked_at: None,
             resume_with: None,
             warm: None,
+            worktree: None,
         }
     }
 }
@@ -276,6 +281,7 @@ mod tests {
             ready_at: ready.then_some(2),
             umbel_version: "0".into(),
             cli_version: None,
+            worktree: None,
         }
     }
 

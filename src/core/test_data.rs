@@ -47,12 +47,16 @@ pub const CODEX_ROLLOUT: &str = fixture!("codex/codex-0.171.0-rollout-tui-sessio
 /// A gemini 0.61.0 chat session.
 pub const GEMINI_CHAT: &str = fixture!("gemini/gemini-0.61.0-chat-session.jsonl");
 
+/// A qwen 0.24.4 chat record: turns, a tool call, an API error, a cancelled turn.
+pub const QWEN_CHAT: &str = fixture!("qwen/qwen-0.24.4-chat-session.jsonl");
+
 /// Every recorded session, with the provider that wrote it.
-pub const SESSIONS: [(crate::core::providers::Provider, &str); 4] = [
+pub const SESSIONS: [(crate::core::providers::Provider, &str); 5] = [
     (crate::core::providers::Provider::Claude, CLAUDE_SESSION),
     (crate::core::providers::Provider::Claude, CLAUDE_AFTER_CLEAR),
     (crate::core::providers::Provider::Codex, CODEX_ROLLOUT),
     (crate::core::providers::Provider::Gemini, GEMINI_CHAT),
+    (crate::core::providers::Provider::Qwen, QWEN_CHAT),
 ];
 
 /// An event-log record with its meaning: line `index`, written at `index` ns, its payload in

@@ -132,6 +132,14 @@ pub enum WaitJson {
     Many(crate::operations::wait::many::ManyWaited),
 }
 
+/// `diff --json`: two turns' answers compared, or with `--git` the worktree's changes.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum DiffJson {
+    Turns(TurnDiff),
+    Git(crate::core::worktree::GitDiff),
+}
+
 /// `run --json`: the run record, or with `--check` the waves.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(untagged)]
@@ -183,7 +191,7 @@ const VERBS: &[VerbRow] = &[
     ("wait", "The outcome (the exit code says the same); with several workers (`--any`, `--all`), the mode, the first worker to end (`--any`) and each ended worker's outcome.", schema_of::<WaitJson>),
     ("read", "The last answer; one turn with `--turn N`; an array of turns with `--all` or `--since-turn N`.", schema_of::<ReadJson>),
     ("actions", "The tools a turn ran.", schema_of::<TurnActions>),
-    ("diff", "Two turns' answers and their differences.", schema_of::<TurnDiff>),
+    ("diff", "Two turns' answers and their differences; with `--git`, the worktree's changes against its base.", schema_of::<DiffJson>),
     ("attach", "Nothing on success (the terminal is the worker's); `{\"error\": …}` when it cannot attach.", schema_of::<ErrorReply>),
     ("status", "One worker's status (with a name), else an array of all.", schema_of::<StatusJson>),
     ("ls", "An array with every worker's status.", schema_of::<Vec<WorkerStatus>>),

@@ -5,6 +5,7 @@
 use super::output::outln;
 use crate::core::fleet::Shown;
 use crate::core::status::WorkerStatus;
+use crate::core::worktree::status_words;
 
 /// One worker in detail.
 pub fn print_one(s: &WorkerStatus) {
@@ -32,6 +33,17 @@ pub fn print_one(s: &WorkerStatus) {
         lines.push(format!("model:     {model}"));
     }
     lines.push(format!("cwd:       {}", s.cwd));
+    if let Some(wt) = &s.worktree {
+        let count = |n: Option<u64>| n.map_or("?".to_string(), |n| n.to_string());
+        lines.push(format!(
+            "worktree:  {} (branch {}, from {}): {} commits ahead, {} files changed",
+            wt.path,
+            wt.branch,
+            crate::core::worktree::short(&wt.base),
+            count(wt.ahead),
+            count(wt.changed)
+        ));
+    }
     lines.push(format!("position:  {}", s.position));
     lines.push(format!("session:   {}", s.session_id));
     if let Some(t) = &s.transcript_path {
@@ -59,11 +71,16 @@ pub fn print_table(list: &[WorkerStatus]) {
     }
     let now = crate::adapters::host::now_ms();
     let hosts = list.iter().any(|s| s.host.is_some());
+    let worktrees = list.iter().any(|s| s.worktree.is_some());
     let mut header = vec!["NAME"];
     if hosts {
         header.push("HOST");
     }
-    header.extend(["PROVIDER", "STATE", "AGE", "CWD"]);
+    header.extend(["PROVIDER", "STATE", "AGE"]);
+    if worktrees {
+        header.push("BRANCH +AHEAD ~CHANGED");
+    }
+    header.push("CWD");
     let rows: Vec<Vec<String>> = list
         .iter()
         .map(|s| {
@@ -75,8 +92,11 @@ pub fn print_table(list: &[WorkerStatus]) {
                 s.provider.clone(),
                 state_word(s, now),
                 age(s.created_at, now),
-                s.cwd.clone(),
             ]);
+            if worktrees {
+                row.push(s.worktree.as_ref().map_or("-".into(), status_words));
+            }
+            row.push(s.cwd.clone());
             row
         })
         .collect();

@@ -151,6 +151,20 @@ pub fn actions(ctx: &Ctx, args: &ActionsArgs, json: bool) -> Result<u8> {
 /// `diff`: two turns' answers, compared.
 pub fn diff(ctx: &Ctx, args: &DiffArgs, json: bool) -> Result<u8> {
     let worker = Worker::load(ctx, &args.name)?;
+    if args.git {
+        let Some(wt) = &worker.meta.worktree else {
+            return Err(crate::core::errors::Error::NoWorktree {
+                name: args.name.clone(),
+            });
+        };
+        let found = crate::operations::worktree::diff(ctx, &worker.name, wt, args.stat)?;
+        if json {
+            super::output::out_json(&found);
+        } else {
+            super::output::out(&found.patch);
+        }
+        return Ok(0);
+    }
     print_diff(&turns::diff(ctx, &worker, args)?, json);
     Ok(0)
 }

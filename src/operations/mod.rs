@@ -30,5 +30,6 @@ pub mod wait;
 pub mod warm;
 pub mod worker;
 pub mod worker_files;
+pub mod worktree;
 
 pub use context::Ctx;

@@ -38,7 +38,7 @@ pub fn spawn(ctx: &Ctx, args: &SpawnArgs) -> Result<Meta> {
         return super::remote::verbs::spawn(ctx, host, args);
     }
     let requested = args.name.as_deref().map(WorkerName::parse).transpose()?;
-    let plan = plan(ctx, args)?;
+    let mut plan = plan(ctx, args)?;
     ctx.state.install_hooks()?;
     timing::mark("planned, hooks installed");
     let name = match requested {
@@ -59,12 +59,31 @@ pub fn spawn(ctx: &Ctx, args: &SpawnArgs) -> Result<Meta> {
     // Set once this spawn may have made a tmux session: only then is there one of its own to
     // end. A session of that name it did not make (another state root's worker on a shared
     // `UMBEL_TMUX_SOCKET`) is never touched.
+    let worktree = match args.worktree.as_deref() {
+        Some(branch) => {
+            match super::worktree::create(ctx, &name, &plan.cwd, Some(branch), args.base.as_deref())
+            {
+                Ok(made) => {
+                    plan.cwd = made.cwd;
+                    Some(made.meta)
+                }
+                Err(e) => {
+                    let _ = ctx.state.remove_session(&name);
+                    return Err(e);
+                }
+            }
+        }
+        None => None,
+    };
     let mut started = false;
-    match launch(ctx, args, &plan, &name, &mut started) {
+    match launch(ctx, args, &plan, &name, worktree.clone(), &mut started) {
         Ok(meta) => Ok(meta),
         Err(e) => {
             if started {
                 super::kill::abandon(ctx, &name.tmux_session());
+            }
+            if let Some(wt) = &worktree {
+                super::worktree::remove(ctx, wt);
             }
             ctx.tmux.delete_buffer(&env_buffer(&name));
             let _ = ctx.state.remove_session(&name);
@@ -183,6 +202,7 @@ fn launch(
     args: &SpawnArgs,
     plan: &Plan,
     name: &WorkerName,
+    worktree: Option<crate::core::worktree::WorktreeMeta>,
     started: &mut bool,
 ) -> Result<Meta> {
     let session_id = uuid::Uuid::new_v4().to_string();
@@ -202,6 +222,7 @@ fn launch(
         ready_at: None,
         umbel_version: env!("CARGO_PKG_VERSION").to_string(),
         cli_version: plan.release.map(|v| v.to_string()),
+        worktree,
     };
     ctx.state.write_meta(&meta, name)?;
     timing::mark("launch files and meta written");

@@ -119,7 +119,7 @@ pub fn reads_screen(state: WorkerState) -> bool {
 }
 
 /// The status row of a worker, its screen (if read) taken into account.
-// long: most of it is the one WorkerStatus literal, a field per line.
+// long: one line per field of the row, each read where it lives
 pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerStatus {
     let Seen {
         worker,
@@ -149,6 +149,11 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
         None => (None, None),
     };
     let (session_id, transcript) = own_ids(ctx, &worker, &events);
+    let worktree = worker
+        .meta
+        .worktree
+        .as_ref()
+        .map(|wt| super::worktree::look(ctx, wt));
     let meta = worker.meta;
     WorkerStatus {
         name: meta.name,
@@ -179,6 +184,7 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
         parked_at,
         resume_with,
         warm: warm_of(ctx, &worker.name),
+        worktree,
     }
 }
 

@@ -55,6 +55,8 @@ fn every_verbs_json_validates_against_its_schema() {
         assert_eq!(outcome["outcome"], "stop");
     }
     check("read", &["j1"]);
+    let spawned = check("events", &["j1"]);
+    assert_eq!(spawned["worker"], "j1", "{spawned}");
     let idle = check("interrupt", &["j1"]);
     assert_eq!(idle["interrupted"], false);
     check("releases", &[]);

@@ -49,3 +49,4 @@ mod top_pane;
 mod warm;
 mod window;
 mod workflow;
+mod worktree;

@@ -26,9 +26,10 @@ fn world(tier: Tier) -> Sandbox {
 /// Generates `tiers::fakes::<provider>::<scenario>` and the ignored
 /// `tiers::real::<provider>::<scenario>` for each scenario `fn(provider, tier)`.
 /// Scenarios after `codex:` (`gemini:`) are about that CLI alone (its own config files) and run
-/// only for it.
+/// only for it. Those after `qwen:` run on the real qwen only (it has no fake CLI yet).
 macro_rules! each_tier {
-    ($($test:ident),* $(,)?; codex: $($cx:ident),* $(,)?; gemini: $($gm:ident),* $(,)?; fleet: $($fl:ident),* $(,)?) => {
+    ($($test:ident),* $(,)?; codex: $($cx:ident),* $(,)?; gemini: $($gm:ident),* $(,)?;
+     fleet: $($fl:ident),* $(,)?; qwen: $($qw:ident),* $(,)?) => {
         mod fakes {
             mod fleet { $( #[test] fn $fl() { super::super::$fl(super::super::Tier::Fake) } )* }
             mod claude { $( #[test] fn $test() { super::super::$test("claude", super::super::Tier::Fake) } )* }
@@ -51,6 +52,9 @@ macro_rules! each_tier {
             mod gemini {
                 $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $test() { super::super::$test("gemini", super::super::Tier::Real) } )*
                 $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $gm() { super::super::$gm(super::super::Tier::Real) } )*
+            }
+            mod qwen {
+                $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $qw() { super::super::$qw("qwen", super::super::Tier::Real) } )*
             }
         }
     };
@@ -81,7 +85,13 @@ each_tier!(
     codex: a_hostile_codex_config_is_kept_and_the_worker_answers;
     gemini: a_commented_gemini_settings_file_is_kept_and_the_worker_answers,
     esc_after_streamed_text_is_interrupted_and_read_has_no_answer;
-    fleet: wait_any_over_one_worker_of_each_cli_returns_the_first_to_stop,
+    fleet: wait_any_over_one_worker_of_each_cli_returns_the_first_to_stop;
+    qwen: trust_two_turns_read_by_turn_and_kill_leaves_no_process,
+    unattended_runs_the_tool_and_actions_lists_it,
+    a_tool_needing_approval_is_input_126_with_the_pending_tool,
+    an_api_error_is_provider_error_122,
+    print_json_keys_include_the_real_print_modes,
+    print_mode_text_and_json,
 );
 
 /// `wait --any` over a claude, a codex and a gemini worker: the one whose turn ends first (its
@@ -779,6 +789,8 @@ fn recorded_print_json(provider: &str, scenario: &str) -> Vec<Value> {
             .into_iter()
             .filter(|d| !kind(d).ends_with("/command_execution"))
             .collect(),
+        ("qwen", "api-error") => sample("qwen/qwen-0.24.4-print-json-api-error.json"),
+        ("qwen", _) => sample("qwen/qwen-0.24.4-print-json-success.json"),
         (_, "api-error") => sample("gemini/gemini-0.61.0-print-json-api-error-stderr.json"),
         _ => sample("gemini/gemini-0.61.0-print-json-success.json"),
     }
@@ -805,6 +817,7 @@ fn print_json_keys_include_the_real_print_modes(provider: &str, tier: Tier) {
             Tier::Real => {
                 let mut flags: Vec<&str> = match provider {
                     "claude" => vec!["--output-format", "json"],
+                    "qwen" => vec!["--output-format", "json"],
                     "codex" => vec!["--json"],
                     _ => vec!["-o", "json"],
                 };

@@ -10,6 +10,7 @@ pub mod codex_config;
 pub mod flags;
 pub mod gemini;
 pub mod permission;
+pub mod qwen;
 pub mod release;
 pub mod tool_action;
 pub mod why;
@@ -43,6 +44,8 @@ pub enum Provider {
     Codex,
     /// Gemini CLI (`gemini`).
     Gemini,
+    /// Qwen Code (`qwen`).
+    Qwen,
 }
 
 impl Provider {
@@ -52,6 +55,7 @@ impl Provider {
             Provider::Claude => &claude::Claude,
             Provider::Codex => &codex::Codex,
             Provider::Gemini => &gemini::Gemini,
+            Provider::Qwen => &qwen::Qwen,
         }
     }
 
@@ -614,8 +618,8 @@ pub fn env_get<'a>(env: &'a [(String, String)], key: &str) -> Option<&'a str> {
         .filter(|v| !v.is_empty())
 }
 
-/// The hook events claude and codex both configure, first and in this order (codex reads
-/// claude's hook names and payloads); each provider's own events follow them.
+/// The hook events claude, codex and qwen all configure, first and in this order (codex and qwen
+/// read claude's hook names and payloads); each provider's own events follow them.
 pub const SHARED_HOOK_EVENTS: &[&str] = &[
     "SessionStart",
     "UserPromptSubmit",

@@ -86,6 +86,11 @@ pub fn finish(ctx: &Ctx, live: Option<Live>, done: &Done, duration_ms: u64) {
             out_json(&result);
         }
         Provider::Gemini => out_json(&gemini_result(done, duration_ms)),
+        Provider::Qwen => {
+            if let Some(result) = json::qwen(done, duration_ms).pop() {
+                out_json(&result);
+            }
+        }
         Provider::Codex => {
             match mapper {
                 // A turn whose message the rollout did not show (a guarded answer, a lagging
