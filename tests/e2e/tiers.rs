@@ -1040,17 +1040,6 @@ fn model_requests(sb: &Sandbox, tier: Tier) -> Vec<String> {
     }
 }
 
-/// gemini 0.61.0 resumed in its TUI (`--resume <uuid>`) takes the prompt but fires no hook
-/// (seen on the offline tier, 2026-12-04): umbel cannot see its turns, so its resume is not
-/// claimed on the real CLI yet.
-fn gemini_resume_unproven(provider: &str, tier: Tier) -> bool {
-    let skip = provider == "gemini" && tier == Tier::Real;
-    if skip {
-        eprintln!("SKIPPED: gemini 0.61.0 fires no hooks after a TUI --resume (docs/park.md)");
-    }
-    skip
-}
-
 /// The three turns of a conversation that was parked after two: the scenario both tiers play.
 fn three_turns(sb: &Sandbox) -> String {
     sb.scenario(
@@ -1067,9 +1056,6 @@ fn three_turns(sb: &Sandbox) -> String {
 /// the CLI again on it (`resumed: true`), the model's request for turn 3 carries turns 1 and 2,
 /// and `read --all` lists the three turns in order.
 fn park_then_a_send_resumes_the_same_conversation(provider: &str, tier: Tier) {
-    if gemini_resume_unproven(provider, tier) {
-        return;
-    }
     let sb = world(tier);
     let scenario = three_turns(&sb);
     sb.spawn("pk", &["--provider", provider, "--env", &scenario]);
@@ -1126,9 +1112,6 @@ fn park_then_a_send_resumes_the_same_conversation(provider: &str, tier: Tier) {
 /// umbel's tmux server killed (a crash, a reboot): the worker is `dead`, its status names
 /// `umbel resume`, which starts its CLI again on the same conversation; the next turn carries it.
 fn a_killed_tmux_server_then_resume_continues_the_conversation(provider: &str, tier: Tier) {
-    if gemini_resume_unproven(provider, tier) {
-        return;
-    }
     let sb = world(tier);
     let scenario = three_turns(&sb);
     sb.spawn("rv", &["--provider", provider, "--env", &scenario]);
