@@ -25,13 +25,16 @@ use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
 use crate::core::providers::{EventClass, str_field};
 use crate::core::status::{WorkerState, since_last_start};
-use crate::core::worker_env::export_script;
+use crate::core::worker_env::{EnvSpec, export_script};
 use serde::Serialize;
 use serde_json::json;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// The worker's file holding how its CLI was launched (mode 0600: it holds the environment).
+/// The worker's file holding how its CLI was launched (mode 0600). It holds the `--env`
+/// requests and the launch's own variables, never a value taken from umbel's environment: a
+/// resume composes those again from the environment of the umbel that resumes, as spawn did,
+/// so no inherited secret is ever written under the state root.
 pub const LAUNCH_FILE: &str = "launch.json";
 
 /// How spawn started the CLI: what a resume starts again.
@@ -39,11 +42,31 @@ pub const LAUNCH_FILE: &str = "launch.json";
 pub struct Launch {
     /// The CLI's arguments (after the binary).
     pub args: Vec<String>,
-    /// The worker's whole environment.
+    /// The worker's whole environment: composed when the CLI starts, never stored.
+    #[serde(skip)]
     pub env: Vec<(String, String)>,
+    /// The `--env` requests as given.
+    #[serde(default)]
+    pub requested: Vec<EnvSpec>,
+    /// The variables the launch itself sets (the CLI's private config home, …).
+    #[serde(default)]
+    pub own: Vec<(String, String)>,
     /// The variables given with `--env`.
     #[serde(default)]
     pub given: Vec<String>,
+}
+
+/// `base` (composed from umbel's environment and the `--env` requests) with the launch's own
+/// variables winning.
+pub(super) fn with_own(
+    mut base: Vec<(String, String)>,
+    own: &[(String, String)],
+) -> Vec<(String, String)> {
+    for (key, value) in own {
+        base.retain(|(k, _)| k != key);
+        base.push((key.clone(), value.clone()));
+    }
+    base
 }
 
 /// Starts `launch` in the worker's tmux session through `launch.sh` (spawn, resume).
@@ -299,7 +322,13 @@ fn start(ctx: &Ctx, worker: &Worker, from: &str) -> Result<Resumed> {
     stop_cli(ctx, worker.session())?;
     ctx.state.clear_exit(&worker.name)?;
     let position = ctx.state.log_len(&worker.name)?;
-    let relaunch = Launch { args, ..launch };
+    let base = super::spawn::worker_env(ctx, provider, &launch.requested)?;
+    let env = with_own(base, &launch.own);
+    let relaunch = Launch {
+        args,
+        env,
+        ..launch
+    };
     let result = start_in_tmux(ctx, &worker.name, &worker.meta, &worker.meta.cwd, &relaunch)
         .and_then(|()| {
             let given: Vec<&str> = relaunch.given.iter().map(String::as_str).collect();

@@ -4,7 +4,7 @@
 
 use super::Ctx;
 use super::cli_release;
-use super::park::{LAUNCH_FILE, Launch, env_buffer, start_in_tmux};
+use super::park::{LAUNCH_FILE, Launch, env_buffer, start_in_tmux, with_own};
 use super::startup::await_ready;
 use crate::adapters::{files, host, timing};
 use crate::core::args::{OnPermission, SpawnArgs};
@@ -14,7 +14,7 @@ use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
 use crate::core::providers::flags::{self, Given};
 use crate::core::providers::{LaunchInput, LaunchSpec, ProviderModule, Version};
-use crate::core::worker_env::{compose, shell_quote};
+use crate::core::worker_env::{EnvSpec, compose, shell_quote};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -30,6 +30,8 @@ struct Plan {
     release: Option<Version>,
     /// The variables given with `--env` (their consent for dialogs that ask about them).
     given: Vec<String>,
+    /// The `--env` requests themselves (kept for a resume, which composes the environment again).
+    requested: Vec<EnvSpec>,
 }
 
 /// Starts a worker and waits until it is ready for prompts.
@@ -128,12 +130,7 @@ fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
     )?;
     let cwd = resolve_cwd(args.cwd.as_deref())?;
     let bin = resolve_bin(ctx, provider)?;
-    let reserved = vec![(
-        "UMBEL_STATE".to_string(),
-        ctx.state.path().to_string_lossy().into_owned(),
-    )];
-    let mut env = compose(&ctx.env, provider.env(), specs, &reserved)?;
-    provider.reconcile_env(&mut env);
+    let env = worker_env(ctx, provider, specs)?;
     check_hook_path(&env, args)?;
     let release = cli_release::learn(ctx, provider, &bin, &env);
     cli_release::require_supported(provider, release)?;
@@ -147,7 +144,24 @@ fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
         startup_timeout,
         release,
         given: args.env.iter().map(|s| s.name().to_string()).collect(),
+        requested: args.env.clone(),
     })
+}
+
+/// The worker's environment from umbel's own and the `--env` requests (spawn; a resume composes
+/// it again the same way, so inherited values are never stored).
+pub(super) fn worker_env(
+    ctx: &Ctx,
+    provider: &'static dyn ProviderModule,
+    specs: &[EnvSpec],
+) -> Result<Vec<(String, String)>> {
+    let reserved = vec![(
+        "UMBEL_STATE".to_string(),
+        ctx.state.path().to_string_lossy().into_owned(),
+    )];
+    let mut env = compose(&ctx.env, provider.env(), specs, &reserved)?;
+    provider.reconcile_env(&mut env);
+    Ok(env)
 }
 
 /// What the CLI's hooks need on the worker's PATH: `sh` runs `event.sh`, which runs `cat` and
@@ -297,14 +311,11 @@ fn start_cli(
     meta: &Meta,
     spec: LaunchSpec,
 ) -> Result<()> {
-    let mut env = plan.env.clone();
-    for (key, value) in &spec.env {
-        env.retain(|(k, _)| k != key);
-        env.push((key.clone(), value.clone()));
-    }
     let launch = Launch {
         args: spec.args,
-        env,
+        env: with_own(plan.env.clone(), &spec.env),
+        requested: plan.requested.clone(),
+        own: spec.env,
         given: plan.given.clone(),
     };
     // Kept (mode 0600) for `park`/`resume`: the CLI is started again exactly as now.
