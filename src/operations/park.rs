@@ -23,9 +23,10 @@ use crate::core::errors::{Error, Result};
 use crate::core::events::{PARKED_EVENT, RESUMED_EVENT};
 use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
+use crate::core::providers::ProviderModule;
 use crate::core::providers::{EventClass, str_field};
 use crate::core::status::{WorkerState, since_last_start};
-use crate::core::worker_env::{EnvSpec, export_script};
+use crate::core::worker_env::{EnvSpec, compose, export_script};
 use serde::Serialize;
 use serde_json::json;
 use std::path::Path;
@@ -97,6 +98,22 @@ pub(super) fn start_in_tmux(
         script.as_bytes(),
         &argv,
     )
+}
+
+/// The worker's environment from umbel's own and the `--env` requests (spawn; a resume composes
+/// it again the same way, so inherited values are never stored).
+pub(super) fn worker_env(
+    ctx: &Ctx,
+    provider: &'static dyn ProviderModule,
+    specs: &[EnvSpec],
+) -> Result<Vec<(String, String)>> {
+    let reserved = vec![(
+        "UMBEL_STATE".to_string(),
+        ctx.state.path().to_string_lossy().into_owned(),
+    )];
+    let mut env = compose(&ctx.env, provider.env(), specs, &reserved)?;
+    provider.reconcile_env(&mut env);
+    Ok(env)
 }
 
 /// The tmux buffer that carries a worker's environment to `launch.sh`.
@@ -322,7 +339,7 @@ fn start(ctx: &Ctx, worker: &Worker, from: &str) -> Result<Resumed> {
     stop_cli(ctx, worker.session())?;
     ctx.state.clear_exit(&worker.name)?;
     let position = ctx.state.log_len(&worker.name)?;
-    let base = super::spawn::worker_env(ctx, provider, &launch.requested)?;
+    let base = worker_env(ctx, provider, &launch.requested)?;
     let env = with_own(base, &launch.own);
     let relaunch = Launch {
         args,

@@ -4,7 +4,7 @@
 
 use super::Ctx;
 use super::cli_release;
-use super::park::{LAUNCH_FILE, Launch, env_buffer, start_in_tmux, with_own};
+use super::park::{LAUNCH_FILE, Launch, env_buffer, start_in_tmux, with_own, worker_env};
 use super::startup::await_ready;
 use crate::adapters::{files, host, timing};
 use crate::core::args::{OnPermission, SpawnArgs};
@@ -14,7 +14,7 @@ use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
 use crate::core::providers::flags::{self, Given};
 use crate::core::providers::{LaunchInput, LaunchSpec, ProviderModule, Version};
-use crate::core::worker_env::{EnvSpec, compose, shell_quote};
+use crate::core::worker_env::{EnvSpec, shell_quote};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -146,22 +146,6 @@ fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
         given: args.env.iter().map(|s| s.name().to_string()).collect(),
         requested: args.env.clone(),
     })
-}
-
-/// The worker's environment from umbel's own and the `--env` requests (spawn; a resume composes
-/// it again the same way, so inherited values are never stored).
-pub(super) fn worker_env(
-    ctx: &Ctx,
-    provider: &'static dyn ProviderModule,
-    specs: &[EnvSpec],
-) -> Result<Vec<(String, String)>> {
-    let reserved = vec![(
-        "UMBEL_STATE".to_string(),
-        ctx.state.path().to_string_lossy().into_owned(),
-    )];
-    let mut env = compose(&ctx.env, provider.env(), specs, &reserved)?;
-    provider.reconcile_env(&mut env);
-    Ok(env)
 }
 
 /// What the CLI's hooks need on the worker's PATH: `sh` runs `event.sh`, which runs `cat` and
