@@ -217,16 +217,11 @@ fn park_one(ctx: &Ctx, worker: &Worker) -> Result<bool> {
             "is warm: it waits for the next `-p --warm` and ends itself when its time is up",
         ));
     }
-    if ctx
-        .state
-        .read_json::<Launch>(&worker.name, LAUNCH_FILE)
-        .is_none()
-    {
-        return Err(refused(
-            worker,
-            "has no recorded launch (spawned by an older umbel): it could not be resumed, so it is not parked",
-        ));
-    }
+    recorded_launch(
+        ctx,
+        worker,
+        ": it could not be resumed, so it is not parked",
+    )?;
     let idle_ms = worker
         .recent_events(ctx)?
         .last()
@@ -282,19 +277,23 @@ fn parked(ctx: &Ctx, worker: &Worker) -> Result<bool> {
     Ok(since_last_start(&worker.recent_events(ctx)?).0)
 }
 
+/// The launch spawn recorded, or the refusal for a worker spawned by an older umbel (`then`:
+/// what that means here).
+fn recorded_launch(ctx: &Ctx, worker: &Worker, then: &str) -> Result<Launch> {
+    ctx.state
+        .read_json(&worker.name, LAUNCH_FILE)
+        .ok_or_else(|| {
+            refused(
+                worker,
+                &format!("has no recorded launch (spawned by an older umbel){then}"),
+            )
+        })
+}
+
 /// Whether a dead worker can be brought back: its launch was recorded and its conversation is
 /// still there (a worker that never ran a turn has none to lose).
 pub fn resumable(ctx: &Ctx, worker: &Worker) -> Result<()> {
-    if ctx
-        .state
-        .read_json::<Launch>(&worker.name, LAUNCH_FILE)
-        .is_none()
-    {
-        return Err(refused(
-            worker,
-            "has no recorded launch (spawned by an older umbel): spawn it anew",
-        ));
-    }
+    recorded_launch(ctx, worker, ": spawn it anew")?;
     if let Some(dead) = ctx.state.read_dead(&worker.name)
         && dead.by.as_deref() == Some("kill")
     {
@@ -320,10 +319,7 @@ pub fn resumable(ctx: &Ctx, worker: &Worker) -> Result<()> {
 /// Starts the worker's CLI again on its conversation and waits until it is ready.
 fn start(ctx: &Ctx, worker: &Worker, from: &str) -> Result<Resumed> {
     let started = Instant::now();
-    let launch: Launch = ctx
-        .state
-        .read_json(&worker.name, LAUNCH_FILE)
-        .ok_or_else(|| refused(worker, "has no recorded launch (spawned by an older umbel)"))?;
+    let launch = recorded_launch(ctx, worker, "")?;
     let provider = worker.provider();
     let continued = cli_session_id(ctx, worker).filter(|_| {
         worker
