@@ -20,7 +20,6 @@ use crate::core::errors::Result;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 /// The Codex CLI provider.
 pub struct Codex;
@@ -208,10 +207,6 @@ impl ProviderModule for Codex {
         false
     }
 
-    fn idle_settle(&self) -> Duration {
-        Duration::from_millis(200)
-    }
-
     fn ready_on_screen(&self, screen: &str) -> bool {
         session_configured(screen)
     }
@@ -345,10 +340,10 @@ impl ProviderModule for Codex {
     }
 }
 
-/// The composer line and its empty text.
 /// The status line under the composer, `  <model> <mode> · <cwd>[ · <title>]`: codex
 /// draws it once its session is configured (the composer alone shows earlier, with only
-/// `? for shortcuts` under it).
+/// `? for shortcuts` under it, and a prompt submitted then waits "for startup"). The folder is
+/// absolute or under the home folder (`~/…`); a model without a reasoning mode shows one word.
 fn session_configured(screen: &str) -> bool {
     let lines: Vec<&str> = screen.lines().collect();
     let Some(composer) = lines.iter().rposition(|l| l.trim_start().starts_with('›')) else {
@@ -360,7 +355,8 @@ fn session_configured(screen: &str) -> bool {
         .find(|l| !l.is_empty())
         .is_some_and(|l| {
             l.split_once(" · ").is_some_and(|(model_mode, rest)| {
-                model_mode.split_whitespace().count() == 2 && rest.starts_with('/')
+                (1..=2).contains(&model_mode.split_whitespace().count())
+                    && (rest.starts_with('/') || rest.starts_with('~'))
             })
         })
 }
