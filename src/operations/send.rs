@@ -77,19 +77,26 @@ pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<Sent> {
     check_prompt(prompt)?;
     let _lock = lock(ctx, worker)?;
     let position = refuse_unready(ctx, worker)?;
+    crate::adapters::timing::mark("send: worker ready");
     ctx.state
         .write_json(&worker.name, SENT_FILE, Some(&position))?;
     let screen = ctx.tmux.capture(worker.session(), false)?;
     refuse_modal(worker, &screen)?;
     clear_input(ctx, worker, screen)?;
+    crate::adapters::timing::mark("send: input line empty");
     let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
     let buffer = format!("umbel-prompt-{}", worker.name);
+    let pasted = Instant::now();
     let typed = ctx
         .tmux
         .paste(worker.session(), &buffer, prompt)
+        .inspect(|()| crate::adapters::timing::mark("send: paste issued"))
         .and_then(|()| press_enters(ctx, worker, position, &watch));
     match typed {
-        Ok((enters, confirmed_by)) => Ok(Sent {
+        Ok((enters, confirmed_by)) => {
+            crate::adapters::timing::mark("send: submit confirmed");
+            tally(ctx, worker, enters, pasted);
+            Ok(Sent {
             position,
             submitted: true,
             confirmed_by,
@@ -97,9 +104,22 @@ pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<Sent> {
             queued_ms: 0,
             resumed: None,
             resume_ms: None,
-        }),
+        })
+        }
         Err(failed) => unsend(ctx, worker, position, &watch, failed),
     }
+}
+
+/// Adds a delivered prompt to the state root's tally of sends (`doctor` reports it).
+fn tally(ctx: &Ctx, worker: &Worker, enters: u32, pasted: Instant) {
+    let record = crate::core::send_tally::SendRecord {
+        at_ms: crate::adapters::host::now_ms(),
+        worker: worker.name.to_string(),
+        provider: worker.meta.provider.as_str().to_string(),
+        enters,
+        ms: pasted.elapsed().as_millis() as u64,
+    };
+    crate::adapters::send_tally::append(ctx.state.path(), &record);
 }
 
 /// After the paste: the first Enter (once the paste shows, and past the CLI's Enter-after-paste
@@ -309,6 +329,7 @@ fn submit(
         if read_as_newline(worker, &before, &screen) || pressed.elapsed() >= UNMOVED {
             stop_before_enter(ctx, worker, &screen)?;
             ctx.tmux.send_keys(worker.session(), &["Enter"])?;
+            crate::adapters::timing::mark("send: Enter pressed again");
             enters += 1;
             pressed = Instant::now();
             before = screen;
