@@ -150,3 +150,22 @@ fn doctor_reports_the_enters_each_cli_needed_and_warns_past_two() {
     assert!(line["fix"].as_str().unwrap_or("").starts_with("codex took more than 2 Enters"), "{line}");
 }
 
+/// A CLI starved of CPU reads its keys late (fake-claude `key_lag_ms`, 1.1 s): the paste shows
+/// only just after umbel's first Enter (pressed once the paste had not shown within 1 s), and
+/// that Enter, queued behind it, is read 1.1 s later still. It is not taken for lost: one
+/// Enter, one prompt (the real claude under a load of 10+ took a second Enter this way).
+#[test]
+fn a_cli_that_reads_its_keys_late_gets_one_enter() {
+    let sb = Sandbox::new();
+    let scenario = json!({ "startup": { "key_lag_ms": 1100 } });
+    sb.spawn_playing(
+        "lag",
+        scenario,
+        &["--provider", "claude", "--env", &sb.record_env()],
+    );
+    let sent = sb.umbel(["send", "lag", "--json", "late keys"]).json();
+    assert_eq!(sent["enters"], 1, "{sent}");
+    sb.cmd("wait lag --timeout 60s").success();
+    assert_eq!(sb.received(), [b"late keys".to_vec()]);
+}
+
