@@ -308,13 +308,7 @@ fn submit(
         if let Some(by) = confirmed(ctx, worker, position, watch, patience)? {
             return Ok((enters, by));
         }
-        if worker.liveness(ctx)? != Liveness::Alive {
-            return Err(Error::Dead {
-                name: worker.name.to_string(),
-                detail: "its CLI ended while the prompt was being submitted".into(),
-            }
-            .after_send(Composer::Gone));
-        }
+        refuse_ended(ctx, worker)?;
         let screen = ctx.tmux.capture(worker.session(), false)?;
         if let Some(by) = dialog_mid_send(ctx, worker, position, watch, &screen)? {
             return Ok((enters, by));
@@ -352,6 +346,18 @@ fn submit(
             }
         }
     }
+}
+
+/// A CLI that ended mid-send: its prompt went with it.
+fn refuse_ended(ctx: &Ctx, worker: &Worker) -> Result<()> {
+    if worker.liveness(ctx)? == Liveness::Alive {
+        return Ok(());
+    }
+    Err(Error::Dead {
+        name: worker.name.to_string(),
+        detail: "its CLI ended while the prompt was being submitted".into(),
+    }
+    .after_send(Composer::Gone))
 }
 
 /// A dialog on `screen` mid-send: the submit hook may still prove the prompt went out first
