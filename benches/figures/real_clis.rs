@@ -236,7 +236,10 @@ fn enters(cli: &str, tally: &[umbel::core::send_tally::SendRecord]) -> Row {
         sends.len()
     );
     Row {
-        figure: format!("real {cli}: most Enters one send took ({} sends)", sends.len()),
+        figure: format!(
+            "real {cli}: most Enters one send took ({} sends)",
+            sends.len()
+        ),
         value: format!("{most} ({again} sends took more than one)"),
         goal: "≤ 2",
     }

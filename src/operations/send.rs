@@ -99,14 +99,14 @@ pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<Sent> {
             crate::adapters::timing::mark("send: submit confirmed");
             tally(ctx, worker, enters, pasted);
             Ok(Sent {
-            position,
-            submitted: true,
-            confirmed_by,
-            enters,
-            queued_ms: 0,
-            resumed: None,
-            resume_ms: None,
-        })
+                position,
+                submitted: true,
+                confirmed_by,
+                enters,
+                queued_ms: 0,
+                resumed: None,
+                resume_ms: None,
+            })
         }
         Err(failed) => unsend(ctx, worker, position, &watch, failed),
     }

@@ -142,12 +142,26 @@ fn doctor_reports_the_enters_each_cli_needed_and_warns_past_two() {
     );
     let scenario = json!({ "startup": { "swallow_enters": 2 } });
     sb.spawn_playing("three", scenario, &["--provider", "codex"]);
-    let sent = sb.umbel(["send", "three", "--json", "dropped twice"]).json();
+    let sent = sb
+        .umbel(["send", "three", "--json", "dropped twice"])
+        .json();
     assert_eq!(sent["enters"], 3, "{sent}");
     let line = sends(&sb.umbel(["doctor", "--json"]).json());
     assert_eq!(line["level"], "warn", "{line}");
-    assert!(line["detail"].as_str().unwrap_or("").contains("codex: 1 sends, Enters 3×1"), "{line}");
-    assert!(line["fix"].as_str().unwrap_or("").starts_with("codex took more than 2 Enters"), "{line}");
+    assert!(
+        line["detail"]
+            .as_str()
+            .unwrap_or("")
+            .contains("codex: 1 sends, Enters 3×1"),
+        "{line}"
+    );
+    assert!(
+        line["fix"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("codex took more than 2 Enters"),
+        "{line}"
+    );
 }
 
 /// A CLI starved of CPU reads its keys late (fake-claude `key_lag_ms`, 1.1 s): the paste shows
@@ -168,4 +182,3 @@ fn a_cli_that_reads_its_keys_late_gets_one_enter() {
     sb.cmd("wait lag --timeout 60s").success();
     assert_eq!(sb.received(), [b"late keys".to_vec()]);
 }
-

@@ -253,7 +253,8 @@ fn the_status_line_under_the_composer_says_the_session_is_configured() {
     let early = "  >_ OpenAI Codex (v0.171.0)\n     /tmp/p\n\n› Ask Codex to do anything\n\n  ? for shortcuts";
     assert!(!Codex.ready_on_screen(early));
     // A folder under the home folder, a model without a reasoning mode.
-    let home = "› Ask Codex to do anything\n\n  gpt-5.1-codex medium · ~/work/app\n  ? for shortcuts";
+    let home =
+        "› Ask Codex to do anything\n\n  gpt-5.1-codex medium · ~/work/app\n  ? for shortcuts";
     assert!(Codex.ready_on_screen(home));
     assert!(Codex.ready_on_screen(&home.replace("gpt-5.1-codex medium", "gpt-4.1")));
     assert!(!Codex.ready_on_screen(fixture!("codex/codex-0.171.0-trust-dialog.txt")));
