@@ -299,6 +299,12 @@ pub trait ProviderModule: Sync {
     /// flags, same conversation, appended to the same transcript (`park`, `resume`). See
     /// docs/providers.md#resume-and-fork.
     fn resume_args(&self, args: &[String], session_id: &str) -> Vec<String>;
+    /// What the CLI appends to a resumed conversation's transcript once it has loaded it, when
+    /// its start hook comes before that and a prompt submitted in between is lost (gemini
+    /// 0.61.0); `None` when the start hook means the conversation is loaded.
+    fn resume_loaded_mark(&self) -> Option<&'static str> {
+        None
+    }
     /// The launch arguments of a new worker (`args`, its own launch) that starts with a copy of
     /// conversation `parent` (`spawn --fork-from`); `None` when the CLI cannot fork one.
     fn fork_args(&self, _args: &[String], _parent: &str) -> Option<Vec<String>> {
