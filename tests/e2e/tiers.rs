@@ -80,6 +80,7 @@ each_tier!(
     a_256_kib_prompt_arrives_whole_once,
     park_then_a_send_resumes_the_same_conversation,
     a_killed_tmux_server_then_resume_continues_the_conversation,
+    fork_from_starts_with_a_copy_of_the_conversation_and_leaves_the_parent_alone,
     send_json_carries_the_verdict,
     a_second_warm_print_answers_on_the_warm_worker;
     codex: a_hostile_codex_config_is_kept_and_the_worker_answers;
@@ -1141,4 +1142,86 @@ fn a_killed_tmux_server_then_resume_continues_the_conversation(provider: &str, t
         assert!(second.contains("alpha question"), "{second}");
     }
     sb.umbel(["kill", "rv", "--purge"]).success();
+}
+
+/// `spawn --fork-from`: the fork starts with a copy of the parent's conversation (its first model
+/// request carries the parent's turn; `read --all` lists it), and the parent's next turn does not
+/// carry the fork's. gemini cannot fork a conversation: refused, and no worker is left.
+fn fork_from_starts_with_a_copy_of_the_conversation_and_leaves_the_parent_alone(
+    provider: &str,
+    tier: Tier,
+) {
+    let sb = world(tier);
+    let scenario = sb.scenario(
+        "f",
+        json!({ "turns": [
+            { "match": "alpha", "reply": "First." },
+            { "match": "bravo", "reply": "Fork's." },
+            { "match": "charlie", "reply": "Parent's." }
+        ] }),
+    );
+    sb.spawn("par", &["--provider", provider, "--env", &scenario]);
+    assert_eq!(turn(&sb, "par", "alpha question").0, Some(0));
+    if provider == "gemini" {
+        sb.umbel(["spawn", "--name", "fk", "--fork-from", "par"])
+            .stderr_has("cannot be forked: gemini has no fork")
+            .status(1);
+        assert_eq!(sb.ls().len(), 1, "{:?}", sb.ls());
+        return;
+    }
+    sb.spawn("fk", &["--fork-from", "par", "--env", &scenario]);
+    let fork = sb.umbel(["status", "fk", "--json"]).success().json();
+    assert_eq!(fork["provider"], provider, "{fork}");
+    assert_eq!(turn(&sb, "fk", "bravo question").0, Some(0));
+    assert_eq!(turn(&sb, "par", "charlie question").0, Some(0));
+    let forked = sb.umbel(["read", "fk", "--all", "--json"]).success().json();
+    if provider == "codex" {
+        // codex 0.171.0 does not copy the parent's records into the fork's rollout: its
+        // `session_meta` names the parent's thread, and the model gets that history.
+        assert_eq!(answers_of(&forked), ["Fork's."], "{forked}");
+        let rollout = sb.umbel(["status", "fk", "--json"]).success().json()["transcriptPath"]
+            .as_str()
+            .map(std::path::PathBuf::from)
+            .expect("the fork's rollout");
+        let text = std::fs::read_to_string(&rollout).expect("read the fork's rollout");
+        let meta: Value =
+            serde_json::from_str(text.lines().next().unwrap_or_default()).expect("session_meta");
+        let parent = sb.umbel(["status", "par", "--json"]).success().json();
+        assert_eq!(
+            meta["payload"]["forked_from_id"], parent["sessionId"],
+            "{meta}"
+        );
+    } else {
+        assert_eq!(answers_of(&forked), ["First.", "Fork's."], "{forked}");
+    }
+    let parent = sb
+        .umbel(["read", "par", "--all", "--json"])
+        .success()
+        .json();
+    assert_eq!(answers_of(&parent), ["First.", "Parent's."], "{parent}");
+    if tier == Tier::Real {
+        let requests = model_requests(&sb, tier);
+        let of = |prompt: &str| {
+            requests
+                .iter()
+                .find(|r| r.contains(prompt))
+                .unwrap_or_else(|| panic!("no model request for {prompt:?}"))
+                .clone()
+        };
+        let fork_first = of("bravo question");
+        for earlier in ["alpha question", "First."] {
+            assert!(
+                fork_first.contains(earlier),
+                "the fork's request lacks {earlier:?}: {fork_first}"
+            );
+        }
+        let parent_next = of("charlie question");
+        assert!(parent_next.contains("alpha question"), "{parent_next}");
+        for forks in ["bravo question", "Fork's."] {
+            assert!(
+                !parent_next.contains(forks),
+                "the parent's request carries {forks:?}: {parent_next}"
+            );
+        }
+    }
 }

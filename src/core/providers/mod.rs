@@ -310,6 +310,18 @@ pub trait ProviderModule: Sync {
     fn fork_args(&self, _args: &[String], _parent: &str) -> Option<Vec<String>> {
         None
     }
+    /// Where a new worker (session folder `child_dir`) must hold a copy of the transcript
+    /// `transcript` of another worker (session folder `parent_dir`) for its CLI to find that
+    /// conversation by id (`spawn --fork-from`): codex keeps a worker's threads in its own
+    /// CODEX_HOME. `None` when the CLI finds it where it is.
+    fn transcript_copy(
+        &self,
+        _transcript: &Path,
+        _parent_dir: &Path,
+        _child_dir: &Path,
+    ) -> Option<PathBuf> {
+        None
+    }
     /// Whether the CLI fires its start hook when it starts (Codex only fires it at the first
     /// prompt). Without one, readiness is an idle screen that held still for [`Self::idle_settle`].
     fn start_hook_at_launch(&self) -> bool {
