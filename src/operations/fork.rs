@@ -3,6 +3,10 @@
 //! `codex fork <id>`; gemini has none and is refused). The fork runs NAME's CLI, in NAME's
 //! folder unless `--cwd` says otherwise (claude looks for the conversation under its folder);
 //! a codex fork's own CODEX_HOME first gets a copy of NAME's rollout, where codex looks for it.
+//!
+//! `spawn --resume ID` on codex goes the same way: a thread a person ran outside umbel is in
+//! their own CODEX_HOME, so the worker's gets a copy of its rollout and starts with
+//! `codex resume <id>` (claude finds its sessions itself; its `--resume` is a passthrough flag).
 
 use super::Ctx;
 use super::park::cli_session_id;
@@ -27,12 +31,24 @@ pub struct ForkSource {
     pub session_dir: PathBuf,
     /// The parent's provider and folder (the fork's unless told otherwise).
     pub args: SpawnArgs,
+    /// A fork, or the resume of a conversation run outside umbel.
+    pub how: How,
+}
+
+/// How the new worker starts from the conversation.
+#[derive(Debug, Clone)]
+pub enum How {
+    /// The CLI's fork of another worker's conversation.
+    Fork,
+    /// The CLI's resume of a conversation in the user's own config home `home`; the copy goes
+    /// to the same place under `inside` in the worker's session folder.
+    Resume { home: PathBuf, inside: &'static str },
 }
 
 /// `--fork-from`'s conversation and the fork's spawn arguments (both `None` without it).
 pub fn resolve(ctx: &Ctx, args: &SpawnArgs) -> Result<(Option<ForkSource>, Option<SpawnArgs>)> {
     let Some(parent) = args.fork_from.as_deref() else {
-        return Ok((None, None));
+        return Ok((outside(ctx, args)?, None));
     };
     let fork = source(ctx, parent)?;
     let forked = fork.spawn_args(args);
@@ -73,7 +89,34 @@ pub fn source(ctx: &Ctx, name: &str) -> Result<ForkSource> {
             cwd: Some(parent.meta.cwd.clone()),
             ..SpawnArgs::default()
         },
+        how: How::Fork,
     })
+}
+
+/// `--resume ID` of a CLI whose workers do not see the user's own conversations (codex): where
+/// the conversation is, or a usage error naming where it was looked for.
+fn outside(ctx: &Ctx, args: &SpawnArgs) -> Result<Option<ForkSource>> {
+    let provider = args.provider.module();
+    let (Some(id), Some((home, inside))) = (&args.resume, provider.outside_home(&ctx.env)) else {
+        return Ok(None);
+    };
+    let sessions = home.join("sessions");
+    let Some(transcript) = files::find_by_suffix(&sessions, &format!("-{id}.jsonl")) else {
+        return Err(Error::usage(format!(
+            "`--resume {id}`: {} has no conversation of that id in {} (`{} resume` lists them)",
+            provider.name(),
+            sessions.display(),
+            provider.name()
+        )));
+    };
+    Ok(Some(ForkSource {
+        name: id.clone(),
+        session_id: id.clone(),
+        transcript,
+        session_dir: PathBuf::new(),
+        args: args.clone(),
+        how: How::Resume { home, inside },
+    }))
 }
 
 impl ForkSource {
@@ -97,15 +140,24 @@ impl ForkSource {
         args: &[String],
     ) -> Result<Vec<String>> {
         let child_dir = ctx.state.session_dir(child);
-        if let Some(copy) =
-            provider.transcript_copy(&self.transcript, &self.session_dir, &child_dir)
-        {
+        let copy = match &self.how {
+            How::Fork => provider.transcript_copy(&self.transcript, &self.session_dir, &child_dir),
+            How::Resume { home, inside } => self
+                .transcript
+                .strip_prefix(home)
+                .ok()
+                .map(|path| child_dir.join(inside).join(path)),
+        };
+        if let Some(copy) = copy {
             let text = files::read_text(&self.transcript)
                 .map_err(|e| Error::io("cannot read", &self.transcript, e))?;
             files::write_private(&copy, &text)?;
         }
-        provider
-            .fork_args(args, &self.session_id)
-            .ok_or_else(|| Error::usage(format!("`{}`'s CLI cannot fork", self.name)))
+        match self.how {
+            How::Fork => provider
+                .fork_args(args, &self.session_id)
+                .ok_or_else(|| Error::usage(format!("`{}`'s CLI cannot fork", self.name))),
+            How::Resume { .. } => Ok(provider.resume_args(args, &self.session_id)),
+        }
     }
 }

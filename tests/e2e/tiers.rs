@@ -83,7 +83,8 @@ each_tier!(
     fork_from_starts_with_a_copy_of_the_conversation_and_leaves_the_parent_alone,
     send_json_carries_the_verdict,
     a_second_warm_print_answers_on_the_warm_worker;
-    codex: a_hostile_codex_config_is_kept_and_the_worker_answers;
+    codex: a_hostile_codex_config_is_kept_and_the_worker_answers,
+    resume_continues_a_codex_thread_run_outside_umbel;
     gemini: a_commented_gemini_settings_file_is_kept_and_the_worker_answers,
     esc_after_streamed_text_is_interrupted_and_read_has_no_answer;
     fleet: wait_any_over_one_worker_of_each_cli_returns_the_first_to_stop;
@@ -1223,5 +1224,63 @@ fn fork_from_starts_with_a_copy_of_the_conversation_and_leaves_the_parent_alone(
                 "the parent's request carries {forks:?}: {parent_next}"
             );
         }
+    }
+}
+
+/// `spawn --resume ID` on codex: a thread run outside umbel (its rollout in the user's own
+/// CODEX_HOME) goes on in a worker, whose own CODEX_HOME gets a copy; the user's rollout is left
+/// as it was. An id codex has no rollout of is refused before anything is made.
+fn resume_continues_a_codex_thread_run_outside_umbel(tier: Tier) {
+    let sb = world(tier);
+    let scenario = three_turns(&sb);
+    // The thread is made by a worker, then moved where a person's own `codex` keeps it.
+    sb.spawn("out", &["--provider", "codex", "--env", &scenario]);
+    assert_eq!(turn(&sb, "out", "alpha question").0, Some(0));
+    let status = sb.umbel(["status", "out", "--json"]).success().json();
+    let id = status["sessionId"].as_str().expect("thread id").to_string();
+    let rollout = std::path::PathBuf::from(status["transcriptPath"].as_str().expect("rollout"));
+    let inside = rollout
+        .strip_prefix(sb.session_dir("out").join("codex-home"))
+        .expect("in the worker's codex home")
+        .to_path_buf();
+    let mine = sb.home.join(".codex").join(&inside);
+    std::fs::create_dir_all(mine.parent().expect("folder")).expect("mkdir");
+    std::fs::copy(&rollout, &mine).expect("copy the rollout");
+    sb.umbel(["kill", "out", "--purge"]).success();
+    let before = std::fs::read(&mine).expect("read");
+
+    sb.umbel([
+        "spawn",
+        "--name",
+        "bad",
+        "--provider",
+        "codex",
+        "--resume",
+        "0d9c2a4e-1111-4222-8333-444455556666",
+    ])
+    .stderr_has("codex has no conversation of that id")
+    .status(2);
+    assert!(sb.ls().is_empty(), "{:?}", sb.ls());
+
+    sb.spawn(
+        "re",
+        &["--provider", "codex", "--env", &scenario, "--resume", &id],
+    );
+    assert_eq!(turn(&sb, "re", "bravo question").0, Some(0));
+    let all = sb.umbel(["read", "re", "--all", "--json"]).success().json();
+    assert_eq!(answers_of(&all), ["First.", "Second."], "{all}");
+    let resumed = sb.umbel(["status", "re", "--json"]).success().json();
+    assert_eq!(resumed["sessionId"], id.as_str(), "{resumed}");
+    assert_eq!(
+        std::fs::read(&mine).expect("read"),
+        before,
+        "the user's rollout changed"
+    );
+    if tier == Tier::Real {
+        let second = model_requests(&sb, tier)
+            .into_iter()
+            .rfind(|r| r.contains("bravo question"))
+            .unwrap_or_else(|| panic!("no model request for turn 2"));
+        assert!(second.contains("alpha question"), "{second}");
     }
 }

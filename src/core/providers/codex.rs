@@ -162,6 +162,11 @@ impl ProviderModule for Codex {
         Some(child_dir.join(HOME_DIR).join(inside))
     }
 
+    /// A thread run outside umbel is in the user's CODEX_HOME, which the worker's own lacks.
+    fn outside_home(&self, env: &[(String, String)]) -> Option<(PathBuf, &'static str)> {
+        user_home(env).map(|home| (home, HOME_DIR))
+    }
+
     fn identity(&self) -> &'static Identity {
         &IDENTITY
     }

@@ -322,6 +322,13 @@ pub trait ProviderModule: Sync {
     ) -> Option<PathBuf> {
         None
     }
+    /// Where `spawn --resume ID` finds a conversation the CLI ran outside umbel when a worker's
+    /// CLI would not find it itself, and where in the worker's session folder a copy must go:
+    /// the user's own config home and the worker's (codex: `$CODEX_HOME`, `codex-home`). `None`:
+    /// the CLI finds it where it is (claude), or umbel does not continue it (gemini).
+    fn outside_home(&self, _env: &[(String, String)]) -> Option<(PathBuf, &'static str)> {
+        None
+    }
     /// Whether the CLI fires its start hook when it starts (Codex only fires it at the first
     /// prompt). Without one, readiness is an idle screen that held still for [`Self::idle_settle`].
     fn start_hook_at_launch(&self) -> bool {
