@@ -115,7 +115,9 @@ pub struct SpawnArgs {
     #[arg(long, value_name = "NAME", conflicts_with_all = ["resume", "continue"])]
     #[serde(default)]
     pub fork_from: Option<String>,
-    /// Start from this earlier CLI session (its id), in the worker's own new session.
+    /// Continue this CLI session (its id), e.g. one run outside umbel: claude in a fork under the
+    /// worker's own session, codex in a copy of the thread's rollout (docs/park.md).
+    /// Not available with gemini.
     #[arg(long, value_name = "SESSION_ID", help_heading = CLI_FLAGS, conflicts_with = "continue")]
     #[serde(default)]
     pub resume: Option<String>,
