@@ -81,6 +81,7 @@ each_tier!(
     park_then_a_send_resumes_the_same_conversation,
     a_killed_tmux_server_then_resume_continues_the_conversation,
     fork_from_starts_with_a_copy_of_the_conversation_and_leaves_the_parent_alone,
+    parked_again_before_a_turn_a_worker_still_resumes,
     send_json_carries_the_verdict,
     a_second_warm_print_answers_on_the_warm_worker;
     codex: a_hostile_codex_config_is_kept_and_the_worker_answers,
@@ -1283,4 +1284,20 @@ fn resume_continues_a_codex_thread_run_outside_umbel(tier: Tier) {
             .unwrap_or_else(|| panic!("no model request for turn 2"));
         assert!(second.contains("alpha question"), "{second}");
     }
+}
+
+/// Resumed, then parked again before any turn (its newest hook is the resumed CLI's start, which
+/// on gemini names a second, header-only chat file): the next send still resumes it, on the same
+/// conversation.
+fn parked_again_before_a_turn_a_worker_still_resumes(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let scenario = three_turns(&sb);
+    sb.spawn("pp", &["--provider", provider, "--env", &scenario]);
+    assert_eq!(turn(&sb, "pp", "alpha question").0, Some(0));
+    sb.umbel(["park", "pp"]).success();
+    sb.umbel(["resume", "pp"]).success();
+    sb.umbel(["park", "pp"]).stdout("parked pp\n").success();
+    assert_eq!(turn(&sb, "pp", "bravo question").0, Some(0));
+    let all = sb.umbel(["read", "pp", "--all", "--json"]).success().json();
+    assert_eq!(answers_of(&all), ["First.", "Second."], "{all}");
 }
