@@ -88,6 +88,9 @@ static RELEASES: Releases = Releases {
     ],
 };
 
+/// The worker's own CODEX_HOME, in its session folder.
+const HOME_DIR: &str = "codex-home";
+
 /// The user's own codex home (`$CODEX_HOME`, else `~/.codex`).
 fn user_home(env: &[(String, String)]) -> Option<PathBuf> {
     env_get(env, "CODEX_HOME")
@@ -147,6 +150,23 @@ impl ProviderModule for Codex {
         Some(forked)
     }
 
+    /// A worker's threads live in its own CODEX_HOME (`sessions/<name>/codex-home`): the fork's
+    /// home gets the parent's rollout at the same place.
+    fn transcript_copy(
+        &self,
+        transcript: &Path,
+        parent_dir: &Path,
+        child_dir: &Path,
+    ) -> Option<PathBuf> {
+        let inside = transcript.strip_prefix(parent_dir.join(HOME_DIR)).ok()?;
+        Some(child_dir.join(HOME_DIR).join(inside))
+    }
+
+    /// A thread run outside umbel is in the user's CODEX_HOME, which the worker's own lacks.
+    fn outside_home(&self, env: &[(String, String)]) -> Option<(PathBuf, &'static str)> {
+        user_home(env).map(|home| (home, HOME_DIR))
+    }
+
     fn identity(&self) -> &'static Identity {
         &IDENTITY
     }
@@ -162,7 +182,7 @@ impl ProviderModule for Codex {
     }
 
     fn launch(&self, input: &LaunchInput<'_>) -> Result<LaunchSpec> {
-        let home = input.session_dir.join("codex-home");
+        let home = input.session_dir.join(HOME_DIR);
         let hooks = json!({ "hooks": hooks_json(input.hook_command, &[SHARED_HOOK_EVENTS, OWN_HOOK_EVENTS].concat(), 30) });
         let user_config = input
             .user_files

@@ -342,3 +342,24 @@ fn codex_is_signed_in_by_its_auth_file_a_key_or_its_own_model_provider() {
         PathBuf::from("/c/auth.json")
     );
 }
+
+#[test]
+fn a_fork_gets_the_parents_rollout_at_the_same_place_in_its_own_codex_home() {
+    let rollout = Path::new("/s/par/codex-home/sessions/2026/12/05/rollout-x-t1.jsonl");
+    assert_eq!(
+        Codex.transcript_copy(rollout, Path::new("/s/par"), Path::new("/s/fk")),
+        Some(PathBuf::from(
+            "/s/fk/codex-home/sessions/2026/12/05/rollout-x-t1.jsonl"
+        ))
+    );
+    // A rollout outside the parent's own home is found where it is.
+    let elsewhere = Path::new("/home/u/.codex/sessions/rollout-x-t1.jsonl");
+    assert_eq!(
+        Codex.transcript_copy(elsewhere, Path::new("/s/par"), Path::new("/s/fk")),
+        None
+    );
+    assert_eq!(
+        Codex.fork_args(&["-m".into(), "m".into()], "t1"),
+        Some(vec!["fork".into(), "-m".into(), "m".into(), "t1".into()])
+    );
+}
