@@ -41,6 +41,7 @@ macro_rules! each_tier {
                 $( #[test] fn $test() { super::super::$test("gemini", super::super::Tier::Fake) } )*
                 $( #[test] fn $gm() { super::super::$gm(super::super::Tier::Fake) } )*
             }
+            mod qwen { $( #[test] fn $test() { super::super::$test("qwen", super::super::Tier::Fake) } )* }
         }
         mod real {
             mod fleet { $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $fl() { super::super::$fl(super::super::Tier::Real) } )* }

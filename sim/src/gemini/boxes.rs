@@ -36,7 +36,11 @@ fn choices(items: &[String], cursor: usize, indent: &str) -> Vec<String> {
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            let mark = if i == cursor { "●" } else { " " };
+            let mark = match (i == cursor, super::flavor::qwen()) {
+                (true, true) => "›",
+                (true, false) => "●",
+                _ => " ",
+            };
             format!("{indent}{mark} {}. {c}", i + 1)
         })
         .collect()

@@ -11,6 +11,7 @@
 pub mod boxes;
 pub mod chat;
 pub mod cli;
+pub mod flavor;
 #[cfg(test)]
 mod fixture_tests;
 pub mod headless;

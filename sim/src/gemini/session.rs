@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use super::cli::{ApprovalMode, Options};
+use super::flavor;
 use super::home::{self, Paths, Settings};
 use crate::clock::Clock;
 use crate::engine::host::Host;
@@ -138,6 +139,8 @@ pub struct Session {
     pub start_ms: i64,
     /// Counters.
     pub stats: Stats,
+    /// What playing Qwen Code keeps between records and hooks ([`crate::qwen`]).
+    pub qwen: crate::qwen::records::State,
 }
 
 impl Session {
@@ -195,6 +198,7 @@ impl Session {
             fatal: None,
             history: Vec::new(),
             stats: Stats::default(),
+            qwen: Default::default(),
             clock,
             model,
             mode,
@@ -238,6 +242,10 @@ impl Session {
     /// The name shown as `Executing Hook: <name>` for the first hook `event`
     /// would run (its `name`, else its command), if any.
     pub fn hook_label(&self, event: &str, target: Option<&str>) -> Option<String> {
+        let (event, target) = match flavor::qwen() {
+            true => (crate::qwen::hooks::name(event), None),
+            false => (event, target),
+        };
         let first = self.hooks.matching(event, target).into_iter().next()?;
         let name = self
             .hook_names
@@ -249,6 +257,16 @@ impl Session {
 
     /// Runs the hooks for `event` (matcher tested against `target`) and waits for them.
     pub fn fire(&mut self, event: &str, target: Option<&str>, payload: &Obj) -> Vec<HookRun> {
+        if flavor::qwen() {
+            let fired = crate::qwen::hooks::translate(self, event, target, payload);
+            let runs = fired.iter().map(|(e, t, p)| self.fire_as_is(e, t.as_deref(), p));
+            return runs.collect::<Vec<_>>().concat();
+        }
+        self.fire_as_is(event, target, payload)
+    }
+
+    /// Runs the hooks for `event` with `payload` as given.
+    fn fire_as_is(&mut self, event: &str, target: Option<&str>, payload: &Obj) -> Vec<HookRun> {
         let runner = || Runner::new(self.paths.cwd.clone(), self.hook_env());
         self.hooks.fire(event, target, payload, runner)
     }
@@ -271,6 +289,14 @@ fn find_chat(
     project: &str,
     wanted: &str,
 ) -> Result<(String, (PathBuf, usize)), String> {
+    if flavor::qwen() {
+        let path = crate::qwen::chat_path(&paths.dir, &paths.cwd, wanted);
+        let lines = std::fs::read_to_string(&path).map(|t| t.lines().count());
+        return match lines {
+            Ok(lines) => Ok((wanted.to_string(), (path, lines))),
+            Err(_) => Err(format!("No saved session found with ID {wanted}.")),
+        };
+    }
     let dir = paths.dir.join("tmp").join(project).join("chats");
     let found = std::fs::read_dir(&dir)
         .ok()
@@ -293,6 +319,9 @@ fn find_chat(
 }
 
 pub fn chat_path(paths: &Paths, project: &str, clock: &Clock, id: &str) -> PathBuf {
+    if flavor::qwen() {
+        return crate::qwen::chat_path(&paths.dir, &paths.cwd, id);
+    }
     let stamp = clock.iso();
     let minute = stamp.get(..16).unwrap_or(&stamp).replace(':', "-");
     let id8: String = id.chars().take(8).collect();
@@ -338,6 +367,7 @@ impl Session {
             history: Vec::new(),
             resumed: false,
             stats: Stats::default(),
+            qwen: Default::default(),
             clock,
             interactive,
             paths,

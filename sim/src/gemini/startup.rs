@@ -231,7 +231,10 @@ pub fn auth_dialog(
     let width = || term::size().0;
     let dialog = |cursor: usize, message: &str| {
         let mut lines = vec![String::new()];
-        lines.extend(boxes::auth_dialog(width(), cursor, message));
+        match super::flavor::qwen() {
+            true => lines.extend(crate::qwen::sign_in_box(width())),
+            false => lines.extend(boxes::auth_dialog(width(), cursor, message)),
+        }
         lines
     };
     let (mut cursor, mut message) = (0usize, NO_AUTH);

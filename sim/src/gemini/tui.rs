@@ -12,6 +12,7 @@ use super::screens::{self, Composer};
 use super::session::Session;
 use super::startup::{self, Gate};
 use super::turn::{Done, Turn};
+use crate::qwen::records::TurnEnd;
 use crate::engine::event_loop::Flow;
 use crate::engine::shell::{Face, Scroll, Shell};
 use crate::engine::timeline::Phase;
@@ -205,8 +206,13 @@ impl Face for Gemini {
         }
     }
 
-    fn done(app: &mut App, _turn: Option<Turn>, done: Done) -> Result<Flow, String> {
+    fn done(app: &mut App, turn: Option<Turn>, done: Done) -> Result<Flow, String> {
         app.late = done.late;
+        // Qwen Code puts a cancelled prompt back into the input box.
+        let cancelled = super::flavor::qwen() && app.sess.qwen.end == TurnEnd::Cancelled;
+        if let Some(turn) = turn.filter(|_| cancelled && app.input.is_empty()) {
+            app.input.insert_text(&turn.prompt);
+        }
         Gemini::draw(app)?;
         fire(app, "AfterAgent", None, &done.after_agent)?;
         app.next_queued()
