@@ -17,6 +17,9 @@ use crate::scenario::{Scenario, Script};
 /// The model the router picks when none is chosen (what chat records report).
 pub const AUTO_MODEL: &str = "gemini-3.8-flash";
 
+/// The model qwen uses when none is chosen.
+pub const QWEN_DEFAULT_MODEL: &str = "qwen3-coder-plus";
+
 /// A model as the CLI shows and reports it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
@@ -38,6 +41,15 @@ pub fn resolve_model(arg: Option<&str>, env: Option<&str>, settings: Option<&str
         .find(|m| !m.trim().is_empty())
         .unwrap_or("auto")
         .to_string();
+    if requested == "auto" && flavor::qwen() {
+        // qwen has no router: its default model answers.
+        return Model {
+            requested: QWEN_DEFAULT_MODEL.into(),
+            label: QWEN_DEFAULT_MODEL.into(),
+            name: QWEN_DEFAULT_MODEL.into(),
+            auto: false,
+        };
+    }
     if requested == "auto" {
         return Model {
             requested,
@@ -168,7 +180,11 @@ impl Session {
                 )
             })?,
         };
-        let env_model = std::env::var("GEMINI_MODEL").ok();
+        let env_model = std::env::var(match flavor::qwen() {
+            true => "OPENAI_MODEL",
+            false => "GEMINI_MODEL",
+        })
+        .ok();
         let model = resolve_model(
             opts.model.as_deref(),
             env_model.as_deref(),

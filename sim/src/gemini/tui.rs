@@ -113,10 +113,13 @@ impl Face for Gemini {
                 return app.after(outcome);
             }
         }
-        let just_pasted = app
-            .face
-            .pasted_at
-            .is_some_and(|at| at.elapsed() < PASTE_GUARD);
+        // Qwen Code 0.24.4 holds an Enter after a paste only on Windows or node < 20
+        // (`pasteWorkaround`): on Linux it submits at once.
+        let just_pasted = !super::flavor::qwen()
+            && app
+                .face
+                .pasted_at
+                .is_some_and(|at| at.elapsed() < PASTE_GUARD);
         match key {
             Key::Enter if just_pasted && !Gemini::blank(&app.input) => {
                 return app.edit(Key::Newline);

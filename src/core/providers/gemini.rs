@@ -325,19 +325,8 @@ impl ProviderModule for Gemini {
         {
             return StartupScreen::SignIn((*line).to_string());
         }
-        // After "Trust folder" gemini restarts itself and the old dialog can stay visible above
-        // the new screen: only a dialog with nothing drawn below it is current.
-        let dialog_at = lines
-            .iter()
-            .rposition(|l| l.starts_with("Do you trust the files in this folder?"));
-        let superseded = dialog_at.is_some_and(|at| {
-            lines[at..]
-                .iter()
-                .any(|l| l.contains("is restarting") || COMPOSER.starts(l))
-        });
-        if dialog_at.is_some() && !superseded {
-            let selected = |text: &str| highlighted(&lines, '●', text);
-            return StartupScreen::step_to("folder trust", selected("1. Trust folder"), &["Up"]);
+        if let Some(trust) = folder_trust(&lines, TRUST_QUESTION, '●', &COMPOSER) {
+            return trust;
         }
         if let Some(line) = lines.iter().find(|l| l.starts_with(ADDED_FOLDERS)) {
             return StartupScreen::Person((*line).to_string());
@@ -482,6 +471,9 @@ fn prompt_of(record: &Value) -> Option<String> {
 }
 
 /// The composer line and its empty text.
+/// The trust dialog's question.
+const TRUST_QUESTION: &str = "Do you trust the files in this folder?";
+
 const COMPOSER: Composer = Composer {
     marks: &['>', '*'],
     placeholder: "Type your message or @path/to/file",

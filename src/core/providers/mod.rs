@@ -442,8 +442,26 @@ pub fn file_text<'a>(files: &'a [(PathBuf, String)], file: &str) -> Option<(&'a 
         .map(|(path, text)| (path.as_path(), text.as_str()))
 }
 
+/// A Gemini CLI-style folder trust dialog (gemini, qwen) under `question`, answered "1. Trust
+/// folder" (the cursor `mark` moved there first). After trusting, the CLI restarts itself and the
+/// old dialog can stay visible above the new screen: only a dialog with nothing drawn below it
+/// is current.
+pub fn folder_trust(
+    lines: &[&str],
+    question: &str,
+    mark: char,
+    composer: &Composer,
+) -> Option<StartupScreen> {
+    let at = lines.iter().rposition(|l| l.starts_with(question))?;
+    let superseded = lines[at..]
+        .iter()
+        .any(|l| l.contains("is restarting") || composer.starts(l));
+    let on = highlighted(lines, mark, "1. Trust folder");
+    (!superseded).then(|| StartupScreen::step_to("folder trust", on, &["Up"]))
+}
+
 /// Whether a dialog option starting with `text` is the highlighted one: its line begins with
-/// the CLI's cursor `mark` (claude `❯`, codex `›`, gemini `●`). Lines are trimmed.
+/// the CLI's cursor `mark` (claude `❯`, codex `›`, gemini `●`, qwen `›`). Lines are trimmed.
 pub fn highlighted(lines: &[&str], mark: char, text: &str) -> bool {
     lines.iter().any(|l| {
         l.strip_prefix(mark)

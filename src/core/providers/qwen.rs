@@ -155,6 +155,9 @@ fn signed_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
     )
 }
 
+/// The folder trust dialog's question (only with `security.folderTrust.enabled`).
+const TRUST_QUESTION: &str = "Do you trust this folder?";
+
 /// The sign-in screen's heading.
 const SIGN_IN: &str = "Connect a Provider";
 
@@ -237,6 +240,9 @@ impl ProviderModule for Qwen {
             .collect();
         if let Some(line) = lines.iter().find(|l| l.starts_with(SIGN_IN)) {
             return StartupScreen::SignIn((*line).to_string());
+        }
+        if let Some(trust) = folder_trust(&lines, TRUST_QUESTION, '›', &COMPOSER) {
+            return trust;
         }
         match numbered_choice(&lines, '›', &COMPOSER) {
             Some((_, question)) => StartupScreen::Person(question),
