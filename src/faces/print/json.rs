@@ -45,22 +45,30 @@ fn qwen_stats(done: &Done) -> Value {
     stats
 }
 
-/// Each tool call of the turn as an assistant message of its own, as qwen prints it.
+/// Each tool call of the turn as an assistant message of its own, then its result as a `user`
+/// message once it has one, as qwen prints them
+/// (`tests/data/qwen/qwen-0.24.4-print-json-tool-turn.json`).
 fn qwen_tool_messages(done: &Done, model: &Option<String>, usage: &Value) -> Vec<Value> {
-    done.stats
-        .tools
-        .iter()
-        .map(|t| {
-            let id = uuid::Uuid::new_v4().to_string();
-            let call = json!({ "type": "tool_use", "id": t.id, "name": t.name, "input": t.input });
-            json!({
-                "type": "assistant", "uuid": id, "session_id": done.session_id,
-                "parent_tool_use_id": null,
-                "message": { "id": id, "type": "message", "role": "assistant", "model": model,
-                             "content": [call], "stop_reason": null, "usage": usage },
-            })
-        })
-        .collect()
+    let mut messages = Vec::new();
+    for t in &done.stats.tools {
+        let id = uuid::Uuid::new_v4().to_string();
+        let call = json!({ "type": "tool_use", "id": t.id, "name": t.name, "input": t.input });
+        messages.push(json!({
+            "type": "assistant", "uuid": id, "session_id": done.session_id,
+            "parent_tool_use_id": null,
+            "message": { "id": id, "type": "message", "role": "assistant", "model": model,
+                         "content": [call], "stop_reason": null, "usage": usage },
+        }));
+        let Some(ok) = t.ok else { continue };
+        let result = json!({ "type": "tool_result", "tool_use_id": t.id, "is_error": !ok,
+                             "content": t.output.as_deref().unwrap_or("") });
+        messages.push(json!({
+            "type": "user", "uuid": uuid::Uuid::new_v4().to_string(),
+            "session_id": done.session_id, "parent_tool_use_id": null,
+            "message": { "role": "user", "content": [result] },
+        }));
+    }
+    messages
 }
 
 /// `qwen -p -o json`: one array of messages — `system`/`init`, the `assistant` message, and the
