@@ -792,7 +792,11 @@ fn recorded_print_json(provider: &str, scenario: &str) -> Vec<Value> {
             .into_iter()
             .filter(|d| !kind(d).ends_with("/command_execution"))
             .collect(),
-        ("qwen", "api-error") => sample("qwen/qwen-0.24.4-print-json-api-error.json"),
+        ("qwen", "api-error") => {
+            let mut documents = sample("qwen/qwen-0.24.4-print-json-api-error.json");
+            documents.extend(sample("qwen/qwen-0.24.4-print-json-api-error-stderr.json"));
+            documents
+        }
         ("qwen", "tool") => sample("qwen/qwen-0.24.4-print-json-tool-turn.json"),
         ("qwen", _) => sample("qwen/qwen-0.24.4-print-json-success.json"),
         (_, "api-error") => sample("gemini/gemini-0.61.0-print-json-api-error-stderr.json"),

@@ -84,7 +84,11 @@ pub fn trust_dialog(width: usize, cwd: &std::path::Path, cursor: usize) -> Vec<S
         rows.push(String::new());
     }
     rows.extend(wrap(text, text_w, "", ""));
-    rows.extend([String::new(), String::new()].into_iter().skip(usize::from(qwen)));
+    rows.extend(
+        [String::new(), String::new()]
+            .into_iter()
+            .skip(usize::from(qwen)),
+    );
     let items = [
         format!("Trust folder ({})", name(Some(cwd))),
         format!("Trust parent folder ({})", name(cwd.parent())),

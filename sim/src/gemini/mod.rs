@@ -11,9 +11,9 @@
 pub mod boxes;
 pub mod chat;
 pub mod cli;
-pub mod flavor;
 #[cfg(test)]
 mod fixture_tests;
+pub mod flavor;
 pub mod headless;
 pub mod home;
 pub mod output;

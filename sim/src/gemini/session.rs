@@ -275,7 +275,9 @@ impl Session {
     pub fn fire(&mut self, event: &str, target: Option<&str>, payload: &Obj) -> Vec<HookRun> {
         if flavor::qwen() {
             let fired = crate::qwen::hooks::translate(self, event, target, payload);
-            let runs = fired.iter().map(|(e, t, p)| self.fire_as_is(e, t.as_deref(), p));
+            let runs = fired
+                .iter()
+                .map(|(e, t, p)| self.fire_as_is(e, t.as_deref(), p));
             return runs.collect::<Vec<_>>().concat();
         }
         self.fire_as_is(event, target, payload)

@@ -59,7 +59,11 @@ fn head(sess: &Session, event: &str, gemini: &Obj) -> Obj {
 
 /// A field of the gemini payload, as is.
 fn field(gemini: &Obj, key: &str) -> serde_json::Value {
-    gemini.0.get(key).cloned().unwrap_or(serde_json::Value::Null)
+    gemini
+        .0
+        .get(key)
+        .cloned()
+        .unwrap_or(serde_json::Value::Null)
 }
 
 /// The `error` kind of a `StopFailure` for an HTTP status.
@@ -84,7 +88,12 @@ fn idle(sess: &Session, gemini: &Obj) -> Fired {
 
 /// What qwen runs where fake-gemini's engine fires `event` with `gemini` (its payload).
 // long: one arm per event of the table in the module doc, each a payload's fields.
-pub fn translate(sess: &mut Session, event: &str, target: Option<&str>, gemini: &Obj) -> Vec<Fired> {
+pub fn translate(
+    sess: &mut Session,
+    event: &str,
+    target: Option<&str>,
+    gemini: &Obj,
+) -> Vec<Fired> {
     let tool = || gemini.str("tool_name");
     let call_id = |sess: &mut Session| format!("call_{}", sess.ids.hex(16));
     match event {
@@ -115,7 +124,8 @@ pub fn translate(sess: &mut Session, event: &str, target: Option<&str>, gemini: 
             let p = head(sess, "PostToolUse", gemini)
                 .with("tool_name", tool())
                 .with("tool_input", field(gemini, "tool_input"))
-                .with("tool_response", field(gemini, "tool_response"));
+                .with("tool_response", field(gemini, "tool_response"))
+                .with("duration_ms", 5 + sess.ids.pick(200));
             let next = head(sess, "UserPromptSubmit", gemini).with("prompt", "");
             vec![
                 ("PostToolUse", Some(tool()), p),

@@ -646,6 +646,24 @@ pub const SHARED_HOOK_EVENTS: &[&str] = &[
     "PostToolUse",
 ];
 
+/// How claude and qwen (whose hooks are claude's) read their hook events: `StopFailure` ends the
+/// turn with an API error, a `Notification` of `notification_type` `permission_prompt` or
+/// `elicitation_dialog` waits for a person; the rest as [`shared_hook_class`].
+pub fn claude_style_class(event: &str, payload: Option<&serde_json::Value>) -> EventClass {
+    let waits = |reason| EventClass::NeedsInput { reason, tool: None };
+    match event {
+        "StopFailure" => EventClass::TurnFailed {
+            reason: "api-error",
+        },
+        "Notification" => match payload.and_then(|p| str_field(p, "notification_type")) {
+            Some("permission_prompt") => waits("permission"),
+            Some("elicitation_dialog") => waits("question"),
+            _ => EventClass::Other,
+        },
+        _ => shared_hook_class(event, payload),
+    }
+}
+
 /// How claude and codex both read the hook events they share (`SHARED_HOOK_EVENTS` and `Stop`);
 /// each provider matches its own events first and hands the rest here.
 pub fn shared_hook_class(event: &str, payload: Option<&serde_json::Value>) -> EventClass {

@@ -20,8 +20,22 @@ pub fn documents(done: &Done, duration_ms: u64) -> Vec<(Value, bool)> {
         Provider::Claude => vec![(claude(done, duration_ms), false)],
         Provider::Codex => codex(done).into_iter().map(|v| (v, false)).collect(),
         Provider::Gemini => vec![gemini(done)],
-        Provider::Qwen => vec![(Value::Array(qwen(done, duration_ms)), false)],
+        Provider::Qwen => {
+            let mut documents = vec![(Value::Array(qwen(done, duration_ms)), false)];
+            if done.stats.api_error_status.is_some() {
+                documents.push((qwen_api_error(done), true));
+            }
+            documents
+        }
     }
+}
+
+/// What qwen prints on stderr after the array when an API error ended the turn
+/// (`tests/data/qwen/qwen-0.24.4-print-json-api-error-stderr.json`).
+fn qwen_api_error(done: &Done) -> Value {
+    let error =
+        json!({ "type": "AlreadyReportedError", "message": done.error_message(), "code": 1 });
+    json!({ "error": error })
 }
 
 /// qwen's `stats`: gemini's, each model's counts also `bySource.main`, with `skills` and
