@@ -11,7 +11,7 @@ pub const PINNED: Version = Version::new(0, 61, 0);
 /// The release `UMBEL_SIM_VERSION` names, else [`PINNED`].
 pub fn current() -> Version {
     if super::flavor::qwen() {
-        return release::chosen(crate::qwen::PINNED);
+        return release::chosen(crate::qwen::data::PINNED);
     }
     release::chosen(PINNED)
 }

@@ -274,13 +274,32 @@ impl Session {
     /// Runs the hooks for `event` (matcher tested against `target`) and waits for them.
     pub fn fire(&mut self, event: &str, target: Option<&str>, payload: &Obj) -> Vec<HookRun> {
         if flavor::qwen() {
-            let fired = crate::qwen::hooks::translate(self, event, target, payload);
+            let mode = match self.mode {
+                ApprovalMode::Default => "default",
+                ApprovalMode::AutoEdit => "auto-edit",
+                ApprovalMode::Yolo => "yolo",
+                ApprovalMode::Plan => "plan",
+            };
+            let fired =
+                crate::qwen::hooks::translate(&mut self.qwen_ctx(), mode, event, target, payload);
             let runs = fired
                 .iter()
                 .map(|(e, t, p)| self.fire_as_is(e, t.as_deref(), p));
             return runs.collect::<Vec<_>>().concat();
         }
         self.fire_as_is(event, target, payload)
+    }
+
+    /// What playing qwen translates records and hooks with.
+    pub fn qwen_ctx(&mut self) -> crate::qwen::records::Ctx<'_> {
+        crate::qwen::records::Ctx {
+            session: &self.id,
+            cwd: &self.cwd,
+            model: &self.model.name,
+            version: super::release::current().to_string(),
+            ids: &mut self.ids,
+            state: &mut self.qwen,
+        }
     }
 
     /// Runs the hooks for `event` with `payload` as given.
@@ -308,7 +327,7 @@ fn find_chat(
     wanted: &str,
 ) -> Result<(String, (PathBuf, usize)), String> {
     if flavor::qwen() {
-        let path = crate::qwen::chat_path(&paths.dir, &paths.cwd, wanted);
+        let path = crate::qwen::data::chat_path(&paths.dir, &paths.cwd, wanted);
         let lines = std::fs::read_to_string(&path).map(|t| t.lines().count());
         return match lines {
             Ok(lines) => Ok((wanted.to_string(), (path, lines))),
@@ -338,7 +357,7 @@ fn find_chat(
 
 pub fn chat_path(paths: &Paths, project: &str, clock: &Clock, id: &str) -> PathBuf {
     if flavor::qwen() {
-        return crate::qwen::chat_path(&paths.dir, &paths.cwd, id);
+        return crate::qwen::data::chat_path(&paths.dir, &paths.cwd, id);
     }
     let stamp = clock.iso();
     let minute = stamp.get(..16).unwrap_or(&stamp).replace(':', "-");

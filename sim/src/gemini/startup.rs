@@ -232,7 +232,12 @@ pub fn auth_dialog(
     let dialog = |cursor: usize, message: &str| {
         let mut lines = vec![String::new()];
         match super::flavor::qwen() {
-            true => lines.extend(crate::qwen::sign_in_box(width())),
+            true => lines.extend(boxes::rounded(
+                &crate::qwen::data::sign_in_rows(),
+                width().saturating_sub(4).min(100),
+                2,
+                1,
+            )),
             false => lines.extend(boxes::auth_dialog(width(), cursor, message)),
         }
         lines

@@ -12,12 +12,10 @@
 //! | `AfterAgent` | `Stop` (`last_assistant_message`), `StopFailure` after an API error, nothing after Esc; then `Notification` `idle_prompt` |
 //! | `SessionEnd` | `SessionEnd` (`reason`: `prompt_input_exit`) |
 
-use crate::gemini::cli::ApprovalMode;
-use crate::gemini::session::Session;
 use crate::json::Obj;
 use crate::obj;
 
-use super::records::TurnEnd;
+use super::records::{Ctx, TurnEnd};
 
 /// One hook qwen runs: its event, the matcher's target, the payload.
 pub type Fired = (&'static str, Option<String>, Obj);
@@ -35,25 +33,15 @@ pub fn name(event: &str) -> &'static str {
     }
 }
 
-/// `--approval-mode` as qwen spells it in payloads.
-fn mode(sess: &Session) -> &'static str {
-    match sess.mode {
-        ApprovalMode::Default => "default",
-        ApprovalMode::AutoEdit => "auto-edit",
-        ApprovalMode::Yolo => "yolo",
-        ApprovalMode::Plan => "plan",
-    }
-}
-
 /// The payload's common head under qwen's `event`.
-fn head(sess: &Session, event: &str, gemini: &Obj) -> Obj {
+fn head(mode: &str, event: &str, gemini: &Obj) -> Obj {
     obj! {
         "session_id" => gemini.str("session_id"),
         "transcript_path" => gemini.str("transcript_path"),
         "cwd" => gemini.str("cwd"),
         "hook_event_name" => event,
         "timestamp" => gemini.str("timestamp"),
-        "permission_mode" => mode(sess),
+        "permission_mode" => mode,
     }
 }
 
@@ -78,8 +66,8 @@ fn error_kind(status: u16) -> &'static str {
 }
 
 /// The `Notification` qwen sends once it waits for the person again.
-fn idle(sess: &Session, gemini: &Obj) -> Fired {
-    let payload = head(sess, "Notification", gemini)
+fn idle(mode: &str, gemini: &Obj) -> Fired {
+    let payload = head(mode, "Notification", gemini)
         .with("message", "Qwen Code is waiting for your input")
         .with("notification_type", "idle_prompt")
         .with("title", "Waiting for input");
@@ -88,32 +76,34 @@ fn idle(sess: &Session, gemini: &Obj) -> Fired {
 
 /// What qwen runs where fake-gemini's engine fires `event` with `gemini` (its payload).
 // long: one arm per event of the table in the module doc, each a payload's fields.
+/// `mode` is the `--approval-mode` as qwen spells it (`default`, `auto-edit`, `yolo`, `plan`).
 pub fn translate(
-    sess: &mut Session,
+    sess: &mut Ctx<'_>,
+    mode: &str,
     event: &str,
     target: Option<&str>,
     gemini: &Obj,
 ) -> Vec<Fired> {
     let tool = || gemini.str("tool_name");
-    let call_id = |sess: &mut Session| format!("call_{}", sess.ids.hex(16));
+    let call_id = |sess: &mut Ctx<'_>| format!("call_{}", sess.ids.hex(16));
     match event {
         "SessionStart" => {
-            let p = head(sess, event, gemini)
+            let p = head(mode, event, gemini)
                 .with("source", field(gemini, "source"))
-                .with("model", sess.model.name.as_str());
+                .with("model", sess.model);
             vec![("SessionStart", target.map(str::to_string), p)]
         }
         "BeforeAgent" => {
             let prompt = gemini.str("prompt");
-            let p = head(sess, "UserPromptSubmit", gemini)
+            let p = head(mode, "UserPromptSubmit", gemini)
                 .with("prompt", prompt.as_str())
                 .with("submitted_prompt", prompt.as_str());
             vec![("UserPromptSubmit", None, p)]
         }
         "BeforeTool" => {
-            sess.qwen.asking = Some((tool(), field(gemini, "tool_input")));
+            sess.state.asking = Some((tool(), field(gemini, "tool_input")));
             let id = call_id(sess);
-            let p = head(sess, "PreToolUse", gemini)
+            let p = head(mode, "PreToolUse", gemini)
                 .with("tool_name", tool())
                 .with("tool_input", field(gemini, "tool_input"))
                 .with("tool_use_id", format!("toolu_{}", sess.ids.hex(12)))
@@ -121,23 +111,23 @@ pub fn translate(
             vec![("PreToolUse", Some(tool()), p)]
         }
         "AfterTool" => {
-            let p = head(sess, "PostToolUse", gemini)
+            let p = head(mode, "PostToolUse", gemini)
                 .with("tool_name", tool())
                 .with("tool_input", field(gemini, "tool_input"))
                 .with("tool_response", field(gemini, "tool_response"))
                 .with("duration_ms", 5 + sess.ids.pick(200));
-            let next = head(sess, "UserPromptSubmit", gemini).with("prompt", "");
+            let next = head(mode, "UserPromptSubmit", gemini).with("prompt", "");
             vec![
                 ("PostToolUse", Some(tool()), p),
                 ("UserPromptSubmit", None, next),
             ]
         }
         "Notification" => {
-            let (name, input) = sess.qwen.asking.clone().unwrap_or_default();
-            let ask = head(sess, "PermissionRequest", gemini)
+            let (name, input) = sess.state.asking.clone().unwrap_or_default();
+            let ask = head(mode, "PermissionRequest", gemini)
                 .with("tool_name", name.as_str())
                 .with("tool_input", input);
-            let note = head(sess, "Notification", gemini)
+            let note = head(mode, "Notification", gemini)
                 .with(
                     "message",
                     format!("Qwen Code needs your permission to use {name}"),
@@ -151,16 +141,16 @@ pub fn translate(
         }
         "AfterAgent" => {
             let answer = gemini.str("prompt_response");
-            let stop = match std::mem::take(&mut sess.qwen.end) {
+            let stop = match std::mem::take(&mut sess.state.end) {
                 TurnEnd::Answered => Some((
                     "Stop",
-                    head(sess, "Stop", gemini)
+                    head(mode, "Stop", gemini)
                         .with("stop_hook_active", false)
                         .with("last_assistant_message", answer),
                 )),
                 TurnEnd::Failed { status, raw } => Some((
                     "StopFailure",
-                    head(sess, "StopFailure", gemini)
+                    head(mode, "StopFailure", gemini)
                         .with("error", error_kind(status))
                         .with("error_details", raw.as_str())
                         .with("last_assistant_message", format!("[API Error: {raw}]")),
@@ -168,11 +158,11 @@ pub fn translate(
                 TurnEnd::Cancelled => None,
             };
             let mut fired: Vec<Fired> = stop.into_iter().map(|(e, p)| (e, None, p)).collect();
-            fired.push(idle(sess, gemini));
+            fired.push(idle(mode, gemini));
             fired
         }
         "SessionEnd" => {
-            let p = head(sess, event, gemini).with("reason", "prompt_input_exit");
+            let p = head(mode, event, gemini).with("reason", "prompt_input_exit");
             vec![("SessionEnd", Some("prompt_input_exit".into()), p)]
         }
         _ => Vec::new(),

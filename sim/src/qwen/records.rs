@@ -13,9 +13,12 @@
 
 use serde_json::Value;
 
-use crate::gemini::session::Session;
+use crate::ids::IdGen;
 use crate::json::Obj;
 use crate::obj;
+
+/// The note fake-gemini writes for a cancelled turn (qwen shows the same words).
+const CANCELLED: &str = "Request cancelled.";
 
 /// How the running turn ended, for the `AfterAgent` → `Stop` / `StopFailure` translation.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -45,6 +48,22 @@ pub struct State {
     pub asking: Option<(String, Value)>,
 }
 
+/// What a translation needs of the session.
+pub struct Ctx<'a> {
+    /// The session id.
+    pub session: &'a str,
+    /// The working directory as reported.
+    pub cwd: &'a str,
+    /// The model that answers.
+    pub model: &'a str,
+    /// The release played.
+    pub version: String,
+    /// The session's id stream.
+    pub ids: &'a mut IdGen,
+    /// The state kept between records and hooks.
+    pub state: &'a mut State,
+}
+
 /// The parts of fake-gemini's `content` (a text, or parts already).
 fn parts(rec: &Obj) -> Vec<Value> {
     match rec.0.get("content") {
@@ -55,24 +74,24 @@ fn parts(rec: &Obj) -> Vec<Value> {
 }
 
 /// The fields every record starts with.
-fn head(sess: &mut Session, kind: &str, provenance: &str, ts: String) -> Obj {
+fn head(sess: &mut Ctx<'_>, kind: &str, provenance: &str, ts: String) -> Obj {
     let uuid = sess.ids.uuid();
-    let parent = sess.qwen.last_uuid.replace(uuid.clone());
+    let parent = sess.state.last_uuid.replace(uuid.clone());
     obj! {
         "uuid" => uuid,
         "parentUuid" => parent,
-        "sessionId" => sess.id.as_str(),
+        "sessionId" => sess.session,
         "timestamp" => ts,
         "type" => kind,
         "provenance" => provenance,
-        "cwd" => sess.cwd.as_str(),
-        "version" => crate::gemini::release::current().to_string(),
+        "cwd" => sess.cwd,
+        "version" => sess.version.as_str(),
     }
 }
 
 /// The qwen record for a record fake-gemini writes, if qwen writes one.
 // long: one arm per fake-gemini record type, each a qwen record's fields.
-pub fn translate(sess: &mut Session, rec: &Obj) -> Option<Obj> {
+pub fn translate(sess: &mut Ctx<'_>, rec: &Obj) -> Option<Obj> {
     let ts = || rec.str("timestamp");
     match rec.str("type").as_str() {
         "user" => {
@@ -88,7 +107,7 @@ pub fn translate(sess: &mut Session, rec: &Obj) -> Option<Obj> {
                         .with("toolCallResult", result),
                 );
             }
-            sess.qwen.end = TurnEnd::Answered;
+            sess.state.end = TurnEnd::Answered;
             let head = head(sess, "user", "real_user", ts());
             Some(head.with("message", obj! { "role" => "user", "parts" => parts }))
         }
@@ -136,14 +155,14 @@ pub fn translate(sess: &mut Session, rec: &Obj) -> Option<Obj> {
                 .next()
                 .and_then(|s| s.parse().ok())
                 .unwrap_or(0);
-            sess.qwen.end = TurnEnd::Failed {
+            sess.state.end = TurnEnd::Failed {
                 status,
                 raw: raw.clone(),
             };
             let event = obj! {
                 "event.name" => "qwen-code.api_error",
                 "event.timestamp" => ts(),
-                "model" => sess.model.name.as_str(),
+                "model" => sess.model,
                 "error_message" => raw.as_str(),
                 "status_code" => status,
             };
@@ -153,8 +172,8 @@ pub fn translate(sess: &mut Session, rec: &Obj) -> Option<Obj> {
                     .with("systemPayload", obj! { "uiEvent" => event }),
             )
         }
-        "info" if rec.str("content") == crate::gemini::screens::CANCELLED => {
-            sess.qwen.end = TurnEnd::Cancelled;
+        "info" if rec.str("content") == CANCELLED => {
+            sess.state.end = TurnEnd::Cancelled;
             None
         }
         _ => None,

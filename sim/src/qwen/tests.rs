@@ -1,1 +1,0 @@
-//! fake-qwen's unit tests on the recorded qwen 0.24.4 data.
