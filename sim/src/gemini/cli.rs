@@ -32,6 +32,28 @@ const SPECS: &[OptSpec] = &[
     opt("help", Some('h'), false),
 ];
 
+/// The options qwen 0.24.4 has beyond gemini's (`qwen --help`), accepted and not simulated:
+/// what umbel passes through (recorded in `argv.json`).
+const QWEN_SPECS: &[OptSpec] = &[
+    opt("model", Some('m'), true),
+    opt("prompt", Some('p'), true),
+    opt("prompt-interactive", Some('i'), true),
+    opt("approval-mode", None, true),
+    opt("yolo", Some('y'), false),
+    opt("skip-trust", None, false),
+    opt("allowed-tools", None, true),
+    opt("include-directories", None, true),
+    opt("session-id", None, true),
+    opt("resume", Some('r'), true),
+    opt("output-format", Some('o'), true),
+    opt("version", Some('v'), false),
+    opt("help", Some('h'), false),
+    opt("system-prompt", None, true),
+    opt("append-system-prompt", None, true),
+    opt("max-session-turns", None, true),
+    opt("mcp-config", None, true),
+];
+
 /// `--approval-mode` (and `-y`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ApprovalMode {
@@ -124,7 +146,11 @@ fn yargs_error(commander: String) -> String {
 
 /// Parses arguments (without the program name). Errors are yargs' messages.
 pub fn parse(argv: &[String]) -> Result<Action, String> {
-    let p = args::parse(argv, SPECS).map_err(yargs_error)?;
+    let specs = match super::flavor::qwen() {
+        true => QWEN_SPECS,
+        false => SPECS,
+    };
+    let p = args::parse(argv, specs).map_err(yargs_error)?;
     if p.has("help") {
         return Ok(Action::Print(HELP));
     }
