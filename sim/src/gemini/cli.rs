@@ -34,20 +34,7 @@ const SPECS: &[OptSpec] = &[
 
 /// The options qwen 0.24.4 has beyond gemini's (`qwen --help`), accepted and not simulated:
 /// what umbel passes through (recorded in `argv.json`).
-const QWEN_SPECS: &[OptSpec] = &[
-    opt("model", Some('m'), true),
-    opt("prompt", Some('p'), true),
-    opt("prompt-interactive", Some('i'), true),
-    opt("approval-mode", None, true),
-    opt("yolo", Some('y'), false),
-    opt("skip-trust", None, false),
-    opt("allowed-tools", None, true),
-    opt("include-directories", None, true),
-    opt("session-id", None, true),
-    opt("resume", Some('r'), true),
-    opt("output-format", Some('o'), true),
-    opt("version", Some('v'), false),
-    opt("help", Some('h'), false),
+const QWEN_EXTRA: &[OptSpec] = &[
     opt("system-prompt", None, true),
     opt("append-system-prompt", None, true),
     opt("max-session-turns", None, true),
@@ -146,11 +133,13 @@ fn yargs_error(commander: String) -> String {
 
 /// Parses arguments (without the program name). Errors are yargs' messages.
 pub fn parse(argv: &[String]) -> Result<Action, String> {
-    let specs = match super::flavor::qwen() {
-        true => QWEN_SPECS,
-        false => SPECS,
+    let extra = if super::flavor::qwen() {
+        QWEN_EXTRA
+    } else {
+        &[]
     };
-    let p = args::parse(argv, specs).map_err(yargs_error)?;
+    let specs: Vec<OptSpec> = SPECS.iter().chain(extra).copied().collect();
+    let p = args::parse(argv, &specs).map_err(yargs_error)?;
     if p.has("help") {
         return Ok(Action::Print(HELP));
     }
