@@ -1175,9 +1175,9 @@ fn fork_from_starts_with_a_copy_of_the_conversation_and_leaves_the_parent_alone(
     );
     sb.spawn("par", &["--provider", provider, "--env", &scenario]);
     assert_eq!(turn(&sb, "par", "alpha question").0, Some(0));
-    if provider == "gemini" {
+    if matches!(provider, "gemini" | "qwen") {
         sb.umbel(["spawn", "--name", "fk", "--fork-from", "par"])
-            .stderr_has("cannot be forked: gemini has no fork")
+            .stderr_has(&format!("cannot be forked: {provider} has no fork"))
             .status(1);
         assert_eq!(sb.ls().len(), 1, "{:?}", sb.ls());
         return;
