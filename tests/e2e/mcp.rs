@@ -8,6 +8,7 @@ mod conversation;
 mod guard;
 mod in_process;
 mod output;
+mod park;
 mod schema;
 pub(crate) mod stdio;
 mod turns;

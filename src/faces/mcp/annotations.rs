@@ -24,6 +24,9 @@ pub enum Effect {
     Additive,
     /// Removes or stops something (a worker, its folder); calling it again changes nothing more.
     Destructive,
+    /// Stops something that comes back by itself and loses nothing (a parked worker's CLI, which
+    /// the next send resumes); calling it again changes nothing more.
+    Reversible,
 }
 
 /// One tool's declaration.
@@ -106,6 +109,21 @@ pub fn tools() -> Vec<ToolInfo> {
             false,
             schema_of::<Killed>,
         ),
+        // Parking ends the CLI process only: the conversation stays, and the next send resumes it.
+        info(
+            "umbel_park",
+            "Park idle workers",
+            Reversible,
+            false,
+            schema_of::<crate::operations::park::ParkReport>,
+        ),
+        info(
+            "umbel_resume",
+            "Resume a parked or dead worker",
+            Additive,
+            false,
+            schema_of::<crate::operations::park::Resumed>,
+        ),
         info(
             "umbel_capture",
             "Show a worker's screen",
@@ -164,6 +182,7 @@ pub fn annotations(tool: &ToolInfo) -> ToolAnnotations {
         Effect::ReadOnly => (true, false, true),
         Effect::Additive => (false, false, false),
         Effect::Destructive => (false, true, true),
+        Effect::Reversible => (false, false, true),
     };
     ToolAnnotations::from_raw(
         Some(tool.title.to_string()),
