@@ -12,3 +12,4 @@ mod park;
 mod schema;
 pub(crate) mod stdio;
 mod turns;
+mod worktree;

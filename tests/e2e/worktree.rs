@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Runs git in `dir` (as the user would, beside umbel); its stdout.
-fn git(dir: &Path, args: &[&str]) -> String {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
         .args(args)
@@ -25,7 +25,7 @@ fn git(dir: &Path, args: &[&str]) -> String {
 }
 
 /// The sandbox's project as a repository with one commit holding `notes.txt`.
-fn repository(sb: &Sandbox) {
+pub(crate) fn repository(sb: &Sandbox) {
     git(&sb.project, &["init", "-q", "-b", "main"]);
     sb.write("notes.txt", "base\n");
     git(&sb.project, &["add", "."]);
@@ -33,7 +33,7 @@ fn repository(sb: &Sandbox) {
 }
 
 /// A scenario whose every turn writes `notes.txt` with `text`.
-fn writes_notes(text: &str) -> Value {
+pub(crate) fn writes_notes(text: &str) -> Value {
     json!({ "default": { "reply": "edited", "writes": { "notes.txt": text } } })
 }
 

@@ -9,7 +9,7 @@ use crate::faces::json_schema::{
     HelpText, Killed, Log, ReadTool, Screen, Sent, Workers, schema_of,
 };
 use crate::operations::inspect::Pruned;
-use crate::operations::turns::{TurnActions, TurnDiff};
+use crate::operations::turns::TurnActions;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{JsonObject, ToolAnnotations};
 use serde_json::Value;
@@ -161,10 +161,10 @@ pub fn tools() -> Vec<ToolInfo> {
         ),
         info(
             "umbel_diff",
-            "Compare two turns' answers",
+            "Compare two turns' answers, or show a worktree's changes",
             ReadOnly,
             false,
-            schema_of::<TurnDiff>,
+            diff_schema,
         ),
         info(
             "umbel_help",
@@ -216,6 +216,15 @@ pub fn annotate<S>(mut router: ToolRouter<S>) -> ToolRouter<S> {
         }
     }
     router
+}
+
+/// `umbel_diff`'s result: two turns compared, or (`git`) the worktree's changes; both objects.
+fn diff_schema() -> Value {
+    let mut schema = schema_of::<crate::faces::json_schema::DiffJson>();
+    if let Some(object) = schema.as_object_mut() {
+        object.insert("type".into(), Value::from("object"));
+    }
+    schema
 }
 
 /// `umbel_wait`'s result: one outcome, or with several workers each one's; both are objects,
