@@ -79,14 +79,11 @@ pub fn diff(ctx: &Ctx, args: &DiffArgs) -> Result<TurnDiff> {
     }
 }
 
-/// `diff --git`: the worktree's changes against its base (`args.stat`: `git diff --stat`). A
-/// worker on another host is refused: its worktree is there, read by the umbel on that host.
+/// `diff --git`: the worktree's changes against its base (`args.stat`: `git diff --stat`); a
+/// worker on another host has its worktree there, and the umbel there reads it.
 pub fn git_diff(ctx: &Ctx, args: &DiffArgs) -> Result<GitDiff> {
     if let Some(at) = find(ctx, &args.name)? {
-        return Err(Error::usage(format!(
-            "`{}` runs on {}: its worktree's diff is read there (`ssh {} umbel diff {} --git`)",
-            args.name, at.host, at.host, args.name
-        )));
+        return conversation::git_diff(ctx, &at, args.stat);
     }
     let worker = Worker::load(ctx, &args.name)?;
     let Some(wt) = &worker.meta.worktree else {
