@@ -89,9 +89,11 @@ fn one_run(sb: &Sandbox, cli: &str, run: usize, s: &mut Samples) {
     let status = json_of(&sb.run(&["status", &name, "--json"]));
     assert_eq!(status["state"], "parked", "{status}");
     s.folder_bytes.push(bytes_under(&sb.session_dir(&name)));
+    // codex keeps its rollout inside its CODEX_HOME, under the worker's folder: counted there.
     s.transcript_bytes.push(
         status["transcriptPath"]
             .as_str()
+            .filter(|p| !Path::new(p).starts_with(sb.session_dir(&name)))
             .map_or(0, |p| bytes_under(Path::new(p))),
     );
     let t = Instant::now();
