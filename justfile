@@ -65,6 +65,8 @@ ci: lint test
 # `just bench codex load soak top check events` runs only those parts (events: the event stream,
 # `wait --any` over 50 workers, idle `events -f` with 100)
 # `just bench real`: the same on the real CLIs (pinned releases, fake model server; only when named)
+# `just bench park`: memory a park frees, resume → ready, a parked worker on disk (fakes);
+# `just bench park-real` the same on the real CLIs (only when named)
 [positional-arguments]
 bench *ARGS: setup
     cargo build --release -p sim --bins --quiet

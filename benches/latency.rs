@@ -31,6 +31,9 @@
 //!     CLI's own print mode, and where a cold `-p` spends its time.
 //! 14. (figures/events.rs) The fleet's event stream: end-of-turn hook → `events -f` line,
 //!     `wait --any` over 50 workers (hook → exited), idle `events -f` CPU with 100 workers.
+//! 15. (figures/park.rs) Park: the memory a park frees (the worker's process-tree RSS before and
+//!     after), `umbel resume` → ready, a parked worker's bytes on disk; `park` on the fakes,
+//!     `park-real` (only when named) on the real CLIs.
 //!
 //! Figures, not pass/fail: these machines are shared and noisy.
 
@@ -46,6 +49,8 @@ mod load;
 #[allow(dead_code)]
 #[path = "../tests/e2e/mcp/client.rs"]
 mod mcp_client;
+#[path = "figures/park.rs"]
+mod park;
 #[path = "figures/perf.rs"]
 mod perf;
 #[path = "../tests/e2e/real.rs"]
@@ -148,9 +153,15 @@ fn main() {
     if only.is_empty() || only.iter().any(|o| o == "remote") {
         rows.extend(remote::figures());
     }
+    if only.is_empty() || only.iter().any(|o| o == "park") {
+        rows.extend(park::fake_figures());
+    }
     // Only when asked for: it needs the real CLIs (npm) and takes minutes.
     if only.iter().any(|o| o == "real") {
         rows.extend(real_clis::figures());
+    }
+    if only.iter().any(|o| o == "park-real") {
+        rows.extend(park::real_figures());
     }
     perf::print_summary(&rows);
 }

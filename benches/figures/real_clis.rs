@@ -312,7 +312,7 @@ fn stats(v: &mut [Duration]) -> (Duration, Duration) {
 
 /// The pinned CLIs' folder: `UMBEL_REAL_CLIS`, else what `scripts/realclis.sh` installs and
 /// prints; `None` (after saying why) without node or npm.
-fn real_clis() -> Option<PathBuf> {
+pub fn real_clis() -> Option<PathBuf> {
     let node = Command::new("node").arg("--version").output();
     if !node.is_ok_and(|o| o.status.success()) {
         println!("real: SKIPPED: node is not installed (the real CLIs run on node >= 20)");
@@ -349,7 +349,7 @@ fn version(dir: &std::path::Path, cli: &str) -> String {
 }
 
 /// The 1-minute load average the figures were measured under.
-fn load_average() -> String {
+pub fn load_average() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .ok()
         .and_then(|l| l.split_whitespace().next().map(str::to_string))

@@ -194,6 +194,7 @@ pub fn sample_status(name: &str, state: &str) -> WorkerStatus {
         "busy" => WorkerState::Busy.into(),
         "needs-input" => WorkerState::NeedsInput.into(),
         "dead" => WorkerState::Dead.into(),
+        "parked" => WorkerState::Parked.into(),
         "corrupt" => ListedState::Unreadable(super::status::Unreadable::Corrupt),
         "unreachable" => ListedState::Unreadable(super::status::Unreadable::Unreachable),
         _ => WorkerState::Ready.into(),

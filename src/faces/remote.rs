@@ -138,7 +138,7 @@ fn named(
     };
     let done = remote::forward(ctx, host, request, Stdout::Pass)?;
     if verb == (Verb::Kill { purge: true }) && done.code == 0 {
-        records::remove(ctx, name)?;
+        remote::verbs::forget_unless_kept(ctx, host, name)?;
     }
     Ok(done.code)
 }
@@ -158,7 +158,7 @@ fn schema_as_content(typed: &[String]) -> Result<Vec<String>> {
 fn kill_all(ctx: &Ctx, purge: bool) {
     let what = if purge { "purged" } else { "killed" };
     for record in records::list(ctx) {
-        match remote::verbs::kill(ctx, &record, purge) {
+        match remote::verbs::kill(ctx, &record, purge, false) {
             Ok(()) => outln(&format!("{what} {}", record.name)),
             Err(e) => {
                 report(&e, false);

@@ -26,6 +26,9 @@ pub fn print_one(s: &WorkerStatus) {
     if let Some(reason) = &s.needs_input {
         lines.push(format!("needs:     {reason}"));
     }
+    if let Some(command) = &s.resume_with {
+        lines.push(format!("resume:    {command}"));
+    }
     if let Some(exit) = &s.exit {
         lines.push(format!("exit:      {}", exit.describe()));
     }
@@ -104,14 +107,20 @@ pub fn print_table(list: &[WorkerStatus]) {
     print_aligned(&header, &rows);
 }
 
-/// The state as a person reads it: `top`'s word, and for a warm worker still waiting for its
-/// `-p`, `warm` and the time it has left (`warm 9m 58s left`).
+/// The state as a person reads it: `top`'s word, for a warm worker still waiting for its
+/// `-p`, `warm` and the time it has left (`warm 9m 58s left`), and for a parked one how long
+/// it has been parked (`parked 2h 5m 3s`).
 pub fn state_word(s: &WorkerStatus, now: u64) -> String {
     let word = Shown::word(s);
-    match &s.warm {
-        Some(warm) if word == "idle" => {
-            let left = std::time::Duration::from_secs(warm.expires_at.saturating_sub(now) / 1000);
+    let secs = |ms: u64| std::time::Duration::from_secs(ms / 1000);
+    match (&s.warm, s.parked_at) {
+        (Some(warm), _) if word == "idle" => {
+            let left = secs(warm.expires_at.saturating_sub(now));
             format!("warm {} left", humantime::format_duration(left))
+        }
+        (_, Some(at)) if word == "parked" => {
+            let parked = secs(now.saturating_sub(at));
+            format!("parked {}", humantime::format_duration(parked))
         }
         _ => word.to_string(),
     }
@@ -148,4 +157,21 @@ pub fn print_aligned(header: &[String], rows: &[Vec<String>]) {
     let mut text = vec![line(header)];
     text.extend(rows.iter().map(|r| line(r)));
     outln(&text.join("\n"));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::fleet::sample_status;
+
+    #[test]
+    fn a_parked_worker_says_for_how_long_and_a_ready_one_does_not() {
+        let mut parked = sample_status("p", "parked");
+        assert_eq!(state_word(&parked, 10_000), "parked");
+        parked.parked_at = Some(4_000);
+        assert_eq!(state_word(&parked, 4_000 + 7_505_000), "parked 2h 5m 5s");
+        let mut ready = sample_status("r", "ready");
+        ready.parked_at = Some(4_000);
+        assert_eq!(state_word(&ready, 10_000), "idle");
+    }
 }

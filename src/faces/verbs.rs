@@ -150,14 +150,8 @@ pub fn actions(ctx: &Ctx, args: &ActionsArgs, json: bool) -> Result<u8> {
 
 /// `diff`: two turns' answers, compared.
 pub fn diff(ctx: &Ctx, args: &DiffArgs, json: bool) -> Result<u8> {
-    let worker = Worker::load(ctx, &args.name)?;
     if args.git {
-        let Some(wt) = &worker.meta.worktree else {
-            return Err(crate::core::errors::Error::NoWorktree {
-                name: args.name.clone(),
-            });
-        };
-        let found = crate::operations::worktree::diff(ctx, &worker.name, wt, args.stat)?;
+        let found = crate::operations::remote::anywhere::git_diff(ctx, args)?;
         if json {
             super::output::out_json(&found);
         } else {
@@ -165,6 +159,7 @@ pub fn diff(ctx: &Ctx, args: &DiffArgs, json: bool) -> Result<u8> {
         }
         return Ok(0);
     }
+    let worker = Worker::load(ctx, &args.name)?;
     print_diff(&turns::diff(ctx, &worker, args)?, json);
     Ok(0)
 }

@@ -166,7 +166,7 @@ fn read_worker(ctx: &Ctx, status: &WorkerStatus) -> Read {
             (None, _) => "ended without a recorded status".into(),
         },
         Shown::Idle | Shown::Starting => status.cwd.clone(),
-        Shown::Parked => parked_line(status),
+        Shown::Parked => parked_line(status, crate::adapters::host::now_ms()),
         Shown::Corrupt | Shown::Unreachable => status.problem.clone().unwrap_or_default(),
     };
     read
@@ -191,14 +191,14 @@ fn remote_line(ctx: &Ctx, status: &WorkerStatus, host: &str, turn: &TurnSpan) ->
             .map(|a| last_line(&a.text))
             .unwrap_or_else(|_| status.cwd.clone()),
         Shown::Idle | Shown::Starting => status.cwd.clone(),
-        Shown::Parked => parked_line(status),
+        Shown::Parked => parked_line(status, crate::adapters::host::now_ms()),
     }
 }
 
-/// A parked worker's line: since when, and that the next prompt resumes it.
-fn parked_line(status: &WorkerStatus) -> String {
+/// A parked worker's line at `now_ms`: for how long, and that the next prompt resumes it.
+fn parked_line(status: &WorkerStatus, now_ms: u64) -> String {
     let since = status.parked_at.map_or(String::new(), |at| {
-        let secs = crate::adapters::host::now_ms().saturating_sub(at) / 1000;
+        let secs = now_ms.saturating_sub(at) / 1000;
         format!(
             " for {}",
             humantime::format_duration(std::time::Duration::from_secs(secs))
@@ -270,6 +270,17 @@ mod tests {
         let whole = Usage::of_lines(Provider::Claude, lines.iter().copied());
         assert_ne!(early, whole, "the second half adds tokens");
         assert_eq!(fleet.usage_of(Provider::Claude, path), whole);
+    }
+
+    #[test]
+    fn a_parked_workers_line_says_for_how_long() {
+        let mut status = crate::core::fleet::sample_status("p", "parked");
+        assert_eq!(parked_line(&status, 0), "parked; the next send resumes it");
+        status.parked_at = Some(1_000);
+        assert_eq!(
+            parked_line(&status, 1_000 + 25 * 60_000 + 3_000),
+            "parked for 25m 3s; the next send resumes it"
+        );
     }
 
     #[test]

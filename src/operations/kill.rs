@@ -37,7 +37,7 @@ pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<Killed> {
         .transpose()?
         .flatten()
     {
-        super::remote::verbs::kill(ctx, &at, args.purge)?;
+        super::remote::verbs::kill(ctx, &at, args.purge, args.discard)?;
         return Ok(Killed {
             names: vec![at.name],
             warnings: Vec::new(),

@@ -39,6 +39,20 @@ struct Plan {
 
 /// Starts a worker and waits until it is ready for prompts.
 pub fn spawn(ctx: &Ctx, args: &SpawnArgs) -> Result<Meta> {
+    spawn_with(ctx, args, None)
+}
+
+/// A worktree an earlier worker of the same name left with work in it (`run --resume`), and the
+/// folder inside it that worker ran in: the new worker runs there instead of in a new worktree,
+/// and a failed spawn leaves it as it was.
+pub struct Adopted {
+    pub worktree: crate::core::worktree::WorktreeMeta,
+    pub cwd: std::path::PathBuf,
+}
+
+/// [`spawn`], in an adopted worktree when one is given.
+// long: spawn's steps in order, each unwinding what the ones before made.
+pub fn spawn_with(ctx: &Ctx, args: &SpawnArgs, adopted: Option<Adopted>) -> Result<Meta> {
     if let Some(host) = &args.host {
         return super::remote::verbs::spawn(ctx, host, args);
     }
@@ -65,8 +79,13 @@ pub fn spawn(ctx: &Ctx, args: &SpawnArgs) -> Result<Meta> {
     // Set once this spawn may have made a tmux session: only then is there one of its own to
     // end. A session of that name it did not make (another state root's worker on a shared
     // `UMBEL_TMUX_SOCKET`) is never touched.
-    let worktree = match args.worktree.as_deref() {
-        Some(branch) => {
+    let made_here = adopted.is_none() && args.worktree.is_some();
+    let worktree = match (adopted, args.worktree.as_deref()) {
+        (Some(adopted), _) => {
+            plan.cwd = adopted.cwd;
+            Some(adopted.worktree)
+        }
+        (None, Some(branch)) => {
             match super::worktree::create(ctx, &name, &plan.cwd, Some(branch), args.base.as_deref())
             {
                 Ok(made) => {
@@ -79,7 +98,7 @@ pub fn spawn(ctx: &Ctx, args: &SpawnArgs) -> Result<Meta> {
                 }
             }
         }
-        None => None,
+        (None, None) => None,
     };
     let mut started = false;
     match launch(ctx, args, &plan, &name, worktree.clone(), &mut started) {
@@ -88,7 +107,7 @@ pub fn spawn(ctx: &Ctx, args: &SpawnArgs) -> Result<Meta> {
             if started {
                 super::kill::abandon(ctx, &name.tmux_session());
             }
-            if let Some(wt) = &worktree {
+            if let Some(wt) = worktree.as_ref().filter(|_| made_here) {
                 super::worktree::remove(ctx, wt);
             }
             ctx.tmux.delete_buffer(&env_buffer(&name));

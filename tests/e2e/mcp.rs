@@ -8,6 +8,8 @@ mod conversation;
 mod guard;
 mod in_process;
 mod output;
+mod park;
 mod schema;
 pub(crate) mod stdio;
 mod turns;
+mod worktree;

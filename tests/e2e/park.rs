@@ -122,3 +122,37 @@ fn a_warm_worker_is_not_parked_and_ls_shows_warm_and_parked_side_by_side() {
     assert!(of(&name)["warm"].is_object(), "{ls:?}");
     assert_eq!(of(&name)["state"], "ready", "{ls:?}");
 }
+
+/// `ls` and `status` say how long a worker has been parked (`parked 2s`); a dead worker that can
+/// be resumed names the command in `status`'s text, not only in its JSON.
+#[test]
+fn ls_and_status_say_how_long_a_worker_is_parked_and_how_to_resume_a_dead_one() {
+    let sb = Sandbox::new();
+    sb.spawn("h", &[]);
+    sb.turn_outcome("h", "first", 0);
+    sb.umbel(["park", "h"]).success();
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    let ls = sb.cmd("ls").success().stdout();
+    let header = ls.lines().next().expect("header");
+    let (from, to) = (
+        header.find("STATE").expect("STATE"),
+        header.find("AGE").expect("AGE"),
+    );
+    let row = ls.lines().find(|l| l.starts_with("h ")).expect("h's row");
+    let state = row[from..to].trim();
+    let took = state
+        .strip_prefix("parked ")
+        .unwrap_or_else(|| panic!("no `parked <how long>` in {row:?}"));
+    assert!(took.ends_with('s') && took != "0s", "{row:?}");
+    sb.cmd("status h")
+        .stdout_has("state:     parked ")
+        .success();
+    sb.umbel(["resume", "h"]).success();
+    sandbox_tmux(&sb)
+        .kill_server()
+        .expect("kill umbel's tmux server");
+    sb.cmd("status h")
+        .stdout_has("state:     dead")
+        .stdout_has("resume:    umbel resume h")
+        .success();
+}

@@ -90,7 +90,8 @@ each_tier!(
     resume_continues_a_codex_thread_run_outside_umbel;
     gemini: a_commented_gemini_settings_file_is_kept_and_the_worker_answers,
     esc_after_streamed_text_is_interrupted_and_read_has_no_answer;
-    fleet: wait_any_over_one_worker_of_each_cli_returns_the_first_to_stop;
+    fleet: wait_any_over_one_worker_of_each_cli_returns_the_first_to_stop,
+    the_compare_example_runs_two_worktrees_and_a_judge;
     qwen: trust_two_turns_read_by_turn_and_kill_leaves_no_process,
     unattended_runs_the_tool_and_actions_lists_it,
     a_tool_needing_approval_is_input_126_with_the_pending_tool,
@@ -1311,4 +1312,77 @@ fn parked_again_before_a_turn_a_worker_still_resumes(provider: &str, tier: Tier)
     assert_eq!(turn(&sb, "pp", "bravo question").0, Some(0));
     let all = sb.umbel(["read", "pp", "--all", "--json"]).success().json();
     assert_eq!(answers_of(&all), ["First.", "Second."], "{all}");
+}
+
+/// docs/workflows.md's compare example (examples/compare.yaml) on claude (one CLI, so it is
+/// listed with the fleet scenarios, which run once per tier): two workers implement
+/// the same task, each in a worktree of its own, and the judge's prompt holds both patches. On
+/// the real CLI the edit is a shell command the model asks for (run, `unattended`), writing the
+/// worktree's own folder name, so the two patches differ; the fake writes the file itself.
+fn the_compare_example_runs_two_worktrees_and_a_judge(tier: Tier) {
+    let mut sb = world(tier);
+    sb.var("TASK", "Rewrite the notes");
+    let sb = sb;
+    let git = |args: &[&str]| crate::worktree::git(&sb.project, args);
+    if tier == Tier::Fake {
+        git(&["init", "-q", "-b", "main"]);
+    }
+    sb.write("notes.txt", "base\n");
+    git(&["add", "notes.txt"]);
+    git(&["commit", "-q", "-m", "notes"]);
+    let edit = json!({ "tool": "Bash", "input": {
+        "command": "basename \"$PWD\" > notes.txt", "description": "Edit the notes" } });
+    let scenario = sb.scenario(
+        "compare",
+        json!({ "turns": [
+            { "match": "Edit the files", "reply": "Edited.", "end": { "permission": edit },
+              "writes": { "notes.txt": "edited\n" } },
+            { "match": "Two patches", "reply": "Patch A is better." },
+        ] }),
+    );
+    let example = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/compare.yaml"),
+    )
+    .expect("examples/compare.yaml");
+    let worker = format!(
+        "provider: claude\n    cwd: {}\n    env: [\"{scenario}\"]",
+        sb.project.display()
+    );
+    let yaml = example
+        .replace("worktree: true", &format!("{worker}\n    worktree: true"))
+        .replace("judge: {}", &format!("judge:\n    {worker}"));
+    assert_eq!(yaml.matches("provider: claude").count(), 3, "{yaml}");
+    let file = sb.root.join("compare.yaml");
+    sb.write(&file, yaml);
+    let run_id = sb
+        .umbel(["run", file.to_str().expect("utf-8 path")])
+        .success()
+        .line();
+    let steps = sb.state.join("workflows").join(&run_id).join("steps");
+    let prompt = std::fs::read_to_string(steps.join("compare/prompt")).expect("judge's prompt");
+    let first = format!("{run_id}-first");
+    let mut actions = sb.umbel(["actions", &first, "--json"]).run().stdout();
+    let wt = sb.project.join(".umbel/worktrees").join(&first);
+    actions += &format!(
+        "\nnotes: {:?}\nls: {:?}\nlog: {}",
+        std::fs::read_to_string(wt.join("notes.txt")),
+        std::fs::read_dir(&wt).map(|d| d.flatten().map(|e| e.file_name()).collect::<Vec<_>>()),
+        std::fs::read_to_string(sb.session_dir(&first).join("events/log")).unwrap_or_default()
+    );
+    assert_eq!(prompt.matches("-base\n+").count(), 2, "{prompt}\n{actions}");
+    if tier == Tier::Real {
+        for who in ["first", "second"] {
+            let line = format!("-base\n+{run_id}-{who}\n");
+            assert!(prompt.contains(&line), "{line:?} in {prompt}");
+        }
+    }
+    let verdict = std::fs::read_to_string(steps.join("compare/answer")).expect("verdict");
+    assert!(verdict.contains("Patch A is better."), "{verdict}");
+    assert_eq!(
+        std::fs::read_to_string(sb.project.join("notes.txt")).expect("notes"),
+        "base\n",
+        "the main checkout is untouched"
+    );
+    assert_eq!(git(&["status", "--porcelain", "--untracked-files=all"]), "");
+    sb.umbel(["kill", "--all"]).success();
 }

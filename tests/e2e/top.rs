@@ -96,7 +96,7 @@ fn top_shows_every_state_and_each_key_acts() {
             .all(|n| row(s, n).is_some())
     });
     assert!(
-        screen.contains("↑↓ select  Enter attach  s send  k kill"),
+        screen.contains("↑↓ move  Enter attach  s send  k kill  p park"),
         "{screen}"
     );
     assert!(
@@ -168,6 +168,24 @@ fn top_shows_every_state_and_each_key_acts() {
     });
     top.keys(&["C-b", "d"]);
     top.until("the view again", |s| row_has(s, "idle1", &["done"]));
+
+    // `p` asks first: Esc keeps it running, y parks it (its row says for how long); `s` then
+    // resumes it and the turn runs.
+    top.keys(&["p"]);
+    top.until("the question", |s| s.contains("park idle1? "));
+    top.keys(&["Escape"]);
+    top.until("no question", |s| !s.contains("park idle1?"));
+    assert!(row_has(&top.screen(), "idle1", &["done"]));
+    top.keys(&["p"]);
+    top.until("the question", |s| s.contains("park idle1? "));
+    top.keys(&["y"]);
+    top.until("idle1 parked", |s| {
+        s.contains("parked idle1") && row_has(s, "idle1", &["parked", "parked for "])
+    });
+    top.send("idle1", "after the park");
+    top.until("idle1 resumed and answered", |s| {
+        row_has(s, "idle1", &["done", "Response to: after the park"])
+    });
 
     // `k` asks first: n keeps the worker, y kills it.
     top.keys(&["k"]);

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Runs git in `dir` (as the user would, beside umbel); its stdout.
-fn git(dir: &Path, args: &[&str]) -> String {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
         .args(args)
@@ -25,7 +25,7 @@ fn git(dir: &Path, args: &[&str]) -> String {
 }
 
 /// The sandbox's project as a repository with one commit holding `notes.txt`.
-fn repository(sb: &Sandbox) {
+pub(crate) fn repository(sb: &Sandbox) {
     git(&sb.project, &["init", "-q", "-b", "main"]);
     sb.write("notes.txt", "base\n");
     git(&sb.project, &["add", "."]);
@@ -33,7 +33,7 @@ fn repository(sb: &Sandbox) {
 }
 
 /// A scenario whose every turn writes `notes.txt` with `text`.
-fn writes_notes(text: &str) -> Value {
+pub(crate) fn writes_notes(text: &str) -> Value {
     json!({ "default": { "reply": "edited", "writes": { "notes.txt": text } } })
 }
 
@@ -318,4 +318,128 @@ fn the_compare_example_hands_the_judge_both_patches() {
         std::fs::read_to_string(first.join("notes.txt")).unwrap(),
         "first's version\n"
     );
+}
+
+/// `run --resume` of a run whose worker's worktree holds the first attempt's uncommitted edits:
+/// the rerun step's worker starts again in that same worktree, on its branch, with the edits
+/// still there (before: the resume tried to purge the old worker, which a dirty worktree keeps,
+/// and failed to spawn it again). Nothing is thrown away, and the worktree is not duplicated.
+#[test]
+fn run_resume_reuses_a_dirty_worktree_with_its_edits() {
+    let sb = Sandbox::new();
+    repository(&sb);
+    let scenario = sb.root.join("impl.json");
+    let turns = json!({ "turns": [
+        { "reply": "edited", "writes": { "notes.txt": "first attempt\n" } },
+        { "reply": "gone", "end": { "crash": 3 } },
+    ] });
+    sb.write(&scenario, turns.to_string());
+    let file = sb.root.join("wf.yaml");
+    sb.write(
+        &file,
+        format!(
+            "name: resume-worktree
+workers:
+  impl:
+    cwd: {project}
+    worktree: true
+    env: [\"UMBEL_SIM_SCENARIO={scenario}\"]
+steps:
+  - id: edit
+    worker: impl
+    prompt: edit the notes
+  - id: finish
+    worker: impl
+    needs: [edit]
+    prompt: finish the work
+    outputs:
+      patch: diff
+",
+            project = sb.project.display(),
+            scenario = scenario.display()
+        ),
+    );
+    let failed = sb.umbel(["run", file.to_str().unwrap()]).status(125);
+    let run_id = failed
+        .stderr()
+        .split("umbel run --resume ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .expect("the resume command")
+        .trim_end_matches(['`', ')', '.'])
+        .to_string();
+    let worker = format!("{run_id}-impl");
+    let wt = worktree_of(&sb, &worker);
+    assert_eq!(
+        std::fs::read_to_string(wt.join("notes.txt")).unwrap(),
+        "first attempt\n"
+    );
+    // Fixed: the CLI answers now, and edits nothing more.
+    sb.write(&scenario, sim::reply("finished").to_string());
+    sb.umbel(["run", "--resume", &run_id]).success();
+    assert_eq!(
+        std::fs::read_to_string(wt.join("notes.txt")).unwrap(),
+        "first attempt\n",
+        "the first attempt's edit is kept"
+    );
+    let patch = std::fs::read_to_string(
+        sb.state
+            .join("workflows")
+            .join(&run_id)
+            .join("steps/finish/outputs/patch"),
+    )
+    .unwrap();
+    assert!(patch.contains("-base\n+first attempt"), "{patch}");
+    let status = sb.cmd(&format!("status {worker} --json")).success().json();
+    assert_eq!(status["worktree"]["branch"], format!("umbel/{worker}"));
+    assert_eq!(
+        git(&sb.project, &["worktree", "list"]).lines().count(),
+        2,
+        "one worktree for the worker, not a second"
+    );
+}
+
+/// `-p --worktree`: the one-shot worker runs in a worktree of its own; its edits stay there on
+/// its branch after `-p` ends (umbel says where, and how to end it), and the main checkout is
+/// untouched. A `-p` that edited nothing leaves no worktree or branch behind.
+#[test]
+fn print_mode_with_a_worktree_keeps_the_edits_and_says_where() {
+    let sb = Sandbox::new();
+    repository(&sb);
+    let edits = sb.scenario("edits", writes_notes("from -p\n"));
+    let done = sb
+        .umbel(["-p", "edit the notes", "--worktree", "--env", &edits])
+        .stdout_has("edited")
+        .success();
+    assert_eq!(
+        std::fs::read_to_string(sb.project.join("notes.txt")).unwrap(),
+        "base\n"
+    );
+    let worktrees = git(&sb.project, &["worktree", "list", "--porcelain"]);
+    let kept: Vec<&str> = worktrees
+        .lines()
+        .filter_map(|l| l.strip_prefix("worktree "))
+        .filter(|p| p.contains(".umbel/worktrees/"))
+        .collect();
+    assert_eq!(kept.len(), 1, "{worktrees}");
+    assert_eq!(
+        std::fs::read_to_string(Path::new(kept[0]).join("notes.txt")).unwrap(),
+        "from -p\n"
+    );
+    assert!(done.stderr().contains(kept[0]), "{}", done.stderr());
+
+    let quiet = sb.scenario("quiet", sim::reply("nothing to do"));
+    sb.umbel(["-p", "look only", "--worktree", "--env", &quiet])
+        .success();
+    let after = git(&sb.project, &["worktree", "list"]);
+    assert_eq!(after.lines().count(), 2, "no second worktree: {after}");
+
+    // A warm worker is the next `-p`'s: its worktree would hand this run's edits to it.
+    sb.umbel(["-p", "hi", "--worktree", "--warm"])
+        .stderr_has("`--warm` leaves the worker for the next `-p`")
+        .status(2);
+    sb.umbel(["-p", "hi", "--worktree", "--env", &quiet])
+        .env("UMBEL_WARM", "1")
+        .success();
+    assert_eq!(git(&sb.project, &["worktree", "list"]).lines().count(), 2);
 }

@@ -9,7 +9,7 @@ use crate::faces::json_schema::{
     HelpText, Killed, Log, ReadTool, Screen, Sent, Workers, schema_of,
 };
 use crate::operations::inspect::Pruned;
-use crate::operations::turns::{TurnActions, TurnDiff};
+use crate::operations::turns::TurnActions;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{JsonObject, ToolAnnotations};
 use serde_json::Value;
@@ -24,6 +24,9 @@ pub enum Effect {
     Additive,
     /// Removes or stops something (a worker, its folder); calling it again changes nothing more.
     Destructive,
+    /// Stops something that comes back by itself and loses nothing (a parked worker's CLI, which
+    /// the next send resumes); calling it again changes nothing more.
+    Reversible,
 }
 
 /// One tool's declaration.
@@ -106,6 +109,21 @@ pub fn tools() -> Vec<ToolInfo> {
             false,
             schema_of::<Killed>,
         ),
+        // Parking ends the CLI process only: the conversation stays, and the next send resumes it.
+        info(
+            "umbel_park",
+            "Park idle workers",
+            Reversible,
+            false,
+            schema_of::<crate::operations::park::ParkReport>,
+        ),
+        info(
+            "umbel_resume",
+            "Resume a parked or dead worker",
+            Additive,
+            false,
+            schema_of::<crate::operations::park::Resumed>,
+        ),
         info(
             "umbel_capture",
             "Show a worker's screen",
@@ -143,10 +161,10 @@ pub fn tools() -> Vec<ToolInfo> {
         ),
         info(
             "umbel_diff",
-            "Compare two turns' answers",
+            "Compare two turns' answers, or show a worktree's changes",
             ReadOnly,
             false,
-            schema_of::<TurnDiff>,
+            diff_schema,
         ),
         info(
             "umbel_help",
@@ -164,6 +182,7 @@ pub fn annotations(tool: &ToolInfo) -> ToolAnnotations {
         Effect::ReadOnly => (true, false, true),
         Effect::Additive => (false, false, false),
         Effect::Destructive => (false, true, true),
+        Effect::Reversible => (false, false, true),
     };
     ToolAnnotations::from_raw(
         Some(tool.title.to_string()),
@@ -197,6 +216,15 @@ pub fn annotate<S>(mut router: ToolRouter<S>) -> ToolRouter<S> {
         }
     }
     router
+}
+
+/// `umbel_diff`'s result: two turns compared, or (`git`) the worktree's changes; both objects.
+fn diff_schema() -> Value {
+    let mut schema = schema_of::<crate::faces::json_schema::DiffJson>();
+    if let Some(object) = schema.as_object_mut() {
+        object.insert("type".into(), Value::from("object"));
+    }
+    schema
 }
 
 /// `umbel_wait`'s result: one outcome, or with several workers each one's; both are objects,

@@ -32,7 +32,8 @@ pub const TOPICS: [&str; 3] = ["lifecycle", "providers", "outcomes"];
 const OVERVIEW: &str = "\
 umbel runs agent CLIs in tmux and tells you when a turn ended, from the CLI's own hooks.
 Tools: umbel_spawn, umbel_send, umbel_wait, umbel_interrupt, umbel_read, umbel_status, umbel_ls, umbel_kill, \
-umbel_actions, umbel_diff, umbel_capture, umbel_logs, umbel_explain, umbel_prune, umbel_help. \
+umbel_actions, umbel_diff, umbel_capture, umbel_logs, umbel_explain, umbel_prune, umbel_park, \
+umbel_resume, umbel_help. \
 Their inputs are \
 the flags of the `umbel` command line, in camelCase.
 Topics: lifecycle, providers, outcomes.";
@@ -51,7 +52,11 @@ an error result with the outcome as structured content.
 {name, turn?} lists the tools a turn ran; umbel_diff {name, from?, to?} compares two answers.
 5. Repeat 2-4 for more turns, then umbel_kill {name} (purge: true also deletes its folder; \
 without it a tombstone keeps the last screen). umbel_status / umbel_ls show what workers are \
-doing (starting, ready, busy, needs-input, dead) and their current position.
+doing (starting, ready, busy, needs-input, parked, dead) and their current position.
+6. umbel_park {names: [..]} or {idleFor: \"30m\"} ends an idle worker's CLI and keeps its \
+conversation (state parked, its memory given back); the next umbel_send resumes it by itself \
+(its result says resumed: true). umbel_resume {name} brings back a parked worker, or a dead one \
+whose tmux server was killed.
 Cancelling a umbel_wait request stops the wait only; the worker keeps running.";
 
 const PROVIDERS: &str = "\

@@ -22,6 +22,7 @@ mod reply;
 mod reply_turns;
 mod run;
 mod server;
+mod server_park;
 mod server_turns;
 mod stdin;
 mod transport;

@@ -198,6 +198,37 @@ pub fn interrupted(done: &crate::operations::interrupt::Interrupted) -> CallTool
     result(content, format!("{}: {}", done.name, done.message), false)
 }
 
+/// `umbel_park`: the workers parked now and those parked already.
+pub fn parked(report: &crate::operations::park::ParkReport) -> CallToolResult {
+    let mut parts = Vec::new();
+    if !report.parked.is_empty() {
+        parts.push(format!("parked {}", report.parked.join(", ")));
+    }
+    if !report.already.is_empty() {
+        parts.push(format!("already parked {}", report.already.join(", ")));
+    }
+    if parts.is_empty() {
+        parts.push("no worker to park".to_string());
+    }
+    let text = parts.join("; ") + "; the next umbel_send resumes each";
+    match encode(report) {
+        Ok(value) => result(value, text, false),
+        Err(failed) => failed,
+    }
+}
+
+/// `umbel_resume`: how long the CLI took to be ready again.
+pub fn resumed(name: &str, resumed: &crate::operations::park::Resumed) -> CallToolResult {
+    let text = format!(
+        "resumed `{name}` in {} ms; ready for umbel_send",
+        resumed.resume_ms
+    );
+    match encode(resumed) {
+        Ok(value) => result(value, text, false),
+        Err(failed) => failed,
+    }
+}
+
 /// A screen or a log: the text itself, and `{<key>: text}` as structured content.
 pub fn text(key: &str, text: String) -> CallToolResult {
     result(json!({ key: text }), text.clone(), false)

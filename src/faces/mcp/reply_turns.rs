@@ -51,6 +51,23 @@ pub fn actions(found: &TurnActions) -> CallToolResult {
     }
 }
 
+/// `umbel_diff` with `git`: the files and the patch; the text is the patch (or says there is
+/// no change).
+pub fn git_diff(found: &crate::core::worktree::GitDiff) -> CallToolResult {
+    let text = if found.files.is_empty() {
+        format!(
+            "`{}`'s worktree has no changes against its base ({})",
+            found.name, found.branch
+        )
+    } else {
+        found.patch.clone()
+    };
+    match encode(found) {
+        Ok(value) => result(value, text, false),
+        Err(failed) => failed,
+    }
+}
+
 /// `umbel_diff`: both answers and the hunks; the text is the unified diff.
 pub fn diff(found: &TurnDiff) -> CallToolResult {
     let text = if found.diff.identical {

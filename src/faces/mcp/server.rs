@@ -45,7 +45,7 @@ impl UmbelServer {
             ctx,
             shutdown,
             tool_router: super::annotations::annotate(
-                Self::tool_router() + Self::conversation_router(),
+                Self::tool_router() + Self::conversation_router() + Self::park_router(),
             ),
         }
     }
@@ -222,7 +222,7 @@ impl UmbelServer {
     }
 
     /// What one worker (or every worker) is doing: {workers: [{name, state, position, ...}]};
-    /// state is starting, ready, busy, needs-input or dead (corrupt, with a problem, when umbel
+    /// state is starting, ready, busy, needs-input, parked or dead (corrupt, with a problem, when umbel
     /// cannot read the worker's meta.json).
     #[tool(name = "umbel_status")]
     async fn status(

@@ -31,13 +31,32 @@ impl UmbelServer {
     }
 
     /// What changed between two turns' answers (default: the one before the last, and the
-    /// last): {from, to, identical, fromText, toText, unified, hunks: [{header, lines}]}.
+    /// last): {from, to, identical, fromText, toText, unified, hunks: [{header, lines}]}. With
+    /// git: true, the worker's worktree (spawn worktree) against its base: {name, branch, base,
+    /// path, files: [{path, added, deleted}], patch} (stat: true, a summary as the patch).
     #[tool(name = "umbel_diff")]
     async fn diff(
         &self,
         Parameters(args): Parameters<DiffArgs>,
         request: RequestContext<RoleServer>,
     ) -> CallToolResult {
+        if args.stat && !args.git {
+            let e = crate::core::errors::Error::usage(
+                "umbel_diff: stat (a summary per file) needs git: true".to_string(),
+            );
+            return super::reply::error(&e);
+        }
+        if args.git {
+            return self
+                .answer(
+                    &request,
+                    "umbel_diff",
+                    None,
+                    move |ctx| anywhere::git_diff(ctx, &args),
+                    |found| reply_turns::git_diff(&found),
+                )
+                .await;
+        }
         self.answer(
             &request,
             "umbel_diff",

@@ -160,8 +160,12 @@ fn tear_down(
         _ => false,
     };
     if let Some(worker) = leftover.filter(|_| !handed) {
-        if let Err(e) = kill::kill_worker(ctx, &worker, true) {
-            eprintln!("umbel: could not remove worker `{}`: {e}", worker.name);
+        match kill::kill_worker(ctx, &worker, true) {
+            // `--worktree` with edits in it: the worktree, its branch and the worker's folder stay
+            // (the purge rule, docs/worktrees.md); say where, or the edits look lost.
+            Ok(Some(kept)) => eprintln!("umbel: worker `{}`: {kept}", worker.name),
+            Ok(None) => {}
+            Err(e) => eprintln!("umbel: could not remove worker `{}`: {e}", worker.name),
         }
         timing::mark("worker removed");
     }

@@ -28,6 +28,15 @@ pub fn wanted(ctx: &Ctx, args: &PrintArgs) -> Result<Option<Duration>> {
             false => Ok(None),
         };
     }
+    if args.spawn.worktree.is_some() {
+        // A warm worker is the next `-p`'s: its worktree would carry this run's edits into it.
+        return match args.warm {
+            true => Err(Error::usage(
+                "`--warm` leaves the worker for the next `-p`, which would find this run's edits                  in its `--worktree`: drop one of them",
+            )),
+            false => Ok(None),
+        };
+    }
     let (text, what) = match &args.warm_ttl {
         Some(text) => (Some(text.as_str()), "--warm-ttl"),
         None => (ctx.var("UMBEL_WARM_TTL"), "UMBEL_WARM_TTL"),

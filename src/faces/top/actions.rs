@@ -3,11 +3,11 @@
 //! line drive it (send and read go through `operations::remote::anywhere`, as MCP's do).
 
 use crate::adapters::ssh::Ssh;
-use crate::core::args::{AttachArgs, KillArgs, LogsArgs};
+use crate::core::args::{AttachArgs, KillArgs, LogsArgs, ParkArgs};
 use crate::core::errors::Result;
 use crate::core::remote::RemoteRecord;
 use crate::operations::remote;
-use crate::operations::{Ctx, attach, inspect, kill};
+use crate::operations::{Ctx, attach, inspect, kill, park};
 
 /// Ends the worker, here or on its host (its folder is kept, as `umbel kill NAME`).
 pub fn kill_worker(ctx: &Ctx, name: &str) -> Result<()> {
@@ -16,6 +16,15 @@ pub fn kill_worker(ctx: &Ctx, name: &str) -> Result<()> {
         ..KillArgs::default()
     };
     kill::kill(ctx, &args).map(|_| ())
+}
+
+/// Ends the worker's CLI and keeps its conversation, as `umbel park NAME`.
+pub fn park_worker(ctx: &Ctx, name: &str) -> Result<()> {
+    let args = ParkArgs {
+        names: vec![name.to_string()],
+        idle_for: None,
+    };
+    park::park(ctx, &args).map(|_| ())
 }
 
 /// Its event log, a line an event (a remote worker's is its host's: `inspect::logs` asks it).

@@ -166,6 +166,13 @@ impl Live<'_> {
                     Err(e) => format!("kill {name} failed: {e}"),
                 });
             }
+            Effect::Park(name) => {
+                self.view.note = Some(format!("parking {name}…"));
+                self.in_background(move |ctx| match actions::park_worker(ctx, &name) {
+                    Ok(()) => format!("parked {name}; the next send resumes it"),
+                    Err(e) => format!("park {name} failed: {e}"),
+                });
+            }
             Effect::Read(name) => {
                 open_pager(&mut self.view, &self.screen, answer_lines(self.ctx, &name))
             }

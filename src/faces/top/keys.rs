@@ -13,6 +13,8 @@ pub enum Effect {
     Attach(String),
     Send(String, String),
     Kill(String),
+    /// End its CLI and keep its conversation (`umbel park NAME`).
+    Park(String),
     /// Open the last answer in the pager.
     Read(String),
     /// Open the event log in the pager.
@@ -35,6 +37,10 @@ pub fn on_key(view: &mut View, key: KeyEvent) -> Effect {
         Mode::Input { purpose, text } => input_key(view, purpose, text, key.code),
         Mode::ConfirmKill(name) => match key.code {
             KeyCode::Char('y' | 'Y') => Effect::Kill(name),
+            _ => Effect::None,
+        },
+        Mode::ConfirmPark(name) => match key.code {
+            KeyCode::Char('y' | 'Y') => Effect::Park(name),
             _ => Effect::None,
         },
         Mode::Pager {
@@ -97,6 +103,7 @@ fn table_key(view: &mut View, code: KeyCode) -> Effect {
                     }
                 }
                 KeyCode::Char('k') => view.mode = Mode::ConfirmKill(name),
+                KeyCode::Char('p') => view.mode = Mode::ConfirmPark(name),
                 KeyCode::Char('r') => return Effect::Read(name),
                 KeyCode::Char('l') => return Effect::Logs(name),
                 _ => {}
@@ -201,6 +208,20 @@ mod tests {
     }
 
     #[test]
+    fn p_parks_only_after_y() {
+        let mut view = view();
+        press(&mut view, KeyCode::Char('p'));
+        assert_eq!(view.mode, Mode::ConfirmPark("reviewer".into()));
+        assert_eq!(press(&mut view, KeyCode::Esc), Effect::None);
+        assert_eq!(view.mode, Mode::Table);
+        press(&mut view, KeyCode::Char('p'));
+        assert_eq!(
+            press(&mut view, KeyCode::Char('y')),
+            Effect::Park("reviewer".into())
+        );
+    }
+
+    #[test]
     fn slash_filters_as_typed_and_esc_clears_it() {
         let mut view = view();
         press(&mut view, KeyCode::Char('/'));
@@ -216,7 +237,7 @@ mod tests {
         );
         press(&mut view, KeyCode::Esc);
         assert_eq!(view.filter, "");
-        assert_eq!(view.visible().len(), 5);
+        assert_eq!(view.visible().len(), 6);
     }
 
     #[test]
@@ -245,7 +266,7 @@ mod tests {
     #[test]
     fn keys_that_act_on_a_worker_do_nothing_without_one() {
         let mut view = View::new(false);
-        for key in ['s', 'k', 'r', 'l'] {
+        for key in ['s', 'k', 'p', 'r', 'l'] {
             assert_eq!(press(&mut view, KeyCode::Char(key)), Effect::None);
             assert_eq!(view.mode, Mode::Table);
         }

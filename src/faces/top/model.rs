@@ -15,6 +15,8 @@ pub enum Mode {
     Input { purpose: Purpose, text: String },
     /// `kill NAME? y/n`.
     ConfirmKill(String),
+    /// `park NAME? y/n`.
+    ConfirmPark(String),
     /// A scrolling text over the table (`r` the last answer, `l` the event log).
     Pager {
         title: String,
@@ -234,12 +236,19 @@ pub mod samples {
             cost_usd: None,
         });
         let idle = row("spare", "ready", Shown::Idle, "/work/project");
+        let mut parked = row(
+            "resting",
+            "parked",
+            Shown::Parked,
+            "parked for 25m 3s; the next send resumes it",
+        );
+        parked.status.parked_at = Some(0);
         let mut dead = row("crashed", "dead", Shown::Dead, "exited with status 3");
         dead.status.exit = Some(ExitStatus {
             exit_code: Some(3),
             signal: None,
         });
-        let mut rows = vec![working, waiting, done, idle, dead];
+        let mut rows = vec![working, waiting, done, idle, parked, dead];
         rows.sort_by_key(|r| r.shown);
         rows
     }
@@ -262,7 +271,7 @@ mod tests {
         rows.reverse();
         view.set_rows(rows);
         assert_eq!(view.selected.as_deref(), Some("writer"));
-        assert_eq!(view.table.selected(), Some(2));
+        assert_eq!(view.table.selected(), Some(3));
         view.move_selection(99);
         assert_eq!(view.selected.as_deref(), Some("reviewer"), "the last row");
     }

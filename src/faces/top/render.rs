@@ -17,10 +17,11 @@ use ratatui::widgets::{
 
 /// The keys of the table, as the footer lists them.
 const TABLE_KEYS: &[(&str, &str)] = &[
-    ("↑↓", "select"),
+    ("↑↓", "move"),
     ("Enter", "attach"),
     ("s", "send"),
     ("k", "kill"),
+    ("p", "park"),
     ("r", "read"),
     ("l", "logs"),
     ("/", "filter"),
@@ -30,6 +31,7 @@ const TABLE_KEYS: &[(&str, &str)] = &[
 const PAGER_KEYS: &[(&str, &str)] = &[("↑↓ PgUp PgDn", "scroll"), ("q Esc", "back")];
 const INPUT_KEYS: &[(&str, &str)] = &[("Enter", "done"), ("Esc", "cancel")];
 const CONFIRM_KEYS: &[(&str, &str)] = &[("y", "kill"), ("n Esc", "keep")];
+const CONFIRM_PARK_KEYS: &[(&str, &str)] = &[("y", "park"), ("n Esc", "keep running")];
 
 /// Draws the whole view on `frame`.
 pub fn draw(frame: &mut Frame, view: &mut View) {
@@ -48,6 +50,7 @@ pub fn draw(frame: &mut Frame, view: &mut View) {
         Mode::Pager { .. } => PAGER_KEYS,
         Mode::Input { .. } => INPUT_KEYS,
         Mode::ConfirmKill(_) => CONFIRM_KEYS,
+        Mode::ConfirmPark(_) => CONFIRM_PARK_KEYS,
     };
     frame.render_widget(Paragraph::new(footer_line(keys, view.colour)), footer);
     if let Mode::Pager {
@@ -263,6 +266,10 @@ fn input_line(view: &View) -> Line<'static> {
         } => Line::raw(format!("filter: {text}▏")),
         Mode::ConfirmKill(name) => Line::styled(
             format!("kill {name}? (y/n)"),
+            Style::new().add_modifier(Modifier::BOLD),
+        ),
+        Mode::ConfirmPark(name) => Line::styled(
+            format!("park {name}? its CLI ends, the next send resumes it (y/n)"),
             Style::new().add_modifier(Modifier::BOLD),
         ),
         Mode::Table | Mode::Pager { .. } => Line::raw(view.note.clone().unwrap_or_default()),

@@ -60,6 +60,8 @@ fn the_send_line_and_the_kill_confirmation() {
     insta::assert_snapshot!("send", screen(&mut view, 80, 9));
     view.mode = Mode::ConfirmKill("builder".into());
     insta::assert_snapshot!("confirm_kill", screen(&mut view, 80, 9));
+    view.mode = Mode::ConfirmPark("writer".into());
+    insta::assert_snapshot!("confirm_park", screen(&mut view, 80, 9));
 }
 
 #[test]
@@ -101,7 +103,7 @@ fn states_are_coloured_unless_no_color() {
 #[test]
 fn the_once_frame_is_as_tall_as_the_fleet() {
     let text = frame_text(&mut view(), 100);
-    assert_eq!(text.lines().count(), 5 + 4);
+    assert_eq!(text.lines().count(), 6 + 4);
     assert!(text.lines().all(|l| l.chars().count() <= 100));
     insta::assert_snapshot!(text);
 }

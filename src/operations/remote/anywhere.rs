@@ -16,6 +16,7 @@ use crate::core::args::{ActionsArgs, DiffArgs, GuardArgs, InterruptArgs, ReadArg
 use crate::core::errors::{Error, Result};
 use crate::core::outcome::Outcome;
 use crate::core::send_verdict::Sent;
+use crate::core::worktree::GitDiff;
 use std::time::Duration;
 
 /// Sends `prompt` (its guardrails armed; paths in them relative to this process's folder),
@@ -72,15 +73,25 @@ pub fn actions(ctx: &Ctx, args: &ActionsArgs) -> Result<TurnActions> {
 
 /// What changed between two turns' answers.
 pub fn diff(ctx: &Ctx, args: &DiffArgs) -> Result<TurnDiff> {
-    if args.git {
-        return Err(Error::usage(
-            "`git` (a worktree's changes) is not served by umbel_diff yet: run `umbel diff NAME --git --json`, or read a workflow step's `diff` output",
-        ));
-    }
     match find(ctx, &args.name)? {
         Some(at) => conversation::diff(ctx, &at, args),
         None => turns::diff(ctx, &Worker::load(ctx, &args.name)?, args),
     }
+}
+
+/// `diff --git`: the worktree's changes against its base (`args.stat`: `git diff --stat`); a
+/// worker on another host has its worktree there, and the umbel there reads it.
+pub fn git_diff(ctx: &Ctx, args: &DiffArgs) -> Result<GitDiff> {
+    if let Some(at) = find(ctx, &args.name)? {
+        return conversation::git_diff(ctx, &at, args.stat);
+    }
+    let worker = Worker::load(ctx, &args.name)?;
+    let Some(wt) = &worker.meta.worktree else {
+        return Err(Error::NoWorktree {
+            name: args.name.clone(),
+        });
+    };
+    super::super::worktree::diff(ctx, &worker.name, wt, args.stat)
 }
 
 /// Interrupts the running turn.

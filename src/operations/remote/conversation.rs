@@ -53,6 +53,19 @@ pub fn diff(ctx: &Ctx, at: &RemoteRecord, args: &DiffArgs) -> Result<TurnDiff> {
     ask(ctx, at, "diff", flags)
 }
 
+/// `diff --git` (`--stat`): the worktree's changes, read on the host where the worktree is.
+pub fn git_diff(
+    ctx: &Ctx,
+    at: &RemoteRecord,
+    stat: bool,
+) -> Result<crate::core::worktree::GitDiff> {
+    let mut flags = vec!["--git".to_string()];
+    if stat {
+        flags.push("--stat".to_string());
+    }
+    ask(ctx, at, "diff", flags)
+}
+
 /// `read` with a turn selection: one turn (one object there), every turn or those after one
 /// (a list).
 pub fn turns(ctx: &Ctx, at: &RemoteRecord, selection: Selection) -> Result<Vec<Turn>> {

@@ -218,10 +218,13 @@ pub fn answer(ctx: &Ctx, at: &RemoteRecord) -> Result<Answer> {
 }
 
 /// `kill` (`purge` also forgets the record).
-pub fn kill(ctx: &Ctx, at: &RemoteRecord, purge: bool) -> Result<()> {
+pub fn kill(ctx: &Ctx, at: &RemoteRecord, purge: bool, discard: bool) -> Result<()> {
     let mut argv = vec!["kill".to_string(), at.name.clone()];
     if purge {
         argv.push("--purge".into());
+    }
+    if discard {
+        argv.push("--discard".into());
     }
     let request = Request {
         argv,
@@ -237,7 +240,21 @@ pub fn kill(ctx: &Ctx, at: &RemoteRecord, purge: bool) -> Result<()> {
         });
     }
     if purge {
-        records::remove(ctx, &at.name)?;
+        forget_unless_kept(ctx, &at.host, &at.name)?;
     }
     Ok(())
+}
+
+/// After a `kill --purge` on `host`: forgets worker `name` here, unless the host kept it — a
+/// worktree holding work keeps the worker's folder there (docs/worktrees.md#ending-it), and
+/// forgetting it here would leave no way to reach it (`kill --purge --discard`, `diff --git`).
+pub fn forget_unless_kept(ctx: &Ctx, host: &str, name: &str) -> Result<()> {
+    let request = Request {
+        argv: vec!["status".into(), name.to_string(), "--json".into()],
+        ..Request::default()
+    };
+    match call(ctx, host, request) {
+        Ok(_) => Ok(()),
+        Err(_) => records::remove(ctx, name),
+    }
 }

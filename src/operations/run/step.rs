@@ -51,27 +51,47 @@ pub struct StepJob<'a> {
     pub base: &'a Path,
 }
 
-/// The step's worker, spawned on its first step in this attempt (a tombstone of the same name
-/// is this run's own, from an earlier attempt, and is purged first), else loaded.
+/// The step's worker, spawned on its first step in this attempt, else loaded. A tombstone of
+/// the same name is this run's own, from an earlier attempt: it is purged first, and when it
+/// had a worktree, the new worker runs in that same worktree — the earlier attempt's edits
+/// (uncommitted ones too) are the work the run goes on from, never thrown away.
 fn ready_worker(ctx: &Ctx, job: &StepJob) -> Result<Worker, StepFailure> {
     let name = WorkerName::parse(job.worker_name)?;
     if !job.spawn_first {
         return Ok(Worker::load(ctx, name.as_str())?);
     }
+    let mut adopted = None;
     if ctx.state.session_dir(&name).is_dir() {
+        adopted = earlier_worktree(ctx, &name, job);
         let purge = KillArgs {
             name: Some(name.to_string()),
             all: false,
-            purge: true,
+            purge: adopted.is_none(),
             discard: false,
         };
         kill::kill(ctx, &purge)?;
+        if adopted.is_some() {
+            // The worktree stays for the new worker; only the old worker's folder goes.
+            ctx.state.remove_session(&name)?;
+        }
     }
     let args = SpawnArgs {
         name: Some(name.to_string()),
         ..job.worker.spawn.clone()
     };
-    Ok(Worker::from_meta(spawn::spawn(ctx, &args)?)?)
+    Ok(Worker::from_meta(spawn::spawn_with(ctx, &args, adopted)?)?)
+}
+
+/// The worktree the earlier attempt's worker `name` ran in, when the workflow still asks for
+/// one and it is still there.
+fn earlier_worktree(ctx: &Ctx, name: &WorkerName, job: &StepJob) -> Option<spawn::Adopted> {
+    job.worker.spawn.worktree.as_ref()?;
+    let old = Worker::load(ctx, name.as_str()).ok()?;
+    let worktree = old.meta.worktree.clone()?;
+    worktree.path.is_dir().then(|| spawn::Adopted {
+        worktree,
+        cwd: old.meta.cwd.clone(),
+    })
 }
 
 /// Runs one step to its end.
@@ -132,7 +152,7 @@ fn remote_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
     let (step, name) = (job.step, job.worker_name);
     if job.spawn_first {
         if let Some(old) = remote::find(ctx, name)? {
-            remote::verbs::kill(ctx, &old, true)?;
+            remote::verbs::kill(ctx, &old, true, false)?;
         }
         let args = SpawnArgs {
             name: Some(name.to_string()),

@@ -79,6 +79,9 @@ async fn every_tools_structured_output_validates_against_its_output_schema() {
     checked(&mcp, &tools, "umbel_logs", name.clone(), &mut seen).await;
     checked(&mcp, &tools, "umbel_explain", name.clone(), &mut seen).await;
     checked(&mcp, &tools, "umbel_interrupt", name.clone(), &mut seen).await;
+    let park = json!({ "names": ["o1"] });
+    checked(&mcp, &tools, "umbel_park", park, &mut seen).await;
+    checked(&mcp, &tools, "umbel_resume", name.clone(), &mut seen).await;
     checked(&mcp, &tools, "umbel_kill", name.clone(), &mut seen).await;
     checked(&mcp, &tools, "umbel_ls", json!({}), &mut seen).await;
     checked(&mcp, &tools, "umbel_prune", json!({}), &mut seen).await;

@@ -6,8 +6,8 @@ use clap::Args;
 use rmcp::model::Tool;
 use serde_json::{Value, json};
 use umbel::core::args::{
-    ActionsArgs, CaptureArgs, DiffArgs, ExplainArgs, GuardArgs, KillArgs, LogsArgs, PruneArgs,
-    ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
+    ActionsArgs, CaptureArgs, DiffArgs, ExplainArgs, GuardArgs, KillArgs, LogsArgs, ParkArgs,
+    PruneArgs, ReadArgs, ResumeArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
 };
 
 /// The CLI flags of `T` against a tool's input schema: same fields (CLI `snake_case` id,
@@ -127,6 +127,8 @@ async fn tool_schemas_match_the_cli_flags_field_by_field() {
     assert_schema_matches::<ActionsArgs>(&tool("umbel_actions"));
     assert_schema_matches::<DiffArgs>(&tool("umbel_diff"));
     assert_schema_matches::<ExplainArgs>(&tool("umbel_explain"));
+    assert_schema_matches::<ParkArgs>(&tool("umbel_park"));
+    assert_schema_matches::<ResumeArgs>(&tool("umbel_resume"));
     let ls = tool("umbel_ls");
     assert!(
         ls.input_schema

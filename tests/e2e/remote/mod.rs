@@ -12,6 +12,7 @@ mod real;
 mod scenarios;
 mod top;
 mod workflow;
+mod worktree;
 
 use serde_json::Value;
 
