@@ -167,6 +167,7 @@ pub fn usage_tokens(provider: Provider) -> &'static [&'static str] {
         Provider::Claude => &["\"assistant\""],
         Provider::Codex => &["\"token_usage_record\"", "\"turn_context\""],
         Provider::Gemini => &["\"gemini\""],
+        Provider::Opencode => &["\"assistant\""],
     }
 }
 

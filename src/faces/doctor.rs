@@ -48,7 +48,7 @@ pub fn releases(json: bool) -> u8 {
         .map(|w| {
             let tested: Vec<String> = w.tested.iter().map(ToString::to_string).collect();
             format!(
-                "{:<7} {} to {}  tested on {}  ({})",
+                "{:<8} {} to {}  tested on {}  ({})",
                 w.provider,
                 w.oldest,
                 w.newest_tested,

@@ -105,6 +105,8 @@ impl StreamMapper {
             Provider::Claude => self.claude(record),
             Provider::Gemini => self.gemini(record),
             Provider::Codex => self.codex(record),
+            // `opencode run --format json` is printed whole at the turn's end.
+            Provider::Opencode => Vec::new(),
         }
     }
 

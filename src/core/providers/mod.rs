@@ -9,6 +9,7 @@ pub mod codex;
 pub mod codex_config;
 pub mod flags;
 pub mod gemini;
+pub mod opencode;
 pub mod permission;
 pub mod release;
 pub mod tool_action;
@@ -43,6 +44,8 @@ pub enum Provider {
     Codex,
     /// Gemini CLI (`gemini`).
     Gemini,
+    /// OpenCode (`opencode`).
+    Opencode,
 }
 
 impl Provider {
@@ -52,6 +55,7 @@ impl Provider {
             Provider::Claude => &claude::Claude,
             Provider::Codex => &codex::Codex,
             Provider::Gemini => &gemini::Gemini,
+            Provider::Opencode => &opencode::Opencode,
         }
     }
 
