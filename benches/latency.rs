@@ -29,9 +29,13 @@
 //! 13. (figures/real_clis.rs, only as `just bench real`) The same figures on the real CLIs
 //!     (pinned releases against `fake-model`): spawn, send, hook → wait, `-p` against each
 //!     CLI's own print mode, and where a cold `-p` spends its time.
+//! 14. (figures/events.rs) The fleet's event stream: end-of-turn hook → `events -f` line,
+//!     `wait --any` over 50 workers (hook → exited), idle `events -f` CPU with 100 workers.
 //!
 //! Figures, not pass/fail: these machines are shared and noisy.
 
+#[path = "figures/events.rs"]
+mod events;
 #[path = "../tests/e2e/harness/mod.rs"]
 mod harness;
 #[allow(dead_code)]
@@ -106,6 +110,7 @@ fn main() {
             &sb, provider, fake_bin, print_args, PRINT_RUNS,
         ));
         rows.extend(perf::idle_cpu(&sb, provider));
+        rows.push(perf::warm_print(&sb, provider, fake_bin, print_args));
     }
     if only.is_empty() || only.iter().any(|o| o == "read") {
         rows.extend(perf::read_100mb(&Sandbox::new()));
@@ -118,6 +123,9 @@ fn main() {
     }
     if only.is_empty() || only.iter().any(|o| o == "top") {
         rows.extend(top::top_figures());
+    }
+    if only.is_empty() || only.iter().any(|o| o == "events") {
+        rows.extend(events::events_figures());
     }
     if only.is_empty() || only.iter().any(|o| o == "soak") {
         rows.push(soak::soak());

@@ -3,9 +3,9 @@
 #   ${XDG_CACHE_HOME:-~/.cache}/umbel/clis/<name>-<version>/   (stamped; a second run calls no npm)
 # The releases come from umbel's own tables (`umbel releases --json`), never from here.
 #   realclis.sh                    the newest tested release of each CLI; prints clis/bin/
-#                                  (links claude, codex, gemini)
+#                                  (links claude, codex, gemini, qwen)
 #   realclis.sh PROVIDER VERSION   that release of PROVIDER, the others at their newest tested;
-#                                  prints clis/sets/PROVIDER-VERSION/ (the same three links)
+#                                  prints clis/sets/PROVIDER-VERSION/ (the same links)
 # UMBEL_BIN names the umbel to ask (default target/debug/umbel).
 # npm or the registry missing: exit 1 under CI=true; otherwise exit 3 after saying SKIPPED.
 set -u

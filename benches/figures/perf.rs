@@ -326,3 +326,79 @@ pub fn print_summary(rows: &[Row]) {
         );
     }
 }
+
+/// Runs per figure of warm `-p` (medians over these, interleaved).
+const WARM_RUNS: usize = 5;
+
+/// The session id of `provider`'s warm worker `ls --json` lists once one other than `previous`
+/// is ready (a refill runs after each warm `-p`), waited for off the clock.
+pub fn await_warm(sb: &Sandbox, provider: &str, previous: Option<&str>) -> String {
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(120) {
+        let out = sb.run(&["ls", "--json"]);
+        let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        let found = rows.iter().find_map(|w| {
+            let id = w["sessionId"].as_str()?;
+            let fits = !w["warm"].is_null() && w["provider"] == provider && Some(id) != previous;
+            fits.then(|| id.to_string())
+        });
+        if let Some(id) = found {
+            return id;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("no warm worker became ready within 2 minutes");
+}
+
+/// Warm `umbel -p` (a worker an earlier `-p --warm` left) against a cold one and the fake's
+/// own print mode, the three interleaved, median of [`WARM_RUNS`].
+pub fn warm_print(sb: &Sandbox, provider: &str, fake_bin: &str, print_args: &[&str]) -> Row {
+    let scenario = sb.scenario("warm", json!({ "default": { "reply": "Hello." } }));
+    let path = scenario
+        .trim_start_matches("UMBEL_SIM_SCENARIO=")
+        .to_string();
+    let print = |warm: bool| {
+        let mut args = vec![
+            "-p",
+            "Say hello",
+            "--provider",
+            provider,
+            "--env",
+            &scenario,
+        ];
+        if warm {
+            args.push("--warm");
+        }
+        let t = Instant::now();
+        assert_success(&sb.run(&args), "umbel -p");
+        t.elapsed()
+    };
+    let (mut warm, mut cold, mut own) = (Vec::new(), Vec::new(), Vec::new());
+    print(true);
+    let mut ready = await_warm(sb, provider, None);
+    for _ in 0..WARM_RUNS {
+        warm.push(print(true));
+        ready = await_warm(sb, provider, Some(&ready));
+        cold.push(print(false));
+        let t = Instant::now();
+        let out = fake_print_mode(sb, fake_bin, print_args, &path)
+            .output()
+            .expect("the fake's print mode");
+        assert_success(&out, "the fake's print mode");
+        own.push(t.elapsed());
+    }
+    let _ = sb.run(&["kill", "--all", "--purge"]);
+    let median = |v: &mut Vec<Duration>| {
+        v.sort();
+        v[v.len() / 2].as_secs_f64() * 1000.0
+    };
+    let (warm, cold, own) = (median(&mut warm), median(&mut cold), median(&mut own));
+    println!(
+        "  warm -p, median of {WARM_RUNS} interleaved: warm umbel -p {warm:.0} ms, cold umbel -p {cold:.0} ms, {fake_bin} {own:.0} ms"
+    );
+    Row {
+        figure: format!("{provider}: warm `-p` ÷ print mode"),
+        value: format!("{:.2}× ({warm:.0} ms ÷ {own:.0} ms)", warm / own.max(1e-9)),
+        goal: "below cold `-p`",
+    }
+}

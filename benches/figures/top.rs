@@ -150,7 +150,7 @@ fn idle_cpu(sb: &Sandbox) -> (f64, String) {
 }
 
 /// utime + stime of a process, in clock ticks.
-fn cpu_ticks(pid: i32) -> u64 {
+pub fn cpu_ticks(pid: i32) -> u64 {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("stat");
     // After the command name's closing parenthesis: state is field 3, utime 14, stime 15.
     let fields: Vec<&str> = stat
@@ -162,7 +162,7 @@ fn cpu_ticks(pid: i32) -> u64 {
     field(14) + field(15)
 }
 
-fn ticks_per_second() -> f64 {
+pub fn ticks_per_second() -> f64 {
     // SAFETY: sysconf only reads a constant.
     (unsafe { libc::sysconf(libc::_SC_CLK_TCK) }) as f64
 }

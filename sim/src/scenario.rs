@@ -82,6 +82,14 @@ pub struct Startup {
     /// others ignore it).
     #[serde(default)]
     pub swallow_enters: u32,
+    /// A swallowed Enter makes the CLI exit with this status instead (it dies mid-send, the
+    /// prompt typed; fake-codex).
+    #[serde(default)]
+    pub swallowed_enter_exits: Option<i32>,
+    /// The first swallowed Enter opens a dialog umbel does not know over the typed prompt, with
+    /// this question (as `unknown_dialog`; the prompt stays typed under it; fake-codex).
+    #[serde(default)]
+    pub swallowed_enter_dialog: Option<String>,
     /// Before the prompt, show a dialog umbel does not know: this question over `1. Yes` /
     /// `2. No` under each CLI's own cursor (`❯`, codex `›`, gemini `●` in a box). fake-claude
     /// goes on to the prompt on any answer; fake-codex and fake-gemini on "Yes" (else exit 1).
@@ -125,6 +133,11 @@ pub struct Turn {
     /// `prompt` and the turn chosen for that prompt plays. No one typed it.
     #[serde(default)]
     pub then_self: Option<SelfTurn>,
+    /// Files the turn writes as it starts, as a model's edit tool would: path (relative to
+    /// the CLI's working directory) → content. fake-model ignores it (the real CLI's tools
+    /// write).
+    #[serde(default)]
+    pub writes: std::collections::BTreeMap<String, String>,
 }
 
 /// A turn the CLI opens by itself after a turn ended (`then_self`).
@@ -319,9 +332,25 @@ pub struct Chosen {
     pub dialog_after: Option<String>,
     /// The turn the CLI opens by itself once this one has ended.
     pub then_self: Option<SelfTurn>,
+    /// Files the turn writes as it starts (relative to the working directory).
+    pub writes: std::collections::BTreeMap<String, String>,
 }
 
 impl Chosen {
+    /// Writes the turn's files into the working directory (parents made), as an edit tool
+    /// would; a file that cannot be written is said on stderr and the turn goes on.
+    pub fn write_files(&self) {
+        for (path, content) in &self.writes {
+            let path = std::path::Path::new(path);
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            if let Err(e) = std::fs::write(path, content) {
+                eprintln!("sim: cannot write {}: {e}", path.display());
+            }
+        }
+    }
+
     /// The reply cut into streamed chunks: one chunk when `chunk_ms` is 0,
     /// otherwise one per word (each keeps its trailing whitespace).
     pub fn chunks(&self) -> Vec<String> {
@@ -391,6 +420,7 @@ impl Script {
             end: turn.end,
             dialog_after: turn.dialog_after,
             then_self: turn.then_self,
+            writes: turn.writes,
         }
     }
 }

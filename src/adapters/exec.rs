@@ -102,6 +102,31 @@ pub fn run_program(
     run_watched(cmd, stdin, bound, watch)
 }
 
+/// Starts `program` (its `argv` must not be empty) detached and does not wait for it: its own
+/// process group (a Ctrl-C meant for umbel's terminal does not reach it), no stdin, stdout or
+/// stderr (a reader of umbel's pipes sees them end when umbel exits), umbel's environment and
+/// current directory. Warm `-p` starts its refill this way.
+pub fn start_detached(program: &Program) -> std::io::Result<()> {
+    use std::os::unix::process::CommandExt;
+    let Some((first, rest)) = program.argv.split_first() else {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "no program given",
+        ));
+    };
+    let mut cmd = Command::new(first);
+    cmd.args(rest)
+        .envs(program.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0);
+    if let Some(dir) = &program.dir {
+        cmd.current_dir(dir);
+    }
+    cmd.spawn().map(drop)
+}
+
 impl Finished {
     /// How it ended, in words: `exit status 1`, `killed by signal 9`.
     pub fn ended(&self) -> String {

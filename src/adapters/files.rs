@@ -26,6 +26,13 @@ pub fn try_lock(path: &Path) -> Result<Option<Lock>> {
     }
 }
 
+/// Takes the lock on `path` (created if needed), waiting while another process holds it.
+pub fn lock_waiting(path: &Path) -> Result<Lock> {
+    let file = fs::File::create(path).map_err(|e| Error::io("cannot open", path, e))?;
+    file.lock().map_err(|e| Error::io("cannot lock", path, e))?;
+    Ok(Lock { _file: file })
+}
+
 /// The text of each readable file of `paths`, with its path; unreadable ones are left out.
 pub fn read_existing(paths: Vec<PathBuf>) -> Vec<(PathBuf, String)> {
     paths

@@ -8,6 +8,7 @@ pub mod event_log;
 pub mod exec;
 pub mod files;
 pub mod fleet_watch;
+pub mod git;
 pub mod host;
 pub mod process;
 pub mod remote_records;

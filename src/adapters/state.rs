@@ -5,6 +5,7 @@
 //! <root>/sessions/<name>/meta.json   who the worker is
 //! <root>/sessions/<name>/spawn.lock  locked while its spawn is in progress
 //! <root>/sessions/<name>/events/     hook payloads, the event log, `exit`, `dead`
+//! <root>/sessions/<name>/warm.json   a warm worker's marker (`-p --warm`), taken by one rename
 //! ```
 //!
 //! Every write is atomic (temp file + rename). A session folder is created with one `mkdir`, so
@@ -16,6 +17,7 @@ use crate::core::events::{EventRecord, parse_log};
 use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
 use crate::core::outcome::ExitStatus;
+use crate::core::warm::{MARK_FILE, TAKEN_FILE, WarmMark, is_warm_name};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::{ErrorKind, Write};
@@ -224,6 +226,17 @@ impl StateRoot {
         Ok(names)
     }
 
+    /// Names of all worker folders, with a meta.json or not yet (a spawn in progress).
+    pub fn folders(&self) -> Result<Vec<WorkerName>> {
+        let dir = self.root.join("sessions");
+        let entries = fs::read_dir(&dir).map_err(|e| Error::io("cannot list", &dir, e))?;
+        Ok(entries
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .filter_map(|e| WorkerName::parse(&e.file_name().to_string_lossy()).ok())
+            .collect())
+    }
+
     /// The event log, parsed (empty when nothing fired yet; an unreadable line is one
     /// [`crate::core::events::UNREADABLE`] position).
     pub fn read_log(&self, name: &WorkerName) -> Result<Vec<EventRecord>> {
@@ -261,6 +274,21 @@ impl StateRoot {
     /// The launch wrapper's exit record.
     pub fn read_exit(&self, name: &WorkerName) -> Option<ExitStatus> {
         read_json_file(&self.events_dir(name).join("exit"))
+    }
+
+    /// Forgets how the worker's last CLI ended (`events/exit`, `events/dead`): its CLI is
+    /// started again on the same conversation (`resume`), or was ended on purpose (`park`).
+    pub fn clear_exit(&self, name: &WorkerName) -> Result<()> {
+        for file in ["exit", "dead"] {
+            let path = self.events_dir(name).join(file);
+            match fs::remove_file(&path) {
+                Err(e) if e.kind() != ErrorKind::NotFound => {
+                    return Err(Error::io("cannot remove", &path, e));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
     }
 
     /// The evidence record of a death.
@@ -316,6 +344,22 @@ impl StateRoot {
                 _ => Ok(()),
             },
         }
+    }
+
+    /// The marker of a warm worker still waiting for its `-p` (`-p --warm`); `None` for any
+    /// other worker, and once a `-p` took it.
+    pub fn warm_mark(&self, name: &WorkerName) -> Option<WarmMark> {
+        is_warm_name(name.as_str())
+            .then(|| self.read_json(name, MARK_FILE))
+            .flatten()
+    }
+
+    /// Takes the warm marker (`warm.json`, renamed to `warm.taken`): `true` for the one caller
+    /// whose rename moved it. A `-p` claiming the warm worker and its expiry race for it; the
+    /// rename is atomic, so exactly one wins and the other sees it gone.
+    pub fn take_warm(&self, name: &WorkerName) -> bool {
+        let dir = self.session_dir(name);
+        fs::rename(dir.join(MARK_FILE), dir.join(TAKEN_FILE)).is_ok()
     }
 
     /// Writes the evidence record (when the folder still exists).

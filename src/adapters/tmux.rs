@@ -414,7 +414,25 @@ impl Tmux {
         let _ = self.run(&strings(&["delete-buffer", "-b", buffer]), None);
     }
 
+    /// Has the tmux server run `command` (`sh -c`) in the background (`run-shell -b`): a job of
+    /// the server, in no pane's process group, that outlives the umbel that asked for it (the
+    /// expiry of a warm worker). tmux reads the command as a format, so each `#` is doubled.
+    pub fn run_in_background(&self, command: &str) -> Result<()> {
+        let command = command.replace('#', "##");
+        self.run(&strings(&["run-shell", "-b", &command]), None)
+            .map(drop)
+    }
+
     /// Kills a session; a missing session is not an error.
+    /// Ends umbel's private tmux server and every session on it (tests play a crashed server
+    /// or a reboot with it; umbel itself never calls it).
+    pub fn kill_server(&self) -> Result<()> {
+        match self.run(&strings(&["kill-server"]), None) {
+            Err(e) if !not_there(&e) => Err(e),
+            _ => Ok(()),
+        }
+    }
+
     pub fn kill_session(&self, session: &str) -> Result<()> {
         match self.run(&strings(&["kill-session", "-t", &exact(session)]), None) {
             Err(e) if !not_there(&e) => Err(e),

@@ -37,6 +37,18 @@ pub struct SpawnArgs {
     #[arg(long)]
     #[serde(default)]
     pub cwd: Option<PathBuf>,
+    /// Run the worker in a git worktree of its own, on a new branch (default `umbel/<name>`),
+    /// in `<repo>/.umbel/worktrees/<name>` (kept out of `git status` by `.git/info/exclude`);
+    /// `--cwd` names the repository (default: the current directory). Files listed in the
+    /// repository's `.worktreeinclude` are copied in. In YAML and JSON: `true` or the branch.
+    #[arg(long, value_name = "BRANCH", num_args = 0..=1, default_missing_value = "")]
+    #[serde(default, deserialize_with = "worktree_field")]
+    #[schemars(with = "Option<WorktreeField>")]
+    pub worktree: Option<String>,
+    /// The commit the worktree's branch starts from (default: the repository's HEAD).
+    #[arg(long, value_name = "REV", requires = "worktree")]
+    #[serde(default)]
+    pub base: Option<String>,
     /// Model to ask the CLI for.
     #[arg(short = 'm', long)]
     #[serde(default)]
@@ -109,6 +121,30 @@ pub struct SpawnArgs {
     #[arg(last = true, value_name = "CLI_ARGS", help_heading = CLI_FLAGS)]
     #[serde(default)]
     pub cli_args: Vec<String>,
+}
+
+/// `worktree:` as written in YAML or JSON: `true`, or the branch's name.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum WorktreeField {
+    /// `true`: a worktree on the default branch (`umbel/<name>`); `false`: none.
+    On(bool),
+    /// A worktree on this new branch.
+    Branch(String),
+}
+
+/// Reads [`WorktreeField`] into `SpawnArgs::worktree`: `Some("")` for the default branch.
+fn worktree_field<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(match Option::<WorktreeField>::deserialize(d)? {
+        None | Some(WorktreeField::On(false)) => None,
+        Some(WorktreeField::On(true)) => Some(String::new()),
+        Some(WorktreeField::Branch(branch)) if branch.trim().is_empty() => {
+            return Err(serde::de::Error::custom(
+                "`worktree` is `true` or a branch name, not an empty string",
+            ));
+        }
+        Some(WorktreeField::Branch(branch)) => Some(branch),
+    })
 }
 
 /// The `--help` heading of the flags passed through to the agent CLI.
@@ -211,11 +247,27 @@ impl SendArgs {
 pub struct WaitArgs {
     /// The worker.
     pub name: String,
+    /// More workers, waited on together by one process: with `--any` the wait ends at the
+    /// first of them whose turn ends, with `--all` after the last. `NAME@POS` gives a worker
+    /// its own `--since` position.
+    #[arg(value_name = "NAME")]
+    #[serde(default)]
+    pub names: Vec<String>,
     /// Only consider events from this event-log position on (the number `send` printed).
     /// Default: the start of the latest turn.
     #[arg(long, value_name = "POS")]
     #[serde(default)]
     pub since: Option<usize>,
+    /// Several workers: end at the first turn to end; print which worker and its outcome and
+    /// exit with that outcome's code.
+    #[arg(long, conflicts_with = "all")]
+    #[serde(default)]
+    pub any: bool,
+    /// Several workers: end when every turn has ended; exit 0 only if each stopped, else with
+    /// the worst outcome's code (dead, provider-error, rejected, input, timeout, idle).
+    #[arg(long)]
+    #[serde(default)]
+    pub all: bool,
     /// When the turn counts as ended (the same fields as a workflow step's `wait`).
     #[command(flatten)]
     #[serde(flatten)]
@@ -229,6 +281,38 @@ pub struct WaitArgs {
     #[serde(flatten)]
     #[schemars(skip)]
     pub unknown: NoUnknownFields,
+}
+
+/// How a wait over several workers ends (`--any`, `--all`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaitMode {
+    /// At the first turn to end.
+    Any,
+    /// When every turn has ended.
+    All,
+}
+
+impl WaitArgs {
+    /// Every worker named, `name` first (`NAME` or `NAME@POS` each).
+    pub fn targets(&self) -> Vec<&str> {
+        std::iter::once(self.name.as_str())
+            .chain(self.names.iter().map(String::as_str))
+            .collect()
+    }
+
+    /// The mode asked for (`--any` or `--all`), if any.
+    pub fn wait_mode(&self) -> Option<WaitMode> {
+        match (self.any, self.all) {
+            (true, _) => Some(WaitMode::Any),
+            (_, true) => Some(WaitMode::All),
+            _ => None,
+        }
+    }
+
+    /// Whether this is a wait over several workers (a mode, or more than one name).
+    pub fn is_many(&self) -> bool {
+        self.wait_mode().is_some() || self.targets().len() > 1
+    }
 }
 
 /// When a turn counts as ended: `umbel wait`'s flags, and a workflow step's `wait`.
@@ -341,6 +425,15 @@ pub struct DiffArgs {
     #[arg(long, value_name = "M")]
     #[serde(default)]
     pub to: Option<usize>,
+    /// The worker's changes in its worktree (`spawn --worktree`) against its base, as
+    /// `git diff`: commits and uncommitted edits, new files included.
+    #[arg(long, conflicts_with_all = ["from", "to"])]
+    #[serde(default)]
+    pub git: bool,
+    /// With `--git`: a summary per file (`git diff --stat`) instead of the patch.
+    #[arg(long, requires = "git")]
+    #[serde(default)]
+    pub stat: bool,
 }
 
 /// Hand this terminal to the worker's tmux pane (detach with the tmux prefix key, then `d`).
@@ -387,10 +480,42 @@ pub struct KillArgs {
     #[arg(long, conflicts_with = "name")]
     #[serde(default)]
     pub all: bool,
-    /// Also delete the worker's folder (no tombstone).
+    /// Also delete the worker's folder (no tombstone), and its worktree and branch when they
+    /// hold nothing unmerged (else both stay, and umbel says where and how to remove them).
     #[arg(long)]
     #[serde(default)]
     pub purge: bool,
+    /// With `--purge`: delete the worktree and its branch even with uncommitted changes or
+    /// unmerged commits (that work is lost).
+    #[arg(long, requires = "purge")]
+    #[serde(default)]
+    pub discard: bool,
+}
+
+/// End the CLI of idle workers and keep their conversations: the next prompt (`send`, `-p
+/// --name`, a workflow step) starts each again on the same conversation. A busy worker, or one
+/// waiting for a person, is refused.
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ParkArgs {
+    /// The workers to park.
+    #[arg(required_unless_present = "idle_for")]
+    #[serde(default)]
+    pub names: Vec<String>,
+    /// Park every worker whose last turn ended (or that started) at least this long ago
+    /// (`30m`, `2h`): for a cron job or a supervising agent.
+    #[arg(long, value_name = "DURATION", conflicts_with = "names")]
+    #[serde(default)]
+    pub idle_for: Option<String>,
+}
+
+/// Start the CLI of a parked or dead worker again on its conversation (the CLI's own resume by
+/// session id), with the flags, environment and folder it was spawned with.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ResumeArgs {
+    /// The worker.
+    pub name: String,
 }
 
 /// Interrupt the turn a worker is running, with the CLI's own interrupt key.
@@ -455,6 +580,38 @@ pub struct LogsArgs {
     #[arg(short, long)]
     #[serde(default)]
     pub follow: bool,
+}
+
+/// Every worker's state changes, one line each, oldest first (`umbel events`).
+#[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct EventsArgs {
+    /// Only these workers (default: every worker, and, with `-f`, those spawned meanwhile).
+    #[arg(value_name = "NAME")]
+    #[serde(default)]
+    pub names: Vec<String>,
+    /// Keep printing events as they happen (until Ctrl-C); workers spawned meanwhile are
+    /// followed too.
+    #[arg(short, long)]
+    #[serde(default)]
+    pub follow: bool,
+    /// Only events from this time on: a duration ago (`10m`, `2h`) or a UTC time
+    /// (`2026-12-04T21:00:00Z`).
+    #[arg(long, value_name = "TIME")]
+    #[serde(default)]
+    pub since: Option<String>,
+    /// With `-f`: run this shell command once per event, the event's JSON on its stdin and
+    /// UMBEL_EVENT, UMBEL_WORKER, UMBEL_OUTCOME, UMBEL_REASON in its environment; one at a
+    /// time per worker, in order (a worker's events wait for its running command; past 16
+    /// waiting, more are skipped and reported), never holding up the stream (see
+    /// docs/notifications.md).
+    #[arg(long, value_name = "CMD", requires = "follow")]
+    #[serde(default)]
+    pub exec: Option<String>,
+    /// How long one `--exec` command may run before it is ended and reported (default 60s).
+    #[arg(long, value_name = "DURATION", requires = "exec")]
+    #[serde(default)]
+    pub exec_timeout: Option<String>,
 }
 
 /// Remove dead workers and tombstones (their folders and transcripts in them).

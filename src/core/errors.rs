@@ -65,6 +65,11 @@ pub enum Error {
     #[error("worker `{name}` is dead: {detail}. {}", dead_next_step(name))]
     Dead { name: String, detail: String },
 
+    /// `park`/`resume` cannot act on the worker as it is (busy, waiting for a person, its
+    /// transcript gone, …); `detail` says why.
+    #[error("worker `{name}` {detail}")]
+    NotResumable { name: String, detail: String },
+
     /// Another turn is still running (or another `send` holds the worker).
     #[error("worker `{name}` is busy: {detail}")]
     Busy { name: String, detail: String },
@@ -110,6 +115,22 @@ pub enum Error {
     /// A tmux command failed.
     #[error("tmux {command} failed: {message}")]
     Tmux { command: String, message: String },
+
+    /// A git command failed (`spawn --worktree`, `diff --git`, `kill --purge`).
+    #[error("{command} failed: {message}")]
+    Git { command: String, message: String },
+
+    /// `spawn --worktree` in a folder that is not in a git repository.
+    #[error("`--worktree` needs a git repository, and {} is not in one: {detail}", path.display())]
+    NotARepo { path: PathBuf, detail: String },
+
+    /// `spawn --worktree` would make a branch that exists already.
+    #[error("branch `{branch}` exists already in {}; a worker's worktree gets a new branch", repo.display())]
+    BranchExists { branch: String, repo: PathBuf },
+
+    /// `diff --git` on a worker spawned without `--worktree`.
+    #[error("worker `{name}` has no worktree (it was spawned without `--worktree`)")]
+    NoWorktree { name: String },
 
     /// A file-system operation failed.
     #[error("{action} {}: {}", path.display(), os_text(source))]
@@ -227,6 +248,14 @@ pub enum Error {
         detail: String,
     },
 
+    /// A `send` that failed, and what it left in the CLI's composer (`error` says why it
+    /// failed; its code, exit status and hint are that error's).
+    #[error("{}", send_failed(error, *composer))]
+    SendFailed {
+        error: Box<Error>,
+        composer: super::send_verdict::Composer,
+    },
+
     /// The CLI is a release older than the oldest umbel supports.
     #[error(
         "{provider} {version} is older than the oldest release umbel supports ({oldest}): upgrade with `{upgrade}`"
@@ -245,6 +274,15 @@ pub fn dead_next_step(name: &str) -> String {
     format!(
         "`umbel capture {name}` shows its last screen; to start it again: `umbel kill {name} --purge`, then `umbel spawn --name {name} …` (`umbel prune` removes every dead worker)"
     )
+}
+
+/// A failed send's message: why, then what it left in the composer (unless the error says so
+/// itself).
+fn send_failed(error: &Error, composer: super::send_verdict::Composer) -> String {
+    match error {
+        Error::NotDelivered { .. } => error.to_string(),
+        _ => format!("{error}; {}", composer.sentence()),
+    }
 }
 
 /// Why a provider's binary cannot be run.
@@ -343,6 +381,26 @@ impl Error {
         }
     }
 
+    /// This error, from a `send` that left the composer as `composer` says (an error already
+    /// saying so is kept as it is).
+    pub fn after_send(self, composer: super::send_verdict::Composer) -> Self {
+        match self {
+            Error::SendFailed { .. } => self,
+            error => Error::SendFailed {
+                error: Box::new(error),
+                composer,
+            },
+        }
+    }
+
+    /// The error a `send` failed with, under what it left in the composer.
+    pub fn unsent(&self) -> &Error {
+        match self {
+            Error::SendFailed { error, .. } => error,
+            other => other,
+        }
+    }
+
     /// Shorthand for an I/O error on a path.
     pub fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
@@ -360,6 +418,7 @@ impl Error {
     /// The last screen the error carries as evidence, if any.
     pub fn screen(&self) -> Option<&str> {
         match self {
+            Error::SendFailed { error, .. } => error.screen(),
             Error::StartupFailed { screen, .. }
             | Error::NotSubmitted { screen, .. }
             | Error::DialogOpen { screen, .. } => screen.as_deref(),
@@ -374,12 +433,15 @@ impl Error {
             | Error::InvalidName { .. }
             | Error::EnvUnset { .. }
             | Error::CwdMissing { .. }
+            | Error::NotARepo { .. }
+            | Error::NoWorktree { .. }
             | Error::InvalidWorkflow { .. }
             | Error::TurnOutOfRange { .. }
             | Error::NoTurn { .. }
             | Error::StdinNotText { .. } => 2,
             Error::SignIn { .. } | Error::DialogOpen { .. } => 126,
             Error::Interrupted => 130,
+            Error::SendFailed { error, .. } => error.exit_code(),
             Error::HostUnreachable { .. } | Error::HostKey { .. } => 255,
             Error::Remote { exit, .. } | Error::NotDelivered { exit, .. } => *exit,
             _ => 1,

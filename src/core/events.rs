@@ -26,6 +26,15 @@ pub const EXIT_EVENT: &str = "Exit";
 /// The event-log kind of a recorded guardrail check (umbel writes it, no hook does).
 pub const CHECK_EVENT: &str = "UmbelCheck";
 
+/// The log line `park` writes once it has ended the worker's CLI: the worker is `parked` until
+/// a [`RESUMED_EVENT`] line. Its payload: `{"at": ms, "idleMs": ms?}`.
+pub const PARKED_EVENT: &str = "Parked";
+/// The log line a resume writes once the CLI runs again on the same conversation and is ready
+/// (`send` to a parked worker, `umbel resume`). Its payload: `{"at": ms, "ms": how long the
+/// resume took, "from": "parked" | "dead"}`. An `Exit` line before it belongs to the CLI that
+/// ran before.
+pub const RESUMED_EVENT: &str = "Resumed";
+
 /// The kind of a line that is not `<ns> <kind> <payload>` or not UTF-8.
 pub const UNREADABLE: &str = "?";
 

@@ -484,6 +484,12 @@ pub fn next_for_worker(
                 exit.map_or_else(|| "ended".to_string(), ExitStatus::describe)
             ),
         ),
+        WorkerState::Parked => (
+            Action::AcceptSend,
+            format!(
+                "it is parked (its CLI ended, its conversation kept): `umbel send {name} …` starts its CLI again on the same conversation, then pastes the prompt"
+            ),
+        ),
         WorkerState::Starting => (
             Action::WaitForStartup,
             "its spawn has not finished (dialogs, startup): a send is refused until it is ready"

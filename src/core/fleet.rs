@@ -27,6 +27,8 @@ pub enum Shown {
     Working,
     /// Spawn has not finished.
     Starting,
+    /// Its CLI was ended by `park`; the next prompt resumes it.
+    Parked,
     /// At its prompt, no turn run yet.
     Idle,
 }
@@ -42,6 +44,7 @@ impl Shown {
             Shown::Done => "done",
             Shown::Working => "working",
             Shown::Starting => "starting",
+            Shown::Parked => "parked",
             Shown::Idle => "idle",
         }
     }
@@ -66,6 +69,7 @@ impl Shown {
             ListedState::Worker(WorkerState::Dead) => Shown::Dead,
             ListedState::Worker(WorkerState::Busy) => Shown::Working,
             ListedState::Worker(WorkerState::Starting) => Shown::Starting,
+            ListedState::Worker(WorkerState::Parked) => Shown::Parked,
             ListedState::Worker(WorkerState::Ready) if turn.started_ms.is_some() => Shown::Done,
             ListedState::Worker(WorkerState::Ready) => Shown::Idle,
         }
@@ -167,6 +171,7 @@ pub fn usage_tokens(provider: Provider) -> &'static [&'static str] {
         Provider::Claude => &["\"assistant\""],
         Provider::Codex => &["\"token_usage_record\"", "\"turn_context\""],
         Provider::Gemini => &["\"gemini\""],
+        Provider::Qwen => &["\"assistant\""],
         Provider::Opencode => &["\"assistant\""],
     }
 }

@@ -16,6 +16,7 @@ impl Error {
     #[rustfmt::skip] // a table: one row per error kind, unwrapped
     pub(super) fn code_and_hint(&self) -> (&'static str, &'static str) {
         match self {
+            Error::SendFailed { error, .. } => error.code_and_hint(),
             Error::Usage { .. } => ("usage", "check the arguments against `umbel <verb> --help` (over MCP: the tool's input schema, or umbel_help)"),
             Error::InvalidName { .. } => ("invalid_name", "name workers with lowercase letters, digits and `-`, starting with a letter or digit (at most 63 characters)"),
             Error::EnvUnset { .. } => ("env_unset", "export the variable before starting umbel, or pass it as `--env NAME=value`"),
@@ -26,12 +27,17 @@ impl Error {
             Error::Removed { .. } => ("removed", "`umbel kill NAME` ends what is left of it, then spawn it again"),
             Error::NotFound { .. } => ("not_found", "list the workers with `umbel ls` (umbel_ls)"),
             Error::Dead { .. } => ("dead", "look at its last screen (`umbel capture NAME`), then `umbel kill --purge NAME` and spawn it again"),
+            Error::NotResumable { .. } => ("not_resumable", "`umbel status NAME` says what the worker is doing; a worker whose conversation is gone can only be spawned anew"),
             Error::Busy { .. } => ("busy", "wait for the running turn to end (`umbel wait NAME`), then send again"),
             Error::NotSubmitted { .. } => ("not_submitted", "look at the screen (`umbel capture NAME`): the CLI may show a dialog; then send again"),
             Error::SignIn { .. } => ("sign_in", "sign in once by running the CLI in a terminal, then spawn again"),
             Error::DialogOpen { .. } => ("dialog", "answer the dialog yourself (`umbel attach NAME`, detach with C-b d), then wait again"),
             Error::StartupFailed { .. } => ("startup_failed", "read the last screen in the error; `umbel doctor` checks tmux, the binaries and the hooks"),
             Error::Tmux { .. } => ("tmux", "run `umbel doctor` to check tmux and umbel's private socket"),
+            Error::Git { .. } => ("git", "run the git command in the folder it names to see why; nothing of the worker's worktree was left half-made"),
+            Error::NotARepo { .. } => ("not_a_repo", "spawn in a git repository (`--cwd` inside one, or `git init`), or without `--worktree`"),
+            Error::BranchExists { .. } => ("branch_exists", "name a new branch (`--worktree BRANCH`), or delete the old one (`git branch -D BRANCH`) if its work is done"),
+            Error::NoWorktree { .. } => ("no_worktree", "spawn the worker with `--worktree` to have its changes on a branch of their own; `umbel diff NAME` without `--git` compares its answers"),
             Error::Io { .. } => ("io", "check that the path exists, is writable by you, and that the disk is not full"),
             Error::Corrupt { .. } => ("corrupt_state", "umbel's own file cannot be read; the message says what to do about that file (a worker's: `umbel kill --purge NAME`)"),
             Error::NoAnswer { .. } => ("no_answer", "wait for the turn to end first (`umbel wait NAME`), then read"),

@@ -39,6 +39,9 @@ pub struct Meta {
     /// The CLI's release, when umbel learnt it (`--version`, cached per binary).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cli_version: Option<String>,
+    /// The worker's own git worktree (`spawn --worktree`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worktree: Option<super::worktree::WorktreeMeta>,
 }
 
 impl Meta {

@@ -78,6 +78,7 @@ pub fn map_flag<E>(
 /// `spawn`'s command line for the host's umbel (`--json`, no `--host`), and the variables it
 /// reads by name: `(name on the worker, name in this umbel's environment)`. The values of
 /// `--env K=V` stay in the arguments, which travel inside the request, never on an argv.
+// long: one line per spawn flag, in `--help` order
 pub fn spawn_argv(args: &SpawnArgs) -> (Vec<String>, Vec<(String, String)>) {
     let mut argv = vec!["spawn".to_string(), "--json".to_string()];
     let mut by_name = Vec::new();
@@ -123,6 +124,9 @@ pub fn spawn_argv(args: &SpawnArgs) -> (Vec<String>, Vec<(String, String)>) {
         flag("add-dir", Some(path(dir)));
     }
     flag("resume", args.resume.clone());
+    // `--worktree` alone (the default branch) is `--worktree=`, which clap reads the same.
+    flag("worktree", args.worktree.clone());
+    flag("base", args.base.clone());
     for (on, name) in [
         (args.unattended, "--unattended"),
         (args.r#continue, "--continue"),

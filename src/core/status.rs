@@ -20,6 +20,8 @@ pub enum WorkerState {
     NeedsInput,
     /// The process ended (or was killed).
     Dead,
+    /// `umbel park` ended its CLI; the next prompt starts it again on the same conversation.
+    Parked,
 }
 
 impl WorkerState {
@@ -30,6 +32,7 @@ impl WorkerState {
             WorkerState::Busy => "busy",
             WorkerState::NeedsInput => "needs-input",
             WorkerState::Dead => "dead",
+            WorkerState::Parked => "parked",
         }
     }
 }
@@ -119,6 +122,31 @@ pub struct WorkerStatus {
     pub session_id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub transcript_path: Option<String>,
+    /// When `park` ended its CLI (ms since the epoch; `parked` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parked_at: Option<u64>,
+    /// The command that brings back a `dead` worker whose conversation can be continued
+    /// (`umbel resume NAME`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume_with: Option<String>,
+    /// A warm worker (`-p --warm`) waiting for the next `-p` of its launch; absent for every
+    /// other worker, and once a `-p` took it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warm: Option<WarmStatus>,
+    /// Its own git worktree (`spawn --worktree`): branch, commits ahead of its base, files
+    /// with uncommitted changes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worktree: Option<super::worktree::WorktreeStatus>,
+}
+
+/// How long a warm worker still waits for its `-p`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WarmStatus {
+    /// When it was ready (ms since the epoch).
+    pub ready_at: u64,
+    /// When it ends itself unless a `-p` takes it first (ms since the epoch).
+    pub expires_at: u64,
 }
 
 impl WorkerStatus {
@@ -145,6 +173,10 @@ impl WorkerStatus {
             exit: None,
             session_id: String::new(),
             transcript_path: None,
+            parked_at: None,
+            resume_with: None,
+            warm: None,
+            worktree: None,
         }
     }
 }
@@ -161,6 +193,19 @@ pub fn screen_reason(screen: &StartupScreen) -> Option<&'static str> {
     }
 }
 
+/// Whether the newest park/resume line is a park, and the events of the CLI that runs now
+/// (those after the newest resume: an `Exit` before it was the CLI that ran before).
+pub fn since_last_start(events: &[ClassifiedEvent]) -> (bool, &[ClassifiedEvent]) {
+    use super::events::{PARKED_EVENT, RESUMED_EVENT};
+    let last = events
+        .iter()
+        .rposition(|e| e.record.kind == PARKED_EVENT || e.record.kind == RESUMED_EVENT);
+    match last {
+        Some(i) => (events[i].record.kind == PARKED_EVENT, &events[i + 1..]),
+        None => (false, events),
+    }
+}
+
 /// Derives the state from the facts.
 pub fn derive_state(
     meta: &Meta,
@@ -170,6 +215,10 @@ pub fn derive_state(
     WorkerState,
     Option<(&'static str, Option<serde_json::Value>)>,
 ) {
+    let (parked, events) = since_last_start(events);
+    if parked {
+        return (WorkerState::Parked, None);
+    }
     if !matches!(liveness, Liveness::Alive)
         || events
             .iter()
@@ -232,6 +281,7 @@ mod tests {
             ready_at: ready.then_some(2),
             umbel_version: "0".into(),
             cli_version: None,
+            worktree: None,
         }
     }
 

@@ -79,7 +79,7 @@ impl UsageTally {
             Provider::Claude => record.pointer("/message/id").and_then(Value::as_str),
             Provider::Gemini => str_field(record, "id"),
             Provider::Opencode => record.pointer("/info/id").and_then(Value::as_str),
-            Provider::Codex => None,
+            Provider::Codex | Provider::Qwen => None,
         };
         match id.filter(|id| !id.is_empty()) {
             Some(id) => format!("id:{id}"),

@@ -116,6 +116,37 @@ fn dead(exit: Option<ExitStatus>, position: usize) -> Outcome {
     o
 }
 
+/// The outcomes of a wait over several workers (`wait --all`), worst first: the wait exits
+/// with the worst one's code. A worker gone is worse than a turn the provider failed, which is
+/// worse than an answer its guardrails refused, a person being needed, and running out of time.
+pub const WORST_FIRST: [OutcomeKind; 7] = [
+    OutcomeKind::Dead,
+    OutcomeKind::ProviderError,
+    OutcomeKind::Rejected,
+    OutcomeKind::Input,
+    OutcomeKind::Timeout,
+    OutcomeKind::Idle,
+    OutcomeKind::Stop,
+];
+
+/// The worst of `outcomes` by [`WORST_FIRST`] (`None` for none).
+pub fn worst(outcomes: impl IntoIterator<Item = OutcomeKind>) -> Option<OutcomeKind> {
+    let rank = |k: &OutcomeKind| WORST_FIRST.iter().position(|w| w == k);
+    outcomes.into_iter().min_by_key(rank)
+}
+
+/// `NAME@POS` as the worker's name and its own `--since` position; a plain `NAME` has none.
+pub fn split_position(target: &str) -> Result<(&str, Option<usize>), String> {
+    match target.rsplit_once('@') {
+        None => Ok((target, None)),
+        Some((name, pos)) => pos.parse().map(|p| (name, Some(p))).map_err(|_| {
+            format!(
+                "`{target}`: the position after `@` must be a number (`NAME@POS`, e.g. `w1@12`)"
+            )
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,6 +158,18 @@ mod tests {
             ev(1, "UserPromptSubmit", EventClass::Submitted),
             ev(2, "Stop", EventClass::TurnEnded),
         ]
+    }
+
+    #[test]
+    fn the_worst_outcome_decides_and_positions_split_off_names() {
+        use OutcomeKind::*;
+        assert_eq!(worst([Stop, Input, Timeout]), Some(Input));
+        assert_eq!(worst([Stop, Stop]), Some(Stop));
+        assert_eq!(worst([Idle, Dead, ProviderError]), Some(Dead));
+        assert_eq!(worst([]), None);
+        assert_eq!(split_position("w1@12"), Ok(("w1", Some(12))));
+        assert_eq!(split_position("w1"), Ok(("w1", None)));
+        assert!(split_position("w1@x").unwrap_err().contains("NAME@POS"));
     }
 
     #[test]

@@ -46,7 +46,7 @@ pub const ALLOWLIST: &[&str] = &[
 pub const ALLOWED_PREFIXES: &[&str] = &["LC_"];
 
 /// One `--env` request: a literal value, or a variable taken by name from umbel's environment.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum EnvSpec {
     /// `--env K=V`
     Literal { name: String, value: String },

@@ -6,10 +6,12 @@ use super::output::report;
 use super::print::{self, PrintArgs, no_prompt};
 use super::verbs;
 use crate::core::args::{
-    ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, ExplainArgs, InterruptArgs, KillArgs, LogsArgs,
-    PruneArgs, ReadArgs, RunArgs, SendArgs, SpawnArgs, StatusArgs, TopArgs, WaitArgs,
+    ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, EventsArgs, ExplainArgs, InterruptArgs,
+    KillArgs, LogsArgs, ParkArgs, PruneArgs, ReadArgs, ResumeArgs, RunArgs, SendArgs, SpawnArgs,
+    StatusArgs, TopArgs, WaitArgs,
 };
 use crate::core::errors::{Error, Result};
+use crate::core::name::WorkerName;
 use crate::operations::{Ctx, doctor};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::{IsTerminal, Read};
@@ -69,6 +71,14 @@ enum Command {
     /// Stop a worker (its folder stays as a tombstone unless --purge).
     #[command(after_help = examples::KILL)]
     Kill(WithJson<KillArgs>),
+    /// End the CLI of idle workers, keeping their conversations (state `parked`); the next
+    /// prompt starts each again on the same conversation (see docs/park.md).
+    #[command(after_help = examples::PARK)]
+    Park(WithJson<ParkArgs>),
+    /// Start a parked or dead worker's CLI again on its conversation (the CLI's own resume by
+    /// session id). Prints how long it took.
+    #[command(after_help = examples::RESUME)]
+    Resume(WithJson<ResumeArgs>),
     /// Print a worker's screen, for a person to look at.
     #[command(after_help = examples::CAPTURE)]
     Capture(WithJson<CaptureArgs>),
@@ -80,6 +90,11 @@ enum Command {
     /// Print a worker's event log (`-f` follows it).
     #[command(after_help = examples::LOGS)]
     Logs(WithJson<LogsArgs>),
+    /// Print every worker's state changes, one line each, oldest first (`-f` follows them,
+    /// `--exec` runs a command per event): spawned, ready, submitted, turn-ended, needs-input,
+    /// interrupted, dead, killed.
+    #[command(after_help = examples::EVENTS)]
+    Events(WithJson<EventsArgs>),
     /// Remove dead workers and tombstones.
     #[command(after_help = examples::PRUNE)]
     Prune(WithJson<PruneArgs>),
@@ -113,6 +128,37 @@ enum Command {
     /// Run a verb another umbel forwarded over ssh (its request on stdin; docs/remote.md).
     #[command(hide = true)]
     RemoteExec,
+    /// End a warm `-p`'s worker and start the next warm one (started detached by `-p --warm`).
+    #[command(hide = true)]
+    WarmRefill(WarmRefillArgs),
+    /// End a warm worker nobody took once its time is up (run by the tmux server).
+    #[command(hide = true)]
+    WarmExpire(WarmExpireArgs),
+}
+
+#[derive(Debug, Args)]
+struct WarmRefillArgs {
+    /// The `-p`'s own worker, to end first.
+    #[arg(long)]
+    retire: Option<String>,
+    /// How long the new warm worker waits for its `-p`.
+    #[arg(long)]
+    ttl_ms: u64,
+    /// The `-p`'s arguments.
+    #[arg(last = true, allow_hyphen_values = true)]
+    argv: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+struct WarmExpireArgs {
+    /// The warm worker.
+    name: String,
+    /// Its CLI session id: a timer never ends a later worker of the same name.
+    #[arg(long)]
+    token: String,
+    /// When its time is up (ms since the epoch).
+    #[arg(long)]
+    at: u64,
 }
 
 #[derive(Debug, Args)]
@@ -202,6 +248,7 @@ pub fn main() -> ExitCode {
     {
         return ExitCode::from(code);
     }
+    cli.print.typed = typed;
     let status = dispatch(&ctx, cli);
     if ctx.var(DEBUG_META_READS).is_some() {
         eprintln!(
@@ -250,6 +297,8 @@ fn remote_target(cli: &Cli) -> Option<super::remote::Target<'_>> {
                 _ => Verb::SendStdin,
             },
         ),
+        // Several workers are waited on here, under one watch (local workers only).
+        Some(Command::Wait(c)) if c.args.is_many() => None,
         Some(Command::Wait(c)) => named(&c.args.name, Verb::Other),
         Some(Command::Read(c)) => named(&c.args.name, Verb::Other),
         Some(Command::Actions(c)) => named(&c.args.name, Verb::Other),
@@ -289,7 +338,7 @@ fn remote_exec(env: Vec<(String, String)>) -> u8 {
     if received.argv.first().map(String::as_str) == Some(output_file::VERB) {
         return super::remote_exec::output_file(received);
     }
-    let argv = std::iter::once("umbel".to_string()).chain(received.argv);
+    let argv = std::iter::once("umbel".to_string()).chain(received.argv.clone());
     let matches = match Cli::command().try_get_matches_from(argv) {
         Ok(matches) => matches,
         Err(e) => {
@@ -306,6 +355,7 @@ fn remote_exec(env: Vec<(String, String)>) -> u8 {
     };
     cli.print.provider_given =
         matches.value_source("provider") == Some(clap::parser::ValueSource::CommandLine);
+    cli.print.typed = received.argv;
     let json = wants_json(&cli);
     if matches!(
         cli.command,
@@ -350,6 +400,7 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Spawn(c)) => c.json,
         Some(Command::Send(c)) => c.json,
         Some(Command::Wait(c)) => c.json,
+        Some(Command::Events(c)) => c.json,
         Some(Command::Interrupt(c)) => c.json,
         Some(Command::Read(c)) => c.json,
         Some(Command::Actions(c)) => c.json,
@@ -358,6 +409,8 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Status(c)) => c.json,
         Some(Command::Ls(c)) => c.json,
         Some(Command::Kill(c)) => c.json,
+        Some(Command::Park(c)) => c.json,
+        Some(Command::Resume(c)) => c.json,
         Some(Command::Top(_)) => false,
         Some(Command::Doctor(c)) => c.json,
         Some(Command::Releases(c)) => c.json,
@@ -369,6 +422,7 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Completions { .. }) => false,
         Some(Command::Man(_)) => false,
         Some(Command::Mcp | Command::RemoteExec) => false,
+        Some(Command::WarmRefill(_) | Command::WarmExpire(_)) => false,
         None => cli.print.output_format != print::OutputFormat::Text,
     }
 }
@@ -392,8 +446,11 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
         Some(Command::Ls(c)) => verbs::status(ctx, &StatusArgs::default(), c.json),
         Some(Command::Top(args)) => super::top::run(ctx, &args),
         Some(Command::Kill(c)) => verbs::kill(ctx, &c.args, json),
+        Some(Command::Park(c)) => verbs::park(ctx, &c.args, json),
+        Some(Command::Resume(c)) => verbs::resume(ctx, &c.args, json),
         Some(Command::Capture(c)) => verbs::capture(ctx, &c.args, json),
         Some(Command::Logs(c)) => verbs::logs(ctx, &c.args, json),
+        Some(Command::Events(c)) => verbs::events(ctx, &c.args, json),
         Some(Command::Explain(c)) => verbs::explain(ctx, &c.args, json),
         Some(Command::Prune(c)) => verbs::prune(ctx, &c.args, json),
         Some(Command::Run(c)) => super::run::run(ctx, &c.args, json, c.quiet),
@@ -408,8 +465,20 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
         Some(Command::RemoteExec) => Err(Error::usage(
             "`umbel remote-exec` runs a verb forwarded by another umbel; it is not run by hand",
         )),
+        Some(Command::WarmRefill(args)) => warm_refill(ctx, args),
+        Some(Command::WarmExpire(args)) => WorkerName::parse(&args.name).and_then(|name| {
+            crate::operations::warm::expire(ctx, &name, &args.token, args.at).map(|()| 0)
+        }),
     };
     result.unwrap_or_else(|e| report(&e, json))
+}
+
+/// `umbel warm-refill`: the `-p`'s arguments parsed again, as the `-p` parsed them.
+fn warm_refill(ctx: &Ctx, args: WarmRefillArgs) -> Result<u8> {
+    let argv = std::iter::once("umbel".to_string()).chain(args.argv);
+    let cli = Cli::try_parse_from(argv).map_err(|e| Error::usage(e.to_string()))?;
+    let ttl = std::time::Duration::from_millis(args.ttl_ms);
+    print::warm::refill(ctx, &cli.print, args.retire.as_deref(), ttl)
 }
 
 fn completions(shell: clap_complete::Shell) {

@@ -40,6 +40,15 @@ pub struct ErrorBody {
     /// Every problem found in the workflow file (`invalid_workflow`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub problems: Option<Vec<Problem>>,
+    /// A failed `send`: whether the prompt's text reached the CLI's composer (false: nothing
+    /// was typed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text_reached_composer: Option<bool>,
+    /// A failed `send` whose text reached the composer: whether the composer holds none of it
+    /// now (umbel cleared it, or the CLI took it or ended); `false` only for a prompt left
+    /// under a dialog that opened mid-send.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub composer_cleared: Option<bool>,
 }
 
 impl ErrorReply {
@@ -54,8 +63,14 @@ impl ErrorReply {
             screen: err.screen().map(str::to_string),
             file: None,
             problems: None,
+            text_reached_composer: None,
+            composer_cleared: None,
         };
-        match err {
+        if let Error::SendFailed { composer, .. } = err {
+            body.text_reached_composer = Some(composer.text_reached());
+            body.composer_cleared = composer.cleared();
+        }
+        match err.unsent() {
             Error::InvalidWorkflow { file, problems } => {
                 body.file = Some(file.clone());
                 body.problems = Some(problems.clone());
@@ -78,6 +93,8 @@ impl ErrorReply {
                 screen: None,
                 file: None,
                 problems: None,
+                text_reached_composer: None,
+                composer_cleared: None,
             },
         }
     }

@@ -13,6 +13,7 @@ Examples:
   umbel kill w1                                 stop it (keeps a tombstone; --purge removes it)
   umbel run pipeline.yaml                       run a workflow (--check validates only)
   umbel -p \"Rate it\" --schema verdict.json      answer must validate; retried with feedback
+  umbel -p \"Say hi\" --warm                      leave a worker ready for the next -p --warm
   umbel send w1 \"Fix it\" --accept \"cargo test\"  the next wait retries until the check passes
 
 Wait outcomes (exit codes): stop 0, rejected 121, provider-error 122, idle 123, timeout 124,
@@ -24,6 +25,8 @@ Environment:
   UMBEL_CLAUDE_BIN   the claude binary (default: `claude` on PATH); also UMBEL_CODEX_BIN,
                      UMBEL_GEMINI_BIN
   UMBEL_PROGRESS     progress on stderr: live, plain or off (default: live on a terminal)
+  UMBEL_WARM         1: every unnamed -p is --warm; UMBEL_WARM_TTL how long its worker waits
+                     (default: 10m)
   NO_COLOR           no colour in progress lines; TERM=dumb: plain lines, no colour
   TMUX_TMPDIR        where tmux puts its sockets (as for tmux itself)";
 
@@ -45,8 +48,8 @@ pub const WAIT: &str = "\
 Examples:
   umbel wait w1                                 until the latest turn ends (exit 0 = stop)
   umbel wait w1 --since \"$pos\" --timeout 10m    the turn that `send` started
-  umbel wait w1 --idle-timeout 2m --json        also end when nothing moved for 2 minutes
-  umbel wait w1 --schema verdict.json --max-attempts 5 --json | jq .structuredOutput";
+  umbel wait w1 --schema verdict.json --max-attempts 5 --json | jq .structuredOutput
+  umbel wait w1@4 w2@7 w3 --any                 the first to end: `w2 stop` (--all: every one)";
 
 pub const READ: &str = "\
 Examples:
@@ -93,6 +96,17 @@ Examples:
   umbel kill w1 --purge                         stop it and delete its folder (`purged w1`)
   umbel kill --all --purge                      every worker of this state root";
 
+pub const PARK: &str = "\
+Examples:
+  umbel park w1                                 end its CLI, keep its conversation (`parked w1`)
+  umbel send w1 'go on'                         starts its CLI again on the same conversation, then sends
+  umbel park --idle-for 30m                     park every worker idle for 30 minutes (cron)";
+
+pub const RESUME: &str = "\
+Examples:
+  umbel resume w1                               a parked or dead worker's CLI back on its conversation
+  umbel status w1                               a dead worker that can come back says `umbel resume w1`";
+
 pub const CAPTURE: &str = "\
 Examples:
   umbel capture w1                              the screen as a person would see it
@@ -108,6 +122,13 @@ pub const LOGS: &str = "\
 Examples:
   umbel logs w1                                 every hook event so far
   umbel logs w1 -f                              and follow new ones (Ctrl-C stops)";
+
+pub const EVENTS: &str = "\
+Examples:
+  umbel events                                  every worker's state changes so far, oldest first
+  umbel events -f --since 10m                   the last ten minutes, then follow (Ctrl-C stops)
+  umbel events -f --json w1 w2                  two workers, as JSON Lines
+  umbel events -f --exec 'notify-send \"umbel: $UMBEL_WORKER\" \"$UMBEL_EVENT\"'   (docs/notifications.md)";
 
 pub const PRUNE: &str = "\
 Examples:

@@ -19,16 +19,7 @@ use schemars::generate::SchemaSettings;
 use serde::Serialize;
 use serde_json::Value;
 
-/// `send`: the event-log position to pass to `wait --since`.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Sent {
-    /// The position just before the prompt's turn; `wait --since` it.
-    pub position: usize,
-    /// The Enters pressed until the CLI's submit hook confirmed the prompt (1 unless the CLI
-    /// took one as something else; at most 4). Local workers.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub enters: Option<u32>,
-}
+pub use crate::core::send_verdict::Sent;
 
 /// `kill`: the workers stopped (or removed, with `--purge`).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -61,8 +52,9 @@ pub struct LogLine {
     pub position: usize,
     /// When the hook wrote it, in milliseconds since the Unix epoch (0 for an unreadable line).
     pub at_ms: u64,
-    /// The hook event (`Stop`, `UserPromptSubmit`, …), `Exit` for the worker's exit, `?` for a
-    /// line umbel cannot read.
+    /// The hook event (`Stop`, `UserPromptSubmit`, …), `Exit` for the worker's exit, `Parked`
+    /// and `Resumed` for a park and a resume (umbel's own lines), `?` for a line umbel cannot
+    /// read.
     pub event: String,
     /// The file under the worker's `events/` folder holding the hook's payload.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -132,6 +124,22 @@ pub enum StatusJson {
     All(Vec<WorkerStatus>),
 }
 
+/// `wait --json`: one worker's outcome, or with several (`--any`/`--all`) each one's.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum WaitJson {
+    One(Box<Outcome>),
+    Many(crate::operations::wait::many::ManyWaited),
+}
+
+/// `diff --json`: two turns' answers compared, or with `--git` the worktree's changes.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum DiffJson {
+    Turns(TurnDiff),
+    Git(crate::core::worktree::GitDiff),
+}
+
 /// `run --json`: the run record, or with `--check` the waves.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(untagged)]
@@ -180,17 +188,20 @@ type VerbRow = (&'static str, &'static str, fn() -> Value);
 const VERBS: &[VerbRow] = &[
     ("spawn", "The worker's meta.", schema_of::<Meta>),
     ("send", "The position to `wait --since`.", schema_of::<Sent>),
-    ("wait", "The outcome (the exit code says the same).", schema_of::<Outcome>),
+    ("wait", "The outcome (the exit code says the same); with several workers (`--any`, `--all`), the mode, the first worker to end (`--any`) and each ended worker's outcome.", schema_of::<WaitJson>),
     ("read", "The last answer; one turn with `--turn N`; an array of turns with `--all` or `--since-turn N`.", schema_of::<ReadJson>),
     ("actions", "The tools a turn ran.", schema_of::<TurnActions>),
-    ("diff", "Two turns' answers and their differences.", schema_of::<TurnDiff>),
+    ("diff", "Two turns' answers and their differences; with `--git`, the worktree's changes against its base.", schema_of::<DiffJson>),
     ("attach", "Nothing on success (the terminal is the worker's); `{\"error\": …}` when it cannot attach.", schema_of::<ErrorReply>),
     ("status", "One worker's status (with a name), else an array of all.", schema_of::<StatusJson>),
     ("ls", "An array with every worker's status.", schema_of::<Vec<WorkerStatus>>),
     ("kill", "The workers stopped.", schema_of::<Killed>),
+    ("park", "The workers parked now, and those parked already. Each park appends a `Parked` line to the worker's event log (payload `{at, idleMs}`); each resume a `Resumed` line (payload `{at, ms, from: \"parked\"|\"dead\", sessionId}`).", schema_of::<crate::operations::park::ParkReport>),
+    ("resume", "How long the CLI took to be ready again on the worker's conversation.", schema_of::<crate::operations::park::Resumed>),
     ("capture", "The worker's screen.", schema_of::<Screen>),
     ("explain", "The evidence behind a worker's state (with `--screen`, a saved screen's reading) and what umbel would do next.", schema_of::<Explanation>),
     ("logs", "JSON Lines: one object per event-log line (`-f` keeps printing them).", schema_of::<LogLine>),
+    ("events", "JSON Lines: one object per state change of a worker, oldest first (`-f` keeps printing them; `--exec` gets the same object on stdin).", schema_of::<crate::core::fleet_events::FleetEvent>),
     ("prune", "What was removed, kept and skipped.", schema_of::<Pruned>),
     ("run", "The run record; with `--check`, the waves.", schema_of::<RunJson>),
     ("doctor", "Every check, and whether all passed.", schema_of::<DoctorReport>),
@@ -213,7 +224,7 @@ pub fn markdown() -> String {
          <!-- Generated from the structs umbel serialises (src/faces/json_schema.rs); a test \
          keeps this file up to date: `just docs` rewrites it. -->\n\n\
          Every verb below prints one JSON object (or array) on stdout with `--json`, on one \
-         line (`logs`: one object per line), and nothing else there; notes and progress go to \
+         line (`logs`, `events`: one object per line), and nothing else there; notes and progress go to \
          stderr. When the verb fails it \
          prints `{\"error\": …}` instead (last section) and exits with the error's code. The \
          MCP tools return the same objects as structured content (docs/mcp.md), with arrays \

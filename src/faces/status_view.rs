@@ -5,13 +5,17 @@
 use super::output::outln;
 use crate::core::fleet::Shown;
 use crate::core::status::WorkerStatus;
+use crate::core::worktree::status_words;
 
 /// One worker in detail.
 pub fn print_one(s: &WorkerStatus) {
     let mut lines = vec![
         format!("name:      {}", s.name),
         format!("provider:  {}", s.provider),
-        format!("state:     {}", Shown::word(s)),
+        format!(
+            "state:     {}",
+            state_word(s, crate::adapters::host::now_ms())
+        ),
     ];
     if let Some(problem) = &s.problem {
         lines.push(format!("problem:   {problem}"));
@@ -29,6 +33,17 @@ pub fn print_one(s: &WorkerStatus) {
         lines.push(format!("model:     {model}"));
     }
     lines.push(format!("cwd:       {}", s.cwd));
+    if let Some(wt) = &s.worktree {
+        let count = |n: Option<u64>| n.map_or("?".to_string(), |n| n.to_string());
+        lines.push(format!(
+            "worktree:  {} (branch {}, from {}): {} commits ahead, {} files changed",
+            wt.path,
+            wt.branch,
+            crate::core::worktree::short(&wt.base),
+            count(wt.ahead),
+            count(wt.changed)
+        ));
+    }
     lines.push(format!("position:  {}", s.position));
     lines.push(format!("session:   {}", s.session_id));
     if let Some(t) = &s.transcript_path {
@@ -56,11 +71,16 @@ pub fn print_table(list: &[WorkerStatus]) {
     }
     let now = crate::adapters::host::now_ms();
     let hosts = list.iter().any(|s| s.host.is_some());
+    let worktrees = list.iter().any(|s| s.worktree.is_some());
     let mut header = vec!["NAME"];
     if hosts {
         header.push("HOST");
     }
-    header.extend(["PROVIDER", "STATE", "AGE", "CWD"]);
+    header.extend(["PROVIDER", "STATE", "AGE"]);
+    if worktrees {
+        header.push("BRANCH +AHEAD ~CHANGED");
+    }
+    header.push("CWD");
     let rows: Vec<Vec<String>> = list
         .iter()
         .map(|s| {
@@ -70,15 +90,31 @@ pub fn print_table(list: &[WorkerStatus]) {
             }
             row.extend([
                 s.provider.clone(),
-                Shown::word(s).to_string(),
+                state_word(s, now),
                 age(s.created_at, now),
-                s.cwd.clone(),
             ]);
+            if worktrees {
+                row.push(s.worktree.as_ref().map_or("-".into(), status_words));
+            }
+            row.push(s.cwd.clone());
             row
         })
         .collect();
     let header: Vec<String> = header.into_iter().map(String::from).collect();
     print_aligned(&header, &rows);
+}
+
+/// The state as a person reads it: `top`'s word, and for a warm worker still waiting for its
+/// `-p`, `warm` and the time it has left (`warm 9m 58s left`).
+pub fn state_word(s: &WorkerStatus, now: u64) -> String {
+    let word = Shown::word(s);
+    match &s.warm {
+        Some(warm) if word == "idle" => {
+            let left = std::time::Duration::from_secs(warm.expires_at.saturating_sub(now) / 1000);
+            format!("warm {} left", humantime::format_duration(left))
+        }
+        _ => word.to_string(),
+    }
 }
 
 /// How long ago `created_at` was (`-` when unknown), as the AGE column shows it.

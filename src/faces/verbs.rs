@@ -7,8 +7,8 @@ use super::output::{explain_outcome, out_json, outln};
 use super::status_view::{print_one, print_table, warn_problems};
 use super::turn_line::turn_line_for;
 use crate::core::args::{
-    ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, ExplainArgs, InterruptArgs, KillArgs, LogsArgs,
-    PruneArgs, ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
+    ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, EventsArgs, ExplainArgs, InterruptArgs,
+    KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
 };
 use crate::core::errors::{Error, Result};
 use crate::operations::worker::Worker;
@@ -26,18 +26,45 @@ pub fn spawn(ctx: &Ctx, args: &SpawnArgs, json: bool) -> Result<u8> {
     Ok(0)
 }
 
-/// `send`: the position to `wait --since` (JSON: and the Enters it took).
+/// `send`: the position to `wait --since` (JSON: the whole verdict).
 pub fn send(ctx: &Ctx, args: &SendArgs, prompt: &[u8], json: bool) -> Result<u8> {
     let worker = Worker::load(ctx, &args.name)?;
     let queue = args.queue_limit()?;
     let sent = turn::submit_queued(ctx, &worker, prompt, &args.guard, queue)?;
     if json {
-        out_json(&super::json_schema::Sent {
-            position: sent.position,
-            enters: Some(sent.enters),
-        })
+        out_json(&sent)
     } else {
         outln(&sent.position.to_string())
+    }
+    Ok(0)
+}
+
+/// `park`: `parked NAME` per worker parked now (`already parked NAME` for the others).
+pub fn park(ctx: &Ctx, args: &crate::core::args::ParkArgs, json: bool) -> Result<u8> {
+    let report = crate::operations::park::park(ctx, args)?;
+    if json {
+        out_json(&report);
+    } else {
+        for name in &report.parked {
+            outln(&format!("parked {name}"));
+        }
+        for name in &report.already {
+            outln(&format!("already parked {name}"));
+        }
+    }
+    Ok(0)
+}
+
+/// `resume`: how long the CLI took to be ready again.
+pub fn resume(ctx: &Ctx, args: &crate::core::args::ResumeArgs, json: bool) -> Result<u8> {
+    let resumed = crate::operations::park::resume(ctx, args)?;
+    if json {
+        out_json(&resumed);
+    } else {
+        outln(&format!(
+            "resumed {} in {} ms",
+            args.name, resumed.resume_ms
+        ));
     }
     Ok(0)
 }
@@ -56,6 +83,9 @@ pub fn interrupt(ctx: &Ctx, args: &InterruptArgs, json: bool) -> Result<u8> {
 
 /// `wait`: the outcome (and why, on stderr); the exit status says how the turn ended.
 pub fn wait(ctx: &Ctx, args: &WaitArgs, json: bool) -> Result<u8> {
+    if args.is_many() {
+        return wait_many(ctx, args, json);
+    }
     let mut line = turn_line_for(ctx, &args.name);
     let waited = Worker::load(ctx, &args.name).and_then(|worker| {
         let ctx = ctx.with_progress(line.sink());
@@ -79,6 +109,28 @@ pub fn wait(ctx: &Ctx, args: &WaitArgs, json: bool) -> Result<u8> {
     Ok(outcome.outcome.exit_code())
 }
 
+/// `wait NAME… --any | --all`: a line per worker whose wait ended (`NAME outcome [reason]`),
+/// or the JSON report; the exit status is `--any`'s first outcome, `--all`'s worst.
+fn wait_many(ctx: &Ctx, args: &WaitArgs, json: bool) -> Result<u8> {
+    let waited = crate::operations::wait::many::wait_many(ctx, args)?;
+    if json {
+        out_json(&waited);
+    } else {
+        for named in &waited.outcomes {
+            let outcome = &named.outcome;
+            let reason = outcome.reason.as_deref().map(|r| format!(" {r}"));
+            let kind = outcome.outcome.as_str();
+            outln(&format!(
+                "{} {kind}{}",
+                named.name,
+                reason.unwrap_or_default()
+            ));
+            explain_outcome(&named.name, outcome);
+        }
+    }
+    Ok(waited.outcome().exit_code())
+}
+
 /// `read`: the last answer, or the turns asked for.
 pub fn read(ctx: &Ctx, args: &ReadArgs, json: bool) -> Result<u8> {
     let worker = Worker::load(ctx, &args.name)?;
@@ -99,6 +151,20 @@ pub fn actions(ctx: &Ctx, args: &ActionsArgs, json: bool) -> Result<u8> {
 /// `diff`: two turns' answers, compared.
 pub fn diff(ctx: &Ctx, args: &DiffArgs, json: bool) -> Result<u8> {
     let worker = Worker::load(ctx, &args.name)?;
+    if args.git {
+        let Some(wt) = &worker.meta.worktree else {
+            return Err(crate::core::errors::Error::NoWorktree {
+                name: args.name.clone(),
+            });
+        };
+        let found = crate::operations::worktree::diff(ctx, &worker.name, wt, args.stat)?;
+        if json {
+            super::output::out_json(&found);
+        } else {
+            super::output::out(&found.patch);
+        }
+        return Ok(0);
+    }
     print_diff(&turns::diff(ctx, &worker, args)?, json);
     Ok(0)
 }
@@ -155,6 +221,37 @@ pub fn logs(ctx: &Ctx, args: &LogsArgs, json: bool) -> Result<u8> {
         position += 1;
     })?;
     Ok(0)
+}
+
+/// `events`: one line per state change (`<time> <worker> <event> …`, or JSON Lines), each
+/// handed to `--exec` as well; problems of `--exec` go to stderr.
+pub fn events(ctx: &Ctx, args: &EventsArgs, json: bool) -> Result<u8> {
+    let report = std::sync::Arc::new(|line: String| eprintln!("umbel: {line}"));
+    let exec = match &args.exec {
+        Some(command) => Some(crate::operations::events::Exec::new(
+            command,
+            args.exec_timeout.as_deref(),
+            report,
+        )?),
+        None => None,
+    };
+    crate::operations::events::events(ctx, args, |event| {
+        if json {
+            out_json(event);
+        } else {
+            outln(&format!("{} {}", utc_millis(event.at), event.describe()));
+        }
+        if let Some(exec) = &exec {
+            exec.run(event);
+        }
+    })?;
+    Ok(0)
+}
+
+/// A time in ms since the epoch as `2026-12-04T21:00:00.123Z`.
+fn utc_millis(ms: u64) -> String {
+    let time = std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms);
+    humantime::format_rfc3339_millis(time).to_string()
 }
 
 /// `prune`: what was removed, and a warning for each worker skipped.

@@ -27,6 +27,7 @@ pub fn doctor(ctx: &Ctx) -> Vec<Check> {
         hooks(&ctx.state.hooks_dir()),
     ];
     checks.extend(orphans(ctx));
+    checks.extend(warm_workers(ctx));
     for provider in <Provider as clap::ValueEnum>::value_variants() {
         let module = provider.module();
         checks.push(binary(ctx, module));
@@ -139,6 +140,46 @@ fn orphans(ctx: &Ctx) -> Option<Check> {
         ),
     };
     Some(check)
+}
+
+/// The warm workers (`-p --warm`) waiting for their `-p`, with the time each has left; one
+/// whose time is up but still runs (its timer did not: a restarted tmux server) is a warning.
+fn warm_workers(ctx: &Ctx) -> Option<Check> {
+    let now = crate::adapters::host::now_ms();
+    let marks: Vec<_> = ctx
+        .state
+        .list()
+        .ok()?
+        .into_iter()
+        .filter_map(|name| Some((ctx.state.warm_mark(&name)?, name)))
+        .collect();
+    if marks.is_empty() {
+        return None;
+    }
+    let left = |ms: u64| humantime::format_duration(std::time::Duration::from_secs(ms / 1000));
+    let overdue: Vec<String> = marks
+        .iter()
+        .filter(|(m, _)| m.left_ms(now) == 0)
+        .map(|(_, n)| n.to_string())
+        .collect();
+    if !overdue.is_empty() {
+        return Some(Check::warn(
+            "warm",
+            format!("warm workers past their time: {}", overdue.join(", ")),
+            "`umbel prune` ends them",
+        ));
+    }
+    let listed: Vec<String> = marks
+        .iter()
+        .map(|(m, n)| format!("{n} ({} left)", left(m.left_ms(now))))
+        .collect();
+    Some(Check::ok(
+        "warm",
+        format!(
+            "warm workers ready for the next `-p --warm`: {}",
+            listed.join(", ")
+        ),
+    ))
 }
 
 fn hooks(dir: &Path) -> Check {

@@ -166,6 +166,7 @@ fn read_worker(ctx: &Ctx, status: &WorkerStatus) -> Read {
             (None, _) => "ended without a recorded status".into(),
         },
         Shown::Idle | Shown::Starting => status.cwd.clone(),
+        Shown::Parked => parked_line(status),
         Shown::Corrupt | Shown::Unreachable => status.problem.clone().unwrap_or_default(),
     };
     read
@@ -190,7 +191,20 @@ fn remote_line(ctx: &Ctx, status: &WorkerStatus, host: &str, turn: &TurnSpan) ->
             .map(|a| last_line(&a.text))
             .unwrap_or_else(|_| status.cwd.clone()),
         Shown::Idle | Shown::Starting => status.cwd.clone(),
+        Shown::Parked => parked_line(status),
     }
+}
+
+/// A parked worker's line: since when, and that the next prompt resumes it.
+fn parked_line(status: &WorkerStatus) -> String {
+    let since = status.parked_at.map_or(String::new(), |at| {
+        let secs = crate::adapters::host::now_ms().saturating_sub(at) / 1000;
+        format!(
+            " for {}",
+            humantime::format_duration(std::time::Duration::from_secs(secs))
+        )
+    });
+    format!("parked{since}; the next send resumes it")
 }
 
 /// Why a worker waits: the reason, and the pending tool with its first argument.

@@ -80,7 +80,8 @@ pub fn logs(ctx: &Ctx, args: &LogsArgs, mut print: impl FnMut(&str)) -> Result<(
 pub struct Pruned {
     pub removed: Vec<String>,
     pub kept: Vec<String>,
-    /// Workers left alone because umbel cannot read their files (a warning each).
+    /// Workers left alone because umbel cannot read their files, or kept because their
+    /// worktree holds uncommitted or unmerged work (a warning each).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<Skipped>,
     /// tmux sessions of this state root still running without a worker folder (deleted by
@@ -138,6 +139,8 @@ pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
             })
             .collect(),
     };
+    // A warm worker whose time is up but whose timer did not end it (a restarted tmux server).
+    result.removed.extend(super::warm::end_overdue(ctx)?);
     for name in ctx.state.list()? {
         // Listed means meta.json exists, which a spawn writes only once it holds its lock: a
         // free lock here means that spawn is over.
@@ -166,7 +169,12 @@ pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
             continue;
         }
         match kill::kill_worker(ctx, &worker, true) {
-            Ok(_) => result.removed.push(name.to_string()),
+            Ok(None) => result.removed.push(name.to_string()),
+            // Its worktree holds work that exists nowhere else: kept, as `kill --purge` keeps it.
+            Ok(Some(problem)) => result.skipped.push(Skipped {
+                name: name.to_string(),
+                problem,
+            }),
             Err(Error::NotFound { .. }) => {}
             Err(e) => return Err(e),
         }

@@ -12,6 +12,7 @@ use crate::core::args::KillArgs;
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
 use crate::core::wait::Liveness;
+use crate::core::worktree::WorktreeMeta;
 use std::time::Duration;
 
 /// How long a worker's processes have to exit on SIGTERM (saving their session) before
@@ -53,8 +54,12 @@ pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<Killed> {
     };
     let mut killed = Killed::default();
     for name in names {
+        let mut worktree = None;
         let session = match Worker::load(ctx, name.as_str()) {
-            Ok(w) => w.session().to_string(),
+            Ok(w) => {
+                worktree = w.meta.worktree.clone();
+                w.session().to_string()
+            }
             // A folder without meta.json (a spawn that died half-way), or with one umbel cannot
             // read: the session is named after the worker, so it can still be ended.
             Err(Error::NotFound { .. }) if ctx.state.session_dir(&name).is_dir() => {
@@ -68,7 +73,11 @@ pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<Killed> {
             Err(Error::NotFound { .. }) if args.all => continue,
             Err(e) => return Err(e),
         };
-        if let Some(problem) = end(ctx, &name, &session, args.purge)? {
+        let purge = args.purge.then_some(Purging {
+            worktree: worktree.as_ref(),
+            discard: args.discard,
+        });
+        if let Some(problem) = end(ctx, &name, &session, purge)? {
             killed.warnings.push((name.to_string(), problem));
         }
         killed.names.push(name.to_string());
@@ -95,9 +104,23 @@ pub fn orphans(ctx: &Ctx) -> Result<Vec<WorkerName>> {
     Ok(names)
 }
 
-/// Ends a worker the caller already loaded (`-p`'s own worker).
-pub fn kill_worker(ctx: &Ctx, worker: &Worker, purge: bool) -> Result<()> {
-    end(ctx, &worker.name, worker.session(), purge).map(|_| ())
+/// What `--purge` removes besides the worker's folder.
+#[derive(Debug, Clone, Copy)]
+struct Purging<'a> {
+    /// The worker's worktree, removed with its branch when the rule allows.
+    worktree: Option<&'a WorktreeMeta>,
+    /// Remove them whatever they hold (`--discard`).
+    discard: bool,
+}
+
+/// Ends a worker the caller already loaded (`-p`'s own worker, `prune`); when purging, what
+/// was kept and why (its worktree holds unmerged work), if anything.
+pub fn kill_worker(ctx: &Ctx, worker: &Worker, purge: bool) -> Result<Option<String>> {
+    let purge = purge.then_some(Purging {
+        worktree: worker.meta.worktree.as_ref(),
+        discard: false,
+    });
+    end(ctx, &worker.name, worker.session(), purge)
 }
 
 /// Ends a session nobody will use (a spawn that failed after starting its CLI): its processes
@@ -118,17 +141,33 @@ fn stop(ctx: &Ctx, session: &str, pane: &Pane) -> Result<()> {
     ctx.tmux.kill_session(session)
 }
 
-/// Ends the worker's processes and session, then purges its folder or leaves a tombstone. A
-/// tombstone that cannot be written (a read-only or full state root) does not undo the kill:
-/// it is returned as the problem to warn about.
-fn end(ctx: &Ctx, name: &WorkerName, session: &str, purge: bool) -> Result<Option<String>> {
+/// Ends the worker's processes and session, then purges its folder (and its worktree, when the
+/// rule allows) or leaves a tombstone. A tombstone that cannot be written (a read-only or full
+/// state root) does not undo the kill, nor does a worktree kept for its work: each is returned
+/// as the problem to warn about (a kept worktree keeps the folder, as a tombstone, too).
+fn end(
+    ctx: &Ctx,
+    name: &WorkerName,
+    session: &str,
+    purge: Option<Purging>,
+) -> Result<Option<String>> {
+    // A warm worker being ended is no longer offered to a `-p`.
+    ctx.state.take_warm(name);
     let pane = ctx.tmux.pane(session)?;
     let screen = match pane.liveness {
         Liveness::Gone => None,
         _ => ctx.tmux.capture(session, true).ok(),
     };
     stop(ctx, session, &pane)?;
-    if purge {
+    let mut kept = None;
+    if let Some(Purging {
+        worktree: Some(wt),
+        discard,
+    }) = purge
+    {
+        kept = super::worktree::purge(ctx, name.as_str(), wt, discard)?;
+    }
+    if purge.is_some() && kept.is_none() {
         ctx.state.remove_session(name)?;
     } else {
         let mut record = ctx.state.read_dead(name).unwrap_or(DeadRecord {
@@ -149,5 +188,5 @@ fn end(ctx: &Ctx, name: &WorkerName, session: &str, purge: bool) -> Result<Optio
             )));
         }
     }
-    Ok(None)
+    Ok(kept)
 }

@@ -17,6 +17,7 @@ use crate::adapters::watch::FolderWatch;
 use crate::core::args::GuardArgs;
 use crate::core::errors::{Error, Result};
 use crate::core::providers::{EventClass, StartupScreen};
+use crate::core::send_verdict::Composer;
 use crate::core::status::{WorkerState, derive_state};
 use crate::core::wait::{Liveness, end};
 use std::thread::sleep;
@@ -60,21 +61,18 @@ pub const MAX_PROMPT: usize = 1024 * 1024;
 pub fn send_turn(ctx: &Ctx, worker: &Worker, prompt: &[u8], guard: &GuardArgs) -> Result<Sent> {
     let given = guard::given_for_send(ctx, guard)?;
     let sent = send(ctx, worker, prompt)?;
-    guard::leave_for_wait(ctx, &worker.name, given.as_ref())?;
+    // The prompt is submitted: a failure now leaves its turn running.
+    guard::leave_for_wait(ctx, &worker.name, given.as_ref())
+        .map_err(|e| e.after_send(Composer::TakenByCli))?;
     Ok(sent)
 }
 
-/// A delivered prompt.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Sent {
-    /// The event-log position before the paste: `wait --since` it.
-    pub position: usize,
-    /// The Enters pressed until the submit hook confirmed it (at most [`MAX_ENTERS`]).
-    pub enters: u32,
-}
+pub use crate::core::send_verdict::Sent;
 
 /// Sends `prompt` and returns the position to wait from (the guardrails' own feedback goes
-/// through here too, so it leaves the turn's guardrails alone).
+/// through here too, so it leaves the turn's guardrails alone). A failure after the paste is a
+/// [`Error::SendFailed`] saying what is left in the composer: umbel empties it again unless the
+/// CLI took the prompt, ended, or opened a dialog over it.
 pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<Sent> {
     check_prompt(prompt)?;
     let _lock = lock(ctx, worker)?;
@@ -86,7 +84,32 @@ pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<Sent> {
     clear_input(ctx, worker, screen)?;
     let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
     let buffer = format!("umbel-prompt-{}", worker.name);
-    ctx.tmux.paste(worker.session(), &buffer, prompt)?;
+    let typed = ctx
+        .tmux
+        .paste(worker.session(), &buffer, prompt)
+        .and_then(|()| press_enters(ctx, worker, position, &watch));
+    match typed {
+        Ok((enters, confirmed_by)) => Ok(Sent {
+            position,
+            submitted: true,
+            confirmed_by,
+            enters,
+            queued_ms: 0,
+            resumed: None,
+            resume_ms: None,
+        }),
+        Err(failed) => unsend(ctx, worker, position, &watch, failed),
+    }
+}
+
+/// After the paste: the first Enter (once the paste shows, and past the CLI's Enter-after-paste
+/// window), then [`submit`]'s. Returns the Enters and the record that confirmed the submit.
+fn press_enters(
+    ctx: &Ctx,
+    worker: &Worker,
+    position: usize,
+    watch: &FolderWatch,
+) -> Result<(u32, String)> {
     let mut shown = await_paste(ctx, worker)?;
     // Nothing on the screen says when the CLI's Enter-after-paste window closes; it is a fixed
     // time in its source, counted from before the paste showed.
@@ -99,10 +122,79 @@ pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<Sent> {
             shown = now;
         }
     }
+    stop_before_enter(ctx, worker, &shown)?;
     crate::adapters::timing::mark("prompt pasted");
     ctx.tmux.send_keys(worker.session(), &["Enter"])?;
-    let enters = submit(ctx, worker, position, &watch, shown)?;
-    Ok(Sent { position, enters })
+    submit(ctx, worker, position, watch, shown)
+}
+
+/// What a send that failed after its paste leaves: an error that says what is left in the
+/// composer. One that does not say yet had the prompt on the input line (not submitted, a
+/// signal, a tmux failure): the input line is emptied — and a submit that came after all (a
+/// late Enter) is the prompt delivered, once.
+fn unsend(
+    ctx: &Ctx,
+    worker: &Worker,
+    position: usize,
+    watch: &FolderWatch,
+    failed: Error,
+) -> Result<Sent> {
+    if matches!(failed, Error::SendFailed { .. }) {
+        return Err(failed);
+    }
+    if !matches!(worker.liveness(ctx), Ok(Liveness::Alive)) {
+        return Err(failed.after_send(Composer::Gone));
+    }
+    let cleared = ctx
+        .tmux
+        .capture(worker.session(), false)
+        .and_then(|screen| clear_input(ctx, worker, screen))
+        .or_else(|e| {
+            if input_empty_soon(ctx, worker) {
+                Ok(())
+            } else {
+                Err(e)
+            }
+        });
+    if let Ok(Some(confirmed_by)) = confirmed(ctx, worker, position, watch, RETRY_FIRST) {
+        return Ok(Sent {
+            position,
+            submitted: true,
+            confirmed_by,
+            enters: MAX_ENTERS,
+            queued_ms: 0,
+            resumed: None,
+            resume_ms: None,
+        });
+    }
+    Err(failed.after_send(match cleared {
+        Ok(()) => Composer::Cleared,
+        Err(_) => Composer::Stuck,
+    }))
+}
+
+/// Whether the input line shows empty within [`UNMOVED`]: clearing stops pressing keys at once
+/// on a signal, before the CLI redrew the last round.
+fn input_empty_soon(ctx: &Ctx, worker: &Worker) -> bool {
+    let deadline = Instant::now() + UNMOVED;
+    while Instant::now() < deadline {
+        match ctx.tmux.capture(worker.session(), false) {
+            Ok(screen) if !worker.provider().pending_input(&screen) => return true,
+            Ok(_) => sleep(PASTE_POLL.max(Duration::from_millis(20))),
+            Err(_) => return false,
+        }
+    }
+    false
+}
+
+/// Before an Enter: a signal (Ctrl-C, SIGTERM, a cancelled MCP call) stops the send while the
+/// prompt is still on the input line, and a dialog that opened over it gets no Enter (that
+/// would answer it blindly).
+fn stop_before_enter(ctx: &Ctx, worker: &Worker, screen: &str) -> Result<()> {
+    if ctx.cancelled() {
+        return Err(Error::Interrupted);
+    }
+    refuse_modal(worker, screen).map_err(|e| e.after_send(Composer::UnderDialog))
 }
 
 /// Refuses a worker that is not ready for a prompt (dead, busy, waiting for a person, still
@@ -114,6 +206,7 @@ fn refuse_unready(ctx: &Ctx, worker: &Worker) -> Result<usize> {
         WorkerState::Busy => "a turn is still running; `umbel wait` for it first",
         WorkerState::NeedsInput => "it is waiting for a person (see `umbel status`)",
         WorkerState::Starting => "it is still starting",
+        WorkerState::Parked => "it is parked; its resume did not finish",
         WorkerState::Dead => return Err(dead(ctx, worker)),
     };
     Err(busy(worker, why))
@@ -122,10 +215,16 @@ fn refuse_unready(ctx: &Ctx, worker: &Worker) -> Result<usize> {
 /// The worker's state as a `send` sees it, and the event-log position now.
 pub(super) fn state_now(ctx: &Ctx, worker: &Worker) -> Result<(WorkerState, usize)> {
     let liveness = worker.liveness(ctx)?;
-    if liveness != Liveness::Alive {
-        return Ok((WorkerState::Dead, 0));
-    }
     let events = worker.recent_events(ctx)?;
+    if liveness != Liveness::Alive {
+        let parked = crate::core::status::since_last_start(&events).0;
+        let state = if parked {
+            WorkerState::Parked
+        } else {
+            WorkerState::Dead
+        };
+        return Ok((state, end(&events)));
+    }
     let (mut state, _) = derive_state(&worker.meta, &events, &liveness);
     if state == WorkerState::Busy && worker.ended_in_transcript(ctx, &events, 0).is_some() {
         // The turn ended without a hook (e.g. a codex API error); the transcript says so.
@@ -155,7 +254,8 @@ pub(super) fn dead(ctx: &Ctx, worker: &Worker) -> Error {
 
 /// After the first Enter (`before` is the screen it was pressed on): waits for the submit hook,
 /// pressing Enter again while the prompt still sits on the input line, at most [`MAX_ENTERS`]
-/// Enters in all, the last one given [`CONFIRM`]. Returns the Enters pressed.
+/// Enters in all, the last one given [`CONFIRM`]. Returns the Enters pressed and the hook event
+/// that confirmed the submit.
 ///
 /// Again at once (looks [`RETRY_FIRST`] apart) once the input box grew a line since the last
 /// Enter — the CLI read it as a newline — but otherwise only after [`UNMOVED`]: that CLI may not
@@ -168,26 +268,32 @@ fn submit(
     position: usize,
     watch: &FolderWatch,
     mut before: String,
-) -> Result<u32> {
+) -> Result<(u32, String)> {
     let started = Instant::now();
     let mut enters = 1;
     let mut pressed = Instant::now();
     let mut patience = RETRY_FIRST;
     loop {
-        if confirmed(ctx, worker, position, watch, patience)? {
-            return Ok(enters);
+        if let Some(by) = confirmed(ctx, worker, position, watch, patience)? {
+            return Ok((enters, by));
         }
         if worker.liveness(ctx)? != Liveness::Alive {
             return Err(Error::Dead {
                 name: worker.name.to_string(),
                 detail: "its CLI ended while the prompt was being submitted".into(),
-            });
+            }
+            .after_send(Composer::Gone));
         }
         let screen = ctx.tmux.capture(worker.session(), false)?;
+        if let Some(by) = dialog_mid_send(ctx, worker, position, watch, &screen)? {
+            return Ok((enters, by));
+        }
         if !worker.provider().pending_input(&screen) {
             // It left the input line: its hook is on the way.
             if started.elapsed() >= SUBMIT_LIMIT {
-                return Err(hook_never_came(worker, &screen, position));
+                return Err(
+                    hook_never_came(worker, &screen, position).after_send(Composer::TakenByCli)
+                );
             }
             patience = CONFIRM;
             continue;
@@ -201,6 +307,7 @@ fn submit(
         }
         patience = RETRY_FIRST;
         if read_as_newline(worker, &before, &screen) || pressed.elapsed() >= UNMOVED {
+            stop_before_enter(ctx, worker, &screen)?;
             ctx.tmux.send_keys(worker.session(), &["Enter"])?;
             enters += 1;
             pressed = Instant::now();
@@ -210,6 +317,28 @@ fn submit(
             }
         }
     }
+}
+
+/// A dialog on `screen` mid-send: the submit hook may still prove the prompt went out first
+/// (its hook event then), else the send stops without pressing an Enter into it.
+fn dialog_mid_send(
+    ctx: &Ctx,
+    worker: &Worker,
+    position: usize,
+    watch: &FolderWatch,
+    screen: &str,
+) -> Result<Option<String>> {
+    if matches!(
+        worker.provider().startup_screen(screen),
+        StartupScreen::Idle | StartupScreen::Other
+    ) {
+        return Ok(None);
+    }
+    if let Some(by) = confirmed(ctx, worker, position, watch, RETRY_FIRST)? {
+        return Ok(Some(by));
+    }
+    stop_before_enter(ctx, worker, screen)?;
+    Ok(None)
 }
 
 /// A prompt that left the input line but whose submit hook did not come within
@@ -262,14 +391,15 @@ fn await_paste(ctx: &Ctx, worker: &Worker) -> Result<String> {
     }
 }
 
-/// Waits up to `patience` for a submit event at or after `position`.
+/// Waits up to `patience` for a submit event at or after `position`; the event's kind (the
+/// CLI's hook that proved the submit).
 fn confirmed(
     ctx: &Ctx,
     worker: &Worker,
     position: usize,
     watch: &FolderWatch,
     patience: Duration,
-) -> Result<bool> {
+) -> Result<Option<String>> {
     let deadline = Instant::now() + patience;
     loop {
         let provider = worker.provider();
@@ -277,17 +407,17 @@ fn confirmed(
             .state
             .log_backwards(&worker.name)?
             .take_while(|r| r.index >= position)
-            .any(|r| provider.classify(&r.kind, None) == EventClass::Submitted);
-        if submitted {
-            return Ok(true);
+            .find(|r| provider.classify(&r.kind, None) == EventClass::Submitted);
+        if let Some(record) = submitted {
+            return Ok(Some(record.kind));
         }
         let now = Instant::now();
         if now >= deadline {
-            return Ok(false);
+            return Ok(None);
         }
-        // No check of ctx.cancelled() here: the prompt is pasted, so a Ctrl-C now would report
-        // "interrupted" for a prompt that is (or is about to be) submitted, and a caller that
-        // retries would send it twice. The confirmation is bounded; a second Ctrl-C exits.
+        // No check of ctx.cancelled() here: the prompt may be submitted this very moment, so a
+        // Ctrl-C is looked at only before an Enter, with the prompt still on the input line
+        // ([`stop_before_enter`]). The confirmation is bounded; a second Ctrl-C exits.
         watch.wait((deadline - now).min(Duration::from_millis(250)));
     }
 }

@@ -18,6 +18,7 @@ use crate::adapters::watch::FolderWatch;
 use crate::core::args::GuardArgs;
 use crate::core::errors::{Error, Result};
 use crate::core::outcome::OutcomeKind;
+use crate::core::send_verdict::Composer;
 use crate::core::status::WorkerState;
 use std::time::{Duration, Instant};
 
@@ -25,7 +26,8 @@ use std::time::{Duration, Instant};
 const RECHECK: Duration = Duration::from_millis(500);
 
 /// Sends `prompt` now (`queue` = `None`), or once the running turn and the senders queued
-/// before it are done, waiting at most `queue`. Returns the position to wait from.
+/// before it are done, waiting at most `queue`. Returns the verdict (the position to wait from);
+/// every failure says what it left in the composer ([`Error::SendFailed`]).
 pub fn submit(
     ctx: &Ctx,
     worker: &Worker,
@@ -34,9 +36,17 @@ pub fn submit(
     queue: Option<Duration>,
 ) -> Result<Sent> {
     match queue {
-        None => send_turn(ctx, worker, prompt, guard),
+        None => woken_then(ctx, worker, prompt, guard),
         Some(limit) => send_queued(ctx, worker, prompt, guard, limit),
     }
+    .map_err(|e| e.after_send(Composer::Untouched))
+}
+
+/// A parked worker's CLI started again first (once, whoever else is sending), then the send.
+fn woken_then(ctx: &Ctx, worker: &Worker, prompt: &[u8], guard: &GuardArgs) -> Result<Sent> {
+    let resumed = super::park::wake(ctx, worker)?;
+    let sent = send_turn(ctx, worker, prompt, guard)?;
+    Ok(sent.after_resume(resumed.map(|r| r.resume_ms)))
 }
 
 /// Waits for this sender's turn (see the module doc), then sends.
@@ -48,7 +58,8 @@ fn send_queued(
     limit: Duration,
 ) -> Result<Sent> {
     check_prompt(prompt)?;
-    let deadline = Instant::now() + limit;
+    let queued = Instant::now();
+    let deadline = queued + limit;
     let ticket = Ticket::take(&ctx.state.session_dir(&worker.name).join("queue"))?;
     let mut watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
     watch.also(ticket.dir())?;
@@ -57,10 +68,11 @@ fn send_queued(
             return Err(Error::Interrupted);
         }
         if ticket.is_head()? && free(ctx, worker)? {
-            match send_turn(ctx, worker, prompt, guard) {
+            let queued_ms = u64::try_from(queued.elapsed().as_millis()).unwrap_or(u64::MAX);
+            match woken_then(ctx, worker, prompt, guard) {
                 // Another (unqueued) send took the worker first: wait for its turn too.
                 Err(Error::Busy { .. }) => {}
-                done => return done,
+                done => return done.map(|sent| Sent { queued_ms, ..sent }),
             }
         }
         let now = Instant::now();
@@ -82,7 +94,8 @@ fn send_queued(
 /// fails the queued send (nothing was typed).
 fn free(ctx: &Ctx, worker: &Worker) -> Result<bool> {
     match state_now(ctx, worker)?.0 {
-        WorkerState::Ready => Ok(true),
+        // The send resumes it first (`park::wake`).
+        WorkerState::Ready | WorkerState::Parked => Ok(true),
         WorkerState::Busy | WorkerState::Starting => Ok(false),
         WorkerState::Dead => Err(not_delivered(
             worker,

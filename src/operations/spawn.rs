@@ -4,6 +4,7 @@
 
 use super::Ctx;
 use super::cli_release;
+use super::park::{LAUNCH_FILE, Launch, env_buffer, start_in_tmux, with_own, worker_env};
 use super::startup::await_ready;
 use crate::adapters::{files, host, timing};
 use crate::core::args::{OnPermission, SpawnArgs};
@@ -13,7 +14,7 @@ use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
 use crate::core::providers::flags::{self, Given};
 use crate::core::providers::{LaunchInput, LaunchSpec, ProviderModule, Version};
-use crate::core::worker_env::{compose, export_script, shell_quote};
+use crate::core::worker_env::{EnvSpec, shell_quote};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -27,6 +28,10 @@ struct Plan {
     env: Vec<(String, String)>,
     startup_timeout: Duration,
     release: Option<Version>,
+    /// The variables given with `--env` (their consent for dialogs that ask about them).
+    given: Vec<String>,
+    /// The `--env` requests themselves (kept for a resume, which composes the environment again).
+    requested: Vec<EnvSpec>,
 }
 
 /// Starts a worker and waits until it is ready for prompts.
@@ -35,7 +40,7 @@ pub fn spawn(ctx: &Ctx, args: &SpawnArgs) -> Result<Meta> {
         return super::remote::verbs::spawn(ctx, host, args);
     }
     let requested = args.name.as_deref().map(WorkerName::parse).transpose()?;
-    let plan = plan(ctx, args)?;
+    let mut plan = plan(ctx, args)?;
     ctx.state.install_hooks()?;
     timing::mark("planned, hooks installed");
     let name = match requested {
@@ -56,18 +61,60 @@ pub fn spawn(ctx: &Ctx, args: &SpawnArgs) -> Result<Meta> {
     // Set once this spawn may have made a tmux session: only then is there one of its own to
     // end. A session of that name it did not make (another state root's worker on a shared
     // `UMBEL_TMUX_SOCKET`) is never touched.
+    let worktree = match args.worktree.as_deref() {
+        Some(branch) => {
+            match super::worktree::create(ctx, &name, &plan.cwd, Some(branch), args.base.as_deref())
+            {
+                Ok(made) => {
+                    plan.cwd = made.cwd;
+                    Some(made.meta)
+                }
+                Err(e) => {
+                    let _ = ctx.state.remove_session(&name);
+                    return Err(e);
+                }
+            }
+        }
+        None => None,
+    };
     let mut started = false;
-    match launch(ctx, args, &plan, &name, &mut started) {
+    match launch(ctx, args, &plan, &name, worktree.clone(), &mut started) {
         Ok(meta) => Ok(meta),
         Err(e) => {
             if started {
                 super::kill::abandon(ctx, &name.tmux_session());
+            }
+            if let Some(wt) = &worktree {
+                super::worktree::remove(ctx, wt);
             }
             ctx.tmux.delete_buffer(&env_buffer(&name));
             let _ = ctx.state.remove_session(&name);
             Err(e)
         }
     }
+}
+
+/// The warm `-p` key of a launch (`core::warm::key`): what `args` would start, after the same
+/// checks as a spawn (bad input is refused here too) — the provider, the resolved folder and
+/// binary, its release, the flags and the whole environment the worker would get. The worker's
+/// name, its startup bound and umbel's own clock play no part.
+pub fn launch_key(ctx: &Ctx, args: &SpawnArgs) -> Result<String> {
+    let plan = plan(ctx, args)?;
+    let launch = SpawnArgs {
+        name: None,
+        cwd: None,
+        startup_timeout: None,
+        ..args.clone()
+    };
+    Ok(crate::core::warm::key(&[
+        env!("CARGO_PKG_VERSION").to_string(),
+        format!("{launch:?}"),
+        format!("{:?}", plan.on_permission),
+        plan.cwd.to_string_lossy().into_owned(),
+        plan.bin.to_string_lossy().into_owned(),
+        format!("{:?}", plan.release),
+        format!("{:?}", plan.env),
+    ]))
 }
 
 fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
@@ -83,12 +130,7 @@ fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
     )?;
     let cwd = resolve_cwd(args.cwd.as_deref())?;
     let bin = resolve_bin(ctx, provider)?;
-    let reserved = vec![(
-        "UMBEL_STATE".to_string(),
-        ctx.state.path().to_string_lossy().into_owned(),
-    )];
-    let mut env = compose(&ctx.env, provider.env(), specs, &reserved)?;
-    provider.reconcile_env(&mut env);
+    let env = worker_env(ctx, provider, specs)?;
     check_hook_path(&env, args)?;
     let release = cli_release::learn(ctx, provider, &bin, &env);
     cli_release::require_supported(provider, release)?;
@@ -101,6 +143,8 @@ fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
         env,
         startup_timeout,
         release,
+        given: args.env.iter().map(|s| s.name().to_string()).collect(),
+        requested: args.env.clone(),
     })
 }
 
@@ -156,6 +200,7 @@ fn launch(
     args: &SpawnArgs,
     plan: &Plan,
     name: &WorkerName,
+    worktree: Option<crate::core::worktree::WorktreeMeta>,
     started: &mut bool,
 ) -> Result<Meta> {
     let session_id = uuid::Uuid::new_v4().to_string();
@@ -175,6 +220,7 @@ fn launch(
         ready_at: None,
         umbel_version: env!("CARGO_PKG_VERSION").to_string(),
         cli_version: plan.release.map(|v| v.to_string()),
+        worktree,
     };
     ctx.state.write_meta(&meta, name)?;
     timing::mark("launch files and meta written");
@@ -192,7 +238,7 @@ fn launch(
     }
     timing::mark("tmux session started");
     let given: Vec<&str> = args.env.iter().map(|spec| spec.name()).collect();
-    await_ready(ctx, name, &meta, plan.startup_timeout, &given, &plan.env)?;
+    await_ready(ctx, name, &meta, plan.startup_timeout, &given, &plan.env, 0)?;
     timing::mark("ready");
     meta.ready_at = Some(host::now_ms());
     ctx.state.write_meta(&meta, name)?;
@@ -249,31 +295,16 @@ fn start_cli(
     meta: &Meta,
     spec: LaunchSpec,
 ) -> Result<()> {
-    let mut env = plan.env.clone();
-    for (key, value) in &spec.env {
-        env.retain(|(k, _)| k != key);
-        env.push((key.clone(), value.clone()));
-    }
-    let mut argv = vec![
-        "sh".to_string(),
-        ctx.state
-            .hooks_dir()
-            .join("launch.sh")
-            .to_string_lossy()
-            .into_owned(),
-        env_buffer(name),
-        ctx.state.events_dir(name).to_string_lossy().into_owned(),
-        meta.bin.clone(),
-    ];
-    argv.extend(spec.args);
-    let script = export_script(&env);
-    ctx.tmux.new_session(
-        &meta.tmux_session,
-        &plan.cwd,
-        &env_buffer(name),
-        script.as_bytes(),
-        &argv,
-    )
+    let launch = Launch {
+        args: spec.args,
+        env: with_own(plan.env.clone(), &spec.env),
+        requested: plan.requested.clone(),
+        own: spec.env,
+        given: plan.given.clone(),
+    };
+    // Kept (mode 0600) for `park`/`resume`: the CLI is started again exactly as now.
+    ctx.state.write_json(name, LAUNCH_FILE, Some(&launch))?;
+    start_in_tmux(ctx, name, meta, &plan.cwd, &launch)
 }
 
 /// Whether tmux refused a new session because one of that name runs on the socket already. The
@@ -281,11 +312,6 @@ fn start_cli(
 /// socket owns it.
 fn taken(err: &Error) -> bool {
     matches!(err, Error::Tmux { message, .. } if message.contains("duplicate session"))
-}
-
-/// The tmux buffer that carries a worker's environment to `launch.sh`.
-fn env_buffer(name: &WorkerName) -> String {
-    format!("umbel-env-{name}")
 }
 
 fn claim_anonymous(ctx: &Ctx) -> Result<WorkerName> {

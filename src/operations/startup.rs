@@ -45,6 +45,7 @@ pub fn await_ready(
     timeout: Duration,
     given_env: &[&str],
     env: &[(String, String)],
+    from: usize,
 ) -> Result<()> {
     let session = &meta.tmux_session;
     let deadline = Instant::now() + timeout;
@@ -58,6 +59,7 @@ pub fn await_ready(
         idle_since: None,
         person_since: None,
         hook_fired: false,
+        from,
     };
     loop {
         if ctx.cancelled() {
@@ -107,6 +109,9 @@ struct Startup<'a> {
     person_since: Option<(Instant, String)>,
     /// Once the start hook has fired it stays fired: the log is read until then, not after.
     hook_fired: bool,
+    /// The event-log position the CLI started at (a resumed worker's log holds the start hooks
+    /// of the CLIs before it).
+    from: usize,
 }
 
 impl Startup<'_> {
@@ -115,8 +120,8 @@ impl Startup<'_> {
     fn read(&mut self, screen: String) -> Result<Next> {
         let (ctx, name, meta) = (self.ctx, self.name, self.meta);
         let provider = meta.provider.module();
-        self.hook_fired =
-            self.hook_fired || (provider.start_hook_at_launch() && started(ctx, name, meta)?);
+        self.hook_fired = self.hook_fired
+            || (provider.start_hook_at_launch() && started(ctx, name, meta, self.from)?);
         let found = provider.startup_screen(&screen);
         if !matches!(
             found,
@@ -279,12 +284,13 @@ fn person(name: &WorkerName, meta: &Meta, what: String, hint: String, screen: St
     }
 }
 
-fn started(ctx: &Ctx, name: &WorkerName, meta: &Meta) -> Result<bool> {
+fn started(ctx: &Ctx, name: &WorkerName, meta: &Meta, from: usize) -> Result<bool> {
     let provider = meta.provider.module();
     Ok(ctx
         .state
         .read_log(name)?
         .iter()
+        .skip(from)
         .any(|r| provider.classify(&r.kind, None) == EventClass::Started))
 }
 

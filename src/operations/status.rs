@@ -12,7 +12,8 @@ use crate::core::fleet::TurnSpan;
 use crate::core::name::WorkerName;
 use crate::core::providers::str_field;
 use crate::core::status::{
-    ListedState, Unreadable, WorkerState, WorkerStatus, derive_state, screen_reason, turn_origin,
+    ListedState, Unreadable, WarmStatus, WorkerState, WorkerStatus, derive_state, screen_reason,
+    turn_origin,
 };
 use crate::core::wait::{ClassifiedEvent, Liveness, end};
 use std::collections::HashMap;
@@ -118,6 +119,7 @@ pub fn reads_screen(state: WorkerState) -> bool {
 }
 
 /// The status row of a worker, its screen (if read) taken into account.
+// long: one line per field of the row, each read where it lives
 pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerStatus {
     let Seen {
         worker,
@@ -138,10 +140,8 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
         state = seen;
         input = reason.map(|r| (r, None));
     }
-    let exit = ctx.state.read_exit(&worker.name).or(match &liveness {
-        Liveness::Dead(status) => Some(status.clone()),
-        _ => ctx.state.read_dead(&worker.name).and_then(|d| d.exit),
-    });
+    let (parked_at, resume_with) = park_facts(ctx, &worker, &events, &mut state);
+    let exit = exit_of(ctx, &worker.name, &liveness);
     let last_event_at = events.last().map(|e| (e.record.at_ns / 1_000_000) as u64);
     let turn = TurnSpan::of(&events);
     let (needs_input, pending_tool) = match input {
@@ -149,6 +149,11 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
         None => (None, None),
     };
     let (session_id, transcript) = own_ids(ctx, &worker, &events);
+    let worktree = worker
+        .meta
+        .worktree
+        .as_ref()
+        .map(|wt| super::worktree::look(ctx, wt));
     let meta = worker.meta;
     WorkerStatus {
         name: meta.name,
@@ -176,7 +181,56 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
             meta.transcript_path
                 .map(|p| p.to_string_lossy().into_owned())
         }),
+        parked_at,
+        resume_with,
+        warm: warm_of(ctx, &worker.name),
+        worktree,
     }
+}
+
+/// When a parked worker was parked, and the command that brings back a dead one that can be
+/// resumed; a worker killed while parked is dead (its tombstone says so).
+fn park_facts(
+    ctx: &Ctx,
+    worker: &Worker,
+    events: &[ClassifiedEvent],
+    state: &mut WorkerState,
+) -> (Option<u64>, Option<String>) {
+    if *state == WorkerState::Parked && ctx.state.read_dead(&worker.name).is_some() {
+        *state = WorkerState::Dead;
+    }
+    let parked_at = (*state == WorkerState::Parked)
+        .then(|| {
+            events
+                .iter()
+                .rev()
+                .find(|e| e.record.kind == crate::core::events::PARKED_EVENT)
+        })
+        .flatten()
+        .map(|e| (e.record.at_ns / 1_000_000) as u64);
+    let resume_with = (*state == WorkerState::Dead && super::park::resumable(ctx, worker).is_ok())
+        .then(|| format!("umbel resume {}", worker.name));
+    (parked_at, resume_with)
+}
+
+/// How the worker's process ended: launch.sh's record, else tmux's, else the tombstone's.
+fn exit_of(
+    ctx: &Ctx,
+    name: &WorkerName,
+    liveness: &Liveness,
+) -> Option<crate::core::outcome::ExitStatus> {
+    ctx.state.read_exit(name).or(match liveness {
+        Liveness::Dead(status) => Some(status.clone()),
+        _ => ctx.state.read_dead(name).and_then(|d| d.exit),
+    })
+}
+
+/// The time a warm worker (`-p --warm`) still waits for its `-p`.
+fn warm_of(ctx: &Ctx, name: &WorkerName) -> Option<WarmStatus> {
+    ctx.state.warm_mark(name).map(|mark| WarmStatus {
+        ready_at: mark.ready_at,
+        expires_at: mark.expires_at(),
+    })
 }
 
 /// What `degraded` says when some event-log lines could not be read.

@@ -62,25 +62,3 @@ fn spawn_ended_by_sigterm_during_startup_leaves_no_worker() {
     // The name is free again.
     sb.spawn("s1", &[]);
 }
-
-#[test]
-fn a_send_interrupted_after_its_paste_still_delivers_and_reports_the_position() {
-    let sb = Sandbox::new();
-    // fake-codex swallows the first Enters after a paste: the send stays in its confirmation.
-    let scenario = json!({ "startup": { "swallow_enters": 2 } });
-    sb.spawn_playing("c1", scenario, &["--provider", "codex"]);
-    let tmux = sandbox_tmux(&sb);
-    let child = sb
-        .umbel(["send", "c1", "interrupted after the paste"])
-        .start();
-    until("the paste on the input line", || {
-        tmux.capture("umbel-c1", false)
-            .is_ok_and(|s| s.contains("interrupted after the paste"))
-    });
-    child.signal(Signal::INT);
-    let out = child.success();
-    let position = out.line();
-    assert!(position.parse::<usize>().is_ok(), "{position}");
-    sb.umbel(["wait", "c1", "--since", &position]).success();
-    assert_eq!(submits(&sb, "c1"), 1, "delivered exactly once");
-}

@@ -55,6 +55,8 @@ fn every_verbs_json_validates_against_its_schema() {
         assert_eq!(outcome["outcome"], "stop");
     }
     check("read", &["j1"]);
+    let spawned = check("events", &["j1"]);
+    assert_eq!(spawned["worker"], "j1", "{spawned}");
     let idle = check("interrupt", &["j1"]);
     assert_eq!(idle["interrupted"], false);
     check("releases", &[]);
@@ -69,6 +71,18 @@ fn every_verbs_json_validates_against_its_schema() {
     check("explain", &["j1"]);
     check("releases", &[]);
     check("doctor", &[]);
+    check("park", &["j1"]);
+    check("status", &["j1"]);
+    check("resume", &["j1"]);
+    // events: JSON Lines, each valid; j1's park and resume among them.
+    let out = sb.cmd("events j1 --json").success();
+    let events: Vec<Value> = valid("events", &out);
+    for kind in ["spawned", "turn-ended", "parked", "resumed"] {
+        assert!(
+            events.iter().any(|e| e["event"] == kind),
+            "{kind}: {events:?}"
+        );
+    }
     check("kill", &["j1"]);
     check("prune", &[]);
     let wf = sb.project.join("wf.yaml");

@@ -15,18 +15,27 @@ pub fn sample(path: &str) -> Vec<Value> {
 }
 
 /// Every JSON document in `text` (JSONL or pretty-printed) that starts a line, skipping lines
-/// that are not JSON (the CLIs' own warnings and stack traces on stderr).
+/// that are not JSON (the CLIs' own warnings and stack traces on stderr). An array of objects
+/// (`qwen -p -o json`'s messages) counts as its elements.
 pub fn parse_documents(text: &str) -> Vec<Value> {
     let mut documents = Vec::new();
     let mut rest = text;
-    let line_start = |r: &str| match r.starts_with('{') {
+    let line_start = |r: &str| match r.starts_with(['{', '[']) {
         true => Some(0),
-        false => r.find("\n{").map(|at| at + 1),
+        false => [r.find("\n{"), r.find("\n[")]
+            .into_iter()
+            .flatten()
+            .min()
+            .map(|at| at + 1),
     };
     while let Some(at) = line_start(rest) {
         let mut stream = serde_json::Deserializer::from_str(&rest[at..]).into_iter::<Value>();
         match stream.next() {
-            Some(Ok(value)) => {
+            Some(Ok(Value::Array(items))) if items.iter().all(Value::is_object) => {
+                documents.extend(items);
+                rest = &rest[at + stream.byte_offset()..];
+            }
+            Some(Ok(value)) if value.is_object() => {
                 documents.push(value);
                 rest = &rest[at + stream.byte_offset()..];
             }
@@ -37,15 +46,22 @@ pub fn parse_documents(text: &str) -> Vec<Value> {
 }
 
 /// The key paths of a document: `usage.input_tokens`, `modelUsage.*.costUSD` (maps keyed by a
-/// model, tool, subagent type or gemini role — which roles appear depends on its routing — are
-/// `*`), `item.type`; array elements are `[]`.
+/// model, tool, subagent type, gemini role — which roles appear depends on its routing — or qwen
+/// request source — its background memory agent, off in umbel's workers, is one — are `*`), `item.type`; array elements are `[]`.
 pub fn key_paths(value: &Value) -> BTreeSet<String> {
     let mut paths = BTreeSet::new();
     walk(value, "", &mut paths);
     paths
 }
 
-const NAME_KEYED: &[&str] = &["modelUsage", "models", "byName", "by_type", "roles"];
+const NAME_KEYED: &[&str] = &[
+    "modelUsage",
+    "models",
+    "byName",
+    "by_type",
+    "roles",
+    "bySource",
+];
 
 fn walk(value: &Value, prefix: &str, paths: &mut BTreeSet<String>) {
     match value {

@@ -1,4 +1,4 @@
-//! The offline tier's world: the real claude, codex and gemini (pinned npm releases, installed by
+//! The offline tier's world: the real claude, codex, gemini and qwen (pinned npm releases, installed by
 //! `scripts/realclis.sh`, found through `UMBEL_REAL_CLIS`) signed in with fake keys against one
 //! `fake-model` per sandbox, which plays the sandbox's scenarios. Homes are prepared the way a
 //! signed-in user's would be; the project is a git repository (codex asks for trust only there);
@@ -73,6 +73,7 @@ pub fn sandbox() -> Sandbox {
         ("claude", "UMBEL_CLAUDE_BIN"),
         ("codex", "UMBEL_CODEX_BIN"),
         ("gemini", "UMBEL_GEMINI_BIN"),
+        ("qwen", "UMBEL_QWEN_BIN"),
     ] {
         sb.var(var, &bins.join(provider).to_string_lossy());
     }
@@ -87,6 +88,9 @@ pub fn sandbox() -> Sandbox {
     sb.var("OPENAI_API_KEY", "sk-umbelfake-openai-Jd3Rt8Wq2Zx6Kp9M");
     sb.var("GEMINI_API_KEY", "umbelfake-gemini-Fh5Ls2Vn7Bq4Xc8");
     sb.var("GOOGLE_GEMINI_BASE_URL", &url);
+    // qwen: Chat Completions, with the same fake key as codex.
+    sb.var("OPENAI_BASE_URL", &format!("{url}/v1"));
+    sb.var("OPENAI_MODEL", "qwen-fake");
     sb.var("IS_SANDBOX", "1");
     sb
 }
@@ -136,6 +140,16 @@ fn homes(home: &Path, url: &str) {
             "privacy": { "usageStatisticsEnabled": false }
         }),
     );
+    // qwen's default `auto` approval mode asks its model (a classifier) about each tool:
+    // `default` asks the person, as the other CLIs here do.
+    write_json(
+        &home.join(".qwen/settings.json"),
+        &json!({
+            "tools": { "approvalMode": "default" },
+            "general": { "enableAutoUpdate": false },
+            "privacy": { "usageStatisticsEnabled": false }
+        }),
+    );
 }
 
 /// Hands `scenario` to the sandbox's model server (it reads the file again when it changes).
@@ -166,7 +180,7 @@ pub fn reap(root: &Path) {
 }
 
 /// The real CLI's own print mode in the sandbox (the offline tier and `just bench real`): `claude -p`,
-/// `codex exec`, `gemini -p` with `flags`, the prompt, and `stdin` piped.
+/// `codex exec`, `gemini -p`, `qwen PROMPT` with `flags`, the prompt, and `stdin` piped.
 pub fn print_mode(
     sb: &Sandbox,
     provider: &str,
@@ -188,6 +202,7 @@ pub fn print_mode(
             .args(["exec", "--skip-git-repo-check"])
             .args(flags)
             .arg(prompt),
+        "qwen" => cmd.args(flags).arg(prompt),
         _ => cmd.arg("--skip-trust").args(flags).args(["-p", prompt]),
     };
     cmd.write_stdin(stdin.to_string())

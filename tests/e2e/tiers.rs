@@ -26,10 +26,12 @@ fn world(tier: Tier) -> Sandbox {
 /// Generates `tiers::fakes::<provider>::<scenario>` and the ignored
 /// `tiers::real::<provider>::<scenario>` for each scenario `fn(provider, tier)`.
 /// Scenarios after `codex:` (`gemini:`) are about that CLI alone (its own config files) and run
-/// only for it.
+/// only for it. Those after `qwen:` run on the real qwen only (it has no fake CLI yet).
 macro_rules! each_tier {
-    ($($test:ident),* $(,)?; codex: $($cx:ident),* $(,)?; gemini: $($gm:ident),* $(,)?) => {
+    ($($test:ident),* $(,)?; codex: $($cx:ident),* $(,)?; gemini: $($gm:ident),* $(,)?;
+     fleet: $($fl:ident),* $(,)?; qwen: $($qw:ident),* $(,)?) => {
         mod fakes {
+            mod fleet { $( #[test] fn $fl() { super::super::$fl(super::super::Tier::Fake) } )* }
             mod claude { $( #[test] fn $test() { super::super::$test("claude", super::super::Tier::Fake) } )* }
             mod codex {
                 $( #[test] fn $test() { super::super::$test("codex", super::super::Tier::Fake) } )*
@@ -41,6 +43,7 @@ macro_rules! each_tier {
             }
         }
         mod real {
+            mod fleet { $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $fl() { super::super::$fl(super::super::Tier::Real) } )* }
             mod claude { $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $test() { super::super::$test("claude", super::super::Tier::Real) } )* }
             mod codex {
                 $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $test() { super::super::$test("codex", super::super::Tier::Real) } )*
@@ -49,6 +52,9 @@ macro_rules! each_tier {
             mod gemini {
                 $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $test() { super::super::$test("gemini", super::super::Tier::Real) } )*
                 $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $gm() { super::super::$gm(super::super::Tier::Real) } )*
+            }
+            mod qwen {
+                $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $qw() { super::super::$qw("qwen", super::super::Tier::Real) } )*
             }
         }
     };
@@ -71,11 +77,74 @@ each_tier!(
     interrupt_ends_a_running_turn_and_the_next_send_works,
     a_pane_left_in_copy_mode_takes_the_prompt_once,
     three_queued_sends_to_a_busy_worker_are_three_turns_in_order,
-    a_256_kib_prompt_arrives_whole_once;
+    a_256_kib_prompt_arrives_whole_once,
+    park_then_a_send_resumes_the_same_conversation,
+    a_killed_tmux_server_then_resume_continues_the_conversation,
+    send_json_carries_the_verdict,
+    a_second_warm_print_answers_on_the_warm_worker;
     codex: a_hostile_codex_config_is_kept_and_the_worker_answers;
     gemini: a_commented_gemini_settings_file_is_kept_and_the_worker_answers,
-    esc_after_streamed_text_is_interrupted_and_read_has_no_answer,
+    esc_after_streamed_text_is_interrupted_and_read_has_no_answer;
+    fleet: wait_any_over_one_worker_of_each_cli_returns_the_first_to_stop;
+    qwen: trust_two_turns_read_by_turn_and_kill_leaves_no_process,
+    unattended_runs_the_tool_and_actions_lists_it,
+    a_tool_needing_approval_is_input_126_with_the_pending_tool,
+    an_api_error_is_provider_error_122,
+    // Not yet print_json_keys_include_the_real_print_modes: on a tool turn `qwen -p -o json`
+    // prints the tool's result as a `user` document, which umbel's qwen JSON lacks.
+    print_mode_text_and_json,
 );
+
+/// `wait --any` over a claude, a codex and a gemini worker: the one whose turn ends first (its
+/// answer comes without delay; the others' after seconds) is named, with `stop`; `--all` then
+/// waits for the other two.
+fn wait_any_over_one_worker_of_each_cli_returns_the_first_to_stop(tier: Tier) {
+    let sb = world(tier);
+    // Each turn is used once, and the real tier's three CLIs share one fake-model: one slow
+    // turn for claude, one for gemini.
+    let slow = json!({ "match": "slowly", "reply": "slow done", "delay_ms": 6000 });
+    let scenario = json!({ "turns": [slow, slow, { "match": "quickly", "reply": "quick done" }] });
+    for provider in ["claude", "codex", "gemini"] {
+        sb.spawn_playing(provider, scenario.clone(), &["--provider", provider]);
+    }
+    let mut positions = Vec::new();
+    for (provider, prompt) in [
+        ("claude", "answer slowly"),
+        ("codex", "answer quickly"),
+        ("gemini", "answer slowly"),
+    ] {
+        let pos = sb.umbel(["send", provider, prompt]).success().line();
+        positions.push(format!("{provider}@{pos}"));
+    }
+    let any = sb
+        .umbel(
+            [
+                &["wait", "--any", "--timeout", "90s"],
+                &positions.iter().map(String::as_str).collect::<Vec<_>>()[..],
+            ]
+            .concat(),
+        )
+        .success();
+    assert_eq!(any.stdout(), "codex stop\n");
+    let all = sb
+        .umbel(
+            [
+                &["wait", "--all", "--json", "--timeout", "90s"],
+                &positions.iter().map(String::as_str).collect::<Vec<_>>()[..],
+            ]
+            .concat(),
+        )
+        .success()
+        .json();
+    let ended: Vec<&str> = all["outcomes"]
+        .as_array()
+        .expect("outcomes")
+        .iter()
+        .map(|o| o["outcome"].as_str().unwrap_or("?"))
+        .collect();
+    assert_eq!(ended, ["stop", "stop", "stop"], "{all}");
+    assert_eq!(read(&sb, &["gemini"]), "slow done\n");
+}
 
 /// `wait --since` the position `send` printed, as JSON.
 fn turn(sb: &Sandbox, name: &str, prompt: &str) -> (Option<i32>, Value) {
@@ -93,6 +162,36 @@ fn turn(sb: &Sandbox, name: &str, prompt: &str) -> (Option<i32>, Value) {
         ])
         .run();
     (out.status.code(), out.json())
+}
+
+/// `send --json` says the prompt was submitted and which of the CLI's own hooks proved it.
+fn send_json_carries_the_verdict(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    sb.spawn_playing(
+        "v",
+        json!({ "turns": [{ "reply": "Proved." }] }),
+        &["--provider", provider],
+    );
+    let sent = sb
+        .umbel(["send", "v", "prove it", "--json"])
+        .success()
+        .json();
+    let hook = if provider == "gemini" {
+        "BeforeAgent"
+    } else {
+        "UserPromptSubmit"
+    };
+    assert_eq!(sent["submitted"], true, "{sent}");
+    assert_eq!(sent["confirmedBy"], hook, "{sent}");
+    assert!(
+        (1..=4).contains(&sent["enters"].as_u64().unwrap_or(0)),
+        "{sent}"
+    );
+    assert_eq!(sent["queuedMs"], 0, "{sent}");
+    let since = sent["position"].to_string();
+    sb.umbel(["wait", "v", "--since", &since, "--timeout", "90s"])
+        .success();
+    assert_eq!(read(&sb, &["v"]), "Proved.\n");
 }
 
 fn read(sb: &Sandbox, args: &[&str]) -> String {
@@ -343,6 +442,42 @@ fn print_mode_text_and_json(provider: &str, tier: Tier) {
         .stdout_has("The answer is 42.")
         .success();
     assert!(sb.worker_dirs().is_empty(), "-p leaves no worker");
+}
+
+/// Two `umbel -p --warm`: the second runs on the worker the first left (its CLI session id is
+/// the one `ls` listed for the warm worker) and answers as a cold `-p` does.
+fn a_second_warm_print_answers_on_the_warm_worker(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let scenario = sb.scenario("s", sim::reply("The answer is 42."));
+    let print = || {
+        let args = [
+            "-p",
+            "Say hello",
+            "--warm",
+            "-o",
+            "json",
+            "--provider",
+            provider,
+        ];
+        let out = sb.umbel(args).args(["--env", &scenario]).success();
+        assert!(
+            out.stdout().contains("The answer is 42."),
+            "{}",
+            out.stdout()
+        );
+        crate::warm::session_of(&out.stdout())
+    };
+    let first = print();
+    let warm = crate::warm::warm_worker(&sb, None);
+    let warm_session = warm["sessionId"].as_str().expect("session id").to_string();
+    assert_ne!(first, warm_session);
+    assert_eq!(
+        print(),
+        warm_session,
+        "the second -p did not run on the warm worker"
+    );
+    crate::warm::warm_worker(&sb, Some(&warm_session));
+    sb.cmd("kill --all --purge").success();
 }
 
 /// `printf 'x\ny\n' | umbel -p "Count the lines"` sends what the real print mode sends: the
@@ -655,6 +790,8 @@ fn recorded_print_json(provider: &str, scenario: &str) -> Vec<Value> {
             .into_iter()
             .filter(|d| !kind(d).ends_with("/command_execution"))
             .collect(),
+        ("qwen", "api-error") => sample("qwen/qwen-0.24.4-print-json-api-error.json"),
+        ("qwen", _) => sample("qwen/qwen-0.24.4-print-json-success.json"),
         (_, "api-error") => sample("gemini/gemini-0.61.0-print-json-api-error-stderr.json"),
         _ => sample("gemini/gemini-0.61.0-print-json-success.json"),
     }
@@ -681,6 +818,7 @@ fn print_json_keys_include_the_real_print_modes(provider: &str, tier: Tier) {
             Tier::Real => {
                 let mut flags: Vec<&str> = match provider {
                     "claude" => vec!["--output-format", "json"],
+                    "qwen" => vec!["--output-format", "json"],
                     "codex" => vec!["--json"],
                     _ => vec!["-o", "json"],
                 };
@@ -885,4 +1023,122 @@ fn a_256_kib_prompt_arrives_whole_once(provider: &str, tier: Tier) {
     if tier == Tier::Fake {
         assert_eq!(sb.received(), [big]);
     }
+}
+
+/// The prompts of the model requests logged since `from` lines (the real tier's `fake-model`),
+/// each request's text whole; empty on the fakes (they are the model).
+fn model_requests(sb: &Sandbox, tier: Tier) -> Vec<String> {
+    match tier {
+        Tier::Fake => Vec::new(),
+        Tier::Real => std::fs::read_to_string(sb.root.join("model-requests.jsonl"))
+            .unwrap_or_default()
+            .lines()
+            // Side requests (titles, routing) carry no conversation.
+            .filter(|r| !r.contains("-side\""))
+            .map(str::to_string)
+            .collect(),
+    }
+}
+
+/// The three turns of a conversation that was parked after two: the scenario both tiers play.
+fn three_turns(sb: &Sandbox) -> String {
+    sb.scenario(
+        "p",
+        json!({ "turns": [
+            { "match": "alpha", "reply": "First." },
+            { "match": "bravo", "reply": "Second." },
+            { "match": "charlie", "reply": "Third." }
+        ] }),
+    )
+}
+
+/// Park ends the CLI (no process left, state `parked`), keeps the conversation; a send starts
+/// the CLI again on it (`resumed: true`), the model's request for turn 3 carries turns 1 and 2,
+/// and `read --all` lists the three turns in order.
+fn park_then_a_send_resumes_the_same_conversation(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let scenario = three_turns(&sb);
+    sb.spawn("pk", &["--provider", provider, "--env", &scenario]);
+    assert_eq!(turn(&sb, "pk", "alpha question").0, Some(0));
+    assert_eq!(turn(&sb, "pk", "bravo question").0, Some(0));
+    sb.umbel(["park", "pk"]).stdout("parked pk\n").success();
+    assert_no_process_left(&sb.root, "park");
+    let status = sb.umbel(["status", "pk", "--json"]).success().json();
+    assert_eq!(status["state"], "parked", "{status}");
+    assert!(status["parkedAt"].is_u64(), "{status}");
+    let before = model_requests(&sb, tier).len();
+    let sent = sb
+        .umbel(["send", "pk", "charlie question", "--json"])
+        .success()
+        .json();
+    assert_eq!(sent["resumed"], true, "{sent}");
+    assert!(sent["resumeMs"].is_u64(), "{sent}");
+    let since = sent["position"].to_string();
+    let done = sb
+        .umbel([
+            "wait",
+            "pk",
+            "--since",
+            &since,
+            "--timeout",
+            "90s",
+            "--json",
+        ])
+        .success()
+        .json();
+    assert_eq!(done["outcome"], "stop", "{done}");
+    let all = sb.umbel(["read", "pk", "--all", "--json"]).success().json();
+    assert_eq!(answers_of(&all), ["First.", "Second.", "Third."], "{all}");
+    if tier == Tier::Real {
+        let third = model_requests(&sb, tier)
+            .into_iter()
+            .skip(before)
+            .find(|r| r.contains("charlie question"))
+            .unwrap_or_else(|| panic!("no model request for turn 3"));
+        for earlier in ["alpha question", "First.", "bravo question", "Second."] {
+            assert!(
+                third.contains(earlier),
+                "turn 3's request lacks {earlier:?}: {third}"
+            );
+        }
+    }
+    let log = std::fs::read_to_string(sb.session_dir("pk").join("events/log")).expect("log");
+    assert_eq!(log.matches(" Parked ").count(), 1, "{log}");
+    assert_eq!(log.matches(" Resumed ").count(), 1, "{log}");
+    sb.umbel(["kill", "pk", "--purge"]).success();
+    assert_no_process_left(&sb.root, "kill");
+}
+
+/// umbel's tmux server killed (a crash, a reboot): the worker is `dead`, its status names
+/// `umbel resume`, which starts its CLI again on the same conversation; the next turn carries it.
+fn a_killed_tmux_server_then_resume_continues_the_conversation(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let scenario = three_turns(&sb);
+    sb.spawn("rv", &["--provider", provider, "--env", &scenario]);
+    assert_eq!(turn(&sb, "rv", "alpha question").0, Some(0));
+    sandbox_tmux(&sb)
+        .kill_server()
+        .expect("kill umbel's tmux server");
+    // gemini outlives its pane and even the server (docs/providers.md): end it as a reboot would.
+    if provider == "gemini" && tier == Tier::Real {
+        crate::real::reap(&sb.root);
+    }
+    let status = sb.umbel(["status", "rv", "--json"]).success().json();
+    assert_eq!(status["state"], "dead", "{status}");
+    assert_eq!(status["resumeWith"], "umbel resume rv", "{status}");
+    sb.umbel(["resume", "rv"])
+        .stdout_has("resumed rv in ")
+        .success();
+    assert_eq!(sb.ls()[0]["state"], "ready", "{:?}", sb.ls());
+    assert_eq!(turn(&sb, "rv", "bravo question").0, Some(0));
+    let all = sb.umbel(["read", "rv", "--all", "--json"]).success().json();
+    assert_eq!(answers_of(&all), ["First.", "Second."], "{all}");
+    if tier == Tier::Real {
+        let second = model_requests(&sb, tier)
+            .into_iter()
+            .rfind(|r| r.contains("bravo question"))
+            .unwrap_or_else(|| panic!("no model request for turn 2"));
+        assert!(second.contains("alpha question"), "{second}");
+    }
+    sb.umbel(["kill", "rv", "--purge"]).success();
 }

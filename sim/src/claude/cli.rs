@@ -148,6 +148,8 @@ pub struct Options {
     pub prompt: Option<String>,
     /// `--resume <id>` or `--continue` (`Some("")`: the most recent session of the folder).
     pub resume: Option<String>,
+    /// `--fork-session`: a resumed conversation goes on under a new id (else under its own).
+    pub fork_session: bool,
 }
 
 /// What the command line asks for.
@@ -198,6 +200,7 @@ pub fn parse(argv: &[String]) -> Result<Action, String> {
             .value("resume")
             .map(str::to_string)
             .or_else(|| p.has("continue").then(String::new)),
+        fork_session: p.has("fork-session"),
     }))
 }
 

@@ -140,10 +140,24 @@ pub struct Session {
     pub last_prompt_id: Option<String>,
     /// The first error writing a file; the main loops stop on it.
     pub fatal: Option<String>,
+    /// Opened with `--resume`/`--continue` (its `SessionStart` says `resume`).
+    pub resumed: bool,
     pub(crate) parent: Option<String>,
     pub(crate) messages: u64,
     pub(crate) prompts: u64,
     pub(crate) header_written: bool,
+}
+
+/// The folder's most recently written transcript.
+fn most_recent(dir: &std::path::Path) -> Option<PathBuf> {
+    std::fs::read_dir(dir)
+        .ok()
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .max_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
 }
 
 /// `--resume <id> --fork-session` / `--continue --fork-session`: the new session starts with the
@@ -151,15 +165,7 @@ pub struct Session {
 fn fork(new: &std::path::Path, from: &str, id: &str) -> Result<(), String> {
     let dir = new.parent().ok_or("no project folder")?;
     let source = if from.is_empty() {
-        std::fs::read_dir(dir)
-            .ok()
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-            .max_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
-            .ok_or("No conversation found to continue")?
+        most_recent(dir).ok_or("No conversation found to continue")?
     } else {
         dir.join(format!("{from}.jsonl"))
     };
@@ -184,6 +190,14 @@ impl Session {
             .or(settings.default_mode.clone())
             .unwrap_or_else(|| "default".into());
         let mode = Mode::parse(&mode_name).unwrap_or(Mode::Default);
+        if opts.session_id.is_some() && opts.resume.is_some() && !opts.fork_session {
+            return Err(
+                "Error: --session-id with --continue or --resume also needs --fork-session.".into(),
+            );
+        }
+        if let (Some(from), false) = (&opts.resume, opts.fork_session) {
+            return Session::reopen(opts, scenario, interactive, paths, settings, mode, from);
+        }
         let id = match &opts.session_id {
             Some(id) if ids::is_uuid(id) => id.clone(),
             Some(_) => return Err("Error: Invalid session ID. Must be a valid UUID.".into()),
@@ -207,6 +221,53 @@ impl Session {
         Ok(sess)
     }
 
+    /// `--resume <id>` / `--continue` without `--fork-session`, as claude 2.1.332 does it: the
+    /// conversation goes on under its own id, appended to its own transcript (the chain of
+    /// `parentUuid`s continued from its last record).
+    fn reopen(
+        opts: &Options,
+        scenario: Scenario,
+        interactive: bool,
+        paths: Paths,
+        settings: config::Settings,
+        mode: Mode,
+        from: &str,
+    ) -> Result<Session, String> {
+        let dir = config::transcript_path(&paths.config_dir, &paths.cwd, "x")
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .ok_or("no project folder")?;
+        let source = if from.is_empty() {
+            most_recent(&dir).ok_or("No conversation found to continue")?
+        } else {
+            dir.join(format!("{from}.jsonl"))
+        };
+        let text = std::fs::read_to_string(&source)
+            .map_err(|_| format!("No conversation found with session ID: {from}"))?;
+        let id = source
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let lines = text.lines().count();
+        let mut sess = Session::fresh(paths, id.clone(), scenario, interactive);
+        // Fresh ids for the records to come: the stream is salted with how far the file got.
+        sess.ids = IdGen::new(sess.script.scenario.seed, &format!("{id}+{lines}"));
+        sess.parent = text.lines().rev().find_map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).ok()?;
+            v.get("uuid")?.as_str().map(str::to_string)
+        });
+        sess.prompts = text.matches("\"promptIndex\"").count() as u64;
+        sess.messages = lines as u64;
+        sess.header_written = true;
+        sess.resumed = true;
+        sess.git_branch = config::git_branch(&sess.paths.cwd);
+        sess.model = resolve_model(opts.model.as_deref());
+        sess.hooks = settings.hooks;
+        sess.recorder = Recorder::from_env();
+        sess.mode = mode;
+        Ok(sess)
+    }
+
     /// A session at its start: no hooks, no recorder, default mode and model.
     fn fresh(paths: Paths, id: String, scenario: Scenario, interactive: bool) -> Session {
         Session {
@@ -220,6 +281,7 @@ impl Session {
             recorder: None,
             last_prompt_id: None,
             fatal: None,
+            resumed: false,
             parent: None,
             messages: 0,
             prompts: 0,

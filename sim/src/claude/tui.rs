@@ -71,7 +71,12 @@ impl Face for Claude {
     type Turn = Turn;
 
     fn open(app: &mut App) -> Result<(), String> {
-        let payload = app.sess.payload_session_start("startup");
+        let source = if app.sess.resumed {
+            "resume"
+        } else {
+            "startup"
+        };
+        let payload = app.sess.payload_session_start(source);
         app.sess.fire("SessionStart", Some("startup"), &payload);
         app.sess.registry("idle");
         draw_header(app)?;

@@ -74,6 +74,7 @@ impl Turn {
     /// Picks the scenario turn for `prompt`; nothing happens until [`Turn::start`].
     pub fn new(sess: &mut Session, prompt: String, now: Instant) -> Turn {
         let chosen = sess.script.select(&prompt);
+        chosen.write_files();
         let prompt_id = sess.ids.uuid();
         sess.last_prompt_id = Some(prompt_id.clone());
         let chunks = match &chosen.end {

@@ -141,6 +141,17 @@ pub struct Options {
     pub output_last_message: Option<String>,
     /// The positional prompt.
     pub prompt: Option<String>,
+    /// `codex resume <id>` (the TUI on that thread, appended to its rollout) or `codex fork <id>`.
+    pub thread: Option<Thread>,
+}
+
+/// Which earlier thread `codex resume`/`codex fork` opens.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Thread {
+    /// The thread id given.
+    pub id: String,
+    /// `fork`: a new thread starting with a copy of its records.
+    pub fork: bool,
 }
 
 /// What the command line asks for.
@@ -216,7 +227,18 @@ pub fn parse_for(release: Release, argv: &[String]) -> Result<Action, Usage> {
                     o.exec = true;
                     continue;
                 }
-                if SUBCOMMANDS.contains(&arg) {
+                if (arg == "resume" || arg == "fork") && o.thread.is_none() {
+                    o.thread = Some(Thread {
+                        id: String::new(),
+                        fork: arg == "fork",
+                    });
+                    continue;
+                }
+                if let Some(thread) = o.thread.as_mut().filter(|t| t.id.is_empty()) {
+                    thread.id = arg.to_string();
+                    continue;
+                }
+                if o.thread.is_none() && SUBCOMMANDS.contains(&arg) {
                     return Err(Usage(format!(
                         "fake-codex: `codex {arg}` is not simulated (only the TUI and `codex exec`)"
                     )));
@@ -295,6 +317,12 @@ pub fn parse_for(release: Release, argv: &[String]) -> Result<Action, Usage> {
             }
             _ => {}
         }
+    }
+    if o.thread.as_ref().is_some_and(|t| t.id.is_empty()) {
+        return Err(Usage(
+            "fake-codex: the session picker of `codex resume`/`codex fork` is not simulated (give an id)"
+                .into(),
+        ));
     }
     Ok(Action::Run(o))
 }

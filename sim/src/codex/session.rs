@@ -135,6 +135,8 @@ pub struct Session {
     pub title: Option<String>,
     /// True once the first prompt started the thread (SessionStart fired).
     pub started: bool,
+    /// Opened by `codex resume`/`codex fork`: the first prompt writes no `session_meta`.
+    pub resumed: bool,
     pub(crate) ordinal: u64,
     pub(crate) history_seq: u64,
     pub(crate) sampled: u64,
@@ -178,7 +180,7 @@ impl Session {
             &n.to_le_bytes(),
         ]);
         let id = uuid7(created_ms, ids::mix(h), ids::mix(h ^ 0x5555_5555_5555_5555));
-        Ok(Session::build(
+        let sess = Session::build(
             id,
             home,
             cwd_path,
@@ -188,7 +190,36 @@ impl Session {
             scenario,
             interactive,
         )
-        .with_flags(opts))
+        .with_flags(opts);
+        match &opts.thread {
+            Some(thread) => sess.open_thread(thread),
+            None => Ok(sess),
+        }
+    }
+
+    /// `codex resume <id>`: the thread goes on under its own id, appended to its own rollout
+    /// (no second `session_meta`), as 0.171.0 does. `codex fork <id>`: a new thread (this one's
+    /// id) whose rollout starts with a copy of the old one's records.
+    fn open_thread(mut self, thread: &super::cli::Thread) -> Result<Session, String> {
+        let source = find_rollout(&self.home.join("sessions"), &thread.id)
+            .ok_or_else(|| format!("No saved session found with ID {}.", thread.id))?;
+        let text = std::fs::read_to_string(&source)
+            .map_err(|e| format!("cannot read {}: {e}", source.display()))?;
+        let lines = text.lines().count() as u64;
+        if thread.fork {
+            let copy = text.replace(&thread.id, &self.id);
+            std::fs::create_dir_all(self.rollout_path.parent().unwrap_or(&self.home))
+                .and_then(|()| std::fs::write(&self.rollout_path, copy))
+                .map_err(|e| format!("cannot write {}: {e}", self.rollout_path.display()))?;
+        } else {
+            self.ids = IdGen::new(self.script.scenario.seed, &format!("{}+{lines}", thread.id));
+            self.id = thread.id.clone();
+            self.rollout_path = source;
+        }
+        self.resumed = true;
+        self.ordinal = lines;
+        self.history_seq = text.matches("\"history_sequence\"").count() as u64;
+        Ok(self)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -218,6 +249,7 @@ impl Session {
             fatal: None,
             title: None,
             started: false,
+            resumed: false,
             ordinal: 0,
             history_seq: 0,
             sampled: 0,
@@ -341,11 +373,32 @@ impl Session {
                 .unwrap_or_default()
                 .to_string(),
         );
+        if self.resumed {
+            let payload = self.payload_session_start().with("source", "resume");
+            self.fire("SessionStart", Some("resume"), &payload);
+            return;
+        }
         let meta = self.rec_session_meta();
         self.append(&[meta]);
         let payload = self.payload_session_start();
         self.fire("SessionStart", Some("startup"), &payload);
     }
+}
+
+/// The rollout of thread `id` under `CODEX_HOME/sessions` (`YYYY/MM/DD/rollout-…-<id>.jsonl`).
+fn find_rollout(dir: &std::path::Path, id: &str) -> Option<PathBuf> {
+    let suffix = format!("-{id}.jsonl");
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if let Some(found) = find_rollout(&path, id) {
+                return Some(found);
+            }
+        } else if path.to_string_lossy().ends_with(&suffix) {
+            return Some(path);
+        }
+    }
+    None
 }
 
 impl Host for Session {

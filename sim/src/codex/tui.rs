@@ -26,6 +26,10 @@ pub struct Codex {
     canvas: Canvas,
     swallow: u32,
     swallow_after_paste: u32,
+    /// A swallowed Enter exits with this status (`swallowed_enter_exits`).
+    exit_on_swallow: Option<i32>,
+    /// The first swallowed Enter opens this dialog (`swallowed_enter_dialog`).
+    dialog_on_swallow: Option<String>,
     no_daemon: bool,
 }
 
@@ -69,6 +73,8 @@ pub fn run(opts: &Options, mut sess: Session) -> Result<i32, String> {
         canvas,
         swallow: 0,
         swallow_after_paste: startup.swallow_enters,
+        exit_on_swallow: startup.swallowed_enter_exits,
+        dialog_on_swallow: startup.swallowed_enter_dialog.clone(),
         no_daemon: opts.no_daemon,
     };
     Shell::new(sess, term, face).serve(opts.prompt.clone())
@@ -110,7 +116,7 @@ impl Face for Codex {
         }
         if key == Key::Enter && app.face.swallow > 0 {
             app.face.swallow -= 1;
-            return Ok(Flow::Go);
+            return swallowed(app);
         }
         app.edit(key)
     }
@@ -190,6 +196,22 @@ impl Face for Codex {
 }
 
 /// `/quit`, Ctrl-C twice, or a closed terminal: SessionEnd, the resume hint, exit 0.
+/// A swallowed Enter: nothing, or what the scenario scripts for it (exit, a dialog).
+fn swallowed(app: &mut App) -> Result<Flow, String> {
+    if let Some(code) = app.face.exit_on_swallow {
+        return Ok(Flow::Exit(code));
+    }
+    if let Some(question) = app.face.dialog_on_swallow.take() {
+        if let Startup::Exit(code) =
+            dialogs::unknown(&mut app.term, &mut app.face.canvas, &question)?
+        {
+            return Ok(Flow::Exit(code));
+        }
+        Codex::draw(app)?;
+    }
+    Ok(Flow::Go)
+}
+
 fn end_session(app: &mut App, hint: bool) -> Flow {
     app.flush_late();
     if hint {

@@ -72,6 +72,7 @@ impl Turn {
     /// Picks the scenario turn for `prompt`; nothing happens until [`Turn::start`].
     pub fn new(sess: &mut Session, prompt: String, now: Instant, width: usize) -> Turn {
         let chosen = sess.script.select(&prompt);
+        chosen.write_files();
         let chunks = chosen.chunks();
         Turn {
             turn_id: sess.uuid7(),

@@ -116,8 +116,14 @@ impl Session {
         )
     }
 
-    /// The header line and the session-context `$set` (at session start).
+    /// The header line and the session-context `$set` (at session start); a resumed session
+    /// writes only `{"$set":{"sessionId":…}}` into its own chat file, as 0.61.0 does.
     pub fn chat_open(&mut self) {
+        if self.resumed {
+            let id = self.id.clone();
+            self.append(&obj! { "$set" => obj! { "sessionId" => id } });
+            return;
+        }
         let now = self.clock.stamp();
         let header = obj! {
             "sessionId" => self.id.as_str(),

@@ -26,6 +26,7 @@ const SPECS: &[OptSpec] = &[
     opt("allowed-tools", None, true),
     opt("include-directories", None, true),
     opt("session-id", None, true),
+    opt("resume", Some('r'), true),
     opt("output-format", Some('o'), true),
     opt("version", Some('v'), false),
     opt("help", Some('h'), false),
@@ -81,6 +82,8 @@ pub struct Options {
     pub skip_trust: bool,
     /// `--session-id` (validated).
     pub session_id: Option<String>,
+    /// `--resume <uuid>`: the conversation of that id goes on, appended to its own chat file.
+    pub resume: Option<String>,
     /// `-p/--prompt`: headless mode with this prompt.
     pub prompt: Option<String>,
     /// The positional query (or `-i`): submitted once the TUI is idle.
@@ -161,7 +164,12 @@ pub fn parse(argv: &[String]) -> Result<Action, String> {
             "Invalid session ID: \"{id}\". Must be a valid UUID."
         ));
     }
+    let resume = p.value("resume").map(str::to_string);
+    if resume.is_some() && session_id.is_some() {
+        return Err("Arguments session-id and resume are mutually exclusive".into());
+    }
     Ok(Action::Run(Options {
+        resume,
         model: p.value("model").map(str::to_string),
         skip_trust: p.has("skip-trust"),
         prompt: p.value("prompt").map(str::to_string),

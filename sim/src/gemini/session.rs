@@ -132,6 +132,8 @@ pub struct Session {
     pub fatal: Option<String>,
     /// The curated history (API form) of completed turns, for `$set` rewrites.
     pub history: Vec<Obj>,
+    /// Opened with `--resume`: its chat file goes on (no second header).
+    pub resumed: bool,
     /// Virtual start time (ms).
     pub start_ms: i64,
     /// Counters.
@@ -149,9 +151,14 @@ impl Session {
         interactive: bool,
     ) -> Result<Session, String> {
         let project = home::project_name(&paths)?;
-        let id = match &opts.session_id {
-            Some(id) => id.clone(),
-            None => ids::derive_session_id(scenario.seed, &paths.dir).map_err(|e| {
+        let resumed = match &opts.resume {
+            Some(wanted) => Some(find_chat(&paths, &project, wanted)?),
+            None => None,
+        };
+        let id = match (&opts.session_id, &resumed) {
+            (_, Some((id, _))) => id.clone(),
+            (Some(id), None) => id.clone(),
+            (None, None) => ids::derive_session_id(scenario.seed, &paths.dir).map_err(|e| {
                 format!(
                     "cannot update {}: {e}",
                     paths.dir.join(ids::COUNTER_FILE).display()
@@ -170,10 +177,15 @@ impl Session {
             ApprovalMode::Default
         };
         let clock = scenario.start_clock();
+        let (chat, salt) = match resumed {
+            Some((_, (path, lines))) => (path, format!("{id}+{lines}")),
+            None => (chat_path(&paths, &project, &clock, &id), id.clone()),
+        };
         Ok(Session {
-            chat_path: chat_path(&paths, &project, &clock, &id),
+            chat_path: chat,
+            resumed: opts.resume.is_some(),
             cwd: paths.cwd.to_string_lossy().into_owned(),
-            ids: IdGen::new(scenario.seed, &id),
+            ids: IdGen::new(scenario.seed, &salt),
             start_ms: clock.now_ms(),
             script: Script::new(scenario),
             hooks: settings.hooks,
@@ -252,6 +264,34 @@ impl Host for Session {
 }
 
 /// `<home>/.gemini/tmp/<project>/chats/session-<YYYY-MM-DD>T<HH-MM>-<id8>.jsonl`.
+/// The chat file of session `wanted` in the project's `chats/` folder (its header names the
+/// id) and its line count, or gemini 0.61.0's refusal.
+fn find_chat(
+    paths: &Paths,
+    project: &str,
+    wanted: &str,
+) -> Result<(String, (PathBuf, usize)), String> {
+    let dir = paths.dir.join("tmp").join(project).join("chats");
+    let found = std::fs::read_dir(&dir)
+        .ok()
+        .into_iter()
+        .flatten()
+        .flatten()
+        .find_map(|e| {
+            let text = std::fs::read_to_string(e.path()).ok()?;
+            let first = text.lines().next()?;
+            first
+                .contains(&format!("\"sessionId\":\"{wanted}\""))
+                .then(|| (e.path(), text.lines().count()))
+        });
+    match found {
+        Some(found) => Ok((wanted.to_string(), found)),
+        None => Err(format!(
+            "Error resuming session: Invalid session identifier \"{wanted}\"."
+        )),
+    }
+}
+
 pub fn chat_path(paths: &Paths, project: &str, clock: &Clock, id: &str) -> PathBuf {
     let stamp = clock.iso();
     let minute = stamp.get(..16).unwrap_or(&stamp).replace(':', "-");
@@ -296,6 +336,7 @@ impl Session {
             recorder: None,
             fatal: None,
             history: Vec::new(),
+            resumed: false,
             stats: Stats::default(),
             clock,
             interactive,

@@ -90,8 +90,13 @@ impl Face for Gemini {
         app.sess.chat_open();
         app.face.scroll.draw(&[])?;
         // SessionStart runs before the composer is first drawn (no `Executing Hook` line).
-        let payload = app.sess.payload_session_start("startup");
-        app.sess.fire("SessionStart", Some("startup"), &payload);
+        let source = if app.sess.resumed {
+            "resume"
+        } else {
+            "startup"
+        };
+        let payload = app.sess.payload_session_start(source);
+        app.sess.fire("SessionStart", Some(source), &payload);
         Gemini::draw(app)
     }
 

@@ -132,6 +132,7 @@ impl Turn {
     /// not offer tools to the model, so a permission end becomes a plain answer.
     pub fn new(sess: &mut Session, prompt: String, now: Instant, width: usize) -> Turn {
         let mut chosen = sess.script.select(&prompt);
+        chosen.write_files();
         if !sess.interactive
             && sess.mode != ApprovalMode::Yolo
             && matches!(chosen.end, End::Permission(_))

@@ -1,5 +1,6 @@
 //! `fake-model`: a model server on 127.0.0.1 that the REAL claude, codex and gemini CLIs talk to
-//! (Anthropic Messages, OpenAI Responses, Gemini generateContent, all streamed), scripted by the
+//! (Anthropic Messages, OpenAI Responses, Gemini generateContent, all streamed) and the REAL qwen
+//! (OpenAI Chat Completions, streamed), scripted by the
 //! same [`Scenario`](crate::scenario::Scenario) the fake CLIs play. It lets the offline test tier
 //! run the pinned npm CLIs with real TUIs, dialogs, hooks and transcripts and no account.
 //!
@@ -11,6 +12,7 @@
 //! says how each scenario `end` looks in each wire format.
 
 mod anthropic;
+mod chat;
 mod format;
 mod gemini;
 mod http;
@@ -69,7 +71,7 @@ struct Stage {
     stamp: Option<(SystemTime, u64)>,
     script: Script,
     /// A turn whose tool call went out, answered when its result comes back (per wire format).
-    after_tool: [Option<plan::Turn>; 3],
+    after_tool: [Option<plan::Turn>; format::FORMATS],
     memo: plan::Memo,
 }
 
@@ -219,6 +221,7 @@ fn handle(out: &mut TcpStream, req: &Request, shared: &Shared) -> std::io::Resul
         Some(format::Format::Anthropic) => anthropic::send(out, req, &body, &answer),
         Some(format::Format::OpenAi) => openai::send(out, &body, &answer),
         Some(format::Format::Gemini) => gemini::send(out, req, &answer),
+        Some(format::Format::Chat) => chat::send(out, &body, &answer),
         None if req.path.contains("models") => {
             let empty = serde_json::json!({"data": [], "models": [], "object": "list"});
             http::json(out, 200, &empty).map(|()| true)

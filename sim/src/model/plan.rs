@@ -1,7 +1,7 @@
 //! What to answer a request with: the scenario's turn mapped onto what a model can do. The CLI
 //! behaviours a model cannot cause (`crash`, `signal`, `sign_in`, `question`) are played as `stop`.
 
-use super::format::Format;
+use super::format::{FORMATS, Format};
 use super::prompt::Seen;
 use crate::scenario::{End, Script};
 use serde_json::Value;
@@ -94,6 +94,7 @@ impl Answer {
             Some(Format::Anthropic) => "anthropic",
             Some(Format::OpenAi) => "openai",
             Some(Format::Gemini) => "gemini",
+            Some(Format::Chat) => "chat",
             None => "none",
         };
         let what = match self {
@@ -114,14 +115,14 @@ impl Answer {
 /// What was last answered per format: a request repeated (a CLI retrying after an error, or
 /// sending the same conversation twice) gets the same answer and uses no new turn. A failure
 /// sticks to its prompt even when the CLI adds a message to recover (claude does after a 400).
-pub type Memo = [Option<(Option<String>, usize, Answer)>; 3];
+pub type Memo = [Option<(Option<String>, usize, Answer)>; FORMATS];
 
 /// Decides the answer; a permission turn's reply waits in `after_tool` for the tool's result.
 pub fn answer(
     format: Format,
     seen: &Seen,
     script: &mut Script,
-    after_tool: &mut [Option<Turn>; 3],
+    after_tool: &mut [Option<Turn>; FORMATS],
     memo: &mut Memo,
     count: bool,
 ) -> Answer {
@@ -143,7 +144,7 @@ fn fresh(
     format: Format,
     seen: &Seen,
     script: &mut Script,
-    after_tool: &mut [Option<Turn>; 3],
+    after_tool: &mut [Option<Turn>; FORMATS],
     count: bool,
 ) -> Answer {
     if count {

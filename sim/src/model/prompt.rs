@@ -25,6 +25,7 @@ pub fn read(format: Format, body: &Value) -> Seen {
         Format::Anthropic => anthropic(body),
         Format::OpenAi => openai(body),
         Format::Gemini => gemini(body),
+        Format::Chat => chat(body),
     }
 }
 
@@ -104,6 +105,29 @@ fn openai(body: &Value) -> Seen {
     }
 }
 
+/// Chat Completions: `messages` with string or text-part content; a tool's result is a
+/// `tool` message.
+fn chat(body: &Value) -> Seen {
+    let messages = array(body.get("messages"));
+    let role = |m: &Value| m.get("role").and_then(Value::as_str).map(str::to_string);
+    let prompt = messages
+        .iter()
+        .rev()
+        .filter(|m| role(m).as_deref() == Some("user"))
+        .find_map(|m| match m.get("content") {
+            Some(Value::String(s)) => typed(&[s.as_str()]),
+            Some(Value::Array(parts)) => typed(&texts(parts.iter())),
+            _ => None,
+        });
+    Seen {
+        prompt,
+        main: !array(body.get("tools")).is_empty(),
+        tool_result: messages.last().and_then(role).as_deref() == Some("tool"),
+        classifier: false,
+        length: messages.len(),
+    }
+}
+
 fn gemini(body: &Value) -> Seen {
     let contents = array(body.get("contents"));
     let last = contents.last();
@@ -176,5 +200,12 @@ mod tests {
         assert!(read(Format::OpenAi, &codex).tool_result);
         let gemini = json!({"contents": [{"role": "user", "parts": [{"functionResponse": {"name": "run_shell_command"}}]}]});
         assert!(read(Format::Gemini, &gemini).tool_result);
+        let qwen = json!({"tools": [{}], "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "<system-reminder>"}, {"type": "text", "text": "run it"}]},
+            {"role": "assistant", "tool_calls": [{"id": "c"}]},
+            {"role": "tool", "tool_call_id": "c", "content": "hi"}]});
+        let seen = read(Format::Chat, &qwen);
+        assert!(seen.main && seen.tool_result);
+        assert_eq!(seen.prompt.as_deref(), Some("run it"));
     }
 }

@@ -153,6 +153,7 @@ fn chunks_split_on_words_only_when_chunk_ms_is_set() {
         end: End::Stop,
         dialog_after: None,
         then_self: None,
+        writes: Default::default(),
     };
     assert_eq!(c.chunks(), vec!["Hello big  world"]);
     c.chunk_ms = 10;

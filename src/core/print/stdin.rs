@@ -43,7 +43,8 @@ pub fn combine(provider: Provider, prompt: Option<&str>, stdin: &str) -> String 
                 let newline = if stdin.ends_with('\n') { "" } else { "\n" };
                 format!("{prompt}\n\n<stdin>\n{stdin}{newline}</stdin>")
             }
-            Provider::Gemini => format!("{stdin}\n\n{prompt}"),
+            // qwen keeps gemini's join (recorded on 0.24.4).
+            Provider::Gemini | Provider::Qwen => format!("{stdin}\n\n{prompt}"),
             Provider::Opencode => format!("{}\n{stdin}", opencode_quoted(prompt)),
         },
     }

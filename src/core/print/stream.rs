@@ -105,9 +105,53 @@ impl StreamMapper {
             Provider::Claude => self.claude(record),
             Provider::Gemini => self.gemini(record),
             Provider::Codex => self.codex(record),
+            Provider::Qwen => self.qwen(record),
             // `opencode run --format json` is printed whole at the turn's end.
             Provider::Opencode => Vec::new(),
         }
+    }
+
+    /// qwen's stream-json is claude's: `assistant` messages with text and `tool_use` blocks,
+    /// `user` messages with the tools' results.
+    fn qwen(&mut self, record: &Value) -> Vec<Value> {
+        let id = str_field(record, "uuid").unwrap_or("").to_string();
+        let parts = record
+            .pointer("/message/parts")
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice);
+        let content: Vec<Value> = parts
+            .iter()
+            .filter_map(|p| {
+                match (
+                    str_field(p, "text"),
+                    p.get("functionCall"),
+                    p.get("functionResponse"),
+                ) {
+                    (Some(text), _, _) if p.get("thought").is_none() => {
+                        Some(json!({ "type": "text", "text": text }))
+                    }
+                    (_, Some(call), _) => Some(json!({ "type": "tool_use", "id": call.get("id"),
+                    "name": call.get("name"), "input": call.get("args") })),
+                    (_, _, Some(response)) => Some(json!({ "type": "tool_result",
+                    "tool_use_id": response.get("id"),
+                    "content": response.pointer("/response/output") })),
+                    _ => None,
+                }
+            })
+            .collect();
+        let role = match str_field(record, "type") {
+            Some("assistant") => "assistant",
+            Some("tool_result") => "user",
+            _ => return Vec::new(),
+        };
+        if content.is_empty() || !self.once(format!("{id}/{role}")) {
+            return Vec::new();
+        }
+        vec![
+            json!({ "type": role, "uuid": id, "session_id": record.get("sessionId"),
+            "parent_tool_use_id": null,
+            "message": { "role": role, "model": record.get("model"), "content": content } }),
+        ]
     }
 
     fn codex(&mut self, record: &Value) -> Vec<Value> {

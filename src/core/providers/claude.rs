@@ -200,6 +200,30 @@ impl ProviderModule for Claude {
         &IDENTITY
     }
 
+    /// `claude --resume <id>` (2.1.332: the same id, appended to the same transcript; it
+    /// refuses `--session-id` next to `--resume` without `--fork-session`).
+    fn resume_args(&self, args: &[String], session_id: &str) -> Vec<String> {
+        let mut args = without_options(
+            args,
+            &["--session-id", "--resume", "-r"],
+            &["--fork-session", "--continue", "-c"],
+        );
+        args.extend(["--resume".to_string(), session_id.to_string()]);
+        args
+    }
+
+    /// Its own `--session-id` kept, `--fork-session --resume <parent>`: a new transcript that
+    /// starts with a copy of the parent's records, the parent's file untouched.
+    fn fork_args(&self, args: &[String], parent: &str) -> Option<Vec<String>> {
+        let mut args = without_options(
+            args,
+            &["--resume", "-r"],
+            &["--fork-session", "--continue", "-c"],
+        );
+        args.extend(["--fork-session", "--resume", parent].map(String::from));
+        Some(args)
+    }
+
     fn prompt_restored(&self, screen: &str) -> bool {
         self.pending_input(screen) && !screen.contains("esc to interrupt")
     }

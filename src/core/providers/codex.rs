@@ -130,6 +130,24 @@ fn signed_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
 }
 
 impl ProviderModule for Codex {
+    /// `codex resume [flags] <id>` (0.171.0: the same thread id, appended to the same rollout,
+    /// no second `session_meta`); the subcommand takes the TUI's flags.
+    fn resume_args(&self, args: &[String], session_id: &str) -> Vec<String> {
+        let mut resumed = vec!["resume".to_string()];
+        resumed.extend(args.iter().cloned());
+        resumed.push(session_id.to_string());
+        resumed
+    }
+
+    /// `codex fork [flags] <parent>`: a new thread (new id, new rollout) starting with a copy of
+    /// the parent's records.
+    fn fork_args(&self, args: &[String], parent: &str) -> Option<Vec<String>> {
+        let mut forked = vec!["fork".to_string()];
+        forked.extend(args.iter().cloned());
+        forked.push(parent.to_string());
+        Some(forked)
+    }
+
     fn identity(&self) -> &'static Identity {
         &IDENTITY
     }

@@ -233,6 +233,31 @@ const GEMINI: [(Flag, Mapping); 11] = [
     ),
 ];
 
+/// qwen, the newest tested release (`qwen --help`; `tools.exclude` in settings, as gemini).
+const QWEN: [(Flag, Mapping); 11] = [
+    (Flag::Model, Mapping::Args(&["-m"])),
+    (Flag::PermissionMode, Mapping::Args(&["--approval-mode"])),
+    (Flag::AllowedTools, Mapping::Same),
+    (Flag::DisallowedTools, Mapping::Setting("/tools/exclude")),
+    (Flag::AppendSystemPrompt, Mapping::Same),
+    (Flag::SystemPrompt, Mapping::Same),
+    (Flag::MaxTurns, Mapping::Args(&["--max-session-turns"])),
+    (Flag::McpConfig, Mapping::Same),
+    (Flag::AddDir, Mapping::Args(&["--include-directories"])),
+    (
+        Flag::Resume,
+        Mapping::Refused(
+            "umbel has not tested qwen's `--resume` together with the `--session-id` it gives each worker",
+        ),
+    ),
+    (
+        Flag::Continue,
+        Mapping::Refused(
+            "umbel has not tested qwen's `--continue` together with the `--session-id` it gives each worker",
+        ),
+    ),
+];
+
 /// opencode, the newest tested release (`opencode --help`; the rest lives in its config).
 const OPENCODE: [(Flag, Mapping); 11] = [
     (Flag::Model, Mapping::Args(&["-m"])),
@@ -294,6 +319,7 @@ pub fn table(provider: Provider) -> &'static [(Flag, Mapping)] {
         Provider::Claude => &CLAUDE,
         Provider::Codex => &CODEX,
         Provider::Gemini => &GEMINI,
+        Provider::Qwen => &QWEN,
         Provider::Opencode => &OPENCODE,
     }
 }

@@ -79,14 +79,19 @@ static RELEASES: Releases = Releases {
     changes: &[],
 };
 
-/// umbel's hooks added to the user's own (theirs run too).
-fn add_hooks(settings: &mut serde_json::Map<String, Value>, hook_command: &str) {
+/// umbel's hooks for `events` added to the user's own (theirs run too); qwen's settings.json
+/// holds them the same way.
+pub(super) fn add_hooks(
+    settings: &mut serde_json::Map<String, Value>,
+    hook_command: &str,
+    events: &[&str],
+) {
     let mut hooks = settings
         .get("hooks")
         .and_then(Value::as_object)
         .cloned()
         .unwrap_or_default();
-    if let Value::Object(ours) = hooks_json(hook_command, HOOK_EVENTS, 30_000) {
+    if let Value::Object(ours) = hooks_json(hook_command, events, 30_000) {
         for (event, entries) in ours {
             let list = hooks.entry(event).or_insert_with(|| json!([]));
             if let (Some(list), Some(ours)) = (list.as_array_mut(), entries.as_array()) {
@@ -100,7 +105,7 @@ fn add_hooks(settings: &mut serde_json::Map<String, Value>, hook_command: &str) 
 /// The user's trusted folders, and the worker's own: its cwd and every `--add-dir` (else
 /// gemini asks "Do you trust the following folders being added to this workspace?").
 fn trusted_folders(input: &LaunchInput<'_>) -> Result<serde_json::Map<String, Value>> {
-    let mut trusted = user_json(input, "trustedFolders.json")?;
+    let mut trusted = user_json("gemini", input, "trustedFolders.json")?;
     trusted.insert(
         input.cwd.to_string_lossy().into_owned(),
         json!("TRUST_FOLDER"),
@@ -167,13 +172,18 @@ fn exclude_headless_tools(settings: &mut serde_json::Map<String, Value>) {
 /// The user's `file` (a JSON object), read as gemini reads it: through strip-json-comments
 /// (`//` and `/* */` comments, positions kept). No file is an empty object; one gemini would
 /// refuse is an error at its line and column rather than a worker without the user's settings.
-fn user_json(input: &LaunchInput<'_>, file: &str) -> Result<serde_json::Map<String, Value>> {
+/// qwen (a gemini fork) reads its settings the same way.
+pub(super) fn user_json(
+    provider: &'static str,
+    input: &LaunchInput<'_>,
+    file: &str,
+) -> Result<serde_json::Map<String, Value>> {
     let Some((path, text)) = input.user_files.iter().find(|(p, _)| p.ends_with(file)) else {
         return Ok(serde_json::Map::new());
     };
     let plain = StripComments::with_settings(CommentSettings::c_style(), text.as_bytes());
     let invalid = |line, column, message: String| Error::UserConfig {
-        provider: "gemini",
+        provider,
         file: path.clone(),
         line,
         column,
@@ -236,6 +246,14 @@ fn signed_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
 }
 
 impl ProviderModule for Gemini {
+    /// `gemini --resume <uuid>` in place of `--session-id` (0.61.0 refuses both together): the
+    /// same id, appended to the same chat file (0.61.0 also leaves a header-only file beside it).
+    fn resume_args(&self, args: &[String], session_id: &str) -> Vec<String> {
+        let mut args = without_options(args, &["--session-id", "--resume", "-r"], &[]);
+        args.extend(["--resume".to_string(), session_id.to_string()]);
+        args
+    }
+
     fn identity(&self) -> &'static Identity {
         &IDENTITY
     }
@@ -257,8 +275,8 @@ impl ProviderModule for Gemini {
     fn launch(&self, input: &LaunchInput<'_>) -> crate::core::errors::Result<LaunchSpec> {
         let home = input.session_dir.join("gemini-home");
         let dir = home.join(".gemini");
-        let mut settings = user_json(input, "settings.json")?;
-        add_hooks(&mut settings, input.hook_command);
+        let mut settings = user_json("gemini", input, "settings.json")?;
+        add_hooks(&mut settings, input.hook_command, HOOK_EVENTS);
         let mut args = vec!["--session-id".to_string(), input.session_id.to_string()];
         let trusted = trusted_folders(input)?;
         if let Some(model) = input.model {

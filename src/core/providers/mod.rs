@@ -11,6 +11,7 @@ pub mod flags;
 pub mod gemini;
 pub mod opencode;
 pub mod permission;
+pub mod qwen;
 pub mod release;
 pub mod tool_action;
 pub mod why;
@@ -44,6 +45,8 @@ pub enum Provider {
     Codex,
     /// Gemini CLI (`gemini`).
     Gemini,
+    /// Qwen Code (`qwen`).
+    Qwen,
     /// OpenCode (`opencode`).
     Opencode,
 }
@@ -55,6 +58,7 @@ impl Provider {
             Provider::Claude => &claude::Claude,
             Provider::Codex => &codex::Codex,
             Provider::Gemini => &gemini::Gemini,
+            Provider::Qwen => &qwen::Qwen,
             Provider::Opencode => &opencode::Opencode,
         }
     }
@@ -294,6 +298,16 @@ pub trait ProviderModule: Sync {
     }
     /// Builds the launch, or says which of the user's files it cannot build on.
     fn launch(&self, input: &LaunchInput<'_>) -> crate::core::errors::Result<LaunchSpec>;
+    /// The recorded launch arguments (`args`, as [`Self::launch`] built them) turned into the
+    /// CLI's own resume of conversation `session_id` (the id the CLI itself reported): same
+    /// flags, same conversation, appended to the same transcript (`park`, `resume`). See
+    /// docs/providers.md#resume-and-fork.
+    fn resume_args(&self, args: &[String], session_id: &str) -> Vec<String>;
+    /// The launch arguments of a new worker (`args`, its own launch) that starts with a copy of
+    /// conversation `parent` (`spawn --fork-from`); `None` when the CLI cannot fork one.
+    fn fork_args(&self, _args: &[String], _parent: &str) -> Option<Vec<String>> {
+        None
+    }
     /// Whether the CLI fires its start hook when it starts (Codex only fires it at the first
     /// prompt). Without one, readiness is an idle screen that held still for [`Self::idle_settle`].
     fn start_hook_at_launch(&self) -> bool {
@@ -608,8 +622,8 @@ pub fn env_get<'a>(env: &'a [(String, String)], key: &str) -> Option<&'a str> {
         .filter(|v| !v.is_empty())
 }
 
-/// The hook events claude and codex both configure, first and in this order (codex reads
-/// claude's hook names and payloads); each provider's own events follow them.
+/// The hook events claude, codex and qwen all configure, first and in this order (codex and qwen
+/// read claude's hook names and payloads); each provider's own events follow them.
 pub const SHARED_HOOK_EVENTS: &[&str] = &[
     "SessionStart",
     "UserPromptSubmit",
@@ -653,3 +667,21 @@ pub fn str_field<'a>(payload: &'a serde_json::Value, key: &str) -> Option<&'a st
 #[cfg(test)]
 #[path = "recorded_tests.rs"]
 mod recorded_tests;
+
+/// `args` without the options in `valued` (and the value after each) and the switches in
+/// `switches`: what a resume or fork replaces of a recorded launch.
+pub fn without_options(args: &[String], valued: &[&str], switches: &[&str]) -> Vec<String> {
+    let mut kept = Vec::new();
+    let mut skip = false;
+    for arg in args {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        if valued.contains(&arg.as_str()) {
+            skip = true;
+        } else if !switches.contains(&arg.as_str()) {
+            kept.push(arg.clone());
+        }
+    }
+    kept
+}

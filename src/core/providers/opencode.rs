@@ -188,6 +188,13 @@ impl ProviderModule for Opencode {
         signed_in(env, files)
     }
 
+    /// `opencode --session <id>` reopens the session (its TUI and `run` both take it).
+    fn resume_args(&self, args: &[String], session_id: &str) -> Vec<String> {
+        let mut args = without_options(args, &["--session", "-s"], &["--continue", "-c"]);
+        args.extend(["--session".to_string(), session_id.to_string()]);
+        args
+    }
+
     fn launch(&self, input: &LaunchInput<'_>) -> crate::core::errors::Result<LaunchSpec> {
         let plugin = input.session_dir.join(PLUGIN_FILE);
         let transcript = input.session_dir.join(TRANSCRIPT_FILE);

@@ -47,7 +47,8 @@ pub struct Step {
     /// folder, where the check also runs).
     #[serde(default)]
     pub guard: Option<Spanned<GuardArgs>>,
-    /// Named outputs: `answer` (the turn's answer) or `file:PATH` (relative to the worker's cwd).
+    /// Named outputs: `answer` (the turn's answer), `file:PATH` (relative to the worker's cwd)
+    /// or `diff` (the worker's worktree changes, `git diff` against its base).
     #[serde(default)]
     pub outputs: BTreeMap<String, Spanned<String>>,
 }
@@ -62,13 +63,17 @@ pub enum OutputSource {
     Answer,
     /// A file the worker wrote, relative to its cwd.
     File(String),
+    /// The worker's changes in its worktree against its base, as `git diff` (the worker has
+    /// `worktree:`).
+    Diff,
 }
 
 impl OutputSource {
-    /// Reads `answer` or `file:PATH`.
+    /// Reads `answer`, `diff` or `file:PATH`.
     pub fn parse(text: &str) -> Option<Self> {
         match text.trim() {
             "answer" => Some(OutputSource::Answer),
+            "diff" => Some(OutputSource::Diff),
             t => t
                 .strip_prefix("file:")
                 .map(str::trim)

@@ -245,7 +245,14 @@ fn plan_step(i: usize, known: &Known, cx: &Context, problems: &mut Vec<Problem>)
             .guard
             .as_ref()
             .map(|g| (g.referenced.line(), g.referenced.column())),
-        outputs: check_outputs(s, host_of(known.file, &s.worker.value), problems),
+        outputs: check_outputs(
+            s,
+            (
+                host_of(known.file, &s.worker.value),
+                has_worktree(known.file, &s.worker.value),
+            ),
+            problems,
+        ),
     }
 }
 
@@ -254,12 +261,20 @@ fn host_of<'a>(file: &'a WorkflowFile, key: &str) -> Option<&'a str> {
     file.workers.get(key).and_then(|w| w.value.host.as_deref())
 }
 
-/// A step's `outputs:`, each named well and either `answer` or `file:PATH`, PATH relative and
+/// Whether the worker of that key has `worktree:`.
+fn has_worktree(file: &WorkflowFile, key: &str) -> bool {
+    file.workers
+        .get(key)
+        .is_some_and(|w| w.value.worktree.is_some())
+}
+
+/// A step's `outputs:`, each named well and `answer`, `diff` (its worker has `worktree:`, on
+/// this machine) or `file:PATH`, PATH relative and
 /// without `..`: it is read inside the worker's folder (by the host's umbel for a worker on
 /// another host, `host`), and a symbolic link out of it is refused when it is read.
 fn check_outputs(
     step: &Step,
-    host: Option<&str>,
+    (host, has_worktree): (Option<&str>, bool),
     problems: &mut Vec<Problem>,
 ) -> Vec<(String, OutputSource)> {
     step.outputs
@@ -287,12 +302,24 @@ fn check_outputs(
                     ));
                     None
                 }
+                Some(OutputSource::Diff) if host.is_some() || !has_worktree => {
+                    let worker = &step.worker.value;
+                    let why = match host {
+                        Some(host) => format!("worker `{worker}` runs on host `{host}`, and a `diff` output is read on this machine only (for now)"),
+                        None => format!("worker `{worker}` has no `worktree:` (give it `worktree: true`)"),
+                    };
+                    problems.push(Problem::located(
+                        source.referenced,
+                        format!("output `{key}: diff` is the worker's git worktree changes, but {why}"),
+                    ));
+                    None
+                }
                 Some(parsed) => Some((key.clone(), parsed)),
                 None => {
                     problems.push(Problem::located(
                         source.referenced,
                         format!(
-                            "output `{key}: {}` must be `answer` or `file:PATH`",
+                            "output `{key}: {}` must be `answer`, `diff` or `file:PATH`",
                             source.value
                         ),
                     ));

@@ -220,7 +220,7 @@ fn unknown_ids_duplicates_and_bad_values_are_all_reported() {
         "soon",
         "NOPE, which is not set",
         "is not a directory",
-        "must be `answer` or `file:PATH`",
+        "must be `answer`, `diff` or `file:PATH`",
     ] {
         assert!(all.contains(expected), "missing {expected:?} in:\n{all}");
     }

@@ -5,7 +5,6 @@
 
 use crate::core::explain::Explanation;
 use crate::core::meta::Meta;
-use crate::core::outcome::Outcome;
 use crate::faces::json_schema::{
     HelpText, Killed, Log, ReadTool, Screen, Sent, Workers, schema_of,
 };
@@ -69,7 +68,7 @@ pub fn tools() -> Vec<ToolInfo> {
             "Wait for a worker's turn to end",
             Additive,
             true,
-            schema_of::<Outcome>,
+            wait_schema,
         ),
         // Interrupting ends a turn, but the worker and its conversation stay.
         info(
@@ -198,6 +197,16 @@ pub fn annotate<S>(mut router: ToolRouter<S>) -> ToolRouter<S> {
         }
     }
     router
+}
+
+/// `umbel_wait`'s result: one outcome, or with several workers each one's; both are objects,
+/// which MCP asks of every output schema.
+fn wait_schema() -> Value {
+    let mut schema = schema_of::<crate::faces::json_schema::WaitJson>();
+    if let Some(object) = schema.as_object_mut() {
+        object.insert("type".into(), Value::from("object"));
+    }
+    schema
 }
 
 #[cfg(test)]

@@ -41,7 +41,8 @@ const LIFECYCLE: &str = "\
 1. umbel_spawn {name, provider, cwd, model?, env?, unattended?} starts a worker and returns when \
 it is ready for prompts (its meta: name, provider, cwd, sessionId...).
 2. umbel_send {name, prompt} pastes the prompt, confirms the CLI took it, and returns \
-{position}. It does not wait, and it refuses a busy worker (code busy).
+{position, submitted, confirmedBy, enters, queuedMs}. It does not wait, and it refuses a busy \
+worker (code busy). A failed send says textReachedComposer and composerCleared.
 3. umbel_wait {name, since: position, timeout?: \"10m\", idleTimeout?, file?, pattern?} blocks \
 until the turn ends; default timeout 30m. Outcome stop is a normal result; any other outcome is \
 an error result with the outcome as structured content.

@@ -6,6 +6,7 @@
 use crate::core::errors::Error;
 use crate::core::meta::Meta;
 use crate::core::outcome::{Outcome, OutcomeKind};
+use crate::core::send_verdict::Sent;
 use crate::core::status::WorkerStatus;
 use crate::faces::error_json::ErrorReply;
 use crate::operations::kill::Killed;
@@ -67,11 +68,40 @@ pub fn spawned(meta: &Meta) -> CallToolResult {
     }
 }
 
-/// `umbel_send`: the position to wait from.
-pub fn sent(name: &str, position: usize) -> CallToolResult {
-    let text =
-        format!("sent to `{name}` at position {position}; now umbel_wait with since = {position}");
-    result(json!({ "position": position }), text, false)
+/// `umbel_send`: the verdict, with the position to wait from.
+pub fn sent(name: &str, sent: &Sent) -> CallToolResult {
+    let position = sent.position;
+    let text = format!(
+        "sent to `{name}` at position {position} (submitted, confirmed by {}); now umbel_wait with since = {position}",
+        sent.confirmed_by
+    );
+    match encode(sent) {
+        Ok(value) => result(value, text, false),
+        Err(failed) => failed,
+    }
+}
+
+/// `umbel_wait` over several workers: each ended worker's outcome; an error result unless the
+/// wait's outcome (`any`'s first, `all`'s worst) is `stop`.
+pub fn waited_many(waited: &crate::operations::wait::many::ManyWaited) -> CallToolResult {
+    let value = match encode(waited) {
+        Ok(value) => value,
+        Err(failed) => return failed,
+    };
+    let kind = waited.outcome();
+    let each: Vec<String> = waited
+        .outcomes
+        .iter()
+        .map(|o| format!("`{}` {}", o.name, o.outcome.outcome.as_str()))
+        .collect();
+    let text = format!(
+        "{} ({}, exit {}): {}. JSON: {value}",
+        kind.as_str(),
+        waited.mode,
+        kind.exit_code(),
+        each.join(", ")
+    );
+    result(value, text, kind != OutcomeKind::Stop)
 }
 
 /// `umbel_wait`: the outcome; an error result unless it is `stop`, whose one text line then

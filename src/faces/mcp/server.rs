@@ -119,6 +119,8 @@ impl UmbelServer {
     /// queue: true, a busy worker's prompt waits for the running turn to end instead). Returns
     /// {position}; it does NOT wait: follow with umbel_wait {name, since: position}. An optional
     /// guard {accept, schema, maxAttempts} is enforced by that wait (see umbel_help outcomes).
+    /// The result also says how the submit was proved (submitted, confirmedBy, enters,
+    /// queuedMs); a failed send says whether the text reached the composer and was cleared.
     #[tool(name = "umbel_send")]
     async fn send(
         &self,
@@ -138,7 +140,7 @@ impl UmbelServer {
                 let queue = args.queue_limit()?;
                 remote::anywhere::send(ctx, &args.name, &prompt, &args.guard, queue)
             },
-            |position| reply::sent(&name, position),
+            |sent| reply::sent(&name, &sent),
         )
         .await
     }
@@ -146,13 +148,28 @@ impl UmbelServer {
     /// Wait until the worker's turn ends (default timeout 30m). Outcome `stop` is a normal
     /// result; rejected, provider-error, idle, timeout, dead and input are error results carrying
     /// the outcome. With a guard (its own, or the one umbel_send got) a failed check is fed back
-    /// to the worker and retried. Cancelling the request leaves the worker running.
+    /// to the worker and retried. Cancelling the request leaves the worker running. Several
+    /// workers: name plus names [..] (each `NAME` or `NAME@POS`), and any: true (end at the
+    /// first turn to end) or all: true (every turn); returns {mode, first, outcomes: [{name,
+    /// outcome, ...}]}.
     #[tool(name = "umbel_wait")]
     async fn wait(
         &self,
         Parameters(args): Parameters<WaitArgs>,
         request: RequestContext<RoleServer>,
     ) -> CallToolResult {
+        if args.is_many() {
+            let label = format!("waiting for {}", args.targets().join(", "));
+            return self
+                .answer(
+                    &request,
+                    "umbel_wait",
+                    Some(label),
+                    move |ctx| crate::operations::wait::many::wait_many(ctx, &args),
+                    |waited| reply::waited_many(&waited),
+                )
+                .await;
+        }
         let name = args.name.clone();
         let label = format!("waiting for `{name}`");
         self.answer(

@@ -1,6 +1,7 @@
 //! `umbel -p --output-format json` in each provider's own shape, filled from the turn's
 //! transcript stats: `claude -p --output-format json` (one result object), `codex exec --json`
-//! (JSONL events), `gemini -p -o json` (one object; on failure the error object on stderr).
+//! (JSONL events), `gemini -p -o json` (one object; on failure the error object on stderr),
+//! `qwen -p -o json` (one array of messages ending in claude's kind of result).
 //! Fields umbel cannot know (the CLI's internal timings, fast mode, subagents) are present and
 //! `null`; docs/print-mode.md lists them.
 
@@ -19,11 +20,112 @@ pub fn documents(done: &Done, duration_ms: u64) -> Vec<(Value, bool)> {
         Provider::Claude => vec![(claude(done, duration_ms), false)],
         Provider::Codex => codex(done).into_iter().map(|v| (v, false)).collect(),
         Provider::Gemini => vec![gemini(done)],
+        Provider::Qwen => vec![(Value::Array(qwen(done, duration_ms)), false)],
         Provider::Opencode => opencode(done, duration_ms)
             .into_iter()
             .map(|v| (v, false))
             .collect(),
     }
+}
+
+/// qwen's `stats`: gemini's, each model's counts also `bySource.main`, with `skills` and
+/// `generation` (timings umbel cannot know are null).
+fn qwen_stats(done: &Done) -> Value {
+    let mut stats = gemini_stats(done);
+    if let Some(models) = stats["models"].as_object_mut() {
+        for entry in models.values_mut() {
+            let main = json!({ "api": entry["api"], "tokens": entry["tokens"] });
+            entry["bySource"] = json!({ "main": main });
+        }
+    }
+    stats["skills"] = json!({ "totalCalls": 0, "totalSuccess": 0, "totalFail": 0, "byName": {} });
+    let model = done.stats.models.last();
+    stats["generation"] = json!({
+        "timedRequests": done.stats.total().requests, "totalTtftMs": null,
+        "totalGenerationDurationMs": null, "totalThroughputOutputTokens": done.stats.total().output,
+        "last": { "model": model.map(|(m, _)| m), "ttftMs": null, "generationDurationMs": null,
+                  "outputTokens": model.map(|(_, t)| t.output) },
+    });
+    stats
+}
+
+/// Each tool call of the turn as an assistant message of its own, as qwen prints it.
+fn qwen_tool_messages(done: &Done, model: &Option<String>, usage: &Value) -> Vec<Value> {
+    done.stats
+        .tools
+        .iter()
+        .map(|t| {
+            let id = uuid::Uuid::new_v4().to_string();
+            let call = json!({ "type": "tool_use", "id": t.id, "name": t.name, "input": t.input });
+            json!({
+                "type": "assistant", "uuid": id, "session_id": done.session_id,
+                "parent_tool_use_id": null,
+                "message": { "id": id, "type": "message", "role": "assistant", "model": model,
+                             "content": [call], "stop_reason": null, "usage": usage },
+            })
+        })
+        .collect()
+}
+
+/// `qwen -p -o json`: one array of messages — `system`/`init`, the `assistant` message, and the
+/// `result` (on failure `error_during_execution` with an `error` object instead of `result` and
+/// `stats`). What only qwen knows (its tools, slash commands, agents, latencies) is null.
+pub fn qwen(done: &Done, duration_ms: u64) -> Vec<Value> {
+    let stats = &done.stats;
+    let total = stats.total();
+    let usage = json!({
+        "input_tokens": total.input,
+        "output_tokens": total.output,
+        "cache_read_input_tokens": total.cache_read,
+        "total_tokens": total.input + total.output,
+    });
+    let model = stats.models.last().map(|(m, _)| m.clone());
+    let init = json!({
+        "type": "system", "subtype": "init", "uuid": done.session_id, "session_id": done.session_id,
+        "cwd": null, "tools": null, "mcp_servers": null, "model": model, "permission_mode": null,
+        "slash_commands": null, "qwen_code_version": null, "agents": null,
+    });
+    let id = uuid::Uuid::new_v4().to_string();
+    let text = if done.ok() {
+        done.printed()
+    } else {
+        done.error_message()
+    };
+    let assistant = json!({
+        "type": "assistant", "uuid": id, "session_id": done.session_id, "parent_tool_use_id": null,
+        "message": { "id": id, "type": "message", "role": "assistant", "model": model,
+                     "content": [{ "type": "text", "text": text }], "stop_reason": null, "usage": usage },
+    });
+    let calls = qwen_tool_messages(done, &model, &usage);
+    let denials: Vec<Value> = stats
+        .tools
+        .iter()
+        .filter(|t| t.denied)
+        .map(|t| json!({ "tool_name": t.name, "tool_use_id": t.id, "tool_input": t.input }))
+        .collect();
+    let mut result = json!({
+        "type": "result", "subtype": "success", "uuid": uuid::Uuid::new_v4().to_string(),
+        "session_id": done.session_id, "is_error": false, "duration_ms": duration_ms,
+        "duration_api_ms": null, "num_turns": total.requests.max(1),
+    });
+    if done.ok() {
+        result["result"] = json!(done.printed());
+        result["usage"] = usage;
+        result["permission_denials"] = json!(denials);
+        result["stats"] = qwen_stats(done);
+    } else {
+        result["subtype"] = json!("error_during_execution");
+        result["is_error"] = json!(true);
+        result["usage"] = usage;
+        result["permission_denials"] = json!(denials);
+        result["error"] = json!({ "message": text });
+    }
+    result["outcome"] = json!(done.outcome.outcome);
+    add_outcome_fields(&mut result, done);
+    let mut messages = vec![init];
+    messages.extend(calls);
+    messages.extend([assistant, result]);
+    messages
 }
 
 /// The claude result object.
@@ -351,6 +453,15 @@ pub fn failure(provider: Provider, err: &Error) -> Vec<(Value, bool)> {
         Provider::Gemini => vec![(
             json!({ "session_id": null, "error": { "type": "Error", "message": message, "code": err.code() } }),
             true,
+        )],
+        Provider::Qwen => vec![(
+            json!([{
+                "type": "result",
+                "subtype": "error_during_execution",
+                "is_error": true,
+                "error": umbel,
+            }]),
+            false,
         )],
         Provider::Opencode => vec![(
             json!({ "type": "error", "timestamp": now_ms(), "sessionID": null,

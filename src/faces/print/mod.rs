@@ -7,6 +7,7 @@
 mod json;
 mod stdin;
 mod stream;
+pub mod warm;
 
 use super::output::{explain_outcome, out, out_json, release_stdout, report};
 use super::turn_line::{TurnLine, turn_line_for};
@@ -56,6 +57,15 @@ pub struct PrintArgs {
     /// Give up after this long (default 30m); exit 124.
     #[arg(long, value_name = "DURATION")]
     pub timeout: Option<String>,
+    /// Leave one worker started and ready in the background for the next `-p` with the same
+    /// provider, folder, model, flags and environment, and take the one an earlier `-p --warm`
+    /// left (a fresh conversation all the same). Also `UMBEL_WARM=1`. See docs/print-mode.md.
+    #[arg(long)]
+    pub warm: bool,
+    /// How long a warm worker waits for its `-p` before it ends itself (default 10m; also
+    /// `UMBEL_WARM_TTL`).
+    #[arg(long, value_name = "DURATION")]
+    pub warm_ttl: Option<String>,
     #[command(flatten)]
     pub spawn: SpawnArgs,
     #[command(flatten)]
@@ -63,6 +73,10 @@ pub struct PrintArgs {
     /// `--provider` was on the command line (not its default): a reused worker must match it.
     #[arg(skip)]
     pub provider_given: bool,
+    /// The arguments umbel was run with (after the program name): a warm refill starts the
+    /// next worker from the same ones.
+    #[arg(skip)]
+    pub typed: Vec<String>,
 }
 
 /// The bytes piped to umbel for a print run's prompt, read as the providers' print modes read
@@ -96,8 +110,12 @@ pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec
     let stdin = piped.and_then(|bytes| stdin_text(&bytes).map(str::to_string));
     let who = args.spawn.name.clone();
     let mut line = turn_line_for(ctx, who.as_deref().unwrap_or(args.spawn.provider.as_str()));
-    let (done, leftover) = match stdin {
-        Ok(stdin) => turn(ctx, &args, reused, &stdin, &line),
+    let (warm, asked) = match warm::wanted(ctx, &args) {
+        Ok(warm) => (warm, Ok(())),
+        Err(e) => (None, Err(e)),
+    };
+    let (done, leftover) = match asked.and(stdin) {
+        Ok(stdin) => turn(ctx, &args, reused, &stdin, &line, warm),
         Err(e) => (Err(e), None),
     };
     line.clear();
@@ -125,13 +143,28 @@ pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec
     // The answer reaches its reader before the teardown, which umbel still waits for: it never
     // exits leaving its worker.
     release_stdout();
-    if let Some(worker) = leftover {
+    tear_down(ctx, &args, leftover, warm);
+    code
+}
+
+/// Ends the worker `-p` created, once its answer is out — or, warm, hands it to a detached
+/// refill that ends it and starts the next warm worker, so this process exits at once.
+fn tear_down(
+    ctx: &Ctx,
+    args: &PrintArgs,
+    leftover: Option<Worker>,
+    warm: Option<std::time::Duration>,
+) {
+    let handed = match (&leftover, warm) {
+        (Some(worker), Some(ttl)) => warm::hand_over(args, worker, ttl),
+        _ => false,
+    };
+    if let Some(worker) = leftover.filter(|_| !handed) {
         if let Err(e) = kill::kill_worker(ctx, &worker, true) {
             eprintln!("umbel: could not remove worker `{}`: {e}", worker.name);
         }
         timing::mark("worker removed");
     }
-    code
 }
 
 /// Whether the output is streamed while the turn runs: `stream-json`, and codex's JSON, which
@@ -205,8 +238,9 @@ fn turn(
     reused: Option<Worker>,
     stdin: &str,
     line: &TurnLine,
+    warm: Option<std::time::Duration>,
 ) -> (Result<Done>, Option<Worker>) {
-    let (worker, created, prompt, prepared) = match start(ctx, args, reused, stdin, line) {
+    let (worker, created, prompt, prepared) = match start(ctx, args, reused, stdin, line, warm) {
         Ok(started) => started,
         Err(e) => return (Err(e), None),
     };
@@ -242,6 +276,7 @@ fn start(
     reused: Option<Worker>,
     stdin: &str,
     line: &TurnLine,
+    warm: Option<std::time::Duration>,
 ) -> Result<Started> {
     // Bad guardrails are refused before a worker exists.
     let guard = Guard::prepare_here(ctx, &args.guard)?;
@@ -267,26 +302,35 @@ fn start(
     }
     let (worker, created) = match reused {
         Some(worker) => (worker, false),
-        None => (spawn_for_print(ctx, args, line)?, true),
+        None => (spawn_for_print(ctx, args, line, warm.is_some())?, true),
     };
     Ok((worker, created, prompt, (guard, until)))
 }
 
-/// Starts the worker of a `-p` run without `--name` (or whose name is not taken yet).
-fn spawn_for_print(ctx: &Ctx, args: &PrintArgs, line: &TurnLine) -> Result<Worker> {
+/// Starts the worker of a `-p` run without `--name` (or whose name is not taken yet) — or,
+/// `warm`, takes the warm worker an earlier `-p --warm` left for this launch.
+fn spawn_for_print(ctx: &Ctx, args: &PrintArgs, line: &TurnLine, warm: bool) -> Result<Worker> {
+    let spawn_args = print_spawn_args(args)?;
+    if warm && let Some(worker) = warm::claim(ctx, &spawn_args)? {
+        timing::mark("warm worker claimed");
+        return Ok(worker);
+    }
     line.show_phase(TurnPhase::Starting);
-    // A tool needing approval is refused and the turn goes on, as in the provider's own
-    // print mode, unless `--on-permission` (or `--unattended`) says otherwise.
-    // A permission mode of the user's own replaces that default.
-    let spawn_args = match args.spawn.permission_mode {
+    Worker::from_meta(spawn::spawn(ctx, &spawn_args)?)
+}
+
+/// What a `-p` worker is spawned with. A tool needing approval is refused and the turn goes
+/// on, as in the provider's own print mode, unless `--on-permission` (or `--unattended`) says
+/// otherwise; a permission mode of the user's own replaces that default.
+fn print_spawn_args(args: &PrintArgs) -> Result<SpawnArgs> {
+    Ok(match args.spawn.permission_mode {
         Some(_) => args.spawn.clone(),
         None => SpawnArgs {
             on_permission: Some(args.spawn.on_permission(OnPermission::Deny)?),
             unattended: false,
             ..args.spawn.clone()
         },
-    };
-    Worker::from_meta(spawn::spawn(ctx, &spawn_args)?)
+    })
 }
 
 /// The one turn, then (`with_stats`) the turn's stats from its transcript.

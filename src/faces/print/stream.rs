@@ -86,6 +86,11 @@ pub fn finish(ctx: &Ctx, live: Option<Live>, done: &Done, duration_ms: u64) {
             out_json(&result);
         }
         Provider::Gemini => out_json(&gemini_result(done, duration_ms)),
+        Provider::Qwen => {
+            if let Some(result) = json::qwen(done, duration_ms).pop() {
+                out_json(&result);
+            }
+        }
         Provider::Opencode => json::opencode(done, duration_ms).iter().for_each(out_json),
         Provider::Codex => {
             match mapper {

@@ -154,7 +154,7 @@ impl Live<'_> {
                         &GuardArgs::default(),
                         None,
                     ) {
-                        Ok(position) => format!("sent to {name} (position {position})"),
+                        Ok(sent) => format!("sent to {name} (position {})", sent.position),
                         Err(e) => format!("send to {name} failed: {e}"),
                     }
                 });

@@ -4,6 +4,7 @@
 
 use super::model::{Mode, Purpose, View, short_cost, short_duration, short_tokens};
 use crate::core::fleet::Shown;
+use crate::core::worktree::status_words;
 use crate::operations::fleet::FleetRow;
 use ratatui::Frame;
 use ratatui::backend::TestBackend;
@@ -116,6 +117,7 @@ fn title_line(view: &View) -> Line<'static> {
     Line::from(spans)
 }
 
+// long: the columns, then the table and its empty-fleet line
 fn draw_table(frame: &mut Frame, area: Rect, view: &mut View) {
     let visible = view.visible();
     let name_width = visible
@@ -138,19 +140,26 @@ fn draw_table(frame: &mut Frame, area: Rect, view: &mut View) {
         titles.push("HOST");
         widths.push(Constraint::Length(host_width));
     }
-    titles.extend(["PROVIDER", "STATE", "TURN", "TOKENS", "COST", "DOING"]);
+    titles.extend(["PROVIDER", "STATE", "TURN", "TOKENS", "COST"]);
     widths.extend([
         Constraint::Length(8),
         Constraint::Length(11),
         Constraint::Length(6),
         Constraint::Length(6),
         Constraint::Length(7),
-        Constraint::Fill(1),
     ]);
+    let branch_width = branch_column(view, &visible);
+    let branches = branch_width.is_some();
+    if let Some(width) = branch_width {
+        titles.push("BRANCH");
+        widths.push(Constraint::Length(width));
+    }
+    titles.push("DOING");
+    widths.push(Constraint::Fill(1));
     let header = Row::new(titles).style(Style::new().add_modifier(Modifier::BOLD));
     let rows: Vec<Row> = visible
         .iter()
-        .map(|r| table_row(r, view.now_ms, view.colour, hosts))
+        .map(|r| table_row(r, view.now_ms, view.colour, (hosts, branches)))
         .collect();
     let empty = rows.is_empty();
     let table = Table::new(rows, widths)
@@ -174,7 +183,28 @@ fn draw_table(frame: &mut Frame, area: Rect, view: &mut View) {
     }
 }
 
-fn table_row(row: &FleetRow, now_ms: u64, colour: bool, hosts: bool) -> Row<'static> {
+/// The BRANCH column's width (branch, +commits ahead, ~files changed), once any worker has a
+/// worktree.
+fn branch_column(view: &View, visible: &[&FleetRow]) -> Option<u16> {
+    if !view.rows.iter().any(|r| r.status.worktree.is_some()) {
+        return None;
+    }
+    let widest = visible
+        .iter()
+        .map(|r| {
+            r.status
+                .worktree
+                .as_ref()
+                .map_or(1, |w| status_words(w).chars().count())
+        })
+        .max()
+        .unwrap_or(0);
+    Some(widest.clamp(6, 28) as u16)
+}
+
+/// One worker's row; `columns` says whether the HOST and BRANCH columns are shown.
+fn table_row(row: &FleetRow, now_ms: u64, colour: bool, columns: (bool, bool)) -> Row<'static> {
+    let (hosts, branches) = columns;
     let turn = match row.shown {
         Shown::Working | Shown::NeedsInput | Shown::Done => row.turn.age_ms(now_ms),
         _ => None,
@@ -196,8 +226,13 @@ fn table_row(row: &FleetRow, now_ms: u64, colour: bool, hosts: bool) -> Row<'sta
                 .and_then(|u| u.cost_usd)
                 .map_or_else(dash, short_cost),
         ),
-        Cell::from(row.line.clone()),
     ]);
+    if branches {
+        cells.push(Cell::from(
+            row.status.worktree.as_ref().map_or_else(dash, status_words),
+        ));
+    }
+    cells.push(Cell::from(row.line.clone()));
     Row::new(cells)
 }
 
@@ -207,7 +242,7 @@ fn state_style(shown: Shown, on: bool) -> Style {
         Shown::Dead | Shown::Corrupt | Shown::Unreachable => colour(Color::Red, on),
         Shown::Done => colour(Color::Cyan, on),
         Shown::Working => colour(Color::Green, on),
-        Shown::Starting | Shown::Idle => Style::new(),
+        Shown::Starting | Shown::Idle | Shown::Parked => Style::new(),
     }
 }
 

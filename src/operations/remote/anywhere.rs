@@ -13,24 +13,24 @@ use super::super::worker::{Answer, Worker};
 use super::{conversation, find, verbs};
 use crate::adapters::host::current_dir_or_error;
 use crate::core::args::{ActionsArgs, DiffArgs, GuardArgs, InterruptArgs, ReadArgs, WaitArgs};
-use crate::core::errors::Result;
+use crate::core::errors::{Error, Result};
 use crate::core::outcome::Outcome;
+use crate::core::send_verdict::Sent;
 use std::time::Duration;
 
 /// Sends `prompt` (its guardrails armed; paths in them relative to this process's folder),
 /// queued behind a running turn for at most `queue` when given;
-/// the event-log position it was sent at.
+/// the verdict (the event-log position it was sent at).
 pub fn send(
     ctx: &Ctx,
     name: &str,
     prompt: &[u8],
     guard: &GuardArgs,
     queue: Option<Duration>,
-) -> Result<usize> {
+) -> Result<Sent> {
     match find(ctx, name)? {
         Some(at) => verbs::send(ctx, &at, prompt, guard, queue, &current_dir_or_error()?),
-        None => turn::submit_queued(ctx, &Worker::load(ctx, name)?, prompt, guard, queue)
-            .map(|sent| sent.position),
+        None => turn::submit_queued(ctx, &Worker::load(ctx, name)?, prompt, guard, queue),
     }
 }
 
@@ -72,6 +72,11 @@ pub fn actions(ctx: &Ctx, args: &ActionsArgs) -> Result<TurnActions> {
 
 /// What changed between two turns' answers.
 pub fn diff(ctx: &Ctx, args: &DiffArgs) -> Result<TurnDiff> {
+    if args.git {
+        return Err(Error::usage(
+            "`git` (a worktree's changes) is not served by umbel_diff yet: run `umbel diff NAME --git --json`, or read a workflow step's `diff` output",
+        ));
+    }
     match find(ctx, &args.name)? {
         Some(at) => conversation::diff(ctx, &at, args),
         None => turns::diff(ctx, &Worker::load(ctx, &args.name)?, args),

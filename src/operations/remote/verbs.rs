@@ -14,6 +14,7 @@ use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
 use crate::core::outcome::Outcome;
 use crate::core::remote::{RemoteRecord, check_host, spawn_argv, wait_argv};
+use crate::core::send_verdict::Sent;
 use crate::core::until::Until;
 use serde_json::Value;
 use std::path::Path;
@@ -128,7 +129,7 @@ fn taken_there(host: &str, said: &str, exit: u8, args: &SpawnArgs) -> Error {
 }
 
 /// `send` (the prompt travels as the verb's stdin), its guardrails (paths relative to `dir`)
-/// left with the host's umbel for the wait that follows; returns the position to wait from.
+/// left with the host's umbel for the wait that follows; returns the host's verdict.
 pub fn send(
     ctx: &Ctx,
     at: &RemoteRecord,
@@ -136,7 +137,7 @@ pub fn send(
     guard: &GuardArgs,
     queue: Option<Duration>,
     dir: &Path,
-) -> Result<usize> {
+) -> Result<Sent> {
     let mut argv = vec!["send".into(), at.name.clone(), "-".into(), "--json".into()];
     argv.extend(guard::flags(guard, dir)?);
     if let Some(limit) = queue {
@@ -149,10 +150,8 @@ pub fn send(
         ..Request::default()
     };
     let json = call(ctx, &at.host, request)?;
-    json["position"]
-        .as_u64()
-        .map(|p| p as usize)
-        .ok_or_else(|| unexpected(&at.host, "no position", json.to_string().as_bytes()))
+    serde_json::from_value(json.clone())
+        .map_err(|_| unexpected(&at.host, "no position", json.to_string().as_bytes()))
 }
 
 /// `wait`, event-driven on the host; cancelling `ctx` ends it there too. The host enforces
@@ -183,7 +182,7 @@ pub fn turn(
     until: &Until,
     (guard, dir): (&GuardArgs, &Path),
 ) -> Result<(Outcome, Option<Answer>)> {
-    let position = send(ctx, at, prompt, guard, Some(until.timeout), dir)?;
+    let position = send(ctx, at, prompt, guard, Some(until.timeout), dir)?.position;
     let outcome = wait(ctx, at, Some(position), until, &GuardArgs::default(), dir)?;
     let answer = match outcome.outcome {
         crate::core::outcome::OutcomeKind::Stop => Some(answer(ctx, at)?),

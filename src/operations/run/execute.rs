@@ -213,6 +213,7 @@ fn teardown(ctx: &Ctx, run_id: &str, spawned: &BTreeSet<String>) {
             name: Some(worker_name(run_id, key)),
             all: false,
             purge: false,
+            discard: false,
         };
         let _ = kill::kill(&ctx, &args);
     }

@@ -179,6 +179,7 @@ fn kill_leftovers(ctx: &Ctx, old: &RunRecord) -> Result<()> {
             name: Some(name.to_string()),
             all: false,
             purge: false,
+            discard: false,
         };
         kill::kill(ctx, &args)?;
     }

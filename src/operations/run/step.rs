@@ -31,7 +31,7 @@ impl From<Error> for StepFailure {
     fn from(e: Error) -> Self {
         StepFailure {
             outcome: None,
-            interrupted: matches!(e, Error::Interrupted),
+            interrupted: matches!(e.unsent(), Error::Interrupted),
             exit: e.exit_code(),
             message: e.to_string(),
         }
@@ -63,6 +63,7 @@ fn ready_worker(ctx: &Ctx, job: &StepJob) -> Result<Worker, StepFailure> {
             name: Some(name.to_string()),
             all: false,
             purge: true,
+            discard: false,
         };
         kill::kill(ctx, &purge)?;
     }
@@ -102,13 +103,25 @@ pub fn run_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
         (None, None) => worker.answer(ctx)?.text,
     };
     job.store.write_step_file(&step.id, "answer", &answer)?;
-    // A `file:` output is read inside the worker's folder, as a host reads a remote worker's.
-    let cwd = job.worker.spawn.cwd.clone().unwrap_or_default();
+    // A `file:` output is read inside the worker's folder (its worktree, with `worktree:`), as
+    // a host reads a remote worker's.
+    let cwd = worker.meta.cwd.clone();
     let inside = |key: &str, path: &str| {
         worker_files::read_inside(job.worker_name, &cwd, path, "")
             .map_err(|e| fail(format!("output `{key}`: {e}")))
     };
-    let outputs = keep_outputs(job, &answer, &inside)?;
+    let diff = |key: &str| {
+        let Some(wt) = &worker.meta.worktree else {
+            return Err(fail(format!(
+                "output `{key}: diff`: worker `{}` has no worktree",
+                job.worker_name
+            )));
+        };
+        super::super::worktree::diff(ctx, &worker.name, wt, false)
+            .map(|d| d.patch)
+            .map_err(|e| fail(format!("output `{key}`: {e}")))
+    };
+    let outputs = keep_outputs(job, &answer, (&inside, &diff))?;
     Ok(StepResult { answer, outputs })
 }
 
@@ -145,7 +158,13 @@ fn remote_step(ctx: &Ctx, job: &StepJob) -> Result<StepResult, StepFailure> {
     let on_host = |key: &str, path: &str| {
         remote::output_file::fetch(ctx, &at, path).map_err(|e| fail(format!("output `{key}`: {e}")))
     };
-    let outputs = keep_outputs(job, &answer, &on_host)?;
+    let no_diff = |key: &str| {
+        Err(fail(format!(
+            "output `{key}: diff` is read on this machine only, and worker `{name}` runs on host `{}`",
+            at.host
+        )))
+    };
+    let outputs = keep_outputs(job, &answer, (&on_host, &no_diff))?;
     Ok(StepResult { answer, outputs })
 }
 
@@ -183,21 +202,26 @@ fn not_stopped(outcome: &Outcome) -> StepFailure {
     }
 }
 
-/// What reads output `key`'s file at `path` (relative to the worker's folder).
-type ReadFile<'a> = &'a dyn Fn(&str, &str) -> Result<String, StepFailure>;
+/// What reads output `key`'s file at `path` (relative to the worker's folder), and what
+/// reads output `key`'s worktree diff.
+type Readers<'a> = (
+    &'a dyn Fn(&str, &str) -> Result<String, StepFailure>,
+    &'a dyn Fn(&str) -> Result<String, StepFailure>,
+);
 
-/// The step's outputs (the answer, or files in the worker's folder, read by `file`), kept in
-/// the run folder.
+/// The step's outputs (the answer, files in the worker's folder, its worktree's diff, read by
+/// `readers`), kept in the run folder.
 fn keep_outputs(
     job: &StepJob,
     answer: &str,
-    file: ReadFile,
+    (file, diff): Readers,
 ) -> Result<BTreeMap<String, String>, StepFailure> {
     let mut outputs = BTreeMap::new();
     for (key, source) in &job.step.outputs {
         let value = match source {
             OutputSource::Answer => answer.to_string(),
             OutputSource::File(path) => file(key, path)?,
+            OutputSource::Diff => diff(key)?,
         };
         job.store
             .write_step_file(&job.step.id, &format!("outputs/{key}"), &value)?;

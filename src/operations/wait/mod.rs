@@ -5,6 +5,7 @@
 
 mod activity;
 mod evidence;
+pub mod many;
 
 use super::Ctx;
 use super::guard::Guard;
@@ -135,52 +136,91 @@ fn wait_turn(
     ctx: &Ctx,
     worker: &Worker,
     cond: &Conditions,
-    mut since: Option<usize>,
+    since: Option<usize>,
     deadline: Instant,
 ) -> Result<Outcome> {
     // Watch first, then read: an event landing in between still wakes the loop.
     let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
     refuse_endless(ctx, worker, cond, since)?;
-    let mut looks = Looks::new();
+    let mut turn = TurnWait::new(worker, cond, since);
     loop {
-        if ctx.cancelled() {
-            return Err(Error::Interrupted);
-        }
-        if !ctx.state.has_folder(&worker.name) {
-            // Deleted under the wait: no hook can log an end any more.
-            return Err(Error::Removed {
-                name: worker.name.to_string(),
-                path: ctx.state.session_dir(&worker.name),
-            });
-        }
-        if since.is_none() {
-            since = Some(default_since(&worker.events(ctx, usize::MAX)?));
-        }
-        let from = since.unwrap_or_default();
-        let records = worker.events(ctx, from)?;
-        report_progress(ctx, worker, &records, from, &mut looks.tokens);
-        if let Some(outcome) = file_appeared(cond, end(&records)) {
+        if let Some(outcome) = turn.step(ctx, deadline)? {
             return Ok(outcome);
-        }
-        match looks.look(ctx, worker, cond, &records, from, deadline)? {
-            Found::Final(outcome) => return Ok(outcome),
-            Found::End(outcome) => {
-                match wanted(ctx, worker, cond, finish(ctx, worker, outcome, deadline)?) {
-                    Ok(outcome) => return Ok(outcome),
-                    // Not the turn the caller is waiting for: wait past it.
-                    Err(position) => {
-                        since = Some(position);
-                        continue;
-                    }
-                }
-            }
-            Found::Nothing => {}
         }
         let now = Instant::now();
         if now >= deadline {
-            return Ok(timed_out(ctx, worker, cond, end(&records)));
+            return Ok(turn.timed_out(ctx));
         }
         watch.wait((deadline - now).min(LIVENESS_POLL));
+    }
+}
+
+/// One worker's wait for the end of its turn, a look at a time: [`wait_turn`] for one worker,
+/// [`many::wait_many`] for several under one watch.
+struct TurnWait<'a> {
+    worker: &'a Worker,
+    cond: &'a Conditions,
+    since: Option<usize>,
+    looks: Looks,
+    /// The log's length at the last look.
+    position: usize,
+}
+
+impl<'a> TurnWait<'a> {
+    fn new(worker: &'a Worker, cond: &'a Conditions, since: Option<usize>) -> Self {
+        TurnWait {
+            worker,
+            cond,
+            since,
+            looks: Looks::new(),
+            position: 0,
+        }
+    }
+
+    /// One look: the outcome once the turn ended (or anything else ended the wait).
+    fn step(&mut self, ctx: &Ctx, deadline: Instant) -> Result<Option<Outcome>> {
+        let (worker, cond) = (self.worker, self.cond);
+        loop {
+            if ctx.cancelled() {
+                return Err(Error::Interrupted);
+            }
+            if !ctx.state.has_folder(&worker.name) {
+                // Deleted under the wait: no hook can log an end any more.
+                return Err(Error::Removed {
+                    name: worker.name.to_string(),
+                    path: ctx.state.session_dir(&worker.name),
+                });
+            }
+            if self.since.is_none() {
+                self.since = Some(default_since(&worker.events(ctx, usize::MAX)?));
+            }
+            let from = self.since.unwrap_or_default();
+            let records = worker.events(ctx, from)?;
+            self.position = end(&records);
+            report_progress(ctx, worker, &records, from, &mut self.looks.tokens);
+            if let Some(outcome) = file_appeared(cond, end(&records)) {
+                return Ok(Some(outcome));
+            }
+            match self
+                .looks
+                .look(ctx, worker, cond, &records, from, deadline)?
+            {
+                Found::Final(outcome) => return Ok(Some(outcome)),
+                Found::End(outcome) => {
+                    match wanted(ctx, worker, cond, finish(ctx, worker, outcome, deadline)?) {
+                        Ok(outcome) => return Ok(Some(outcome)),
+                        // Not the turn the caller is waiting for: wait past it.
+                        Err(position) => self.since = Some(position),
+                    }
+                }
+                Found::Nothing => return Ok(None),
+            }
+        }
+    }
+
+    /// The `timeout` outcome at the position last seen.
+    fn timed_out(&self, ctx: &Ctx) -> Outcome {
+        timed_out(ctx, self.worker, self.cond, self.position)
     }
 }
 

@@ -1,0 +1,75 @@
+//! OpenAI Chat Completions (`POST /v1/chat/completions`, streamed with `stream_options.
+//! include_usage`), as qwen reads it. A tool call is `run_shell_command` (qwen's shell tool);
+//! qwen itself decides whether it needs approval.
+
+use super::http;
+use super::next_id;
+use super::plan::{Answer, Turn};
+use serde_json::{Value, json};
+use std::net::TcpStream;
+
+/// Writes the answer; `Ok(true)` when the connection may be reused.
+pub fn send(out: &mut TcpStream, body: &Value, answer: &Answer) -> std::io::Result<bool> {
+    let model = body
+        .get("model")
+        .and_then(Value::as_str)
+        .unwrap_or("qwen-fake");
+    match answer {
+        Answer::Error { status, message } => {
+            let error = json!({"error": {"type": "invalid_request_error", "code": null, "message": message, "param": null}});
+            return http::json(out, *status, &error).map(|()| true);
+        }
+        Answer::UsageLimit => {
+            let error = json!({"error": {"type": "insufficient_quota", "code": "insufficient_quota", "message": "You exceeded your current quota", "param": null}});
+            return http::json(out, 429, &error).map(|()| true);
+        }
+        _ => {}
+    }
+    let id = format!("chatcmpl-fake{:012}", next_id());
+    let chunk = |delta: Value, finish: Value| {
+        json!({"id": id, "object": "chat.completion.chunk", "created": 1796300000, "model": model,
+               "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+    };
+    http::sse_start(out)?;
+    http::sse(
+        out,
+        None,
+        &chunk(json!({"role": "assistant", "content": ""}), Value::Null),
+    )?;
+    let finish = if let Some(args) = answer.shell_args() {
+        let call = json!({"index": 0, "id": format!("call_fake{:012}", next_id()), "type": "function",
+                          "function": {"name": "run_shell_command", "arguments": args.to_string()}});
+        http::sse(
+            out,
+            None,
+            &chunk(json!({"tool_calls": [call]}), Value::Null),
+        )?;
+        "tool_calls"
+    } else {
+        let turn = match answer {
+            Answer::Text(turn) => turn.clone(),
+            _ => Turn::instant("ok"),
+        };
+        turn.pause();
+        for (i, piece) in turn.chunks().iter().enumerate() {
+            if i > 0 {
+                turn.gap();
+            }
+            http::sse(out, None, &chunk(json!({"content": piece}), Value::Null))?;
+        }
+        if turn.wedge {
+            http::hold(out);
+            return Ok(false);
+        }
+        "stop"
+    };
+    http::sse(out, None, &chunk(json!({}), json!(finish)))?;
+    let mut usage = chunk(json!({}), Value::Null);
+    usage["choices"] = json!([]);
+    usage["usage"] = json!({"prompt_tokens": 321, "completion_tokens": 17, "total_tokens": 338});
+    http::sse(out, None, &usage)?;
+    use std::io::Write;
+    write!(out, "data: [DONE]\n\n")?;
+    out.flush()?;
+    Ok(false)
+}

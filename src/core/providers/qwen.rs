@@ -1,0 +1,386 @@
+//! Qwen Code (`qwen`, a Gemini CLI fork; the releases it supports: [`RELEASES`]).
+//!
+//! - Each worker gets its own `QWEN_HOME` (qwen's global `~/.qwen`) under its session folder:
+//!   `settings.json` = the user's settings plus umbel's hooks, with two background features off
+//!   (below), and links to the user's `.env`, `installation_id` and `QWEN.md`. The user's own
+//!   `~/.qwen` is never written to.
+//! - Launch: `qwen --session-id <uuid> [-m M] [--approval-mode yolo]`; the API is whatever the
+//!   user's settings or `OPENAI_API_KEY` / `OPENAI_BASE_URL` / `OPENAI_MODEL` say.
+//! - Hooks: claude's names and payloads (`SessionStart`, `UserPromptSubmit`, `PreToolUse`,
+//!   `PermissionRequest`, `PostToolUse`, `Stop` with `last_assistant_message`, `StopFailure`,
+//!   `Notification` `permission_prompt`). After a tool's result qwen fires `UserPromptSubmit`
+//!   again with an empty `prompt`: that is progress, not a new turn. Esc fires nothing and
+//!   writes nothing: qwen puts the prompt back into its input box under `Request cancelled.`
+//!   ([`ProviderModule::prompt_restored`]).
+//! - Chat record: `$QWEN_HOME/projects/<cwd, non-alphanumerics as ->/chats/<session>.jsonl`
+//!   (the hooks' `transcript_path`): `user` (the prompt, `provenance: real_user`), `assistant`
+//!   (`message.parts`: text, `functionCall`), `tool_result` (`functionResponse`) and `system`
+//!   records (`ui_telemetry` `qwen-code.api_error` for a failed request).
+//! - Off in the worker's settings: managed auto-memory (a background agent after each turn that
+//!   calls the model with tools, firing the worker's tool hooks after its `Stop`) and follow-up
+//!   suggestions (ghost text in the input box that Enter accepts).
+
+// The provider seam's shared types and helpers (`mod.rs`).
+use super::*;
+use crate::core::errors::Result;
+use crate::core::worker_env::ProviderEnv;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+/// The Qwen Code provider.
+pub struct Qwen;
+
+/// Qwen's own hook events, after [`SHARED_HOOK_EVENTS`].
+const OWN_HOOK_EVENTS: &[&str] = &["Notification", "Stop", "StopFailure", "SessionEnd"];
+
+/// The variables qwen signs in with (OpenAI-compatible, and DashScope's key).
+const KEY_VARS: &[&str] = &["OPENAI_API_KEY", "DASHSCOPE_API_KEY"];
+
+const INHERIT: &[&str] = &[
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "OPENAI_MODEL",
+    "DASHSCOPE_API_KEY",
+];
+
+static IDENTITY: Identity = Identity {
+    name: "qwen",
+    bin_env_var: "UMBEL_QWEN_BIN",
+    env: ProviderEnv {
+        inherit: INHERIT,
+        // No relaunch: the CLI stays the pane's own process, so kill reaches it.
+        fixed: &[("QWEN_CODE_NO_RELAUNCH", "true")],
+    },
+    actions: super::actions::qwen,
+    config_dir: user_dir,
+    user_files: &["settings.json"],
+    composer: Some(&COMPOSER),
+    releases: &RELEASES,
+};
+
+/// The releases umbel supports.
+static RELEASES: Releases = Releases {
+    package: "@qwen-code/qwen-code",
+    oldest: Version::of("0.23.4"),
+    newest_tested: Version::of("0.24.4"),
+    tested: &[Version::of("0.23.4"), Version::of("0.24.4")],
+    changes: &[],
+};
+
+/// The user's qwen folder (`$QWEN_HOME`, else `~/.qwen`).
+fn user_dir(env: &[(String, String)]) -> Option<PathBuf> {
+    env_get(env, "QWEN_HOME")
+        .map(PathBuf::from)
+        .or_else(|| env_get(env, "HOME").map(|h| Path::new(h).join(".qwen")))
+}
+
+/// Files linked from the user's qwen folder.
+const LINKED: &[&str] = &[".env", "installation_id", "QWEN.md"];
+
+/// The tools qwen's print mode does not offer the model without `--yolo` (0.24.4's request tool
+/// list, compared with the TUI's): `--on-permission deny` leaves them out of the TUI too.
+pub const HEADLESS_EXCLUDED: &[&str] = &[
+    "run_shell_command",
+    "write_file",
+    "edit",
+    "notebook_edit",
+    "ask_user_question",
+];
+
+/// The settings umbel turns off in a worker (see the module doc).
+fn quiet_background(settings: &mut serde_json::Map<String, Value>) {
+    for (section, key) in [
+        ("memory", "enableManagedAutoMemory"),
+        ("ui", "enableFollowupSuggestions"),
+    ] {
+        let entry = settings.entry(section).or_insert_with(|| json!({}));
+        if !entry.is_object() {
+            *entry = json!({});
+        }
+        entry[key] = json!(false);
+    }
+}
+
+/// `--on-permission deny`: print mode's tool set (`tools.exclude`, after the user's own).
+fn exclude_headless_tools(settings: &mut serde_json::Map<String, Value>) {
+    let tools = settings.entry("tools").or_insert_with(|| json!({}));
+    if !tools.is_object() {
+        *tools = json!({});
+    }
+    let exclude = &mut tools["exclude"];
+    if !exclude.is_array() {
+        *exclude = json!([]);
+    }
+    if let Some(list) = exclude.as_array_mut() {
+        for tool in HEADLESS_EXCLUDED {
+            if !list.iter().any(|t| t == tool) {
+                list.push(json!(tool));
+            }
+        }
+    }
+}
+
+/// `umbel doctor`'s judgement of qwen's sign-in: a key in the environment or in `~/.qwen/.env`,
+/// or an auth type chosen in settings.json. Without any, qwen opens "Connect a Provider".
+fn signed_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
+    if let Some(var) = KEY_VARS.iter().find(|v| env_get(env, v).is_some()) {
+        return SignIn::Ready(format!("{var} is set"));
+    }
+    let in_dot_env = file_text(files, ".env").is_some_and(|(_, text)| {
+        text.lines().any(|l| {
+            KEY_VARS
+                .iter()
+                .any(|v| l.trim_start().starts_with(&format!("{v}=")))
+        })
+    });
+    if in_dot_env {
+        return SignIn::Ready(".env holds an API key".into());
+    }
+    let chosen = file_text(files, "settings.json").and_then(|(_, text)| {
+        let plain = json_comments::StripComments::new(text.as_bytes());
+        let settings: Value = serde_json::from_reader(plain).ok()?;
+        Some(
+            settings
+                .pointer("/security/auth/selectedType")?
+                .as_str()?
+                .to_string(),
+        )
+    });
+    if let Some(kind) = chosen {
+        return SignIn::Ready(format!("settings.json: auth {kind}"));
+    }
+    SignIn::missing(
+        "OPENAI_API_KEY is not set and qwen has no provider in its settings: it will open on \"Connect a Provider\" and `spawn`/`-p` stop there (exit 126)",
+        "export OPENAI_API_KEY=<your key> (with OPENAI_BASE_URL and OPENAI_MODEL for your endpoint), or run `qwen` once in a terminal and connect a provider (a fake qwen takes any value: export OPENAI_API_KEY=fake)",
+    )
+}
+
+/// The sign-in screen's heading.
+const SIGN_IN: &str = "Connect a Provider";
+
+/// What qwen shows under a cancelled turn (the prompt is back in the input box).
+const CANCELLED: &str = "Request cancelled.";
+
+impl ProviderModule for Qwen {
+    fn identity(&self) -> &'static Identity {
+        &IDENTITY
+    }
+
+    fn sign_in_files(&self, env: &[(String, String)]) -> Vec<PathBuf> {
+        let Some(dir) = user_dir(env) else {
+            return Vec::new();
+        };
+        ["settings.json", ".env"]
+            .iter()
+            .map(|file| dir.join(file))
+            .collect()
+    }
+
+    fn sign_in(&self, env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
+        signed_in(env, files)
+    }
+
+    /// `--resume <id>` in place of `--session-id <id>`, as gemini (`qwen --help` 0.24.4:
+    /// "-r, --resume  Resume a specific session by its ID").
+    fn resume_args(&self, args: &[String], session_id: &str) -> Vec<String> {
+        let mut args = without_options(args, &["--session-id", "--resume", "-r"], &[]);
+        args.extend(["--resume".to_string(), session_id.to_string()]);
+        args
+    }
+
+    fn launch(&self, input: &LaunchInput<'_>) -> Result<LaunchSpec> {
+        let home = input.session_dir.join("qwen-home");
+        let mut settings = super::gemini::user_json("qwen", input, "settings.json")?;
+        let events: Vec<&str> = SHARED_HOOK_EVENTS
+            .iter()
+            .chain(OWN_HOOK_EVENTS)
+            .copied()
+            .collect();
+        super::gemini::add_hooks(&mut settings, input.hook_command, &events);
+        quiet_background(&mut settings);
+        let mut args = vec!["--session-id".to_string(), input.session_id.to_string()];
+        if let Some(model) = input.model {
+            args.extend(["-m".to_string(), model.to_string()]);
+        }
+        match input.on_permission {
+            OnPermission::Allow => args.extend(["--approval-mode".to_string(), "yolo".to_string()]),
+            OnPermission::Deny => exclude_headless_tools(&mut settings),
+            OnPermission::Stop => {}
+        }
+        flags::apply_settings(Provider::Qwen, input.flags, &mut settings);
+        args.extend(flags::args(Provider::Qwen, input.flags));
+        args.extend(input.cli_args.iter().cloned());
+        let links = user_dir(input.env)
+            .map(|user| {
+                LINKED
+                    .iter()
+                    .map(|f| (home.join(f), user.join(f)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(LaunchSpec {
+            args,
+            files: vec![(
+                home.join("settings.json"),
+                Value::Object(settings).to_string(),
+            )],
+            transcript_path: Some(transcript_path(&home, input.cwd, input.session_id)),
+            links,
+            env: vec![("QWEN_HOME".into(), home.to_string_lossy().into_owned())],
+        })
+    }
+
+    fn startup_screen(&self, screen: &str) -> StartupScreen {
+        let lines: Vec<&str> = screen
+            .lines()
+            .map(|l| l.trim().trim_matches(['│', '█']).trim())
+            .collect();
+        if let Some(line) = lines.iter().find(|l| l.starts_with(SIGN_IN)) {
+            return StartupScreen::SignIn((*line).to_string());
+        }
+        match numbered_choice(&lines, '›', &COMPOSER) {
+            Some((_, question)) => StartupScreen::Person(question),
+            None => COMPOSER.idle_or_other(screen, &lines),
+        }
+    }
+
+    /// Esc leaves no hook and no record: the prompt is back in the input box under
+    /// `Request cancelled.`, with no turn running.
+    fn prompt_restored(&self, screen: &str) -> bool {
+        self.pending_input(screen) && screen.contains(CANCELLED) && !screen.contains(COMPOSER.busy)
+    }
+
+    fn classify(&self, event: &str, payload: Option<&Value>) -> EventClass {
+        match event {
+            "StopFailure" => EventClass::TurnFailed {
+                reason: "api-error",
+            },
+            "Notification" => match payload.and_then(|p| str_field(p, "notification_type")) {
+                Some("permission_prompt") => EventClass::NeedsInput {
+                    reason: "permission",
+                    tool: None,
+                },
+                _ => EventClass::Other,
+            },
+            // The model's next request after a tool's result, not a prompt.
+            "UserPromptSubmit"
+                if payload.is_some_and(|p| {
+                    str_field(p, "prompt").unwrap_or("").is_empty()
+                        && str_field(p, "submitted_prompt").is_none()
+                }) =>
+            {
+                EventClass::Progress
+            }
+            _ => shared_hook_class(event, payload),
+        }
+    }
+
+    fn record_tokens(&self) -> &'static [&'static str] {
+        // `type` of the chat records read (the api_error telemetry is a `system` record).
+        &[
+            "\"assistant\"",
+            "\"user\"",
+            "\"tool_result\"",
+            "\"qwen-code.api_error\"",
+        ]
+    }
+
+    fn opens_turn(&self, record: &Value) -> bool {
+        prompt_of(record).is_some()
+    }
+
+    fn turn_from_records(&self, records: &mut dyn Iterator<Item = Value>) -> TranscriptTurn {
+        let mut turn = TranscriptTurn::default();
+        for record in records {
+            if let Some(prompt) = prompt_of(&record) {
+                turn.prompt = Some(prompt);
+                break;
+            }
+            visit(&record, &mut turn);
+        }
+        turn
+    }
+}
+
+/// Folds one chat record (newest first) into the turn.
+fn visit(record: &Value, turn: &mut TranscriptTurn) {
+    match str_field(record, "type") {
+        Some("assistant") => {
+            let usage = record
+                .pointer("/usageMetadata/candidatesTokenCount")
+                .and_then(Value::as_u64);
+            add_tokens(&mut turn.output_tokens, usage);
+            let text = texts(record).join("");
+            if turn.answer.is_none() && !text.is_empty() {
+                turn.answer = Some(text);
+                turn.ended = true;
+            }
+        }
+        Some("system") if turn.answer.is_none() => {
+            let event = record.pointer("/systemPayload/uiEvent");
+            let name = event.and_then(|e| str_field(e, "event.name"));
+            if name == Some("qwen-code.api_error") {
+                let message = event
+                    .and_then(|e| str_field(e, "error_message"))
+                    .unwrap_or("unknown error");
+                turn.answer = Some(format!("[API Error: {message}]"));
+                turn.ended = true;
+                turn.is_error = true;
+                turn.error_reason = Some("api-error");
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The text parts of a record's message (thoughts left out).
+fn texts(record: &Value) -> Vec<&str> {
+    record
+        .pointer("/message/parts")
+        .and_then(Value::as_array)
+        .map(|parts| {
+            parts
+                .iter()
+                .filter(|p| p.get("thought").and_then(Value::as_bool) != Some(true))
+                .filter_map(|p| str_field(p, "text"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The prompt of a `user` record a person typed (not a tool's result, which is `tool_result`).
+fn prompt_of(record: &Value) -> Option<String> {
+    if str_field(record, "type") != Some("user") {
+        return None;
+    }
+    if str_field(record, "provenance").is_some_and(|p| p != "real_user") {
+        return None;
+    }
+    let texts = texts(record);
+    (!texts.is_empty()).then(|| texts.join("\n"))
+}
+
+/// Where qwen writes the chat record of `session` started in `cwd`: the project folder is the
+/// cwd with every character but ASCII letters and digits made `-`.
+pub fn transcript_path(home: &Path, cwd: &Path, session: &str) -> PathBuf {
+    let project: String = cwd
+        .to_string_lossy()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    home.join("projects")
+        .join(project)
+        .join("chats")
+        .join(format!("{session}.jsonl"))
+}
+
+/// The input line and its empty text; `esc to cancel` shows while a turn runs.
+const COMPOSER: Composer = Composer {
+    marks: &['>', '*'],
+    placeholder: "Type your message or @path/to/file",
+    busy: "esc to cancel",
+};
+
+#[cfg(test)]
+#[path = "qwen_tests.rs"]
+mod tests;

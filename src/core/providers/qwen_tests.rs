@@ -1,0 +1,224 @@
+//! Qwen provider tests on the real 0.24.4 screens, hook payloads and chat record.
+
+use super::*;
+use crate::core::test_data::{
+    QWEN_CHAT as CHAT, assert_hook_classes, assert_screens, fixture, last_turn_upto, launch_input,
+};
+
+fn turn_upto(n: usize) -> TranscriptTurn {
+    last_turn_upto(&Qwen, CHAT, n)
+}
+
+#[test]
+fn turns_fold_from_the_chat_record() {
+    assert!(!turn_upto(1).ended, "prompt written, no answer yet");
+    let plain = turn_upto(5);
+    assert_eq!(plain.prompt.as_deref(), Some("run the tool please"));
+    assert_eq!(
+        plain.answer.as_deref(),
+        Some("Response to: run the tool please")
+    );
+    assert_eq!(plain.output_tokens, Some(17));
+    let mid = turn_upto(12);
+    assert_eq!(
+        mid.answer, None,
+        "a tool call and its result are not the answer"
+    );
+    assert_eq!(turn_upto(14).answer.as_deref(), Some("It printed hi."));
+    assert_eq!(
+        turn_upto(14).output_tokens,
+        Some(34),
+        "both responses of the turn"
+    );
+}
+
+#[test]
+fn an_api_error_ends_the_turn_as_a_failure() {
+    let error = turn_upto(27);
+    assert_eq!(error.prompt.as_deref(), Some("a bad one"));
+    assert!(error.ended && error.is_error);
+    assert_eq!(error.error_reason, Some("api-error"));
+    assert_eq!(
+        error.answer.as_deref(),
+        Some("[API Error: 400 nope bad request]")
+    );
+}
+
+#[test]
+fn tool_actions_settle_by_their_results() {
+    let records: Vec<Value> = CHAT
+        .lines()
+        .take(14)
+        .skip(5)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let actions = Qwen.turn_actions(&records);
+    assert_eq!(actions.len(), 1);
+    assert_eq!(actions[0].tool, "run_shell_command");
+    assert_eq!(actions[0].status, tool_action::ActionStatus::Ok);
+    let pending = Qwen.turn_actions(&records[..5]);
+    assert_eq!(pending[0].status, tool_action::ActionStatus::Pending);
+}
+
+#[test]
+fn hook_payloads_classify() {
+    let hooks = assert_hook_classes(
+        &Qwen,
+        fixture!("qwen/qwen-0.24.4-hook-payloads.jsonl"),
+        &[
+            ("SessionStart", EventClass::Started),
+            ("Stop", EventClass::TurnEnded),
+            (
+                "StopFailure",
+                EventClass::TurnFailed {
+                    reason: "api-error",
+                },
+            ),
+            ("PreToolUse", EventClass::Progress),
+            ("PostToolUse", EventClass::Progress),
+        ],
+    );
+    let class = |name: &str, pick: &dyn Fn(&Value) -> bool| {
+        hooks
+            .iter()
+            .find(|(event, payload, _)| event == name && pick(payload))
+            .map(|(_, _, class)| class.clone())
+            .unwrap_or_else(|| panic!("no {name} recorded"))
+    };
+    // The model's request after a tool's result fires UserPromptSubmit with an empty prompt.
+    assert_eq!(
+        class("UserPromptSubmit", &|p| p["prompt"]
+            == "run the tool please"),
+        EventClass::Submitted
+    );
+    assert_eq!(
+        class("UserPromptSubmit", &|p| p["prompt"] == ""),
+        EventClass::Progress
+    );
+    match class("PermissionRequest", &|_| true) {
+        EventClass::NeedsInput {
+            reason: "permission",
+            tool: Some(tool),
+        } => assert_eq!(tool["input"]["command"], "touch umbel-was-here"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        class("Notification", &|p| p["notification_type"] == "idle_prompt"),
+        EventClass::Other
+    );
+}
+
+#[test]
+fn startup_screens_and_a_cancelled_turn() {
+    assert_screens(
+        &Qwen,
+        &[
+            (fixture!("qwen/qwen-0.24.4-idle.txt"), StartupScreen::Idle),
+            (fixture!("qwen/qwen-0.24.4-busy.txt"), StartupScreen::Other),
+            (
+                fixture!("qwen/qwen-0.24.4-api-error.txt"),
+                StartupScreen::Idle,
+            ),
+            (
+                fixture!("qwen/qwen-0.24.4-sign-in.txt"),
+                StartupScreen::SignIn("Connect a Provider".into()),
+            ),
+        ],
+    );
+    let cancelled = fixture!("qwen/qwen-0.24.4-interrupted.txt");
+    assert!(Qwen.prompt_restored(cancelled));
+    assert!(!Qwen.prompt_restored(fixture!("qwen/qwen-0.24.4-idle.txt")));
+    assert!(!Qwen.prompt_restored(fixture!("qwen/qwen-0.24.4-busy.txt")));
+    assert!(!Qwen.pending_input(fixture!("qwen/qwen-0.24.4-api-error.txt")));
+}
+
+#[test]
+fn the_launch_gives_a_private_home_with_umbels_hooks() {
+    let user = vec![(
+        std::path::PathBuf::from("/home/u/.qwen/settings.json"),
+        r#"{ // the user's
+            "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "mine"}]}]},
+            "ui": {"theme": "dark"}}"#
+            .to_string(),
+    )];
+    let env = vec![("HOME".to_string(), "/home/u".to_string())];
+    let spec = Qwen
+        .launch(&LaunchInput {
+            user_files: &user,
+            env: &env,
+            on_permission: OnPermission::Allow,
+            ..launch_input("/s/sessions/w1")
+        })
+        .unwrap();
+    assert_eq!(
+        spec.args,
+        [
+            "--session-id",
+            "11111111-2222-4333-8444-555555555555",
+            "--approval-mode",
+            "yolo"
+        ]
+    );
+    assert_eq!(
+        spec.env,
+        [(
+            "QWEN_HOME".to_string(),
+            "/s/sessions/w1/qwen-home".to_string()
+        )]
+    );
+    let (path, text) = &spec.files[0];
+    assert_eq!(path, Path::new("/s/sessions/w1/qwen-home/settings.json"));
+    let settings: Value = serde_json::from_str(text).unwrap();
+    let stop = settings["hooks"]["Stop"].as_array().unwrap();
+    assert_eq!(stop.len(), 2, "the user's hook and umbel's");
+    assert_eq!(stop[1]["hooks"][0]["command"], "sh e Stop");
+    assert_eq!(settings["ui"]["theme"], "dark");
+    assert_eq!(settings["ui"]["enableFollowupSuggestions"], false);
+    assert_eq!(settings["memory"]["enableManagedAutoMemory"], false);
+    assert_eq!(
+        spec.transcript_path.as_deref(),
+        Some(Path::new(
+            "/s/sessions/w1/qwen-home/projects/-work-proj/chats/11111111-2222-4333-8444-555555555555.jsonl"
+        ))
+    );
+    assert!(spec.links.contains(&(
+        "/s/sessions/w1/qwen-home/.env".into(),
+        "/home/u/.qwen/.env".into()
+    )));
+}
+
+#[test]
+fn doctor_reads_the_key_or_the_chosen_provider() {
+    let env = |k: &str| vec![(k.to_string(), "x".to_string())];
+    assert!(matches!(
+        Qwen.sign_in(&env("OPENAI_API_KEY"), &[]),
+        SignIn::Ready(_)
+    ));
+    assert!(matches!(
+        Qwen.sign_in(&env("HOME"), &[]),
+        SignIn::Missing { .. }
+    ));
+    let settings = vec![(
+        std::path::PathBuf::from("/h/.qwen/settings.json"),
+        r#"{"security": {"auth": {"selectedType": "openai"}}}"#.to_string(),
+    )];
+    assert!(matches!(Qwen.sign_in(&[], &settings), SignIn::Ready(_)));
+}
+
+#[test]
+fn a_resume_replaces_the_session_id_with_resume_and_keeps_the_other_flags() {
+    let launched: Vec<String> = [
+        "--session-id",
+        "old",
+        "-m",
+        "qwen3",
+        "--approval-mode",
+        "yolo",
+    ]
+    .map(String::from)
+    .to_vec();
+    assert_eq!(
+        Qwen.resume_args(&launched, "abc"),
+        ["-m", "qwen3", "--approval-mode", "yolo", "--resume", "abc"]
+    );
+}

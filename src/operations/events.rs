@@ -1,0 +1,395 @@
+//! `umbel events`: the fleet's state changes, one [`FleetEvent`] each, read from the workers'
+//! own files — their event logs (each read forward from where the last look stopped), their
+//! meta.json (spawned) and tombstones (killed). Following is event-driven: one inotify instance
+//! on `sessions/`, every worker's folder and its `events/` ([`FleetWatch`]); an idle fleet
+//! wakes nothing but the Ctrl-C check. `--exec` runs a command per event ([`Exec`]).
+
+use super::Ctx;
+use super::worker::Worker;
+use crate::adapters::exec::{Program, RunError, Watch, run_program};
+use crate::adapters::files;
+use crate::adapters::fleet_watch::FleetWatch;
+use crate::adapters::host::now_ms;
+use crate::core::args::EventsArgs;
+use crate::core::duration::{parse_duration, parse_or};
+use crate::core::errors::{Error, Result};
+use crate::core::events::{EventRecord, parse_record};
+use crate::core::fleet_events::{
+    DEAD, FleetEvent, KILLED, SPAWNED, TURN_ENDED, Tracker, first_line, in_time_order, line_event,
+};
+use crate::core::name::WorkerName;
+use crate::core::providers::EventClass;
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::mpsc::{RecvTimeoutError, SyncSender, TrySendError, channel, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How often a follower with nothing to do looks at the Ctrl-C flag (it reads no file then).
+const CANCEL_CHECK: Duration = Duration::from_millis(250);
+/// The safety net: a look at the fleet when no change woke the follower for this long.
+const SAFETY_NET: Duration = Duration::from_secs(30);
+/// How long an `--exec` command may run by default.
+const EXEC_TIMEOUT: Duration = Duration::from_secs(60);
+/// How many events may wait for one worker's `--exec` commands before more are skipped.
+const EXEC_QUEUE: usize = 16;
+/// How much of a failed `--exec` command's stderr is reported.
+const EXEC_STDERR: usize = 400;
+
+/// One worker as the stream follows it.
+struct Followed {
+    worker: Worker,
+    /// Bytes of its log read so far (whole lines only).
+    offset: u64,
+    /// Lines read so far: the next line's position.
+    lines: usize,
+    tracker: Tracker,
+    tombstone_seen: bool,
+}
+
+/// The fleet's events, look after look.
+pub struct Stream {
+    only: Option<Vec<WorkerName>>,
+    since_ms: u64,
+    workers: BTreeMap<WorkerName, Followed>,
+}
+
+impl Stream {
+    /// A stream over `args.names` (each must exist), or every worker.
+    pub fn new(ctx: &Ctx, args: &EventsArgs) -> Result<Self> {
+        let only = match args.names.as_slice() {
+            [] => None,
+            names => Some(
+                names
+                    .iter()
+                    .map(|n| Worker::load(ctx, n).map(|w| w.name))
+                    .collect::<Result<Vec<_>>>()?,
+            ),
+        };
+        Ok(Stream {
+            only,
+            since_ms: since_ms(args.since.as_deref(), now_ms())?,
+            workers: BTreeMap::new(),
+        })
+    }
+
+    /// Every worker folder the stream reads (spawns in progress included).
+    fn names(&self, ctx: &Ctx) -> Vec<WorkerName> {
+        match &self.only {
+            Some(names) => names.clone(),
+            None => ctx.state.folders().unwrap_or_default(),
+        }
+    }
+
+    /// The folders whose changes are events: `sessions/`, each worker's folder and `events/`.
+    pub fn dirs(&self, ctx: &Ctx) -> Vec<PathBuf> {
+        let mut dirs = vec![ctx.state.path().join("sessions")];
+        for name in self.names(ctx) {
+            dirs.push(ctx.state.session_dir(&name));
+            dirs.push(ctx.state.events_dir(&name));
+        }
+        dirs
+    }
+
+    /// Everything that happened since the last look, oldest first.
+    pub fn look(&mut self, ctx: &Ctx) -> Vec<FleetEvent> {
+        let mut out = Vec::new();
+        self.workers.retain(|name, followed| {
+            let here = ctx.state.has_folder(name);
+            // Purged (`kill --purge`) while followed: no tombstone will say so.
+            if !here && followed.tracker.admit(KILLED) {
+                out.push(event_of(&followed.worker, now_ms(), KILLED));
+            }
+            here
+        });
+        for name in self.names(ctx) {
+            if self.workers.contains_key(&name) {
+                continue;
+            }
+            // No meta.json yet: a spawn in progress, picked up when it is written.
+            let Ok(meta) = ctx.state.read_meta(&name) else {
+                continue;
+            };
+            let Ok(worker) = Worker::from_meta(meta) else {
+                continue;
+            };
+            let mut followed = Followed {
+                offset: 0,
+                lines: 0,
+                tracker: Tracker::default(),
+                tombstone_seen: false,
+                worker,
+            };
+            followed.tracker.admit(SPAWNED);
+            out.push(event_of(
+                &followed.worker,
+                followed.worker.meta.created_at,
+                SPAWNED,
+            ));
+            self.workers.insert(name, followed);
+        }
+        for followed in self.workers.values_mut() {
+            followed.read_new(ctx, &mut out);
+        }
+        out.retain(|e| e.at >= self.since_ms);
+        in_time_order(&mut out);
+        out
+    }
+}
+
+impl Followed {
+    /// The events of the log lines written since the last look, then its tombstone's.
+    fn read_new(&mut self, ctx: &Ctx, out: &mut Vec<FleetEvent>) {
+        let log = ctx.state.events_dir(&self.worker.name).join("log");
+        if files::len(&log) > self.offset
+            && let Some(fresh) = files::read_from(&log, self.offset)
+        {
+            // Whole lines only: a line being written is read once it is complete.
+            let complete = fresh.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+            if let Some(lines) = fresh[..complete].strip_suffix(b"\n") {
+                for line in lines.split(|b| *b == b'\n') {
+                    let record = parse_record(self.lines, line);
+                    self.lines += 1;
+                    out.extend(self.line(ctx, &record));
+                }
+            }
+            self.offset += complete as u64;
+        }
+        if !self.tombstone_seen
+            && let Some(dead) = ctx.state.read_dead(&self.worker.name)
+        {
+            self.tombstone_seen = true;
+            let kind = match dead.by.as_deref() {
+                Some("kill") => KILLED,
+                _ => DEAD,
+            };
+            if self.tracker.admit(kind) {
+                let mut event = event_of(&self.worker, dead.at, kind);
+                event.exit = dead.exit;
+                out.push(event);
+            }
+        }
+    }
+
+    /// The event one log line is, if it is a change.
+    fn line(&mut self, ctx: &Ctx, record: &EventRecord) -> Option<FleetEvent> {
+        let worker = &self.worker;
+        let payload = record
+            .payload
+            .as_deref()
+            .and_then(|file| ctx.state.read_payload(&worker.name, file));
+        let class = worker.provider().classify(&record.kind, payload.as_ref());
+        if class == EventClass::Progress {
+            self.tracker.progress();
+        }
+        let change = line_event(record, &class)?;
+        if !self.tracker.admit(change.event) {
+            return None;
+        }
+        let at = u64::try_from(record.at_ns / 1_000_000).unwrap_or(u64::MAX);
+        let mut event = event_of(worker, at, change.event);
+        event.position = Some(record.index + 1);
+        event.outcome = change.outcome;
+        event.reason = change.reason;
+        event.tool = change.tool;
+        if change.event == TURN_ENDED {
+            event.answer = payload
+                .as_ref()
+                .and_then(|p| worker.provider().answer_from_payload(p))
+                .and_then(|a| first_line(&a));
+        }
+        if change.event == DEAD {
+            event.exit = ctx.state.read_exit(&worker.name);
+        }
+        Some(event)
+    }
+}
+
+fn event_of(worker: &Worker, at: u64, event: &str) -> FleetEvent {
+    let provider = worker.meta.provider.module().identity().name;
+    FleetEvent::new(at, worker.name.as_str(), provider, event)
+}
+
+/// `--since`: a duration ago, or a UTC time; none is the beginning.
+fn since_ms(given: Option<&str>, now: u64) -> Result<u64> {
+    let Some(text) = given else { return Ok(0) };
+    if let Ok(time) = humantime::parse_rfc3339_weak(text) {
+        let since_epoch = time
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_err(|_| Error::usage(format!("`--since {text}` is before 1970")))?;
+        return Ok(u64::try_from(since_epoch.as_millis()).unwrap_or(u64::MAX));
+    }
+    let ago = parse_duration(text, "--since").map_err(|_| {
+        Error::usage(format!(
+            "invalid `--since {text}`: give a duration ago (`10m`, `2h`) or a UTC time (`2026-12-04T21:00:00Z`)"
+        ))
+    })?;
+    Ok(now.saturating_sub(u64::try_from(ago.as_millis()).unwrap_or(u64::MAX)))
+}
+
+/// Hands every event to `emit`, oldest first; with `follow`, keeps doing so as they happen
+/// until the caller cancels.
+pub fn events(ctx: &Ctx, args: &EventsArgs, mut emit: impl FnMut(&FleetEvent)) -> Result<()> {
+    let mut stream = Stream::new(ctx, args)?;
+    if !args.follow {
+        stream.look(ctx).iter().for_each(&mut emit);
+        return Ok(());
+    }
+    let (tx, wake) = channel();
+    let mut watch = FleetWatch::new(move || {
+        let _ = tx.send(());
+    })?;
+    loop {
+        // Watch first, then read: a change landing in between still wakes the loop.
+        let dirs = stream.dirs(ctx);
+        watch.sync(&dirs);
+        stream.look(ctx).iter().for_each(&mut emit);
+        if stream.dirs(ctx) != dirs {
+            continue; // a worker came or went while looking: watch it before waiting
+        }
+        let idle_since = Instant::now();
+        loop {
+            if ctx.cancelled() {
+                return Ok(());
+            }
+            match wake.recv_timeout(CANCEL_CHECK) {
+                Ok(()) => break,
+                Err(RecvTimeoutError::Timeout) if idle_since.elapsed() >= SAFETY_NET => break,
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return Ok(()),
+            }
+        }
+        while wake.try_recv().is_ok() {}
+    }
+}
+
+/// `--exec`: a shell command run once per event, one at a time per worker: each worker's
+/// events queue for a thread of their own, so the stream never waits for a command and one
+/// worker's slow command never delays another's. What goes wrong is told to `report`.
+pub struct Exec {
+    command: Arc<str>,
+    bound: Duration,
+    queues: Mutex<HashMap<String, SyncSender<FleetEvent>>>,
+    report: Report,
+}
+
+/// Where `--exec`'s problems go (stderr, from the face).
+pub type Report = Arc<dyn Fn(String) + Send + Sync>;
+
+impl Exec {
+    /// `command` run by `sh -c`, ended after `--exec-timeout`.
+    pub fn new(command: &str, timeout: Option<&str>, report: Report) -> Result<Self> {
+        Ok(Exec {
+            command: command.into(),
+            bound: parse_or(timeout, "--exec-timeout", EXEC_TIMEOUT)?,
+            queues: Mutex::new(HashMap::new()),
+            report,
+        })
+    }
+
+    /// Queues the command for `event` behind its worker's earlier ones; when [`EXEC_QUEUE`]
+    /// are already waiting (its commands are slower than its events), skips it and says so.
+    pub fn run(&self, event: &FleetEvent) {
+        let Ok(mut queues) = self.queues.lock() else {
+            return;
+        };
+        let queue = queues
+            .entry(event.worker.clone())
+            .or_insert_with(|| self.start_queue());
+        match queue.try_send(event.clone()) {
+            Ok(()) => {}
+            Err(TrySendError::Full(_)) => (self.report)(format!(
+                "--exec skipped for `{}` {}: {EXEC_QUEUE} commands of this worker are still waiting",
+                event.worker, event.event
+            )),
+            Err(TrySendError::Disconnected(_)) => {}
+        }
+    }
+
+    /// A worker's queue and the thread that runs its commands in order.
+    fn start_queue(&self) -> SyncSender<FleetEvent> {
+        let (tx, rx) = sync_channel::<FleetEvent>(EXEC_QUEUE);
+        let (command, bound, report) = (self.command.clone(), self.bound, self.report.clone());
+        std::thread::spawn(move || {
+            for event in rx {
+                if let Some(problem) = run_one(&command, bound, &event) {
+                    report(format!(
+                        "--exec for `{}` {}: {problem}",
+                        event.worker, event.event
+                    ));
+                }
+            }
+        });
+        tx
+    }
+}
+
+/// Runs the command for one event; what went wrong, if anything.
+fn run_one(command: &str, bound: Duration, event: &FleetEvent) -> Option<String> {
+    let program = Program {
+        argv: vec!["sh".into(), "-c".into(), command.to_string()],
+        env: exec_env(event),
+        ..Program::default()
+    };
+    let mut stdin = serde_json::to_vec(event).unwrap_or_default();
+    stdin.push(b'\n');
+    let watch = Watch {
+        keep: Some(EXEC_STDERR),
+        end_group: true,
+        ..Watch::default()
+    };
+    exec_problem(run_program(&program, Some(&stdin), bound, watch), bound)
+}
+
+fn exec_env(event: &FleetEvent) -> Vec<(String, String)> {
+    let outcome = event.outcome.map(|o| o.as_str().to_string());
+    [
+        ("UMBEL_EVENT", Some(event.event.clone())),
+        ("UMBEL_WORKER", Some(event.worker.clone())),
+        ("UMBEL_OUTCOME", outcome),
+        ("UMBEL_REASON", event.reason.clone()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v.unwrap_or_default()))
+    .collect()
+}
+
+fn exec_problem(
+    ran: std::result::Result<crate::adapters::exec::Finished, RunError>,
+    bound: Duration,
+) -> Option<String> {
+    match ran {
+        Ok(done) if done.status.success() => None,
+        Ok(done) => {
+            let stderr = String::from_utf8_lossy(&done.stderr);
+            let stderr = stderr.trim();
+            Some(match stderr.is_empty() {
+                true => done.ended(),
+                false => format!("{} ({stderr})", done.ended()),
+            })
+        }
+        Err(RunError::TimedOut) => Some(format!(
+            "still running after {}: ended",
+            humantime::format_duration(bound)
+        )),
+        Err(RunError::Interrupted) => Some("interrupted".into()),
+        Err(RunError::Spawn(e)) => Some(format!("could not start: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn since_takes_a_duration_ago_or_a_time() {
+        assert_eq!(since_ms(None, 10_000).unwrap(), 0);
+        assert_eq!(since_ms(Some("5s"), 10_000).unwrap(), 5_000);
+        assert_eq!(
+            since_ms(Some("1970-01-01T00:00:02Z"), 10_000).unwrap(),
+            2_000
+        );
+        let err = since_ms(Some("yesterday"), 10_000).unwrap_err();
+        assert!(err.to_string().contains("UTC time"), "{err}");
+    }
+}

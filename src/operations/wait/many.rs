@@ -1,0 +1,171 @@
+//! `wait NAME… --any | --all`: several workers' turns waited on by one process under one
+//! inotify instance (a watch on every worker's `events/` folder). Each worker is the same
+//! one-look-at-a-time wait as a single `wait` ([`TurnWait`]), so its outcomes mean the same.
+//! Guardrails stay single-worker: a guarded wait resends to its worker, which several cannot.
+
+use super::{Conditions, LIVENESS_POLL, TurnWait, refuse_endless};
+use crate::adapters::watch::FolderWatch;
+use crate::core::args::{WaitArgs, WaitMode};
+use crate::core::errors::{Error, Result};
+use crate::core::outcome::{Outcome, OutcomeKind};
+use crate::core::wait::{split_position, worst};
+use crate::operations::Ctx;
+use crate::operations::worker::Worker;
+use serde::Serialize;
+use std::time::Instant;
+
+/// One worker's outcome in a wait over several.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct NamedOutcome {
+    /// The worker.
+    pub name: String,
+    #[serde(flatten)]
+    pub outcome: Outcome,
+}
+
+/// How a wait over several workers ended.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct ManyWaited {
+    /// `any` or `all`.
+    pub mode: &'static str,
+    /// `--any`: the worker whose turn ended first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first: Option<String>,
+    /// The outcome of each worker whose wait ended (with `--all`, every worker, in the order
+    /// named; with `--any`, the first).
+    pub outcomes: Vec<NamedOutcome>,
+}
+
+impl ManyWaited {
+    /// The outcome the wait as a whole reports: `--any`'s first, `--all`'s worst.
+    pub fn outcome(&self) -> OutcomeKind {
+        worst(self.outcomes.iter().map(|o| o.outcome.outcome)).unwrap_or(OutcomeKind::Timeout)
+    }
+}
+
+/// The workers as named (`NAME` or `NAME@POS`), each with its own `--since`.
+fn targets(ctx: &Ctx, args: &WaitArgs) -> Result<Vec<(Worker, Option<usize>)>> {
+    let names = args.targets();
+    if names.len() > 1 && args.since.is_some() {
+        return Err(Error::usage(
+            "`--since` with several workers: give each its own position as `NAME@POS`",
+        ));
+    }
+    let mut workers: Vec<(Worker, Option<usize>)> = Vec::new();
+    for target in names {
+        let (name, position) = split_position(target).map_err(Error::usage)?;
+        let worker = Worker::load(ctx, name)?;
+        if workers.iter().any(|(w, _)| w.name == worker.name) {
+            return Err(Error::usage(format!(
+                "worker `{name}` is named twice in one `wait`"
+            )));
+        }
+        workers.push((worker, position.or(args.since)));
+    }
+    Ok(workers)
+}
+
+/// Refuses what a wait over several workers cannot do, before anything is watched.
+fn refuse_mix(args: &WaitArgs) -> Result<WaitMode> {
+    let mode = args.wait_mode().ok_or_else(|| {
+        Error::usage(
+            "several workers: say `--any` (end at the first turn to end) or `--all` (wait for every turn)",
+        )
+    })?;
+    if args.any && args.all {
+        return Err(Error::usage("`any` and `all` exclude each other: say one"));
+    }
+    if args.guard.is_set() {
+        return Err(Error::usage(
+            "guardrails (`--accept`, `--schema`, `--max-attempts`) check one worker's answer: wait for each worker on its own, not with `--any`/`--all`",
+        ));
+    }
+    Ok(mode)
+}
+
+/// Waits for the first (`--any`) or every (`--all`) named worker's turn to end.
+pub fn wait_many(ctx: &Ctx, args: &WaitArgs) -> Result<ManyWaited> {
+    let mode = refuse_mix(args)?;
+    let until = args.until.parse()?;
+    let workers = targets(ctx, args)?;
+    let conds = workers
+        .iter()
+        .map(|(w, _)| Conditions::new(&until, w))
+        .collect::<Result<Vec<_>>>()?;
+    let deadline = Instant::now() + until.timeout;
+    // One inotify instance for all of them; watch first, then read.
+    let mut watch = FolderWatch::new(&ctx.state.events_dir(&workers[0].0.name))?;
+    for (worker, _) in &workers[1..] {
+        watch.also(&ctx.state.events_dir(&worker.name))?;
+    }
+    for ((worker, since), cond) in workers.iter().zip(&conds) {
+        refuse_endless(ctx, worker, cond, *since)?;
+    }
+    let mut turns: Vec<TurnWait> = workers
+        .iter()
+        .zip(&conds)
+        .map(|((worker, since), cond)| TurnWait::new(worker, cond, *since))
+        .collect();
+    let mut ended: Vec<Option<Outcome>> = vec![None; turns.len()];
+    loop {
+        for (turn, slot) in turns.iter_mut().zip(ended.iter_mut()) {
+            if slot.is_none() {
+                *slot = turn.step(ctx, deadline)?;
+            }
+        }
+        let first = ended.iter().position(Option::is_some);
+        match (mode, first) {
+            (WaitMode::Any, Some(i)) => return Ok(any_ended(&workers[i].0, &mut ended[i])),
+            (WaitMode::All, _) if ended.iter().all(Option::is_some) => {
+                return Ok(all_ended(mode, &workers, ended));
+            }
+            _ => {}
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            for (turn, slot) in turns.iter().zip(ended.iter_mut()) {
+                slot.get_or_insert_with(|| turn.timed_out(ctx));
+            }
+            // `--any` with no turn ended: each worker's timeout, and no first.
+            return Ok(all_ended(mode, &workers, ended));
+        }
+        watch.wait((deadline - now).min(LIVENESS_POLL));
+    }
+}
+
+fn any_ended(worker: &Worker, outcome: &mut Option<Outcome>) -> ManyWaited {
+    let name = worker.name.to_string();
+    ManyWaited {
+        mode: "any",
+        first: Some(name.clone()),
+        outcomes: outcome
+            .take()
+            .map(|outcome| NamedOutcome { name, outcome })
+            .into_iter()
+            .collect(),
+    }
+}
+
+fn all_ended(
+    mode: WaitMode,
+    workers: &[(Worker, Option<usize>)],
+    ended: Vec<Option<Outcome>>,
+) -> ManyWaited {
+    ManyWaited {
+        mode: match mode {
+            WaitMode::Any => "any",
+            WaitMode::All => "all",
+        },
+        first: None,
+        outcomes: workers
+            .iter()
+            .zip(ended)
+            .filter_map(|((worker, _), outcome)| {
+                Some(NamedOutcome {
+                    name: worker.name.to_string(),
+                    outcome: outcome?,
+                })
+            })
+            .collect(),
+    }
+}
