@@ -4,7 +4,8 @@
 //!   worker's session folder (`opencode-umbel.js`) and loads through `OPENCODE_CONFIG_CONTENT`
 //!   (`{"plugin": ["file://…"], "permission": …}`), which opencode merges over the user's own
 //!   config: the user's `~/.config/opencode` is never written to. The plugin runs umbel's hook
-//!   command for `session.status` (`SessionStatus`, busy: submitted), `session.idle`
+//!   command for `session.status` turning busy (`SessionBusy`: submitted; its other states
+//!   `SessionStatus`; umbel reads a hook by its name alone), `session.idle`
 //!   (`SessionIdle`: the turn ended), `session.error` (`SessionError`: failed, or interrupted
 //!   for `MessageAbortedError`), `permission.asked` (`PermissionAsked`: needs input, with the
 //!   tool) and tool parts changing state (`ToolUpdate`). Why a plugin rather than the server's
@@ -42,6 +43,7 @@ pub const CONFIG_VAR: &str = "OPENCODE_CONFIG_CONTENT";
 /// Hook names the plugin reports under.
 pub const HOOK_EVENTS: &[&str] = &[
     "PluginStart",
+    "SessionBusy",
     "SessionStatus",
     "SessionIdle",
     "SessionError",
@@ -76,7 +78,8 @@ static IDENTITY: Identity = Identity {
     actions: super::actions::opencode,
     config_dir: user_dir,
     user_files: &[],
-    composer: Some(&COMPOSER),
+    // Its input is a box with a status row inside (`input_box`), not one composer line.
+    composer: None,
     releases: &RELEASES,
 };
 
@@ -227,19 +230,36 @@ impl ProviderModule for Opencode {
             .lines()
             .map(|l| l.trim().trim_matches('┃').trim())
             .collect();
-        if lines.iter().any(|l| l.starts_with(PERMISSION_TITLE)) {
+        // `△ Permission required` at the top of the dialog that takes the input box's place.
+        if lines.iter().any(|l| l.contains(PERMISSION_TITLE)) {
             return StartupScreen::Person(PERMISSION_TITLE.to_string());
         }
-        COMPOSER.idle_or_other(screen, &lines)
+        match InputBox::read(screen) {
+            Some(input) if input.empty() && !screen.contains(BUSY) => StartupScreen::Idle,
+            _ => StartupScreen::Other,
+        }
+    }
+
+    fn input_area<'a>(&self, screen: &'a str) -> Option<&'a str> {
+        InputBox::read(screen).map(|input| &screen[input.offset..])
+    }
+
+    fn pending_input(&self, screen: &str) -> bool {
+        InputBox::read(screen).is_some_and(|input| !input.empty())
+    }
+
+    fn input_line_at(&self, screen: &str) -> Option<(usize, String)> {
+        InputBox::read(screen).map(|input| (input.row, input.text))
+    }
+
+    fn busy_marker(&self) -> Option<&'static str> {
+        Some(BUSY)
     }
 
     fn classify(&self, event: &str, payload: Option<&Value>) -> EventClass {
         match event {
             "PluginStart" => EventClass::Started,
-            "SessionStatus" => match payload.and_then(|p| p.pointer("/status/type")) {
-                Some(Value::String(s)) if s == "busy" => EventClass::Submitted,
-                _ => EventClass::Other,
-            },
+            "SessionBusy" => EventClass::Submitted,
             "SessionIdle" => EventClass::TurnEnded,
             "SessionError" => EventClass::TurnFailed {
                 reason: error_reason(payload.and_then(|p| p.get("error"))),
@@ -418,13 +438,62 @@ impl Fold {
 /// The text umbel reads as opencode's permission question.
 pub const PERMISSION_TITLE: &str = "Permission required";
 
-/// The composer: opencode draws its input in a box whose left edge is `┃`; the empty prompt
-/// shows a placeholder starting `Ask anything`, and `esc interrupt` shows while a turn runs.
-const COMPOSER: Composer = Composer {
-    marks: &['┃'],
-    placeholder: "Ask anything...",
-    busy: "esc interrupt",
-};
+/// What the empty input shows first (a suggestion follows it: `Ask anything… "Fix a TODO…"`).
+const PLACEHOLDER: &str = "Ask anything";
+
+/// What opencode shows below its input while a turn runs.
+const BUSY: &str = "esc interrupt";
+
+/// opencode's input box, as 1.18.33 draws it (recorded in `tests/data/opencode/1.18.33/`):
+/// rows whose left edge is `┃`, closed by a `╹▀▀▀…` row; the last `┃` row is the agent and model
+/// (`Build · Claude Sonnet 4.5 (latest) Anthropic`), the rows above it hold the input.
+struct InputBox {
+    /// The first input row (from 0) and the screen's byte offset where it starts.
+    row: usize,
+    offset: usize,
+    /// The input rows' text, joined by newlines, without the edge.
+    text: String,
+}
+
+impl InputBox {
+    /// The lowest input box on `screen`, if one is drawn.
+    fn read(screen: &str) -> Option<Self> {
+        let rows: Vec<(usize, &str)> = screen
+            .split_inclusive('\n')
+            .scan(0, |offset, line| {
+                let at = *offset;
+                *offset += line.len();
+                Some((at, line.trim()))
+            })
+            .collect();
+        let bottom = rows.iter().rposition(|(_, l)| l.starts_with('╹'))?;
+        let top = rows[..bottom]
+            .iter()
+            .rposition(|(_, l)| !l.starts_with('┃'))
+            .map_or(0, |i| i + 1);
+        // The box's rows without the status row; at least one input row.
+        let inside = rows.get(top..bottom.checked_sub(1)?)?;
+        let (first, _) = inside
+            .iter()
+            .enumerate()
+            .find(|(_, (_, l))| !l.trim_start_matches('┃').trim().is_empty())
+            .unwrap_or((0, inside.first()?));
+        let text: Vec<&str> = inside[first..]
+            .iter()
+            .map(|(_, l)| l.trim_start_matches('┃').trim())
+            .collect();
+        Some(InputBox {
+            row: top + first,
+            offset: inside[first].0,
+            text: text.join("\n").trim().to_string(),
+        })
+    }
+
+    /// Whether the input holds nothing the person typed (the placeholder shows).
+    fn empty(&self) -> bool {
+        self.text.is_empty() || self.text.starts_with(PLACEHOLDER)
+    }
+}
 
 #[cfg(test)]
 #[path = "opencode_tests.rs"]

@@ -7,8 +7,9 @@ import { spawnSync } from "node:child_process";
 const UMBEL = __UMBEL__;
 
 // opencode's bus events umbel hears, under the hook names its event log takes ([A-Za-z0-9_]).
+// `session.status` is `SessionBusy` when the session turns busy (the prompt was taken: umbel
+// reads a hook by its name alone), `SessionStatus` for its other states (idle, retry).
 const HOOKS = {
-  "session.status": "SessionStatus",
   "session.idle": "SessionIdle",
   "session.error": "SessionError",
   "permission.asked": "PermissionAsked",
@@ -37,6 +38,7 @@ export const UmbelWorker = async () => {
   // A prompt's record is written once: opencode rewrites it after the turn (its diff summary).
   const prompts = new Set();
   const tools = new Map();
+  let busy = false;
   hook("PluginStart", {});
   return {
     event: async ({ event }) => {
@@ -62,6 +64,13 @@ export const UmbelWorker = async () => {
           tools.set(p.part.callID, status);
           if (status !== "pending") hook("ToolUpdate", p.part);
         }
+        return;
+      }
+      if (event.type === "session.status") {
+        const now = p.status?.type === "busy";
+        if (now && !busy) hook("SessionBusy", p);
+        else if (!now) hook("SessionStatus", p);
+        busy = now;
         return;
       }
       const name = HOOKS[event.type];

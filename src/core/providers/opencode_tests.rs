@@ -37,7 +37,7 @@ fn config_of(spec: &LaunchSpec) -> Value {
 fn the_recorded_bus_events_mean_submit_and_turn_end() {
     let busy = events_of("session.status");
     assert_eq!(
-        Opencode.classify("SessionStatus", busy.first()),
+        Opencode.classify("SessionBusy", busy.first()),
         EventClass::Submitted
     );
     let idle = json!({"sessionID": "ses_x", "status": {"type": "idle"}});
@@ -45,6 +45,12 @@ fn the_recorded_bus_events_mean_submit_and_turn_end() {
         Opencode.classify("SessionStatus", Some(&idle)),
         EventClass::Other
     );
+    // send confirms a submit from the hook's name alone, without its payload.
+    assert_eq!(
+        Opencode.classify("SessionBusy", None),
+        EventClass::Submitted
+    );
+    assert_eq!(Opencode.classify("SessionStatus", None), EventClass::Other);
     let ended = events_of("session.idle");
     assert_eq!(
         Opencode.classify("SessionIdle", ended.first()),
@@ -256,4 +262,43 @@ fn doctor_finds_a_key_a_saved_sign_in_or_a_configured_provider() {
         Opencode.sign_in(&home, &[]),
         SignIn::Missing { .. }
     ));
+}
+
+/// The real 1.18.33 TUI under umbel's tmux against fake-model (120 columns).
+const IDLE: &str = fixture!("opencode/1.18.33/opencode-1.18.33-screen-idle.txt");
+/// A turn running: `esc interrupt` under the empty input box.
+const BUSY: &str = fixture!("opencode/1.18.33/opencode-1.18.33-screen-busy.txt");
+/// `bash` with `"permission": {"bash": "ask"}`: the dialog in the input box's place.
+const PERMISSION: &str = fixture!("opencode/1.18.33/opencode-1.18.33-screen-permission.txt");
+
+#[test]
+fn the_recorded_screens_are_idle_busy_and_a_permission_question() {
+    crate::core::test_data::assert_screens(
+        &Opencode,
+        &[
+            (IDLE, StartupScreen::Idle),
+            (BUSY, StartupScreen::Other),
+            (PERMISSION, StartupScreen::Person(PERMISSION_TITLE.into())),
+        ],
+    );
+}
+
+#[test]
+fn the_input_is_the_box_above_its_agent_row_and_the_placeholder_is_no_input() {
+    crate::core::test_data::assert_pending(&Opencode, &[(IDLE, false), (BUSY, false)]);
+    let typed = IDLE.replace(
+        "Ask anything… \"Fix a TODO in the codebase\"",
+        "say hi please            ",
+    );
+    crate::core::test_data::assert_pending(&Opencode, &[(&typed, true)]);
+    let (row, text) = Opencode.input_line_at(&typed).unwrap();
+    assert_eq!(text, "say hi please");
+    assert_eq!(typed.lines().nth(row).unwrap().trim(), "┃  say hi please");
+    // A line more in the box (an Enter read as a newline) is a longer input area.
+    let two = typed.replacen("say hi please            ", "say hi please\n┃ ", 1);
+    assert!(
+        Opencode.input_area(&two).unwrap().lines().count()
+            > Opencode.input_area(&typed).unwrap().lines().count()
+    );
+    assert_eq!(Opencode.busy_marker(), Some("esc interrupt"));
 }
