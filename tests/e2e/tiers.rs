@@ -26,10 +26,11 @@ fn world(tier: Tier) -> Sandbox {
 /// Generates `tiers::fakes::<provider>::<scenario>` and the ignored
 /// `tiers::real::<provider>::<scenario>` for each scenario `fn(provider, tier)`.
 /// Scenarios after `codex:` (`gemini:`) are about that CLI alone (its own config files) and run
-/// only for it. Those after `qwen:` run on the real qwen only (it has no fake CLI yet).
+/// only for it. Those after `qwen:` run on the real qwen only (it has no fake CLI yet), those
+/// after `opencode:` on the real opencode only.
 macro_rules! each_tier {
     ($($test:ident),* $(,)?; codex: $($cx:ident),* $(,)?; gemini: $($gm:ident),* $(,)?;
-     fleet: $($fl:ident),* $(,)?; qwen: $($qw:ident),* $(,)?) => {
+     fleet: $($fl:ident),* $(,)?; qwen: $($qw:ident),* $(,)?; opencode: $($oc:ident),* $(,)?) => {
         mod fakes {
             mod fleet { $( #[test] fn $fl() { super::super::$fl(super::super::Tier::Fake) } )* }
             mod claude { $( #[test] fn $test() { super::super::$test("claude", super::super::Tier::Fake) } )* }
@@ -55,6 +56,9 @@ macro_rules! each_tier {
             }
             mod qwen {
                 $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $qw() { super::super::$qw("qwen", super::super::Tier::Real) } )*
+            }
+            mod opencode {
+                $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $oc() { super::super::$oc("opencode", super::super::Tier::Real) } )*
             }
         }
     };
@@ -92,7 +96,13 @@ each_tier!(
     an_api_error_is_provider_error_122,
     // Not yet print_json_keys_include_the_real_print_modes: on a tool turn `qwen -p -o json`
     // prints the tool's result as a `user` document, which umbel's qwen JSON lacks.
+    print_mode_text_and_json;
+    opencode: trust_two_turns_read_by_turn_and_kill_leaves_no_process,
+    unattended_runs_the_tool_and_actions_lists_it,
+    a_tool_needing_approval_is_input_126_with_the_pending_tool,
+    an_api_error_is_provider_error_122,
     print_mode_text_and_json,
+    print_json_keys_include_the_real_print_modes,
 );
 
 /// `wait --any` over a claude, a codex and a gemini worker: the one whose turn ends first (its
@@ -792,6 +802,7 @@ fn recorded_print_json(provider: &str, scenario: &str) -> Vec<Value> {
             .collect(),
         ("qwen", "api-error") => sample("qwen/qwen-0.24.4-print-json-api-error.json"),
         ("qwen", _) => sample("qwen/qwen-0.24.4-print-json-success.json"),
+        ("opencode", _) => sample("opencode/1.18.33/opencode-1.18.33-run-format-json.jsonl"),
         (_, "api-error") => sample("gemini/gemini-0.61.0-print-json-api-error-stderr.json"),
         _ => sample("gemini/gemini-0.61.0-print-json-success.json"),
     }
@@ -819,6 +830,7 @@ fn print_json_keys_include_the_real_print_modes(provider: &str, tier: Tier) {
                 let mut flags: Vec<&str> = match provider {
                     "claude" => vec!["--output-format", "json"],
                     "qwen" => vec!["--output-format", "json"],
+                    "opencode" => vec!["--format", "json"],
                     "codex" => vec!["--json"],
                     _ => vec!["-o", "json"],
                 };
@@ -826,6 +838,7 @@ fn print_json_keys_include_the_real_print_modes(provider: &str, tier: Tier) {
                     flags.push(match provider {
                         "claude" => "--dangerously-skip-permissions",
                         "codex" => "--dangerously-bypass-approvals-and-sandbox",
+                        "opencode" => "--auto",
                         _ => "--yolo",
                     });
                 }

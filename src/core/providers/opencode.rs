@@ -62,7 +62,9 @@ const INHERIT: &[&str] = &[
     "GROQ_API_KEY",
     "XDG_CONFIG_HOME",
     "XDG_DATA_HOME",
+    "XDG_STATE_HOME",
     "OPENCODE_CONFIG",
+    "OPENCODE_DISABLE_MODELS_FETCH",
 ];
 
 static IDENTITY: Identity = Identity {
