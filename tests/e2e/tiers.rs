@@ -802,6 +802,9 @@ fn recorded_print_json(provider: &str, scenario: &str) -> Vec<Value> {
             .collect(),
         ("qwen", "api-error") => sample("qwen/qwen-0.24.4-print-json-api-error.json"),
         ("qwen", _) => sample("qwen/qwen-0.24.4-print-json-success.json"),
+        ("opencode", "tool") => {
+            sample("opencode/1.18.33/opencode-1.18.33-run-format-json-tool.jsonl")
+        }
         ("opencode", _) => sample("opencode/1.18.33/opencode-1.18.33-run-format-json.jsonl"),
         (_, "api-error") => sample("gemini/gemini-0.61.0-print-json-api-error-stderr.json"),
         _ => sample("gemini/gemini-0.61.0-print-json-success.json"),

@@ -29,6 +29,7 @@ impl ToolCall {
             ok: None,
             exit_code: None,
             denied: false,
+            state: None,
         }
     }
 }
@@ -111,6 +112,9 @@ pub struct ToolCall {
     pub exit_code: Option<i64>,
     /// The CLI refused it (a permission denial).
     pub denied: bool,
+    /// The CLI's own record of the call's state, for its shape (opencode's tool part `state`:
+    /// status, input, output, title, metadata, time).
+    pub state: Option<Value>,
 }
 
 /// What a turn's records tell.
@@ -536,6 +540,7 @@ fn opencode(records: &[Value], stats: &mut TurnStats) {
                 },
                 denied: status == Some("error")
                     && str_field(state, "error").is_some_and(|e| e.contains("rejected")),
+                state: Some(state.clone()),
                 ..ToolCall::new(
                     str_field(object, "callID"),
                     str_field(object, "tool"),

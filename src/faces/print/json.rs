@@ -502,7 +502,7 @@ pub fn opencode(done: &Done, duration_ms: u64) -> Vec<Value> {
             "tool_use",
             json!({ "id": null, "messageID": null, "sessionID": session, "type": "tool",
                 "callID": tool.id, "tool": tool.name,
-                "state": { "status": status, "input": tool.input, "output": tool.output } }),
+                "state": tool.state.clone().unwrap_or_else(|| json!({ "status": status, "input": tool.input, "output": tool.output })) }),
         ));
     }
     if !done.ok() {
@@ -611,5 +611,35 @@ mod tests {
         assert_eq!(ours[1]["part"]["text"], "Response to: \"say hi four\"");
         assert_eq!(ours[2]["part"]["tokens"], theirs[2]["part"]["tokens"]);
         assert_eq!(ours[2]["part"]["reason"], "stop");
+    }
+
+    /// `opencode run --format json --auto` on a shell tool turn (1.18.33, fake-model).
+    const RECORDED_TOOL: &str = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/opencode/1.18.33/opencode-1.18.33-run-format-json-tool.jsonl"
+    ));
+
+    #[test]
+    fn opencode_json_tool_use_carries_the_parts_own_state() {
+        let recorded: Vec<Value> = RECORDED_TOOL
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let theirs = recorded.iter().find(|e| e["type"] == "tool_use").unwrap();
+        // The worker record holds the same part, as the plugin heard it.
+        let records = vec![json!({ "type": "part", "part": theirs["part"] })];
+        let done = Done {
+            provider: Provider::Opencode,
+            outcome: Outcome::new(OutcomeKind::Stop, "the turn ended", 1),
+            answer: None,
+            session_id: "ses_x".into(),
+            stats: turn_stats(Provider::Opencode, &records),
+            live: None,
+        };
+        let ours = opencode(&done, 1000);
+        let tool = ours.iter().find(|e| e["type"] == "tool_use").unwrap();
+        assert_eq!(keys(&tool["part"]["state"]), keys(&theirs["part"]["state"]));
+        assert_eq!(tool["part"]["state"]["metadata"]["exit"], 0);
+        assert_eq!(tool["part"]["state"]["title"], "echo hi");
     }
 }
