@@ -802,6 +802,9 @@ fn recorded_print_json(provider: &str, scenario: &str) -> Vec<Value> {
             .collect(),
         ("qwen", "api-error") => sample("qwen/qwen-0.24.4-print-json-api-error.json"),
         ("qwen", _) => sample("qwen/qwen-0.24.4-print-json-success.json"),
+        ("opencode", "api-error") => {
+            sample("opencode/1.18.33/opencode-1.18.33-run-format-json-api-error.jsonl")
+        }
         ("opencode", "tool") => {
             sample("opencode/1.18.33/opencode-1.18.33-run-format-json-tool.jsonl")
         }

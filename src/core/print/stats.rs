@@ -132,6 +132,9 @@ pub struct TurnStats {
     pub duration_ms: Option<u64>,
     /// The last model message's usage object as the API sent it (claude), for its shape.
     pub usage: Option<Value>,
+    /// The error object that ended the turn as the CLI recorded it (opencode's assistant
+    /// message `error`: name, data with the status, body and headers), for its shape.
+    pub api_error: Option<Value>,
     /// The id of the turn's last record that has one (claude's `uuid`).
     pub uuid: Option<String>,
 }
@@ -525,6 +528,7 @@ fn opencode(records: &[Value], stats: &mut TurnStats) {
             if let Some(error) = object.get("error") {
                 stats.api_error_status = error.pointer("/data/statusCode").and_then(Value::as_u64);
                 stats.api_error_type = str_field(error, "name").map(str::to_string);
+                stats.api_error = Some(error.clone());
             }
         } else if str_field(object, "type") == Some("tool") {
             let state = object.get("state").unwrap_or(&Value::Null);

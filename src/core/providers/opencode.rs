@@ -123,6 +123,28 @@ fn data_dir(env: &[(String, String)]) -> Option<PathBuf> {
 /// `umbel doctor`'s judgement of opencode's sign-in: a provider key in the environment, a
 /// saved `opencode auth login`, or providers set up in opencode.json (a key or base URL there).
 fn signed_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
+    if !files.iter().any(|(path, _)| path.ends_with(SDK_MANIFEST)) {
+        let dir = user_dir(env).map_or_else(
+            || "~/.config/opencode".to_string(),
+            |d| d.display().to_string(),
+        );
+        return SignIn::missing(
+            format!(
+                "opencode's plugin SDK is not in {dir}: opencode installs it there with npm when it starts with a plugin (umbel's) and waits for that install before it draws its TUI — offline, for ever"
+            ),
+            format!(
+                "run `opencode` once where the npm registry is reachable, or `npm install --prefix {dir} @opencode-ai/plugin@$(opencode --version)`"
+            ),
+        );
+    }
+    signed_in_by_key(env, files)
+}
+
+/// The plugin SDK's manifest in the config folder, which opencode's own install leaves.
+const SDK_MANIFEST: &str = "node_modules/@opencode-ai/plugin/package.json";
+
+/// Sign-in proper: a provider key, a saved sign-in, or a configured provider.
+fn signed_in_by_key(env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
     if let Some(var) = KEY_VARS.iter().find(|v| env_get(env, v).is_some()) {
         return SignIn::Ready(format!("{var} is set"));
     }
@@ -185,7 +207,9 @@ impl ProviderModule for Opencode {
             .map(|d| d.join("auth.json"))
             .into_iter()
             .collect();
-        files.extend(user_dir(env).map(|d| d.join("opencode.json")));
+        if let Some(dir) = user_dir(env) {
+            files.extend([dir.join("opencode.json"), dir.join(SDK_MANIFEST)]);
+        }
         files
     }
 

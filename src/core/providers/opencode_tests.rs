@@ -243,23 +243,46 @@ fn doctor_finds_a_key_a_saved_sign_in_or_a_configured_provider() {
         Opencode.sign_in_files(&home),
         [
             PathBuf::from("/h/.local/share/opencode/auth.json"),
-            PathBuf::from("/h/.config/opencode/opencode.json")
+            PathBuf::from("/h/.config/opencode/opencode.json"),
+            PathBuf::from("/h/.config/opencode/node_modules/@opencode-ai/plugin/package.json"),
         ]
     );
+    let sdk = (
+        PathBuf::from("/h/.config/opencode/node_modules/@opencode-ai/plugin/package.json"),
+        r#"{"name":"@opencode-ai/plugin","version":"1.18.33"}"#.to_string(),
+    );
     let key = env(&[("HOME", "/h"), ("ANTHROPIC_API_KEY", "k")]);
-    assert!(matches!(Opencode.sign_in(&key, &[]), SignIn::Ready(_)));
-    let auth = [(
-        PathBuf::from("/h/auth.json"),
-        r#"{"anthropic":{"type":"api","key":"k"}}"#.to_string(),
-    )];
+    assert!(matches!(
+        Opencode.sign_in(&key, std::slice::from_ref(&sdk)),
+        SignIn::Ready(_)
+    ));
+    // Without the plugin SDK opencode waits for its own npm install before its TUI shows.
+    let SignIn::Missing { detail, fix } = Opencode.sign_in(&key, &[]) else {
+        panic!("no SDK is no start")
+    };
+    assert!(detail.contains("/h/.config/opencode"), "{detail}");
+    assert!(
+        fix.contains("npm install --prefix /h/.config/opencode @opencode-ai/plugin@"),
+        "{fix}"
+    );
+    let auth = [
+        sdk.clone(),
+        (
+            PathBuf::from("/h/auth.json"),
+            r#"{"anthropic":{"type":"api","key":"k"}}"#.to_string(),
+        ),
+    ];
     assert!(matches!(Opencode.sign_in(&home, &auth), SignIn::Ready(_)));
-    let config = [(
-        PathBuf::from("/h/opencode.json"),
-        r#"{"provider":{"anthropic":{"options":{"baseURL":"http://x"}}}}"#.to_string(),
-    )];
+    let config = [
+        sdk.clone(),
+        (
+            PathBuf::from("/h/opencode.json"),
+            r#"{"provider":{"anthropic":{"options":{"baseURL":"http://x"}}}}"#.to_string(),
+        ),
+    ];
     assert!(matches!(Opencode.sign_in(&home, &config), SignIn::Ready(_)));
     assert!(matches!(
-        Opencode.sign_in(&home, &[]),
+        Opencode.sign_in(&home, &[sdk]),
         SignIn::Missing { .. }
     ));
 }

@@ -511,10 +511,13 @@ pub fn opencode(done: &Done, duration_ms: u64) -> Vec<Value> {
             .api_error_type
             .clone()
             .unwrap_or_else(|| "UnknownError".into());
+        // The recorded error as opencode prints it; umbel's own words where it has none.
+        let error = done.stats.api_error.clone().unwrap_or_else(|| {
+            json!({ "name": name, "data": { "message": done.error_message(),
+                "statusCode": done.stats.api_error_status } })
+        });
         events.push(
-            json!({ "type": "error", "timestamp": at, "sessionID": session,
-            "error": { "name": name, "data": { "message": done.error_message(),
-                "statusCode": done.stats.api_error_status } } }),
+            json!({ "type": "error", "timestamp": at, "sessionID": session, "error": error }),
         );
         return events;
     }
@@ -641,5 +644,31 @@ mod tests {
         assert_eq!(keys(&tool["part"]["state"]), keys(&theirs["part"]["state"]));
         assert_eq!(tool["part"]["state"]["metadata"]["exit"], 0);
         assert_eq!(tool["part"]["state"]["title"], "echo hi");
+    }
+
+    /// `opencode run --format json` on an API error (HTTP 400 from fake-model, 1.18.33).
+    const RECORDED_ERROR: &str = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/opencode/1.18.33/opencode-1.18.33-run-format-json-api-error.jsonl"
+    ));
+
+    #[test]
+    fn opencode_json_error_is_the_recorded_error_object() {
+        let theirs: Value = serde_json::from_str(RECORDED_ERROR.trim()).unwrap();
+        // The worker record's assistant message carries the same error.
+        let records = vec![json!({ "type": "message", "info": { "id": "msg_1",
+            "role": "assistant", "modelID": "claude-sonnet-4-5", "error": theirs["error"] } })];
+        let done = Done {
+            provider: Provider::Opencode,
+            outcome: Outcome::new(OutcomeKind::ProviderError, "the API failed", 1),
+            answer: None,
+            session_id: "ses_x".into(),
+            stats: turn_stats(Provider::Opencode, &records),
+            live: None,
+        };
+        let ours = opencode(&done, 1000);
+        let error = ours.iter().find(|e| e["type"] == "error").unwrap();
+        assert_eq!(error["error"], theirs["error"]);
+        assert_eq!(keys(error), keys(&theirs));
     }
 }
