@@ -92,11 +92,9 @@ smoke-offline: setup sim
     if command -v cargo-nextest >/dev/null; then
       # One retry: the real node CLIs on a shared 2-core box occasionally lag past a settle
       # (a retried pass is printed as FLAKY, so it stays visible).
-      # Left out (they fail): gemini 0.61.0 resumed in its TUI takes the prompt but fires no
-      # hook, so park/resume is not proven on the real gemini yet (docs/park.md).
-      cargo nextest run --test e2e --run-ignored only -E 'test(/tiers::real::|remote::real::/) - test(/tiers::real::gemini::(park_then|a_killed_tmux_server_then_resume)/)' --test-threads 2 --no-fail-fast --retries 1
+      cargo nextest run --test e2e --run-ignored only -E 'test(/tiers::real::|remote::real::/)' --test-threads 2 --no-fail-fast --retries 1
     else
-      cargo test --test e2e -- --ignored --test-threads 2 tiers::real:: remote::real:: --skip tiers::real::gemini::park_then --skip tiers::real::gemini::a_killed_tmux_server_then_resume
+      cargo test --test e2e -- --ignored --test-threads 2 tiers::real:: remote::real::
     fi
 
 # the offline tier's scenarios on every release of each CLI the tests cover (`umbel releases`:

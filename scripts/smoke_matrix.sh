@@ -27,7 +27,7 @@ while read -r provider version pinned; do
   log=$(mktemp)
   start=$(date +%s)
   UMBEL_REAL_CLIS="$bins" cargo nextest run --test e2e --run-ignored only \
-    -E "test(/tiers::real::$provider::/) - test(/tiers::real::gemini::(park_then|a_killed_tmux_server_then_resume)/)" --test-threads 2 --no-fail-fast --retries 1 \
+    -E "test(/tiers::real::$provider::/)" --test-threads 2 --no-fail-fast --retries 1 \
     2>&1 | tee "$log" | grep -E '^ +(PASS|FAIL|FLAKY|SLOW)' >&2
   took=$(( $(date +%s) - start ))
   summary=$(grep -Eo '[0-9]+ tests? run: [0-9]+ passed[^,]*(, [0-9]+ (failed|flaky))*' "$log" | tail -1)

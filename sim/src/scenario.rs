@@ -77,6 +77,11 @@ pub struct Startup {
     /// trust bypass flag is given (fake-codex; the others ignore it).
     #[serde(default)]
     pub hook_review: bool,
+    /// Draw the composer this long before the session is configured (fake-codex): the status
+    /// line (model · folder) is missing meanwhile, and an Enter on a typed prompt is held
+    /// ("Waiting for startup") and submitted once the session is, as codex 0.171.0 does.
+    #[serde(default)]
+    pub configure_ms: u64,
     /// After a paste, swallow this many Enter presses (the input stays as it
     /// is), as codex swallows the first Enter after a paste (fake-codex; the
     /// others ignore it).

@@ -81,6 +81,21 @@ pub fn read_regular_capped(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     read_capped(path, max)
 }
 
+/// The first file under `dir` (at any depth) whose name ends with `suffix`.
+pub fn find_by_suffix(dir: &Path, suffix: &str) -> Option<PathBuf> {
+    for entry in fs::read_dir(dir).ok()?.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if let Some(found) = find_by_suffix(&path, suffix) {
+                return Some(found);
+            }
+        } else if path.to_string_lossy().ends_with(suffix) {
+            return Some(path);
+        }
+    }
+    None
+}
+
 /// The file's length; 0 when it cannot be read.
 pub fn len(path: &Path) -> u64 {
     fs::metadata(path).map_or(0, |m| m.len())

@@ -14,6 +14,7 @@ pub mod process;
 pub mod remote_records;
 pub mod runs;
 pub mod send_queue;
+pub mod send_tally;
 pub mod ssh;
 pub mod state;
 pub mod timing;

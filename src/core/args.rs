@@ -109,7 +109,15 @@ pub struct SpawnArgs {
     #[arg(long, value_name = "DIR", help_heading = CLI_FLAGS)]
     #[serde(default)]
     pub add_dir: Vec<PathBuf>,
-    /// Start from this earlier CLI session (its id), in the worker's own new session.
+    /// Start with a copy of worker NAME's conversation (claude, codex; gemini cannot fork one),
+    /// NAME left untouched. The fork runs NAME's CLI (its provider), in NAME's folder unless
+    /// `--cwd` says otherwise (docs/park.md#fork).
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["resume", "continue"])]
+    #[serde(default)]
+    pub fork_from: Option<String>,
+    /// Continue this CLI session (its id), e.g. one run outside umbel: claude in a fork under the
+    /// worker's own session, codex in a copy of the thread's rollout (docs/park.md).
+    /// Not available with gemini.
     #[arg(long, value_name = "SESSION_ID", help_heading = CLI_FLAGS, conflicts_with = "continue")]
     #[serde(default)]
     pub resume: Option<String>,

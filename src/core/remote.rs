@@ -124,6 +124,7 @@ pub fn spawn_argv(args: &SpawnArgs) -> (Vec<String>, Vec<(String, String)>) {
         flag("add-dir", Some(path(dir)));
     }
     flag("resume", args.resume.clone());
+    flag("fork-from", args.fork_from.clone());
     // `--worktree` alone (the default branch) is `--worktree=`, which clap reads the same.
     flag("worktree", args.worktree.clone());
     flag("base", args.base.clone());

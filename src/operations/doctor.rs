@@ -28,6 +28,9 @@ pub fn doctor(ctx: &Ctx) -> Vec<Check> {
     ];
     checks.extend(orphans(ctx));
     checks.extend(warm_workers(ctx));
+    checks.extend(crate::core::send_tally::check(
+        &crate::adapters::send_tally::read(ctx.state.path()),
+    ));
     for provider in <Provider as clap::ValueEnum>::value_variants() {
         let module = provider.module();
         checks.push(binary(ctx, module));

@@ -9,6 +9,7 @@ pub mod doctor;
 pub mod events;
 pub mod explain;
 pub mod fleet;
+pub mod fork;
 pub mod guard;
 pub mod inspect;
 pub mod interrupt;

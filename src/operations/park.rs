@@ -331,6 +331,12 @@ fn start(ctx: &Ctx, worker: &Worker, from: &str) -> Result<Resumed> {
         // No conversation yet (no turn ran): the recorded launch starts it as spawn did.
         None => launch.args.clone(),
     };
+    // Where the resumed CLI says it has loaded the conversation, when its start hook does not.
+    let loaded_mark = continued
+        .as_ref()
+        .and(provider.resume_loaded_mark())
+        .zip(worker.transcript_path(ctx))
+        .map(|(mark, path)| (mark, files::len(&path), path));
     // A dead pane (remain-on-exit) or a stray session of the old CLI goes first.
     stop_cli(ctx, worker.session())?;
     ctx.state.clear_exit(&worker.name)?;
@@ -354,6 +360,12 @@ fn start(ctx: &Ctx, worker: &Worker, from: &str) -> Result<Resumed> {
                 &relaunch.env,
                 position,
             )
+        })
+        .and_then(|()| match &loaded_mark {
+            Some((mark, from, path)) => {
+                await_loaded(ctx, worker, path, *from, mark, started + DEFAULT_STARTUP)
+            }
+            None => Ok(()),
         });
     if let Err(e) = result {
         let _ = stop_cli(ctx, worker.session());
@@ -364,6 +376,42 @@ fn start(ctx: &Ctx, worker: &Worker, from: &str) -> Result<Resumed> {
     ctx.state
         .append_event(&worker.name, RESUMED_EVENT, &payload)?;
     Ok(Resumed { resume_ms })
+}
+
+/// Waits until the resumed CLI has appended `mark` to `transcript` past `from`: it has loaded
+/// the conversation, and a prompt sent now is not lost (gemini: its start hook comes first).
+fn await_loaded(
+    ctx: &Ctx,
+    worker: &Worker,
+    transcript: &Path,
+    from: u64,
+    mark: &str,
+    deadline: Instant,
+) -> Result<()> {
+    loop {
+        let fresh = files::read_from(transcript, from).unwrap_or_default();
+        if String::from_utf8_lossy(&fresh)
+            .lines()
+            .any(|line| line.starts_with(mark))
+        {
+            return Ok(());
+        }
+        if ctx.cancelled() {
+            return Err(Error::Interrupted);
+        }
+        if Instant::now() >= deadline {
+            return Err(Error::StartupFailed {
+                name: worker.name.to_string(),
+                detail: format!(
+                    "it started but did not load its conversation into {} within {}",
+                    transcript.display(),
+                    humantime::format_duration(DEFAULT_STARTUP)
+                ),
+                screen: ctx.tmux.capture(worker.session(), false).ok(),
+            });
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 /// The conversation id the CLI itself reported in its newest hook payload (codex picks its own;

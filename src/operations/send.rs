@@ -37,6 +37,8 @@ const MAX_ENTERS: u32 = 4;
 /// How long an Enter may leave both the prompt and the screen as they were before it is taken
 /// for lost (a CLI that read it redraws; one that dropped it shows nothing).
 const UNMOVED: Duration = Duration::from_secs(1);
+/// The longest [`UNMOVED`] grows to for a CLI that showed it reads its keys late.
+const UNMOVED_MAX: Duration = Duration::from_secs(8);
 /// How long a paste may take to show on the input line before Enter is pressed anyway (the
 /// extra-Enter loop below then finds out what happened).
 const PASTE_SHOWN: Duration = Duration::from_secs(1);
@@ -77,29 +79,49 @@ pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<Sent> {
     check_prompt(prompt)?;
     let _lock = lock(ctx, worker)?;
     let position = refuse_unready(ctx, worker)?;
+    crate::adapters::timing::mark("send: worker ready");
     ctx.state
         .write_json(&worker.name, SENT_FILE, Some(&position))?;
     let screen = ctx.tmux.capture(worker.session(), false)?;
     refuse_modal(worker, &screen)?;
     clear_input(ctx, worker, screen)?;
+    crate::adapters::timing::mark("send: input line empty");
     let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
     let buffer = format!("umbel-prompt-{}", worker.name);
+    let pasted = Instant::now();
     let typed = ctx
         .tmux
         .paste(worker.session(), &buffer, prompt)
-        .and_then(|()| press_enters(ctx, worker, position, &watch));
+        .inspect(|()| crate::adapters::timing::mark("send: paste issued"))
+        .and_then(|()| press_enters(ctx, worker, position, &watch, pasted));
     match typed {
-        Ok((enters, confirmed_by)) => Ok(Sent {
-            position,
-            submitted: true,
-            confirmed_by,
-            enters,
-            queued_ms: 0,
-            resumed: None,
-            resume_ms: None,
-        }),
+        Ok((enters, confirmed_by)) => {
+            crate::adapters::timing::mark("send: submit confirmed");
+            tally(ctx, worker, enters, pasted);
+            Ok(Sent {
+                position,
+                submitted: true,
+                confirmed_by,
+                enters,
+                queued_ms: 0,
+                resumed: None,
+                resume_ms: None,
+            })
+        }
         Err(failed) => unsend(ctx, worker, position, &watch, failed),
     }
+}
+
+/// Adds a delivered prompt to the state root's tally of sends (`doctor` reports it).
+fn tally(ctx: &Ctx, worker: &Worker, enters: u32, pasted: Instant) {
+    let record = crate::core::send_tally::SendRecord {
+        at_ms: crate::adapters::host::now_ms(),
+        worker: worker.name.to_string(),
+        provider: worker.meta.provider.as_str().to_string(),
+        enters,
+        ms: pasted.elapsed().as_millis() as u64,
+    };
+    crate::adapters::send_tally::append(ctx.state.path(), &record);
 }
 
 /// After the paste: the first Enter (once the paste shows, and past the CLI's Enter-after-paste
@@ -109,6 +131,7 @@ fn press_enters(
     worker: &Worker,
     position: usize,
     watch: &FolderWatch,
+    pasted: Instant,
 ) -> Result<(u32, String)> {
     let mut shown = await_paste(ctx, worker)?;
     // Nothing on the screen says when the CLI's Enter-after-paste window closes; it is a fixed
@@ -125,7 +148,8 @@ fn press_enters(
     stop_before_enter(ctx, worker, &shown)?;
     crate::adapters::timing::mark("prompt pasted");
     ctx.tmux.send_keys(worker.session(), &["Enter"])?;
-    submit(ctx, worker, position, watch, shown)
+    let lag = (!worker.provider().pending_input(&shown)).then_some(pasted);
+    submit(ctx, worker, position, watch, shown, lag)
 }
 
 /// What a send that failed after its paste leaves: an error that says what is left in the
@@ -262,28 +286,29 @@ pub(super) fn dead(ctx: &Ctx, worker: &Worker) -> Error {
 /// have read the Enter yet, and a second one read in the same breath submits the prompt twice
 /// (the TUIs keep the text until they redraw). Only the box counts, and only a line more: a
 /// hook label above it comes and goes, and a look may catch a redraw halfway.
+///
+/// `lagging` (when the paste had not shown by the first Enter: the paste's time) is a CLI
+/// starved of CPU, reading its keys late: once the paste shows, the wait for an unmoved Enter
+/// becomes twice the lag it showed (at most [`UNMOVED_MAX`]), so the Enter queued behind the
+/// paste is not taken for lost and pressed again.
 fn submit(
     ctx: &Ctx,
     worker: &Worker,
     position: usize,
     watch: &FolderWatch,
     mut before: String,
+    mut lagging: Option<Instant>,
 ) -> Result<(u32, String)> {
     let started = Instant::now();
     let mut enters = 1;
     let mut pressed = Instant::now();
+    let mut unmoved = UNMOVED;
     let mut patience = RETRY_FIRST;
     loop {
         if let Some(by) = confirmed(ctx, worker, position, watch, patience)? {
             return Ok((enters, by));
         }
-        if worker.liveness(ctx)? != Liveness::Alive {
-            return Err(Error::Dead {
-                name: worker.name.to_string(),
-                detail: "its CLI ended while the prompt was being submitted".into(),
-            }
-            .after_send(Composer::Gone));
-        }
+        refuse_ended(ctx, worker)?;
         let screen = ctx.tmux.capture(worker.session(), false)?;
         if let Some(by) = dialog_mid_send(ctx, worker, position, watch, &screen)? {
             return Ok((enters, by));
@@ -306,9 +331,13 @@ fn submit(
             ));
         }
         patience = RETRY_FIRST;
-        if read_as_newline(worker, &before, &screen) || pressed.elapsed() >= UNMOVED {
+        if let Some(pasted) = lagging.take() {
+            unmoved = (pasted.elapsed() * 2).clamp(UNMOVED, UNMOVED_MAX);
+        }
+        if read_as_newline(worker, &before, &screen) || pressed.elapsed() >= unmoved {
             stop_before_enter(ctx, worker, &screen)?;
             ctx.tmux.send_keys(worker.session(), &["Enter"])?;
+            crate::adapters::timing::mark("send: Enter pressed again");
             enters += 1;
             pressed = Instant::now();
             before = screen;
@@ -317,6 +346,18 @@ fn submit(
             }
         }
     }
+}
+
+/// A CLI that ended mid-send: its prompt went with it.
+fn refuse_ended(ctx: &Ctx, worker: &Worker) -> Result<()> {
+    if worker.liveness(ctx)? == Liveness::Alive {
+        return Ok(());
+    }
+    Err(Error::Dead {
+        name: worker.name.to_string(),
+        detail: "its CLI ended while the prompt was being submitted".into(),
+    }
+    .after_send(Composer::Gone))
 }
 
 /// A dialog on `screen` mid-send: the submit hook may still prove the prompt went out first

@@ -4,6 +4,7 @@
 
 use super::Ctx;
 use super::cli_release;
+use super::fork::ForkSource;
 use super::park::{LAUNCH_FILE, Launch, env_buffer, start_in_tmux, with_own, worker_env};
 use super::startup::await_ready;
 use crate::adapters::{files, host, timing};
@@ -32,6 +33,8 @@ struct Plan {
     given: Vec<String>,
     /// The `--env` requests themselves (kept for a resume, which composes the environment again).
     requested: Vec<EnvSpec>,
+    /// `--fork-from`: the conversation the worker starts with a copy of.
+    fork: Option<ForkSource>,
 }
 
 /// Starts a worker and waits until it is ready for prompts.
@@ -40,7 +43,8 @@ pub fn spawn(ctx: &Ctx, args: &SpawnArgs) -> Result<Meta> {
         return super::remote::verbs::spawn(ctx, host, args);
     }
     let requested = args.name.as_deref().map(WorkerName::parse).transpose()?;
-    let mut plan = plan(ctx, args)?;
+    let (mut plan, forked) = plan_fork(ctx, args)?;
+    let args = forked.as_ref().unwrap_or(args);
     ctx.state.install_hooks()?;
     timing::mark("planned, hooks installed");
     let name = match requested {
@@ -117,6 +121,14 @@ pub fn launch_key(ctx: &Ctx, args: &SpawnArgs) -> Result<String> {
     ]))
 }
 
+/// The plan; with `--fork-from`, on the parent's provider and folder (the fork's arguments,
+/// returned too).
+fn plan_fork(ctx: &Ctx, args: &SpawnArgs) -> Result<(Plan, Option<SpawnArgs>)> {
+    let (fork, forked) = super::fork::resolve(ctx, args)?;
+    let plan = plan(ctx, forked.as_ref().unwrap_or(args))?;
+    Ok((Plan { fork, ..plan }, forked))
+}
+
 fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
     let provider = args.provider.module();
     let on_permission = args.on_permission(OnPermission::Stop)?;
@@ -145,6 +157,7 @@ fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
         release,
         given: args.env.iter().map(|s| s.name().to_string()).collect(),
         requested: args.env.clone(),
+        fork: None,
     })
 }
 
@@ -295,6 +308,12 @@ fn start_cli(
     meta: &Meta,
     spec: LaunchSpec,
 ) -> Result<()> {
+    // A fork starts with the CLI's fork of the parent's conversation; a later resume starts
+    // the worker's own launch on its own conversation, so that is what launch.json keeps.
+    let started_args = match &plan.fork {
+        Some(fork) => fork.prepare(ctx, plan.provider, name, &spec.args)?,
+        None => spec.args.clone(),
+    };
     let launch = Launch {
         args: spec.args,
         env: with_own(plan.env.clone(), &spec.env),
@@ -304,6 +323,10 @@ fn start_cli(
     };
     // Kept (mode 0600) for `park`/`resume`: the CLI is started again exactly as now.
     ctx.state.write_json(name, LAUNCH_FILE, Some(&launch))?;
+    let launch = Launch {
+        args: started_args,
+        ..launch
+    };
     start_in_tmux(ctx, name, meta, &plan.cwd, &launch)
 }
 

@@ -67,7 +67,19 @@ pub fn turn(ctx: &Ctx, worker: &Worker, request: &TurnRequest) -> Result<TurnDon
     );
     let answer = ended.then(|| worker.answer(ctx));
     timing::mark("answer read");
+    mark_hooks(ctx, worker);
     Ok(TurnDone { outcome, answer })
+}
+
+/// With `UMBEL_DEBUG_TIMING`: each hook the CLI fired so far, at its own time, so the step log
+/// shows what of a `-p` is the CLI's (its start, its submit, its turn) and what umbel's.
+fn mark_hooks(ctx: &Ctx, worker: &Worker) {
+    if !timing::enabled() {
+        return;
+    }
+    for record in ctx.state.read_log(&worker.name).unwrap_or_default() {
+        timing::mark_at(&format!("hook {}", record.kind), record.at_ns);
+    }
 }
 
 /// The first stage: paste the prompt and confirm the CLI submitted it; its guardrails are left

@@ -2,7 +2,7 @@
 
 use crate::each_provider;
 use crate::harness::*;
-use serde_json::json;
+use serde_json::{Value, json};
 
 each_provider!(
     multi_line_and_large_prompts_arrive_byte_exact,
@@ -116,4 +116,69 @@ fn escape_sequences_and_cr_only_lines_arrive_exactly_and_unsendable_bytes_are_re
             .status(2);
     }
     assert_eq!(sb.received().len(), 1, "nothing refused reached the worker");
+}
+
+/// Every delivered prompt is tallied with its Enters (`sends.jsonl` at the state root), and
+/// `doctor` reports the tally: a CLI that needed more than two Enters is a warning naming it.
+#[test]
+fn doctor_reports_the_enters_each_cli_needed_and_warns_past_two() {
+    let sb = Sandbox::new();
+    sb.spawn("one", &["--provider", "claude"]);
+    sb.turn("one", "hi").success();
+    let doctor = sb.umbel(["doctor", "--json"]).json();
+    let sends = |json: &Value| {
+        json["checks"]
+            .as_array()
+            .and_then(|c| c.iter().find(|c| c["name"] == "sends").cloned())
+            .unwrap_or_default()
+    };
+    let line = sends(&doctor);
+    assert_eq!(line["level"], "ok", "{doctor}");
+    assert!(
+        line["detail"]
+            .as_str()
+            .is_some_and(|d| d.starts_with("claude: 1 sends, Enters 1×1")),
+        "{line}"
+    );
+    let scenario = json!({ "startup": { "swallow_enters": 2 } });
+    sb.spawn_playing("three", scenario, &["--provider", "codex"]);
+    let sent = sb
+        .umbel(["send", "three", "--json", "dropped twice"])
+        .json();
+    assert_eq!(sent["enters"], 3, "{sent}");
+    let line = sends(&sb.umbel(["doctor", "--json"]).json());
+    assert_eq!(line["level"], "warn", "{line}");
+    assert!(
+        line["detail"]
+            .as_str()
+            .unwrap_or("")
+            .contains("codex: 1 sends, Enters 3×1"),
+        "{line}"
+    );
+    assert!(
+        line["fix"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("codex took more than 2 Enters"),
+        "{line}"
+    );
+}
+
+/// A CLI starved of CPU reads its keys late (fake-claude `key_lag_ms`, 1.1 s): the paste shows
+/// only just after umbel's first Enter (pressed once the paste had not shown within 1 s), and
+/// that Enter, queued behind it, is read 1.1 s later still. It is not taken for lost: one
+/// Enter, one prompt (the real claude under a load of 10+ took a second Enter this way).
+#[test]
+fn a_cli_that_reads_its_keys_late_gets_one_enter() {
+    let sb = Sandbox::new();
+    let scenario = json!({ "startup": { "key_lag_ms": 1100 } });
+    sb.spawn_playing(
+        "lag",
+        scenario,
+        &["--provider", "claude", "--env", &sb.record_env()],
+    );
+    let sent = sb.umbel(["send", "lag", "--json", "late keys"]).json();
+    assert_eq!(sent["enters"], 1, "{sent}");
+    sb.cmd("wait lag --timeout 60s").success();
+    assert_eq!(sb.received(), [b"late keys".to_vec()]);
 }

@@ -35,6 +35,15 @@ fn scenario_file(sb: &Sandbox) -> PathBuf {
 }
 
 /// A sandbox whose CLIs are the real ones, talking to a fresh `fake-model`.
+/// The real tier's sends that pressed Enter more than twice (issue 33: at most two, counted):
+/// the state root's tally (`sends.jsonl`), which every delivered prompt adds to.
+pub fn enters_over_two(state: &Path) -> Vec<umbel::core::send_tally::SendRecord> {
+    umbel::adapters::send_tally::read(state)
+        .into_iter()
+        .filter(|s| s.enters > umbel::core::send_tally::HEALTHY_ENTERS)
+        .collect()
+}
+
 pub fn sandbox() -> Sandbox {
     let mut sb = Sandbox::bare();
     let bins = clis();

@@ -81,6 +81,21 @@ fn the_codex_hook_review_is_answered_trust_all() {
     sb.turn("hr", "hi").success();
 }
 
+/// codex 0.171.0 draws its composer before its session is configured (no `model · folder`
+/// status line yet; a prompt submitted then waits for it): a spawn is ready only once it is,
+/// so the first send is taken by the first Enter.
+#[test]
+fn codex_is_ready_once_its_session_is_configured_not_when_its_composer_shows() {
+    let sb = Sandbox::new();
+    let script = json!({ "startup": { "configure_ms": 1500 } });
+    sb.spawn_playing("cf", script, &["--provider", "codex"]);
+    let screen = sb.umbel(["capture", "cf"]).run().stdout();
+    assert!(screen.contains(" default · "), "{screen}");
+    let sent = sb.umbel(["send", "cf", "--json", "hi"]).json();
+    assert_eq!(sent["enters"], 1, "{sent}");
+    sb.cmd("wait cf --timeout 60s").success();
+}
+
 #[test]
 fn codex_and_gemini_homes_are_private_and_leave_the_users_config_alone() {
     let sb = Sandbox::new();

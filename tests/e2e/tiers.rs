@@ -84,9 +84,12 @@ each_tier!(
     a_256_kib_prompt_arrives_whole_once,
     park_then_a_send_resumes_the_same_conversation,
     a_killed_tmux_server_then_resume_continues_the_conversation,
+    fork_from_starts_with_a_copy_of_the_conversation_and_leaves_the_parent_alone,
+    parked_again_before_a_turn_a_worker_still_resumes,
     send_json_carries_the_verdict,
     a_second_warm_print_answers_on_the_warm_worker;
-    codex: a_hostile_codex_config_is_kept_and_the_worker_answers;
+    codex: a_hostile_codex_config_is_kept_and_the_worker_answers,
+    resume_continues_a_codex_thread_run_outside_umbel;
     gemini: a_commented_gemini_settings_file_is_kept_and_the_worker_answers,
     esc_after_streamed_text_is_interrupted_and_read_has_no_answer;
     fleet: wait_any_over_one_worker_of_each_cli_returns_the_first_to_stop;
@@ -1160,4 +1163,160 @@ fn a_killed_tmux_server_then_resume_continues_the_conversation(provider: &str, t
         assert!(second.contains("alpha question"), "{second}");
     }
     sb.umbel(["kill", "rv", "--purge"]).success();
+}
+
+/// `spawn --fork-from`: the fork starts with a copy of the parent's conversation (its first model
+/// request carries the parent's turn; `read --all` lists it), and the parent's next turn does not
+/// carry the fork's. gemini cannot fork a conversation: refused, and no worker is left.
+fn fork_from_starts_with_a_copy_of_the_conversation_and_leaves_the_parent_alone(
+    provider: &str,
+    tier: Tier,
+) {
+    let sb = world(tier);
+    let scenario = sb.scenario(
+        "f",
+        json!({ "turns": [
+            { "match": "alpha", "reply": "First." },
+            { "match": "bravo", "reply": "Fork's." },
+            { "match": "charlie", "reply": "Parent's." }
+        ] }),
+    );
+    sb.spawn("par", &["--provider", provider, "--env", &scenario]);
+    assert_eq!(turn(&sb, "par", "alpha question").0, Some(0));
+    if provider == "gemini" {
+        sb.umbel(["spawn", "--name", "fk", "--fork-from", "par"])
+            .stderr_has("cannot be forked: gemini has no fork")
+            .status(1);
+        assert_eq!(sb.ls().len(), 1, "{:?}", sb.ls());
+        return;
+    }
+    sb.spawn("fk", &["--fork-from", "par", "--env", &scenario]);
+    let fork = sb.umbel(["status", "fk", "--json"]).success().json();
+    assert_eq!(fork["provider"], provider, "{fork}");
+    assert_eq!(turn(&sb, "fk", "bravo question").0, Some(0));
+    assert_eq!(turn(&sb, "par", "charlie question").0, Some(0));
+    let forked = sb.umbel(["read", "fk", "--all", "--json"]).success().json();
+    if provider == "codex" {
+        // codex 0.171.0 does not copy the parent's records into the fork's rollout: its
+        // `session_meta` names the parent's thread, and the model gets that history.
+        assert_eq!(answers_of(&forked), ["Fork's."], "{forked}");
+        let rollout = sb.umbel(["status", "fk", "--json"]).success().json()["transcriptPath"]
+            .as_str()
+            .map(std::path::PathBuf::from)
+            .expect("the fork's rollout");
+        let text = std::fs::read_to_string(&rollout).expect("read the fork's rollout");
+        let meta: Value =
+            serde_json::from_str(text.lines().next().unwrap_or_default()).expect("session_meta");
+        let parent = sb.umbel(["status", "par", "--json"]).success().json();
+        assert_eq!(
+            meta["payload"]["forked_from_id"], parent["sessionId"],
+            "{meta}"
+        );
+    } else {
+        assert_eq!(answers_of(&forked), ["First.", "Fork's."], "{forked}");
+    }
+    let parent = sb
+        .umbel(["read", "par", "--all", "--json"])
+        .success()
+        .json();
+    assert_eq!(answers_of(&parent), ["First.", "Parent's."], "{parent}");
+    if tier == Tier::Real {
+        let requests = model_requests(&sb, tier);
+        let of = |prompt: &str| {
+            requests
+                .iter()
+                .find(|r| r.contains(prompt))
+                .unwrap_or_else(|| panic!("no model request for {prompt:?}"))
+                .clone()
+        };
+        let fork_first = of("bravo question");
+        for earlier in ["alpha question", "First."] {
+            assert!(
+                fork_first.contains(earlier),
+                "the fork's request lacks {earlier:?}: {fork_first}"
+            );
+        }
+        let parent_next = of("charlie question");
+        assert!(parent_next.contains("alpha question"), "{parent_next}");
+        for forks in ["bravo question", "Fork's."] {
+            assert!(
+                !parent_next.contains(forks),
+                "the parent's request carries {forks:?}: {parent_next}"
+            );
+        }
+    }
+}
+
+/// `spawn --resume ID` on codex: a thread run outside umbel (its rollout in the user's own
+/// CODEX_HOME) goes on in a worker, whose own CODEX_HOME gets a copy; the user's rollout is left
+/// as it was. An id codex has no rollout of is refused before anything is made.
+fn resume_continues_a_codex_thread_run_outside_umbel(tier: Tier) {
+    let sb = world(tier);
+    let scenario = three_turns(&sb);
+    // The thread is made by a worker, then moved where a person's own `codex` keeps it.
+    sb.spawn("out", &["--provider", "codex", "--env", &scenario]);
+    assert_eq!(turn(&sb, "out", "alpha question").0, Some(0));
+    let status = sb.umbel(["status", "out", "--json"]).success().json();
+    let id = status["sessionId"].as_str().expect("thread id").to_string();
+    let rollout = std::path::PathBuf::from(status["transcriptPath"].as_str().expect("rollout"));
+    let inside = rollout
+        .strip_prefix(sb.session_dir("out").join("codex-home"))
+        .expect("in the worker's codex home")
+        .to_path_buf();
+    let mine = sb.home.join(".codex").join(&inside);
+    std::fs::create_dir_all(mine.parent().expect("folder")).expect("mkdir");
+    std::fs::copy(&rollout, &mine).expect("copy the rollout");
+    sb.umbel(["kill", "out", "--purge"]).success();
+    let before = std::fs::read(&mine).expect("read");
+
+    sb.umbel([
+        "spawn",
+        "--name",
+        "bad",
+        "--provider",
+        "codex",
+        "--resume",
+        "0d9c2a4e-1111-4222-8333-444455556666",
+    ])
+    .stderr_has("codex has no conversation of that id")
+    .status(2);
+    assert!(sb.ls().is_empty(), "{:?}", sb.ls());
+
+    sb.spawn(
+        "re",
+        &["--provider", "codex", "--env", &scenario, "--resume", &id],
+    );
+    assert_eq!(turn(&sb, "re", "bravo question").0, Some(0));
+    let all = sb.umbel(["read", "re", "--all", "--json"]).success().json();
+    assert_eq!(answers_of(&all), ["First.", "Second."], "{all}");
+    let resumed = sb.umbel(["status", "re", "--json"]).success().json();
+    assert_eq!(resumed["sessionId"], id.as_str(), "{resumed}");
+    assert_eq!(
+        std::fs::read(&mine).expect("read"),
+        before,
+        "the user's rollout changed"
+    );
+    if tier == Tier::Real {
+        let second = model_requests(&sb, tier)
+            .into_iter()
+            .rfind(|r| r.contains("bravo question"))
+            .unwrap_or_else(|| panic!("no model request for turn 2"));
+        assert!(second.contains("alpha question"), "{second}");
+    }
+}
+
+/// Resumed, then parked again before any turn (its newest hook is the resumed CLI's start, which
+/// on gemini names a second, header-only chat file): the next send still resumes it, on the same
+/// conversation.
+fn parked_again_before_a_turn_a_worker_still_resumes(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let scenario = three_turns(&sb);
+    sb.spawn("pp", &["--provider", provider, "--env", &scenario]);
+    assert_eq!(turn(&sb, "pp", "alpha question").0, Some(0));
+    sb.umbel(["park", "pp"]).success();
+    sb.umbel(["resume", "pp"]).success();
+    sb.umbel(["park", "pp"]).stdout("parked pp\n").success();
+    assert_eq!(turn(&sb, "pp", "bravo question").0, Some(0));
+    let all = sb.umbel(["read", "pp", "--all", "--json"]).success().json();
+    assert_eq!(answers_of(&all), ["First.", "Second."], "{all}");
 }

@@ -110,6 +110,20 @@ impl Session {
             "context_window" => obj! { "window_id" => window },
             "git" => obj! {},
         };
+        let payload = match &self.forked_from {
+            Some((parent, records, bytes)) => payload
+                .with("forked_from_id", parent)
+                .with("forked_from_ordinal_exclusive", records)
+                .with(
+                    "history_base",
+                    obj! {
+                        "thread_id" => parent.as_str(),
+                        "end_ordinal_exclusive" => *records,
+                        "end_byte_offset" => *bytes,
+                    },
+                ),
+            None => payload,
+        };
         self.rec("session_meta", payload, None)
     }
 

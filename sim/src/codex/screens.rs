@@ -12,6 +12,10 @@ use crate::screen::{prefixed, width_of};
 pub const PLACEHOLDER: &str = "› Ask Codex to do anything";
 /// The footer under an empty composer.
 pub const FOOTER: &str = "  ← for agents · ? for shortcuts";
+/// The footer under an empty composer before the session is configured (no status line yet).
+pub const FOOTER_UNCONFIGURED: &str = "  ? for shortcuts";
+/// The footer while a prompt submitted before the session was configured waits for it.
+pub const FOOTER_STARTING: &str = "  Waiting for startup  · esc cancel";
 /// The footer after one Ctrl-C.
 pub const FOOTER_CTRL_C: &str = "  ctrl + c again to quit";
 /// The line an interrupted turn leaves.

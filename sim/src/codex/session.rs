@@ -135,8 +135,11 @@ pub struct Session {
     pub title: Option<String>,
     /// True once the first prompt started the thread (SessionStart fired).
     pub started: bool,
-    /// Opened by `codex resume`/`codex fork`: the first prompt writes no `session_meta`.
+    /// Opened by `codex resume`: the first prompt writes no `session_meta`.
     pub resumed: bool,
+    /// Opened by `codex fork`: the thread forked from, its record count and byte length
+    /// (named in the fork's `session_meta`).
+    pub forked_from: Option<(String, u64, u64)>,
     pub(crate) ordinal: u64,
     pub(crate) history_seq: u64,
     pub(crate) sampled: u64,
@@ -199,7 +202,9 @@ impl Session {
 
     /// `codex resume <id>`: the thread goes on under its own id, appended to its own rollout
     /// (no second `session_meta`), as 0.171.0 does. `codex fork <id>`: a new thread (this one's
-    /// id) whose rollout starts with a copy of the old one's records.
+    /// id) and rollout; as 0.171.0 does, the rollout does not copy the old one's records: its
+    /// `session_meta` (written at the first prompt, its ordinal going on from the old thread's)
+    /// names the old thread (`forked_from_id`, `history_base`), and the model gets its history.
     fn open_thread(mut self, thread: &super::cli::Thread) -> Result<Session, String> {
         let source = find_rollout(&self.home.join("sessions"), &thread.id)
             .ok_or_else(|| format!("No saved session found with ID {}.", thread.id))?;
@@ -207,10 +212,10 @@ impl Session {
             .map_err(|e| format!("cannot read {}: {e}", source.display()))?;
         let lines = text.lines().count() as u64;
         if thread.fork {
-            let copy = text.replace(&thread.id, &self.id);
-            std::fs::create_dir_all(self.rollout_path.parent().unwrap_or(&self.home))
-                .and_then(|()| std::fs::write(&self.rollout_path, copy))
-                .map_err(|e| format!("cannot write {}: {e}", self.rollout_path.display()))?;
+            self.forked_from = Some((thread.id.clone(), lines, text.len() as u64));
+            self.ordinal = lines;
+            self.history_seq = text.matches("\"history_sequence\"").count() as u64;
+            return Ok(self);
         } else {
             self.ids = IdGen::new(self.script.scenario.seed, &format!("{}+{lines}", thread.id));
             self.id = thread.id.clone();
@@ -250,6 +255,7 @@ impl Session {
             title: None,
             started: false,
             resumed: false,
+            forked_from: None,
             ordinal: 0,
             history_seq: 0,
             sampled: 0,
@@ -380,8 +386,13 @@ impl Session {
         }
         let meta = self.rec_session_meta();
         self.append(&[meta]);
-        let payload = self.payload_session_start();
-        self.fire("SessionStart", Some("startup"), &payload);
+        let source = if self.forked_from.is_some() {
+            "fork"
+        } else {
+            "startup"
+        };
+        let payload = self.payload_session_start().with("source", source);
+        self.fire("SessionStart", Some(source), &payload);
     }
 }
 

@@ -31,6 +31,10 @@ pub struct Codex {
     /// The first swallowed Enter opens this dialog (`swallowed_enter_dialog`).
     dialog_on_swallow: Option<String>,
     no_daemon: bool,
+    /// Until when the session is still being configured (`configure_ms`): no status line yet.
+    configured_at: Option<Instant>,
+    /// A prompt submitted before that, held until then ("Waiting for startup").
+    held: bool,
 }
 
 type App = Shell<Codex>;
@@ -76,6 +80,9 @@ pub fn run(opts: &Options, mut sess: Session) -> Result<i32, String> {
         exit_on_swallow: startup.swallowed_enter_exits,
         dialog_on_swallow: startup.swallowed_enter_dialog.clone(),
         no_daemon: opts.no_daemon,
+        configured_at: (startup.configure_ms > 0)
+            .then(|| Instant::now() + Duration::from_millis(startup.configure_ms)),
+        held: false,
     };
     Shell::new(sess, term, face).serve(opts.prompt.clone())
 }
@@ -114,6 +121,9 @@ impl Face for Codex {
             let outcome = turn.key(&mut app.sess, &key, Instant::now());
             return app.after(outcome);
         }
+        if let Some(at) = app.face.configuring() {
+            return hold(app, key, at);
+        }
         if key == Key::Enter && app.face.swallow > 0 {
             app.face.swallow -= 1;
             return swallowed(app);
@@ -136,6 +146,14 @@ impl Face for Codex {
         }
         live.extend(screens::composer(&app.input.display()));
         live.push(String::new());
+        if app.face.configuring().is_some() {
+            live.push(if app.face.held {
+                screens::FOOTER_STARTING.to_string()
+            } else {
+                screens::FOOTER_UNCONFIGURED.to_string()
+            });
+            return paint(&app.face.canvas.frame(&live, size));
+        }
         live.push(screens::status_line(
             &app.sess.model.display,
             &app.sess.cwd,
@@ -162,6 +180,9 @@ impl Face for Codex {
     }
 
     fn begin(app: &mut App, text: String) -> Turn {
+        if std::mem::take(&mut app.face.held) {
+            app.input.clear();
+        }
         let width = term::size().0;
         app.face.canvas.commit(&screens::echo(&text), width);
         Turn::new(&mut app.sess, text, Instant::now(), width)
@@ -188,11 +209,38 @@ impl Face for Codex {
         }
     }
 
+    fn wake_at(app: &App) -> Option<Instant> {
+        app.face.configuring()
+    }
+
     fn leave(app: &mut App) {
         let _ = term::write_out(&app.face.canvas.frame(&[], term::size()));
         app.term.restore();
         let _ = term::write_out(b"\r\n");
     }
+}
+
+impl Codex {
+    /// When the session will be configured, while it is not yet.
+    fn configuring(&self) -> Option<Instant> {
+        self.configured_at.filter(|at| Instant::now() < *at)
+    }
+}
+
+/// A key before the session is configured: typing and pasting work; an Enter on a prompt holds
+/// it (it stays on the composer) until the session is, then submits it; keys after that wait.
+fn hold(app: &mut App, key: Key, at: Instant) -> Result<Flow, String> {
+    if app.face.held {
+        return Ok(Flow::Go);
+    }
+    if key == Key::Enter {
+        if !app.input.is_empty() {
+            app.face.held = true;
+            app.self_turn = Some((at, app.input.expanded()));
+        }
+        return Ok(Flow::Go);
+    }
+    app.edit(key)
 }
 
 /// `/quit`, Ctrl-C twice, or a closed terminal: SessionEnd, the resume hint, exit 0.

@@ -95,6 +95,10 @@ pub trait Program {
     fn open_self_turn(&mut self) -> Result<Flow, String> {
         Ok(Flow::Go)
     }
+    /// When the screen changes by itself with nothing running (a startup step finishing).
+    fn wake_at(&self) -> Option<Instant> {
+        None
+    }
     /// Ticks the running turn (its deadline has passed).
     fn tick(&mut self, now: Instant) -> Result<Flow, String>;
     /// Submits a prompt.
@@ -173,6 +177,7 @@ fn timeout(app: &mut impl Program, now: Instant) -> Duration {
     consider(app.turn_deadline());
     consider(app.late_due());
     consider(app.self_turn_due());
+    consider(app.wake_at().filter(|t| *t > now));
     let kb = app.keyboard();
     consider(kb.esc_at);
     consider(kb.ctrl_c.map(|t| t + CTRL_C_WINDOW));

@@ -65,6 +65,10 @@ pub trait Face: Sized {
     fn sign_in(sh: &mut Shell<Self>) -> Result<Flow, String>;
     /// Draws the last frame before a crash or signal and restores the terminal.
     fn leave(sh: &mut Shell<Self>);
+    /// When the screen changes by itself (a redraw is due then).
+    fn wake_at(_sh: &Shell<Self>) -> Option<Instant> {
+        None
+    }
     /// The loop is over, however it ended: tidy up before the terminal is
     /// restored and the process exits or kills itself.
     fn finish(_sh: &mut Shell<Self>) {}
@@ -261,6 +265,10 @@ impl<F: Face> Program for Shell<F> {
 
     fn busy_since(&self) -> Option<Instant> {
         self.core().filter(|c| c.busy()).map(|c| c.started)
+    }
+
+    fn wake_at(&self) -> Option<Instant> {
+        F::wake_at(self)
     }
 
     fn self_turn_due(&self) -> Option<Instant> {

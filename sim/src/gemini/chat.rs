@@ -120,8 +120,8 @@ impl Session {
     /// writes only `{"$set":{"sessionId":…}}` into its own chat file, as 0.61.0 does.
     pub fn chat_open(&mut self) {
         if self.resumed {
-            let id = self.id.clone();
-            self.append(&obj! { "$set" => obj! { "sessionId" => id } });
+            let loaded = self.resume_loaded();
+            self.append(&loaded);
             return;
         }
         let now = self.clock.stamp();
@@ -141,6 +141,11 @@ impl Session {
         };
         self.history = vec![ctx.clone()];
         self.append(&obj! { "$set" => obj! { "messages" => vec![ctx], "lastUpdated" => now } });
+    }
+
+    /// What a resumed session appends to its chat file once it has loaded the conversation.
+    pub fn resume_loaded(&self) -> Obj {
+        obj! { "$set" => obj! { "sessionId" => self.id.as_str() } }
     }
 
     /// A `user` record with `parts` as content (+ `$set`); returned for the history.

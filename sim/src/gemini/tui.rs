@@ -14,7 +14,7 @@ use super::startup::{self, Gate};
 use super::turn::{Done, Turn};
 use crate::engine::event_loop::Flow;
 use crate::engine::shell::{Face, Scroll, Shell};
-use crate::engine::timeline::Phase;
+use crate::engine::timeline::{Late, Phase};
 use crate::json::Obj;
 use crate::keys::Key;
 use crate::scenario::Scenario;
@@ -30,6 +30,8 @@ pub struct Gemini {
     true_color: bool,
     /// When the last paste arrived: an Enter within [`PASTE_GUARD`] of it is a newline.
     pasted_at: Option<Instant>,
+    /// A resumed session: until when it is still loading its conversation ([`RESUME_LOAD`]).
+    loading_until: Option<Instant>,
 }
 
 type App = Shell<Gemini>;
@@ -40,6 +42,12 @@ const CTRL_C_NOTICE: &str = " Press Ctrl+C again to exit.";
 /// (InputPrompt's `recentUnsafePasteTime`, cleared 40 ms after the paste, on terminals without
 /// the kitty keyboard protocol — tmux among them).
 const PASTE_GUARD: Duration = Duration::from_millis(40);
+
+/// How long 0.61.0, resumed in its TUI, takes after `SessionStart` and its first composer to
+/// load the conversation (`useSessionResume` waits for the client; about half a second on the
+/// offline tier). It then appends `{"$set":{"sessionId":…}}` to the chat file; a prompt
+/// submitted before that is taken off the input line and lost (no hook, no model request).
+const RESUME_LOAD: Duration = Duration::from_millis(600);
 
 /// Runs the TUI and returns the exit status.
 pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
@@ -78,6 +86,7 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
         home: std::env::var("HOME").ok(),
         true_color: screens::true_color_env(),
         pasted_at: None,
+        loading_until: None,
     };
     Shell::new(sess, term, face).serve(opts.query.clone())
 }
@@ -87,16 +96,23 @@ impl Face for Gemini {
     type Turn = Turn;
 
     fn open(app: &mut App) -> Result<(), String> {
-        app.sess.chat_open();
+        let resumed = app.sess.resumed;
+        if !resumed {
+            app.sess.chat_open();
+        }
         app.face.scroll.draw(&[])?;
         // SessionStart runs before the composer is first drawn (no `Executing Hook` line).
-        let source = if app.sess.resumed {
-            "resume"
-        } else {
-            "startup"
-        };
+        let source = if resumed { "resume" } else { "startup" };
         let payload = app.sess.payload_session_start(source);
         app.sess.fire("SessionStart", Some(source), &payload);
+        if resumed {
+            let due = Instant::now() + RESUME_LOAD;
+            app.face.loading_until = Some(due);
+            app.late = Some(Late {
+                due,
+                records: vec![app.sess.resume_loaded()],
+            });
+        }
         Gemini::draw(app)
     }
 
@@ -119,6 +135,10 @@ impl Face for Gemini {
         match key {
             Key::Enter if just_pasted && !Gemini::blank(&app.input) => {
                 return app.edit(Key::Newline);
+            }
+            Key::Enter if app.face.loading_until.is_some_and(|t| Instant::now() < t) => {
+                // Still loading the resumed conversation: the prompt is lost.
+                app.input.take();
             }
             Key::CtrlC if !app.input.is_empty() => app.input.clear(),
             Key::CtrlC if app.second_ctrl_c() => return Ok(quit(app, "/quit")),

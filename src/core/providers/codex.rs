@@ -20,7 +20,6 @@ use crate::core::errors::Result;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 /// The Codex CLI provider.
 pub struct Codex;
@@ -89,6 +88,9 @@ static RELEASES: Releases = Releases {
     ],
 };
 
+/// The worker's own CODEX_HOME, in its session folder.
+const HOME_DIR: &str = "codex-home";
+
 /// The user's own codex home (`$CODEX_HOME`, else `~/.codex`).
 fn user_home(env: &[(String, String)]) -> Option<PathBuf> {
     env_get(env, "CODEX_HOME")
@@ -148,6 +150,23 @@ impl ProviderModule for Codex {
         Some(forked)
     }
 
+    /// A worker's threads live in its own CODEX_HOME (`sessions/<name>/codex-home`): the fork's
+    /// home gets the parent's rollout at the same place.
+    fn transcript_copy(
+        &self,
+        transcript: &Path,
+        parent_dir: &Path,
+        child_dir: &Path,
+    ) -> Option<PathBuf> {
+        let inside = transcript.strip_prefix(parent_dir.join(HOME_DIR)).ok()?;
+        Some(child_dir.join(HOME_DIR).join(inside))
+    }
+
+    /// A thread run outside umbel is in the user's CODEX_HOME, which the worker's own lacks.
+    fn outside_home(&self, env: &[(String, String)]) -> Option<(PathBuf, &'static str)> {
+        user_home(env).map(|home| (home, HOME_DIR))
+    }
+
     fn identity(&self) -> &'static Identity {
         &IDENTITY
     }
@@ -163,7 +182,7 @@ impl ProviderModule for Codex {
     }
 
     fn launch(&self, input: &LaunchInput<'_>) -> Result<LaunchSpec> {
-        let home = input.session_dir.join("codex-home");
+        let home = input.session_dir.join(HOME_DIR);
         let hooks = json!({ "hooks": hooks_json(input.hook_command, &[SHARED_HOOK_EVENTS, OWN_HOOK_EVENTS].concat(), 30) });
         let user_config = input
             .user_files
@@ -206,10 +225,6 @@ impl ProviderModule for Codex {
 
     fn start_hook_at_launch(&self) -> bool {
         false
-    }
-
-    fn idle_settle(&self) -> Duration {
-        Duration::from_millis(200)
     }
 
     fn ready_on_screen(&self, screen: &str) -> bool {
@@ -345,10 +360,10 @@ impl ProviderModule for Codex {
     }
 }
 
-/// The composer line and its empty text.
 /// The status line under the composer, `  <model> <mode> · <cwd>[ · <title>]`: codex
 /// draws it once its session is configured (the composer alone shows earlier, with only
-/// `? for shortcuts` under it).
+/// `? for shortcuts` under it, and a prompt submitted then waits "for startup"). The folder is
+/// absolute or under the home folder (`~/…`); a model without a reasoning mode shows one word.
 fn session_configured(screen: &str) -> bool {
     let lines: Vec<&str> = screen.lines().collect();
     let Some(composer) = lines.iter().rposition(|l| l.trim_start().starts_with('›')) else {
@@ -360,7 +375,8 @@ fn session_configured(screen: &str) -> bool {
         .find(|l| !l.is_empty())
         .is_some_and(|l| {
             l.split_once(" · ").is_some_and(|(model_mode, rest)| {
-                model_mode.split_whitespace().count() == 2 && rest.starts_with('/')
+                (1..=2).contains(&model_mode.split_whitespace().count())
+                    && (rest.starts_with('/') || rest.starts_with('~'))
             })
         })
 }

@@ -252,6 +252,11 @@ fn the_status_line_under_the_composer_says_the_session_is_configured() {
     // composer with only its shortcuts hint under it.
     let early = "  >_ OpenAI Codex (v0.171.0)\n     /tmp/p\n\n› Ask Codex to do anything\n\n  ? for shortcuts";
     assert!(!Codex.ready_on_screen(early));
+    // A folder under the home folder, a model without a reasoning mode.
+    let home =
+        "› Ask Codex to do anything\n\n  gpt-5.1-codex medium · ~/work/app\n  ? for shortcuts";
+    assert!(Codex.ready_on_screen(home));
+    assert!(Codex.ready_on_screen(&home.replace("gpt-5.1-codex medium", "gpt-4.1")));
     assert!(!Codex.ready_on_screen(fixture!("codex/codex-0.171.0-trust-dialog.txt")));
 }
 
@@ -335,5 +340,26 @@ fn codex_is_signed_in_by_its_auth_file_a_key_or_its_own_model_provider() {
     assert_eq!(
         Codex.sign_in_files(&env(&[("CODEX_HOME", "/c")]))[0],
         PathBuf::from("/c/auth.json")
+    );
+}
+
+#[test]
+fn a_fork_gets_the_parents_rollout_at_the_same_place_in_its_own_codex_home() {
+    let rollout = Path::new("/s/par/codex-home/sessions/2026/12/05/rollout-x-t1.jsonl");
+    assert_eq!(
+        Codex.transcript_copy(rollout, Path::new("/s/par"), Path::new("/s/fk")),
+        Some(PathBuf::from(
+            "/s/fk/codex-home/sessions/2026/12/05/rollout-x-t1.jsonl"
+        ))
+    );
+    // A rollout outside the parent's own home is found where it is.
+    let elsewhere = Path::new("/home/u/.codex/sessions/rollout-x-t1.jsonl");
+    assert_eq!(
+        Codex.transcript_copy(elsewhere, Path::new("/s/par"), Path::new("/s/fk")),
+        None
+    );
+    assert_eq!(
+        Codex.fork_args(&["-m".into(), "m".into()], "t1"),
+        Some(vec!["fork".into(), "-m".into(), "m".into(), "t1".into()])
     );
 }

@@ -82,6 +82,8 @@ pub enum Mapping {
     Config(&'static str),
     /// Not available with this provider: why, and what to use instead.
     Refused(&'static str),
+    /// Not a flag: the launch itself changes (a subcommand), as the text says.
+    Launch(&'static str),
 }
 
 impl Mapping {
@@ -109,7 +111,7 @@ impl Mapping {
                 )
             }
             Mapping::Config(key) => format!("`-c {key}=…`"),
-            Mapping::Refused(why) => why.to_string(),
+            Mapping::Refused(why) | Mapping::Launch(why) => why.to_string(),
         }
     }
 }
@@ -178,8 +180,8 @@ const CODEX: [(Flag, Mapping); 11] = [
     (Flag::AddDir, Mapping::Same),
     (
         Flag::Resume,
-        Mapping::Refused(
-            "codex resumes with its `resume` subcommand, which umbel does not launch yet",
+        Mapping::Launch(
+            "`codex resume <id>`, after a copy of the thread's rollout went from your CODEX_HOME into the worker's",
         ),
     ),
     (
@@ -375,7 +377,7 @@ pub fn args(provider: Provider, given: &[Given]) -> Vec<String> {
                     args.push(format!("{key}={}", toml_string(value)));
                 }
             }
-            Mapping::Setting(_) | Mapping::Refused(_) => {}
+            Mapping::Setting(_) | Mapping::Refused(_) | Mapping::Launch(_) => {}
         }
     }
     args

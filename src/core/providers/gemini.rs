@@ -36,6 +36,9 @@ pub const HOOK_EVENTS: &[&str] = &[
     "SessionEnd",
 ];
 
+/// The line gemini appends to a resumed conversation's chat file once it has loaded it.
+pub const RESUME_LOADED: &str = r#"{"$set":{"sessionId":"#;
+
 /// What AfterAgent says when the turn produced no answer (error, cancel).
 pub const NO_RESPONSE: &str = "[no response text]";
 
@@ -252,6 +255,15 @@ impl ProviderModule for Gemini {
         let mut args = without_options(args, &["--session-id", "--resume", "-r"], &[]);
         args.extend(["--resume".to_string(), session_id.to_string()]);
         args
+    }
+
+    /// 0.61.0 resumed in its TUI fires `SessionStart`, draws its composer, and only then loads
+    /// the conversation (`useSessionResume`, once its client is initialized: half a second
+    /// later on the offline tier), appending `{"$set":{"sessionId":…}}` to the chat file when
+    /// it does. A prompt submitted before that is taken off the input line and lost: no hook,
+    /// no model request.
+    fn resume_loaded_mark(&self) -> Option<&'static str> {
+        Some(RESUME_LOADED)
     }
 
     fn identity(&self) -> &'static Identity {

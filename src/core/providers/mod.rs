@@ -303,9 +303,34 @@ pub trait ProviderModule: Sync {
     /// flags, same conversation, appended to the same transcript (`park`, `resume`). See
     /// docs/providers.md#resume-and-fork.
     fn resume_args(&self, args: &[String], session_id: &str) -> Vec<String>;
+    /// What the CLI appends to a resumed conversation's transcript once it has loaded it, when
+    /// its start hook comes before that and a prompt submitted in between is lost (gemini
+    /// 0.61.0); `None` when the start hook means the conversation is loaded.
+    fn resume_loaded_mark(&self) -> Option<&'static str> {
+        None
+    }
     /// The launch arguments of a new worker (`args`, its own launch) that starts with a copy of
     /// conversation `parent` (`spawn --fork-from`); `None` when the CLI cannot fork one.
     fn fork_args(&self, _args: &[String], _parent: &str) -> Option<Vec<String>> {
+        None
+    }
+    /// Where a new worker (session folder `child_dir`) must hold a copy of the transcript
+    /// `transcript` of another worker (session folder `parent_dir`) for its CLI to find that
+    /// conversation by id (`spawn --fork-from`): codex keeps a worker's threads in its own
+    /// CODEX_HOME. `None` when the CLI finds it where it is.
+    fn transcript_copy(
+        &self,
+        _transcript: &Path,
+        _parent_dir: &Path,
+        _child_dir: &Path,
+    ) -> Option<PathBuf> {
+        None
+    }
+    /// Where `spawn --resume ID` finds a conversation the CLI ran outside umbel when a worker's
+    /// CLI would not find it itself, and where in the worker's session folder a copy must go:
+    /// the user's own config home and the worker's (codex: `$CODEX_HOME`, `codex-home`). `None`:
+    /// the CLI finds it where it is (claude), or umbel does not continue it (gemini).
+    fn outside_home(&self, _env: &[(String, String)]) -> Option<(PathBuf, &'static str)> {
         None
     }
     /// Whether the CLI fires its start hook when it starts (Codex only fires it at the first

@@ -348,9 +348,14 @@ impl Drop for Sandbox {
         }
         let _ = self.command().args(["kill", "--all", "--purge"]).output();
         if let Some(mut model) = self.model.take() {
+            let enters = crate::real::enters_over_two(&self.root.join("state"));
             crate::real::reap(&self.root);
             let _ = model.kill();
             let _ = model.wait();
+            assert!(
+                enters.is_empty() || std::thread::panicking(),
+                "sends on the real CLI that took more than 2 Enters: {enters:?}"
+            );
         }
     }
 }
