@@ -4,7 +4,9 @@
 //!   worker's session folder (`opencode-umbel.js`) and loads through `OPENCODE_CONFIG_CONTENT`
 //!   (`{"plugin": ["file://…"], "permission": …}`), which opencode merges over the user's own
 //!   config: the user's `~/.config/opencode` is never written to. The plugin runs umbel's hook
-//!   command for `session.status` turning busy (`SessionBusy`: submitted; its other states
+//!   command for the first prompt's `session.created` (`SessionCreated`) and a prompt's first
+//!   `message.updated` (`PromptTaken`), both submitted, `session.status` turning busy
+//!   (`SessionBusy`: submitted too; its other states
 //!   `SessionStatus`; umbel reads a hook by its name alone), `session.idle`
 //!   (`SessionIdle`: the turn ended), `session.error` (`SessionError`: failed, or interrupted
 //!   for `MessageAbortedError`), `permission.asked` (`PermissionAsked`: needs input, with the
@@ -43,6 +45,8 @@ pub const CONFIG_VAR: &str = "OPENCODE_CONFIG_CONTENT";
 /// Hook names the plugin reports under.
 pub const HOOK_EVENTS: &[&str] = &[
     "PluginStart",
+    "SessionCreated",
+    "PromptTaken",
     "SessionBusy",
     "SessionStatus",
     "SessionIdle",
@@ -285,7 +289,9 @@ impl ProviderModule for Opencode {
     fn classify(&self, event: &str, payload: Option<&Value>) -> EventClass {
         match event {
             "PluginStart" => EventClass::Started,
-            "SessionBusy" => EventClass::Submitted,
+            // The prompt was taken: the first prompt's session made, a prompt stored, the
+            // session busy (whichever comes first confirms a send).
+            "SessionCreated" | "PromptTaken" | "SessionBusy" => EventClass::Submitted,
             "SessionIdle" => EventClass::TurnEnded,
             "SessionError" => EventClass::TurnFailed {
                 reason: error_reason(payload.and_then(|p| p.get("error"))),

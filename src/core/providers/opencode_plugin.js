@@ -46,6 +46,9 @@ export const UmbelWorker = async () => {
       const session = p.sessionID ?? p.info?.sessionID ?? p.part?.sessionID;
       if (event.type === "session.created" || event.type === "session.updated") {
         if (p.info?.parentID) children.add(p.info.id);
+        // The TUI creates its session when the first prompt is submitted: the prompt was taken
+        // (the TUI keeps showing it until the session is made, seconds on a loaded machine).
+        else if (event.type === "session.created") hook("SessionCreated", p);
         return;
       }
       if (session && children.has(session)) return;
@@ -53,6 +56,7 @@ export const UmbelWorker = async () => {
         if (p.info.role === "user") {
           if (prompts.has(p.info.id)) return;
           prompts.add(p.info.id);
+          hook("PromptTaken", { sessionID: p.info.sessionID, messageID: p.info.id });
         }
         record({ type: "message", info: p.info });
         return;

@@ -45,11 +45,15 @@ fn the_recorded_bus_events_mean_submit_and_turn_end() {
         Opencode.classify("SessionStatus", Some(&idle)),
         EventClass::Other
     );
-    // send confirms a submit from the hook's name alone, without its payload.
-    assert_eq!(
-        Opencode.classify("SessionBusy", None),
-        EventClass::Submitted
-    );
+    // send confirms a submit from the hook's name alone, without its payload; the TUI keeps
+    // showing a first prompt until its session is made, so the earliest proof counts.
+    for taken in ["SessionCreated", "PromptTaken", "SessionBusy"] {
+        assert_eq!(
+            Opencode.classify(taken, None),
+            EventClass::Submitted,
+            "{taken}"
+        );
+    }
     assert_eq!(Opencode.classify("SessionStatus", None), EventClass::Other);
     let ended = events_of("session.idle");
     assert_eq!(
