@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# `just try`: umbel with the fake claude, codex and gemini (sim crate) on PATH as `claude`,
-# `codex` and `gemini`, in a throw-away HOME that is onboarded for them (claude's
-# hasCompletedOnboarding, a codex auth.json, a gemini key), a throw-away state root and tmux
+# `just try`: umbel with the fake claude, codex, gemini and qwen (sim crate) on PATH as `claude`,
+# `codex`, `gemini` and `qwen`, in a throw-away HOME that is onboarded for them (claude's
+# hasCompletedOnboarding, a codex auth.json, a gemini key, a qwen key), a throw-away state root and tmux
 # folder, so the commands of README's "Use" and docs/getting-started.md can be typed by hand, as
 # written, with no real CLI, network or subscription.
 #
@@ -26,22 +26,24 @@ if [ -z "${UMBEL_TRY_NO_BUILD:-}" ]; then
   (cd "$top" && cargo build --workspace --bins) >&2
 fi
 debug="$top/target/debug"
-for bin in umbel fake-claude fake-codex fake-gemini; do
+for bin in umbel fake-claude fake-codex fake-gemini fake-qwen; do
   [ -x "$debug/$bin" ] || { echo "try: $debug/$bin is missing; run \`just build\` first" >&2; exit 1; }
 done
 
 sandbox=$(mktemp -d /tmp/umbel-try.XXXXXX)
 home="$sandbox/home"
-mkdir -p "$sandbox/bin" "$sandbox/tmux" "$home/.claude" "$home/.codex" "$home/.gemini" "$home/proj"
+mkdir -p "$sandbox/bin" "$sandbox/tmux" "$home/.claude" "$home/.codex" "$home/.gemini" "$home/.qwen" "$home/proj"
 ln -s "$debug/umbel" "$sandbox/bin/umbel"
-for cli in claude codex gemini; do ln -s "$debug/fake-$cli" "$sandbox/bin/$cli"; done
+for cli in claude codex gemini qwen; do ln -s "$debug/fake-$cli" "$sandbox/bin/$cli"; done
 # Onboarded as each CLI wants it (the fakes read the same files as the real ones):
 # claude opens on its first-run setup without this flag ...
 printf '{"hasCompletedOnboarding":true,"theme":"dark"}\n' >"$home/.claude.json"
 # ... codex on its sign-in screen without an auth.json (or OPENAI_API_KEY) ...
 printf '{"auth_mode":"apikey","OPENAI_API_KEY":"fake-try-key"}\n' >"$home/.codex/auth.json"
 chmod 600 "$home/.codex/auth.json"
-# ... and gemini asks how to authenticate without a key (GEMINI_API_KEY, exported below).
+# ... gemini asks how to authenticate without a key (GEMINI_API_KEY, exported below), and qwen
+# opens "Connect a Provider" without one (DASHSCOPE_API_KEY below: OPENAI_API_KEY would sign
+# codex in by the environment too).
 # The project the docs' commands run in: ~/proj, a git repository with a change to diff, and
 # the example workflow at the same path as in this repository.
 cp "$top/README.md" "$home/proj/README.md"
@@ -60,11 +62,12 @@ exports=(
   "UMBEL_STATE=$sandbox/state"
   "TMUX_TMPDIR=$sandbox/tmux"
   "GEMINI_API_KEY=fake-try-key"
+  "DASHSCOPE_API_KEY=fake-try-key"
 )
 [ "$(id -u)" -eq 0 ] && exports+=("IS_SANDBOX=1")
 # Variables that would point umbel or the CLIs elsewhere than this sandbox.
-unsets=(UMBEL_CLAUDE_BIN UMBEL_CODEX_BIN UMBEL_GEMINI_BIN UMBEL_TMUX_SOCKET CLAUDE_CONFIG_DIR
-  CODEX_HOME GEMINI_CLI_HOME TMUX)
+unsets=(UMBEL_CLAUDE_BIN UMBEL_CODEX_BIN UMBEL_GEMINI_BIN UMBEL_QWEN_BIN UMBEL_TMUX_SOCKET
+  CLAUDE_CONFIG_DIR CODEX_HOME GEMINI_CLI_HOME QWEN_HOME TMUX)
 
 if [ "$mode" = print ]; then
   for var in "${unsets[@]}"; do echo "unset $var"; done
@@ -106,7 +109,7 @@ if [ "$mode" = check ]; then
 fi
 
 cat <<EOF
-umbel try: \`claude\`, \`codex\`, \`gemini\` here are the fakes; HOME, the state root and tmux are throw-away ($sandbox).
+umbel try: \`claude\`, \`codex\`, \`gemini\`, \`qwen\` here are the fakes; HOME, the state root and tmux are throw-away ($sandbox).
   umbel -p "Say hello"     then every command of docs/getting-started.md ("Try it on the fakes")
   exit                     leaves the shell, kills its workers and removes $sandbox
 EOF

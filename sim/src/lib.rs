@@ -29,6 +29,7 @@ pub mod json;
 pub mod jsonl;
 pub mod keys;
 pub mod model;
+pub mod qwen;
 pub mod record;
 pub mod release;
 pub mod scenario;

@@ -136,7 +136,7 @@ fn a_busy_worker_shows_its_submit_and_the_busy_marker_and_would_wait() {
 
 #[test]
 fn a_permission_prompt_shows_the_hook_the_tool_and_the_question_on_screen() {
-    for provider in ["claude", "codex", "gemini"] {
+    for provider in PROVIDERS {
         let sb = Sandbox::new();
         let tool = json!({ "tool": "Bash", "input": { "command": "echo hi", "description": "Print a greeting" } });
         let scenario = json!({ "default": { "end": { "permission": tool } } });

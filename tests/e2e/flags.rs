@@ -23,11 +23,12 @@ use Expect::*;
 
 /// Per flag: umbel's arguments and what each provider must receive.
 #[allow(clippy::type_complexity)]
-const CASES: &[(&[&str], [Expect; 3])] = &[
+const CASES: &[(&[&str], [Expect; 4])] = &[
     (
         &["-m", "big"],
         [
             Argv(&["--model", "big"]),
+            Argv(&["-m", "big"]),
             Argv(&["-m", "big"]),
             Argv(&["-m", "big"]),
         ],
@@ -38,6 +39,7 @@ const CASES: &[(&[&str], [Expect; 3])] = &[
             Setting("/permissions/defaultMode", "plan"),
             Refused,
             Argv(&["--approval-mode", "plan"]),
+            Argv(&["--approval-mode", "plan"]),
         ],
     ),
     (
@@ -45,6 +47,7 @@ const CASES: &[(&[&str], [Expect; 3])] = &[
         [
             Argv(&["--allowedTools", "Bash", "--allowedTools", "Edit"]),
             Refused,
+            Argv(&["--allowed-tools", "Bash", "--allowed-tools", "Edit"]),
             Argv(&["--allowed-tools", "Bash", "--allowed-tools", "Edit"]),
         ],
     ),
@@ -54,6 +57,7 @@ const CASES: &[(&[&str], [Expect; 3])] = &[
             Argv(&["--disallowedTools", "web_fetch"]),
             Refused,
             Setting("/tools/exclude/0", "web_fetch"),
+            Setting("/tools/exclude/0", "web_fetch"),
         ],
     ),
     (
@@ -62,6 +66,7 @@ const CASES: &[(&[&str], [Expect; 3])] = &[
             Argv(&["--append-system-prompt", "Be brief."]),
             Argv(&["-c", "developer_instructions=\"Be brief.\""]),
             Refused,
+            Argv(&["--append-system-prompt", "Be brief."]),
         ],
     ),
     (
@@ -70,21 +75,38 @@ const CASES: &[(&[&str], [Expect; 3])] = &[
             Argv(&["--system-prompt", "You are terse."]),
             Refused,
             Refused,
+            Argv(&["--system-prompt", "You are terse."]),
         ],
     ),
     (
         &["--max-turns", "3"],
-        [Argv(&["--max-turns", "3"]), Refused, Refused],
+        [
+            Argv(&["--max-turns", "3"]),
+            Refused,
+            Refused,
+            Argv(&["--max-session-turns", "3"]),
+        ],
     ),
     (
         &["--mcp-config", "mcp.json"],
-        [Argv(&["--mcp-config", "mcp.json"]), Refused, Refused],
+        [
+            Argv(&["--mcp-config", "mcp.json"]),
+            Refused,
+            Refused,
+            Argv(&["--mcp-config", "mcp.json"]),
+        ],
     ),
     (
         &["--add-dir", "/srv/a", "--add-dir", "/srv/b"],
         [
             Setting("/permissions/additionalDirectories/1", "/srv/b"),
             Argv(&["--add-dir", "/srv/a", "--add-dir", "/srv/b"]),
+            Argv(&[
+                "--include-directories",
+                "/srv/a",
+                "--include-directories",
+                "/srv/b",
+            ]),
             Argv(&[
                 "--include-directories",
                 "/srv/a",
@@ -103,15 +125,21 @@ const CASES: &[(&[&str], [Expect; 3])] = &[
             ]),
             Launch,
             Refused,
+            Refused,
         ],
     ),
     (
         &["--continue"],
-        [Argv(&["--fork-session", "--continue"]), Refused, Refused],
+        [
+            Argv(&["--fork-session", "--continue"]),
+            Refused,
+            Refused,
+            Refused,
+        ],
     ),
 ];
 
-const PROVIDERS: [&str; 3] = ["claude", "codex", "gemini"];
+const PROVIDERS: [&str; 4] = ["claude", "codex", "gemini", "qwen"];
 
 fn argv(sb: &Sandbox) -> Vec<String> {
     let text = std::fs::read_to_string(sb.record.join("argv.json")).expect("argv.json");
@@ -126,6 +154,7 @@ fn settings(sb: &Sandbox, provider: &str, worker: &str) -> Value {
     let dir = sb.session_dir(worker);
     let path = match provider {
         "claude" => dir.join("claude-settings.json"),
+        "qwen" => dir.join("qwen-home/settings.json"),
         _ => dir.join("gemini-home/.gemini/settings.json"),
     };
     serde_json::from_str(&std::fs::read_to_string(path).expect("settings")).expect("json")
@@ -174,7 +203,7 @@ fn flags_reach_the_cli_or_are_refused(index: usize) {
     }
     // Something the CLI takes that umbel has no flag for.
     let tail = match provider {
-        "gemini" => ["--include-directories", "/from/the/tail"],
+        "gemini" | "qwen" => ["--include-directories", "/from/the/tail"],
         _ => ["--add-dir", "/from/the/tail"],
     };
     mapped.push("--");
@@ -219,6 +248,11 @@ fn codex_flags_reach_the_cli_or_are_refused() {
 #[test]
 fn gemini_flags_reach_the_cli_or_are_refused() {
     flags_reach_the_cli_or_are_refused(2);
+}
+
+#[test]
+fn qwen_flags_reach_the_cli_or_are_refused() {
+    flags_reach_the_cli_or_are_refused(3);
 }
 
 /// `-p` passes the same flags and the `--` tail; `--permission-mode` replaces its default

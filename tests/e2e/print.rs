@@ -55,6 +55,21 @@ fn print_mode_json_has_the_providers_own_shape(provider: &str) {
             assert_eq!(events[2]["item"]["type"], "agent_message");
             assert_eq!(events[2]["item"]["text"], answer);
         }
+        "qwen" => {
+            // One JSON array, as `qwen --output-format json`: init, the answer, the result.
+            let documents = out.json();
+            let kinds: Vec<&str> = documents
+                .as_array()
+                .expect("an array")
+                .iter()
+                .map(|d| d["type"].as_str().unwrap_or(""))
+                .collect();
+            assert_eq!(kinds, ["system", "assistant", "result"]);
+            let result = &documents[2];
+            assert_eq!(result["subtype"], "success");
+            assert_eq!(result["result"], answer);
+            assert!(result["session_id"].as_str().is_some_and(|s| s.len() == 36));
+        }
         _ => {
             let result = out.json();
             assert_eq!(result["response"], answer);

@@ -127,7 +127,7 @@ fn snapshot_json_of_the_supervisor_verbs() {
 #[test]
 fn snapshot_json_of_print_mode_per_provider() {
     let sb = Sandbox::new();
-    for provider in ["claude", "codex", "gemini"] {
+    for provider in PROVIDERS {
         let out = sb
             .cmd(&format!("-p hi --provider {provider} --output-format json"))
             .success();

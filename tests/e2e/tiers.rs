@@ -26,8 +26,8 @@ fn world(tier: Tier) -> Sandbox {
 /// Generates `tiers::fakes::<provider>::<scenario>` and the ignored
 /// `tiers::real::<provider>::<scenario>` for each scenario `fn(provider, tier)`.
 /// Scenarios after `codex:` (`gemini:`) are about that CLI alone (its own config files) and run
-/// only for it. Those after `qwen:` run on the real qwen only (it has no fake CLI yet), those
-/// after `opencode:` on the real opencode only.
+/// only for it. The first list runs on fake-qwen too; those after `qwen:` are the ones the real
+/// qwen passes so far, those after `opencode:` run on the real opencode only (no fake yet).
 macro_rules! each_tier {
     ($($test:ident),* $(,)?; codex: $($cx:ident),* $(,)?; gemini: $($gm:ident),* $(,)?;
      fleet: $($fl:ident),* $(,)?; qwen: $($qw:ident),* $(,)?; opencode: $($oc:ident),* $(,)?) => {
@@ -42,6 +42,7 @@ macro_rules! each_tier {
                 $( #[test] fn $test() { super::super::$test("gemini", super::super::Tier::Fake) } )*
                 $( #[test] fn $gm() { super::super::$gm(super::super::Tier::Fake) } )*
             }
+            mod qwen { $( #[test] fn $test() { super::super::$test("qwen", super::super::Tier::Fake) } )* }
         }
         mod real {
             mod fleet { $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $fl() { super::super::$fl(super::super::Tier::Real) } )* }
@@ -97,9 +98,9 @@ each_tier!(
     unattended_runs_the_tool_and_actions_lists_it,
     a_tool_needing_approval_is_input_126_with_the_pending_tool,
     an_api_error_is_provider_error_122,
-    // Not yet print_json_keys_include_the_real_print_modes: on a tool turn `qwen -p -o json`
-    // prints the tool's result as a `user` document, which umbel's qwen JSON lacks.
-    print_mode_text_and_json;
+    print_mode_text_and_json,
+    print_json_keys_include_the_real_print_modes,
+    stream_json_event_types_follow_the_real_print_mode;
     opencode: trust_two_turns_read_by_turn_and_kill_leaves_no_process,
     unattended_runs_the_tool_and_actions_lists_it,
     a_tool_needing_approval_is_input_126_with_the_pending_tool,
@@ -803,7 +804,12 @@ fn recorded_print_json(provider: &str, scenario: &str) -> Vec<Value> {
             .into_iter()
             .filter(|d| !kind(d).ends_with("/command_execution"))
             .collect(),
-        ("qwen", "api-error") => sample("qwen/qwen-0.24.4-print-json-api-error.json"),
+        ("qwen", "api-error") => {
+            let mut documents = sample("qwen/qwen-0.24.4-print-json-api-error.json");
+            documents.extend(sample("qwen/qwen-0.24.4-print-json-api-error-stderr.json"));
+            documents
+        }
+        ("qwen", "tool") => sample("qwen/qwen-0.24.4-print-json-tool-turn.json"),
         ("qwen", _) => sample("qwen/qwen-0.24.4-print-json-success.json"),
         ("opencode", "api-error") => {
             sample("opencode/1.18.33/opencode-1.18.33-run-format-json-api-error.jsonl")
@@ -874,13 +880,15 @@ fn recorded_stream_json(provider: &str) -> Vec<Value> {
     crate::print_json::sample(match provider {
         "claude" => "claude/claude-2.1.332-print-stream-json.jsonl",
         "codex" => "codex/codex-0.171.0-exec-json-tool-turn.jsonl",
+        "qwen" => "qwen/qwen-0.24.4-print-stream-json-tool-turn.jsonl",
         _ => "gemini/gemini-0.61.0-print-stream-json-tool-turn.jsonl",
     })
 }
 
 /// The event kinds of a stream, in order. Left out: the `system` hook events claude streams
-/// for the user's own SessionStart hooks (umbel's hooks are its plumbing, not the user's) and
-/// codex's start-up warning items.
+/// for the user's own SessionStart hooks (umbel's hooks are its plumbing, not the user's),
+/// codex's start-up warning items and qwen's `stream_event` `goal_state` notice (the state of its
+/// `/goal` feature, no part of the turn).
 fn stream_kinds(provider: &str, events: Vec<Value>) -> Vec<String> {
     let events: Vec<Value> = events
         .into_iter()
@@ -890,6 +898,7 @@ fn stream_kinds(provider: &str, events: Vec<Value>) -> Vec<String> {
                 .is_some_and(|s| s.starts_with("hook_"))
         })
         .filter(|e| crate::print_json::kind(e) != "item.completed/error")
+        .filter(|e| e["type"] != "stream_event")
         .collect();
     if provider != "codex" {
         return umbel::core::print::stream::kinds_in_order(&events);
@@ -916,6 +925,7 @@ fn stream_json_event_types_follow_the_real_print_mode(provider: &str, tier: Tier
             let flags: &[&str] = match provider {
                 "claude" => &["--output-format", "stream-json", "--verbose"],
                 "codex" => &["--json", "--dangerously-bypass-approvals-and-sandbox"],
+                "qwen" => &["--output-format", "stream-json", "--yolo"],
                 _ => &["-o", "stream-json", "--yolo"],
             };
             let out = crate::real::print_mode(&sb, provider, flags, "run the tool", "");

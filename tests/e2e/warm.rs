@@ -31,6 +31,8 @@ pub fn warm_worker(sb: &Sandbox, other_than: Option<&str>) -> Value {
 /// The CLI session id a `-p -o json` answer reports (codex: its `thread.started` event).
 pub fn session_of(stdout: &str) -> String {
     let first: Value = serde_json::from_str(stdout.lines().next().unwrap_or("")).expect("JSON");
+    // qwen prints one JSON array of its print mode's documents.
+    let first = first.get(0).cloned().unwrap_or(first);
     let id = first["session_id"]
         .as_str()
         .or(first["thread_id"].as_str())

@@ -36,13 +36,30 @@ fn choices(items: &[String], cursor: usize, indent: &str) -> Vec<String> {
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            let mark = if i == cursor { "●" } else { " " };
+            let mark = match (i == cursor, super::flavor::qwen()) {
+                (true, true) => "›",
+                (true, false) => "●",
+                _ => " ",
+            };
             format!("{indent}{mark} {}. {c}", i + 1)
         })
         .collect()
 }
 
 const TRUST_TEXT: &str = "Trusting a folder allows Gemini CLI to load its local configurations, including custom commands, hooks, MCP servers, agent skills, and settings. These configurations could execute code on your behalf or change the behavior of the CLI.";
+
+/// Qwen Code's trust dialog (`tests/data/qwen/qwen-0.24.4-trust-dialog.txt`, shown only with
+/// `security.folderTrust.enabled`).
+const QWEN_TRUST_QUESTION: &str = "Do you trust this folder?";
+const QWEN_TRUST_TEXT: &str = "Trusting a folder allows Qwen Code to execute commands it suggests. This is a security feature to prevent accidental execution in untrusted directories.";
+
+/// Printed under the trust dialog while the CLI restarts (Gemini CLI's, or Qwen Code's).
+pub fn restarting() -> &'static str {
+    match super::flavor::qwen() {
+        true => " Qwen Code is restarting to apply the trust changes...",
+        false => RESTARTING,
+    }
+}
 
 /// The folder trust dialog (`cursor` 0..=2), one column in, two narrower than the screen.
 pub fn trust_dialog(width: usize, cwd: &std::path::Path, cursor: usize) -> Vec<String> {
@@ -53,17 +70,29 @@ pub fn trust_dialog(width: usize, cwd: &std::path::Path, cursor: usize) -> Vec<S
     };
     let box_w = width.saturating_sub(2);
     let text_w = box_w.saturating_sub(4);
-    let mut rows = vec![
-        String::new(),
-        "Do you trust the files in this folder?".to_string(),
-        String::new(),
-    ];
-    rows.extend(wrap(TRUST_TEXT, text_w, "", ""));
-    rows.extend([String::new(), String::new()]);
+    let qwen = super::flavor::qwen();
+    let (question, text, refuse) = match qwen {
+        true => (QWEN_TRUST_QUESTION, QWEN_TRUST_TEXT, "Don't trust (esc)"),
+        false => (
+            "Do you trust the files in this folder?",
+            TRUST_TEXT,
+            "Don't trust",
+        ),
+    };
+    let mut rows = vec![String::new(), question.to_string()];
+    if !qwen {
+        rows.push(String::new());
+    }
+    rows.extend(wrap(text, text_w, "", ""));
+    rows.extend(
+        [String::new(), String::new()]
+            .into_iter()
+            .skip(usize::from(qwen)),
+    );
     let items = [
         format!("Trust folder ({})", name(Some(cwd))),
         format!("Trust parent folder ({})", name(cwd.parent())),
-        "Don't trust".to_string(),
+        refuse.to_string(),
     ];
     rows.extend(choices(&items, cursor, ""));
     rows.push(String::new());

@@ -89,6 +89,12 @@ pub fn result_display(output: &str) -> J {
 impl Session {
     /// Appends a line to the chat file; the first failure is kept in `fatal`.
     pub fn append(&mut self, record: &Obj) {
+        if super::flavor::qwen() {
+            if let Some(qwen) = crate::qwen::records::translate(&mut self.qwen_ctx(), record) {
+                host::append(&self.chat_path, &qwen, &mut self.fatal);
+            }
+            return;
+        }
         host::append(&self.chat_path, record, &mut self.fatal);
     }
 

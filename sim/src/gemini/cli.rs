@@ -32,6 +32,15 @@ const SPECS: &[OptSpec] = &[
     opt("help", Some('h'), false),
 ];
 
+/// The options qwen 0.24.4 has beyond gemini's (`qwen --help`), accepted and not simulated:
+/// what umbel passes through (recorded in `argv.json`).
+const QWEN_EXTRA: &[OptSpec] = &[
+    opt("system-prompt", None, true),
+    opt("append-system-prompt", None, true),
+    opt("max-session-turns", None, true),
+    opt("mcp-config", None, true),
+];
+
 /// `--approval-mode` (and `-y`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ApprovalMode {
@@ -124,7 +133,13 @@ fn yargs_error(commander: String) -> String {
 
 /// Parses arguments (without the program name). Errors are yargs' messages.
 pub fn parse(argv: &[String]) -> Result<Action, String> {
-    let p = args::parse(argv, SPECS).map_err(yargs_error)?;
+    let extra = if super::flavor::qwen() {
+        QWEN_EXTRA
+    } else {
+        &[]
+    };
+    let specs: Vec<OptSpec> = SPECS.iter().chain(extra).copied().collect();
+    let p = args::parse(argv, &specs).map_err(yargs_error)?;
     if p.has("help") {
         return Ok(Action::Print(HELP));
     }

@@ -86,6 +86,9 @@ pub fn trusted_for_session(
 
 /// The auth type in use: settings `security.auth.selectedType`, else an API key in the env.
 pub fn auth_type(settings: &home::Settings) -> Option<String> {
+    if super::flavor::qwen() {
+        return crate::qwen::data::auth_type(settings.auth_type.as_ref());
+    }
     settings.auth_type.clone().or_else(|| {
         std::env::var("GEMINI_API_KEY")
             .ok()

@@ -48,6 +48,15 @@ pub fn paths() -> Result<Paths, String> {
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?;
     let cwd = cwd.canonicalize().unwrap_or(cwd);
+    if super::flavor::qwen() {
+        // qwen's global folder: `$QWEN_HOME`, else `~/.qwen`.
+        let home = std::env::var_os("HOME").filter(|v| !v.is_empty());
+        let home = home.map(|h| cwd.join(h)).ok_or("HOME is not set")?;
+        let dir = std::env::var_os("QWEN_HOME")
+            .filter(|v| !v.is_empty())
+            .map_or_else(|| home.join(".qwen"), |d| cwd.join(d));
+        return Ok(Paths { home, dir, cwd });
+    }
     let home = ["GEMINI_CLI_HOME", "HOME"]
         .iter()
         .find_map(|k| std::env::var_os(k).filter(|v| !v.is_empty()))
@@ -145,7 +154,8 @@ pub fn load_settings(paths: &Paths) -> Result<Settings, String> {
         folder_trust: v
             .pointer("/security/folderTrust/enabled")
             .and_then(Value::as_bool)
-            .unwrap_or(true),
+            // qwen asks about folders only when told to (0.24.4's default: false).
+            .unwrap_or(!super::flavor::qwen()),
         model: text("/model/name"),
         excluded_tools: v
             .pointer("/tools/exclude")

@@ -13,6 +13,7 @@ pub mod chat;
 pub mod cli;
 #[cfg(test)]
 mod fixture_tests;
+pub mod flavor;
 pub mod headless;
 pub mod home;
 pub mod output;

@@ -10,11 +10,17 @@ pub const PINNED: Version = Version::new(0, 61, 0);
 
 /// The release `UMBEL_SIM_VERSION` names, else [`PINNED`].
 pub fn current() -> Version {
+    if super::flavor::qwen() {
+        return release::chosen(crate::qwen::data::PINNED);
+    }
     release::chosen(PINNED)
 }
 
 /// The header's title: `Gemini CLI v0.61.0`.
 pub fn title(version: Version) -> String {
+    if super::flavor::qwen() {
+        return format!(">_ Qwen Code (v{version})");
+    }
     format!("Gemini CLI v{version}")
 }
 

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use super::cli::{ApprovalMode, Options};
+use super::flavor;
 use super::home::{self, Paths, Settings};
 use crate::clock::Clock;
 use crate::engine::host::Host;
@@ -15,6 +16,9 @@ use crate::scenario::{Scenario, Script};
 
 /// The model the router picks when none is chosen (what chat records report).
 pub const AUTO_MODEL: &str = "gemini-3.8-flash";
+
+/// The model qwen uses when none is chosen.
+pub const QWEN_DEFAULT_MODEL: &str = "qwen3-coder-plus";
 
 /// A model as the CLI shows and reports it.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,6 +41,15 @@ pub fn resolve_model(arg: Option<&str>, env: Option<&str>, settings: Option<&str
         .find(|m| !m.trim().is_empty())
         .unwrap_or("auto")
         .to_string();
+    if requested == "auto" && flavor::qwen() {
+        // qwen has no router: its default model answers.
+        return Model {
+            requested: QWEN_DEFAULT_MODEL.into(),
+            label: QWEN_DEFAULT_MODEL.into(),
+            name: QWEN_DEFAULT_MODEL.into(),
+            auto: false,
+        };
+    }
     if requested == "auto" {
         return Model {
             requested,
@@ -138,6 +151,8 @@ pub struct Session {
     pub start_ms: i64,
     /// Counters.
     pub stats: Stats,
+    /// What playing Qwen Code keeps between records and hooks ([`crate::qwen`]).
+    pub qwen: crate::qwen::records::State,
 }
 
 impl Session {
@@ -165,7 +180,11 @@ impl Session {
                 )
             })?,
         };
-        let env_model = std::env::var("GEMINI_MODEL").ok();
+        let env_model = std::env::var(match flavor::qwen() {
+            true => "OPENAI_MODEL",
+            false => "GEMINI_MODEL",
+        })
+        .ok();
         let model = resolve_model(
             opts.model.as_deref(),
             env_model.as_deref(),
@@ -195,6 +214,7 @@ impl Session {
             fatal: None,
             history: Vec::new(),
             stats: Stats::default(),
+            qwen: Default::default(),
             clock,
             model,
             mode,
@@ -238,6 +258,10 @@ impl Session {
     /// The name shown as `Executing Hook: <name>` for the first hook `event`
     /// would run (its `name`, else its command), if any.
     pub fn hook_label(&self, event: &str, target: Option<&str>) -> Option<String> {
+        let (event, target) = match flavor::qwen() {
+            true => (crate::qwen::hooks::name(event), None),
+            false => (event, target),
+        };
         let first = self.hooks.matching(event, target).into_iter().next()?;
         let name = self
             .hook_names
@@ -249,6 +273,37 @@ impl Session {
 
     /// Runs the hooks for `event` (matcher tested against `target`) and waits for them.
     pub fn fire(&mut self, event: &str, target: Option<&str>, payload: &Obj) -> Vec<HookRun> {
+        if flavor::qwen() {
+            let mode = match self.mode {
+                ApprovalMode::Default => "default",
+                ApprovalMode::AutoEdit => "auto-edit",
+                ApprovalMode::Yolo => "yolo",
+                ApprovalMode::Plan => "plan",
+            };
+            let fired =
+                crate::qwen::hooks::translate(&mut self.qwen_ctx(), mode, event, target, payload);
+            let runs = fired
+                .iter()
+                .map(|(e, t, p)| self.fire_as_is(e, t.as_deref(), p));
+            return runs.collect::<Vec<_>>().concat();
+        }
+        self.fire_as_is(event, target, payload)
+    }
+
+    /// What playing qwen translates records and hooks with.
+    pub fn qwen_ctx(&mut self) -> crate::qwen::records::Ctx<'_> {
+        crate::qwen::records::Ctx {
+            session: &self.id,
+            cwd: &self.cwd,
+            model: &self.model.name,
+            version: super::release::current().to_string(),
+            ids: &mut self.ids,
+            state: &mut self.qwen,
+        }
+    }
+
+    /// Runs the hooks for `event` with `payload` as given.
+    fn fire_as_is(&mut self, event: &str, target: Option<&str>, payload: &Obj) -> Vec<HookRun> {
         let runner = || Runner::new(self.paths.cwd.clone(), self.hook_env());
         self.hooks.fire(event, target, payload, runner)
     }
@@ -271,6 +326,14 @@ fn find_chat(
     project: &str,
     wanted: &str,
 ) -> Result<(String, (PathBuf, usize)), String> {
+    if flavor::qwen() {
+        let path = crate::qwen::data::chat_path(&paths.dir, &paths.cwd, wanted);
+        let lines = std::fs::read_to_string(&path).map(|t| t.lines().count());
+        return match lines {
+            Ok(lines) => Ok((wanted.to_string(), (path, lines))),
+            Err(_) => Err(format!("No saved session found with ID {wanted}.")),
+        };
+    }
     let dir = paths.dir.join("tmp").join(project).join("chats");
     let found = std::fs::read_dir(&dir)
         .ok()
@@ -293,6 +356,9 @@ fn find_chat(
 }
 
 pub fn chat_path(paths: &Paths, project: &str, clock: &Clock, id: &str) -> PathBuf {
+    if flavor::qwen() {
+        return crate::qwen::data::chat_path(&paths.dir, &paths.cwd, id);
+    }
     let stamp = clock.iso();
     let minute = stamp.get(..16).unwrap_or(&stamp).replace(':', "-");
     let id8: String = id.chars().take(8).collect();
@@ -338,6 +404,7 @@ impl Session {
             history: Vec::new(),
             resumed: false,
             stats: Stats::default(),
+            qwen: Default::default(),
             clock,
             interactive,
             paths,

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::boxes::{self, AUTH_ESC, NO_AUTH, RESTARTING, TRUST_ESC};
+use super::boxes::{self, AUTH_ESC, NO_AUTH, TRUST_ESC};
 use super::cli::Options;
 use super::headless::{auth_type, trusted_for_session};
 use super::home::{self, Paths, Settings, TrustLevel};
@@ -170,7 +170,7 @@ pub fn trust(
             return Decision::Untrusted;
         }
         let mut live = dialog(cursor);
-        live.extend([String::new(), RESTARTING.to_string()]);
+        live.extend([String::new(), boxes::restarting().to_string()]);
         let _ = write(screen, &[], &live);
         Decision::Restart
     };
@@ -231,7 +231,15 @@ pub fn auth_dialog(
     let width = || term::size().0;
     let dialog = |cursor: usize, message: &str| {
         let mut lines = vec![String::new()];
-        lines.extend(boxes::auth_dialog(width(), cursor, message));
+        match super::flavor::qwen() {
+            true => lines.extend(boxes::rounded(
+                &crate::qwen::data::sign_in_rows(),
+                width().saturating_sub(4).min(100),
+                2,
+                1,
+            )),
+            false => lines.extend(boxes::auth_dialog(width(), cursor, message)),
+        }
         lines
     };
     let (mut cursor, mut message) = (0usize, NO_AUTH);

@@ -17,6 +17,7 @@ use crate::engine::shell::{Face, Scroll, Shell};
 use crate::engine::timeline::{Late, Phase};
 use crate::json::Obj;
 use crate::keys::Key;
+use crate::qwen::records::TurnEnd;
 use crate::scenario::Scenario;
 use crate::screen::Screen;
 use crate::term::{self, Terminal};
@@ -128,10 +129,13 @@ impl Face for Gemini {
                 return app.after(outcome);
             }
         }
-        let just_pasted = app
-            .face
-            .pasted_at
-            .is_some_and(|at| at.elapsed() < PASTE_GUARD);
+        // Qwen Code 0.24.4 holds an Enter after a paste only on Windows or node < 20
+        // (`pasteWorkaround`): on Linux it submits at once.
+        let just_pasted = !super::flavor::qwen()
+            && app
+                .face
+                .pasted_at
+                .is_some_and(|at| at.elapsed() < PASTE_GUARD);
         match key {
             Key::Enter if just_pasted && !Gemini::blank(&app.input) => {
                 return app.edit(Key::Newline);
@@ -225,8 +229,13 @@ impl Face for Gemini {
         }
     }
 
-    fn done(app: &mut App, _turn: Option<Turn>, done: Done) -> Result<Flow, String> {
+    fn done(app: &mut App, turn: Option<Turn>, done: Done) -> Result<Flow, String> {
         app.late = done.late;
+        // Qwen Code puts a cancelled prompt back into the input box.
+        let cancelled = super::flavor::qwen() && app.sess.qwen.end == TurnEnd::Cancelled;
+        if let Some(turn) = turn.filter(|_| cancelled && app.input.is_empty()) {
+            app.input.insert_text(&turn.prompt);
+        }
         Gemini::draw(app)?;
         fire(app, "AfterAgent", None, &done.after_agent)?;
         app.next_queued()

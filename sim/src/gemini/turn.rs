@@ -110,6 +110,10 @@ pub struct Turn {
 
 /// The raw body of an API error, as Gemini's API returns it.
 pub fn api_error_raw(e: &ApiError) -> String {
+    // qwen's OpenAI client words it `<status> <message>`.
+    if super::flavor::qwen() {
+        return format!("{} {}", e.status, e.message);
+    }
     let status = match e.status {
         400 => "INVALID_ARGUMENT",
         401 => "UNAUTHENTICATED",

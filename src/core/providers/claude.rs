@@ -329,23 +329,7 @@ impl ProviderModule for Claude {
     }
 
     fn classify(&self, event: &str, payload: Option<&Value>) -> EventClass {
-        match event {
-            "StopFailure" => EventClass::TurnFailed {
-                reason: "api-error",
-            },
-            "Notification" => match payload.and_then(|p| str_field(p, "notification_type")) {
-                Some("permission_prompt") => EventClass::NeedsInput {
-                    reason: "permission",
-                    tool: None,
-                },
-                Some("elicitation_dialog") => EventClass::NeedsInput {
-                    reason: "question",
-                    tool: None,
-                },
-                _ => EventClass::Other,
-            },
-            _ => shared_hook_class(event, payload),
-        }
+        claude_style_class(event, payload)
     }
 
     fn submit_turn_id(&self, payload: &Value) -> Option<String> {

@@ -155,6 +155,12 @@ pub const HEADLESS_EXCLUDED: &[&str] = &[
 /// `--on-permission deny`: the TUI gets headless mode's tool set (`tools.exclude`, after the
 /// user's own exclusions).
 fn exclude_headless_tools(settings: &mut serde_json::Map<String, Value>) {
+    exclude_tools(settings, HEADLESS_EXCLUDED);
+}
+
+/// Adds `excluded` to `tools.exclude` after the user's own exclusions (gemini, and qwen, which
+/// reads the same setting).
+pub(super) fn exclude_tools(settings: &mut serde_json::Map<String, Value>, excluded: &[&str]) {
     let tools = settings.entry("tools").or_insert_with(|| json!({}));
     if !tools.is_object() {
         *tools = json!({});
@@ -164,7 +170,7 @@ fn exclude_headless_tools(settings: &mut serde_json::Map<String, Value>) {
         *exclude = json!([]);
     }
     if let Some(list) = exclude.as_array_mut() {
-        for tool in HEADLESS_EXCLUDED {
+        for tool in excluded {
             if !list.iter().any(|t| t == tool) {
                 list.push(json!(tool));
             }
@@ -204,6 +210,35 @@ pub(super) fn user_json(
     }
 }
 
+/// Sign-in by key, for gemini and qwen: one of `keys` set in the environment, else a `KEY=` line
+/// for one in the CLI's `.env` file.
+pub(super) fn key_in_env_or_dot_env(
+    env: &[(String, String)],
+    files: &[(PathBuf, String)],
+    keys: &[&str],
+) -> Option<SignIn> {
+    if let Some(var) = keys.iter().find(|v| env_get(env, v).is_some()) {
+        return Some(SignIn::Ready(format!("{var} is set")));
+    }
+    let in_dot_env = file_text(files, ".env").is_some_and(|(_, text)| {
+        text.lines().any(|l| {
+            keys.iter()
+                .any(|v| l.trim_start().starts_with(&format!("{v}=")))
+        })
+    });
+    in_dot_env.then(|| SignIn::Ready(".env holds an API key".into()))
+}
+
+/// The auth type chosen in the CLI's `settings.json` (`security.auth.selectedType`; gemini and
+/// qwen), comments allowed.
+pub(super) fn settings_auth_type(files: &[(PathBuf, String)]) -> Option<String> {
+    let (_, text) = file_text(files, "settings.json")?;
+    let plain = StripComments::with_settings(CommentSettings::c_style(), text.as_bytes());
+    let settings: Value = serde_json::from_reader(plain).ok()?;
+    let kind = settings.pointer("/security/auth/selectedType")?.as_str()?;
+    Some(kind.to_string())
+}
+
 /// The keys gemini signs in with from the environment (its `.env` file may hold them too).
 const KEY_VARS: &[&str] = &["GEMINI_API_KEY", "GOOGLE_API_KEY"];
 
@@ -212,28 +247,15 @@ const KEY_VARS: &[&str] = &["GEMINI_API_KEY", "GOOGLE_API_KEY"];
 /// credentials (`oauth_creds.json`). Without any, gemini opens "How would you like to
 /// authenticate", which umbel refuses as a sign-in screen.
 fn signed_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
-    if let Some(var) = KEY_VARS.iter().find(|v| env_get(env, v).is_some()) {
-        return SignIn::Ready(format!("{var} is set"));
-    }
-    if env_get(env, "GOOGLE_GENAI_USE_VERTEXAI").is_some() {
+    if env_get(env, "GOOGLE_GENAI_USE_VERTEXAI").is_some()
+        && !KEY_VARS.iter().any(|v| env_get(env, v).is_some())
+    {
         return SignIn::Ready("GOOGLE_GENAI_USE_VERTEXAI is set".into());
     }
-    let in_dot_env = file_text(files, ".env").is_some_and(|(_, text)| {
-        text.lines().any(|l| {
-            KEY_VARS
-                .iter()
-                .any(|v| l.trim_start().starts_with(&format!("{v}=")))
-        })
-    });
-    if in_dot_env {
-        return SignIn::Ready(".env holds an API key".into());
+    if let Some(ready) = key_in_env_or_dot_env(env, files, KEY_VARS) {
+        return ready;
     }
-    let chosen = file_text(files, "settings.json").and_then(|(_, text)| {
-        let plain = StripComments::with_settings(CommentSettings::c_style(), text.as_bytes());
-        let settings: Value = serde_json::from_reader(plain).ok()?;
-        let kind = settings.pointer("/security/auth/selectedType")?.as_str()?;
-        Some(kind.to_string())
-    });
+    let chosen = settings_auth_type(files);
     let creds = file_text(files, "oauth_creds.json").is_some();
     match chosen {
         Some(kind) if kind != "oauth-personal" || creds => {
@@ -337,19 +359,8 @@ impl ProviderModule for Gemini {
         {
             return StartupScreen::SignIn((*line).to_string());
         }
-        // After "Trust folder" gemini restarts itself and the old dialog can stay visible above
-        // the new screen: only a dialog with nothing drawn below it is current.
-        let dialog_at = lines
-            .iter()
-            .rposition(|l| l.starts_with("Do you trust the files in this folder?"));
-        let superseded = dialog_at.is_some_and(|at| {
-            lines[at..]
-                .iter()
-                .any(|l| l.contains("is restarting") || COMPOSER.starts(l))
-        });
-        if dialog_at.is_some() && !superseded {
-            let selected = |text: &str| highlighted(&lines, '●', text);
-            return StartupScreen::step_to("folder trust", selected("1. Trust folder"), &["Up"]);
+        if let Some(trust) = folder_trust(&lines, TRUST_QUESTION, '●', &COMPOSER) {
+            return trust;
         }
         if let Some(line) = lines.iter().find(|l| l.starts_with(ADDED_FOLDERS)) {
             return StartupScreen::Person((*line).to_string());
@@ -494,6 +505,9 @@ fn prompt_of(record: &Value) -> Option<String> {
 }
 
 /// The composer line and its empty text.
+/// The trust dialog's question.
+const TRUST_QUESTION: &str = "Do you trust the files in this folder?";
+
 const COMPOSER: Composer = Composer {
     marks: &['>', '*'],
     placeholder: "Type your message or @path/to/file",

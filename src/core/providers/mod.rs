@@ -471,8 +471,26 @@ pub fn file_text<'a>(files: &'a [(PathBuf, String)], file: &str) -> Option<(&'a 
         .map(|(path, text)| (path.as_path(), text.as_str()))
 }
 
+/// A Gemini CLI-style folder trust dialog (gemini, qwen) under `question`, answered "1. Trust
+/// folder" (the cursor `mark` moved there first). After trusting, the CLI restarts itself and the
+/// old dialog can stay visible above the new screen: only a dialog with nothing drawn below it
+/// is current.
+pub fn folder_trust(
+    lines: &[&str],
+    question: &str,
+    mark: char,
+    composer: &Composer,
+) -> Option<StartupScreen> {
+    let at = lines.iter().rposition(|l| l.starts_with(question))?;
+    let superseded = lines[at..]
+        .iter()
+        .any(|l| l.contains("is restarting") || composer.starts(l));
+    let on = highlighted(lines, mark, "1. Trust folder");
+    (!superseded).then(|| StartupScreen::step_to("folder trust", on, &["Up"]))
+}
+
 /// Whether a dialog option starting with `text` is the highlighted one: its line begins with
-/// the CLI's cursor `mark` (claude `❯`, codex `›`, gemini `●`). Lines are trimmed.
+/// the CLI's cursor `mark` (claude `❯`, codex `›`, gemini `●`, qwen `›`). Lines are trimmed.
 pub fn highlighted(lines: &[&str], mark: char, text: &str) -> bool {
     lines.iter().any(|l| {
         l.strip_prefix(mark)
@@ -656,6 +674,24 @@ pub const SHARED_HOOK_EVENTS: &[&str] = &[
     "PermissionRequest",
     "PostToolUse",
 ];
+
+/// How claude and qwen (whose hooks are claude's) read their hook events: `StopFailure` ends the
+/// turn with an API error, a `Notification` of `notification_type` `permission_prompt` or
+/// `elicitation_dialog` waits for a person; the rest as [`shared_hook_class`].
+pub fn claude_style_class(event: &str, payload: Option<&serde_json::Value>) -> EventClass {
+    let waits = |reason| EventClass::NeedsInput { reason, tool: None };
+    match event {
+        "StopFailure" => EventClass::TurnFailed {
+            reason: "api-error",
+        },
+        "Notification" => match payload.and_then(|p| str_field(p, "notification_type")) {
+            Some("permission_prompt") => waits("permission"),
+            Some("elicitation_dialog") => waits("question"),
+            _ => EventClass::Other,
+        },
+        _ => shared_hook_class(event, payload),
+    }
+}
 
 /// How claude and codex both read the hook events they share (`SHARED_HOOK_EVENTS` and `Stop`);
 /// each provider matches its own events first and hands the rest here.

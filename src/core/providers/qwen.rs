@@ -101,52 +101,13 @@ fn quiet_background(settings: &mut serde_json::Map<String, Value>) {
     }
 }
 
-/// `--on-permission deny`: print mode's tool set (`tools.exclude`, after the user's own).
-fn exclude_headless_tools(settings: &mut serde_json::Map<String, Value>) {
-    let tools = settings.entry("tools").or_insert_with(|| json!({}));
-    if !tools.is_object() {
-        *tools = json!({});
-    }
-    let exclude = &mut tools["exclude"];
-    if !exclude.is_array() {
-        *exclude = json!([]);
-    }
-    if let Some(list) = exclude.as_array_mut() {
-        for tool in HEADLESS_EXCLUDED {
-            if !list.iter().any(|t| t == tool) {
-                list.push(json!(tool));
-            }
-        }
-    }
-}
-
 /// `umbel doctor`'s judgement of qwen's sign-in: a key in the environment or in `~/.qwen/.env`,
 /// or an auth type chosen in settings.json. Without any, qwen opens "Connect a Provider".
 fn signed_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
-    if let Some(var) = KEY_VARS.iter().find(|v| env_get(env, v).is_some()) {
-        return SignIn::Ready(format!("{var} is set"));
+    if let Some(ready) = super::gemini::key_in_env_or_dot_env(env, files, KEY_VARS) {
+        return ready;
     }
-    let in_dot_env = file_text(files, ".env").is_some_and(|(_, text)| {
-        text.lines().any(|l| {
-            KEY_VARS
-                .iter()
-                .any(|v| l.trim_start().starts_with(&format!("{v}=")))
-        })
-    });
-    if in_dot_env {
-        return SignIn::Ready(".env holds an API key".into());
-    }
-    let chosen = file_text(files, "settings.json").and_then(|(_, text)| {
-        let plain = json_comments::StripComments::new(text.as_bytes());
-        let settings: Value = serde_json::from_reader(plain).ok()?;
-        Some(
-            settings
-                .pointer("/security/auth/selectedType")?
-                .as_str()?
-                .to_string(),
-        )
-    });
-    if let Some(kind) = chosen {
+    if let Some(kind) = super::gemini::settings_auth_type(files) {
         return SignIn::Ready(format!("settings.json: auth {kind}"));
     }
     SignIn::missing(
@@ -154,6 +115,9 @@ fn signed_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
         "export OPENAI_API_KEY=<your key> (with OPENAI_BASE_URL and OPENAI_MODEL for your endpoint), or run `qwen` once in a terminal and connect a provider (a fake qwen takes any value: export OPENAI_API_KEY=fake)",
     )
 }
+
+/// The folder trust dialog's question (only with `security.folderTrust.enabled`).
+const TRUST_QUESTION: &str = "Do you trust this folder?";
 
 /// The sign-in screen's heading.
 const SIGN_IN: &str = "Connect a Provider";
@@ -204,7 +168,7 @@ impl ProviderModule for Qwen {
         }
         match input.on_permission {
             OnPermission::Allow => args.extend(["--approval-mode".to_string(), "yolo".to_string()]),
-            OnPermission::Deny => exclude_headless_tools(&mut settings),
+            OnPermission::Deny => super::gemini::exclude_tools(&mut settings, HEADLESS_EXCLUDED),
             OnPermission::Stop => {}
         }
         flags::apply_settings(Provider::Qwen, input.flags, &mut settings);
@@ -238,6 +202,9 @@ impl ProviderModule for Qwen {
         if let Some(line) = lines.iter().find(|l| l.starts_with(SIGN_IN)) {
             return StartupScreen::SignIn((*line).to_string());
         }
+        if let Some(trust) = folder_trust(&lines, TRUST_QUESTION, '›', &COMPOSER) {
+            return trust;
+        }
         match numbered_choice(&lines, '›', &COMPOSER) {
             Some((_, question)) => StartupScreen::Person(question),
             None => COMPOSER.idle_or_other(screen, &lines),
@@ -252,16 +219,6 @@ impl ProviderModule for Qwen {
 
     fn classify(&self, event: &str, payload: Option<&Value>) -> EventClass {
         match event {
-            "StopFailure" => EventClass::TurnFailed {
-                reason: "api-error",
-            },
-            "Notification" => match payload.and_then(|p| str_field(p, "notification_type")) {
-                Some("permission_prompt") => EventClass::NeedsInput {
-                    reason: "permission",
-                    tool: None,
-                },
-                _ => EventClass::Other,
-            },
             // The model's next request after a tool's result, not a prompt.
             "UserPromptSubmit"
                 if payload.is_some_and(|p| {
@@ -271,7 +228,7 @@ impl ProviderModule for Qwen {
             {
                 EventClass::Progress
             }
-            _ => shared_hook_class(event, payload),
+            _ => claude_style_class(event, payload),
         }
     }
 

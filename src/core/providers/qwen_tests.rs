@@ -123,6 +123,13 @@ fn startup_screens_and_a_cancelled_turn() {
                 fixture!("qwen/qwen-0.24.4-sign-in.txt"),
                 StartupScreen::SignIn("Connect a Provider".into()),
             ),
+            (
+                fixture!("qwen/qwen-0.24.4-trust-dialog.txt"),
+                StartupScreen::Dialog {
+                    what: "folder trust",
+                    keys: &["Enter"],
+                },
+            ),
         ],
     );
     let cancelled = fixture!("qwen/qwen-0.24.4-interrupted.txt");

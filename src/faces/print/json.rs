@@ -20,12 +20,26 @@ pub fn documents(done: &Done, duration_ms: u64) -> Vec<(Value, bool)> {
         Provider::Claude => vec![(claude(done, duration_ms), false)],
         Provider::Codex => codex(done).into_iter().map(|v| (v, false)).collect(),
         Provider::Gemini => vec![gemini(done)],
-        Provider::Qwen => vec![(Value::Array(qwen(done, duration_ms)), false)],
+        Provider::Qwen => {
+            let mut documents = vec![(Value::Array(qwen(done, duration_ms)), false)];
+            if done.stats.api_error_status.is_some() {
+                documents.push((qwen_api_error(done), true));
+            }
+            documents
+        }
         Provider::Opencode => opencode(done, duration_ms)
             .into_iter()
             .map(|v| (v, false))
             .collect(),
     }
+}
+
+/// What qwen prints on stderr after the array when an API error ended the turn
+/// (`tests/data/qwen/qwen-0.24.4-print-json-api-error-stderr.json`).
+fn qwen_api_error(done: &Done) -> Value {
+    let error =
+        json!({ "type": "AlreadyReportedError", "message": done.error_message(), "code": 1 });
+    json!({ "error": error })
 }
 
 /// qwen's `stats`: gemini's, each model's counts also `bySource.main`, with `skills` and
@@ -49,22 +63,30 @@ fn qwen_stats(done: &Done) -> Value {
     stats
 }
 
-/// Each tool call of the turn as an assistant message of its own, as qwen prints it.
+/// Each tool call of the turn as an assistant message of its own, then its result as a `user`
+/// message once it has one, as qwen prints them
+/// (`tests/data/qwen/qwen-0.24.4-print-json-tool-turn.json`).
 fn qwen_tool_messages(done: &Done, model: &Option<String>, usage: &Value) -> Vec<Value> {
-    done.stats
-        .tools
-        .iter()
-        .map(|t| {
-            let id = uuid::Uuid::new_v4().to_string();
-            let call = json!({ "type": "tool_use", "id": t.id, "name": t.name, "input": t.input });
-            json!({
-                "type": "assistant", "uuid": id, "session_id": done.session_id,
-                "parent_tool_use_id": null,
-                "message": { "id": id, "type": "message", "role": "assistant", "model": model,
-                             "content": [call], "stop_reason": null, "usage": usage },
-            })
-        })
-        .collect()
+    let mut messages = Vec::new();
+    for t in &done.stats.tools {
+        let id = uuid::Uuid::new_v4().to_string();
+        let call = json!({ "type": "tool_use", "id": t.id, "name": t.name, "input": t.input });
+        messages.push(json!({
+            "type": "assistant", "uuid": id, "session_id": done.session_id,
+            "parent_tool_use_id": null,
+            "message": { "id": id, "type": "message", "role": "assistant", "model": model,
+                         "content": [call], "stop_reason": null, "usage": usage },
+        }));
+        let Some(ok) = t.ok else { continue };
+        let result = json!({ "type": "tool_result", "tool_use_id": t.id, "is_error": !ok,
+                             "content": t.output.as_deref().unwrap_or("") });
+        messages.push(json!({
+            "type": "user", "uuid": uuid::Uuid::new_v4().to_string(),
+            "session_id": done.session_id, "parent_tool_use_id": null,
+            "message": { "role": "user", "content": [result] },
+        }));
+    }
+    messages
 }
 
 /// `qwen -p -o json`: one array of messages — `system`/`init`, the `assistant` message, and the

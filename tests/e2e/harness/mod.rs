@@ -118,6 +118,13 @@ impl Sandbox {
                 "UMBEL_GEMINI_BIN".to_string(),
                 fake("fake-gemini").to_string_lossy().into_owned(),
             ),
+            (
+                "UMBEL_QWEN_BIN".to_string(),
+                fake("fake-qwen").to_string_lossy().into_owned(),
+            ),
+            // qwen's DashScope key (not OPENAI_API_KEY, which would sign codex in too), so
+            // qwen does not open "Connect a Provider" (fake; nothing talks to a network).
+            ("DASHSCOPE_API_KEY".to_string(), "fake-key".to_string()),
             // A key in umbel's environment, inherited by gemini workers, so gemini does not ask
             // how to sign in (it is fake; nothing talks to a network).
             ("GEMINI_API_KEY".to_string(), "fake-key".to_string()),
@@ -385,20 +392,21 @@ pub fn text_of(len: u32, width: u32) -> Vec<u8> {
 }
 
 /// The providers every shared test runs against.
-pub const PROVIDERS: [&str; 3] = ["claude", "codex", "gemini"];
+pub const PROVIDERS: [&str; 4] = ["claude", "codex", "gemini", "qwen"];
 
-/// Generates one `#[test]` per provider for each named function `fn(provider: &str)`.
+/// Generates one `#[test]` per provider for each named function `fn(provider: &str)`, in a
+/// module named after the provider (one line per provider below).
 #[macro_export]
 macro_rules! each_provider {
     ($($test:ident),* $(,)?) => {
-        mod claude {
-            $( #[test] fn $test() { super::$test("claude") } )*
-        }
-        mod codex {
-            $( #[test] fn $test() { super::$test("codex") } )*
-        }
-        mod gemini {
-            $( #[test] fn $test() { super::$test("gemini") } )*
+        $crate::each_provider!(@for claude; $($test),*);
+        $crate::each_provider!(@for codex; $($test),*);
+        $crate::each_provider!(@for gemini; $($test),*);
+        $crate::each_provider!(@for qwen; $($test),*);
+    };
+    (@for $provider:ident; $($test:ident),*) => {
+        mod $provider {
+            $( #[test] fn $test() { super::$test(stringify!($provider)) } )*
         }
     };
 }

@@ -1,0 +1,181 @@
+//! Qwen Code's chat record (`tests/data/qwen/qwen-0.24.4-chat-session.jsonl`), translated from
+//! the records fake-gemini's engine writes: JSONL under `<QWEN_HOME>/projects/<cwd>/chats/
+//! <session>.jsonl`, one record per line, each with `uuid`, `parentUuid` (the line before),
+//! `sessionId`, `timestamp`, `type`, `provenance`, `cwd` and `version`:
+//!
+//! - a prompt: `user` (`provenance: real_user`, `message.parts` text);
+//! - an answer: `assistant` (`message.parts` text or `functionCall`, `usageMetadata`);
+//! - a tool's result: `tool_result` (`functionResponse` parts, `toolCallResult.status`);
+//! - a failed request: `system` `ui_telemetry` with `uiEvent` `qwen-code.api_error`.
+//!
+//! fake-gemini's header, `$set` lines and `info` notes have no qwen record; a cancelled turn
+//! leaves its prompt only.
+
+use serde_json::Value;
+
+use crate::ids::IdGen;
+use crate::json::Obj;
+use crate::obj;
+
+/// The note fake-gemini writes for a cancelled turn (qwen shows the same words).
+const CANCELLED: &str = "Request cancelled.";
+
+/// How the running turn ended, for the `AfterAgent` → `Stop` / `StopFailure` translation.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum TurnEnd {
+    /// With an answer (`Stop`).
+    #[default]
+    Answered,
+    /// With an API error (`StopFailure`): the status and qwen's message.
+    Failed {
+        /// HTTP status.
+        status: u16,
+        /// The message qwen shows after `[API Error: `.
+        raw: String,
+    },
+    /// By Esc (no hook at all).
+    Cancelled,
+}
+
+/// What the translation keeps between records and hooks.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct State {
+    /// The last record's `uuid` (the next one's `parentUuid`).
+    pub last_uuid: Option<String>,
+    /// How the running turn ended.
+    pub end: TurnEnd,
+    /// The tool awaiting permission (name, input), for `PermissionRequest`.
+    pub asking: Option<(String, Value)>,
+}
+
+/// What a translation needs of the session.
+pub struct Ctx<'a> {
+    /// The session id.
+    pub session: &'a str,
+    /// The working directory as reported.
+    pub cwd: &'a str,
+    /// The model that answers.
+    pub model: &'a str,
+    /// The release played.
+    pub version: String,
+    /// The session's id stream.
+    pub ids: &'a mut IdGen,
+    /// The state kept between records and hooks.
+    pub state: &'a mut State,
+}
+
+/// The parts of fake-gemini's `content` (a text, or parts already).
+fn parts(rec: &Obj) -> Vec<Value> {
+    match rec.0.get("content") {
+        Some(Value::Array(parts)) => parts.clone(),
+        Some(Value::String(text)) if !text.is_empty() => vec![serde_json::json!({ "text": text })],
+        _ => Vec::new(),
+    }
+}
+
+/// The fields every record starts with.
+fn head(sess: &mut Ctx<'_>, kind: &str, provenance: &str, ts: String) -> Obj {
+    let uuid = sess.ids.uuid();
+    let parent = sess.state.last_uuid.replace(uuid.clone());
+    obj! {
+        "uuid" => uuid,
+        "parentUuid" => parent,
+        "sessionId" => sess.session,
+        "timestamp" => ts,
+        "type" => kind,
+        "provenance" => provenance,
+        "cwd" => sess.cwd,
+        "version" => sess.version.as_str(),
+    }
+}
+
+/// The qwen record for a record fake-gemini writes, if qwen writes one.
+// long: one arm per fake-gemini record type, each a qwen record's fields.
+pub fn translate(sess: &mut Ctx<'_>, rec: &Obj) -> Option<Obj> {
+    let ts = || rec.str("timestamp");
+    match rec.str("type").as_str() {
+        "user" => {
+            let parts = parts(rec);
+            let response = parts.iter().find_map(|p| p.get("functionResponse"));
+            if let Some(fr) = response.cloned() {
+                let ok = fr.pointer("/response/error").is_none();
+                let status = if ok { "success" } else { "error" };
+                let result = obj! { "callId" => fr.get("id").cloned().unwrap_or(Value::Null), "status" => status };
+                let head = head(sess, "tool_result", "system", ts());
+                return Some(
+                    head.with("message", obj! { "role" => "user", "parts" => parts })
+                        .with("toolCallResult", result),
+                );
+            }
+            sess.state.end = TurnEnd::Answered;
+            let head = head(sess, "user", "real_user", ts());
+            Some(head.with("message", obj! { "role" => "user", "parts" => parts }))
+        }
+        "gemini" => {
+            let calls = rec.0.get("toolCalls").and_then(Value::as_array);
+            let mut parts = parts(rec);
+            if let Some(calls) = calls {
+                parts = calls
+                    .iter()
+                    .map(|c| {
+                        serde_json::json!({ "functionCall": {
+                            "id": c.get("id"), "name": c.get("name"), "args": c.get("args")
+                        } })
+                    })
+                    .collect();
+            }
+            if parts.is_empty() {
+                return None;
+            }
+            let tokens = rec.0.get("tokens");
+            let count = |k: &str| tokens.and_then(|t| t.get(k)).cloned().unwrap_or(0.into());
+            let usage = obj! {
+                "promptTokenCount" => count("input"),
+                "candidatesTokenCount" => count("output"),
+                "totalTokenCount" => count("total"),
+            };
+            let model = rec.str("model");
+            let head = head(sess, "assistant", "system", ts());
+            Some(
+                head.with("model", model)
+                    .with("message", obj! { "role" => "model", "parts" => parts })
+                    .with("usageMetadata", usage)
+                    .with("contextWindowSize", 262_144u64),
+            )
+        }
+        "error" => {
+            let text = rec.str("content");
+            let raw = text
+                .strip_prefix("[API Error: ")
+                .and_then(|t| t.strip_suffix(']'))
+                .unwrap_or(&text)
+                .to_string();
+            let status = raw
+                .split(' ')
+                .next()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(0);
+            sess.state.end = TurnEnd::Failed {
+                status,
+                raw: raw.clone(),
+            };
+            let event = obj! {
+                "event.name" => "qwen-code.api_error",
+                "event.timestamp" => ts(),
+                "model" => sess.model,
+                "error_message" => raw.as_str(),
+                "status_code" => status,
+            };
+            let head = head(sess, "system", "system", ts());
+            Some(
+                head.with("subtype", "ui_telemetry")
+                    .with("systemPayload", obj! { "uiEvent" => event }),
+            )
+        }
+        "info" if rec.str("content") == CANCELLED => {
+            sess.state.end = TurnEnd::Cancelled;
+            None
+        }
+        _ => None,
+    }
+}
