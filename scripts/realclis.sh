@@ -3,7 +3,8 @@
 #   ${XDG_CACHE_HOME:-~/.cache}/umbel/clis/<name>-<version>/   (stamped; a second run calls no npm)
 # The releases come from umbel's own tables (`umbel releases --json`), never from here.
 #   realclis.sh                    the newest tested release of each CLI; prints clis/bin/
-#                                  (links claude, codex, gemini, qwen)
+#                                  (links claude, codex, gemini, qwen, opencode
+#                                  and opencode-config: its plugin SDK)
 #   realclis.sh PROVIDER VERSION   that release of PROVIDER, the others at their newest tested;
 #                                  prints clis/sets/PROVIDER-VERSION/ (the same links)
 # UMBEL_BIN names the umbel to ask (default target/debug/umbel).
@@ -53,6 +54,15 @@ install() {
     [ -x "$bin" ] || unavailable "$bin is missing after npm install"
     touch "$dir/.ok"
   fi
+  if [ "$name" = opencode ] && [ ! -d "$dir/config/node_modules/@opencode-ai/plugin" ]; then
+    # opencode installs its plugin SDK into each config folder before it loads a plugin and
+    # waits for that install without a timeout; offline it never ends. A user online has it
+    # after the first start: the offline tier copies this one into each sandbox's config.
+    if ! npm install --prefix "$dir/config" --no-audit --no-fund --no-update-notifier \
+      --loglevel=error "@opencode-ai/plugin@$version" >>"$dir/npm.log" 2>&1; then
+      unavailable "npm install @opencode-ai/plugin@$version failed (see $dir/npm.log)"
+    fi
+  fi
   echo "$bin"
 }
 
@@ -70,6 +80,7 @@ while read -r name pkg newest; do
   if [ "$name" = "$want_name" ]; then version=$want_version; found=1; fi
   bin=$(install "$name" "$pkg" "$version") || exit $?
   ln -sfn "$bin" "$out/$name"
+  if [ "$name" = opencode ]; then ln -sfn "$CACHE/$name-$version/config" "$out/opencode-config"; fi
 done <<<"$windows"
 if [ -n "$want_name" ] && [ -z "$found" ]; then
   echo "realclis: unknown provider \`$want_name\` (see umbel releases)" >&2

@@ -172,6 +172,7 @@ pub fn usage_tokens(provider: Provider) -> &'static [&'static str] {
         Provider::Codex => &["\"token_usage_record\"", "\"turn_context\""],
         Provider::Gemini => &["\"gemini\""],
         Provider::Qwen => &["\"assistant\""],
+        Provider::Opencode => &["\"assistant\""],
     }
 }
 

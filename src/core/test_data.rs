@@ -49,14 +49,18 @@ pub const GEMINI_CHAT: &str = fixture!("gemini/gemini-0.61.0-chat-session.jsonl"
 
 /// A qwen 0.24.4 chat record: turns, a tool call, an API error, a cancelled turn.
 pub const QWEN_CHAT: &str = fixture!("qwen/qwen-0.24.4-chat-session.jsonl");
+/// An opencode 1.18.33 worker record (the plugin's copy of its bus's messages and parts).
+pub const OPENCODE_RECORD: &str =
+    fixture!("opencode/1.18.33/opencode-1.18.33-record-text-turn.jsonl");
 
 /// Every recorded session, with the provider that wrote it.
-pub const SESSIONS: [(crate::core::providers::Provider, &str); 5] = [
+pub const SESSIONS: [(crate::core::providers::Provider, &str); 6] = [
     (crate::core::providers::Provider::Claude, CLAUDE_SESSION),
     (crate::core::providers::Provider::Claude, CLAUDE_AFTER_CLEAR),
     (crate::core::providers::Provider::Codex, CODEX_ROLLOUT),
     (crate::core::providers::Provider::Gemini, GEMINI_CHAT),
     (crate::core::providers::Provider::Qwen, QWEN_CHAT),
+    (crate::core::providers::Provider::Opencode, OPENCODE_RECORD),
 ];
 
 /// An event-log record with its meaning: line `index`, written at `index` ns, its payload in

@@ -78,6 +78,7 @@ impl UsageTally {
         let id = match self.provider {
             Provider::Claude => record.pointer("/message/id").and_then(Value::as_str),
             Provider::Gemini => str_field(record, "id"),
+            Provider::Opencode => record.pointer("/info/id").and_then(Value::as_str),
             Provider::Codex | Provider::Qwen => None,
         };
         match id.filter(|id| !id.is_empty()) {

@@ -43,12 +43,14 @@ pub fn releases(json: bool) -> u8 {
         out_json(&windows);
         return 0;
     }
+    // The name column is as wide as the longest provider name.
+    let width = windows.iter().map(|w| w.provider.len()).max().unwrap_or(0);
     let lines: Vec<String> = windows
         .iter()
         .map(|w| {
             let tested: Vec<String> = w.tested.iter().map(ToString::to_string).collect();
             format!(
-                "{:<7} {} to {}  tested on {}  ({})",
+                "{:<width$} {} to {}  tested on {}  ({})",
                 w.provider,
                 w.oldest,
                 w.newest_tested,

@@ -1,4 +1,4 @@
-//! The offline tier's world: the real claude, codex, gemini and qwen (pinned npm releases, installed by
+//! The offline tier's world: the real claude, codex, gemini, qwen and opencode (pinned npm releases, installed by
 //! `scripts/realclis.sh`, found through `UMBEL_REAL_CLIS`) signed in with fake keys against one
 //! `fake-model` per sandbox, which plays the sandbox's scenarios. Homes are prepared the way a
 //! signed-in user's would be; the project is a git repository (codex asks for trust only there);
@@ -78,11 +78,13 @@ pub fn sandbox() -> Sandbox {
     let url = format!("http://127.0.0.1:{}", line.trim());
     sb.model = Some(model);
     homes(&sb.home, &url);
+    opencode_home(&sb.home, &bins, &url);
     for (provider, var) in [
         ("claude", "UMBEL_CLAUDE_BIN"),
         ("codex", "UMBEL_CODEX_BIN"),
         ("gemini", "UMBEL_GEMINI_BIN"),
         ("qwen", "UMBEL_QWEN_BIN"),
+        ("opencode", "UMBEL_OPENCODE_BIN"),
     ] {
         sb.var(var, &bins.join(provider).to_string_lossy());
     }
@@ -101,7 +103,34 @@ pub fn sandbox() -> Sandbox {
     sb.var("OPENAI_BASE_URL", &format!("{url}/v1"));
     sb.var("OPENAI_MODEL", "qwen-fake");
     sb.var("IS_SANDBOX", "1");
+    // opencode: offline, its model catalogue is the one it ships.
+    sb.var("OPENCODE_DISABLE_MODELS_FETCH", "1");
     sb
+}
+
+/// opencode's config as a signed-in user's who ran it once online: the Messages API provider
+/// pointed at the model server, tools that write asking first (as the other CLIs here do), and
+/// the plugin SDK opencode installs into its config folder on first start (`realclis.sh` put
+/// one in `opencode-config`): without it opencode waits for that install, offline for ever,
+/// before it loads umbel's plugin and draws its TUI.
+fn opencode_home(home: &Path, bins: &Path, url: &str) {
+    let config = home.join(".config/opencode");
+    write_json(
+        &config.join("opencode.json"),
+        &json!({
+            "provider": { "anthropic": { "options": { "baseURL": format!("{url}/v1"), "apiKey": ANTHROPIC_KEY } } },
+            "model": "anthropic/claude-sonnet-4-5",
+            "autoupdate": false,
+            "share": "disabled",
+            "permission": { "bash": "ask", "edit": "ask" }
+        }),
+    );
+    let sdk = bins.join("opencode-config");
+    for file in ["package.json", "package-lock.json"] {
+        std::fs::copy(sdk.join(file), config.join(file)).expect("copy opencode's plugin SDK");
+    }
+    std::os::unix::fs::symlink(sdk.join("node_modules"), config.join("node_modules"))
+        .expect("link opencode's plugin SDK");
 }
 
 fn git(dir: &Path, args: &[&str]) {
@@ -189,7 +218,7 @@ pub fn reap(root: &Path) {
 }
 
 /// The real CLI's own print mode in the sandbox (the offline tier and `just bench real`): `claude -p`,
-/// `codex exec`, `gemini -p`, `qwen PROMPT` with `flags`, the prompt, and `stdin` piped.
+/// `codex exec`, `gemini -p`, `qwen PROMPT`, `opencode run` with `flags`, the prompt, and `stdin` piped.
 pub fn print_mode(
     sb: &Sandbox,
     provider: &str,
@@ -212,6 +241,7 @@ pub fn print_mode(
             .args(flags)
             .arg(prompt),
         "qwen" => cmd.args(flags).arg(prompt),
+        "opencode" => cmd.arg("run").args(flags).arg(prompt),
         _ => cmd.arg("--skip-trust").args(flags).args(["-p", prompt]),
     };
     cmd.write_stdin(stdin.to_string())

@@ -27,10 +27,10 @@ fn world(tier: Tier) -> Sandbox {
 /// `tiers::real::<provider>::<scenario>` for each scenario `fn(provider, tier)`.
 /// Scenarios after `codex:` (`gemini:`) are about that CLI alone (its own config files) and run
 /// only for it. The first list runs on fake-qwen too; those after `qwen:` are the ones the real
-/// qwen passes so far.
+/// qwen passes so far, those after `opencode:` run on the real opencode only (no fake yet).
 macro_rules! each_tier {
     ($($test:ident),* $(,)?; codex: $($cx:ident),* $(,)?; gemini: $($gm:ident),* $(,)?;
-     fleet: $($fl:ident),* $(,)?; qwen: $($qw:ident),* $(,)?) => {
+     fleet: $($fl:ident),* $(,)?; qwen: $($qw:ident),* $(,)?; opencode: $($oc:ident),* $(,)?) => {
         mod fakes {
             mod fleet { $( #[test] fn $fl() { super::super::$fl(super::super::Tier::Fake) } )* }
             mod claude { $( #[test] fn $test() { super::super::$test("claude", super::super::Tier::Fake) } )* }
@@ -57,6 +57,9 @@ macro_rules! each_tier {
             }
             mod qwen {
                 $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $qw() { super::super::$qw("qwen", super::super::Tier::Real) } )*
+            }
+            mod opencode {
+                $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $oc() { super::super::$oc("opencode", super::super::Tier::Real) } )*
             }
         }
     };
@@ -98,7 +101,13 @@ each_tier!(
     an_api_error_is_provider_error_122,
     print_mode_text_and_json,
     print_json_keys_include_the_real_print_modes,
-    stream_json_event_types_follow_the_real_print_mode,
+    stream_json_event_types_follow_the_real_print_mode;
+    opencode: trust_two_turns_read_by_turn_and_kill_leaves_no_process,
+    unattended_runs_the_tool_and_actions_lists_it,
+    a_tool_needing_approval_is_input_126_with_the_pending_tool,
+    an_api_error_is_provider_error_122,
+    print_mode_text_and_json,
+    print_json_keys_include_the_real_print_modes,
 );
 
 /// `wait --any` over a claude, a codex and a gemini worker: the one whose turn ends first (its
@@ -803,6 +812,13 @@ fn recorded_print_json(provider: &str, scenario: &str) -> Vec<Value> {
         }
         ("qwen", "tool") => sample("qwen/qwen-0.24.4-print-json-tool-turn.json"),
         ("qwen", _) => sample("qwen/qwen-0.24.4-print-json-success.json"),
+        ("opencode", "api-error") => {
+            sample("opencode/1.18.33/opencode-1.18.33-run-format-json-api-error.jsonl")
+        }
+        ("opencode", "tool") => {
+            sample("opencode/1.18.33/opencode-1.18.33-run-format-json-tool.jsonl")
+        }
+        ("opencode", _) => sample("opencode/1.18.33/opencode-1.18.33-run-format-json.jsonl"),
         (_, "api-error") => sample("gemini/gemini-0.61.0-print-json-api-error-stderr.json"),
         _ => sample("gemini/gemini-0.61.0-print-json-success.json"),
     }
@@ -830,6 +846,7 @@ fn print_json_keys_include_the_real_print_modes(provider: &str, tier: Tier) {
                 let mut flags: Vec<&str> = match provider {
                     "claude" => vec!["--output-format", "json"],
                     "qwen" => vec!["--output-format", "json"],
+                    "opencode" => vec!["--format", "json"],
                     "codex" => vec!["--json"],
                     _ => vec!["-o", "json"],
                 };
@@ -837,6 +854,7 @@ fn print_json_keys_include_the_real_print_modes(provider: &str, tier: Tier) {
                     flags.push(match provider {
                         "claude" => "--dangerously-skip-permissions",
                         "codex" => "--dangerously-bypass-approvals-and-sandbox",
+                        "opencode" => "--auto",
                         _ => "--yolo",
                     });
                 }

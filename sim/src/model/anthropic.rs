@@ -16,6 +16,25 @@ fn error_type(status: u16) -> &'static str {
     }
 }
 
+/// The shell tool the request offers: claude's `Bash`, or opencode's `bash` (it speaks the
+/// Messages API too, with its own tool names).
+fn shell_tool(body: &Value) -> &'static str {
+    let offered = |name: &str| {
+        body.get("tools")
+            .and_then(Value::as_array)
+            .is_some_and(|tools| {
+                tools
+                    .iter()
+                    .any(|t| t.get("name").and_then(Value::as_str) == Some(name))
+            })
+    };
+    if offered("bash") && !offered("Bash") {
+        "bash"
+    } else {
+        "Bash"
+    }
+}
+
 fn usage(output: u64) -> Value {
     json!({"input_tokens": 123, "output_tokens": output, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0})
 }
@@ -68,7 +87,7 @@ pub fn send(
     if !stream {
         let content = match (&text, &tool) {
             (_, Some(input)) => json!([{"type": "text", "text": "I will run a command."},
-                {"type": "tool_use", "id": format!("toolu_fake{:012}", next_id()), "name": "Bash", "input": input}]),
+                {"type": "tool_use", "id": format!("toolu_fake{:012}", next_id()), "name": shell_tool(body), "input": input}]),
             (Some(t), None) => json!([{"type": "text", "text": t.text}]),
             (None, None) => json!([{"type": "text", "text": side.text}]),
         };
@@ -115,7 +134,7 @@ pub fn send(
             block_start(
                 out,
                 1,
-                json!({"type": "tool_use", "id": id, "name": "Bash", "input": {}}),
+                json!({"type": "tool_use", "id": id, "name": shell_tool(body), "input": {}}),
             )?;
             let delta = json!({"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": input.to_string()}});
             http::sse(out, Some("content_block_delta"), &delta)?;
@@ -138,4 +157,18 @@ fn block_start(out: &mut TcpStream, index: u32, block: Value) -> std::io::Result
 fn block_stop(out: &mut TcpStream, index: u32) -> std::io::Result<()> {
     let event = json!({"type": "content_block_stop", "index": index});
     http::sse(out, Some("content_block_stop"), &event)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shell_tool_is_the_one_the_request_offers() {
+        let claude = json!({"tools": [{"name": "Bash"}, {"name": "Read"}]});
+        let opencode = json!({"tools": [{"name": "bash"}, {"name": "read"}]});
+        assert_eq!(shell_tool(&claude), "Bash");
+        assert_eq!(shell_tool(&opencode), "bash");
+        assert_eq!(shell_tool(&json!({})), "Bash");
+    }
 }

@@ -29,6 +29,7 @@ impl ToolCall {
             ok: None,
             exit_code: None,
             denied: false,
+            state: None,
         }
     }
 }
@@ -111,6 +112,9 @@ pub struct ToolCall {
     pub exit_code: Option<i64>,
     /// The CLI refused it (a permission denial).
     pub denied: bool,
+    /// The CLI's own record of the call's state, for its shape (opencode's tool part `state`:
+    /// status, input, output, title, metadata, time).
+    pub state: Option<Value>,
 }
 
 /// What a turn's records tell.
@@ -128,6 +132,9 @@ pub struct TurnStats {
     pub duration_ms: Option<u64>,
     /// The last model message's usage object as the API sent it (claude), for its shape.
     pub usage: Option<Value>,
+    /// The error object that ended the turn as the CLI recorded it (opencode's assistant
+    /// message `error`: name, data with the status, body and headers), for its shape.
+    pub api_error: Option<Value>,
     /// The id of the turn's last record that has one (claude's `uuid`).
     pub uuid: Option<String>,
 }
@@ -190,6 +197,7 @@ pub fn turn_stats(provider: Provider, records: &[Value]) -> TurnStats {
         Provider::Codex => codex(records, &mut stats),
         Provider::Gemini => gemini(records, &mut stats),
         Provider::Qwen => qwen(records, &mut stats),
+        Provider::Opencode => opencode(records, &mut stats),
     }
     stats
 }
@@ -479,6 +487,72 @@ fn gemini_error_code(content: &str) -> Option<u64> {
         .take_while(char::is_ascii_digit)
         .collect();
     digits.parse().ok()
+}
+
+const OPENCODE_USAGE: UsagePaths = UsagePaths {
+    input: "/input",
+    output: "/output",
+    cache_read: "/cache/read",
+    cache_creation: Some("/cache/write"),
+    thoughts: "/reasoning",
+};
+
+/// opencode's record (`{"type":"message","info"}` / `{"type":"part","part"}`, upserted by id):
+/// each assistant message's newest version counts its tokens (`info.tokens`) once, a message
+/// with `info.error` is the API error; `tool` parts are the calls with their state.
+fn opencode(records: &[Value], stats: &mut TurnStats) {
+    let mut latest: Vec<&Value> = Vec::new();
+    for record in records {
+        let Some(object) = record.get("info").or_else(|| record.get("part")) else {
+            continue;
+        };
+        let id = str_field(object, "id");
+        match latest
+            .iter()
+            .position(|r| id.is_some() && str_field(r, "id") == id)
+        {
+            Some(at) => latest[at] = object,
+            None => latest.push(object),
+        }
+    }
+    for object in latest {
+        if str_field(object, "role") == Some("assistant") {
+            let model = str_field(object, "modelID").unwrap_or("").to_string();
+            let mut tokens = Tokens::read(
+                object.get("tokens").unwrap_or(&Value::Null),
+                &OPENCODE_USAGE,
+            );
+            tokens.requests = 1;
+            stats.model(&model).add(&tokens);
+            stats.stop_reason = str_field(object, "finish").map(str::to_string);
+            if let Some(error) = object.get("error") {
+                stats.api_error_status = error.pointer("/data/statusCode").and_then(Value::as_u64);
+                stats.api_error_type = str_field(error, "name").map(str::to_string);
+                stats.api_error = Some(error.clone());
+            }
+        } else if str_field(object, "type") == Some("tool") {
+            let state = object.get("state").unwrap_or(&Value::Null);
+            let status = str_field(state, "status");
+            stats.tools.push(ToolCall {
+                output: str_field(state, "output")
+                    .or_else(|| str_field(state, "error"))
+                    .map(str::to_string),
+                ok: match status {
+                    Some("completed") => Some(true),
+                    Some("error") => Some(false),
+                    _ => None,
+                },
+                denied: status == Some("error")
+                    && str_field(state, "error").is_some_and(|e| e.contains("rejected")),
+                state: Some(state.clone()),
+                ..ToolCall::new(
+                    str_field(object, "callID"),
+                    str_field(object, "tool"),
+                    state.get("input"),
+                )
+            });
+        }
+    }
 }
 
 #[cfg(test)]

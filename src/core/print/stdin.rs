@@ -7,6 +7,7 @@
 //! | `claude -p` | `Count\nx\ny\n` — prompt, one newline, stdin as read |
 //! | `codex exec` | `Count\n\n<stdin>\nx\ny\n</stdin>` — a newline is added before `</stdin>` only when stdin lacks one; `codex exec -` sends stdin alone |
 //! | `gemini -p` | `x\ny\n\n\nCount` — stdin as read, two newlines, prompt |
+//! | `opencode run` | `Count\nx\ny\n` — prompt, one newline, stdin as read (run.ts: `message += "\n" + stdin`); an argument holding a space is sent in double quotes (`opencode run "say hi"` sends `"say hi"`, recorded on 1.18.33) |
 //!
 //! Empty stdin (`</dev/null`) leaves the prompt alone on all three; no prompt (or `-`) makes
 //! stdin the prompt.
@@ -44,13 +45,36 @@ pub fn combine(provider: Provider, prompt: Option<&str>, stdin: &str) -> String 
             }
             // qwen keeps gemini's join (recorded on 0.24.4).
             Provider::Gemini | Provider::Qwen => format!("{stdin}\n\n{prompt}"),
+            Provider::Opencode => format!("{}\n{stdin}", opencode_quoted(prompt)),
         },
+    }
+}
+
+/// The prompt as `opencode run` sends its one message argument: in double quotes when it holds
+/// a space (recorded on 1.18.33: `opencode run "say hi"` sends `"say hi"`).
+pub fn opencode_quoted(prompt: &str) -> String {
+    if prompt.contains(' ') {
+        format!("\"{prompt}\"")
+    } else {
+        prompt.to_string()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn opencode_joins_its_quoted_prompt_and_stdin_with_one_newline() {
+        assert_eq!(
+            combine(Provider::Opencode, Some("Count"), "x\ny\n"),
+            "Count\nx\ny\n"
+        );
+        assert_eq!(
+            combine(Provider::Opencode, Some("say hi"), "x"),
+            "\"say hi\"\nx"
+        );
+    }
 
     #[test]
     fn each_provider_combines_as_its_own_print_mode() {
@@ -89,7 +113,12 @@ mod tests {
 
     #[test]
     fn empty_stdin_leaves_the_prompt_and_no_prompt_takes_stdin() {
-        for p in [Provider::Claude, Provider::Codex, Provider::Gemini] {
+        for p in [
+            Provider::Claude,
+            Provider::Codex,
+            Provider::Gemini,
+            Provider::Opencode,
+        ] {
             assert_eq!(combine(p, Some("P0"), ""), "P0");
             assert_eq!(combine(p, None, "x\n"), "x\n");
             assert_eq!(combine(p, Some("-"), "x\n"), "x\n");

@@ -106,6 +106,8 @@ impl StreamMapper {
             Provider::Gemini => self.gemini(record),
             Provider::Codex => self.codex(record),
             Provider::Qwen => self.qwen(record),
+            // `opencode run --format json` is printed whole at the turn's end.
+            Provider::Opencode => Vec::new(),
         }
     }
 

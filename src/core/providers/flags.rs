@@ -260,6 +260,61 @@ const QWEN: [(Flag, Mapping); 11] = [
     ),
 ];
 
+/// opencode, the newest tested release (`opencode --help`; the rest lives in its config).
+const OPENCODE: [(Flag, Mapping); 11] = [
+    (Flag::Model, Mapping::Args(&["-m"])),
+    (
+        Flag::PermissionMode,
+        Mapping::Refused(
+            "opencode has permission rules in its config instead: use `--on-permission` (`stop`, `deny`, `allow`), or `permission` in opencode.json",
+        ),
+    ),
+    (
+        Flag::AllowedTools,
+        Mapping::Refused("opencode allows tools with `permission` rules in its opencode.json"),
+    ),
+    (
+        Flag::DisallowedTools,
+        Mapping::Refused("opencode turns tools off with `tools` in its opencode.json"),
+    ),
+    (
+        Flag::AppendSystemPrompt,
+        Mapping::Refused(
+            "opencode reads extra instructions from AGENTS.md or `instructions` in its opencode.json",
+        ),
+    ),
+    (
+        Flag::SystemPrompt,
+        Mapping::Refused(
+            "opencode sets an agent's prompt with `agent.<name>.prompt` in its opencode.json",
+        ),
+    ),
+    (
+        Flag::MaxTurns,
+        Mapping::Refused(
+            "opencode limits an agent's steps with `agent.<name>.steps` in its opencode.json",
+        ),
+    ),
+    (
+        Flag::McpConfig,
+        Mapping::Refused("opencode reads MCP servers from `mcp` in its opencode.json"),
+    ),
+    (
+        Flag::AddDir,
+        Mapping::Refused(
+            "opencode works in one directory (allow others with `permission.external_directory`)",
+        ),
+    ),
+    (
+        Flag::Resume,
+        Mapping::Refused("opencode's `--session` is not launched by umbel yet"),
+    ),
+    (
+        Flag::Continue,
+        Mapping::Refused("opencode's `--continue` is not launched by umbel yet"),
+    ),
+];
+
 /// The provider's table.
 pub fn table(provider: Provider) -> &'static [(Flag, Mapping)] {
     match provider {
@@ -267,6 +322,7 @@ pub fn table(provider: Provider) -> &'static [(Flag, Mapping)] {
         Provider::Codex => &CODEX,
         Provider::Gemini => &GEMINI,
         Provider::Qwen => &QWEN,
+        Provider::Opencode => &OPENCODE,
     }
 }
 
@@ -403,7 +459,12 @@ mod tests {
     #[test]
     #[ignore = "prints docs/print-mode.md's tables"]
     fn print_docs_tables() {
-        for provider in [Provider::Claude, Provider::Codex, Provider::Gemini] {
+        for provider in [
+            Provider::Claude,
+            Provider::Codex,
+            Provider::Gemini,
+            Provider::Opencode,
+        ] {
             println!("### {provider}\n\n| flag | umbel | CLI gets |\n|---|---|---|");
             for (flag, mapping) in table(provider) {
                 let flag_cell = if *flag == Flag::Model {
@@ -430,7 +491,12 @@ mod tests {
             .split("\n## ")
             .find(|s| s.starts_with("Flags"))
             .expect("a `## Flags` section");
-        for provider in [Provider::Claude, Provider::Codex, Provider::Gemini] {
+        for provider in [
+            Provider::Claude,
+            Provider::Codex,
+            Provider::Gemini,
+            Provider::Opencode,
+        ] {
             let section = flags
                 .split("\n### ")
                 .find(|s| s.starts_with(provider.as_str()))
@@ -455,7 +521,12 @@ mod tests {
 
     #[test]
     fn every_provider_maps_or_refuses_every_flag() {
-        for provider in [Provider::Claude, Provider::Codex, Provider::Gemini] {
+        for provider in [
+            Provider::Claude,
+            Provider::Codex,
+            Provider::Gemini,
+            Provider::Opencode,
+        ] {
             let flags: Vec<Flag> = table(provider).iter().map(|(f, _)| *f).collect();
             assert_eq!(flags, Flag::ALL, "{provider}");
         }

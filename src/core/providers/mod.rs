@@ -9,6 +9,7 @@ pub mod codex;
 pub mod codex_config;
 pub mod flags;
 pub mod gemini;
+pub mod opencode;
 pub mod permission;
 pub mod qwen;
 pub mod release;
@@ -46,6 +47,8 @@ pub enum Provider {
     Gemini,
     /// Qwen Code (`qwen`).
     Qwen,
+    /// OpenCode (`opencode`).
+    Opencode,
 }
 
 impl Provider {
@@ -56,6 +59,7 @@ impl Provider {
             Provider::Codex => &codex::Codex,
             Provider::Gemini => &gemini::Gemini,
             Provider::Qwen => &qwen::Qwen,
+            Provider::Opencode => &opencode::Opencode,
         }
     }
 

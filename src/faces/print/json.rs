@@ -27,6 +27,10 @@ pub fn documents(done: &Done, duration_ms: u64) -> Vec<(Value, bool)> {
             }
             documents
         }
+        Provider::Opencode => opencode(done, duration_ms)
+            .into_iter()
+            .map(|v| (v, false))
+            .collect(),
     }
 }
 
@@ -481,5 +485,212 @@ pub fn failure(provider: Provider, err: &Error) -> Vec<(Value, bool)> {
             }]),
             false,
         )],
+        Provider::Opencode => vec![(
+            json!({ "type": "error", "timestamp": now_ms(), "sessionID": null,
+                "error": { "name": "UnknownError", "data": { "message": message } }, "umbel": umbel }),
+            false,
+        )],
+    }
+}
+
+/// Milliseconds since the epoch, as opencode stamps its events.
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// `opencode run --format json`'s events for the turn (one JSON object a line, each
+/// `{"type", "timestamp", "sessionID", "part"}`, recorded on 1.18.33): `step_start`, a
+/// `tool_use` per finished tool call, the answer's `text`, `step_finish` with the turn's tokens
+/// and cost; a failed turn ends with `{"type":"error", …, "error": {"name", "data": {"message"}}}`.
+/// Ids umbel cannot know (part, message, snapshot) are null.
+pub fn opencode(done: &Done, duration_ms: u64) -> Vec<Value> {
+    let at = now_ms();
+    let start = at.saturating_sub(duration_ms);
+    let session = &done.session_id;
+    let event = |kind: &str, part: Value| json!({ "type": kind, "timestamp": at, "sessionID": session, "part": part });
+    let mut events = vec![event(
+        "step_start",
+        json!({ "id": null, "messageID": null, "sessionID": session, "snapshot": null, "type": "step-start" }),
+    )];
+    for tool in done.stats.tools.iter().filter(|t| t.ok.is_some()) {
+        let status = if tool.ok == Some(true) {
+            "completed"
+        } else {
+            "error"
+        };
+        events.push(event(
+            "tool_use",
+            json!({ "id": null, "messageID": null, "sessionID": session, "type": "tool",
+                "callID": tool.id, "tool": tool.name,
+                "state": tool.state.clone().unwrap_or_else(|| json!({ "status": status, "input": tool.input, "output": tool.output })) }),
+        ));
+    }
+    if !done.ok() {
+        let name = done
+            .stats
+            .api_error_type
+            .clone()
+            .unwrap_or_else(|| "UnknownError".into());
+        // The recorded error as opencode prints it; umbel's own words where it has none.
+        let error = done.stats.api_error.clone().unwrap_or_else(|| {
+            json!({ "name": name, "data": { "message": done.error_message(),
+                "statusCode": done.stats.api_error_status } })
+        });
+        events.push(
+            json!({ "type": "error", "timestamp": at, "sessionID": session, "error": error }),
+        );
+        return events;
+    }
+    events.push(event(
+        "text",
+        json!({ "id": null, "messageID": null, "sessionID": session, "type": "text",
+            "text": done.printed(), "time": { "start": start, "end": at } }),
+    ));
+    let total = done.stats.total();
+    let cost = opencode_cost(done);
+    events.push(event(
+        "step_finish",
+        json!({ "id": null, "reason": done.stats.stop_reason.as_deref().unwrap_or("stop"),
+            "snapshot": null, "messageID": null, "sessionID": session, "type": "step-finish",
+            "tokens": { "total": total.input + total.output + total.thoughts, "input": total.input,
+                "output": total.output, "reasoning": total.thoughts,
+                "cache": { "write": total.cache_creation, "read": total.cache_read } },
+            "cost": cost }),
+    ));
+    events
+}
+
+/// The turn's cost by umbel's price list (opencode's own is its model catalogue's).
+fn opencode_cost(done: &Done) -> f64 {
+    done.stats
+        .models
+        .iter()
+        .map(|(model, t)| cost_usd(model, t.input, t.output, t.cache_read, t.cache_creation))
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::outcome::Outcome;
+    use crate::core::print::stats::turn_stats;
+
+    /// `opencode run --format json` on 1.18.33 against fake-model: one text turn.
+    const RECORDED: &str = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/opencode/1.18.33/opencode-1.18.33-run-format-json.jsonl"
+    ));
+    /// The worker record of a like turn (`core/providers/opencode.rs`).
+    const RECORD: &str = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/opencode/1.18.33/opencode-1.18.33-record-text-turn.jsonl"
+    ));
+
+    fn keys(value: &Value) -> Vec<String> {
+        let mut keys: Vec<String> = value
+            .as_object()
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default();
+        keys.sort();
+        keys
+    }
+
+    #[test]
+    fn opencode_json_has_the_events_and_keys_opencode_run_prints() {
+        let records: Vec<Value> = RECORD
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect();
+        let done = Done {
+            provider: Provider::Opencode,
+            outcome: Outcome::new(OutcomeKind::Stop, "the turn ended", 1),
+            answer: Some(crate::operations::worker::Answer {
+                name: "w".into(),
+                provider: "opencode".into(),
+                text: "Response to: \"say hi four\"".into(),
+                source: "transcript",
+                is_error: false,
+                session_id: "ses_x".into(),
+                transcript_path: None,
+                structured_output: None,
+                interrupted: false,
+                partial_text: None,
+            }),
+            session_id: "ses_x".into(),
+            stats: turn_stats(Provider::Opencode, &records),
+            live: None,
+        };
+        let ours = opencode(&done, 1000);
+        let theirs: Vec<Value> = RECORDED
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(ours.len(), theirs.len(), "{ours:?}");
+        for (a, b) in ours.iter().zip(&theirs) {
+            assert_eq!(a["type"], b["type"]);
+            assert_eq!(keys(a), keys(b), "{}", a["type"]);
+            assert_eq!(keys(&a["part"]), keys(&b["part"]), "{} part", a["type"]);
+        }
+        assert_eq!(ours[1]["part"]["text"], "Response to: \"say hi four\"");
+        assert_eq!(ours[2]["part"]["tokens"], theirs[2]["part"]["tokens"]);
+        assert_eq!(ours[2]["part"]["reason"], "stop");
+    }
+
+    /// `opencode run --format json --auto` on a shell tool turn (1.18.33, fake-model).
+    const RECORDED_TOOL: &str = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/opencode/1.18.33/opencode-1.18.33-run-format-json-tool.jsonl"
+    ));
+
+    #[test]
+    fn opencode_json_tool_use_carries_the_parts_own_state() {
+        let recorded: Vec<Value> = RECORDED_TOOL
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let theirs = recorded.iter().find(|e| e["type"] == "tool_use").unwrap();
+        // The worker record holds the same part, as the plugin heard it.
+        let records = vec![json!({ "type": "part", "part": theirs["part"] })];
+        let done = Done {
+            provider: Provider::Opencode,
+            outcome: Outcome::new(OutcomeKind::Stop, "the turn ended", 1),
+            answer: None,
+            session_id: "ses_x".into(),
+            stats: turn_stats(Provider::Opencode, &records),
+            live: None,
+        };
+        let ours = opencode(&done, 1000);
+        let tool = ours.iter().find(|e| e["type"] == "tool_use").unwrap();
+        assert_eq!(keys(&tool["part"]["state"]), keys(&theirs["part"]["state"]));
+        assert_eq!(tool["part"]["state"]["metadata"]["exit"], 0);
+        assert_eq!(tool["part"]["state"]["title"], "echo hi");
+    }
+
+    /// `opencode run --format json` on an API error (HTTP 400 from fake-model, 1.18.33).
+    const RECORDED_ERROR: &str = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/opencode/1.18.33/opencode-1.18.33-run-format-json-api-error.jsonl"
+    ));
+
+    #[test]
+    fn opencode_json_error_is_the_recorded_error_object() {
+        let theirs: Value = serde_json::from_str(RECORDED_ERROR.trim()).unwrap();
+        // The worker record's assistant message carries the same error.
+        let records = vec![json!({ "type": "message", "info": { "id": "msg_1",
+            "role": "assistant", "modelID": "claude-sonnet-4-5", "error": theirs["error"] } })];
+        let done = Done {
+            provider: Provider::Opencode,
+            outcome: Outcome::new(OutcomeKind::ProviderError, "the API failed", 1),
+            answer: None,
+            session_id: "ses_x".into(),
+            stats: turn_stats(Provider::Opencode, &records),
+            live: None,
+        };
+        let ours = opencode(&done, 1000);
+        let error = ours.iter().find(|e| e["type"] == "error").unwrap();
+        assert_eq!(error["error"], theirs["error"]);
+        assert_eq!(keys(error), keys(&theirs));
     }
 }

@@ -91,6 +91,7 @@ pub fn finish(ctx: &Ctx, live: Option<Live>, done: &Done, duration_ms: u64) {
                 out_json(&result);
             }
         }
+        Provider::Opencode => json::opencode(done, duration_ms).iter().for_each(out_json),
         Provider::Codex => {
             match mapper {
                 // A turn whose message the rollout did not show (a guarded answer, a lagging
@@ -120,6 +121,8 @@ fn now() -> String {
 fn init(meta: &Meta) -> Vec<Value> {
     let event = match meta.provider {
         Provider::Codex => return json::codex_start(&meta.session_id),
+        // `opencode run --format json` opens with the turn's first step.
+        Provider::Opencode => return Vec::new(),
         Provider::Gemini => json!({
             "type": "init",
             "timestamp": now(),

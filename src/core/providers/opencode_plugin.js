@@ -1,0 +1,84 @@
+// umbel: reports one worker's turns to umbel. Written by umbel into the worker's session folder
+// and loaded through OPENCODE_CONFIG_CONTENT's `plugin` list; never edit it (the next spawn
+// writes it again). The UMBEL line is read by fake-opencode too: keep it one line of JSON.
+import { appendFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+
+const UMBEL = __UMBEL__;
+
+// opencode's bus events umbel hears, under the hook names its event log takes ([A-Za-z0-9_]).
+// `session.status` is `SessionBusy` when the session turns busy (the prompt was taken: umbel
+// reads a hook by its name alone), `SessionStatus` for its other states (idle, retry).
+const HOOKS = {
+  "session.idle": "SessionIdle",
+  "session.error": "SessionError",
+  "permission.asked": "PermissionAsked",
+  "permission.updated": "PermissionAsked",
+  "permission.replied": "PermissionReplied",
+};
+
+function hook(name, payload) {
+  try {
+    spawnSync("sh", ["-c", UMBEL.hook + " " + name], {
+      input: JSON.stringify(payload ?? {}),
+      stdio: ["pipe", "ignore", "ignore"],
+    });
+  } catch {}
+}
+
+function record(line) {
+  try {
+    appendFileSync(UMBEL.transcript, JSON.stringify(line) + "\n");
+  } catch {}
+}
+
+export const UmbelWorker = async () => {
+  // Subagent sessions (the task tool) go busy and idle inside the worker's turn.
+  const children = new Set();
+  // A prompt's record is written once: opencode rewrites it after the turn (its diff summary).
+  const prompts = new Set();
+  const tools = new Map();
+  let busy = false;
+  hook("PluginStart", {});
+  return {
+    event: async ({ event }) => {
+      const p = event.properties ?? {};
+      const session = p.sessionID ?? p.info?.sessionID ?? p.part?.sessionID;
+      if (event.type === "session.created" || event.type === "session.updated") {
+        if (p.info?.parentID) children.add(p.info.id);
+        // The TUI creates its session when the first prompt is submitted: the prompt was taken
+        // (the TUI keeps showing it until the session is made, seconds on a loaded machine).
+        else if (event.type === "session.created") hook("SessionCreated", p);
+        return;
+      }
+      if (session && children.has(session)) return;
+      if (event.type === "message.updated" && p.info) {
+        if (p.info.role === "user") {
+          if (prompts.has(p.info.id)) return;
+          prompts.add(p.info.id);
+          hook("PromptTaken", { sessionID: p.info.sessionID, messageID: p.info.id });
+        }
+        record({ type: "message", info: p.info });
+        return;
+      }
+      if (event.type === "message.part.updated" && p.part) {
+        record({ type: "part", part: p.part });
+        const status = p.part.state?.status;
+        if (p.part.type === "tool" && status && tools.get(p.part.callID) !== status) {
+          tools.set(p.part.callID, status);
+          if (status !== "pending") hook("ToolUpdate", p.part);
+        }
+        return;
+      }
+      if (event.type === "session.status") {
+        const now = p.status?.type === "busy";
+        if (now && !busy) hook("SessionBusy", p);
+        else if (!now) hook("SessionStatus", p);
+        busy = now;
+        return;
+      }
+      const name = HOOKS[event.type];
+      if (name) hook(name, p);
+    },
+  };
+};
