@@ -16,10 +16,12 @@
 #![allow(clippy::result_large_err)]
 
 mod annotations;
+mod feed;
 mod help;
 mod protocol;
 mod reply;
 mod reply_turns;
+mod resources;
 mod run;
 mod server;
 mod server_park;
