@@ -1,23 +1,15 @@
 //! Workers as MCP resources: `umbel://workers/NAME` (its status, as `umbel_status` gives it),
 //! `umbel://workers/NAME/answer` (its last answer, as `umbel_read`) and
 //! `umbel://workers/NAME/screen` (its screen as text, as `umbel_capture`). Reading one runs the
-//! same verb as the tool, so the two cannot drift; which resources an event touches is
-//! [`touched`], what the change feed (`feed.rs`) tells subscribers.
+//! same verb as the tool (`resource_calls.rs`), so the two cannot drift; which resources an
+//! event touches is [`touched`], what the change feed (`feed.rs`) tells subscribers.
 
-use super::reply;
-use super::reply_turns;
-use super::server::UmbelServer;
-use crate::core::args::{CaptureArgs, ReadArgs, StatusArgs};
 use crate::core::fleet_events::{FleetEvent, SPAWNED, TURN_ENDED};
 use crate::core::name::WorkerName;
-use crate::operations::remote::fleet::status_everywhere;
-use crate::operations::{Ctx, inspect, remote};
-use rmcp::RoleServer;
 use rmcp::model::{
-    CallToolResult, ErrorCode, ErrorData, ListResourcesResult, ProtocolVersion, ReadResourceResult,
-    Resource, ResourceContents, ResourceTemplate, SubscriptionFilter,
+    CallToolResult, ErrorCode, ErrorData, ReadResourceResult, Resource, ResourceContents,
+    ResourceTemplate, SubscriptionFilter,
 };
-use rmcp::service::RequestContext;
 use serde_json::Value;
 
 /// Every worker resource's URI starts with this.
@@ -128,28 +120,6 @@ pub fn templates() -> Vec<ResourceTemplate> {
         .collect()
 }
 
-/// `resources/list`: the three resources of every worker (tombstones included). A session
-/// before 2026-07-28 hears of workers coming and going from its first list on.
-pub async fn list(
-    server: &UmbelServer,
-    request: &RequestContext<RoleServer>,
-) -> Result<ListResourcesResult, ErrorData> {
-    let legacy = request
-        .protocol_version()
-        .is_none_or(|v| v <= ProtocolVersion::LATEST_WITH_INITIALIZE);
-    if legacy {
-        server.feed().legacy_session(&request.peer).await;
-    }
-    // No sessions/ folder yet: no workers yet.
-    let job = |ctx: &Ctx| Ok(ctx.state.folders().unwrap_or_default());
-    let mut names = server
-        .run(request, "resources/list", None, job)
-        .await
-        .map_err(|failed| ErrorData::internal_error(format!("{:?}", failed.content), None))?;
-    names.sort();
-    Ok(ListResourcesResult::with_all_items(listed(&names)).with_ttl_ms(0))
-}
-
 /// What of a `subscriptions/listen` filter umbel delivers: workers coming and going, and the
 /// updates of the worker resources asked for (other URIs are left out of the acknowledgment).
 pub fn acceptable(requested: &SubscriptionFilter) -> SubscriptionFilter {
@@ -164,40 +134,8 @@ pub fn acceptable(requested: &SubscriptionFilter) -> SubscriptionFilter {
     accepted
 }
 
-/// `resources/read`: runs the view's verb; a failed verb is a JSON-RPC error carrying umbel's
-/// error reply (`resource_not_found` for a worker that does not exist).
-pub async fn read(
-    server: &UmbelServer,
-    uri: &str,
-    request: &RequestContext<RoleServer>,
-) -> Result<ReadResourceResult, ErrorData> {
-    let (name, view) = parse(uri).map_err(|e| ErrorData::resource_not_found(e, None))?;
-    let name = name.as_str().to_string();
-    let tool = "resources/read";
-    let rendered = match view {
-        View::Status => {
-            let args = StatusArgs { name: Some(name) };
-            let job = move |ctx: &_| status_everywhere(ctx, &args);
-            (server.answer(request, tool, None, job, |l| reply::workers(&l))).await
-        }
-        View::Answer => {
-            let job = move |ctx: &_| remote::anywhere::reading(ctx, &ReadArgs::of(&name));
-            (server.answer(request, tool, None, job, reply_turns::reading)).await
-        }
-        View::Screen => {
-            let args = CaptureArgs {
-                name,
-                history: false,
-            };
-            let job = move |ctx: &_| inspect::capture(ctx, &args);
-            (server.answer(request, tool, None, job, |s| reply::text("screen", s))).await
-        }
-    };
-    contents(uri, view, rendered)
-}
-
 /// The resource's contents from the tool result the verb rendered.
-fn contents(
+pub fn contents(
     uri: &str,
     view: View,
     rendered: CallToolResult,

@@ -427,7 +427,7 @@ impl ServerHandler for UmbelServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        super::resources::list(self, &context).await
+        self.list_worker_resources(&context).await
     }
 
     async fn list_resource_templates(
@@ -445,7 +445,7 @@ impl ServerHandler for UmbelServer {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let read = super::resources::read(self, &request.uri, &context).await?;
+        let read = self.read_worker_resource(&request.uri, &context).await?;
         Ok(read.into())
     }
 
