@@ -162,7 +162,7 @@ fn hook_to_notification() -> Row {
 }
 
 /// `wait --any` over 50 workers: a turn's end → the wait exited.
-fn wait_any() -> Row {
+fn wait_any() -> Vec<Row> {
     let sb = Sandbox::new();
     let scenario = sb.scenario(
         "s",
@@ -217,18 +217,39 @@ fn wait_any() -> Row {
         );
         latencies.push(Duration::from_nanos(exited.saturating_sub(fired) as u64));
     }
+    // The same wait over the wedged workers alone, left to time out: what it costs meanwhile.
+    let mut args = vec!["wait", "--any", "--timeout", "5s"];
+    args.extend(targets.iter().map(String::as_str));
+    let (wall, usage) = crate::perf::measured(sb.process(&args), None);
+    let busy = crate::perf::cpu_of(&usage).as_secs_f64() / wall.as_secs_f64();
     let _ = sb.run(&["kill", "--all", "--purge"]);
     let (p50, max) = (pct(&mut latencies, 0.5), pct(&mut latencies, 1.0));
+    println!(
+        "  `wait --any` over {} workers whose turns never end, {:.1} s: {:.1}% of a core",
+        targets.len(),
+        wall.as_secs_f64(),
+        busy * 100.0
+    );
     println!(
         "  `wait --any` over {ANY_WORKERS} workers, {ANY_ROUNDS} rounds: end-of-turn hook → exited p50 {:.1} ms, max {:.1} ms",
         ms(p50),
         ms(max)
     );
-    Row {
-        figure: format!("events: `wait --any` over {ANY_WORKERS} workers, hook → exited"),
-        value: format!("p50 {:.1} ms, max {:.1} ms", ms(p50), ms(max)),
-        goal: "(no goal)",
-    }
+    vec![
+        Row {
+            figure: format!("events: `wait --any` over {ANY_WORKERS} workers, hook → exited"),
+            value: format!("p50 {:.1} ms, max {:.1} ms", ms(p50), ms(max)),
+            goal: "(no goal)",
+        },
+        Row {
+            figure: format!(
+                "events: CPU of `wait --any` over {} workers in endless turns",
+                targets.len()
+            ),
+            value: format!("{:.1}% of a core", busy * 100.0),
+            goal: "(no goal)",
+        },
+    ]
 }
 
 /// The share of a core process `pid` uses over [`IDLE`], after a settling pause.
@@ -319,7 +340,8 @@ fn idle_cpu() -> Vec<Row> {
 
 pub fn events_figures() -> Vec<Row> {
     println!("events:");
-    let mut rows = vec![hook_to_line(), hook_to_notification(), wait_any()];
+    let mut rows = vec![hook_to_line(), hook_to_notification()];
+    rows.extend(wait_any());
     rows.extend(idle_cpu());
     rows
 }

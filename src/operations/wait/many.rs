@@ -2,8 +2,14 @@
 //! inotify instance (a watch on every worker's `events/` folder). Each worker is the same
 //! one-look-at-a-time wait as a single `wait` ([`TurnWait`]), so its outcomes mean the same.
 //! Guardrails stay single-worker: a guarded wait resends to its worker, which several cannot.
+//!
+//! A look at a worker may ask tmux about its pane (the liveness safety net), so a wake does
+//! not look at every worker: only at those whose event log grew (a hook fired: what ends a
+//! turn) and, in turn, [`SAFETY_LOOKS`] of the others ([`due_now`]). Over 50 workers a wake
+//! costs a handful of tmux calls instead of 50, and the first turn to end is seen at once.
 
 use super::{Conditions, LIVENESS_POLL, TurnWait, refuse_endless};
+use crate::adapters::files;
 use crate::adapters::watch::FolderWatch;
 use crate::core::args::{WaitArgs, WaitMode};
 use crate::core::errors::{Error, Result};
@@ -13,6 +19,31 @@ use crate::operations::Ctx;
 use crate::operations::worker::Worker;
 use serde::Serialize;
 use std::time::Instant;
+
+/// How many workers whose logs did not grow get their safety-net look per wake (each turn
+/// comes round every `workers / SAFETY_LOOKS` wakes of at most [`LIVENESS_POLL`]).
+const SAFETY_LOOKS: usize = 4;
+
+/// The workers to look at this wake: every one not ended whose log grew, then the next
+/// `budget` of the others from `cursor` on, round the list (the cursor moves past them).
+pub fn due_now(grew: &[bool], ended: &[bool], cursor: &mut usize, budget: usize) -> Vec<usize> {
+    let count = grew.len();
+    let mut due: Vec<usize> = (0..count).filter(|&i| grew[i] && !ended[i]).collect();
+    let (start, mut extra) = (*cursor, 0);
+    for step in 0..count {
+        if extra == budget {
+            break;
+        }
+        let i = (start + step) % count;
+        if !ended[i] && !grew[i] {
+            due.push(i);
+            extra += 1;
+            *cursor = (i + 1) % count;
+        }
+    }
+    due.sort_unstable();
+    due
+}
 
 /// One worker's outcome in a wait over several.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -107,19 +138,29 @@ pub fn wait_many(ctx: &Ctx, args: &WaitArgs) -> Result<ManyWaited> {
         .map(|((worker, since), cond)| TurnWait::new(worker, cond, *since))
         .collect();
     let mut ended: Vec<Option<Outcome>> = vec![None; turns.len()];
+    let logs: Vec<_> = workers
+        .iter()
+        .map(|(w, _)| ctx.state.events_dir(&w.name).join("log"))
+        .collect();
+    let mut sizes: Vec<u64> = vec![u64::MAX; logs.len()];
+    let mut cursor = 0;
+    // A condition outside the logs (`--until` a file) is seen only by looking at every worker.
+    let everyone = conds.iter().any(|c| c.file.is_some());
     loop {
-        for (turn, slot) in turns.iter_mut().zip(ended.iter_mut()) {
-            if slot.is_none() {
-                *slot = turn.step(ctx, deadline)?;
+        let grew: Vec<bool> = logs
+            .iter()
+            .zip(sizes.iter_mut())
+            .map(|(log, size)| *size != std::mem::replace(size, files::len(log)) || everyone)
+            .collect();
+        let done: Vec<bool> = ended.iter().map(Option::is_some).collect();
+        for i in due_now(&grew, &done, &mut cursor, SAFETY_LOOKS) {
+            ended[i] = turns[i].step(ctx, deadline)?;
+            if mode == WaitMode::Any && ended[i].is_some() {
+                return Ok(any_ended(&workers[i].0, &mut ended[i]));
             }
         }
-        let first = ended.iter().position(Option::is_some);
-        match (mode, first) {
-            (WaitMode::Any, Some(i)) => return Ok(any_ended(&workers[i].0, &mut ended[i])),
-            (WaitMode::All, _) if ended.iter().all(Option::is_some) => {
-                return Ok(all_ended(mode, &workers, ended));
-            }
-            _ => {}
+        if mode == WaitMode::All && ended.iter().all(Option::is_some) {
+            return Ok(all_ended(mode, &workers, ended));
         }
         let now = Instant::now();
         if now >= deadline {
@@ -167,5 +208,41 @@ fn all_ended(
                 })
             })
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wake_looks_at_the_workers_whose_logs_grew_and_a_few_others_in_turn() {
+        let mut cursor = 0;
+        let mut grew = vec![false; 50];
+        grew[37] = true;
+        let ended = vec![false; 50];
+        let due = due_now(&grew, &ended, &mut cursor, SAFETY_LOOKS);
+        assert_eq!(
+            due,
+            [0, 1, 2, 3, 37],
+            "the one that grew, and the first four others"
+        );
+        // Quiet wakes: four looks each, every worker looked at within 50 / 4 wakes.
+        grew[37] = false;
+        let mut looked = vec![0; 50];
+        for _ in 0..13 {
+            let due = due_now(&grew, &ended, &mut cursor, SAFETY_LOOKS);
+            assert!(due.len() <= SAFETY_LOOKS, "{due:?}");
+            due.iter().for_each(|&i| looked[i] += 1);
+        }
+        assert!(looked.iter().all(|&n| n >= 1), "{looked:?}");
+        assert_eq!(
+            looked.iter().sum::<usize>(),
+            52,
+            "13 wakes × 4 looks, no more"
+        );
+        // Ended workers are never looked at again.
+        let ended = vec![true; 50];
+        assert!(due_now(&vec![true; 50], &ended, &mut cursor, SAFETY_LOOKS).is_empty());
     }
 }

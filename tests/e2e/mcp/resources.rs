@@ -164,3 +164,71 @@ async fn subscribed_to_two_workers_a_client_hears_each_turn_end_and_a_permission
     );
     mcp.client.cancel().await.expect("close");
 }
+
+/// The voluntary context switches (wake-ups) of `pid`'s thread named `name`.
+fn thread_wakeups(pid: u32, name: &str) -> Option<u64> {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
+    tasks.filter_map(Result::ok).find_map(|task| {
+        let comm = std::fs::read_to_string(task.path().join("comm")).ok()?;
+        if comm.trim() != name {
+            return None;
+        }
+        let status = std::fs::read_to_string(task.path().join("status")).ok()?;
+        status.lines().find_map(|l| {
+            l.strip_prefix("voluntary_ctxt_switches:")
+                .and_then(|n| n.trim().parse().ok())
+        })
+    })
+}
+
+/// The change feed sleeps on inotify: left alone, its thread does not wake (a 30 s safety net
+/// aside); a turn ending wakes it.
+#[test]
+fn an_idle_change_feed_does_not_wake() {
+    use std::io::Write;
+    let sb = Sandbox::new();
+    sb.spawn_playing("a", sim::reply("hi"), &[]);
+    sb.spawn_playing("b", sim::wedge(), &[]);
+    let mut server = sb
+        .process(&["mcp"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("umbel mcp");
+    let mut stdin = server.stdin.take().expect("stdin");
+    let hello = json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
+        "protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}});
+    let mut lines = vec![
+        hello,
+        json!({"jsonrpc":"2.0","method":"notifications/initialized"}),
+    ];
+    for (id, uri) in ["umbel://workers/a", "umbel://workers/b/answer"]
+        .iter()
+        .enumerate()
+    {
+        lines.push(
+            json!({"jsonrpc":"2.0","id":id + 1,"method":"resources/subscribe",
+            "params":{"uri":uri}}),
+        );
+    }
+    for line in lines {
+        writeln!(stdin, "{line}").expect("write");
+    }
+    let pid = server.id();
+    let deadline = Instant::now() + PATIENCE;
+    while thread_wakeups(pid, "umbel-mcp-feed").is_none() {
+        assert!(Instant::now() < deadline, "no feed thread");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    sb.umbel(["send", "b", "hang"]).success();
+    std::thread::sleep(Duration::from_millis(500));
+    let before = thread_wakeups(pid, "umbel-mcp-feed").expect("feed");
+    std::thread::sleep(Duration::from_secs(2));
+    let idle = thread_wakeups(pid, "umbel-mcp-feed").expect("feed") - before;
+    assert!(idle <= 1, "the idle feed woke {idle} times in 2 s");
+    sb.turn("a", "hello").success();
+    let woke = thread_wakeups(pid, "umbel-mcp-feed").expect("feed") - before;
+    assert!(woke > idle, "a turn end wakes the feed");
+    drop(stdin);
+    let _ = server.wait();
+}
