@@ -243,6 +243,6 @@ mod tests {
         );
         // Ended workers are never looked at again.
         let ended = vec![true; 50];
-        assert!(due_now(&vec![true; 50], &ended, &mut cursor, SAFETY_LOOKS).is_empty());
+        assert!(due_now(&[true; 50], &ended, &mut cursor, SAFETY_LOOKS).is_empty());
     }
 }
