@@ -146,11 +146,18 @@ pub fn wait_many(ctx: &Ctx, args: &WaitArgs) -> Result<ManyWaited> {
     let mut cursor = 0;
     // A condition outside the logs (`--until` a file) is seen only by looking at every worker.
     let everyone = conds.iter().any(|c| c.file.is_some());
+    // A worker stays hot a while after its log grew: a needs-input is decided only once the
+    // prompt has stood for a liveness period (`TurnWait`), so it is looked at again next wake.
+    let mut hot_until: Vec<Option<Instant>> = vec![None; logs.len()];
     loop {
-        let grew: Vec<bool> = logs
-            .iter()
-            .zip(sizes.iter_mut())
-            .map(|(log, size)| *size != std::mem::replace(size, files::len(log)) || everyone)
+        let now = Instant::now();
+        let grew: Vec<bool> = (0..logs.len())
+            .map(|i| {
+                if sizes[i] != std::mem::replace(&mut sizes[i], files::len(&logs[i])) {
+                    hot_until[i] = Some(now + 2 * LIVENESS_POLL);
+                }
+                everyone || hot_until[i].is_some_and(|t| now < t)
+            })
             .collect();
         let done: Vec<bool> = ended.iter().map(Option::is_some).collect();
         for i in due_now(&grew, &done, &mut cursor, SAFETY_LOOKS) {
