@@ -24,6 +24,19 @@ use std::time::Instant;
 /// comes round every `workers / SAFETY_LOOKS` wakes of at most [`LIVENESS_POLL`]).
 const SAFETY_LOOKS: usize = 4;
 
+/// Which logs grew since the sizes `seen` (which become `now`'s); a first look (`u64::MAX`
+/// seen) counts as grown.
+pub fn grown(seen: &mut [u64], now: &[u64]) -> Vec<bool> {
+    seen.iter_mut()
+        .zip(now)
+        .map(|(seen, &now)| {
+            let grew = *seen != now;
+            *seen = now;
+            grew
+        })
+        .collect()
+}
+
 /// The workers to look at this wake: every one not ended whose log grew, then the next
 /// `budget` of the others from `cursor` on, round the list (the cursor moves past them).
 pub fn due_now(grew: &[bool], ended: &[bool], cursor: &mut usize, budget: usize) -> Vec<usize> {
@@ -151,13 +164,14 @@ pub fn wait_many(ctx: &Ctx, args: &WaitArgs) -> Result<ManyWaited> {
     let mut hot_until: Vec<Option<Instant>> = vec![None; logs.len()];
     loop {
         let now = Instant::now();
-        let grew: Vec<bool> = (0..logs.len())
-            .map(|i| {
-                if sizes[i] != std::mem::replace(&mut sizes[i], files::len(&logs[i])) {
-                    hot_until[i] = Some(now + 2 * LIVENESS_POLL);
-                }
-                everyone || hot_until[i].is_some_and(|t| now < t)
-            })
+        let lengths: Vec<u64> = logs.iter().map(|log| files::len(log)).collect();
+        for (i, grew) in grown(&mut sizes, &lengths).into_iter().enumerate() {
+            if grew {
+                hot_until[i] = Some(now + 2 * LIVENESS_POLL);
+            }
+        }
+        let grew: Vec<bool> = (hot_until.iter())
+            .map(|hot| everyone || hot.is_some_and(|t| now < t))
             .collect();
         let done: Vec<bool> = ended.iter().map(Option::is_some).collect();
         for i in due_now(&grew, &done, &mut cursor, SAFETY_LOOKS) {
@@ -248,6 +262,14 @@ mod tests {
             52,
             "13 wakes × 4 looks, no more"
         );
+        let mut seen = vec![u64::MAX; 3];
+        assert_eq!(
+            grown(&mut seen, &[0, 10, 20]),
+            [true, true, true],
+            "first look"
+        );
+        assert_eq!(grown(&mut seen, &[0, 15, 20]), [false, true, false]);
+        assert_eq!(grown(&mut seen, &[0, 15, 20]), [false, false, false]);
         // Ended workers are never looked at again.
         let ended = vec![true; 50];
         assert!(due_now(&[true; 50], &ended, &mut cursor, SAFETY_LOOKS).is_empty());
