@@ -18,6 +18,7 @@ use crate::core::wait::{split_position, worst};
 use crate::operations::Ctx;
 use crate::operations::worker::Worker;
 use serde::Serialize;
+use std::path::PathBuf;
 use std::time::Instant;
 
 /// How many workers whose logs did not grow get their safety-net look per wake (each turn
@@ -151,28 +152,12 @@ pub fn wait_many(ctx: &Ctx, args: &WaitArgs) -> Result<ManyWaited> {
         .map(|((worker, since), cond)| TurnWait::new(worker, cond, *since))
         .collect();
     let mut ended: Vec<Option<Outcome>> = vec![None; turns.len()];
-    let logs: Vec<_> = workers
-        .iter()
-        .map(|(w, _)| ctx.state.events_dir(&w.name).join("log"))
-        .collect();
-    let mut sizes: Vec<u64> = vec![u64::MAX; logs.len()];
-    let mut cursor = 0;
     // A condition outside the logs (`--until` a file) is seen only by looking at every worker.
     let everyone = conds.iter().any(|c| c.file.is_some());
-    // A worker stays hot a while after its log grew: a needs-input is decided only once the
-    // prompt has stood for a liveness period (`TurnWait`), so it is looked at again next wake.
-    let mut hot_until: Vec<Option<Instant>> = vec![None; logs.len()];
+    let mut growth = Growth::new(ctx, &workers, everyone);
+    let mut cursor = 0;
     loop {
-        let now = Instant::now();
-        let lengths: Vec<u64> = logs.iter().map(|log| files::len(log)).collect();
-        for (i, grew) in grown(&mut sizes, &lengths).into_iter().enumerate() {
-            if grew {
-                hot_until[i] = Some(now + 2 * LIVENESS_POLL);
-            }
-        }
-        let grew: Vec<bool> = (hot_until.iter())
-            .map(|hot| everyone || hot.is_some_and(|t| now < t))
-            .collect();
+        let grew = growth.hot();
         let done: Vec<bool> = ended.iter().map(Option::is_some).collect();
         for i in due_now(&grew, &done, &mut cursor, SAFETY_LOOKS) {
             ended[i] = turns[i].step(ctx, deadline)?;
@@ -192,6 +177,45 @@ pub fn wait_many(ctx: &Ctx, args: &WaitArgs) -> Result<ManyWaited> {
             return Ok(all_ended(mode, &workers, ended));
         }
         watch.wait((deadline - now).min(LIVENESS_POLL));
+    }
+}
+
+/// Which workers' event logs grew lately. A worker stays hot a while after its log grew: a
+/// needs-input is decided only once the prompt has stood for a liveness period (`TurnWait`),
+/// so it is looked at again on the next wakes.
+struct Growth {
+    logs: Vec<PathBuf>,
+    sizes: Vec<u64>,
+    hot_until: Vec<Option<Instant>>,
+    everyone: bool,
+}
+
+impl Growth {
+    fn new(ctx: &Ctx, workers: &[(Worker, Option<usize>)], everyone: bool) -> Self {
+        let logs: Vec<PathBuf> = workers
+            .iter()
+            .map(|(w, _)| ctx.state.events_dir(&w.name).join("log"))
+            .collect();
+        Growth {
+            sizes: vec![u64::MAX; logs.len()],
+            hot_until: vec![None; logs.len()],
+            logs,
+            everyone,
+        }
+    }
+
+    /// Each worker: is it to be looked at for its log (it grew lately, or `everyone`)?
+    fn hot(&mut self) -> Vec<bool> {
+        let now = Instant::now();
+        let lengths: Vec<u64> = self.logs.iter().map(|log| files::len(log)).collect();
+        for (i, grew) in grown(&mut self.sizes, &lengths).into_iter().enumerate() {
+            if grew {
+                self.hot_until[i] = Some(now + 2 * LIVENESS_POLL);
+            }
+        }
+        (self.hot_until.iter())
+            .map(|hot| self.everyone || hot.is_some_and(|t| now < t))
+            .collect()
     }
 }
 
