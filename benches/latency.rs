@@ -30,7 +30,8 @@
 //!     (pinned releases against `fake-model`): spawn, send, hook → wait, `-p` against each
 //!     CLI's own print mode, and where a cold `-p` spends its time.
 //! 14. (figures/events.rs) The fleet's event stream: end-of-turn hook → `events -f` line,
-//!     `wait --any` over 50 workers (hook → exited), idle `events -f` CPU with 100 workers.
+//!     end-of-turn hook → MCP `resources/updated` received, `wait --any` over 50 workers (hook →
+//!     exited, and its CPU), idle `events -f` and subscribed `umbel mcp` CPU with 100 workers.
 //! 15. (figures/park.rs) Park: the memory a park frees (the worker's process-tree RSS before and
 //!     after), `umbel resume` → ready, a parked worker's bytes on disk; `park` on the fakes,
 //!     `park-real` (only when named) on the real CLIs.

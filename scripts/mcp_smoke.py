@@ -4,7 +4,10 @@ Usage: python3 scripts/mcp_smoke.py target/debug/umbel   (or `just mcp-smoke`)
 
 In a throw-away state root and HOME, for both protocol negotiations ("auto" probes the newest
 protocol, "legacy" uses the initialize handshake): list the tools, then spawn a fake claude
-worker, send, wait (with a progress callback), read, check a failed verb's error shape, kill.
+worker, send, wait (with a progress callback), read, check a failed verb's error shape; then
+subscribe to the worker's answer resource (`subscriptions/listen` in 2026-07-28,
+`resources/subscribe` in legacy), send, receive `notifications/resources/updated`, read the new
+answer with `resources/read`; kill.
 Every tool declares an outputSchema, which the SDK checks each structured result against.
 Needs the fakes built next to umbel (`cargo build -p sim --bins`) and `pip install mcp`.
 """
@@ -14,6 +17,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 
 import anyio
@@ -50,9 +54,50 @@ def structured(result, tool: str, want_error: bool = False) -> dict:
     return result.structured_content
 
 
+def updated_uri(message) -> str | None:
+    """The URI of a `notifications/resources/updated` message, else None."""
+    message = getattr(message, "root", message)
+    if getattr(message, "method", None) != "notifications/resources/updated":
+        return None
+    return message.params.uri
+
+
+async def pushed_answer(c: Client, name: str, mode: str, heard: list[str]) -> None:
+    """Subscribes to the worker's answer, sends a prompt, receives the update, reads it."""
+    uri = f"umbel://workers/{name}/answer"
+    listed = {r.uri for r in (await c.list_resources()).resources}
+    assert {uri, f"umbel://workers/{name}", f"umbel://workers/{name}/screen"} <= listed, listed
+    prompt = {"name": name, "prompt": "push it"}
+    with anyio.fail_after(30):
+        if mode == "legacy":
+            with warnings.catch_warnings():  # deprecated in 2026-07-28; the legacy way here
+                warnings.simplefilter("ignore")
+                await c.subscribe_resource(uri)
+            structured(await c.call_tool("umbel_send", prompt), "send")
+            while uri not in heard:
+                await anyio.sleep(0.02)
+        else:
+            async with c.listen(resource_subscriptions=[uri], resources_list_changed=True) as sub:
+                assert sub.honored.resource_subscriptions == [uri], sub.honored
+                structured(await c.call_tool("umbel_send", prompt), "send")
+                async for event in sub:
+                    if getattr(event, "uri", None) == uri:
+                        break
+    read = await c.read_resource(uri, cache_mode="refresh")
+    answer = json.loads(read.contents[0].text)
+    assert answer["text"] == "Response to: push it", answer
+    print(f"{mode}: resource update received, new answer read")
+
+
 async def session(umbel: str, env: dict[str, str], project: Path, mode: str) -> None:
     params = StdioServerParameters(command=umbel, args=["mcp"], env=env, cwd=str(project))
-    async with Client(params, mode=mode) as c:
+    heard: list[str] = []
+
+    async def on_message(message) -> None:
+        if (uri := updated_uri(message)) is not None:
+            heard.append(uri)
+
+    async with Client(params, mode=mode, message_handler=on_message) as c:
         info = c.server_info
         print(f"{mode}: protocol {c.protocol_version}, server {info.name} {info.version}")
         tools = (await c.list_tools()).tools
@@ -109,6 +154,7 @@ async def session(umbel: str, env: dict[str, str], project: Path, mode: str) -> 
         assert structured(waited, "slow wait")["outcome"] == "stop", waited
         assert slow_ticks, "no progress notification during a 2.5 s wait"
         ticks += slow_ticks
+        await pushed_answer(c, name, mode, heard)
         killed = structured(await c.call_tool("umbel_kill", {"name": name, "purge": True}), "kill")
         assert killed["killed"] == [name], killed
         print(f"{mode}: spawn/send/wait/read/actions/diff/kill ok ({len(ticks)} progress notifications)")

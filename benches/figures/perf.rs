@@ -19,7 +19,7 @@ const IDLE: Duration = Duration::from_secs(3);
 
 /// Runs `cmd` to its end and returns its wall time and its own resource usage (`wait4`), so
 /// the figures are the child's alone.
-fn measured(mut cmd: Command, stop_after: Option<Duration>) -> (Duration, libc::rusage) {
+pub(crate) fn measured(mut cmd: Command, stop_after: Option<Duration>) -> (Duration, libc::rusage) {
     let started = Instant::now();
     let child = cmd
         .stdout(Stdio::null())
@@ -46,7 +46,7 @@ fn measured(mut cmd: Command, stop_after: Option<Duration>) -> (Duration, libc::
     (started.elapsed(), usage)
 }
 
-fn cpu_of(usage: &libc::rusage) -> Duration {
+pub(crate) fn cpu_of(usage: &libc::rusage) -> Duration {
     let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, (t.tv_usec as u32) * 1000);
     tv(usage.ru_utime) + tv(usage.ru_stime)
 }

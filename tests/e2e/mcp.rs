@@ -9,6 +9,7 @@ mod guard;
 mod in_process;
 mod output;
 mod park;
+mod resources;
 mod schema;
 pub(crate) mod stdio;
 mod turns;

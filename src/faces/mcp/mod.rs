@@ -1,4 +1,5 @@
-//! `umbel mcp`: the verbs as MCP tools, served over stdio with `rmcp` until stdin closes.
+//! `umbel mcp`: the verbs as MCP tools, served over stdio with `rmcp` until stdin closes, and
+//! the workers as resources a client can subscribe to (`resources.rs`, `feed.rs`).
 //!
 //! stdout carries the protocol, so everything umbel says goes to stderr. The [`Ctx`] is the
 //! one the CLI built from the process environment; each tool call runs the blocking verb on its
@@ -16,10 +17,13 @@
 #![allow(clippy::result_large_err)]
 
 mod annotations;
+mod feed;
 mod help;
 mod protocol;
 mod reply;
 mod reply_turns;
+mod resource_calls;
+mod resources;
 mod run;
 mod server;
 mod server_park;

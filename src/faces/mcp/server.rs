@@ -3,6 +3,7 @@
 //! `umbel_help`. Every tool answers with a result; only an unknown tool (or request params rmcp
 //! cannot read, `protocol.rs`) is a JSON-RPC error.
 
+use super::feed::Feed;
 use super::help::{self, HelpArgs, INSTRUCTIONS};
 use super::reply;
 use super::reply_turns;
@@ -19,10 +20,13 @@ use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CustomRequest, CustomResult,
-    Implementation, ServerCapabilities, ServerConfig,
+    Implementation, ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
+    SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestParams,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
+use std::sync::Arc;
 use tokio::sync::watch;
 
 /// The input of a tool that takes none: an unknown field is refused, as by every other tool.
@@ -36,18 +40,26 @@ pub struct UmbelServer {
     ctx: Ctx,
     shutdown: watch::Receiver<bool>,
     tool_router: ToolRouter<Self>,
+    /// Resource subscriptions and the change feed behind them (`feed.rs`).
+    feed: Arc<Feed>,
 }
 
 impl UmbelServer {
     /// A server over `ctx`; in-flight calls are interrupted when `shutdown` turns `true`.
     pub fn new(ctx: Ctx, shutdown: watch::Receiver<bool>) -> Self {
         UmbelServer {
+            feed: Feed::new(ctx.clone(), shutdown.clone()),
             ctx,
             shutdown,
             tool_router: super::annotations::annotate(
                 Self::tool_router() + Self::conversation_router() + Self::park_router(),
             ),
         }
+    }
+
+    /// The session's resource change feed.
+    pub(super) fn feed(&self) -> &Arc<Feed> {
+        &self.feed
     }
 
     /// Runs a blocking verb for one request.
@@ -373,7 +385,13 @@ impl UmbelServer {
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for UmbelServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = ServerCapabilities::builder()
+            .enable_resources()
+            .enable_resources_subscribe()
+            .enable_resources_list_changed()
+            .enable_tools()
+            .build();
+        ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("umbel", env!("CARGO_PKG_VERSION")))
             .with_instructions(INSTRUCTIONS)
     }
@@ -402,6 +420,67 @@ impl ServerHandler for UmbelServer {
         let call = ToolCallContext::new(self, request, context);
         let response = self.tool_router.call(call).await?;
         Ok(reply::argument_errors(&tool, response))
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.list_worker_resources(&context).await
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(
+            super::resources::templates(),
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let read = self.read_worker_resource(&request.uri, &context).await?;
+        Ok(read.into())
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(super::resources::acceptable(requested))
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        self.feed.listen(context).await;
+        Ok(())
+    }
+
+    #[allow(deprecated)] // resources/subscribe is how clients before 2026-07-28 subscribe
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        super::resources::parse(&request.uri)
+            .map_err(|e| ErrorData::resource_not_found(e, None))?;
+        self.feed.subscribe(request.uri, &context.peer).await;
+        Ok(())
+    }
+
+    #[allow(deprecated)]
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.feed.unsubscribe(&request.uri);
+        Ok(())
     }
 
     async fn on_custom_request(

@@ -2,8 +2,14 @@
 //! inotify instance (a watch on every worker's `events/` folder). Each worker is the same
 //! one-look-at-a-time wait as a single `wait` ([`TurnWait`]), so its outcomes mean the same.
 //! Guardrails stay single-worker: a guarded wait resends to its worker, which several cannot.
+//!
+//! A look at a worker may ask tmux about its pane (the liveness safety net), so a wake does
+//! not look at every worker: only at those whose event log grew (a hook fired: what ends a
+//! turn) and, in turn, [`SAFETY_LOOKS`] of the others ([`due_now`]). Over 50 workers a wake
+//! costs a handful of tmux calls instead of 50, and the first turn to end is seen at once.
 
 use super::{Conditions, LIVENESS_POLL, TurnWait, refuse_endless};
+use crate::adapters::files;
 use crate::adapters::watch::FolderWatch;
 use crate::core::args::{WaitArgs, WaitMode};
 use crate::core::errors::{Error, Result};
@@ -12,7 +18,46 @@ use crate::core::wait::{split_position, worst};
 use crate::operations::Ctx;
 use crate::operations::worker::Worker;
 use serde::Serialize;
+use std::path::PathBuf;
 use std::time::Instant;
+
+/// How many workers whose logs did not grow get their safety-net look per wake (each turn
+/// comes round every `workers / SAFETY_LOOKS` wakes of at most [`LIVENESS_POLL`]).
+const SAFETY_LOOKS: usize = 4;
+
+/// Which logs grew since the sizes `seen` (which become `now`'s); a first look (`u64::MAX`
+/// seen) counts as grown.
+pub fn grown(seen: &mut [u64], now: &[u64]) -> Vec<bool> {
+    seen.iter_mut()
+        .zip(now)
+        .map(|(seen, &now)| {
+            let grew = *seen != now;
+            *seen = now;
+            grew
+        })
+        .collect()
+}
+
+/// The workers to look at this wake: every one not ended whose log grew, then the next
+/// `budget` of the others from `cursor` on, round the list (the cursor moves past them).
+pub fn due_now(grew: &[bool], ended: &[bool], cursor: &mut usize, budget: usize) -> Vec<usize> {
+    let count = grew.len();
+    let mut due: Vec<usize> = (0..count).filter(|&i| grew[i] && !ended[i]).collect();
+    let (start, mut extra) = (*cursor, 0);
+    for step in 0..count {
+        if extra == budget {
+            break;
+        }
+        let i = (start + step) % count;
+        if !ended[i] && !grew[i] {
+            due.push(i);
+            extra += 1;
+            *cursor = (i + 1) % count;
+        }
+    }
+    due.sort_unstable();
+    due
+}
 
 /// One worker's outcome in a wait over several.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -107,19 +152,21 @@ pub fn wait_many(ctx: &Ctx, args: &WaitArgs) -> Result<ManyWaited> {
         .map(|((worker, since), cond)| TurnWait::new(worker, cond, *since))
         .collect();
     let mut ended: Vec<Option<Outcome>> = vec![None; turns.len()];
+    // A condition outside the logs (`--until` a file) is seen only by looking at every worker.
+    let everyone = conds.iter().any(|c| c.file.is_some());
+    let mut growth = Growth::new(ctx, &workers, everyone);
+    let mut cursor = 0;
     loop {
-        for (turn, slot) in turns.iter_mut().zip(ended.iter_mut()) {
-            if slot.is_none() {
-                *slot = turn.step(ctx, deadline)?;
+        let grew = growth.hot();
+        let done: Vec<bool> = ended.iter().map(Option::is_some).collect();
+        for i in due_now(&grew, &done, &mut cursor, SAFETY_LOOKS) {
+            ended[i] = turns[i].step(ctx, deadline)?;
+            if mode == WaitMode::Any && ended[i].is_some() {
+                return Ok(any_ended(&workers[i].0, &mut ended[i]));
             }
         }
-        let first = ended.iter().position(Option::is_some);
-        match (mode, first) {
-            (WaitMode::Any, Some(i)) => return Ok(any_ended(&workers[i].0, &mut ended[i])),
-            (WaitMode::All, _) if ended.iter().all(Option::is_some) => {
-                return Ok(all_ended(mode, &workers, ended));
-            }
-            _ => {}
+        if mode == WaitMode::All && ended.iter().all(Option::is_some) {
+            return Ok(all_ended(mode, &workers, ended));
         }
         let now = Instant::now();
         if now >= deadline {
@@ -130,6 +177,45 @@ pub fn wait_many(ctx: &Ctx, args: &WaitArgs) -> Result<ManyWaited> {
             return Ok(all_ended(mode, &workers, ended));
         }
         watch.wait((deadline - now).min(LIVENESS_POLL));
+    }
+}
+
+/// Which workers' event logs grew lately. A worker stays hot a while after its log grew: a
+/// needs-input is decided only once the prompt has stood for a liveness period (`TurnWait`),
+/// so it is looked at again on the next wakes.
+struct Growth {
+    logs: Vec<PathBuf>,
+    sizes: Vec<u64>,
+    hot_until: Vec<Option<Instant>>,
+    everyone: bool,
+}
+
+impl Growth {
+    fn new(ctx: &Ctx, workers: &[(Worker, Option<usize>)], everyone: bool) -> Self {
+        let logs: Vec<PathBuf> = workers
+            .iter()
+            .map(|(w, _)| ctx.state.events_dir(&w.name).join("log"))
+            .collect();
+        Growth {
+            sizes: vec![u64::MAX; logs.len()],
+            hot_until: vec![None; logs.len()],
+            logs,
+            everyone,
+        }
+    }
+
+    /// Each worker: is it to be looked at for its log (it grew lately, or `everyone`)?
+    fn hot(&mut self) -> Vec<bool> {
+        let now = Instant::now();
+        let lengths: Vec<u64> = self.logs.iter().map(|log| files::len(log)).collect();
+        for (i, grew) in grown(&mut self.sizes, &lengths).into_iter().enumerate() {
+            if grew {
+                self.hot_until[i] = Some(now + 2 * LIVENESS_POLL);
+            }
+        }
+        (self.hot_until.iter())
+            .map(|hot| self.everyone || hot.is_some_and(|t| now < t))
+            .collect()
     }
 }
 
@@ -167,5 +253,49 @@ fn all_ended(
                 })
             })
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wake_looks_at_the_workers_whose_logs_grew_and_a_few_others_in_turn() {
+        let mut cursor = 0;
+        let mut grew = vec![false; 50];
+        grew[37] = true;
+        let ended = vec![false; 50];
+        let due = due_now(&grew, &ended, &mut cursor, SAFETY_LOOKS);
+        assert_eq!(
+            due,
+            [0, 1, 2, 3, 37],
+            "the one that grew, and the first four others"
+        );
+        // Quiet wakes: four looks each, every worker looked at within 50 / 4 wakes.
+        grew[37] = false;
+        let mut looked = vec![0; 50];
+        for _ in 0..13 {
+            let due = due_now(&grew, &ended, &mut cursor, SAFETY_LOOKS);
+            assert!(due.len() <= SAFETY_LOOKS, "{due:?}");
+            due.iter().for_each(|&i| looked[i] += 1);
+        }
+        assert!(looked.iter().all(|&n| n >= 1), "{looked:?}");
+        assert_eq!(
+            looked.iter().sum::<usize>(),
+            52,
+            "13 wakes × 4 looks, no more"
+        );
+        let mut seen = vec![u64::MAX; 3];
+        assert_eq!(
+            grown(&mut seen, &[0, 10, 20]),
+            [true, true, true],
+            "first look"
+        );
+        assert_eq!(grown(&mut seen, &[0, 15, 20]), [false, true, false]);
+        assert_eq!(grown(&mut seen, &[0, 15, 20]), [false, false, false]);
+        // Ended workers are never looked at again.
+        let ended = vec![true; 50];
+        assert!(due_now(&[true; 50], &ended, &mut cursor, SAFETY_LOOKS).is_empty());
     }
 }

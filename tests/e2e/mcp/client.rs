@@ -2,19 +2,26 @@
 //! the server's stderr captured and progress notifications recorded.
 
 use crate::harness::*;
-use rmcp::model::{CallToolRequestParams, CallToolResult, ProgressNotificationParam};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ProgressNotificationParam,
+    ResourceUpdatedNotificationParam,
+};
 use rmcp::service::{NotificationContext, RunningService};
 use rmcp::transport::TokioChildProcess;
 use rmcp::{ClientHandler, RoleClient, ServiceError, ServiceExt};
 use serde_json::{Value, json};
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
 use tokio::io::AsyncReadExt;
 
-/// The client side: records progress notifications.
+/// The client side: records progress notifications, and resource notifications (each
+/// `resources/updated` URI, and `"list_changed"` for a list change) in the order they came,
+/// with when they came.
 #[derive(Clone, Default)]
 pub struct Client {
     progress: Arc<Mutex<Vec<ProgressNotificationParam>>>,
+    resources: Arc<Mutex<Vec<(String, SystemTime)>>>,
 }
 
 impl ClientHandler for Client {
@@ -25,12 +32,28 @@ impl ClientHandler for Client {
     ) {
         self.progress.lock().expect("progress lock").push(params);
     }
+
+    async fn on_resource_updated(
+        &self,
+        params: ResourceUpdatedNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let mut seen = self.resources.lock().expect("resources lock");
+        seen.push((params.uri, SystemTime::now()));
+    }
+
+    async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        let mut seen = self.resources.lock().expect("resources lock");
+        seen.push(("list_changed".to_string(), SystemTime::now()));
+    }
 }
 
 /// A running `umbel mcp` and what it wrote on stderr.
 pub struct Mcp {
     pub client: RunningService<RoleClient, Client>,
     pub progress: Arc<Mutex<Vec<ProgressNotificationParam>>>,
+    /// Resource notifications so far: updated URIs and `"list_changed"`.
+    pub resources: Arc<Mutex<Vec<(String, SystemTime)>>>,
     stderr: Arc<Mutex<String>>,
 }
 
@@ -82,10 +105,12 @@ impl Mcp {
     {
         let handler = Client::default();
         let progress = handler.progress.clone();
+        let resources = handler.resources.clone();
         let client = handler.serve(transport).await.expect("MCP initialize");
         Mcp {
             client,
             progress,
+            resources,
             stderr,
         }
     }
