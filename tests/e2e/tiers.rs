@@ -1178,7 +1178,7 @@ fn a_killed_tmux_server_then_resume_continues_the_conversation(provider: &str, t
 
 /// `spawn --fork-from`: the fork starts with a copy of the parent's conversation (its first model
 /// request carries the parent's turn; `read --all` lists it), and the parent's next turn does not
-/// carry the fork's. gemini cannot fork a conversation: refused, and no worker is left.
+/// carry the fork's. gemini and qwen cannot fork a conversation: refused, and no worker is left.
 fn fork_from_starts_with_a_copy_of_the_conversation_and_leaves_the_parent_alone(
     provider: &str,
     tier: Tier,
@@ -1196,7 +1196,7 @@ fn fork_from_starts_with_a_copy_of_the_conversation_and_leaves_the_parent_alone(
     assert_eq!(turn(&sb, "par", "alpha question").0, Some(0));
     if matches!(provider, "gemini" | "qwen") {
         sb.umbel(["spawn", "--name", "fk", "--fork-from", "par"])
-            .stderr_has(&format!("cannot be forked: {provider} has no fork"))
+            .stderr_has(format!("cannot be forked: {provider} has no fork"))
             .status(1);
         assert_eq!(sb.ls().len(), 1, "{:?}", sb.ls());
         return;
