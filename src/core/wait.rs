@@ -23,6 +23,27 @@ pub enum Liveness {
     Gone,
 }
 
+/// How long after its submit hook a CLI may still show the prompt on its input line: the real
+/// claude fires `UserPromptSubmit` before it clears the box and draws its spinner (hundreds of
+/// ms on a loaded machine). A prompt seen there earlier is the one just taken, not one the CLI
+/// put back after dropping the turn.
+pub const SUBMIT_REDRAW_MS: u64 = 2000;
+
+/// Whether a prompt on a busy worker's input line may be read as put back (the CLI dropped the
+/// turn, e.g. Esc before any answer): only once the last submit in `events` is
+/// [`SUBMIT_REDRAW_MS`] old at `now_ms` (ms since the epoch). Without a submit there is no turn
+/// to have dropped.
+pub fn restore_believable(events: &[ClassifiedEvent], now_ms: u64) -> bool {
+    events
+        .iter()
+        .rev()
+        .find(|e| e.class == EventClass::Submitted)
+        .is_some_and(|submit| {
+            let at_ms = u64::try_from(submit.record.at_ns / 1_000_000).unwrap_or(u64::MAX);
+            now_ms.saturating_sub(at_ms) >= SUBMIT_REDRAW_MS
+        })
+}
+
 /// The position a wait starts from when no `--since` was given: the latest submitted prompt, so
 /// `send` then `wait` finds that turn's end even if it already happened.
 pub fn default_since(events: &[ClassifiedEvent]) -> usize {
@@ -268,5 +289,26 @@ mod tests {
         // Answered: a tool ran after the request, so the wait goes on.
         events.push(ev(4, "PostToolUse", EventClass::Progress));
         assert!(decide(&events, 1, &Liveness::Alive, None).is_none());
+    }
+
+    #[test]
+    fn a_prompt_on_the_input_line_right_after_its_submit_is_not_read_as_put_back() {
+        let submit = ClassifiedEvent {
+            record: EventRecord {
+                index: 3,
+                at_ns: 10_000 * 1_000_000,
+                kind: "UserPromptSubmit".into(),
+                payload: None,
+            },
+            class: EventClass::Submitted,
+        };
+        let events = [submit];
+        assert!(!restore_believable(&events, 10_000 + 150));
+        assert!(!restore_believable(&events, 10_000 + SUBMIT_REDRAW_MS - 1));
+        assert!(restore_believable(&events, 10_000 + SUBMIT_REDRAW_MS));
+        assert!(
+            !restore_believable(&[], 99_999),
+            "no submit, no dropped turn"
+        );
     }
 }

@@ -258,7 +258,7 @@ pub(super) fn state_now(ctx: &Ctx, worker: &Worker) -> Result<(WorkerState, usiz
         // Its end hook was lost (a torn line on a full disk): the transcript and screen say so.
         // Or the CLI fires none on Esc (qwen) and is back at its prompt with the prompt restored.
         let screen = ctx.tmux.capture(worker.session(), false)?;
-        if worker.provider().prompt_restored(&screen)
+        if worker.prompt_put_back(&events, &screen)
             || worker.ended_past_lost_hooks(ctx, &events, &screen)
         {
             state = WorkerState::Ready;

@@ -23,10 +23,11 @@ use std::collections::HashMap;
 /// and is back at its prompt (`Ready`).
 pub fn screen_says(
     worker: &Worker,
+    events: &[ClassifiedEvent],
     state: WorkerState,
     screen: &str,
 ) -> Option<(WorkerState, Option<&'static str>)> {
-    if state == WorkerState::Busy && worker.provider().prompt_restored(screen) {
+    if state == WorkerState::Busy && worker.prompt_put_back(events, screen) {
         return Some((WorkerState::Ready, None));
     }
     let reason = screen_reason(&worker.provider().startup_screen(screen))?;
@@ -135,7 +136,7 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
     {
         state = WorkerState::Ready;
     } else if let Some(screen) = screens.get(worker.session())
-        && let Some((seen, reason)) = screen_says(&worker, state, screen)
+        && let Some((seen, reason)) = screen_says(&worker, &events, state, screen)
     {
         state = seen;
         input = reason.map(|r| (r, None));

@@ -10,7 +10,7 @@ use crate::core::name::WorkerName;
 use crate::core::providers::{
     EventClass, ProviderModule, StartupScreen, TranscriptTurn, str_field,
 };
-use crate::core::wait::{ClassifiedEvent, Liveness};
+use crate::core::wait::{ClassifiedEvent, Liveness, restore_believable};
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -75,6 +75,15 @@ impl Worker {
         }
         events.reverse();
         Ok(events)
+    }
+
+    /// Whether the CLI dropped the open turn and put its prompt back into the input box (Esc
+    /// before any answer), as `screen` shows — believed only once the submit in `events` is
+    /// older than the CLI's redraw after it ([`restore_believable`]): until then the prompt on
+    /// the input line is the one it has just taken.
+    pub fn prompt_put_back(&self, events: &[ClassifiedEvent], screen: &str) -> bool {
+        self.provider().prompt_restored(screen)
+            && restore_believable(events, crate::adapters::host::now_ms())
     }
 
     /// The latest submitted turn (at or after `from`) when the transcript says it ended —

@@ -1,42 +1,8 @@
-//! Park and resume on the fakes beyond the tiers' scenarios: concurrent senders to a parked
-//! worker, refusals (docs/park.md).
+//! Park and resume on the fakes beyond the tiers' scenarios (concurrent senders to a parked
+//! worker are a tier scenario): refusals, events (docs/park.md).
 
 use crate::harness::*;
 use serde_json::json;
-
-/// Five `send --queue`s at once to a parked worker: one resume (one `Resumed` line), five turns
-/// in the order their tickets were taken, nothing lost.
-#[test]
-fn five_concurrent_sends_to_a_parked_worker_resume_it_once_and_are_five_turns() {
-    let sb = Sandbox::new();
-    let scenario = sb.scenario(
-        "c",
-        json!({ "default": { "reply": "done", "delay_ms": 200 } }),
-    );
-    sb.spawn("c", &["--provider", "claude", "--env", &scenario]);
-    sb.turn_outcome("c", "warm up", 0);
-    sb.umbel(["park", "c"]).stdout("parked c\n").success();
-    let sends: Vec<_> = (1..=5)
-        .map(|i| {
-            sb.umbel(["send", "c", &format!("prompt {i}"), "--queue", "--json"])
-                .start()
-        })
-        .collect();
-    let sent: Vec<serde_json::Value> = sends.into_iter().map(|s| s.success().json()).collect();
-    let resumed = sent.iter().filter(|s| s["resumed"] == true).count();
-    assert_eq!(resumed, 1, "{sent:?}");
-    let last = sent
-        .iter()
-        .filter_map(|s| s["position"].as_u64())
-        .max()
-        .expect("positions")
-        .to_string();
-    sb.umbel(["wait", "c", "--since", &last]).success();
-    let all = sb.umbel(["read", "c", "--all", "--json"]).success().json();
-    assert_eq!(answers_of(&all).len(), 6, "{all}");
-    let log = std::fs::read_to_string(sb.session_dir("c").join("events/log")).expect("log");
-    assert_eq!(log.matches(" Resumed ").count(), 1, "{log}");
-}
 
 /// A busy worker is not parked: the refusal says why, and the worker is left as it was.
 #[test]

@@ -87,6 +87,7 @@ each_tier!(
     a_killed_tmux_server_then_resume_continues_the_conversation,
     fork_from_starts_with_a_copy_of_the_conversation_and_leaves_the_parent_alone,
     parked_again_before_a_turn_a_worker_still_resumes,
+    five_concurrent_sends_to_a_parked_worker_resume_it_once_and_are_five_turns,
     send_json_carries_the_verdict,
     a_second_warm_print_answers_on_the_warm_worker;
     codex: a_hostile_codex_config_is_kept_and_the_worker_answers,
@@ -1314,6 +1315,95 @@ fn resume_continues_a_codex_thread_run_outside_umbel(tier: Tier) {
             .unwrap_or_else(|| panic!("no model request for turn 2"));
         assert!(second.contains("alpha question"), "{second}");
     }
+}
+
+/// Five `send --queue`s at once to a parked worker: one resume (one `Resumed` line, one send
+/// says `resumed`), five turns in the order their tickets were taken, each prompt answered once,
+/// after the turn from before the park (the real model's last request carries it).
+fn five_concurrent_sends_to_a_parked_worker_resume_it_once_and_are_five_turns(
+    provider: &str,
+    tier: Tier,
+) {
+    let sb = world(tier);
+    const WORDS: [&str; 5] = ["one", "two", "three", "four", "five"];
+    let mut turns = vec![json!({ "match": "warm up", "reply": "Warm." })];
+    turns.extend(
+        WORDS.map(|w| json!({ "match": format!("prompt {w}"), "reply": format!("Answer {w}."), "delay_ms": 300 })),
+    );
+    let scenario = sb.scenario("c", json!({ "turns": turns }));
+    sb.spawn("c", &["--provider", provider, "--env", &scenario]);
+    assert_eq!(turn(&sb, "c", "warm up").0, Some(0));
+    sb.umbel(["park", "c"]).stdout("parked c\n").success();
+    let sends: Vec<_> = WORDS
+        .map(|w| {
+            let prompt = format!("prompt {w}");
+            let args = [
+                "send",
+                "c",
+                &prompt,
+                "--queue",
+                "--queue-timeout",
+                "120s",
+                "--json",
+            ];
+            sb.umbel(args).start()
+        })
+        .into_iter()
+        .collect();
+    let sent: Vec<Value> = sends.into_iter().map(|s| s.success().json()).collect();
+    let resumed = sent.iter().filter(|s| s["resumed"] == true).count();
+    assert_eq!(resumed, 1, "{sent:?}");
+    let last = sent
+        .iter()
+        .filter_map(|s| s["position"].as_u64())
+        .max()
+        .unwrap_or_else(|| panic!("no positions: {sent:?}"))
+        .to_string();
+    let args = ["wait", "c", "--since", &last, "--timeout", "120s", "--json"];
+    assert_eq!(sb.umbel(args).success().json()["outcome"], "stop");
+    let all = sb.umbel(["read", "c", "--all", "--json"]).success().json();
+    let pairs: Vec<(String, String)> = all
+        .as_array()
+        .unwrap_or_else(|| panic!("not an array of turns: {all}"))
+        .iter()
+        .map(|t| {
+            (
+                t["prompt"].as_str().unwrap_or("").trim().to_owned(),
+                t["answer"].as_str().unwrap_or("").trim().to_owned(),
+            )
+        })
+        .collect();
+    let log = std::fs::read_to_string(sb.session_dir("c").join("events/log")).expect("log");
+    assert_eq!(pairs.len(), 6, "{all}\nsent: {sent:?}\nlog:\n{log}");
+    assert_eq!(
+        pairs[0],
+        ("warm up".to_owned(), "Warm.".to_owned()),
+        "{all}"
+    );
+    let mut seen: Vec<&str> = Vec::new();
+    for (prompt, answer) in &pairs[1..] {
+        let word = prompt
+            .strip_prefix("prompt ")
+            .unwrap_or_else(|| panic!("{all}"));
+        assert_eq!(answer, &format!("Answer {word}."), "{all}");
+        seen.push(word);
+    }
+    seen.sort_unstable();
+    let mut want = WORDS.to_vec();
+    want.sort_unstable();
+    assert_eq!(seen, want, "each prompt once: {all}");
+    if tier == Tier::Real {
+        let requests = model_requests(&sb, tier);
+        let newest = requests
+            .last()
+            .unwrap_or_else(|| panic!("no model request"));
+        assert!(
+            newest.contains("warm up"),
+            "the resumed conversation lost turn 1: {newest}"
+        );
+    }
+    let log = std::fs::read_to_string(sb.session_dir("c").join("events/log")).expect("log");
+    assert_eq!(log.matches(" Resumed ").count(), 1, "{log}");
 }
 
 /// Resumed, then parked again before any turn (its newest hook is the resumed CLI's start, which

@@ -411,7 +411,7 @@ fn screen_fallback(
             position,
         ));
     }
-    if open && worker.provider().prompt_restored(&screen) {
+    if open && worker.prompt_put_back(since, &screen) {
         seen.restored += 1;
         if seen.restored >= 2 {
             let message = "the CLI dropped the turn and put the prompt back into its input box (Esc before any answer)";
