@@ -104,6 +104,10 @@ pub struct Startup {
     /// group (a tool or server that will not die): only SIGKILL ends it.
     #[serde(default)]
     pub stubborn_child: bool,
+    /// The stubborn child appends a `TERM` line to this file for each SIGTERM it ignores: a
+    /// test tells a graceful end (SIGTERM, then SIGKILL) from an immediate SIGKILL.
+    #[serde(default)]
+    pub term_log: Option<String>,
 }
 
 /// One scripted turn.
@@ -268,8 +272,17 @@ impl Scenario {
         if !self.startup.stubborn_child {
             return Ok(());
         }
+        let on_term = match self.startup.term_log {
+            Some(_) => "echo TERM >> \"$UMBEL_SIM_TERM_LOG\"",
+            None => "",
+        };
+        let script = format!("trap '{on_term}' TERM; trap '' HUP INT; while :; do sleep 1; done");
         std::process::Command::new("sh")
-            .args(["-c", "trap '' TERM HUP INT; while :; do sleep 1; done"])
+            .args(["-c", &script])
+            .env(
+                "UMBEL_SIM_TERM_LOG",
+                self.startup.term_log.as_deref().unwrap_or(""),
+            )
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())

@@ -42,6 +42,18 @@ pub fn end_group(pgid: u32, grace: Duration) -> GroupEnd {
     }
 }
 
+/// Sends SIGKILL to the process group `pgid` at once: for processes nothing of which is kept
+/// (a `-p` worker, whose answer was read and whose folder goes next).
+pub fn kill_group(pgid: u32) -> GroupEnd {
+    let Some(group) = i32::try_from(pgid).ok().and_then(Pid::from_raw) else {
+        return GroupEnd::Absent;
+    };
+    match kill_process_group(group, Signal::KILL) {
+        Ok(()) => GroupEnd::Killed,
+        Err(_) => GroupEnd::Absent,
+    }
+}
+
 /// Whether a process of group `pgid` is still running. Zombies do not count: a CLI whose
 /// wrapper died first is reparented to init, which in a container may reap it only seconds
 /// later, and `kill(-pgid, 0)` still finds it until then.

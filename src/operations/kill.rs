@@ -5,7 +5,7 @@
 use super::Ctx;
 use super::worker::Worker;
 use crate::adapters::host::now_ms;
-use crate::adapters::process::end_group;
+use crate::adapters::process::{end_group, kill_group};
 use crate::adapters::state::DeadRecord;
 use crate::adapters::tmux::Pane;
 use crate::core::args::KillArgs;
@@ -77,7 +77,7 @@ pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<Killed> {
             worktree: worktree.as_ref(),
             discard: args.discard,
         });
-        if let Some(problem) = end(ctx, &name, &session, purge)? {
+        if let Some(problem) = end(ctx, &name, &session, purge, Ending::Graceful)? {
             killed.warnings.push((name.to_string(), problem));
         }
         killed.names.push(name.to_string());
@@ -113,30 +113,54 @@ struct Purging<'a> {
     discard: bool,
 }
 
-/// Ends a worker the caller already loaded (`-p`'s own worker, `prune`); when purging, what
-/// was kept and why (its worktree holds unmerged work), if anything.
+/// How a worker's processes are ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ending {
+    /// SIGTERM, [`TERM_GRACE`] to save their session, then SIGKILL (`kill`, `prune`).
+    Graceful,
+    /// SIGKILL at once, no tombstone screen: a `-p` worker, whose answer was read and whose
+    /// folder goes next. A CLI's exit on SIGTERM (claude's session-end hooks) took 0.2–0.5 s
+    /// that `-p` spent before it exited.
+    AtOnce,
+}
+
+/// Ends a worker the caller already loaded (`prune`); when purging, what was kept and why (its
+/// worktree holds unmerged work), if anything.
 pub fn kill_worker(ctx: &Ctx, worker: &Worker, purge: bool) -> Result<Option<String>> {
     let purge = purge.then_some(Purging {
         worktree: worker.meta.worktree.as_ref(),
         discard: false,
     });
-    end(ctx, &worker.name, worker.session(), purge)
+    end(ctx, &worker.name, worker.session(), purge, Ending::Graceful)
+}
+
+/// Ends `-p`'s own worker once its answer is out: its processes killed at once, its folder
+/// removed (a worktree with edits kept, as `kill --purge` keeps it: what was kept is returned).
+pub fn discard_print_worker(ctx: &Ctx, worker: &Worker) -> Result<Option<String>> {
+    let purge = Some(Purging {
+        worktree: worker.meta.worktree.as_ref(),
+        discard: false,
+    });
+    end(ctx, &worker.name, worker.session(), purge, Ending::AtOnce)
 }
 
 /// Ends a session nobody will use (a spawn that failed after starting its CLI): its processes
 /// as `kill` ends them (a child ignoring the pane's hangup included), then the session.
 pub fn abandon(ctx: &Ctx, session: &str) {
     let _ = match ctx.tmux.pane(session) {
-        Ok(pane) => stop(ctx, session, &pane),
+        Ok(pane) => stop(ctx, session, &pane, Ending::Graceful),
         Err(_) => ctx.tmux.kill_session(session),
     };
 }
 
 /// Ends the processes of `pane` (its whole group, SIGTERM then SIGKILL) while it lives, then
 /// its session.
-fn stop(ctx: &Ctx, session: &str, pane: &Pane) -> Result<()> {
+fn stop(ctx: &Ctx, session: &str, pane: &Pane, ending: Ending) -> Result<()> {
     if let (Liveness::Alive, Some(pid)) = (&pane.liveness, pane.pid) {
-        end_group(pid, TERM_GRACE);
+        match ending {
+            Ending::Graceful => end_group(pid, TERM_GRACE),
+            Ending::AtOnce => kill_group(pid),
+        };
     }
     ctx.tmux.kill_session(session)
 }
@@ -150,15 +174,17 @@ fn end(
     name: &WorkerName,
     session: &str,
     purge: Option<Purging>,
+    ending: Ending,
 ) -> Result<Option<String>> {
     // A warm worker being ended is no longer offered to a `-p`.
     ctx.state.take_warm(name);
     let pane = ctx.tmux.pane(session)?;
     let screen = match pane.liveness {
         Liveness::Gone => None,
+        _ if ending == Ending::AtOnce => None,
         _ => ctx.tmux.capture(session, true).ok(),
     };
-    stop(ctx, session, &pane)?;
+    stop(ctx, session, &pane, ending)?;
     let mut kept = None;
     if let Some(Purging {
         worktree: Some(wt),

@@ -167,6 +167,34 @@ fn print_mode_answers_before_its_teardown_and_times_each_step() {
     );
 }
 
+/// `-p`'s worker is killed at once once its answer is out (nothing of it is kept: no SIGTERM
+/// grace for its CLI to save a session that is removed next), while `kill` still asks first. A
+/// child ignoring SIGTERM logs each one it gets: none from `-p`, one from `kill`; neither
+/// leaves a process.
+#[test]
+fn print_mode_kills_its_worker_at_once_where_kill_asks_first() {
+    let sb = Sandbox::new();
+    let log = sb.root.join("term.log");
+    let scenario = sb.scenario(
+        "stubborn",
+        json!({ "startup": { "stubborn_child": true, "term_log": log.display().to_string() } }),
+    );
+    sb.umbel(["-p", "Say hello", "--env", &scenario])
+        .stdout("Response to: Say hello\n")
+        .success();
+    assert_no_process_left(&sb.root, "-p");
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap_or_default(),
+        "",
+        "-p sent SIGTERM"
+    );
+    sb.spawn("k", &["--env", &scenario]);
+    sb.umbel(["kill", "k"]).success();
+    assert_no_process_left(&sb.root, "kill");
+    let terms = std::fs::read_to_string(&log).expect("kill's SIGTERM logged");
+    assert_eq!(terms.lines().collect::<Vec<_>>(), ["TERM"], "{terms}");
+}
+
 #[test]
 fn print_mode_needs_a_prompt() {
     let sb = Sandbox::new();

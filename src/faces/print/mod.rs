@@ -160,7 +160,7 @@ fn tear_down(
         _ => false,
     };
     if let Some(worker) = leftover.filter(|_| !handed) {
-        match kill::kill_worker(ctx, &worker, true) {
+        match kill::discard_print_worker(ctx, &worker) {
             // `--worktree` with edits in it: the worktree, its branch and the worker's folder stay
             // (the purge rule, docs/worktrees.md); say where, or the edits look lost.
             Ok(Some(kept)) => eprintln!("umbel: worker `{}`: {kept}", worker.name),
