@@ -70,6 +70,11 @@ pub struct Startup {
     /// does: keys pressed again before the redraw pile up (fake-claude).
     #[serde(default)]
     pub key_lag_ms: u64,
+    /// Keep the submitted prompt on the input line this long after its submit hook fired
+    /// (fake-claude): the real claude fires `UserPromptSubmit` before it clears its input box
+    /// and draws its spinner, hundreds of ms on a loaded machine.
+    #[serde(default)]
+    pub submit_redraw_ms: u64,
     /// Show the workspace trust dialog even when the folder is already trusted.
     #[serde(default)]
     pub trust_dialog: bool,

@@ -1330,7 +1330,10 @@ fn five_concurrent_sends_to_a_parked_worker_resume_it_once_and_are_five_turns(
     turns.extend(
         WORDS.map(|w| json!({ "match": format!("prompt {w}"), "reply": format!("Answer {w}."), "delay_ms": 300 })),
     );
-    let scenario = sb.scenario("c", json!({ "turns": turns }));
+    // The fake claude keeps a submitted prompt on its input line 300 ms after its submit hook,
+    // as the real one does for a moment: a sender looking then must not take it for one put back.
+    let startup = json!({ "submit_redraw_ms": 300 });
+    let scenario = sb.scenario("c", json!({ "turns": turns, "startup": startup }));
     sb.spawn("c", &["--provider", provider, "--env", &scenario]);
     assert_eq!(turn(&sb, "c", "warm up").0, Some(0));
     sb.umbel(["park", "c"]).stdout("parked c\n").success();

@@ -169,9 +169,15 @@ impl Face for Claude {
         }
     }
 
+    /// The real claude fires `UserPromptSubmit` before it clears its input box: the hook runs
+    /// with the prompt still on screen, which stays there `startup.submit_redraw_ms` more.
     fn begin(app: &mut App, text: String) -> Turn {
         app.face.scroll.pending.extend(screens::echo(&text));
-        Turn::new(&mut app.sess, text, Instant::now())
+        let mut turn = Turn::new(&mut app.sess, text, Instant::now());
+        turn.fire_submit(&mut app.sess);
+        let redraw = app.sess.script.scenario.startup.submit_redraw_ms;
+        std::thread::sleep(std::time::Duration::from_millis(redraw));
+        turn
     }
 
     fn starting(app: &mut App, _text: &str) -> Result<(), String> {

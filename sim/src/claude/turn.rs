@@ -68,6 +68,8 @@ pub struct Turn {
     pub(super) tool: Option<ToolCall>,
     pub(super) notify_pending: bool,
     pub(super) question: Option<String>,
+    /// `UserPromptSubmit` already fired (the TUI fires it before its redraw).
+    pub(super) submit_fired: bool,
 }
 
 impl Turn {
@@ -91,9 +93,18 @@ impl Turn {
             tool: None,
             notify_pending: false,
             question: None,
+            submit_fired: false,
             prompt_id,
             prompt,
         }
+    }
+
+    /// Fires `UserPromptSubmit` now, while the input line still shows the prompt (the TUI,
+    /// before it redraws); [`Timeline::start`] then does not fire it again.
+    pub fn fire_submit(&mut self, sess: &mut Session) {
+        let payload = sess.payload_user_prompt_submit(&self.prompt_id, &self.prompt);
+        sess.fire("UserPromptSubmit", None, &payload);
+        self.submit_fired = true;
     }
 
     /// The live part of the screen above the input box while busy, or the whole
@@ -244,8 +255,9 @@ impl Timeline for Turn {
 
     /// Fires `UserPromptSubmit` and writes the prompt's records.
     fn start(&mut self, sess: &mut Session) {
-        let payload = sess.payload_user_prompt_submit(&self.prompt_id, &self.prompt);
-        sess.fire("UserPromptSubmit", None, &payload);
+        if !self.submit_fired {
+            self.fire_submit(sess);
+        }
         let uuid = sess.ids.uuid();
         let mut records = sess.rec_header();
         records.push(sess.rec_file_history(&uuid));
