@@ -165,7 +165,7 @@ fn read_worker(ctx: &Ctx, status: &WorkerStatus) -> Read {
             (Some(exit), _) => exit.describe(),
             (None, _) => "ended without a recorded status".into(),
         },
-        Shown::Idle | Shown::Starting => status.cwd.clone(),
+        Shown::Idle | Shown::Starting => idle_line(status, crate::adapters::host::now_ms()),
         Shown::Parked => parked_line(status, crate::adapters::host::now_ms()),
         Shown::Corrupt | Shown::Unreachable => status.problem.clone().unwrap_or_default(),
     };
@@ -193,6 +193,19 @@ fn remote_line(ctx: &Ctx, status: &WorkerStatus, host: &str, turn: &TurnSpan) ->
         Shown::Idle | Shown::Starting => status.cwd.clone(),
         Shown::Parked => parked_line(status, crate::adapters::host::now_ms()),
     }
+}
+
+/// An idle worker's line: its folder, or for a warm one (`-p --warm`) that it waits for the
+/// next `-p` of its launch and how long it still does, so it is not taken for a forgotten worker.
+fn idle_line(status: &WorkerStatus, now_ms: u64) -> String {
+    let Some(warm) = &status.warm else {
+        return status.cwd.clone();
+    };
+    let left = std::time::Duration::from_secs(warm.expires_at.saturating_sub(now_ms) / 1000);
+    format!(
+        "warm: waits for the next `-p` ({} left)",
+        humantime::format_duration(left)
+    )
 }
 
 /// A parked worker's line at `now_ms`: for how long, and that the next prompt resumes it.
@@ -280,6 +293,21 @@ mod tests {
         assert_eq!(
             parked_line(&status, 1_000 + 25 * 60_000 + 3_000),
             "parked for 25m 3s; the next send resumes it"
+        );
+    }
+
+    #[test]
+    fn a_warm_workers_line_says_it_waits_for_a_print_and_how_long() {
+        let mut status = crate::core::fleet::sample_status("warm-1", "ready");
+        status.cwd = "/work".into();
+        assert_eq!(idle_line(&status, 0), "/work");
+        status.warm = Some(crate::core::status::WarmStatus {
+            ready_at: 0,
+            expires_at: 600_000,
+        });
+        assert_eq!(
+            idle_line(&status, 2_000),
+            "warm: waits for the next `-p` (9m 58s left)"
         );
     }
 
