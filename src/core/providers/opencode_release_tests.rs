@@ -18,6 +18,8 @@ struct Recorded {
     record: &'static str,
     run_json: [&'static str; 3],
     run_text: &'static str,
+    /// `opencode --help` (the TUI's flags).
+    help: &'static str,
 }
 
 /// A release's recorded file, `tests/data/opencode/<release>/opencode-<release>-<what>`.
@@ -51,6 +53,7 @@ macro_rules! recorded {
                 file_of!($v, "run-format-json-api-error.jsonl"),
             ],
             run_text: file_of!($v, "run-text.txt"),
+            help: file_of!($v, "help.txt"),
         }
     };
 }
@@ -208,6 +211,25 @@ fn key_paths(value: &Value, at: &str, paths: &mut BTreeSet<String>) {
             .for_each(|item| key_paths(item, &format!("{at}[]"), paths)),
         _ => {
             paths.insert(at.to_string());
+        }
+    }
+}
+
+/// The TUI takes the flags umbel passes on every release: `-m` (`--model`) and, to resume,
+/// `--session` (with `--continue`, which umbel drops).
+#[test]
+fn every_release_takes_the_flags_umbel_passes() {
+    let input = LaunchInput {
+        model: Some("anthropic/claude-sonnet-4-5"),
+        ..crate::core::test_data::launch_input("/s/sessions/w")
+    };
+    let mut args = Opencode.launch(&input).expect("launch").args;
+    args.extend(Opencode.resume_args(&[], "ses_1"));
+    let flags: Vec<&String> = args.iter().filter(|a| a.starts_with('-')).collect();
+    assert_eq!(flags, ["-m", "--session"]);
+    for r in &RECORDED {
+        for option in ["-m, --model", "-s, --session", "-c, --continue"] {
+            assert!(r.help.contains(option), "{} has no {option}", r.release);
         }
     }
 }
