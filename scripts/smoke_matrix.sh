@@ -6,6 +6,7 @@
 # target/smoke-matrix/<provider>-<release>.log) and fails when any scenario failed.
 # `--older` skips each CLI's newest tested release (CI: `just smoke-offline` has just run it).
 # Names after it run those CLIs only: `just smoke-matrix opencode`, `just smoke-matrix --older qwen`.
+# UMBEL_MATRIX_THREADS (default 2): scenarios run at once (1 on a machine busy with other work).
 # Skips with a notice where npm cannot be had (fails under CI=true), like just smoke-offline.
 set -uo pipefail
 UMBEL=${UMBEL_BIN:-target/debug/umbel}
@@ -32,7 +33,7 @@ while read -r provider version pinned; do
   log=target/smoke-matrix/$provider-$version.log
   start=$(date +%s)
   UMBEL_REAL_CLIS="$bins" cargo nextest run --test e2e --run-ignored only \
-    -E "test(/tiers::real::$provider::/)" --test-threads 2 --no-fail-fast --retries 1 \
+    -E "test(/tiers::real::$provider::/)" --test-threads "${UMBEL_MATRIX_THREADS:-2}" --no-fail-fast --retries 1 \
     2>&1 | tee "$log" | grep -E '^ +(PASS|FAIL|FLAKY|SLOW|TIMEOUT|TRY|SIG)' >&2
   took=$(( $(date +%s) - start ))
   summary=$(grep -Eo '[0-9]+ tests? run: [0-9]+ passed[^,]*(, [0-9]+ (failed|flaky))*' "$log" | tail -1)
