@@ -2,14 +2,18 @@
 # The offline real-CLI tier (tests/e2e/tiers.rs, `tiers::real::<provider>::…`) on every release of
 # each CLI that umbel's tables list as tested (`umbel releases --json`): one run per CLI and
 # release, that CLI at that release and the others at their newest. Prints a table of release ×
-# scenarios passed (also written to target/smoke-matrix.md) and fails when any scenario failed.
+# scenarios passed (also written to target/smoke-matrix.md; each run's whole output to
+# target/smoke-matrix/<provider>-<release>.log) and fails when any scenario failed.
 # `--older` skips each CLI's newest tested release (CI: `just smoke-offline` has just run it).
+# Names after it run those CLIs only: `just smoke-matrix opencode`, `just smoke-matrix --older qwen`.
+# UMBEL_MATRIX_THREADS (default 2): scenarios run at once (1 on a machine busy with other work).
 # Skips with a notice where npm cannot be had (fails under CI=true), like just smoke-offline.
 set -uo pipefail
 UMBEL=${UMBEL_BIN:-target/debug/umbel}
 report=target/smoke-matrix.md
 older=
-[ "${1:-}" = --older ] && older=1
+if [ "${1:-}" = --older ]; then older=1; shift; fi
+only=" $* "
 runs=$("$UMBEL" releases --json | python3 -c '
 import json, sys
 for w in json.load(sys.stdin):
@@ -19,16 +23,18 @@ for w in json.load(sys.stdin):
 
 rows=()
 failed=0
+mkdir -p target/smoke-matrix
 while read -r provider version pinned; do
   if [ -n "$older" ] && [ -n "$pinned" ]; then continue; fi
+  if [ "$only" != "  " ] && [[ "$only" != *" $provider "* ]]; then continue; fi
   status=0; bins=$(bash scripts/realclis.sh "$provider" "$version") || status=$?
   if [ "$status" -eq 3 ]; then exit 0; elif [ "$status" -ne 0 ]; then exit "$status"; fi
   echo "smoke-matrix: $provider $version" >&2
-  log=$(mktemp)
+  log=target/smoke-matrix/$provider-$version.log
   start=$(date +%s)
   UMBEL_REAL_CLIS="$bins" cargo nextest run --test e2e --run-ignored only \
-    -E "test(/tiers::real::$provider::/)" --test-threads 2 --no-fail-fast --retries 1 \
-    2>&1 | tee "$log" | grep -E '^ +(PASS|FAIL|FLAKY|SLOW)' >&2
+    -E "test(/tiers::real::$provider::/)" --test-threads "${UMBEL_MATRIX_THREADS:-2}" --no-fail-fast --retries 1 \
+    2>&1 | tee "$log" | grep -E '^ +(PASS|FAIL|FLAKY|SLOW|TIMEOUT|TRY|SIG)' >&2
   took=$(( $(date +%s) - start ))
   summary=$(grep -Eo '[0-9]+ tests? run: [0-9]+ passed[^,]*(, [0-9]+ (failed|flaky))*' "$log" | tail -1)
   run=$(echo "$summary" | grep -Eo '^[0-9]+')
@@ -36,9 +42,12 @@ while read -r provider version pinned; do
   flaky=$(echo "$summary" | grep -Eo '[0-9]+ flaky' | grep -Eo '[0-9]+' || true)
   if [ -z "$run" ] || [ "${passed:-0}" -ne "$run" ]; then failed=1; fi
   rows+=("| $provider $version${pinned:+ (pinned)} | ${passed:-0} of ${run:-0}${flaky:+ ($flaky flaky)} | ${took} s |")
-  rm -f "$log"
 done <<<"$runs"
 
+if [ "${#rows[@]}" -eq 0 ]; then
+  echo "smoke-matrix: no tested release of \`${*:-any CLI}\` (see \`umbel releases\`)" >&2
+  exit 2
+fi
 {
   echo "| release | scenarios passed | time |"
   echo "|---|---|---|"

@@ -809,6 +809,8 @@ fn recorded_print_json(provider: &str, scenario: &str) -> Vec<Value> {
         ("qwen", "api-error") => {
             let mut documents = sample("qwen/qwen-0.24.4-print-json-api-error.json");
             documents.extend(sample("qwen/qwen-0.24.4-print-json-api-error-stderr.json"));
+            // The oldest supported release printed the error as a `success` result.
+            documents.extend(sample("qwen/0.23.0/qwen-0.23.0-print-json-api-error.json"));
             documents
         }
         ("qwen", "tool") => sample("qwen/qwen-0.24.4-print-json-tool-turn.json"),

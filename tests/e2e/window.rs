@@ -156,3 +156,67 @@ fn releases_lists_each_clis_window() {
     assert_eq!(codex["upgrade"], "npm i -g @openai/codex");
     assert!(codex["tested"].as_array().is_some_and(|t| t.len() >= 3));
 }
+
+/// A release just below `oldest` (`1.17.18` → `1.17.17`, `0.23.0` → `0.22.99`).
+fn just_older(oldest: &str) -> String {
+    let parts: Vec<u32> = oldest.split('.').filter_map(|p| p.parse().ok()).collect();
+    match parts[..] {
+        [major, minor, patch] if patch > 0 => format!("{major}.{minor}.{}", patch - 1),
+        [major, minor, _] if minor > 0 => format!("{major}.{}.99", minor - 1),
+        [major, _, _] => format!("{}.99.99", major - 1),
+        _ => panic!("`{oldest}` is not major.minor.patch"),
+    }
+}
+
+/// Every CLI's window holds: it is proven on several releases, and each one's npm package at the
+/// release just below its oldest is refused by `spawn` and `-p` before anything starts, with that
+/// CLI's upgrade command.
+#[test]
+fn every_cli_older_than_its_window_is_refused() {
+    let windows = Sandbox::new().cmd("releases --json").success().json();
+    let windows = windows.as_array().expect("a list of windows");
+    for provider in ["claude", "codex", "gemini", "qwen", "opencode"] {
+        assert!(
+            windows.iter().any(|w| w["provider"] == provider),
+            "{provider} has a window"
+        );
+    }
+    for window in windows {
+        let provider = window["provider"].as_str().expect("provider");
+        let package = window["package"].as_str().expect("package");
+        let oldest = window["oldest"].as_str().expect("oldest");
+        let old = just_older(oldest);
+        let tested = window["tested"].as_array().map_or(0, Vec::len);
+        assert!(
+            tested >= 2,
+            "{provider} is proven on several releases: {window}"
+        );
+        let mut sb = Sandbox::new();
+        let dir = sb.root.join("npm/node_modules").join(package);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("package.json"),
+            format!(r#"{{"name":"{package}","version":"{old}"}}"#),
+        )
+        .unwrap();
+        // Never started: a start would say so.
+        let bin = dir.join("bin").join(provider);
+        std::fs::create_dir_all(bin.parent().unwrap()).unwrap();
+        std::fs::write(&bin, "#!/bin/sh\necho started >&2\nexit 9\n").unwrap();
+        std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+        sb.var(
+            &format!("UMBEL_{}_BIN", provider.to_uppercase()),
+            &bin.to_string_lossy(),
+        );
+        let said = format!(
+            "{provider} {old} is older than the oldest release umbel supports ({oldest}): upgrade with `npm i -g {package}`"
+        );
+        sb.umbel(["spawn", "--name", "old", "--provider", provider])
+            .stderr_has(said.clone())
+            .status(1);
+        sb.umbel(["-p", "hi", "--provider", provider])
+            .stderr_has(said)
+            .status(1);
+        assert!(!sb.state.join("sessions/old").exists(), "{provider}");
+    }
+}

@@ -465,6 +465,10 @@ fn qwen(records: &[Value], stats: &mut TurnStats) {
             Some("system") => {
                 let event = record.pointer("/systemPayload/uiEvent");
                 if event.and_then(|e| str_field(e, "event.name")) == Some("qwen-code.api_error") {
+                    // A request to that model, which failed (qwen's own stats count it).
+                    if let Some(model) = event.and_then(|e| str_field(e, "model")) {
+                        stats.model(model).requests += 1;
+                    }
                     stats.api_error_status = event
                         .and_then(|e| e.get("status_code"))
                         .and_then(Value::as_u64);

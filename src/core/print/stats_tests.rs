@@ -84,3 +84,19 @@ fn gemini_reads_the_last_version_of_each_record() {
     );
     assert_eq!(errored.api_error_status, Some(400));
 }
+
+/// A qwen request that failed counts as a request to its model (qwen's own stats count it, and
+/// 0.23.0's print mode lists the model on an API error).
+#[test]
+fn a_qwen_api_error_is_a_request_to_its_model() {
+    let stats = turn(
+        Provider::Qwen,
+        crate::core::test_data::QWEN_CHAT,
+        "a bad one",
+        "qwen-code.api_error",
+    );
+    assert_eq!(stats.api_error_status, Some(400));
+    let (model, tokens) = &stats.models[0];
+    assert_eq!(model, "qwen-fake");
+    assert_eq!((tokens.requests, tokens.output), (1, 0));
+}

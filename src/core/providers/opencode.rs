@@ -89,12 +89,18 @@ static IDENTITY: Identity = Identity {
     releases: &RELEASES,
 };
 
-/// The releases umbel supports.
+/// The releases umbel supports: those published in the 90 days before 1.18.33 (2026-09-28),
+/// from 1.17.18 (2026-07-13) on. 1.17.15 (2026-07-09) is inside those days too, but npm has no
+/// Linux binary of it (`opencode-linux-x64@1.17.15`), so it could not be tested.
 static RELEASES: Releases = Releases {
     package: "opencode-ai",
-    oldest: Version::of("1.18.33"),
+    oldest: Version::of("1.17.18"),
     newest_tested: Version::of("1.18.33"),
-    tested: &[Version::of("1.18.33")],
+    tested: &[
+        Version::of("1.17.18"),
+        Version::of("1.18.16"),
+        Version::of("1.18.33"),
+    ],
     changes: &[],
 };
 
@@ -530,3 +536,7 @@ impl InputBox {
 #[cfg(test)]
 #[path = "opencode_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "opencode_release_tests.rs"]
+mod release_tests;

@@ -58,12 +58,19 @@ static IDENTITY: Identity = Identity {
     releases: &RELEASES,
 };
 
-/// The releases umbel supports.
+/// The releases umbel supports: those published in the 90 days before 0.24.4 (2026-09-22), from
+/// 0.23.0 (2026-09-08) on. The registry also dates 0.21.2, 0.21.10 and 0.15.10 inside those
+/// days, each published after a newer release (fixes to older lines), and 0.15.6 at the hour it
+/// dates a dozen old opencode releases (2026-08-24, a re-publication): none starts the window.
 static RELEASES: Releases = Releases {
     package: "@qwen-code/qwen-code",
-    oldest: Version::of("0.23.4"),
+    oldest: Version::of("0.23.0"),
     newest_tested: Version::of("0.24.4"),
-    tested: &[Version::of("0.23.4"), Version::of("0.24.4")],
+    tested: &[
+        Version::of("0.23.0"),
+        Version::of("0.23.4"),
+        Version::of("0.24.4"),
+    ],
     changes: &[],
 };
 

@@ -229,3 +229,48 @@ fn a_resume_replaces_the_session_id_with_resume_and_keeps_the_other_flags() {
         ["-m", "qwen3", "--approval-mode", "yolo", "--resume", "abc"]
     );
 }
+
+/// `qwen --help` at both ends of the window (tests/data/qwen/<release>/).
+const HELPS: [(&str, &str); 2] = [
+    ("0.23.0", fixture!("qwen/0.23.0/qwen-0.23.0-help.txt")),
+    ("0.24.4", fixture!("qwen/0.24.4/qwen-0.24.4-help.txt")),
+];
+
+/// Every flag umbel passes (launch, `--unattended`, resume, and the agent-CLI flags it maps:
+/// `--model`, `--permission-mode`, `--max-turns`, `--add-dir`) is offered by the oldest and the
+/// newest release of the window alike (0.24.4 added subcommands and an auth type, nothing umbel
+/// passes).
+#[test]
+fn both_ends_of_the_window_take_the_flags_umbel_passes() {
+    assert_eq!(Version::of(HELPS[0].0), RELEASES.oldest);
+    assert_eq!(Version::of(HELPS[1].0), RELEASES.newest_tested);
+    let offered = [
+        "--session-id",
+        "-m, --model",
+        "--approval-mode",
+        "yolo",
+        "--max-session-turns",
+        "--include-directories",
+        "-r, --resume",
+    ];
+    let spec = Qwen
+        .launch(&LaunchInput {
+            model: Some("qwen3"),
+            on_permission: OnPermission::Allow,
+            ..launch_input("/s/sessions/w1")
+        })
+        .unwrap();
+    let mut args = spec.args;
+    args.extend(Qwen.resume_args(&[], "abc"));
+    for flag in args.iter().filter(|a| a.starts_with('-')) {
+        assert!(
+            offered.iter().any(|o| o.split(", ").any(|f| f == flag)),
+            "{flag} is not checked against the releases' help"
+        );
+    }
+    for (release, help) in HELPS {
+        for option in offered {
+            assert!(help.contains(option), "qwen {release} has no {option}");
+        }
+    }
+}

@@ -90,8 +90,11 @@ fn qwen_tool_messages(done: &Done, model: &Option<String>, usage: &Value) -> Vec
 }
 
 /// `qwen -p -o json`: one array of messages — `system`/`init`, the `assistant` message, and the
-/// `result` (on failure `error_during_execution` with an `error` object instead of `result` and
-/// `stats`). What only qwen knows (its tools, slash commands, agents, latencies) is null.
+/// `result` (on failure `error_during_execution` with an `error` object, as 0.23.4 and later
+/// print it; `result` holds the error text and `stats` is there too, as in 0.23.0's, which
+/// printed an API error as a `success` whose `result` was the error:
+/// `tests/data/qwen/0.23.0/`). What only qwen knows (its tools, slash commands, agents,
+/// latencies) is null.
 pub fn qwen(done: &Done, duration_ms: u64) -> Vec<Value> {
     let stats = &done.stats;
     let total = stats.total();
@@ -141,6 +144,8 @@ pub fn qwen(done: &Done, duration_ms: u64) -> Vec<Value> {
         result["usage"] = usage;
         result["permission_denials"] = json!(denials);
         result["error"] = json!({ "message": text });
+        result["result"] = json!(text);
+        result["stats"] = qwen_stats(done);
     }
     result["outcome"] = json!(done.outcome.outcome);
     add_outcome_fields(&mut result, done);
@@ -692,5 +697,41 @@ mod tests {
         let error = ours.iter().find(|e| e["type"] == "error").unwrap();
         assert_eq!(error["error"], theirs["error"]);
         assert_eq!(keys(error), keys(&theirs));
+    }
+
+    /// qwen's `-p -o json` result on an API error, as 0.23.0 printed it (a `success` whose
+    /// `result` is the error) and as 0.24.4 does (`error_during_execution` with `error`).
+    const QWEN_ERRORS: [&str; 2] = [
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/qwen/0.23.0/qwen-0.23.0-print-json-api-error.json"
+        )),
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/qwen/qwen-0.24.4-print-json-api-error.json"
+        )),
+    ];
+
+    #[test]
+    fn qwen_json_error_result_has_the_keys_of_every_release() {
+        let done = Done {
+            provider: Provider::Qwen,
+            outcome: Outcome::new(OutcomeKind::ProviderError, "the API failed", 1),
+            answer: None,
+            session_id: "s".into(),
+            stats: turn_stats(Provider::Qwen, &[]),
+            live: None,
+        };
+        let ours = qwen(&done, 1000);
+        let result = ours.iter().find(|m| m["type"] == "result").unwrap();
+        assert_eq!(result["is_error"], true);
+        assert_eq!(result["result"], result["error"]["message"]);
+        for recorded in QWEN_ERRORS {
+            let theirs: Vec<Value> = serde_json::from_str(recorded).unwrap();
+            let theirs = theirs.iter().find(|m| m["type"] == "result").unwrap();
+            for key in keys(theirs) {
+                assert!(result.get(&key).is_some(), "no `{key}`: {result}");
+            }
+        }
     }
 }
