@@ -427,9 +427,7 @@ pub fn cli_session_id(ctx: &Ctx, worker: &Worker) -> Option<String> {
             let payload = ctx
                 .state
                 .read_payload(&worker.name, r.payload.as_deref()?)?;
-            str_field(&payload, "session_id")
-                .filter(|id| !id.is_empty())
-                .map(str::to_string)
+            crate::core::providers::payload_session_id(&payload).map(str::to_string)
         });
     match reported {
         Some(id) => Some(id),

@@ -70,6 +70,19 @@ fn print_mode_json_has_the_providers_own_shape(provider: &str) {
             assert_eq!(result["result"], answer);
             assert!(result["session_id"].as_str().is_some_and(|s| s.len() == 36));
         }
+        "opencode" => {
+            // `opencode run --format json`: one event a line, the text part's answer inside.
+            let events: Vec<Value> = out
+                .stdout()
+                .lines()
+                .map(|l| serde_json::from_str(l).expect("JSONL"))
+                .collect();
+            let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+            assert_eq!(types, ["step_start", "text", "step_finish"]);
+            assert_eq!(events[1]["part"]["text"], answer);
+            let session = events[0]["sessionID"].as_str().unwrap_or("");
+            assert!(session.starts_with("ses_"), "opencode's own session id: {session}");
+        }
         _ => {
             let result = out.json();
             assert_eq!(result["response"], answer);
@@ -204,6 +217,7 @@ fn piped_stdin_joins_the_prompt_as_the_providers_print_mode_does(provider: &str)
     let expected = match provider {
         "claude" => "Count the lines\nx\ny\n",
         "codex" => "Count the lines\n\n<stdin>\nx\ny\n</stdin>",
+        "opencode" => "\"Count the lines\"\nx\ny\n",
         _ => "x\ny\n\n\nCount the lines",
     };
     let received = sb.received();

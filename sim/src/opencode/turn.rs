@@ -388,6 +388,8 @@ impl Turn {
         );
         self.open_assistant(sess);
         self.core.resume(now);
+        // The text after the tool streams at once (the timeline's delay is over).
+        self.text_starts(sess);
     }
 }
 

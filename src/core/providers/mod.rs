@@ -725,6 +725,14 @@ pub fn str_field<'a>(payload: &'a serde_json::Value, key: &str) -> Option<&'a st
     payload.get(key).and_then(serde_json::Value::as_str)
 }
 
+/// The CLI's own session id a hook payload names, when not empty: `session_id` (the hook
+/// CLIs), or `sessionID` (opencode's bus events, as umbel's plugin hands them on).
+pub fn payload_session_id(payload: &serde_json::Value) -> Option<&str> {
+    str_field(payload, "session_id")
+        .or_else(|| str_field(payload, "sessionID"))
+        .filter(|id| !id.is_empty())
+}
+
 #[cfg(test)]
 #[path = "recorded_tests.rs"]
 mod recorded_tests;
