@@ -101,10 +101,10 @@ impl Session {
             .to_string_lossy()
             .into_owned();
         let clock = scenario.start_clock();
-        let mut ids = Ids::new(
-            scenario.seed,
-            &format!("{cwd}\n{}", resume.clone().unwrap_or_default()),
-        );
+        // A process count per data folder, so two runs of one scenario get two sessions.
+        let run = Session::store_dir().and_then(|d| crate::ids::next_counter(&d).ok());
+        let salt = format!("{cwd}\n{resume:?}\n{}", run.unwrap_or(0));
+        let mut ids = Ids::new(scenario.seed, &salt);
         let session = resume
             .clone()
             .unwrap_or_else(|| ids.next("ses", clock.now_ms(), true));

@@ -312,7 +312,10 @@ impl Turn {
 
     /// The model asked for a tool: its part, then the rules decide (run, refuse, or ask).
     fn tool_requested(&mut self, sess: &mut Session, p: Permission, now: Instant) -> Step<Outcome> {
-        self.step_start(sess);
+        // The model says what it will do first (fake-model's words, as fake-claude's).
+        self.text_starts(sess);
+        self.text = crate::claude::screens::preamble(&p.tool);
+        self.close_text(sess);
         let call = Call {
             tool: tool_name(&p.tool),
             id: format!("toolu_{}", sess.ids.alnum(20)),
