@@ -81,7 +81,10 @@ fn print_mode_json_has_the_providers_own_shape(provider: &str) {
             assert_eq!(types, ["step_start", "text", "step_finish"]);
             assert_eq!(events[1]["part"]["text"], answer);
             let session = events[0]["sessionID"].as_str().unwrap_or("");
-            assert!(session.starts_with("ses_"), "opencode's own session id: {session}");
+            assert!(
+                session.starts_with("ses_"),
+                "opencode's own session id: {session}"
+            );
         }
         _ => {
             let result = out.json();

@@ -137,6 +137,9 @@ pub struct TurnStats {
     pub api_error: Option<Value>,
     /// The id of the turn's last record that has one (claude's `uuid`).
     pub uuid: Option<String>,
+    /// opencode: the assistant's parts (steps, texts, tools), newest version of each, in the
+    /// order they first appear, for `opencode run --format json`'s step-by-step events.
+    pub parts: Vec<Value>,
 }
 
 impl TurnStats {
@@ -515,6 +518,16 @@ fn opencode(records: &[Value], stats: &mut TurnStats) {
             None => latest.push(object),
         }
     }
+    let assistant: Vec<&str> = latest
+        .iter()
+        .filter(|o| str_field(o, "role") == Some("assistant"))
+        .filter_map(|o| str_field(o, "id"))
+        .collect();
+    stats.parts = latest
+        .iter()
+        .filter(|o| str_field(o, "messageID").is_some_and(|m| assistant.contains(&m)))
+        .map(|o| (*o).clone())
+        .collect();
     for object in latest {
         if str_field(object, "role") == Some("assistant") {
             let model = str_field(object, "modelID").unwrap_or("").to_string();
