@@ -94,7 +94,10 @@ fn redacted(sb: &Sandbox, out: &std::process::Output) -> String {
         ),
         (r"umbel-[0-9a-f]{12}", "umbel-[SOCKET]"),
         // opencode's ids (time, then random characters) and its parts' times.
-        (r"\b(ses|msg|prt)_[0-9a-f]{12}[0-9A-Za-z]{14}\b", "${1}_[ID]"),
+        (
+            r"\b(ses|msg|prt)_[0-9a-f]{12}[0-9A-Za-z]{14}\b",
+            "${1}_[ID]",
+        ),
         (r#""(start|end)": \d+"#, r#""$1": "[MS]""#),
         (r"tmux \d+\.\d+[a-z]?", "tmux [VERSION]"),
         (r"tmux-\d+", "tmux-[UID]"),

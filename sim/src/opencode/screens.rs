@@ -144,7 +144,7 @@ pub fn session(view: &View, conversation: &[String], dialog: Option<&Dialog>) ->
         None => {
             let mut rows = input_box(view, 2, width.saturating_sub(4));
             let status = if view.busy { BUSY } else { "" };
-            rows.push(spread(status, HINTS, width));
+            rows.push(spread(status, HINTS, width.saturating_sub(2)));
             rows
         }
     };

@@ -63,6 +63,8 @@ pub struct Session {
     pub history: Vec<Exchange>,
     /// Every event published, for `run --format json` (when collecting).
     pub published: Option<Vec<(i64, Value)>>,
+    /// Where the session's exchanges are kept (`--session` reopens them).
+    store: Option<PathBuf>,
 }
 
 /// The model of `-m provider/model` (opencode's default: Claude Sonnet 4.5).
@@ -100,15 +102,32 @@ impl Session {
             .map_err(|e| format!("cannot read the working directory: {e}"))?
             .to_string_lossy()
             .into_owned();
+        let reopen = resume.is_some();
+        let mut sess = Session::new(scenario, model, resume, config, cwd, Session::store_dir());
+        if reopen {
+            sess.reopen()?;
+        }
+        Ok(sess)
+    }
+
+    /// A session in `cwd` keeping its exchanges in `store` (none: nothing kept).
+    pub fn new(
+        scenario: Scenario,
+        model: Option<&str>,
+        resume: Option<String>,
+        config: &Value,
+        cwd: String,
+        store: Option<PathBuf>,
+    ) -> Session {
         let clock = scenario.start_clock();
         // A process count per data folder, so two runs of one scenario get two sessions.
-        let run = Session::store_dir().and_then(|d| crate::ids::next_counter(&d).ok());
+        let run = store
+            .as_ref()
+            .and_then(|d| crate::ids::next_counter(d).ok());
         let salt = format!("{cwd}\n{resume:?}\n{}", run.unwrap_or(0));
         let mut ids = Ids::new(scenario.seed, &salt);
-        let session = resume
-            .clone()
-            .unwrap_or_else(|| ids.next("ses", clock.now_ms(), true));
-        let mut sess = Session {
+        let session = resume.unwrap_or_else(|| ids.next("ses", clock.now_ms(), true));
+        Session {
             clock,
             ids,
             who: Who {
@@ -127,11 +146,8 @@ impl Session {
             recorder: Recorder::from_env(),
             history: Vec::new(),
             published: None,
-        };
-        if resume.is_some() {
-            sess.reopen()?;
+            store,
         }
-        Ok(sess)
     }
 
     /// Loads umbel's plugins: each runs its start hook.
@@ -232,7 +248,7 @@ impl Session {
 
     /// Saves the session's exchanges (a failure is this run's fatal error).
     fn store_write(&mut self) {
-        let Some(dir) = Session::store_dir() else {
+        let Some(dir) = self.store.clone() else {
             return;
         };
         let body =
@@ -249,7 +265,7 @@ impl Session {
     /// Reopens the stored session `self.who.session`.
     fn reopen(&mut self) -> Result<(), String> {
         let id = self.who.session.clone();
-        let path = Session::store_dir().map(|d| d.join(format!("{id}.json")));
+        let path = self.store.as_ref().map(|d| d.join(format!("{id}.json")));
         let text = path.and_then(|p| std::fs::read_to_string(p).ok());
         let stored: Value = text
             .and_then(|t| serde_json::from_str(&t).ok())
