@@ -96,8 +96,8 @@ fn clip(text: &str, width: usize) -> String {
 pub fn home(view: &View) -> Vec<String> {
     let (width, height) = view.size;
     let box_width = width.saturating_sub(45).clamp(20, 75);
-    let left = (width.saturating_sub(box_width) + 1) / 2;
-    let logo_left = " ".repeat((width.saturating_sub(39) + 1) / 2);
+    let left = width.saturating_sub(box_width).div_ceil(2);
+    let logo_left = " ".repeat(width.saturating_sub(39).div_ceil(2));
     let mut body: Vec<String> = LOGO.iter().map(|l| format!("{logo_left}{l}")).collect();
     body.extend([String::new(), String::new()]);
     body.extend(input_box(view, left, box_width));
