@@ -2,7 +2,7 @@
 //! `--session`) and what a person types (`--continue`, `--version`, `run …`), scanned with the
 //! engine's option scanner.
 
-use crate::args::{self, OptSpec};
+use crate::args::{self, OptSpec, opt};
 use crate::engine::entry::Action;
 
 /// The release fake-opencode plays.
@@ -10,14 +10,6 @@ pub const VERSION: &str = "1.18.33";
 
 /// `opencode --help`, short: what the fake takes.
 pub const HELP: &str = "opencode [project]\n\nstart opencode tui\n\nCommands:\n  opencode run [message..]  run opencode with a message\n\nOptions:\n  -h, --help       show help\n  -v, --version    show version number\n  -m, --model      model to use in the format of provider/model\n  -c, --continue   continue the last session\n  -s, --session    session id to continue\n      --agent      agent to use\n      --prompt     prompt to use\n";
-
-const fn opt(long: &'static str, short: Option<char>, value: bool) -> OptSpec {
-    OptSpec {
-        long,
-        short,
-        value: if value { Some("<value>") } else { None },
-    }
-}
 
 const SPECS: &[OptSpec] = &[
     opt("model", Some('m'), true),
