@@ -165,6 +165,7 @@ fn view<'a>(input: &'a str, busy: bool) -> View<'a> {
         agent: "Build · Claude Sonnet 4.5 (latest) Anthropic".into(),
         cwd: "/tmp/ocx/proj:master",
         busy,
+        armed: false,
     }
 }
 

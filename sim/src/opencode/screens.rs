@@ -21,6 +21,9 @@ pub const HINTS: &str = "tab agents  ctrl+p commands";
 /// What a running turn shows below the box.
 pub const BUSY: &str = "   ⬝⬝⬝⬝⬝⬝■■  esc interrupt";
 
+/// What it shows once Esc was pressed once (a second interrupts).
+pub const ARMED: &str = "   ⬝⬝⬝⬝⬝⬝■■  esc again to interrupt";
+
 /// The permission question's title.
 pub const PERMISSION_TITLE: &str = "△ Permission required";
 
@@ -47,6 +50,8 @@ pub struct View<'a> {
     pub cwd: &'a str,
     /// A turn runs.
     pub busy: bool,
+    /// Esc was pressed once while it runs.
+    pub armed: bool,
 }
 
 /// A permission question in the input box's place.
@@ -143,7 +148,11 @@ pub fn session(view: &View, conversation: &[String], dialog: Option<&Dialog>) ->
         Some(d) => permission(d, width),
         None => {
             let mut rows = input_box(view, 2, width.saturating_sub(4));
-            let status = if view.busy { BUSY } else { "" };
+            let status = match (view.busy, view.armed) {
+                (true, true) => ARMED,
+                (true, false) => BUSY,
+                _ => "",
+            };
             rows.push(spread(status, HINTS, width.saturating_sub(2)));
             rows
         }

@@ -1,8 +1,8 @@
 //! The interactive opencode: the engine's [`Shell`] with opencode's screens ([`super::screens`])
 //! and keys. Full-screen on the alternate screen, redrawn whole each frame.
 //!
-//! Keys: Enter submits (a prompt typed while a turn runs waits its turn), Esc interrupts a
-//! running turn, the permission dialog takes ⇆ (Left/Right, Tab) and Enter, Esc rejects;
+//! Keys: Enter submits (a prompt typed while a turn runs waits its turn), Esc twice within 5 s
+//! interrupts a running turn (the first shows `esc again to interrupt`), the permission dialog takes ⇆ (Left/Right, Tab) and Enter, Esc rejects;
 //! Ctrl-C clears the input, and on an empty input leaves (as `/exit` does).
 
 use std::time::Instant;
@@ -23,7 +23,12 @@ pub struct Opencode {
     cwd: String,
     /// `Claude Sonnet 4.5 (latest)`, `Anthropic`.
     model: (String, String),
+    /// When the first Esc of an interrupt was pressed (the second within [`ARMED`] interrupts).
+    armed: Option<Instant>,
 }
+
+/// How long the first Esc waits for the second (opencode's `session_interrupt`).
+const ARMED: std::time::Duration = std::time::Duration::from_secs(5);
 
 type App = Shell<Opencode>;
 
@@ -38,6 +43,7 @@ pub fn run(sess: Session) -> Result<i32, String> {
     let face = Opencode {
         cwd: sess.who.cwd.clone(),
         model: super::session::model_label(&sess.who.model),
+        armed: None,
     };
     Shell::new(sess, term, face).serve(None)
 }
@@ -109,6 +115,11 @@ impl Face for Opencode {
                 return app.after(outcome);
             }
             if key == Key::Esc {
+                let armed = app.face.armed.take().is_some_and(|t| t.elapsed() < ARMED);
+                if !armed {
+                    app.face.armed = Some(Instant::now());
+                    return Ok(Flow::Go);
+                }
                 let outcome = turn.cancel(&mut app.sess);
                 return app.after(Some(outcome));
             }
@@ -133,6 +144,7 @@ impl Face for Opencode {
             agent: format!("{} {}", app.face.agent(), app.face.model.1),
             cwd: &app.face.cwd,
             busy: app.turn.as_ref().is_some_and(|t| t.core.busy()),
+            armed: app.face.armed.is_some_and(|t| t.elapsed() < ARMED),
         };
         let rows = if app.sess.history.is_empty() && app.turn.is_none() {
             screens::home(&view)
@@ -164,6 +176,7 @@ impl Face for Opencode {
 
     fn done(app: &mut App, turn: Option<Turn>, done: Done) -> Result<Flow, String> {
         app.late = done.late;
+        app.face.armed = None;
         if let Some(turn) = turn {
             let footer = match &done.error {
                 Some(error) => error_line(error),
@@ -197,6 +210,11 @@ impl Face for Opencode {
         let _ = Opencode::draw(app);
         let _ = paint(LEAVE);
         app.term.restore();
+    }
+
+    fn wake_at(app: &App) -> Option<Instant> {
+        // The armed interrupt lapses: `esc interrupt` again.
+        app.face.armed.map(|t| t + ARMED)
     }
 
     fn finish(_app: &mut App) {

@@ -357,7 +357,8 @@ pub trait ProviderModule: Sync {
         None
     }
     /// The keys that interrupt a running turn, as a person would (Esc on claude, codex and
-    /// gemini: one Esc; claude opens its rewind menu on a second).
+    /// gemini: one Esc; claude opens its rewind menu on a second; opencode: Esc twice, the
+    /// first only arms it), pressed one at a time.
     fn interrupt_keys(&self) -> &'static [&'static str] {
         &["Escape"]
     }

@@ -343,3 +343,10 @@ fn the_session_id_is_the_events_session_id() {
     assert_eq!(payload_session_id(&json!({ "sessionID": "" })), None);
     assert_eq!(payload_session_id(&json!({})), None);
 }
+
+/// opencode's TUI interrupts on the second Esc within 5 s (its `session_interrupt` keybind):
+/// one Esc only shows `esc again to interrupt`.
+#[test]
+fn an_interrupt_is_two_escs() {
+    assert_eq!(Opencode.interrupt_keys(), ["Escape", "Escape"]);
+}
