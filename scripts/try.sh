@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `just try`: umbel with the fake claude, codex, gemini and qwen (sim crate) on PATH as `claude`,
-# `codex`, `gemini` and `qwen`, in a throw-away HOME that is onboarded for them (claude's
-# hasCompletedOnboarding, a codex auth.json, a gemini key, a qwen key), a throw-away state root and tmux
+# `just try`: umbel with the fake claude, codex, gemini, qwen and opencode (sim crate) on PATH as
+# `claude`, `codex`, `gemini`, `qwen` and `opencode`, in a throw-away HOME that is onboarded for
+# them (claude's hasCompletedOnboarding, a codex auth.json, a gemini key, a qwen key, opencode's
+# saved sign-in and plugin SDK), a throw-away state root and tmux
 # folder, so the commands of README's "Use" and docs/getting-started.md can be typed by hand, as
 # written, with no real CLI, network or subscription.
 #
@@ -26,7 +27,7 @@ if [ -z "${UMBEL_TRY_NO_BUILD:-}" ]; then
   (cd "$top" && cargo build --workspace --bins) >&2
 fi
 debug="$top/target/debug"
-for bin in umbel fake-claude fake-codex fake-gemini fake-qwen; do
+for bin in umbel fake-claude fake-codex fake-gemini fake-qwen fake-opencode; do
   [ -x "$debug/$bin" ] || { echo "try: $debug/$bin is missing; run \`just build\` first" >&2; exit 1; }
 done
 
@@ -34,7 +35,7 @@ sandbox=$(mktemp -d /tmp/umbel-try.XXXXXX)
 home="$sandbox/home"
 mkdir -p "$sandbox/bin" "$sandbox/tmux" "$home/.claude" "$home/.codex" "$home/.gemini" "$home/.qwen" "$home/proj"
 ln -s "$debug/umbel" "$sandbox/bin/umbel"
-for cli in claude codex gemini qwen; do ln -s "$debug/fake-$cli" "$sandbox/bin/$cli"; done
+for cli in claude codex gemini qwen opencode; do ln -s "$debug/fake-$cli" "$sandbox/bin/$cli"; done
 # Onboarded as each CLI wants it (the fakes read the same files as the real ones):
 # claude opens on its first-run setup without this flag ...
 printf '{"hasCompletedOnboarding":true,"theme":"dark"}\n' >"$home/.claude.json"
@@ -43,7 +44,12 @@ printf '{"auth_mode":"apikey","OPENAI_API_KEY":"fake-try-key"}\n' >"$home/.codex
 chmod 600 "$home/.codex/auth.json"
 # ... gemini asks how to authenticate without a key (GEMINI_API_KEY, exported below), and qwen
 # opens "Connect a Provider" without one (DASHSCOPE_API_KEY below: OPENAI_API_KEY would sign
-# codex in by the environment too).
+# codex in by the environment too); opencode's `umbel doctor` check wants a saved sign-in (its
+# provider keys would sign claude in too) and the plugin SDK opencode installs on its first start.
+mkdir -p "$home/.local/share/opencode" "$home/.config/opencode/node_modules/@opencode-ai/plugin"
+printf '{"anthropic":{"type":"api","key":"fake-try-key"}}\n' >"$home/.local/share/opencode/auth.json"
+printf '{"name":"@opencode-ai/plugin","version":"1.18.33"}\n' \
+  >"$home/.config/opencode/node_modules/@opencode-ai/plugin/package.json"
 # The project the docs' commands run in: ~/proj, a git repository with a change to diff, and
 # the example workflow at the same path as in this repository.
 cp "$top/README.md" "$home/proj/README.md"
@@ -66,8 +72,9 @@ exports=(
 )
 [ "$(id -u)" -eq 0 ] && exports+=("IS_SANDBOX=1")
 # Variables that would point umbel or the CLIs elsewhere than this sandbox.
-unsets=(UMBEL_CLAUDE_BIN UMBEL_CODEX_BIN UMBEL_GEMINI_BIN UMBEL_QWEN_BIN UMBEL_TMUX_SOCKET
-  CLAUDE_CONFIG_DIR CODEX_HOME GEMINI_CLI_HOME QWEN_HOME TMUX)
+unsets=(UMBEL_CLAUDE_BIN UMBEL_CODEX_BIN UMBEL_GEMINI_BIN UMBEL_QWEN_BIN UMBEL_OPENCODE_BIN
+  UMBEL_TMUX_SOCKET CLAUDE_CONFIG_DIR CODEX_HOME GEMINI_CLI_HOME QWEN_HOME XDG_CONFIG_HOME
+  XDG_DATA_HOME OPENCODE_CONFIG OPENCODE_CONFIG_CONTENT TMUX)
 
 if [ "$mode" = print ]; then
   for var in "${unsets[@]}"; do echo "unset $var"; done
@@ -109,7 +116,7 @@ if [ "$mode" = check ]; then
 fi
 
 cat <<EOF
-umbel try: \`claude\`, \`codex\`, \`gemini\`, \`qwen\` here are the fakes; HOME, the state root and tmux are throw-away ($sandbox).
+umbel try: \`claude\`, \`codex\`, \`gemini\`, \`qwen\`, \`opencode\` here are the fakes; HOME, the state root and tmux are throw-away ($sandbox).
   umbel -p "Say hello"     then every command of docs/getting-started.md ("Try it on the fakes")
   exit                     leaves the shell, kills its workers and removes $sandbox
 EOF

@@ -13,6 +13,15 @@ pub struct OptSpec {
     pub value: Option<&'static str>,
 }
 
+/// An option spec: `value` says whether it takes one (shown as `<value>`).
+pub const fn opt(long: &'static str, short: Option<char>, value: bool) -> OptSpec {
+    OptSpec {
+        long,
+        short,
+        value: if value { Some("<value>") } else { None },
+    }
+}
+
 /// The scanned command line.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Parsed {

@@ -11,7 +11,7 @@
 //! [`hooks`], [`ids`], [`input`], [`json`], [`jsonl`], [`keys`], [`record`],
 //! [`scenario`], [`screen`], [`selfkill`], [`sha256`], [`stream`], [`term`].
 //! Provider specifics (screens, dialogs, record formats, each as data or a
-//! small trait impl) live in [`claude`], [`codex`] and [`gemini`].
+//! small trait impl) live in [`claude`], [`codex`], [`gemini`] (and its flavour [`qwen`]) and [`opencode`].
 //! `docs/simulator.md` describes the scenario format and the env vars.
 
 pub mod args;
@@ -29,6 +29,7 @@ pub mod json;
 pub mod jsonl;
 pub mod keys;
 pub mod model;
+pub mod opencode;
 pub mod qwen;
 pub mod record;
 pub mod release;

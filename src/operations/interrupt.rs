@@ -55,8 +55,7 @@ pub fn interrupt(ctx: &Ctx, worker: &Worker, timeout: Option<&str>) -> Result<In
             message: format!("no turn is running ({}): nothing pressed", state.as_str()),
         });
     }
-    ctx.tmux
-        .send_keys(worker.session(), worker.provider().interrupt_keys())?;
+    press_one_by_one(ctx, worker, worker.provider().interrupt_keys())?;
     let until = Until {
         timeout,
         ..Until::default()
@@ -67,6 +66,21 @@ pub fn interrupt(ctx: &Ctx, worker: &Worker, timeout: Option<&str>) -> Result<In
     let outcome = wait_guarded(ctx, worker, since, &until, None)?;
     judge(worker, outcome, timeout)
 }
+
+/// Presses `keys` one at a time, a moment apart: a TUI reading two Escs in one read may take
+/// them for Alt-Esc (opencode interrupts on its second Esc).
+fn press_one_by_one(ctx: &Ctx, worker: &Worker, keys: &[&str]) -> Result<()> {
+    for (i, key) in keys.iter().enumerate() {
+        if i > 0 {
+            std::thread::sleep(KEY_GAP);
+        }
+        ctx.tmux.send_keys(worker.session(), &[key])?;
+    }
+    Ok(())
+}
+
+/// The pause between two keys of an interrupt.
+const KEY_GAP: Duration = Duration::from_millis(150);
 
 /// What the wait after the key says: interrupted, ended first, or not reported in time.
 fn judge(worker: &Worker, outcome: Outcome, timeout: Duration) -> Result<Interrupted> {

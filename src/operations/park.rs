@@ -24,7 +24,7 @@ use crate::core::events::{PARKED_EVENT, RESUMED_EVENT};
 use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
 use crate::core::providers::ProviderModule;
-use crate::core::providers::{EventClass, str_field};
+use crate::core::providers::{EventClass, payload_session_id};
 use crate::core::status::{WorkerState, since_last_start};
 use crate::core::worker_env::{EnvSpec, compose, export_script};
 use serde::Serialize;
@@ -427,9 +427,7 @@ pub fn cli_session_id(ctx: &Ctx, worker: &Worker) -> Option<String> {
             let payload = ctx
                 .state
                 .read_payload(&worker.name, r.payload.as_deref()?)?;
-            str_field(&payload, "session_id")
-                .filter(|id| !id.is_empty())
-                .map(str::to_string)
+            payload_session_id(&payload).map(str::to_string)
         });
     match reported {
         Some(id) => Some(id),

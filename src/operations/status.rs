@@ -10,7 +10,7 @@ use crate::core::errors::{Error, Result};
 use crate::core::events::unreadable_lines;
 use crate::core::fleet::TurnSpan;
 use crate::core::name::WorkerName;
-use crate::core::providers::str_field;
+use crate::core::providers::{payload_session_id, str_field};
 use crate::core::status::{
     ListedState, Unreadable, WarmStatus, WorkerState, WorkerStatus, derive_state, screen_reason,
     turn_origin,
@@ -289,7 +289,7 @@ fn own_ids(
         .filter_map(|e| e.record.payload.as_deref())
         .filter_map(|file| ctx.state.read_payload(&worker.name, file))
         .find_map(|p| {
-            let id = field(&p, "session_id")?;
+            let id = payload_session_id(&p)?.to_string();
             Some((Some(id), field(&p, "transcript_path")))
         })
         .unwrap_or((None, None))

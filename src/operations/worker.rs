@@ -325,7 +325,8 @@ impl LogWalk {
     /// Takes in a payload's session id and transcript path, newest first.
     fn learn(&mut self, payload: &serde_json::Value) {
         if self.session_id.is_none() {
-            self.session_id = str_field(payload, "session_id").map(str::to_string);
+            self.session_id =
+                crate::core::providers::payload_session_id(payload).map(str::to_string);
         }
         if self.transcript.is_none() {
             self.transcript = str_field(payload, "transcript_path")

@@ -133,6 +133,13 @@ crate::each_provider!(an_unknown_dialog_is_reported_within_seconds_never_answere
 /// A choice no rule knows, drawn under each CLI's own cursor, is the user's: reported with its
 /// question long before the startup timeout, and never pressed.
 fn an_unknown_dialog_is_reported_within_seconds_never_answered(provider: &str) {
+    if provider == "opencode" {
+        // Not applicable: opencode 1.18.33 opens no dialog before its prompt once a provider is
+        // configured (recorded under umbel's tmux), and its select dialogs mark the chosen
+        // option by colour alone, no cursor character a captured screen shows: there is no
+        // numbered choice to report. fake-opencode ignores `startup.unknown_dialog`.
+        return;
+    }
     let sb = Sandbox::new();
     let scenario = sb.scenario(
         "s",

@@ -84,7 +84,8 @@ fn a_missing_provider_binary_is_reported_with_what_to_do() {
     // of them, exit 0.
     sb.var("UMBEL_CLAUDE_BIN", "/nonexistent/claude")
         .var("UMBEL_GEMINI_BIN", "/nonexistent/gemini")
-        .var("UMBEL_QWEN_BIN", "/nonexistent/qwen");
+        .var("UMBEL_QWEN_BIN", "/nonexistent/qwen")
+        .var("UMBEL_OPENCODE_BIN", "/nonexistent/opencode");
     let none = sb.umbel(["doctor"]).success();
     let text = none.stdout();
     assert!(line(&text, "claude").starts_with("warn"), "{text}");

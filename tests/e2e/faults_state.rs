@@ -57,7 +57,9 @@ fn lose_last_turn_payloads(sb: &Sandbox, name: &str) {
     let events = sb.session_dir(name).join("events");
     let log = std::fs::read_to_string(events.join("log")).expect("read log");
     let mut lines: Vec<String> = log.lines().map(str::to_string).collect();
-    let is_end = |l: &String| l.contains(" Stop ") || l.contains(" AfterAgent ");
+    let is_end = |l: &String| {
+        l.contains(" Stop ") || l.contains(" AfterAgent ") || l.contains(" SessionIdle ")
+    };
     let ends: Vec<usize> = (0..lines.len()).filter(|&i| is_end(&lines[i])).collect();
     assert!(ends.len() >= 2, "two finished turns in {log}");
     for line in &mut lines[ends[ends.len() - 2] + 1..] {

@@ -23,11 +23,12 @@ use Expect::*;
 
 /// Per flag: umbel's arguments and what each provider must receive.
 #[allow(clippy::type_complexity)]
-const CASES: &[(&[&str], [Expect; 4])] = &[
+const CASES: &[(&[&str], [Expect; 5])] = &[
     (
         &["-m", "big"],
         [
             Argv(&["--model", "big"]),
+            Argv(&["-m", "big"]),
             Argv(&["-m", "big"]),
             Argv(&["-m", "big"]),
             Argv(&["-m", "big"]),
@@ -40,6 +41,7 @@ const CASES: &[(&[&str], [Expect; 4])] = &[
             Refused,
             Argv(&["--approval-mode", "plan"]),
             Argv(&["--approval-mode", "plan"]),
+            Refused,
         ],
     ),
     (
@@ -49,6 +51,7 @@ const CASES: &[(&[&str], [Expect; 4])] = &[
             Refused,
             Argv(&["--allowed-tools", "Bash", "--allowed-tools", "Edit"]),
             Argv(&["--allowed-tools", "Bash", "--allowed-tools", "Edit"]),
+            Refused,
         ],
     ),
     (
@@ -58,6 +61,7 @@ const CASES: &[(&[&str], [Expect; 4])] = &[
             Refused,
             Setting("/tools/exclude/0", "web_fetch"),
             Setting("/tools/exclude/0", "web_fetch"),
+            Refused,
         ],
     ),
     (
@@ -67,6 +71,7 @@ const CASES: &[(&[&str], [Expect; 4])] = &[
             Argv(&["-c", "developer_instructions=\"Be brief.\""]),
             Refused,
             Argv(&["--append-system-prompt", "Be brief."]),
+            Refused,
         ],
     ),
     (
@@ -76,6 +81,7 @@ const CASES: &[(&[&str], [Expect; 4])] = &[
             Refused,
             Refused,
             Argv(&["--system-prompt", "You are terse."]),
+            Refused,
         ],
     ),
     (
@@ -85,6 +91,7 @@ const CASES: &[(&[&str], [Expect; 4])] = &[
             Refused,
             Refused,
             Argv(&["--max-session-turns", "3"]),
+            Refused,
         ],
     ),
     (
@@ -94,6 +101,7 @@ const CASES: &[(&[&str], [Expect; 4])] = &[
             Refused,
             Refused,
             Argv(&["--mcp-config", "mcp.json"]),
+            Refused,
         ],
     ),
     (
@@ -113,6 +121,7 @@ const CASES: &[(&[&str], [Expect; 4])] = &[
                 "--include-directories",
                 "/srv/b",
             ]),
+            Refused,
         ],
     ),
     (
@@ -126,6 +135,7 @@ const CASES: &[(&[&str], [Expect; 4])] = &[
             Launch,
             Refused,
             Refused,
+            Refused,
         ],
     ),
     (
@@ -135,11 +145,12 @@ const CASES: &[(&[&str], [Expect; 4])] = &[
             Refused,
             Refused,
             Refused,
+            Refused,
         ],
     ),
 ];
 
-const PROVIDERS: [&str; 4] = ["claude", "codex", "gemini", "qwen"];
+const PROVIDERS: [&str; 5] = ["claude", "codex", "gemini", "qwen", "opencode"];
 
 fn argv(sb: &Sandbox) -> Vec<String> {
     let text = std::fs::read_to_string(sb.record.join("argv.json")).expect("argv.json");
@@ -204,6 +215,7 @@ fn flags_reach_the_cli_or_are_refused(index: usize) {
     // Something the CLI takes that umbel has no flag for.
     let tail = match provider {
         "gemini" | "qwen" => ["--include-directories", "/from/the/tail"],
+        "opencode" => ["--agent", "/from/the/tail"],
         _ => ["--add-dir", "/from/the/tail"],
     };
     mapped.push("--");
@@ -253,6 +265,12 @@ fn gemini_flags_reach_the_cli_or_are_refused() {
 #[test]
 fn qwen_flags_reach_the_cli_or_are_refused() {
     flags_reach_the_cli_or_are_refused(3);
+}
+
+/// opencode maps `--model` alone: its other settings live in its opencode.json.
+#[test]
+fn opencode_flags_reach_the_cli_or_are_refused() {
+    flags_reach_the_cli_or_are_refused(4);
 }
 
 /// `-p` passes the same flags and the `--` tail; `--permission-mode` replaces its default

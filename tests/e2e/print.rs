@@ -13,6 +13,19 @@ each_provider!(
     a_megabyte_of_stdin_is_delivered,
 );
 
+/// A JSONL print's events and their types, in order.
+fn jsonl_events(stdout: &str) -> (Vec<Value>, Vec<String>) {
+    let events: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSONL"))
+        .collect();
+    let types = events
+        .iter()
+        .map(|e| e["type"].as_str().unwrap_or("").to_string())
+        .collect();
+    (events, types)
+}
+
 fn print_mode_json_has_the_providers_own_shape(provider: &str) {
     let sb = Sandbox::new();
     let out = sb
@@ -32,12 +45,7 @@ fn print_mode_json_has_the_providers_own_shape(provider: &str) {
             assert!(result["session_id"].as_str().is_some_and(|s| s.len() == 36));
         }
         "codex" => {
-            let events: Vec<Value> = out
-                .stdout()
-                .lines()
-                .map(|l| serde_json::from_str(l).expect("JSONL"))
-                .collect();
-            let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+            let (events, types) = jsonl_events(&out.stdout());
             assert_eq!(
                 types,
                 [
@@ -69,6 +77,17 @@ fn print_mode_json_has_the_providers_own_shape(provider: &str) {
             assert_eq!(result["subtype"], "success");
             assert_eq!(result["result"], answer);
             assert!(result["session_id"].as_str().is_some_and(|s| s.len() == 36));
+        }
+        "opencode" => {
+            // `opencode run --format json`: one event a line, the text part's answer inside.
+            let (events, types) = jsonl_events(&out.stdout());
+            assert_eq!(types, ["step_start", "text", "step_finish"]);
+            assert_eq!(events[1]["part"]["text"], answer);
+            let session = events[0]["sessionID"].as_str().unwrap_or("");
+            assert!(
+                session.starts_with("ses_"),
+                "opencode's own session id: {session}"
+            );
         }
         _ => {
             let result = out.json();
@@ -232,6 +251,7 @@ fn piped_stdin_joins_the_prompt_as_the_providers_print_mode_does(provider: &str)
     let expected = match provider {
         "claude" => "Count the lines\nx\ny\n",
         "codex" => "Count the lines\n\n<stdin>\nx\ny\n</stdin>",
+        "opencode" => "\"Count the lines\"\nx\ny\n",
         _ => "x\ny\n\n\nCount the lines",
     };
     let received = sb.received();

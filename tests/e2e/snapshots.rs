@@ -85,7 +85,7 @@ fn redacted(sb: &Sandbox, out: &std::process::Output) -> String {
             "[UUID]",
         ),
         (
-            r#""(createdAt|readyAt|lastEventAt|turnStartedAt|turnEndedAt|duration_ms|at)": \d+"#,
+            r#""(createdAt|readyAt|lastEventAt|turnStartedAt|turnEndedAt|duration_ms|at|timestamp)": \d+"#,
             r#""$1": "[MS]""#,
         ),
         (
@@ -93,6 +93,12 @@ fn redacted(sb: &Sandbox, out: &std::process::Output) -> String {
             r#""umbelVersion": "[VERSION]""#,
         ),
         (r"umbel-[0-9a-f]{12}", "umbel-[SOCKET]"),
+        // opencode's ids (time, then random characters) and its parts' times.
+        (
+            r"\b(ses|msg|prt)_[0-9a-f]{12}[0-9A-Za-z]{14}\b",
+            "${1}_[ID]",
+        ),
+        (r#""(start|end)": \d+"#, r#""$1": "[MS]""#),
         (r"tmux \d+\.\d+[a-z]?", "tmux [VERSION]"),
         (r"tmux-\d+", "tmux-[UID]"),
     ];

@@ -1,19 +1,11 @@
 //! fake-gemini's command line: the options of `gemini` 0.61.0 umbel uses,
 //! with yargs' error wording (the real CLI parses with yargs in strict mode).
 
-use crate::args::{self, OptSpec};
+use crate::args::{self, OptSpec, opt};
 use crate::ids;
 
 /// `gemini --help` output (recorded from 0.61.0).
 pub const HELP: &str = include_str!("assets/help.txt");
-
-const fn opt(long: &'static str, short: Option<char>, value: bool) -> OptSpec {
-    OptSpec {
-        long,
-        short,
-        value: if value { Some("<value>") } else { None },
-    }
-}
 
 const SPECS: &[OptSpec] = &[
     opt("model", Some('m'), true),

@@ -137,6 +137,9 @@ pub struct TurnStats {
     pub api_error: Option<Value>,
     /// The id of the turn's last record that has one (claude's `uuid`).
     pub uuid: Option<String>,
+    /// opencode: the assistant's parts (steps, texts, tools), newest version of each, in the
+    /// order they first appear, for `opencode run --format json`'s step-by-step events.
+    pub parts: Vec<Value>,
 }
 
 impl TurnStats {
@@ -501,6 +504,21 @@ const OPENCODE_USAGE: UsagePaths = UsagePaths {
     thoughts: "/reasoning",
 };
 
+/// The parts of opencode's assistant messages among `latest` (messages and parts, newest
+/// version of each), in order: the user's text part is the prompt, not the answer.
+fn assistant_parts(latest: &[&Value]) -> Vec<Value> {
+    let assistant: Vec<&str> = latest
+        .iter()
+        .filter(|o| str_field(o, "role") == Some("assistant"))
+        .filter_map(|o| str_field(o, "id"))
+        .collect();
+    latest
+        .iter()
+        .filter(|o| str_field(o, "messageID").is_some_and(|m| assistant.contains(&m)))
+        .map(|o| (*o).clone())
+        .collect()
+}
+
 /// opencode's record (`{"type":"message","info"}` / `{"type":"part","part"}`, upserted by id):
 /// each assistant message's newest version counts its tokens (`info.tokens`) once, a message
 /// with `info.error` is the API error; `tool` parts are the calls with their state.
@@ -519,6 +537,7 @@ fn opencode(records: &[Value], stats: &mut TurnStats) {
             None => latest.push(object),
         }
     }
+    stats.parts = assistant_parts(&latest);
     for object in latest {
         if str_field(object, "role") == Some("assistant") {
             let model = str_field(object, "modelID").unwrap_or("").to_string();

@@ -357,7 +357,8 @@ pub trait ProviderModule: Sync {
         None
     }
     /// The keys that interrupt a running turn, as a person would (Esc on claude, codex and
-    /// gemini: one Esc; claude opens its rewind menu on a second).
+    /// gemini: one Esc; claude opens its rewind menu on a second; opencode: Esc twice, the
+    /// first only arms it), pressed one at a time.
     fn interrupt_keys(&self) -> &'static [&'static str] {
         &["Escape"]
     }
@@ -723,6 +724,14 @@ pub fn hooks_json(hook_command: &str, events: &[&str], timeout: u64) -> serde_js
 /// Reads a string field of a JSON payload.
 pub fn str_field<'a>(payload: &'a serde_json::Value, key: &str) -> Option<&'a str> {
     payload.get(key).and_then(serde_json::Value::as_str)
+}
+
+/// The CLI's own session id a hook payload names, when not empty: `session_id` (the hook
+/// CLIs), or `sessionID` (opencode's bus events, as umbel's plugin hands them on).
+pub fn payload_session_id(payload: &serde_json::Value) -> Option<&str> {
+    str_field(payload, "session_id")
+        .or_else(|| str_field(payload, "sessionID"))
+        .filter(|id| !id.is_empty())
 }
 
 #[cfg(test)]

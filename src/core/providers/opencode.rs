@@ -292,6 +292,12 @@ impl ProviderModule for Opencode {
         Some(BUSY)
     }
 
+    /// Its TUI interrupts on the second Esc within 5 s (`session_interrupt`); the first shows
+    /// `esc again to interrupt`.
+    fn interrupt_keys(&self) -> &'static [&'static str] {
+        &["Escape", "Escape"]
+    }
+
     fn classify(&self, event: &str, payload: Option<&Value>) -> EventClass {
         match event {
             "PluginStart" => EventClass::Started,

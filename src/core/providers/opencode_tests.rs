@@ -329,3 +329,24 @@ fn the_input_is_the_box_above_its_agent_row_and_the_placeholder_is_no_input() {
     );
     assert_eq!(Opencode.busy_marker(), Some("esc interrupt"));
 }
+
+/// The hooks' payloads name opencode's session as `sessionID` (its bus events as the plugin
+/// hands them on): that is the id umbel reports and resumes with `--session`.
+#[test]
+fn the_session_id_is_the_events_session_id() {
+    let created = &events_of("session.created")[0];
+    assert_eq!(
+        payload_session_id(created),
+        Some("ses_dbccdf066ffeQOvkl4LkDhzldI")
+    );
+    assert_eq!(payload_session_id(&json!({ "session_id": "u" })), Some("u"));
+    assert_eq!(payload_session_id(&json!({ "sessionID": "" })), None);
+    assert_eq!(payload_session_id(&json!({})), None);
+}
+
+/// opencode's TUI interrupts on the second Esc within 5 s (its `session_interrupt` keybind):
+/// one Esc only shows `esc again to interrupt`.
+#[test]
+fn an_interrupt_is_two_escs() {
+    assert_eq!(Opencode.interrupt_keys(), ["Escape", "Escape"]);
+}

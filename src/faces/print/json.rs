@@ -511,6 +511,9 @@ fn now_ms() -> u64 {
 /// and cost; a failed turn ends with `{"type":"error", …, "error": {"name", "data": {"message"}}}`.
 /// Ids umbel cannot know (part, message, snapshot) are null.
 pub fn opencode(done: &Done, duration_ms: u64) -> Vec<Value> {
+    if done.ok() && !done.stats.parts.is_empty() {
+        return opencode_steps(done);
+    }
     let at = now_ms();
     let start = at.saturating_sub(duration_ms);
     let session = &done.session_id;
@@ -565,6 +568,37 @@ pub fn opencode(done: &Done, duration_ms: u64) -> Vec<Value> {
             "cost": cost }),
     ));
     events
+}
+
+/// `opencode run --format json`'s events from the record's parts, step by step as run.ts
+/// prints them: a `step-start`, a text once whole, a tool call once it ended, a `step-finish`.
+fn opencode_steps(done: &Done) -> Vec<Value> {
+    let at = now_ms();
+    let session = &done.session_id;
+    let kind = |part: &Value| {
+        let ended = part.pointer("/time/end").is_some();
+        let status = part.pointer("/state/status").and_then(Value::as_str);
+        match part.get("type").and_then(Value::as_str)? {
+            "step-start" => Some("step_start"),
+            "step-finish" => Some("step_finish"),
+            "text" if ended => Some("text"),
+            "tool" if matches!(status, Some("completed" | "error")) => Some("tool_use"),
+            _ => None,
+        }
+    };
+    let stamp = |part: &Value| {
+        part.pointer("/time/end")
+            .and_then(Value::as_u64)
+            .unwrap_or(at)
+    };
+    done.stats
+        .parts
+        .iter()
+        .filter_map(|part| {
+            let kind = kind(part)?;
+            Some(json!({ "type": kind, "timestamp": stamp(part), "sessionID": session, "part": part }))
+        })
+        .collect()
 }
 
 /// The turn's cost by umbel's price list (opencode's own is its model catalogue's).

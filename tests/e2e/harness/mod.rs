@@ -122,6 +122,10 @@ impl Sandbox {
                 "UMBEL_QWEN_BIN".to_string(),
                 fake("fake-qwen").to_string_lossy().into_owned(),
             ),
+            (
+                "UMBEL_OPENCODE_BIN".to_string(),
+                fake("fake-opencode").to_string_lossy().into_owned(),
+            ),
             // qwen's DashScope key (not OPENAI_API_KEY, which would sign codex in too), so
             // qwen does not open "Connect a Provider" (fake; nothing talks to a network).
             ("DASHSCOPE_API_KEY".to_string(), "fake-key".to_string()),
@@ -392,7 +396,7 @@ pub fn text_of(len: u32, width: u32) -> Vec<u8> {
 }
 
 /// The providers every shared test runs against.
-pub const PROVIDERS: [&str; 4] = ["claude", "codex", "gemini", "qwen"];
+pub const PROVIDERS: [&str; 5] = ["claude", "codex", "gemini", "qwen", "opencode"];
 
 /// Generates one `#[test]` per provider for each named function `fn(provider: &str)`, in a
 /// module named after the provider (one line per provider below).
@@ -403,6 +407,7 @@ macro_rules! each_provider {
         $crate::each_provider!(@for codex; $($test),*);
         $crate::each_provider!(@for gemini; $($test),*);
         $crate::each_provider!(@for qwen; $($test),*);
+        $crate::each_provider!(@for opencode; $($test),*);
     };
     (@for $provider:ident; $($test:ident),*) => {
         mod $provider {

@@ -12,6 +12,13 @@ fn losing_the_session_mid_turn_is_input_126_sign_in(provider: &str) {
     let sb = Sandbox::new();
     let turn = json!({ "reply": "Half an answer", "end": "sign_in" });
     sb.spawn_playing("s1", json!({ "default": turn }), &["--provider", provider]);
+    if provider == "opencode" {
+        // opencode has no sign-in screen: credentials its provider refuses mid-turn end the
+        // turn with `session.error` (`ProviderAuthError`), a failed turn like an API error.
+        let outcome = sb.turn_outcome("s1", "go", 122);
+        assert_eq!(outcome["reason"], "api-error", "{outcome}");
+        return;
+    }
     let outcome = sb.turn_outcome("s1", "go", 126);
     assert_eq!(outcome["outcome"], "input", "{outcome}");
     assert_eq!(outcome["reason"], "sign-in", "{outcome}");

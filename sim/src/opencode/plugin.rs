@@ -1,0 +1,209 @@
+//! umbel's plugin, played: what `opencode-umbel.js` does inside the real opencode, done by the
+//! fake on its own bus events.
+//!
+//! opencode loads the plugins named in `OPENCODE_CONFIG_CONTENT`'s `plugin` list; umbel's is a
+//! file whose `const UMBEL = {...};` line is one line of JSON (its hook command and record path).
+//! [`configured`] finds that line in each listed file; [`Plugin::event`] is the plugin's `event`
+//! hook as data — the same state (subagent sessions, prompts seen, tool states, busy) and the
+//! same decisions, returning what to do ([`Effect`]: a hook to run, a record line to append);
+//! [`Plugin::apply`] does it (`sh -c '<hook> <name>'` with the payload on stdin, waited for, its
+//! output dropped; a line appended to the record), swallowing failures as the plugin's
+//! `try {} catch {}` does.
+
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use serde_json::{Value, json};
+
+/// The variable opencode reads extra config from.
+pub const CONFIG_VAR: &str = "OPENCODE_CONFIG_CONTENT";
+
+/// The line of the plugin source that holds umbel's settings.
+const UMBEL_LINE: &str = "const UMBEL = ";
+
+/// The bus events the plugin turns into hooks by name alone (its `HOOKS` table).
+pub const HOOKS: &[(&str, &str)] = &[
+    ("session.idle", "SessionIdle"),
+    ("session.error", "SessionError"),
+    ("permission.asked", "PermissionAsked"),
+    ("permission.updated", "PermissionAsked"),
+    ("permission.replied", "PermissionReplied"),
+];
+
+/// umbel's settings for one worker: the `UMBEL` object.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Umbel {
+    /// The hook command (the hook's name is appended).
+    pub hook: String,
+    /// The record file.
+    pub transcript: PathBuf,
+}
+
+/// Reads the `UMBEL` line of a plugin's source.
+pub fn umbel_of(source: &str) -> Option<Umbel> {
+    let line = source
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(UMBEL_LINE))?;
+    let value: Value = serde_json::from_str(line.trim().trim_end_matches(';')).ok()?;
+    Some(Umbel {
+        hook: value.get("hook")?.as_str()?.to_string(),
+        transcript: PathBuf::from(value.get("transcript")?.as_str()?),
+    })
+}
+
+/// The config handed in [`CONFIG_VAR`] (an empty object when unset).
+pub fn config() -> Result<Value, String> {
+    match std::env::var(CONFIG_VAR) {
+        Ok(text) if !text.trim().is_empty() => {
+            serde_json::from_str(&text).map_err(|e| format!("{CONFIG_VAR} is not JSON: {e}"))
+        }
+        _ => Ok(json!({})),
+    }
+}
+
+/// umbel's plugins among the config's `plugin` list (`file://…` sources with an `UMBEL` line).
+pub fn configured(config: &Value) -> Vec<Umbel> {
+    let list = config.get("plugin").and_then(Value::as_array);
+    list.into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .filter_map(|spec| spec.strip_prefix("file://"))
+        .filter_map(|path| std::fs::read_to_string(path).ok())
+        .filter_map(|source| umbel_of(&source))
+        .collect()
+}
+
+/// What the plugin does for one event.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    /// Runs the hook command with this name and payload.
+    Hook(&'static str, Value),
+    /// Appends this line to the record.
+    Record(Value),
+}
+
+/// The plugin's state for one opencode process.
+#[derive(Debug, Default)]
+pub struct Plugin {
+    children: HashSet<String>,
+    prompts: HashSet<String>,
+    tools: HashMap<String, String>,
+    busy: bool,
+}
+
+impl Plugin {
+    /// What the plugin does as it loads.
+    pub fn start() -> Effect {
+        Effect::Hook("PluginStart", json!({}))
+    }
+
+    /// What the plugin does for the bus event `event` (`{"id","type","properties"}`).
+    pub fn event(&mut self, event: &Value) -> Vec<Effect> {
+        let kind = event.get("type").and_then(Value::as_str).unwrap_or("");
+        let p = event.get("properties").cloned().unwrap_or(json!({}));
+        if kind == "session.created" || kind == "session.updated" {
+            return self.session(kind, &p);
+        }
+        let session = p
+            .get("sessionID")
+            .or_else(|| p.pointer("/info/sessionID"))
+            .or_else(|| p.pointer("/part/sessionID"))
+            .and_then(Value::as_str);
+        if session.is_some_and(|s| self.children.contains(s)) {
+            return Vec::new();
+        }
+        match kind {
+            "message.updated" if p.get("info").is_some() => self.message(&p),
+            "message.part.updated" if p.get("part").is_some() => self.part(&p),
+            "session.status" => self.status(p),
+            _ => HOOKS
+                .iter()
+                .find(|(k, _)| *k == kind)
+                .map(|(_, name)| vec![Effect::Hook(name, p)])
+                .unwrap_or_default(),
+        }
+    }
+
+    fn session(&mut self, kind: &str, p: &Value) -> Vec<Effect> {
+        let parent = p.pointer("/info/parentID").is_some_and(|v| !v.is_null());
+        if parent {
+            let id = p.pointer("/info/id").and_then(Value::as_str).unwrap_or("");
+            self.children.insert(id.to_string());
+            return Vec::new();
+        }
+        match kind {
+            "session.created" => vec![Effect::Hook("SessionCreated", p.clone())],
+            _ => Vec::new(),
+        }
+    }
+
+    fn message(&mut self, p: &Value) -> Vec<Effect> {
+        let info = &p["info"];
+        let mut out = Vec::new();
+        if info.get("role").and_then(Value::as_str) == Some("user") {
+            let id = info.get("id").and_then(Value::as_str).unwrap_or("");
+            if !self.prompts.insert(id.to_string()) {
+                return out;
+            }
+            let payload =
+                json!({ "sessionID": info.get("sessionID"), "messageID": info.get("id") });
+            out.push(Effect::Hook("PromptTaken", payload));
+        }
+        out.push(Effect::Record(json!({ "type": "message", "info": info })));
+        out
+    }
+
+    fn part(&mut self, p: &Value) -> Vec<Effect> {
+        let part = &p["part"];
+        let mut out = vec![Effect::Record(json!({ "type": "part", "part": part }))];
+        let status = part.pointer("/state/status").and_then(Value::as_str);
+        let call = part.get("callID").and_then(Value::as_str).unwrap_or("");
+        let is_tool = part.get("type").and_then(Value::as_str) == Some("tool");
+        if let Some(status) = status.filter(|_| is_tool)
+            && self.tools.get(call).map(String::as_str) != Some(status)
+        {
+            self.tools.insert(call.to_string(), status.to_string());
+            if status != "pending" {
+                out.push(Effect::Hook("ToolUpdate", part.clone()));
+            }
+        }
+        out
+    }
+
+    fn status(&mut self, p: Value) -> Vec<Effect> {
+        let now = p.pointer("/status/type").and_then(Value::as_str) == Some("busy");
+        let was = std::mem::replace(&mut self.busy, now);
+        match (now, was) {
+            (true, false) => vec![Effect::Hook("SessionBusy", p)],
+            (true, true) => Vec::new(),
+            (false, _) => vec![Effect::Hook("SessionStatus", p)],
+        }
+    }
+}
+
+/// Does `effect` for the plugin `umbel` (failures are swallowed, as the plugin's are).
+pub fn apply(umbel: &Umbel, effect: &Effect) {
+    match effect {
+        Effect::Hook(name, payload) => run_hook(&umbel.hook, name, payload),
+        Effect::Record(line) => {
+            let _ = crate::jsonl::append_line(&umbel.transcript, &line.to_string());
+        }
+    }
+}
+
+/// `sh -c '<hook> <name>'` with `payload` on stdin, waited for, its output dropped.
+fn run_hook(hook: &str, name: &str, payload: &Value) {
+    let child = Command::new("sh")
+        .args(["-c", &format!("{hook} {name}")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn();
+    let Ok(mut child) = child else { return };
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(payload.to_string().as_bytes());
+    }
+    let _ = child.wait();
+}
