@@ -91,6 +91,9 @@ pub struct Plugin {
     prompts: HashSet<String>,
     tools: HashMap<String, String>,
     busy: bool,
+    /// The newest message's id and, for an assistant message, its error (`SessionIdle`
+    /// carries it; an older message updated again later does not count).
+    newest: (String, Option<Value>),
 }
 
 impl Plugin {
@@ -118,6 +121,7 @@ impl Plugin {
             "message.updated" if p.get("info").is_some() => self.message(&p),
             "message.part.updated" if p.get("part").is_some() => self.part(&p),
             "session.status" => self.status(p),
+            "session.idle" => vec![Effect::Hook("SessionIdle", self.idle(p))],
             _ => HOOKS
                 .iter()
                 .find(|(k, _)| *k == kind)
@@ -147,12 +151,29 @@ impl Plugin {
             if !self.prompts.insert(id.to_string()) {
                 return out;
             }
+            if id >= self.newest.0.as_str() {
+                self.newest = (id.to_string(), None);
+            }
             let payload =
                 json!({ "sessionID": info.get("sessionID"), "messageID": info.get("id") });
             out.push(Effect::Hook("PromptTaken", payload));
+        } else if info.get("role").and_then(Value::as_str) == Some("assistant") {
+            let id = info.get("id").and_then(Value::as_str).unwrap_or("");
+            if id >= self.newest.0.as_str() {
+                let error = info.get("error").filter(|e| !e.is_null()).cloned();
+                self.newest = (id.to_string(), error);
+            }
         }
         out.push(Effect::Record(json!({ "type": "message", "info": info })));
         out
+    }
+
+    /// `session.idle`'s payload, with the newest assistant message's error when it has one.
+    fn idle(&self, mut p: Value) -> Value {
+        if let (Some(error), Some(obj)) = (&self.newest.1, p.as_object_mut()) {
+            obj.insert("error".into(), error.clone());
+        }
+        p
     }
 
     fn part(&mut self, p: &Value) -> Vec<Effect> {
@@ -206,4 +227,35 @@ fn run_hook(hook: &str, name: &str, payload: &Value) {
         let _ = stdin.write_all(payload.to_string().as_bytes());
     }
     let _ = child.wait();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(role: &str, id: &str, error: Value) -> Value {
+        json!({ "type": "message.updated", "properties": { "info": {
+            "id": id, "role": role, "sessionID": "ses_1", "error": error } } })
+    }
+
+    /// As the JS plugin: the idle hook carries the newest message's error (an Esc abort may
+    /// end the turn with the idle alone); a new prompt, and anything older, does not.
+    #[test]
+    fn the_idle_hook_carries_an_aborted_messages_error_until_the_next_prompt() {
+        let mut plugin = Plugin::default();
+        let idle = json!({ "type": "session.idle", "properties": { "sessionID": "ses_1" } });
+        let aborted = json!({ "name": "MessageAbortedError", "data": { "message": "Aborted" } });
+        plugin.event(&message("user", "msg_1", Value::Null));
+        plugin.event(&message("assistant", "msg_2", aborted.clone()));
+        let hooks = plugin.event(&idle);
+        let want = json!({ "sessionID": "ses_1", "error": aborted });
+        assert_eq!(hooks, vec![Effect::Hook("SessionIdle", want)]);
+        plugin.event(&message("user", "msg_3", Value::Null));
+        plugin.event(&message("assistant", "msg_4", Value::Null));
+        // opencode updates the aborted message again later: it is older, it does not count.
+        plugin.event(&message("assistant", "msg_2", aborted.clone()));
+        let hooks = plugin.event(&idle);
+        let want = json!({ "sessionID": "ses_1" });
+        assert_eq!(hooks, vec![Effect::Hook("SessionIdle", want)]);
+    }
 }

@@ -304,7 +304,14 @@ impl ProviderModule for Opencode {
             // The prompt was taken: the first prompt's session made, a prompt stored, the
             // session busy (whichever comes first confirms a send).
             "SessionCreated" | "PromptTaken" | "SessionBusy" => EventClass::Submitted,
-            "SessionIdle" => EventClass::TurnEnded,
+            // An Esc abort may end the turn with the idle alone; the plugin hands it the
+            // newest assistant message's error.
+            "SessionIdle" => match payload.and_then(|p| p.get("error")) {
+                Some(error) => EventClass::TurnFailed {
+                    reason: error_reason(Some(error)),
+                },
+                None => EventClass::TurnEnded,
+            },
             "SessionError" => EventClass::TurnFailed {
                 reason: error_reason(payload.and_then(|p| p.get("error"))),
             },

@@ -39,6 +39,10 @@ export const UmbelWorker = async () => {
   const prompts = new Set();
   const tools = new Map();
   let busy = false;
+  // The newest message and its error: an Esc abort may end the turn with `session.idle` alone,
+  // the abort only on the message (`MessageAbortedError`); the idle hook carries it. Ids sort
+  // by time; an older message updated again later (opencode does) does not count.
+  let newest = { id: "", error: null };
   hook("PluginStart", {});
   return {
     event: async ({ event }) => {
@@ -56,7 +60,10 @@ export const UmbelWorker = async () => {
         if (p.info.role === "user") {
           if (prompts.has(p.info.id)) return;
           prompts.add(p.info.id);
+          if (p.info.id >= newest.id) newest = { id: p.info.id, error: null };
           hook("PromptTaken", { sessionID: p.info.sessionID, messageID: p.info.id });
+        } else if (p.info.role === "assistant" && p.info.id >= newest.id) {
+          newest = { id: p.info.id, error: p.info.error ?? null };
         }
         record({ type: "message", info: p.info });
         return;
@@ -78,7 +85,8 @@ export const UmbelWorker = async () => {
         return;
       }
       const name = HOOKS[event.type];
-      if (name) hook(name, p);
+      if (name === "SessionIdle" && newest.error) hook(name, { ...p, error: newest.error });
+      else if (name) hook(name, p);
     },
   };
 };

@@ -73,6 +73,14 @@ fn a_session_error_fails_the_turn_and_an_abort_is_an_interrupt() {
         }
     );
     let aborted = json!({"sessionID": "s", "error": {"name": "MessageAbortedError", "data": {"message": "Aborted"}}});
+    // An Esc abort may end the turn with `session.idle` alone: the plugin hands the idle hook
+    // the aborted message's error.
+    assert_eq!(
+        Opencode.classify("SessionIdle", Some(&aborted)),
+        EventClass::TurnFailed {
+            reason: "interrupted"
+        }
+    );
     assert_eq!(
         Opencode.classify("SessionError", Some(&aborted)),
         EventClass::TurnFailed {
