@@ -13,6 +13,12 @@ pub const DEFAULT_STARTUP: Duration = Duration::from_secs(60);
 /// How long one `--accept` check may run when no `--check-timeout` says.
 pub const DEFAULT_CHECK: Duration = Duration::from_secs(60);
 
+/// A span of milliseconds as a person reads it, to the whole second (`9m 58s`, `0s`): how long a
+/// worker has been parked, has left warm, has lived.
+pub fn whole_seconds(ms: u64) -> String {
+    humantime::format_duration(Duration::from_secs(ms / 1000)).to_string()
+}
+
 /// `text` parsed when given, else `default`.
 pub fn parse_or(text: Option<&str>, what: &str, default: Duration) -> Result<Duration> {
     text.map_or(Ok(default), |text| parse_duration(text, what))

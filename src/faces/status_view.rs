@@ -3,6 +3,7 @@
 //! vocabulary for a person; `--json` keeps `state` as `status` defines it, for programs.
 
 use super::output::outln;
+use crate::core::duration::whole_seconds;
 use crate::core::fleet::Shown;
 use crate::core::status::WorkerStatus;
 use crate::core::worktree::status_words;
@@ -112,15 +113,15 @@ pub fn print_table(list: &[WorkerStatus]) {
 /// it has been parked (`parked 2h 5m 3s`).
 pub fn state_word(s: &WorkerStatus, now: u64) -> String {
     let word = Shown::word(s);
-    let secs = |ms: u64| std::time::Duration::from_secs(ms / 1000);
     match (&s.warm, s.parked_at) {
         (Some(warm), _) if word == "idle" => {
-            let left = secs(warm.expires_at.saturating_sub(now));
-            format!("warm {} left", humantime::format_duration(left))
+            format!(
+                "warm {} left",
+                whole_seconds(warm.expires_at.saturating_sub(now))
+            )
         }
         (_, Some(at)) if word == "parked" => {
-            let parked = secs(now.saturating_sub(at));
-            format!("parked {}", humantime::format_duration(parked))
+            format!("parked {}", whole_seconds(now.saturating_sub(at)))
         }
         _ => word.to_string(),
     }
@@ -130,10 +131,7 @@ pub fn state_word(s: &WorkerStatus, now: u64) -> String {
 pub fn age(created_at: u64, now: u64) -> String {
     match created_at {
         0 => "-".to_string(),
-        _ => {
-            let age = std::time::Duration::from_secs(now.saturating_sub(created_at) / 1000);
-            humantime::format_duration(age).to_string()
-        }
+        _ => whole_seconds(now.saturating_sub(created_at)),
     }
 }
 

@@ -159,7 +159,6 @@ fn warm_workers(ctx: &Ctx) -> Option<Check> {
     if marks.is_empty() {
         return None;
     }
-    let left = |ms: u64| humantime::format_duration(std::time::Duration::from_secs(ms / 1000));
     let overdue: Vec<String> = marks
         .iter()
         .filter(|(m, _)| m.left_ms(now) == 0)
@@ -174,7 +173,12 @@ fn warm_workers(ctx: &Ctx) -> Option<Check> {
     }
     let listed: Vec<String> = marks
         .iter()
-        .map(|(m, n)| format!("{n} ({} left)", left(m.left_ms(now))))
+        .map(|(m, n)| {
+            format!(
+                "{n} ({} left)",
+                crate::core::duration::whole_seconds(m.left_ms(now))
+            )
+        })
         .collect();
     Some(Check::ok(
         "warm",

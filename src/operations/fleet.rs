@@ -9,6 +9,7 @@ use super::wait::tool_name;
 use super::worker::Worker;
 use crate::adapters::files;
 use crate::core::args::StatusArgs;
+use crate::core::duration::whole_seconds;
 use crate::core::errors::Result;
 use crate::core::fleet::{Shown, TurnSpan, Usage, attention_order};
 use crate::core::providers::{EventClass, Provider};
@@ -201,21 +202,14 @@ fn idle_line(status: &WorkerStatus, now_ms: u64) -> String {
     let Some(warm) = &status.warm else {
         return status.cwd.clone();
     };
-    let left = std::time::Duration::from_secs(warm.expires_at.saturating_sub(now_ms) / 1000);
-    format!(
-        "warm: waits for the next `-p` ({} left)",
-        humantime::format_duration(left)
-    )
+    let left = whole_seconds(warm.expires_at.saturating_sub(now_ms));
+    format!("warm: waits for the next `-p` ({left} left)")
 }
 
 /// A parked worker's line at `now_ms`: for how long, and that the next prompt resumes it.
 fn parked_line(status: &WorkerStatus, now_ms: u64) -> String {
     let since = status.parked_at.map_or(String::new(), |at| {
-        let secs = now_ms.saturating_sub(at) / 1000;
-        format!(
-            " for {}",
-            humantime::format_duration(std::time::Duration::from_secs(secs))
-        )
+        format!(" for {}", whole_seconds(now_ms.saturating_sub(at)))
     });
     format!("parked{since}; the next send resumes it")
 }
