@@ -23,7 +23,7 @@ pub enum GroupEnd {
 /// Sends SIGTERM to the process group `pgid`, waits up to `grace` for it to empty, then sends
 /// SIGKILL to what is left.
 pub fn end_group(pgid: u32, grace: Duration) -> GroupEnd {
-    let Some(group) = i32::try_from(pgid).ok().and_then(Pid::from_raw) else {
+    let Some(group) = group_of(pgid) else {
         return GroupEnd::Absent;
     };
     if kill_process_group(group, Signal::TERM).is_err() {
@@ -45,13 +45,18 @@ pub fn end_group(pgid: u32, grace: Duration) -> GroupEnd {
 /// Sends SIGKILL to the process group `pgid` at once: for processes nothing of which is kept
 /// (a `-p` worker, whose answer was read and whose folder goes next).
 pub fn kill_group(pgid: u32) -> GroupEnd {
-    let Some(group) = i32::try_from(pgid).ok().and_then(Pid::from_raw) else {
+    let Some(group) = group_of(pgid) else {
         return GroupEnd::Absent;
     };
     match kill_process_group(group, Signal::KILL) {
         Ok(()) => GroupEnd::Killed,
         Err(_) => GroupEnd::Absent,
     }
+}
+
+/// The process group `pgid` names (none for 0 or a value past `i32`).
+fn group_of(pgid: u32) -> Option<Pid> {
+    i32::try_from(pgid).ok().and_then(Pid::from_raw)
 }
 
 /// Whether a process of group `pgid` is still running. Zombies do not count: a CLI whose
