@@ -86,6 +86,17 @@ if [ -n "$apt" ]; then
   [ "$status" -eq 0 ] || { echo "umbel setup: apt-get install$apt failed (exit $status)" >&2; exit "$status"; }
 fi
 
+# Where pip put just's binary, when it is installed but not on PATH (pip said "already satisfied"
+# because rust-just sits in ~/.local, say): from the package's own file list, else the usual places.
+installed_just() {
+  location=$(python3 -m pip show -f rust-just 2>/dev/null | sed -n 's/^Location: //p')
+  file=$(python3 -m pip show -f rust-just 2>/dev/null | sed -n 's|^ *\(.*bin/just\)$|\1|p')
+  for candidate in "$location/$file" "$HOME/.local/bin/just" "$HOME/.cargo/bin/just" /usr/local/bin/just; do
+    [ -f "$candidate" ] && [ -x "$candidate" ] && { echo "$candidate"; return 0; }
+  done
+  return 1
+}
+
 if ! command -v just >/dev/null 2>&1; then
   prefix=""
   [ "$(id -u)" -eq 0 ] && prefix="--prefix /usr/local"
@@ -94,6 +105,16 @@ if ! command -v just >/dev/null 2>&1; then
     python3 -m pip install -q --disable-pip-version-check --break-system-packages $prefix rust-just==1.59.0 2>/dev/null ||
     cargo install just --version 1.59.0 --locked --quiet
   hash -r 2>/dev/null || true
+  if ! command -v just >/dev/null 2>&1 && found=$(installed_just); then
+    if [ "$(id -u)" -eq 0 ]; then
+      ln -sf "$found" /usr/local/bin/just
+      echo "umbel setup: linked $found into /usr/local/bin" >&2
+      hash -r 2>/dev/null || true
+    else
+      echo "umbel setup: just is installed at $found; add $(dirname "$found") to PATH" >&2
+      exit 1
+    fi
+  fi
   if ! command -v just >/dev/null 2>&1; then
     echo "umbel setup: just was installed but is not on PATH; add ~/.local/bin or ~/.cargo/bin to PATH" >&2
     exit 1
