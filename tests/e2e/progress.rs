@@ -16,7 +16,13 @@ fn slow(sb: &Sandbox) -> String {
 #[test]
 fn print_mode_on_a_terminal_shows_progress_then_erases_it() {
     let sb = Sandbox::new();
-    let scenario = slow(&sb);
+    // A claude slow to start too: on a quiet machine the fake is ready and has the prompt
+    // before the first redraw (100 ms), and the start would draw no line of its own.
+    let scenario = sb.scenario(
+        "slow-start",
+        json!({ "startup": { "delay_ms": 600 },
+                "turns": [ { "match": "slow", "reply": "done slowly", "delay_ms": 3000 } ] }),
+    );
     let cmd = sb.pty_command(&["-p", "slow", "--env", &scenario]);
     let mut pty = spawn_command(cmd, Some(60_000)).expect("spawn umbel in a pty");
     // Coloured on a terminal: the phase in yellow, then the elapsed time.
