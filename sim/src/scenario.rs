@@ -75,6 +75,11 @@ pub struct Startup {
     /// and draws its spinner, hundreds of ms on a loaded machine.
     #[serde(default)]
     pub submit_redraw_ms: u64,
+    /// fake-qwen: a paste over 1000 bytes is read in for this long, `Pasting… N KB` under the
+    /// footer meanwhile; an Enter pressed then submits the paste's placeholder unexpanded once
+    /// it is in (qwen 0.24.4 with 256 KiB: 0.8–22 s).
+    #[serde(default)]
+    pub paste_read_ms: u64,
     /// Show the workspace trust dialog even when the folder is already trusted.
     #[serde(default)]
     pub trust_dialog: bool,

@@ -44,11 +44,17 @@ const UNMOVED_MAX: Duration = Duration::from_secs(8);
 const PASTE_SHOWN: Duration = Duration::from_secs(1);
 /// Pause between two looks at the input line while a paste is being taken in.
 const PASTE_POLL: Duration = Duration::from_millis(2);
+/// How long a CLI that shows it is reading a paste in (qwen's `Pasting… 12 KB`; 22 s seen for
+/// 256 KiB on a loaded machine) is waited for before Enter is pressed anyway.
+const PASTE_READ_MAX: Duration = Duration::from_secs(120);
+/// Pause between two looks while it does, past [`PASTE_SHOWN`].
+const PASTE_READ_POLL: Duration = Duration::from_millis(25);
 /// How long keys may take to change the screen before they are taken for lost.
 const KEY_EFFECT: Duration = Duration::from_secs(5);
 /// How many clearing rounds in a row may leave the screen unchanged before umbel gives up.
 const IGNORED_ROUNDS: u32 = 3;
-/// How many Ctrl-U + Backspace rounds may empty a leftover input line (one line each).
+/// How many clearing rounds ([`crate::core::providers::ProviderModule::clear_keys`]) may empty a
+/// leftover input line (one line each).
 const CLEAR_ROUNDS: usize = 200;
 /// The bracketed-paste end marker: a prompt holding it would end the paste early.
 const PASTE_END: &[u8] = b"\x1b[201~";
@@ -422,16 +428,28 @@ fn not_submitted(worker: &Worker, screen: &str, detail: String) -> Error {
 }
 
 /// Waits until the CLI shows the paste on its input line (it has taken the whole bracketed
-/// paste in, so the Enter that follows is not part of it), at most [`PASTE_SHOWN`]. A screen
-/// look costs one tmux call (~3 ms); the paste usually shows on the first or second.
+/// paste in, so the Enter that follows is not part of it), at most [`PASTE_SHOWN`] — or, while
+/// the CLI shows it is still reading the paste in, up to [`PASTE_READ_MAX`]. A screen look costs
+/// one tmux call (~3 ms); the paste usually shows on the first or second.
 fn await_paste(ctx: &Ctx, worker: &Worker) -> Result<String> {
-    let deadline = Instant::now() + PASTE_SHOWN;
+    let started = Instant::now();
     loop {
         let screen = ctx.tmux.capture(worker.session(), false)?;
-        if worker.provider().pending_input(&screen) || Instant::now() >= deadline {
+        let provider = worker.provider();
+        let waited = started.elapsed();
+        // A CLI that says it is still reading the paste in gets its Enter once it has it whole.
+        let reading = provider.paste_in_progress(&screen) && waited < PASTE_READ_MAX;
+        if !reading && (provider.pending_input(&screen) || waited >= PASTE_SHOWN) {
             return Ok(screen);
         }
-        sleep(PASTE_POLL);
+        if ctx.cancelled() {
+            return Err(Error::Interrupted);
+        }
+        sleep(if waited < PASTE_SHOWN {
+            PASTE_POLL
+        } else {
+            PASTE_READ_POLL
+        });
     }
 }
 
@@ -549,7 +567,8 @@ fn clear_input(ctx: &Ctx, worker: &Worker, mut screen: String) -> Result<()> {
         if !worker.provider().pending_input(&screen) {
             return Ok(());
         }
-        ctx.tmux.send_keys(worker.session(), &["C-u", "BSpace"])?;
+        ctx.tmux
+            .send_keys(worker.session(), worker.provider().clear_keys())?;
         let now = redrawn(ctx, worker, &screen)?;
         ignored = if now == screen { ignored + 1 } else { 0 };
         screen = now;

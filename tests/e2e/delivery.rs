@@ -75,6 +75,34 @@ fn gemini_submits_on_the_first_enter_after_its_paste_window() {
     assert_eq!(sb.received(), [&b"first prompt"[..], b"second\nprompt"]);
 }
 
+/// qwen reads a long paste in for a while (`Pasting… 12 KB` under its footer; 0.8–22 s for
+/// 256 KiB on the real 0.24.4), and an Enter pressed meanwhile submits the paste's placeholder
+/// unexpanded: umbel presses its Enter once the paste is in, past its usual one second.
+#[test]
+fn qwen_gets_its_enter_once_a_long_paste_is_read_in() {
+    let sb = Sandbox::new();
+    let scenario = json!({ "startup": { "paste_read_ms": 1800 } });
+    sb.spawn_playing(
+        "pr",
+        scenario,
+        &["--provider", "qwen", "--env", &sb.record_env()],
+    );
+    let big = text_of(20_000, 101);
+    let sent = sb
+        .umbel(["send", "pr", "--json", "-"])
+        .stdin(big.clone())
+        .json();
+    assert_eq!(sent["enters"], 1, "{sent}");
+    sb.cmd("wait pr --timeout 60s").success();
+    let received = sb.received();
+    assert_eq!(received.len(), 1);
+    assert!(
+        received[0] == big,
+        "got {:?}",
+        String::from_utf8_lossy(&received[0][..60.min(received[0].len())])
+    );
+}
+
 /// A CLI that drops the first Enter after a paste without a trace (fake-codex) gets a second
 /// one after 1 s of an unchanged input box — not after the 4 s confirmation wait.
 #[test]

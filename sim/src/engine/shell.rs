@@ -317,12 +317,39 @@ pub struct Scroll {
     pub screen: Screen,
     /// History lines to draw with the next frame.
     pub pending: Vec<String>,
+    /// The history lines drawn so far (drawn again after a [`Scroll::rewind`]).
+    drawn: Vec<String>,
 }
 
 impl Scroll {
+    /// A screen with `pending` history lines to draw first.
+    pub fn new(screen: Screen, pending: Vec<String>) -> Scroll {
+        Scroll {
+            screen,
+            pending,
+            drawn: Vec::new(),
+        }
+    }
+
     /// Draws the pending history lines, then `live` below them.
     pub fn draw(&mut self, live: &[String]) -> Result<(), String> {
         let commits = std::mem::take(&mut self.pending);
+        self.drawn.extend(commits.iter().cloned());
         paint(&self.screen.frame(&commits, live, term::size()))
+    }
+
+    /// The number of history lines so far, drawn and pending.
+    pub fn mark(&self) -> usize {
+        self.drawn.len() + self.pending.len()
+    }
+
+    /// Takes the history back to `mark` lines: the terminal is wiped and they are drawn again
+    /// with the next frame (qwen's rewind of a cancelled turn, `refreshStatic`).
+    pub fn rewind(&mut self, mark: usize) -> Result<(), String> {
+        let mut lines = std::mem::take(&mut self.drawn);
+        lines.append(&mut self.pending);
+        lines.truncate(mark);
+        self.pending = lines;
+        paint(&self.screen.clear())
     }
 }

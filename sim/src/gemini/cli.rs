@@ -13,7 +13,6 @@ const SPECS: &[OptSpec] = &[
     opt("prompt-interactive", Some('i'), true),
     opt("approval-mode", None, true),
     opt("yolo", Some('y'), false),
-    opt("skip-trust", None, false),
     // Accepted and not simulated: what umbel passes through (recorded in `argv.json`).
     opt("allowed-tools", None, true),
     opt("include-directories", None, true),
@@ -23,6 +22,9 @@ const SPECS: &[OptSpec] = &[
     opt("version", Some('v'), false),
     opt("help", Some('h'), false),
 ];
+
+/// gemini's own options, which qwen 0.24.4 does not have (it says `Unknown arguments: skip-trust`).
+const GEMINI_EXTRA: &[OptSpec] = &[opt("skip-trust", None, false)];
 
 /// The options qwen 0.24.4 has beyond gemini's (`qwen --help`), accepted and not simulated:
 /// what umbel passes through (recorded in `argv.json`).
@@ -47,13 +49,20 @@ pub enum ApprovalMode {
 }
 
 const MODES: &[&str] = &["default", "auto_edit", "yolo", "plan"];
+/// qwen 0.24.4's choices, in its order: a hyphen in `auto-edit`, and `auto` (its model judges each
+/// tool; the fake asks, as `default` does).
+const QWEN_MODES: &[&str] = &["plan", "default", "auto-edit", "auto", "yolo"];
 const FORMATS: &[&str] = &["text", "json", "stream-json"];
 
 impl ApprovalMode {
-    fn parse(s: &str) -> Option<Self> {
+    /// The mode named `s` among `choices` (gemini's or qwen's spellings).
+    fn parse(s: &str, choices: &[&str]) -> Option<Self> {
+        if !choices.contains(&s) {
+            return None;
+        }
         Some(match s {
-            "default" => Self::Default,
-            "auto_edit" => Self::AutoEdit,
+            "default" | "auto" => Self::Default,
+            "auto_edit" | "auto-edit" => Self::AutoEdit,
             "yolo" => Self::Yolo,
             "plan" => Self::Plan,
             _ => return None,
@@ -125,10 +134,10 @@ fn yargs_error(commander: String) -> String {
 
 /// Parses arguments (without the program name). Errors are yargs' messages.
 pub fn parse(argv: &[String]) -> Result<Action, String> {
-    let extra = if super::flavor::qwen() {
-        QWEN_EXTRA
+    let (extra, modes) = if super::flavor::qwen() {
+        (QWEN_EXTRA, QWEN_MODES)
     } else {
-        &[]
+        (GEMINI_EXTRA, MODES)
     };
     let specs: Vec<OptSpec> = SPECS.iter().chain(extra).copied().collect();
     let p = args::parse(argv, &specs).map_err(yargs_error)?;
@@ -155,9 +164,8 @@ pub fn parse(argv: &[String]) -> Result<Action, String> {
     let approval_mode = match p.value("approval-mode") {
         None if p.has("yolo") => ApprovalMode::Yolo,
         None => ApprovalMode::Default,
-        Some(m) => {
-            ApprovalMode::parse(m).ok_or_else(|| invalid_choice("approval-mode", m, MODES))?
-        }
+        Some(m) => ApprovalMode::parse(m, modes)
+            .ok_or_else(|| invalid_choice("approval-mode", m, modes))?,
     };
     let output_format = match p.value("output-format") {
         None | Some("text") => OutputFormat::Text,

@@ -195,6 +195,18 @@ pub struct Composer<'a> {
     pub cwd: &'a str,
     /// Model label (`Auto` or the name).
     pub model: &'a str,
+    /// qwen reading a paste in: the bytes so far (`Pasting… 12 KB` under the footer).
+    pub pasting: Option<usize>,
+}
+
+/// qwen's line under its footer while a paste is read in (its `PasteProgressBar`).
+pub fn pasting_line(bytes: usize) -> String {
+    let kb = bytes as f64 / 1024.0;
+    if kb >= 1.0 {
+        format!("  Pasting… {kb:.0} KB")
+    } else {
+        format!("  Pasting… {bytes} B")
+    }
 }
 
 /// The live composer region.
@@ -236,6 +248,7 @@ pub fn composer(width: usize, c: &Composer) -> Vec<String> {
     }
     lines.push(edge('▀'));
     lines.extend(footer(width, c.cwd, c.model));
+    lines.extend(c.pasting.map(pasting_line));
     lines
 }
 
@@ -301,6 +314,24 @@ pub fn paste_label(existing: &[&str], content: &str) -> Option<String> {
     let mut k = 2;
     while existing.contains(&label.as_str()) {
         label = format!("{} #{k}]", base.trim_end_matches(']'));
+        k += 1;
+    }
+    Some(label)
+}
+
+/// Qwen Code 0.24.4's paste rule (InputPrompt's `LARGE_PASTE_*_THRESHOLD`): over 1000 characters
+/// or over 10 lines → `[Pasted Content N chars]`, a label already in the input getting ` #2`, …
+pub fn qwen_paste_label(existing: &[&str], content: &str) -> Option<String> {
+    let normal = content.replace("\r\n", "\n").replace('\r', "\n");
+    let chars = normal.chars().count();
+    if chars <= 1000 && normal.split('\n').count() <= 10 {
+        return None;
+    }
+    let base = format!("[Pasted Content {chars} chars]");
+    let mut label = base.clone();
+    let mut k = 2;
+    while existing.contains(&label.as_str()) {
+        label = format!("{base} #{k}");
         k += 1;
     }
     Some(label)

@@ -33,7 +33,26 @@ pub struct Gemini {
     pasted_at: Option<Instant>,
     /// A resumed session: until when it is still loading its conversation ([`RESUME_LOAD`]).
     loading_until: Option<Instant>,
+    /// Where the running turn's prompt echo starts in the history (a qwen rewind goes back there).
+    turn_mark: usize,
+    /// fake-qwen: how long a long paste takes to be read in (`startup.paste_read_ms`).
+    paste_read: Duration,
+    /// fake-qwen: a long paste still being read in.
+    reading: Option<Reading>,
 }
+
+/// A paste qwen is still reading in: it shows `Pasting… N KB` under its footer meanwhile, and
+/// an Enter pressed then is taken once the paste is in — which submits the paste's placeholder
+/// as it stands, unexpanded (what the real 0.24.4 sent its model for a 256 KiB paste that umbel
+/// pressed Enter on one second in).
+struct Reading {
+    due: Instant,
+    bytes: Vec<u8>,
+    enter: bool,
+}
+
+/// A paste longer than this is read in for `startup.paste_read_ms` (fake-qwen).
+const READ_FROM: usize = 1000;
 
 type App = Shell<Gemini>;
 
@@ -76,18 +95,19 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
         Gate::Open { trusted, header } => (trusted, header),
         Gate::Exit(code) => return Ok(code),
     };
+    let paste_read = Duration::from_millis(scenario.startup.paste_read_ms);
     let mut sess = Session::open(opts, scenario, paths, settings, trusted, true)?;
     sess.skip_startup(delay);
     let face = Gemini {
-        scroll: Scroll {
-            screen,
-            pending: first_header,
-        },
+        scroll: Scroll::new(screen, first_header),
         executing: None,
         home: std::env::var("HOME").ok(),
         true_color: screens::true_color_env(),
         pasted_at: None,
         loading_until: None,
+        turn_mark: 0,
+        paste_read,
+        reading: None,
     };
     Shell::new(sess, term, face).serve(opts.query.clone())
 }
@@ -119,6 +139,12 @@ impl Face for Gemini {
     }
 
     fn key(app: &mut App, key: Key) -> Result<Flow, String> {
+        if let Some(reading) = app.face.reading.as_mut()
+            && matches!(key, Key::Enter)
+        {
+            reading.enter = true;
+            return Ok(Flow::Go);
+        }
         if let Some(turn) = app.turn.as_mut() {
             let confirming = matches!(turn.core.phase, Phase::Dialog(_));
             let outcome = match key {
@@ -158,7 +184,12 @@ impl Face for Gemini {
         Flow::Exit(0)
     }
 
+    fn wake_at(app: &App) -> Option<Instant> {
+        app.face.reading.as_ref().map(|r| r.due)
+    }
+
     fn draw(app: &mut App) -> Result<(), String> {
+        read_in(app);
         let width = term::size().0;
         let mut live = Vec::new();
         let mut status = String::new();
@@ -193,13 +224,28 @@ impl Face for Gemini {
                 true_color: app.face.true_color,
                 cwd: &cwd,
                 model: &app.sess.model.label,
+                pasting: app.face.reading.as_ref().map(|r| r.bytes.len() / 2),
             },
         ));
         app.face.scroll.draw(&live)
     }
 
     fn paste(app: &mut App, bytes: &[u8]) {
-        app.input.paste_with(bytes, screens::paste_label);
+        let qwen = super::flavor::qwen();
+        if qwen && !app.face.paste_read.is_zero() && bytes.len() > READ_FROM {
+            app.face.reading = Some(Reading {
+                due: Instant::now() + app.face.paste_read,
+                bytes: bytes.to_vec(),
+                enter: false,
+            });
+            return;
+        }
+        let label = if qwen {
+            screens::qwen_paste_label
+        } else {
+            screens::paste_label
+        };
+        app.input.paste_with(bytes, label);
         app.face.pasted_at = Some(Instant::now());
     }
 
@@ -213,6 +259,7 @@ impl Face for Gemini {
     }
 
     fn begin(app: &mut App, text: String) -> Turn {
+        app.face.turn_mark = app.face.scroll.mark();
         app.face.scroll.pending.extend(screens::echo(&text));
         let width = term::size().0;
         Turn::new(&mut app.sess, text, Instant::now(), width)
@@ -232,10 +279,17 @@ impl Face for Gemini {
 
     fn done(app: &mut App, turn: Option<Turn>, done: Done) -> Result<Flow, String> {
         app.late = done.late;
-        // Qwen Code puts a cancelled prompt back into the input box.
+        // Qwen Code puts a cancelled prompt back into the input box; cancelled before the model
+        // said anything or ran a tool, it takes the whole turn off the screen too (0.24.4's
+        // auto-restore: no `Request cancelled.` stays).
         let cancelled = super::flavor::qwen() && app.sess.qwen.end == TurnEnd::Cancelled;
-        if let Some(turn) = turn.filter(|_| cancelled && app.input.is_empty()) {
-            app.input.insert_text(&turn.prompt);
+        if let Some(turn) = turn.filter(|_| cancelled) {
+            if turn.text.is_empty() && turn.tool.is_none() {
+                app.face.scroll.rewind(app.face.turn_mark)?;
+            }
+            if app.input.is_empty() {
+                app.input.insert_text(&turn.prompt);
+            }
         }
         Gemini::draw(app)?;
         fire(app, "AfterAgent", None, &done.after_agent)?;
@@ -252,6 +306,23 @@ impl Face for Gemini {
     fn leave(app: &mut App) {
         let _ = app.face.scroll.draw(&[]);
         app.term.restore();
+    }
+}
+
+/// fake-qwen: a paste whose reading-in is over goes into the input; an Enter pressed meanwhile
+/// submits the input as it now shows, the placeholder unexpanded.
+fn read_in(app: &mut App) {
+    let now = Instant::now();
+    let Some(reading) = app.face.reading.take_if(|r| now >= r.due) else {
+        return;
+    };
+    app.input
+        .paste_with(&reading.bytes, screens::qwen_paste_label);
+    app.face.pasted_at = Some(Instant::now());
+    if reading.enter {
+        let shown = app.input.display();
+        app.input.take();
+        app.self_turn = Some((Instant::now(), shown));
     }
 }
 

@@ -385,6 +385,7 @@ const COMPOSER: Composer = Composer {
     marks: &['›'],
     placeholder: "Ask Codex to do anything",
     busy: "esc to interrupt",
+    pasting: None,
 };
 
 /// `task_complete`: the turn's end, with its answer or its error.

@@ -512,6 +512,7 @@ const COMPOSER: Composer = Composer {
     marks: &['>', '*'],
     placeholder: "Type your message or @path/to/file",
     busy: "esc to cancel",
+    pasting: None,
 };
 
 #[cfg(test)]

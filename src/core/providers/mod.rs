@@ -362,6 +362,13 @@ pub trait ProviderModule: Sync {
     fn interrupt_keys(&self) -> &'static [&'static str] {
         &["Escape"]
     }
+    /// One round of keys that empties a line of leftover text on the input line, pressed
+    /// together: Ctrl-U deletes back to the line's start and Backspace joins the line above.
+    /// opencode leaves its caret at the input's start after Ctrl-U on a pasted last line, so it
+    /// gets Ctrl-K (delete to the line's end) between the two.
+    fn clear_keys(&self) -> &'static [&'static str] {
+        &["C-u", "BSpace"]
+    }
     /// How long after a paste shows on its input line the CLI takes an Enter as a submit rather
     /// than as part of the paste (gemini makes an Enter within 40 ms of a paste a newline).
     fn enter_after_paste(&self) -> std::time::Duration {
@@ -378,6 +385,15 @@ pub trait ProviderModule: Sync {
     /// provider cannot say.
     fn input_area<'a>(&self, screen: &'a str) -> Option<&'a str> {
         self.identity().composer.and_then(|c| c.area(screen))
+    }
+    /// Whether the CLI shows, under its input line, that it is still reading a paste in (qwen's
+    /// `Pasting… 12 KB`): an Enter then would come before the paste is whole.
+    fn paste_in_progress(&self, screen: &str) -> bool {
+        self.identity().composer.is_some_and(|composer| {
+            composer
+                .pasting
+                .is_some_and(|mark| composer.area(screen).is_some_and(|a| a.contains(mark)))
+        })
     }
     /// Whether the input line still holds unsubmitted text (typed, pasted or a paste placeholder).
     fn pending_input(&self, screen: &str) -> bool {
@@ -596,10 +612,12 @@ const QUESTION_REACH: usize = 12;
 /// yolo mode): the last line that starts with one of `marks` is the composer (prompt echoes above
 /// it start with the same mark); it shows `placeholder` when empty, and `busy` appears on screen
 /// while a turn runs. The frame around it (`───`, or `▄▄▄`/`▀▀▀` in true colour) is never read.
+/// `pasting`, where the CLI has one, shows under it while a paste is still being read in.
 pub struct Composer {
     pub marks: &'static [char],
     pub placeholder: &'static str,
     pub busy: &'static str,
+    pub pasting: Option<&'static str>,
 }
 
 impl Composer {

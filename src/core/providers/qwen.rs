@@ -129,9 +129,6 @@ const TRUST_QUESTION: &str = "Do you trust this folder?";
 /// The sign-in screen's heading.
 const SIGN_IN: &str = "Connect a Provider";
 
-/// What qwen shows under a cancelled turn (the prompt is back in the input box).
-const CANCELLED: &str = "Request cancelled.";
-
 impl ProviderModule for Qwen {
     fn identity(&self) -> &'static Identity {
         &IDENTITY
@@ -218,10 +215,11 @@ impl ProviderModule for Qwen {
         }
     }
 
-    /// Esc leaves no hook and no record: the prompt is back in the input box under
-    /// `Request cancelled.`, with no turn running.
+    /// Esc leaves no hook: the prompt is back in the input box with no turn running — under
+    /// `Request cancelled.` once the model said something, and with the whole turn taken off
+    /// the screen and out of the chat record before that (0.24.4's auto-restore).
     fn prompt_restored(&self, screen: &str) -> bool {
-        self.pending_input(screen) && screen.contains(CANCELLED) && !screen.contains(COMPOSER.busy)
+        self.pending_input(screen) && !screen.contains(COMPOSER.busy)
     }
 
     fn classify(&self, event: &str, payload: Option<&Value>) -> EventClass {
@@ -338,11 +336,14 @@ pub fn transcript_path(home: &Path, cwd: &Path, session: &str) -> PathBuf {
         .join(format!("{session}.jsonl"))
 }
 
-/// The input line and its empty text; `esc to cancel` shows while a turn runs.
+/// The input line and its empty text; `esc to cancel` shows while a turn runs, `Pasting… 12 KB`
+/// under it while a long paste is read in (an Enter then submits the paste's placeholder
+/// unexpanded).
 const COMPOSER: Composer = Composer {
     marks: &['>', '*'],
     placeholder: "Type your message or @path/to/file",
     busy: "esc to cancel",
+    pasting: Some("Pasting…"),
 };
 
 #[cfg(test)]

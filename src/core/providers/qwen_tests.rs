@@ -134,9 +134,27 @@ fn startup_screens_and_a_cancelled_turn() {
     );
     let cancelled = fixture!("qwen/qwen-0.24.4-interrupted.txt");
     assert!(Qwen.prompt_restored(cancelled));
+    // Esc before the model said anything: the turn is rewound, no `Request cancelled.` shows.
+    assert!(Qwen.prompt_restored(fixture!("qwen/qwen-0.24.4-esc-before-text.txt")));
     assert!(!Qwen.prompt_restored(fixture!("qwen/qwen-0.24.4-idle.txt")));
     assert!(!Qwen.prompt_restored(fixture!("qwen/qwen-0.24.4-busy.txt")));
     assert!(!Qwen.pending_input(fixture!("qwen/qwen-0.24.4-api-error.txt")));
+}
+
+#[test]
+fn a_paste_still_being_read_in_shows_under_the_input_line() {
+    // 600 000 characters pasted into the real 0.24.4, 60 ms later: the input line is still
+    // empty and the footer counts what has come in.
+    let pasting = fixture!("qwen/qwen-0.24.4-pasting.txt");
+    assert!(Qwen.paste_in_progress(pasting));
+    assert!(!Qwen.pending_input(pasting));
+    for done in [
+        fixture!("qwen/qwen-0.24.4-idle.txt"),
+        fixture!("qwen/qwen-0.24.4-busy.txt"),
+    ] {
+        assert!(!Qwen.paste_in_progress(done));
+    }
+    assert!(!super::super::gemini::Gemini.paste_in_progress(pasting));
 }
 
 #[test]

@@ -22,6 +22,7 @@ fn idle(input: &str, pasted: bool, status: &str) -> Vec<String> {
             true_color: false,
             cwd: CWD,
             model: "Auto",
+            pasting: None,
         },
     )
 }
@@ -206,8 +207,28 @@ fn every_mode_and_colour_depth_draws_the_recorded_frame() {
                 true_color,
                 cwd: CWD,
                 model: "Auto",
+                pasting: None,
             },
         );
         assert_eq!(frame_of(&drawn), frame_of(&fixture(capture)), "{capture}");
     }
+}
+
+#[test]
+fn qwen_labels_a_paste_over_1000_characters_or_10_lines() {
+    let lines = |n: usize| vec!["x"; n].join("\n");
+    assert_eq!(qwen_paste_label(&[], &lines(10)), None);
+    assert_eq!(
+        qwen_paste_label(&[], &lines(11)).unwrap(),
+        "[Pasted Content 21 chars]"
+    );
+    assert_eq!(qwen_paste_label(&[], &"a".repeat(1000)), None);
+    let one = "[Pasted Content 1001 chars]";
+    assert_eq!(qwen_paste_label(&[], &"a".repeat(1001)).unwrap(), one);
+    assert_eq!(
+        qwen_paste_label(&[one], &"b".repeat(1001)).unwrap(),
+        "[Pasted Content 1001 chars] #2"
+    );
+    assert_eq!(pasting_line(12 * 1024 + 100), "  Pasting… 12 KB");
+    assert_eq!(pasting_line(300), "  Pasting… 300 B");
 }
