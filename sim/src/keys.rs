@@ -49,6 +49,8 @@ pub enum Key {
     CtrlD,
     /// Ctrl-U.
     CtrlU,
+    /// Ctrl-K.
+    CtrlK,
     /// A bracketed paste: the bytes between the markers, untouched.
     Paste(Vec<u8>),
     /// A sequence or control byte the fakes do not use.
@@ -162,6 +164,7 @@ fn step(b: &[u8], force: bool) -> Step {
         0x03 => Step::Key(Key::CtrlC, 1),
         0x04 => Step::Key(Key::CtrlD, 1),
         0x15 => Step::Key(Key::CtrlU, 1),
+        0x0b => Step::Key(Key::CtrlK, 1),
         c if c < 0x20 => Step::Key(Key::Unknown(vec![c]), 1),
         _ => utf8(b, force),
     }

@@ -91,6 +91,9 @@ pub struct Plugin {
     prompts: HashSet<String>,
     tools: HashMap<String, String>,
     busy: bool,
+    /// A turn is open from its prompt until its idle: the idle events opencode publishes again
+    /// after an abort end no turn and are not reported.
+    open: bool,
     /// The newest message's id and, for an assistant message, its error (`SessionIdle`
     /// carries it; an older message updated again later does not count).
     newest: (String, Option<Value>),
@@ -121,7 +124,11 @@ impl Plugin {
             "message.updated" if p.get("info").is_some() => self.message(&p),
             "message.part.updated" if p.get("part").is_some() => self.part(&p),
             "session.status" => self.status(p),
-            "session.idle" => vec![Effect::Hook("SessionIdle", self.idle(p))],
+            "session.idle" if !self.open => Vec::new(),
+            "session.idle" => {
+                self.open = false;
+                vec![Effect::Hook("SessionIdle", self.idle(p))]
+            }
             _ => HOOKS
                 .iter()
                 .find(|(k, _)| *k == kind)
@@ -138,7 +145,10 @@ impl Plugin {
             return Vec::new();
         }
         match kind {
-            "session.created" => vec![Effect::Hook("SessionCreated", p.clone())],
+            "session.created" => {
+                self.open = true;
+                vec![Effect::Hook("SessionCreated", p.clone())]
+            }
             _ => Vec::new(),
         }
     }
@@ -154,6 +164,7 @@ impl Plugin {
             if id >= self.newest.0.as_str() {
                 self.newest = (id.to_string(), None);
             }
+            self.open = true;
             let payload =
                 json!({ "sessionID": info.get("sessionID"), "messageID": info.get("id") });
             out.push(Effect::Hook("PromptTaken", payload));
@@ -197,7 +208,10 @@ impl Plugin {
         let now = p.pointer("/status/type").and_then(Value::as_str) == Some("busy");
         let was = std::mem::replace(&mut self.busy, now);
         match (now, was) {
-            (true, false) => vec![Effect::Hook("SessionBusy", p)],
+            (true, false) => {
+                self.open = true;
+                vec![Effect::Hook("SessionBusy", p)]
+            }
             (true, true) => Vec::new(),
             (false, _) => vec![Effect::Hook("SessionStatus", p)],
         }
@@ -250,6 +264,8 @@ mod tests {
         let hooks = plugin.event(&idle);
         let want = json!({ "sessionID": "ses_1", "error": aborted });
         assert_eq!(hooks, vec![Effect::Hook("SessionIdle", want)]);
+        // The idle opencode publishes again after an abort ends no turn: not reported.
+        assert_eq!(plugin.event(&idle), Vec::new());
         plugin.event(&message("user", "msg_3", Value::Null));
         plugin.event(&message("assistant", "msg_4", Value::Null));
         // opencode updates the aborted message again later: it is older, it does not count.

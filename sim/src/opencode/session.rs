@@ -54,6 +54,9 @@ pub struct Session {
     pub script: Script,
     /// The `permission` config.
     permission: Value,
+    /// False when the config sets `experimental.disable_paste_summary`: a long paste goes into
+    /// the input as typed, not behind a `[Pasted ~N lines]` placeholder.
+    pub paste_summary: bool,
     /// umbel's plugins and their state.
     plugins: Vec<(Umbel, Plugin)>,
     /// The first write error.
@@ -138,6 +141,10 @@ impl Session {
             created: false,
             script: Script::new(scenario),
             permission: config.get("permission").cloned().unwrap_or(Value::Null),
+            paste_summary: config
+                .pointer("/experimental/disable_paste_summary")
+                .and_then(Value::as_bool)
+                != Some(true),
             plugins: plugin::configured(config)
                 .into_iter()
                 .map(|u| (u, Plugin::default()))

@@ -25,7 +25,17 @@ pub struct Opencode {
     model: (String, String),
     /// When the first Esc of an interrupt was pressed (the second within [`ARMED`] interrupts).
     armed: Option<Instant>,
+    /// The caret went to the input's start (after Ctrl-U on its last line's text).
+    caret_at_start: bool,
+    /// After an Esc abort: when opencode publishes its idle events a second time.
+    idle_again: Option<Instant>,
 }
+
+/// How long after an abort the real 1.18.33 published `session.status` idle and `session.idle`
+/// again (seen between 50 and 300 ms, before the next prompt was taken). The fake publishes them
+/// then, or before it takes a prompt submitted sooner — the order umbel must survive: a `send`
+/// can take its event-log position before them.
+const IDLE_AGAIN: std::time::Duration = std::time::Duration::from_millis(150);
 
 /// How long the first Esc waits for the second (opencode's `session_interrupt`).
 const ARMED: std::time::Duration = std::time::Duration::from_secs(5);
@@ -44,17 +54,80 @@ pub fn run(sess: Session) -> Result<i32, String> {
         cwd: sess.who.cwd.clone(),
         model: super::session::model_label(&sess.who.model),
         armed: None,
+        caret_at_start: false,
+        idle_again: None,
     };
     Shell::new(sess, term, face).serve(None)
 }
 
-/// `[Pasted ~N lines]` for a paste of 3 lines or more, or over 150 characters.
-fn paste_label(_existing: &[&str], content: &str) -> Option<String> {
-    let lines = content.split('\n').count();
-    (lines >= 3 || content.chars().count() > 150).then(|| format!("[Pasted ~{lines} lines]"))
+/// A bracketed paste as opencode 1.18.33's prompt takes it: line ends made `\n`; nothing for a
+/// blank paste; with the paste summary on, a paste of 3 lines or more (or over 150 characters)
+/// is trimmed and held behind `[Pasted ~N lines]` followed by a typed space (so the prompt
+/// submitted ends with that space); anything else goes in as pasted.
+fn take_paste(input: &mut InputBuffer, bytes: &[u8], summary: bool) {
+    let text = String::from_utf8_lossy(bytes)
+        .replace("\r\n", "\n")
+        .replace('\r', "\n");
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return;
+    }
+    let lines = trimmed.split('\n').count();
+    if summary && (lines >= 3 || trimmed.chars().count() > 150) {
+        input.paste_with(trimmed.as_bytes(), |_, _| {
+            Some(format!("[Pasted ~{lines} lines]"))
+        });
+        input.insert_text(" ");
+    } else {
+        input.insert_text(&text);
+    }
+}
+
+/// Ctrl-U, Ctrl-K and Backspace on the input as the real 1.18.33 was seen to take them after a
+/// paste (its caret is not on the screen): Ctrl-U deletes the last line's text and the line
+/// break before it and leaves the caret at the input's start, where Backspace deletes nothing
+/// and Ctrl-K deletes the first line and the break after it. So Ctrl-U + Backspace leaves the
+/// first line of a two-line input; Ctrl-U + Ctrl-K + Backspace empties it.
+fn edit_line(app: &mut App, key: &Key) {
+    let text = app.input.expanded();
+    if let Some((text, at_start)) = line_key(text, app.face.caret_at_start, key) {
+        app.input.clear();
+        app.input.insert_text(&text);
+        app.face.caret_at_start = at_start && !text.is_empty();
+    }
+}
+
+/// [`edit_line`] on the input's text and where its caret is: the new text and caret, or `None`
+/// when the key changes nothing.
+fn line_key(mut text: String, at_start: bool, key: &Key) -> Option<(String, bool)> {
+    match key {
+        Key::CtrlU if !at_start => {
+            let start = text.rfind('\n').map_or(0, |i| i + 1);
+            if start < text.len() {
+                text.truncate(start.saturating_sub(1));
+                return Some((text, true));
+            }
+            // An empty last line: the break before it goes (a join), the caret stays.
+            text.pop().map(|_| (text, false))
+        }
+        Key::CtrlK if at_start => {
+            let end = text.find('\n').map_or(text.len(), |i| i + 1);
+            text.replace_range(..end, "");
+            Some((text, true))
+        }
+        Key::Backspace if !at_start => text.pop().map(|_| (text, false)),
+        _ => None,
+    }
 }
 
 impl Opencode {
+    /// The idle events opencode publishes a second time after an abort.
+    fn idle_again(app: &mut App) {
+        for (kind, properties) in Turn::idle_events(&app.sess) {
+            app.sess.publish(kind, properties);
+        }
+    }
+
     /// The conversation's rows: finished exchanges, then the running turn.
     fn conversation(app: &App) -> Vec<String> {
         let mut rows = Vec::new();
@@ -127,7 +200,11 @@ impl Face for Opencode {
         match key {
             Key::CtrlC if !app.input.is_empty() => app.input.clear(),
             Key::CtrlC | Key::CtrlD => return Ok(Flow::Exit(0)),
-            key => return app.edit(key),
+            Key::CtrlU | Key::CtrlK | Key::Backspace => edit_line(app, &key),
+            key => {
+                app.face.caret_at_start = false;
+                return app.edit(key);
+            }
         }
         Ok(Flow::Go)
     }
@@ -137,6 +214,10 @@ impl Face for Opencode {
     }
 
     fn draw(app: &mut App) -> Result<(), String> {
+        if app.face.idle_again.is_some_and(|t| Instant::now() >= t) {
+            app.face.idle_again = None;
+            Opencode::idle_again(app);
+        }
         let input = app.input.display();
         let view = View {
             size: term::size(),
@@ -156,7 +237,7 @@ impl Face for Opencode {
     }
 
     fn paste(app: &mut App, bytes: &[u8]) {
-        app.input.paste_with(bytes, paste_label);
+        take_paste(&mut app.input, bytes, app.sess.paste_summary);
     }
 
     fn blank(input: &InputBuffer) -> bool {
@@ -169,6 +250,9 @@ impl Face for Opencode {
     }
 
     fn begin(app: &mut App, text: String) -> Turn {
+        if app.face.idle_again.take().is_some() {
+            Opencode::idle_again(app);
+        }
         Turn::new(&mut app.sess, text, Instant::now(), true, false)
     }
 
@@ -177,6 +261,10 @@ impl Face for Opencode {
     fn done(app: &mut App, turn: Option<Turn>, done: Done) -> Result<Flow, String> {
         app.late = done.late;
         app.face.armed = None;
+        let aborted = done.error.as_ref().and_then(|e| e.get("name"));
+        if aborted.and_then(|n| n.as_str()) == Some("MessageAbortedError") {
+            app.face.idle_again = Some(Instant::now() + IDLE_AGAIN);
+        }
         if let Some(turn) = turn {
             let footer = match &done.error {
                 Some(error) => error_line(error),
@@ -214,7 +302,11 @@ impl Face for Opencode {
 
     fn wake_at(app: &App) -> Option<Instant> {
         // The armed interrupt lapses: `esc interrupt` again.
-        app.face.armed.map(|t| t + ARMED)
+        let lapse = app.face.armed.map(|t| t + ARMED);
+        match (lapse, app.face.idle_again) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     fn finish(_app: &mut App) {
@@ -240,4 +332,61 @@ fn frame(rows: &[String]) -> Vec<u8> {
     }
     out.extend_from_slice(b"\x1b[J");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn taken(bytes: &[u8], summary: bool) -> (String, String) {
+        let mut input = InputBuffer::new();
+        take_paste(&mut input, bytes, summary);
+        (input.display(), input.take())
+    }
+
+    #[test]
+    fn a_long_paste_is_trimmed_behind_its_label_and_a_space() {
+        // What the real 1.18.33 sent the model for `p1\nx\ny\n` pasted and submitted.
+        let (shown, sent) = taken(b"p1\rx\ry\r", true);
+        assert_eq!(shown, "[Pasted ~3 lines] ");
+        assert_eq!(sent, "p1\nx\ny ");
+    }
+
+    #[test]
+    fn without_the_summary_a_paste_goes_in_as_pasted() {
+        let (shown, sent) = taken(b"p1\nx\ny\n", false);
+        assert_eq!(shown, "p1\nx\ny\n");
+        assert_eq!(sent, "p1\nx\ny\n");
+    }
+
+    fn keys(text: &str, pressed: &[Key]) -> String {
+        let (mut text, mut at_start) = (text.to_string(), false);
+        for key in pressed {
+            if let Some((t, a)) = line_key(text.clone(), at_start, key) {
+                (text, at_start) = (t, a);
+            }
+        }
+        text
+    }
+
+    #[test]
+    fn ctrl_u_and_backspace_leave_a_first_line_that_ctrl_k_takes() {
+        let two = "half a prompt\nand its second line";
+        let old = || [Key::CtrlU, Key::Backspace];
+        assert_eq!(keys(two, &[old(), old(), old()].concat()), "half a prompt");
+        let round = || [Key::CtrlU, Key::CtrlK, Key::Backspace];
+        assert_eq!(keys(two, &round()), "");
+        assert_eq!(
+            keys("one\ntwo two\n\nfour", &[round(), round()].concat()),
+            ""
+        );
+        assert_eq!(keys("one line", &round()), "");
+        assert_eq!(keys("abc", &[Key::Backspace]), "ab");
+    }
+
+    #[test]
+    fn a_short_paste_keeps_its_line_end_and_a_blank_one_is_nothing() {
+        assert_eq!(taken(b"p4 x y\n", true).1, "p4 x y\n");
+        assert_eq!(taken(b" \n ", true).1, "");
+    }
 }

@@ -180,7 +180,7 @@ impl Turn {
     }
 
     /// The idle events every ending publishes.
-    fn idle_events(sess: &Session) -> Vec<(&'static str, Value)> {
+    pub fn idle_events(sess: &Session) -> Vec<(&'static str, Value)> {
         vec![
             ("session.status", bus::status(&sess.who, false)),
             ("session.idle", json!({ "sessionID": sess.who.session })),

@@ -2,8 +2,10 @@
 //!
 //! - Turn ends come from opencode's own bus events, heard by a plugin umbel writes into the
 //!   worker's session folder (`opencode-umbel.js`) and loads through `OPENCODE_CONFIG_CONTENT`
-//!   (`{"plugin": ["file://…"], "permission": …}`), which opencode merges over the user's own
-//!   config: the user's `~/.config/opencode` is never written to. The plugin runs umbel's hook
+//!   (`{"plugin": ["file://…"], "permission": …, "experimental": {"disable_paste_summary": true}}`),
+//!   which opencode merges over the user's own config: the user's `~/.config/opencode` is never
+//!   written to. Without the paste summary off, opencode trims a pasted prompt of 3 lines or more
+//!   and submits it with a space after it, so the model would not see what was sent. The plugin runs umbel's hook
 //!   command for the first prompt's `session.created` (`SessionCreated`) and a prompt's first
 //!   `message.updated` (`PromptTaken`), both submitted, `session.status` turning busy
 //!   (`SessionBusy`: submitted too; its other states
@@ -200,7 +202,10 @@ fn permission(on: OnPermission) -> Option<Value> {
 
 /// The config umbel hands opencode in [`CONFIG_VAR`].
 pub fn config_content(plugin: &Path, on: OnPermission) -> Value {
-    let mut config = json!({ "plugin": [format!("file://{}", plugin.to_string_lossy())] });
+    let mut config = json!({
+        "plugin": [format!("file://{}", plugin.to_string_lossy())],
+        "experimental": { "disable_paste_summary": true },
+    });
     if let Some(permission) = permission(on) {
         config["permission"] = permission;
     }
@@ -294,6 +299,10 @@ impl ProviderModule for Opencode {
 
     /// Its TUI interrupts on the second Esc within 5 s (`session_interrupt`); the first shows
     /// `esc again to interrupt`.
+    fn clear_keys(&self) -> &'static [&'static str] {
+        &["C-u", "C-k", "BSpace"]
+    }
+
     fn interrupt_keys(&self) -> &'static [&'static str] {
         &["Escape", "Escape"]
     }

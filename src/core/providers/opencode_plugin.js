@@ -39,6 +39,10 @@ export const UmbelWorker = async () => {
   const prompts = new Set();
   const tools = new Map();
   let busy = false;
+  // A turn is open from its prompt until its idle: after an Esc abort opencode publishes its
+  // idle events a second time, maybe after the next `send` took its event-log position; that
+  // idle ends no turn and is not reported.
+  let open = false;
   // The newest message and its error: an Esc abort may end the turn with `session.idle` alone,
   // the abort only on the message (`MessageAbortedError`); the idle hook carries it. Ids sort
   // by time; an older message updated again later (opencode does) does not count.
@@ -52,7 +56,10 @@ export const UmbelWorker = async () => {
         if (p.info?.parentID) children.add(p.info.id);
         // The TUI creates its session when the first prompt is submitted: the prompt was taken
         // (the TUI keeps showing it until the session is made, seconds on a loaded machine).
-        else if (event.type === "session.created") hook("SessionCreated", p);
+        else if (event.type === "session.created") {
+          open = true;
+          hook("SessionCreated", p);
+        }
         return;
       }
       if (session && children.has(session)) return;
@@ -61,6 +68,7 @@ export const UmbelWorker = async () => {
           if (prompts.has(p.info.id)) return;
           prompts.add(p.info.id);
           if (p.info.id >= newest.id) newest = { id: p.info.id, error: null };
+          open = true;
           hook("PromptTaken", { sessionID: p.info.sessionID, messageID: p.info.id });
         } else if (p.info.role === "assistant" && p.info.id >= newest.id) {
           newest = { id: p.info.id, error: p.info.error ?? null };
@@ -79,14 +87,21 @@ export const UmbelWorker = async () => {
       }
       if (event.type === "session.status") {
         const now = p.status?.type === "busy";
-        if (now && !busy) hook("SessionBusy", p);
+        if (now && !busy) {
+          open = true;
+          hook("SessionBusy", p);
+        }
         else if (!now) hook("SessionStatus", p);
         busy = now;
         return;
       }
       const name = HOOKS[event.type];
-      if (name === "SessionIdle" && newest.error) hook(name, { ...p, error: newest.error });
-      else if (name) hook(name, p);
+      if (name === "SessionIdle") {
+        if (!open) return;
+        open = false;
+        if (newest.error) return hook(name, { ...p, error: newest.error });
+      }
+      if (name) hook(name, p);
     },
   };
 };
