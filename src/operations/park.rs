@@ -17,6 +17,7 @@ use super::startup::await_ready;
 use super::worker::{REACH, Worker};
 use crate::adapters::files::{self, Lock};
 use crate::adapters::host::{self, now_ms};
+use crate::adapters::transcript::ReverseLines;
 use crate::core::args::{ParkArgs, ResumeArgs};
 use crate::core::duration::{DEFAULT_STARTUP, parse_or};
 use crate::core::errors::{Error, Result};
@@ -26,6 +27,7 @@ use crate::core::name::WorkerName;
 use crate::core::providers::ProviderModule;
 use crate::core::providers::{EventClass, payload_session_id};
 use crate::core::status::{WorkerState, since_last_start};
+use crate::core::wait::ClassifiedEvent;
 use crate::core::worker_env::{EnvSpec, compose, export_script};
 use serde::Serialize;
 use serde_json::json;
@@ -222,10 +224,11 @@ fn park_one(ctx: &Ctx, worker: &Worker) -> Result<bool> {
         worker,
         ": it could not be resumed, so it is not parked",
     )?;
-    let idle_ms = worker
-        .recent_events(ctx)?
+    let events = worker.recent_events(ctx)?;
+    let idle_ms = events
         .last()
         .map(|e| now_ms().saturating_sub((e.record.at_ns / 1_000_000) as u64));
+    await_recorded(ctx, worker, &events);
     stop_cli(ctx, worker.session())?;
     ctx.state.clear_exit(&worker.name)?;
     let payload = json!({ "at": now_ms(), "idleMs": idle_ms });
@@ -376,6 +379,30 @@ fn start(ctx: &Ctx, worker: &Worker, from: &str) -> Result<Resumed> {
     ctx.state
         .append_event(&worker.name, RESUMED_EVENT, &payload)?;
     Ok(Resumed { resume_ms })
+}
+
+/// How long a park waits for the CLI to write the answer of the turn that last ended.
+const RECORD_SETTLE: Duration = Duration::from_secs(3);
+
+/// Waits, at most [`RECORD_SETTLE`], until the transcript holds the answer of the last turn
+/// when that turn ended normally: qwen 0.23 writes it to its chat record up to ~1.5 s after its
+/// `Stop` hook, and a CLI stopped before then loses it from the conversation it resumes.
+fn await_recorded(ctx: &Ctx, worker: &Worker, events: &[ClassifiedEvent]) {
+    let last = events.iter().rev().find(|e| e.class.is_turn_event());
+    if !last.is_some_and(|e| e.class == EventClass::TurnEnded) {
+        return;
+    }
+    let Some(path) = worker.transcript_path(ctx) else {
+        return;
+    };
+    let deadline = Instant::now() + RECORD_SETTLE;
+    let recorded = || {
+        ReverseLines::open(&path)
+            .is_none_or(|mut lines| worker.provider().last_turn(&mut lines).ended)
+    };
+    while !recorded() && Instant::now() < deadline && !ctx.cancelled() {
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 /// Waits until the resumed CLI has appended `mark` to `transcript` past `from`: it has loaded

@@ -45,16 +45,19 @@ pub fn selection(args: &ReadArgs) -> Result<Option<Selection>> {
 pub fn turns_of(ctx: &Ctx, worker: &Worker, limit: Option<usize>) -> Result<Vec<Turn>> {
     // There is no turn 0: its error names how many there are, which takes reading them all.
     let limit = limit.filter(|n| *n > 0);
-    let ended = ended_turns(ctx, worker)?;
+    let (ended, last_ended) = ended_turns(ctx, worker)?;
     let deadline = Instant::now() + TRANSCRIPT_SETTLE;
     let streamed = loop {
         let streamed = match worker.transcript_path(ctx) {
             Some(path) => stream_turns(worker.provider(), &path, limit)?,
             None => Streamed::default(),
         };
-        // The hooks say more turns ended than the transcript holds: the CLI has not written the
-        // last turn yet (claude writes it a moment after its Stop hook). Give it that moment.
-        let lagging = !streamed.stopped_early && streamed.turns.len() < ended;
+        // The hooks say more turns ended than the transcript holds, or that the last one ended
+        // though the transcript has no answer for it: the CLI has not written it yet (claude
+        // writes the turn a moment after its Stop hook, qwen 0.23 the answer up to ~1.5 s
+        // after). Give it that moment.
+        let unanswered = last_ended && streamed.turns.last().is_some_and(|t| !t.ended);
+        let lagging = !streamed.stopped_early && (streamed.turns.len() < ended || unanswered);
         if !lagging || Instant::now() >= deadline {
             break streamed;
         }
@@ -77,8 +80,9 @@ pub fn turns_of(ctx: &Ctx, worker: &Worker, limit: Option<usize>) -> Result<Vec<
 const TRANSCRIPT_SETTLE: Duration = Duration::from_secs(3);
 
 /// How many turns the hooks say ended normally since the current session started (its last
-/// start event: a new CLI session, or claude's `/clear`, starts a new transcript).
-fn ended_turns(ctx: &Ctx, worker: &Worker) -> Result<usize> {
+/// start event: a new CLI session, or claude's `/clear`, starts a new transcript), and whether
+/// the newest turn event is a normal end (not a submit, not a failure).
+fn ended_turns(ctx: &Ctx, worker: &Worker) -> Result<(usize, bool)> {
     let provider = worker.provider();
     let log = ctx.state.read_log(&worker.name)?;
     let classes: Vec<EventClass> = log
@@ -89,10 +93,16 @@ fn ended_turns(ctx: &Ctx, worker: &Worker) -> Result<usize> {
         .iter()
         .rposition(|c| *c == EventClass::Started)
         .map_or(0, |i| i + 1);
-    Ok(classes[since..]
+    let last_ended = classes
+        .iter()
+        .rev()
+        .find(|c| c.is_turn_event())
+        .is_some_and(|c| *c == EventClass::TurnEnded);
+    let count = classes[since..]
         .iter()
         .filter(|c| **c == EventClass::TurnEnded)
-        .count())
+        .count();
+    Ok((count, last_ended))
 }
 
 /// What streaming a transcript gave.

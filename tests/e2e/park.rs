@@ -62,6 +62,60 @@ fn events_show_a_park_and_the_resume_a_send_made() {
     );
 }
 
+/// qwen 0.23 writes a turn's answer to its chat record up to ~1.5 s after its `Stop` hook (the
+/// fake: `late_transcript_ms`); a park right after the turn waits for it, so the resumed
+/// conversation and `read --all` still have the answer.
+#[test]
+fn a_park_right_after_a_turn_waits_for_its_answer_to_be_recorded() {
+    let sb = Sandbox::new();
+    sb.spawn_playing(
+        "lr",
+        json!({ "turns": [
+            { "match": "first", "reply": "First.", "late_transcript_ms": 1200 },
+            { "match": "second", "reply": "Second." }
+        ] }),
+        &["--provider", "qwen"],
+    );
+    sb.turn_outcome("lr", "first", 0);
+    sb.umbel(["park", "lr"]).stdout("parked lr\n").success();
+    sb.turn_outcome("lr", "second", 0);
+    let all = sb.umbel(["read", "lr", "--all", "--json"]).success().json();
+    let answers: Vec<&str> = all
+        .as_array()
+        .expect("turns")
+        .iter()
+        .filter_map(|t| t["answer"].as_str())
+        .collect();
+    assert_eq!(answers, ["First.", "Second."], "{all}");
+}
+
+/// `read --all` right after a turn whose answer the CLI records late (qwen 0.23, the fake's
+/// `late_transcript_ms`) waits for the record rather than answering from the hook alone, so
+/// a crash after it (here: the tmux server killed) keeps the answer in the resumed
+/// conversation.
+#[test]
+fn read_all_waits_for_an_answer_recorded_late() {
+    let sb = Sandbox::new();
+    sb.spawn_playing(
+        "rl",
+        json!({ "turns": [
+            { "match": "first", "reply": "First.", "late_transcript_ms": 1200 },
+            { "match": "second", "reply": "Second." }
+        ] }),
+        &["--provider", "qwen"],
+    );
+    sb.turn_outcome("rl", "first", 0);
+    let all = sb.umbel(["read", "rl", "--all", "--json"]).success().json();
+    assert_eq!(answers_of(&all), ["First."], "{all}");
+    sandbox_tmux(&sb)
+        .kill_server()
+        .expect("kill umbel's tmux server");
+    sb.umbel(["resume", "rl"]).success();
+    sb.turn_outcome("rl", "second", 0);
+    let all = sb.umbel(["read", "rl", "--all", "--json"]).success().json();
+    assert_eq!(answers_of(&all), ["First.", "Second."], "{all}");
+}
+
 /// A warm worker (`-p --warm`) is not parked: it ends itself when its time is up, and parked
 /// the next `-p --warm` would pay a resume. `--idle-for` passes it by, a name is refused; `ls`
 /// shows it warm next to a parked worker.

@@ -1175,6 +1175,16 @@ fn a_killed_tmux_server_then_resume_continues_the_conversation(provider: &str, t
     let scenario = three_turns(&sb);
     sb.spawn("rv", &["--provider", provider, "--env", &scenario]);
     assert_eq!(turn(&sb, "rv", "alpha question").0, Some(0));
+    // The crash comes once the CLI has recorded the answer: qwen 0.23 writes it up to ~1.5 s
+    // after its end-of-turn hook, and a CLI killed before then loses it (a park waits for it).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    let recorded = || {
+        let all = sb.umbel(["read", "rv", "--all", "--json"]).success().json();
+        answers_of(&all) == ["First."]
+    };
+    while !recorded() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
     sandbox_tmux(&sb)
         .kill_server()
         .expect("kill umbel's tmux server");

@@ -121,6 +121,14 @@ pub struct LaunchSpec {
 }
 
 impl EventClass {
+    /// A submit or a turn's end, normal or not: the events that say whether a turn is open.
+    pub fn is_turn_event(&self) -> bool {
+        matches!(
+            self,
+            EventClass::Submitted | EventClass::TurnEnded | EventClass::TurnFailed { .. }
+        )
+    }
+
     /// A `PermissionRequest` hook (claude, codex): needs input, naming the tool and its input.
     pub fn permission_request(payload: Option<&serde_json::Value>) -> Self {
         EventClass::NeedsInput {
