@@ -53,6 +53,16 @@ pub fn record_argv(args: &[String]) {
     }
 }
 
+/// Writes `name` with `text` into the record directory, when one is set (what a fake learned
+/// at its start, for tests to read).
+pub fn record_file(name: &str, text: &str) {
+    if let Some(dir) = std::env::var_os(ENV).filter(|v| !v.is_empty()) {
+        let dir = PathBuf::from(dir);
+        let _ = std::fs::create_dir_all(&dir);
+        let _ = std::fs::write(dir.join(name), text);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -24,6 +24,11 @@ const CALL_BOUND: Duration = Duration::from_secs(5);
 /// How often a command is retried when it met a server that was exiting.
 const SERVER_RACE_TRIES: u32 = 5;
 
+/// The panes' own default colours, so tmux answers a CLI's colour queries (OSC 10/11) with no
+/// client attached; with the terminal's default colours it stays silent and codex waits 250 ms
+/// for the answer at every start. A dark scheme, which is what `attach` shows.
+const PANE_COLOURS: &str = "fg=#d0d0d0,bg=#1c1c1c";
+
 /// What `list-panes` prints per pane: session, dead flag, exit status, signal, pid, death time.
 const PANE_FORMAT: &str = "#{session_name}\t#{pane_dead}\t#{pane_dead_status}\t#{pane_dead_signal}\t#{pane_pid}\t#{pane_dead_time}";
 
@@ -234,6 +239,11 @@ impl Tmux {
             "-g".into(),
             "remain-on-exit".into(),
             "on".into(),
+            ";".into(),
+            "set-option".into(),
+            "-g".into(),
+            "window-style".into(),
+            PANE_COLOURS.into(),
             ";".into(),
             "new-session".into(),
             "-d".into(),

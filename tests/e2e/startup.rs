@@ -222,3 +222,15 @@ fn a_failed_spawn_leaves_no_process_behind() {
     spawn_fails(&sb, scenario, &["--startup-timeout", "2s"], "within 2s");
     assert_no_process_left(&sb.root, "a failed spawn");
 }
+
+/// codex asks the terminal for its colours at every start and waits 250 ms for an answer that
+/// tmux gives only when the pane has colours of its own: umbel's panes have them, so the fake
+/// codex (which asks as codex does) gets both answers.
+#[test]
+fn a_clis_colour_queries_are_answered_by_the_pane() {
+    let sb = Sandbox::new();
+    sb.spawn("cq", &["--provider", "codex", "--env", &sb.record_env()]);
+    let answers = std::fs::read_to_string(sb.record.join("colours.txt")).expect("colours.txt");
+    assert!(answers.contains("ESC]10;rgb:d0d0/d0d0/d0d0"), "{answers}");
+    assert!(answers.contains("ESC]11;rgb:1c1c/1c1c/1c1c"), "{answers}");
+}

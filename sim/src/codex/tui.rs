@@ -39,11 +39,48 @@ pub struct Codex {
 
 type App = Shell<Codex>;
 
+/// How long codex 0.171.0 waits for the terminal to answer its colour queries (a poll of
+/// 250 ms, seen with strace under tmux; tmux answers only when the pane has colours of its own).
+const COLOUR_WAIT: Duration = Duration::from_millis(250);
+
+/// Asks the terminal for its default colours (OSC 10 and 11) as codex does at its start, and
+/// waits for both answers at most [`COLOUR_WAIT`]; records them (`colours.txt`: the answers, or
+/// `none`) in the record directory.
+fn query_colours(term: &mut Terminal) -> Result<(), String> {
+    crate::term::write_out(b"\x1b]10;?\x1b\\\x1b]11;?\x1b\\").map_err(|e| e.to_string())?;
+    let deadline = std::time::Instant::now() + COLOUR_WAIT;
+    let mut got = Vec::new();
+    while !(contains(&got, b"\x1b]10;") && contains(&got, b"\x1b]11;")) {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            break;
+        }
+        match term.read(Some(left)).map_err(|e| e.to_string())? {
+            crate::term::Input::Bytes(bytes) => got.extend(bytes),
+            crate::term::Input::Timeout => {}
+            crate::term::Input::Closed => break,
+        }
+    }
+    let answers = String::from_utf8_lossy(&got).replace('\x1b', "ESC");
+    let note = if got.is_empty() {
+        "none".into()
+    } else {
+        answers
+    };
+    crate::record::record_file("colours.txt", &note);
+    Ok(())
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
+}
+
 /// Runs the TUI and returns the exit status.
 pub fn run(opts: &Options, mut sess: Session) -> Result<i32, String> {
     let startup: StartupCfg = sess.script.scenario.startup.clone();
     std::thread::sleep(Duration::from_millis(startup.delay_ms));
     let mut term = Terminal::enter().map_err(|e| e.to_string())?;
+    query_colours(&mut term)?;
     let mut canvas = Canvas::new();
     if startup.sign_in {
         let Startup::Exit(code) = dialogs::login(&mut term, &mut canvas)? else {
