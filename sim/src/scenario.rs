@@ -80,6 +80,10 @@ pub struct Startup {
     /// it is in (qwen 0.24.4 with 256 KiB: 0.8–22 s).
     #[serde(default)]
     pub paste_read_ms: u64,
+    /// fake-qwen: after that, the paste takes this long more to show, with nothing on the
+    /// screen saying so (the `Pasting…` line gone, the placeholder not drawn yet).
+    #[serde(default)]
+    pub paste_quiet_ms: u64,
     /// Show the workspace trust dialog even when the folder is already trusted.
     #[serde(default)]
     pub trust_dialog: bool,

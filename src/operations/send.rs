@@ -437,9 +437,16 @@ fn await_paste(ctx: &Ctx, worker: &Worker) -> Result<String> {
         let screen = ctx.tmux.capture(worker.session(), false)?;
         let provider = worker.provider();
         let waited = started.elapsed();
-        // A CLI that says it is still reading the paste in gets its Enter once it has it whole.
+        // A CLI that says it is still reading the paste in gets its Enter once it has it whole,
+        // and one that can say so (qwen) is waited for until its paste shows: between reading
+        // the paste in and drawing it, it shows neither, and an Enter then is taken too soon.
+        let patience = if provider.shows_paste_reading() {
+            PASTE_READ_MAX
+        } else {
+            PASTE_SHOWN
+        };
         let reading = provider.paste_in_progress(&screen) && waited < PASTE_READ_MAX;
-        if !reading && (provider.pending_input(&screen) || waited >= PASTE_SHOWN) {
+        if !reading && (provider.pending_input(&screen) || waited >= patience) {
             return Ok(screen);
         }
         if ctx.cancelled() {

@@ -77,11 +77,14 @@ fn gemini_submits_on_the_first_enter_after_its_paste_window() {
 
 /// qwen reads a long paste in for a while (`Pasting… 12 KB` under its footer; 0.8–22 s for
 /// 256 KiB on the real 0.24.4), and an Enter pressed meanwhile submits the paste's placeholder
-/// unexpanded: umbel presses its Enter once the paste is in, past its usual one second.
+/// unexpanded: umbel presses its Enter once the paste shows, past its usual one second, also
+/// when the `Pasting…` line has gone and the paste is not drawn yet.
 #[test]
 fn qwen_gets_its_enter_once_a_long_paste_is_read_in() {
     let sb = Sandbox::new();
-    let scenario = json!({ "startup": { "paste_read_ms": 1800 } });
+    // Read in for 0.6 s (`Pasting…`), then 0.9 s with nothing on the screen, the paste shown
+    // at 1.5 s: past umbel's usual second either way.
+    let scenario = json!({ "startup": { "paste_read_ms": 600, "paste_quiet_ms": 900 } });
     sb.spawn_playing(
         "pr",
         scenario,

@@ -37,6 +37,8 @@ pub struct Gemini {
     turn_mark: usize,
     /// fake-qwen: how long a long paste takes to be read in (`startup.paste_read_ms`).
     paste_read: Duration,
+    /// fake-qwen: how long a read paste takes to show after (`startup.paste_quiet_ms`).
+    paste_quiet: Duration,
     /// fake-qwen: a long paste still being read in.
     reading: Option<Reading>,
 }
@@ -47,6 +49,8 @@ pub struct Gemini {
 /// pressed Enter on one second in).
 struct Reading {
     due: Instant,
+    /// Until when `Pasting…` shows (then nothing, until `due`).
+    shown_until: Instant,
     bytes: Vec<u8>,
     enter: bool,
 }
@@ -96,6 +100,7 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
         Gate::Exit(code) => return Ok(code),
     };
     let paste_read = Duration::from_millis(scenario.startup.paste_read_ms);
+    let paste_quiet = Duration::from_millis(scenario.startup.paste_quiet_ms);
     let mut sess = Session::open(opts, scenario, paths, settings, trusted, true)?;
     sess.skip_startup(delay);
     let face = Gemini {
@@ -107,6 +112,7 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
         loading_until: None,
         turn_mark: 0,
         paste_read,
+        paste_quiet,
         reading: None,
     };
     Shell::new(sess, term, face).serve(opts.query.clone())
@@ -185,7 +191,13 @@ impl Face for Gemini {
     }
 
     fn wake_at(app: &App) -> Option<Instant> {
-        app.face.reading.as_ref().map(|r| r.due)
+        let reading = app.face.reading.as_ref()?;
+        let now = Instant::now();
+        Some(if now < reading.shown_until {
+            reading.shown_until
+        } else {
+            reading.due
+        })
     }
 
     fn draw(app: &mut App) -> Result<(), String> {
@@ -224,7 +236,12 @@ impl Face for Gemini {
                 true_color: app.face.true_color,
                 cwd: &cwd,
                 model: &app.sess.model.label,
-                pasting: app.face.reading.as_ref().map(|r| r.bytes.len() / 2),
+                pasting: app
+                    .face
+                    .reading
+                    .as_ref()
+                    .filter(|r| Instant::now() < r.shown_until)
+                    .map(|r| r.bytes.len() / 2),
             },
         ));
         app.face.scroll.draw(&live)
@@ -233,8 +250,10 @@ impl Face for Gemini {
     fn paste(app: &mut App, bytes: &[u8]) {
         let qwen = super::flavor::qwen();
         if qwen && !app.face.paste_read.is_zero() && bytes.len() > READ_FROM {
+            let shown_until = Instant::now() + app.face.paste_read;
             app.face.reading = Some(Reading {
-                due: Instant::now() + app.face.paste_read,
+                due: shown_until + app.face.paste_quiet,
+                shown_until,
                 bytes: bytes.to_vec(),
                 enter: false,
             });

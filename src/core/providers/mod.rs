@@ -394,6 +394,13 @@ pub trait ProviderModule: Sync {
     fn input_area<'a>(&self, screen: &'a str) -> Option<&'a str> {
         self.identity().composer.and_then(|c| c.area(screen))
     }
+    /// Whether the CLI shows when it is reading a paste in (qwen): then its paste is waited for
+    /// until it shows, not only the usual second.
+    fn shows_paste_reading(&self) -> bool {
+        self.identity()
+            .composer
+            .is_some_and(|composer| composer.pasting.is_some())
+    }
     /// Whether the CLI shows, under its input line, that it is still reading a paste in (qwen's
     /// `Pasting… 12 KB`): an Enter then would come before the paste is whole.
     fn paste_in_progress(&self, screen: &str) -> bool {
