@@ -388,8 +388,10 @@ struct Fold {
     seen: HashSet<String>,
     /// Text parts, newest first: (message id, text).
     texts: Vec<(String, String)>,
-    /// Whether the newest assistant message was read.
-    newest_read: bool,
+    /// Assistant messages, each in its newest version: (message id, info).
+    assistants: Vec<(String, Value)>,
+    /// The user message the fold stopped at.
+    prompt_id: Option<String>,
     /// The newest assistant message's error text (`error.data.message`).
     error: Option<String>,
 }
@@ -409,9 +411,10 @@ impl Fold {
                 match str_field(info, "role") {
                     Some("user") => {
                         self.turn.prompt = Some(self.prompt_of(&id));
+                        self.prompt_id = Some(id);
                         return true;
                     }
-                    Some("assistant") => self.assistant(info),
+                    Some("assistant") => self.assistants.push((id, info.clone())),
                     _ => {}
                 }
             }
@@ -435,14 +438,31 @@ impl Fold {
         false
     }
 
-    /// An assistant message (its newest version): tokens, and for the newest one whether the
-    /// turn ended and how.
-    fn assistant(&mut self, info: &Value) {
-        let output = info.pointer("/tokens/output").and_then(Value::as_u64);
-        add_tokens(&mut self.turn.output_tokens, output);
-        if std::mem::replace(&mut self.newest_read, true) {
-            return;
+    /// Whether message `id` belongs to the turn: it is newer than the prompt (ids sort by time).
+    /// An older message updated again after the prompt (opencode rewrites an aborted one later)
+    /// is appended after the prompt's records, and is no part of this turn.
+    fn in_turn(&self, id: &str) -> bool {
+        self.prompt_id.as_deref().is_none_or(|prompt| id > prompt)
+    }
+
+    /// The turn's assistant messages: their tokens, and from the newest whether the turn
+    /// ended and how.
+    fn assistants(&mut self) {
+        let mine: Vec<(String, Value)> = std::mem::take(&mut self.assistants)
+            .into_iter()
+            .filter(|(id, _)| self.in_turn(id))
+            .collect();
+        for (_, info) in &mine {
+            let output = info.pointer("/tokens/output").and_then(Value::as_u64);
+            add_tokens(&mut self.turn.output_tokens, output);
         }
+        if let Some((_, newest)) = mine.iter().max_by(|a, b| a.0.cmp(&b.0)) {
+            self.newest(newest);
+        }
+    }
+
+    /// The newest assistant message: whether the turn ended, and how.
+    fn newest(&mut self, info: &Value) {
         if let Some(error) = info.get("error") {
             let reason = error_reason(Some(error));
             self.error = error
@@ -474,11 +494,14 @@ impl Fold {
     }
 
     fn finish(mut self) -> TranscriptTurn {
+        self.assistants();
         let prompt_id = self.prompt_message();
         let answer = self
             .texts
             .iter()
-            .find(|(message, text)| Some(message) != prompt_id.as_ref() && !text.is_empty())
+            .find(|(message, text)| {
+                Some(message) != prompt_id.as_ref() && self.in_turn(message) && !text.is_empty()
+            })
             .map(|(_, text)| text.clone());
         // A failed turn's answer is its error, as the other providers' records give it.
         self.turn.answer = answer.or(self.error.take());

@@ -142,9 +142,9 @@ fn a_turn_still_streaming_has_not_ended() {
 #[test]
 fn an_assistant_error_is_the_turn_failing() {
     let records = [
-        json!({"type": "message", "info": {"id": "msg_u", "role": "user", "sessionID": "s"}}),
-        json!({"type": "part", "part": {"id": "prt_u", "messageID": "msg_u", "type": "text", "text": "hi"}}),
-        json!({"type": "message", "info": {"id": "msg_a", "role": "assistant", "sessionID": "s",
+        json!({"type": "message", "info": {"id": "msg_1u", "role": "user", "sessionID": "s"}}),
+        json!({"type": "part", "part": {"id": "prt_u", "messageID": "msg_1u", "type": "text", "text": "hi"}}),
+        json!({"type": "message", "info": {"id": "msg_2a", "role": "assistant", "sessionID": "s",
             "time": {"created": 1, "completed": 2},
             "error": {"name": "APIError", "data": {"message": "overloaded", "statusCode": 529}}}}),
     ];
@@ -155,11 +155,37 @@ fn an_assistant_error_is_the_turn_failing() {
     assert_eq!(turn.answer.as_deref(), Some("overloaded"));
 }
 
+/// opencode rewrites an aborted message after the abort, sometimes after the next prompt's
+/// records: that late line belongs to the turn before, not to the one it follows in the file.
+#[test]
+fn an_older_message_updated_late_is_no_part_of_the_next_turn() {
+    let aborted = json!({"name": "MessageAbortedError", "data": {"message": "Aborted"}});
+    let records = [
+        json!({"type": "message", "info": {"id": "msg_1", "role": "user"}}),
+        json!({"type": "part", "part": {"id": "prt_1", "messageID": "msg_1", "type": "text", "text": "long task"}}),
+        json!({"type": "part", "part": {"id": "prt_2", "messageID": "msg_2", "type": "text", "text": "word word"}}),
+        json!({"type": "message", "info": {"id": "msg_2", "role": "assistant", "error": aborted}}),
+        json!({"type": "message", "info": {"id": "msg_3", "role": "user"}}),
+        json!({"type": "part", "part": {"id": "prt_3", "messageID": "msg_3", "type": "text", "text": "next one"}}),
+        json!({"type": "part", "part": {"id": "prt_4", "messageID": "msg_4", "type": "text", "text": "short answer"}}),
+        json!({"type": "message", "info": {"id": "msg_4", "role": "assistant",
+            "time": {"created": 1, "completed": 2}, "finish": "stop", "tokens": {"output": 3}}}),
+        json!({"type": "part", "part": {"id": "prt_2", "messageID": "msg_2", "type": "text", "text": "word word word"}}),
+        json!({"type": "message", "info": {"id": "msg_2", "role": "assistant", "error": aborted,
+            "tokens": {"output": 9}}}),
+    ];
+    let turn = Opencode.turn_from_records(&mut records.into_iter().rev());
+    assert_eq!(turn.prompt.as_deref(), Some("next one"));
+    assert_eq!(turn.answer.as_deref(), Some("short answer"));
+    assert!(turn.ended && !turn.is_error, "{turn:?}");
+    assert_eq!(turn.output_tokens, Some(3));
+}
+
 #[test]
 fn a_step_that_called_tools_does_not_end_the_turn() {
     let records = [
-        json!({"type": "message", "info": {"id": "msg_u", "role": "user"}}),
-        json!({"type": "message", "info": {"id": "msg_a", "role": "assistant",
+        json!({"type": "message", "info": {"id": "msg_1u", "role": "user"}}),
+        json!({"type": "message", "info": {"id": "msg_2a", "role": "assistant",
             "time": {"created": 1, "completed": 2}, "finish": "tool-calls"}}),
     ];
     let turn = Opencode.turn_from_records(&mut records.into_iter().rev());
