@@ -428,25 +428,25 @@ fn not_submitted(worker: &Worker, screen: &str, detail: String) -> Error {
 }
 
 /// Waits until the CLI shows the paste on its input line (it has taken the whole bracketed
-/// paste in, so the Enter that follows is not part of it), at most [`PASTE_SHOWN`] — or, while
-/// the CLI shows it is still reading the paste in, up to [`PASTE_READ_MAX`]. A screen look costs
-/// one tmux call (~3 ms); the paste usually shows on the first or second.
+/// paste in, so the Enter that follows is not part of it), at most [`PASTE_SHOWN`] — or, for a
+/// CLI that shows when it reads a paste in, up to [`PASTE_READ_MAX`]. A screen look costs one
+/// tmux call (~3 ms); the paste usually shows on the first or second.
 fn await_paste(ctx: &Ctx, worker: &Worker) -> Result<String> {
+    let provider = worker.provider();
+    // A CLI that shows when it reads a paste in (qwen) is waited for until its paste shows:
+    // between reading the paste in and drawing it, it shows neither, and an Enter then is taken
+    // too soon. The paste has shown once it is on the input line and no longer being read.
+    let patience = if provider.shows_paste_reading() {
+        PASTE_READ_MAX
+    } else {
+        PASTE_SHOWN
+    };
     let started = Instant::now();
     loop {
         let screen = ctx.tmux.capture(worker.session(), false)?;
-        let provider = worker.provider();
         let waited = started.elapsed();
-        // A CLI that says it is still reading the paste in gets its Enter once it has it whole,
-        // and one that can say so (qwen) is waited for until its paste shows: between reading
-        // the paste in and drawing it, it shows neither, and an Enter then is taken too soon.
-        let patience = if provider.shows_paste_reading() {
-            PASTE_READ_MAX
-        } else {
-            PASTE_SHOWN
-        };
-        let reading = provider.paste_in_progress(&screen) && waited < PASTE_READ_MAX;
-        if !reading && (provider.pending_input(&screen) || waited >= patience) {
+        let shown = provider.pending_input(&screen) && !provider.paste_in_progress(&screen);
+        if shown || waited >= patience {
             return Ok(screen);
         }
         if ctx.cancelled() {
