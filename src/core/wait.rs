@@ -292,6 +292,29 @@ mod tests {
     }
 
     #[test]
+    fn the_last_turn_ended_when_its_newest_turn_event_is_a_normal_end() {
+        let failed = EventClass::TurnFailed {
+            reason: "interrupted",
+        };
+        let ended = [
+            EventClass::Submitted,
+            EventClass::Progress,
+            EventClass::TurnEnded,
+        ];
+        assert!(EventClass::last_turn_ended(ended.iter()));
+        let open = [
+            EventClass::TurnEnded,
+            EventClass::Submitted,
+            EventClass::Progress,
+        ];
+        assert!(!EventClass::last_turn_ended(open.iter()));
+        assert!(!EventClass::last_turn_ended(
+            [EventClass::Submitted, failed].iter()
+        ));
+        assert!(!EventClass::last_turn_ended([EventClass::Started].iter()));
+    }
+
+    #[test]
     fn a_prompt_on_the_input_line_right_after_its_submit_is_not_read_as_put_back() {
         let submit = ClassifiedEvent {
             record: EventRecord {

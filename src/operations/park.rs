@@ -388,8 +388,7 @@ const RECORD_SETTLE: Duration = Duration::from_secs(3);
 /// when that turn ended normally: qwen 0.23 writes it to its chat record up to ~1.5 s after its
 /// `Stop` hook, and a CLI stopped before then loses it from the conversation it resumes.
 fn await_recorded(ctx: &Ctx, worker: &Worker, events: &[ClassifiedEvent]) {
-    let last = events.iter().rev().find(|e| e.class.is_turn_event());
-    if !last.is_some_and(|e| e.class == EventClass::TurnEnded) {
+    if !EventClass::last_turn_ended(events.iter().map(|e| &e.class)) {
         return;
     }
     let Some(path) = worker.transcript_path(ctx) else {

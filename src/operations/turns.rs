@@ -93,11 +93,7 @@ fn ended_turns(ctx: &Ctx, worker: &Worker) -> Result<(usize, bool)> {
         .iter()
         .rposition(|c| *c == EventClass::Started)
         .map_or(0, |i| i + 1);
-    let last_ended = classes
-        .iter()
-        .rev()
-        .find(|c| c.is_turn_event())
-        .is_some_and(|c| *c == EventClass::TurnEnded);
+    let last_ended = EventClass::last_turn_ended(classes.iter());
     let count = classes[since..]
         .iter()
         .filter(|c| **c == EventClass::TurnEnded)

@@ -8,7 +8,7 @@ use crate::core::events::{CHECK_EVENT, UNREADABLE};
 use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
 use crate::core::providers::{
-    EventClass, ProviderModule, StartupScreen, TranscriptTurn, str_field,
+    EventClass, ProviderModule, StartupScreen, TranscriptTurn, payload_session_id, str_field,
 };
 use crate::core::wait::{ClassifiedEvent, Liveness, restore_believable};
 use serde::Serialize;
@@ -325,8 +325,7 @@ impl LogWalk {
     /// Takes in a payload's session id and transcript path, newest first.
     fn learn(&mut self, payload: &serde_json::Value) {
         if self.session_id.is_none() {
-            self.session_id =
-                crate::core::providers::payload_session_id(payload).map(str::to_string);
+            self.session_id = payload_session_id(payload).map(str::to_string);
         }
         if self.transcript.is_none() {
             self.transcript = str_field(payload, "transcript_path")

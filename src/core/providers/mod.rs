@@ -122,11 +122,20 @@ pub struct LaunchSpec {
 
 impl EventClass {
     /// A submit or a turn's end, normal or not: the events that say whether a turn is open.
-    pub fn is_turn_event(&self) -> bool {
+    fn is_turn_event(&self) -> bool {
         matches!(
             self,
             EventClass::Submitted | EventClass::TurnEnded | EventClass::TurnFailed { .. }
         )
+    }
+
+    /// Whether the newest turn event among `classes` (oldest first) is a normal end: the last
+    /// turn ended with its answer, none is open and none failed since.
+    pub fn last_turn_ended<'a>(classes: impl DoubleEndedIterator<Item = &'a EventClass>) -> bool {
+        classes
+            .rev()
+            .find(|c| c.is_turn_event())
+            .is_some_and(|c| *c == EventClass::TurnEnded)
     }
 
     /// A `PermissionRequest` hook (claude, codex): needs input, naming the tool and its input.
