@@ -50,7 +50,8 @@ fn query_colours(term: &mut Terminal) -> Result<(), String> {
     crate::term::write_out(b"\x1b]10;?\x1b\\\x1b]11;?\x1b\\").map_err(|e| e.to_string())?;
     let deadline = std::time::Instant::now() + COLOUR_WAIT;
     let mut got = Vec::new();
-    while !(contains(&got, b"\x1b]10;") && contains(&got, b"\x1b]11;")) {
+    let answered = |got: &[u8], osc: &[u8]| crate::keys::find(got, osc).is_some();
+    while !(answered(&got, b"\x1b]10;") && answered(&got, b"\x1b]11;")) {
         let left = deadline.saturating_duration_since(std::time::Instant::now());
         if left.is_zero() {
             break;
@@ -69,10 +70,6 @@ fn query_colours(term: &mut Terminal) -> Result<(), String> {
     };
     crate::record::record_file("colours.txt", &note);
     Ok(())
-}
-
-fn contains(hay: &[u8], needle: &[u8]) -> bool {
-    hay.windows(needle.len()).any(|w| w == needle)
 }
 
 /// Runs the TUI and returns the exit status.
