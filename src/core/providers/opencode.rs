@@ -2,13 +2,13 @@
 //!
 //! - Turn ends come from opencode's own bus events, heard by a plugin umbel writes into the
 //!   worker's session folder (`opencode-umbel.js`) and loads through `OPENCODE_CONFIG_CONTENT`
-//!   (`{"plugin": ["file://…"], "permission": …, "experimental": {"disable_paste_summary": true}}`),
-//!   which opencode merges over the user's own config: the user's `~/.config/opencode` is never
-//!   written to. Without the paste summary off, opencode trims a pasted prompt of 3 lines or more
-//!   and submits it with a space after it, so the model would not see what was sent. The plugin runs umbel's hook
-//!   command for the first prompt's `session.created` (`SessionCreated`) and a prompt's first
-//!   `message.updated` (`PromptTaken`), both submitted, `session.status` turning busy
-//!   (`SessionBusy`: submitted too; its other states
+//!   (`{"plugin": ["file://…"], "permission": …, "experimental": {"disable_paste_summary":
+//!   true}}`), which opencode merges over the user's own config: the user's `~/.config/opencode`
+//!   is never written to. Without the paste summary off, opencode trims a pasted prompt of 3
+//!   lines or more and submits it with a space after it, so the model would not see what was
+//!   sent. The plugin runs umbel's hook command for the first prompt's `session.created`
+//!   (`SessionCreated`) and a prompt's first `message.updated` (`PromptTaken`), both submitted,
+//!   `session.status` turning busy (`SessionBusy`: submitted too; its other states
 //!   `SessionStatus`; umbel reads a hook by its name alone), `session.idle`
 //!   (`SessionIdle`: the turn ended), `session.error` (`SessionError`: failed, or interrupted
 //!   for `MessageAbortedError`), `permission.asked` (`PermissionAsked`: needs input, with the
@@ -297,12 +297,14 @@ impl ProviderModule for Opencode {
         Some(BUSY)
     }
 
-    /// Its TUI interrupts on the second Esc within 5 s (`session_interrupt`); the first shows
-    /// `esc again to interrupt`.
+    /// After Ctrl-U on a pasted last line its caret is at the input's start, where Backspace
+    /// deletes nothing: Ctrl-K takes the line from there.
     fn clear_keys(&self) -> &'static [&'static str] {
         &["C-u", "C-k", "BSpace"]
     }
 
+    /// Its TUI interrupts on the second Esc within 5 s (`session_interrupt`); the first shows
+    /// `esc again to interrupt`.
     fn interrupt_keys(&self) -> &'static [&'static str] {
         &["Escape", "Escape"]
     }
@@ -495,26 +497,15 @@ impl Fold {
 
     fn finish(mut self) -> TranscriptTurn {
         self.assistants();
-        let prompt_id = self.prompt_message();
+        // The prompt's own texts are not newer than it: only the answer's are in the turn.
         let answer = self
             .texts
             .iter()
-            .find(|(message, text)| {
-                Some(message) != prompt_id.as_ref() && self.in_turn(message) && !text.is_empty()
-            })
+            .find(|(message, text)| self.in_turn(message) && !text.is_empty())
             .map(|(_, text)| text.clone());
         // A failed turn's answer is its error, as the other providers' records give it.
         self.turn.answer = answer.or(self.error.take());
         self.turn
-    }
-
-    /// The id of the user message the fold stopped at (its texts are the prompt, not answers).
-    fn prompt_message(&self) -> Option<String> {
-        let prompt = self.turn.prompt.as_deref()?;
-        self.texts
-            .iter()
-            .find(|(_, text)| text == prompt)
-            .map(|(message, _)| message.clone())
     }
 }
 
