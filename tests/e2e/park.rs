@@ -68,25 +68,25 @@ fn events_show_a_park_and_the_resume_a_send_made() {
 #[test]
 fn a_park_right_after_a_turn_waits_for_its_answer_to_be_recorded() {
     let sb = Sandbox::new();
+    first_answer_recorded_late(&sb, "lr");
+    sb.umbel(["park", "lr"]).stdout("parked lr\n").success();
+    sb.turn_outcome("lr", "second", 0);
+    let all = sb.umbel(["read", "lr", "--all", "--json"]).success().json();
+    assert_eq!(answers_of(&all), ["First.", "Second."], "{all}");
+}
+
+/// A fake qwen `name` whose first turn ("first" → `First.`) has ended, its answer written to the
+/// chat record 1.2 s after the end hook; "second" answers `Second.` at once.
+fn first_answer_recorded_late(sb: &Sandbox, name: &str) {
     sb.spawn_playing(
-        "lr",
+        name,
         json!({ "turns": [
             { "match": "first", "reply": "First.", "late_transcript_ms": 1200 },
             { "match": "second", "reply": "Second." }
         ] }),
         &["--provider", "qwen"],
     );
-    sb.turn_outcome("lr", "first", 0);
-    sb.umbel(["park", "lr"]).stdout("parked lr\n").success();
-    sb.turn_outcome("lr", "second", 0);
-    let all = sb.umbel(["read", "lr", "--all", "--json"]).success().json();
-    let answers: Vec<&str> = all
-        .as_array()
-        .expect("turns")
-        .iter()
-        .filter_map(|t| t["answer"].as_str())
-        .collect();
-    assert_eq!(answers, ["First.", "Second."], "{all}");
+    sb.turn_outcome(name, "first", 0);
 }
 
 /// `read --all` right after a turn whose answer the CLI records late (qwen 0.23, the fake's
@@ -96,15 +96,7 @@ fn a_park_right_after_a_turn_waits_for_its_answer_to_be_recorded() {
 #[test]
 fn read_all_waits_for_an_answer_recorded_late() {
     let sb = Sandbox::new();
-    sb.spawn_playing(
-        "rl",
-        json!({ "turns": [
-            { "match": "first", "reply": "First.", "late_transcript_ms": 1200 },
-            { "match": "second", "reply": "Second." }
-        ] }),
-        &["--provider", "qwen"],
-    );
-    sb.turn_outcome("rl", "first", 0);
+    first_answer_recorded_late(&sb, "rl");
     let all = sb.umbel(["read", "rl", "--all", "--json"]).success().json();
     assert_eq!(answers_of(&all), ["First."], "{all}");
     sandbox_tmux(&sb)
