@@ -5,11 +5,12 @@
 //! turns start. A turn's records are folded by the same code as the last turn's, and
 //! [`ProviderModule::turn_actions`] reads its tools from them.
 
-use super::providers::ProviderModule;
 pub use super::providers::tool_action::{ActionStatus, SUMMARY_CHARS, ToolAction, summarize_input};
+use super::providers::{ProviderModule, RecordLink};
 use aho_corasick::AhoCorasick;
 use serde::Serialize;
 use serde_json::Value;
+use std::collections::{HashMap, HashSet};
 
 /// One turn of a worker's conversation.
 // Serialised as `read` shows a turn: its tools are `actions`' to show, so they are left out.
@@ -49,7 +50,14 @@ pub fn all_turns(provider: &dyn ProviderModule, lines_oldest_first: &[String]) -
 /// opens ([`ProviderModule::opens_turn`]) or the transcript ends; its records, folded newest
 /// first by [`ProviderModule::turn_from_records`], give exactly what reading the transcript
 /// backwards turn by turn gives. Each line is parsed at most once, and a line holding none of
-/// the provider's [`ProviderModule::record_tokens`] not at all.
+/// the provider's [`ProviderModule::record_tokens`] not at all (beyond the two ids of
+/// [`ProviderModule::record_link`], for a CLI that links its records).
+///
+/// A linked record written above the transcript's first prompt whose parent has not come yet
+/// waits for it, and is read right after it (claude 2.1.246 writes a fork's first answer above
+/// the history the fork copies); so do records whose parent waits. One whose parent never comes
+/// is read at the end. Past the first prompt a record naming a parent not read is read where it
+/// stands: claude often names parents it never writes (anthropics/claude-code#22526).
 pub struct TurnReader<'p> {
     provider: &'p dyn ProviderModule,
     /// Matches any of the provider's record tokens; `None` parses every line.
@@ -61,6 +69,23 @@ pub struct TurnReader<'p> {
     /// The most records held at once (a structural bound on memory, for tests).
     pub peak_held: usize,
     turns: Vec<Turn>,
+    /// The ids of the linked records read before the first prompt.
+    seen: HashSet<String>,
+    /// Linked records waiting for their parent, by the parent's id, with their place in the file.
+    waiting: HashMap<String, Vec<Waiting>>,
+    /// The ids of the waiting records.
+    waiting_ids: HashSet<String>,
+    /// A record that opens a turn was read.
+    opened: bool,
+    /// Lines pushed so far.
+    pushed: usize,
+}
+
+/// A linked record that came before its parent.
+struct Waiting {
+    place: usize,
+    id: Option<String>,
+    line: Vec<u8>,
 }
 
 impl<'p> TurnReader<'p> {
@@ -76,11 +101,73 @@ impl<'p> TurnReader<'p> {
             held: Vec::new(),
             peak_held: 0,
             turns: Vec::new(),
+            seen: HashSet::new(),
+            waiting: HashMap::new(),
+            waiting_ids: HashSet::new(),
+            opened: false,
+            pushed: 0,
         }
     }
 
     /// Feeds the next line; false once the turns asked for are complete (read no further).
     pub fn push(&mut self, line: &[u8]) -> bool {
+        self.pushed += 1;
+        // Past the first prompt, with nothing waiting, no record can wait: links are not read.
+        let linking = !self.opened || !self.waiting.is_empty();
+        match linking.then(|| self.provider.record_link(line)).flatten() {
+            Some(link) => self.push_linked(line, link),
+            None => self.read(line),
+        }
+    }
+
+    /// A linked record: read now, or waiting for its parent.
+    fn push_linked(&mut self, line: &[u8], link: RecordLink) -> bool {
+        let Some(parent) = link.parent.filter(|p| self.waits_for(p)) else {
+            return self.read_linked(line, link.id);
+        };
+        if let Some(id) = &link.id {
+            self.waiting_ids.insert(id.clone());
+        }
+        self.waiting.entry(parent).or_default().push(Waiting {
+            place: self.pushed,
+            id: link.id,
+            line: line.to_vec(),
+        });
+        !self.done()
+    }
+
+    /// Whether a record naming `parent` waits for it (see the type's doc).
+    fn waits_for(&self, parent: &str) -> bool {
+        self.waiting_ids.contains(parent) || (!self.opened && !self.seen.contains(parent))
+    }
+
+    /// Reads a linked record, then the records that waited for it (and theirs, in turn).
+    fn read_linked(&mut self, line: &[u8], id: Option<String>) -> bool {
+        let mut more = self.read(line);
+        let mut ready: Vec<Waiting> = Vec::new();
+        let mut next = id;
+        loop {
+            if let Some(id) = next.take() {
+                if let Some(children) = self.waiting.remove(&id) {
+                    ready.extend(children.into_iter().rev());
+                }
+                if !self.opened {
+                    self.seen.insert(id);
+                }
+            }
+            let Some(child) = ready.pop() else {
+                return more;
+            };
+            if let Some(id) = &child.id {
+                self.waiting_ids.remove(id);
+            }
+            more = more && self.read(&child.line);
+            next = child.id;
+        }
+    }
+
+    /// Reads one line in its turn's order.
+    fn read(&mut self, line: &[u8]) -> bool {
         if self.done() {
             return false;
         }
@@ -91,6 +178,7 @@ impl<'p> TurnReader<'p> {
             return true;
         };
         if self.provider.opens_turn(&record) {
+            self.opened = true;
             self.close_turn();
             if self.done() {
                 return false;
@@ -130,6 +218,11 @@ impl<'p> TurnReader<'p> {
 
     /// The turns read, once the transcript ended (or the limit was reached).
     pub fn finish(mut self) -> Vec<Turn> {
+        let mut orphans: Vec<Waiting> = self.waiting.drain().flat_map(|(_, w)| w).collect();
+        orphans.sort_by_key(|w| w.place);
+        for orphan in orphans {
+            self.read_linked(&orphan.line, orphan.id);
+        }
         if !self.done() {
             self.close_turn();
         }

@@ -294,3 +294,73 @@ fn a_turn_limit_stops_at_the_record_that_opens_the_next_turn() {
         assert!(fed < text.lines().count() / 10, "limit {limit}: fed {fed}");
     }
 }
+
+/// claude 2.1.246, a fork's first turn: the CLI wrote the fork's answer above the history it
+/// copied from the parent (each record names its parent by `parentUuid`).
+const CLAUDE_FORK_ANSWER_FIRST: &str = crate::core::test_data::fixture!(
+    "claude/2.1.246/claude-2.1.246-transcript-fork-answer-first.jsonl"
+);
+
+#[test]
+fn a_record_written_before_its_parent_is_read_after_it() {
+    let turns = turns_of(Provider::Claude, CLAUDE_FORK_ANSWER_FIRST);
+    let read: Vec<(Option<&str>, Option<&str>, bool)> = turns
+        .iter()
+        .map(|t| (t.prompt.as_deref(), t.answer.as_deref(), t.ended))
+        .collect();
+    assert_eq!(
+        read,
+        [
+            (Some("alpha question"), Some("First."), true),
+            (Some("bravo question"), Some("Fork's."), true),
+        ]
+    );
+    // A record whose parent never comes is read at the end, not dropped.
+    let orphan = CLAUDE_FORK_ANSWER_FIRST.replacen("9f2fa102-1780", "00000000-1780", 1);
+    let turns = turns_of(Provider::Claude, &orphan);
+    assert_eq!(turns.len(), 2, "{turns:?}");
+    assert_eq!(turns[1].answer.as_deref(), Some("Fork's."), "{turns:?}");
+}
+
+#[test]
+fn a_record_naming_a_parent_never_written_is_read_where_it_stands() {
+    // claude often writes a `parentUuid` it never writes a record for (anthropics/claude-code
+    // #22526, #58554): past the first prompt, such a record waits for nothing.
+    let mut dangled = false;
+    let text: String = CLAUDE
+        .lines()
+        .map(|line| {
+            let mut record: Value = serde_json::from_str(line).expect("a record");
+            if !dangled && record["type"] == "assistant" {
+                dangled = true;
+                record["parentUuid"] = "00000000-0000-4000-8000-000000000000".into();
+            }
+            format!("{record}\n")
+        })
+        .collect();
+    assert!(dangled);
+    assert_eq!(
+        turns_of(Provider::Claude, &text),
+        turns_of(Provider::Claude, CLAUDE)
+    );
+    // Read in place, not held back with all that follows it: a turn limit still stops early.
+    let mut reader = TurnReader::new(Provider::Claude.module(), Some(1));
+    let fed = text
+        .lines()
+        .take_while(|line| reader.push(line.as_bytes()))
+        .count();
+    assert!(fed < text.lines().count() / 2, "fed {fed}");
+    assert_eq!(reader.finish(), turns_of(Provider::Claude, CLAUDE)[..1]);
+}
+
+#[test]
+fn a_turn_limit_still_stops_early_on_a_linked_transcript() {
+    let text = CLAUDE_FORK_ANSWER_FIRST.repeat(2);
+    let mut reader = TurnReader::new(Provider::Claude.module(), Some(1));
+    let fed = text
+        .lines()
+        .take_while(|line| reader.push(line.as_bytes()))
+        .count();
+    assert_eq!(reader.finish()[0].answer.as_deref(), Some("First."));
+    assert!(fed < CLAUDE_FORK_ANSWER_FIRST.lines().count(), "fed {fed}");
+}

@@ -346,6 +346,13 @@ impl ProviderModule for Claude {
         matches!(user_record(record), Some(UserRecord::Prompt(_)))
     }
 
+    /// claude 2.1.246 can write a fork's first answer above the history the fork copies.
+    fn record_link(&self, line: &[u8]) -> Option<RecordLink> {
+        const PARENT_KEY: &[u8] = b"\"parentUuid\"";
+        let linked = line.windows(PARENT_KEY.len()).any(|w| w == PARENT_KEY);
+        linked.then(|| serde_json::from_slice(line).ok()).flatten()
+    }
+
     fn turn_from_records(&self, records: &mut dyn Iterator<Item = Value>) -> TranscriptTurn {
         let mut turn = TranscriptTurn::default();
         let mut fold = AnswerFold::default();

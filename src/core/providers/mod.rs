@@ -122,7 +122,7 @@ pub struct LaunchSpec {
 
 impl EventClass {
     /// A submit or a turn's end, normal or not: the events that say whether a turn is open.
-    fn is_turn_event(&self) -> bool {
+    pub fn is_turn_event(&self) -> bool {
         matches!(
             self,
             EventClass::Submitted | EventClass::TurnEnded | EventClass::TurnFailed { .. }
@@ -476,11 +476,26 @@ pub trait ProviderModule: Sync {
     fn record_tokens(&self) -> &'static [&'static str] {
         &[]
     }
+    /// For a CLI whose records name their parent (claude's `uuid` and `parentUuid`): the line's
+    /// own id and its parent's. The turn reader reads a record after its parent even where the
+    /// CLI wrote it first. `None`: the CLI writes in order (the default), or not a linked record.
+    fn record_link(&self, _line: &[u8]) -> Option<RecordLink> {
+        None
+    }
     /// The tool calls of one turn, from its transcript records (oldest first); see
     /// [`actions`].
     fn turn_actions(&self, records: &[serde_json::Value]) -> Vec<tool_action::ToolAction> {
         (self.identity().actions)(records)
     }
+}
+
+/// A transcript record's place in the CLI's chain of records ([`ProviderModule::record_link`]).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub struct RecordLink {
+    #[serde(rename = "uuid")]
+    pub id: Option<String>,
+    #[serde(rename = "parentUuid")]
+    pub parent: Option<String>,
 }
 
 /// What a CLI's files and environment say about its sign-in and onboarding (`umbel doctor`'s
