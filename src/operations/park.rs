@@ -386,8 +386,9 @@ const RECORD_SETTLE: Duration = Duration::from_secs(3);
 
 /// Waits, at most [`RECORD_SETTLE`], until the transcript holds the answer of the last turn
 /// when that turn ended normally: qwen 0.23 writes it to its chat record up to ~1.5 s after its
-/// `Stop` hook, and a CLI stopped before then loses it from the conversation it resumes.
-fn await_recorded(ctx: &Ctx, worker: &Worker, events: &[ClassifiedEvent]) {
+/// `Stop` hook, claude 2.1.246 may not have created the transcript yet when its first `Stop`
+/// hook fires, and a CLI stopped (or a conversation forked) before then loses the answer.
+pub(super) fn await_recorded(ctx: &Ctx, worker: &Worker, events: &[ClassifiedEvent]) {
     if !EventClass::last_turn_ended(events.iter().map(|e| &e.class)) {
         return;
     }
@@ -397,7 +398,7 @@ fn await_recorded(ctx: &Ctx, worker: &Worker, events: &[ClassifiedEvent]) {
     let deadline = Instant::now() + RECORD_SETTLE;
     let recorded = || {
         ReverseLines::open(&path)
-            .is_none_or(|mut lines| worker.provider().last_turn(&mut lines).ended)
+            .is_some_and(|mut lines| worker.provider().last_turn(&mut lines).ended)
     };
     while !recorded() && Instant::now() < deadline && !ctx.cancelled() {
         std::thread::sleep(Duration::from_millis(50));

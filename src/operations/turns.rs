@@ -8,6 +8,7 @@ use crate::adapters::transcript::ForwardLines;
 use crate::core::args::{ActionsArgs, DiffArgs, ReadArgs};
 use crate::core::diff::{AnswerDiff, diff_answers};
 use crate::core::errors::{Error, Result};
+use crate::core::events::transcript_start;
 use crate::core::providers::{EventClass, ProviderModule};
 use crate::core::turns::{ToolAction, Turn, TurnReader};
 use serde::{Deserialize, Serialize};
@@ -79,9 +80,9 @@ pub fn turns_of(ctx: &Ctx, worker: &Worker, limit: Option<usize>) -> Result<Vec<
 /// How long `read --all` waits for a transcript that lags behind the end-of-turn hooks.
 const TRANSCRIPT_SETTLE: Duration = Duration::from_secs(3);
 
-/// How many turns the hooks say ended normally since the current session started (its last
-/// start event: a new CLI session, or claude's `/clear`, starts a new transcript), and whether
-/// the newest turn event is a normal end (not a submit, not a failure).
+/// How many turns the hooks say ended normally in the current transcript
+/// ([`transcript_start`]), and whether the newest turn event is a normal end (not a submit, not
+/// a failure).
 fn ended_turns(ctx: &Ctx, worker: &Worker) -> Result<(usize, bool)> {
     let provider = worker.provider();
     let log = ctx.state.read_log(&worker.name)?;
@@ -89,10 +90,8 @@ fn ended_turns(ctx: &Ctx, worker: &Worker) -> Result<(usize, bool)> {
         .iter()
         .map(|r| provider.classify(&r.kind, None))
         .collect();
-    let since = classes
-        .iter()
-        .rposition(|c| *c == EventClass::Started)
-        .map_or(0, |i| i + 1);
+    let kinds: Vec<&str> = log.iter().map(|r| r.kind.as_str()).collect();
+    let since = transcript_start(&kinds, &classes);
     let last_ended = EventClass::last_turn_ended(classes.iter());
     let count = classes[since..]
         .iter()
