@@ -96,6 +96,14 @@ pub struct Startup {
     /// ("Waiting for startup") and submitted once the session is, as codex 0.171.0 does.
     #[serde(default)]
     pub configure_ms: u64,
+    /// This long after its start the screen goes blank for [`Self::blank_ms`], then is drawn
+    /// whole again; keys pressed meanwhile are taken, not shown (fake-codex; 0 = never). codex
+    /// 0.155.1 clears its screen and redraws it when its model is loaded, past its ready screen.
+    #[serde(default)]
+    pub blank_at_ms: u64,
+    /// How long the screen stays blank (with `blank_at_ms`).
+    #[serde(default)]
+    pub blank_ms: u64,
     /// After a paste, swallow this many Enter presses (the input stays as it
     /// is), as codex swallows the first Enter after a paste (fake-codex; the
     /// others ignore it).

@@ -49,6 +49,8 @@ const PASTE_POLL: Duration = Duration::from_millis(2);
 const PASTE_READ_MAX: Duration = Duration::from_secs(120);
 /// Pause between two looks while it does, past [`PASTE_SHOWN`].
 const PASTE_READ_POLL: Duration = Duration::from_millis(25);
+/// Pause between two looks at a blank screen ([`drawn_screen`]).
+const BLANK_POLL: Duration = Duration::from_millis(10);
 /// How long keys may take to change the screen before they are taken for lost.
 const KEY_EFFECT: Duration = Duration::from_secs(5);
 /// How many clearing rounds in a row may leave the screen unchanged before umbel gives up.
@@ -88,7 +90,7 @@ pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<Sent> {
     crate::adapters::timing::mark("send: worker ready");
     ctx.state
         .write_json(&worker.name, SENT_FILE, Some(&position))?;
-    let screen = ctx.tmux.capture(worker.session(), false)?;
+    let screen = drawn_screen(ctx, worker)?;
     refuse_modal(worker, &screen)?;
     clear_input(ctx, worker, screen)?;
     crate::adapters::timing::mark("send: input line empty");
@@ -571,6 +573,9 @@ fn refuse_modal(worker: &Worker, screen: &str) -> Result<()> {
 fn clear_input(ctx: &Ctx, worker: &Worker, mut screen: String) -> Result<()> {
     let mut ignored = 0;
     for _ in 0..CLEAR_ROUNDS {
+        if screen.trim().is_empty() {
+            screen = drawn_screen(ctx, worker)?;
+        }
         if !worker.provider().pending_input(&screen) {
             return Ok(());
         }
@@ -591,6 +596,20 @@ fn clear_input(ctx: &Ctx, worker: &Worker, mut screen: String) -> Result<()> {
         ),
         screen: Some(screen),
     })
+}
+
+/// The worker's screen once it shows something. A CLI that clears its screen to draw it again
+/// (codex 0.155.1 once its model is loaded, after its ready screen) is blank for a moment, and a
+/// blank screen has no input line to judge. Blank for longer than [`KEY_EFFECT`]: as it is.
+fn drawn_screen(ctx: &Ctx, worker: &Worker) -> Result<String> {
+    let deadline = Instant::now() + KEY_EFFECT;
+    loop {
+        let screen = ctx.tmux.capture(worker.session(), false)?;
+        if !screen.trim().is_empty() || Instant::now() >= deadline || ctx.cancelled() {
+            return Ok(screen);
+        }
+        std::thread::sleep(BLANK_POLL);
+    }
 }
 
 /// The screen once it differs from `before` — keys pressed on it took effect — or as it is

@@ -213,3 +213,31 @@ fn a_cli_that_reads_its_keys_late_gets_one_enter() {
     sb.cmd("wait lag --timeout 60s").success();
     assert_eq!(sb.received(), [b"late keys".to_vec()]);
 }
+
+/// codex 0.155.1 clears its screen and draws it again once its model is loaded, after it looks
+/// ready: a send that looks at the input line in that moment sees nothing on it. It waits for
+/// the screen to come back, so text left there is cleared, not submitted with the prompt.
+#[test]
+fn a_screen_blank_while_the_cli_redraws_is_not_taken_for_an_empty_input_line() {
+    let sb = Sandbox::new();
+    let scenario = json!({ "startup": { "blank_at_ms": 2500, "blank_ms": 600 } });
+    sb.spawn_playing(
+        "bl",
+        scenario,
+        &["--provider", "codex", "--env", &sb.record_env()],
+    );
+    let tmux = sandbox_tmux(&sb);
+    tmux.paste("umbel-bl", "leftover", b"half a prompt")
+        .expect("paste");
+    let screen = |want: fn(&str) -> bool, what: &str| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while !tmux.capture("umbel-bl", false).is_ok_and(|s| want(&s)) {
+            assert!(std::time::Instant::now() < deadline, "{what} never showed");
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    };
+    screen(|s| s.contains("half a prompt"), "the leftover");
+    screen(|s| s.trim().is_empty(), "the blank screen");
+    round_trip(&sb, "bl", b"The real prompt");
+    assert_eq!(sb.received(), [b"The real prompt".to_vec()]);
+}

@@ -35,6 +35,8 @@ pub struct Codex {
     configured_at: Option<Instant>,
     /// A prompt submitted before that, held until then ("Waiting for startup").
     held: bool,
+    /// When the screen is blank (`blank_at_ms`, `blank_ms`).
+    blank: Option<(Instant, Instant)>,
 }
 
 type App = Shell<Codex>;
@@ -75,6 +77,7 @@ fn query_colours(term: &mut Terminal) -> Result<(), String> {
 /// Runs the TUI and returns the exit status.
 pub fn run(opts: &Options, mut sess: Session) -> Result<i32, String> {
     let startup: StartupCfg = sess.script.scenario.startup.clone();
+    let started = Instant::now();
     std::thread::sleep(Duration::from_millis(startup.delay_ms));
     let mut term = Terminal::enter().map_err(|e| e.to_string())?;
     query_colours(&mut term)?;
@@ -117,6 +120,10 @@ pub fn run(opts: &Options, mut sess: Session) -> Result<i32, String> {
         configured_at: (startup.configure_ms > 0)
             .then(|| Instant::now() + Duration::from_millis(startup.configure_ms)),
         held: false,
+        blank: (startup.blank_at_ms > 0).then(|| {
+            let from = started + Duration::from_millis(startup.blank_at_ms);
+            (from, from + Duration::from_millis(startup.blank_ms))
+        }),
     };
     Shell::new(sess, term, face).serve(opts.prompt.clone())
 }
@@ -170,6 +177,14 @@ impl Face for Codex {
     }
 
     fn draw(app: &mut App) -> Result<(), String> {
+        let now = Instant::now();
+        if app
+            .face
+            .blank
+            .is_some_and(|(from, to)| from <= now && now < to)
+        {
+            return paint(CLEAR_ALL);
+        }
         let size = term::size();
         let mut live = Vec::new();
         if let Some(turn) = &app.turn {
@@ -244,7 +259,13 @@ impl Face for Codex {
     }
 
     fn wake_at(app: &App) -> Option<Instant> {
-        app.face.configuring()
+        let now = Instant::now();
+        let blank = app.face.blank.into_iter().flat_map(|(from, to)| [from, to]);
+        app.face
+            .configuring()
+            .into_iter()
+            .chain(blank.filter(|at| *at > now))
+            .min()
     }
 
     fn leave(app: &mut App) {
