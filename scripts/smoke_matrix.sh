@@ -40,7 +40,11 @@ while read -r provider version pinned; do
   run=$(echo "$summary" | grep -Eo '^[0-9]+')
   passed=$(echo "$summary" | grep -Eo '[0-9]+ passed' | grep -Eo '[0-9]+')
   flaky=$(echo "$summary" | grep -Eo '[0-9]+ flaky' | grep -Eo '[0-9]+' || true)
-  if [ -z "$run" ] || [ "${passed:-0}" -ne "$run" ]; then failed=1; fi
+  if [ -z "$run" ] || [ "${passed:-0}" -ne "$run" ]; then
+    failed=1
+    # Why, where CI shows it (the whole output is in the log, which CI does not keep).
+    grep -E -A14 'panicked at|^ +(FAIL|TIMEOUT|SIGSEGV|SIGABRT) ' "$log" | head -150 >&2
+  fi
   rows+=("| $provider $version${pinned:+ (pinned)} | ${passed:-0} of ${run:-0}${flaky:+ ($flaky flaky)} | ${took} s |")
 done <<<"$runs"
 
