@@ -49,8 +49,10 @@ const PASTE_POLL: Duration = Duration::from_millis(2);
 const PASTE_READ_MAX: Duration = Duration::from_secs(120);
 /// Pause between two looks while it does, past [`PASTE_SHOWN`].
 const PASTE_READ_POLL: Duration = Duration::from_millis(25);
-/// Pause between two looks at a blank screen ([`drawn_screen`]).
+/// Pause between two looks at a screen drawn in part ([`input_line_empty`]).
 const BLANK_POLL: Duration = Duration::from_millis(10);
+/// How long a screen may show no input line before it is taken as it is ([`input_line_empty`]).
+const INPUT_LINE_WAIT: Duration = Duration::from_secs(1);
 /// How long keys may take to change the screen before they are taken for lost.
 const KEY_EFFECT: Duration = Duration::from_secs(5);
 /// How many clearing rounds in a row may leave the screen unchanged before umbel gives up.
@@ -90,7 +92,7 @@ pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<Sent> {
     crate::adapters::timing::mark("send: worker ready");
     ctx.state
         .write_json(&worker.name, SENT_FILE, Some(&position))?;
-    let screen = drawn_screen(ctx, worker)?;
+    let screen = ctx.tmux.capture(worker.session(), false)?;
     refuse_modal(worker, &screen)?;
     clear_input(ctx, worker, screen)?;
     crate::adapters::timing::mark("send: input line empty");
@@ -573,10 +575,7 @@ fn refuse_modal(worker: &Worker, screen: &str) -> Result<()> {
 fn clear_input(ctx: &Ctx, worker: &Worker, mut screen: String) -> Result<()> {
     let mut ignored = 0;
     for _ in 0..CLEAR_ROUNDS {
-        if screen.trim().is_empty() {
-            screen = drawn_screen(ctx, worker)?;
-        }
-        if !worker.provider().pending_input(&screen) {
+        if input_line_empty(ctx, worker, &mut screen)? {
             return Ok(());
         }
         ctx.tmux
@@ -598,18 +597,21 @@ fn clear_input(ctx: &Ctx, worker: &Worker, mut screen: String) -> Result<()> {
     })
 }
 
-/// The worker's screen once it shows something. A CLI that clears its screen to draw it again
-/// (codex 0.155.1 once its model is loaded, after its ready screen) is blank for a moment, and a
-/// blank screen has no input line to judge. Blank for longer than [`KEY_EFFECT`]: as it is.
-fn drawn_screen(ctx: &Ctx, worker: &Worker) -> Result<String> {
-    let deadline = Instant::now() + KEY_EFFECT;
-    loop {
-        let screen = ctx.tmux.capture(worker.session(), false)?;
-        if !screen.trim().is_empty() || Instant::now() >= deadline || ctx.cancelled() {
-            return Ok(screen);
+/// Whether `screen` shows the input line empty. A CLI that clears its screen to draw it again
+/// (codex 0.155.1 once its model is loaded, after its ready screen) shows a blank or half-drawn
+/// screen for a moment, with no input line to judge: the screen is looked at again until it
+/// shows one, for at most [`INPUT_LINE_WAIT`], and taken as it is after that.
+fn input_line_empty(ctx: &Ctx, worker: &Worker, screen: &mut String) -> Result<bool> {
+    let provider = worker.provider();
+    let deadline = Instant::now() + INPUT_LINE_WAIT;
+    while provider.input_line_at(screen).is_none() && Instant::now() < deadline {
+        if ctx.cancelled() {
+            break;
         }
         std::thread::sleep(BLANK_POLL);
+        *screen = ctx.tmux.capture(worker.session(), false)?;
     }
+    Ok(!provider.pending_input(screen))
 }
 
 /// The screen once it differs from `before` — keys pressed on it took effect — or as it is
