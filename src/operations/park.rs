@@ -13,7 +13,7 @@
 
 use super::Ctx;
 use super::send::state_now;
-use super::startup::await_ready;
+use super::startup::{StartWait, await_ready};
 use super::worker::{REACH, Worker};
 use crate::adapters::files::{self, Lock};
 use crate::adapters::host::{self, now_ms};
@@ -358,7 +358,7 @@ fn start(ctx: &Ctx, worker: &Worker, from: &str) -> Result<Resumed> {
                 ctx,
                 &worker.name,
                 &worker.meta,
-                DEFAULT_STARTUP,
+                StartWait::ready(DEFAULT_STARTUP),
                 &given,
                 &relaunch.env,
                 position,

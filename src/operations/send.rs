@@ -326,8 +326,10 @@ fn submit(
         if let Some(by) = dialog_mid_send(ctx, worker, position, watch, &screen)? {
             return Ok((enters, by));
         }
-        if !worker.provider().pending_input(&screen) {
-            // It left the input line: its hook is on the way.
+        let provider = worker.provider();
+        if !provider.pending_input(&screen) || provider.holds_submitted_prompt(&screen) {
+            // It left the input line (or the CLI holds it until its start is over): its hook is
+            // on the way.
             if started.elapsed() >= SUBMIT_LIMIT {
                 return Err(
                     hook_never_came(worker, &screen, position).after_send(Composer::TakenByCli)

@@ -6,7 +6,8 @@ use super::Ctx;
 use super::cli_release;
 use super::fork::ForkSource;
 use super::park::{LAUNCH_FILE, Launch, env_buffer, start_in_tmux, with_own, worker_env};
-use super::startup::await_ready;
+pub use super::startup::Readiness;
+use super::startup::{StartWait, await_ready};
 use crate::adapters::{files, host, timing};
 use crate::core::args::{OnPermission, SpawnArgs};
 use crate::core::duration::{DEFAULT_STARTUP, parse_or};
@@ -39,7 +40,7 @@ struct Plan {
 
 /// Starts a worker and waits until it is ready for prompts.
 pub fn spawn(ctx: &Ctx, args: &SpawnArgs) -> Result<Meta> {
-    spawn_with(ctx, args, None)
+    spawn_with(ctx, args, None, Readiness::Ready)
 }
 
 /// A worktree an earlier worker of the same name left with work in it (`run --resume`), and the
@@ -50,9 +51,14 @@ pub struct Adopted {
     pub cwd: std::path::PathBuf,
 }
 
-/// [`spawn`], in an adopted worktree when one is given.
+/// [`spawn`], in an adopted worktree when one is given, returning at `readiness`.
 // long: spawn's steps in order, each unwinding what the ones before made.
-pub fn spawn_with(ctx: &Ctx, args: &SpawnArgs, adopted: Option<Adopted>) -> Result<Meta> {
+pub fn spawn_with(
+    ctx: &Ctx,
+    args: &SpawnArgs,
+    adopted: Option<Adopted>,
+    readiness: Readiness,
+) -> Result<Meta> {
     if let Some(host) = &args.host {
         return super::remote::verbs::spawn(ctx, host, args);
     }
@@ -101,7 +107,19 @@ pub fn spawn_with(ctx: &Ctx, args: &SpawnArgs, adopted: Option<Adopted>) -> Resu
         (None, None) => None,
     };
     let mut started = false;
-    match launch(ctx, args, &plan, &name, worktree.clone(), &mut started) {
+    let wait = StartWait {
+        timeout: plan.startup_timeout,
+        readiness,
+    };
+    match launch(
+        ctx,
+        args,
+        &plan,
+        &name,
+        worktree.clone(),
+        wait,
+        &mut started,
+    ) {
         Ok(meta) => Ok(meta),
         Err(e) => {
             if started {
@@ -233,6 +251,7 @@ fn launch(
     plan: &Plan,
     name: &WorkerName,
     worktree: Option<crate::core::worktree::WorktreeMeta>,
+    wait: StartWait,
     started: &mut bool,
 ) -> Result<Meta> {
     let session_id = uuid::Uuid::new_v4().to_string();
@@ -270,7 +289,7 @@ fn launch(
     }
     timing::mark("tmux session started");
     let given: Vec<&str> = args.env.iter().map(|spec| spec.name()).collect();
-    await_ready(ctx, name, &meta, plan.startup_timeout, &given, &plan.env, 0)?;
+    await_ready(ctx, name, &meta, wait, &given, &plan.env, 0)?;
     timing::mark("ready");
     meta.ready_at = Some(host::now_ms());
     ctx.state.write_meta(&meta, name)?;

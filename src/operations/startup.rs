@@ -10,7 +10,7 @@ use crate::adapters::watch::FolderWatch;
 use crate::core::errors::{Error, Result};
 use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
-use crate::core::providers::{EventClass, StartupScreen};
+use crate::core::providers::{EventClass, StartupScreen, Version};
 use crate::core::wait::Liveness;
 use std::collections::HashMap;
 use std::thread::sleep;
@@ -35,20 +35,55 @@ const MAX_PRESSES: u32 = 6;
 /// while it draws).
 const PERSON_SETTLE: Duration = Duration::from_millis(1000);
 
-/// Waits until the worker is ready, or fails with what the screen showed. `given_env` names the
-/// variables the user passed explicitly (`--env`): their consent for dialogs that ask about them;
-/// `env` is the worker's whole environment (a refusal's remedy may depend on it).
+/// How far a startup waits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Readiness {
+    /// Until the CLI is ready for prompts.
+    Ready,
+    /// Only until its input line shows, when its release takes a prompt typed while it starts
+    /// and holds it until it is ready
+    /// ([`crate::core::providers::ProviderModule::takes_prompt_while_starting`]); else
+    /// until ready. A one-shot `-p` types its prompt meanwhile.
+    Typable,
+}
+
+/// How long, and how far, a startup waits.
+#[derive(Debug, Clone, Copy)]
+pub struct StartWait {
+    pub timeout: Duration,
+    pub readiness: Readiness,
+}
+
+impl StartWait {
+    /// Until ready, at most `timeout`.
+    pub fn ready(timeout: Duration) -> Self {
+        StartWait {
+            timeout,
+            readiness: Readiness::Ready,
+        }
+    }
+}
+
+/// Waits until the worker is ready (or, for [`Readiness::Typable`], takes a prompt), or fails
+/// with what the screen showed. `given_env` names the variables the user passed explicitly
+/// (`--env`): their consent for dialogs that ask about them; `env` is the worker's whole
+/// environment (a refusal's remedy may depend on it).
 pub fn await_ready(
     ctx: &Ctx,
     name: &WorkerName,
     meta: &Meta,
-    timeout: Duration,
+    wait: StartWait,
     given_env: &[&str],
     env: &[(String, String)],
     from: usize,
 ) -> Result<()> {
     let session = &meta.tmux_session;
+    let timeout = wait.timeout;
     let deadline = Instant::now() + timeout;
+    let provider = meta.provider.module();
+    let release = meta.cli_version.as_deref().and_then(Version::find);
+    let typable =
+        wait.readiness == Readiness::Typable && provider.takes_prompt_while_starting(release);
     let watch = FolderWatch::new(&ctx.state.events_dir(name))?;
     let mut startup = Startup {
         ctx,
@@ -60,6 +95,7 @@ pub fn await_ready(
         person_since: None,
         hook_fired: false,
         from,
+        typable,
     };
     loop {
         if ctx.cancelled() {
@@ -112,6 +148,8 @@ struct Startup<'a> {
     /// The event-log position the CLI started at (a resumed worker's log holds the start hooks
     /// of the CLIs before it).
     from: usize,
+    /// An empty input line is enough ([`Readiness::Typable`] on a CLI that holds the prompt).
+    typable: bool,
 }
 
 impl Startup<'_> {
@@ -160,6 +198,7 @@ impl Startup<'_> {
                 let since = held_since(&mut self.idle_since, &screen);
                 if self.hook_fired
                     || provider.ready_on_screen(&screen)
+                    || (self.typable && !provider.pending_input(&screen))
                     || since.elapsed() >= provider.idle_settle()
                 {
                     return Ok(Next::Ready);

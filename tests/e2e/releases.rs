@@ -143,3 +143,38 @@ each_release!(
     (gemini_0_55_1, "gemini", "0.55.1"),
     (gemini_0_58_0, "gemini", "0.58.0"),
 );
+
+/// codex from 0.156.0 holds a prompt submitted while its session is configured ("Waiting for
+/// startup") and submits it once it is: a cold `-p` types its prompt as soon as the input line
+/// shows instead of waiting for the ready screen, with one Enter. 0.155.1 lost that Enter: `-p`
+/// waits for its ready screen first, as the supervisor verbs always do.
+#[test]
+fn print_types_while_codex_configures_its_session_where_codex_holds_the_prompt() {
+    for (version, holds) in [("0.171.0", true), ("0.156.0", true), ("0.155.1", false)] {
+        let mut sb = Sandbox::new();
+        sb.var("UMBEL_SIM_VERSION", version);
+        let scenario = sb.scenario("p", json!({ "startup": { "configure_ms": 1500 } }));
+        let record = sb.record_env();
+        let args = [
+            "--env",
+            &scenario,
+            "--env",
+            "UMBEL_SIM_VERSION",
+            "--env",
+            &record,
+        ];
+        sb.umbel([&["-p", "Say hello", "--provider", "codex"][..], &args].concat())
+            .stdout("Response to: Say hello\n")
+            .success();
+        let held = sb.record.join("held.txt");
+        assert_eq!(held.exists(), holds, "{version}");
+        let sends = umbel::adapters::send_tally::read(&sb.state);
+        assert_eq!(sends.len(), 1, "{version}: {sends:?}");
+        assert_eq!(sends[0].enters, 1, "{version}: {sends:?}");
+        // The supervisor's spawn is ready only once the session is: nothing is held.
+        std::fs::remove_file(&held).ok();
+        sb.spawn("w", &[&["--provider", "codex"][..], &args].concat());
+        sb.turn_outcome("w", "hi", 0);
+        assert!(!held.exists(), "{version}");
+    }
+}

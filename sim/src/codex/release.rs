@@ -19,6 +19,9 @@ pub enum Codex {
     /// Before: "Welcome to Codex … Do you trust the contents of this directory? › 1. Yes,
     /// continue / 2. No, quit / Press enter to continue".
     FolderAccessDialog,
+    /// An Enter on a prompt typed before the session is configured holds it ("Waiting for
+    /// startup") and submits it once the session is. Before (0.155.1), that Enter is lost.
+    HoldsEarlyPrompt,
 }
 
 /// What changed, in which release.
@@ -33,6 +36,10 @@ pub const CHANGES: &[Change<Codex>] = &[
     },
     Change {
         what: Codex::FolderAccessDialog,
+        since: Version::new(0, 156, 0),
+    },
+    Change {
+        what: Codex::HoldsEarlyPrompt,
         since: Version::new(0, 156, 0),
     },
 ];

@@ -10,6 +10,7 @@ use super::cli::Options;
 use super::config;
 use super::dialogs::{self, HookChoice, Startup};
 use super::hookcfg::review_needed;
+use super::release::Codex::HoldsEarlyPrompt;
 use super::render::Canvas;
 use super::screens;
 use super::session::Session;
@@ -284,14 +285,16 @@ impl Codex {
 
 /// A key before the session is configured: typing and pasting work; an Enter on a prompt holds
 /// it (it stays on the composer) until the session is, then submits it; keys after that wait.
+/// A release before [`HoldsEarlyPrompt`] loses that Enter (the prompt stays typed).
 fn hold(app: &mut App, key: Key, at: Instant) -> Result<Flow, String> {
     if app.face.held {
         return Ok(Flow::Go);
     }
     if key == Key::Enter {
-        if !app.input.is_empty() {
+        if !app.input.is_empty() && app.sess.release.has(HoldsEarlyPrompt) {
             app.face.held = true;
             app.self_turn = Some((at, app.input.expanded()));
+            crate::record::record_file("held.txt", &app.input.expanded());
         }
         return Ok(Flow::Go);
     }

@@ -61,6 +61,13 @@ const TRUST_FOLDER_ACCESS: &str = "trust dialog: Trust this folder?";
 /// `turn_aborted` says so (which the wait reads either way).
 const INTERRUPT_HOOK: &str = "Interrupt hook";
 
+/// A prompt submitted while the session is still being configured is held ("Waiting for
+/// startup") and submitted once it is; before, that Enter was lost and the prompt stayed typed.
+const HOLDS_EARLY_PROMPT: &str = "a prompt submitted before the session is configured is held";
+
+/// The footer under a prompt held that way.
+const HELD_FOOTER: &str = "Waiting for startup";
+
 /// The releases umbel supports, and what changed within them.
 static RELEASES: Releases = Releases {
     package: "@openai/codex",
@@ -84,6 +91,10 @@ static RELEASES: Releases = Releases {
         Change {
             since: Version::of("0.156.0"),
             what: TRUST_FOLDER_ACCESS,
+        },
+        Change {
+            since: Version::of("0.156.0"),
+            what: HOLDS_EARLY_PROMPT,
         },
     ],
 };
@@ -229,6 +240,18 @@ impl ProviderModule for Codex {
 
     fn ready_on_screen(&self, screen: &str) -> bool {
         session_configured(screen)
+    }
+
+    fn takes_prompt_while_starting(&self, release: Option<Version>) -> bool {
+        RELEASES.has(release, HOLDS_EARLY_PROMPT)
+    }
+
+    fn holds_submitted_prompt(&self, screen: &str) -> bool {
+        screen
+            .lines()
+            .rev()
+            .take(4)
+            .any(|l| l.trim_start().starts_with(HELD_FOOTER))
     }
 
     fn startup_screen(&self, screen: &str) -> StartupScreen {

@@ -363,3 +363,33 @@ fn a_fork_gets_the_parents_rollout_at_the_same_place_in_its_own_codex_home() {
         Some(vec!["fork".into(), "-m".into(), "m".into(), "t1".into()])
     );
 }
+
+/// From 0.156.0 codex holds a prompt submitted while its session is configured ("Waiting for
+/// startup", recorded on 0.156.0 and 0.171.0); 0.155.1 lost that Enter. A held prompt is still
+/// on the input line, but taken: no second Enter.
+#[test]
+fn a_prompt_held_while_the_session_is_configured_is_taken() {
+    let version = |v: &str| Version::find(v);
+    assert!(!Codex.takes_prompt_while_starting(version("0.155.1")));
+    assert!(Codex.takes_prompt_while_starting(version("0.156.0")));
+    assert!(Codex.takes_prompt_while_starting(version("0.171.0")));
+    assert!(
+        Codex.takes_prompt_while_starting(None),
+        "an unknown release is the newest"
+    );
+    for held in [
+        fixture!("codex/codex-0.171.0-waiting-for-startup.txt"),
+        fixture!("codex/0.156.0/codex-0.156.0-waiting-for-startup.txt"),
+    ] {
+        assert!(Codex.pending_input(held), "{held}");
+        assert!(Codex.holds_submitted_prompt(held), "{held}");
+        assert!(!Codex.ready_on_screen(held), "{held}");
+    }
+    for not_held in [
+        fixture!("codex/codex-0.171.0-idle-prompt.txt"),
+        fixture!("codex/codex-0.171.0-paste-3-lines.txt"),
+        fixture!("codex/codex-0.171.0-busy-working.txt"),
+    ] {
+        assert!(!Codex.holds_submitted_prompt(not_held), "{not_held}");
+    }
+}

@@ -361,6 +361,18 @@ pub trait ProviderModule: Sync {
     fn ready_on_screen(&self, _screen: &str) -> bool {
         false
     }
+    /// Whether the CLI at `release` takes a prompt as soon as its input line shows, before it is
+    /// ready, and holds it until it is ([`Self::holds_submitted_prompt`]): a one-shot `-p`
+    /// types it meanwhile instead of waiting (codex 0.156.0 on, while its session is
+    /// configured).
+    fn takes_prompt_while_starting(&self, _release: Option<Version>) -> bool {
+        false
+    }
+    /// Whether `screen` shows a submitted prompt the CLI holds until its start is over (codex:
+    /// `Waiting for startup` under it): the Enter was taken, the submit hook comes later.
+    fn holds_submitted_prompt(&self, _screen: &str) -> bool {
+        false
+    }
     /// How long an idle screen must hold still to count as ready without the start hook.
     fn idle_settle(&self) -> std::time::Duration {
         std::time::Duration::from_secs(3)

@@ -320,7 +320,9 @@ fn spawn_for_print(ctx: &Ctx, args: &PrintArgs, line: &TurnLine, warm: bool) -> 
         return Ok(worker);
     }
     line.show_phase(TurnPhase::Starting);
-    Worker::from_meta(spawn::spawn(ctx, &spawn_args)?)
+    // Its one prompt is typed as soon as the CLI takes it, while it may still be starting.
+    let readiness = spawn::Readiness::Typable;
+    Worker::from_meta(spawn::spawn_with(ctx, &spawn_args, None, readiness)?)
 }
 
 /// What a `-p` worker is spawned with. A tool needing approval is refused and the turn goes

@@ -79,7 +79,12 @@ fn ready_worker(ctx: &Ctx, job: &StepJob) -> Result<Worker, StepFailure> {
         name: Some(name.to_string()),
         ..job.worker.spawn.clone()
     };
-    Ok(Worker::from_meta(spawn::spawn_with(ctx, &args, adopted)?)?)
+    Ok(Worker::from_meta(spawn::spawn_with(
+        ctx,
+        &args,
+        adopted,
+        spawn::Readiness::Ready,
+    )?)?)
 }
 
 /// The worktree the earlier attempt's worker `name` ran in, when the workflow still asks for
