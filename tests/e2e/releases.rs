@@ -178,3 +178,37 @@ fn print_types_while_codex_configures_its_session_where_codex_holds_the_prompt()
         assert!(!held.exists(), "{version}");
     }
 }
+
+/// claude 2.1.246 can write a fork's first answer above the history the fork copies (the fake
+/// does so every time on that release): `read --all` of the fork still gives the parent's turn,
+/// then the fork's own.
+#[test]
+fn a_claude_2_1_246_fork_lists_its_turns_in_order() {
+    let mut sb = Sandbox::new();
+    sb.var("UMBEL_SIM_VERSION", "2.1.246");
+    let scenario = sb.scenario(
+        "f",
+        json!({ "turns": [
+            { "match": "alpha", "reply": "First." },
+            { "match": "bravo", "reply": "Fork's." }
+        ] }),
+    );
+    let env = ["--env", &scenario, "--env", "UMBEL_SIM_VERSION"];
+    sb.spawn("par", &[&["--provider", "claude"][..], &env].concat());
+    sb.turn_outcome("par", "alpha question", 0);
+    sb.spawn("fk", &[&["--fork-from", "par"][..], &env].concat());
+    sb.turn_outcome("fk", "bravo question", 0);
+    let status = sb.umbel(["status", "fk", "--json"]).success().json();
+    let transcript = status["transcriptPath"].as_str().expect("transcriptPath");
+    let text = std::fs::read_to_string(transcript).expect("the fork's transcript");
+    let at = |needle: &str| {
+        text.find(needle)
+            .unwrap_or_else(|| panic!("{needle}: {text}"))
+    };
+    assert!(
+        at("Fork's.") < at("alpha question"),
+        "the release's order: {text}"
+    );
+    let all = sb.umbel(["read", "fk", "--all", "--json"]).success().json();
+    assert_eq!(answers_of(&all), ["First.", "Fork's."], "{all}");
+}

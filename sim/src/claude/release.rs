@@ -14,6 +14,11 @@ pub enum Claude {
     /// Before (2.1.247 and older, bisected with npm installs): `❯ 1. Yes, I trust this
     /// folder` then `2. No, exit`, cursor on "Yes".
     TrustNoFirst,
+    /// A fork (`--fork-session`) writes the copied conversation when it starts. Before (seen on
+    /// 2.1.246 in about 1 run of 4, not on 2.1.290), the copy went in with the first records of
+    /// the fork's own turn, after its first answer: the answer stood above the history its
+    /// `parentUuid` chain runs through. The fake does so every time on those releases.
+    ForkCopyFirst,
 }
 
 /// How long a release before [`Claude::TrustNoFirst`] keeps its trust dialog up, the taken
@@ -22,10 +27,16 @@ pub enum Claude {
 pub const TAKEN_TRUST_HELD_MS: u64 = 700;
 
 /// What changed, in which release.
-pub const CHANGES: &[Change<Claude>] = &[Change {
-    what: Claude::TrustNoFirst,
-    since: Version::new(2, 1, 248),
-}];
+pub const CHANGES: &[Change<Claude>] = &[
+    Change {
+        what: Claude::TrustNoFirst,
+        since: Version::new(2, 1, 248),
+    },
+    Change {
+        what: Claude::ForkCopyFirst,
+        since: Version::new(2, 1, 290),
+    },
+];
 
 /// A claude release under [`CHANGES`].
 pub type Release = release::Release<Claude>;

@@ -146,6 +146,18 @@ pub struct Session {
     pub(crate) messages: u64,
     pub(crate) prompts: u64,
     pub(crate) header_written: bool,
+    /// A fork's copied conversation not written yet, and the chain records held back with it
+    /// (releases before [`super::release::Claude::ForkCopyFirst`]).
+    pub(crate) late_copy: Option<LateCopy>,
+}
+
+/// What a fork of an older release writes with its first answer.
+#[derive(Debug, Default)]
+pub struct LateCopy {
+    /// The copied conversation, lines as the transcript gets them.
+    pub copy: String,
+    /// The fork's own records written since, held until its first answer.
+    pub held: Vec<String>,
 }
 
 /// The folder's most recently written transcript.
@@ -160,9 +172,10 @@ fn most_recent(dir: &std::path::Path) -> Option<PathBuf> {
         .max_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
 }
 
-/// `--resume <id> --fork-session` / `--continue --fork-session`: the new session starts with the
-/// old one's records (`from` empty: the folder's most recent session), under its own id.
-fn fork(new: &std::path::Path, from: &str, id: &str) -> Result<(), String> {
+/// `--resume <id> --fork-session` / `--continue --fork-session`: the old session's records
+/// (`from` empty: the folder's most recent session) under the new id, for the new transcript
+/// `new` to start with.
+fn fork(new: &std::path::Path, from: &str, id: &str) -> Result<String, String> {
     let dir = new.parent().ok_or("no project folder")?;
     let source = if from.is_empty() {
         most_recent(dir).ok_or("No conversation found to continue")?
@@ -175,8 +188,15 @@ fn fork(new: &std::path::Path, from: &str, id: &str) -> Result<(), String> {
         .unwrap_or_default();
     let text = std::fs::read_to_string(&source)
         .map_err(|_| format!("No conversation found with session ID: {from}"))?;
-    std::fs::write(new, text.replace(&old, id))
-        .map_err(|e| format!("cannot write {}: {e}", new.display()))
+    Ok(text.replace(&old, id))
+}
+
+/// The `uuid` of the last record of `text` that has one.
+fn last_uuid(text: &str) -> Option<String> {
+    text.lines().rev().find_map(|l| {
+        let v: serde_json::Value = serde_json::from_str(l).ok()?;
+        v.get("uuid")?.as_str().map(str::to_string)
+    })
 }
 
 impl Session {
@@ -209,10 +229,23 @@ impl Session {
             })?,
         };
         let transcript_path = config::transcript_path(&paths.config_dir, &paths.cwd, &id);
-        if let Some(from) = &opts.resume {
-            fork(&transcript_path, from, &id)?;
-        }
+        let copy = match &opts.resume {
+            Some(from) => Some(fork(&transcript_path, from, &id)?),
+            None => None,
+        };
         let mut sess = Session::fresh(paths, id, scenario, interactive);
+        if let Some(copy) = copy {
+            sess.parent = last_uuid(&copy);
+            if sess.release.has(super::release::Claude::ForkCopyFirst) {
+                crate::jsonl::append_line(&transcript_path, copy.trim_end_matches('\n'))
+                    .map_err(|e| format!("cannot write {}: {e}", transcript_path.display()))?;
+            } else {
+                sess.late_copy = Some(LateCopy {
+                    copy,
+                    held: Vec::new(),
+                });
+            }
+        }
         sess.git_branch = config::git_branch(&sess.paths.cwd);
         sess.model = resolve_model(opts.model.as_deref());
         sess.hooks = settings.hooks;
@@ -286,6 +319,7 @@ impl Session {
             messages: 0,
             prompts: 0,
             header_written: false,
+            late_copy: None,
             interactive,
             mode: Mode::Default,
             release: super::release::current(),

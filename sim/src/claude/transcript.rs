@@ -26,9 +26,32 @@ pub const DENIED_DONT_ASK: &str = "Permission to use {tool} has been denied beca
 pub const REJECTED: &str = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
 
 impl Session {
-    /// Appends a record to the transcript; the first failure is kept in `fatal`.
+    /// Appends a record to the transcript; the first failure is kept in `fatal`. A fork of a
+    /// release before [`super::release::Claude::ForkCopyFirst`] holds its chain records back
+    /// until its first answer, and writes the copied conversation after that answer.
     pub fn append(&mut self, record: &Obj) {
+        let Some(late) = self.late_copy.as_mut() else {
+            host::append(&self.transcript_path, record, &mut self.fatal);
+            return;
+        };
+        if record.str("type") != "assistant" {
+            if record.0.contains_key("parentUuid") {
+                late.held.push(record.to_line());
+            } else {
+                host::append(&self.transcript_path, record, &mut self.fatal);
+            }
+            return;
+        }
+        let late = self.late_copy.take().unwrap_or_default();
         host::append(&self.transcript_path, record, &mut self.fatal);
+        let lines = late.copy.lines().map(str::to_string).chain(late.held);
+        for line in lines {
+            if let Err(e) = crate::jsonl::append_line(&self.transcript_path, &line) {
+                let path = self.transcript_path.display();
+                self.fatal
+                    .get_or_insert(format!("cannot write {path}: {e}"));
+            }
+        }
     }
 
     fn link(&mut self) -> (J, String) {
