@@ -8,8 +8,6 @@
 //! A *position* is a line count: `send` reports the count before it pastes, and `wait --since`
 //! only looks at lines from that index on, so a send/wait pair is race-free across processes.
 
-use super::providers::EventClass;
-
 /// One parsed log line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EventRecord {
@@ -130,48 +128,9 @@ fn record(index: usize, ns: &str, kind: &str, payload: Option<&str>) -> Option<E
     })
 }
 
-/// Where the events of the worker's current transcript start, in `kinds` (the log's event
-/// kinds, oldest first, with `classes` their meaning): past the last start event, as a new CLI
-/// session (or claude's `/clear`) starts a new transcript; but a start a [`RESUMED_EVENT`]
-/// follows was the CLI resumed on its conversation, which writes on in the same transcript.
-pub fn transcript_start(kinds: &[&str], classes: &[EventClass]) -> usize {
-    let mut start = 0;
-    let mut pending = None;
-    for (index, (kind, class)) in kinds.iter().zip(classes).enumerate() {
-        if *class == EventClass::Started {
-            pending = Some(index + 1);
-        } else if *kind == RESUMED_EVENT {
-            pending = None;
-        } else if class.is_turn_event() {
-            start = pending.take().unwrap_or(start);
-        }
-    }
-    pending.unwrap_or(start)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_resumed_cli_writes_on_in_the_same_transcript() {
-        use EventClass::{Other, Started, Submitted, TurnEnded};
-        let kinds = |k: &[&'static str]| k.to_vec();
-        let turn = [Submitted, TurnEnded];
-        // start, turn, start (a resume), Resumed, turn: one transcript.
-        let classes = [&[Started][..], &turn, &[Started, Other], &turn].concat();
-        let resumed = ["S", "U", "E", "S", RESUMED_EVENT, "U", "E"];
-        assert_eq!(transcript_start(&kinds(&resumed), &classes), 1);
-        // The same without the Resumed line (a /clear): the second start begins a new one.
-        let cleared = ["S", "U", "E", "S", "Notification", "U", "E"];
-        assert_eq!(transcript_start(&kinds(&cleared), &classes), 4);
-        // A start with no turn after it yet begins one too; an empty log starts at 0.
-        assert_eq!(
-            transcript_start(&kinds(&["S", "U", "E", "S"]), &classes[..4]),
-            4
-        );
-        assert_eq!(transcript_start(&[], &[]), 0);
-    }
 
     #[test]
     fn parses_lines_with_and_without_payload() {

@@ -206,6 +206,25 @@ pub fn since_last_start(events: &[ClassifiedEvent]) -> (bool, &[ClassifiedEvent]
     }
 }
 
+/// Where the events of the worker's current transcript start in `events` (the whole log): past
+/// the last start event, as a new CLI session (or claude's `/clear`) starts a new transcript;
+/// but a start a resume line follows (see [`since_last_start`]) was the CLI resumed on its
+/// conversation, which writes on in the same transcript.
+pub fn transcript_start(events: &[ClassifiedEvent]) -> usize {
+    let mut start = 0;
+    let mut pending = None;
+    for (index, event) in events.iter().enumerate() {
+        if event.class == EventClass::Started {
+            pending = Some(index + 1);
+        } else if event.record.kind == super::events::RESUMED_EVENT {
+            pending = None;
+        } else if event.class.is_turn_event() {
+            start = pending.take().unwrap_or(start);
+        }
+    }
+    pending.unwrap_or(start)
+}
+
 /// Derives the state from the facts.
 pub fn derive_state(
     meta: &Meta,
@@ -283,6 +302,27 @@ mod tests {
             cli_version: None,
             worktree: None,
         }
+    }
+
+    #[test]
+    fn a_resumed_cli_writes_on_in_the_same_transcript() {
+        use super::super::events::RESUMED_EVENT;
+        use EventClass::{Other, Started, Submitted, TurnEnded};
+        let log = |kinds: &[&str], classes: &[EventClass]| -> Vec<ClassifiedEvent> {
+            let pairs = kinds.iter().zip(classes).enumerate();
+            pairs.map(|(i, (k, c))| ev(i, k, c.clone())).collect()
+        };
+        let turn = [Submitted, TurnEnded];
+        // start, turn, start (a resume), Resumed, turn: one transcript.
+        let classes = [&[Started][..], &turn, &[Started, Other], &turn].concat();
+        let resumed = ["S", "U", "E", "S", RESUMED_EVENT, "U", "E"];
+        assert_eq!(transcript_start(&log(&resumed, &classes)), 1);
+        // The same without the Resumed line (a /clear): the second start begins a new one.
+        let cleared = ["S", "U", "E", "S", "Notification", "U", "E"];
+        assert_eq!(transcript_start(&log(&cleared, &classes)), 4);
+        // A start with no turn after it yet begins one too; an empty log starts at 0.
+        assert_eq!(transcript_start(&log(&["S", "U", "E", "S"], &classes)), 4);
+        assert_eq!(transcript_start(&[]), 0);
     }
 
     #[test]

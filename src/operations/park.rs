@@ -14,7 +14,7 @@
 use super::Ctx;
 use super::send::state_now;
 use super::startup::{StartWait, await_ready};
-use super::worker::{REACH, Worker};
+use super::worker::{REACH, TRANSCRIPT_LAG, Worker};
 use crate::adapters::files::{self, Lock};
 use crate::adapters::host::{self, now_ms};
 use crate::adapters::transcript::ReverseLines;
@@ -381,10 +381,7 @@ fn start(ctx: &Ctx, worker: &Worker, from: &str) -> Result<Resumed> {
     Ok(Resumed { resume_ms })
 }
 
-/// How long a park waits for the CLI to write the answer of the turn that last ended.
-const RECORD_SETTLE: Duration = Duration::from_secs(3);
-
-/// Waits, at most [`RECORD_SETTLE`], until the transcript holds the answer of the last turn
+/// Waits, at most [`TRANSCRIPT_LAG`], until the transcript holds the answer of the last turn
 /// when that turn ended normally: qwen 0.23 writes it to its chat record up to ~1.5 s after its
 /// `Stop` hook, claude 2.1.246 may not have created the transcript yet when its first `Stop`
 /// hook fires, and a CLI stopped (or a conversation forked) before then loses the answer.
@@ -395,7 +392,7 @@ pub(super) fn await_recorded(ctx: &Ctx, worker: &Worker, events: &[ClassifiedEve
     let Some(path) = worker.transcript_path(ctx) else {
         return;
     };
-    let deadline = Instant::now() + RECORD_SETTLE;
+    let deadline = Instant::now() + TRANSCRIPT_LAG;
     let recorded = || {
         ReverseLines::open(&path)
             .is_some_and(|mut lines| worker.provider().last_turn(&mut lines).ended)

@@ -3,14 +3,15 @@
 //! [`crate::core::turns::TurnReader`].
 
 use super::Ctx;
-use super::worker::Worker;
+use super::worker::{TRANSCRIPT_LAG, Worker};
 use crate::adapters::transcript::ForwardLines;
 use crate::core::args::{ActionsArgs, DiffArgs, ReadArgs};
 use crate::core::diff::{AnswerDiff, diff_answers};
 use crate::core::errors::{Error, Result};
-use crate::core::events::transcript_start;
 use crate::core::providers::{EventClass, ProviderModule};
+use crate::core::status::transcript_start;
 use crate::core::turns::{ToolAction, Turn, TurnReader};
+use crate::core::wait::ClassifiedEvent;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -47,7 +48,7 @@ pub fn turns_of(ctx: &Ctx, worker: &Worker, limit: Option<usize>) -> Result<Vec<
     // There is no turn 0: its error names how many there are, which takes reading them all.
     let limit = limit.filter(|n| *n > 0);
     let (ended, last_ended) = ended_turns(ctx, worker)?;
-    let deadline = Instant::now() + TRANSCRIPT_SETTLE;
+    let deadline = Instant::now() + TRANSCRIPT_LAG;
     let streamed = loop {
         let streamed = match worker.transcript_path(ctx) {
             Some(path) => stream_turns(worker.provider(), &path, limit)?,
@@ -77,25 +78,21 @@ pub fn turns_of(ctx: &Ctx, worker: &Worker, limit: Option<usize>) -> Result<Vec<
     Ok(turns)
 }
 
-/// How long `read --all` waits for a transcript that lags behind the end-of-turn hooks.
-const TRANSCRIPT_SETTLE: Duration = Duration::from_secs(3);
-
 /// How many turns the hooks say ended normally in the current transcript
 /// ([`transcript_start`]), and whether the newest turn event is a normal end (not a submit, not
 /// a failure).
 fn ended_turns(ctx: &Ctx, worker: &Worker) -> Result<(usize, bool)> {
     let provider = worker.provider();
-    let log = ctx.state.read_log(&worker.name)?;
-    let classes: Vec<EventClass> = log
-        .iter()
-        .map(|r| provider.classify(&r.kind, None))
+    let events: Vec<ClassifiedEvent> = (ctx.state.read_log(&worker.name)?.into_iter())
+        .map(|record| {
+            let class = provider.classify(&record.kind, None);
+            ClassifiedEvent { record, class }
+        })
         .collect();
-    let kinds: Vec<&str> = log.iter().map(|r| r.kind.as_str()).collect();
-    let since = transcript_start(&kinds, &classes);
-    let last_ended = EventClass::last_turn_ended(classes.iter());
-    let count = classes[since..]
+    let last_ended = EventClass::last_turn_ended(events.iter().map(|e| &e.class));
+    let count = events[transcript_start(&events)..]
         .iter()
-        .filter(|c| **c == EventClass::TurnEnded)
+        .filter(|e| e.class == EventClass::TurnEnded)
         .count();
     Ok((count, last_ended))
 }

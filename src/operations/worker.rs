@@ -19,6 +19,10 @@ pub const REACH: usize = 10_000;
 
 /// How many of the last events have their payloads read to judge a worker's state.
 pub const RECENT: usize = 16;
+/// How long a CLI may take to write to its transcript what its hooks already reported (claude
+/// writes a turn a moment after its `Stop` hook, qwen 0.23 its answer up to ~1.5 s after):
+/// `read --all`, a park and a fork wait at most this long for it.
+pub const TRANSCRIPT_LAG: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// A worker as the verbs see it: loaded once by the face (or handed back by `spawn`) and passed
 /// to every verb the command runs, so meta.json is read once per command.
