@@ -346,11 +346,10 @@ impl ProviderModule for Claude {
         matches!(user_record(record), Some(UserRecord::Prompt(_)))
     }
 
-    /// claude 2.1.246 can write a fork's first answer above the history the fork copies.
+    /// claude 2.1.246 can write a fork's first answer above the history the fork copies. A
+    /// record without the two ids (`mode`, `file-history-snapshot`) links to nothing.
     fn record_link(&self, line: &[u8]) -> Option<RecordLink> {
-        const PARENT_KEY: &[u8] = b"\"parentUuid\"";
-        let linked = line.windows(PARENT_KEY.len()).any(|w| w == PARENT_KEY);
-        linked.then(|| serde_json::from_slice(line).ok()).flatten()
+        serde_json::from_slice(line).ok()
     }
 
     fn turn_from_records(&self, records: &mut dyn Iterator<Item = Value>) -> TranscriptTurn {
