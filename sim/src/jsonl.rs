@@ -6,8 +6,6 @@ use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::Path;
 
-use crate::json::Obj;
-
 /// Appends `line` plus a newline to `path` with a single write, creating the
 /// file and its parent directories when needed.
 pub fn append_line(path: &Path, line: &str) -> io::Result<()> {
@@ -21,11 +19,6 @@ pub fn append_line(path: &Path, line: &str) -> io::Result<()> {
     file.write_all(&bytes)
 }
 
-/// Appends one record (compact JSON, keys in insertion order).
-pub fn append(path: &Path, record: &Obj) -> io::Result<()> {
-    append_line(path, &record.to_line())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -35,8 +28,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("sim-jsonl-{}", std::process::id()));
         let path = dir.join("a/b/c.jsonl");
         let _ = fs::remove_dir_all(&dir);
-        append(&path, &crate::obj! { "n" => 1u64 }).unwrap();
-        append(&path, &crate::obj! { "n" => 2u64 }).unwrap();
+        append_line(&path, &crate::obj! { "n" => 1u64 }.to_line()).unwrap();
+        append_line(&path, &crate::obj! { "n" => 2u64 }.to_line()).unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "{\"n\":1}\n{\"n\":2}\n");
         let _ = fs::remove_dir_all(&dir);
     }

@@ -229,15 +229,13 @@ fn a_screen_blank_while_the_cli_redraws_is_not_taken_for_an_empty_input_line() {
     let tmux = sandbox_tmux(&sb);
     tmux.paste("umbel-bl", "leftover", b"half a prompt")
         .expect("paste");
-    let screen = |want: fn(&str) -> bool, what: &str| {
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-        while !tmux.capture("umbel-bl", false).is_ok_and(|s| want(&s)) {
-            assert!(std::time::Instant::now() < deadline, "{what} never showed");
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
-    };
-    screen(|s| s.contains("half a prompt"), "the leftover");
-    screen(|s| s.trim().is_empty(), "the blank screen");
+    let within = std::time::Duration::from_secs(20);
+    await_screen(&sb, "bl", "the leftover", within, |s| {
+        s.contains("half a prompt")
+    });
+    await_screen(&sb, "bl", "the blank screen", within, |s| {
+        s.trim().is_empty()
+    });
     round_trip(&sb, "bl", b"The real prompt");
     assert_eq!(sb.received(), [b"The real prompt".to_vec()]);
 }

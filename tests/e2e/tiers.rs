@@ -350,18 +350,11 @@ fn esc_after_streamed_text_is_interrupted_and_read_has_no_answer(tier: Tier) {
     );
     sb.spawn("esc", &["--provider", "gemini", "--env", &scenario]);
     let since = sb.umbel(["send", "esc", "long task"]).success().line();
+    let minute = std::time::Duration::from_secs(60);
+    await_screen(&sb, "esc", "the partial text", minute, |s| {
+        s.contains("✦ Thinking slowly")
+    });
     let tmux = sandbox_tmux(&sb);
-    let started = std::time::Instant::now();
-    while !tmux
-        .capture("umbel-esc", false)
-        .is_ok_and(|s| s.contains("✦ Thinking slowly"))
-    {
-        assert!(
-            started.elapsed().as_secs() < 60,
-            "the partial text never showed"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
     tmux.send_keys("umbel-esc", &["Escape"]).expect("press Esc");
     let out = sb
         .umbel([
@@ -541,17 +534,10 @@ fn text_left_on_the_input_line_is_cleared_not_glued_to_the_next_prompt(provider:
         b"half a prompt\nand its second line",
     )
     .expect("paste");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while !tmux
-        .capture("umbel-l1", false)
-        .is_ok_and(|s| s.contains("second line"))
-    {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the leftover never showed"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    let within = std::time::Duration::from_secs(20);
+    await_screen(&sb, "l1", "the leftover", within, |s| {
+        s.contains("second line")
+    });
     let (code, _) = turn(&sb, "l1", "The real prompt");
     assert_eq!(code, Some(0));
     assert_eq!(read(&sb, &["l1"]), "Response to: The real prompt\n");

@@ -44,14 +44,12 @@ impl Session {
         }
         let late = self.late_copy.take().unwrap_or_default();
         host::append(&self.transcript_path, record, &mut self.fatal);
-        let lines = late.copy.lines().map(str::to_string).chain(late.held);
-        for line in lines {
-            if let Err(e) = crate::jsonl::append_line(&self.transcript_path, &line) {
-                let path = self.transcript_path.display();
-                self.fatal
-                    .get_or_insert(format!("cannot write {path}: {e}"));
-            }
-        }
+        let lines: Vec<&str> = late
+            .copy
+            .lines()
+            .chain(late.held.iter().map(String::as_str))
+            .collect();
+        host::append_lines(&self.transcript_path, &lines.join("\n"), &mut self.fatal);
     }
 
     fn link(&mut self) -> (J, String) {

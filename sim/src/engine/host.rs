@@ -51,7 +51,13 @@ pub fn record_prompt(recorder: Option<&mut Recorder>, fatal: &mut Option<String>
 /// Appends `record` to the JSONL file at `path`; a failure is kept in
 /// `fatal` (the first one wins). True when the line was written.
 pub fn append(path: &Path, record: &Obj, fatal: &mut Option<String>) -> bool {
-    let result = crate::jsonl::append(path, record);
+    append_lines(path, &record.to_line(), fatal)
+}
+
+/// Appends `lines` (JSONL, without the last newline) to the file at `path` in one write; a
+/// failure is kept in `fatal` (the first one wins). True when they were written.
+pub fn append_lines(path: &Path, lines: &str, fatal: &mut Option<String>) -> bool {
+    let result = crate::jsonl::append_line(path, lines);
     if let Err(e) = &result {
         fatal.get_or_insert(format!("cannot write {}: {e}", path.display()));
     }

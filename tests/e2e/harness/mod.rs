@@ -460,6 +460,25 @@ pub fn sandbox_tmux(sb: &Sandbox) -> umbel::adapters::tmux::Tmux {
     umbel::adapters::tmux::Tmux::new(umbel::core::socket::socket_name(&sb.state), &env)
 }
 
+/// Waits until worker `name`'s screen satisfies `shows` (a person watching it), at most
+/// `within`; panics saying `what` never showed.
+#[track_caller]
+pub fn await_screen(
+    sb: &Sandbox,
+    name: &str,
+    what: &str,
+    within: std::time::Duration,
+    shows: impl Fn(&str) -> bool,
+) {
+    let tmux = sandbox_tmux(sb);
+    let session = format!("umbel-{name}");
+    let deadline = std::time::Instant::now() + within;
+    while !tmux.capture(&session, false).is_ok_and(|s| shows(&s)) {
+        assert!(std::time::Instant::now() < deadline, "{what} never showed");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
 /// Asserts a zero exit, showing stdout and stderr otherwise.
 pub fn assert_success(out: &Output, what: &str) {
     assert!(
