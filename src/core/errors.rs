@@ -237,6 +237,37 @@ pub enum Error {
     #[error("worker `{name}`'s turn was not interrupted: {detail}")]
     NotInterrupted { name: String, detail: String },
 
+    /// `approve`/`deny` on a worker that is not waiting on an approval (busy, ready, parked,
+    /// another kind of dialog): nothing was pressed.
+    #[error("worker `{name}` is not waiting on an approval: {detail}; nothing was pressed")]
+    NotAsking { name: String, detail: String },
+
+    /// The approval was answered already (or is being answered) by someone else: nothing was
+    /// pressed.
+    #[error("worker `{name}`'s approval {id} was already answered: {detail}; nothing was pressed")]
+    AlreadyAnswered {
+        name: String,
+        id: String,
+        detail: String,
+    },
+
+    /// `--expect ID` named another approval than the one pending: the tool changed since the
+    /// caller looked.
+    #[error(
+        "worker `{name}` now waits on approval {pending}, not {expected} (the tool changed since you looked: {tool}); nothing was pressed"
+    )]
+    ApprovalChanged {
+        name: String,
+        expected: String,
+        pending: String,
+        tool: String,
+    },
+
+    /// The keys were pressed but the CLI gave no evidence (a hook, a transcript record) that the
+    /// answer took.
+    #[error("worker `{name}`'s approval was not confirmed: {detail}")]
+    NotAnswered { name: String, detail: String },
+
     /// A queued prompt (`send --queue`) was never typed: the worker died (`dead`, 125) or stopped
     /// for a person (`input`, 126) while it waited, or its turn did not come in time (`timeout`,
     /// 124).

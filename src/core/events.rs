@@ -35,6 +35,12 @@ pub const PARKED_EVENT: &str = "Parked";
 /// ran before.
 pub const RESUMED_EVENT: &str = "Resumed";
 
+/// The log line `approve`/`deny` (or a rule) writes once it has answered a pending approval
+/// with the CLI's keys: the needs-input before it is over. Its payload: `{"at": ms, "id": the
+/// approval's id, "answer": "approve" | "approve-always" | "deny", "by": "person" | "rule",
+/// "rule"?: the rule that answered, "tool": {name, input}}`.
+pub const ANSWERED_EVENT: &str = "Answered";
+
 /// The kind of a line that is not `<ns> <kind> <payload>` or not UTF-8.
 pub const UNREADABLE: &str = "?";
 

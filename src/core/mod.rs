@@ -1,6 +1,8 @@
 //! The pure core: no I/O, no clock, no environment reads. Everything here is a function of its
 //! inputs and is tested on recorded data.
 
+pub mod approval_args;
+pub mod approvals;
 pub mod args;
 pub mod byte_tail;
 pub mod diff;

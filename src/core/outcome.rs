@@ -95,6 +95,13 @@ pub struct Outcome {
     /// The pending tool (`input`/`permission` only), as the hook reported it.
     #[serde(rename = "pendingTool", skip_serializing_if = "Option::is_none")]
     pub pending_tool: Option<serde_json::Value>,
+    /// The pending approval's id (`input` only): what `approve`/`deny --expect` take.
+    #[serde(
+        rename = "approvalId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub approval_id: Option<String>,
     /// When the provider says to try again (`provider-error`/`usage-limit`), as it wrote it.
     #[serde(rename = "retryAt", skip_serializing_if = "Option::is_none")]
     pub retry_at: Option<String>,
@@ -145,6 +152,7 @@ impl Outcome {
             position,
             exit: None,
             pending_tool: None,
+            approval_id: None,
             retry_at: None,
             screen: None,
             attempts: None,

@@ -250,11 +250,20 @@ pub fn derive_state(
     }
     for event in events.iter().rev() {
         match &event.class {
+            // A waiting event the pending-approval reading drops repeats an answered question.
+            EventClass::NeedsInput { .. } if super::approvals::pending(events).is_none() => {
+                return (WorkerState::Busy, None);
+            }
             EventClass::NeedsInput { reason, .. } => {
                 let tool = super::wait::pending_tool(events);
                 return (WorkerState::NeedsInput, Some((reason, tool)));
             }
             EventClass::Submitted | EventClass::Progress => return (WorkerState::Busy, None),
+            // An approval answered: the turn goes on (or ends without a hook, which the
+            // transcript tells; see `send::state_now`).
+            EventClass::Other if event.record.kind == super::events::ANSWERED_EVENT => {
+                return (WorkerState::Busy, None);
+            }
             EventClass::TurnEnded | EventClass::TurnFailed { .. } | EventClass::Started => {
                 return (WorkerState::Ready, None);
             }

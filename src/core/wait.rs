@@ -99,15 +99,17 @@ pub fn decide(
         }
         Liveness::Alive => {}
     }
-    match recent.next_back().map(|e| &e.class) {
-        Some(EventClass::NeedsInput { reason, .. }) => {
+    let asked = super::approvals::pending(events);
+    match (recent.next_back().map(|e| &e.class), asked) {
+        (Some(EventClass::NeedsInput { reason, .. }), Some(asked)) => {
             let mut o = Outcome::new(
                 OutcomeKind::Input,
                 format!("the worker waits for {reason}"),
                 end,
             )
             .with_reason(reason);
-            o.pending_tool = pending_tool(events);
+            o.approval_id = Some(asked.id());
+            o.pending_tool = asked.tool;
             Some(o)
         }
         _ => None,
@@ -117,14 +119,7 @@ pub fn decide(
 /// The tool a pending question is about: claude names it in `PermissionRequest`, then sends a
 /// `Notification` without it, so look back through the run of waiting events.
 pub fn pending_tool(events: &[ClassifiedEvent]) -> Option<serde_json::Value> {
-    events
-        .iter()
-        .rev()
-        .take_while(|e| matches!(e.class, EventClass::NeedsInput { .. } | EventClass::Other))
-        .find_map(|e| match &e.class {
-            EventClass::NeedsInput { tool, .. } => tool.clone(),
-            _ => None,
-        })
+    super::approvals::pending(events).and_then(|asked| asked.tool)
 }
 
 fn dead(exit: Option<ExitStatus>, position: usize) -> Outcome {

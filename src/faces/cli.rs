@@ -5,6 +5,7 @@ use super::examples;
 use super::output::report;
 use super::print::{self, PrintArgs, no_prompt};
 use super::verbs;
+use crate::core::approval_args::{ApprovalsArgs, ApproveArgs, DenyArgs};
 use crate::core::args::{
     ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, EventsArgs, ExplainArgs, InterruptArgs,
     KillArgs, LogsArgs, ParkArgs, PruneArgs, ReadArgs, ResumeArgs, RunArgs, SendArgs, SpawnArgs,
@@ -45,6 +46,18 @@ enum Command {
     /// reports it interrupted; the worker stays for the next prompt. Prints the event position.
     #[command(after_help = examples::INTERRUPT)]
     Interrupt(WithJson<InterruptArgs>),
+    /// Approve the tool the worker waits on, with its CLI's own key; returns once the CLI's
+    /// hooks show the tool ran. Prints what was approved.
+    #[command(after_help = examples::APPROVE)]
+    Approve(WithJson<ApproveArgs>),
+    /// Deny the tool the worker waits on, with its CLI's own key; returns once the CLI shows
+    /// the refusal (the turn ends; `--reason` is sent as the next prompt).
+    #[command(after_help = examples::DENY)]
+    Deny(WithJson<DenyArgs>),
+    /// List every worker waiting on a tool's approval, oldest first, with the approval's id
+    /// (`-f` follows: a line per approval asked for and per answer).
+    #[command(after_help = examples::APPROVALS)]
+    Approvals(WithJson<ApprovalsArgs>),
     /// Print the answer of the worker's last finished turn (`--turn N`, `--all`, `--since-turn N`
     /// for others).
     #[command(after_help = examples::READ)]
@@ -402,6 +415,9 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Wait(c)) => c.json,
         Some(Command::Events(c)) => c.json,
         Some(Command::Interrupt(c)) => c.json,
+        Some(Command::Approve(c)) => c.json,
+        Some(Command::Deny(c)) => c.json,
+        Some(Command::Approvals(c)) => c.json,
         Some(Command::Read(c)) => c.json,
         Some(Command::Actions(c)) => c.json,
         Some(Command::Diff(c)) => c.json,
@@ -438,6 +454,9 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
         }
         Some(Command::Wait(c)) => verbs::wait(ctx, &c.args, json),
         Some(Command::Interrupt(c)) => verbs::interrupt(ctx, &c.args, json),
+        Some(Command::Approve(c)) => super::approvals::approve(ctx, &c.args, json),
+        Some(Command::Deny(c)) => super::approvals::deny(ctx, &c.args, json),
+        Some(Command::Approvals(c)) => super::approvals::list(ctx, &c.args, json),
         Some(Command::Read(c)) => verbs::read(ctx, &c.args, json),
         Some(Command::Actions(c)) => verbs::actions(ctx, &c.args, json),
         Some(Command::Diff(c)) => verbs::diff(ctx, &c.args, json),

@@ -154,6 +154,23 @@ Examples:
   umbel interrupt w1 --json | jq .interrupted   false when no turn was running
   pos=$(umbel interrupt w1) && umbel send w1 \"Stop that; do this instead\"";
 
+pub const APPROVE: &str = "\
+Examples:
+  umbel approve w1                              the tool w1 waits on runs (its CLI's own key)
+  umbel approve w1 --expect 7 --wait            only approval 7; then wait for the turn's end
+  umbel approve w1 --always --json              and the CLI stops asking for it this session";
+
+pub const DENY: &str = "\
+Examples:
+  umbel deny w1                                 the tool is refused; w1 is ready for a prompt
+  umbel deny w1 --reason \"Use the test database, not production\"";
+
+pub const APPROVALS: &str = "\
+Examples:
+  umbel approvals                               every worker waiting on a tool, oldest first
+  umbel approvals --json | jq -r '.[] | \"\\(.name) \\(.id)\"'
+  umbel approvals -f                            a line per approval asked for and per answer";
+
 pub const RELEASES: &str = "\
 Examples:
   umbel releases                                each CLI's supported window and tested releases

@@ -1,6 +1,7 @@
 //! The faces: parse input, call the verbs, and turn results and errors into output and exit
 //! codes. Nothing below this layer prints or exits.
 
+pub mod approvals;
 pub mod cli;
 pub mod completion;
 pub mod doctor;

@@ -69,7 +69,7 @@ pub fn interrupt(ctx: &Ctx, worker: &Worker, timeout: Option<&str>) -> Result<In
 
 /// Presses `keys` one at a time, a moment apart: a TUI reading two Escs in one read may take
 /// them for Alt-Esc (opencode interrupts on its second Esc).
-fn press_one_by_one(ctx: &Ctx, worker: &Worker, keys: &[&str]) -> Result<()> {
+pub(super) fn press_one_by_one(ctx: &Ctx, worker: &Worker, keys: &[&str]) -> Result<()> {
     for (i, key) in keys.iter().enumerate() {
         if i > 0 {
             std::thread::sleep(KEY_GAP);

@@ -2,6 +2,8 @@
 //! root, the tmux handle and umbel's own environment, gathered once by the face) and the verb's
 //! input struct from `core::args`.
 
+pub mod approvals;
+pub mod approve;
 pub mod attach;
 pub mod cli_release;
 pub mod context;

@@ -183,13 +183,10 @@ fn permission_prompts_are_input_for_codex_and_gemini_too() {
         sb.spawn_playing("p2", scenario, &["--provider", provider]);
         let outcome = sb.turn_outcome("p2", "run it", 126);
         assert_eq!(outcome["reason"], "permission");
-        // The pending tool as each CLI's hook describes it: codex's name and input, gemini's
-        // confirmation details.
+        // The pending tool as every CLI's is shown: its name and input (gemini's input is its
+        // confirmation's details).
         let tool = &outcome["pendingTool"];
-        let command = match provider {
-            "codex" => &tool["input"]["command"],
-            _ => &tool["command"],
-        };
+        let command = &tool["input"]["command"];
         assert!(
             command.as_str().is_some_and(|c| c.contains("echo hi")),
             "{provider}: {outcome}"

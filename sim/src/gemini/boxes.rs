@@ -186,6 +186,16 @@ pub fn confirm(width: usize, display: &str, input: &Value, cursor: usize) -> Vec
         inner.extend(wrap(&line, inner_w.saturating_sub(6), "", ""));
     }
     rows.extend(rounded(&inner, inner_w, 0, 1));
+    if super::flavor::qwen() {
+        // Recorded: `tests/data/qwen/qwen-0.24.4-permission.txt`.
+        let root = command
+            .and_then(|c| c.split_whitespace().next())
+            .unwrap_or(display);
+        rows.push(format!("Allow execution of: '{root}'?"));
+        rows.push(String::new());
+        rows.extend(choices(&qwen_items(root), cursor, ""));
+        return rounded(&rows, width, 0, 1);
+    }
     rows.push(format!("Allow execution of [{display}]?"));
     if command.is_some_and(has_redirection) {
         rows.push("Redirection detected. To auto-accept, press Shift+Tab".to_string());
@@ -198,6 +208,16 @@ pub fn confirm(width: usize, display: &str, input: &Value, cursor: usize) -> Vec
     ];
     rows.extend(choices(&items, cursor, ""));
     rounded(&rows, width, 0, 1)
+}
+
+/// Qwen Code 0.24.4's shell confirmation: once, always in the project, always for the user, no.
+fn qwen_items(root: &str) -> [String; 4] {
+    [
+        "Yes, allow once".to_string(),
+        format!("Always allow run '{root} *' commands in this project"),
+        format!("Always allow run '{root} *' commands for this user"),
+        "No, suggest changes (esc)".to_string(),
+    ]
 }
 
 /// A finished (`✓`) or cancelled (`-`) tool call with its output, 4 narrower than the screen.

@@ -279,7 +279,12 @@ impl Turn {
 
     /// A key while the confirmation is up (other phases ignore keys here).
     pub fn key(&mut self, sess: &mut Session, key: &Key, now: Instant) -> Option<Outcome> {
-        match self.core.menu_key(&CONFIRM_MENU, key)? {
+        let menu = if super::flavor::qwen() {
+            &QWEN_CONFIRM_MENU
+        } else {
+            &CONFIRM_MENU
+        };
+        match self.core.menu_key(menu, key)? {
             Choice::Refuse => Some(self.cancel(sess)),
             _ => {
                 self.approve(sess, now);
@@ -293,6 +298,13 @@ impl Turn {
 const CONFIRM_MENU: Menu = Menu {
     last: 2,
     hotkeys: &[("1", 0), ("2", 1), ("3", 2)],
+    ctrl_c_refuses: false,
+};
+
+/// Qwen Code's: once, always in this project, always for this user, No.
+const QWEN_CONFIRM_MENU: Menu = Menu {
+    last: 3,
+    hotkeys: &[("1", 0), ("2", 1), ("3", 2), ("4", 3)],
     ctrl_c_refuses: false,
 };
 

@@ -56,6 +56,7 @@ static IDENTITY: Identity = Identity {
     user_files: &["settings.json"],
     composer: None,
     releases: &RELEASES,
+    approval: &super::approval::CLAUDE,
 };
 
 /// The trust dialog's options became "No, exit" first (cursor on it), unnumbered; before, "1.

@@ -47,6 +47,7 @@ static IDENTITY: Identity = Identity {
     user_files: &["config.toml"],
     composer: Some(&COMPOSER),
     releases: &RELEASES,
+    approval: &super::approval::CODEX,
 };
 
 /// `--no-daemon`: run without the shared background server, so the CLI ends with its pane.

@@ -67,6 +67,7 @@ static IDENTITY: Identity = Identity {
     user_files: &["settings.json", "trustedFolders.json"],
     composer: Some(&COMPOSER),
     releases: &RELEASES,
+    approval: &super::approval::GEMINI,
 };
 
 /// The releases umbel supports.
@@ -407,7 +408,7 @@ impl ProviderModule for Gemini {
             "Notification" => match payload.and_then(|p| str_field(p, "notification_type")) {
                 Some("ToolPermission") => EventClass::NeedsInput {
                     reason: "permission",
-                    tool: payload.and_then(|p| p.get("details")).cloned(),
+                    tool: payload.and_then(|p| p.get("details")).map(confirmed_tool),
                 },
                 _ => EventClass::Other,
             },
@@ -514,6 +515,20 @@ const COMPOSER: Composer = Composer {
     busy: "esc to cancel",
     pasting: None,
 };
+
+/// The tool a `ToolPermission` notification's confirmation `details` ask about, as every CLI's
+/// pending tool is shown: `{name, input}`. gemini names the confirmation's kind, not its tool:
+/// `exec` is its shell tool, `mcp` names the server's tool, `info` a fetch.
+fn confirmed_tool(details: &Value) -> Value {
+    let name = match str_field(details, "type") {
+        Some("exec") => "run_shell_command",
+        Some("info") => "web_fetch",
+        Some("mcp") => str_field(details, "toolName").unwrap_or("mcp"),
+        Some(other) => other,
+        None => "?",
+    };
+    serde_json::json!({ "name": name, "input": details })
+}
 
 #[cfg(test)]
 #[path = "gemini_tests.rs"]

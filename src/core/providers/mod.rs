@@ -4,6 +4,7 @@
 //! its transcript. The engine (`operations/`) only talks to [`ProviderModule`].
 
 pub mod actions;
+pub mod approval;
 pub mod claude;
 pub mod codex;
 pub mod codex_config;
@@ -261,6 +262,8 @@ pub struct Identity {
     pub composer: Option<&'static Composer>,
     /// The supported releases and what changed between them ([`release`]).
     pub releases: &'static Releases,
+    /// Its tool-approval dialog and the keys that answer it ([`approval`]).
+    pub approval: &'static approval::ApprovalKeys,
 }
 
 /// Everything provider-specific, as pure functions.
@@ -282,6 +285,10 @@ pub trait ProviderModule: Sync {
     /// The supported releases and what changed between them.
     fn releases(&self) -> &'static Releases {
         self.identity().releases
+    }
+    /// Its tool-approval dialog and the keys that answer it.
+    fn approval(&self) -> &'static approval::ApprovalKeys {
+        self.identity().approval
     }
     /// The folder the CLI keeps its sign-in and settings in (`~/.claude`, `$CODEX_HOME`, …),
     /// for `umbel doctor`.

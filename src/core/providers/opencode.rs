@@ -89,6 +89,7 @@ static IDENTITY: Identity = Identity {
     // Its input is a box with a status row inside (`input_box`), not one composer line.
     composer: None,
     releases: &RELEASES,
+    approval: &super::approval::OPENCODE,
 };
 
 /// The releases umbel supports: those published in the 90 days before 1.18.33 (2026-09-28),

@@ -56,6 +56,7 @@ static IDENTITY: Identity = Identity {
     user_files: &["settings.json"],
     composer: Some(&COMPOSER),
     releases: &RELEASES,
+    approval: &super::approval::QWEN,
 };
 
 /// The releases umbel supports: those published in the 90 days before 0.24.4 (2026-09-22), from

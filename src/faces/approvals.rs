@@ -1,0 +1,77 @@
+//! The approval verbs on the command line: `approve`, `deny` (what was answered, on stdout) and
+//! `approvals` (one line per pending approval, `-f` one per change).
+
+use super::output::{explain_outcome, out_json, outln};
+use crate::core::approval_args::{ApprovalsArgs, ApproveArgs, DenyArgs};
+use crate::core::approvals::brief;
+use crate::core::errors::Result;
+use crate::operations::approve::Answered;
+use crate::operations::worker::Worker;
+use crate::operations::{Ctx, approvals, approve};
+
+/// `approve`: `approved TOOL INPUT` (and what followed, on stderr), or the JSON report; with
+/// `--wait`, the turn's outcome line and exit code as `wait` prints them.
+pub fn approve(ctx: &Ctx, args: &ApproveArgs, json: bool) -> Result<u8> {
+    let worker = Worker::load(ctx, &args.name)?;
+    let done = approve::approve(ctx, &worker, args)?;
+    print(&done, json);
+    Ok(match (&done.outcome, args.wait) {
+        (Some(outcome), true) => outcome.outcome.exit_code(),
+        _ => 0,
+    })
+}
+
+/// `deny`: `denied TOOL INPUT`, or the JSON report.
+pub fn deny(ctx: &Ctx, args: &DenyArgs, json: bool) -> Result<u8> {
+    let worker = Worker::load(ctx, &args.name)?;
+    let done = approve::deny(ctx, &worker, args)?;
+    print(&done, json);
+    Ok(0)
+}
+
+fn print(done: &Answered, json: bool) {
+    if json {
+        out_json(done);
+        return;
+    }
+    let verb = if done.answer.allows() {
+        "approved"
+    } else {
+        "denied"
+    };
+    let tool = done.tool.as_deref().unwrap_or("tool");
+    let input = done.input.as_ref().map(brief).unwrap_or_default();
+    outln(format!("{verb} {tool} {input}").trim_end());
+    eprintln!("umbel: {}: {}", done.name, done.message);
+    if let Some(outcome) = &done.outcome {
+        eprintln!("umbel: {}: {}", done.name, outcome.headline());
+        explain_outcome(&done.name, outcome);
+    }
+    if let Some(at) = done.reason_sent_at {
+        outln(&at.to_string());
+    }
+}
+
+/// `approvals [-f]`: one line per pending approval, oldest first (JSON: an array, or with `-f`
+/// one object per line and change).
+pub fn list(ctx: &Ctx, args: &ApprovalsArgs, json: bool) -> Result<u8> {
+    if args.follow {
+        approvals::follow(ctx, |change| {
+            if json {
+                out_json(change);
+            } else {
+                outln(&format!("{} {}", change.change, change.approval.describe()));
+            }
+        })?;
+        return Ok(0);
+    }
+    let rows = approvals::list(ctx)?;
+    if json {
+        out_json(&rows);
+    } else if rows.is_empty() {
+        eprintln!("umbel: no worker waits on an approval");
+    } else {
+        rows.iter().for_each(|row| outln(&row.describe()));
+    }
+    Ok(0)
+}

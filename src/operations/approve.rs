@@ -1,0 +1,401 @@
+//! `approve` and `deny`: answer the tool a worker waits on with its CLI's own keys, and return
+//! once the CLI's own evidence shows the answer took — the tool's hook, the turn going on or
+//! ending (a hook, or the transcript where the CLI fires none). Only one answer per approval:
+//! answers take the worker's `answer.lock`, check the approval is still the one asked about,
+//! press only on a screen that shows the dialog, and write an `Answered` line the next answer
+//! finds.
+
+use super::Ctx;
+use super::interrupt::press_one_by_one;
+use super::send::state_now;
+use super::wait::wait_guarded;
+use super::worker::Worker;
+use crate::adapters::files;
+use crate::adapters::host::now_ms;
+use crate::adapters::watch::FolderWatch;
+use crate::core::approvals::{self, Asked};
+use crate::core::duration::parse_or;
+use crate::core::errors::{Error, Result};
+use crate::core::events::ANSWERED_EVENT;
+use crate::core::outcome::Outcome;
+use crate::core::providers::EventClass;
+use crate::core::providers::approval::Answer;
+use crate::core::status::WorkerState;
+use crate::core::until::Until;
+use serde::{Deserialize, Serialize};
+use std::time::{Duration, Instant};
+
+/// How long the CLI has to show an answer took, by default.
+pub const DEFAULT_CONFIRM: Duration = Duration::from_secs(15);
+/// How long the dialog may take to be drawn after the hook that announced it (claude fires
+/// `PermissionRequest` before it draws its dialog).
+const DIALOG_SHOWN: Duration = Duration::from_secs(5);
+/// How long a turn that ended with the refusal has to report its outcome.
+const OUTCOME_SETTLE: Duration = Duration::from_secs(5);
+
+/// Who answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum By {
+    /// A person or a supervising agent (`approve`, `deny`).
+    Caller,
+    /// A rule given at spawn (`--allowed-tools`, `--disallowed-tools`): the rule as written.
+    Rule(String),
+}
+
+/// What an answer is to do.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub answer: Answer,
+    /// Answer only this approval (its id).
+    pub expect: Option<String>,
+    /// How long the CLI has to show the answer took.
+    pub confirm: Duration,
+    pub by: By,
+}
+
+/// What `approve`/`deny` did.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Answered {
+    /// The worker.
+    pub name: String,
+    /// The approval answered (its id).
+    pub id: String,
+    /// `approve`, `approve-always` or `deny`.
+    pub answer: Answer,
+    /// `caller`, or `rule` (then `rule` names it).
+    pub by: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// The tool, as the CLI names it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// Its input, secrets masked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<serde_json::Value>,
+    /// The keys pressed.
+    pub keys: Vec<String>,
+    /// The CLI's evidence that the answer took: the hook event that followed it, or
+    /// `transcript` (the turn ended without a hook, as claude's refusal does).
+    pub confirmed_by: String,
+    /// Whether the turn ended with the answer (every CLI ends it on a refusal).
+    pub turn_ended: bool,
+    /// The event-log position before the keys: `wait --since` this for what the answer brought.
+    pub position: usize,
+    /// How the turn ended, when it did (or, with `--wait`, once it did).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
+    /// `deny --reason`: the position the reason was sent at (the next turn).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason_sent_at: Option<usize>,
+    /// What happened, in words.
+    pub message: String,
+}
+
+/// Answers the approval `worker` waits on.
+pub fn answer(ctx: &Ctx, worker: &Worker, request: &Request) -> Result<Answered> {
+    let name = worker.name.to_string();
+    let lock = ctx.state.session_dir(&worker.name).join("answer.lock");
+    let Some(_lock) = files::try_lock(&lock)? else {
+        return Err(Error::AlreadyAnswered {
+            name,
+            id: request.expect.clone().unwrap_or_else(|| "pending".into()),
+            detail: "another answer is being given right now".into(),
+        });
+    };
+    let (asked, position) = asked_now(ctx, worker, request.expect.as_deref())?;
+    await_dialog(ctx, worker)?;
+    let keys = worker.provider().approval().keys(request.answer);
+    let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
+    press_one_by_one(ctx, worker, keys)?;
+    ctx.state
+        .append_event(&worker.name, ANSWERED_EVENT, &record(&asked, request))?;
+    let (confirmed_by, ended) = confirm(ctx, worker, position, &watch, request.confirm)?;
+    // Every CLI ends the turn on a refusal, some a moment after the hook that confirmed it
+    // (opencode's permission reply, then its idle): a deny returns with the worker ready.
+    let outcome = if ended || request.answer == Answer::Deny {
+        Some(outcome_from(ctx, worker, position, OUTCOME_SETTLE)?)
+            .filter(|o| o.outcome != crate::core::outcome::OutcomeKind::Timeout)
+    } else {
+        None
+    };
+    let turn_ended = outcome.is_some();
+    let tool = asked.tool_name().map(str::to_string);
+    let message = describe(request.answer, tool.as_deref(), &confirmed_by, turn_ended);
+    Ok(Answered {
+        name,
+        id: asked.id(),
+        answer: request.answer,
+        by: match request.by {
+            By::Caller => "caller".into(),
+            By::Rule(_) => "rule".into(),
+        },
+        rule: match &request.by {
+            By::Rule(rule) => Some(rule.clone()),
+            By::Caller => None,
+        },
+        tool,
+        input: asked.tool_input().map(approvals::redact),
+        keys: keys.iter().map(|k| k.to_string()).collect(),
+        confirmed_by,
+        turn_ended,
+        position,
+        outcome,
+        reason_sent_at: None,
+        message,
+    })
+}
+
+/// `approve NAME [--always] [--expect ID] [--wait] [--timeout D]`.
+pub fn approve(
+    ctx: &Ctx,
+    worker: &Worker,
+    args: &crate::core::approval_args::ApproveArgs,
+) -> Result<Answered> {
+    let chosen = if args.always {
+        Answer::ApproveAlways
+    } else {
+        Answer::Approve
+    };
+    let confirm = if args.wait {
+        DEFAULT_CONFIRM
+    } else {
+        parse_or(args.timeout.as_deref(), "--timeout", DEFAULT_CONFIRM)?
+    };
+    let until = if args.wait {
+        Some(Until::timeout(args.timeout.as_deref())?)
+    } else {
+        None
+    };
+    let request = Request {
+        answer: chosen,
+        expect: args.expect.clone(),
+        confirm,
+        by: By::Caller,
+    };
+    let mut done = answer(ctx, worker, &request)?;
+    if let Some(until) = until.filter(|_| done.outcome.is_none()) {
+        done.outcome = Some(wait_guarded(
+            ctx,
+            worker,
+            Some(done.position),
+            &until,
+            None,
+        )?);
+        done.turn_ended = true;
+    }
+    Ok(done)
+}
+
+/// `deny NAME [--reason TEXT] [--expect ID] [--timeout D]`: the refusal, then the reason as the
+/// next prompt once the worker is ready for it.
+pub fn deny(
+    ctx: &Ctx,
+    worker: &Worker,
+    args: &crate::core::approval_args::DenyArgs,
+) -> Result<Answered> {
+    if let Some(reason) = &args.reason {
+        super::send::check_prompt(reason.as_bytes())?;
+    }
+    let request = Request {
+        answer: Answer::Deny,
+        expect: args.expect.clone(),
+        confirm: parse_or(args.timeout.as_deref(), "--timeout", DEFAULT_CONFIRM)?,
+        by: By::Caller,
+    };
+    let mut done = answer(ctx, worker, &request)?;
+    if let Some(reason) = &args.reason {
+        if !done.turn_ended {
+            done.outcome = Some(wait_guarded(
+                ctx,
+                worker,
+                Some(done.position),
+                &Until::timeout(None)?,
+                None,
+            )?);
+        }
+        let sent = super::send::send(ctx, worker, reason.as_bytes())?;
+        done.reason_sent_at = Some(sent.position);
+        done.message
+            .push_str("; the reason was sent as the next prompt");
+    }
+    Ok(done)
+}
+
+/// The approval the worker waits on now (and the log's length), or why there is none to answer.
+fn asked_now(ctx: &Ctx, worker: &Worker, expect: Option<&str>) -> Result<(Asked, usize)> {
+    let name = worker.name.to_string();
+    let (state, position) = state_now(ctx, worker)?;
+    let events = worker.recent_events(ctx)?;
+    let asked = approvals::pending(&events);
+    let expected = match expect {
+        Some(id) => Some(id.trim().parse::<usize>().map_err(|_| {
+            Error::usage(format!(
+                "`--expect {id}`: an approval id is a number (the `id` of `umbel approvals`)"
+            ))
+        })?),
+        None => None,
+    };
+    if let Some(id) = expected
+        && approvals::answered_after(&events, id)
+        && asked.as_ref().is_none_or(|a| a.index != id)
+    {
+        return Err(Error::AlreadyAnswered {
+            name,
+            id: id.to_string(),
+            detail: "an answer was written after it".into(),
+        });
+    }
+    let asked = match (state, asked) {
+        (WorkerState::NeedsInput, Some(asked)) => asked,
+        (WorkerState::Dead, _) => return Err(super::send::dead(ctx, worker)),
+        (state, _) => {
+            return Err(Error::NotAsking {
+                name,
+                detail: not_asking(state),
+            });
+        }
+    };
+    if asked.reason != "permission" {
+        return Err(Error::NotAsking {
+            name,
+            detail: format!(
+                "it asks a {} (not a tool's approval): `umbel attach {}` to answer it",
+                asked.reason, worker.name
+            ),
+        });
+    }
+    if let Some(id) = expected
+        && id != asked.index
+    {
+        return Err(Error::ApprovalChanged {
+            name,
+            expected: id.to_string(),
+            pending: asked.id(),
+            tool: asked.tool_name().unwrap_or("?").to_string(),
+        });
+    }
+    Ok((asked, position))
+}
+
+/// Why a worker in `state` has no approval to answer.
+fn not_asking(state: WorkerState) -> String {
+    match state {
+        WorkerState::Busy => "a turn is running and asks nothing".into(),
+        WorkerState::Ready => "it is ready for a prompt".into(),
+        WorkerState::Parked => "it is parked".into(),
+        WorkerState::Starting => "it is still starting".into(),
+        WorkerState::NeedsInput => {
+            "it waits for a person on a dialog that is not an approval (see `umbel explain`)".into()
+        }
+        WorkerState::Dead => "it is dead".into(),
+    }
+}
+
+/// Waits for the CLI to draw its approval dialog: keys go only to a screen that shows it.
+fn await_dialog(ctx: &Ctx, worker: &Worker) -> Result<()> {
+    let keys = worker.provider().approval();
+    let deadline = Instant::now() + DIALOG_SHOWN;
+    loop {
+        let screen = ctx.tmux.capture(worker.session(), false)?;
+        if keys.shown_on(&screen) {
+            return Ok(());
+        }
+        if Instant::now() >= deadline {
+            return Err(Error::NotAsking {
+                name: worker.name.to_string(),
+                detail: format!(
+                    "its hooks say a tool waits, but its screen shows no approval dialog ({} not on it)",
+                    keys.shown.join(", ")
+                ),
+            });
+        }
+        if ctx.cancelled() {
+            return Err(Error::Interrupted);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The `Answered` line's payload.
+fn record(asked: &Asked, request: &Request) -> serde_json::Value {
+    let mut payload = serde_json::json!({
+        "at": now_ms(),
+        "id": asked.id(),
+        "answer": request.answer.as_str(),
+        "by": match request.by { By::Caller => "caller", By::Rule(_) => "rule" },
+        "tool": asked.tool.as_ref().map(approvals::redact),
+    });
+    if let By::Rule(rule) = &request.by {
+        payload["rule"] = rule.clone().into();
+    }
+    payload
+}
+
+/// Waits for the CLI's evidence that the answer took: a hook after `position` that means work
+/// moved (a tool ran or was refused, the next tool asks, the turn ended), or a turn end the
+/// transcript alone shows. Returns the evidence and whether the turn ended.
+fn confirm(
+    ctx: &Ctx,
+    worker: &Worker,
+    position: usize,
+    watch: &FolderWatch,
+    within: Duration,
+) -> Result<(String, bool)> {
+    let deadline = Instant::now() + within;
+    loop {
+        let events = worker.events(ctx, position)?;
+        let moved = events
+            .iter()
+            .filter(|e| e.record.index >= position && e.record.kind != ANSWERED_EVENT)
+            .find(|e| !matches!(e.class, EventClass::Other | EventClass::Started));
+        if let Some(event) = moved {
+            let ended = matches!(
+                event.class,
+                EventClass::TurnEnded | EventClass::TurnFailed { .. }
+            ) || event.record.kind == crate::core::events::EXIT_EVENT;
+            return Ok((event.record.kind.clone(), ended));
+        }
+        match state_now(ctx, worker)?.0 {
+            WorkerState::Ready => return Ok(("transcript".into(), true)),
+            WorkerState::Dead => return Err(super::send::dead(ctx, worker)),
+            _ => {}
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return Err(Error::NotAnswered {
+                name: worker.name.to_string(),
+                detail: format!(
+                    "no hook or transcript record followed the keys within {}",
+                    humantime::format_duration(within)
+                ),
+            });
+        }
+        watch.wait((deadline - now).min(Duration::from_millis(100)));
+    }
+}
+
+/// How the turn that ended with the answer ended, as `wait --since position` reports it.
+fn outcome_from(ctx: &Ctx, worker: &Worker, position: usize, within: Duration) -> Result<Outcome> {
+    let until = Until {
+        timeout: within,
+        ..Until::default()
+    };
+    wait_guarded(ctx, worker, Some(position), &until, None)
+}
+
+/// The answer in words.
+fn describe(answer: Answer, tool: Option<&str>, by: &str, ended: bool) -> String {
+    let tool = tool.unwrap_or("the tool");
+    let what = match answer {
+        Answer::Approve => format!("approved {tool} once"),
+        Answer::ApproveAlways => format!("approved {tool} for the rest of the session"),
+        Answer::Deny => format!("denied {tool}"),
+    };
+    let then = if ended {
+        "the turn ended"
+    } else {
+        "the turn goes on"
+    };
+    format!("{what} (confirmed by {by}); {then}")
+}

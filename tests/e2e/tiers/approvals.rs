@@ -1,0 +1,76 @@
+//! The approval scenarios every tier runs (`approve`, `deny`, `approvals`): a worker stopped at
+//! a tool that needs approval, answered with its CLI's own keys, confirmed from its hooks.
+
+use super::{Tier, read, turn, world};
+use crate::harness::*;
+use serde_json::{Value, json};
+
+/// The command the tool runs: it writes a file, so every CLI asks (claude and gemini run a
+/// read-only `echo` without asking), and the real tier can tell whether it ran.
+const COMMAND: &str = "echo hi > umbel-tool.txt";
+
+/// A worker stopped at the tool's approval: its `wait --json` outcome (126, `permission`).
+fn asking(provider: &str, tier: Tier) -> (Sandbox, Value) {
+    let sb = world(tier);
+    // claude's default auto mode lets its classifier allow the tool: manual mode asks.
+    std::fs::create_dir_all(sb.home.join(".claude")).expect("mkdir");
+    sb.write(
+        sb.home.join(".claude/settings.json"),
+        r#"{"permissions":{"defaultMode":"manual"}}"#,
+    );
+    let tool =
+        json!({ "tool": "Bash", "input": { "command": COMMAND, "description": "Write hi" } });
+    let scenario = json!({ "turns": [
+        { "match": "run the tool", "reply": "It printed hi.", "end": { "permission": tool } },
+        { "match": "next", "reply": "Second." }
+    ] });
+    sb.spawn_playing("p", scenario, &["--provider", provider]);
+    let (code, outcome) = turn(&sb, "p", "run the tool please");
+    assert_eq!(code, Some(126), "{outcome}");
+    assert!(outcome["approvalId"].is_string(), "{outcome}");
+    (sb, outcome)
+}
+
+/// Whether the tool's file exists (the real CLIs run the tool; the fakes only say they did).
+fn tool_ran(sb: &Sandbox) -> bool {
+    sb.project.join("umbel-tool.txt").exists()
+}
+
+pub(super) fn approve_runs_the_tool_and_the_turn_ends_0(provider: &str, tier: Tier) {
+    let (sb, asked) = asking(provider, tier);
+    let listed = sb.umbel(["approvals", "--json"]).success().json();
+    assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
+    assert_eq!(listed[0]["name"], "p", "{listed}");
+    assert_eq!(listed[0]["id"], asked["approvalId"], "{listed}");
+    assert!(
+        listed[0]["input"].to_string().contains("echo hi"),
+        "{listed}"
+    );
+    let id = asked["approvalId"].as_str().expect("id");
+    let done = sb
+        .umbel(["approve", "p", "--expect", id, "--json"])
+        .success()
+        .json();
+    assert_eq!(done["answer"], "approve", "{done}");
+    assert_eq!(done["id"], id, "{done}");
+    assert!(done["confirmedBy"].is_string(), "{done}");
+    let since = done["position"].to_string();
+    sb.umbel(["wait", "p", "--since", &since, "--timeout", "90s"])
+        .success();
+    assert_eq!(read(&sb, &["p"]), "It printed hi.\n");
+    if tier == Tier::Real {
+        assert!(tool_ran(&sb), "the approved tool did not run");
+    }
+    let listed = sb.umbel(["approvals", "--json"]).success().json();
+    assert_eq!(listed, json!([]), "{listed}");
+}
+
+pub(super) fn deny_refuses_the_tool_and_the_next_prompt_answers(provider: &str, tier: Tier) {
+    let (sb, _) = asking(provider, tier);
+    let done = sb.umbel(["deny", "p", "--json"]).success().json();
+    assert_eq!(done["answer"], "deny", "{done}");
+    let (code, outcome) = turn(&sb, "p", "next please");
+    assert_eq!(code, Some(0), "{outcome}");
+    assert_eq!(read(&sb, &["p"]), "Second.\n");
+    assert!(!tool_ran(&sb), "the denied tool ran");
+}
