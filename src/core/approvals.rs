@@ -131,6 +131,13 @@ pub struct PendingApproval {
     pub position: usize,
 }
 
+/// The fleet's pending approvals, as MCP's `umbel_approvals` and `umbel://approvals` give them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ApprovalList {
+    /// Oldest first.
+    pub approvals: Vec<PendingApproval>,
+}
+
 impl PendingApproval {
     /// The row for `asked` of worker `name`, at `now_ms`.
     pub fn new(name: &str, provider: &str, asked: &Asked, position: usize, now_ms: u64) -> Self {

@@ -7,7 +7,7 @@
 //! [`Tracker`] drops a repeat of a state the worker is already in (claude's `PermissionRequest`
 //! then `Notification` is one needs-input), so the stream has one line per change.
 
-use super::events::{EXIT_EVENT, EventRecord, PARKED_EVENT, RESUMED_EVENT};
+use super::events::{ANSWERED_EVENT, EXIT_EVENT, EventRecord, PARKED_EVENT, RESUMED_EVENT};
 use super::outcome::{ExitStatus, OutcomeKind};
 use super::providers::EventClass;
 use serde::Serialize;
@@ -34,9 +34,14 @@ pub const PARKED: &str = "parked";
 /// worker, `umbel resume`).
 pub const RESUMED: &str = "resumed";
 
+/// A pending approval was answered (`approve`, `deny`, or a rule): `reason` is the answer
+/// (`approve`, `approve-always`, `deny`), `tool` what it answered.
+pub const ANSWERED: &str = "answered";
+
 /// Log lines umbel writes (not hooks) that are events, by their kind: one row per kind.
 pub const KIND_EVENTS: &[(&str, &str)] = &[
     (EXIT_EVENT, DEAD),
+    (ANSWERED_EVENT, ANSWERED),
     (PARKED_EVENT, PARKED),
     (RESUMED_EVENT, RESUMED),
 ];
@@ -55,8 +60,8 @@ pub struct FleetEvent {
     pub worker: String,
     /// Its provider (`claude`, `codex`, `gemini`).
     pub provider: String,
-    /// `spawned`, `ready`, `submitted`, `turn-ended`, `needs-input`, `interrupted`, `dead`,
-    /// `killed`, `parked`, `resumed`.
+    /// `spawned`, `ready`, `submitted`, `turn-ended`, `needs-input`, `answered`, `interrupted`,
+    /// `dead`, `killed`, `parked`, `resumed`.
     pub event: String,
     /// The event-log position after the line this event comes from (what `wait --since`
     /// takes); absent for `spawned` and `killed`, which are not log lines.
@@ -66,7 +71,7 @@ pub struct FleetEvent {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<OutcomeKind>,
     /// Why: the provider error (`api-error`, `usage-limit`), what input is asked for
-    /// (`permission`, `question`).
+    /// (`permission`, `question`), the answer given (`approve`, `approve-always`, `deny`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// For `turn-ended`: the first line of the answer, when the end hook carries it.

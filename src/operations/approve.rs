@@ -113,8 +113,11 @@ pub fn answer(ctx: &Ctx, worker: &Worker, request: &Request) -> Result<Answered>
     let (confirmed_by, ended) = confirm(ctx, worker, position, &watch, request.confirm)?;
     // Every CLI ends the turn on a refusal, some a moment after the hook that confirmed it
     // (opencode's permission reply, then its idle): a deny returns with the worker ready.
+    // A turn only the transcript says ended (claude's refusal fires no hook) is read from its
+    // start, where the wait finds the turn's id to match the transcript's.
+    let since = (confirmed_by != "transcript").then_some(position);
     let outcome = if ended || request.answer == Answer::Deny {
-        Some(outcome_from(ctx, worker, position, OUTCOME_SETTLE)?)
+        Some(outcome_from(ctx, worker, since, OUTCOME_SETTLE)?)
             .filter(|o| o.outcome != crate::core::outcome::OutcomeKind::Timeout)
     } else {
         None
@@ -205,15 +208,7 @@ pub fn deny(
     };
     let mut done = answer(ctx, worker, &request)?;
     if let Some(reason) = &args.reason {
-        if !done.turn_ended {
-            done.outcome = Some(wait_guarded(
-                ctx,
-                worker,
-                Some(done.position),
-                &Until::timeout(None)?,
-                None,
-            )?);
-        }
+        // Every CLI ends its turn on a refusal; one that went on refuses the send as busy.
         let sent = super::send::send(ctx, worker, reason.as_bytes())?;
         done.reason_sent_at = Some(sent.position);
         done.message
@@ -375,13 +370,18 @@ fn confirm(
     }
 }
 
-/// How the turn that ended with the answer ended, as `wait --since position` reports it.
-fn outcome_from(ctx: &Ctx, worker: &Worker, position: usize, within: Duration) -> Result<Outcome> {
+/// How the turn that ended with the answer ended, as `wait --since` reports it.
+fn outcome_from(
+    ctx: &Ctx,
+    worker: &Worker,
+    since: Option<usize>,
+    within: Duration,
+) -> Result<Outcome> {
     let until = Until {
         timeout: within,
         ..Until::default()
     };
-    wait_guarded(ctx, worker, Some(position), &until, None)
+    wait_guarded(ctx, worker, since, &until, None)
 }
 
 /// The answer in words.

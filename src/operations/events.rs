@@ -15,7 +15,8 @@ use crate::core::duration::{parse_duration, parse_or};
 use crate::core::errors::{Error, Result};
 use crate::core::events::{EventRecord, parse_record};
 use crate::core::fleet_events::{
-    DEAD, FleetEvent, KILLED, SPAWNED, TURN_ENDED, Tracker, first_line, in_time_order, line_event,
+    ANSWERED, DEAD, FleetEvent, KILLED, SPAWNED, TURN_ENDED, Tracker, first_line, in_time_order,
+    line_event,
 };
 use crate::core::name::WorkerName;
 use crate::core::providers::EventClass;
@@ -200,6 +201,11 @@ impl Followed {
         }
         if change.event == DEAD {
             event.exit = ctx.state.read_exit(&worker.name);
+        }
+        if change.event == ANSWERED {
+            let field = |key| payload.as_ref().and_then(|p| p.get(key)).cloned();
+            event.reason = field("answer").and_then(|a| a.as_str().map(str::to_string));
+            event.tool = field("tool").filter(|t| !t.is_null());
         }
         Some(event)
     }

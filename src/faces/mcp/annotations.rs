@@ -81,6 +81,28 @@ pub fn tools() -> Vec<ToolInfo> {
             false,
             schema_of::<crate::operations::interrupt::Interrupted>,
         ),
+        // Answering runs or refuses a tool: the tool may change anything it is allowed to.
+        info(
+            "umbel_approve",
+            "Approve the tool a worker waits on",
+            Additive,
+            true,
+            schema_of::<crate::operations::approve::Answered>,
+        ),
+        info(
+            "umbel_deny",
+            "Deny the tool a worker waits on",
+            Additive,
+            true,
+            schema_of::<crate::operations::approve::Answered>,
+        ),
+        info(
+            "umbel_approvals",
+            "List pending approvals",
+            ReadOnly,
+            false,
+            schema_of::<crate::core::approvals::ApprovalList>,
+        ),
         info(
             "umbel_read",
             "Read a worker's answer",

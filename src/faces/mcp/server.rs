@@ -8,6 +8,7 @@ use super::help::{self, HelpArgs, INSTRUCTIONS};
 use super::reply;
 use super::reply_turns;
 use super::run::{Call, required_prompt};
+use crate::core::approval_args::{ApproveArgs, DenyArgs};
 use crate::core::args::{
     CaptureArgs, ExplainArgs, InterruptArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs,
     SpawnArgs, StatusArgs, WaitArgs,
@@ -210,6 +211,72 @@ impl UmbelServer {
             Some(label),
             move |ctx| remote::anywhere::interrupt(ctx, &args),
             |done| reply::interrupted(&done),
+        )
+        .await
+    }
+
+    /// Approve the tool the worker waits on (state needs-input, reason permission), with its
+    /// CLI's own key; returns once the CLI's hooks show the tool ran: {id, answer, tool, input,
+    /// confirmedBy, position, ...}. `expect`: only if the pending approval still has this id
+    /// (umbel_approvals, or umbel_wait's approvalId). `wait`: then wait for the turn's end and
+    /// add its outcome. `always`: the CLI stops asking for this tool for its session.
+    #[tool(name = "umbel_approve")]
+    async fn approve(
+        &self,
+        Parameters(args): Parameters<ApproveArgs>,
+        request: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let label = format!("approving `{}`'s tool", args.name);
+        self.answer(
+            &request,
+            "umbel_approve",
+            Some(label),
+            move |ctx| {
+                let worker = crate::operations::worker::Worker::load(ctx, &args.name)?;
+                crate::operations::approve::approve(ctx, &worker, &args)
+            },
+            |done| reply::answered(&done),
+        )
+        .await
+    }
+
+    /// Deny the tool the worker waits on, with its CLI's own key; returns once the CLI shows
+    /// the refusal (every CLI ends the turn: the worker is ready for the next umbel_send).
+    /// `reason`: sent to the worker as its next prompt once the refusal took.
+    #[tool(name = "umbel_deny")]
+    async fn deny(
+        &self,
+        Parameters(args): Parameters<DenyArgs>,
+        request: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let label = format!("denying `{}`'s tool", args.name);
+        self.answer(
+            &request,
+            "umbel_deny",
+            Some(label),
+            move |ctx| {
+                let worker = crate::operations::worker::Worker::load(ctx, &args.name)?;
+                crate::operations::approve::deny(ctx, &worker, &args)
+            },
+            |done| reply::answered(&done),
+        )
+        .await
+    }
+
+    /// Every pending approval of the fleet, oldest first: [{id, name, provider, tool, input
+    /// (secrets masked), since, waitedMs, position}].
+    #[tool(name = "umbel_approvals")]
+    async fn approvals(
+        &self,
+        Parameters(_args): Parameters<NoArgs>,
+        request: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        self.answer(
+            &request,
+            "umbel_approvals",
+            None,
+            crate::operations::approvals::list,
+            |rows| reply::approvals(&rows),
         )
         .await
     }

@@ -69,6 +69,8 @@ pub(super) fn deny_refuses_the_tool_and_the_next_prompt_answers(provider: &str, 
     let (sb, _) = asking(provider, tier);
     let done = sb.umbel(["deny", "p", "--json"]).success().json();
     assert_eq!(done["answer"], "deny", "{done}");
+    // Every CLI ends the turn on a refusal: the worker is ready for the next prompt.
+    assert_eq!(done["turnEnded"], true, "{done}");
     let (code, outcome) = turn(&sb, "p", "next please");
     assert_eq!(code, Some(0), "{outcome}");
     assert_eq!(read(&sb, &["p"]), "Second.\n");
