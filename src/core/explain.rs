@@ -470,6 +470,12 @@ pub fn next_for_worker(
                 "a turn is running: `umbel wait {name}` waits for its end; a send is refused (a turn is still running)"
             ),
         ),
+        WorkerState::NeedsInput if needs_input == Some("permission") => (
+            Action::ReportNeedsInput,
+            format!(
+                "a tool waits for approval: `wait` ends `input` (exit 126) and a send is refused; `umbel approve {name}` or `umbel deny {name}` answers it with the CLI's own keys"
+            ),
+        ),
         WorkerState::NeedsInput => (
             Action::ReportNeedsInput,
             format!(

@@ -17,7 +17,7 @@ use crate::core::approvals::{self, Asked};
 use crate::core::duration::parse_or;
 use crate::core::errors::{Error, Result};
 use crate::core::events::ANSWERED_EVENT;
-use crate::core::outcome::Outcome;
+use crate::core::outcome::{Outcome, OutcomeKind};
 use crate::core::providers::EventClass;
 use crate::core::providers::approval::Answer;
 use crate::core::status::WorkerState;
@@ -110,17 +110,16 @@ pub fn answer(ctx: &Ctx, worker: &Worker, request: &Request) -> Result<Answered>
     press_one_by_one(ctx, worker, keys)?;
     ctx.state
         .append_event(&worker.name, ANSWERED_EVENT, &record(&asked, request))?;
-    let (confirmed_by, ended) = confirm(ctx, worker, position, &watch, request.confirm)?;
+    let (confirmed_by, ended, seen) = confirm(ctx, worker, position, &watch, request.confirm)?;
     // Every CLI ends the turn on a refusal, some a moment after the hook that confirmed it
     // (opencode's permission reply, then its idle): a deny returns with the worker ready.
-    // A turn only the transcript says ended (claude's refusal fires no hook) is read from its
-    // start, where the wait finds the turn's id to match the transcript's.
-    let since = (confirmed_by != "transcript").then_some(position);
-    let outcome = if ended || request.answer == Answer::Deny {
-        Some(outcome_from(ctx, worker, since, OUTCOME_SETTLE)?)
-            .filter(|o| o.outcome != crate::core::outcome::OutcomeKind::Timeout)
-    } else {
-        None
+    let outcome = match seen {
+        Some(outcome) => Some(outcome),
+        None if ended || request.answer == Answer::Deny => {
+            Some(outcome_from(ctx, worker, Some(position), OUTCOME_SETTLE)?)
+                .filter(|o| o.outcome != OutcomeKind::Timeout)
+        }
+        None => None,
     };
     let turn_ended = outcome.is_some();
     let tool = asked.tool_name().map(str::to_string);
@@ -328,15 +327,16 @@ fn record(asked: &Asked, request: &Request) -> serde_json::Value {
 }
 
 /// Waits for the CLI's evidence that the answer took: a hook after `position` that means work
-/// moved (a tool ran or was refused, the next tool asks, the turn ended), or a turn end the
-/// transcript alone shows. Returns the evidence and whether the turn ended.
+/// moved (a tool ran or was refused, the next tool asks, the turn ended), or a turn end only the
+/// transcript or the screen shows. Returns the evidence, whether the turn ended, and its outcome
+/// when `wait`'s own look found it.
 fn confirm(
     ctx: &Ctx,
     worker: &Worker,
     position: usize,
     watch: &FolderWatch,
     within: Duration,
-) -> Result<(String, bool)> {
+) -> Result<(String, bool, Option<Outcome>)> {
     let deadline = Instant::now() + within;
     loop {
         let events = worker.events(ctx, position)?;
@@ -349,12 +349,30 @@ fn confirm(
                 event.class,
                 EventClass::TurnEnded | EventClass::TurnFailed { .. }
             ) || event.record.kind == crate::core::events::EXIT_EVENT;
-            return Ok((event.record.kind.clone(), ended));
+            return Ok((event.record.kind.clone(), ended, None));
         }
-        match state_now(ctx, worker)?.0 {
-            WorkerState::Ready => return Ok(("transcript".into(), true)),
-            WorkerState::Dead => return Err(super::send::dead(ctx, worker)),
-            _ => {}
+        // A turn that ended without a hook (claude's refusal, gemini's cancel): one look of
+        // the wait from the turn's start, which reads the transcript and the screen as `wait`
+        // does.
+        if state_now(ctx, worker)?.0 == WorkerState::Ready {
+            // Back at its prompt with the turn dropped (qwen rewinds a turn refused before any
+            // text): no record of the turn's end is coming.
+            let dropped = Outcome::new(
+                OutcomeKind::ProviderError,
+                "the refusal ended the turn; the CLI dropped it",
+                position,
+            );
+            return Ok((
+                "screen".into(),
+                true,
+                Some(dropped.with_reason("interrupted")),
+            ));
+        }
+        let look = outcome_from(ctx, worker, None, Duration::from_millis(1))?;
+        match look.outcome {
+            OutcomeKind::Timeout | OutcomeKind::Input => {}
+            OutcomeKind::Dead => return Err(super::send::dead(ctx, worker)),
+            _ => return Ok(("transcript".into(), true, Some(look))),
         }
         let now = Instant::now();
         if now >= deadline {

@@ -7,7 +7,6 @@ use crate::harness::*;
 use serde_json::{Value, json};
 
 mod approvals;
-use approvals::*;
 
 /// Which CLIs a scenario drives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,9 +91,7 @@ each_tier!(
     parked_again_before_a_turn_a_worker_still_resumes,
     five_concurrent_sends_to_a_parked_worker_resume_it_once_and_are_five_turns,
     send_json_carries_the_verdict,
-    a_second_warm_print_answers_on_the_warm_worker,
-    approve_runs_the_tool_and_the_turn_ends_0,
-    deny_refuses_the_tool_and_the_next_prompt_answers;
+    a_second_warm_print_answers_on_the_warm_worker;
     codex: a_hostile_codex_config_is_kept_and_the_worker_answers,
     resume_continues_a_codex_thread_run_outside_umbel;
     gemini: a_commented_gemini_settings_file_is_kept_and_the_worker_answers,

@@ -160,6 +160,8 @@ fn fresh(
         let turn = after_tool[format.index()].take();
         return Answer::Text(turn.unwrap_or(Turn::instant("Done.")));
     }
+    // A new prompt: a reply held for a tool that never returned (refused) is dropped.
+    after_tool[format.index()] = None;
     let prompt = seen.prompt.clone().unwrap_or_default();
     let chosen = script.select(&prompt);
     let turn = Turn {

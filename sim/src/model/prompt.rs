@@ -71,9 +71,11 @@ fn anthropic(body: &Value) -> Seen {
         _ => String::new(),
     };
     Seen {
+        // A refused tool's result followed by the person's next prompt, in one message (claude
+        // after "What should Claude do instead?"): the prompt is what to answer.
+        tool_result: tool_result && prompt.is_none(),
         prompt,
         main: !array(body.get("tools")).is_empty(),
-        tool_result,
         classifier: system.contains("security monitor") && system.contains("<block>"),
         length: messages.len(),
     }

@@ -102,14 +102,14 @@ pub const QWEN: ApprovalKeys = ApprovalKeys {
 };
 
 /// opencode 1.18.33: "Permission required … Allow once   Allow always   Reject … ⇆ select  enter
-/// confirm". The selected option shows by its colour alone, so every answer first moves the
-/// selection to the first option (Left stops there) and counts from it: no Enter lands on an
-/// option umbel did not pick.
+/// confirm", drawn with "Allow once" selected (told by colour alone; Left wraps round to
+/// Reject). Enter on the fresh dialog allows once; Right, Enter opens "Always allow … Confirm
+/// Cancel" with Confirm selected; one Esc rejects and ends the turn (recorded on the real 1.18.33).
 pub const OPENCODE: ApprovalKeys = ApprovalKeys {
     shown: &["Permission required", "Allow once", "Reject"],
-    once: &["Left", "Left", "Enter"],
-    always: &["Left", "Left", "Right", "Enter"],
-    deny: &["Left", "Left", "Right", "Right", "Enter"],
+    once: &["Enter"],
+    always: &["Right", "Enter", "Enter"],
+    deny: &["Escape"],
 };
 
 #[cfg(test)]

@@ -280,6 +280,34 @@ pub fn explained(found: &crate::core::explain::Explanation) -> CallToolResult {
     }
 }
 
+/// What `umbel_approve`/`umbel_deny` did: its message, and the report as structured content.
+pub fn answered(done: &crate::operations::approve::Answered) -> CallToolResult {
+    match encode(done) {
+        Ok(value) => result(value, format!("{}: {}", done.name, done.message), false),
+        Err(e) => e,
+    }
+}
+
+/// `umbel_approvals`: one line per pending approval, and the rows as structured content (an
+/// object: MCP's structured content is one).
+pub fn approvals(rows: &[crate::core::approvals::PendingApproval]) -> CallToolResult {
+    let text = if rows.is_empty() {
+        "no worker waits on an approval".to_string()
+    } else {
+        rows.iter()
+            .map(crate::core::approvals::PendingApproval::describe)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let list = crate::core::approvals::ApprovalList {
+        approvals: rows.to_vec(),
+    };
+    match encode(&list) {
+        Ok(value) => result(value, text, false),
+        Err(e) => e,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -319,33 +347,5 @@ mod tests {
                 .unwrap()
                 .contains("umbel_send")
         );
-    }
-}
-
-/// What `umbel_approve`/`umbel_deny` did: its message, and the report as structured content.
-pub fn answered(done: &crate::operations::approve::Answered) -> CallToolResult {
-    match encode(done) {
-        Ok(value) => result(value, format!("{}: {}", done.name, done.message), false),
-        Err(e) => e,
-    }
-}
-
-/// `umbel_approvals`: one line per pending approval, and the rows as structured content (an
-/// object: MCP's structured content is one).
-pub fn approvals(rows: &[crate::core::approvals::PendingApproval]) -> CallToolResult {
-    let text = if rows.is_empty() {
-        "no worker waits on an approval".to_string()
-    } else {
-        rows.iter()
-            .map(crate::core::approvals::PendingApproval::describe)
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    let list = crate::core::approvals::ApprovalList {
-        approvals: rows.to_vec(),
-    };
-    match encode(&list) {
-        Ok(value) => result(value, text, false),
-        Err(e) => e,
     }
 }

@@ -1,5 +1,9 @@
-//! The approval scenarios every tier runs (`approve`, `deny`, `approvals`): a worker stopped at
-//! a tool that needs approval, answered with its CLI's own keys, confirmed from its hooks.
+//! The approval scenarios (`approve`, `deny`, `approvals`): a worker stopped at a tool that
+//! needs approval, answered with its CLI's own keys, confirmed from its hooks. On the fakes of
+//! all five CLIs (`tiers::approvals::fakes::…`); on the real claude and codex in the offline
+//! tier (`tiers::approvals::real::…`, run by `just smoke-offline` at the pinned releases, not
+//! yet by the matrix of older ones). The real gemini, qwen and opencode differ from their fakes
+//! after a refusal (docs/approvals.md): they join once their fakes play what they do.
 
 use super::{Tier, read, turn, world};
 use crate::harness::*;
@@ -36,7 +40,7 @@ fn tool_ran(sb: &Sandbox) -> bool {
     sb.project.join("umbel-tool.txt").exists()
 }
 
-pub(super) fn approve_runs_the_tool_and_the_turn_ends_0(provider: &str, tier: Tier) {
+fn approve_runs_the_tool_and_the_turn_ends_0(provider: &str, tier: Tier) {
     let (sb, asked) = asking(provider, tier);
     let listed = sb.umbel(["approvals", "--json"]).success().json();
     assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
@@ -65,7 +69,7 @@ pub(super) fn approve_runs_the_tool_and_the_turn_ends_0(provider: &str, tier: Ti
     assert_eq!(listed, json!([]), "{listed}");
 }
 
-pub(super) fn deny_refuses_the_tool_and_the_next_prompt_answers(provider: &str, tier: Tier) {
+fn deny_refuses_the_tool_and_the_next_prompt_answers(provider: &str, tier: Tier) {
     let (sb, _) = asking(provider, tier);
     let done = sb.umbel(["deny", "p", "--json"]).success().json();
     assert_eq!(done["answer"], "deny", "{done}");
@@ -76,3 +80,37 @@ pub(super) fn deny_refuses_the_tool_and_the_next_prompt_answers(provider: &str, 
     assert_eq!(read(&sb, &["p"]), "Second.\n");
     assert!(!tool_ran(&sb), "the denied tool ran");
 }
+
+/// `fakes::<provider>::<scenario>` for all five, `real::<provider>::<scenario>` (ignored unless
+/// asked for) for the CLIs whose real answers are proven.
+macro_rules! answers {
+    ($($test:ident),* $(,)?) => {
+        mod fakes {
+            answers!(@one Fake claude; $($test),*);
+            answers!(@one Fake codex; $($test),*);
+            answers!(@one Fake gemini; $($test),*);
+            answers!(@one Fake qwen; $($test),*);
+            answers!(@one Fake opencode; $($test),*);
+        }
+        mod real {
+            answers!(@one Real claude; $($test),*);
+            answers!(@one Real codex; $($test),*);
+        }
+    };
+    (@one Fake $provider:ident; $($test:ident),*) => {
+        mod $provider {
+            $( #[test] fn $test() { super::super::$test(stringify!($provider), super::super::Tier::Fake) } )*
+        }
+    };
+    (@one Real $provider:ident; $($test:ident),*) => {
+        mod $provider {
+            $( #[test] #[ignore = "real CLIs: just smoke-offline"]
+               fn $test() { super::super::$test(stringify!($provider), super::super::Tier::Real) } )*
+        }
+    };
+}
+
+answers!(
+    approve_runs_the_tool_and_the_turn_ends_0,
+    deny_refuses_the_tool_and_the_next_prompt_answers,
+);
