@@ -3,9 +3,8 @@
 //! (`Answered`, written by `approve`/`deny` or a rule) already closed it. What is shown of a
 //! tool's input passes through [`redact`] first.
 
-use super::events::ANSWERED_EVENT;
+use super::events::{ANSWERED_EVENT, ClassifiedEvent};
 use super::providers::EventClass;
-use super::wait::ClassifiedEvent;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

@@ -8,6 +8,13 @@
 //! A *position* is a line count: `send` reports the count before it pastes, and `wait --since`
 //! only looks at lines from that index on, so a send/wait pair is race-free across processes.
 
+/// One log line with its meaning for this worker's provider.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassifiedEvent {
+    pub record: EventRecord,
+    pub class: super::providers::EventClass,
+}
+
 /// One parsed log line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EventRecord {

@@ -2,16 +2,11 @@
 //! whether its pane is alive. The loop that gathers those facts (and owns the clock) lives in
 //! `operations/wait`.
 
-use super::events::{EXIT_EVENT, EventRecord};
+use super::events::EXIT_EVENT;
 use super::outcome::{ExitStatus, Outcome, OutcomeKind};
 use super::providers::EventClass;
 
-/// One log line with its meaning for this worker's provider.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ClassifiedEvent {
-    pub record: EventRecord,
-    pub class: EventClass,
-}
+pub use super::events::ClassifiedEvent;
 
 /// Whether the worker's pane is alive.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -79,6 +79,23 @@ async fn every_tools_structured_output_validates_against_its_output_schema() {
     checked(&mcp, &tools, "umbel_logs", name.clone(), &mut seen).await;
     checked(&mcp, &tools, "umbel_explain", name.clone(), &mut seen).await;
     checked(&mcp, &tools, "umbel_interrupt", name.clone(), &mut seen).await;
+    let tool = json!({ "tool": "Bash", "input": { "command": "echo hi > t.txt" } });
+    for asking in ["ap", "dn"] {
+        let scenario = json!({ "default": { "reply": "Ran.", "end": { "permission": tool } } });
+        sb.spawn_playing(asking, scenario, &[]);
+        sb.turn_outcome(asking, "run it", 126);
+    }
+    checked(&mcp, &tools, "umbel_approvals", json!({}), &mut seen).await;
+    let approve = json!({ "name": "ap", "wait": true, "timeout": "60s" });
+    checked(&mcp, &tools, "umbel_approve", approve, &mut seen).await;
+    checked(
+        &mcp,
+        &tools,
+        "umbel_deny",
+        json!({ "name": "dn" }),
+        &mut seen,
+    )
+    .await;
     let park = json!({ "names": ["o1"] });
     checked(&mcp, &tools, "umbel_park", park, &mut seen).await;
     checked(&mcp, &tools, "umbel_resume", name.clone(), &mut seen).await;
@@ -112,7 +129,14 @@ async fn every_tool_has_a_title_and_hints_and_kill_and_prune_are_destructive() {
             "{}",
             t.name
         );
-        let talks_to_a_model = ["umbel_spawn", "umbel_send", "umbel_wait"].contains(&&*t.name);
+        let talks_to_a_model = [
+            "umbel_spawn",
+            "umbel_send",
+            "umbel_wait",
+            "umbel_approve",
+            "umbel_deny",
+        ]
+        .contains(&&*t.name);
         assert_eq!(a.open_world_hint, Some(talks_to_a_model), "{}", t.name);
     }
     mcp.client.cancel().await.expect("close");

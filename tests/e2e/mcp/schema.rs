@@ -152,6 +152,7 @@ async fn tool_schemas_match_the_cli_flags_field_by_field() {
             "umbel_actions",
             "umbel_diff",
             "umbel_explain",
+            "umbel_approvals",
         ]
         .contains(&&*t.name);
         assert_eq!(read_only, expect, "{}: read-only hint", t.name);

@@ -29,7 +29,10 @@ async fn spawn_send_wait_read_kill_over_mcp() {
     names.sort();
     let expected = [
         "actions",
+        "approvals",
+        "approve",
         "capture",
+        "deny",
         "diff",
         "explain",
         "help",
