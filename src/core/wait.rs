@@ -161,6 +161,7 @@ pub fn split_position(target: &str) -> Result<(&str, Option<usize>), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::events::EventRecord;
     use crate::core::test_data::event as ev;
 
     fn turn() -> Vec<ClassifiedEvent> {
