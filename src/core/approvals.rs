@@ -54,6 +54,7 @@ pub fn pending(events: &[ClassifiedEvent]) -> Option<Asked> {
     for event in events.iter().rev() {
         match &event.class {
             EventClass::NeedsInput { reason, tool } => {
+                // A later event of the run may name the tool the first one did not.
                 let tool = tool.clone().or_else(|| first.as_ref()?.tool.clone());
                 first = Some(Asked {
                     index: event.record.index,
@@ -75,26 +76,10 @@ pub fn pending(events: &[ClassifiedEvent]) -> Option<Asked> {
             _ => break,
         }
     }
-    let mut asked = first?;
-    if asked.tool.is_none() {
-        asked.tool = later_tool(events, asked.index);
-    }
-    Some(asked)
+    first
 }
 
-/// The tool a later event of the same run named (claude's `Notification` after a
-/// `PermissionRequest` carries none; gemini's carries it on the only one).
-fn later_tool(events: &[ClassifiedEvent], from: usize) -> Option<Value> {
-    events
-        .iter()
-        .filter(|e| e.record.index > from)
-        .find_map(|e| match &e.class {
-            EventClass::NeedsInput { tool, .. } => tool.clone(),
-            _ => None,
-        })
-}
-
-/// Whether an `Answered` line answers the approval `id` at or after `position`.
+/// Whether an `Answered` line stands after the approval `id` (its log line).
 pub fn answered_after(events: &[ClassifiedEvent], id: usize) -> bool {
     events
         .iter()
@@ -158,17 +143,15 @@ impl PendingApproval {
     /// One line for people: `<worker> <provider> <tool> <input> (waited 12s, id 7)`.
     pub fn describe(&self) -> String {
         let tool = self.tool.as_deref().unwrap_or(&self.reason);
-        let input = self.input.as_ref().map(brief).unwrap_or_default();
-        let waited = super::duration::whole_seconds(self.waited_ms);
         let name = match &self.host {
             Some(host) => format!("{}@{host}", self.name),
             None => self.name.clone(),
         };
-        format!(
-            "{name} {} {tool} {input} (waited {waited}, id {})",
-            self.provider, self.id
-        )
-        .replace("  ", " ")
+        let mut words = vec![name, self.provider.clone(), tool.to_string()];
+        words.extend(self.input.as_ref().map(brief));
+        let waited = super::duration::whole_seconds(self.waited_ms);
+        words.push(format!("(waited {waited}, id {})", self.id));
+        words.join(" ")
     }
 }
 

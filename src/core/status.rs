@@ -251,11 +251,11 @@ pub fn derive_state(
     for event in events.iter().rev() {
         match &event.class {
             // A waiting event the pending-approval reading drops repeats an answered question.
-            EventClass::NeedsInput { .. } if super::approvals::pending(events).is_none() => {
-                return (WorkerState::Busy, None);
-            }
             EventClass::NeedsInput { reason, .. } => {
-                let tool = super::wait::pending_tool(events);
+                let Some(asked) = super::approvals::pending(events) else {
+                    return (WorkerState::Busy, None);
+                };
+                let tool = asked.tool;
                 return (WorkerState::NeedsInput, Some((reason, tool)));
             }
             EventClass::Submitted | EventClass::Progress => return (WorkerState::Busy, None),

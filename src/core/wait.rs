@@ -111,12 +111,6 @@ pub fn decide(
     }
 }
 
-/// The tool a pending question is about: claude names it in `PermissionRequest`, then sends a
-/// `Notification` without it, so look back through the run of waiting events.
-pub fn pending_tool(events: &[ClassifiedEvent]) -> Option<serde_json::Value> {
-    super::approvals::pending(events).and_then(|asked| asked.tool)
-}
-
 fn dead(exit: Option<ExitStatus>, position: usize) -> Outcome {
     let message = match &exit {
         Some(status) => format!("the worker {}", status.describe()),

@@ -7,7 +7,7 @@
 
 use super::Ctx;
 use super::interrupt::press_one_by_one;
-use super::send::state_now;
+use super::send::{state_and_events, state_now};
 use super::wait::wait_guarded;
 use super::worker::Worker;
 use crate::adapters::files;
@@ -22,6 +22,7 @@ use crate::core::providers::EventClass;
 use crate::core::providers::approval::Answer;
 use crate::core::status::WorkerState;
 use crate::core::until::Until;
+use crate::core::wait::end;
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 
@@ -40,6 +41,24 @@ pub enum By {
     Caller,
     /// A rule given at spawn (`--allowed-tools`, `--disallowed-tools`): the rule as written.
     Rule(String),
+}
+
+impl By {
+    /// `caller` or `rule`, as the report and the `Answered` line say it.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            By::Caller => "caller",
+            By::Rule(_) => "rule",
+        }
+    }
+
+    /// The rule that answered, if one did.
+    pub fn rule(&self) -> Option<&str> {
+        match self {
+            By::Rule(rule) => Some(rule),
+            By::Caller => None,
+        }
+    }
 }
 
 /// What an answer is to do.
@@ -75,8 +94,9 @@ pub struct Answered {
     pub input: Option<serde_json::Value>,
     /// The keys pressed.
     pub keys: Vec<String>,
-    /// The CLI's evidence that the answer took: the hook event that followed it, or
-    /// `transcript` (the turn ended without a hook, as claude's refusal does).
+    /// The CLI's evidence that the answer took: the hook event that followed it; `prompt` (back
+    /// at its prompt with no hook: claude's refusal, qwen's rewind); or `transcript` (a turn end
+    /// `wait` read without a hook).
     pub confirmed_by: String,
     /// Whether the turn ended with the answer (every CLI ends it on a refusal).
     pub turn_ended: bool,
@@ -128,14 +148,8 @@ pub fn answer(ctx: &Ctx, worker: &Worker, request: &Request) -> Result<Answered>
         name,
         id: asked.id(),
         answer: request.answer,
-        by: match request.by {
-            By::Caller => "caller".into(),
-            By::Rule(_) => "rule".into(),
-        },
-        rule: match &request.by {
-            By::Rule(rule) => Some(rule.clone()),
-            By::Caller => None,
-        },
+        by: request.by.as_str().into(),
+        rule: request.by.rule().map(str::to_string),
         tool,
         input: asked.tool_input().map(approvals::redact),
         keys: keys.iter().map(|k| k.to_string()).collect(),
@@ -219,8 +233,8 @@ pub fn deny(
 /// The approval the worker waits on now (and the log's length), or why there is none to answer.
 fn asked_now(ctx: &Ctx, worker: &Worker, expect: Option<&str>) -> Result<(Asked, usize)> {
     let name = worker.name.to_string();
-    let (state, position) = state_now(ctx, worker)?;
-    let events = worker.recent_events(ctx)?;
+    let (state, events) = state_and_events(ctx, worker)?;
+    let position = end(&events);
     let asked = approvals::pending(&events);
     let expected = match expect {
         Some(id) => Some(id.trim().parse::<usize>().map_err(|_| {
@@ -317,11 +331,11 @@ fn record(asked: &Asked, request: &Request) -> serde_json::Value {
         "at": now_ms(),
         "id": asked.id(),
         "answer": request.answer.as_str(),
-        "by": match request.by { By::Caller => "caller", By::Rule(_) => "rule" },
+        "by": request.by.as_str(),
         "tool": asked.tool.as_ref().map(approvals::redact),
     });
-    if let By::Rule(rule) = &request.by {
-        payload["rule"] = rule.clone().into();
+    if let Some(rule) = request.by.rule() {
+        payload["rule"] = rule.into();
     }
     payload
 }
@@ -351,23 +365,23 @@ fn confirm(
             ) || event.record.kind == crate::core::events::EXIT_EVENT;
             return Ok((event.record.kind.clone(), ended, None));
         }
-        // A turn that ended without a hook (claude's refusal, gemini's cancel): one look of
-        // the wait from the turn's start, which reads the transcript and the screen as `wait`
-        // does.
+        // A turn that ended without a hook: back at its prompt as `send` judges it (claude's
+        // refusal in its transcript, qwen's rewind of a turn refused before any text on its
+        // screen), where no record of the turn's end is coming.
         if state_now(ctx, worker)?.0 == WorkerState::Ready {
-            // Back at its prompt with the turn dropped (qwen rewinds a turn refused before any
-            // text): no record of the turn's end is coming.
             let dropped = Outcome::new(
                 OutcomeKind::ProviderError,
-                "the refusal ended the turn; the CLI dropped it",
+                "the refusal ended the turn without a hook",
                 position,
             );
             return Ok((
-                "screen".into(),
+                "prompt".into(),
                 true,
                 Some(dropped.with_reason("interrupted")),
             ));
         }
+        // Else one look of the wait from the turn's start, which reads the transcript and the
+        // screen as `wait` does.
         let look = outcome_from(ctx, worker, None, Duration::from_millis(1))?;
         match look.outcome {
             OutcomeKind::Timeout | OutcomeKind::Input => {}

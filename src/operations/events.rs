@@ -82,14 +82,9 @@ impl Stream {
         }
     }
 
-    /// The folders whose changes are events: `sessions/`, each worker's folder and `events/`.
+    /// The folders whose changes are events ([`fleet_dirs`] of the workers it reads).
     pub fn dirs(&self, ctx: &Ctx) -> Vec<PathBuf> {
-        let mut dirs = vec![ctx.state.path().join("sessions")];
-        for name in self.names(ctx) {
-            dirs.push(ctx.state.session_dir(&name));
-            dirs.push(ctx.state.events_dir(&name));
-        }
-        dirs
+        fleet_dirs(ctx, &self.names(ctx))
     }
 
     /// Everything that happened since the last look, oldest first.
@@ -241,16 +236,48 @@ pub fn events(ctx: &Ctx, args: &EventsArgs, mut emit: impl FnMut(&FleetEvent)) -
         stream.look(ctx).iter().for_each(&mut emit);
         return Ok(());
     }
+    follow_fleet(
+        ctx,
+        &mut stream,
+        |stream| stream.dirs(ctx),
+        |stream| {
+            stream.look(ctx).iter().for_each(&mut emit);
+            Ok(())
+        },
+    )
+}
+
+/// The folders whose changes are the fleet's events: `sessions/` (workers come and go), and
+/// each of `names`' folder (meta.json) and `events/` (hooks).
+pub fn fleet_dirs(ctx: &Ctx, names: &[WorkerName]) -> Vec<PathBuf> {
+    let mut dirs = vec![ctx.state.path().join("sessions")];
+    for name in names {
+        dirs.push(ctx.state.session_dir(name));
+        dirs.push(ctx.state.events_dir(name));
+    }
+    dirs
+}
+
+/// Follows the fleet until the caller cancels: `look` reads what changed in `state` each time
+/// one of the folders `dirs` names changes (woken by [`FleetWatch`], with a look every
+/// [`SAFETY_NET`] regardless). The folders are watched before each look, and again before
+/// waiting when a worker came or went during it.
+pub fn follow_fleet<S>(
+    ctx: &Ctx,
+    state: &mut S,
+    dirs: impl Fn(&S) -> Vec<PathBuf>,
+    mut look: impl FnMut(&mut S) -> Result<()>,
+) -> Result<()> {
     let (tx, wake) = channel();
     let mut watch = FleetWatch::new(move || {
         let _ = tx.send(());
     })?;
     loop {
         // Watch first, then read: a change landing in between still wakes the loop.
-        let dirs = stream.dirs(ctx);
-        watch.sync(&dirs);
-        stream.look(ctx).iter().for_each(&mut emit);
-        if stream.dirs(ctx) != dirs {
+        let watched = dirs(state);
+        watch.sync(&watched);
+        look(state)?;
+        if dirs(state) != watched {
             continue; // a worker came or went while looking: watch it before waiting
         }
         let idle_since = Instant::now();

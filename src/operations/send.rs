@@ -19,7 +19,7 @@ use crate::core::errors::{Error, Result};
 use crate::core::providers::{EventClass, StartupScreen};
 use crate::core::send_verdict::Composer;
 use crate::core::status::{WorkerState, derive_state};
-use crate::core::wait::{Liveness, end};
+use crate::core::wait::{ClassifiedEvent, Liveness, end};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
@@ -248,6 +248,14 @@ fn refuse_unready(ctx: &Ctx, worker: &Worker) -> Result<usize> {
 
 /// The worker's state as a `send` sees it, and the event-log position now.
 pub(super) fn state_now(ctx: &Ctx, worker: &Worker) -> Result<(WorkerState, usize)> {
+    state_and_events(ctx, worker).map(|(state, events)| (state, end(&events)))
+}
+
+/// [`state_now`], with the recent events it was derived from.
+pub(super) fn state_and_events(
+    ctx: &Ctx,
+    worker: &Worker,
+) -> Result<(WorkerState, Vec<ClassifiedEvent>)> {
     let liveness = worker.liveness(ctx)?;
     let events = worker.recent_events(ctx)?;
     if liveness != Liveness::Alive {
@@ -257,7 +265,7 @@ pub(super) fn state_now(ctx: &Ctx, worker: &Worker) -> Result<(WorkerState, usiz
         } else {
             WorkerState::Dead
         };
-        return Ok((state, end(&events)));
+        return Ok((state, events));
     }
     let (mut state, _) = derive_state(&worker.meta, &events, &liveness);
     if state == WorkerState::Busy && worker.ended_in_transcript(ctx, &events, 0).is_some() {
@@ -274,7 +282,7 @@ pub(super) fn state_now(ctx: &Ctx, worker: &Worker) -> Result<(WorkerState, usiz
             state = WorkerState::Ready;
         }
     }
-    Ok((state, end(&events)))
+    Ok((state, events))
 }
 
 /// Why a worker counts as dead: its CLI's exit, else its pane gone.

@@ -86,7 +86,7 @@ pub struct Seen {
 }
 
 /// Loads `name` and derives its state from its recent events and its pane.
-fn look(ctx: &Ctx, name: &WorkerName, panes: &HashMap<String, Pane>) -> Result<Seen> {
+pub fn look(ctx: &Ctx, name: &WorkerName, panes: &HashMap<String, Pane>) -> Result<Seen> {
     let worker = Worker::load(ctx, name.as_str())?;
     let liveness = panes
         .get(worker.session())
