@@ -365,20 +365,21 @@ fn confirm(
             ) || event.record.kind == crate::core::events::EXIT_EVENT;
             return Ok((event.record.kind.clone(), ended, None));
         }
-        // A turn that ended without a hook: back at its prompt as `send` judges it (claude's
-        // refusal in its transcript, qwen's rewind of a turn refused before any text on its
-        // screen), where no record of the turn's end is coming.
+        // Back at its prompt as `send` judges it: the turn ended, perhaps without a hook
+        // (claude's refusal in its transcript, qwen's rewind of a turn refused before any text
+        // on its screen), perhaps with one still on its way (the transcript can show a finished
+        // turn before its `Stop` hook lands). How it ended is `wait`'s reading from the turn's
+        // start; only a turn `wait` cannot read an end of is taken as dropped.
         if state_now(ctx, worker)?.0 == WorkerState::Ready {
-            let dropped = Outcome::new(
-                OutcomeKind::ProviderError,
-                "the refusal ended the turn without a hook",
-                position,
-            );
-            return Ok((
-                "prompt".into(),
-                true,
-                Some(dropped.with_reason("interrupted")),
-            ));
+            let read = outcome_from(ctx, worker, None, OUTCOME_SETTLE)?;
+            let outcome = if read.outcome == OutcomeKind::Timeout {
+                let dropped = "the turn ended without a hook or a record of its end";
+                Outcome::new(OutcomeKind::ProviderError, dropped, position)
+                    .with_reason("interrupted")
+            } else {
+                read
+            };
+            return Ok(("prompt".into(), true, Some(outcome)));
         }
         // Else one look of the wait from the turn's start, which reads the transcript and the
         // screen as `wait` does.
