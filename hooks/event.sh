@@ -34,4 +34,9 @@ if [ -s "$dir/log" ] && [ -n "$(tail -c 1 "$dir/log")" ]; then
 $line"
 fi
 printf '%s\n' "$line" >>"$dir/log"
+# A worker spawned with rules (`--allowed-tools`) has an on-ask script next to its events: it
+# answers an ask by the rules, in the background (no pipe of the CLI's held) so the CLI goes on.
+if [ -f "$dir/../on-ask" ]; then
+  sh "$dir/../on-ask" "$event" </dev/null >/dev/null 2>&1 &
+fi
 exit 0

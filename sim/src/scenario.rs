@@ -84,6 +84,11 @@ pub struct Startup {
     /// screen saying so (the `Pasting…` line gone, the placeholder not drawn yet).
     #[serde(default)]
     pub paste_quiet_ms: u64,
+    /// fake-claude: its permission dialog's `permission_prompt` Notification fires once no
+    /// key was pressed in the dialog for this long, looked at this often from when it shows
+    /// (2.1.332's `useNotifyAfterTimeout`; absent: its 6000; 0: as soon as the dialog shows).
+    #[serde(default)]
+    pub permission_notify_ms: Option<u64>,
     /// Show the workspace trust dialog even when the folder is already trusted.
     #[serde(default)]
     pub trust_dialog: bool,

@@ -199,16 +199,33 @@ fn yolo_skips_the_confirmation_and_refusing_cancels() {
     assert_eq!(s.events_after(1), ["AfterAgent"]);
     ctrl_c_twice(&mut p);
 
-    let s = ready("refuse", &["AfterAgent"]);
+    // Esc on the confirmation (gemini 0.61.0, rec-out gemini-esc.md): no hook at all, the
+    // call cancelled, `ℹ Request cancelled.`, the chat's `info`, and the prompt is ready.
+    let s = ready(
+        "refuse",
+        &["BeforeAgent", "AfterTool", "AfterAgent", "Notification"],
+    );
     let mut p = spawn(&s, scenario, &[]);
     exp(&mut p, IDLE);
     step(&mut p, "first\r", "│ ● 1. Allow once");
     step(&mut p, "1", "✦ ran");
+    exp(&mut p, IDLE);
     step(&mut p, "second\r", "│ ? Shell  rm -rf build");
+    assert_eq!(s.events_after(6).len(), 6);
     step(&mut p, "\x1b", "│ -  Shell rm -rf build");
     exp(&mut p, "ℹ Request cancelled.");
-    assert_eq!(s.events_after(2)[1..], ["AfterAgent"]);
-    assert_eq!(s.payloads()[1]["prompt_response"], "[no response text]");
+    exp(&mut p, IDLE);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(
+        s.events()[4..],
+        ["BeforeAgent", "Notification"],
+        "nothing after the refusal"
+    );
+    let lines = read_jsonl(&s.chat());
+    let info = lines.iter().rev().find(|r| r["type"] == "info").unwrap();
+    assert_eq!(info["content"], "Request cancelled.");
+    step(&mut p, "third\r", "✦ Response to: third");
+    assert_eq!(s.events_after(8)[6..], ["BeforeAgent", "AfterAgent"]);
 }
 
 #[test]

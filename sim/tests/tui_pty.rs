@@ -132,9 +132,11 @@ fn a_permission_prompt_waits_for_approval_then_finishes() {
         "PostToolUse",
         "Stop",
     ]);
-    let scenario = r#"{"turns":[{"reply":"The command printed hi.","end":{"permission":{"tool":"Bash","input":{"command":"echo hi","description":"Print a greeting"}}}}]}"#;
+    // The Notification 300 ms into an untouched dialog (2.1.332: 6 s, `permission_notify_ms`).
+    let scenario = r#"{"startup":{"permission_notify_ms":300},"turns":[{"reply":"The command printed hi.","end":{"permission":{"tool":"Bash","input":{"command":"echo hi","description":"Print a greeting"}}}}]}"#;
     let mut p = spawn(&s, scenario, &["--settings", &settings]);
     exp(&mut p, "? for shortcuts");
+    let asked = std::time::Instant::now();
     step(&mut p, "run it\r", "Do you want to proceed?");
     exp(&mut p, "4. No");
     assert_eq!(
@@ -147,6 +149,8 @@ fn a_permission_prompt_waits_for_approval_then_finishes() {
         ]
     );
     assert_eq!(s.payloads()[3]["notification_type"], "permission_prompt");
+    let late = asked.elapsed();
+    assert!(late.as_millis() >= 300, "the Notification came {late:?} in");
     step(&mut p, "1", "● The command printed hi.");
     exp(&mut p, "? for shortcuts");
     assert_eq!(s.events_after(6)[4..], ["PostToolUse", "Stop"]);
@@ -159,6 +163,28 @@ fn a_permission_prompt_waits_for_approval_then_finishes() {
         })
         .collect();
     assert_eq!(kinds, ["text", "tool_use", "tool_result", "text"]);
+}
+
+#[test]
+fn a_key_in_the_permission_dialog_puts_its_notification_off_a_whole_interval() {
+    // 2.1.332 looks every 6 s for 6 s without a key (rec-out claude-2-run1: a key 1 s in, the
+    // Notification 12.4 s after PermissionRequest); here every 700 ms.
+    let s = Sandbox::new("pty-notice").signed_in(true);
+    let settings = s.settings(&["PermissionRequest", "Notification"]);
+    let scenario = r#"{"startup":{"permission_notify_ms":700},"turns":[{"end":{"permission":{"tool":"Bash","input":{"command":"echo hi"}}}}]}"#;
+    let mut p = spawn(&s, scenario, &["--settings", &settings]);
+    exp(&mut p, "? for shortcuts");
+    step(&mut p, "run it\r", "Do you want to proceed?");
+    exp(&mut p, "4. No");
+    let key = std::time::Instant::now();
+    step(&mut p, "\x1b[B", "❯ 2. Yes");
+    assert_eq!(s.events_after(2), ["PermissionRequest", "Notification"]);
+    let late = key.elapsed();
+    assert!(
+        late.as_millis() >= 700,
+        "the Notification came {late:?} after the key"
+    );
+    assert_eq!(s.payloads()[1]["notification_type"], "permission_prompt");
 }
 
 #[test]

@@ -101,6 +101,19 @@ pub fn len(path: &Path) -> u64 {
     fs::metadata(path).map_or(0, |m| m.len())
 }
 
+/// Appends `text` to the file at `path` (made private if new).
+pub fn append(path: &Path, text: &str) -> Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(path)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .map_err(|e| Error::io("cannot append to", path, e))
+}
+
 /// Everything from `offset` to the file's current end; `None` when it cannot be read.
 pub fn read_from(path: &Path, offset: u64) -> Option<Vec<u8>> {
     let mut file = fs::File::open(path).ok()?;

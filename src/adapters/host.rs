@@ -15,6 +15,19 @@ pub fn now_ms() -> u64 {
         .unwrap_or(0)
 }
 
+/// umbel's own binary (for what it starts later: a worker's rules, warm `-p` refills).
+pub fn own_binary() -> Result<PathBuf> {
+    std::env::current_exe()
+        .map_err(|e| Error::io("cannot find umbel's own binary", "/proc/self/exe", e))
+}
+
+/// The user's home folder, when `HOME` names one.
+pub fn home_dir() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+}
+
 /// This process's working directory.
 pub fn current_dir() -> std::io::Result<PathBuf> {
     std::env::current_dir()

@@ -81,12 +81,14 @@ pub struct SpawnArgs {
     #[arg(long, value_name = "MODE", help_heading = CLI_FLAGS)]
     #[serde(default)]
     pub permission_mode: Option<String>,
-    /// A tool the CLI may use without asking (claude `--allowedTools`). Repeatable.
-    #[arg(long, alias = "allowedTools", value_name = "TOOL", help_heading = CLI_FLAGS)]
+    /// A rule that approves a tool the CLI asks about, in claude's syntax on every CLI
+    /// (`Bash(npm test *)`, `Edit(src/**)`, `WebFetch(domain:docs.rs)`; docs/approvals.md).
+    /// Repeatable.
+    #[arg(long, alias = "allowedTools", value_name = "RULE", help_heading = CLI_FLAGS)]
     #[serde(default)]
     pub allowed_tools: Vec<String>,
-    /// A tool the CLI must not use (claude `--disallowedTools`). Repeatable.
-    #[arg(long, alias = "disallowedTools", value_name = "TOOL", help_heading = CLI_FLAGS)]
+    /// A rule that refuses a tool the CLI asks about (wins over an allowing one). Repeatable.
+    #[arg(long, alias = "disallowedTools", value_name = "RULE", help_heading = CLI_FLAGS)]
     #[serde(default)]
     pub disallowed_tools: Vec<String>,
     /// Text appended to the CLI's system prompt.
@@ -190,6 +192,15 @@ impl SpawnArgs {
         .flatten()
         .map(|(flag, values)| Given { flag, values })
         .collect()
+    }
+
+    /// The rules umbel applies on the CLI's permission hook (`--allowed-tools`,
+    /// `--disallowed-tools`, in claude's syntax on every CLI).
+    pub fn rules(&self) -> crate::core::rules::RuleSet {
+        crate::core::rules::RuleSet {
+            allow: self.allowed_tools.clone(),
+            deny: self.disallowed_tools.clone(),
+        }
     }
 
     /// What a tool needing approval does: `--on-permission`, else `allow` under `--unattended`,

@@ -48,6 +48,9 @@ pub const RESUMED_EVENT: &str = "Resumed";
 /// "rule"?: the rule that answered, "tool": {name, input}}`.
 pub const ANSWERED_EVENT: &str = "Answered";
 
+/// The log line a refusal writes when its CLI ended the turn without an end hook of its own.
+pub use super::providers::TURN_CLOSED_EVENT;
+
 /// The kind of a line that is not `<ns> <kind> <payload>` or not UTF-8.
 pub const UNREADABLE: &str = "?";
 

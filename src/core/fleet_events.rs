@@ -83,6 +83,12 @@ pub struct FleetEvent {
     /// For `dead` and `killed`: how the process ended, when recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exit: Option<ExitStatus>,
+    /// For `answered`: who answered, `caller` or `rule`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
+    /// For `answered` by a rule: the rule, as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
 }
 
 impl FleetEvent {
@@ -98,6 +104,8 @@ impl FleetEvent {
             reason: None,
             answer: None,
             tool: None,
+            by: None,
+            rule: None,
             exit: None,
         }
     }

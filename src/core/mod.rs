@@ -25,6 +25,7 @@ pub mod print;
 pub mod providers;
 pub mod remote;
 pub mod remote_frame;
+pub mod rules;
 pub mod send_tally;
 pub mod send_verdict;
 pub mod socket;

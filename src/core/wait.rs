@@ -61,7 +61,7 @@ pub fn decide(
     liveness: &Liveness,
     exit: Option<&ExitStatus>,
 ) -> Option<Outcome> {
-    let mut recent = events.iter().filter(|e| e.record.index >= since);
+    let recent = events.iter().filter(|e| e.record.index >= since);
     for event in recent.clone() {
         let position = event.record.index + 1;
         match &event.class {
@@ -95,7 +95,10 @@ pub fn decide(
         Liveness::Alive => {}
     }
     let asked = super::approvals::pending(events);
-    match (recent.next_back().map(|e| &e.class), asked) {
+    // The newest line that means something: a tool part announced after the ask (opencode)
+    // leaves the worker asking.
+    let newest = recent.rev().find(|e| e.class != EventClass::Other);
+    match (newest.map(|e| &e.class), asked) {
         (Some(EventClass::NeedsInput { reason, .. }), Some(asked)) => {
             let mut o = Outcome::new(
                 OutcomeKind::Input,
@@ -270,6 +273,12 @@ mod tests {
         let o = decide(&events, 1, &Liveness::Alive, None).unwrap();
         assert_eq!(o.outcome, OutcomeKind::Input);
         assert_eq!(o.pending_tool.unwrap()["name"], "Bash");
+        // A line that means nothing after the ask (opencode's tool part turning `running`)
+        // leaves it asking.
+        let mut later = events.clone();
+        later.push(ev(4, "ToolUpdate", EventClass::Other));
+        let o = decide(&later, 1, &Liveness::Alive, None).unwrap();
+        assert_eq!(o.outcome, OutcomeKind::Input);
 
         // Answered: a tool ran after the request, so the wait goes on.
         events.push(ev(4, "PostToolUse", EventClass::Progress));

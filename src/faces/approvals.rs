@@ -29,6 +29,16 @@ pub fn deny(ctx: &Ctx, args: &DenyArgs, json: bool) -> Result<u8> {
     Ok(0)
 }
 
+/// `rule-answer NAME` (started by a worker's permission hook, output unread): answers the
+/// pending approval when one of the worker's rules decides it.
+pub fn by_rules(ctx: &Ctx, name: &str, json: bool) -> Result<u8> {
+    let worker = Worker::load(ctx, name)?;
+    if let Some(done) = crate::operations::rule_answer::answer(ctx, &worker)? {
+        print(&done, json);
+    }
+    Ok(0)
+}
+
 fn print(done: &Answered, json: bool) {
     if json {
         out_json(done);

@@ -147,6 +147,12 @@ enum Command {
     /// End a warm worker nobody took once its time is up (run by the tmux server).
     #[command(hide = true)]
     WarmExpire(WarmExpireArgs),
+    /// Answer a worker's pending approval by its rules (started by its permission hook).
+    #[command(hide = true)]
+    RuleAnswer {
+        /// The worker.
+        name: String,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -438,7 +444,7 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Completions { .. }) => false,
         Some(Command::Man(_)) => false,
         Some(Command::Mcp | Command::RemoteExec) => false,
-        Some(Command::WarmRefill(_) | Command::WarmExpire(_)) => false,
+        Some(Command::WarmRefill(_) | Command::WarmExpire(_) | Command::RuleAnswer { .. }) => false,
         None => cli.print.output_format != print::OutputFormat::Text,
     }
 }
@@ -488,6 +494,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
         Some(Command::WarmExpire(args)) => WorkerName::parse(&args.name).and_then(|name| {
             crate::operations::warm::expire(ctx, &name, &args.token, args.at).map(|()| 0)
         }),
+        Some(Command::RuleAnswer { name }) => super::approvals::by_rules(ctx, &name, json),
     };
     result.unwrap_or_else(|e| report(&e, json))
 }

@@ -8,7 +8,7 @@
 use super::Ctx;
 use super::interrupt::press_one_by_one;
 use super::send::{state_and_events, state_now};
-use super::wait::wait_guarded;
+use super::wait::{last_transcript_turn, wait_guarded};
 use super::worker::Worker;
 use crate::adapters::files;
 use crate::adapters::host::now_ms;
@@ -16,14 +16,15 @@ use crate::adapters::watch::FolderWatch;
 use crate::core::approvals::{self, Asked};
 use crate::core::duration::parse_or;
 use crate::core::errors::{Error, Result};
-use crate::core::events::ANSWERED_EVENT;
+use crate::core::events::{ANSWERED_EVENT, ClassifiedEvent, TURN_CLOSED_EVENT};
 use crate::core::outcome::{Outcome, OutcomeKind};
 use crate::core::providers::EventClass;
-use crate::core::providers::approval::Answer;
+use crate::core::providers::approval::{Answer, Refusal};
 use crate::core::status::WorkerState;
 use crate::core::until::Until;
 use crate::core::wait::end;
 use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// How long the CLI has to show an answer took, by default.
@@ -31,6 +32,10 @@ pub const DEFAULT_CONFIRM: Duration = Duration::from_secs(15);
 /// How long the dialog may take to be drawn after the hook that announced it (claude fires
 /// `PermissionRequest` before it draws its dialog).
 const DIALOG_SHOWN: Duration = Duration::from_secs(5);
+/// How long the dialog must have been on the screen before a key: claude draws its dialog
+/// before the dialog takes the keyboard, and a number pressed in between is lost or typed into
+/// the input box (anthropics/claude-code#64629); an answer by rule comes that fast.
+const DIALOG_SETTLE: Duration = Duration::from_millis(500);
 /// How long a turn that ended with the refusal has to report its outcome.
 const OUTCOME_SETTLE: Duration = Duration::from_secs(5);
 
@@ -125,21 +130,32 @@ pub fn answer(ctx: &Ctx, worker: &Worker, request: &Request) -> Result<Answered>
     };
     let (asked, position) = asked_now(ctx, worker, request.expect.as_deref())?;
     await_dialog(ctx, worker)?;
-    let keys = worker.provider().approval().keys(request.answer);
+    let dialog = worker.provider().approval();
+    let keys = dialog.keys(request.answer);
     let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
+    let before = Before::take(ctx, worker, position);
     press_one_by_one(ctx, worker, keys)?;
     ctx.state
         .append_event(&worker.name, ANSWERED_EVENT, &record(&asked, request))?;
-    let (confirmed_by, ended, seen) = confirm(ctx, worker, position, &watch, request.confirm)?;
+    let seen = confirm(ctx, worker, &before, request, &watch)?;
+    if seen.closed {
+        // The CLI ended the turn without an end hook of its own: the log says so for `status`,
+        // `send` and `wait`, with the evidence.
+        let payload = serde_json::json!({"at": now_ms(), "id": asked.id(), "evidence": seen.by});
+        ctx.state
+            .append_event(&worker.name, TURN_CLOSED_EVENT, &payload)?;
+    }
+    let confirmed_by = seen.by;
     // Every CLI ends the turn on a refusal, some a moment after the hook that confirmed it
     // (opencode's permission reply, then its idle): a deny returns with the worker ready.
-    let outcome = match seen {
-        Some(outcome) => Some(outcome),
-        None if ended || request.answer == Answer::Deny => {
+    let outcome = match seen.outcome {
+        // A turn umbel's own line closed is read back from the log, with its position.
+        Some(outcome) if !seen.closed => Some(outcome),
+        _ if seen.ended || request.answer == Answer::Deny => {
             Some(outcome_from(ctx, worker, Some(position), OUTCOME_SETTLE)?)
                 .filter(|o| o.outcome != OutcomeKind::Timeout)
         }
-        None => None,
+        _ => None,
     };
     let turn_ended = outcome.is_some();
     let tool = asked.tool_name().map(str::to_string);
@@ -300,14 +316,21 @@ fn not_asking(state: WorkerState) -> String {
     }
 }
 
-/// Waits for the CLI to draw its approval dialog: keys go only to a screen that shows it.
+/// Waits for the CLI to draw its approval dialog and to have shown it for [`DIALOG_SETTLE`]:
+/// keys go only to a screen that shows it, and not before the dialog has the keyboard.
 fn await_dialog(ctx: &Ctx, worker: &Worker) -> Result<()> {
     let keys = worker.provider().approval();
     let deadline = Instant::now() + DIALOG_SHOWN;
+    let mut shown_since: Option<Instant> = None;
     loop {
         let screen = ctx.tmux.capture(worker.session(), false)?;
         if keys.shown_on(&screen) {
-            return Ok(());
+            let since = *shown_since.get_or_insert_with(Instant::now);
+            if since.elapsed() >= DIALOG_SETTLE {
+                return Ok(());
+            }
+        } else {
+            shown_since = None;
         }
         if Instant::now() >= deadline {
             return Err(Error::NotAsking {
@@ -340,46 +363,85 @@ fn record(asked: &Asked, request: &Request) -> serde_json::Value {
     payload
 }
 
-/// Waits for the CLI's evidence that the answer took: a hook after `position` that means work
-/// moved (a tool ran or was refused, the next tool asks, the turn ended), or a turn end only the
-/// transcript or the screen shows. Returns the evidence, whether the turn ended, and its outcome
-/// when `wait`'s own look found it.
+/// What was there before the keys: the log's length and the transcript's.
+struct Before {
+    position: usize,
+    transcript: Option<(PathBuf, u64)>,
+}
+
+impl Before {
+    fn take(ctx: &Ctx, worker: &Worker, position: usize) -> Before {
+        let transcript = worker.transcript_path(ctx).map(|path| {
+            let len = files::len(&path);
+            (path, len)
+        });
+        Before {
+            position,
+            transcript,
+        }
+    }
+
+    /// Whether the transcript grew since, its last turn now ending interrupted: the CLI's
+    /// record of a refusal it fires no hook for.
+    fn transcript_refused(&self, ctx: &Ctx, worker: &Worker) -> bool {
+        self.transcript
+            .as_ref()
+            .is_some_and(|(path, len)| files::len(path) > *len)
+            && last_transcript_turn(ctx, worker).is_some_and(|t| t.interrupted())
+    }
+}
+
+/// The CLI's evidence that an answer took.
+struct Seen {
+    /// The hook event that followed the keys; `prompt`, `transcript`, or the notice hook.
+    by: String,
+    /// Whether the turn ended.
+    ended: bool,
+    /// How it ended, when `wait`'s own look found it.
+    outcome: Option<Outcome>,
+    /// Whether the turn ended without any end hook, so umbel's log must say it did.
+    closed: bool,
+}
+
+/// Waits for the CLI's evidence that the answer took: a hook after the keys that means work
+/// moved (a tool ran or was refused, the next tool asks, the turn ended); on a refusal, what
+/// the CLI leaves instead of an end hook (its transcript's interrupted turn, its idle notice);
+/// or a turn end only the transcript or the screen shows.
 fn confirm(
     ctx: &Ctx,
     worker: &Worker,
-    position: usize,
+    before: &Before,
+    request: &Request,
     watch: &FolderWatch,
-    within: Duration,
-) -> Result<(String, bool, Option<Outcome>)> {
-    let deadline = Instant::now() + within;
+) -> Result<Seen> {
+    let position = before.position;
+    let refusal = (request.answer == Answer::Deny).then(|| worker.provider().approval().refusal);
+    let deadline = Instant::now() + request.confirm;
+    let mut still_asking = false;
     loop {
         let events = worker.events(ctx, position)?;
-        let moved = events
+        let after: Vec<_> = events
             .iter()
             .filter(|e| e.record.index >= position && e.record.kind != ANSWERED_EVENT)
-            .find(|e| !matches!(e.class, EventClass::Other | EventClass::Started));
-        if let Some(event) = moved {
+            .collect();
+        if let Some(event) = after.iter().find(|e| moved(e)) {
             let ended = matches!(
                 event.class,
                 EventClass::TurnEnded | EventClass::TurnFailed { .. }
             ) || event.record.kind == crate::core::events::EXIT_EVENT;
-            return Ok((event.record.kind.clone(), ended, None));
+            return Ok(seen(&event.record.kind, ended, None, false));
         }
-        // Back at its prompt as `send` judges it: the turn ended, perhaps without a hook
-        // (claude's refusal in its transcript, qwen's rewind of a turn refused before any text
-        // on its screen), perhaps with one still on its way (the transcript can show a finished
-        // turn before its `Stop` hook lands). How it ended is `wait`'s reading from the turn's
-        // start; only a turn `wait` cannot read an end of is taken as dropped.
-        if state_now(ctx, worker)?.0 == WorkerState::Ready {
-            let read = outcome_from(ctx, worker, None, OUTCOME_SETTLE)?;
-            let outcome = if read.outcome == OutcomeKind::Timeout {
-                let dropped = "the turn ended without a hook or a record of its end";
-                Outcome::new(OutcomeKind::ProviderError, dropped, position)
-                    .with_reason("interrupted")
-            } else {
-                read
-            };
-            return Ok(("prompt".into(), true, Some(outcome)));
+        if let Some(by) = refusal.and_then(|r| refused(ctx, worker, before, r, &after)) {
+            if !dialog_up(ctx, worker) {
+                return Ok(seen(&by, true, None, true));
+            }
+            still_asking = true;
+        }
+        // A refusal whose evidence is known waits for it: the screen can look ready before.
+        if matches!(refusal, None | Some(Refusal::Hook))
+            && state_now(ctx, worker)?.0 == WorkerState::Ready
+        {
+            return at_prompt(ctx, worker, position);
         }
         // Else one look of the wait from the turn's start, which reads the transcript and the
         // screen as `wait` does.
@@ -387,20 +449,105 @@ fn confirm(
         match look.outcome {
             OutcomeKind::Timeout | OutcomeKind::Input => {}
             OutcomeKind::Dead => return Err(super::send::dead(ctx, worker)),
-            _ => return Ok(("transcript".into(), true, Some(look))),
+            _ => return Ok(seen("transcript", true, Some(look), false)),
         }
         let now = Instant::now();
         if now >= deadline {
-            return Err(Error::NotAnswered {
-                name: worker.name.to_string(),
-                detail: format!(
-                    "no hook or transcript record followed the keys within {}",
-                    humantime::format_duration(within)
-                ),
-            });
+            return Err(not_answered(worker, request.confirm, still_asking));
         }
         watch.wait((deadline - now).min(Duration::from_millis(100)));
     }
+}
+
+/// Whether a line after the keys shows work moved. A tool-less ask is the CLI's second word
+/// on the question answered (qwen's `permission_prompt` notice can land after a quick key).
+fn moved(event: &ClassifiedEvent) -> bool {
+    !matches!(
+        event.class,
+        EventClass::Other | EventClass::Started | EventClass::NeedsInput { tool: None, .. }
+    )
+}
+
+/// What a CLI that fires no end hook on a refusal left instead (`after`: the lines after the
+/// keys): its idle notice, or its transcript's interrupted turn.
+fn refused(
+    ctx: &Ctx,
+    worker: &Worker,
+    before: &Before,
+    refusal: Refusal,
+    after: &[&ClassifiedEvent],
+) -> Option<String> {
+    match refusal {
+        Refusal::Notice { .. } => after
+            .iter()
+            .find(|e| is_notice(ctx, worker, e))
+            .map(|notice| notice.record.kind.clone()),
+        Refusal::Transcript if before.transcript_refused(ctx, worker) => {
+            Some("transcript".to_string())
+        }
+        Refusal::Transcript | Refusal::Hook => None,
+    }
+}
+
+/// No evidence in time: why.
+fn not_answered(worker: &Worker, within: Duration, still_asking: bool) -> Error {
+    let detail = if still_asking {
+        "the CLI dropped its request but still shows the approval dialog: `umbel attach` to answer it".to_string()
+    } else {
+        format!(
+            "no hook or transcript record followed the keys within {}",
+            humantime::format_duration(within)
+        )
+    };
+    Error::NotAnswered {
+        name: worker.name.to_string(),
+        detail,
+    }
+}
+
+/// The worker is back at its prompt with no hook after the keys: the turn's end as `wait` reads
+/// it, or, where it can read none, a turn dropped, which the log must then record.
+fn at_prompt(ctx: &Ctx, worker: &Worker, position: usize) -> Result<Seen> {
+    let read = outcome_from(ctx, worker, None, OUTCOME_SETTLE)?;
+    if read.outcome != OutcomeKind::Timeout {
+        return Ok(seen("prompt", true, Some(read), false));
+    }
+    let dropped = "the turn ended without a hook or a record of its end";
+    let outcome =
+        Outcome::new(OutcomeKind::ProviderError, dropped, position).with_reason("interrupted");
+    Ok(seen("prompt", true, Some(outcome), true))
+}
+
+/// Whether the screen still shows the approval dialog (a screen tmux cannot give counts as up).
+fn dialog_up(ctx: &Ctx, worker: &Worker) -> bool {
+    ctx.tmux
+        .capture(worker.session(), false)
+        .map_or(true, |screen| {
+            worker.provider().approval().shown_on(&screen)
+        })
+}
+
+fn seen(by: &str, ended: bool, outcome: Option<Outcome>, closed: bool) -> Seen {
+    Seen {
+        by: by.to_string(),
+        ended,
+        outcome,
+        closed,
+    }
+}
+
+/// Whether `event` is the CLI's notice that it is idle at its prompt.
+fn is_notice(ctx: &Ctx, worker: &Worker, event: &ClassifiedEvent) -> bool {
+    let payload = event
+        .record
+        .payload
+        .as_deref()
+        .and_then(|file| ctx.state.read_payload(&worker.name, file));
+    worker
+        .provider()
+        .approval()
+        .refusal
+        .is_notice(&event.record.kind, payload.as_ref())
 }
 
 /// How the turn that ended with the answer ended, as `wait --since` reports it.

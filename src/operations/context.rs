@@ -7,6 +7,7 @@ use crate::adapters::tmux::Tmux;
 use crate::core::errors::{Error, Result};
 use crate::core::socket::{check_override, socket_name};
 use crate::core::turn_progress::TurnProgress;
+use crate::core::worker_env::shell_quote;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,6 +41,9 @@ impl std::fmt::Debug for ProgressSink {
         f.write_str("ProgressSink")
     }
 }
+
+/// umbel's own variables that find its tmux server and run it: see [`Ctx::own_vars`].
+const OWN_VARS: [&str; 5] = ["UMBEL_TMUX_SOCKET", "TMUX_TMPDIR", "PATH", "HOME", "LANG"];
 
 impl Ctx {
     /// Resolves the state root (`UMBEL_STATE`, else `~/.umbel`) and the socket
@@ -75,6 +79,20 @@ impl Ctx {
             cancel: Arc::new(AtomicBool::new(false)),
             progress: None,
         })
+    }
+
+    /// What an umbel started later by someone else (the tmux server's warm timer, a worker's
+    /// permission hook) needs to find this state root and its tmux server, as `VAR=value` shell
+    /// words: `UMBEL_STATE`, and [`OWN_VARS`] where umbel has them.
+    pub fn own_vars(&self) -> Vec<String> {
+        let state = self.state.path().to_string_lossy();
+        let mut words = vec![format!("UMBEL_STATE={}", shell_quote(&state))];
+        for var in OWN_VARS {
+            if let Some(value) = self.var(var) {
+                words.push(format!("{var}={}", shell_quote(value)));
+            }
+        }
+        words
     }
 
     /// A variable of umbel's environment.

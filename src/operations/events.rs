@@ -174,7 +174,7 @@ impl Followed {
             .payload
             .as_deref()
             .and_then(|file| ctx.state.read_payload(&worker.name, file));
-        let class = worker.provider().classify(&record.kind, payload.as_ref());
+        let class = worker.provider().class_of(&record.kind, payload.as_ref());
         if class == EventClass::Progress {
             self.tracker.progress();
         }
@@ -201,6 +201,9 @@ impl Followed {
             let field = |key| payload.as_ref().and_then(|p| p.get(key)).cloned();
             event.reason = field("answer").and_then(|a| a.as_str().map(str::to_string));
             event.tool = field("tool").filter(|t| !t.is_null());
+            let text = |key| field(key).and_then(|v| v.as_str().map(str::to_string));
+            event.by = text("by");
+            event.rule = text("rule");
         }
         Some(event)
     }

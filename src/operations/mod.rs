@@ -19,6 +19,8 @@ pub mod kill;
 pub mod park;
 pub mod read;
 pub mod remote;
+pub mod rule_answer;
+pub mod rules;
 pub mod run;
 pub mod send;
 pub mod send_queue;

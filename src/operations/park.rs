@@ -306,7 +306,7 @@ pub fn resumable(ctx: &Ctx, worker: &Worker) -> Result<()> {
         .state
         .log_backwards(&worker.name)?
         .take(REACH)
-        .any(|r| worker.provider().classify(&r.kind, None) == EventClass::Submitted);
+        .any(|r| worker.provider().class_of(&r.kind, None) == EventClass::Submitted);
     match worker.transcript_path(ctx) {
         Some(path) if had_turn && !host::exists(&path) => Err(refused(
             worker,

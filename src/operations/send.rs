@@ -490,7 +490,7 @@ fn confirmed(
             .state
             .log_backwards(&worker.name)?
             .take_while(|r| r.index >= position)
-            .find(|r| provider.classify(&r.kind, None) == EventClass::Submitted);
+            .find(|r| provider.class_of(&r.kind, None) == EventClass::Submitted);
         if let Some(record) = submitted {
             return Ok(Some(record.kind));
         }

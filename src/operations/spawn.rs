@@ -171,6 +171,7 @@ fn plan(ctx: &Ctx, args: &SpawnArgs) -> Result<Plan> {
     let on_permission = args.on_permission(OnPermission::Stop)?;
     let flags = args.passthrough();
     check_flags(args, &flags)?;
+    args.rules().check()?;
     let specs = &args.env;
     let startup_timeout = parse_or(
         args.startup_timeout.as_deref(),
@@ -325,6 +326,7 @@ fn put_launch_files(
     for (link, target) in &spec.links {
         files::link_if_present(link, target)?;
     }
+    super::rules::put(ctx, name, &args.rules(), plan.provider.approval().ask_event)?;
     Ok(spec)
 }
 

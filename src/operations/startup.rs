@@ -330,7 +330,7 @@ fn started(ctx: &Ctx, name: &WorkerName, meta: &Meta, from: usize) -> Result<boo
         .read_log(name)?
         .iter()
         .skip(from)
-        .any(|r| provider.classify(&r.kind, None) == EventClass::Started))
+        .any(|r| provider.class_of(&r.kind, None) == EventClass::Started))
 }
 
 fn failed(name: &WorkerName, detail: String, screen: Option<String>) -> Error {

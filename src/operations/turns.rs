@@ -85,7 +85,7 @@ fn ended_turns(ctx: &Ctx, worker: &Worker) -> Result<(usize, bool)> {
     let provider = worker.provider();
     let events: Vec<ClassifiedEvent> = (ctx.state.read_log(&worker.name)?.into_iter())
         .map(|record| {
-            let class = provider.classify(&record.kind, None);
+            let class = provider.class_of(&record.kind, None);
             ClassifiedEvent { record, class }
         })
         .collect();

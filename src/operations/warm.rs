@@ -29,10 +29,6 @@ use std::time::Duration;
 /// How often an expiry timer looks whether its worker was taken or its time is up.
 const EXPIRY_TICK: Duration = Duration::from_millis(250);
 
-/// umbel's variables the expiry timer needs to find this state root and its tmux server (the
-/// server's own environment may be another umbel's).
-const TIMER_VARS: [&str; 5] = ["UMBEL_TMUX_SOCKET", "TMUX_TMPDIR", "PATH", "HOME", "LANG"];
-
 /// Claims the warm worker of `key`, when one is ready: takes its marker (the one atomic step
 /// racing `-p`s and the expiry contend for), then checks its pane still lives. A claimed worker
 /// found dead or not the one marked is removed, and `None` says: start cold.
@@ -105,15 +101,8 @@ pub fn refill(ctx: &Ctx, refill: &Refill) -> Result<()> {
 /// Asks the tmux server to run `umbel warm-expire` for this worker, with what it needs to find
 /// this state root.
 fn schedule_expiry(ctx: &Ctx, name: &WorkerName, mark: &WarmMark, umbel: &Path) -> Result<()> {
-    let mut words = vec![format!(
-        "UMBEL_STATE={}",
-        shell_quote(&ctx.state.path().to_string_lossy())
-    )];
-    for var in TIMER_VARS {
-        if let Some(value) = ctx.var(var) {
-            words.push(format!("{var}={}", shell_quote(value)));
-        }
-    }
+    // The server's own environment may be another umbel's.
+    let mut words = ctx.own_vars();
     words.extend([
         "exec".to_string(),
         shell_quote(&umbel.to_string_lossy()),

@@ -73,7 +73,7 @@ impl Worker {
                 .then_some(record.payload.as_deref())
                 .flatten()
                 .and_then(|file| ctx.state.read_payload(&self.name, file));
-            let class = provider.classify(&record.kind, payload.as_ref());
+            let class = provider.class_of(&record.kind, payload.as_ref());
             anchored |= matches!(class, EventClass::Submitted | EventClass::Started);
             events.push(ClassifiedEvent { record, class });
         }
@@ -196,7 +196,7 @@ impl Worker {
             let Some(payload) = payload else {
                 if ends_turn(provider, &record.kind) {
                     walk.lost = Some(LostEnd::default());
-                } else if provider.classify(&record.kind, None) == EventClass::Submitted {
+                } else if provider.class_of(&record.kind, None) == EventClass::Submitted {
                     // The last turn's own submit: nothing before it is that turn's answer.
                     break;
                 }
@@ -207,7 +207,7 @@ impl Worker {
                 continue;
             }
             walk.learn(&payload);
-            match provider.classify(&record.kind, Some(&payload)) {
+            match provider.class_of(&record.kind, Some(&payload)) {
                 class @ (EventClass::TurnEnded | EventClass::TurnFailed { .. }) => {
                     let failed = matches!(class, EventClass::TurnFailed { .. });
                     let Some(text) = provider.answer_from_payload(&payload) else {
@@ -351,7 +351,7 @@ fn accepted_value(payload: &serde_json::Value) -> Option<serde_json::Value> {
 /// Whether a log line of this kind ends a turn (every provider tells by the name alone).
 fn ends_turn(provider: &dyn ProviderModule, kind: &str) -> bool {
     matches!(
-        provider.classify(kind, None),
+        provider.class_of(kind, None),
         EventClass::TurnEnded | EventClass::TurnFailed { .. }
     )
 }
@@ -378,7 +378,7 @@ impl LostEnd {
         let Some(payload) = payload else {
             return ends_turn(provider, kind);
         };
-        match provider.classify(kind, Some(payload)) {
+        match provider.class_of(kind, Some(payload)) {
             EventClass::Submitted if self.turn_id.is_none() => {
                 self.turn_id = provider.submit_turn_id(payload);
                 false

@@ -136,3 +136,41 @@ fn a_pending_tools_secrets_are_masked_in_the_list() {
     assert!(listed.starts_with("s claude Bash curl"), "{listed}");
     assert!(!listed.contains("s3cr3t"), "{listed}");
 }
+
+/// A rule umbel cannot read is a usage error naming it and its flag, before anything is made.
+#[test]
+fn a_malformed_rule_is_refused_before_anything_is_made() {
+    let sb = Sandbox::new();
+    let err = sb
+        .umbel([
+            "spawn",
+            "--name",
+            "r",
+            "--provider",
+            "codex",
+            "--allowed-tools",
+            "Bash(echo *)",
+            "--disallowed-tools",
+            "Bash(rm",
+        ])
+        .status(2)
+        .stderr();
+    assert!(
+        err.contains("`--disallowed-tools Bash(rm` is not a rule"),
+        "{err}"
+    );
+    assert!(sb.worker_dirs().is_empty(), "a refused spawn makes nothing");
+}
+
+/// A worker spawned with rules answers by them on its own hook; one without leaves no script
+/// for the hook to run.
+#[test]
+fn only_a_worker_with_rules_has_a_script_on_its_hook() {
+    let sb = Sandbox::new();
+    sb.spawn("plain", &[]);
+    assert!(!sb.session_dir("plain").join("on-ask").exists());
+    sb.spawn("ruled", &["--allowed-tools", "Bash(echo *)"]);
+    let script = std::fs::read_to_string(sb.session_dir("ruled").join("on-ask")).expect("on-ask");
+    assert!(script.contains("rule-answer"), "{script}");
+    assert!(script.contains("UMBEL_STATE="), "{script}");
+}

@@ -17,6 +17,9 @@ enum Expect {
     /// Changes the launch itself, not a flag: proven by its own scenario (codex `--resume`:
     /// `tiers::*::codex::resume_continues_a_codex_thread_run_outside_umbel`).
     Launch,
+    /// Not handed to the CLI: one of umbel's rules (the worker's `rules.json`, this list and
+    /// value), answered on its permission hook.
+    Rule(&'static str, &'static str),
 }
 
 use Expect::*;
@@ -48,20 +51,20 @@ const CASES: &[(&[&str], [Expect; 5])] = &[
         &["--allowedTools", "Bash", "--allowed-tools", "Edit"],
         [
             Argv(&["--allowedTools", "Bash", "--allowedTools", "Edit"]),
-            Refused,
-            Argv(&["--allowed-tools", "Bash", "--allowed-tools", "Edit"]),
-            Argv(&["--allowed-tools", "Bash", "--allowed-tools", "Edit"]),
-            Refused,
+            Rule("allow", "Edit"),
+            Rule("allow", "Edit"),
+            Rule("allow", "Edit"),
+            Rule("allow", "Edit"),
         ],
     ),
     (
         &["--disallowedTools", "web_fetch"],
         [
             Argv(&["--disallowedTools", "web_fetch"]),
-            Refused,
-            Setting("/tools/exclude/0", "web_fetch"),
-            Setting("/tools/exclude/0", "web_fetch"),
-            Refused,
+            Rule("deny", "web_fetch"),
+            Rule("deny", "web_fetch"),
+            Rule("deny", "web_fetch"),
+            Rule("deny", "web_fetch"),
         ],
     ),
     (
@@ -241,6 +244,14 @@ fn flags_reach_the_cli_or_are_refused(index: usize) {
                     Some(&Value::from(*want)),
                     "{args:?}"
                 );
+            }
+            Rule(list, want) => {
+                let path = sb.session_dir("f").join("rules.json");
+                let text = std::fs::read_to_string(path).expect("rules.json");
+                let rules: Value = serde_json::from_str(&text).expect("json");
+                let listed = rules[*list].as_array().expect("list");
+                assert!(listed.iter().any(|r| r == want), "{args:?}: {rules}");
+                assert!(!got.iter().any(|a| a == want), "{args:?}: {got:?}");
             }
             Refused | Launch => {}
         }

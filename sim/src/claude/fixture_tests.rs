@@ -47,6 +47,22 @@ fn check(want: Value, got: &Obj, what: &str) {
 }
 
 #[test]
+fn a_write_into_the_folder_suggests_adding_the_folder() {
+    // The approval recordings' PermissionRequest (rec-out claude-*.md) for that command.
+    let s = session();
+    let write = json!({"command": "echo hi > umbel-tool.txt", "description": "Write hi"});
+    let got = s.payload_permission_request("p", "Bash", &write).to_value();
+    let want =
+        json!([{ "type": "addDirectories", "directories": [s.cwd], "destination": "session" }]);
+    assert_eq!(got["permission_suggestions"], want);
+    let elsewhere = json!({"command": "echo hi > /tmp/x.txt"});
+    let got = s
+        .payload_permission_request("p", "Bash", &elsewhere)
+        .to_value();
+    assert_eq!(got["permission_suggestions"][0]["type"], "addRules");
+}
+
+#[test]
 fn hook_payloads_have_every_fixture_field() {
     let mut s = session();
     s.last_prompt_id = Some("p".into());

@@ -12,6 +12,7 @@ pub mod dialogs;
 #[cfg(test)]
 mod fixture_tests;
 pub mod gates;
+pub mod notice;
 pub mod payloads;
 pub mod print;
 pub mod question;

@@ -91,14 +91,24 @@ impl Session {
             .with("tool_use_id", tool_use_id)
     }
 
-    /// `PermissionRequest` with the "don't ask again" suggestion.
+    /// `PermissionRequest` with the dialog's second option as its suggestion ([`offer`]): a
+    /// "don't ask again" rule, or access to the working folder.
     pub fn payload_permission_request(&self, prompt_id: &str, tool: &str, input: &Value) -> Obj {
-        let rule = obj! { "toolName" => tool, "ruleContent" => rule_content(tool, input) };
-        let suggestion = obj! {
-            "type" => "addRules",
-            "rules" => vec![rule],
-            "behavior" => "allow",
-            "destination" => "localSettings",
+        let suggestion = match offer(tool, input) {
+            Offer::Folder => obj! {
+                "type" => "addDirectories",
+                "directories" => vec![self.cwd.as_str()],
+                "destination" => "session",
+            },
+            Offer::Rule(prefix) => {
+                let rule = obj! { "toolName" => tool, "ruleContent" => prefix };
+                obj! {
+                    "type" => "addRules",
+                    "rules" => vec![rule],
+                    "behavior" => "allow",
+                    "destination" => "localSettings",
+                }
+            }
         };
         self.tool_common(prompt_id, "PermissionRequest", tool, input)
             .with("permission_suggestions", vec![suggestion])
@@ -188,4 +198,31 @@ pub fn rule_content(tool: &str, input: &Value) -> String {
         ("Bash", Some(cmd)) => cmd.split_whitespace().next().unwrap_or("").to_string(),
         _ => String::new(),
     }
+}
+
+/// What the permission dialog's second option offers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Offer {
+    /// "don't ask again" for this rule content (`permission-prompt-bash`: `env | grep … >
+    /// /tmp/…; echo …` offers `env`).
+    Rule(String),
+    /// "always allow access to <cwd> from this project": a lone command writing (`>`) to a
+    /// file named relative to the working folder (`approval-dialog`: `echo hi >
+    /// umbel-tool.txt`, whose `PermissionRequest` suggests `addDirectories` [cwd]).
+    Folder,
+}
+
+/// What the dialog offers for `tool` called with `input`.
+pub fn offer(tool: &str, input: &Value) -> Offer {
+    let command = input.get("command").and_then(Value::as_str);
+    let folder_write = tool == "Bash"
+        && command.is_some_and(|cmd| {
+            let lone = !["|", ";", "&"].iter().any(|op| cmd.contains(op));
+            let target = cmd.rsplit_once('>').map(|(_, t)| t.trim());
+            lone && target.is_some_and(|t| !t.is_empty() && !t.starts_with(['/', '~']))
+        });
+    if folder_write {
+        return Offer::Folder;
+    }
+    Offer::Rule(rule_content(tool, input))
 }

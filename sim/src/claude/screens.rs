@@ -8,6 +8,7 @@
 
 use serde_json::Value;
 
+use super::payloads::Offer;
 use super::release::{Claude, Release};
 use super::session::{Mode, Model};
 use crate::input::line_breaks;
@@ -142,13 +143,15 @@ pub fn paste_label(n: u32, content: &str) -> Option<String> {
     })
 }
 
-/// The permission dialog for a tool call (cursor 0..=3 on the four choices).
+/// The permission dialog for a tool call (cursor 0..=3 on the four choices) in `cwd`. Its
+/// second option is what [`offer`](super::payloads::offer) says; offering the folder, 2.1.332
+/// shows the command unmarked and no "This command requires approval" (`approval-dialog`).
 pub fn permission_dialog(
     width: usize,
     tool: &str,
     input: &Value,
     cursor: usize,
-    mode: Mode,
+    (mode, cwd): (Mode, &str),
 ) -> Vec<String> {
     let mut lines = vec![String::new()];
     lines.extend(tool_call(tool, input, "Waiting…").into_iter().skip(1));
@@ -174,20 +177,25 @@ pub fn permission_dialog(
         Some(cmd) if bash => cmd.to_string(),
         _ => serde_json::to_string(input).unwrap_or_default(),
     };
-    lines.extend(prefixed(&body, " │ ", " │ "));
-    lines.push(rule('╌', width));
-    lines.push(if bash {
-        " This command requires approval".into()
+    let offer = super::payloads::offer(tool, input);
+    if offer == Offer::Folder {
+        lines.extend(prefixed(&body, " ", " "));
+        lines.push(rule('╌', width));
     } else {
-        " This action requires approval".into()
-    });
-    lines.push(String::new());
+        lines.extend(prefixed(&body, " │ ", " │ "));
+        lines.push(rule('╌', width));
+        lines.push(if bash {
+            " This command requires approval".into()
+        } else {
+            " This action requires approval".into()
+        });
+        lines.push(String::new());
+    }
     lines.push(" Do you want to proceed?".into());
-    let prefix = super::payloads::rule_content(tool, input);
-    let again = if bash {
-        format!("Yes, and don’t ask again for: {prefix}")
-    } else {
-        format!("Yes, and don’t ask again for {tool}")
+    let again = match offer {
+        Offer::Folder => format!("Yes, and always allow access to {cwd} from this project"),
+        Offer::Rule(prefix) if bash => format!("Yes, and don’t ask again for: {prefix}"),
+        Offer::Rule(_) => format!("Yes, and don’t ask again for {tool}"),
     };
     let choices = [
         "Yes".to_string(),

@@ -2,8 +2,9 @@
 //! (approve, refuse), print mode's automatic denial, and the fake tool output.
 //! Nothing is ever executed.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use super::notice::{DEFAULT_EVERY_MS, Notice};
 use super::question::ELICITATION;
 use super::screens::{self, INTERRUPTED_LINE};
 use super::session::{Mode, Session};
@@ -61,24 +62,36 @@ impl Turn {
         self.notify_pending = true;
     }
 
-    /// Called once the screen shows the current state: fires the
-    /// `permission_prompt` (or, for a question, `elicitation_dialog`)
-    /// Notification after the dialog is visible.
+    /// Called once the screen shows the current state: fires a question's
+    /// `elicitation_dialog` Notification once it is visible, and the permission dialog's
+    /// `permission_prompt` Notification when its timer says ([`super::notice`]).
     pub fn after_draw(&mut self, sess: &mut Session) {
-        if !std::mem::take(&mut self.notify_pending) {
+        let now = Instant::now();
+        if std::mem::take(&mut self.notify_pending) {
+            if let Some(text) = &self.question {
+                let payload = sess.payload_notification(&self.prompt_id, text, ELICITATION);
+                sess.fire("Notification", Some(ELICITATION), &payload);
+                return;
+            }
+            let startup = &sess.script.scenario.startup;
+            let ms = startup.permission_notify_ms.unwrap_or(DEFAULT_EVERY_MS);
+            self.notice = Some(Notice::new(Duration::from_millis(ms), now));
+        }
+        if !self.notice.as_mut().is_some_and(|n| n.fire_at(now)) {
             return;
         }
-        if let Some(text) = &self.question {
-            let payload = sess.payload_notification(&self.prompt_id, text, ELICITATION);
-            sess.fire("Notification", Some(ELICITATION), &payload);
-        } else {
-            let payload = sess.payload_notification(
-                &self.prompt_id,
-                "Claude needs your permission",
-                "permission_prompt",
-            );
-            sess.fire("Notification", Some("permission_prompt"), &payload);
-        }
+        self.notice = None;
+        let payload = sess.payload_notification(
+            &self.prompt_id,
+            "Claude needs your permission",
+            "permission_prompt",
+        );
+        sess.fire("Notification", Some("permission_prompt"), &payload);
+    }
+
+    /// When the permission dialog's Notification timer looks next (the screen is redrawn then).
+    pub fn notice_due(&self) -> Option<Instant> {
+        self.notice.as_ref().map(Notice::due)
     }
 
     /// `1`/`2`/`3` or Enter on a Yes: run the (fake) tool and go on.

@@ -227,6 +227,11 @@ impl Face for Claude {
         app.sess.registry_remove();
     }
 
+    fn wake_at(app: &App) -> Option<Instant> {
+        // The permission dialog's Notification timer looks next then.
+        app.turn.as_ref().and_then(Turn::notice_due)
+    }
+
     fn leave(app: &mut App) {
         let _ = app.face.scroll.draw(&[]);
         app.term.restore();

@@ -67,6 +67,8 @@ pub struct Turn {
     pub(super) message_id: String,
     pub(super) tool: Option<ToolCall>,
     pub(super) notify_pending: bool,
+    /// The permission dialog's Notification timer, once the dialog shows.
+    pub(super) notice: Option<super::notice::Notice>,
     pub(super) question: Option<String>,
     /// `UserPromptSubmit` already fired (the TUI fires it before its redraw).
     pub(super) submit_fired: bool,
@@ -92,6 +94,7 @@ impl Turn {
             block: Block::default(),
             tool: None,
             notify_pending: false,
+            notice: None,
             question: None,
             submit_fired: false,
             prompt_id,
@@ -119,7 +122,7 @@ impl Turn {
                 &t.permission.tool,
                 &t.permission.input,
                 *cursor,
-                sess.mode,
+                (sess.mode, &sess.cwd),
             );
         }
         let mut lines = self.block.live();
@@ -233,7 +236,12 @@ impl Turn {
         if self.question.is_some() {
             return matches!(key, Key::Esc | Key::CtrlC).then(|| self.interrupt(sess));
         }
-        match self.core.menu_key(&PERMISSION_MENU, key)? {
+        if let Some(notice) = self.notice.as_mut() {
+            notice.key(now);
+        }
+        let choice = self.core.menu_key(&PERMISSION_MENU, key)?;
+        self.notice = None;
+        match choice {
             Choice::Refuse => Some(self.refuse(sess)),
             _ => {
                 self.approve(sess, now);

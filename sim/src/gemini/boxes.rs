@@ -220,7 +220,8 @@ fn qwen_items(root: &str) -> [String; 4] {
     ]
 }
 
-/// A finished (`✓`) or cancelled (`-`) tool call with its output, 4 narrower than the screen.
+/// A finished (`✓`) or cancelled (`-`) tool call with its output, 4 narrower than the screen;
+/// a cancelled one has an empty row under its title (0.61.0's `approval-after-esc`).
 pub fn tool_done(width: usize, display: &str, input: &Value, output: Option<&str>) -> Vec<String> {
     let box_w = width.saturating_sub(4);
     let text_w = box_w.saturating_sub(4);
@@ -234,8 +235,8 @@ pub fn tool_done(width: usize, display: &str, input: &Value, output: Option<&str
         for line in crate::screen::split_lines(out) {
             rows.extend(wrap(&line, text_w, "", ""));
         }
-        rows.push(String::new());
     }
+    rows.push(String::new());
     let mut lines = vec![String::new(), String::new()];
     lines.extend(rounded(&rows, box_w, 0, 1));
     lines

@@ -179,7 +179,9 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
         Played::Done(done) => done,
         Played::Over(code) => return Ok(code),
     };
-    sess.fire("AfterAgent", None, &after_agent);
+    if let Some(payload) = &after_agent {
+        sess.fire("AfterAgent", None, payload);
+    }
     headless::settle(&mut sess, late)?;
     let duration = (sess.clock.now_ms() - started_ms).max(0) as u64;
     match (format, &failure) {

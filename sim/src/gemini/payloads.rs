@@ -76,6 +76,11 @@ impl Session {
             .with("details", details)
     }
 
+    /// The head of fake-qwen's `idle_prompt` Notification (`Idle`: gemini has no such hook).
+    pub fn payload_idle(&mut self) -> Obj {
+        self.common("Notification")
+    }
+
     /// `SessionEnd` (`reason`: `exit`).
     pub fn payload_session_end(&mut self, reason: &str) -> Obj {
         self.common("SessionEnd").with("reason", reason)

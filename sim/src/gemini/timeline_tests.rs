@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::test_support::{TOOL, chat, session, turn};
 use super::turn::{Done, Outcome, Turn};
 use crate::engine::timeline::Timeline;
+use crate::keys::Key;
 
 #[test]
 fn a_tool_turn_upserts_its_gemini_record_by_id() {
@@ -63,7 +64,7 @@ fn failures_rewrite_the_history_without_the_failed_prompt() {
     turn(&mut s, "first");
     let outcome = turn(&mut s, "second");
     let Outcome::Done(Done {
-        after_agent,
+        after_agent: Some(after_agent),
         failure: Some(f),
         ..
     }) = outcome
@@ -139,7 +140,7 @@ fn late_transcript_fires_after_agent_before_the_last_record() {
     );
     s.chat_open();
     let Outcome::Done(Done {
-        after_agent,
+        after_agent: Some(after_agent),
         late: Some(late),
         ..
     }) = turn(&mut s, "x")
@@ -160,4 +161,40 @@ fn late_transcript_fires_after_agent_before_the_last_record() {
         late.records[1].to_value()["$set"]["lastUpdated"],
         rec["timestamp"]
     );
+}
+
+#[test]
+fn refusing_the_confirmation_ends_the_turn_and_no_after_agent_fires() {
+    // gemini 0.61.0, Esc or `3` on the dialog (rec-out gemini-esc.md, gemini-3.md): no hook,
+    // `-  Shell …` and `ℹ Request cancelled.`, an `info` record, ready for the next prompt.
+    let later = Instant::now() + Duration::from_secs(3600);
+    for esc in [true, false] {
+        let mut s = session("refuse", TOOL, true);
+        s.chat_open();
+        let mut t = Turn::new(&mut s, "Please RUN_TOOL now".into(), Instant::now(), 120);
+        t.start(&mut s);
+        while t.core.deadline().is_some() {
+            assert!(t.tick(&mut s, later).is_none());
+        }
+        let outcome = match esc {
+            true => Some(t.cancel(&mut s)),
+            false => t.key(&mut s, &Key::Text("3".into()), later),
+        };
+        let Some(Outcome::Done(done)) = outcome else {
+            panic!("the refusal did not end the turn")
+        };
+        assert_eq!(done.after_agent, None, "no AfterAgent");
+        let shown = t.core.commits.join("\n");
+        assert!(shown.contains("│ -  Shell echo hi"), "{shown}");
+        assert!(shown.contains("ℹ Request cancelled."), "{shown}");
+        let records = chat(&s);
+        let info = records.iter().rev().find(|r| r["type"] == "info").unwrap();
+        assert_eq!(info["content"], "Request cancelled.");
+        let call = records
+            .iter()
+            .rev()
+            .find_map(|r| r.get("toolCalls"))
+            .unwrap();
+        assert_eq!(call[0]["status"], "cancelled");
+    }
 }

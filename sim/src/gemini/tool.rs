@@ -59,8 +59,14 @@ impl Turn {
             params: p.input.clone(),
         });
         if !sess.excluded_tools.contains(&name) {
-            let payload = sess.payload_before_tool(&name, &p.input);
-            sess.fire("BeforeTool", Some(&name), &payload);
+            if super::flavor::qwen() {
+                // Qwen Code fires `PreToolUse` once the call is allowed, just before it runs
+                // ([`Turn::approve`]); its `PermissionRequest` names the call meanwhile.
+                sess.qwen.asking = Some((name.clone(), p.input.clone()));
+            } else {
+                let payload = sess.payload_before_tool(&name, &p.input);
+                sess.fire("BeforeTool", Some(&name), &payload);
+            }
         }
         self.tool = Some(ToolCall {
             input: p.input,
@@ -137,6 +143,10 @@ impl Turn {
         let Some(t) = self.tool.take() else { return };
         if matches!(self.core.phase, Phase::Dialog(_)) {
             sess.stats.accepted += 1;
+        }
+        if super::flavor::qwen() {
+            let payload = sess.payload_before_tool(&t.name, &t.input);
+            sess.fire("BeforeTool", Some(&t.name), &payload);
         }
         let output = t
             .output
@@ -216,7 +226,7 @@ impl Turn {
     }
 
     /// `3`, Esc or Ctrl+C in the confirmation: the call is recorded as
-    /// cancelled and the turn ends like a cancel.
+    /// cancelled (and the turn ends, [`Turn::refuse`]).
     pub(super) fn refuse_tool(&mut self, sess: &mut Session) {
         let Some(t) = self.tool.take() else { return };
         let ts = sess.clock.stamp();

@@ -41,6 +41,8 @@ pub struct Gemini {
     paste_quiet: Duration,
     /// fake-qwen: a long paste still being read in.
     reading: Option<Reading>,
+    /// fake-qwen: when its `idle_prompt` Notification fires after a refused confirmation.
+    idle_at: Option<Instant>,
 }
 
 /// A paste qwen is still reading in: it shows `Pasting… N KB` under its footer meanwhile, and
@@ -72,6 +74,12 @@ const PASTE_GUARD: Duration = Duration::from_millis(40);
 /// offline tier). It then appends `{"$set":{"sessionId":…}}` to the chat file; a prompt
 /// submitted before that is taken off the input line and lost (no hook, no model request).
 const RESUME_LOAD: Duration = Duration::from_millis(600);
+
+/// How long after Esc (or No) on its tool confirmation qwen 0.24.4 fires its `idle_prompt`
+/// Notification, the only hook it fires then: 0.1 to 0.4 s after the key in the recordings
+/// (`qwen-esc`, `qwen-x-esc`, `qwen-x-4-reason`), its `PostToolBatch` of the cancelled call
+/// 0.1 to 0.26 s before it.
+const QWEN_IDLE_AFTER_REFUSAL: Duration = Duration::from_millis(150);
 
 /// Runs the TUI and returns the exit status.
 pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
@@ -114,6 +122,7 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
         paste_read,
         paste_quiet,
         reading: None,
+        idle_at: None,
     };
     Shell::new(sess, term, face).serve(opts.query.clone())
 }
@@ -191,16 +200,24 @@ impl Face for Gemini {
     }
 
     fn wake_at(app: &App) -> Option<Instant> {
-        let reading = app.face.reading.as_ref()?;
         let now = Instant::now();
-        Some(if now < reading.shown_until {
-            reading.shown_until
-        } else {
-            reading.due
-        })
+        let reading = app.face.reading.as_ref().map(|r| {
+            if now < r.shown_until {
+                r.shown_until
+            } else {
+                r.due
+            }
+        });
+        match (reading, app.face.idle_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     fn draw(app: &mut App) -> Result<(), String> {
+        if app.face.idle_at.is_some_and(|t| Instant::now() >= t) {
+            idle_notice(app)?;
+        }
         read_in(app);
         let width = term::size().0;
         let mut live = Vec::new();
@@ -285,6 +302,10 @@ impl Face for Gemini {
     }
 
     fn starting(app: &mut App, text: &str) -> Result<(), String> {
+        // A prompt submitted before qwen's idle notice came: the notice first.
+        if app.face.idle_at.is_some() {
+            idle_notice(app)?;
+        }
         let payload = app.sess.payload_before_agent(text);
         fire(app, "BeforeAgent", None, &payload)
     }
@@ -298,6 +319,15 @@ impl Face for Gemini {
 
     fn done(app: &mut App, turn: Option<Turn>, done: Done) -> Result<Flow, String> {
         app.late = done.late;
+        let Some(after_agent) = done.after_agent else {
+            // The tool confirmation was refused: back at the prompt, the turn left on the screen
+            // and no hook (gemini 0.61.0); qwen 0.24.4 fires its idle notice a moment later.
+            if super::flavor::qwen() {
+                app.face.idle_at = Some(Instant::now() + QWEN_IDLE_AFTER_REFUSAL);
+            }
+            Gemini::draw(app)?;
+            return app.next_queued();
+        };
         // Qwen Code puts a cancelled prompt back into the input box; cancelled before the model
         // said anything or ran a tool, it takes the whole turn off the screen too (0.24.4's
         // auto-restore: no `Request cancelled.` stays).
@@ -311,7 +341,7 @@ impl Face for Gemini {
             }
         }
         Gemini::draw(app)?;
-        fire(app, "AfterAgent", None, &done.after_agent)?;
+        fire(app, "AfterAgent", None, &after_agent)?;
         app.next_queued()
     }
 
@@ -343,6 +373,14 @@ fn read_in(app: &mut App) {
         app.input.take();
         app.self_turn = Some((Instant::now(), shown));
     }
+}
+
+/// fake-qwen's `idle_prompt` Notification after a refused confirmation (fake-gemini's engine
+/// names it `Idle`; only qwen's translation fires anything for it).
+fn idle_notice(app: &mut App) -> Result<(), String> {
+    app.face.idle_at = None;
+    let payload = app.sess.payload_idle();
+    fire(app, "Idle", None, &payload)
 }
 
 /// Runs hooks, showing `Executing Hook: <name>` in the status line meanwhile.

@@ -37,8 +37,8 @@ pub struct Failure {
 /// What a finished turn hands back: fire `after_agent` once the screen shows idle.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Done {
-    /// The `AfterAgent` payload.
-    pub after_agent: Obj,
+    /// The `AfterAgent` payload; `None` when the tool confirmation was refused (no hook fires).
+    pub after_agent: Option<Obj>,
     /// Records to write later (`late_transcript_ms`).
     pub late: Option<Late>,
     /// The answer (empty on failure or cancel).
@@ -221,7 +221,7 @@ impl Turn {
         sess.history.append(&mut self.pending);
         self.account(sess);
         Outcome::Done(Done {
-            after_agent,
+            after_agent: Some(after_agent),
             late,
             response: text,
             failure: None,
@@ -245,7 +245,7 @@ impl Turn {
         sess.chat_note("info", REQUEST_FAILED);
         self.account(sess);
         Outcome::Done(Done {
-            after_agent: sess.payload_after_agent(&self.prompt, ""),
+            after_agent: Some(sess.payload_after_agent(&self.prompt, "")),
             late: None,
             response: String::new(),
             failure: Some(Failure {
@@ -257,10 +257,11 @@ impl Turn {
 
     /// Esc (or Ctrl+C) during the turn: `ℹ Request cancelled.`, AfterAgent
     /// still fires, with the text streamed so far (`[no response text]` before any; gemini
-    /// 0.61.0), and no `gemini` record keeps that text. In the confirmation this refuses the tool.
+    /// 0.61.0), and no `gemini` record keeps that text. In the confirmation this refuses the
+    /// tool ([`Turn::refuse`]).
     pub fn cancel(&mut self, sess: &mut Session) -> Outcome {
         if self.tool.is_some() {
-            self.refuse_tool(sess);
+            return self.refuse(sess);
         }
         self.commit_rest();
         self.core
@@ -270,7 +271,30 @@ impl Turn {
         sess.chat_rollback();
         self.account(sess);
         Outcome::Done(Done {
-            after_agent: sess.payload_after_agent(&self.prompt, &self.text),
+            after_agent: Some(sess.payload_after_agent(&self.prompt, &self.text)),
+            late: None,
+            response: String::new(),
+            failure: None,
+        })
+    }
+
+    /// Esc, `3` (qwen `4`) or Ctrl+C in the confirmation: the call is cancelled (`-  Shell …`),
+    /// the chat gets its `info` `Request cancelled.`, the CLI is back at its prompt and no hook
+    /// fires at all (gemini 0.61.0 shows `ℹ Request cancelled.`; qwen 0.24.4 shows nothing more
+    /// and fires only its `idle_prompt` Notification, later: the TUI's).
+    pub fn refuse(&mut self, sess: &mut Session) -> Outcome {
+        self.refuse_tool(sess);
+        self.commit_rest();
+        if !super::flavor::qwen() {
+            self.core
+                .commits
+                .extend(screens::info(self.width, CANCELLED));
+        }
+        sess.chat_note("info", CANCELLED);
+        sess.chat_rollback();
+        self.account(sess);
+        Outcome::Done(Done {
+            after_agent: None,
             late: None,
             response: String::new(),
             failure: None,
@@ -285,7 +309,7 @@ impl Turn {
             &CONFIRM_MENU
         };
         match self.core.menu_key(menu, key)? {
-            Choice::Refuse => Some(self.cancel(sess)),
+            Choice::Refuse => Some(self.refuse(sess)),
             _ => {
                 self.approve(sess, now);
                 None

@@ -201,12 +201,44 @@ pub fn permission_of(call: &Call) -> (&'static str, String) {
     }
 }
 
+/// The patterns "Allow always" allows for a call (`permission.asked`'s `always`): its first
+/// word and anything after (`echo *`).
+pub fn always_of(call: &Call) -> Vec<String> {
+    let (_, pattern) = permission_of(call);
+    let first = pattern.split_whitespace().next().unwrap_or("*");
+    vec![format!("{first} *")]
+}
+
+/// Whether `text` matches the `*` wildcard `pattern`, a trailing ` *` matching nothing too
+/// (opencode's `Wildcard.match`: `echo *` matches `echo` and `echo hi > x`).
+pub fn wildcard(pattern: &str, text: &str) -> bool {
+    if let Some(head) = pattern.strip_suffix(" *")
+        && text == head
+    {
+        return true;
+    }
+    let parts: Vec<&str> = pattern.split('*').collect();
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if parts.len() == 1 {
+        return text == pattern;
+    }
+    let Some(mut rest) = text.strip_prefix(first) else {
+        return false;
+    };
+    for part in &parts[1..parts.len() - 1] {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last)
+}
+
 /// `permission.asked`'s properties.
 pub fn permission_asked(who: &Who, id: &str, message: &str, call: &Call) -> Value {
     let (permission, pattern) = permission_of(call);
-    let first = pattern.split_whitespace().next().unwrap_or("*");
     json!({ "id": id, "sessionID": who.session, "permission": permission,
-        "patterns": [pattern], "metadata": call.input, "always": [format!("{first} *")],
+        "patterns": [pattern], "metadata": call.input, "always": always_of(call),
         "tool": { "messageID": message, "callID": call.id } })
 }
 

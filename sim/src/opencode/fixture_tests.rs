@@ -194,6 +194,7 @@ fn a_running_turn_and_a_permission_question_are_the_recorded_screens() {
         kind: "# Shell command",
         detail: "$ echo hi > umbel-tool.txt".into(),
         cursor: 0,
+        always: None,
     };
     let ours = screens::permission(&dialog, 120);
     assert_eq!(trimmed(&ours), trimmed(&asked[asked.len() - ours.len()..]));

@@ -13,6 +13,8 @@ pub mod bus;
 pub mod cli;
 #[cfg(test)]
 mod fixture_tests;
+#[cfg(test)]
+mod permission_tests;
 pub mod plugin;
 pub mod run;
 pub mod screens;

@@ -62,6 +62,9 @@ pub struct Dialog<'a> {
     pub detail: String,
     /// The selected option (0 Allow once, 1 Allow always, 2 Reject).
     pub cursor: usize,
+    /// "Always allow" asked over it: the patterns it allows, the selected option (0 Confirm,
+    /// 1 Cancel).
+    pub always: Option<(Vec<String>, usize)>,
 }
 
 /// The input box at `left`, `width` columns wide (its `╹▀▀▀` row included).
@@ -169,8 +172,12 @@ pub fn session(view: &View, conversation: &[String], dialog: Option<&Dialog>) ->
     rows
 }
 
-/// The permission question (recorded: `opencode-1.18.33-screen-permission.txt`).
+/// The permission question (recorded: `opencode-1.18.33-screen-permission.txt`), or the
+/// "Always allow" one asked over it.
 pub fn permission(d: &Dialog, width: usize) -> Vec<String> {
+    if let Some((patterns, _)) = &d.always {
+        return always_allow(patterns, width);
+    }
     // The selected option is told by its colour alone (none here: the text is the recording's).
     let _ = d.cursor;
     let choices = " Allow once   Allow always   Reject";
@@ -190,4 +197,29 @@ pub fn permission(d: &Dialog, width: usize) -> Vec<String> {
         keys,
         "  ┃".to_string(),
     ]
+}
+
+/// "Always allow" (recorded: `opencode-1.18.33-approval-always-confirm.txt`): the patterns it
+/// allows until opencode restarts, Confirm and Cancel (the selected one told by colour alone).
+fn always_allow(patterns: &[String], width: usize) -> Vec<String> {
+    let keys = spread(
+        "  ┃   Confirm   Cancel",
+        "⇆ select  enter confirm     ",
+        width,
+    );
+    let mut rows = vec![
+        "  ┃".to_string(),
+        "  ┃  △ Always allow".to_string(),
+        "  ┃".to_string(),
+        "  ┃  This will allow the following patterns until OpenCode is restarted".to_string(),
+        "  ┃".to_string(),
+    ];
+    rows.extend(patterns.iter().map(|p| format!("  ┃  - {p}")));
+    rows.extend([
+        "  ┃".to_string(),
+        "  ┃".to_string(),
+        keys,
+        "  ┃".to_string(),
+    ]);
+    rows
 }

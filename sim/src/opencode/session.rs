@@ -68,6 +68,8 @@ pub struct Session {
     pub published: Option<Vec<(i64, Value)>>,
     /// Where the session's exchanges are kept (`--session` reopens them).
     store: Option<PathBuf>,
+    /// What "Allow always" allowed, until the process ends: (permission, pattern).
+    allowed: Vec<(String, String)>,
 }
 
 /// The model of `-m provider/model` (opencode's default: Claude Sonnet 4.5).
@@ -154,6 +156,7 @@ impl Session {
             history: Vec::new(),
             published: None,
             store,
+            allowed: Vec::new(),
         }
     }
 
@@ -176,6 +179,20 @@ impl Session {
             Some("deny") => Rule::Deny,
             _ => Rule::Ask,
         }
+    }
+
+    /// "Allow always" was confirmed: `patterns` of `permission` run unasked from now on.
+    pub fn allow_always(&mut self, permission: &str, patterns: &[String]) {
+        for p in patterns {
+            self.allowed.push((permission.to_string(), p.clone()));
+        }
+    }
+
+    /// Whether "Allow always" allowed `subject` (a command, a path) of `permission`.
+    pub fn allowed_always(&self, permission: &str, subject: &str) -> bool {
+        self.allowed
+            .iter()
+            .any(|(p, pattern)| p == permission && super::bus::wildcard(pattern, subject))
     }
 
     /// Publishes an event on the bus: umbel's plugins hear it (hooks run, records appended).

@@ -2,7 +2,8 @@
 //! and keys. Full-screen on the alternate screen, redrawn whole each frame.
 //!
 //! Keys: Enter submits (a prompt typed while a turn runs waits its turn), Esc twice within 5 s
-//! interrupts a running turn (the first shows `esc again to interrupt`), the permission dialog takes ⇆ (Left/Right, Tab) and Enter, Esc rejects;
+//! interrupts a running turn (the first shows `esc again to interrupt`), the permission dialog takes ⇆ (Left/Right, Tab) and Enter, Esc rejects
+//! ("Allow always" asks "Confirm / Cancel" first, where Esc goes back);
 //! Ctrl-C clears the input, and on an empty input leaves (as `/exit` does).
 
 use std::time::Instant;
@@ -166,6 +167,7 @@ impl Opencode {
             kind,
             detail,
             cursor,
+            always: turn.always_asked(),
         })
     }
 }
@@ -268,6 +270,7 @@ impl Face for Opencode {
         if let Some(turn) = turn {
             let footer = match &done.error {
                 Some(error) => error_line(error),
+                None if done.rejected => app.face.agent(),
                 None => {
                     let secs = turn.core.started.elapsed().as_secs_f64();
                     format!("{} · {secs:.1}s", app.face.agent())

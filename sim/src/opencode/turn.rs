@@ -15,7 +15,6 @@ use serde_json::{Value, json};
 
 use super::bus::{self, Call};
 use super::session::{Rule, Session};
-use crate::engine::menu::{Choice, Menu};
 use crate::engine::timeline::{Core, Late, Phase, Step, Timeline};
 use crate::keys::Key;
 use crate::scenario::{End, Permission};
@@ -29,6 +28,9 @@ pub struct Done {
     pub late: Option<Late>,
     /// The turn's error object (`APIError`, `MessageAbortedError`), if it failed.
     pub error: Option<Value>,
+    /// The tool call was rejected: the turn's footer shows no duration (1.18.33, rec-out
+    /// `opencode-esc`).
+    pub rejected: bool,
 }
 
 /// How a turn ended.
@@ -56,6 +58,9 @@ pub struct Turn {
     pub shown: Vec<String>,
     /// The tool call waiting for the person, or running.
     pub running: Option<Running>,
+    /// "Always allow" asked next, over the permission question: the cursor (0 Confirm, 1
+    /// Cancel).
+    pub always: Option<usize>,
     /// `run --auto`: every permission allowed.
     auto: bool,
     /// The TUI (a person can answer a permission question); `run` refuses instead.
@@ -65,13 +70,6 @@ pub struct Turn {
     text_part: Option<(String, i64)>,
     stepped: bool,
 }
-
-/// The permission dialog: Allow once, Allow always, Reject (⇆ select, enter confirm).
-const PERMISSION_MENU: Menu = Menu {
-    last: 2,
-    hotkeys: &[],
-    ctrl_c_refuses: false,
-};
 
 /// opencode's tool for a scenario's tool name (Claude's names: `Bash`, `Edit`, …).
 pub fn tool_name(tool: &str) -> String {
@@ -102,6 +100,7 @@ impl Turn {
             text: String::new(),
             shown: Vec::new(),
             running: None,
+            always: None,
             auto,
             interactive,
             user: String::new(),
@@ -211,6 +210,7 @@ impl Turn {
             events,
             late,
             error: None,
+            rejected: false,
         })
     }
 
@@ -230,6 +230,7 @@ impl Turn {
             events,
             late: None,
             error: Some(error),
+            rejected: false,
         })
     }
 
@@ -248,19 +249,63 @@ impl Turn {
         self.fail(sess, bus::aborted())
     }
 
-    /// A key while the permission dialog is up.
+    /// A key while the permission question is up (recorded on 1.18.33, rec-out
+    /// `opencode-*.md`): ⇆ (Left/Right, Tab) move round its three options — Left from "Allow
+    /// once" to "Reject" — Enter takes the selected one, Esc rejects. "Allow always" asks again
+    /// first ([`Turn::always_key`]).
     pub fn key(&mut self, sess: &mut Session, key: &Key, now: Instant) -> Option<Outcome> {
-        let key = match key {
-            Key::Left => Key::Up,
-            Key::Right | Key::Tab => Key::Down,
-            other => other.clone(),
+        let Phase::Dialog(cursor) = self.core.phase else {
+            return None;
         };
-        match self.core.menu_key(&PERMISSION_MENU, &key)? {
-            Choice::Pick(0) => self.approve(sess, "once", now),
-            Choice::Pick(_) => self.approve(sess, "always", now),
-            Choice::Refuse => Some(self.reject(sess)),
-            Choice::Nothing | Choice::Move(_) => None,
+        if self.always.is_some() {
+            return self.always_key(sess, key, now);
         }
+        let moved = match key {
+            Key::Left => (cursor + 2) % 3,
+            Key::Right | Key::Tab => (cursor + 1) % 3,
+            Key::Up => cursor.saturating_sub(1),
+            Key::Down => (cursor + 1).min(2),
+            Key::Enter if cursor == 0 => return self.approve(sess, "once", now),
+            Key::Enter if cursor == 1 => {
+                self.always = Some(0);
+                return None;
+            }
+            Key::Enter | Key::Esc => return Some(self.reject(sess)),
+            _ => cursor,
+        };
+        self.core.phase = Phase::Dialog(moved);
+        None
+    }
+
+    /// A key on "Always allow … Confirm  Cancel" (Confirm selected first): Enter on Confirm
+    /// allows the call and, until opencode ends, every call its patterns match; Esc (or Enter
+    /// on Cancel) goes back to the question, "Allow once" selected, and publishes nothing.
+    fn always_key(&mut self, sess: &mut Session, key: &Key, now: Instant) -> Option<Outcome> {
+        let cursor = self.always?;
+        match key {
+            Key::Left | Key::Right | Key::Tab => self.always = Some(1 - cursor),
+            Key::Enter if cursor == 0 => {
+                self.always = None;
+                if let Some(run) = &self.running {
+                    let (permission, _) = bus::permission_of(&run.call);
+                    sess.allow_always(permission, &bus::always_of(&run.call));
+                }
+                return self.approve(sess, "always", now);
+            }
+            Key::Enter | Key::Esc => {
+                self.always = None;
+                self.core.phase = Phase::Dialog(0);
+            }
+            _ => {}
+        }
+        None
+    }
+
+    /// The "Always allow" question, when it is up: the patterns it allows and its cursor.
+    pub fn always_asked(&self) -> Option<(Vec<String>, usize)> {
+        let cursor = self.always?;
+        let run = self.running.as_ref()?;
+        Some((bus::always_of(&run.call), cursor))
     }
 
     fn approve(&mut self, sess: &mut Session, reply: &str, now: Instant) -> Option<Outcome> {
@@ -296,6 +341,7 @@ impl Turn {
             events: Turn::idle_events(sess),
             late: None,
             error: None,
+            rejected: true,
         })
     }
 
@@ -335,8 +381,12 @@ impl Turn {
             request: String::new(),
             start,
         };
-        let (permission, _) = bus::permission_of(&run.call);
-        match sess.rule(permission, self.auto) {
+        let (permission, subject) = bus::permission_of(&run.call);
+        let rule = match sess.rule(permission, self.auto) {
+            Rule::Ask if sess.allowed_always(permission, &subject) => Rule::Allow,
+            rule => rule,
+        };
+        match rule {
             Rule::Allow => {
                 let output = self.output(&run.call);
                 self.tool_end(sess, &run, Ok(output));

@@ -6,10 +6,11 @@
 //! |---|---|
 //! | `SessionStart` | `SessionStart` (+ `permission_mode`, `model`) |
 //! | `BeforeAgent` | `UserPromptSubmit` (`prompt`, `submitted_prompt`) |
-//! | `BeforeTool` | `PreToolUse` (+ `tool_use_id`, `tool_call_id`) |
+//! | `BeforeTool` (for qwen: once the call is allowed, not before the dialog) | `PreToolUse` (+ `tool_use_id`, `tool_call_id`) |
 //! | `Notification` `ToolPermission` | `PermissionRequest`, then `Notification` `permission_prompt` |
 //! | `AfterTool` | `PostToolUse`, then `UserPromptSubmit` with an empty `prompt` (the next request) |
 //! | `AfterAgent` | `Stop` (`last_assistant_message`), `StopFailure` after an API error, nothing after Esc; then `Notification` `idle_prompt` |
+//! | `Idle` (fake-qwen's own, a moment after a refused confirmation) | `Notification` `idle_prompt` alone |
 //! | `SessionEnd` | `SessionEnd` (`reason`: `prompt_input_exit`) |
 
 use crate::json::Obj;
@@ -161,6 +162,7 @@ pub fn translate(
             fired.push(idle(mode, gemini));
             fired
         }
+        "Idle" => vec![idle(mode, gemini)],
         "SessionEnd" => {
             let p = head(mode, event, gemini).with("reason", "prompt_input_exit");
             vec![("SessionEnd", Some("prompt_input_exit".into()), p)]

@@ -3,6 +3,7 @@
 //! the lines that prove the dialog is up (keys are pressed only on a screen that shows them,
 //! never blind) and the keys for each answer.
 
+use crate::core::rules::ToolNames;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -45,6 +46,50 @@ pub struct ApprovalKeys {
     pub always: &'static [&'static str],
     /// Keys that refuse it.
     pub deny: &'static [&'static str],
+    /// How the CLI shows that a refusal ended the turn.
+    pub refusal: Refusal,
+    /// The hook event that names the tool asking (where a rule is checked).
+    pub ask_event: &'static str,
+    /// Its names for claude's tools, for the rules (`spawn --allowed-tools`).
+    pub tools: ToolNames,
+}
+
+/// What a CLI leaves behind when a refusal ends its turn: its evidence that the answer took.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// An end hook of its own (codex's `Interrupt`; opencode's `PermissionReplied`, then
+    /// `SessionIdle`).
+    Hook,
+    /// No hook: its transcript's last turn ends interrupted (claude's interrupted record,
+    /// gemini's `Request cancelled.`).
+    Transcript,
+    /// No end hook: a notice hook that it is idle at its prompt (qwen's `Notification` with
+    /// `notification_type: idle_prompt`), `field` of the payload holding `value`.
+    Notice {
+        event: &'static str,
+        field: &'static str,
+        value: &'static str,
+    },
+}
+
+impl Refusal {
+    /// Whether the hook line `event` with `payload` is this CLI's notice that it is idle.
+    pub fn is_notice(&self, event: &str, payload: Option<&serde_json::Value>) -> bool {
+        match self {
+            Refusal::Notice {
+                event: kind,
+                field,
+                value,
+            } => {
+                event == *kind
+                    && payload
+                        .and_then(|p| p.get(*field))
+                        .and_then(serde_json::Value::as_str)
+                        == Some(*value)
+            }
+            Refusal::Hook | Refusal::Transcript => false,
+        }
+    }
 }
 
 impl ApprovalKeys {
@@ -71,6 +116,9 @@ pub const CLAUDE: ApprovalKeys = ApprovalKeys {
     once: &["1"],
     always: &["2"],
     deny: &["Escape"],
+    refusal: Refusal::Transcript,
+    ask_event: "PermissionRequest",
+    tools: &[("Edit", &["MultiEdit", "Write", "NotebookEdit"])],
 };
 
 /// codex 0.171.0: "Would you like to run the following command? › 1. Yes, proceed (y) / 2. Yes,
@@ -81,24 +129,51 @@ pub const CODEX: ApprovalKeys = ApprovalKeys {
     once: &["y"],
     always: &["p"],
     deny: &["Escape"],
+    refusal: Refusal::Hook,
+    ask_event: "PermissionRequest",
+    tools: &[("Edit", &["apply_patch"])],
 };
 
 /// gemini 0.61.0: "Allow execution of [Shell]? ● 1. Allow once / 2. Allow for this session /
-/// 3. No, suggest changes (esc)". Esc cancels the request.
+/// 3. No, suggest changes (esc)". Esc cancels the request and fires no hook: the chat records
+/// `Request cancelled.` and the CLI is back at its prompt.
 pub const GEMINI: ApprovalKeys = ApprovalKeys {
     shown: &["1. Allow once"],
     once: &["1"],
     always: &["2"],
     deny: &["Escape"],
+    refusal: Refusal::Transcript,
+    ask_event: "Notification",
+    tools: &[
+        ("Bash", &["run_shell_command"]),
+        ("Edit", &["replace", "write_file", "edit"]),
+        ("Write", &["write_file"]),
+        ("Read", &["read_file", "read_many_files"]),
+        ("WebFetch", &["web_fetch"]),
+    ],
 };
 
 /// qwen 0.24.4: "Allow execution of: 'touch'? › 1. Yes, allow once / 2. Always allow … in this
-/// project / 3. … for this user / 4. No, suggest changes (esc)".
+/// project / 3. … for this user / 4. No, suggest changes (esc)". Esc fires no `Stop`: only
+/// the `idle_prompt` notice, ~0.6 s later, with the CLI back at its prompt.
 pub const QWEN: ApprovalKeys = ApprovalKeys {
     shown: &["1. Yes, allow once"],
     once: &["1"],
     always: &["2"],
     deny: &["Escape"],
+    refusal: Refusal::Notice {
+        event: "Notification",
+        field: "notification_type",
+        value: "idle_prompt",
+    },
+    ask_event: "PermissionRequest",
+    tools: &[
+        ("Bash", &["run_shell_command"]),
+        ("Edit", &["edit", "replace", "write_file"]),
+        ("Write", &["write_file"]),
+        ("Read", &["read_file", "read_many_files"]),
+        ("WebFetch", &["web_fetch"]),
+    ],
 };
 
 /// opencode 1.18.33: "Permission required … Allow once   Allow always   Reject … ⇆ select  enter
@@ -110,6 +185,15 @@ pub const OPENCODE: ApprovalKeys = ApprovalKeys {
     once: &["Enter"],
     always: &["Right", "Enter", "Enter"],
     deny: &["Escape"],
+    refusal: Refusal::Hook,
+    ask_event: "PermissionAsked",
+    tools: &[
+        ("Bash", &["bash"]),
+        ("Edit", &["edit", "write", "patch"]),
+        ("Write", &["write"]),
+        ("Read", &["read"]),
+        ("WebFetch", &["webfetch"]),
+    ],
 };
 
 #[cfg(test)]
@@ -162,5 +246,16 @@ mod tests {
             }
         }
         assert!(Answer::Approve.allows() && !Answer::Deny.allows());
+    }
+
+    #[test]
+    fn qwen_tells_its_idle_notice_from_its_permission_notice() {
+        let idle = serde_json::json!({"notification_type": "idle_prompt", "message": "Qwen Code is waiting for your input"});
+        let asking = serde_json::json!({"notification_type": "permission_prompt"});
+        assert!(QWEN.refusal.is_notice("Notification", Some(&idle)));
+        assert!(!QWEN.refusal.is_notice("Notification", Some(&asking)));
+        assert!(!QWEN.refusal.is_notice("Stop", Some(&idle)));
+        assert!(!QWEN.refusal.is_notice("Notification", None));
+        assert!(!GEMINI.refusal.is_notice("Notification", Some(&idle)));
     }
 }

@@ -84,6 +84,9 @@ pub enum Mapping {
     Refused(&'static str),
     /// Not a flag: the launch itself changes (a subcommand), as the text says.
     Launch(&'static str),
+    /// Not handed to the CLI: umbel applies it as a rule on the CLI's permission hook
+    /// (`core::rules`), answering with the CLI's own keys.
+    Rule,
 }
 
 impl Mapping {
@@ -112,6 +115,7 @@ impl Mapping {
             }
             Mapping::Config(key) => format!("`-c {key}=…`"),
             Mapping::Refused(why) | Mapping::Launch(why) => why.to_string(),
+            Mapping::Rule => "umbel's rule, answered on its permission hook".to_string(),
         }
     }
 }
@@ -152,14 +156,8 @@ const CODEX: [(Flag, Mapping); 11] = [
             "codex has approval policies instead: use `--on-permission` (`stop`, `deny`, `allow`), or `-- --ask-for-approval <policy> --sandbox <mode>`",
         ),
     ),
-    (
-        Flag::AllowedTools,
-        Mapping::Refused("codex has no per-tool allow list"),
-    ),
-    (
-        Flag::DisallowedTools,
-        Mapping::Refused("codex has no per-tool deny list"),
-    ),
+    (Flag::AllowedTools, Mapping::Rule),
+    (Flag::DisallowedTools, Mapping::Rule),
     (
         Flag::AppendSystemPrompt,
         Mapping::Config("developer_instructions"),
@@ -196,8 +194,8 @@ const CODEX: [(Flag, Mapping); 11] = [
 const GEMINI: [(Flag, Mapping); 11] = [
     (Flag::Model, Mapping::Args(&["-m"])),
     (Flag::PermissionMode, Mapping::Args(&["--approval-mode"])),
-    (Flag::AllowedTools, Mapping::Same),
-    (Flag::DisallowedTools, Mapping::Setting("/tools/exclude")),
+    (Flag::AllowedTools, Mapping::Rule),
+    (Flag::DisallowedTools, Mapping::Rule),
     (
         Flag::AppendSystemPrompt,
         Mapping::Refused(
@@ -239,8 +237,8 @@ const GEMINI: [(Flag, Mapping); 11] = [
 const QWEN: [(Flag, Mapping); 11] = [
     (Flag::Model, Mapping::Args(&["-m"])),
     (Flag::PermissionMode, Mapping::Args(&["--approval-mode"])),
-    (Flag::AllowedTools, Mapping::Same),
-    (Flag::DisallowedTools, Mapping::Setting("/tools/exclude")),
+    (Flag::AllowedTools, Mapping::Rule),
+    (Flag::DisallowedTools, Mapping::Rule),
     (Flag::AppendSystemPrompt, Mapping::Same),
     (Flag::SystemPrompt, Mapping::Same),
     (Flag::MaxTurns, Mapping::Args(&["--max-session-turns"])),
@@ -269,14 +267,8 @@ const OPENCODE: [(Flag, Mapping); 11] = [
             "opencode has permission rules in its config instead: use `--on-permission` (`stop`, `deny`, `allow`), or `permission` in opencode.json",
         ),
     ),
-    (
-        Flag::AllowedTools,
-        Mapping::Refused("opencode allows tools with `permission` rules in its opencode.json"),
-    ),
-    (
-        Flag::DisallowedTools,
-        Mapping::Refused("opencode turns tools off with `tools` in its opencode.json"),
-    ),
+    (Flag::AllowedTools, Mapping::Rule),
+    (Flag::DisallowedTools, Mapping::Rule),
     (
         Flag::AppendSystemPrompt,
         Mapping::Refused(
@@ -377,7 +369,7 @@ pub fn args(provider: Provider, given: &[Given]) -> Vec<String> {
                     args.push(format!("{key}={}", toml_string(value)));
                 }
             }
-            Mapping::Setting(_) | Mapping::Refused(_) | Mapping::Launch(_) => {}
+            Mapping::Setting(_) | Mapping::Refused(_) | Mapping::Launch(_) | Mapping::Rule => {}
         }
     }
     args
@@ -572,11 +564,21 @@ mod tests {
         )
         .unwrap();
         apply_settings(
-            Provider::Gemini,
-            &[given(Flag::DisallowedTools, &["web_fetch"])],
+            Provider::Claude,
+            &[given(Flag::AddDir, &["/data"])],
             &mut settings,
         );
-        assert_eq!(settings["tools"]["exclude"], json!(["mine", "web_fetch"]));
+        assert_eq!(
+            settings["permissions"]["additionalDirectories"],
+            json!(["/data"])
+        );
+        // A rule umbel applies reaches no CLI setting.
+        apply_settings(
+            Provider::Gemini,
+            &[given(Flag::DisallowedTools, &["WebFetch"])],
+            &mut settings,
+        );
+        assert_eq!(settings["tools"]["exclude"], json!(["mine"]));
         apply_settings(
             Provider::Claude,
             &[given(Flag::PermissionMode, &["plan"])],

@@ -266,6 +266,12 @@ pub struct Identity {
     pub approval: &'static approval::ApprovalKeys,
 }
 
+/// The log line a refusal writes when its CLI ended the turn without an end hook of its own
+/// (gemini's `Request cancelled.` record, qwen's idle notice): the turn is over, interrupted.
+/// Every provider reads it as a failed turn (reason `interrupted`). Its payload: `{"at": ms,
+/// "id": the approval refused, "evidence": "transcript" | the notice hook's event}`.
+pub const TURN_CLOSED_EVENT: &str = "TurnClosed";
+
 /// Everything provider-specific, as pure functions.
 pub trait ProviderModule: Sync {
     /// The provider's table.
@@ -463,6 +469,17 @@ pub trait ProviderModule: Sync {
     }
     /// What a hook event means.
     fn classify(&self, event: &str, payload: Option<&serde_json::Value>) -> EventClass;
+    /// What a line of the worker's event log means: the lines umbel writes that end a turn
+    /// ([`TURN_CLOSED_EVENT`]) the same on every
+    /// provider, the CLI's hooks as [`classify`](Self::classify) reads them.
+    fn class_of(&self, event: &str, payload: Option<&serde_json::Value>) -> EventClass {
+        if event == TURN_CLOSED_EVENT {
+            return EventClass::TurnFailed {
+                reason: "interrupted",
+            };
+        }
+        self.classify(event, payload)
+    }
     /// The id the submit hook gives the turn, matching [`TranscriptTurn::turn_id`] (claude
     /// `prompt_id`, codex `turn_id`); lets a wait recognise its own turn in the transcript.
     fn submit_turn_id(&self, _payload: &serde_json::Value) -> Option<String> {

@@ -331,6 +331,13 @@ impl ProviderModule for Opencode {
                 reason: "permission",
                 tool: payload.map(pending_tool),
             },
+            // A tool part that started running may be announced after the permission its run
+            // asks for (the bus does not keep their order): only its end means work moved.
+            "ToolUpdate"
+                if payload.and_then(|p| p.pointer("/state/status")) == Some(&"running".into()) =>
+            {
+                EventClass::Other
+            }
             "PermissionReplied" | "ToolUpdate" => EventClass::Progress,
             _ => EventClass::Other,
         }

@@ -106,6 +106,18 @@ fn a_permission_question_needs_input_and_names_the_tool() {
         Opencode.classify("PermissionReplied", None),
         EventClass::Progress
     );
+    // The tool's part turning `running` can be published after the permission its run asks
+    // for (recorded on 1.18.33): not a sign the question was answered; its end is.
+    let part =
+        |status: &str| json!({"type": "tool", "callID": "toolu_1", "state": {"status": status}});
+    assert_eq!(
+        Opencode.classify("ToolUpdate", Some(&part("running"))),
+        EventClass::Other
+    );
+    assert_eq!(
+        Opencode.classify("ToolUpdate", Some(&part("completed"))),
+        EventClass::Progress
+    );
 }
 
 #[test]

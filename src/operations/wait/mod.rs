@@ -23,6 +23,7 @@ use crate::core::turn_progress::{TurnPhase, TurnProgress, phase};
 use crate::core::until::Until;
 use crate::core::wait::{ClassifiedEvent, Liveness, decide, default_since, end};
 use activity::Activity;
+pub(super) use evidence::last_transcript_turn;
 use evidence::{finish, transcript_failure};
 use regex::Regex;
 use std::path::PathBuf;
@@ -269,11 +270,14 @@ impl Looks {
         let due = self.last_check.is_none_or(|t| t.elapsed() >= LIVENESS_POLL);
         let decided = decide(records, from, &Liveness::Alive, exit.as_ref())
             .filter(|o| o.outcome != OutcomeKind::Input || due);
-        if let Some(outcome) = decided {
-            return Ok(Found::End(outcome));
-        }
-        if !due {
-            return Ok(Found::Nothing);
+        // An ask the worker's rules decide is theirs to answer, not a person's (for a while):
+        // neither the ask nor the dialog on the screen ends the wait meanwhile.
+        let ruled = || due && rules_answer(ctx, worker, records);
+        match decided {
+            Some(o) if o.outcome == OutcomeKind::Input && ruled() => return Ok(Found::Nothing),
+            Some(outcome) => return Ok(Found::End(outcome)),
+            None if !due => return Ok(Found::Nothing),
+            None => {}
         }
         self.last_check = Some(Instant::now());
         // tmux may hang: its calls get no longer than the wait has left.
@@ -298,7 +302,7 @@ impl Looks {
             decide(&records, from, &liveness, exit.as_ref())
         } else {
             transcript_failure(ctx, worker, records, from)
-                .or_else(|| self.screen(ctx, worker, records, from))
+                .or_else(|| self.screen(ctx, worker, records, from).filter(|_| !ruled()))
         };
         Ok(match found {
             Some(outcome) => Found::End(outcome),
@@ -342,6 +346,12 @@ impl Looks {
         outcome.screen = ctx.tmux.capture(worker.session(), false).ok();
         Found::Final(outcome)
     }
+}
+
+/// Whether the worker's rules are about to answer the approval it waits on.
+fn rules_answer(ctx: &Ctx, worker: &Worker, records: &[ClassifiedEvent]) -> bool {
+    crate::core::approvals::pending(records)
+        .is_some_and(|asked| super::rules::will_answer(ctx, worker, &asked))
 }
 
 /// With `--file`: `stop` (reason `file`) once the file exists.

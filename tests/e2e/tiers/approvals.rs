@@ -1,9 +1,9 @@
-//! The approval scenarios (`approve`, `deny`, `approvals`): a worker stopped at a tool that
-//! needs approval, answered with its CLI's own keys, confirmed from its hooks. On the fakes of
-//! all five CLIs (`tiers::approvals::fakes::…`); on the real claude and codex in the offline
+//! The approval scenarios (`approve`, `deny`, `approvals`, rules given at spawn): a worker
+//! stopped at a tool that needs approval, answered with its CLI's own keys, confirmed from its
+//! hooks (or, where a CLI fires none on a refusal, its transcript or its idle notice). On the
+//! fakes of all five CLIs (`tiers::approvals::fakes::…`) and on the real ones in the offline
 //! tier (`tiers::approvals::real::…`, run by `just smoke-offline` at the pinned releases, not
-//! yet by the matrix of older ones). The real gemini, qwen and opencode differ from their fakes
-//! after a refusal (docs/approvals.md): they join once their fakes play what they do.
+//! yet by the matrix of older ones).
 
 use super::{Tier, read, turn, world};
 use crate::harness::*;
@@ -13,22 +13,32 @@ use serde_json::{Value, json};
 /// read-only `echo` without asking), and the real tier can tell whether it ran.
 const COMMAND: &str = "echo hi > umbel-tool.txt";
 
-/// A worker stopped at the tool's approval: its `wait --json` outcome (126, `permission`).
-fn asking(provider: &str, tier: Tier) -> (Sandbox, Value) {
+/// The command a refusing rule covers (it would remove a file the world does not have).
+const REMOVE: &str = "rm -f umbel-gone.txt";
+
+/// A world where every CLI asks before a tool that writes (claude's default auto mode lets its
+/// classifier allow it: manual mode asks), with worker `p` spawned with `extra` flags: it runs
+/// [`COMMAND`] on "run the tool", [`REMOVE`] on "remove", and answers "next" with text.
+fn world_asking(provider: &str, tier: Tier, extra: &[&str]) -> Sandbox {
     let sb = world(tier);
-    // claude's default auto mode lets its classifier allow the tool: manual mode asks.
     std::fs::create_dir_all(sb.home.join(".claude")).expect("mkdir");
     sb.write(
         sb.home.join(".claude/settings.json"),
         r#"{"permissions":{"defaultMode":"manual"}}"#,
     );
-    let tool =
-        json!({ "tool": "Bash", "input": { "command": COMMAND, "description": "Write hi" } });
+    let tool = |command: &str| json!({ "tool": "Bash", "input": { "command": command, "description": "Write hi" } });
     let scenario = json!({ "turns": [
-        { "match": "run the tool", "reply": "It printed hi.", "end": { "permission": tool } },
+        { "match": "run the tool", "reply": "It printed hi.", "end": { "permission": tool(COMMAND) } },
+        { "match": "remove", "reply": "Removed.", "end": { "permission": tool(REMOVE) } },
         { "match": "next", "reply": "Second." }
     ] });
-    sb.spawn_playing("p", scenario, &["--provider", provider]);
+    sb.spawn_playing("p", scenario, &[&["--provider", provider], extra].concat());
+    sb
+}
+
+/// A worker stopped at the tool's approval: its `wait --json` outcome (126, `permission`).
+fn asking(provider: &str, tier: Tier) -> (Sandbox, Value) {
+    let sb = world_asking(provider, tier, &[]);
     let (code, outcome) = turn(&sb, "p", "run the tool please");
     assert_eq!(code, Some(126), "{outcome}");
     assert!(outcome["approvalId"].is_string(), "{outcome}");
@@ -81,6 +91,49 @@ fn deny_refuses_the_tool_and_the_next_prompt_answers(provider: &str, tier: Tier)
     assert!(!tool_ran(&sb), "the denied tool ran");
 }
 
+/// `--allowed-tools 'Bash(echo *)'` approves the `echo` by itself (logged `answered` by the
+/// rule) and leaves an `rm` waiting for a person; `--disallowed-tools 'Bash(rm *)'` refuses
+/// the `rm` by itself.
+fn rules_answer_by_themselves(provider: &str, tier: Tier) {
+    let sb = world_asking(provider, tier, &["--allowed-tools", "Bash(echo *)"]);
+    let (code, outcome) = turn(&sb, "p", "run the tool please");
+    assert_eq!(code, Some(0), "{outcome}");
+    assert_eq!(read(&sb, &["p"]), "It printed hi.\n");
+    if tier == Tier::Real {
+        assert!(tool_ran(&sb), "the approved tool did not run");
+    }
+    let events = sb.umbel(["events", "p", "--json"]).success().stdout();
+    let answered: Vec<Value> = events
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|e| e["event"] == "answered")
+        .collect();
+    assert_eq!(answered.len(), 1, "{events}");
+    assert_eq!(answered[0]["reason"], "approve", "{events}");
+    assert_eq!(answered[0]["by"], "rule", "{events}");
+    assert_eq!(answered[0]["rule"], "Bash(echo *)", "{events}");
+    let (code, outcome) = turn(&sb, "p", "remove it");
+    assert_eq!(code, Some(126), "{outcome}");
+    assert!(
+        outcome["pendingTool"].to_string().contains("rm -f"),
+        "{outcome}"
+    );
+
+    let sb = world_asking(provider, tier, &["--disallowed-tools", "Bash(rm *)"]);
+    let (code, outcome) = turn(&sb, "p", "remove it");
+    assert_ne!(code, Some(126), "{outcome}");
+    // claude gets the rule natively too and refuses without asking; the others ask, and the
+    // rule answers.
+    let events = sb.umbel(["events", "p", "--json"]).success().stdout();
+    assert!(
+        (events.contains(r#""by":"rule""#) && events.contains(r#""reason":"deny""#))
+            || (provider == "claude" && !events.contains("needs-input")),
+        "{events}"
+    );
+    let (code, outcome) = turn(&sb, "p", "next please");
+    assert_eq!(code, Some(0), "{outcome}");
+}
+
 /// `fakes::<provider>::<scenario>` for all five, `real::<provider>::<scenario>` (ignored unless
 /// asked for) for the CLIs whose real answers are proven.
 macro_rules! answers {
@@ -95,6 +148,9 @@ macro_rules! answers {
         mod real {
             answers!(@one Real claude; $($test),*);
             answers!(@one Real codex; $($test),*);
+            answers!(@one Real gemini; $($test),*);
+            answers!(@one Real qwen; $($test),*);
+            answers!(@one Real opencode; $($test),*);
         }
     };
     (@one Fake $provider:ident; $($test:ident),*) => {
@@ -113,4 +169,5 @@ macro_rules! answers {
 answers!(
     approve_runs_the_tool_and_the_turn_ends_0,
     deny_refuses_the_tool_and_the_next_prompt_answers,
+    rules_answer_by_themselves,
 );

@@ -95,10 +95,24 @@ fn the_permission_dialog_matches_the_bash_capture() {
     let f = fixture("permission-prompt-bash");
     let cmd = "env | grep -E '^(CLAUDE|AI_AGENT|CODEX|GEMINI)' | sort > /tmp/hooklogs/tool-env-claude.txt; echo hello-from-tool";
     let input = json!({"command": cmd, "description": "Print a greeting"});
-    let dialog = permission_dialog(120, "Bash", &input, 0, Mode::Default);
+    let dialog = permission_dialog(120, "Bash", &input, 0, (Mode::Default, CWD));
     assert_eq!(dialog, f[19..]);
-    let moved = permission_dialog(120, "Bash", &input, 3, Mode::Default);
+    let moved = permission_dialog(120, "Bash", &input, 3, (Mode::Default, CWD));
     assert!(moved.contains(&" ❯ 4. No".to_string()) && moved.contains(&"   1. Yes".to_string()));
+}
+
+#[test]
+fn a_write_into_the_folder_offers_access_to_it_as_the_approval_capture_does() {
+    // 2.1.332 asked for `echo hi > umbel-tool.txt` (rec-out claude-*.md): option 2 offers the
+    // folder, the command shows unmarked, no "This command requires approval".
+    let f = fixture("approval-dialog");
+    let cwd = "/tmp/ujY8TLn/project";
+    let input = json!({"command": "echo hi > umbel-tool.txt", "description": "Write hi"});
+    let dialog = permission_dialog(120, "Bash", &input, 0, (Mode::Default, cwd));
+    let trimmed = |rows: &[String]| -> Vec<String> {
+        rows.iter().map(|r| r.trim_end().to_string()).collect()
+    };
+    assert_eq!(trimmed(&dialog), trimmed(&f[f.len() - dialog.len()..]));
 }
 
 #[test]

@@ -53,6 +53,25 @@ fn the_finished_tool_box_matches_the_capture() {
 }
 
 #[test]
+fn a_refused_tool_box_and_the_cancel_line_match_the_capture() {
+    let input = json!({"command": "echo hi > umbel-tool.txt", "description": "Write hi"});
+    for after in ["approval-after-esc", "approval-after-3"] {
+        let f = fixture(after);
+        let mut lines = tool_done(120, "Shell", &input, None);
+        lines.extend(crate::gemini::screens::info(120, "Request cancelled."));
+        let start = f.iter().position(|l| l.starts_with('╭')).unwrap();
+        assert_eq!(lines[2..], f[start..start + lines.len() - 2], "{after}");
+    }
+}
+
+#[test]
+fn the_shell_confirmation_of_the_approval_recordings_matches() {
+    let input = json!({"command": "echo hi > umbel-tool.txt", "description": "Write hi"});
+    let lines = confirm(120, "Shell", &input, 0);
+    assert_eq!(lines, tail(&fixture("approval-dialog"), lines.len()));
+}
+
+#[test]
 fn the_quit_summary_has_the_session_and_resume_lines() {
     let id = "ad4e62a5-114c-4e13-a125-f47c5ca0904d";
     let f = fixture("after-quit");

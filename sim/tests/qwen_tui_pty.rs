@@ -1,0 +1,156 @@
+//! fake-qwen's TUI in a pseudo-terminal (no tmux): the tool confirmation answered as the real
+//! qwen 0.24.4 answered it (the approval recordings `qwen-1`, `qwen-esc`, `qwen-x-esc`):
+//! `PreToolUse` only once the call is allowed, and Esc fires no `Stop` — only the
+//! `idle_prompt` Notification a moment later — leaving the turn on the screen and the input
+//! box empty.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use common::pty::{exp, send, spawn, step};
+use common::{Sim, clean_cmd, logger_hook, scratch};
+use serde_json::json;
+
+/// What the empty input box shows.
+const IDLE: &str = "Type your message or @path/to/file";
+
+/// The recordings' scenario: the tool, then a second question.
+const SCENARIO: &str = r#"{"turns":[
+    {"match":"run the tool","reply":"It printed hi.","end":{"permission":{"tool":"Bash","input":{"command":"echo hi > umbel-tool.txt","description":"Write hi"}}}},
+    {"match":"second question","reply":"Second answer."}]}"#;
+
+/// A signed-in qwen (`OPENAI_API_KEY`) with a logging hook for every event.
+struct Qwen {
+    root: PathBuf,
+    proj: PathBuf,
+}
+
+impl Qwen {
+    fn new(name: &str) -> Qwen {
+        let root = scratch("sim-qw", name);
+        let proj = root.join("proj");
+        std::fs::create_dir_all(root.join(".qwen")).unwrap();
+        std::fs::create_dir_all(&proj).unwrap();
+        let root = root.canonicalize().unwrap();
+        let hook = logger_hook(&root, None);
+        let entry = json!([{ "hooks": [{ "type": "command", "command": hook }] }]);
+        let events = [
+            "UserPromptSubmit",
+            "PreToolUse",
+            "PermissionRequest",
+            "PostToolUse",
+            "Notification",
+            "Stop",
+        ];
+        let hooks: serde_json::Map<String, serde_json::Value> = events
+            .iter()
+            .map(|e| (e.to_string(), entry.clone()))
+            .collect();
+        let settings = json!({ "hooks": hooks }).to_string();
+        std::fs::write(root.join(".qwen/settings.json"), settings).unwrap();
+        Qwen {
+            proj: proj.canonicalize().unwrap(),
+            root,
+        }
+    }
+
+    /// `(event, notification_type)` of each hook so far.
+    fn fired(&self) -> Vec<(String, String)> {
+        let text = |v: &serde_json::Value| v.as_str().unwrap_or("").to_string();
+        self.payloads()
+            .iter()
+            .map(|p| (text(&p["hook_event_name"]), text(&p["notification_type"])))
+            .collect()
+    }
+}
+
+impl Sim for Qwen {
+    fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn cmd(&self) -> Command {
+        let bin = env!("CARGO_BIN_EXE_fake-qwen");
+        let mut c = clean_cmd(
+            bin,
+            &self.root,
+            "QWEN_HOME",
+            &self.root.join(".qwen"),
+            &self.proj,
+        );
+        c.env("OPENAI_API_KEY", "fake");
+        c
+    }
+}
+
+impl Drop for Qwen {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+fn pair(event: &str, kind: &str) -> (String, String) {
+    (event.to_string(), kind.to_string())
+}
+
+#[test]
+fn esc_on_the_confirmation_fires_no_stop_only_the_idle_notice_a_moment_later() {
+    let s = Qwen::new("esc");
+    let mut p = spawn(&s, SCENARIO, &[]);
+    exp(&mut p, IDLE);
+    step(&mut p, "run the tool\r", "4. No, suggest changes (esc)");
+    let asked = [
+        pair("UserPromptSubmit", ""),
+        pair("PermissionRequest", ""),
+        pair("Notification", "permission_prompt"),
+    ];
+    assert_eq!(s.events_after(3).len(), 3);
+    assert_eq!(s.fired(), asked, "no PreToolUse before the call is allowed");
+    let esc = Instant::now();
+    send(&mut p, "\x1b");
+    let shown = exp(&mut p, IDLE);
+    assert!(
+        shown.contains("-  Shell echo hi > umbel-tool.txt"),
+        "{shown}"
+    );
+    assert!(!shown.contains("Request cancelled"), "{shown}");
+    assert_eq!(s.events_after(4).len(), 4, "the idle notice");
+    let late = esc.elapsed();
+    assert!(
+        late >= Duration::from_millis(150),
+        "came {late:?} after Esc"
+    );
+    assert_eq!(s.fired()[3..], [pair("Notification", "idle_prompt")]);
+    // The input box is empty: the next prompt goes as typed.
+    step(&mut p, "the second question\r", "Second answer.");
+    assert_eq!(s.events_after(7).len(), 7);
+    assert_eq!(s.payloads()[4]["prompt"], "the second question");
+    let next = [
+        pair("UserPromptSubmit", ""),
+        pair("Stop", ""),
+        pair("Notification", "idle_prompt"),
+    ];
+    assert_eq!(s.fired()[4..], next);
+}
+
+#[test]
+fn allowing_the_call_fires_pre_tool_use_then_the_rest_of_the_turn() {
+    let s = Qwen::new("allow");
+    let mut p = spawn(&s, SCENARIO, &[]);
+    exp(&mut p, IDLE);
+    step(&mut p, "run the tool\r", "1. Yes, allow once");
+    assert_eq!(s.events_after(3).len(), 3);
+    step(&mut p, "1", "It printed hi.");
+    let after = [
+        pair("PreToolUse", ""),
+        pair("PostToolUse", ""),
+        pair("UserPromptSubmit", ""),
+        pair("Stop", ""),
+        pair("Notification", "idle_prompt"),
+    ];
+    assert_eq!(s.events_after(8)[3..].len(), 5);
+    assert_eq!(s.fired()[3..], after);
+}
