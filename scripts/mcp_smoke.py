@@ -7,7 +7,10 @@ protocol, "legacy" uses the initialize handshake): list the tools, then spawn a 
 worker, send, wait (with a progress callback), read, check a failed verb's error shape; then
 subscribe to the worker's answer resource (`subscriptions/listen` in 2026-07-28,
 `resources/subscribe` in legacy), send, receive `notifications/resources/updated`, read the new
-answer with `resources/read`; kill.
+answer with `resources/read`; kill. Then, as a supervising agent: a worker stops at a tool that
+needs approval, `umbel_wait` shows the pending tool and its id, `umbel_approvals` lists it, and
+`umbel_approve` (with `expect` and `wait`) answers it and returns the finished turn; a
+subscription to `umbel://approvals` hears the worker start waiting.
 Every tool declares an outputSchema, which the SDK checks each structured result against.
 Needs the fakes built next to umbel (`cargo build -p sim --bins`) and `pip install mcp`.
 """
@@ -89,6 +92,55 @@ async def pushed_answer(c: Client, name: str, mode: str, heard: list[str]) -> No
     print(f"{mode}: resource update received, new answer read")
 
 
+async def approved(c: Client, project: Path, mode: str, heard: list[str]) -> None:
+    """A worker waits on a tool's approval; the agent sees it, approves, gets the finished turn."""
+    name = f"ask-{mode}"
+    tool = {"tool": "Bash", "input": {"command": "rm -rf build", "description": "Clean"}}
+    scenario = {"turns": [{"match": "clean", "reply": "Cleaned.", "end": {"permission": tool}}]}
+    spawn = {"name": name, "cwd": str(project), "env": [f"UMBEL_SIM_SCENARIO={json.dumps(scenario)}"]}
+    structured(await c.call_tool("umbel_spawn", spawn), "spawn")
+    # The fleet's inbox: subscribed, it says when a worker starts waiting.
+    inbox = "umbel://approvals"
+    assert inbox in {r.uri for r in (await c.list_resources()).resources}
+    prompt = {"name": name, "prompt": "clean up"}
+    with anyio.fail_after(30):
+        if mode == "legacy":
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                await c.subscribe_resource(inbox)
+            sent = structured(await c.call_tool("umbel_send", prompt), "send")
+            while inbox not in heard:
+                await anyio.sleep(0.02)
+        else:
+            async with c.listen(resource_subscriptions=[inbox]) as sub:
+                assert sub.honored.resource_subscriptions == [inbox], sub.honored
+                sent = structured(await c.call_tool("umbel_send", prompt), "send")
+                async for event in sub:
+                    if getattr(event, "uri", None) == inbox:
+                        break
+    read = await c.read_resource(inbox, cache_mode="refresh")
+    listed = json.loads(read.contents[0].text)
+    assert any(a["name"] == name for a in listed), listed
+    waited = structured(
+        await c.call_tool("umbel_wait", {"name": name, "since": sent["position"], "timeout": "60s"}),
+        "wait",
+        want_error=True,  # not a finished turn: a person (or this agent) is needed
+    )
+    assert waited["outcome"] == "input" and waited["reason"] == "permission", waited
+    assert waited["pendingTool"]["input"]["command"] == "rm -rf build", waited
+    pending = structured(await c.call_tool("umbel_approvals", {}), "approvals")
+    listed = [a for a in pending["approvals"] if a["name"] == name]
+    assert [a["id"] for a in listed] == [waited["approvalId"]], pending
+    answer = {"name": name, "expect": waited["approvalId"], "wait": True, "timeout": "60s"}
+    done = structured(await c.call_tool("umbel_approve", answer), "approve")
+    assert done["answer"] == "approve" and done["tool"] == "Bash", done
+    assert done["outcome"]["outcome"] == "stop", done
+    read = structured(await c.call_tool("umbel_read", {"name": name}), "read")
+    assert read["text"] == "Cleaned.", read
+    structured(await c.call_tool("umbel_kill", {"name": name, "purge": True}), "kill")
+    print(f"{mode}: pending tool seen, approved, finished turn returned")
+
+
 async def session(umbel: str, env: dict[str, str], project: Path, mode: str) -> None:
     params = StdioServerParameters(command=umbel, args=["mcp"], env=env, cwd=str(project))
     heard: list[str] = []
@@ -155,6 +207,7 @@ async def session(umbel: str, env: dict[str, str], project: Path, mode: str) -> 
         assert slow_ticks, "no progress notification during a 2.5 s wait"
         ticks += slow_ticks
         await pushed_answer(c, name, mode, heard)
+        await approved(c, project, mode, heard)
         killed = structured(await c.call_tool("umbel_kill", {"name": name, "purge": True}), "kill")
         assert killed["killed"] == [name], killed
         print(f"{mode}: spawn/send/wait/read/actions/diff/kill ok ({len(ticks)} progress notifications)")

@@ -100,6 +100,9 @@ pub struct WorkerStatus {
     /// The tool waiting for permission, when the hook said.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pending_tool: Option<serde_json::Value>,
+    /// The id of the approval it waits on (for `approve`/`deny --expect`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval_id: Option<String>,
     pub cwd: String,
     pub created_at: u64,
     /// When the last hook event arrived (ms since the epoch).
@@ -163,6 +166,7 @@ impl WorkerStatus {
             degraded: None,
             needs_input: None,
             pending_tool: None,
+            approval_id: None,
             cwd: String::new(),
             created_at: 0,
             last_event_at: None,

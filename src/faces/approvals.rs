@@ -7,13 +7,12 @@ use crate::core::approvals::brief;
 use crate::core::errors::Result;
 use crate::operations::approve::Answered;
 use crate::operations::worker::Worker;
-use crate::operations::{Ctx, approvals, approve};
+use crate::operations::{Ctx, approvals};
 
 /// `approve`: `approved TOOL INPUT` (and what followed, on stderr), or the JSON report; with
 /// `--wait`, the turn's outcome line and exit code as `wait` prints them.
 pub fn approve(ctx: &Ctx, args: &ApproveArgs, json: bool) -> Result<u8> {
-    let worker = Worker::load(ctx, &args.name)?;
-    let done = approve::approve(ctx, &worker, args)?;
+    let done = crate::operations::remote::anywhere::approve(ctx, args)?;
     print(&done, json);
     Ok(match (&done.outcome, args.wait) {
         (Some(outcome), true) => outcome.outcome.exit_code(),
@@ -23,8 +22,7 @@ pub fn approve(ctx: &Ctx, args: &ApproveArgs, json: bool) -> Result<u8> {
 
 /// `deny`: `denied TOOL INPUT`, or the JSON report.
 pub fn deny(ctx: &Ctx, args: &DenyArgs, json: bool) -> Result<u8> {
-    let worker = Worker::load(ctx, &args.name)?;
-    let done = approve::deny(ctx, &worker, args)?;
+    let done = crate::operations::remote::anywhere::deny(ctx, args)?;
     print(&done, json);
     Ok(0)
 }
@@ -75,7 +73,7 @@ pub fn list(ctx: &Ctx, args: &ApprovalsArgs, json: bool) -> Result<u8> {
         })?;
         return Ok(0);
     }
-    let rows = approvals::list(ctx)?;
+    let rows = crate::operations::remote::fleet::approvals_everywhere(ctx)?;
     if json {
         out_json(&rows);
     } else if rows.is_empty() {

@@ -149,6 +149,9 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
         Some((reason, tool)) => (Some(reason.to_string()), tool),
         None => (None, None),
     };
+    let approval_id = (state == WorkerState::NeedsInput)
+        .then(|| crate::core::approvals::pending(&events).map(|a| a.id()))
+        .flatten();
     let (session_id, transcript) = own_ids(ctx, &worker, &events);
     let worktree = worker
         .meta
@@ -166,6 +169,7 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
         degraded: degraded(&events),
         needs_input,
         pending_tool,
+        approval_id,
         cwd: meta.cwd.to_string_lossy().into_owned(),
         created_at: meta.created_at,
         last_event_at,

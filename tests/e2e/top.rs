@@ -95,10 +95,12 @@ fn top_shows_every_state_and_each_key_acts() {
             .iter()
             .all(|n| row(s, n).is_some())
     });
+    // The first row, selected, waits on a tool: the footer offers its answers first.
     assert!(
-        screen.contains("↑↓ move  Enter attach  s send  k kill  p park"),
+        screen.contains("y approve  n deny  ↑↓ move  Enter attach  k kill"),
         "{screen}"
     );
+    assert!(screen.contains("1 approval pending (y/n)"), "{screen}");
     assert!(
         row(&screen, "ask1").unwrap().starts_with("> "),
         "first row selected:\n{screen}"
@@ -143,6 +145,26 @@ fn top_shows_every_state_and_each_key_acts() {
     top.keys(&["Up", "Up"]);
     top.until("dead1 selected", |s| {
         row(s, "dead1").is_some_and(|r| r.starts_with("> "))
+    });
+    // On a row that asks nothing, the footer is the table's, and `y` says there is nothing.
+    assert!(
+        top.screen()
+            .contains("↑↓ move  Enter attach  s send  k kill  p park"),
+        "{}",
+        top.screen()
+    );
+    top.keys(&["y"]);
+    top.until("the refusal", |s| {
+        s.contains("dead1 waits on no tool's approval")
+    });
+    // `y` on ask1 approves its tool: the turn goes on and ends.
+    top.keys(&["Up"]);
+    top.until("ask1 selected", |s| {
+        row(s, "ask1").is_some_and(|r| r.starts_with("> "))
+    });
+    top.keys(&["y"]);
+    top.until("ask1 approved and done", |s| {
+        s.contains("ask1: approved Bash") && row_has(s, "ask1", &["done"])
     });
     sb.umbel(["send", "done1", "second question"]).success();
     top.until("done1's new answer", |s| {

@@ -1,6 +1,6 @@
 //! The resource requests that run verbs: `resources/list` (the worker folders) and
 //! `resources/read` (the verb behind each view, rendered as its tool renders it), as methods of
-//! the server, which `server.rs` calls.
+//! the server, which `server.rs` calls; `umbel://approvals` runs `approvals`.
 
 use super::reply;
 use super::reply_turns;
@@ -43,6 +43,14 @@ impl UmbelServer {
         uri: &str,
         request: &RequestContext<RoleServer>,
     ) -> Result<ReadResourceResult, ErrorData> {
+        if uri == resources::APPROVALS {
+            let job = crate::operations::remote::fleet::approvals_everywhere;
+            let rendered = (self.answer(request, "resources/read", None, job, |rows| {
+                reply::approvals(&rows)
+            }))
+            .await;
+            return resources::contents(uri, resources::View::Status, rendered);
+        }
         let (name, view) =
             resources::parse(uri).map_err(|e| ErrorData::resource_not_found(e, None))?;
         let name = name.as_str().to_string();

@@ -1,10 +1,13 @@
 //! Workers as MCP resources: `umbel://workers/NAME` (its status, as `umbel_status` gives it),
 //! `umbel://workers/NAME/answer` (its last answer, as `umbel_read`) and
-//! `umbel://workers/NAME/screen` (its screen as text, as `umbel_capture`). Reading one runs the
+//! `umbel://workers/NAME/screen` (its screen as text, as `umbel_capture`); and the fleet's inbox,
+//! `umbel://approvals` (every pending approval, as `umbel_approvals`). Reading one runs the
 //! same verb as the tool (`resource_calls.rs`), so the two cannot drift; which resources an
 //! event touches is [`touched`], what the change feed (`feed.rs`) tells subscribers.
 
-use crate::core::fleet_events::{FleetEvent, SPAWNED, TURN_ENDED};
+use crate::core::fleet_events::{
+    ANSWERED, DEAD, FleetEvent, INTERRUPTED, KILLED, NEEDS_INPUT, PARKED, SPAWNED, TURN_ENDED,
+};
 use crate::core::name::WorkerName;
 use rmcp::model::{
     CallToolResult, ErrorCode, ErrorData, ReadResourceResult, Resource, ResourceContents,
@@ -14,6 +17,10 @@ use serde_json::Value;
 
 /// Every worker resource's URI starts with this.
 pub const PREFIX: &str = "umbel://workers/";
+/// Every pending approval of the fleet, oldest first.
+pub const APPROVALS: &str = "umbel://approvals";
+/// The events that start or end a pending approval: they touch [`APPROVALS`].
+const APPROVAL_CHANGES: [&str; 6] = [NEEDS_INPUT, ANSWERED, TURN_ENDED, INTERRUPTED, DEAD, KILLED];
 
 /// Which side of a worker a resource shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,8 +66,9 @@ pub fn uri(name: &str, view: View) -> String {
 
 /// The worker and view a URI names; what is wrong with it otherwise.
 pub fn parse(uri: &str) -> Result<(WorkerName, View), String> {
-    let shapes =
-        format!("umbel's resources are {PREFIX}NAME, {PREFIX}NAME/answer and {PREFIX}NAME/screen");
+    let shapes = format!(
+        "umbel's resources are {APPROVALS}, {PREFIX}NAME, {PREFIX}NAME/answer and {PREFIX}NAME/screen"
+    );
     let Some(rest) = uri.strip_prefix(PREFIX) else {
         return Err(format!("unknown resource `{uri}`: {shapes}"));
     };
@@ -73,6 +81,14 @@ pub fn parse(uri: &str) -> Result<(WorkerName, View), String> {
     let name =
         WorkerName::parse(name).map_err(|e| format!("resource `{uri}` names no worker: {e}"))?;
     Ok((name, view))
+}
+
+/// Whether umbel has the resource `uri` (what is wrong with it otherwise).
+pub fn known(uri: &str) -> Result<(), String> {
+    if uri == APPROVALS {
+        return Ok(());
+    }
+    parse(uri).map(|_| ())
 }
 
 /// The resources an event changes: the worker's status and screen always, its answer when a
@@ -88,12 +104,20 @@ pub fn touched(event: &FleetEvent) -> Vec<String> {
     if event.event == TURN_ENDED {
         uris.push(uri(&event.worker, View::Answer));
     }
+    if APPROVAL_CHANGES.contains(&event.event.as_str()) || event.event == PARKED {
+        uris.push(APPROVALS.to_string());
+    }
     uris
 }
 
-/// The three resources of each worker.
+/// The approvals inbox, then the three resources of each worker.
 pub fn listed(names: &[WorkerName]) -> Vec<Resource> {
-    let mut out = Vec::new();
+    let inbox = "every pending approval of the fleet, oldest first, as umbel_approvals gives it";
+    let mut out = vec![
+        Resource::new(APPROVALS, "approvals")
+            .with_description(inbox)
+            .with_mime_type("application/json"),
+    ];
     for name in names {
         for view in View::ALL {
             let title = format!("{name}{}", view.suffix());
@@ -127,7 +151,7 @@ pub fn acceptable(requested: &SubscriptionFilter) -> SubscriptionFilter {
     accepted.resources_list_changed = requested.resources_list_changed;
     accepted.resource_subscriptions = requested.resource_subscriptions.as_ref().map(|uris| {
         uris.iter()
-            .filter(|uri| parse(uri).is_ok())
+            .filter(|uri| known(uri).is_ok())
             .cloned()
             .collect()
     });
@@ -153,6 +177,7 @@ pub fn contents(
         return Err(ErrorData::new(code, message, Some(value)));
     }
     let text = match view {
+        _ if uri == APPROVALS => value["approvals"].to_string(),
         View::Status => value["workers"][0].to_string(),
         View::Answer => value.to_string(),
         View::Screen => value["screen"].as_str().unwrap_or_default().to_string(),
@@ -193,8 +218,16 @@ mod tests {
         let asked = FleetEvent::new(1, "w1", "claude", "needs-input");
         assert_eq!(
             touched(&asked),
-            ["umbel://workers/w1", "umbel://workers/w1/screen"]
+            [
+                "umbel://workers/w1",
+                "umbel://workers/w1/screen",
+                "umbel://approvals"
+            ]
         );
+        let answered = FleetEvent::new(1, "w1", "claude", ANSWERED);
+        assert!(touched(&answered).contains(&APPROVALS.to_string()));
+        let submitted = FleetEvent::new(1, "w1", "claude", "submitted");
+        assert!(!touched(&submitted).contains(&APPROVALS.to_string()));
         assert!(touched(&FleetEvent::new(1, "w1", "claude", SPAWNED)).is_empty());
     }
 }

@@ -231,10 +231,7 @@ impl UmbelServer {
             &request,
             "umbel_approve",
             Some(label),
-            move |ctx| {
-                let worker = crate::operations::worker::Worker::load(ctx, &args.name)?;
-                crate::operations::approve::approve(ctx, &worker, &args)
-            },
+            move |ctx| crate::operations::remote::anywhere::approve(ctx, &args),
             |done| reply::answered(&done),
         )
         .await
@@ -254,17 +251,15 @@ impl UmbelServer {
             &request,
             "umbel_deny",
             Some(label),
-            move |ctx| {
-                let worker = crate::operations::worker::Worker::load(ctx, &args.name)?;
-                crate::operations::approve::deny(ctx, &worker, &args)
-            },
+            move |ctx| crate::operations::remote::anywhere::deny(ctx, &args),
             |done| reply::answered(&done),
         )
         .await
     }
 
-    /// Every pending approval of the fleet, oldest first: [{id, name, provider, tool, input
-    /// (secrets masked), since, waitedMs, position}].
+    /// Every pending approval of the fleet (this machine's workers and every host's), oldest
+    /// first: [{id, name, host?, provider, tool, input (secrets masked), since, waitedMs,
+    /// position}].
     #[tool(name = "umbel_approvals")]
     async fn approvals(
         &self,
@@ -275,7 +270,7 @@ impl UmbelServer {
             &request,
             "umbel_approvals",
             None,
-            crate::operations::approvals::list,
+            crate::operations::remote::fleet::approvals_everywhere,
             |rows| reply::approvals(&rows),
         )
         .await
@@ -534,7 +529,7 @@ impl ServerHandler for UmbelServer {
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        super::resources::parse(&request.uri)
+        super::resources::known(&request.uri)
             .map_err(|e| ErrorData::resource_not_found(e, None))?;
         self.feed.subscribe(request.uri, &context.peer).await;
         Ok(())

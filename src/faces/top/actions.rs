@@ -1,8 +1,10 @@
-//! What `top`'s keys do to a worker — kill, its event log, attach — here or on its host: a
+//! What `top`'s keys do to a worker — kill, answer its approval, its event log, attach — here
+//! or on its host: a
 //! worker spawned with `--host` is driven through the umbel there, as the verbs on the command
 //! line drive it (send and read go through `operations::remote::anywhere`, as MCP's do).
 
 use crate::adapters::ssh::Ssh;
+use crate::core::approval_args::{ApproveArgs, DenyArgs};
 use crate::core::args::{AttachArgs, KillArgs, LogsArgs, ParkArgs};
 use crate::core::errors::Result;
 use crate::core::remote::RemoteRecord;
@@ -25,6 +27,33 @@ pub fn park_worker(ctx: &Ctx, name: &str) -> Result<()> {
         idle_for: None,
     };
     park::park(ctx, &args).map(|_| ())
+}
+
+/// Approves (`allow`) or denies the tool the worker waits on, for the approval `expect` the row
+/// showed; the note says what was answered, or why not.
+pub fn answer(ctx: &Ctx, name: &str, expect: Option<String>, allow: bool) -> String {
+    let done = if allow {
+        let args = ApproveArgs {
+            name: name.to_string(),
+            always: false,
+            expect,
+            wait: false,
+            timeout: None,
+        };
+        remote::anywhere::approve(ctx, &args)
+    } else {
+        let args = DenyArgs {
+            name: name.to_string(),
+            reason: None,
+            expect,
+            timeout: None,
+        };
+        remote::anywhere::deny(ctx, &args)
+    };
+    match done {
+        Ok(done) => format!("{name}: {}", done.message),
+        Err(e) => format!("{name}: not answered: {e}"),
+    }
 }
 
 /// Its event log, a line an event (a remote worker's is its host's: `inspect::logs` asks it).

@@ -173,6 +173,14 @@ impl Live<'_> {
                     Err(e) => format!("park {name} failed: {e}"),
                 });
             }
+            Effect::Approve(name, expect) => {
+                self.view.note = Some(format!("approving {name}'s tool…"));
+                self.in_background(move |ctx| actions::answer(ctx, &name, expect, true));
+            }
+            Effect::Deny(name, expect) => {
+                self.view.note = Some(format!("denying {name}'s tool…"));
+                self.in_background(move |ctx| actions::answer(ctx, &name, expect, false));
+            }
             Effect::Read(name) => {
                 open_pager(&mut self.view, &self.screen, answer_lines(self.ctx, &name))
             }

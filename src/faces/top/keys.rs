@@ -19,6 +19,10 @@ pub enum Effect {
     Read(String),
     /// Open the event log in the pager.
     Logs(String),
+    /// Approve the tool the worker waits on (`umbel approve NAME --expect ID`).
+    Approve(String, Option<String>),
+    /// Deny it (`umbel deny NAME --expect ID`).
+    Deny(String, Option<String>),
 }
 
 /// Lines a page key scrolls the pager.
@@ -71,6 +75,11 @@ pub fn on_key(view: &mut View, key: KeyEvent) -> Effect {
 
 fn table_key(view: &mut View, code: KeyCode) -> Effect {
     let selected = view.current().map(|r| r.status.name.clone());
+    // A tool's approval: `y`/`n` answer it, for the approval the row shows.
+    let asked = view
+        .current()
+        .filter(|r| r.status.needs_input.as_deref() == Some("permission"))
+        .map(|r| (r.status.name.clone(), r.status.approval_id.clone()));
     match code {
         KeyCode::Char('q') => return Effect::Quit,
         KeyCode::Esc if !view.filter.is_empty() => {
@@ -106,6 +115,15 @@ fn table_key(view: &mut View, code: KeyCode) -> Effect {
                 KeyCode::Char('p') => view.mode = Mode::ConfirmPark(name),
                 KeyCode::Char('r') => return Effect::Read(name),
                 KeyCode::Char('l') => return Effect::Logs(name),
+                KeyCode::Char('y' | 'n') if asked.is_none() => {
+                    view.note = Some(format!("{name} waits on no tool's approval"));
+                }
+                KeyCode::Char('y') => {
+                    return asked.map_or(Effect::None, |(n, id)| Effect::Approve(n, id));
+                }
+                KeyCode::Char('n') => {
+                    return asked.map_or(Effect::None, |(n, id)| Effect::Deny(n, id));
+                }
                 _ => {}
             }
         }
@@ -171,6 +189,24 @@ mod tests {
         assert_eq!(press(&mut view, KeyCode::Char('q')), Effect::Quit);
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
         assert_eq!(on_key(&mut view, ctrl_c), Effect::Quit);
+    }
+
+    #[test]
+    fn y_and_n_answer_the_approval_the_selected_row_shows_and_nothing_else() {
+        let mut view = view();
+        // The fleet sorts the worker that needs a person first.
+        assert_eq!(
+            press(&mut view, KeyCode::Char('y')),
+            Effect::Approve("reviewer".into(), Some("7".into()))
+        );
+        assert_eq!(
+            press(&mut view, KeyCode::Char('n')),
+            Effect::Deny("reviewer".into(), Some("7".into()))
+        );
+        press(&mut view, KeyCode::Down);
+        assert_eq!(press(&mut view, KeyCode::Char('y')), Effect::None);
+        let note = view.note.clone().unwrap_or_default();
+        assert!(note.contains("waits on no tool's approval"), "{note}");
     }
 
     #[test]

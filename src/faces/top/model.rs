@@ -224,6 +224,8 @@ pub mod samples {
             "permission: Bash rm -rf target",
         );
         waiting.status.provider = "codex".into();
+        waiting.status.needs_input = Some("permission".into());
+        waiting.status.approval_id = Some("7".into());
         waiting.turn.started_ms = Some(90_000);
         let mut done = row("writer", "ready", Shown::Done, "All 12 tests pass.");
         done.status.provider = "gemini".into();

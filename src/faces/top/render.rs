@@ -28,6 +28,19 @@ const TABLE_KEYS: &[(&str, &str)] = &[
     ("q", "quit"),
 ];
 
+/// The table's keys on a row that waits on a tool's approval: answering it comes first (it
+/// takes no prompt meanwhile).
+const ASKING_KEYS: &[(&str, &str)] = &[
+    ("y", "approve"),
+    ("n", "deny"),
+    ("↑↓", "move"),
+    ("Enter", "attach"),
+    ("k", "kill"),
+    ("r", "read"),
+    ("/", "filter"),
+    ("q", "quit"),
+];
+
 const PAGER_KEYS: &[(&str, &str)] = &[("↑↓ PgUp PgDn", "scroll"), ("q Esc", "back")];
 const INPUT_KEYS: &[(&str, &str)] = &[("Enter", "done"), ("Esc", "cancel")];
 const CONFIRM_KEYS: &[(&str, &str)] = &[("y", "kill"), ("n Esc", "keep")];
@@ -45,7 +58,11 @@ pub fn draw(frame: &mut Frame, view: &mut View) {
     frame.render_widget(Paragraph::new(title_line(view)), title);
     draw_table(frame, table, view);
     frame.render_widget(Paragraph::new(input_line(view)), input);
+    let asking = view
+        .current()
+        .is_some_and(|r| r.status.needs_input.as_deref() == Some("permission"));
     let keys = match &view.mode {
+        Mode::Table if asking => ASKING_KEYS,
         Mode::Table => TABLE_KEYS,
         Mode::Pager { .. } => PAGER_KEYS,
         Mode::Input { .. } => INPUT_KEYS,
@@ -106,6 +123,18 @@ fn title_line(view: &View) -> Line<'static> {
         spans.push(Span::styled(
             format!("{n} {}", shown.label()),
             state_style(shown, view.colour),
+        ));
+    }
+    let asking = view
+        .rows
+        .iter()
+        .filter(|r| r.status.needs_input.as_deref() == Some("permission"))
+        .count();
+    if asking > 0 {
+        let approvals = if asking == 1 { "approval" } else { "approvals" };
+        spans.push(Span::styled(
+            format!("  {asking} {approvals} pending (y/n)"),
+            colour(Color::Yellow, view.colour),
         ));
     }
     if !view.filter.is_empty() {

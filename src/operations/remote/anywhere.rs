@@ -5,6 +5,7 @@
 //! circle: this module's parent is what `kill` routes a remote worker through).
 
 use super::super::Ctx;
+use super::super::approve::{self, Answered};
 use super::super::interrupt::Interrupted;
 use super::super::read::{self, Reading};
 use super::super::turn;
@@ -12,6 +13,7 @@ use super::super::turns::{self, TurnActions, TurnDiff};
 use super::super::worker::{Answer, Worker};
 use super::{conversation, find, verbs};
 use crate::adapters::host::current_dir_or_error;
+use crate::core::approval_args::{ApproveArgs, DenyArgs};
 use crate::core::args::{ActionsArgs, DiffArgs, GuardArgs, InterruptArgs, ReadArgs, WaitArgs};
 use crate::core::errors::{Error, Result};
 use crate::core::outcome::Outcome;
@@ -102,6 +104,22 @@ pub fn interrupt(ctx: &Ctx, args: &InterruptArgs) -> Result<Interrupted> {
             let worker = Worker::load(ctx, &args.name)?;
             super::super::interrupt::interrupt(ctx, &worker, args.timeout.as_deref())
         }
+    }
+}
+
+/// Approves the tool the worker waits on.
+pub fn approve(ctx: &Ctx, args: &ApproveArgs) -> Result<Answered> {
+    match find(ctx, &args.name)? {
+        Some(at) => conversation::approve(ctx, &at, args),
+        None => approve::approve(ctx, &Worker::load(ctx, &args.name)?, args),
+    }
+}
+
+/// Denies the tool the worker waits on.
+pub fn deny(ctx: &Ctx, args: &DenyArgs) -> Result<Answered> {
+    match find(ctx, &args.name)? {
+        Some(at) => conversation::deny(ctx, &at, args),
+        None => approve::deny(ctx, &Worker::load(ctx, &args.name)?, args),
     }
 }
 

@@ -1,12 +1,15 @@
 //! The verbs that look at a remote worker's whole conversation (`read` with a turn selection,
-//! `actions`, `diff`) or end its turn (`interrupt`), run by the umbel on its host, whose
-//! transcript and pane they are, and read back into the same values as for a local worker.
+//! `actions`, `diff`), end its turn (`interrupt`) or answer it (`approve`, `deny`), run by the
+//! umbel on its host, whose transcript and pane they are, and read back into the same values as
+//! for a local worker.
 
 use super::super::Ctx;
+use super::super::approve::Answered;
 use super::super::interrupt::Interrupted;
 use super::super::turns::{Selection, TurnActions, TurnDiff};
 use super::forward::Request;
 use super::verbs::{call, read_back};
+use crate::core::approval_args::{ApproveArgs, DenyArgs};
 use crate::core::args::{ActionsArgs, DiffArgs, InterruptArgs};
 use crate::core::errors::Result;
 use crate::core::remote::RemoteRecord;
@@ -40,6 +43,32 @@ fn numbers(flags: &[(&str, Option<usize>)]) -> Vec<String> {
 pub fn interrupt(ctx: &Ctx, at: &RemoteRecord, args: &InterruptArgs) -> Result<Interrupted> {
     let flags = args.timeout.iter().map(|t| format!("--timeout={t}"));
     ask(ctx, at, "interrupt", flags.collect())
+}
+
+/// `approve` (the tool the worker waits on), on the host where its pane is.
+pub fn approve(ctx: &Ctx, at: &RemoteRecord, args: &ApproveArgs) -> Result<Answered> {
+    let mut flags = texts(&[("expect", &args.expect), ("timeout", &args.timeout)]);
+    flags.extend(args.always.then(|| "--always".to_string()));
+    flags.extend(args.wait.then(|| "--wait".to_string()));
+    ask(ctx, at, "approve", flags)
+}
+
+/// `deny` (the tool the worker waits on; the reason as the next prompt), on its host.
+pub fn deny(ctx: &Ctx, at: &RemoteRecord, args: &DenyArgs) -> Result<Answered> {
+    let flags = texts(&[
+        ("reason", &args.reason),
+        ("expect", &args.expect),
+        ("timeout", &args.timeout),
+    ]);
+    ask(ctx, at, "deny", flags)
+}
+
+/// `--flag=TEXT` for each text flag that is given.
+fn texts(flags: &[(&str, &Option<String>)]) -> Vec<String> {
+    flags
+        .iter()
+        .filter_map(|(flag, text)| text.as_ref().map(|t| format!("--{flag}={t}")))
+        .collect()
 }
 
 /// `actions` (the last turn's tools, or `turn`'s).

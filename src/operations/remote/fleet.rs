@@ -1,12 +1,14 @@
-//! `status`/`ls` over every host with remote workers: one `status --json` per host, all hosts
-//! at once, each bounded; a host that does not answer in time lists its workers as
-//! `unreachable` and holds up nothing else.
+//! `status`/`ls` and `approvals` over every host with remote workers: one `status --json` (or
+//! `approvals --json`) per host, all hosts at once, each bounded; a host that does not answer in
+//! time lists its workers as `unreachable` (or, for approvals, lists none) and holds up nothing
+//! else.
 
 use super::super::Ctx;
 use super::super::status::status;
 use super::forward::{Request, at_once, forward};
 use super::records::{self, find};
 use crate::adapters::ssh::{Ssh, Stdout};
+use crate::core::approvals::PendingApproval;
 use crate::core::args::StatusArgs;
 use crate::core::errors::Result;
 use crate::core::remote::RemoteRecord;
@@ -16,20 +18,67 @@ use std::collections::BTreeMap;
 
 /// The status rows of every remote worker (each with its `host`), hosts in name order.
 pub fn remote_rows(ctx: &Ctx) -> Vec<Value> {
-    let mut by_host: BTreeMap<String, Vec<RemoteRecord>> = BTreeMap::new();
-    for record in records::list(ctx) {
-        by_host.entry(record.host.clone()).or_default().push(record);
-    }
-    // Twice the connection bound: the connection, then the host's own `status`.
-    let bound = Ssh::from_env(ctx.state.path(), &ctx.env).connect_timeout() * 2;
-    let hosts: Vec<(String, Vec<RemoteRecord>)> = by_host.into_iter().collect();
-    at_once(&hosts, |(host, workers)| {
+    let bound = host_bound(ctx);
+    at_once(&by_host(ctx), |(host, workers)| {
         host_rows(ctx, host, workers, bound)
     })
     .into_iter()
     .flatten()
     .flatten()
     .collect()
+}
+
+/// The remote workers by host, hosts in name order.
+fn by_host(ctx: &Ctx) -> Vec<(String, Vec<RemoteRecord>)> {
+    let mut by_host: BTreeMap<String, Vec<RemoteRecord>> = BTreeMap::new();
+    for record in records::list(ctx) {
+        by_host.entry(record.host.clone()).or_default().push(record);
+    }
+    by_host.into_iter().collect()
+}
+
+/// Twice the connection bound: the connection, then the host's own verb.
+fn host_bound(ctx: &Ctx) -> std::time::Duration {
+    Ssh::from_env(ctx.state.path(), &ctx.env).connect_timeout() * 2
+}
+
+/// `approvals` over every host: this machine's pending approvals and each host's (for the
+/// workers spawned there from here, each with its `host`), oldest first. A host that does not
+/// answer in time adds none.
+pub fn approvals_everywhere(ctx: &Ctx) -> Result<Vec<PendingApproval>> {
+    let mut rows = super::super::approvals::list(ctx)?;
+    let bound = host_bound(ctx);
+    let remote = at_once(&by_host(ctx), |(host, workers)| {
+        host_approvals(ctx, host, workers, bound)
+    });
+    rows.extend(remote.into_iter().flatten().flatten());
+    rows.sort_by(|a, b| (a.since, &a.name).cmp(&(b.since, &b.name)));
+    Ok(rows)
+}
+
+/// One host's pending approvals of `workers`, each with its `host`.
+fn host_approvals(
+    ctx: &Ctx,
+    host: &str,
+    workers: &[RemoteRecord],
+    bound: std::time::Duration,
+) -> Vec<PendingApproval> {
+    let request = Request {
+        argv: vec!["approvals".into(), "--json".into()],
+        bound: Some(bound),
+        ..Request::default()
+    };
+    let Ok(done) = forward(ctx, host, request, Stdout::Quiet) else {
+        return Vec::new();
+    };
+    let rows: Vec<PendingApproval> = serde_json::from_slice(&done.stdout).unwrap_or_default();
+    rows.into_iter()
+        .filter(|row| row.host.is_none() && workers.iter().any(|w| w.name == row.name))
+        .map(|row| PendingApproval {
+            host: Some(host.to_string()),
+            ..row
+        })
+        .collect()
 }
 
 fn host_rows(

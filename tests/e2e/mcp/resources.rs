@@ -76,7 +76,9 @@ async fn subscribed_to_two_workers_a_client_hears_each_turn_end_and_a_permission
         .list_all_resources()
         .await
         .expect("resources/list");
-    assert!(listed.is_empty(), "{listed:?}");
+    // No worker yet: only the fleet's approvals inbox.
+    let uris: Vec<&str> = listed.iter().map(|r| r.uri.as_str()).collect();
+    assert_eq!(uris, ["umbel://approvals"], "{listed:?}");
     let templates = mcp
         .client
         .list_all_resource_templates()
@@ -104,6 +106,7 @@ async fn subscribed_to_two_workers_a_client_hears_each_turn_end_and_a_permission
         "umbel://workers/a",
         "umbel://workers/a/answer",
         "umbel://workers/b",
+        "umbel://approvals",
     ] {
         mcp.subscribe(uri).await;
     }
@@ -133,6 +136,11 @@ async fn subscribed_to_two_workers_a_client_hears_each_turn_end_and_a_permission
         )
         .await;
     }
+    // The inbox heard of it too, and lists b's tool.
+    mcp.hear("umbel://approvals", 1).await;
+    let inbox = mcp.read_json("umbel://approvals").await;
+    assert_eq!(inbox[0]["name"], "b", "{inbox}");
+    assert_eq!(inbox[0]["tool"], "Bash", "{inbox}");
     // a's second turn: a second update, and the second answer.
     sb.umbel(["send", "a", "two"]).success();
     mcp.hear("umbel://workers/a/answer", 2).await;

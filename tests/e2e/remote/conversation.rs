@@ -163,3 +163,40 @@ fn a_remote_worker_is_explained_by_its_host_as_a_local_one_is_here() {
             .success();
     });
 }
+
+/// A remote worker stopped at a tool: the fleet's approvals list it with its host, and approving
+/// it here presses the keys on its host and returns the finished turn.
+#[test]
+fn a_remote_worker_s_approval_is_listed_and_answered_from_here() {
+    let Some(net) = Net::up(1) else {
+        return;
+    };
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    runtime.block_on(async {
+        let mcp = Mcp::start(&net.local).await;
+        let h1 = &net.host("h1").sandbox;
+        let tool = json!({ "tool": "Bash", "input": { "command": "rm -rf build" } });
+        let scenario =
+            json!({ "turns": [{ "match": "clean", "reply": "Cleaned.", "end": { "permission": tool } }] });
+        let env = h1.scenario("far", scenario);
+        let far = json!({ "name": "far", "host": "h1", "cwd": h1.project, "env": [env] });
+        mcp.ok("umbel_spawn", far).await;
+        let sent = mcp
+            .ok("umbel_send", json!({ "name": "far", "prompt": "clean up" }))
+            .await;
+        let since = sent["position"].as_u64().expect("position");
+        let args = json!({ "name": "far", "since": since, "timeout": "60s" });
+        let waited = mcp.err("umbel_wait", args).await;
+        assert_eq!(waited["outcome"], "input", "{waited}");
+        let listed = mcp.ok("umbel_approvals", json!({})).await;
+        let rows = listed["approvals"].as_array().cloned().unwrap_or_default();
+        assert_eq!(rows.len(), 1, "{listed}");
+        assert_eq!((&rows[0]["name"], &rows[0]["host"]), (&json!("far"), &json!("h1")));
+        assert_eq!(rows[0]["id"], waited["approvalId"], "{listed}");
+        let answer = json!({ "name": "far", "expect": rows[0]["id"], "wait": true });
+        let done = mcp.ok("umbel_approve", answer).await;
+        assert_eq!(done["outcome"]["outcome"], "stop", "{done}");
+        let read = mcp.ok("umbel_read", json!({ "name": "far" })).await;
+        assert_eq!(read["text"], "Cleaned.", "{read}");
+    });
+}
