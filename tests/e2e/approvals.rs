@@ -81,16 +81,11 @@ fn a_second_answer_is_told_the_first_won() {
     // Later, too: the answer is written in the worker's log.
     let late = sb.umbel(["deny", "p", "--expect", id, "--json"]).status(1);
     assert_eq!(code(&late), "already_answered", "{}", late.stdout());
-    let events = sb.umbel(["events", "--json"]).success().stdout();
-    let answered: Vec<Value> = events
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|e| e["event"] == "answered")
-        .collect();
-    assert_eq!(answered.len(), 1, "{events}");
+    let answered = events_of(&sb, &[], "answered");
+    assert_eq!(answered.len(), 1, "{answered:?}");
     assert!(
         answered[0]["tool"].to_string().contains("rm -rf build"),
-        "{events}"
+        "{answered:?}"
     );
 }
 

@@ -267,15 +267,7 @@ impl Turn {
         self.core
             .commits
             .extend(screens::info(self.width, CANCELLED));
-        sess.chat_note("info", CANCELLED);
-        sess.chat_rollback();
-        self.account(sess);
-        Outcome::Done(Done {
-            after_agent: Some(sess.payload_after_agent(&self.prompt, &self.text)),
-            late: None,
-            response: String::new(),
-            failure: None,
-        })
+        self.cancelled(sess, true)
     }
 
     /// Esc, `3` (qwen `4`) or Ctrl+C in the confirmation: the call is cancelled (`-  Shell …`),
@@ -290,11 +282,17 @@ impl Turn {
                 .commits
                 .extend(screens::info(self.width, CANCELLED));
         }
+        self.cancelled(sess, false)
+    }
+
+    /// The end of a cancelled turn: the chat's `Request cancelled.` (the turn's records rolled
+    /// back), its usage, and `AfterAgent` when it `fires` (Esc mid-turn, not on a refusal).
+    fn cancelled(&mut self, sess: &mut Session, fires: bool) -> Outcome {
         sess.chat_note("info", CANCELLED);
         sess.chat_rollback();
         self.account(sess);
         Outcome::Done(Done {
-            after_agent: None,
+            after_agent: fires.then(|| sess.payload_after_agent(&self.prompt, &self.text)),
             late: None,
             response: String::new(),
             failure: None,

@@ -501,6 +501,18 @@ pub fn stderr(out: &Output) -> String {
 }
 
 /// The answers of a `read --all --json` array, oldest first.
+/// The fleet events `umbel events --json ARGS…` prints of one kind (`answered`, …).
+pub fn events_of(sb: &Sandbox, args: &[&str], event: &str) -> Vec<Value> {
+    let out = sb
+        .umbel([&["events", "--json"], args].concat())
+        .success()
+        .stdout();
+    out.lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|e| e["event"] == event)
+        .collect()
+}
+
 pub fn answers_of(all: &Value) -> Vec<&str> {
     all.as_array()
         .unwrap_or_else(|| panic!("not an array of turns: {all}"))

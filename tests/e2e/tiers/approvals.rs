@@ -102,16 +102,11 @@ fn rules_answer_by_themselves(provider: &str, tier: Tier) {
     if tier == Tier::Real {
         assert!(tool_ran(&sb), "the approved tool did not run");
     }
-    let events = sb.umbel(["events", "p", "--json"]).success().stdout();
-    let answered: Vec<Value> = events
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|e| e["event"] == "answered")
-        .collect();
-    assert_eq!(answered.len(), 1, "{events}");
-    assert_eq!(answered[0]["reason"], "approve", "{events}");
-    assert_eq!(answered[0]["by"], "rule", "{events}");
-    assert_eq!(answered[0]["rule"], "Bash(echo *)", "{events}");
+    let answered = events_of(&sb, &["p"], "answered");
+    assert_eq!(answered.len(), 1, "{answered:?}");
+    assert_eq!(answered[0]["reason"], "approve", "{answered:?}");
+    assert_eq!(answered[0]["by"], "rule", "{answered:?}");
+    assert_eq!(answered[0]["rule"], "Bash(echo *)", "{answered:?}");
     let (code, outcome) = turn(&sb, "p", "remove it");
     assert_eq!(code, Some(126), "{outcome}");
     assert!(
