@@ -9,7 +9,7 @@ use super::worker::Worker;
 use crate::adapters::files;
 use crate::adapters::host::now_ms;
 use crate::core::approvals;
-use crate::core::errors::Result;
+use crate::core::errors::{Error, Result};
 use crate::core::providers::approval::Answer;
 use crate::core::rules::Verdict;
 
@@ -34,6 +34,8 @@ pub fn answer(ctx: &Ctx, worker: &Worker) -> Result<Option<Answered>> {
     };
     match approve::answer(ctx, worker, &request) {
         Ok(done) => Ok(Some(done)),
+        // A person (or another hook's answerer) was first: theirs stands.
+        Err(Error::AlreadyAnswered { .. } | Error::ApprovalChanged { .. }) => Ok(None),
         Err(e) => {
             let line = format!("{} {}: {e}\n", now_ms(), asked.id());
             let _ = files::append(&ctx.state.session_dir(&worker.name).join(RULES_LOG), &line);

@@ -125,16 +125,15 @@ async fn subscribed_to_two_workers_a_client_hears_each_turn_end_and_a_permission
     mcp.hear("umbel://workers/b", 1).await;
     let deadline = Instant::now() + PATIENCE;
     loop {
+        // Counted before the read: an update landing between the two is heard, not waited
+        // for again.
+        let seen = count(&mcp.heard(), "umbel://workers/b");
         let status = mcp.read_json("umbel://workers/b").await;
         if status["state"] == "needs-input" {
             break;
         }
         assert!(Instant::now() < deadline, "{status}");
-        mcp.hear(
-            "umbel://workers/b",
-            count(&mcp.heard(), "umbel://workers/b") + 1,
-        )
-        .await;
+        mcp.hear("umbel://workers/b", seen + 1).await;
     }
     // The inbox heard of it too, and lists b's tool.
     mcp.hear("umbel://approvals", 1).await;
