@@ -153,6 +153,11 @@ pub struct WarmStatus {
 }
 
 impl WorkerStatus {
+    /// Whether the worker waits on a tool's approval (`approve`/`deny` answer it).
+    pub fn asks_approval(&self) -> bool {
+        self.needs_input.as_deref() == Some("permission")
+    }
+
     /// A row that says only who and how it is listed, every other field empty: for a worker
     /// whose files (or host) do not tell more; callers fill in what they know.
     pub fn bare(name: &str, provider: &str, state: ListedState) -> WorkerStatus {

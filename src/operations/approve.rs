@@ -130,8 +130,7 @@ pub fn answer(ctx: &Ctx, worker: &Worker, request: &Request) -> Result<Answered>
     };
     let (asked, position) = asked_now(ctx, worker, request.expect.as_deref())?;
     await_dialog(ctx, worker)?;
-    let dialog = worker.provider().approval();
-    let keys = dialog.keys(request.answer);
+    let keys = worker.provider().approval().keys(request.answer);
     let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
     let before = Before::take(ctx, worker, position);
     press_one_by_one(ctx, worker, keys)?;
@@ -148,14 +147,14 @@ pub fn answer(ctx: &Ctx, worker: &Worker, request: &Request) -> Result<Answered>
     let confirmed_by = seen.by;
     // Every CLI ends the turn on a refusal, some a moment after the hook that confirmed it
     // (opencode's permission reply, then its idle): a deny returns with the worker ready.
+    // A turn umbel's own line closed is read back from the log, with its position.
     let outcome = match seen.outcome {
-        // A turn umbel's own line closed is read back from the log, with its position.
-        Some(outcome) if !seen.closed => Some(outcome),
-        _ if seen.ended || request.answer == Answer::Deny => {
+        Some(outcome) => Some(outcome),
+        None if seen.ended || request.answer == Answer::Deny => {
             Some(outcome_from(ctx, worker, Some(position), OUTCOME_SETTLE)?)
                 .filter(|o| o.outcome != OutcomeKind::Timeout)
         }
-        _ => None,
+        None => None,
     };
     let turn_ended = outcome.is_some();
     let tool = asked.tool_name().map(str::to_string);
@@ -397,7 +396,8 @@ struct Seen {
     by: String,
     /// Whether the turn ended.
     ended: bool,
-    /// How it ended, when `wait`'s own look found it.
+    /// How it ended, when `wait`'s own look found it (never when `closed`: then the log's
+    /// line tells).
     outcome: Option<Outcome>,
     /// Whether the turn ended without any end hook, so umbel's log must say it did.
     closed: bool,
@@ -441,7 +441,7 @@ fn confirm(
         if matches!(refusal, None | Some(Refusal::Hook))
             && state_now(ctx, worker)?.0 == WorkerState::Ready
         {
-            return at_prompt(ctx, worker, position);
+            return at_prompt(ctx, worker);
         }
         // Else one look of the wait from the turn's start, which reads the transcript and the
         // screen as `wait` does.
@@ -506,16 +506,14 @@ fn not_answered(worker: &Worker, within: Duration, still_asking: bool) -> Error 
 }
 
 /// The worker is back at its prompt with no hook after the keys: the turn's end as `wait` reads
-/// it, or, where it can read none, a turn dropped, which the log must then record.
-fn at_prompt(ctx: &Ctx, worker: &Worker, position: usize) -> Result<Seen> {
+/// it, or, where it can read none, a turn dropped, which the log must then record (and the
+/// outcome is read back from that line).
+fn at_prompt(ctx: &Ctx, worker: &Worker) -> Result<Seen> {
     let read = outcome_from(ctx, worker, None, OUTCOME_SETTLE)?;
     if read.outcome != OutcomeKind::Timeout {
         return Ok(seen("prompt", true, Some(read), false));
     }
-    let dropped = "the turn ended without a hook or a record of its end";
-    let outcome =
-        Outcome::new(OutcomeKind::ProviderError, dropped, position).with_reason("interrupted");
-    Ok(seen("prompt", true, Some(outcome), true))
+    Ok(seen("prompt", true, None, true))
 }
 
 /// Whether the screen still shows the approval dialog (a screen tmux cannot give counts as up).

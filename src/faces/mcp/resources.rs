@@ -20,7 +20,15 @@ pub const PREFIX: &str = "umbel://workers/";
 /// Every pending approval of the fleet, oldest first.
 pub const APPROVALS: &str = "umbel://approvals";
 /// The events that start or end a pending approval: they touch [`APPROVALS`].
-const APPROVAL_CHANGES: [&str; 6] = [NEEDS_INPUT, ANSWERED, TURN_ENDED, INTERRUPTED, DEAD, KILLED];
+const APPROVAL_CHANGES: [&str; 7] = [
+    NEEDS_INPUT,
+    ANSWERED,
+    TURN_ENDED,
+    INTERRUPTED,
+    DEAD,
+    KILLED,
+    PARKED,
+];
 
 /// Which side of a worker a resource shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,7 +112,7 @@ pub fn touched(event: &FleetEvent) -> Vec<String> {
     if event.event == TURN_ENDED {
         uris.push(uri(&event.worker, View::Answer));
     }
-    if APPROVAL_CHANGES.contains(&event.event.as_str()) || event.event == PARKED {
+    if APPROVAL_CHANGES.contains(&event.event.as_str()) {
         uris.push(APPROVALS.to_string());
     }
     uris

@@ -78,7 +78,7 @@ fn table_key(view: &mut View, code: KeyCode) -> Effect {
     // A tool's approval: `y`/`n` answer it, for the approval the row shows.
     let asked = view
         .current()
-        .filter(|r| r.status.needs_input.as_deref() == Some("permission"))
+        .filter(|r| r.status.asks_approval())
         .map(|r| (r.status.name.clone(), r.status.approval_id.clone()));
     match code {
         KeyCode::Char('q') => return Effect::Quit,

@@ -58,9 +58,7 @@ pub fn draw(frame: &mut Frame, view: &mut View) {
     frame.render_widget(Paragraph::new(title_line(view)), title);
     draw_table(frame, table, view);
     frame.render_widget(Paragraph::new(input_line(view)), input);
-    let asking = view
-        .current()
-        .is_some_and(|r| r.status.needs_input.as_deref() == Some("permission"));
+    let asking = view.current().is_some_and(|r| r.status.asks_approval());
     let keys = match &view.mode {
         Mode::Table if asking => ASKING_KEYS,
         Mode::Table => TABLE_KEYS,
@@ -128,7 +126,7 @@ fn title_line(view: &View) -> Line<'static> {
     let asking = view
         .rows
         .iter()
-        .filter(|r| r.status.needs_input.as_deref() == Some("permission"))
+        .filter(|r| r.status.asks_approval())
         .count();
     if asking > 0 {
         let approvals = if asking == 1 { "approval" } else { "approvals" };

@@ -63,15 +63,7 @@ fn host_approvals(
     workers: &[RemoteRecord],
     bound: std::time::Duration,
 ) -> Vec<PendingApproval> {
-    let request = Request {
-        argv: vec!["approvals".into(), "--json".into()],
-        bound: Some(bound),
-        ..Request::default()
-    };
-    let Ok(done) = forward(ctx, host, request, Stdout::Quiet) else {
-        return Vec::new();
-    };
-    let rows: Vec<PendingApproval> = serde_json::from_slice(&done.stdout).unwrap_or_default();
+    let rows: Vec<PendingApproval> = host_list(ctx, host, "approvals", bound).unwrap_or_default();
     rows.into_iter()
         .filter(|row| row.host.is_none() && workers.iter().any(|w| w.name == row.name))
         .map(|row| PendingApproval {
@@ -81,29 +73,36 @@ fn host_approvals(
         .collect()
 }
 
+/// `VERB --json` on `host`, bounded, read as the list it prints.
+fn host_list<T: serde::de::DeserializeOwned>(
+    ctx: &Ctx,
+    host: &str,
+    verb: &str,
+    bound: std::time::Duration,
+) -> Result<Vec<T>> {
+    let request = Request {
+        argv: vec![verb.into(), "--json".into()],
+        bound: Some(bound),
+        ..Request::default()
+    };
+    let done = forward(ctx, host, request, Stdout::Quiet)?;
+    serde_json::from_slice(&done.stdout).map_err(|_| crate::core::errors::Error::RemoteUmbel {
+        host: host.to_string(),
+        detail: format!(
+            "its `{verb} --json` answered {} with no list: {}",
+            done.code,
+            String::from_utf8_lossy(&done.stdout).trim()
+        ),
+    })
+}
+
 fn host_rows(
     ctx: &Ctx,
     host: &str,
     workers: &[RemoteRecord],
     bound: std::time::Duration,
 ) -> Vec<Value> {
-    let request = Request {
-        argv: vec!["status".into(), "--json".into()],
-        bound: Some(bound),
-        ..Request::default()
-    };
-    let listed = forward(ctx, host, request, Stdout::Quiet).and_then(|done| {
-        serde_json::from_slice::<Vec<Value>>(&done.stdout).map_err(|_| {
-            crate::core::errors::Error::RemoteUmbel {
-                host: host.to_string(),
-                detail: format!(
-                    "its `status --json` answered {} with no list: {}",
-                    done.code,
-                    String::from_utf8_lossy(&done.stdout).trim()
-                ),
-            }
-        })
-    });
+    let listed = host_list::<Value>(ctx, host, "status", bound);
     workers
         .iter()
         .map(|record| {
