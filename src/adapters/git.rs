@@ -6,7 +6,7 @@
 
 use super::exec::{Program, RunError, Watch, run_program};
 use crate::core::errors::{Error, Result};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 /// The longest one git call may take (`worktree add` checks out every file).
@@ -118,21 +118,73 @@ pub fn write_text(path: &Path, text: &str) -> Result<()> {
 }
 
 /// Copies each of `paths` (relative) from folder `from` to folder `to`, keeping its mode; the
-/// ones copied.
+/// ones copied. Nothing is written through a symlink: a path whose folder or file in `to` is a
+/// symlink (the checked-out commit may track `.env -> /some/file`) is left out, and the file
+/// is opened with `O_NOFOLLOW`.
 pub fn copy_files(from: &Path, to: &Path, paths: &[String]) -> Result<Vec<String>> {
     let mut copied = Vec::new();
     for rel in paths {
-        let (source, target): (PathBuf, PathBuf) = (from.join(rel), to.join(rel));
-        if !source.is_file() {
+        let source = from.join(rel);
+        if !source.is_file() || !folders_without_links(to, Path::new(rel))? {
             continue;
         }
-        if let Some(dir) = target.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
+        if copy_no_follow(&source, &to.join(rel))? {
+            copied.push(rel.clone());
         }
-        std::fs::copy(&source, &target).map_err(|e| Error::io("copy", &source, e))?;
-        copied.push(rel.clone());
     }
     Ok(copied)
+}
+
+/// Makes the folders of `rel` under `to` that are missing, one by one; false when one of them
+/// (or `rel` itself) is a symlink, or not a folder.
+fn folders_without_links(to: &Path, rel: &Path) -> Result<bool> {
+    let mut at = to.to_path_buf();
+    let parts: Vec<_> = rel.components().collect();
+    for (i, part) in parts.iter().enumerate() {
+        at.push(part);
+        let last = i + 1 == parts.len();
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => return Ok(false),
+            Ok(meta) if !last && !meta.is_dir() => return Ok(false),
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !last => {
+                std::fs::create_dir(&at).map_err(|e| Error::io("create", &at, e))?;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io("read", &at, e)),
+        }
+    }
+    Ok(true)
+}
+
+/// Copies `source` to `target`, never through a symlink at `target` (false: one is there).
+fn copy_no_follow(source: &Path, target: &Path) -> Result<bool> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let mut input = std::fs::File::open(source).map_err(|e| Error::io("read", source, e))?;
+    let mode = input
+        .metadata()
+        .map_err(|e| Error::io("read", source, e))?
+        .permissions()
+        .mode();
+    let opened = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(mode & 0o7777)
+        .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+        .open(target);
+    let mut output = match opened {
+        Ok(file) => file,
+        Err(e) if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
+            return Ok(false);
+        }
+        Err(e) => return Err(Error::io("write", target, e)),
+    };
+    std::io::copy(&mut input, &mut output).map_err(|e| Error::io("copy", source, e))?;
+    output
+        .set_permissions(std::fs::Permissions::from_mode(mode & 0o7777))
+        .map_err(|e| Error::io("write", target, e))?;
+    Ok(true)
 }
 
 /// Removes a folder umbel made (a worktree git no longer knows), if it is there.

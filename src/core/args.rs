@@ -633,7 +633,8 @@ pub struct EventsArgs {
     pub exec_timeout: Option<String>,
 }
 
-/// Remove dead workers and tombstones (their folders and transcripts in them).
+/// Remove dead workers and tombstones (their folders and transcripts in them); a parked worker
+/// is kept (its conversation is all it is).
 #[derive(Debug, Clone, Default, clap::Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct PruneArgs {

@@ -209,8 +209,9 @@ pub enum Purge {
 }
 
 /// The rule: a worktree without changes of the worker's own whose branch has no commit outside
-/// the repository's HEAD or its base goes; anything else stays unless `discard`.
-pub fn purge_rule(changes: &[Change], unmerged: u64, discard: bool) -> Purge {
+/// the repository's HEAD or its base goes; anything else stays unless `discard` — also a branch
+/// whose commits could not be counted (`unmerged` is `None`).
+pub fn purge_rule(changes: &[Change], unmerged: Option<u64>, discard: bool) -> Purge {
     if discard {
         return Purge::Remove;
     }
@@ -221,11 +222,11 @@ pub fn purge_rule(changes: &[Change], unmerged: u64, discard: bool) -> Purge {
             n => format!("{n} uncommitted changes"),
         });
     }
-    if unmerged > 0 {
-        why.push(match unmerged {
-            1 => "1 commit not merged".to_string(),
-            n => format!("{n} commits not merged"),
-        });
+    match unmerged {
+        Some(0) => {}
+        Some(1) => why.push("1 commit not merged".to_string()),
+        Some(n) => why.push(format!("{n} commits not merged")),
+        None => why.push("commits git could not count (`git rev-list` failed)".to_string()),
     }
     if why.is_empty() {
         Purge::Remove
@@ -344,24 +345,29 @@ mod tests {
     #[test]
     fn a_clean_merged_worktree_goes_and_one_with_work_stays_unless_discarded() {
         let dirty = parse_porcelain(b" M a.txt\0");
-        assert_eq!(purge_rule(&[], 0, false), Purge::Remove);
+        assert_eq!(purge_rule(&[], Some(0), false), Purge::Remove);
         assert_eq!(
-            purge_rule(&dirty, 0, false),
+            purge_rule(&dirty, Some(0), false),
             Purge::Keep {
                 why: "1 uncommitted change (a.txt)".into()
             }
         );
         assert_eq!(
-            purge_rule(&[], 2, false),
+            purge_rule(&[], Some(2), false),
             Purge::Keep {
                 why: "2 commits not merged".into()
             }
         );
         assert!(matches!(
-            purge_rule(&dirty, 1, false),
+            purge_rule(&dirty, Some(1), false),
             Purge::Keep { why } if why == "1 uncommitted change (a.txt) and 1 commit not merged"
         ));
-        assert_eq!(purge_rule(&dirty, 1, true), Purge::Remove);
+        assert_eq!(purge_rule(&dirty, Some(1), true), Purge::Remove);
+        // A count git could not give is never taken for none.
+        assert!(
+            matches!(purge_rule(&[], None, false), Purge::Keep { why } if why.contains("could not count"))
+        );
+        assert_eq!(purge_rule(&[], None, true), Purge::Remove);
     }
 
     #[test]

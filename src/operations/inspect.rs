@@ -13,6 +13,7 @@ use crate::core::duration::parse_or;
 use crate::core::errors::{Error, Result};
 use crate::core::events::EXIT_EVENT;
 use crate::core::name::WorkerName;
+use crate::core::status::since_last_start;
 use crate::core::wait::Liveness;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -122,8 +123,9 @@ fn death_time(ctx: &Ctx, worker: &Worker, pane: Option<&Pane>) -> u64 {
     }
 }
 
-/// Purges every worker whose process has ended (at least `older_than` ago). A worker whose
-/// spawn is still in progress has no live pane yet and is kept.
+/// Purges every worker whose process has ended (at least `older_than` ago), but a parked one
+/// (its conversation is kept). A worker whose spawn is still in progress has no live pane yet
+/// and is kept.
 pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
     let min_age = parse_or(args.older_than.as_deref(), "--older-than", Duration::ZERO)?;
     let panes = ctx.tmux.panes()?;
@@ -148,22 +150,19 @@ pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
             result.kept.push(name.to_string());
             continue;
         }
-        let worker = match Worker::load(ctx, name.as_str()) {
-            Ok(worker) => worker,
-            // Whether it is dead cannot be told from a meta.json that cannot be read; the rest
-            // of the fleet is still swept.
-            Err(e @ Error::Corrupt { .. }) => {
-                result.skipped.push(Skipped {
-                    name: name.to_string(),
-                    problem: format!("{e}; `umbel kill {name}` ends it"),
-                });
-                continue;
-            }
-            // Gone since the listing (a failed spawn cleaned up after itself, another prune or
-            // `kill --purge`): nothing left to prune, and the sweep goes on.
-            Err(Error::NotFound { .. }) => continue,
-            Err(e) => return Err(e),
+        let Some(worker) = loaded(ctx, &name, &mut result.skipped)? else {
+            continue;
         };
+        // A parked worker has no live pane, but its conversation is all it is.
+        if since_last_start(&worker.recent_events(ctx)?).0 {
+            result.skipped.push(Skipped {
+                name: name.to_string(),
+                problem: format!(
+                    "it is parked (its conversation is kept): `umbel resume {name}` brings it back, `umbel kill {name} --purge` removes it"
+                ),
+            });
+            continue;
+        }
         if !dead_for(ctx, &worker, &panes, min_age)? {
             result.kept.push(name.to_string());
             continue;
@@ -180,6 +179,25 @@ pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
         }
     }
     Ok(result)
+}
+
+/// The worker `name` as `prune` sweeps it: `None` when it is gone since the listing (a failed
+/// spawn cleaned up after itself, another prune or `kill --purge`), or when its meta.json
+/// cannot be read (whether it is dead cannot be told; it goes to `skipped` and the rest of the
+/// fleet is still swept).
+fn loaded(ctx: &Ctx, name: &WorkerName, skipped: &mut Vec<Skipped>) -> Result<Option<Worker>> {
+    match Worker::load(ctx, name.as_str()) {
+        Ok(worker) => Ok(Some(worker)),
+        Err(e @ Error::Corrupt { .. }) => {
+            skipped.push(Skipped {
+                name: name.to_string(),
+                problem: format!("{e}; `umbel kill {name}` ends it"),
+            });
+            Ok(None)
+        }
+        Err(Error::NotFound { .. }) => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// What `prune` and `doctor` say of a session left without its worker folder.

@@ -226,16 +226,25 @@ fn own_changes(git: &Git, wt: &WorktreeMeta) -> Result<Vec<Change>> {
     ))
 }
 
-/// Commits on the branch that neither the repository's HEAD nor the base has (0 when the
-/// branch is gone).
-fn unmerged(git: &Git, wt: &WorktreeMeta) -> u64 {
-    let not_base = format!("^{}", wt.base);
-    count(
-        git,
-        &wt.repo,
-        &["rev-list", "--count", &wt.branch, "^HEAD", &not_base],
-    )
-    .unwrap_or(0)
+/// Commits on the branch that neither the repository's HEAD nor the base has: 0 when the
+/// branch is gone, `None` when git could not count them (which keeps the worktree). Full ref
+/// names and the `--` after them: a branch named like a file at the top (`README.md`) or like
+/// HEAD (`@`) is still the branch.
+fn unmerged(git: &Git, wt: &WorktreeMeta) -> Option<u64> {
+    let branch = format!("refs/heads/{}", wt.branch);
+    if git
+        .try_run(
+            &wt.repo,
+            &["rev-parse", "--verify", "--quiet", &branch],
+            &[],
+        )
+        .is_err()
+    {
+        return Some(0);
+    }
+    let not_base = format!("^{}^{{commit}}", wt.base);
+    let args = ["rev-list", "--count", &branch, "^HEAD", &not_base, "--"];
+    count(git, &wt.repo, &args)
 }
 
 fn count(git: &Git, dir: &Path, args: &[&str]) -> Option<u64> {
@@ -245,12 +254,12 @@ fn count(git: &Git, dir: &Path, args: &[&str]) -> Option<u64> {
 /// The worktree's branch, commits ahead of its base and uncommitted files, for `status`.
 pub fn look(ctx: &Ctx, wt: &WorktreeMeta) -> WorktreeStatus {
     let git = Git::new(&ctx.env);
-    let range = format!("{}..{}", wt.base, wt.branch);
+    let range = format!("{}..refs/heads/{}", wt.base, wt.branch);
     WorktreeStatus {
         branch: wt.branch.clone(),
         path: wt.path.to_string_lossy().into_owned(),
         base: wt.base.clone(),
-        ahead: count(&git, &wt.repo, &["rev-list", "--count", &range]),
+        ahead: count(&git, &wt.repo, &["rev-list", "--count", &range, "--"]),
         changed: own_changes(&git, wt).ok().map(|c| c.len() as u64),
     }
 }

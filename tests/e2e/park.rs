@@ -168,3 +168,22 @@ fn ls_and_status_say_how_long_a_worker_is_parked_and_how_to_resume_a_dead_one() 
         .stdout_has("resume:    umbel resume h")
         .success();
 }
+
+/// A parked worker has no live pane, but its conversation is all it is (codex's and gemini's
+/// live in its folder): `prune` keeps it and says so, and it resumes on the next send.
+#[test]
+fn prune_keeps_a_parked_worker() {
+    let sb = Sandbox::new();
+    sb.spawn("pk", &[]);
+    sb.turn_outcome("pk", "first", 0);
+    sb.umbel(["park", "pk"]).stdout("parked pk\n").success();
+    let pruned = sb.umbel(["prune", "--json"]).success().json();
+    assert_eq!(pruned["removed"], serde_json::json!([]), "{pruned}");
+    let skipped = pruned["skipped"].to_string();
+    assert!(
+        skipped.contains("pk") && skipped.contains("parked"),
+        "{pruned}"
+    );
+    sb.umbel(["prune"]).stderr_has("parked").success();
+    sb.turn_outcome("pk", "second", 0);
+}

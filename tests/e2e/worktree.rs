@@ -177,6 +177,26 @@ fn kill_purge_removes_a_clean_worktree_and_keeps_one_with_work() {
     assert_eq!(branches(&sb), "main\n");
 }
 
+/// A branch named like a file at the repository's top (or `@`, git's name for HEAD) still has
+/// its unmerged commits counted: they are never taken for "none" and deleted.
+#[test]
+fn kill_purge_keeps_unmerged_commits_on_a_branch_named_like_a_file() {
+    let sb = Sandbox::new();
+    repository(&sb);
+    for (name, branch) in [("file", "notes.txt"), ("at", "@")] {
+        sb.spawn_playing(name, sim::reply("ok"), &["--worktree", branch]);
+        let tree = worktree_of(&sb, name);
+        sb.write(tree.join("new.txt"), "new\n");
+        git(&tree, &["add", "."]);
+        git(&tree, &["commit", "-q", "-m", "new file"]);
+        sb.umbel(["kill", name, "--purge"])
+            .stderr_has("1 commit not merged")
+            .success();
+        assert!(tree.join("new.txt").exists(), "{name}: the worktree went");
+        assert!(sb.session_dir(name).exists(), "{name}: the folder went");
+    }
+}
+
 /// `prune` applies the same rule: a dead worker's clean worktree goes with it, one with
 /// uncommitted work is skipped with the same message.
 #[test]
@@ -224,6 +244,41 @@ fn refused_worktrees_create_nothing() {
     sb.cmd("diff plain --git")
         .stderr_has("has no worktree")
         .status(2);
+}
+
+/// The commit a worktree starts from may track a listed file, or its folder, as a symlink out
+/// of the repository: the copy never writes through it (the user's secrets stay where they are).
+#[test]
+fn worktreeinclude_never_writes_through_a_symlink_the_base_tracks() {
+    let sb = Sandbox::new();
+    repository(&sb);
+    let outside = sb.root.join("outside");
+    std::fs::create_dir_all(outside.join("dir")).expect("mkdir");
+    sb.write(outside.join("file"), "theirs\n");
+    git(&sb.project, &["checkout", "-q", "-b", "evil"]);
+    std::os::unix::fs::symlink(outside.join("file"), sb.project.join(".env")).expect("link");
+    std::os::unix::fs::symlink(outside.join("dir"), sb.project.join("conf")).expect("link");
+    git(&sb.project, &["add", ".env", "conf"]);
+    git(&sb.project, &["commit", "-q", "-m", "links"]);
+    git(&sb.project, &["checkout", "-q", "main"]);
+    sb.write(".worktreeinclude", ".env\nconf/\n");
+    sb.write(".env", "TOKEN=secret\n");
+    sb.write("conf/app.toml", "key = 1\n");
+    sb.spawn("w1", &["--worktree", "--base", "evil"]);
+    assert_eq!(
+        std::fs::read_to_string(outside.join("file")).expect("read"),
+        "theirs\n"
+    );
+    assert!(
+        !outside.join("dir/app.toml").exists(),
+        "written through conf/"
+    );
+    let wt = worktree_of(&sb, "w1");
+    let link = std::fs::symlink_metadata(wt.join(".env")).expect("meta");
+    assert!(
+        link.file_type().is_symlink(),
+        "the tracked link is left as checked out"
+    );
 }
 
 /// Files listed in `.worktreeinclude` (gitignore patterns) are copied into a new worktree;
