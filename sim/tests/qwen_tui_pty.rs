@@ -6,13 +6,11 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
+use common::Sim;
 use common::pty::{exp, send, spawn, step};
-use common::{Sim, clean_cmd, logger_hook, scratch};
-use serde_json::json;
+use common::qwen::Qwen;
 
 /// What the empty input box shows.
 const IDLE: &str = "Type your message or @path/to/file";
@@ -21,76 +19,6 @@ const IDLE: &str = "Type your message or @path/to/file";
 const SCENARIO: &str = r#"{"turns":[
     {"match":"run the tool","reply":"It printed hi.","end":{"permission":{"tool":"Bash","input":{"command":"echo hi > umbel-tool.txt","description":"Write hi"}}}},
     {"match":"second question","reply":"Second answer."}]}"#;
-
-/// A signed-in qwen (`OPENAI_API_KEY`) with a logging hook for every event.
-struct Qwen {
-    root: PathBuf,
-    proj: PathBuf,
-}
-
-impl Qwen {
-    fn new(name: &str) -> Qwen {
-        let root = scratch("sim-qw", name);
-        let proj = root.join("proj");
-        std::fs::create_dir_all(root.join(".qwen")).unwrap();
-        std::fs::create_dir_all(&proj).unwrap();
-        let root = root.canonicalize().unwrap();
-        let hook = logger_hook(&root, None);
-        let entry = json!([{ "hooks": [{ "type": "command", "command": hook }] }]);
-        let events = [
-            "UserPromptSubmit",
-            "PreToolUse",
-            "PermissionRequest",
-            "PostToolUse",
-            "Notification",
-            "Stop",
-        ];
-        let hooks: serde_json::Map<String, serde_json::Value> = events
-            .iter()
-            .map(|e| (e.to_string(), entry.clone()))
-            .collect();
-        let settings = json!({ "hooks": hooks }).to_string();
-        std::fs::write(root.join(".qwen/settings.json"), settings).unwrap();
-        Qwen {
-            proj: proj.canonicalize().unwrap(),
-            root,
-        }
-    }
-
-    /// `(event, notification_type)` of each hook so far.
-    fn fired(&self) -> Vec<(String, String)> {
-        let text = |v: &serde_json::Value| v.as_str().unwrap_or("").to_string();
-        self.payloads()
-            .iter()
-            .map(|p| (text(&p["hook_event_name"]), text(&p["notification_type"])))
-            .collect()
-    }
-}
-
-impl Sim for Qwen {
-    fn root(&self) -> &Path {
-        &self.root
-    }
-
-    fn cmd(&self) -> Command {
-        let bin = env!("CARGO_BIN_EXE_fake-qwen");
-        let mut c = clean_cmd(
-            bin,
-            &self.root,
-            "QWEN_HOME",
-            &self.root.join(".qwen"),
-            &self.proj,
-        );
-        c.env("OPENAI_API_KEY", "fake");
-        c
-    }
-}
-
-impl Drop for Qwen {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
-    }
-}
 
 fn pair(event: &str, kind: &str) -> (String, String) {
     (event.to_string(), kind.to_string())

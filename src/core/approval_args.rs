@@ -1,5 +1,5 @@
-//! The inputs of the approval verbs (`approve`, `deny`, `approvals`): one struct each, read by
-//! the CLI (clap), MCP (the tool's schema) and YAML alike.
+//! The inputs of the approval verbs (`approve`, `deny`, `answer`, `approvals`): one struct each,
+//! read by the CLI (clap), MCP (the tool's schema) and YAML alike.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -51,6 +51,33 @@ pub struct DenyArgs {
     #[serde(default)]
     pub expect: Option<String>,
     /// How long the CLI has to show the refusal took (default 15s).
+    #[arg(long, value_name = "DURATION")]
+    #[serde(default)]
+    pub timeout: Option<String>,
+}
+
+/// Answer the question a worker's model put to the user (claude's `AskUserQuestion`, gemini's
+/// `ask_user`, qwen's `ask_user_question`, opencode's `question`) with one of its choices, with
+/// the CLI's own keys; returns once the CLI's own evidence (the tool's hook) shows the answer
+/// took. To decline the question, `deny` it.
+#[derive(Debug, Clone, clap::Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct AnswerArgs {
+    /// The worker.
+    pub name: String,
+    /// The choice: its number as `approvals` lists it (1 is the first), or its label.
+    pub choice: String,
+    /// Answer only if the pending question is still this one (the `id` that `approvals` and
+    /// `wait --json` give); otherwise nothing is pressed.
+    #[arg(long, value_name = "ID")]
+    #[serde(default)]
+    pub expect: Option<String>,
+    /// Then wait for the turn to end and exit with its outcome, as `wait` does.
+    #[arg(long)]
+    #[serde(default)]
+    pub wait: bool,
+    /// How long the CLI has to show the answer took (default 15s); with `--wait`, how long the
+    /// turn has to end (default 30m).
     #[arg(long, value_name = "DURATION")]
     #[serde(default)]
     pub timeout: Option<String>,

@@ -5,6 +5,7 @@
 
 use super::events::{ANSWERED_EVENT, ClassifiedEvent};
 use super::providers::EventClass;
+use super::questions::{Question, questions_of};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -113,6 +114,16 @@ pub struct PendingApproval {
     pub waited_ms: u64,
     /// The event-log position now: `wait --since` this for what comes after the answer.
     pub position: usize,
+    /// A question's questions and choices (reason `question`), as `answer` takes them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub questions: Vec<Question>,
+    /// The verb that answers it: `approve` (or `deny`), `answer` (a choice; `deny` declines), or
+    /// `attach` (a person must, on the worker's screen: see `needsPerson`).
+    #[serde(default)]
+    pub answer_with: String,
+    /// Why only a person can answer it, when so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub needs_person: Option<String>,
 }
 
 /// The fleet's pending approvals, as MCP's `umbel_approvals` and `umbel://approvals` give them.
@@ -122,10 +133,41 @@ pub struct ApprovalList {
     pub approvals: Vec<PendingApproval>,
 }
 
+/// Who can answer `asked`, and with which verb: `(answer_with, needs_person)`. `pressable`:
+/// umbel knows the CLI's question dialog.
+fn answered_with(
+    asked: &Asked,
+    questions: &[Question],
+    pressable: bool,
+) -> (String, Option<String>) {
+    let why = match asked.reason {
+        "permission" => return ("approve".into(), None),
+        "question" if !pressable => "its CLI's question dialog is not one umbel presses".into(),
+        "question" => match super::questions::unanswerable(questions) {
+            None => return ("answer".into(), None),
+            Some(why) => why,
+        },
+        other => format!("it waits for {other}"),
+    };
+    ("attach".into(), Some(why))
+}
+
 impl PendingApproval {
-    /// The row for `asked` of worker `name`, at `now_ms`.
-    pub fn new(name: &str, provider: &str, asked: &Asked, position: usize, now_ms: u64) -> Self {
+    /// The row for `asked` of worker `name`, at `now_ms`; `pressable`: umbel knows the CLI's
+    /// question dialog.
+    pub fn new(
+        name: &str,
+        (provider, pressable): (&str, bool),
+        asked: &Asked,
+        position: usize,
+        now_ms: u64,
+    ) -> Self {
         let since = u64::try_from(asked.at_ns / 1_000_000).unwrap_or(u64::MAX);
+        let questions = match asked.reason {
+            "question" => asked.tool_input().map(questions_of).unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        let (answer_with, needs_person) = answered_with(asked, &questions, pressable);
         PendingApproval {
             id: asked.id(),
             name: name.to_string(),
@@ -137,6 +179,9 @@ impl PendingApproval {
             since,
             waited_ms: now_ms.saturating_sub(since),
             position,
+            questions,
+            answer_with,
+            needs_person,
         }
     }
 
@@ -147,8 +192,18 @@ impl PendingApproval {
             Some(host) => format!("{}@{host}", self.name),
             None => self.name.clone(),
         };
-        let mut words = vec![name, self.provider.clone(), tool.to_string()];
-        words.extend(self.input.as_ref().map(brief));
+        let mut words = vec![name.clone(), self.provider.clone(), tool.to_string()];
+        match self.questions.first() {
+            Some(question) => words.push(format!(
+                "\"{}\" {}",
+                question.question,
+                super::questions::numbered(question)
+            )),
+            None => words.extend(self.input.as_ref().map(brief)),
+        }
+        if let Some(why) = &self.needs_person {
+            words.push(format!("— needs a person ({why}): umbel attach {name}"));
+        }
         let waited = super::duration::whole_seconds(self.waited_ms);
         words.push(format!("(waited {waited}, id {})", self.id));
         words.join(" ")
@@ -374,8 +429,56 @@ mod tests {
             reason: "permission",
             tool: Some(json!({"name": "Bash", "input": {"command": "npm test"}})),
         };
-        let row = PendingApproval::new("w1", "codex", &asked, 9, 1_012_500);
+        let row = PendingApproval::new("w1", ("codex", false), &asked, 9, 1_012_500);
         assert_eq!((row.id.as_str(), row.waited_ms), ("7", 12_500));
         assert_eq!(row.describe(), "w1 codex Bash npm test (waited 12s, id 7)");
+        assert_eq!(
+            (row.answer_with.as_str(), row.needs_person),
+            ("approve", None)
+        );
+    }
+
+    fn question(input: Value) -> Asked {
+        Asked {
+            index: 3,
+            at_ns: 1_000_000_000_000,
+            reason: "question",
+            tool: Some(json!({"name": "AskUserQuestion", "input": input})),
+        }
+    }
+
+    #[test]
+    fn a_question_row_lists_its_choices_and_is_answered_with_answer() {
+        let input = json!({"questions": [{"question": "Which color?", "header": "Color",
+            "options": [{"label": "Red", "description": ""}, {"label": "Blue", "description": ""}]}]});
+        let row = PendingApproval::new("w1", ("claude", true), &question(input), 5, 1_003_000);
+        assert_eq!(row.questions.len(), 1);
+        assert_eq!(row.answer_with, "answer");
+        assert_eq!(
+            row.describe(),
+            "w1 claude AskUserQuestion \"Which color?\" 1 Red, 2 Blue (waited 3s, id 3)"
+        );
+    }
+
+    #[test]
+    fn a_question_umbel_cannot_press_needs_a_person() {
+        let two = json!({"questions": [
+            {"question": "A?", "options": [{"label": "x"}, {"label": "y"}]},
+            {"question": "B?", "options": [{"label": "x"}, {"label": "y"}]}]});
+        let row = PendingApproval::new("w1", ("claude", true), &question(two), 5, 1_003_000);
+        assert_eq!(row.answer_with, "attach");
+        assert!(
+            row.describe()
+                .contains("needs a person (it asks 2 questions")
+        );
+        let one = json!({"questions": [{"question": "A?", "options": [{"label": "x"}]}]});
+        let row = PendingApproval::new("w1", ("codex", false), &question(one), 5, 1_003_000);
+        assert_eq!(row.answer_with, "attach");
+        let mcp = Asked {
+            tool: None,
+            ..question(json!({}))
+        };
+        let row = PendingApproval::new("w1", ("claude", true), &mcp, 5, 1_003_000);
+        assert_eq!(row.answer_with, "attach");
     }
 }

@@ -34,8 +34,9 @@ pub const PARKED: &str = "parked";
 /// worker, `umbel resume`).
 pub const RESUMED: &str = "resumed";
 
-/// A pending approval was answered (`approve`, `deny`, or a rule): `reason` is the answer
-/// (`approve`, `approve-always`, `deny`), `tool` what it answered.
+/// A pending approval was answered (`approve`, `deny`, `answer`, or a rule): `reason` is the
+/// answer (`approve`, `approve-always`, `deny`, `choose`), `tool` what it answered, `answer` the
+/// choice picked.
 pub const ANSWERED: &str = "answered";
 
 /// Log lines umbel writes (not hooks) that are events, by their kind: one row per kind.
@@ -71,10 +72,11 @@ pub struct FleetEvent {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<OutcomeKind>,
     /// Why: the provider error (`api-error`, `usage-limit`), what input is asked for
-    /// (`permission`, `question`), the answer given (`approve`, `approve-always`, `deny`).
+    /// (`permission`, `question`), the answer given (`approve`, `approve-always`, `deny`, `choose`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// For `turn-ended`: the first line of the answer, when the end hook carries it.
+    /// For `turn-ended`: the first line of the answer, when the end hook carries it; for
+    /// `answered` with a choice (`answer`), the choice.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer: Option<String>,
     /// For `needs-input`: the tool waiting for permission, as the CLI named it.

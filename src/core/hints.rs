@@ -75,7 +75,7 @@ impl OutcomeKind {
             OutcomeKind::Idle => "nothing happened for the idle time: wait again, or look at the screen (`umbel capture NAME`)",
             OutcomeKind::Timeout => "the turn is still running: wait again (`--since` the same position) or kill the worker",
             OutcomeKind::Dead => "the CLI exited: read its last screen, `umbel kill --purge NAME`, then spawn anew",
-            OutcomeKind::Input => "the worker waits for a person: a pending tool is answered with `umbel approve NAME --expect ID` or `umbel deny NAME` (umbel_approve, umbel_deny; ask your user first); another dialog with `umbel attach NAME`",
+            OutcomeKind::Input => "the worker waits for a person: a pending tool is answered with `umbel approve NAME --expect ID` or `umbel deny NAME` (umbel_approve, umbel_deny), a question with `umbel answer NAME CHOICE` (umbel_answer); ask your user first; another dialog with `umbel attach NAME`",
         }
     }
 }

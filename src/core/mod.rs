@@ -23,6 +23,7 @@ pub mod outcome;
 pub mod prices;
 pub mod print;
 pub mod providers;
+pub mod questions;
 pub mod remote;
 pub mod remote_frame;
 pub mod rules;

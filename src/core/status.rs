@@ -260,12 +260,11 @@ pub fn derive_state(
     for event in events.iter().rev() {
         match &event.class {
             // A waiting event the pending-approval reading drops repeats an answered question.
-            EventClass::NeedsInput { reason, .. } => {
+            EventClass::NeedsInput { .. } => {
                 let Some(asked) = super::approvals::pending(events) else {
                     return (WorkerState::Busy, None);
                 };
-                let tool = asked.tool;
-                return (WorkerState::NeedsInput, Some((reason, tool)));
+                return (WorkerState::NeedsInput, Some((asked.reason, asked.tool)));
             }
             EventClass::Submitted | EventClass::Progress => return (WorkerState::Busy, None),
             // An approval answered: the turn goes on (or ends without a hook, which the

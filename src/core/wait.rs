@@ -99,7 +99,9 @@ pub fn decide(
     // leaves the worker asking.
     let newest = recent.rev().find(|e| e.class != EventClass::Other);
     match (newest.map(|e| &e.class), asked) {
-        (Some(EventClass::NeedsInput { reason, .. }), Some(asked)) => {
+        // The run's first line says what is asked (a later notice may say less).
+        (Some(EventClass::NeedsInput { .. }), Some(asked)) => {
+            let reason = asked.reason;
             let mut o = Outcome::new(
                 OutcomeKind::Input,
                 format!("the worker waits for {reason}"),

@@ -1,8 +1,8 @@
-//! The approval verbs on the command line: `approve`, `deny` (what was answered, on stdout) and
-//! `approvals` (one line per pending approval, `-f` one per change).
+//! The approval verbs on the command line: `approve`, `deny`, `answer` (what was answered, on
+//! stdout) and `approvals` (one line per pending approval, `-f` one per change).
 
 use super::output::{explain_outcome, out_json, outln};
-use crate::core::approval_args::{ApprovalsArgs, ApproveArgs, DenyArgs};
+use crate::core::approval_args::{AnswerArgs, ApprovalsArgs, ApproveArgs, DenyArgs};
 use crate::core::approvals::brief;
 use crate::core::errors::Result;
 use crate::operations::approve::Answered;
@@ -14,10 +14,15 @@ use crate::operations::{Ctx, approvals};
 pub fn approve(ctx: &Ctx, args: &ApproveArgs, json: bool) -> Result<u8> {
     let done = crate::operations::remote::anywhere::approve(ctx, args)?;
     print(&done, json);
-    Ok(match (&done.outcome, args.wait) {
+    Ok(exit_code(&done, args.wait))
+}
+
+/// With `--wait`, the turn's outcome code, as `wait` gives it; else 0.
+fn exit_code(done: &Answered, waited: bool) -> u8 {
+    match (&done.outcome, waited) {
         (Some(outcome), true) => outcome.outcome.exit_code(),
         _ => 0,
-    })
+    }
 }
 
 /// `deny`: `denied TOOL INPUT`, or the JSON report.
@@ -25,6 +30,14 @@ pub fn deny(ctx: &Ctx, args: &DenyArgs, json: bool) -> Result<u8> {
     let done = crate::operations::remote::anywhere::deny(ctx, args)?;
     print(&done, json);
     Ok(0)
+}
+
+/// `answer`: `answered TOOL: CHOICE`, or the JSON report; with `--wait`, the turn's outcome
+/// line and exit code as `wait` prints them.
+pub fn answer(ctx: &Ctx, args: &AnswerArgs, json: bool) -> Result<u8> {
+    let done = crate::operations::remote::anywhere::answer(ctx, args)?;
+    print(&done, json);
+    Ok(exit_code(&done, args.wait))
 }
 
 /// `rule-answer NAME` (started by a worker's permission hook, output unread): answers the
@@ -42,14 +55,13 @@ fn print(done: &Answered, json: bool) {
         out_json(done);
         return;
     }
-    let verb = if done.answer.allows() {
-        "approved"
-    } else {
-        "denied"
-    };
     let tool = done.tool.as_deref().unwrap_or("tool");
     let input = done.input.as_ref().map(brief).unwrap_or_default();
-    outln(format!("{verb} {tool} {input}").trim_end());
+    match (&done.choice, done.answer.allows()) {
+        (Some(choice), _) => outln(&format!("answered {tool}: {choice}")),
+        (None, true) => outln(format!("approved {tool} {input}").trim_end()),
+        (None, false) => outln(format!("denied {tool} {input}").trim_end()),
+    }
     eprintln!("umbel: {}: {}", done.name, done.message);
     if let Some(outcome) = &done.outcome {
         eprintln!("umbel: {}: {}", done.name, outcome.headline());

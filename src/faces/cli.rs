@@ -5,7 +5,7 @@ use super::examples;
 use super::output::report;
 use super::print::{self, PrintArgs, no_prompt};
 use super::verbs;
-use crate::core::approval_args::{ApprovalsArgs, ApproveArgs, DenyArgs};
+use crate::core::approval_args::{AnswerArgs, ApprovalsArgs, ApproveArgs, DenyArgs};
 use crate::core::args::{
     ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, EventsArgs, ExplainArgs, InterruptArgs,
     KillArgs, LogsArgs, ParkArgs, PruneArgs, ReadArgs, ResumeArgs, RunArgs, SendArgs, SpawnArgs,
@@ -54,6 +54,11 @@ enum Command {
     /// the refusal (the turn ends; `--reason` is sent as the next prompt).
     #[command(after_help = examples::DENY)]
     Deny(WithJson<DenyArgs>),
+    /// Answer the question the worker's model asked (claude's AskUserQuestion and the others')
+    /// with one of its choices, by number or label; returns once the CLI's hooks show the
+    /// answer took (`deny` declines the question instead).
+    #[command(after_help = examples::ANSWER)]
+    Answer(WithJson<AnswerArgs>),
     /// List every worker waiting on a tool's approval, oldest first, with the approval's id
     /// (`-f` follows: a line per approval asked for and per answer).
     #[command(after_help = examples::APPROVALS)]
@@ -108,7 +113,7 @@ enum Command {
     /// interrupted, dead, killed.
     #[command(after_help = examples::EVENTS)]
     Events(WithJson<EventsArgs>),
-    /// Remove dead workers and tombstones.
+    /// Remove dead workers and tombstones (a parked worker is kept).
     #[command(after_help = examples::PRUNE)]
     Prune(WithJson<PruneArgs>),
     /// Run a workflow file: workers spawned as needed, steps in dependency waves (see
@@ -423,6 +428,7 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Interrupt(c)) => c.json,
         Some(Command::Approve(c)) => c.json,
         Some(Command::Deny(c)) => c.json,
+        Some(Command::Answer(c)) => c.json,
         Some(Command::Approvals(c)) => c.json,
         Some(Command::Read(c)) => c.json,
         Some(Command::Actions(c)) => c.json,
@@ -462,6 +468,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
         Some(Command::Interrupt(c)) => verbs::interrupt(ctx, &c.args, json),
         Some(Command::Approve(c)) => super::approvals::approve(ctx, &c.args, json),
         Some(Command::Deny(c)) => super::approvals::deny(ctx, &c.args, json),
+        Some(Command::Answer(c)) => super::approvals::answer(ctx, &c.args, json),
         Some(Command::Approvals(c)) => super::approvals::list(ctx, &c.args, json),
         Some(Command::Read(c)) => verbs::read(ctx, &c.args, json),
         Some(Command::Actions(c)) => verbs::actions(ctx, &c.args, json),

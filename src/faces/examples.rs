@@ -165,6 +165,12 @@ Examples:
   umbel deny w1                                 the tool is refused; w1 is ready for a prompt
   umbel deny w1 --reason \"Use the test database, not production\"";
 
+pub const ANSWER: &str = "\
+Examples:
+  umbel answer w1 2                             pick the question's second choice
+  umbel answer w1 Blue --wait                   pick it by its label, then wait for the turn
+  umbel deny w1                                 decline the question instead";
+
 pub const APPROVALS: &str = "\
 Examples:
   umbel approvals                               every worker waiting on a tool, oldest first

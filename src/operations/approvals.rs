@@ -35,9 +35,10 @@ fn row_of(seen: &Seen, now: u64) -> Option<PendingApproval> {
     }
     let asked = pending(&seen.events)?;
     let worker = &seen.worker;
+    let pressable = worker.provider().question().is_some();
     Some(PendingApproval::new(
         worker.name.as_str(),
-        worker.meta.provider.as_str(),
+        (worker.meta.provider.as_str(), pressable),
         &asked,
         end(&seen.events),
         now,

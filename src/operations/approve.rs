@@ -1,11 +1,12 @@
-//! `approve` and `deny`: answer the tool a worker waits on with its CLI's own keys, and return
-//! once the CLI's own evidence shows the answer took — the tool's hook, the turn going on or
-//! ending (a hook, or the transcript where the CLI fires none). Only one answer per approval:
+//! `approve`, `deny` and `answer`: answer the tool (or the model's question) a worker waits on
+//! with its CLI's own keys, and return once the CLI's own evidence shows the answer took — the
+//! tool's hook, the turn going on or ending (a hook, or the transcript where the CLI fires none). Only one answer per approval:
 //! answers take the worker's `answer.lock`, check the approval is still the one asked about,
 //! press only on a screen that shows the dialog, and write an `Answered` line the next answer
 //! finds.
 
 use super::Ctx;
+use super::dialog::Dialog;
 use super::interrupt::press_one_by_one;
 use super::send::{state_and_events, state_now};
 use super::wait::{last_transcript_turn, wait_guarded};
@@ -70,6 +71,8 @@ impl By {
 #[derive(Debug, Clone)]
 pub struct Request {
     pub answer: Answer,
+    /// `answer`'s choice, as the caller wrote it (its number or its label).
+    pub choice: Option<String>,
     /// Answer only this approval (its id).
     pub expect: Option<String>,
     /// How long the CLI has to show the answer took.
@@ -85,8 +88,11 @@ pub struct Answered {
     pub name: String,
     /// The approval answered (its id).
     pub id: String,
-    /// `approve`, `approve-always` or `deny`.
+    /// `approve`, `approve-always`, `deny` or `choose`.
     pub answer: Answer,
+    /// The choice picked (`answer`), as the dialog labels it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choice: Option<String>,
     /// `caller`, or `rule` (then `rule` names it).
     pub by: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -129,51 +135,72 @@ pub fn answer(ctx: &Ctx, worker: &Worker, request: &Request) -> Result<Answered>
         });
     };
     let (asked, position) = asked_now(ctx, worker, request.expect.as_deref())?;
-    await_dialog(ctx, worker)?;
-    let keys = worker.provider().approval().keys(request.answer);
+    let dialog = Dialog::of(worker, &asked, request.answer)?;
+    let (keys, choice) = dialog.keys(&asked, request.answer, request.choice.as_deref())?;
+    await_dialog(ctx, worker, &dialog)?;
     let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
     let before = Before::take(ctx, worker, position);
-    press_one_by_one(ctx, worker, keys)?;
+    let pressed: Vec<&str> = keys.iter().map(String::as_str).collect();
+    press_one_by_one(ctx, worker, &pressed)?;
+    let line = record(&asked, request, choice.as_deref());
     ctx.state
-        .append_event(&worker.name, ANSWERED_EVENT, &record(&asked, request))?;
-    let seen = confirm(ctx, worker, &before, request, &watch)?;
-    if seen.closed {
-        // The CLI ended the turn without an end hook of its own: the log says so for `status`,
-        // `send` and `wait`, with the evidence.
-        let payload = serde_json::json!({"at": now_ms(), "id": asked.id(), "evidence": seen.by});
-        ctx.state
-            .append_event(&worker.name, TURN_CLOSED_EVENT, &payload)?;
-    }
-    let confirmed_by = seen.by;
-    // Every CLI ends the turn on a refusal, some a moment after the hook that confirmed it
-    // (opencode's permission reply, then its idle): a deny returns with the worker ready.
-    // A turn umbel's own line closed is read back from the log, with its position.
-    let outcome = match seen.outcome {
-        Some(outcome) => Some(outcome),
-        None if seen.ended || request.answer == Answer::Deny => {
-            Some(outcome_from(ctx, worker, Some(position), OUTCOME_SETTLE)?)
-                .filter(|o| o.outcome != OutcomeKind::Timeout)
-        }
-        None => None,
-    };
+        .append_event(&worker.name, ANSWERED_EVENT, &line)?;
+    let seen = confirm(ctx, worker, &before, request, &dialog, &watch)?;
+    let outcome = turn_after(ctx, worker, &asked, request, position, &seen)?;
     let turn_ended = outcome.is_some();
+    let confirmed_by = seen.by;
     let tool = asked.tool_name().map(str::to_string);
-    let message = describe(request.answer, tool.as_deref(), &confirmed_by, turn_ended);
+    let what = describe(request.answer, tool.as_deref(), choice.as_deref());
+    let then = if turn_ended {
+        "the turn ended"
+    } else {
+        "the turn goes on"
+    };
+    let message = format!("{what} (confirmed by {confirmed_by}); {then}");
     Ok(Answered {
         name,
         id: asked.id(),
         answer: request.answer,
+        choice,
         by: request.by.as_str().into(),
         rule: request.by.rule().map(str::to_string),
         tool,
         input: asked.tool_input().map(approvals::redact),
-        keys: keys.iter().map(|k| k.to_string()).collect(),
+        keys,
         confirmed_by,
         turn_ended,
         position,
         outcome,
         reason_sent_at: None,
         message,
+    })
+}
+
+/// How the turn ended with the answer, if it did. A CLI that ended it without an end hook of
+/// its own gets a log line saying so, with the evidence, for `status`, `send` and `wait`.
+/// Every CLI ends the turn on a refusal, some a moment after the hook that confirmed it
+/// (opencode's permission reply, then its idle): a deny returns with the worker ready.
+fn turn_after(
+    ctx: &Ctx,
+    worker: &Worker,
+    asked: &Asked,
+    request: &Request,
+    position: usize,
+    seen: &Seen,
+) -> Result<Option<Outcome>> {
+    if seen.closed {
+        let payload = serde_json::json!({"at": now_ms(), "id": asked.id(), "evidence": seen.by});
+        ctx.state
+            .append_event(&worker.name, TURN_CLOSED_EVENT, &payload)?;
+    }
+    // A turn umbel's own line closed is read back from the log, with its position.
+    Ok(match &seen.outcome {
+        Some(outcome) => Some(outcome.clone()),
+        None if seen.ended || request.answer == Answer::Deny => {
+            Some(outcome_from(ctx, worker, Some(position), OUTCOME_SETTLE)?)
+                .filter(|o| o.outcome != OutcomeKind::Timeout)
+        }
+        None => None,
     })
 }
 
@@ -200,6 +227,7 @@ pub fn approve(
     };
     let request = Request {
         answer: chosen,
+        choice: None,
         expect: args.expect.clone(),
         confirm,
         by: By::Caller,
@@ -230,6 +258,7 @@ pub fn deny(
     }
     let request = Request {
         answer: Answer::Deny,
+        choice: None,
         expect: args.expect.clone(),
         confirm: parse_or(args.timeout.as_deref(), "--timeout", DEFAULT_CONFIRM)?,
         by: By::Caller,
@@ -279,15 +308,6 @@ fn asked_now(ctx: &Ctx, worker: &Worker, expect: Option<&str>) -> Result<(Asked,
             });
         }
     };
-    if asked.reason != "permission" {
-        return Err(Error::NotAsking {
-            name,
-            detail: format!(
-                "it asks a {} (not a tool's approval): `umbel attach {}` to answer it",
-                asked.reason, worker.name
-            ),
-        });
-    }
     if let Some(id) = expected
         && id != asked.index
     {
@@ -315,15 +335,14 @@ fn not_asking(state: WorkerState) -> String {
     }
 }
 
-/// Waits for the CLI to draw its approval dialog and to have shown it for [`DIALOG_SETTLE`]:
-/// keys go only to a screen that shows it, and not before the dialog has the keyboard.
-fn await_dialog(ctx: &Ctx, worker: &Worker) -> Result<()> {
-    let keys = worker.provider().approval();
+/// Waits for the CLI to draw its dialog and to have shown it for [`DIALOG_SETTLE`]: keys go
+/// only to a screen that shows it, and not before the dialog has the keyboard.
+fn await_dialog(ctx: &Ctx, worker: &Worker, dialog: &Dialog) -> Result<()> {
     let deadline = Instant::now() + DIALOG_SHOWN;
     let mut shown_since: Option<Instant> = None;
     loop {
         let screen = ctx.tmux.capture(worker.session(), false)?;
-        if keys.shown_on(&screen) {
+        if dialog.shown_on(&screen) {
             let since = *shown_since.get_or_insert_with(Instant::now);
             if since.elapsed() >= DIALOG_SETTLE {
                 return Ok(());
@@ -335,8 +354,9 @@ fn await_dialog(ctx: &Ctx, worker: &Worker) -> Result<()> {
             return Err(Error::NotAsking {
                 name: worker.name.to_string(),
                 detail: format!(
-                    "its hooks say a tool waits, but its screen shows no approval dialog ({} not on it)",
-                    keys.shown.join(", ")
+                    "its hooks say it asks, but its screen shows no {} ({} not on it)",
+                    dialog.what(),
+                    dialog.shown().join(", ")
                 ),
             });
         }
@@ -348,7 +368,7 @@ fn await_dialog(ctx: &Ctx, worker: &Worker) -> Result<()> {
 }
 
 /// The `Answered` line's payload.
-fn record(asked: &Asked, request: &Request) -> serde_json::Value {
+fn record(asked: &Asked, request: &Request, choice: Option<&str>) -> serde_json::Value {
     let mut payload = serde_json::json!({
         "at": now_ms(),
         "id": asked.id(),
@@ -358,6 +378,9 @@ fn record(asked: &Asked, request: &Request) -> serde_json::Value {
     });
     if let Some(rule) = request.by.rule() {
         payload["rule"] = rule.into();
+    }
+    if let Some(choice) = choice {
+        payload["choice"] = choice.into();
     }
     payload
 }
@@ -412,10 +435,11 @@ fn confirm(
     worker: &Worker,
     before: &Before,
     request: &Request,
+    dialog: &Dialog,
     watch: &FolderWatch,
 ) -> Result<Seen> {
     let position = before.position;
-    let refusal = (request.answer == Answer::Deny).then(|| worker.provider().approval().refusal);
+    let refusal = (request.answer == Answer::Deny).then(|| dialog.refusal());
     let deadline = Instant::now() + request.confirm;
     let mut still_asking = false;
     loop {
@@ -432,7 +456,7 @@ fn confirm(
             return Ok(seen(&event.record.kind, ended, None, false));
         }
         if let Some(by) = refusal.and_then(|r| refused(ctx, worker, before, r, &after)) {
-            if !dialog_up(ctx, worker) {
+            if !dialog_up(ctx, worker, dialog) {
                 return Ok(seen(&by, true, None, true));
             }
             still_asking = true;
@@ -480,7 +504,7 @@ fn refused(
     match refusal {
         Refusal::Notice { .. } => after
             .iter()
-            .find(|e| is_notice(ctx, worker, e))
+            .find(|e| is_notice(ctx, worker, refusal, e))
             .map(|notice| notice.record.kind.clone()),
         Refusal::Transcript if before.transcript_refused(ctx, worker) => {
             Some("transcript".to_string())
@@ -516,13 +540,11 @@ fn at_prompt(ctx: &Ctx, worker: &Worker) -> Result<Seen> {
     Ok(seen("prompt", true, None, true))
 }
 
-/// Whether the screen still shows the approval dialog (a screen tmux cannot give counts as up).
-fn dialog_up(ctx: &Ctx, worker: &Worker) -> bool {
+/// Whether the screen still shows the dialog (a screen tmux cannot give counts as up).
+fn dialog_up(ctx: &Ctx, worker: &Worker, dialog: &Dialog) -> bool {
     ctx.tmux
         .capture(worker.session(), false)
-        .map_or(true, |screen| {
-            worker.provider().approval().shown_on(&screen)
-        })
+        .map_or(true, |screen| dialog.shown_on(&screen))
 }
 
 fn seen(by: &str, ended: bool, outcome: Option<Outcome>, closed: bool) -> Seen {
@@ -535,17 +557,13 @@ fn seen(by: &str, ended: bool, outcome: Option<Outcome>, closed: bool) -> Seen {
 }
 
 /// Whether `event` is the CLI's notice that it is idle at its prompt.
-fn is_notice(ctx: &Ctx, worker: &Worker, event: &ClassifiedEvent) -> bool {
+fn is_notice(ctx: &Ctx, worker: &Worker, refusal: Refusal, event: &ClassifiedEvent) -> bool {
     let payload = event
         .record
         .payload
         .as_deref()
         .and_then(|file| ctx.state.read_payload(&worker.name, file));
-    worker
-        .provider()
-        .approval()
-        .refusal
-        .is_notice(&event.record.kind, payload.as_ref())
+    refusal.is_notice(&event.record.kind, payload.as_ref())
 }
 
 /// How the turn that ended with the answer ended, as `wait --since` reports it.
@@ -563,17 +581,12 @@ fn outcome_from(
 }
 
 /// The answer in words.
-fn describe(answer: Answer, tool: Option<&str>, by: &str, ended: bool) -> String {
+fn describe(answer: Answer, tool: Option<&str>, choice: Option<&str>) -> String {
     let tool = tool.unwrap_or("the tool");
-    let what = match answer {
+    match answer {
         Answer::Approve => format!("approved {tool} once"),
         Answer::ApproveAlways => format!("approved {tool} for the rest of the session"),
         Answer::Deny => format!("denied {tool}"),
-    };
-    let then = if ended {
-        "the turn ended"
-    } else {
-        "the turn goes on"
-    };
-    format!("{what} (confirmed by {by}); {then}")
+        Answer::Choose => format!("answered {tool}: {}", choice.unwrap_or("?")),
+    }
 }

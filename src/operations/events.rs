@@ -204,6 +204,8 @@ impl Followed {
             let text = |key| field(key).and_then(|v| v.as_str().map(str::to_string));
             event.by = text("by");
             event.rule = text("rule");
+            // A question's answer: the choice picked.
+            event.answer = text("choice");
         }
         Some(event)
     }

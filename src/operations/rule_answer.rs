@@ -28,6 +28,7 @@ pub fn answer(ctx: &Ctx, worker: &Worker) -> Result<Option<Answered>> {
     };
     let request = Request {
         answer,
+        choice: None,
         expect: Some(asked.id()),
         confirm: DEFAULT_CONFIRM,
         by: By::Rule(rule),

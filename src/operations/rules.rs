@@ -58,6 +58,10 @@ pub fn of(ctx: &Ctx, worker: &Worker) -> RuleSet {
 
 /// What the worker's rules say about the approval it was asked.
 pub fn verdict(worker: &Worker, rules: &RuleSet, asked: &Asked) -> Verdict {
+    // A question is the user's to answer: no rule picks a choice.
+    if asked.reason != "permission" {
+        return Verdict::Ask;
+    }
     let (Some(tool), Some(input)) = (asked.tool_name(), asked.tool_input()) else {
         return Verdict::Ask;
     };

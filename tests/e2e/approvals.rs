@@ -1,6 +1,6 @@
-//! `approve`, `deny` and `approvals` on the fakes: what is refused (with nothing pressed), how a
-//! second answer is told, and what `events` says. The answers themselves run on every CLI and
-//! tier in `tiers/approvals.rs`.
+//! `approve`, `deny`, `answer` and `approvals` on the fakes: what is refused (with nothing
+//! pressed), how a second answer is told, and what `events` says. The answers themselves run on
+//! every CLI and tier in `tiers/approvals.rs` and `tiers/questions.rs`.
 
 use crate::harness::*;
 use serde_json::{Value, json};
@@ -25,6 +25,48 @@ fn code(ran: &Ran) -> String {
         .as_str()
         .unwrap_or_default()
         .to_string()
+}
+
+#[test]
+fn answer_is_refused_where_there_is_no_question_it_can_press() {
+    let sb = Sandbox::new();
+    sb.spawn_playing("r", json!({ "default": { "reply": "Hi." } }), &[]);
+    let ran = sb.umbel(["answer", "r", "1", "--json"]).status(1);
+    assert_eq!(code(&ran), "not_asking", "{}", ran.stdout());
+    // A tool's approval is not a question: the message names the verbs that fit.
+    asking(&sb);
+    let ran = sb.umbel(["answer", "p", "1", "--json"]).status(1);
+    assert_eq!(code(&ran), "not_asking", "{}", ran.stdout());
+    assert!(ran.stdout().contains("umbel approve p"), "{}", ran.stdout());
+    // Two questions in one dialog: listed as needing a person, and `answer` refuses.
+    let options = json!([{ "label": "A", "description": "" }, { "label": "B", "description": "" }]);
+    let two = json!({ "tool": "AskUserQuestion", "input": { "questions": [
+        { "question": "First?", "header": "1", "options": options, "multiSelect": false },
+        { "question": "Second?", "header": "2", "options": options, "multiSelect": false }] } });
+    sb.spawn_playing(
+        "q",
+        json!({ "default": { "reply": "Ok.", "end": { "permission": two } } }),
+        &[],
+    );
+    let outcome = sb.turn_outcome("q", "ask me", 126);
+    assert_eq!(outcome["reason"], "question", "{outcome}");
+    let listed = sb.umbel(["approvals", "--json"]).success().json();
+    let row = listed
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["name"] == "q"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(row["answerWith"], "attach", "{listed}");
+    let ran = sb.umbel(["answer", "q", "1", "--json"]).status(1);
+    assert_eq!(code(&ran), "not_asking", "{}", ran.stdout());
+    assert!(ran.stdout().contains("2 questions"), "{}", ran.stdout());
+    // Nothing was pressed: both still wait.
+    sb.umbel(["status", "q"])
+        .stdout_has("needs-input")
+        .success();
+    sb.umbel(["status", "p"])
+        .stdout_has("needs-input")
+        .success();
 }
 
 #[test]

@@ -13,6 +13,7 @@ const VERBS: &[&str] = &[
     "interrupt",
     "approve",
     "deny",
+    "answer",
     "approvals",
     "read",
     "actions",

@@ -7,6 +7,7 @@ use crate::harness::*;
 use serde_json::{Value, json};
 
 mod approvals;
+mod questions;
 
 /// Which CLIs a scenario drives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,6 +6,7 @@
 //! like the real CLI; `turn` runs one scripted turn; `tui` (with `dialogs`)
 //! is the interactive program and `print` is `-p`.
 
+pub mod ask;
 pub mod cli;
 pub mod config;
 pub mod dialogs;

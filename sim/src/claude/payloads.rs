@@ -114,6 +114,12 @@ impl Session {
             .with("permission_suggestions", vec![suggestion])
     }
 
+    /// `PermissionRequest` for the question tool: no suggestion (2.1.332 offers none for
+    /// `AskUserQuestion`, rec-out `claude-q-2`).
+    pub fn payload_question_request(&self, prompt_id: &str, tool: &str, input: &Value) -> Obj {
+        self.tool_common(prompt_id, "PermissionRequest", tool, input)
+    }
+
     /// `PostToolUse`.
     pub fn payload_post_tool_use(
         &self,
@@ -123,10 +129,24 @@ impl Session {
         output: &str,
         tool_use_id: &str,
     ) -> Obj {
+        let response = tool_response(output).into();
+        self.payload_post_tool_use_with(prompt_id, (tool, input), response, tool_use_id, 0)
+    }
+
+    /// `PostToolUse` with the tool's own `tool_response` (a question's: its input with the
+    /// answers) and how long it took.
+    pub fn payload_post_tool_use_with(
+        &self,
+        prompt_id: &str,
+        (tool, input): (&str, &Value),
+        response: Value,
+        tool_use_id: &str,
+        duration_ms: u64,
+    ) -> Obj {
         self.tool_common(prompt_id, "PostToolUse", tool, input)
-            .with("tool_response", tool_response(output))
+            .with("tool_response", response)
             .with("tool_use_id", tool_use_id)
-            .with("duration_ms", 0u64)
+            .with("duration_ms", duration_ms)
     }
 
     /// `PostToolBatch`.

@@ -4,20 +4,26 @@
 
 use std::time::{Duration, Instant};
 
+use super::ask::QUESTION_TOOL;
 use super::notice::{DEFAULT_EVERY_MS, Notice};
 use super::question::ELICITATION;
 use super::screens::{self, INTERRUPTED_LINE};
 use super::session::{Mode, Session};
 use super::transcript::{DENIED_DONT_ASK, DENIED_PRINT, REJECTED, text_block, tool_use_block};
 use super::turn::{Block, Done, Outcome, Phase, ToolCall, Turn};
+use crate::engine::ask::Asking;
 use crate::engine::tool::fake_output;
 use crate::obj;
 use crate::scenario::Permission;
 
 impl Turn {
     /// The model asked for a tool: records, `PreToolUse`, then the dialog
-    /// (interactive), an automatic denial (print mode) or a run (bypass mode).
+    /// (interactive), an automatic denial (print mode) or a run (bypass mode). The question
+    /// tool asks its questions instead ([`super::ask`]), in bypass mode too.
     pub(super) fn tool_requested(&mut self, sess: &mut Session, p: Permission, now: Instant) {
+        let asking = (p.tool == QUESTION_TOOL)
+            .then(|| Asking::parse(&p.input))
+            .flatten();
         let preamble = self.block.text.clone();
         self.core.commits.extend(self.block.take_rest());
         let id = format!("toolu_01{}", sess.ids.alnum(22));
@@ -43,7 +49,7 @@ impl Turn {
             record_uuid,
             permission: p,
         });
-        if sess.mode == Mode::BypassPermissions {
+        if sess.mode == Mode::BypassPermissions && asking.is_none() {
             return self.approve(sess, now);
         }
         // Don't-ask mode refuses at once: no dialog, no PermissionRequest.
@@ -51,13 +57,17 @@ impl Turn {
             return self.deny(sess, now, DENIED_DONT_ASK);
         }
         if let Some(t) = &self.tool {
-            let payload =
-                sess.payload_permission_request(&self.prompt_id, &tool, &t.permission.input);
+            let input = &t.permission.input;
+            let payload = match asking {
+                Some(_) => sess.payload_question_request(&self.prompt_id, &tool, input),
+                None => sess.payload_permission_request(&self.prompt_id, &tool, input),
+            };
             sess.fire("PermissionRequest", Some(&tool), &payload);
         }
         if !sess.interactive {
             return self.deny(sess, now, DENIED_PRINT);
         }
+        self.asking = asking;
         self.core.phase = Phase::Dialog(0);
         self.notify_pending = true;
     }
@@ -133,14 +143,15 @@ impl Turn {
         self.continue_after_tool(sess, now);
     }
 
-    fn continue_after_tool(&mut self, sess: &mut Session, now: Instant) {
+    pub(super) fn continue_after_tool(&mut self, sess: &mut Session, now: Instant) {
         self.num_turns += 1;
         self.message_id = format!("msg_01{}", sess.ids.alnum(22));
         self.block = Block::default();
         self.core.resume(now);
     }
 
-    /// `4`, Esc or Ctrl-C in the dialog: the real CLI's refusal (no Stop).
+    /// `4`, Esc or Ctrl-C in the dialog: the real CLI's refusal (no Stop). In the question
+    /// dialog, Esc or Ctrl-C declines: the same records, another screen ([`Turn::declined`]).
     pub(super) fn refuse(&mut self, sess: &mut Session) -> Outcome {
         let Some(t) = self.tool.take() else {
             return self.interrupt(sess);
@@ -150,6 +161,9 @@ impl Turn {
         sess.append(&rec);
         let rec = sess.rec_interrupted(&self.prompt_id, true);
         sess.append(&rec);
+        if let Some(asking) = self.asking.take() {
+            return self.declined(&asking);
+        }
         let mut lines = screens::tool_call(&p.tool, &p.input, "");
         lines.pop();
         self.core.commits.extend(lines);

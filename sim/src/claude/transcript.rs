@@ -210,22 +210,54 @@ impl Session {
         error: Option<&str>,
         source: &str,
     ) -> Obj {
+        let tool_use_result: J = match error {
+            Some(e) => J::from(format!("Error: {e}")),
+            None => tool_response(output).into(),
+        };
+        let content = (error.unwrap_or(output), error.is_some());
+        self.tool_result_as(prompt_id, tool_use_id, content, tool_use_result, source)
+    }
+
+    /// A `tool_result` user record of a call that ran and returned `content` to the model,
+    /// with `tool_use_result` as its `toolUseResult` (a question's answers, as the tool's
+    /// object).
+    pub fn rec_tool_result_with(
+        &mut self,
+        prompt_id: &str,
+        tool_use_id: &str,
+        content: &str,
+        tool_use_result: J,
+        source: &str,
+    ) -> Obj {
+        self.tool_result_as(
+            prompt_id,
+            tool_use_id,
+            (content, false),
+            tool_use_result,
+            source,
+        )
+    }
+
+    fn tool_result_as(
+        &mut self,
+        prompt_id: &str,
+        tool_use_id: &str,
+        (content, is_error): (&str, bool),
+        tool_use_result: J,
+        source: &str,
+    ) -> Obj {
         let (parent, uuid) = self.link();
         let result = obj! {
             "tool_use_id" => tool_use_id,
             "type" => "tool_result",
-            "content" => error.unwrap_or(output),
-            "is_error" => error.is_some(),
+            "content" => content,
+            "is_error" => is_error,
         };
         let decision = obj! {
-            "decision" => if error.is_some() { "reject" } else { "accept" },
+            "decision" => if is_error { "reject" } else { "accept" },
             "source" => "user_temporary",
             "grantScope" => "once",
             "reasonCode" => "bashMiss:no-rule-match",
-        };
-        let tool_use_result: J = match error {
-            Some(e) => J::from(format!("Error: {e}")),
-            None => tool_response(output).into(),
         };
         let o = obj! {
             "parentUuid" => parent,

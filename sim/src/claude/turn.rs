@@ -12,6 +12,7 @@ use std::time::Instant;
 use super::screens::{self, INTERRUPTED_LINE};
 use super::session::Session;
 use super::transcript::text_block;
+use crate::engine::ask::Asking;
 use crate::engine::menu::{Choice, Menu};
 use crate::engine::timeline::{self, Core, Step, Timeline};
 use crate::json::Obj;
@@ -70,6 +71,8 @@ pub struct Turn {
     /// The permission dialog's Notification timer, once the dialog shows.
     pub(super) notice: Option<super::notice::Notice>,
     pub(super) question: Option<String>,
+    /// The question tool's dialog, when the tool asked is `AskUserQuestion` ([`super::ask`]).
+    pub(super) asking: Option<Asking>,
     /// `UserPromptSubmit` already fired (the TUI fires it before its redraw).
     pub(super) submit_fired: bool,
 }
@@ -96,6 +99,7 @@ impl Turn {
             notify_pending: false,
             notice: None,
             question: None,
+            asking: None,
             submit_fired: false,
             prompt_id,
             prompt,
@@ -115,6 +119,9 @@ impl Turn {
     pub fn live(&self, sess: &Session, width: usize, now: Instant) -> Vec<String> {
         if let (Phase::Dialog(_), Some(q)) = (&self.core.phase, &self.question) {
             return screens::question(width, q);
+        }
+        if let Some(lines) = self.ask_lines(width) {
+            return lines;
         }
         if let (Phase::Dialog(cursor), Some(t)) = (&self.core.phase, &self.tool) {
             return screens::permission_dialog(
@@ -238,6 +245,9 @@ impl Turn {
         }
         if let Some(notice) = self.notice.as_mut() {
             notice.key(now);
+        }
+        if self.asking.is_some() {
+            return self.ask_key(sess, key, now);
         }
         let choice = self.core.menu_key(&PERMISSION_MENU, key)?;
         self.notice = None;

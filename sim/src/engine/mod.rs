@@ -11,6 +11,7 @@
 //! - [`timeline`]: one turn's skeleton (delay → stream → ending), driven by
 //!   [`timeline::tick`] for any [`timeline::Timeline`].
 //! - [`menu`]: tool-dialog keys as data ([`menu::Menu`]).
+//! - [`ask`]: the question tools' dialog as data ([`ask::Asking`]: questions, answers, keys).
 //! - [`headless`]: one turn played without a terminal (the print modes).
 //! - [`event_loop`]: the interactive main loop (input, deadlines, Esc, Ctrl-C).
 //! - [`shell`]: the interactive program around it ([`shell::Shell`]: input
@@ -18,6 +19,7 @@
 //!   provider's screen as a [`shell::Face`].
 //! - [`tool`]: the fake tool output (nothing is ever executed).
 
+pub mod ask;
 pub mod dialog;
 pub mod entry;
 pub mod event_loop;

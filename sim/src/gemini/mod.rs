@@ -8,6 +8,7 @@
 //! dialogs; `tui` is the interactive program and `headless` is `-p` (with
 //! `output` for its JSON shapes).
 
+pub mod ask;
 pub mod boxes;
 pub mod chat;
 pub mod cli;

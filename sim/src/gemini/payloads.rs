@@ -76,6 +76,18 @@ impl Session {
             .with("details", details)
     }
 
+    /// `Notification` (`ToolPermission`) once the question dialog is visible (0.61.0, rec-out
+    /// `gemini-q-2`: its own message, and `details` naming the dialog only).
+    pub fn payload_ask_notification(&mut self) -> Obj {
+        self.common("Notification")
+            .with("notification_type", "ToolPermission")
+            .with("message", "Tool requires confirmation")
+            .with(
+                "details",
+                obj! { "type" => "ask_user", "title" => "Ask User" },
+            )
+    }
+
     /// The head of fake-qwen's `idle_prompt` Notification (`Idle`: gemini has no such hook).
     pub fn payload_idle(&mut self) -> Obj {
         self.common("Notification")

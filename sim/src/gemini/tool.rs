@@ -12,6 +12,7 @@ use super::cli::ApprovalMode;
 use super::payloads::confirmation_details;
 use super::session::Session;
 use super::turn::{Event, Phase, ToolCall, Turn};
+use crate::engine::ask::Asking;
 use crate::engine::tool::fake_output;
 use crate::json::{J, Obj};
 use crate::obj;
@@ -38,6 +39,8 @@ pub fn tool_names(tool: &str) -> (String, String) {
         "Bash" | "Shell" | "shell" | "run_shell_command" => {
             ("run_shell_command".into(), "Shell".into())
         }
+        "ask_user" => ("ask_user".into(), "Ask User".into()),
+        "ask_user_question" => ("ask_user_question".into(), "AskUserQuestion".into()),
         other => (other.to_string(), other.to_string()),
     }
 }
@@ -84,17 +87,25 @@ impl Turn {
             self.unknown_tool(sess, now);
             return;
         }
-        if sess.mode == ApprovalMode::Yolo {
+        let asking = self.tool.as_ref().and_then(|t| {
+            let question = sess.interactive && t.name == super::ask::question_tool();
+            question.then(|| Asking::parse(&t.input)).flatten()
+        });
+        if sess.mode == ApprovalMode::Yolo && asking.is_none() {
             sess.stats.auto_accepted += 1;
             self.approve(sess, now);
             return;
         }
+        self.asking = asking;
         self.core.phase = Phase::Dialog(0);
         self.notify_pending = true;
     }
 
     /// The confirmation box (live region while waiting).
     pub fn confirm_lines(&self) -> Vec<String> {
+        if let Some(lines) = self.ask_lines() {
+            return lines;
+        }
         match (&self.core.phase, &self.tool) {
             (Phase::Dialog(cursor), Some(t)) => {
                 let mut lines = vec![String::new(), String::new()];
@@ -111,8 +122,13 @@ impl Turn {
             return;
         }
         if let Some(t) = &self.tool {
-            let (title, details) = confirmation_details(&t.name, &t.display, &t.input);
-            let payload = sess.payload_notification(&title, details);
+            let payload = match &self.asking {
+                Some(_) => sess.payload_ask_notification(),
+                None => {
+                    let (title, details) = confirmation_details(&t.name, &t.display, &t.input);
+                    sess.payload_notification(&title, details)
+                }
+            };
             sess.fire("Notification", Some("ToolPermission"), &payload);
         }
     }
@@ -183,7 +199,7 @@ impl Turn {
     /// The call's result goes into the chat (the gemini record's `toolCalls`, the user's
     /// function response) and the events, and the model goes on.
     #[allow(clippy::too_many_arguments)]
-    fn call_answered(
+    pub(super) fn call_answered(
         &mut self,
         sess: &mut Session,
         t: &ToolCall,
@@ -240,9 +256,11 @@ impl Turn {
         let mut rec = t.record.clone();
         rec.set("toolCalls", vec![call]);
         sess.chat_gemini(&rec, true);
-        self.core
-            .commits
-            .extend(boxes::tool_done(self.width, &t.display, &t.input, None));
+        let lines = match self.asking.take() {
+            Some(asking) => Turn::declined_lines(&asking),
+            None => boxes::tool_done(self.width, &t.display, &t.input, None),
+        };
+        self.core.commits.extend(lines);
         sess.stats.tool_done(&t.name, false);
         sess.stats.rejected += 1;
     }

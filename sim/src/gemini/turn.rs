@@ -16,6 +16,7 @@ use super::chat::{history_form, token_counts, tokens};
 use super::cli::ApprovalMode;
 use super::screens::{self, CANCELLED, REQUEST_FAILED};
 use super::session::Session;
+use crate::engine::ask::Asking;
 use crate::engine::menu::{Choice, Menu};
 use crate::engine::timeline::{self, Core, Step, Timeline};
 use crate::json::Obj;
@@ -106,6 +107,8 @@ pub struct Turn {
     committed: usize,
     pub(super) pending: Vec<Obj>,
     pub(super) tool: Option<ToolCall>,
+    /// The question tool's dialog, when the call asks the person ([`super::ask`]).
+    pub(super) asking: Option<Asking>,
 }
 
 /// The raw body of an API error, as Gemini's API returns it.
@@ -152,6 +155,7 @@ impl Turn {
             committed: 0,
             pending: Vec::new(),
             tool: None,
+            asking: None,
             width,
             prompt,
         }
@@ -273,7 +277,8 @@ impl Turn {
     /// Esc, `3` (qwen `4`) or Ctrl+C in the confirmation: the call is cancelled (`-  Shell …`),
     /// the chat gets its `info` `Request cancelled.`, the CLI is back at its prompt and no hook
     /// fires at all (gemini 0.61.0 shows `ℹ Request cancelled.`; qwen 0.24.4 shows nothing more
-    /// and fires only its `idle_prompt` Notification, later: the TUI's).
+    /// and fires only its `idle_prompt` Notification, later: the TUI's). Esc on a question
+    /// declines it the same way (`ask.rs`: `declined_lines`).
     pub fn refuse(&mut self, sess: &mut Session) -> Outcome {
         self.refuse_tool(sess);
         self.commit_rest();
@@ -301,6 +306,10 @@ impl Turn {
 
     /// A key while the confirmation is up (other phases ignore keys here).
     pub fn key(&mut self, sess: &mut Session, key: &Key, now: Instant) -> Option<Outcome> {
+        if self.asking.is_some() {
+            self.ask_key(sess, key, now);
+            return None;
+        }
         let menu = if super::flavor::qwen() {
             &QWEN_CONFIRM_MENU
         } else {

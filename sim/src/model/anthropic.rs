@@ -77,7 +77,7 @@ pub fn send(
             return http::json(out, 200, &reply).map(|()| true);
         }
         Answer::Text(turn) => (Some(turn.clone()), None),
-        Answer::Tool { .. } => (None, answer.shell_args()),
+        Answer::Tool { .. } => (None, answer.call(shell_tool(body))),
         Answer::Side | Answer::UsageLimit | Answer::NotFound => (None, None),
     };
     if req.path.contains("count_tokens") {
@@ -86,8 +86,8 @@ pub fn send(
     let side = Turn::instant("ok");
     if !stream {
         let content = match (&text, &tool) {
-            (_, Some(input)) => json!([{"type": "text", "text": "I will run a command."},
-                {"type": "tool_use", "id": format!("toolu_fake{:012}", next_id()), "name": shell_tool(body), "input": input}]),
+            (_, Some((name, input))) => json!([{"type": "text", "text": "I will run a command."},
+                {"type": "tool_use", "id": format!("toolu_fake{:012}", next_id()), "name": name, "input": input}]),
             (Some(t), None) => json!([{"type": "text", "text": t.text}]),
             (None, None) => json!([{"type": "text", "text": side.text}]),
         };
@@ -129,12 +129,12 @@ pub fn send(
     }
     block_stop(out, 0)?;
     let stop = match tool {
-        Some(input) => {
+        Some((name, input)) => {
             let id = format!("toolu_fake{:012}", next_id());
             block_start(
                 out,
                 1,
-                json!({"type": "tool_use", "id": id, "name": shell_tool(body), "input": {}}),
+                json!({"type": "tool_use", "id": id, "name": name, "input": {}}),
             )?;
             let delta = json!({"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": input.to_string()}});
             http::sse(out, Some("content_block_delta"), &delta)?;

@@ -36,9 +36,9 @@ pub fn send(out: &mut TcpStream, body: &Value, answer: &Answer) -> std::io::Resu
         None,
         &chunk(json!({"role": "assistant", "content": ""}), Value::Null),
     )?;
-    let finish = if let Some(args) = answer.shell_args() {
+    let finish = if let Some((name, args)) = answer.call("run_shell_command") {
         let call = json!({"index": 0, "id": format!("call_fake{:012}", next_id()), "type": "function",
-                          "function": {"name": "run_shell_command", "arguments": args.to_string()}});
+                          "function": {"name": name, "arguments": args.to_string()}});
         http::sse(
             out,
             None,

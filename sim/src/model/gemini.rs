@@ -38,9 +38,8 @@ pub fn send(out: &mut TcpStream, req: &Request, answer: &Answer) -> std::io::Res
         }
         Answer::Text(turn) => (Some(turn.clone()), None),
         Answer::Tool { .. } => {
-            let call =
-                |args| json!([{"functionCall": {"name": "run_shell_command", "args": args}}]);
-            (None, answer.shell_args().map(call))
+            let call = |(name, args)| json!([{"functionCall": {"name": name, "args": args}}]);
+            (None, answer.call("run_shell_command").map(call))
         }
         _ => {
             // Side requests (routing, next-speaker checks) expect JSON text.

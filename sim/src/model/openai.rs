@@ -34,7 +34,10 @@ pub fn send(out: &mut TcpStream, body: &Value, answer: &Answer) -> std::io::Resu
         &json!({"type": "response.created", "response": base}),
     )?;
     if let Answer::Tool {
-        command, escalate, ..
+        command,
+        escalate,
+        named,
+        ..
     } = answer
     {
         let mut args = json!({"cmd": command});
@@ -42,8 +45,11 @@ pub fn send(out: &mut TcpStream, body: &Value, answer: &Answer) -> std::io::Resu
             args["sandbox_permissions"] = json!("require_escalated");
             args["justification"] = json!("The scenario asks for a command that needs approval");
         }
+        let (name, args) = named
+            .clone()
+            .unwrap_or_else(|| ("exec_command".to_string(), args));
         let item = json!({"type": "function_call", "id": format!("fc_{:010}", next_id()), "status": "completed",
-                          "name": "exec_command", "arguments": args.to_string(), "call_id": format!("call_fake{:012}", next_id())});
+                          "name": name, "arguments": args.to_string(), "call_id": format!("call_fake{:012}", next_id())});
         for event in ["response.output_item.added", "response.output_item.done"] {
             http::sse(
                 out,

@@ -61,11 +61,14 @@ pub enum Answer {
     Classifier,
     /// The turn's text.
     Text(Turn),
-    /// A shell tool call; `escalate` asks codex's sandbox for more (its approval prompt).
+    /// A tool call: the CLI's shell tool (the scenario's `Bash`), or `named`, a tool the
+    /// scenario names with its input as given (claude's `AskUserQuestion`, opencode's
+    /// `question` …). `escalate` asks codex's sandbox for more (its approval prompt).
     Tool {
         command: String,
         description: String,
         escalate: bool,
+        named: Option<(String, Value)>,
     },
     /// An API failure with the provider's error body.
     Error { status: u16, message: String },
@@ -85,6 +88,17 @@ impl Answer {
                 ..
             } => Some(serde_json::json!({"command": command, "description": description})),
             _ => None,
+        }
+    }
+
+    /// The tool call's name and arguments: `shell` (the format's shell tool) with
+    /// [`Answer::shell_args`], or the tool the scenario named, as it gave it.
+    pub fn call(&self, shell: &str) -> Option<(String, Value)> {
+        match self {
+            Answer::Tool {
+                named: Some(named), ..
+            } => Some(named.clone()),
+            _ => Some((shell.to_string(), self.shell_args()?)),
         }
     }
 
@@ -183,10 +197,12 @@ fn fresh(
         End::Permission(p) => {
             let field = |k: &str| p.input.get(k).and_then(Value::as_str).map(str::to_string);
             after_tool[format.index()] = Some(turn);
+            let shell = p.tool.eq_ignore_ascii_case("bash");
             Answer::Tool {
                 command: field("command").unwrap_or_else(|| "echo ok".into()),
                 description: field("description").unwrap_or_default(),
-                escalate: format == Format::OpenAi,
+                escalate: format == Format::OpenAi && shell,
+                named: (!shell).then(|| (p.tool.clone(), p.input.clone())),
             }
         }
         _ => Answer::Text(turn),

@@ -247,6 +247,24 @@ pub fn permission_replied(who: &Who, request: &str, reply: &str) -> Value {
     json!({ "sessionID": who.session, "requestID": request, "reply": reply })
 }
 
+/// `question.asked`'s properties: the request `id` (`que_…`), the tool's `questions`, the call
+/// asking them (1.18.33, rec-out `opencode-q-2`).
+pub fn question_asked(who: &Who, id: &str, questions: &Value, message: &str, call: &Call) -> Value {
+    json!({ "id": id, "sessionID": who.session, "questions": questions,
+        "tool": { "messageID": message, "callID": call.id } })
+}
+
+/// `question.replied`'s properties: one list of labels per question.
+pub fn question_replied(who: &Who, request: &str, answers: &[String]) -> Value {
+    let answers: Vec<Vec<&str>> = answers.iter().map(|a| vec![a.as_str()]).collect();
+    json!({ "sessionID": who.session, "requestID": request, "answers": answers })
+}
+
+/// `question.rejected`'s properties (the person dismissed the question).
+pub fn question_rejected(who: &Who, request: &str) -> Value {
+    json!({ "sessionID": who.session, "requestID": request })
+}
+
 /// `session.status`'s properties.
 pub fn status(who: &Who, busy: bool) -> Value {
     let kind = if busy { "busy" } else { "idle" };

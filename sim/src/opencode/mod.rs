@@ -9,6 +9,7 @@
 //! [`session`] holds the session (and the store `--session` reopens), [`turn`] is one turn on
 //! the engine's timeline and [`tui`] the interactive program on the engine's shell.
 
+pub mod ask;
 pub mod bus;
 pub mod cli;
 #[cfg(test)]

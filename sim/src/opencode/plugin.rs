@@ -30,6 +30,9 @@ pub const HOOKS: &[(&str, &str)] = &[
     ("permission.asked", "PermissionAsked"),
     ("permission.updated", "PermissionAsked"),
     ("permission.replied", "PermissionReplied"),
+    ("question.asked", "QuestionAsked"),
+    ("question.replied", "QuestionReplied"),
+    ("question.rejected", "QuestionRejected"),
 ];
 
 /// umbel's settings for one worker: the `UMBEL` object.

@@ -133,22 +133,29 @@ pub fn prompt_block(prompt: &str) -> Vec<String> {
     rows
 }
 
-/// One turn's output: its blocks, then the footer.
+/// One turn's output: its blocks, then the footer. A block of `┃` rows (answered questions)
+/// stands at the prompts' indent, the rest further in.
 pub fn answer_block(shown: &[String], footer: &str) -> Vec<String> {
     let mut rows = Vec::new();
     for block in shown.iter().filter(|b| !b.is_empty()) {
-        rows.extend(block.split('\n').map(|l| format!("     {l}")));
+        let indent = if block.starts_with('┃') {
+            "  "
+        } else {
+            "     "
+        };
+        rows.extend(block.split('\n').map(|l| format!("{indent}{l}")));
         rows.push(String::new());
     }
     rows.extend([format!("     ▣  {footer}"), String::new()]);
     rows
 }
 
-/// The conversation over the input box (or the permission dialog).
-pub fn session(view: &View, conversation: &[String], dialog: Option<&Dialog>) -> Vec<String> {
+/// The conversation over the input box, or over the `dialog` rows in its place (a permission
+/// question, [`permission`], or the question tool's questions).
+pub fn session(view: &View, conversation: &[String], dialog: Option<Vec<String>>) -> Vec<String> {
     let (width, height) = view.size;
     let bottom = match dialog {
-        Some(d) => permission(d, width),
+        Some(rows) => rows,
         None => {
             let mut rows = input_box(view, 2, width.saturating_sub(4));
             let status = match (view.busy, view.armed) {

@@ -3,7 +3,8 @@
 //!
 //! Keys: Enter submits (a prompt typed while a turn runs waits its turn), Esc twice within 5 s
 //! interrupts a running turn (the first shows `esc again to interrupt`), the permission dialog takes ⇆ (Left/Right, Tab) and Enter, Esc rejects
-//! ("Allow always" asks "Confirm / Cancel" first, where Esc goes back);
+//! ("Allow always" asks "Confirm / Cancel" first, where Esc goes back); the question tool's
+//! dialog takes a digit, ↑↓ and Enter, Esc dismisses ([`super::ask`]);
 //! Ctrl-C clears the input, and on an empty input leaves (as `/exit` does).
 
 use std::time::Instant;
@@ -149,12 +150,16 @@ impl Opencode {
         format!("Build · {}", self.model.0)
     }
 
-    /// The permission question the running turn asks, if any.
-    fn dialog(app: &App) -> Option<Dialog<'static>> {
+    /// What the running turn asks in the input box's place, if anything: its questions, or a
+    /// permission question.
+    fn dialog(app: &App, width: usize) -> Option<Vec<String>> {
         let turn = app.turn.as_ref()?;
         let Phase::Dialog(cursor) = turn.core.phase else {
             return None;
         };
+        if let Some(asking) = &turn.asking {
+            return Some(super::ask::dialog(asking));
+        }
         let call = &turn.running.as_ref()?.call;
         let (permission, detail) = super::bus::permission_of(call);
         let (kind, detail) = match permission {
@@ -163,12 +168,13 @@ impl Opencode {
             "webfetch" => ("# Web fetch", detail),
             _ => ("# Access", detail),
         };
-        Some(Dialog {
+        let dialog = Dialog {
             kind,
             detail,
             cursor,
             always: turn.always_asked(),
-        })
+        };
+        Some(screens::permission(&dialog, width))
     }
 }
 
@@ -232,8 +238,8 @@ impl Face for Opencode {
         let rows = if app.sess.history.is_empty() && app.turn.is_none() {
             screens::home(&view)
         } else {
-            let dialog = Opencode::dialog(app);
-            screens::session(&view, &Opencode::conversation(app), dialog.as_ref())
+            let dialog = Opencode::dialog(app, view.size.0);
+            screens::session(&view, &Opencode::conversation(app), dialog)
         };
         paint(&frame(&rows))
     }

@@ -5,8 +5,9 @@
 //! `start` publishes the prompt (the session first, on the first prompt), the busy status and
 //! the assistant message; the text streams into one text part; a tool call is a tool part going
 //! `pending` → `running` → `completed` (or `error`), asked about first when the rules say `ask`
-//! (`permission.asked`, the dialog); the end is the parts and message finished. What comes once
-//! the screen is idle — `session.status` idle and `session.idle`, after an error or Esc
+//! (`permission.asked`, the dialog; the question tool asks its questions between `pending` and
+//! `running` instead, [`super::ask`]); the end is the parts and message finished. What comes
+//! once the screen is idle — `session.status` idle and `session.idle`, after an error or Esc
 //! `session.error` and the failed message — is handed back in [`Done::events`].
 
 use std::time::{Duration, Instant};
@@ -15,6 +16,7 @@ use serde_json::{Value, json};
 
 use super::bus::{self, Call};
 use super::session::{Rule, Session};
+use crate::engine::ask::Asking;
 use crate::engine::timeline::{Core, Late, Phase, Step, Timeline};
 use crate::keys::Key;
 use crate::scenario::{End, Permission};
@@ -41,9 +43,9 @@ pub type Outcome = crate::engine::timeline::Outcome<Done>;
 pub struct Running {
     /// The call.
     pub call: Call,
-    part: String,
-    request: String,
-    start: i64,
+    pub(super) part: String,
+    pub(super) request: String,
+    pub(super) start: i64,
 }
 
 /// A running turn.
@@ -61,10 +63,12 @@ pub struct Turn {
     /// "Always allow" asked next, over the permission question: the cursor (0 Confirm, 1
     /// Cancel).
     pub always: Option<usize>,
+    /// The question tool's questions, while it asks them ([`super::ask`]).
+    pub asking: Option<Asking>,
     /// `run --auto`: every permission allowed.
     auto: bool,
     /// The TUI (a person can answer a permission question); `run` refuses instead.
-    interactive: bool,
+    pub(super) interactive: bool,
     user: String,
     assistant: Value,
     text_part: Option<(String, i64)>,
@@ -101,6 +105,7 @@ impl Turn {
             shown: Vec::new(),
             running: None,
             always: None,
+            asking: None,
             auto,
             interactive,
             user: String::new(),
@@ -115,7 +120,7 @@ impl Turn {
         json!({ "sessionID": sess.who.session, key: value })
     }
 
-    fn part(&self, sess: &mut Session, part: Value) {
+    pub(super) fn part(&self, sess: &mut Session, part: Value) {
         let ms = sess.clock.now_ms();
         sess.publish(
             "message.part.updated",
@@ -123,7 +128,7 @@ impl Turn {
         );
     }
 
-    fn message(&self, sess: &mut Session, info: Value) {
+    pub(super) fn message(&self, sess: &mut Session, info: Value) {
         sess.publish("message.updated", Turn::props(sess, "info", info));
     }
 
@@ -136,7 +141,7 @@ impl Turn {
         self.message(sess, self.assistant.clone());
     }
 
-    fn message_id(&self) -> String {
+    pub(super) fn message_id(&self) -> String {
         self.assistant["id"]
             .as_str()
             .unwrap_or_default()
@@ -151,7 +156,7 @@ impl Turn {
         self.part(sess, bus::step_start(&sess.who, &self.message_id(), &id));
     }
 
-    fn step_finish(&self, sess: &mut Session, reason: &str) {
+    pub(super) fn step_finish(&self, sess: &mut Session, reason: &str) {
         let id = sess.id("prt");
         self.part(
             sess,
@@ -257,6 +262,9 @@ impl Turn {
         let Phase::Dialog(cursor) = self.core.phase else {
             return None;
         };
+        if self.asking.is_some() {
+            return self.ask_key(sess, key, now);
+        }
         if self.always.is_some() {
             return self.always_key(sess, key, now);
         }
@@ -331,6 +339,12 @@ impl Turn {
                 Err("The user rejected permission to use this specific tool call."),
             );
         }
+        self.blocked(sess)
+    }
+
+    /// A refused call stops the turn there (opencode's loop is blocked): the step and the
+    /// message end (`tool-calls`), idle; the turn's footer shows no duration.
+    pub(super) fn blocked(&mut self, sess: &mut Session) -> Outcome {
         self.step_finish(sess, "tool-calls");
         let ms = sess.clock.now_ms();
         self.message(
@@ -371,6 +385,9 @@ impl Turn {
         let message = self.message_id();
         let pending = json!({ "status": "pending", "input": {}, "raw": "" });
         self.part(sess, bus::tool(&sess.who, &message, &part, &call, pending));
+        if let Some(asking) = self.question_of(sess, &call) {
+            return self.ask(sess, call, part, asking);
+        }
         let start = sess.clock.now_ms();
         let running =
             json!({ "status": "running", "input": call.input, "time": { "start": start } });
@@ -407,8 +424,6 @@ impl Turn {
 
     /// The tool part's last state: completed with `output`, or an error.
     fn tool_end(&mut self, sess: &mut Session, run: &Running, result: Result<String, &str>) {
-        sess.clock.advance(5);
-        let time = json!({ "start": run.start, "end": sess.clock.now_ms() });
         let input = run.call.input.clone();
         let title = input
             .get("command")
@@ -417,21 +432,26 @@ impl Turn {
             .to_string();
         let state = match result {
             Ok(output) => json!({ "status": "completed", "input": input, "output": output,
-                "metadata": { "output": output, "exit": 0, "truncated": false }, "title": title, "time": time }),
-            Err(error) => {
-                json!({ "status": "error", "input": input, "error": error, "time": time })
-            }
+                "metadata": { "output": output, "exit": 0, "truncated": false }, "title": title }),
+            Err(error) => json!({ "status": "error", "input": input, "error": error }),
         };
-        let part = bus::tool(&sess.who, &self.message_id(), &run.part, &run.call, state);
-        self.part(sess, part);
+        self.end_part(sess, run, state);
         self.shown.push(match run.call.tool.as_str() {
             "bash" => format!("$ {title}"),
             tool => format!("⚙ {tool} {title}"),
         });
     }
 
+    /// The tool part's last `state` (its `time` added: from its start to 5 ms on).
+    pub(super) fn end_part(&mut self, sess: &mut Session, run: &Running, mut state: Value) {
+        sess.clock.advance(5);
+        state["time"] = json!({ "start": run.start, "end": sess.clock.now_ms() });
+        let part = bus::tool(&sess.who, &self.message_id(), &run.part, &run.call, state);
+        self.part(sess, part);
+    }
+
     /// After a tool call: the step and message end (`tool-calls`), a new message streams.
-    fn next_step(&mut self, sess: &mut Session, now: Instant) {
+    pub(super) fn next_step(&mut self, sess: &mut Session, now: Instant) {
         self.close_text(sess);
         self.step_finish(sess, "tool-calls");
         let ms = sess.clock.now_ms();

@@ -1,5 +1,5 @@
 //! Shared helpers for sim's integration tests: one private sandbox per fake
-//! ([`claude`], [`codex`], [`gemini`]) built on the pieces here (a scratch
+//! ([`claude`], [`codex`], [`gemini`], [`qwen`], [`opencode`]) built on the pieces here (a scratch
 //! root, a clean environment, a logging hook script), the [`Sim`] trait for
 //! what every sandbox answers, and the pseudo-terminal helpers in [`pty`].
 
@@ -8,7 +8,9 @@
 pub mod claude;
 pub mod codex;
 pub mod gemini;
+pub mod opencode;
 pub mod pty;
+pub mod qwen;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

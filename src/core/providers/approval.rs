@@ -15,8 +15,10 @@ pub enum Answer {
     Approve,
     /// Run the tool, and let the CLI stop asking for it for the rest of its session.
     ApproveAlways,
-    /// Refuse the tool.
+    /// Refuse the tool (or decline the question).
     Deny,
+    /// Pick a choice of the model's question (`umbel answer`).
+    Choose,
 }
 
 impl Answer {
@@ -26,6 +28,7 @@ impl Answer {
             Answer::Approve => "approve",
             Answer::ApproveAlways => "approve-always",
             Answer::Deny => "deny",
+            Answer::Choose => "choose",
         }
     }
 
@@ -98,12 +101,13 @@ impl ApprovalKeys {
         self.shown.iter().all(|text| screen.contains(text))
     }
 
-    /// The keys for `answer`.
+    /// The keys for `answer` (none for a choice: an approval has no choices).
     pub fn keys(&self, answer: Answer) -> &'static [&'static str] {
         match answer {
             Answer::Approve => self.once,
             Answer::ApproveAlways => self.always,
             Answer::Deny => self.deny,
+            Answer::Choose => &[],
         }
     }
 }

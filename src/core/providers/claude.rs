@@ -57,6 +57,7 @@ static IDENTITY: Identity = Identity {
     composer: None,
     releases: &RELEASES,
     approval: &super::approval::CLAUDE,
+    question: Some(&super::question::CLAUDE),
 };
 
 /// The trust dialog's options became "No, exit" first (cursor on it), unnumbered; before, "1.

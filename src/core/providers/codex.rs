@@ -48,6 +48,7 @@ static IDENTITY: Identity = Identity {
     composer: Some(&COMPOSER),
     releases: &RELEASES,
     approval: &super::approval::CODEX,
+    question: None,
 };
 
 /// `--no-daemon`: run without the shared background server, so the CLI ends with its pane.

@@ -68,6 +68,7 @@ static IDENTITY: Identity = Identity {
     composer: Some(&COMPOSER),
     releases: &RELEASES,
     approval: &super::approval::GEMINI,
+    question: Some(&super::question::GEMINI),
 };
 
 /// The releases umbel supports.

@@ -12,6 +12,7 @@ pub mod flags;
 pub mod gemini;
 pub mod opencode;
 pub mod permission;
+pub mod question;
 pub mod qwen;
 pub mod release;
 pub mod tool_action;
@@ -264,6 +265,8 @@ pub struct Identity {
     pub releases: &'static Releases,
     /// Its tool-approval dialog and the keys that answer it ([`approval`]).
     pub approval: &'static approval::ApprovalKeys,
+    /// Its dialog for the model's questions, where umbel can answer one ([`question`]).
+    pub question: Option<&'static question::QuestionDialog>,
 }
 
 /// The log line a refusal writes when its CLI ended the turn without an end hook of its own
@@ -295,6 +298,10 @@ pub trait ProviderModule: Sync {
     /// Its tool-approval dialog and the keys that answer it.
     fn approval(&self) -> &'static approval::ApprovalKeys {
         self.identity().approval
+    }
+    /// Its dialog for the model's questions, where umbel can answer one.
+    fn question(&self) -> Option<&'static question::QuestionDialog> {
+        self.identity().question
     }
     /// The folder the CLI keeps its sign-in and settings in (`~/.claude`, `$CODEX_HOME`, …),
     /// for `umbel doctor`.
@@ -478,7 +485,11 @@ pub trait ProviderModule: Sync {
                 reason: "interrupted",
             };
         }
-        self.classify(event, payload)
+        let class = self.classify(event, payload);
+        match self.question() {
+            Some(dialog) => dialog.reclass(event, payload, class),
+            None => class,
+        }
     }
     /// The id the submit hook gives the turn, matching [`TranscriptTurn::turn_id`] (claude
     /// `prompt_id`, codex `turn_id`); lets a wait recognise its own turn in the transcript.

@@ -56,6 +56,9 @@ pub const HOOK_EVENTS: &[&str] = &[
     "PermissionAsked",
     "PermissionReplied",
     "ToolUpdate",
+    "QuestionAsked",
+    "QuestionReplied",
+    "QuestionRejected",
 ];
 
 /// The provider keys opencode reads from the environment (its providers' `env` names), and
@@ -90,6 +93,7 @@ static IDENTITY: Identity = Identity {
     composer: None,
     releases: &RELEASES,
     approval: &super::approval::OPENCODE,
+    question: Some(&super::question::OPENCODE),
 };
 
 /// The releases umbel supports: those published in the 90 days before 1.18.33 (2026-09-28),

@@ -15,6 +15,9 @@ const HOOKS = {
   "permission.asked": "PermissionAsked",
   "permission.updated": "PermissionAsked",
   "permission.replied": "PermissionReplied",
+  "question.asked": "QuestionAsked",
+  "question.replied": "QuestionReplied",
+  "question.rejected": "QuestionRejected",
 };
 
 function hook(name, payload) {

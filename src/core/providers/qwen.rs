@@ -57,6 +57,7 @@ static IDENTITY: Identity = Identity {
     composer: Some(&COMPOSER),
     releases: &RELEASES,
     approval: &super::approval::QWEN,
+    question: Some(&super::question::QWEN),
 };
 
 /// The releases umbel supports: those published in the 90 days before 0.24.4 (2026-09-22), from

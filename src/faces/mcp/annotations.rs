@@ -97,6 +97,13 @@ pub fn tools() -> Vec<ToolInfo> {
             schema_of::<crate::operations::approve::Answered>,
         ),
         info(
+            "umbel_answer",
+            "Answer a worker's question",
+            Additive,
+            true,
+            schema_of::<crate::operations::approve::Answered>,
+        ),
+        info(
             "umbel_approvals",
             "List pending approvals",
             ReadOnly,

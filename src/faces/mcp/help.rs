@@ -14,7 +14,8 @@ with an umbel_wait (pass since = that position).
 Branch on the wait outcome: stop = the turn ended, umbel_read the answer; provider-error = the \
 provider failed the turn (see reason, retryAt); idle / timeout = nothing finished in time (wait \
 again or kill); dead = the CLI exited (kill, then spawn anew); input = it waits for a person \
-(a pending tool: umbel_approve or umbel_deny it, with your user's consent; else tell your user). \
+(a pending tool: umbel_approve or umbel_deny it; a question: umbel_answer it with a choice; \
+ask your user first, else tell your user). \
 Every outcome but stop comes back as an error result carrying the outcome.
 Call umbel_help (topic: lifecycle | providers | outcomes) for details.";
 

@@ -8,7 +8,7 @@ use super::help::{self, HelpArgs, INSTRUCTIONS};
 use super::reply;
 use super::reply_turns;
 use super::run::{Call, required_prompt};
-use crate::core::approval_args::{ApproveArgs, DenyArgs};
+use crate::core::approval_args::{AnswerArgs, ApproveArgs, DenyArgs};
 use crate::core::args::{
     CaptureArgs, ExplainArgs, InterruptArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs,
     SpawnArgs, StatusArgs, WaitArgs,
@@ -252,6 +252,27 @@ impl UmbelServer {
             "umbel_deny",
             Some(label),
             move |ctx| crate::operations::remote::anywhere::deny(ctx, &args),
+            |done| reply::answered(&done),
+        )
+        .await
+    }
+
+    /// Answer the question the worker's model asked (state needs-input, reason question) with
+    /// one of its choices — `choice`: its number (1 is the first) or its label, as
+    /// umbel_approvals lists them — with its CLI's own key; returns once the CLI's hooks show
+    /// the answer took. Ask your user: the question is theirs. umbel_deny declines it instead.
+    #[tool(name = "umbel_answer")]
+    async fn answer_question(
+        &self,
+        Parameters(args): Parameters<AnswerArgs>,
+        request: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let label = format!("answering `{}`'s question", args.name);
+        self.answer(
+            &request,
+            "umbel_answer",
+            Some(label),
+            move |ctx| crate::operations::remote::anywhere::answer(ctx, &args),
             |done| reply::answered(&done),
         )
         .await

@@ -13,7 +13,7 @@ use super::super::turns::{self, TurnActions, TurnDiff};
 use super::super::worker::{Answer, Worker};
 use super::{conversation, find, verbs};
 use crate::adapters::host::current_dir_or_error;
-use crate::core::approval_args::{ApproveArgs, DenyArgs};
+use crate::core::approval_args::{AnswerArgs, ApproveArgs, DenyArgs};
 use crate::core::args::{ActionsArgs, DiffArgs, GuardArgs, InterruptArgs, ReadArgs, WaitArgs};
 use crate::core::errors::{Error, Result};
 use crate::core::outcome::Outcome;
@@ -112,6 +112,14 @@ pub fn approve(ctx: &Ctx, args: &ApproveArgs) -> Result<Answered> {
     match find(ctx, &args.name)? {
         Some(at) => conversation::approve(ctx, &at, args),
         None => approve::approve(ctx, &Worker::load(ctx, &args.name)?, args),
+    }
+}
+
+/// Answers the question the worker's model asked.
+pub fn answer(ctx: &Ctx, args: &AnswerArgs) -> Result<Answered> {
+    match find(ctx, &args.name)? {
+        Some(at) => conversation::answer(ctx, &at, args),
+        None => super::super::question::answer(ctx, &Worker::load(ctx, &args.name)?, args),
     }
 }
 

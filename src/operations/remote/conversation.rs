@@ -1,5 +1,5 @@
 //! The verbs that look at a remote worker's whole conversation (`read` with a turn selection,
-//! `actions`, `diff`), end its turn (`interrupt`) or answer it (`approve`, `deny`), run by the
+//! `actions`, `diff`), end its turn (`interrupt`) or answer it (`approve`, `deny`, `answer`), run by the
 //! umbel on its host, whose transcript and pane they are, and read back into the same values as
 //! for a local worker.
 
@@ -9,7 +9,7 @@ use super::super::interrupt::Interrupted;
 use super::super::turns::{Selection, TurnActions, TurnDiff};
 use super::forward::Request;
 use super::verbs::{call, read_back};
-use crate::core::approval_args::{ApproveArgs, DenyArgs};
+use crate::core::approval_args::{AnswerArgs, ApproveArgs, DenyArgs};
 use crate::core::args::{ActionsArgs, DiffArgs, InterruptArgs};
 use crate::core::errors::Result;
 use crate::core::remote::RemoteRecord;
@@ -51,6 +51,14 @@ pub fn approve(ctx: &Ctx, at: &RemoteRecord, args: &ApproveArgs) -> Result<Answe
     flags.extend(args.always.then(|| "--always".to_string()));
     flags.extend(args.wait.then(|| "--wait".to_string()));
     ask(ctx, at, "approve", flags)
+}
+
+/// `answer` (the question the worker's model asked), on the host where its pane is.
+pub fn answer(ctx: &Ctx, at: &RemoteRecord, args: &AnswerArgs) -> Result<Answered> {
+    let mut flags = texts(&[("expect", &args.expect), ("timeout", &args.timeout)]);
+    flags.extend(args.wait.then(|| "--wait".to_string()));
+    flags.extend(["--".to_string(), args.choice.clone()]);
+    ask(ctx, at, "answer", flags)
 }
 
 /// `deny` (the tool the worker waits on; the reason as the next prompt), on its host.

@@ -85,7 +85,15 @@ async fn every_tools_structured_output_validates_against_its_output_schema() {
         sb.spawn_playing(asking, scenario, &[]);
         sb.turn_outcome(asking, "run it", 126);
     }
+    let question = json!({ "tool": "AskUserQuestion", "input": { "questions": [{
+        "question": "Which?", "header": "h", "multiSelect": false,
+        "options": [{ "label": "Red", "description": "" }, { "label": "Blue", "description": "" }] }] } });
+    let scenario = json!({ "default": { "reply": "Chosen.", "end": { "permission": question } } });
+    sb.spawn_playing("qa", scenario, &[]);
+    sb.turn_outcome("qa", "ask me", 126);
     checked(&mcp, &tools, "umbel_approvals", json!({}), &mut seen).await;
+    let answer = json!({ "name": "qa", "choice": "2", "wait": true, "timeout": "60s" });
+    checked(&mcp, &tools, "umbel_answer", answer, &mut seen).await;
     let approve = json!({ "name": "ap", "wait": true, "timeout": "60s" });
     checked(&mcp, &tools, "umbel_approve", approve, &mut seen).await;
     checked(
@@ -135,6 +143,7 @@ async fn every_tool_has_a_title_and_hints_and_kill_and_prune_are_destructive() {
             "umbel_wait",
             "umbel_approve",
             "umbel_deny",
+            "umbel_answer",
         ]
         .contains(&&*t.name);
         assert_eq!(a.open_world_hint, Some(talks_to_a_model), "{}", t.name);

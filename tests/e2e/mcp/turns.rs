@@ -29,6 +29,7 @@ async fn spawn_send_wait_read_kill_over_mcp() {
     names.sort();
     let expected = [
         "actions",
+        "answer",
         "approvals",
         "approve",
         "capture",
