@@ -54,9 +54,10 @@ impl QuestionDialog {
             .then(|| json!({"name": self.tool, "input": {"questions": input["questions"]}}))
     }
 
-    /// `class` as a question when the hook shows the dialog asked, or when it asks about the
-    /// question tool (a permission ask for it is the question itself: claude's and qwen's
-    /// `PermissionRequest`, gemini's `ToolPermission` notice).
+    /// `class` as a question when the hook shows the dialog asked. Any other ask about the
+    /// question tool (gemini's `ToolPermission` notice after its `BeforeTool`) is the same
+    /// question's second word: a question that names no tool, so that, landing after a quick
+    /// answer, it is never taken for a new question or for the answer's evidence.
     pub fn reclass(&self, event: &str, payload: Option<&Value>, class: EventClass) -> EventClass {
         if let Some(tool) = self.asked_in(event, payload) {
             return EventClass::NeedsInput {
@@ -70,7 +71,7 @@ impl QuestionDialog {
             } if tool.get("name").and_then(Value::as_str) == Some(self.tool) => {
                 EventClass::NeedsInput {
                     reason: "question",
-                    tool: Some(tool),
+                    tool: None,
                 }
             }
             other => other,
@@ -188,19 +189,19 @@ mod tests {
     }
 
     #[test]
-    fn a_permission_ask_for_the_question_tool_is_the_question() {
+    fn a_later_ask_about_the_question_tool_is_the_same_question_naming_no_tool() {
         let notice = EventClass::NeedsInput {
             reason: "permission",
             tool: Some(json!({"name": "ask_user", "input": {"type": "ask_user"}})),
         };
         let class = GEMINI.reclass("Notification", None, notice);
-        assert!(matches!(
+        assert_eq!(
             class,
             EventClass::NeedsInput {
                 reason: "question",
-                ..
+                tool: None
             }
-        ));
+        );
         let bash = EventClass::NeedsInput {
             reason: "permission",
             tool: Some(json!({"name": "run_shell_command"})),
