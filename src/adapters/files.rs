@@ -65,6 +65,29 @@ pub fn read(path: &Path) -> std::io::Result<Vec<u8>> {
     fs::read(path)
 }
 
+/// At most the last `max` bytes of the regular file at `path`. Anything else — a FIFO, a
+/// device, a folder — is refused without blocking: the file is opened non-blocking and looked
+/// at before it is read.
+pub fn read_regular_tail(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::{Seek, SeekFrom};
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+        .open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    file.seek(SeekFrom::Start(meta.len().saturating_sub(max)))?;
+    let mut bytes = Vec::new();
+    file.take(max).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 /// At most `max` bytes from the start of the file.
 pub fn read_capped(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();

@@ -53,20 +53,23 @@ impl Ticket {
     }
 
     /// Whether no live sender arrived before this one. Tickets ahead whose sender is gone (their
-    /// lock is free) are removed on the way.
+    /// lock is free) are removed on the way. Only regular files are tickets: anything else in
+    /// the folder (a FIFO, a folder, a link) is passed by, and a ticket is opened non-blocking
+    /// and without following a link, so nothing there can hold a sender.
     pub fn is_head(&self) -> Result<bool> {
         let entries =
             fs::read_dir(&self.dir).map_err(|e| Error::io("cannot read", &self.dir, e))?;
         let mut ahead: Vec<String> = entries
             .filter_map(|e| e.ok())
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
             .filter_map(|e| e.file_name().into_string().ok())
             .filter(|n| !n.starts_with('.') && *n < self.name)
             .collect();
         ahead.sort();
         for name in ahead {
             let path = self.dir.join(&name);
-            let Ok(file) = fs::File::open(&path) else {
-                continue; // removed meanwhile
+            let Ok(file) = open_ticket(&path) else {
+                continue; // removed meanwhile, or not a ticket
             };
             match file.try_lock() {
                 Ok(()) => {
@@ -79,6 +82,24 @@ impl Ticket {
         }
         Ok(true)
     }
+}
+
+/// Opens a ticket ahead to try its lock: non-blocking, never through a link, a regular file
+/// only (the folder may have changed since it was listed).
+fn open_ticket(path: &Path) -> std::io::Result<fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let flags = rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOFOLLOW;
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(flags.bits() as i32)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a ticket",
+        ));
+    }
+    Ok(file)
 }
 
 impl Drop for Ticket {

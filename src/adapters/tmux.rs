@@ -404,6 +404,7 @@ impl Tmux {
                     .unwrap_or(session)
                     .to_string(),
                 detail: "its CLI ended before the prompt could be pasted".into(),
+                resumable: false,
             });
         }
         Ok(())

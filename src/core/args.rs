@@ -569,22 +569,36 @@ pub struct CaptureArgs {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ExplainArgs {
     /// The worker.
-    #[arg(required_unless_present = "screen", conflicts_with = "screen")]
+    #[arg(
+        required_unless_present_any = ["screen", "screen_text"],
+        conflicts_with_all = ["screen", "screen_text"]
+    )]
     #[serde(default)]
     pub name: Option<String>,
     /// A saved screen to classify instead of a worker's: plain text as `tmux capture-pane -p`
     /// prints it (or `umbel capture`). Needs `--provider`.
-    #[arg(long, value_name = "FILE", requires = "provider")]
+    /// Only a regular file is read, and only its last 256 KiB. Over MCP a path is refused:
+    /// pass `screenText`.
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "provider",
+        conflicts_with = "screen_text"
+    )]
     #[serde(default)]
     pub screen: Option<PathBuf>,
+    /// A saved screen's text itself, instead of a file (what MCP takes; its last 256 KiB).
+    #[arg(long, value_name = "TEXT", requires = "provider")]
+    #[serde(default)]
+    pub screen_text: Option<String>,
     /// The CLI the saved screen is from (with `--screen`).
-    #[arg(long, value_enum, requires = "screen")]
+    #[arg(long, value_enum)]
     #[serde(default)]
     pub provider: Option<Provider>,
     /// The CLI's version the saved screen is from (with `--screen`), as its `--version` prints
     /// it; judged against the releases umbel supports and shown with the verdict, for a report
     /// of a new release's screen.
-    #[arg(long, value_name = "V", requires = "screen")]
+    #[arg(long, value_name = "V")]
     #[serde(default)]
     pub version: Option<String>,
 }

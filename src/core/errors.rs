@@ -62,8 +62,13 @@ pub enum Error {
     NotFound { name: String },
 
     /// The worker's process has ended, so the verb cannot act on it.
-    #[error("worker `{name}` is dead: {detail}. {}", dead_next_step(name))]
-    Dead { name: String, detail: String },
+    /// `resumable`: `umbel resume` can bring it back on its conversation.
+    #[error("worker `{name}` is dead: {detail}. {}", dead_next_step(name, *resumable))]
+    Dead {
+        name: String,
+        detail: String,
+        resumable: bool,
+    },
 
     /// `park`/`resume` cannot act on the worker as it is (busy, waiting for a person, its
     /// transcript gone, …); `detail` says why.
@@ -301,7 +306,12 @@ pub enum Error {
 
 /// What to do with a dead worker, by name: the sentence its `Dead` error and a `dead` wait end
 /// with on the command line.
-pub fn dead_next_step(name: &str) -> String {
+pub fn dead_next_step(name: &str, resumable: bool) -> String {
+    if resumable {
+        return format!(
+            "`umbel capture {name}` shows its last screen; `umbel resume {name}` brings it back on its conversation (a send resumes it too; `kill --purge` would lose the conversation)"
+        );
+    }
     format!(
         "`umbel capture {name}` shows its last screen; to start it again: `umbel kill {name} --purge`, then `umbel spawn --name {name} …` (`umbel prune` removes every dead worker)"
     )

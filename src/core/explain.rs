@@ -452,12 +452,29 @@ pub fn excerpt(text: &str) -> String {
     }
 }
 
-/// What umbel would do next with a worker in `state`.
+/// Why a worker that waits for a person does, and what answers it.
+fn asks_why(name: &str, needs_input: Option<&str>) -> String {
+    match needs_input {
+        Some("permission") => format!(
+            "a tool waits for approval: `wait` ends `input` (exit 126) and a send is refused; `umbel approve {name}` or `umbel deny {name}` answers it with the CLI's own keys"
+        ),
+        Some("question") => format!(
+            "its model asks a question: `wait` ends `input` (exit 126) and a send is refused; `umbel answer {name} CHOICE` picks a choice (`umbel approvals` lists them), `umbel deny {name}` declines it"
+        ),
+        other => format!(
+            "it waits for a person ({}): `wait` ends `input` (exit 126) and a send is refused; answer it in `umbel attach {name}`",
+            other.unwrap_or("input")
+        ),
+    }
+}
+
+/// What umbel would do next with a worker in `state`; `resumable`: a dead one can be brought
+/// back on its conversation.
 pub fn next_for_worker(
     name: &str,
     state: WorkerState,
     needs_input: Option<&str>,
-    exit: Option<&ExitStatus>,
+    (exit, resumable): (Option<&ExitStatus>, bool),
 ) -> Next {
     let (action, why) = match state {
         WorkerState::Ready => (
@@ -470,17 +487,12 @@ pub fn next_for_worker(
                 "a turn is running: `umbel wait {name}` waits for its end; a send is refused (a turn is still running)"
             ),
         ),
-        WorkerState::NeedsInput if needs_input == Some("permission") => (
-            Action::ReportNeedsInput,
+        WorkerState::NeedsInput => (Action::ReportNeedsInput, asks_why(name, needs_input)),
+        WorkerState::Dead if resumable => (
+            Action::RefuseSend,
             format!(
-                "a tool waits for approval: `wait` ends `input` (exit 126) and a send is refused; `umbel approve {name}` or `umbel deny {name}` answers it with the CLI's own keys"
-            ),
-        ),
-        WorkerState::NeedsInput => (
-            Action::ReportNeedsInput,
-            format!(
-                "it waits for a person ({}): `wait` ends `input` (exit 126) and a send is refused; answer it in `umbel attach {name}`",
-                needs_input.unwrap_or("input")
+                "its CLI {}: a send is refused and `wait` ends `dead` (exit 125); `umbel resume {name}` brings it back on its conversation (`kill --purge` would lose it)",
+                exit.map_or_else(|| "ended".to_string(), ExitStatus::describe)
             ),
         ),
         WorkerState::Dead => (

@@ -26,7 +26,7 @@ impl Error {
             Error::SessionTaken { .. } => ("session_taken", "pick another name, or give each state root its own socket (unset UMBEL_TMUX_SOCKET: the default is derived from the state root)"),
             Error::Removed { .. } => ("removed", "`umbel kill NAME` ends what is left of it, then spawn it again"),
             Error::NotFound { .. } => ("not_found", "list the workers with `umbel ls` (umbel_ls)"),
-            Error::Dead { .. } => ("dead", "look at its last screen (`umbel capture NAME`), then `umbel kill --purge NAME` and spawn it again"),
+            Error::Dead { .. } => ("dead", "look at its last screen (`umbel capture NAME`); `umbel resume NAME` where the message says it can, else `umbel kill --purge NAME` and spawn it again"),
             Error::NotResumable { .. } => ("not_resumable", "`umbel status NAME` says what the worker is doing; a worker whose conversation is gone can only be spawned anew"),
             Error::Busy { .. } => ("busy", "wait for the running turn to end (`umbel wait NAME`), then send again"),
             Error::NotSubmitted { .. } => ("not_submitted", "look at the screen (`umbel capture NAME`): the CLI may show a dialog; then send again"),

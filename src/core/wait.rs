@@ -78,6 +78,10 @@ pub fn decide(
                     .with_reason(reason),
                 );
             }
+            // A parked worker's CLI ended because it was parked.
+            _ if event.record.kind == EXIT_EVENT && parked(events) => {
+                return Some(parked_outcome(end(events)));
+            }
             _ if event.record.kind == EXIT_EVENT => {
                 return Some(dead(exit.cloned(), position));
             }
@@ -85,6 +89,9 @@ pub fn decide(
         }
     }
     let end = end(events);
+    if parked(events) && *liveness != Liveness::Alive {
+        return Some(parked_outcome(end));
+    }
     match liveness {
         Liveness::Dead(status) => return Some(dead(exit.cloned().or(Some(status.clone())), end)),
         Liveness::Gone => {
@@ -94,9 +101,18 @@ pub fn decide(
         }
         Liveness::Alive => {}
     }
+    asking(events, recent, end)
+}
+
+/// The wait's end when the worker waits for a person: the pending approval, once the newest
+/// line that means something is an ask (a tool part announced after the ask, opencode's,
+/// leaves the worker asking).
+fn asking<'a>(
+    events: &[ClassifiedEvent],
+    recent: impl DoubleEndedIterator<Item = &'a ClassifiedEvent>,
+    end: usize,
+) -> Option<Outcome> {
     let asked = super::approvals::pending(events);
-    // The newest line that means something: a tool part announced after the ask (opencode)
-    // leaves the worker asking.
     let newest = recent.rev().find(|e| e.class != EventClass::Other);
     match (newest.map(|e| &e.class), asked) {
         // The run's first line says what is asked (a later notice may say less).
@@ -114,6 +130,26 @@ pub fn decide(
         }
         _ => None,
     }
+}
+
+/// Whether the newest park/resume line of `events` is a park.
+fn parked(events: &[ClassifiedEvent]) -> bool {
+    use super::events::{PARKED_EVENT, RESUMED_EVENT};
+    events
+        .iter()
+        .rev()
+        .find(|e| e.record.kind == PARKED_EVENT || e.record.kind == RESUMED_EVENT)
+        .is_some_and(|e| e.record.kind == PARKED_EVENT)
+}
+
+/// A parked worker: nothing runs, and nothing will until a send resumes it (`idle`, 123).
+fn parked_outcome(position: usize) -> Outcome {
+    Outcome::new(
+        OutcomeKind::Idle,
+        "the worker is parked: nothing runs until a send resumes it",
+        position,
+    )
+    .with_reason("parked")
 }
 
 fn dead(exit: Option<ExitStatus>, position: usize) -> Outcome {

@@ -28,6 +28,10 @@ pub struct Killed {
     pub killed: Vec<String>,
     /// Whether their folders were removed too (`--purge`).
     pub purged: bool,
+    /// With `--purge`: those killed whose folder (and worktree) was kept, because the worktree
+    /// holds work; the warning says why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kept: Vec<String>,
 }
 
 /// `capture`: the worker's screen.

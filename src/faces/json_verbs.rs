@@ -6,15 +6,26 @@ use super::output::{out_json, outln};
 use crate::core::events::{UNREADABLE, parse_log};
 
 /// `kill`: `killed NAME` per worker (`purged` with `--purge`), or `{killed, purged}`.
-pub fn print_killed(killed: Vec<String>, purged: bool, json: bool) {
+pub fn print_killed(killed: Vec<String>, kept: Vec<String>, purged: bool, json: bool) {
     if killed.is_empty() {
         eprintln!("umbel: no workers to kill");
     }
     if json {
-        return out_json(&Killed { killed, purged });
+        return out_json(&Killed {
+            killed,
+            purged,
+            kept,
+        });
     }
-    let what = if purged { "purged" } else { "killed" };
-    killed.iter().for_each(|n| outln(&format!("{what} {n}")));
+    for name in &killed {
+        match (purged, kept.contains(name)) {
+            (true, true) => outln(&format!(
+                "killed {name} (its folder was kept: see the warning)"
+            )),
+            (true, false) => outln(&format!("purged {name}")),
+            (false, _) => outln(&format!("killed {name}")),
+        }
+    }
 }
 
 /// `capture`: the screen, or `{screen}`.

@@ -38,14 +38,18 @@ pub fn print_one(s: &WorkerStatus) {
     }
     lines.push(format!("cwd:       {}", s.cwd));
     if let Some(wt) = &s.worktree {
-        let count = |n: Option<u64>| n.map_or("?".to_string(), |n| n.to_string());
+        let count = |n: Option<u64>, one: &str, many: &str| match n {
+            Some(1) => format!("1 {one}"),
+            Some(n) => format!("{n} {many}"),
+            None => format!("? {many}"),
+        };
         lines.push(format!(
-            "worktree:  {} (branch {}, from {}): {} commits ahead, {} files changed",
+            "worktree:  {} (branch {}, from {}): {} ahead, {} changed",
             wt.path,
             wt.branch,
             crate::core::worktree::short(&wt.base),
-            count(wt.ahead),
-            count(wt.changed)
+            count(wt.ahead, "commit", "commits"),
+            count(wt.changed, "file", "files")
         ));
     }
     lines.push(format!("position:  {}", s.position));

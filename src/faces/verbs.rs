@@ -103,7 +103,10 @@ pub fn wait(ctx: &Ctx, args: &WaitArgs, json: bool) -> Result<u8> {
         }
         explain_outcome(&args.name, &outcome);
         if outcome.outcome == crate::core::outcome::OutcomeKind::Dead {
-            eprintln!("umbel: {}", crate::core::errors::dead_next_step(&args.name));
+            let resumable = Worker::load(ctx, &args.name)
+                .is_ok_and(|w| crate::operations::revival::resumable(ctx, &w).is_ok());
+            let next = crate::core::errors::dead_next_step(&args.name, resumable);
+            eprintln!("umbel: {next}");
         }
     }
     Ok(outcome.outcome.exit_code())
@@ -192,7 +195,7 @@ pub fn kill(ctx: &Ctx, args: &KillArgs, json: bool) -> Result<u8> {
     for (name, problem) in &killed.warnings {
         eprintln!("umbel: warning: worker `{name}`: {problem}");
     }
-    super::json_verbs::print_killed(killed.names, args.purge, json);
+    super::json_verbs::print_killed(killed.names, killed.kept, args.purge, json);
     Ok(0)
 }
 

@@ -42,12 +42,14 @@ fn check(ctx: &Ctx, args: &AttachArgs, terminal: Terminal) -> Result<Worker> {
                     status.describe(),
                     worker.name
                 ),
+                resumable: false,
             });
         }
         Liveness::Gone => {
             return Err(Error::Dead {
                 name: worker.name.to_string(),
                 detail: "it has no pane to attach to".into(),
+                resumable: false,
             });
         }
     }

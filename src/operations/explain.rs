@@ -25,18 +25,28 @@ use std::path::Path;
 
 /// The explanation `args` asks for: of a worker, or of a saved screen.
 pub fn explain(ctx: &Ctx, args: &ExplainArgs) -> Result<Explanation> {
-    match (&args.name, &args.screen) {
+    let saved = match (&args.screen, &args.screen_text) {
+        (Some(_), Some(_)) => {
+            return Err(Error::usage(
+                "`explain` takes `--screen FILE` or `--screen-text TEXT`, not both",
+            ));
+        }
+        (Some(file), None) => Some(Saved::File(file)),
+        (None, Some(text)) => Some(Saved::Text(text)),
+        (None, None) => None,
+    };
+    match (&args.name, saved) {
         (Some(_), Some(_)) => Err(Error::usage(
-            "`explain` takes a worker or `--screen FILE`, not both",
+            "`explain` takes a worker or a saved screen, not both",
         )),
         (None, None) => Err(Error::usage(
-            "`explain` needs a worker, or `--screen FILE --provider claude|codex|gemini`",
+            "`explain` needs a worker, or `--screen FILE --provider claude|codex|gemini|qwen|opencode`",
         )),
-        (None, Some(file)) => {
+        (None, Some(saved)) => {
             let provider = args.provider.ok_or_else(|| {
-                Error::usage("`explain --screen` needs `--provider` (claude, codex or gemini)")
+                Error::usage("`explain --screen` needs `--provider` (claude, codex, gemini, qwen or opencode)")
             })?;
-            saved_screen(file, provider, args.version.as_deref())
+            saved_screen(saved, provider, args.version.as_deref())
         }
         (Some(name), None) => {
             if args.provider.is_some() || args.version.is_some() {
@@ -52,9 +62,27 @@ pub fn explain(ctx: &Ctx, args: &ExplainArgs) -> Result<Explanation> {
     }
 }
 
-/// A saved screen, read as `provider` reads a pane.
-fn saved_screen(file: &Path, provider: Provider, version: Option<&str>) -> Result<Explanation> {
-    let bytes = files::read(file).map_err(|e| Error::io("cannot read", file, e))?;
+/// A saved screen: a file, or its text.
+enum Saved<'a> {
+    File(&'a Path),
+    Text(&'a str),
+}
+
+/// How much of a saved screen is read: its end (a screen is a few KiB; a file of any size, or a
+/// device, must not make `explain` read or echo all of it).
+const SCREEN_MAX: u64 = 256 * 1024;
+
+/// A saved screen, read as `provider` reads a pane: the last [`SCREEN_MAX`] bytes, of a regular
+/// file only.
+fn saved_screen(saved: Saved, provider: Provider, version: Option<&str>) -> Result<Explanation> {
+    let bytes = match saved {
+        Saved::File(file) => files::read_regular_tail(file, SCREEN_MAX)
+            .map_err(|e| Error::io("cannot read", file, e))?,
+        Saved::Text(text) => {
+            let start = text.len().saturating_sub(SCREEN_MAX as usize);
+            text.as_bytes()[start..].to_vec()
+        }
+    };
     let text = String::from_utf8_lossy(&bytes);
     let screen = screen_evidence(read_screen(provider.module(), &text), "file", &text);
     Ok(Explanation {
@@ -102,7 +130,7 @@ fn worker(ctx: &Ctx, worker: &Worker) -> Result<Explanation> {
             &row.name,
             state,
             row.needs_input.as_deref(),
-            row.exit.as_ref(),
+            (row.exit.as_ref(), row.resume_with.is_some()),
         ),
         needs_input: row.needs_input,
         pending_tool: row.pending_tool,

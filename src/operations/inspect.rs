@@ -36,6 +36,7 @@ pub fn capture(ctx: &Ctx, args: &CaptureArgs) -> Result<String> {
         .ok_or_else(|| Error::Dead {
             name: worker.name.to_string(),
             detail: "it has no pane and no screen was kept".into(),
+            resumable: false,
         })
 }
 

@@ -44,6 +44,7 @@ pub fn interrupt(ctx: &Ctx, worker: &Worker, timeout: Option<&str>) -> Result<In
         return Err(Error::Dead {
             name: worker.name.to_string(),
             detail: "there is no turn to interrupt".into(),
+            resumable: false,
         });
     }
     if !matches!(state, WorkerState::Busy | WorkerState::NeedsInput) {
@@ -102,6 +103,7 @@ fn judge(worker: &Worker, outcome: Outcome, timeout: Duration) -> Result<Interru
             return Err(Error::Dead {
                 name,
                 detail: "its CLI ended while the turn was being interrupted".into(),
+                resumable: false,
             });
         }
         (kind, reason) => (

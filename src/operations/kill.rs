@@ -24,6 +24,9 @@ const TERM_GRACE: Duration = Duration::from_secs(3);
 #[derive(Debug, Default)]
 pub struct Killed {
     pub names: Vec<String>,
+    /// With `--purge`: the ones whose folder was kept (their worktree holds work; a warning
+    /// says why).
+    pub kept: Vec<String>,
     /// A worker's name and what went wrong (its tombstone could not be written).
     pub warnings: Vec<(String, String)>,
 }
@@ -40,7 +43,7 @@ pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<Killed> {
         super::remote::verbs::kill(ctx, &at, args.purge, args.discard)?;
         return Ok(Killed {
             names: vec![at.name],
-            warnings: Vec::new(),
+            ..Killed::default()
         });
     }
     let names = match (&args.name, args.all) {
@@ -79,6 +82,9 @@ pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<Killed> {
         });
         if let Some(problem) = end(ctx, &name, &session, purge, Ending::Graceful)? {
             killed.warnings.push((name.to_string(), problem));
+        }
+        if args.purge && ctx.state.has_folder(&name) {
+            killed.kept.push(name.to_string());
         }
         killed.names.push(name.to_string());
     }

@@ -21,6 +21,7 @@ pub mod park;
 pub mod question;
 pub mod read;
 pub mod remote;
+pub mod revival;
 pub mod rule_answer;
 pub mod rules;
 pub mod run;

@@ -12,6 +12,8 @@
 //! `read --all`, `actions`, `diff` and `top`'s totals go on in one file.
 
 use super::Ctx;
+pub use super::revival::{LAUNCH_FILE, Launch};
+use super::revival::{conversation_kept, recorded_launch, refused, resumable};
 use super::send::state_now;
 use super::startup::{StartWait, await_ready};
 use super::worker::{REACH, TRANSCRIPT_LAG, Worker};
@@ -33,31 +35,6 @@ use serde::Serialize;
 use serde_json::json;
 use std::path::Path;
 use std::time::{Duration, Instant};
-
-/// The worker's file holding how its CLI was launched (mode 0600). It holds the `--env`
-/// requests and the launch's own variables, never a value taken from umbel's environment: a
-/// resume composes those again from the environment of the umbel that resumes, as spawn did,
-/// so no inherited secret is ever written under the state root.
-pub const LAUNCH_FILE: &str = "launch.json";
-
-/// How spawn started the CLI: what a resume starts again.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct Launch {
-    /// The CLI's arguments (after the binary).
-    pub args: Vec<String>,
-    /// The worker's whole environment: composed when the CLI starts, never stored.
-    #[serde(skip)]
-    pub env: Vec<(String, String)>,
-    /// The `--env` requests as given.
-    #[serde(default)]
-    pub requested: Vec<EnvSpec>,
-    /// The variables the launch itself sets (the CLI's private config home, …).
-    #[serde(default)]
-    pub own: Vec<(String, String)>,
-    /// The variables given with `--env`.
-    #[serde(default)]
-    pub given: Vec<String>,
-}
 
 /// `base` (composed from umbel's environment and the `--env` requests) with the launch's own
 /// variables winning.
@@ -229,11 +206,17 @@ fn park_one(ctx: &Ctx, worker: &Worker) -> Result<bool> {
         .last()
         .map(|e| now_ms().saturating_sub((e.record.at_ns / 1_000_000) as u64));
     await_recorded(ctx, worker, &events);
-    stop_cli(ctx, worker.session())?;
-    ctx.state.clear_exit(&worker.name)?;
+    // Recorded before the CLI ends: whoever looks meanwhile (a `wait`, a queued send) sees a
+    // parked worker, never a dead one; a park that cannot end the CLI is taken back.
     let payload = json!({ "at": now_ms(), "idleMs": idle_ms });
     ctx.state
         .append_event(&worker.name, PARKED_EVENT, &payload)?;
+    if let Err(e) = stop_cli(ctx, worker.session()) {
+        let undone = json!({ "at": now_ms(), "undone": format!("the park failed: {e}") });
+        let _ = ctx.state.append_event(&worker.name, RESUMED_EVENT, &undone);
+        return Err(e);
+    }
+    ctx.state.clear_exit(&worker.name)?;
     Ok(true)
 }
 
@@ -243,7 +226,10 @@ pub fn resume(ctx: &Ctx, args: &ResumeArgs) -> Result<Resumed> {
     let _lock = resume_lock(ctx, &worker)?;
     let (state, _) = state_now(ctx, &worker)?;
     let from = match state {
-        WorkerState::Parked => "parked",
+        WorkerState::Parked => {
+            conversation_kept(ctx, &worker)?;
+            "parked"
+        }
         WorkerState::Dead => {
             resumable(ctx, &worker)?;
             "dead"
@@ -272,51 +258,13 @@ pub fn wake(ctx: &Ctx, worker: &Worker) -> Result<Option<Resumed>> {
         // Another sender resumed it while this one waited for the lock.
         return Ok(None);
     }
+    conversation_kept(ctx, worker)?;
     start(ctx, worker, "parked").map(Some)
 }
 
 /// Whether the newest park/resume line of the worker's log is a park.
 fn parked(ctx: &Ctx, worker: &Worker) -> Result<bool> {
     Ok(since_last_start(&worker.recent_events(ctx)?).0)
-}
-
-/// The launch spawn recorded, or the refusal for a worker spawned by an older umbel (`then`:
-/// what that means here).
-fn recorded_launch(ctx: &Ctx, worker: &Worker, then: &str) -> Result<Launch> {
-    ctx.state
-        .read_json(&worker.name, LAUNCH_FILE)
-        .ok_or_else(|| {
-            refused(
-                worker,
-                &format!("has no recorded launch (spawned by an older umbel){then}"),
-            )
-        })
-}
-
-/// Whether a dead worker can be brought back: its launch was recorded and its conversation is
-/// still there (a worker that never ran a turn has none to lose).
-pub fn resumable(ctx: &Ctx, worker: &Worker) -> Result<()> {
-    recorded_launch(ctx, worker, ": spawn it anew")?;
-    if let Some(dead) = ctx.state.read_dead(&worker.name)
-        && dead.by.as_deref() == Some("kill")
-    {
-        return Err(refused(worker, "was ended by `umbel kill`"));
-    }
-    let had_turn = ctx
-        .state
-        .log_backwards(&worker.name)?
-        .take(REACH)
-        .any(|r| worker.provider().class_of(&r.kind, None) == EventClass::Submitted);
-    match worker.transcript_path(ctx) {
-        Some(path) if had_turn && !host::exists(&path) => Err(refused(
-            worker,
-            &format!(
-                "cannot be resumed: its transcript {} is gone, and with it the conversation",
-                path.display()
-            ),
-        )),
-        _ => Ok(()),
-    }
 }
 
 /// Starts the worker's CLI again on its conversation and waits until it is ready.
@@ -463,13 +411,6 @@ pub fn cli_session_id(ctx: &Ctx, worker: &Worker) -> Option<String> {
 /// The worker's `resume.lock`, waited for: one park or resume of a worker at a time.
 fn resume_lock(ctx: &Ctx, worker: &Worker) -> Result<Lock> {
     files::lock_waiting(&ctx.state.session_dir(&worker.name).join("resume.lock"))
-}
-
-fn refused(worker: &Worker, detail: &str) -> Error {
-    Error::NotResumable {
-        name: worker.name.to_string(),
-        detail: detail.to_string(),
-    }
 }
 
 /// Ends the CLI in `session` (its whole process group: SIGTERM, then SIGKILL after 3 s, as

@@ -294,6 +294,7 @@ pub(super) fn dead(ctx: &Ctx, worker: &Worker) -> Error {
     Error::Dead {
         name: worker.name.to_string(),
         detail,
+        resumable: super::revival::resumable(ctx, worker).is_ok(),
     }
 }
 
@@ -379,6 +380,7 @@ fn refuse_ended(ctx: &Ctx, worker: &Worker) -> Result<()> {
     Err(Error::Dead {
         name: worker.name.to_string(),
         detail: "its CLI ended while the prompt was being submitted".into(),
+        resumable: false,
     }
     .after_send(Composer::Gone))
 }

@@ -213,8 +213,9 @@ fn park_facts(
         })
         .flatten()
         .map(|e| (e.record.at_ns / 1_000_000) as u64);
-    let resume_with = (*state == WorkerState::Dead && super::park::resumable(ctx, worker).is_ok())
-        .then(|| format!("umbel resume {}", worker.name));
+    let resume_with = (*state == WorkerState::Dead
+        && super::revival::resumable(ctx, worker).is_ok())
+    .then(|| format!("umbel resume {}", worker.name));
     (parked_at, resume_with)
 }
 

@@ -369,3 +369,56 @@ fn explain_refuses_what_it_cannot_read() {
     sb.umbel(["explain", "w1", "--screen", "s.txt", "--provider", "claude"])
         .status(2);
 }
+
+/// A FIFO or a device as the saved screen is refused at once (it hung in open(2)); a huge file
+/// is read from its end only, and what is echoed stays small.
+#[test]
+fn explain_reads_a_saved_screen_bounded_and_never_a_fifo() {
+    let sb = Sandbox::new();
+    let fifo = sb.root.join("screen.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    for path in [fifo.to_string_lossy().into_owned(), "/dev/zero".into()] {
+        sb.umbel(["explain", "--screen", &path, "--provider", "claude"])
+            .stderr_has("not a regular file")
+            .status(1);
+    }
+    let huge = sb.root.join("huge.txt");
+    let line = "x".repeat(1023) + "\n";
+    sb.write(&huge, line.repeat(2 * 1024) + "❯ \n");
+    let ran = sb
+        .umbel([
+            "explain",
+            "--screen",
+            huge.to_str().expect("utf-8"),
+            "--provider",
+            "claude",
+            "--json",
+        ])
+        .success();
+    assert!(
+        ran.stdout().len() < 600 * 1024,
+        "{} bytes",
+        ran.stdout().len()
+    );
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/gemini/gemini-0.61.0-startup-trust-dialog.txt"),
+    )
+    .expect("read");
+    let found = sb
+        .umbel([
+            "explain",
+            "--screen-text",
+            &text,
+            "--provider",
+            "gemini",
+            "--json",
+        ])
+        .success()
+        .json();
+    assert_eq!(found["screen"]["reading"], "dialog", "{found}");
+}

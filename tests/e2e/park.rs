@@ -187,3 +187,88 @@ fn prune_keeps_a_parked_worker() {
     sb.umbel(["prune"]).stderr_has("parked").success();
     sb.turn_outcome("pk", "second", 0);
 }
+
+/// `wait` on a parked worker — started before the park or after it — says it is parked
+/// (`idle`, 123, reason `parked`), not dead: no tombstone, `status` still says parked, and the
+/// next send resumes it.
+#[test]
+fn wait_on_a_parked_worker_says_parked_not_dead() {
+    let sb = Sandbox::new();
+    sb.spawn("wp", &[]);
+    sb.turn_outcome("wp", "first", 0);
+    let at = sb.umbel(["status", "wp", "--json"]).success().json()["position"].to_string();
+    let waiting = sb
+        .umbel(["wait", "wp", "--since", &at, "--timeout", "30s", "--json"])
+        .start();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    sb.umbel(["park", "wp"]).stdout("parked wp\n").success();
+    let during = waiting.run();
+    assert_eq!(during.code(), Some(123), "{}", during.stdout());
+    assert_eq!(during.json()["reason"], "parked", "{}", during.stdout());
+    let ran = sb
+        .umbel(["wait", "wp", "--since", &at, "--timeout", "5s", "--json"])
+        .run();
+    let outcome = ran.json();
+    assert_ne!(outcome["outcome"], "dead", "{outcome}");
+    assert!(ran.stdout().contains("parked"), "{outcome}");
+    assert!(
+        !sb.session_dir("wp").join("events/dead").exists(),
+        "a tombstone was written"
+    );
+    sb.umbel(["status", "wp"]).stdout_has("parked").success();
+    sb.turn_outcome("wp", "second", 0);
+}
+
+/// A parked worker whose transcript is gone is not resumed on an empty conversation: `resume`
+/// and the send that would resume it are refused (`not_resumable`, naming the file), as for a
+/// dead worker.
+#[test]
+fn a_parked_worker_without_its_transcript_is_not_resumed() {
+    let sb = Sandbox::new();
+    sb.spawn("gt", &[]);
+    sb.turn_outcome("gt", "first", 0);
+    sb.umbel(["park", "gt"]).stdout("parked gt\n").success();
+    let status = sb.umbel(["status", "gt", "--json"]).success().json();
+    let transcript = status["transcriptPath"]
+        .as_str()
+        .expect("a transcript")
+        .to_string();
+    std::fs::remove_file(&transcript).expect("remove the transcript");
+    for verb in [vec!["resume", "gt"], vec!["send", "gt", "second"]] {
+        let ran = sb.umbel(&verb).status(1);
+        assert!(
+            ran.stderr().contains(&transcript),
+            "{verb:?}: {}",
+            ran.stderr()
+        );
+    }
+    sb.umbel(["status", "gt"]).stdout_has("parked").success();
+}
+
+/// A dead worker `resume` can bring back (its tmux server gone, its conversation kept): `send`
+/// and `explain` advise `umbel resume`, never `kill --purge` (which loses the conversation).
+#[test]
+fn a_dead_worker_that_can_be_resumed_is_advised_resume_not_purge() {
+    let sb = Sandbox::new();
+    sb.spawn("dr", &[]);
+    sb.turn_outcome("dr", "first", 0);
+    sandbox_tmux(&sb)
+        .kill_server()
+        .expect("kill umbel's tmux server");
+    let sent = sb.umbel(["send", "dr", "second"]).status(1);
+    assert!(
+        sent.stderr().contains("umbel resume dr"),
+        "{}",
+        sent.stderr()
+    );
+    assert!(
+        !sent.stderr().contains("kill dr --purge"),
+        "{}",
+        sent.stderr()
+    );
+    let explained = sb.umbel(["explain", "dr", "--json"]).success().json();
+    let why = explained["next"]["why"].to_string();
+    assert!(why.contains("umbel resume dr"), "{explained}");
+    sb.umbel(["resume", "dr"]).success();
+    sb.turn_outcome("dr", "second", 0);
+}

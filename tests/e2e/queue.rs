@@ -111,3 +111,22 @@ fn a_queued_send_killed_while_waiting_leaves_no_ticket_and_the_others_go() {
         "the killed send's ticket was skipped and removed"
     );
 }
+
+/// Anything in `queue/` that is not a ticket — a FIFO, a folder — is passed by: a queued send
+/// is delivered (it hung forever in open(2) on a FIFO, past `--queue-timeout`).
+#[test]
+fn a_fifo_in_the_queue_folder_does_not_hold_a_queued_send() {
+    let sb = Sandbox::new();
+    sb.spawn_playing("f", sim::reply("Done."), &[]);
+    let queue = sb.session_dir("f").join("queue");
+    std::fs::create_dir_all(queue.join("00-a-folder")).expect("mkdir");
+    let made = std::process::Command::new("mkfifo")
+        .arg(queue.join("0000"))
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    queued(&sb, "f", "hello")
+        .args(["--queue-timeout", "20s"])
+        .success();
+    sb.umbel(["wait", "f", "--timeout", "20s"]).success();
+}

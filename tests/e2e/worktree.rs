@@ -152,6 +152,11 @@ fn kill_purge_removes_a_clean_worktree_and_keeps_one_with_work() {
     ] {
         assert!(kept.stderr().contains(said), "{said}: {}", kept.stderr());
     }
+    // It says what was done: killed, its folder kept (not "purged").
+    assert_eq!(
+        kept.stdout(),
+        "killed dirty (its folder was kept: see the warning)\n"
+    );
     assert!(worktree_of(&sb, "dirty").join("notes.txt").exists());
     assert!(sb.session_dir("dirty").exists());
     assert!(branches(&sb).contains("umbel/dirty"));

@@ -186,10 +186,20 @@ pub fn killed(killed: &Killed, purged: bool) -> CallToolResult {
         let what = if purged { "purged" } else { "killed" };
         format!("{what} {}", names.join(", "))
     };
+    if !killed.kept.is_empty() {
+        let kept = killed.kept.join(", ");
+        text.push_str(&format!(
+            "\nkept the folder of {kept} (its worktree holds work)"
+        ));
+    }
     for (name, problem) in &killed.warnings {
         text.push_str(&format!("\nwarning: worker `{name}`: {problem}"));
     }
-    result(json!({ "killed": names, "purged": purged }), text, false)
+    let mut content = json!({ "killed": names, "purged": purged });
+    if !killed.kept.is_empty() {
+        content["kept"] = json!(killed.kept);
+    }
+    result(content, text, false)
 }
 
 /// What `umbel_interrupt` did: its message, and the report as structured content.

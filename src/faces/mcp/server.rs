@@ -419,14 +419,22 @@ impl UmbelServer {
 
     /// Why a worker is in its state, for debugging a stuck one: {cli: {provider, version},
     /// state, derivation, events: [{position, event, meaning, reason?}], transcript: {path,
-    /// record}, screen: {reading, rule, line}, next: {action, why}}. With screen (a saved
-    /// screen file) and provider instead of name, how umbel reads that screen.
+    /// record}, screen: {reading, rule, line}, next: {action, why}}. With screenText (a saved
+    /// screen's text) and provider instead of name, how umbel reads that screen; `screen` (a
+    /// path) is refused here.
     #[tool(name = "umbel_explain")]
     async fn explain(
         &self,
         Parameters(args): Parameters<ExplainArgs>,
         request: RequestContext<RoleServer>,
     ) -> CallToolResult {
+        // A client names no path the server opens (a private key, `/dev/stdin`): it sends the
+        // screen's text.
+        if args.screen.is_some() {
+            return reply::error(&crate::core::errors::Error::usage(
+                "umbel_explain opens no file for a client: pass the screen's text as `screenText`",
+            ));
+        }
         self.answer(
             &request,
             "umbel_explain",

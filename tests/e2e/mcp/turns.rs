@@ -306,11 +306,20 @@ async fn umbel_explain_gives_the_evidence_and_the_next_move_of_a_worker_or_a_sav
     let recorded = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/gemini/gemini-0.61.0-startup-trust-dialog.txt");
     std::fs::copy(recorded, &screen).expect("copy the screen");
-    let args = json!({ "screen": screen, "provider": "gemini", "version": "0.62.0" });
+    // A client's path is never opened (it named a private key, and `/dev/stdin` swallowed the
+    // server's own requests): it sends the text.
+    for path in [screen.to_string_lossy().into_owned(), "/dev/stdin".into()] {
+        let args = json!({ "screen": path, "provider": "gemini" });
+        let refused = mcp.err("umbel_explain", args).await;
+        assert_eq!(code(&refused), "usage", "{refused}");
+        assert!(refused.to_string().contains("screenText"), "{refused}");
+    }
+    let text = std::fs::read_to_string(&screen).expect("read");
+    let args = json!({ "screenText": text, "provider": "gemini", "version": "0.62.0" });
     let found = mcp.ok("umbel_explain", args).await;
     assert_eq!(found["screen"]["reading"], "dialog", "{found}");
     assert_eq!(found["cli"]["version"], "0.62.0");
-    let both = json!({ "name": "e1", "screen": screen, "provider": "gemini" });
+    let both = json!({ "name": "e1", "screenText": "x", "provider": "gemini" });
     let refused = mcp.err("umbel_explain", both).await;
     assert_eq!(code(&refused), "usage", "{refused}");
     mcp.client.cancel().await.expect("close");
