@@ -206,10 +206,14 @@ impl<'p> TurnReader<'p> {
         if parsed.prompt.is_none() && parsed.answer.is_none() {
             return;
         }
+        // An interrupted turn's partial text is never its answer (claude writes it; codex
+        // and gemini do not).
+        let interrupted = parsed.interrupted();
+        let answer = parsed.answer.filter(|_| !interrupted);
         self.turns.push(Turn {
             turn: self.turns.len() + 1,
             prompt: parsed.prompt,
-            answer: parsed.answer,
+            answer,
             ended: parsed.ended,
             is_error: parsed.is_error,
             actions,

@@ -364,3 +364,18 @@ fn a_turn_limit_still_stops_early_on_a_linked_transcript() {
     assert_eq!(reader.finish()[0].answer.as_deref(), Some("First."));
     assert!(fed < CLAUDE_FORK_ANSWER_FIRST.lines().count(), "fed {fed}");
 }
+
+/// A turn the user interrupted keeps no answer: its partial text ("Thinking slowly... ") is
+/// never the answer (outcomes.md), as codex's and gemini's interrupted turns have none.
+#[test]
+fn an_interrupted_claude_turn_has_no_answer() {
+    let text =
+        crate::core::test_data::fixture!("claude/2.1.246/claude-2.1.246-transcript-session.jsonl");
+    let turns = turns_of(Provider::Claude, text);
+    let interrupted = turns
+        .iter()
+        .find(|t| t.prompt.as_deref() == Some("Take time SLOW ECHO:four"))
+        .expect("the interrupted turn");
+    assert!(interrupted.ended && interrupted.is_error, "{interrupted:?}");
+    assert_eq!(interrupted.answer, None, "{interrupted:?}");
+}

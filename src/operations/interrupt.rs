@@ -6,9 +6,12 @@
 use super::Ctx;
 use super::wait::wait_guarded;
 use super::worker::Worker;
+use crate::adapters::host::now_ms;
 use crate::core::duration::parse_or;
 use crate::core::errors::{Error, Result};
+use crate::core::events::TURN_CLOSED_EVENT;
 use crate::core::outcome::{Outcome, OutcomeKind};
+use crate::core::providers::EventClass;
 use crate::core::status::WorkerState;
 use crate::core::until::Until;
 use serde::{Deserialize, Serialize};
@@ -65,7 +68,33 @@ pub fn interrupt(ctx: &Ctx, worker: &Worker, timeout: Option<&str>) -> Result<In
     // brings counts. A running turn is waited from its start, as `wait` does.
     let since = (state == WorkerState::NeedsInput).then_some(position);
     let outcome = wait_guarded(ctx, worker, since, &until, None)?;
-    judge(worker, outcome, timeout)
+    let mut done = judge(worker, outcome, timeout)?;
+    if done.interrupted && log_interrupted(ctx, worker, position)? {
+        // `wait --since` the position given waits for what comes after the line.
+        done.position = crate::core::wait::end(&worker.events(ctx, done.position)?);
+    }
+    Ok(done)
+}
+
+/// Makes sure the log says the turn was interrupted: claude fires no hook for it (its
+/// transcript says it), gemini and qwen only their turn-end hook; `events` and a notifier would
+/// never hear it. umbel's `TurnClosed` line (read as interrupted by every provider) says it,
+/// once: not where the CLI's own hook said it already. Whether it wrote the line.
+fn log_interrupted(ctx: &Ctx, worker: &Worker, position: usize) -> Result<bool> {
+    let interrupted = EventClass::TurnFailed {
+        reason: "interrupted",
+    };
+    let said = worker.provider().interrupt_hooked()
+        || worker
+            .events(ctx, position)?
+            .iter()
+            .any(|e| e.record.index >= position && e.class == interrupted);
+    if !said {
+        let payload = serde_json::json!({"at": now_ms(), "evidence": "interrupt"});
+        ctx.state
+            .append_event(&worker.name, TURN_CLOSED_EVENT, &payload)?;
+    }
+    Ok(!said)
 }
 
 /// Presses `keys` one at a time, a moment apart: a TUI reading two Escs in one read may take

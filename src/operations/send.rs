@@ -88,6 +88,7 @@ pub use crate::core::send_verdict::Sent;
 pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<Sent> {
     check_prompt(prompt)?;
     let _lock = lock(ctx, worker)?;
+    refuse_warm(ctx, worker)?;
     let position = refuse_unready(ctx, worker)?;
     crate::adapters::timing::mark("send: worker ready");
     ctx.state
@@ -369,6 +370,18 @@ fn submit(
                 patience = CONFIRM;
             }
         }
+    }
+}
+
+/// A warm worker (kept ready for the next `-p --warm`, its marker not yet taken) takes no
+/// prompt but its claimer's: a prompt sent to it would be in that `-p`'s "fresh" conversation.
+pub(super) fn refuse_warm(ctx: &Ctx, worker: &Worker) -> Result<()> {
+    match ctx.state.warm_mark(&worker.name) {
+        Some(_) => Err(Error::Busy {
+            name: worker.name.to_string(),
+            detail: "it is warm: kept ready for the next `umbel -p --warm`, it takes no other prompt (spawn a worker of your own)".into(),
+        }),
+        None => Ok(()),
     }
 }
 

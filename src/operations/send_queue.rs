@@ -58,6 +58,8 @@ fn send_queued(
     limit: Duration,
 ) -> Result<Sent> {
     check_prompt(prompt)?;
+    // Refused now, not waited on: a warm worker's turn never comes for another sender.
+    super::send::refuse_warm(ctx, worker)?;
     let queued = Instant::now();
     let deadline = queued + limit;
     let ticket = Ticket::take(&ctx.state.session_dir(&worker.name).join("queue"))?;

@@ -184,18 +184,17 @@ fn remove_checked(ctx: &Ctx, wt: &WorktreeMeta) -> Result<()> {
         git.run(&wt.repo, &["worktree", "prune"])?;
     }
     git::remove_dir(&wt.path)?;
-    let reference = format!("refs/heads/{}", wt.branch);
-    if git
-        .try_run(
-            &wt.repo,
-            &["rev-parse", "--verify", "--quiet", &reference],
-            &[],
-        )
-        .is_ok()
-    {
+    if branch_exists(&git, wt) {
         git.run(&wt.repo, &["branch", "-D", &wt.branch])?;
     }
     Ok(())
+}
+
+/// Whether the worktree's branch is still in the repository (by its full ref name).
+fn branch_exists(git: &Git, wt: &WorktreeMeta) -> bool {
+    let reference = format!("refs/heads/{}", wt.branch);
+    let verify = ["rev-parse", "--verify", "--quiet", &reference];
+    git.try_run(&wt.repo, &verify, &[]).is_ok()
 }
 
 /// `kill --purge` and `prune`: removes the worktree and its branch when the rule allows (or
@@ -231,17 +230,10 @@ fn own_changes(git: &Git, wt: &WorktreeMeta) -> Result<Vec<Change>> {
 /// names and the `--` after them: a branch named like a file at the top (`README.md`) or like
 /// HEAD (`@`) is still the branch.
 fn unmerged(git: &Git, wt: &WorktreeMeta) -> Option<u64> {
-    let branch = format!("refs/heads/{}", wt.branch);
-    if git
-        .try_run(
-            &wt.repo,
-            &["rev-parse", "--verify", "--quiet", &branch],
-            &[],
-        )
-        .is_err()
-    {
+    if !branch_exists(git, wt) {
         return Some(0);
     }
+    let branch = format!("refs/heads/{}", wt.branch);
     let not_base = format!("^{}^{{commit}}", wt.base);
     let args = ["rev-list", "--count", &branch, "^HEAD", &not_base, "--"];
     count(git, &wt.repo, &args)

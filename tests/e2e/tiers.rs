@@ -326,6 +326,9 @@ fn interrupt_ends_a_running_turn_and_the_next_send_works(provider: &str, tier: T
     let done = sb.umbel(["interrupt", "i", "--json"]).success().json();
     assert_eq!(done["interrupted"], true, "{done}");
     assert_eq!(done["outcome"]["reason"], "interrupted", "{done}");
+    // A notifier hears it, once, on every CLI (claude fires no hook for it).
+    let heard = events_of(&sb, &["i"], "interrupted");
+    assert_eq!(heard.len(), 1, "{heard:?}");
     let status = sb.umbel(["status", "i", "--json"]).json();
     assert_ne!(status["state"], "busy", "{status}");
     let (code, outcome) = turn(&sb, "i", "next one");

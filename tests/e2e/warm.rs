@@ -256,3 +256,29 @@ fn kill_and_prune_handle_a_warm_worker() {
     sb.cmd("prune").success();
     assert_eq!(sb.ls().len(), 1, "prune keeps a warm worker in its time");
 }
+
+/// A warm worker takes no prompt but its claimer's: a plain `send` (or `send --queue`) is
+/// refused with nothing typed, and the next `-p --warm` still gets a fresh conversation.
+#[test]
+fn a_warm_worker_takes_no_plain_send() {
+    let sb = Sandbox::new();
+    let record = sb.record_env();
+    let print = |prompt: &str| {
+        sb.umbel(["-p", prompt, "--warm", "-o", "json", "--env", &record])
+            .success()
+            .stdout()
+    };
+    print("the first prompt");
+    let warm = warm_worker(&sb, None);
+    let name = warm["name"].as_str().expect("a name").to_string();
+    for extra in [vec![], vec!["--queue"]] {
+        let ran = sb
+            .umbel([&["send", &name, "sneaked in"][..], &extra].concat())
+            .status(1);
+        assert!(ran.stderr().contains("warm"), "{}", ran.stderr());
+    }
+    let second = print("the second prompt");
+    let result: Value = serde_json::from_str(&second).expect("JSON");
+    assert_eq!(result["num_turns"], 1, "{second}");
+    assert_eq!(sb.received(), vec![b"the second prompt".to_vec()]);
+}

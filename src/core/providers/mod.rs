@@ -269,10 +269,12 @@ pub struct Identity {
     pub question: Option<&'static question::QuestionDialog>,
 }
 
-/// The log line a refusal writes when its CLI ended the turn without an end hook of its own
-/// (gemini's `Request cancelled.` record, qwen's idle notice): the turn is over, interrupted.
-/// Every provider reads it as a failed turn (reason `interrupted`). Its payload: `{"at": ms,
-/// "id": the approval refused, "evidence": "transcript" | the notice hook's event}`.
+/// The log line umbel writes when a CLI ended a turn without an end hook saying so: a refusal
+/// (gemini's `Request cancelled.` record, qwen's idle notice) or `umbel interrupt` on a CLI
+/// whose own hooks do not say "interrupted" (claude, gemini, qwen). The turn is over,
+/// interrupted: every provider reads it as a failed turn (reason `interrupted`). Its payload:
+/// `{"at": ms, "id"?: the approval refused, "evidence": "transcript" | "interrupt" | the notice
+/// hook's event}`.
 pub const TURN_CLOSED_EVENT: &str = "TurnClosed";
 
 /// Everything provider-specific, as pure functions.
@@ -410,6 +412,12 @@ pub trait ProviderModule: Sync {
     /// first only arms it), pressed one at a time.
     fn interrupt_keys(&self) -> &'static [&'static str] {
         &["Escape"]
+    }
+    /// Whether a hook of its own says a turn was interrupted (codex's `Interrupt`, opencode's
+    /// aborted `SessionError`), possibly after its transcript does; where none does (claude;
+    /// gemini and qwen fire only their turn-end hook), `umbel interrupt` writes the log line.
+    fn interrupt_hooked(&self) -> bool {
+        false
     }
     /// One round of keys that empties a line of leftover text on the input line, pressed
     /// together: Ctrl-U deletes back to the line's start and Backspace joins the line above.
