@@ -49,7 +49,9 @@ pub const KIND_EVENTS: &[(&str, &str)] = &[
 
 /// States a worker stays in until something else happens: a second line saying the same is
 /// not a change.
-const STICKY: &[&str] = &[READY, NEEDS_INPUT, DEAD, KILLED, PARKED];
+/// opencode reports one interrupt twice (its aborted `SessionError`, then its idle with the
+/// error): one turn, one `interrupted`.
+const STICKY: &[&str] = &[READY, NEEDS_INPUT, DEAD, KILLED, PARKED, INTERRUPTED];
 
 /// One state change of one worker.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -278,6 +280,16 @@ mod tests {
         assert_eq!(parked.event, PARKED);
         let resumed = line_event(&record(RESUMED_EVENT), &EventClass::Other).unwrap();
         assert_eq!(resumed.event, RESUMED);
+    }
+
+    #[test]
+    fn one_interrupt_reported_twice_is_one_event_and_the_next_turns_is_another() {
+        let mut t = Tracker::default();
+        let admitted: Vec<&str> = [SUBMITTED, INTERRUPTED, INTERRUPTED, SUBMITTED, INTERRUPTED]
+            .into_iter()
+            .filter(|e| t.admit(e))
+            .collect();
+        assert_eq!(admitted, [SUBMITTED, INTERRUPTED, SUBMITTED, INTERRUPTED]);
     }
 
     #[test]
