@@ -190,6 +190,17 @@ fn end(
         _ if ending == Ending::AtOnce => None,
         _ => ctx.tmux.capture(session, true).ok(),
     };
+    if pane.liveness == Liveness::Alive && ctx.state.read_dead(name).is_none() {
+        // Said before the CLI ends: a sender queued on it then reads "killed", not a pane gone
+        // (nor, mid-purge, a worker to resume). The full tombstone follows.
+        let early = DeadRecord {
+            at: now_ms(),
+            by: Some("kill".into()),
+            exit: None,
+            screen: None,
+        };
+        let _ = ctx.state.write_dead(name, &early);
+    }
     stop(ctx, session, &pane, ending)?;
     let mut kept = None;
     if let Some(Purging {

@@ -288,14 +288,22 @@ pub(super) fn state_and_events(
 
 /// Why a worker counts as dead: its CLI's exit, else its pane gone.
 pub(super) fn dead(ctx: &Ctx, worker: &Worker) -> Error {
+    let killed = ctx
+        .state
+        .read_dead(&worker.name)
+        .is_some_and(|dead| dead.by.as_deref() == Some("kill"));
+    // Its events folder goes only with the worker (`kill --purge`, maybe still under way).
+    let purged = !ctx.state.events_dir(&worker.name).is_dir();
     let detail = match ctx.state.read_exit(&worker.name) {
+        _ if purged => "it was killed and its folder removed (`umbel kill --purge`)".into(),
+        _ if killed => "it was killed (`umbel kill`)".into(),
         Some(exit) => format!("its CLI {}", exit.describe()),
         None => "its tmux pane is gone".into(),
     };
     Error::Dead {
         name: worker.name.to_string(),
         detail,
-        resumable: super::revival::resumable(ctx, worker).is_ok(),
+        resumable: !purged && super::revival::resumable(ctx, worker).is_ok(),
     }
 }
 

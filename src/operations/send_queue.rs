@@ -69,7 +69,7 @@ fn send_queued(
         if ctx.cancelled() {
             return Err(Error::Interrupted);
         }
-        if ticket.is_head()? && free(ctx, worker)? {
+        if is_head(worker, &ticket)? && free(ctx, worker)? {
             let queued_ms = u64::try_from(queued.elapsed().as_millis()).unwrap_or(u64::MAX);
             match woken_then(ctx, worker, prompt, guard) {
                 // Another (unqueued) send took the worker first: wait for its turn too.
@@ -112,6 +112,23 @@ fn free(ctx: &Ctx, worker: &Worker) -> Result<bool> {
                 worker.name
             ),
         )),
+    }
+}
+
+/// Whether this sender is first in the queue. A queue folder gone (the worker was `kill
+/// --purge`d under it: nothing else removes it) fails the send as for a dead worker, saying
+/// so, not as a file error.
+fn is_head(worker: &Worker, ticket: &Ticket) -> Result<bool> {
+    match ticket.is_head() {
+        Err(_) if !ticket.dir().is_dir() => Err(not_delivered(
+            worker,
+            OutcomeKind::Dead,
+            format!(
+                "worker `{}` was killed and its folder removed (`umbel kill --purge`)",
+                worker.name
+            ),
+        )),
+        head => head,
     }
 }
 

@@ -130,3 +130,18 @@ fn a_fifo_in_the_queue_folder_does_not_hold_a_queued_send() {
         .success();
     sb.umbel(["wait", "f", "--timeout", "20s"]).success();
 }
+
+/// A sender queued on a worker that is then `kill --purge`d is told the worker was killed
+/// (not_delivered, dead 125, nothing typed), not a raw file or tmux error.
+#[test]
+fn a_queued_send_to_a_purged_worker_says_it_was_killed() {
+    let sb = Sandbox::new();
+    sb.spawn_playing("kp", sim::wedge(), &[]);
+    sb.umbel(["send", "kp", "hang"]).success();
+    let waiting = queued(&sb, "kp", "never typed").start();
+    std::thread::sleep(Duration::from_millis(800));
+    sb.umbel(["kill", "kp", "--purge"]).success();
+    let failed = waiting.run();
+    assert_eq!(failed.code(), Some(125), "{}", failed.stderr());
+    assert!(failed.stderr().contains("killed"), "{}", failed.stderr());
+}
