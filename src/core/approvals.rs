@@ -44,6 +44,11 @@ impl Asked {
             .or_else(|| tool.get("tool_input"))
             .filter(|v| !v.is_null())
     }
+
+    /// The questions and choices in the tool's input (a question tool's; none for others).
+    pub fn questions(&self) -> Vec<Question> {
+        self.tool_input().map(questions_of).unwrap_or_default()
+    }
 }
 
 /// What the worker waits on, if anything: walking back from the log's end over waiting events
@@ -164,7 +169,7 @@ impl PendingApproval {
     ) -> Self {
         let since = u64::try_from(asked.at_ns / 1_000_000).unwrap_or(u64::MAX);
         let questions = match asked.reason {
-            "question" => asked.tool_input().map(questions_of).unwrap_or_default(),
+            "question" => asked.questions(),
             _ => Vec::new(),
         };
         let (answer_with, needs_person) = answered_with(asked, &questions, pressable);

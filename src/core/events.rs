@@ -144,6 +144,18 @@ fn record(index: usize, ns: &str, kind: &str, payload: Option<&str>) -> Option<E
     })
 }
 
+/// Whether the newest park/resume line is a park, and the events of the CLI that runs now
+/// (those after the newest resume: an `Exit` before it was the CLI that ran before).
+pub fn since_last_start(events: &[ClassifiedEvent]) -> (bool, &[ClassifiedEvent]) {
+    let last = events
+        .iter()
+        .rposition(|e| e.record.kind == PARKED_EVENT || e.record.kind == RESUMED_EVENT);
+    match last {
+        Some(i) => (events[i].record.kind == PARKED_EVENT, &events[i + 1..]),
+        None => (false, events),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -202,18 +202,7 @@ pub fn screen_reason(screen: &StartupScreen) -> Option<&'static str> {
     }
 }
 
-/// Whether the newest park/resume line is a park, and the events of the CLI that runs now
-/// (those after the newest resume: an `Exit` before it was the CLI that ran before).
-pub fn since_last_start(events: &[ClassifiedEvent]) -> (bool, &[ClassifiedEvent]) {
-    use super::events::{PARKED_EVENT, RESUMED_EVENT};
-    let last = events
-        .iter()
-        .rposition(|e| e.record.kind == PARKED_EVENT || e.record.kind == RESUMED_EVENT);
-    match last {
-        Some(i) => (events[i].record.kind == PARKED_EVENT, &events[i + 1..]),
-        None => (false, events),
-    }
-}
+pub use super::events::since_last_start;
 
 /// Where the events of the worker's current transcript start in `events` (the whole log): past
 /// the last start event, as a new CLI session (or claude's `/clear`) starts a new transcript;

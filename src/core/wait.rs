@@ -134,12 +134,7 @@ fn asking<'a>(
 
 /// Whether the newest park/resume line of `events` is a park.
 fn parked(events: &[ClassifiedEvent]) -> bool {
-    use super::events::{PARKED_EVENT, RESUMED_EVENT};
-    events
-        .iter()
-        .rev()
-        .find(|e| e.record.kind == PARKED_EVENT || e.record.kind == RESUMED_EVENT)
-        .is_some_and(|e| e.record.kind == PARKED_EVENT)
+    super::events::since_last_start(events).0
 }
 
 /// A parked worker: nothing runs, and nothing will until a send resumes it (`idle`, 123).

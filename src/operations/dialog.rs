@@ -31,14 +31,10 @@ impl Dialog {
             )),
             ("permission", _) => Ok(Dialog::Approval(provider.approval())),
             ("question", Answer::Choose | Answer::Deny) => {
-                let asked_questions = asked
-                    .tool_input()
-                    .map(questions::questions_of)
-                    .unwrap_or_default();
                 let why = match provider.question() {
                     None => Some("its CLI's question dialog is not one umbel presses".to_string()),
                     Some(_) if answer == Answer::Deny => None,
-                    Some(_) => questions::unanswerable(&asked_questions),
+                    Some(_) => questions::unanswerable(&asked.questions()),
                 };
                 match (provider.question(), why) {
                     (Some(dialog), None) => Ok(Dialog::Question(dialog)),
@@ -76,10 +72,7 @@ impl Dialog {
             }
             Dialog::Question(dialog) => dialog,
         };
-        let asked_questions = asked
-            .tool_input()
-            .map(questions::questions_of)
-            .unwrap_or_default();
+        let asked_questions = asked.questions();
         let Some(question) = asked_questions.first() else {
             return Err(Error::usage("the question offers no choices"));
         };

@@ -13,7 +13,6 @@ use crate::core::duration::parse_or;
 use crate::core::errors::{Error, Result};
 use crate::core::events::EXIT_EVENT;
 use crate::core::name::WorkerName;
-use crate::core::status::since_last_start;
 use crate::core::wait::Liveness;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -155,7 +154,7 @@ pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
             continue;
         };
         // A parked worker has no live pane, but its conversation is all it is.
-        if since_last_start(&worker.recent_events(ctx)?).0 {
+        if super::park::parked(ctx, &worker)? {
             result.skipped.push(Skipped {
                 name: name.to_string(),
                 problem: format!(

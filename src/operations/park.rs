@@ -263,7 +263,7 @@ pub fn wake(ctx: &Ctx, worker: &Worker) -> Result<Option<Resumed>> {
 }
 
 /// Whether the newest park/resume line of the worker's log is a park.
-fn parked(ctx: &Ctx, worker: &Worker) -> Result<bool> {
+pub(super) fn parked(ctx: &Ctx, worker: &Worker) -> Result<bool> {
     Ok(since_last_start(&worker.recent_events(ctx)?).0)
 }
 

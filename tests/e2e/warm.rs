@@ -52,6 +52,14 @@ fn refills_running(sb: &Sandbox) -> usize {
         .count()
 }
 
+/// A warm `-p` of the default CLI whose prompts the fake records (`record`: its `--env`); its
+/// JSON answer.
+fn recorded_warm_print(sb: &Sandbox, record: &str, prompt: &str) -> String {
+    sb.umbel(["-p", prompt, "--warm", "-o", "json", "--env", record])
+        .success()
+        .stdout()
+}
+
 fn warm_print<'a>(sb: &'a Sandbox, provider: &str, prompt: &str) -> crate::harness::Test<'a> {
     sb.umbel(["-p", prompt, "--warm", "-o", "json", "--provider", provider])
 }
@@ -209,11 +217,7 @@ fn an_unused_warm_worker_ends_itself_when_its_time_is_up() {
 fn a_warm_print_is_a_fresh_conversation() {
     let sb = Sandbox::new();
     let record = sb.record_env();
-    let print = |prompt: &str| {
-        sb.umbel(["-p", prompt, "--warm", "-o", "json", "--env", &record])
-            .success()
-            .stdout()
-    };
+    let print = |prompt: &str| recorded_warm_print(&sb, &record, prompt);
     let first = print("the first prompt");
     warm_worker(&sb, None);
     let second = print("the second prompt");
@@ -263,11 +267,7 @@ fn kill_and_prune_handle_a_warm_worker() {
 fn a_warm_worker_takes_no_plain_send() {
     let sb = Sandbox::new();
     let record = sb.record_env();
-    let print = |prompt: &str| {
-        sb.umbel(["-p", prompt, "--warm", "-o", "json", "--env", &record])
-            .success()
-            .stdout()
-    };
+    let print = |prompt: &str| recorded_warm_print(&sb, &record, prompt);
     print("the first prompt");
     let warm = warm_worker(&sb, None);
     let name = warm["name"].as_str().expect("a name").to_string();

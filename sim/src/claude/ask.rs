@@ -28,13 +28,9 @@ pub const ASK_KEYS: &str = "Enter to select · ↑/↓ to navigate · Esc to can
 
 /// What the model is told the person answered.
 pub fn answered_text(asking: &Asking) -> String {
-    let pairs: Vec<String> = asking
-        .pairs()
-        .map(|(q, label)| format!("\"{}\"=\"{label}\"", q.question))
-        .collect();
     format!(
         "Your questions have been answered: {}. You can now continue with these answers in mind.",
-        pairs.join(", ")
+        asking.quoted()
     )
 }
 

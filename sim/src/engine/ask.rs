@@ -94,6 +94,15 @@ impl Asking {
         &self.questions[at]
     }
 
+    /// The answers as claude and opencode tell the model: `"question"="label", …`.
+    pub fn quoted(&self) -> String {
+        let pairs: Vec<String> = self
+            .pairs()
+            .map(|(q, label)| format!("\"{}\"=\"{label}\"", q.question))
+            .collect();
+        pairs.join(", ")
+    }
+
     /// Each question with its answer: `(question, label)`.
     pub fn pairs(&self) -> impl Iterator<Item = (&Question, &str)> {
         self.questions

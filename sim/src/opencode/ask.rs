@@ -32,13 +32,9 @@ pub const DISMISSED: &str = "The user dismissed this question";
 
 /// What the model is told the person answered.
 pub fn answered_output(asking: &Asking) -> String {
-    let pairs: Vec<String> = asking
-        .pairs()
-        .map(|(q, label)| format!("\"{}\"=\"{label}\"", q.question))
-        .collect();
     format!(
         "User has answered your questions: {}. You can now continue with the user's answers in mind.",
-        pairs.join(", ")
+        asking.quoted()
     )
 }
 
