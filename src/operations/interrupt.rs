@@ -77,18 +77,19 @@ pub fn interrupt(ctx: &Ctx, worker: &Worker, timeout: Option<&str>) -> Result<In
 }
 
 /// Makes sure the log says the turn was interrupted: claude fires no hook for it (its
-/// transcript says it), gemini and qwen only their turn-end hook; `events` and a notifier would
-/// never hear it. umbel's `TurnClosed` line (read as interrupted by every provider) says it,
-/// once: not where the CLI's own hook said it already. Whether it wrote the line.
+/// transcript says it), gemini and qwen only their turn-end hook, codex before 0.171 none;
+/// `events` and a notifier would never hear it. umbel's `TurnClosed` line (read as interrupted
+/// by every provider) says it, unless the CLI's own hook said it already. A hook that lands
+/// after the line (codex's `Interrupt`, opencode's abort) says it again: `events` reports an
+/// interrupt once however often the log says it. Whether it wrote the line.
 fn log_interrupted(ctx: &Ctx, worker: &Worker, position: usize) -> Result<bool> {
     let interrupted = EventClass::TurnFailed {
         reason: "interrupted",
     };
-    let said = worker.provider().interrupt_hooked()
-        || worker
-            .events(ctx, position)?
-            .iter()
-            .any(|e| e.record.index >= position && e.class == interrupted);
+    let said = worker
+        .events(ctx, position)?
+        .iter()
+        .any(|e| e.record.index >= position && e.class == interrupted);
     if !said {
         let payload = serde_json::json!({"at": now_ms(), "evidence": "interrupt"});
         ctx.state

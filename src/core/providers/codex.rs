@@ -145,10 +145,6 @@ fn signed_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
 }
 
 impl ProviderModule for Codex {
-    fn interrupt_hooked(&self) -> bool {
-        true
-    }
-
     /// `codex resume [flags] <id>` (0.171.0: the same thread id, appended to the same rollout,
     /// no second `session_meta`); the subcommand takes the TUI's flags.
     fn resume_args(&self, args: &[String], session_id: &str) -> Vec<String> {

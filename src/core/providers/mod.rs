@@ -413,12 +413,6 @@ pub trait ProviderModule: Sync {
     fn interrupt_keys(&self) -> &'static [&'static str] {
         &["Escape"]
     }
-    /// Whether a hook of its own says a turn was interrupted (codex's `Interrupt`, opencode's
-    /// aborted `SessionError`), possibly after its transcript does; where none does (claude;
-    /// gemini and qwen fire only their turn-end hook), `umbel interrupt` writes the log line.
-    fn interrupt_hooked(&self) -> bool {
-        false
-    }
     /// One round of keys that empties a line of leftover text on the input line, pressed
     /// together: Ctrl-U deletes back to the line's start and Backspace joins the line above.
     /// opencode leaves its caret at the input's start after Ctrl-U on a pasted last line, so it

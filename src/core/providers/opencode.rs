@@ -310,10 +310,6 @@ impl ProviderModule for Opencode {
 
     /// Its TUI interrupts on the second Esc within 5 s (`session_interrupt`); the first shows
     /// `esc again to interrupt`.
-    fn interrupt_hooked(&self) -> bool {
-        true
-    }
-
     fn interrupt_keys(&self) -> &'static [&'static str] {
         &["Escape", "Escape"]
     }
