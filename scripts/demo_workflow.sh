@@ -22,7 +22,8 @@ step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
 step TOPIC=owls umbel run review.yaml --check
 "$umbel" run review.yaml --check
 step TOPIC=owls umbel run review.yaml
-run_id=$("$umbel" run review.yaml)
+"$umbel" run review.yaml   # prints what the final step (revise) ended with
+run_id=$(ls -t "$UMBEL_STATE/workflows" | head -n 1)
 step "cat \$UMBEL_STATE/workflows/$run_id/steps/revise/prompt"
 cat "$UMBEL_STATE/workflows/$run_id/steps/revise/prompt"
 step "cat \$UMBEL_STATE/workflows/$run_id/steps/revise/outputs/final"

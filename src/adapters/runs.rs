@@ -129,6 +129,7 @@ mod tests {
             steps: vec![],
             failed: None,
             runner: None,
+            results: vec![],
         }
     }
 

@@ -79,6 +79,11 @@ impl StateRoot {
         Ok(StateRoot { root })
     }
 
+    /// The state root at `root`, created or not: for `doctor`, which only looks.
+    pub fn at(root: PathBuf) -> Self {
+        StateRoot { root }
+    }
+
     pub fn path(&self) -> &Path {
         &self.root
     }

@@ -25,9 +25,11 @@ pub enum Error {
 
     /// The provider's binary could not be found: the default name not on PATH, or what its
     /// `UMBEL_*_BIN` variable names missing or not executable.
-    #[error("{}", binary_not_found(provider, bin, env_var, *from_env, *problem))]
+    #[error("{}", binary_not_found(provider, package, bin, env_var, *from_env, *problem))]
     BinaryNotFound {
         provider: &'static str,
+        /// The npm package the CLI installs from.
+        package: &'static str,
         bin: String,
         env_var: &'static str,
         /// Whether `bin` came from `env_var` (else it is the provider's default name).
@@ -341,19 +343,21 @@ pub enum BinProblem {
 /// fits it (a set `UMBEL_*_BIN` is named with its value, never told to be set).
 fn binary_not_found(
     provider: &str,
+    package: &str,
     bin: &str,
     env_var: &str,
     from_env: bool,
     problem: BinProblem,
 ) -> String {
-    let (cause, remedy) = binary_cause_and_remedy(provider, bin, env_var, from_env, problem);
+    let (cause, remedy) =
+        binary_cause_and_remedy((provider, package), bin, env_var, from_env, problem);
     format!("{cause} ({remedy})")
 }
 
 /// [`Error::BinaryNotFound`] in two parts, the cause and the remedy (`umbel doctor` shows them
-/// in their own places).
+/// in their own places), for the provider named with its npm package.
 pub fn binary_cause_and_remedy(
-    provider: &str,
+    (provider, package): (&str, &str),
     bin: &str,
     env_var: &str,
     from_env: bool,
@@ -374,7 +378,7 @@ pub fn binary_cause_and_remedy(
     } else {
         (
             format!("{provider} binary `{bin}` {what}"),
-            format!("install {provider}, or set {env_var} to its location"),
+            format!("install {provider} (`npm i -g {package}`), or set {env_var} to its location"),
         )
     }
 }

@@ -38,6 +38,10 @@ pub struct Explanation {
     /// The state `status` reports; absent for `--screen`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub state: Option<WorkerState>,
+    /// The word `ls`, `status` and `top` show a person for that state (`ready` is `idle` before
+    /// the first turn and `done` after it, `busy` is `working`); absent for `--screen`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shown: Option<String>,
     /// Why it waits for a person (`needs-input` only): `permission`, `question`, `dialog`,
     /// `trust`, `sign-in`.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -12,8 +12,9 @@ pub enum TurnPhase {
     Starting,
     /// The prompt is being pasted and confirmed (`-p` only).
     Submitting,
-    /// Waiting for the CLI to start on the prompt.
-    Submitted,
+    /// No turn has started since the wait's position: waiting for one (or for the pattern,
+    /// the file, the quiet a `wait` is after). Never "submitted": nothing may have been.
+    Waiting,
     /// The model is working.
     Working,
     /// A tool is running (its name, when the hook said).
@@ -30,7 +31,7 @@ impl TurnPhase {
         match self {
             TurnPhase::Starting => "starting".into(),
             TurnPhase::Submitting => "submitting".into(),
-            TurnPhase::Submitted => "submitted".into(),
+            TurnPhase::Waiting => "waiting".into(),
             TurnPhase::Working => "working".into(),
             TurnPhase::Tool(Some(name)) => format!("tool {name}"),
             TurnPhase::Tool(None) => "tool".into(),
@@ -69,7 +70,7 @@ pub fn phase(
     since: usize,
     tool_name: impl Fn(&EventRecord) -> Option<String>,
 ) -> TurnPhase {
-    let mut phase = TurnPhase::Submitted;
+    let mut phase = TurnPhase::Waiting;
     let mut open_tool: Option<&EventRecord> = None;
     for event in events.iter().filter(|e| e.record.index >= since) {
         // Events that mean nothing here (a notification, a status line) keep the phase, and
@@ -121,7 +122,7 @@ mod tests {
             TurnPhase::Tool(Some("Bash".into())),
             "a notification during a tool keeps its name"
         );
-        assert_eq!(at(1), TurnPhase::Submitted);
+        assert_eq!(at(1), TurnPhase::Waiting);
         assert_eq!(at(2), TurnPhase::Working);
         assert_eq!(
             at(3),
@@ -152,7 +153,7 @@ mod tests {
             phase(&events, 0, |_| None),
             TurnPhase::NeedsInput("permission")
         );
-        assert_eq!(phase(&events, 3, |_| None), TurnPhase::Submitted);
+        assert_eq!(phase(&events, 3, |_| None), TurnPhase::Waiting);
         assert_eq!(TurnPhase::Tool(Some("Bash".into())).label(), "tool Bash");
     }
 }

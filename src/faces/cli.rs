@@ -117,7 +117,8 @@ enum Command {
     #[command(after_help = examples::PRUNE)]
     Prune(WithJson<PruneArgs>),
     /// Run a workflow file: workers spawned as needed, steps in dependency waves (see
-    /// docs/workflows.md). Prints the run id; exit code = the failed step's.
+    /// docs/workflows.md). Prints what the final steps ended with (the run id on stderr);
+    /// exit code = the failed step's.
     #[command(after_help = examples::RUN)]
     Run(RunCommand),
     /// Check tmux, the private socket, the provider binaries, the hooks, the state root and
@@ -254,13 +255,9 @@ pub fn main() -> ExitCode {
         Some(Command::RemoteExec) => return ExitCode::from(remote_exec(env)),
         _ => {}
     }
-    let ctx = match Ctx::from_env(env) {
+    let ctx = match context(&cli, env, json) {
         Ok(ctx) => ctx,
-        // The doctor still reports, as its one failed check.
-        Err(e) if matches!(cli.command, Some(Command::Doctor(_))) => {
-            return ExitCode::from(super::doctor::print(&[doctor::unusable_state(&e)], json));
-        }
-        Err(e) => return ExitCode::from(report(&e, json)),
+        Err(code) => return code,
     };
     on_signals(&ctx, !matches!(cli.command, Some(Command::Top(_))));
     let typed: Vec<String> = std::env::args_os()
@@ -281,6 +278,20 @@ pub fn main() -> ExitCode {
         );
     }
     ExitCode::from(status)
+}
+
+/// The context of every verb that has a state root; `doctor` only looks (it creates none), and
+/// reports a state root it cannot use as its one failed check.
+fn context(cli: &Cli, env: Vec<(String, String)>, json: bool) -> Result<Ctx, ExitCode> {
+    let only_looks = matches!(cli.command, Some(Command::Doctor(_)));
+    let ctx = match only_looks {
+        true => Ctx::from_env_looking(env),
+        false => Ctx::from_env(env),
+    };
+    ctx.map_err(|e| match only_looks {
+        true => ExitCode::from(super::doctor::print(&[doctor::unusable_state(&e)], json)),
+        false => ExitCode::from(report(&e, json)),
+    })
 }
 
 /// Ctrl-C, SIGTERM (`timeout`, a CI cancelling) and SIGHUP (a closed terminal) stop what

@@ -19,7 +19,7 @@ pub fn print(found: &Explanation, json: bool) {
 /// One line for hosts that show only text (MCP): the state and the next move.
 pub fn summary(found: &Explanation) -> String {
     let subject = match (&found.name, found.state) {
-        (Some(name), Some(state)) => format!("`{name}` is {}", state.as_str()),
+        (Some(name), Some(state)) => format!("`{name}` is {}", word(found, state)),
         _ => match &found.screen {
             Some(screen) => format!("the screen reads as {}", screen.rule),
             None => "nothing to explain".to_string(),
@@ -30,6 +30,11 @@ pub fn summary(found: &Explanation) -> String {
         found.next.action.as_str(),
         found.next.why
     )
+}
+
+/// The state in the words `ls` and `top` use (status's word from an older host).
+fn word(found: &Explanation, state: crate::core::status::WorkerState) -> &str {
+    found.shown.as_deref().unwrap_or(state.as_str())
 }
 
 /// The whole explanation as text.
@@ -52,7 +57,11 @@ pub fn render(found: &Explanation) -> String {
             .needs_input
             .as_ref()
             .map_or(String::new(), |r| format!(" ({r})"));
-        line(t, "state", &format!("{}{why}", state.as_str()));
+        let json = match word(found, state) {
+            word if word == state.as_str() => String::new(),
+            _ => format!(" (`{}` in --json)", state.as_str()),
+        };
+        line(t, "state", &format!("{}{why}{json}", word(found, state)));
         for step in &found.derivation {
             line(t, "", step);
         }

@@ -1,6 +1,7 @@
 //! `umbel run`: the workflow face. Loads and checks the file (exit 2 with every problem at its
 //! `file:line:col` when it is wrong, nothing created), runs it with a progress display on
-//! stderr, prints the run id (or `--json`: the run record) on stdout, and exits with the failed
+//! stderr, prints what its final steps ended with (or `--json`: the run record) on stdout, the
+//! run id and how it ended on stderr, and exits with the failed
 //! step's code (an outcome's 121–126, or 1), 130 on Ctrl-C (or SIGTERM/SIGHUP: the run is
 //! interrupted the same way), 0 when every step finished. `umbel run -` reads the workflow from
 //! standard input.
@@ -11,7 +12,7 @@ use crate::adapters::runs::RunStore;
 use crate::core::args::RunArgs;
 use crate::core::errors::Result;
 use crate::core::workflow::Plan;
-use crate::core::workflow::record::{RunRecord, RunStatus};
+use crate::core::workflow::record::{FinalResult, RunRecord, RunStatus};
 use crate::operations::Ctx;
 use crate::operations::run::{self, prepare_new, prepare_resume};
 use std::path::{Path, PathBuf};
@@ -22,6 +23,18 @@ pub fn run(ctx: &Ctx, args: &RunArgs, json: bool, quiet: bool) -> Result<u8> {
         Some(id) => Some(RunStore::open(ctx.state.path(), id)?),
         None => None,
     };
+    if let Some(store) = &store {
+        let record = store.read_record()?;
+        if record.status == RunStatus::Completed {
+            // Nothing to do: neither its variables nor a new attempt are asked for.
+            print_result(&record, json);
+            eprintln!(
+                "umbel: run {} already completed; nothing to resume",
+                record.run_id
+            );
+            return Ok(0);
+        }
+    }
     // A resume without a file runs the kept copy, with paths resolved where the original was.
     let (file, base) = match (&args.file, &store) {
         (Some(file), _) => (file.clone(), None),
@@ -53,13 +66,46 @@ pub fn run(ctx: &Ctx, args: &RunArgs, json: bool, quiet: bool) -> Result<u8> {
     let mut progress = Progress::new(mode, no_colour);
     let dir = prepared.store.dir().to_path_buf();
     let record = run::execute(ctx, &plan, prepared, args.keep, &mut |r| progress.update(r))?;
-    if json {
-        out_json(&record);
-    } else {
-        outln(&record.run_id);
-    }
+    print_result(&record, json);
     print_summary(&record, &dir);
     Ok(record.exit_code())
+}
+
+/// stdout: the record (`--json`), or what the final steps ended with (nothing unless the run
+/// completed).
+fn print_result(record: &RunRecord, json: bool) {
+    if json {
+        out_json(record);
+    } else if !record.results.is_empty() {
+        super::output::out(&render_results(&record.results));
+    }
+}
+
+/// The final steps' results for people: one final step's answer as it is; else each answer
+/// and output under a `== step ==` / `== step.output ==` line.
+fn render_results(results: &[FinalResult]) -> String {
+    let mut out = String::new();
+    let mut push = |text: &str| {
+        out.push_str(text);
+        if !text.ends_with('\n') {
+            out.push('\n');
+        }
+    };
+    if let [only] = results
+        && only.outputs.is_empty()
+    {
+        push(&only.answer);
+        return out;
+    }
+    for r in results {
+        push(&format!("== {} ==", r.step));
+        push(&r.answer);
+        for (key, value) in &r.outputs {
+            push(&format!("== {}.{key} ==", r.step));
+            push(value);
+        }
+    }
+    out
 }
 
 /// `--check`: the waves (with `--json`, as JSON), and a one-line verdict on stderr.
@@ -136,4 +182,33 @@ fn workflow_stdin() -> Result<std::io::Stdin> {
 /// `1 worker`, `2 workers`.
 fn count(n: usize, noun: &str) -> String {
     format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(step: &str, answer: &str, outputs: &[(&str, &str)]) -> FinalResult {
+        FinalResult {
+            step: step.into(),
+            answer: answer.into(),
+            value: None,
+            outputs: outputs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn one_final_answer_is_printed_as_it_is_and_several_under_their_step() {
+        assert_eq!(render_results(&[result("merge", "done", &[])]), "done\n");
+        assert_eq!(
+            render_results(&[
+                result("a", "A\n", &[]),
+                result("b", "B", &[("patch", "diff --git")])
+            ]),
+            "== a ==\nA\n== b ==\nB\n== b.patch ==\ndiff --git\n"
+        );
+    }
 }

@@ -157,6 +157,13 @@ pub fn diff(ctx: &Ctx, args: &DiffArgs, json: bool) -> Result<u8> {
         let found = crate::operations::remote::anywhere::git_diff(ctx, args)?;
         if json {
             super::output::out_json(&found);
+        } else if found.patch.is_empty() {
+            eprintln!(
+                "umbel: no changes in {}'s worktree (branch {}) against {}",
+                found.name,
+                found.branch,
+                crate::core::worktree::short(&found.base)
+            );
         } else {
             super::output::out(&found.patch);
         }

@@ -49,6 +49,15 @@ impl Ctx {
     /// Resolves the state root (`UMBEL_STATE`, else `~/.umbel`) and the socket
     /// (`UMBEL_TMUX_SOCKET`, else derived from the state root) from `env`.
     pub fn from_env(env: Vec<(String, String)>) -> Result<Self> {
+        Self::from_env_creating(env, true)
+    }
+
+    /// As [`Ctx::from_env`], but a missing state root is left missing (`doctor` only looks).
+    pub fn from_env_looking(env: Vec<(String, String)>) -> Result<Self> {
+        Self::from_env_creating(env, false)
+    }
+
+    fn from_env_creating(env: Vec<(String, String)>, create: bool) -> Result<Self> {
         let get = |k: &str| env.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
         let root = match get("UMBEL_STATE").filter(|v| !v.is_empty()) {
             Some(dir) => Path::new(&dir).to_path_buf(),
@@ -63,7 +72,10 @@ impl Ctx {
         };
         // One root, one spelling: the socket is derived from the path, and `~/.umbel/` or a
         // symlink to the root must not make a second one (nor a worker look dead).
-        let state = StateRoot::open(real_path(&root))?;
+        let state = match create {
+            true => StateRoot::open(real_path(&root))?,
+            false => StateRoot::at(real_path(&root)),
+        };
         let socket = match get("UMBEL_TMUX_SOCKET").filter(|v| !v.is_empty()) {
             Some(name) => {
                 check_override(&name).map_err(Error::usage)?;

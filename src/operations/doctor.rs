@@ -93,6 +93,9 @@ fn socket(ctx: &Ctx) -> Check {
 
 fn state_root(path: &Path) -> Check {
     let shown = path.display().to_string();
+    if !crate::adapters::host::exists(path) {
+        return not_created_yet(path);
+    }
     match files::mode_and_ownership(path) {
         Ok((mode, owned)) => {
             let check = state_root_check(&shown, mode, owned);
@@ -101,6 +104,9 @@ fn state_root(path: &Path) -> Check {
             }
             // The mode says nothing on a read-only file system (nor to root): try a write.
             for dir in [path.to_path_buf(), path.join("sessions")] {
+                if !crate::adapters::host::exists(&dir) {
+                    continue;
+                }
                 if let Err(e) = files::probe_write(&dir) {
                     return Check::fail(
                         "state-root",
@@ -117,6 +123,32 @@ fn state_root(path: &Path) -> Check {
         Err(e) => Check::fail(
             "state-root",
             format!("{shown}: {e}"),
+            "set UMBEL_STATE to a folder you can write",
+        ),
+    }
+}
+
+/// A state root not made yet: doctor creates nothing, so it checks that the first spawn could
+/// (the nearest folder that exists takes a write).
+fn not_created_yet(path: &Path) -> Check {
+    let parent = path
+        .ancestors()
+        .skip(1)
+        .find(|dir| crate::adapters::host::exists(dir));
+    match parent.map(files::probe_write) {
+        Some(Ok(())) | None => Check::ok(
+            "state-root",
+            format!(
+                "{}: not created yet; the first spawn creates it (mode 0700)",
+                path.display()
+            ),
+        ),
+        Some(Err(e)) => Check::fail(
+            "state-root",
+            format!(
+                "{}: does not exist, and umbel cannot create it: {e}",
+                path.display()
+            ),
             "set UMBEL_STATE to a folder you can write",
         ),
     }
@@ -233,13 +265,14 @@ fn binary(ctx: &Ctx, module: &dyn ProviderModule) -> Check {
         Ok(bin) => bin,
         Err(Error::BinaryNotFound {
             provider,
+            package,
             bin,
             env_var,
             from_env,
             problem,
         }) => {
             let (cause, remedy) =
-                binary_cause_and_remedy(provider, &bin, env_var, from_env, problem);
+                binary_cause_and_remedy((provider, package), &bin, env_var, from_env, problem);
             return Check::warn(name, cause, format!("{remedy} (needed only to use {name})"));
         }
         Err(e) => return Check::fail(name, e.to_string(), e.hint()),

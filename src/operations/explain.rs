@@ -90,6 +90,7 @@ fn saved_screen(saved: Saved, provider: Provider, version: Option<&str>) -> Resu
         host: None,
         cli: CliFacts::of(provider, None, version.map(str::to_string)),
         state: None,
+        shown: None,
         needs_input: None,
         pending_tool: None,
         exit: None,
@@ -126,6 +127,7 @@ fn worker(ctx: &Ctx, worker: &Worker) -> Result<Explanation> {
             meta.cli_version.clone(),
         ),
         state: Some(state),
+        shown: Some(crate::core::fleet::Shown::word(&row).to_string()),
         next: next_for_worker(
             &row.name,
             state,

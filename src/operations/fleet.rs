@@ -6,7 +6,7 @@ use super::Ctx;
 use super::remote::anywhere::last_answer;
 use super::remote::fleet::status_everywhere;
 use super::wait::tool_name;
-use super::worker::Worker;
+use super::worker::{Answer, Worker};
 use crate::adapters::files;
 use crate::core::args::StatusArgs;
 use crate::core::duration::whole_seconds;
@@ -157,7 +157,7 @@ fn read_worker(ctx: &Ctx, status: &WorkerStatus) -> Read {
         Shown::NeedsInput => waiting_line(status),
         Shown::Done => worker
             .answer(ctx)
-            .map(|a| last_line(&a.text))
+            .map(|a| answer_line(&a))
             .unwrap_or_default(),
         Shown::Dead => match (&status.exit, ctx.state.read_dead(&worker.name)) {
             (_, Some(dead)) if dead.by.as_deref() == Some("kill") => {
@@ -189,7 +189,7 @@ fn remote_line(ctx: &Ctx, status: &WorkerStatus, host: &str, turn: &TurnSpan) ->
         Shown::Corrupt | Shown::Unreachable => status.problem.clone().unwrap_or_default(),
         Shown::Working => format!("working on {host}"),
         Shown::Done => last_answer(ctx, &status.name)
-            .map(|a| last_line(&a.text))
+            .map(|a| answer_line(&a))
             .unwrap_or_else(|_| status.cwd.clone()),
         Shown::Idle | Shown::Starting => status.cwd.clone(),
         Shown::Parked => parked_line(status, crate::adapters::host::now_ms()),
@@ -228,6 +228,15 @@ fn waiting_line(status: &WorkerStatus) -> String {
     format!("{reason}: {name} {argument}")
         .trim_end()
         .to_string()
+}
+
+/// A finished turn's line: its answer's last line, or why there is none.
+pub fn answer_line(answer: &Answer) -> String {
+    match (answer.interrupted, last_line(&answer.text)) {
+        (true, _) => "interrupted: no answer".to_string(),
+        (false, line) if line.is_empty() => "(an empty answer)".to_string(),
+        (false, line) => line,
+    }
 }
 
 /// The last non-empty line of a text, trimmed.
@@ -303,6 +312,25 @@ mod tests {
             idle_line(&status, 2_000),
             "warm: waits for the next `-p` (9m 58s left)"
         );
+    }
+
+    #[test]
+    fn an_interrupted_or_empty_answer_says_so_instead_of_a_blank_line() {
+        let answer = |text: &str, interrupted: bool| Answer {
+            name: "w".into(),
+            provider: "claude".into(),
+            text: text.into(),
+            source: "transcript",
+            is_error: interrupted,
+            session_id: String::new(),
+            transcript_path: None,
+            structured_output: None,
+            interrupted,
+            partial_text: None,
+        };
+        assert_eq!(answer_line(&answer("", true)), "interrupted: no answer");
+        assert_eq!(answer_line(&answer("  \n", false)), "(an empty answer)");
+        assert_eq!(answer_line(&answer("a\nAll done.\n", false)), "All done.");
     }
 
     #[test]

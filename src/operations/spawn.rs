@@ -433,6 +433,7 @@ pub fn resolve_bin(ctx: &Ctx, provider: &dyn ProviderModule) -> Result<PathBuf> 
     };
     Err(Error::BinaryNotFound {
         provider: provider.name(),
+        package: provider.releases().package,
         bin: wanted,
         env_var: provider.bin_env_var(),
         from_env: set.is_some(),

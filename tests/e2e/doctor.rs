@@ -64,6 +64,24 @@ fn doctor_on_the_fakes_is_all_ok_and_starts_no_server() {
     assert!(checks.iter().all(|c| c["level"] != "fail"), "{json}");
 }
 
+/// Doctor only looks: a state root that does not exist yet stays so, and is judged by whether
+/// the first spawn could make it.
+#[test]
+fn doctor_creates_no_state_root() {
+    let mut sb = configured();
+    let fresh = sb.root.join("never-used");
+    sb.var("UMBEL_STATE", fresh.to_str().expect("UTF-8"));
+    let out = sb.umbel(["doctor"]).success();
+    let text = out.stdout();
+    assert!(
+        line(&text, "state-root").contains("not created yet; the first spawn creates it"),
+        "{text}"
+    );
+    assert!(!fresh.exists(), "doctor made {}", fresh.display());
+    sb.spawn("d2", &[]);
+    assert!(fresh.join("sessions/d2").is_dir());
+}
+
 #[test]
 fn a_missing_provider_binary_is_reported_with_what_to_do() {
     let mut sb = configured();
@@ -79,6 +97,15 @@ fn a_missing_provider_binary_is_reported_with_what_to_do() {
     );
     assert!(codex.contains("point UMBEL_CODEX_BIN at"), "{codex}");
     assert!(!codex.contains("not found on PATH"), "{codex}");
+    // Not on PATH (an empty variable means the default name): the remedy names its npm package.
+    sb.var("UMBEL_QWEN_BIN", "");
+    let out = sb.umbel(["doctor"]).success();
+    let qwen = line(&out.stdout(), "qwen").to_string();
+    assert!(qwen.contains("`qwen` not found on PATH"), "{qwen}");
+    assert!(
+        qwen.contains("install qwen (`npm i -g @qwen-code/qwen-code`)"),
+        "{qwen}"
+    );
 
     // No CLI at all breaks nothing in umbel itself: warnings, one line naming what needs none
     // of them, exit 0.

@@ -41,6 +41,9 @@ fn a_ready_worker_shows_its_turn_end_the_idle_input_line_and_accepts_a_send() {
     sb.turn_outcome("r1", "go", 0);
     let found = explain(&sb, &["r1"]);
     assert_eq!(found["state"], "ready", "{found}");
+    // People read the word `ls` shows: its last turn ended, so `done`.
+    assert_eq!(found["shown"], "done", "{found}");
+    sb.umbel(["ls"]).stdout_has(" done ").success();
     assert_eq!(found["cli"]["provider"], "claude");
     assert!(found["cli"]["bin"].as_str().is_some(), "{found}");
     // The release spawn detected, judged against the supported window.
@@ -84,7 +87,7 @@ fn a_ready_worker_shows_its_turn_end_the_idle_input_line_and_accepts_a_send() {
     );
     // The text says the same, in labelled blocks.
     sb.umbel(["explain", "r1"])
-        .stdout_has("state      ready")
+        .stdout_has("state      done (`ready` in --json)")
         .stdout_has("next       accept a send")
         .stdout_has("Stop")
         .stdout_has("turn ended")
@@ -100,6 +103,7 @@ fn a_busy_worker_shows_its_submit_and_the_busy_marker_and_would_wait() {
     sb.umbel(["send", "b1", "hang"]).success();
     let found = explain(&sb, &["b1"]);
     assert_eq!(found["state"], "busy", "{found}");
+    assert_eq!(found["shown"], "working", "{found}");
     assert_eq!(found["next"]["action"], "wait");
     assert!(
         found["next"]["why"]

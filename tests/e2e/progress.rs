@@ -55,6 +55,21 @@ fn wait_on_a_terminal_shows_the_phase_and_no_colour_with_no_color() {
     );
 }
 
+/// A wait for a pattern on an idle worker: nothing was submitted, and the line says it waits.
+#[test]
+fn wait_for_a_pattern_on_an_idle_worker_says_waiting_not_submitted() {
+    let mut sb = Sandbox::new();
+    sb.spawn("i1", &[]);
+    sb.turn("i1", "hello").success();
+    sb.var("NO_COLOR", "1");
+    let cmd = sb.pty_command(&["wait", "i1", "--pattern", "NEVER SHOWN", "--timeout", "2s"]);
+    let mut pty = spawn_command(cmd, Some(60_000)).expect("pty");
+    let before = pty.exp_string("timeout").expect("the outcome");
+    pty.exp_eof().expect("umbel ends");
+    assert!(before.contains("i1: waiting"), "{before:?}");
+    assert!(!before.contains("submitted"), "{before:?}");
+}
+
 #[test]
 fn progress_off_on_a_terminal_draws_nothing() {
     let mut sb = Sandbox::new();

@@ -1492,10 +1492,11 @@ fn the_compare_example_runs_two_worktrees_and_a_judge(tier: Tier) {
     assert_eq!(yaml.matches("provider: claude").count(), 3, "{yaml}");
     let file = sb.root.join("compare.yaml");
     sb.write(&file, yaml);
-    let run_id = sb
-        .umbel(["run", file.to_str().expect("utf-8 path")])
+    let record = sb
+        .umbel(["run", "--json", file.to_str().expect("utf-8 path")])
         .success()
-        .line();
+        .json();
+    let run_id = record["runId"].as_str().expect("runId").to_string();
     let steps = sb.state.join("workflows").join(&run_id).join("steps");
     let prompt = std::fs::read_to_string(steps.join("compare/prompt")).expect("judge's prompt");
     let first = format!("{run_id}-first");
@@ -1516,6 +1517,12 @@ fn the_compare_example_runs_two_worktrees_and_a_judge(tier: Tier) {
     }
     let verdict = std::fs::read_to_string(steps.join("compare/answer")).expect("verdict");
     assert!(verdict.contains("Patch A is better."), "{verdict}");
+    assert_eq!(record["results"][0]["step"], "compare", "{record:#}");
+    assert_eq!(
+        record["results"][0]["answer"],
+        verdict.as_str(),
+        "{record:#}"
+    );
     assert_eq!(
         std::fs::read_to_string(sb.project.join("notes.txt")).expect("notes"),
         "base\n",

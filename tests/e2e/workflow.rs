@@ -109,6 +109,12 @@ steps:
     assert_eq!(result["status"], "completed", "{result:#}");
     let run_id = result["runId"].as_str().unwrap().to_string();
     assert_eq!(run_record(&sb, &run_id), result, "--json prints the record");
+    // The final step (the one nothing needs) and what it ended with.
+    assert_eq!(
+        result["results"],
+        json!([{ "step": "merge", "answer": "CLAUDE-SAYS" }]),
+        "{result:#}"
+    );
     for id in ["draft", "by-codex", "by-gemini", "merge"] {
         assert_eq!(step(&result, id)["status"], "done", "{result:#}");
     }
@@ -163,7 +169,7 @@ workers:
   b: {{provider: gemini, env: {{UMBEL_SIM_SCENARIO: "{wedge}"}}}}
   c: {{provider: codex, env: {{UMBEL_SIM_SCENARIO: "{slow}"}}}}
 steps:
-  - {{id: first, worker: a, prompt: hello, outputs: {{text: answer}}}}
+  - {{id: first, worker: a, prompt: "{{{{ env.GREETING }}}}", outputs: {{text: answer}}}}
   - id: stuck
     worker: b
     needs: [first]
@@ -179,9 +185,22 @@ steps:
 /// Runs the failing pipeline: it must time out (124). Its output and run id.
 fn failed_run(sb: &Sandbox) -> (Ran, String) {
     let path = failing_pipeline(sb);
-    let out = run(sb, &[path.to_str().unwrap()]).status(124);
-    let run_id = out.line();
+    let out = run(sb, &[path.to_str().unwrap()])
+        .env("GREETING", "hello")
+        .status(124);
+    assert_eq!(out.stdout(), "", "a failed run has no result to print");
+    let run_id = run_id_of(&out);
     (out, run_id)
+}
+
+/// The run id `umbel run` names on stderr (`umbel: run ID completed …` / `… failed …`).
+fn run_id_of(out: &Ran) -> String {
+    let err = out.stderr();
+    err.lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("umbel: run ")?.split(' ').next())
+        .unwrap_or_else(|| panic!("no run id in {err}"))
+        .to_string()
 }
 
 #[test]
@@ -227,8 +246,15 @@ fn resume_reruns_only_what_did_not_finish() {
         sim::reply("unstuck").to_string(),
     );
     sb.write(sb.root.join("slow.json"), sim::reply("quick").to_string());
-    let out = run(&sb, &["--resume", &run_id]).success();
-    assert_eq!(out.stdout().trim(), run_id);
+    let out = run(&sb, &["--resume", &run_id])
+        .env("GREETING", "hello")
+        .success();
+    // The final steps' answers: `sibling` and `after` are what nothing needs.
+    let printed = out.stdout();
+    assert!(
+        printed.starts_with("== sibling ==\nquick\n== after ==\n"),
+        "{printed}"
+    );
     let record = run_record(&sb, &run_id);
     assert_eq!(record["status"], "completed", "{record:#}");
     assert_eq!(record["attempt"], 2);
@@ -254,9 +280,18 @@ fn resume_reruns_only_what_did_not_finish() {
     );
     assert_eq!(alive(&sb), Vec::<String>::new());
     no_orphans(&sb);
-    // A finished run has nothing left to do, and resuming it says so by doing nothing.
-    run(&sb, &["--resume", &run_id]).success();
-    assert_eq!(run_record(&sb, &run_id)["attempt"], 3);
+    // A finished run has nothing left to do: resuming it says so, asks for no variable, starts
+    // no attempt, and prints its results again.
+    let again = run(&sb, &["--resume", &run_id])
+        .stderr_has(format!("umbel: run {run_id} already completed"))
+        .success();
+    assert_eq!(again.stdout(), printed);
+    assert!(
+        !again.stderr().contains("completed in"),
+        "{}",
+        again.stderr()
+    );
+    assert_eq!(run_record(&sb, &run_id)["attempt"], 2);
 }
 
 #[test]
@@ -292,7 +327,7 @@ fn ctrl_c_interrupts_the_run_and_stops_its_workers() {
     std::thread::sleep(std::time::Duration::from_millis(300));
     child.interrupt();
     let out = child.status(130);
-    let run_id = out.line();
+    let run_id = run_id_of(&out);
     let record = run_record(&sb, &run_id);
     assert_eq!(record["status"], "interrupted", "{record:#}");
     assert_eq!(step(&record, "long")["status"], "cancelled");
@@ -309,7 +344,7 @@ fn keep_leaves_the_workers_running_after_success() {
         "workers:\n  a: {}\nsteps:\n  - {id: s, worker: a, prompt: hi}\n",
     );
     let out = run(&sb, &["--keep", path.to_str().unwrap()]).success();
-    let run_id = out.line();
+    let run_id = run_id_of(&out);
     assert_eq!(alive(&sb), vec![format!("{run_id}-a")]);
     // The worker is an ordinary worker now.
     sb.umbel(["read", &format!("{run_id}-a")]).success();
@@ -503,7 +538,13 @@ fn a_file_output_cannot_leave_its_workers_folder() {
         )
     };
     let path = with_output("inside.txt");
-    let run_id = run(&sb, &[path.to_str().unwrap()]).success().line();
+    let out = run(&sb, &[path.to_str().unwrap()]).success();
+    assert!(
+        out.stdout().ends_with("== s.kept ==\nNOTES\n"),
+        "{}",
+        out.stdout()
+    );
+    let run_id = run_id_of(&out);
     let kept = sb
         .state
         .join("workflows")
@@ -515,9 +556,10 @@ fn a_file_output_cannot_leave_its_workers_folder() {
     let out = run(&sb, &[path.to_str().unwrap()])
         .stderr_has("output `kept`: `file:link.txt` leads outside worker")
         .status(1);
-    let record = run_record(&sb, &out.line());
+    let run_id = run_id_of(&out);
+    let record = run_record(&sb, &run_id);
     assert_eq!(step(&record, "s")["status"], "failed", "{record:#}");
-    let run_dir = sb.state.join("workflows").join(out.line());
+    let run_dir = sb.state.join("workflows").join(run_id);
     let grep = std::process::Command::new("grep")
         .args(["-r", "NOT YOURS"])
         .arg(&run_dir)

@@ -314,6 +314,17 @@ fn worktreeinclude_files_are_copied_and_are_not_changes() {
     let status = sb.cmd("status w1 --json").success().json();
     assert_eq!(status["worktree"]["changed"], 0, "{status:#}");
     assert_eq!(sb.cmd("diff w1 --git").success().stdout(), "");
+    // No change: stdout stays empty (for pipes), and stderr says so rather than nothing.
+    for args in ["diff w1 --git", "diff w1 --git --stat"] {
+        let out = sb.cmd(args).success();
+        assert_eq!(out.stdout(), "", "{args}");
+        assert!(
+            out.stderr()
+                .starts_with("umbel: no changes in w1's worktree (branch umbel/w1) against "),
+            "{args}: {}",
+            out.stderr()
+        );
+    }
     sb.cmd("kill w1 --purge").success();
     assert!(!wt.exists());
 }
@@ -357,7 +368,11 @@ fn the_compare_example_hands_the_judge_both_patches() {
             &format!("    cwd: {}\n    worktree: true", sb.project.display()),
         ),
     );
-    let run_id = sb.umbel(["run", file.to_str().unwrap()]).success().line();
+    let record = sb
+        .umbel(["run", "--json", file.to_str().unwrap()])
+        .success()
+        .json();
+    let run_id = record["runId"].as_str().expect("runId").to_string();
     let steps = sb.state.join("workflows").join(&run_id).join("steps");
     let prompt = std::fs::read_to_string(steps.join("compare/prompt")).unwrap();
     assert!(prompt.contains("-base\n+first's version"), "{prompt}");
@@ -436,7 +451,14 @@ steps:
     );
     // Fixed: the CLI answers now, and edits nothing more.
     sb.write(&scenario, sim::reply("finished").to_string());
-    sb.umbel(["run", "--resume", &run_id]).success();
+    let resumed = sb.umbel(["run", "--resume", &run_id]).success();
+    // What the final step ended with is printed: its answer, then its `diff` output.
+    let printed = resumed.stdout();
+    assert!(
+        printed.starts_with("== finish ==\nfinished\n== finish.patch ==\n")
+            && printed.contains("+first attempt"),
+        "{printed}"
+    );
     assert_eq!(
         std::fs::read_to_string(wt.join("notes.txt")).unwrap(),
         "first attempt\n",

@@ -91,6 +91,16 @@ pub fn needing(deps: &Deps, root: usize) -> BTreeSet<usize> {
     seen
 }
 
+/// The final steps: those no other step needs, in order.
+pub fn finals(deps: &Deps) -> Vec<usize> {
+    dependents(deps)
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.is_empty())
+        .map(|(i, _)| i)
+        .collect()
+}
+
 /// Answers "does step `from` need step `to`, directly or not?" for a graph without cycles, and
 /// names the path. What it learns about one `to` is kept for the next question about it, and a
 /// step in a wave no later than `to`'s cannot need it, so a workflow's questions together cost
@@ -220,6 +230,14 @@ mod tests {
         let d = deps(&[&[], &[0], &[1], &[]]);
         assert_eq!(needing(&d, 0), [1, 2].into_iter().collect());
         assert!(needing(&d, 3).is_empty());
+    }
+
+    #[test]
+    fn the_final_steps_are_those_nothing_needs() {
+        // 0 ← 1 ← 2, 3 alone, 4 needs 0.
+        let d = deps(&[&[], &[0], &[1], &[], &[0]]);
+        assert_eq!(finals(&d), vec![2, 3, 4]);
+        assert_eq!(finals(&deps(&[])), Vec::<usize>::new());
     }
 
     #[test]

@@ -116,6 +116,25 @@ pub struct RunRecord {
     /// gone was killed without a chance to record it, and may be resumed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub runner: Option<Runner>,
+    /// Once the run completed: what its final steps (those no other step needs) ended with, in
+    /// the file's order. What `umbel run` prints.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub results: Vec<FinalResult>,
+}
+
+/// What a final step ended with.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FinalResult {
+    pub step: String,
+    /// Its turn's answer (under a `schema` guard, the accepted value as clean JSON).
+    pub answer: String,
+    /// The answer as a JSON value, when the step's guard has a `schema`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<serde_json::Value>,
+    /// Its named outputs other than the answer (`diff`, `file:`), by name.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub outputs: std::collections::BTreeMap<String, String>,
 }
 
 /// A runner process: its pid and start time (clock ticks after boot, `/proc/PID/stat` field
@@ -225,6 +244,7 @@ mod tests {
                 message: "timed out".into(),
             }),
             runner: None,
+            results: vec![],
         };
         assert_eq!(run.exit_code(), 124);
         run.status = RunStatus::Interrupted;

@@ -232,6 +232,15 @@ fn open_pager(view: &mut View, screen: &Screen, paged: Paged) {
 
 fn answer_lines(ctx: &Ctx, name: &str) -> Paged {
     match remote::anywhere::last_answer(ctx, name) {
+        Ok(answer) if answer.interrupted => {
+            let mut lines = vec!["The turn was interrupted: it has no answer.".to_string()];
+            if let Some(partial) = &answer.partial_text {
+                lines.push(String::new());
+                lines.push("What it had written before (not an answer):".to_string());
+                lines.extend(partial.lines().map(str::to_string));
+            }
+            Ok((format!(" {name}: last turn interrupted "), lines, false))
+        }
         Ok(answer) => Ok((
             format!(" {name}: last answer ({}) ", answer.source),
             answer.text.lines().map(str::to_string).collect(),

@@ -8,9 +8,11 @@ use crate::adapters::host::now_ms;
 use crate::adapters::runs::RunStore;
 use crate::core::args::KillArgs;
 use crate::core::errors::Result;
-use crate::core::workflow::Plan;
 use crate::core::workflow::graph;
-use crate::core::workflow::record::{Failure, RunRecord, RunStatus, StepStatus, worker_name};
+use crate::core::workflow::record::{
+    Failure, FinalResult, RunRecord, RunStatus, StepStatus, worker_name,
+};
+use crate::core::workflow::{OutputSource, Plan};
 use crate::operations::kill;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::Ordering;
@@ -181,7 +183,7 @@ fn conclude(
     let Progress {
         mut record,
         spawned,
-        ..
+        done,
     } = progress;
     let failed = record.failed.clone();
     let interrupted = shared.ctx.cancelled()
@@ -195,6 +197,9 @@ fn conclude(
         (None, false) => RunStatus::Completed,
     };
     skip_the_rest(&mut record, shared.plan, failed.as_ref());
+    if record.status == RunStatus::Completed {
+        record.results = final_results(shared.plan, &done);
+    }
     if record.status != RunStatus::Completed || !shared.keep {
         teardown(shared.ctx, &record.run_id, &spawned);
     }
@@ -202,6 +207,35 @@ fn conclude(
     shared.store.write_record(&record)?;
     observe(&record);
     Ok(record)
+}
+
+/// What the final steps (those no other step needs) ended with, in the file's order.
+fn final_results(plan: &Plan, done: &BTreeMap<String, StepResult>) -> Vec<FinalResult> {
+    let deps: graph::Deps = plan.steps.iter().map(|s| s.needs.clone()).collect();
+    graph::finals(&deps)
+        .into_iter()
+        .filter_map(|i| {
+            let step = &plan.steps[i];
+            let result = done.get(&step.id)?;
+            let value = step
+                .guard
+                .schema
+                .as_ref()
+                .and_then(|_| serde_json::from_str(&result.answer).ok());
+            let outputs = step
+                .outputs
+                .iter()
+                .filter(|(_, source)| *source != OutputSource::Answer)
+                .filter_map(|(k, _)| Some((k.clone(), result.outputs.get(k)?.clone())))
+                .collect();
+            Some(FinalResult {
+                step: step.id.clone(),
+                answer: result.answer.clone(),
+                value,
+                outputs,
+            })
+        })
+        .collect()
 }
 
 /// Kills every worker the run started (their folders stay as tombstones). Runs on a context

@@ -67,6 +67,7 @@ pub fn prepare_new(ctx: &Ctx, plan: &Plan, file: &Path, text: &str) -> Result<Pr
             .collect(),
         failed: None,
         runner: this_runner(),
+        results: Vec::new(),
     };
     store.write_record(&record)?;
     Ok(Prepared {
@@ -139,6 +140,7 @@ pub fn prepare_resume(ctx: &Ctx, store: RunStore, plan: &Plan) -> Result<Prepare
         failed: None,
         steps,
         runner: this_runner(),
+        results: Vec::new(),
         ..old
     };
     store.write_record(&record)?;

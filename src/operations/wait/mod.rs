@@ -477,7 +477,7 @@ fn report_progress(
     };
     let phase = phase(records, from, |r| tool_name(ctx, worker, r));
     let output_tokens = match phase {
-        TurnPhase::Submitted => None,
+        TurnPhase::Waiting => None,
         _ => tokens.read(ctx, worker),
     };
     sink.report(&TurnProgress {
