@@ -124,6 +124,14 @@ pub fn len(path: &Path) -> u64 {
     fs::metadata(path).map_or(0, |m| m.len())
 }
 
+/// What tells one version of a file from the next (its inode, change time and length): equal
+/// stamps mean it was not replaced or written in between. `None` when it is not there.
+pub fn stamp(path: &Path) -> Option<(u64, i64, i64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let m = fs::metadata(path).ok()?;
+    Some((m.ino(), m.ctime(), m.ctime_nsec(), m.len()))
+}
+
 /// Appends `text` to the file at `path` (made private if new).
 pub fn append(path: &Path, text: &str) -> Result<()> {
     use std::io::Write;

@@ -17,7 +17,7 @@ use crate::core::events::{EventRecord, parse_log};
 use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
 use crate::core::outcome::ExitStatus;
-use crate::core::warm::{MARK_FILE, TAKEN_FILE, WarmMark, is_warm_name};
+use crate::core::warm::{KILL_ALL_FILE, MARK_FILE, TAKEN_FILE, WarmMark, is_warm_name};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::{ErrorKind, Write};
@@ -365,6 +365,16 @@ impl StateRoot {
     pub fn take_warm(&self, name: &WorkerName) -> bool {
         let dir = self.session_dir(name);
         fs::rename(dir.join(MARK_FILE), dir.join(TAKEN_FILE)).is_ok()
+    }
+
+    /// Notes that a `kill --all` begins now (`at`, ms since the epoch).
+    pub fn mark_kill_all(&self, at: u64) -> Result<()> {
+        write_json_atomic(&self.root.join(KILL_ALL_FILE), &at)
+    }
+
+    /// When the last `kill --all` began, if one ever ran here.
+    pub fn kill_all_at(&self) -> Option<u64> {
+        read_json_file(&self.root.join(KILL_ALL_FILE))
     }
 
     /// Writes the evidence record (when the folder still exists).

@@ -18,6 +18,10 @@ pub const MARK_FILE: &str = "warm.json";
 /// Where a taken marker goes.
 pub const TAKEN_FILE: &str = "warm.taken";
 
+/// In the state root: when the last `kill --all` began (ms since the epoch). A refill started
+/// before it starts no warm worker after it.
+pub const KILL_ALL_FILE: &str = "kill-all.json";
+
 /// The hidden verb the `-p` process starts, detached, to retire its worker and start the next
 /// warm one.
 pub const REFILL_VERB: &str = "warm-refill";

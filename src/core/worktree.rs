@@ -152,6 +152,28 @@ pub fn own_changes(changes: Vec<Change>, included: &[String]) -> Vec<Change> {
         .collect()
 }
 
+/// The ignored entries (`!!`) of `git status --ignored=matching` that the worker wrote: not a
+/// file `.worktreeinclude` copied in. A folder (`build/`, listed whole) holding copied files
+/// comes second: its files must be listed one by one to tell.
+pub fn own_ignored(changes: Vec<Change>, included: &[String]) -> (Vec<String>, Vec<String>) {
+    let mut own = Vec::new();
+    let mut mixed = Vec::new();
+    for path in changes
+        .into_iter()
+        .filter(|c| c.status == "!!")
+        .map(|c| c.path)
+    {
+        if included.contains(&path) {
+            continue;
+        }
+        match path.ends_with('/') && included.iter().any(|i| i.starts_with(&path)) {
+            true => mixed.push(path),
+            false => own.push(path),
+        }
+    }
+    (own, mixed)
+}
+
 /// One file of `git diff --numstat -z`: lines added and deleted (`None` for a binary file).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -211,7 +233,11 @@ pub enum Purge {
 /// The rule: a worktree without changes of the worker's own whose branch has no commit outside
 /// the repository's HEAD or its base goes; anything else stays unless `discard` — also a branch
 /// whose commits could not be counted (`unmerged` is `None`).
-pub fn purge_rule(changes: &[Change], unmerged: Option<u64>, discard: bool) -> Purge {
+pub fn purge_rule(
+    (changes, ignored): (&[Change], &[String]),
+    unmerged: Option<u64>,
+    discard: bool,
+) -> Purge {
     if discard {
         return Purge::Remove;
     }
@@ -220,6 +246,21 @@ pub fn purge_rule(changes: &[Change], unmerged: Option<u64>, discard: bool) -> P
         why.push(match changes.len() {
             1 => format!("1 uncommitted change ({})", changes[0].path),
             n => format!("{n} uncommitted changes"),
+        });
+    }
+    if !ignored.is_empty() {
+        let mut named = ignored
+            .iter()
+            .take(3)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ");
+        if ignored.len() > 3 {
+            named.push_str(", …");
+        }
+        why.push(match ignored.len() {
+            1 => format!("1 ignored file the worker wrote ({named})"),
+            n => format!("{n} ignored files the worker wrote ({named})"),
         });
     }
     match unmerged {
@@ -271,6 +312,22 @@ mod tests {
         assert_eq!(
             with_exclude_line("").unwrap().lines().last(),
             Some("/.umbel/")
+        );
+    }
+
+    #[test]
+    fn ignored_files_are_the_workers_but_the_copied_ones() {
+        // git status --porcelain -z --untracked-files=all --ignored=matching, as git 2.47 printed
+        // it for a worktree with a copied .env, a copied conf/local.toml, a log and a build/.
+        let out = b"?? new.txt\0!! .env\0!! build/\0!! conf/\0!! run.log\0";
+        let included = [".env".to_string(), "conf/local.toml".to_string()];
+        let (own, mixed) = own_ignored(parse_porcelain(out), &included);
+        assert_eq!(own, ["build/", "run.log"]);
+        assert_eq!(mixed, ["conf/"]);
+        let purge = purge_rule((&[], &own), Some(0), false);
+        assert!(
+            matches!(&purge, Purge::Keep { why } if why == "2 ignored files the worker wrote (build/, run.log)"),
+            "{purge:?}"
         );
     }
 
@@ -345,29 +402,29 @@ mod tests {
     #[test]
     fn a_clean_merged_worktree_goes_and_one_with_work_stays_unless_discarded() {
         let dirty = parse_porcelain(b" M a.txt\0");
-        assert_eq!(purge_rule(&[], Some(0), false), Purge::Remove);
+        assert_eq!(purge_rule((&[], &[]), Some(0), false), Purge::Remove);
         assert_eq!(
-            purge_rule(&dirty, Some(0), false),
+            purge_rule((&dirty, &[]), Some(0), false),
             Purge::Keep {
                 why: "1 uncommitted change (a.txt)".into()
             }
         );
         assert_eq!(
-            purge_rule(&[], Some(2), false),
+            purge_rule((&[], &[]), Some(2), false),
             Purge::Keep {
                 why: "2 commits not merged".into()
             }
         );
         assert!(matches!(
-            purge_rule(&dirty, Some(1), false),
+            purge_rule((&dirty, &[]), Some(1), false),
             Purge::Keep { why } if why == "1 uncommitted change (a.txt) and 1 commit not merged"
         ));
-        assert_eq!(purge_rule(&dirty, Some(1), true), Purge::Remove);
+        assert_eq!(purge_rule((&dirty, &[]), Some(1), true), Purge::Remove);
         // A count git could not give is never taken for none.
         assert!(
-            matches!(purge_rule(&[], None, false), Purge::Keep { why } if why.contains("could not count"))
+            matches!(purge_rule((&[], &[]), None, false), Purge::Keep { why } if why.contains("could not count"))
         );
-        assert_eq!(purge_rule(&[], None, true), Purge::Remove);
+        assert_eq!(purge_rule((&[], &[]), None, true), Purge::Remove);
     }
 
     #[test]

@@ -169,6 +169,9 @@ struct WarmRefillArgs {
     /// How long the new warm worker waits for its `-p`.
     #[arg(long)]
     ttl_ms: u64,
+    /// When the `-p` handed over (ms since the epoch): a `kill --all` since stops the refill.
+    #[arg(long, default_value_t = 0)]
+    after_ms: u64,
     /// The `-p`'s arguments.
     #[arg(last = true, allow_hyphen_values = true)]
     argv: Vec<String>,
@@ -522,7 +525,12 @@ fn warm_refill(ctx: &Ctx, args: WarmRefillArgs) -> Result<u8> {
     let argv = std::iter::once("umbel".to_string()).chain(args.argv);
     let cli = Cli::try_parse_from(argv).map_err(|e| Error::usage(e.to_string()))?;
     let ttl = std::time::Duration::from_millis(args.ttl_ms);
-    print::warm::refill(ctx, &cli.print, args.retire.as_deref(), ttl)
+    print::warm::refill(
+        ctx,
+        &cli.print,
+        (args.retire.as_deref(), args.after_ms),
+        ttl,
+    )
 }
 
 fn completions(shell: clap_complete::Shell) {

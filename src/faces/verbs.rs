@@ -234,13 +234,14 @@ pub fn events(ctx: &Ctx, args: &EventsArgs, json: bool) -> Result<u8> {
     let report = std::sync::Arc::new(|line: String| eprintln!("umbel: {line}"));
     let exec = match &args.exec {
         Some(command) => Some(crate::operations::events::Exec::new(
+            ctx,
             command,
             args.exec_timeout.as_deref(),
             report,
         )?),
         None => None,
     };
-    crate::operations::events::events(ctx, args, |event| {
+    let followed = crate::operations::events::events(ctx, args, |event| {
         if json {
             out_json(event);
         } else {
@@ -249,7 +250,13 @@ pub fn events(ctx: &Ctx, args: &EventsArgs, json: bool) -> Result<u8> {
         if let Some(exec) = &exec {
             exec.run(event);
         }
-    })?;
+    });
+    // The commands queued run to their end; after Ctrl-C (SIGTERM, SIGHUP) the running ones
+    // are ended with umbel instead.
+    if let Some(exec) = &exec {
+        exec.finish();
+    }
+    followed?;
     Ok(0)
 }
 

@@ -22,6 +22,7 @@ use crate::core::name::WorkerName;
 use crate::core::providers::EventClass;
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, SyncSender, TrySendError, channel, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -46,6 +47,9 @@ struct Followed {
     lines: usize,
     tracker: Tracker,
     tombstone_seen: bool,
+    /// Its meta.json as last seen ([`files::stamp`]): when it changes, the folder may hold
+    /// another worker of the same name (purged and spawned again).
+    meta_stamp: Option<(u64, i64, i64, u64)>,
 }
 
 /// The fleet's events, look after look.
@@ -90,13 +94,18 @@ impl Stream {
     /// Everything that happened since the last look, oldest first.
     pub fn look(&mut self, ctx: &Ctx) -> Vec<FleetEvent> {
         let mut out = Vec::new();
-        self.workers.retain(|name, followed| {
-            let here = ctx.state.has_folder(name);
+        self.workers.retain(|_, followed| {
+            let gone = match followed.successor(ctx) {
+                Successor::Same => return true,
+                Successor::Gone => now_ms(),
+                // Spawned again under its name: the old one ended before the new one began.
+                Successor::Other(created_at) => created_at.unwrap_or(u64::MAX).min(now_ms()),
+            };
             // Purged (`kill --purge`) while followed: no tombstone will say so.
-            if !here && followed.tracker.admit(KILLED) {
-                out.push(event_of(&followed.worker, now_ms(), KILLED));
+            if followed.tracker.admit(KILLED) {
+                out.push(event_of(&followed.worker, gone, KILLED));
             }
-            here
+            false
         });
         for name in self.names(ctx) {
             if self.workers.contains_key(&name) {
@@ -114,6 +123,7 @@ impl Stream {
                 lines: 0,
                 tracker: Tracker::default(),
                 tombstone_seen: false,
+                meta_stamp: files::stamp(&meta_path(ctx, &name)),
                 worker,
             };
             followed.tracker.admit(SPAWNED);
@@ -133,7 +143,48 @@ impl Stream {
     }
 }
 
+/// What a followed worker's folder holds now.
+enum Successor {
+    /// The same worker.
+    Same,
+    /// Nothing: it was purged.
+    Gone,
+    /// Another worker of its name, spawned at this time (ms), or being spawned (`None`).
+    Other(Option<u64>),
+}
+
+fn meta_path(ctx: &Ctx, name: &WorkerName) -> PathBuf {
+    ctx.state.session_dir(name).join("meta.json")
+}
+
 impl Followed {
+    /// Whether the folder still holds this worker: its meta.json is read again only when it
+    /// changed, and a different `createdAt` is another worker.
+    fn successor(&mut self, ctx: &Ctx) -> Successor {
+        let name = &self.worker.name;
+        if !ctx.state.has_folder(name) {
+            return Successor::Gone;
+        }
+        let stamp = files::stamp(&meta_path(ctx, name));
+        if stamp == self.meta_stamp {
+            return Successor::Same;
+        }
+        // meta.json is replaced whole (a rename), never missing for a worker: a folder without
+        // one is a spawn in progress. One umbel cannot read is still this worker's.
+        if stamp.is_none() {
+            return Successor::Other(None);
+        }
+        match ctx.state.read_meta(name) {
+            Ok(meta) if meta.created_at != self.worker.meta.created_at => {
+                Successor::Other(Some(meta.created_at))
+            }
+            _ => {
+                self.meta_stamp = stamp;
+                Successor::Same
+            }
+        }
+    }
+
     /// The events of the log lines written since the last look, then its tombstone's.
     fn read_new(&mut self, ctx: &Ctx, out: &mut Vec<FleetEvent>) {
         let log = ctx.state.events_dir(&self.worker.name).join("log");
@@ -303,26 +354,59 @@ pub fn follow_fleet<S>(
 
 /// `--exec`: a shell command run once per event, one at a time per worker: each worker's
 /// events queue for a thread of their own, so the stream never waits for a command and one
-/// worker's slow command never delays another's. What goes wrong is told to `report`.
+/// worker's slow command never delays another's. A worker's thread ends once its queue has been
+/// empty for [`QUEUE_IDLE`] (a stream over hours of short-lived workers keeps none of theirs),
+/// and at most [`MAX_QUEUES`] run at once. What goes wrong is told to `report`.
 pub struct Exec {
     command: Arc<str>,
     bound: Duration,
-    queues: Mutex<HashMap<String, SyncSender<FleetEvent>>>,
+    queues: Queues,
     report: Report,
+    /// Raised on Ctrl-C (SIGTERM, SIGHUP): the running commands are ended, no new one starts.
+    cancel: Arc<AtomicBool>,
+}
+
+/// Each worker's queue and the thread running its commands, by name, while that thread runs.
+type Queues = Arc<Mutex<HashMap<String, Queue>>>;
+
+struct Queue {
+    tx: SyncSender<FleetEvent>,
+    thread: std::thread::JoinHandle<()>,
 }
 
 /// Where `--exec`'s problems go (stderr, from the face).
 pub type Report = Arc<dyn Fn(String) + Send + Sync>;
 
+/// How long a worker's `--exec` thread waits for its next event before it ends.
+const QUEUE_IDLE: Duration = Duration::from_secs(2);
+
+/// At most this many workers' commands run side by side; an event past it is skipped, said.
+const MAX_QUEUES: usize = 256;
+
 impl Exec {
-    /// `command` run by `sh -c`, ended after `--exec-timeout`.
-    pub fn new(command: &str, timeout: Option<&str>, report: Report) -> Result<Self> {
+    /// `command` run by `sh -c`, ended after `--exec-timeout`, or when `ctx` is cancelled.
+    pub fn new(ctx: &Ctx, command: &str, timeout: Option<&str>, report: Report) -> Result<Self> {
         Ok(Exec {
             command: command.into(),
             bound: parse_or(timeout, "--exec-timeout", EXEC_TIMEOUT)?,
-            queues: Mutex::new(HashMap::new()),
+            queues: Arc::new(Mutex::new(HashMap::new())),
             report,
+            cancel: Arc::clone(&ctx.cancel),
         })
+    }
+
+    /// The end of the stream: the commands queued run to their end (each within its timeout),
+    /// or after a cancel (Ctrl-C) the running ones are ended and the rest dropped; returns once
+    /// every thread is gone, so no command outlives umbel.
+    pub fn finish(&self) {
+        let queues: Vec<Queue> = match self.queues.lock() {
+            Ok(mut queues) => queues.drain().map(|(_, q)| q).collect(),
+            Err(_) => return,
+        };
+        for Queue { tx, thread } in queues {
+            drop(tx); // its thread runs what is queued, then sees the queue closed
+            let _ = thread.join();
+        }
     }
 
     /// Queues the command for `event` behind its worker's earlier ones; when [`EXEC_QUEUE`]
@@ -331,39 +415,110 @@ impl Exec {
         let Ok(mut queues) = self.queues.lock() else {
             return;
         };
-        let queue = queues
-            .entry(event.worker.clone())
-            .or_insert_with(|| self.start_queue());
-        match queue.try_send(event.clone()) {
-            Ok(()) => {}
-            Err(TrySendError::Full(_)) => (self.report)(format!(
-                "--exec skipped for `{}` {}: {EXEC_QUEUE} commands of this worker are still waiting",
-                event.worker, event.event
-            )),
-            Err(TrySendError::Disconnected(_)) => {}
+        // Twice at most: a queue whose thread has gone (it takes its queue out first, but
+        // never lose an event to one) is replaced by a new one.
+        for _ in 0..2 {
+            if !queues.contains_key(&event.worker) {
+                let started = match queues.len() < MAX_QUEUES {
+                    true => self.start_queue(&event.worker),
+                    false => Err(format!("{MAX_QUEUES} workers' commands are running")),
+                };
+                match started {
+                    Ok(queue) => queues.insert(event.worker.clone(), queue),
+                    Err(why) => return self.skipped(event, &why),
+                };
+            }
+            let Some(queue) = queues.get(&event.worker) else {
+                return;
+            };
+            match queue.tx.try_send(event.clone()) {
+                Ok(()) => return,
+                Err(TrySendError::Full(_)) => {
+                    let why = format!("{EXEC_QUEUE} commands of this worker are still waiting");
+                    return self.skipped(event, &why);
+                }
+                Err(TrySendError::Disconnected(_)) => queues.remove(&event.worker),
+            };
         }
     }
 
-    /// A worker's queue and the thread that runs its commands in order.
-    fn start_queue(&self) -> SyncSender<FleetEvent> {
+    fn skipped(&self, event: &FleetEvent, why: &str) {
+        (self.report)(format!(
+            "--exec skipped for `{}` {}: {why}",
+            event.worker, event.event
+        ));
+    }
+
+    /// A worker's queue and the thread that runs its commands in order, until it has been
+    /// idle for [`QUEUE_IDLE`]; `Err` says why no thread could start.
+    fn start_queue(&self, worker: &str) -> std::result::Result<Queue, String> {
         let (tx, rx) = sync_channel::<FleetEvent>(EXEC_QUEUE);
-        let (command, bound, report) = (self.command.clone(), self.bound, self.report.clone());
-        std::thread::spawn(move || {
-            for event in rx {
-                if let Some(problem) = run_one(&command, bound, &event) {
+        let run = {
+            let (command, bound, report) = (self.command.clone(), self.bound, self.report.clone());
+            let cancel = Arc::clone(&self.cancel);
+            move |event: FleetEvent| {
+                if let Some(problem) = run_one(&command, (bound, &cancel), &event) {
                     report(format!(
                         "--exec for `{}` {}: {problem}",
                         event.worker, event.event
                     ));
                 }
             }
-        });
-        tx
+        };
+        let (queues, worker) = (Arc::clone(&self.queues), worker.to_string());
+        let cancel = Arc::clone(&self.cancel);
+        let thread = std::thread::Builder::new()
+            .name(format!("exec {worker}"))
+            .spawn(move || {
+                while let Some(event) = next_or_leave(&rx, &queues, &worker, &cancel) {
+                    run(event);
+                }
+            })
+            .map_err(|e| format!("no thread to run it: {e}"))?;
+        Ok(Queue { tx, thread })
     }
 }
 
-/// Runs the command for one event; what went wrong, if anything.
-fn run_one(command: &str, bound: Duration, event: &FleetEvent) -> Option<String> {
+/// The worker's next event; `None` once its queue has been idle for [`QUEUE_IDLE`] or the
+/// stream is cancelled, when the queue is taken out of `queues` — under their lock, so no event
+/// can be sent to it after.
+fn next_or_leave(
+    rx: &std::sync::mpsc::Receiver<FleetEvent>,
+    queues: &Queues,
+    worker: &str,
+    cancel: &AtomicBool,
+) -> Option<FleetEvent> {
+    if cancel.load(Ordering::Relaxed) {
+        queues.lock().ok()?.remove(worker);
+        return None;
+    }
+    match rx.recv_timeout(QUEUE_IDLE) {
+        Ok(event) if !cancel.load(Ordering::Relaxed) => Some(event),
+        Ok(_) => {
+            queues.lock().ok()?.remove(worker);
+            None
+        }
+        Err(RecvTimeoutError::Disconnected) => None,
+        Err(RecvTimeoutError::Timeout) => {
+            let mut queues = queues.lock().ok()?;
+            match rx.try_recv() {
+                Ok(event) => Some(event),
+                Err(_) => {
+                    queues.remove(worker);
+                    None
+                }
+            }
+        }
+    }
+}
+
+/// Runs the command for one event, ended after `bound` or once `cancel` is raised; what went
+/// wrong, if anything.
+fn run_one(
+    command: &str,
+    (bound, cancel): (Duration, &AtomicBool),
+    event: &FleetEvent,
+) -> Option<String> {
     let program = Program {
         argv: vec!["sh".into(), "-c".into(), command.to_string()],
         env: exec_env(event),
@@ -374,7 +529,7 @@ fn run_one(command: &str, bound: Duration, event: &FleetEvent) -> Option<String>
     let watch = Watch {
         keep: Some(EXEC_STDERR),
         end_group: true,
-        ..Watch::default()
+        cancel: Some(cancel),
     };
     exec_problem(run_program(&program, Some(&stdin), bound, watch), bound)
 }

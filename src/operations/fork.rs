@@ -16,6 +16,7 @@ use crate::core::args::SpawnArgs;
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
 use crate::core::providers::ProviderModule;
+use crate::core::status::WorkerState;
 use std::path::PathBuf;
 
 /// The conversation a fork starts from.
@@ -70,6 +71,16 @@ pub fn source(ctx: &Ctx, name: &str) -> Result<ForkSource> {
              same one; docs/providers.md#resume-and-fork)",
             provider.name()
         )));
+    }
+    // Mid-turn, the copy would hold half a turn, which never ends in the fork.
+    let busy = |detail: &str| Error::Busy {
+        name: name.to_string(),
+        detail: format!("{detail}; fork it once the turn ended (`umbel wait {name}`)"),
+    };
+    match super::send::state_now(ctx, &parent)?.0 {
+        WorkerState::Busy => return Err(busy("a turn is running")),
+        WorkerState::NeedsInput => return Err(busy("its turn waits for a person")),
+        _ => {}
     }
     // The CLI writes the turn that just ended a moment after its hook: the fork copies it.
     super::park::await_recorded(ctx, &parent, &parent.recent_events(ctx)?);

@@ -48,6 +48,8 @@ pub fn kill(ctx: &Ctx, args: &KillArgs) -> Result<Killed> {
     }
     let names = match (&args.name, args.all) {
         (_, true) => {
+            // Before the listing: a warm refill still starting sees it and starts nothing.
+            ctx.state.mark_kill_all(crate::adapters::host::now_ms())?;
             let mut names = ctx.state.list()?;
             names.extend(orphans(ctx)?);
             names

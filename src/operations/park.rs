@@ -262,6 +262,16 @@ pub fn wake(ctx: &Ctx, worker: &Worker) -> Result<Option<Resumed>> {
     start(ctx, worker, "parked").map(Some)
 }
 
+/// After a send found the worker held: when a park (or a resume) holds it, waits for that to
+/// end; whether the worker is parked now (the send then resumes it).
+pub(super) fn after_park(ctx: &Ctx, worker: &Worker) -> Result<bool> {
+    let path = ctx.state.session_dir(&worker.name).join("resume.lock");
+    if files::try_lock(&path)?.is_none() {
+        drop(resume_lock(ctx, worker)?);
+    }
+    parked(ctx, worker)
+}
+
 /// Whether the newest park/resume line of the worker's log is a park.
 pub(super) fn parked(ctx: &Ctx, worker: &Worker) -> Result<bool> {
     Ok(since_last_start(&worker.recent_events(ctx)?).0)

@@ -43,10 +43,19 @@ pub fn submit(
 }
 
 /// A parked worker's CLI started again first (once, whoever else is sending), then the send.
+/// A `park` at work holds the worker as a send does: the send waits for it, and goes on by
+/// resuming what it parked.
 fn woken_then(ctx: &Ctx, worker: &Worker, prompt: &[u8], guard: &GuardArgs) -> Result<Sent> {
-    let resumed = super::park::wake(ctx, worker)?;
-    let sent = send_turn(ctx, worker, prompt, guard)?;
-    Ok(sent.after_resume(resumed.map(|r| r.resume_ms)))
+    let mut parking_seen = false;
+    loop {
+        let resumed = super::park::wake(ctx, worker)?;
+        match send_turn(ctx, worker, prompt, guard) {
+            Err(Error::Busy { .. }) if !parking_seen && super::park::after_park(ctx, worker)? => {
+                parking_seen = true;
+            }
+            sent => return Ok(sent?.after_resume(resumed.map(|r| r.resume_ms))),
+        }
+    }
 }
 
 /// Waits for this sender's turn (see the module doc), then sends.

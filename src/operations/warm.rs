@@ -59,6 +59,9 @@ pub struct Refill<'a> {
     pub ttl: Duration,
     /// The umbel binary the timer runs.
     pub umbel: &'a Path,
+    /// When the `-p` handed over (ms since the epoch): a `kill --all` begun since ends the
+    /// refill's work.
+    pub after_ms: u64,
 }
 
 /// Runs a refill (in the detached `umbel warm-refill`). A key whose warm worker exists already
@@ -69,7 +72,12 @@ pub fn refill(ctx: &Ctx, refill: &Refill) -> Result<()> {
     }
     let key = spawn::launch_key(ctx, refill.spawn_args)?;
     let name = worker_name(&key).ok_or_else(|| Error::usage("no warm worker name for the key"))?;
-    if ctx.state.has_folder(&name) {
+    let killed_all = || {
+        ctx.state
+            .kill_all_at()
+            .is_some_and(|at| at >= refill.after_ms)
+    };
+    if ctx.state.has_folder(&name) || killed_all() {
         return Ok(());
     }
     let args = SpawnArgs {
@@ -94,6 +102,10 @@ pub fn refill(ctx: &Ctx, refill: &Refill) -> Result<()> {
     if let Err(e) = marked {
         let _ = kill::kill_worker(ctx, &worker, true);
         return Err(e);
+    }
+    // A `kill --all` that began before its listing could see this worker: it is ended here.
+    if killed_all() {
+        kill::kill_worker(ctx, &worker, true)?;
     }
     Ok(())
 }

@@ -201,13 +201,13 @@ fn branch_exists(git: &Git, wt: &WorktreeMeta) -> bool {
 /// `discard`); otherwise keeps them and returns what to tell the user.
 pub fn purge(ctx: &Ctx, worker: &str, wt: &WorktreeMeta, discard: bool) -> Result<Option<String>> {
     let git = Git::new(&ctx.env);
-    let changes = if wt.path.exists() {
-        own_changes(&git, wt)?
+    let (changes, ignored) = if wt.path.exists() {
+        (own_changes(&git, wt)?, own_ignored(&git, wt)?)
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
     let unmerged = unmerged(&git, wt);
-    match rules::purge_rule(&changes, unmerged, discard) {
+    match rules::purge_rule((&changes, &ignored), unmerged, discard) {
         Purge::Keep { why } => Ok(Some(rules::kept_message(worker, wt, &why))),
         Purge::Remove => remove_checked(ctx, wt).map(|_| None),
     }
@@ -223,6 +223,30 @@ fn own_changes(git: &Git, wt: &WorktreeMeta) -> Result<Vec<Change>> {
         rules::parse_porcelain(&out),
         &wt.included,
     ))
+}
+
+/// What the worker wrote under ignored paths (a log, a build folder, listed whole): nowhere
+/// else but here, so `kill --purge` keeps it. The files `.worktreeinclude` copied in are left
+/// out, one by one in a folder that holds some.
+fn own_ignored(git: &Git, wt: &WorktreeMeta) -> Result<Vec<String>> {
+    let listed = |how: &str, within: &[&str]| {
+        let mut args = vec![
+            "status",
+            "--porcelain",
+            "-z",
+            "--untracked-files=all",
+            how,
+            "--",
+        ];
+        args.extend(within);
+        git.run(&wt.path, &args)
+            .map(|out| rules::own_ignored(rules::parse_porcelain(&out), &wt.included))
+    };
+    let (mut own, mixed) = listed("--ignored=matching", &[])?;
+    for folder in mixed {
+        own.extend(listed("--ignored=traditional", &[&folder])?.0);
+    }
+    Ok(own)
 }
 
 /// Commits on the branch that neither the repository's HEAD nor the base has: 0 when the

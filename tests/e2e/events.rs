@@ -392,3 +392,124 @@ fn a_slow_exec_command_is_ended_and_reported_and_never_holds_up_the_stream() {
         );
     }
 }
+
+/// The threads of a process, from `/proc/PID/status`.
+fn threads(pid: u32) -> usize {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("Threads:"))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// `--exec` runs each worker's commands on a thread of its own, which ends once the worker's
+/// events stop: a long-running stream over many short-lived workers (every `-p` is one) does
+/// not keep a thread per name it ever saw.
+#[test]
+fn exec_threads_end_once_their_workers_events_stop() {
+    let sb = Sandbox::new();
+    let stream = Stream::start(&sb, &["--exec", "true"], "threads");
+    let pid = stream.child.id();
+    assert!(eventually(Duration::from_secs(10), || threads(pid) > 0));
+    std::thread::sleep(Duration::from_millis(500));
+    // Settled; one more is allowed for a helper thread started on the first event.
+    let quiet = threads(pid) + 1;
+    let names: Vec<String> = (0..12).map(|i| format!("t{i}")).collect();
+    for name in &names {
+        sb.spawn(name, &[]);
+    }
+    // spawned and ready for each: 24 events, each a command.
+    stream.wait_for(24);
+    assert!(
+        eventually(Duration::from_secs(20), || threads(pid) <= quiet),
+        "{} threads, {quiet} before the workers came",
+        threads(pid)
+    );
+    // A worker heard from again gets a thread again, and its command runs.
+    sb.turn("t3", "again").success();
+    let lines = stream.wait_for(26);
+    assert_eq!(lines.len(), 26, "{lines:#?}");
+    assert_eq!(stream.stderr(), "");
+}
+
+/// Whether process `pid` is still there (and not a zombie).
+fn alive_pid(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        !stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z')
+    })
+}
+
+/// Ctrl-C on `events -f --exec` ends the commands still running, as their timeout would: none
+/// is left behind.
+#[test]
+fn ctrl_c_on_events_exec_ends_the_commands_it_started() {
+    let sb = Sandbox::new();
+    let pids = sb.root.join("pids");
+    let command = format!("echo $$ >> {}; exec sleep 60", pids.display());
+    let stream = sb
+        .umbel(["events", "-f", "--exec", &command, "--exec-timeout", "5m"])
+        .start();
+    sb.spawn("c1", &[]);
+    let started = || -> Vec<i32> {
+        std::fs::read_to_string(&pids)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.trim().parse().ok())
+            .collect()
+    };
+    assert!(eventually(Duration::from_secs(20), || !started().is_empty()));
+    let running = started();
+    assert!(running.iter().all(|&p| alive_pid(p)), "{running:?}");
+    stream.interrupt();
+    stream.run();
+    assert!(
+        eventually(Duration::from_secs(5), || running
+            .iter()
+            .all(|&p| !alive_pid(p))),
+        "left running: {:?}",
+        running
+            .iter()
+            .filter(|&&p| alive_pid(p))
+            .collect::<Vec<_>>()
+    );
+}
+
+/// A worker purged and spawned again under its name while the stream is behind (stopped here,
+/// as a loaded machine would hold it): the stream says the old one was killed, then every event
+/// of the new one, from its log's first line — not from where the old log had been read to.
+#[test]
+fn a_worker_purged_and_recreated_while_the_stream_is_behind_loses_no_event() {
+    let sb = Sandbox::new();
+    sb.spawn_playing("r1", sim::reply("old"), &[]);
+    for prompt in ["one", "two", "three"] {
+        sb.turn("r1", prompt).success();
+    }
+    let stream = Stream::start(&sb, &[], "recreated");
+    let before = stream.wait_for(1 + expected_from_log(&sb, "r1").len());
+    let pid = rustix::process::Pid::from_raw(stream.child.id() as i32).expect("pid");
+    rustix::process::kill_process(pid, rustix::process::Signal::STOP).expect("SIGSTOP");
+    sb.umbel(["kill", "r1", "--purge"]).success();
+    sb.spawn_playing("r1", sim::reply("new"), &[]);
+    sb.turn("r1", "fresh").success();
+    let new_log = expected_from_log(&sb, "r1");
+    rustix::process::kill_process(pid, rustix::process::Signal::CONT).expect("SIGCONT");
+    let lines = stream.wait_for(before.len() + 2 + new_log.len());
+    let after: Vec<(String, Option<u64>)> = lines[before.len()..]
+        .iter()
+        .map(|l| {
+            (
+                l["event"].as_str().unwrap().to_string(),
+                l["position"].as_u64(),
+            )
+        })
+        .collect();
+    let mut expected = vec![("killed".to_string(), None), ("spawned".to_string(), None)];
+    expected.extend(new_log.into_iter().map(|(e, p)| (e, Some(p))));
+    assert_eq!(after, expected, "{lines:#?}");
+}

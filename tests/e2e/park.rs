@@ -272,3 +272,87 @@ fn a_dead_worker_that_can_be_resumed_is_advised_resume_not_purge() {
     sb.umbel(["resume", "dr"]).success();
     sb.turn_outcome("dr", "second", 0);
 }
+
+/// A fork of a worker mid-turn would copy half a turn, which never ends in the fork: refused as
+/// busy (as `park` refuses), nothing spawned; once the turn ended the fork is made.
+#[test]
+fn a_worker_mid_turn_is_not_forked() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario(
+        "mid",
+        json!({ "turns": [
+            { "match": "first", "reply": "One." },
+            { "match": "slow", "reply": "Two.", "delay_ms": 3000 }
+        ] }),
+    );
+    sb.spawn("par", &["--env", &scenario]);
+    sb.turn("par", "first").success();
+    let pos = sb.umbel(["send", "par", "slow one"]).success().line();
+    sb.umbel(["spawn", "--name", "fk", "--fork-from", "par"])
+        .stderr_has("worker `par` is busy: a turn is running")
+        .status(1);
+    assert_eq!(sb.ls().len(), 1, "{:?}", sb.ls());
+    sb.umbel(["wait", "par", "--since", &pos]).success();
+    sb.spawn("fk", &["--fork-from", "par", "--env", &scenario]);
+}
+
+/// The advisory locks process `pid` holds (`/proc/locks`).
+fn locks_held_by(pid: i32) -> usize {
+    std::fs::read_to_string("/proc/locks")
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.split_whitespace().nth(4) == Some(pid.to_string().as_str()))
+        .count()
+}
+
+/// A plain `send` while `park` is at work (it holds the worker while the CLI records its last
+/// answer): the send waits for the park, then resumes the worker and delivers — it is not told
+/// that "another send" holds the worker.
+#[test]
+fn a_send_racing_a_park_waits_for_it_and_resumes_the_worker() {
+    let sb = Sandbox::new();
+    first_answer_recorded_late(&sb, "pr");
+    let park = sb.umbel(["park", "pr"]).start();
+    // Both of its locks taken (resume.lock, then send.lock): it waits for the record now.
+    let holding = eventually(std::time::Duration::from_secs(20), || {
+        locks_held_by(park.pid()) >= 2
+    });
+    assert!(holding, "park never took the worker");
+    let sent = sb
+        .umbel(["send", "pr", "second", "--json"])
+        .success()
+        .json();
+    assert_eq!(sent["resumed"], true, "{sent}");
+    park.success();
+    sb.umbel(["wait", "pr", "--since", &sent["position"].to_string()])
+        .success();
+    let all = sb.umbel(["read", "pr", "--all", "--json"]).success().json();
+    assert_eq!(answers_of(&all), ["First.", "Second."], "{all}");
+}
+
+/// `park` on a full disk: the file-size limit here fails its first write past the event log's
+/// end (EFBIG, with SIGXFSZ ignored as a full disk sends none). The park is not recorded, so
+/// the CLI is not ended: the worker is still ready and takes its next prompt.
+#[test]
+fn a_park_that_cannot_record_itself_leaves_the_worker_running() {
+    let sb = Sandbox::new();
+    sb.spawn("fd", &[]);
+    sb.turn_outcome("fd", "first", 0);
+    let log = sb.session_dir("fd").join("events/log");
+    let size = std::fs::metadata(&log).expect("the event log").len();
+    let umbel = sb.process(&[]);
+    let mut cmd = std::process::Command::new("sh");
+    cmd.env_clear()
+        .envs(umbel.get_envs().filter_map(|(k, v)| Some((k, v?))))
+        .current_dir(&sb.project)
+        .arg("-c")
+        .arg("trap '' XFSZ; exec prlimit --fsize=\"$0\" -- \"$1\" park fd")
+        .arg(size.to_string())
+        .arg(umbel.get_program());
+    let out = cmd.output().expect("run park under a file-size limit");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("cannot append to"), "{stderr}");
+    assert_eq!(sb.ls()[0]["state"], "ready", "{:?}", sb.ls());
+    sb.turn_outcome("fd", "second", 0);
+}

@@ -5,7 +5,7 @@
 
 use crate::each_provider;
 use crate::harness::*;
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::collections::HashSet;
 use std::time::Duration;
 
@@ -281,4 +281,17 @@ fn a_warm_worker_takes_no_plain_send() {
     let result: Value = serde_json::from_str(&second).expect("JSON");
     assert_eq!(result["num_turns"], 1, "{second}");
     assert_eq!(sb.received(), vec![b"the second prompt".to_vec()]);
+}
+
+/// `kill --all` right after a `-p --warm`: the refill the `-p` left running does not start a
+/// warm worker after it (nor leave one it had started): the fleet stays empty.
+#[test]
+fn kill_all_right_after_a_warm_print_leaves_no_warm_worker() {
+    let sb = Sandbox::new();
+    // A CLI slow to start: the refill is still spawning when `kill --all` runs.
+    let slow = sb.scenario("slow-start", json!({ "startup": { "delay_ms": 1500 } }));
+    sb.umbel(["-p", "one", "--warm", "--env", &slow]).success();
+    sb.umbel(["kill", "--all", "--purge"]).success();
+    assert!(eventually(Duration::from_secs(60), || refills_running(&sb) == 0));
+    assert_eq!(sb.worker_dirs(), Vec::<String>::new(), "{:?}", sb.ls());
 }

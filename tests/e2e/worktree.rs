@@ -525,3 +525,36 @@ fn print_mode_with_a_worktree_keeps_the_edits_and_says_where() {
         .success();
     assert_eq!(git(&sb.project, &["worktree", "list"]).lines().count(), 2);
 }
+
+/// Files the worker wrote under ignored paths (a log, a build folder) exist nowhere else:
+/// `kill --purge` keeps the worktree and says which, as for untracked files; `--discard`
+/// deletes them. The files `.worktreeinclude` copied in are not the worker's.
+#[test]
+fn kill_purge_keeps_files_the_worker_wrote_under_ignored_paths() {
+    let sb = Sandbox::new();
+    repository(&sb);
+    sb.write(".gitignore", "*.log\nbuild/\n.env\n");
+    sb.write(".worktreeinclude", ".env\n");
+    sb.write(".env", "TOKEN=1\n");
+    git(&sb.project, &["add", ".gitignore", ".worktreeinclude"]);
+    git(&sb.project, &["commit", "-q", "-m", "ignore"]);
+    let writes = json!({ "default": { "reply": "built", "writes": {
+        "run.log": "ran\n", "build/out.bin": "bits\n" } } });
+    sb.spawn_playing("ig", writes, &["--worktree"]);
+    sb.spawn_playing("quiet", sim::reply("nothing"), &["--worktree"]);
+    sb.turn("ig", "build it").success();
+    sb.turn("quiet", "look").success();
+    // Only the copied-in .env is ignored there: removed as before.
+    sb.cmd("kill quiet --purge").success();
+    assert!(!worktree_of(&sb, "quiet").exists());
+    let kept = sb.cmd("kill ig --purge").success();
+    assert!(
+        kept.stderr()
+            .contains("2 ignored files the worker wrote (build/, run.log)"),
+        "{}",
+        kept.stderr()
+    );
+    assert!(worktree_of(&sb, "ig").join("run.log").exists());
+    sb.cmd("kill ig --purge --discard").success();
+    assert!(!worktree_of(&sb, "ig").exists());
+}

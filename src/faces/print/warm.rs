@@ -69,6 +69,8 @@ pub fn hand_over(args: &PrintArgs, worker: &Worker, ttl: Duration) -> bool {
         worker.name.to_string(),
         "--ttl-ms".to_string(),
         ttl.as_millis().to_string(),
+        "--after-ms".to_string(),
+        crate::adapters::host::now_ms().to_string(),
         "--".to_string(),
     ];
     argv.extend(args.typed.iter().cloned());
@@ -83,7 +85,12 @@ pub fn hand_over(args: &PrintArgs, worker: &Worker, ttl: Duration) -> bool {
 
 /// `umbel warm-refill`: ends `retire` and starts the warm worker for `args` (the `-p`'s own
 /// arguments, parsed again).
-pub fn refill(ctx: &Ctx, args: &PrintArgs, retire: Option<&str>, ttl: Duration) -> Result<u8> {
+pub fn refill(
+    ctx: &Ctx,
+    args: &PrintArgs,
+    (retire, after_ms): (Option<&str>, u64),
+    ttl: Duration,
+) -> Result<u8> {
     let umbel = std::env::current_exe()
         .map_err(|e| Error::io("cannot find umbel's own binary", "/proc/self/exe", e))?;
     let spawn_args = print_spawn_args(args)?;
@@ -94,6 +101,7 @@ pub fn refill(ctx: &Ctx, args: &PrintArgs, retire: Option<&str>, ttl: Duration) 
             retire,
             ttl,
             umbel: &umbel,
+            after_ms,
         },
     )?;
     Ok(0)

@@ -291,6 +291,7 @@ async fn umbel_explain_gives_the_evidence_and_the_next_move_of_a_worker_or_a_sav
     assert_eq!(r.is_error, Some(false), "{r:?}");
     let found = r.structured_content.clone().expect("structured");
     assert_eq!(found["state"], "busy", "{found}");
+    assert_eq!(found["shown"], "working", "{found}");
     assert_eq!(found["next"]["action"], "wait", "{found}");
     let text = r
         .content
@@ -299,7 +300,7 @@ async fn umbel_explain_gives_the_evidence_and_the_next_move_of_a_worker_or_a_sav
         .map(|t| t.text.clone());
     assert!(
         text.as_deref()
-            .is_some_and(|t| t.starts_with("`e1` is busy; next: wait")),
+            .is_some_and(|t| t.starts_with("`e1` is working; next: wait")),
         "{text:?}"
     );
     let screen = sb.project.join("screen.txt");
