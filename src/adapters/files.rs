@@ -7,6 +7,7 @@ use crate::core::errors::{Error, Result};
 use std::fs;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A file held open for its advisory lock; the kernel releases it when this is dropped or the
 /// process dies.
@@ -26,12 +27,23 @@ pub fn try_lock(path: &Path) -> Result<Option<Lock>> {
     }
 }
 
-/// Takes the lock on `path` (created if needed), waiting while another process holds it.
-pub fn lock_waiting(path: &Path) -> Result<Lock> {
-    let file = fs::File::create(path).map_err(|e| Error::io("cannot open", path, e))?;
-    file.lock().map_err(|e| Error::io("cannot lock", path, e))?;
-    Ok(Lock { _file: file })
+/// Takes the lock on `path` (created if needed), waiting while another process holds it — or
+/// until `stop` is raised (Ctrl-C, SIGTERM): then [`Error::Interrupted`].
+pub fn lock_waiting(path: &Path, stop: &AtomicBool) -> Result<Lock> {
+    loop {
+        if let Some(lock) = try_lock(path)? {
+            return Ok(lock);
+        }
+        // A blocking flock(2) would not end at a signal (it is restarted): poll it instead.
+        if stop.load(Ordering::Relaxed) {
+            return Err(Error::Interrupted);
+        }
+        std::thread::sleep(LOCK_POLL);
+    }
 }
+
+/// How often [`lock_waiting`] tries the lock again.
+const LOCK_POLL: std::time::Duration = std::time::Duration::from_millis(25);
 
 /// The text of each readable file of `paths`, with its path; unreadable ones are left out.
 pub fn read_existing(paths: Vec<PathBuf>) -> Vec<(PathBuf, String)> {

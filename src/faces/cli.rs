@@ -314,6 +314,38 @@ fn on_signals(ctx: &Ctx, second_exits: bool) {
         }
         let _ = signal_hook::flag::register(signal, ctx.cancel.clone());
     }
+    if second_exits {
+        stop_watchdog();
+    }
+}
+
+/// How long umbel may take to stop after the first signal before it exits regardless.
+const STOP_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// One signal ends any command: what umbel does looks at the stop flag and ends within a
+/// moment, but a command blocked in a system call a signal does not break (an open(2) of a FIFO
+/// nobody writes) would not. A thread waits for the first signal; if umbel is still running
+/// [`STOP_GRACE`] later, it says so and exits 130.
+fn stop_watchdog() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    use std::io::Write;
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    let _ = std::thread::Builder::new()
+        .name("stop watchdog".into())
+        .spawn(move || {
+            if signals.forever().next().is_some() {
+                std::thread::sleep(STOP_GRACE);
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "umbel: did not stop within {}s of the signal; exiting (`umbel ls` shows \
+                     what it may have left)",
+                    STOP_GRACE.as_secs()
+                );
+                std::process::exit(130);
+            }
+        });
 }
 
 /// What the command line asks of workers on other hosts (docs/remote.md).

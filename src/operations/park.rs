@@ -420,7 +420,10 @@ pub fn cli_session_id(ctx: &Ctx, worker: &Worker) -> Option<String> {
 
 /// The worker's `resume.lock`, waited for: one park or resume of a worker at a time.
 fn resume_lock(ctx: &Ctx, worker: &Worker) -> Result<Lock> {
-    files::lock_waiting(&ctx.state.session_dir(&worker.name).join("resume.lock"))
+    files::lock_waiting(
+        &ctx.state.session_dir(&worker.name).join("resume.lock"),
+        &ctx.cancel,
+    )
 }
 
 /// Ends the CLI in `session` (its whole process group: SIGTERM, then SIGKILL after 3 s, as

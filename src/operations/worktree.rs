@@ -46,18 +46,25 @@ pub fn create(
         git::write_text(&info, &text)?;
     }
     let path = planned.path.to_string_lossy().into_owned();
-    git.run(
-        &planned.top,
-        &[
-            "worktree",
-            "add",
-            "--quiet",
-            "-b",
-            &planned.branch,
-            &path,
-            &planned.base,
-        ],
-    )?;
+    let add = [
+        "worktree",
+        "add",
+        "--quiet",
+        "-b",
+        &planned.branch,
+        &path,
+        &planned.base,
+    ];
+    if let Err(e) = git.run(&planned.top, &add) {
+        // Another spawn made the branch since the check: that is the refusal, not git's words.
+        return Err(match has_branch(&git, &planned.top, &planned.branch) {
+            true => Error::BranchExists {
+                branch: planned.branch,
+                repo: planned.top,
+            },
+            false => e,
+        });
+    }
     let mut meta = WorktreeMeta {
         repo: planned.top.clone(),
         branch: planned.branch.clone(),
@@ -79,6 +86,13 @@ pub fn create(
         planned.path.join(prefix)
     };
     Ok(Made { cwd, meta })
+}
+
+/// Whether the repository at `top` has branch `branch`.
+fn has_branch(git: &Git, top: &Path, branch: &str) -> bool {
+    let reference = format!("refs/heads/{branch}");
+    git.try_run(top, &["rev-parse", "--verify", "--quiet", &reference], &[])
+        .is_ok()
 }
 
 /// The repository, branch, base and folder of a new worktree, or why there can be none.
@@ -115,11 +129,7 @@ fn plan(
             "`--worktree {branch}`: not a valid branch name (`git check-ref-format --branch` refuses it)"
         )));
     }
-    let reference = format!("refs/heads/{branch}");
-    if git
-        .try_run(&top, &["rev-parse", "--verify", "--quiet", &reference], &[])
-        .is_ok()
-    {
+    if has_branch(git, &top, &branch) {
         return Err(Error::BranchExists { branch, repo: top });
     }
     let base = resolve_base(git, &top, base)?;
@@ -192,9 +202,7 @@ fn remove_checked(ctx: &Ctx, wt: &WorktreeMeta) -> Result<()> {
 
 /// Whether the worktree's branch is still in the repository (by its full ref name).
 fn branch_exists(git: &Git, wt: &WorktreeMeta) -> bool {
-    let reference = format!("refs/heads/{}", wt.branch);
-    let verify = ["rev-parse", "--verify", "--quiet", &reference];
-    git.try_run(&wt.repo, &verify, &[]).is_ok()
+    has_branch(git, &wt.repo, &wt.branch)
 }
 
 /// `kill --purge` and `prune`: removes the worktree and its branch when the rule allows (or

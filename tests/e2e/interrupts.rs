@@ -62,3 +62,57 @@ fn spawn_ended_by_sigterm_during_startup_leaves_no_worker() {
     // The name is free again.
     sb.spawn("s1", &[]);
 }
+
+/// Waits up to `bound` for `child` to exit; whether it did (it is killed otherwise).
+fn exits_within(child: &mut Running, bound: Duration) -> bool {
+    let deadline = Instant::now() + bound;
+    while child.is_running() {
+        if Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    true
+}
+
+/// One SIGTERM ends any umbel command, even one blocked where no stop flag is looked at: a
+/// `run` of a FIFO nobody writes waits in open(2), which the signal does not break. umbel
+/// exits all the same (130, as for every signal), and says why.
+#[test]
+fn one_sigterm_ends_a_command_blocked_in_a_system_call() {
+    let sb = Sandbox::new();
+    let fifo = sb.root.join("wf.yaml");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let mut child = sb.umbel(["run", fifo.to_str().expect("UTF-8")]).start();
+    std::thread::sleep(Duration::from_millis(500));
+    child.signal(Signal::TERM);
+    let ended = exits_within(&mut child, Duration::from_secs(30));
+    if !ended {
+        child.kill();
+        panic!("still running 30 s after SIGTERM");
+    }
+    let out = child.status(130);
+    assert!(out.stderr().contains("did not stop"), "{}", out.stderr());
+}
+
+/// A command waiting for a lock another process holds (here `resume`, behind a park or resume
+/// of the same worker) stops at once on SIGTERM: the wait looks at the stop flag.
+#[test]
+fn sigterm_ends_a_wait_for_a_workers_lock_at_once() {
+    let sb = Sandbox::new();
+    sb.spawn("lk", &[]);
+    sb.umbel(["park", "lk"]).success();
+    // Held here, as a park or resume of the worker would hold it.
+    let lock = std::fs::File::create(sb.session_dir("lk").join("resume.lock")).expect("lock file");
+    lock.lock().expect("take the lock");
+    let mut child = sb.umbel(["resume", "lk"]).start();
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(child.is_running(), "resume waits for the lock");
+    child.signal(Signal::TERM);
+    let ended = exits_within(&mut child, Duration::from_secs(3));
+    drop(lock);
+    assert!(ended, "resume still waiting 3 s after SIGTERM");
+    let out = child.status(130);
+    assert!(!out.stderr().contains("did not stop"), "{}", out.stderr());
+}

@@ -558,3 +558,45 @@ fn kill_purge_keeps_files_the_worker_wrote_under_ignored_paths() {
     sb.cmd("kill ig --purge --discard").success();
     assert!(!worktree_of(&sb, "ig").exists());
 }
+
+/// Two spawns racing for one branch: the loser's `git worktree add -b` finds the branch made
+/// after its check. A `git` on PATH plays the winner, making the branch just before the add;
+/// the loser is told `branch_exists`, not git's raw error, and leaves nothing behind.
+#[test]
+fn a_spawn_that_loses_the_race_for_its_branch_says_branch_exists() {
+    let mut sb = Sandbox::new();
+    repository(&sb);
+    let real = String::from_utf8(
+        std::process::Command::new("sh")
+            .args(["-c", "command -v git"])
+            .output()
+            .expect("find git")
+            .stdout,
+    )
+    .expect("UTF-8");
+    let racer = sb.root.join("racer");
+    sb.write(
+        racer.join("git"),
+        format!(
+            "#!/bin/sh\n# worktree add --quiet -b BRANCH PATH BASE: the winner makes BRANCH first\n\
+             if [ \"$1\" = worktree ] && [ \"$2\" = add ]; then {real} branch \"$5\" \"$7\"; fi\n\
+             exec {real} \"$@\"\n",
+            real = real.trim()
+        ),
+    );
+    std::fs::set_permissions(
+        racer.join("git"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .expect("chmod");
+    let path = format!(
+        "{}:{}",
+        racer.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    sb.var("PATH", &path);
+    let err = sb.cmd("spawn --name w1 --worktree").status(1).stderr();
+    assert!(err.contains("branch `umbel/w1` exists already"), "{err}");
+    assert!(sb.worker_dirs().is_empty(), "{:?}", sb.worker_dirs());
+    assert!(!worktree_of(&sb, "w1").exists());
+}
