@@ -70,6 +70,11 @@ pub struct Startup {
     /// does: keys pressed again before the redraw pile up (fake-claude).
     #[serde(default)]
     pub key_lag_ms: u64,
+    /// fake-opencode: umbel's plugin's hooks (and record lines) reach umbel this late, in
+    /// their order, while the TUI draws on: the real plugin runs each hook with `spawnSync` in
+    /// opencode's server, so on a loaded machine its log lags the screen.
+    #[serde(default)]
+    pub hook_lag_ms: u64,
     /// Keep the submitted prompt on the input line this long after its submit hook fired
     /// (fake-claude): the real claude fires `UserPromptSubmit` before it clears its input box
     /// and draws its spinner, hundreds of ms on a loaded machine.

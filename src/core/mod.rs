@@ -5,6 +5,7 @@ pub mod approval_args;
 pub mod approvals;
 pub mod args;
 pub mod byte_tail;
+pub mod composer_text;
 pub mod diff;
 pub mod doctor;
 pub mod duration;

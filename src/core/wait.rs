@@ -62,9 +62,18 @@ pub fn decide(
     exit: Option<&ExitStatus>,
 ) -> Option<Outcome> {
     let recent = events.iter().filter(|e| e.record.index >= since);
+    // A turn's own end comes after its submit: one logged between the position and the submit
+    // is an earlier turn's reaching the log late (opencode's abort after an interrupt, its
+    // hooks lagging its screen), and ends nothing here.
+    let submit = recent
+        .clone()
+        .find(|e| e.class == EventClass::Submitted)
+        .map_or(since, |e| e.record.index);
     for event in recent.clone() {
         let position = event.record.index + 1;
+        let before_submit = event.record.index < submit;
         match &event.class {
+            EventClass::TurnEnded | EventClass::TurnFailed { .. } if before_submit => {}
             EventClass::TurnEnded => {
                 return Some(Outcome::new(OutcomeKind::Stop, "the turn ended", position));
             }
@@ -222,6 +231,30 @@ mod tests {
         assert!(
             decide(&turn(), 3, &Liveness::Alive, None).is_none(),
             "nothing newer yet"
+        );
+    }
+
+    #[test]
+    fn an_earlier_turns_end_logged_late_does_not_end_the_next_turn() {
+        // opencode: the interrupted turn's abort and idle reach the log after the next send's
+        // position (5), before that turn's own submit.
+        let aborted = EventClass::TurnFailed {
+            reason: "interrupted",
+        };
+        let mut events = vec![
+            ev(5, "SessionError", aborted.clone()),
+            ev(6, "SessionIdle", aborted),
+            ev(7, "PromptTaken", EventClass::Submitted),
+            ev(8, "SessionBusy", EventClass::Submitted),
+        ];
+        assert_eq!(decide(&events, 5, &Liveness::Alive, None), None);
+        events.push(ev(9, "SessionIdle", EventClass::TurnEnded));
+        let done = decide(&events, 5, &Liveness::Alive, None).expect("the turn's own end");
+        assert_eq!((done.outcome, done.position), (OutcomeKind::Stop, 10));
+        // No submit after the position (a wait for whatever comes next): an end still ends it.
+        assert_eq!(
+            decide(&events[..2], 5, &Liveness::Alive, None).map(|o| o.outcome),
+            Some(OutcomeKind::ProviderError)
         );
     }
 

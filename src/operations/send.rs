@@ -11,6 +11,7 @@
 
 use super::Ctx;
 use super::guard;
+use super::input_line::{PASTE_POLL, clear_input};
 use super::worker::Worker;
 use crate::adapters::files::{self, Lock};
 use crate::adapters::watch::FolderWatch;
@@ -39,27 +40,6 @@ const MAX_ENTERS: u32 = 4;
 const UNMOVED: Duration = Duration::from_secs(1);
 /// The longest [`UNMOVED`] grows to for a CLI that showed it reads its keys late.
 const UNMOVED_MAX: Duration = Duration::from_secs(8);
-/// How long a paste may take to show on the input line before Enter is pressed anyway (the
-/// extra-Enter loop below then finds out what happened).
-const PASTE_SHOWN: Duration = Duration::from_secs(1);
-/// Pause between two looks at the input line while a paste is being taken in.
-const PASTE_POLL: Duration = Duration::from_millis(2);
-/// How long a CLI that shows it is reading a paste in (qwen's `Pasting… 12 KB`; 22 s seen for
-/// 256 KiB on a loaded machine) is waited for before Enter is pressed anyway.
-const PASTE_READ_MAX: Duration = Duration::from_secs(120);
-/// Pause between two looks while it does, past [`PASTE_SHOWN`].
-const PASTE_READ_POLL: Duration = Duration::from_millis(25);
-/// Pause between two looks at a screen drawn in part ([`input_line_empty`]).
-const BLANK_POLL: Duration = Duration::from_millis(10);
-/// How long a screen may show no input line before it is taken as it is ([`input_line_empty`]).
-const INPUT_LINE_WAIT: Duration = Duration::from_secs(1);
-/// How long keys may take to change the screen before they are taken for lost.
-const KEY_EFFECT: Duration = Duration::from_secs(5);
-/// How many clearing rounds in a row may leave the screen unchanged before umbel gives up.
-const IGNORED_ROUNDS: u32 = 3;
-/// How many clearing rounds ([`crate::core::providers::ProviderModule::clear_keys`]) may empty a
-/// leftover input line (one line each).
-const CLEAR_ROUNDS: usize = 200;
 /// The bracketed-paste end marker: a prompt holding it would end the paste early.
 const PASTE_END: &[u8] = b"\x1b[201~";
 /// The worker's file holding the event-log position its last `send` pasted at: the submit after
@@ -98,13 +78,9 @@ pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<Sent> {
     clear_input(ctx, worker, screen)?;
     crate::adapters::timing::mark("send: input line empty");
     let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
-    let buffer = format!("umbel-prompt-{}", worker.name);
     let pasted = Instant::now();
-    let typed = ctx
-        .tmux
-        .paste(worker.session(), &buffer, prompt)
-        .inspect(|()| crate::adapters::timing::mark("send: paste issued"))
-        .and_then(|()| press_enters(ctx, worker, position, &watch, pasted));
+    let typed = super::send_paste::paste_alone(ctx, worker, prompt)
+        .and_then(|pasted| press_enters(ctx, worker, position, &watch, pasted));
     match typed {
         Ok((enters, confirmed_by)) => {
             crate::adapters::timing::mark("send: submit confirmed");
@@ -142,9 +118,9 @@ fn press_enters(
     worker: &Worker,
     position: usize,
     watch: &FolderWatch,
-    pasted: Instant,
+    pasted: super::send_paste::Pasted,
 ) -> Result<(u32, String)> {
-    let mut shown = await_paste(ctx, worker)?;
+    let mut shown = pasted.screen;
     // Nothing on the screen says when the CLI's Enter-after-paste window closes; it is a fixed
     // time in its source, counted from before the paste showed.
     let window = worker.provider().enter_after_paste();
@@ -159,7 +135,7 @@ fn press_enters(
     stop_before_enter(ctx, worker, &shown)?;
     crate::adapters::timing::mark("prompt pasted");
     ctx.tmux.send_keys(worker.session(), &["Enter"])?;
-    let lag = (!worker.provider().pending_input(&shown)).then_some(pasted);
+    let lag = pasted.late.then_some(pasted.at);
     submit(ctx, worker, position, watch, shown, lag)
 }
 
@@ -464,39 +440,6 @@ fn not_submitted(worker: &Worker, screen: &str, detail: String) -> Error {
     }
 }
 
-/// Waits until the CLI shows the paste on its input line (it has taken the whole bracketed
-/// paste in, so the Enter that follows is not part of it), at most [`PASTE_SHOWN`] — or, for a
-/// CLI that shows when it reads a paste in, up to [`PASTE_READ_MAX`]. A screen look costs one
-/// tmux call (~3 ms); the paste usually shows on the first or second.
-fn await_paste(ctx: &Ctx, worker: &Worker) -> Result<String> {
-    let provider = worker.provider();
-    // A CLI that shows when it reads a paste in (qwen) is waited for until its paste shows:
-    // between reading the paste in and drawing it, it shows neither, and an Enter then is taken
-    // too soon. The paste has shown once it is on the input line and no longer being read.
-    let patience = if provider.shows_paste_reading() {
-        PASTE_READ_MAX
-    } else {
-        PASTE_SHOWN
-    };
-    let started = Instant::now();
-    loop {
-        let screen = ctx.tmux.capture(worker.session(), false)?;
-        let waited = started.elapsed();
-        let shown = provider.pending_input(&screen) && !provider.paste_in_progress(&screen);
-        if shown || waited >= patience {
-            return Ok(screen);
-        }
-        if ctx.cancelled() {
-            return Err(Error::Interrupted);
-        }
-        sleep(if waited < PASTE_SHOWN {
-            PASTE_POLL
-        } else {
-            PASTE_READ_POLL
-        });
-    }
-}
-
 /// Waits up to `patience` for a submit event at or after `position`; the event's kind (the
 /// CLI's hook that proved the submit).
 fn confirmed(
@@ -599,66 +542,6 @@ fn refuse_modal(worker: &Worker, screen: &str) -> Result<()> {
         hint,
         screen: Some(screen.to_string()),
     })
-}
-
-/// Empties an input line that holds text — a `send` killed between its paste and its Enter, or
-/// a person typing through `attach` — so the prompt is not submitted glued to it. The real
-/// CLIs' Ctrl-U deletes only the last line, so it is Ctrl-U then Backspace (joining the line
-/// above), until the composer shows empty.
-fn clear_input(ctx: &Ctx, worker: &Worker, mut screen: String) -> Result<()> {
-    let mut ignored = 0;
-    for _ in 0..CLEAR_ROUNDS {
-        if input_line_empty(ctx, worker, &mut screen)? {
-            return Ok(());
-        }
-        ctx.tmux
-            .send_keys(worker.session(), worker.provider().clear_keys())?;
-        let now = redrawn(ctx, worker, &screen)?;
-        ignored = if now == screen { ignored + 1 } else { 0 };
-        screen = now;
-        if ignored == IGNORED_ROUNDS {
-            break;
-        }
-    }
-    Err(Error::NotSubmitted {
-        name: worker.name.to_string(),
-        detail: format!(
-            "its input line still held text after Ctrl-U and Backspace; clear it in `umbel attach {}`",
-            worker.name
-        ),
-        screen: Some(screen),
-    })
-}
-
-/// Whether `screen` shows the input line empty. A CLI that clears its screen to draw it again
-/// (codex 0.155.1 once its model is loaded, after its ready screen) shows a blank or half-drawn
-/// screen for a moment, with no input line to judge: the screen is looked at again until it
-/// shows one, for at most [`INPUT_LINE_WAIT`], and taken as it is after that.
-fn input_line_empty(ctx: &Ctx, worker: &Worker, screen: &mut String) -> Result<bool> {
-    let provider = worker.provider();
-    let deadline = Instant::now() + INPUT_LINE_WAIT;
-    while provider.input_line_at(screen).is_none() && Instant::now() < deadline {
-        if ctx.cancelled() {
-            break;
-        }
-        std::thread::sleep(BLANK_POLL);
-        *screen = ctx.tmux.capture(worker.session(), false)?;
-    }
-    Ok(!provider.pending_input(screen))
-}
-
-/// The screen once it differs from `before` — keys pressed on it took effect — or as it is
-/// after [`KEY_EFFECT`] (they were lost). Pressing again before the CLI redrew would queue
-/// keys that land on whatever comes next: the prompt about to be pasted.
-fn redrawn(ctx: &Ctx, worker: &Worker, before: &str) -> Result<String> {
-    let deadline = Instant::now() + KEY_EFFECT;
-    loop {
-        std::thread::sleep(PASTE_POLL);
-        let now = ctx.tmux.capture(worker.session(), false)?;
-        if now != before || Instant::now() >= deadline || ctx.cancelled() {
-            return Ok(now);
-        }
-    }
 }
 
 fn busy(worker: &Worker, detail: &str) -> Error {

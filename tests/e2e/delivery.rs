@@ -239,3 +239,25 @@ fn a_screen_blank_while_the_cli_redraws_is_not_taken_for_an_empty_input_line() {
     round_trip(&sb, "bl", b"The real prompt");
     assert_eq!(sb.received(), [b"The real prompt".to_vec()]);
 }
+
+/// A sender killed after its paste reached the pane, before its Enter (issue 40 item 2): the
+/// CLI reads its keys late (fake-claude `key_lag_ms`), so the next `send` finds the input line
+/// empty and pastes behind text still on its way in. Before it presses Enter the send checks
+/// the composer holds its own text and nothing before it; it clears the rest and pastes again.
+/// One prompt arrives, the send's own.
+#[test]
+fn text_on_its_way_into_the_input_line_is_not_submitted_with_the_next_prompt() {
+    let sb = Sandbox::new();
+    let scenario = json!({ "startup": { "key_lag_ms": 1500 } });
+    sb.spawn_playing(
+        "kl",
+        scenario,
+        &["--provider", "claude", "--env", &sb.record_env()],
+    );
+    // The killed sender's paste: in the pane, not drawn yet.
+    let tmux = sandbox_tmux(&sb);
+    tmux.paste("umbel-kl", "killed", b"half of a killed send")
+        .expect("paste");
+    round_trip(&sb, "kl", b"The real prompt");
+    assert_eq!(sb.received(), [b"The real prompt".to_vec()]);
+}

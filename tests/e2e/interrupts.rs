@@ -116,3 +116,33 @@ fn sigterm_ends_a_wait_for_a_workers_lock_at_once() {
     let out = child.status(130);
     assert!(!out.stderr().contains("did not stop"), "{}", out.stderr());
 }
+
+/// opencode's log lags its screen (its plugin runs each hook in turn while the TUI draws on):
+/// an interrupt returns, the next prompt is sent, and only then do the interrupted turn's abort
+/// and idle reach the log — after the send's position, before the new turn's own submit. The
+/// new turn's outcome comes from its own events: it ends `stop` with its answer.
+#[test]
+fn a_late_abort_of_the_interrupted_turn_is_not_the_next_turns_end() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario(
+        "lag",
+        json!({ "startup": { "hook_lag_ms": 4000 },
+                "turns": [ { "match": "long", "reply": "late", "delay_ms": 30000 },
+                           { "match": "next", "reply": "Next." } ] }),
+    );
+    sb.spawn("oc", &["--provider", "opencode", "--env", &scenario]);
+    let long = sb.umbel(["send", "oc", "long task"]).success().line();
+    until("the turn to run", || {
+        std::fs::read_to_string(sb.session_dir("oc").join("events/log"))
+            .is_ok_and(|l| l.contains(" SessionBusy "))
+    });
+    sb.umbel(["interrupt", "oc"]).success();
+    let pos = sb.umbel(["send", "oc", "next one"]).success().line();
+    let out = sb
+        .umbel(["wait", "oc", "--since", &pos, "--json"])
+        .success()
+        .json();
+    assert_eq!(out["outcome"], "stop", "{out}");
+    assert_eq!(sb.umbel(["read", "oc"]).success().stdout(), "Next.\n");
+    assert_ne!(long, pos);
+}

@@ -231,6 +231,41 @@ pub fn apply(umbel: &Umbel, effect: &Effect) {
     }
 }
 
+/// How the plugin's effects reach umbel: at once, or ([`crate::scenario::Startup::hook_lag_ms`])
+/// this late and in their order, from a thread of their own.
+#[derive(Debug, Default)]
+pub struct Delivery {
+    lagged: Option<std::sync::mpsc::Sender<(Umbel, Effect, std::time::Instant)>>,
+}
+
+impl Delivery {
+    /// At once when `lag_ms` is 0.
+    pub fn new(lag_ms: u64) -> Delivery {
+        if lag_ms == 0 {
+            return Delivery::default();
+        }
+        let lag = std::time::Duration::from_millis(lag_ms);
+        let (tx, rx) = std::sync::mpsc::channel::<(Umbel, Effect, std::time::Instant)>();
+        std::thread::spawn(move || {
+            for (umbel, effect, at) in rx {
+                std::thread::sleep((at + lag).saturating_duration_since(std::time::Instant::now()));
+                apply(&umbel, &effect);
+            }
+        });
+        Delivery { lagged: Some(tx) }
+    }
+
+    /// Does `effect` for `umbel` now, or queues it.
+    pub fn apply(&self, umbel: &Umbel, effect: &Effect) {
+        match &self.lagged {
+            None => apply(umbel, effect),
+            Some(tx) => {
+                let _ = tx.send((umbel.clone(), effect.clone(), std::time::Instant::now()));
+            }
+        }
+    }
+}
+
 /// `sh -c '<hook> <name>'` with `payload` on stdin, waited for, its output dropped.
 fn run_hook(hook: &str, name: &str, payload: &Value) {
     let child = Command::new("sh")

@@ -59,6 +59,8 @@ pub struct Session {
     pub paste_summary: bool,
     /// umbel's plugins and their state.
     plugins: Vec<(Umbel, Plugin)>,
+    /// How their hooks reach umbel (late, `hook_lag_ms`).
+    delivery: plugin::Delivery,
     /// The first write error.
     pub fatal: Option<String>,
     recorder: Option<Recorder>,
@@ -125,6 +127,7 @@ impl Session {
         store: Option<PathBuf>,
     ) -> Session {
         let clock = scenario.start_clock();
+        let delivery = plugin::Delivery::new(scenario.startup.hook_lag_ms);
         // A process count per data folder, so two runs of one scenario get two sessions.
         let run = store
             .as_ref()
@@ -151,6 +154,7 @@ impl Session {
                 .into_iter()
                 .map(|u| (u, Plugin::default()))
                 .collect(),
+            delivery,
             fatal: None,
             recorder: Recorder::from_env(),
             history: Vec::new(),
@@ -163,7 +167,7 @@ impl Session {
     /// Loads umbel's plugins: each runs its start hook.
     pub fn load_plugins(&mut self) {
         for (umbel, _) in &self.plugins {
-            plugin::apply(umbel, &Plugin::start());
+            self.delivery.apply(umbel, &Plugin::start());
         }
     }
 
@@ -230,7 +234,7 @@ impl Session {
 
     fn apply(&self, effect: &Effect) {
         for (umbel, _) in &self.plugins {
-            plugin::apply(umbel, effect);
+            self.delivery.apply(umbel, effect);
         }
     }
 
