@@ -183,6 +183,53 @@ fn the_side_effect_check_finds_a_planted_write() {
     assert!(side_effects("core", &code_of("// std::fs is not read here\n", true)).is_empty());
 }
 
+/// The lines of `code` that print through std's panicking macros (`eprintln!` and the like):
+/// a write to a closed stderr or stdout would panic there. Faces print through `errln!`/`errp!`
+/// and `output::out`.
+fn panicking_prints(code: &str) -> Vec<usize> {
+    code.lines()
+        .enumerate()
+        .filter(|(_, line)| {
+            ["eprintln!", "eprint!", "println!", "print!"]
+                .iter()
+                .any(|m| {
+                    line.match_indices(m).any(|(at, _)| {
+                        at == 0
+                            || !line.as_bytes()[at - 1].is_ascii_alphanumeric()
+                                && line.as_bytes()[at - 1] != b'_'
+                    })
+                })
+        })
+        .map(|(number, _)| number + 1)
+        .collect()
+}
+
+#[test]
+fn nothing_prints_through_a_macro_that_panics_on_a_closed_stream() {
+    let dir = src_dir();
+    let mut problems = Vec::new();
+    for source in sources(&dir) {
+        for line in panicking_prints(&source.code) {
+            let path = source.path.strip_prefix(&dir).unwrap_or(&source.path);
+            problems.push(format!("{}:{line}", path.display()));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "print with `errln!`/`errp!` (stderr) or `output::out` (stdout) instead:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn the_print_check_finds_a_planted_eprintln() {
+    assert_eq!(
+        panicking_prints("let x = 1;\n    eprintln!(\"umbel: {x}\");\n"),
+        [2]
+    );
+    assert!(panicking_prints("errln!(\"umbel\");\nerrp!(\"x\");").is_empty());
+}
+
 /// The modules each module refers to through `crate::…`, `super::…` and `self::…` paths.
 fn import_graph(sources: &[Source]) -> BTreeMap<String, BTreeSet<String>> {
     let modules: BTreeSet<Vec<String>> = sources.iter().map(|s| s.module.clone()).collect();

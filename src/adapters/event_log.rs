@@ -29,13 +29,23 @@ pub fn count(log: &Path, checkpoint: &Path) -> std::io::Result<usize> {
         Err(e) => return Err(e),
     };
     let size = file.metadata()?.len();
-    let (mut offset, mut lines) = read_checkpoint(&mut file, checkpoint, size).unwrap_or((0, 0));
+    count_to(&mut file, checkpoint, size)
+}
+
+/// [`count`] of the log's first `size` bytes, on an open `file`: lines appended after `size`
+/// was taken are not counted.
+fn count_to(file: &mut File, checkpoint: &Path, size: u64) -> std::io::Result<usize> {
+    let (mut offset, mut lines) = read_checkpoint(file, checkpoint, size).unwrap_or((0, 0));
     file.seek(SeekFrom::Start(offset))?;
     let mut buf = vec![0u8; CHUNK];
     let mut last = None;
     let mut last_newline = offset;
     loop {
-        let n = match file.read(&mut buf) {
+        let want = CHUNK.min((size - offset) as usize);
+        if want == 0 {
+            break;
+        }
+        let n = match file.read(&mut buf[..want]) {
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == ErrorKind::Interrupted => continue,
@@ -51,7 +61,7 @@ pub fn count(log: &Path, checkpoint: &Path) -> std::io::Result<usize> {
     }
     if last_newline >= CHECKPOINT_EVERY + checkpoint_offset(checkpoint) {
         // Every newline counted lies before `last_newline`.
-        let _ = write_checkpoint(&mut file, checkpoint, last_newline, lines);
+        let _ = write_checkpoint(file, checkpoint, last_newline, lines);
     }
     // A last line without its newline is a position too (nothing read past the checkpoint:
     // the log ends on the newline the checkpoint follows).
@@ -120,16 +130,21 @@ pub struct Backwards {
 }
 
 impl Backwards {
-    /// The log at `log`, which holds `len` positions (see [`count`]).
-    pub fn open(log: &Path, len: usize) -> std::io::Result<Self> {
+    /// The log at `log`, counted ([`count`], from `checkpoint`) and walked from one open file
+    /// and one size: a line appended meanwhile is in neither, so every record's position is
+    /// the one the count gives it.
+    pub fn open(log: &Path, checkpoint: &Path) -> std::io::Result<Self> {
         let mut file = match File::open(log) {
             Ok(file) => Some(file),
             Err(e) if e.kind() == ErrorKind::NotFound => None,
             Err(e) => return Err(e),
         };
-        let mut pos = match &mut file {
-            Some(f) => f.seek(SeekFrom::End(0))?,
-            None => 0,
+        let (mut pos, len) = match &mut file {
+            Some(f) => {
+                let size = f.metadata()?.len();
+                (size, count_to(f, checkpoint, size)?)
+            }
+            None => (0, 0),
         };
         // The newline that ends the last line ends no position.
         if let Some(f) = &mut file
@@ -228,10 +243,35 @@ mod tests {
             let whole = parse_log(log.as_bytes());
             let len = count(&path, &checkpoint).expect("count");
             assert_eq!(len, whole.len(), "{log:.40}");
-            let mut back: Vec<EventRecord> = Backwards::open(&path, len).expect("open").collect();
+            let mut back: Vec<EventRecord> =
+                Backwards::open(&path, &checkpoint).expect("open").collect();
             back.reverse();
             assert_eq!(back, whole, "{log:.40}");
         }
+    }
+
+    /// A line appended while the log is being walked is not seen, and shifts no position: the
+    /// count and the walk share one file and one size (issue 45 item 1).
+    #[test]
+    fn a_line_appended_during_the_walk_shifts_no_position() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let checkpoint = dir.path().join("log.count");
+        let path = write(dir.path(), b"1 Start -\n2 UserPromptSubmit -\n3 Stop -\n");
+        let back = Backwards::open(&path, &checkpoint).expect("open");
+        let mut log = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .expect("open");
+        std::io::Write::write_all(&mut log, b"4 UserPromptSubmit -\n").expect("append");
+        let seen: Vec<(usize, String)> = back.map(|r| (r.index, r.kind)).collect();
+        assert_eq!(
+            seen,
+            [
+                (2, "Stop".to_string()),
+                (1, "UserPromptSubmit".to_string()),
+                (0, "Start".to_string())
+            ]
+        );
     }
 
     /// A big log is counted from its checkpoint; a rewritten log is counted anew.

@@ -116,12 +116,27 @@ pub fn read_regular_capped(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     read_capped(path, max)
 }
 
-/// The first file under `dir` (at any depth) whose name ends with `suffix`.
+/// The first file under `dir` (at most [`FIND_DEPTH`] folders down) whose name ends with
+/// `suffix`.
 pub fn find_by_suffix(dir: &Path, suffix: &str) -> Option<PathBuf> {
+    find_below(dir, suffix, FIND_DEPTH)
+}
+
+/// How deep [`find_by_suffix`] looks (codex keeps `sessions/YYYY/MM/DD/`).
+const FIND_DEPTH: usize = 8;
+
+/// [`find_by_suffix`] at most `depth` folders down; a symbolic link to a folder is not
+/// followed (a link back up would loop for ever).
+fn find_below(dir: &Path, suffix: &str, depth: usize) -> Option<PathBuf> {
     for entry in fs::read_dir(dir).ok()?.flatten() {
         let path = entry.path();
-        if path.is_dir() {
-            if let Some(found) = find_by_suffix(&path, suffix) {
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() {
+            if depth > 0
+                && let Some(found) = find_below(&path, suffix, depth - 1)
+            {
                 return Some(found);
             }
         } else if path.to_string_lossy().ends_with(suffix) {
@@ -193,4 +208,29 @@ pub fn probe_write(dir: &Path) -> std::io::Result<()> {
 pub fn free_bytes(dir: &Path) -> std::io::Result<u64> {
     let stat = rustix::fs::statvfs(dir)?;
     Ok(stat.f_bavail.saturating_mul(stat.f_frsize))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A link back up does not send the search round for ever (issue 45 item 10), and a file
+    /// past the depth bound is not found.
+    #[test]
+    fn finding_by_suffix_follows_no_link_and_stops_at_its_depth() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let day = dir.path().join("2026/12/06");
+        fs::create_dir_all(&day).expect("mkdir");
+        fs::write(day.join("rollout-x-abc.jsonl"), b"{}").expect("write");
+        std::os::unix::fs::symlink(dir.path(), dir.path().join("2026/loop")).expect("link");
+        assert_eq!(
+            find_by_suffix(dir.path(), "-abc.jsonl"),
+            Some(day.join("rollout-x-abc.jsonl"))
+        );
+        assert_eq!(find_by_suffix(dir.path(), "-none.jsonl"), None);
+        let deep = dir.path().join("a/b/c/d/e/f/g/h/i/j");
+        fs::create_dir_all(&deep).expect("mkdir");
+        fs::write(deep.join("deep-x.jsonl"), b"{}").expect("write");
+        assert_eq!(find_by_suffix(dir.path(), "-x.jsonl"), None);
+    }
 }

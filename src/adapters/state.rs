@@ -21,7 +21,7 @@ use crate::core::warm::{KILL_ALL_FILE, MARK_FILE, TAKEN_FILE, WarmMark, is_warm_
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::{ErrorKind, Write};
-use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
@@ -231,6 +231,23 @@ impl StateRoot {
         Ok(names)
     }
 
+    /// The folders of spawns that died before writing meta.json (killed between the `mkdir`
+    /// and it): no meta.json, no spawn holding the lock, and untouched for `quiet` (a spawn in
+    /// progress takes its lock a moment after its `mkdir`).
+    pub fn interrupted_spawns(&self, quiet: std::time::Duration) -> Result<Vec<WorkerName>> {
+        let now = std::time::SystemTime::now();
+        Ok(self
+            .folders()?
+            .into_iter()
+            .filter(|n| !self.session_dir(n).join("meta.json").exists() && !self.spawning(n))
+            .filter(|n| {
+                fs::metadata(self.session_dir(n))
+                    .and_then(|m| m.modified())
+                    .is_ok_and(|at| now.duration_since(at).is_ok_and(|age| age >= quiet))
+            })
+            .collect())
+    }
+
     /// Names of all worker folders, with a meta.json or not yet (a spawn in progress).
     pub fn folders(&self) -> Result<Vec<WorkerName>> {
         let dir = self.root.join("sessions");
@@ -264,8 +281,8 @@ impl StateRoot {
     /// The event log's records, newest first, read backwards with bounded memory.
     pub fn log_backwards(&self, name: &WorkerName) -> Result<event_log::Backwards> {
         let log = self.events_dir(name).join("log");
-        let len = self.log_len(name)?;
-        event_log::Backwards::open(&log, len).map_err(|e| Error::io("cannot read", &log, e))
+        let checkpoint = self.session_dir(name).join(LOG_CHECKPOINT);
+        event_log::Backwards::open(&log, &checkpoint).map_err(|e| Error::io("cannot read", &log, e))
     }
 
     /// A hook payload by file name (None when missing or not JSON).
@@ -316,8 +333,11 @@ impl StateRoot {
         let file = format!("{ns}-{}.{kind}.json", std::process::id());
         write_atomic(&dir.join(&file), payload.to_string().as_bytes(), 0o600)?;
         let log = dir.join("log");
+        // umbel's own line may be the first (a worker parked before any hook fired).
         fs::OpenOptions::new()
+            .create(true)
             .append(true)
+            .mode(0o600)
             .open(&log)
             .and_then(|mut f| f.write_all(format!("{ns} {kind} {file}\n").as_bytes()))
             .map_err(|e| Error::io("cannot append to", &log, e))

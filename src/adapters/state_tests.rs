@@ -100,3 +100,20 @@ fn removing_a_session_outlasts_hooks_still_writing_into_it() {
         assert!(!state.session_dir(&name).exists());
     }
 }
+
+/// umbel's own lines create the event log when no hook has yet (a codex worker parked before
+/// its first hook): the append never fails for a missing log (issue 45 item 2).
+#[test]
+fn umbels_own_event_creates_the_log() {
+    let (_d, state) = root();
+    let name = WorkerName::parse("w1").unwrap();
+    state.create_session(&name).unwrap();
+    let log = state.events_dir(&name).join("log");
+    let _ = fs::remove_file(&log);
+    state
+        .append_event(&name, "Parked", &serde_json::json!({"at": 1}))
+        .unwrap();
+    assert_eq!(state.log_len(&name).unwrap(), 1);
+    let mode = fs::metadata(&log).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+}

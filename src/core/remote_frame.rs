@@ -11,6 +11,9 @@ use std::io::{BufRead, Read};
 
 /// Refuses headers larger than this (a runaway or hostile peer).
 const MAX_HEADER: usize = 1 << 20;
+/// The most standard input one frame carries: a prompt is at most 1 MiB, a workflow file far
+/// less; a peer declaring more is refused before anything is allocated.
+const MAX_STDIN: usize = 64 << 20;
 
 /// One forwarded verb.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -51,10 +54,22 @@ pub fn decode<R: BufRead>(input: &mut R) -> Result<(Frame, Vec<u8>)> {
         return Err(bad("it ended before its header line did"));
     }
     let frame: Frame = serde_json::from_slice(&header).map_err(|e| bad(&e.to_string()))?;
-    let mut stdin = vec![0; frame.stdin_len];
+    if frame.stdin_len > MAX_STDIN {
+        return Err(bad(&format!(
+            "it declares {} bytes of standard input, more than the {MAX_STDIN} umbel forwards",
+            frame.stdin_len
+        )));
+    }
+    // Read as it comes, never allocated as declared.
+    let mut stdin = Vec::new();
     input
-        .read_exact(&mut stdin)
-        .map_err(|_| bad("it ended before its standard input did"))?;
+        .by_ref()
+        .take(frame.stdin_len as u64)
+        .read_to_end(&mut stdin)
+        .map_err(|e| Error::io("cannot read the forwarded request from", "stdin", e))?;
+    if stdin.len() != frame.stdin_len {
+        return Err(bad("it ended before its standard input did"));
+    }
     Ok((frame, stdin))
 }
 
@@ -103,5 +118,21 @@ mod tests {
         }
         let err = decode(&mut std::io::Cursor::new(b"send w\n".to_vec())).unwrap_err();
         assert_eq!(err.exit_code(), 2);
+    }
+
+    /// A peer's declared length is a claim, not an allocation (issue 45 item 10).
+    #[test]
+    fn a_huge_declared_stdin_is_refused_without_allocating_it() {
+        for len in [usize::MAX, MAX_STDIN + 1] {
+            let header = serde_json::to_vec(&Frame {
+                stdin_len: len,
+                ..frame()
+            })
+            .unwrap();
+            let mut bytes = header;
+            bytes.extend_from_slice(b"\nshort");
+            let err = decode(&mut std::io::Cursor::new(bytes)).unwrap_err();
+            assert!(err.to_string().contains("more than the"), "{err}");
+        }
     }
 }

@@ -62,9 +62,9 @@ fn print(done: &Answered, json: bool) {
         (None, true) => outln(format!("approved {tool} {input}").trim_end()),
         (None, false) => outln(format!("denied {tool} {input}").trim_end()),
     }
-    eprintln!("umbel: {}: {}", done.name, done.message);
+    errln!("umbel: {}: {}", done.name, done.message);
     if let Some(outcome) = &done.outcome {
-        eprintln!("umbel: {}: {}", done.name, outcome.headline());
+        errln!("umbel: {}: {}", done.name, outcome.headline());
         explain_outcome(&done.name, outcome);
     }
     if let Some(at) = done.reason_sent_at {
@@ -89,7 +89,7 @@ pub fn list(ctx: &Ctx, args: &ApprovalsArgs, json: bool) -> Result<u8> {
     if json {
         out_json(&rows);
     } else if rows.is_empty() {
-        eprintln!("umbel: no worker waits on an approval");
+        errln!("umbel: no worker waits on an approval");
     } else {
         rows.iter().for_each(|row| outln(&row.describe()));
     }

@@ -275,12 +275,24 @@ pub fn main() -> ExitCode {
     cli.print.typed = typed;
     let status = dispatch(&ctx, cli);
     if ctx.var(DEBUG_META_READS).is_some() {
-        eprintln!(
+        errln!(
             "umbel: debug: meta.json reads: {}",
             crate::adapters::state::meta_reads()
         );
     }
-    ExitCode::from(status)
+    ExitCode::from(with_output_written(status))
+}
+
+/// The exit code once stdout is judged: a command whose output could not all be written (but
+/// for a broken pipe) says so and exits 1 rather than 0.
+fn with_output_written(status: u8) -> u8 {
+    match super::output::stdout_failure() {
+        Some(why) if status == 0 => {
+            errln!("umbel: the output could not all be written: {why}");
+            1
+        }
+        _ => status,
+    }
 }
 
 /// The context of every verb that has a state root; `doctor` only looks (it creates none), and
@@ -456,12 +468,12 @@ fn unknown_verb() -> Option<ExitCode> {
     let command = Cli::command();
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     if args.is_empty() {
-        eprint!("{}", super::suggest::short_help(&command));
+        errp!("{}", super::suggest::short_help(&command));
         return Some(ExitCode::from(2));
     }
     let message = super::suggest::mistyped_verb(&command, &args)?;
-    eprintln!("umbel: {message}");
-    eprintln!("umbel: see `umbel --help`");
+    errln!("umbel: {message}");
+    errln!("umbel: see `umbel --help`");
     Some(ExitCode::from(2))
 }
 
@@ -591,11 +603,21 @@ fn read_stdin() -> Result<Vec<u8>> {
     if stdin.is_terminal() {
         return Err(no_prompt());
     }
+    // A prompt is at most MAX_PROMPT bytes: reading stops one past it (an endless pipe is
+    // refused, not held in memory).
+    let limit = crate::operations::send::MAX_PROMPT;
     let mut buf = Vec::new();
     stdin
         .lock()
+        .take(limit as u64 + 1)
         .read_to_end(&mut buf)
         .map_err(|e| Error::io("cannot read", "standard input", e))?;
+    if buf.len() > limit {
+        return Err(Error::usage(format!(
+            "standard input holds more than {limit} bytes; umbel pastes at most 1 MiB into a TUI — \
+             put the text in a file and point the prompt at it"
+        )));
+    }
     Ok(buf)
 }
 

@@ -14,12 +14,12 @@ pub fn print_last(answer: &Answer, json: bool) {
         out_json(answer);
     } else if answer.interrupted {
         // No answer on stdout: what streamed before the interrupt is not one.
-        eprintln!(
+        errln!(
             "umbel: {}: the turn was interrupted; it has no answer",
             answer.name
         );
         if let Some(partial) = &answer.partial_text {
-            eprintln!("umbel: it had streamed: {}", escape_controls(partial));
+            errln!("umbel: it had streamed: {}", escape_controls(partial));
         }
     } else {
         print_text(&answer.text);
@@ -61,7 +61,7 @@ pub fn print_turns(turns: &[Turn], selection: Selection, json: bool) {
                 print_answer(turn);
             }
             if turns.is_empty() {
-                eprintln!("umbel: no turns to show");
+                errln!("umbel: no turns to show");
             }
         }
     }
@@ -88,7 +88,7 @@ fn header(turn: &Turn) -> String {
 fn print_answer(turn: &Turn) {
     match turn.answer.as_deref() {
         Some(text) => print_text(text),
-        None => eprintln!("umbel: turn {} has no answer yet", turn.turn),
+        None => errln!("umbel: turn {} has no answer yet", turn.turn),
     }
 }
 
@@ -98,9 +98,10 @@ pub fn print_actions(found: &TurnActions, json: bool) {
         return out_json(found);
     }
     if found.actions.is_empty() {
-        eprintln!(
+        errln!(
             "umbel: turn {} of `{}` ran no tools",
-            found.turn, found.name
+            found.turn,
+            found.name
         );
         return;
     }

@@ -8,7 +8,7 @@ use crate::core::events::{UNREADABLE, parse_log};
 /// `kill`: `killed NAME` per worker (`purged` with `--purge`), or `{killed, purged}`.
 pub fn print_killed(killed: Vec<String>, kept: Vec<String>, purged: bool, json: bool) {
     if killed.is_empty() {
-        eprintln!("umbel: no workers to kill");
+        errln!("umbel: no workers to kill");
     }
     if json {
         return out_json(&Killed {

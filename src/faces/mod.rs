@@ -1,6 +1,24 @@
 //! The faces: parse input, call the verbs, and turn results and errors into output and exit
 //! codes. Nothing below this layer prints or exits.
 
+/// `eprintln!` that never panics: stderr closed under umbel (a terminal gone after SIGHUP gives
+/// EIO, a full disk ENOSPC) loses the line, never the command — a panic there would skip
+/// `-p`'s teardown and leave its worker running. Every face writes stderr through this.
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// `eprint!` that never panics ([`errln`]).
+macro_rules! errp {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub mod approvals;
 pub mod cli;
 pub mod completion;

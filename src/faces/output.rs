@@ -5,12 +5,28 @@ use crate::core::errors::Error;
 use crate::core::outcome::{Outcome, OutcomeKind};
 use std::io::Write;
 
-/// Prints `text` to stdout; a broken pipe is ignored.
+/// Prints `text` to stdout. A broken pipe (`umbel ls | head`) is ignored; any other failure (a
+/// full disk under `umbel read w > file`) is kept for [`stdout_failure`], so the command does
+/// not exit 0 with its output cut short.
 pub fn out(text: &str) {
     let mut stdout = std::io::stdout().lock();
-    let _ = stdout
+    let written = stdout
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush());
+    if let Err(e) = written
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+        && let Ok(mut first) = STDOUT_FAILURE.lock()
+    {
+        first.get_or_insert_with(|| e.to_string());
+    }
+}
+
+/// The first write to stdout that failed (but for a broken pipe), as a message.
+static STDOUT_FAILURE: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// Why the output could not all be written, if it could not.
+pub fn stdout_failure() -> Option<String> {
+    STDOUT_FAILURE.lock().ok()?.clone()
 }
 
 /// Prints `text` and a newline to stdout.
@@ -22,7 +38,7 @@ pub fn outln(text: &str) {
 pub fn out_json<T: serde::Serialize>(value: &T) {
     match serde_json::to_string(value) {
         Ok(text) => outln(&text),
-        Err(e) => eprintln!("umbel: cannot encode JSON output: {e} (this is a bug in umbel)"),
+        Err(e) => errln!("umbel: cannot encode JSON output: {e} (this is a bug in umbel)"),
     }
 }
 
@@ -30,10 +46,10 @@ pub fn out_json<T: serde::Serialize>(value: &T) {
 pub fn report(err: &Error, json: bool) -> u8 {
     // A workflow error lists one problem per line, each as `file:line:col: message`.
     for line in err.to_string().lines() {
-        eprintln!("umbel: {line}");
+        errln!("umbel: {line}");
     }
     if let Some(screen) = err.screen() {
-        eprintln!("umbel: the last screen was:\n{screen}");
+        errln!("umbel: the last screen was:\n{screen}");
     }
     if json {
         out_json(&super::error_json::ErrorReply::of(err));
@@ -47,18 +63,18 @@ pub fn explain_outcome(who: &str, outcome: &Outcome) {
     if outcome.outcome == OutcomeKind::Stop {
         return;
     }
-    eprintln!("umbel: {who}: {}", outcome.message);
+    errln!("umbel: {who}: {}", outcome.message);
     if let Some(check) = outcome.check.as_ref().filter(|c| !c.accepted) {
         let status = check
             .exit_code
             .map_or(String::new(), |c| format!(" (exit status {c})"));
         match check.output.trim_end() {
-            "" => eprintln!("umbel: the last check{status} printed nothing"),
-            said => eprintln!("umbel: the last check{status} said:\n{said}"),
+            "" => errln!("umbel: the last check{status} printed nothing"),
+            said => errln!("umbel: the last check{status} said:\n{said}"),
         }
     }
     if let Some(screen) = &outcome.screen {
-        eprintln!("umbel: the last screen was:\n{screen}");
+        errln!("umbel: the last screen was:\n{screen}");
     }
 }
 

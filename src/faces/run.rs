@@ -28,7 +28,7 @@ pub fn run(ctx: &Ctx, args: &RunArgs, json: bool, quiet: bool) -> Result<u8> {
         if record.status == RunStatus::Completed {
             // Nothing to do: neither its variables nor a new attempt are asked for.
             print_result(&record, json);
-            eprintln!(
+            errln!(
                 "umbel: run {} already completed; nothing to resume",
                 record.run_id
             );
@@ -129,7 +129,7 @@ fn print_check(plan: &Plan, file: &Path, json: bool) {
             .collect();
         outln(&format!("wave {}: {}", n + 1, ids.join(", ")));
     }
-    eprintln!(
+    errln!(
         "umbel: {}: ok ({}, {}, {})",
         file.display(),
         count(plan.workers.len(), "worker"),
@@ -146,19 +146,23 @@ fn print_summary(record: &RunRecord, dir: &Path) {
         .saturating_sub(record.started_at) as f64
         / 1000.0;
     match (&record.status, &record.failed) {
-        (RunStatus::Completed, _) => eprintln!(
+        (RunStatus::Completed, _) => errln!(
             "umbel: run {} completed in {took:.1}s ({} steps); record in {}",
             record.run_id,
             record.steps.len(),
             dir.display()
         ),
-        (_, Some(failed)) => eprintln!(
+        (_, Some(failed)) => errln!(
             "umbel: run {} failed at step `{}`: {}\numbel: fix it and resume with `umbel run --resume {}`",
-            record.run_id, failed.step, failed.message, record.run_id
+            record.run_id,
+            failed.step,
+            failed.message,
+            record.run_id
         ),
-        _ => eprintln!(
+        _ => errln!(
             "umbel: run {} interrupted; resume with `umbel run --resume {}`",
-            record.run_id, record.run_id
+            record.run_id,
+            record.run_id
         ),
     }
 }

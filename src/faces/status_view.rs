@@ -65,7 +65,7 @@ pub fn print_one(s: &WorkerStatus) {
 pub fn warn_problems(list: &[WorkerStatus]) {
     for s in list {
         if let Some(problem) = &s.problem {
-            eprintln!("umbel: warning: worker `{}`: {problem}", s.name);
+            errln!("umbel: warning: worker `{}`: {problem}", s.name);
         }
     }
 }
@@ -74,7 +74,7 @@ pub fn warn_problems(list: &[WorkerStatus]) {
 /// worker runs on another host (`local` for this machine's).
 pub fn print_table(list: &[WorkerStatus]) {
     if list.is_empty() {
-        eprintln!("umbel: no workers");
+        errln!("umbel: no workers");
         return;
     }
     let now = crate::adapters::host::now_ms();

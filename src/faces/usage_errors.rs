@@ -11,7 +11,7 @@ pub fn report(err: &clap::Error) -> ExitCode {
         let _ = err.print();
         return ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(0));
     }
-    eprint!("{}", reword(&err.render().to_string()));
+    errp!("{}", reword(&err.render().to_string()));
     ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(2))
 }
 

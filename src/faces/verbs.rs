@@ -75,7 +75,7 @@ pub fn interrupt(ctx: &Ctx, args: &InterruptArgs, json: bool) -> Result<u8> {
     if json {
         out_json(&done);
     } else {
-        eprintln!("umbel: {}: {}", done.name, done.message);
+        errln!("umbel: {}: {}", done.name, done.message);
         outln(&done.position.to_string());
     }
     Ok(0)
@@ -106,7 +106,7 @@ pub fn wait(ctx: &Ctx, args: &WaitArgs, json: bool) -> Result<u8> {
             let resumable = Worker::load(ctx, &args.name)
                 .is_ok_and(|w| crate::operations::revival::resumable(ctx, &w).is_ok());
             let next = crate::core::errors::dead_next_step(&args.name, resumable);
-            eprintln!("umbel: {next}");
+            errln!("umbel: {next}");
         }
     }
     Ok(outcome.outcome.exit_code())
@@ -158,7 +158,7 @@ pub fn diff(ctx: &Ctx, args: &DiffArgs, json: bool) -> Result<u8> {
         if json {
             super::output::out_json(&found);
         } else if found.patch.is_empty() {
-            eprintln!(
+            errln!(
                 "umbel: no changes in {}'s worktree (branch {}) against {}",
                 found.name,
                 found.branch,
@@ -200,7 +200,7 @@ pub fn status(ctx: &Ctx, args: &StatusArgs, json: bool) -> Result<u8> {
 pub fn kill(ctx: &Ctx, args: &KillArgs, json: bool) -> Result<u8> {
     let killed = kill::kill(ctx, args)?;
     for (name, problem) in &killed.warnings {
-        eprintln!("umbel: warning: worker `{name}`: {problem}");
+        errln!("umbel: warning: worker `{name}`: {problem}");
     }
     super::json_verbs::print_killed(killed.names, killed.kept, args.purge, json);
     Ok(0)
@@ -231,7 +231,7 @@ pub fn logs(ctx: &Ctx, args: &LogsArgs, json: bool) -> Result<u8> {
 /// `events`: one line per state change (`<time> <worker> <event> …`, or JSON Lines), each
 /// handed to `--exec` as well; problems of `--exec` go to stderr.
 pub fn events(ctx: &Ctx, args: &EventsArgs, json: bool) -> Result<u8> {
-    let report = std::sync::Arc::new(|line: String| eprintln!("umbel: {line}"));
+    let report = std::sync::Arc::new(|line: String| errln!("umbel: {line}"));
     let exec = match &args.exec {
         Some(command) => Some(crate::operations::events::Exec::new(
             ctx,
@@ -270,15 +270,17 @@ fn utc_millis(ms: u64) -> String {
 pub fn prune(ctx: &Ctx, args: &PruneArgs, json: bool) -> Result<u8> {
     let pruned = inspect::prune(ctx, args)?;
     for skipped in &pruned.skipped {
-        eprintln!(
+        errln!(
             "umbel: warning: worker `{}` skipped: {}",
-            skipped.name, skipped.problem
+            skipped.name,
+            skipped.problem
         );
     }
     for orphan in &pruned.orphans {
-        eprintln!(
+        errln!(
             "umbel: warning: worker `{}` has no folder: {}",
-            orphan.name, orphan.problem
+            orphan.name,
+            orphan.problem
         );
     }
     if json {
@@ -288,7 +290,7 @@ pub fn prune(ctx: &Ctx, args: &PruneArgs, json: bool) -> Result<u8> {
             .removed
             .iter()
             .for_each(|n| outln(&format!("removed {n}")));
-        eprintln!(
+        errln!(
             "umbel: {} removed, {} kept",
             pruned.removed.len(),
             pruned.kept.len()

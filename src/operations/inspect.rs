@@ -178,8 +178,18 @@ pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
             Err(e) => return Err(e),
         }
     }
+    // A spawn killed between its `mkdir` and its meta.json: nothing lists the folder, and it
+    // holds the name.
+    for name in ctx.state.interrupted_spawns(INTERRUPTED_SPAWN_QUIET)? {
+        ctx.state.remove_session(&name)?;
+        result.removed.push(name.to_string());
+    }
     Ok(result)
 }
+
+/// How long a folder without meta.json must be left alone before `prune` takes it for an
+/// interrupted spawn's.
+const INTERRUPTED_SPAWN_QUIET: Duration = Duration::from_secs(60);
 
 /// The worker `name` as `prune` sweeps it: `None` when it is gone since the listing (a failed
 /// spawn cleaned up after itself, another prune or `kill --purge`), or when its meta.json

@@ -334,9 +334,18 @@ fn start(ctx: &Ctx, worker: &Worker, from: &str) -> Result<Resumed> {
     }
     let resume_ms = started.elapsed().as_millis() as u64;
     let payload = json!({ "at": now_ms(), "ms": resume_ms, "from": from, "sessionId": continued });
-    ctx.state
-        .append_event(&worker.name, RESUMED_EVENT, &payload)?;
+    recorded_resume(ctx, worker, &payload)?;
     Ok(Resumed { resume_ms })
+}
+
+/// Records the resume; unrecorded, the CLI would run under a log that says parked (or dead), so
+/// it is stopped again.
+fn recorded_resume(ctx: &Ctx, worker: &Worker, payload: &serde_json::Value) -> Result<()> {
+    let recorded = ctx.state.append_event(&worker.name, RESUMED_EVENT, payload);
+    if recorded.is_err() {
+        let _ = stop_cli(ctx, worker.session());
+    }
+    recorded
 }
 
 /// Waits, at most [`TRANSCRIPT_LAG`], until the transcript holds the answer of the last turn

@@ -2,7 +2,7 @@
 //! resumed from its copy, a runner killed by a signal.
 
 use crate::harness::*;
-use crate::workflow::{alive, no_orphans, run, run_record};
+use crate::workflow::{alive, no_orphans, run, run_id_of, run_record};
 use rustix::process::Signal;
 use serde_json::json;
 use std::sync::Arc;
@@ -123,7 +123,7 @@ fn a_resumed_run_resolves_cwds_against_the_original_workflow_folder() {
              - {{id: two, worker: b, needs: [one], prompt: hi}}\n"
         ),
     );
-    let run_id = run(&sb, &[file.to_str().unwrap()]).status(124).line();
+    let run_id = run_id_of(&run(&sb, &[file.to_str().unwrap()]).status(124));
     sb.write(
         sb.root.join("wedge.json"),
         sim::reply("unstuck").to_string(),
@@ -353,4 +353,25 @@ fn prune_judges_a_worker_whose_spawn_ended_during_it_on_its_pane_now() {
         "prune took live z: {pruned}"
     );
     assert!(sb.session_dir("z").join("meta.json").exists());
+}
+
+/// A spawn killed between its `mkdir` and its meta.json leaves a folder nothing lists, which
+/// holds the name; once it has been quiet for a minute `prune` removes it and the name is free
+/// (issue 45 item 13). A younger one may be a spawn about to take its lock: kept.
+#[test]
+fn prune_sweeps_the_folder_of_an_interrupted_spawn() {
+    let sb = Sandbox::new();
+    let left = sb.state.join("sessions/ghost");
+    std::fs::create_dir_all(left.join("events")).expect("mkdir");
+    sb.umbel(["prune"]).success();
+    assert!(left.exists(), "a young folder may be a spawn in progress");
+    let old = std::process::Command::new("touch")
+        .args(["-d", "2 minutes ago"])
+        .arg(&left)
+        .status();
+    assert!(old.is_ok_and(|s| s.success()), "touch");
+    let pruned = sb.umbel(["prune", "--json"]).success().json();
+    assert_eq!(pruned["removed"], serde_json::json!(["ghost"]), "{pruned}");
+    assert!(!left.exists());
+    sb.spawn("ghost", &[]);
 }

@@ -146,3 +146,63 @@ fn a_late_abort_of_the_interrupted_turn_is_not_the_next_turns_end() {
     assert_eq!(sb.umbel(["read", "oc"]).success().stdout(), "Next.\n");
     assert_ne!(long, pos);
 }
+
+/// A stderr that cannot be written (a terminal closed under umbel gives EIO; `/dev/full` here
+/// gives ENOSPC) never panics umbel: `-p` of a failing turn still exits with the turn's code
+/// (122, not a panic's 101) and still removes its worker (issue 45 item 3).
+#[test]
+fn print_mode_with_an_unwritable_stderr_exits_with_its_code_and_leaves_no_worker() {
+    let sb = Sandbox::new();
+    let failing = sb.scenario(
+        "fail",
+        json!({ "turns": [{ "end": { "api_error": { "status": 400, "message": "scripted" } } }] }),
+    );
+    let mut cmd = sb.process(&["-p", "fail please", "--env", &failing]);
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    cmd.stderr(full);
+    let out = cmd.output().expect("run umbel -p");
+    assert_eq!(out.status.code(), Some(122), "{out:?}");
+    assert!(sb.worker_dirs().is_empty(), "{:?}", sb.worker_dirs());
+}
+
+/// An answer that cannot be written to stdout (a full disk: `/dev/full`) is not a success:
+/// `read` says so and exits 1. A closed pipe (`umbel read w | head -c1`) still ends quietly.
+#[test]
+fn an_answer_that_cannot_be_written_is_not_a_success() {
+    let sb = Sandbox::new();
+    sb.spawn("rw", &[]);
+    sb.turn_outcome("rw", "hello", 0);
+    let mut cmd = sb.process(&["read", "rw"]);
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    cmd.stdout(full);
+    let out = cmd.output().expect("run umbel read");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("could not all be written"), "{stderr}");
+    let mut piped = sb.process(&["read", "rw"]);
+    let mut child = piped.spawn().expect("spawn");
+    drop(child.stdout.take());
+    assert_eq!(child.wait().expect("wait").code(), Some(0));
+}
+
+/// `send -` reads its prompt only as far as the largest prompt: an endless stdin is refused at
+/// once, not held in memory (issue 45 item 10).
+#[test]
+fn an_endless_stdin_prompt_is_refused_without_reading_it_all() {
+    let sb = Sandbox::new();
+    sb.spawn("es", &[]);
+    let mut cmd = sb.process(&["send", "es", "-"]);
+    cmd.stdin(std::fs::File::open("/dev/zero").expect("/dev/zero"));
+    let started = Instant::now();
+    let out = cmd.output().expect("run umbel send");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("umbel pastes at most 1 MiB"), "{stderr}");
+    assert!(started.elapsed() < Duration::from_secs(20));
+}

@@ -194,7 +194,7 @@ fn failed_run(sb: &Sandbox) -> (Ran, String) {
 }
 
 /// The run id `umbel run` names on stderr (`umbel: run ID completed …` / `… failed …`).
-fn run_id_of(out: &Ran) -> String {
+pub(crate) fn run_id_of(out: &Ran) -> String {
     let err = out.stderr();
     err.lines()
         .rev()

@@ -130,7 +130,7 @@ impl Feed {
             .name("umbel-mcp-feed".into())
             .spawn(move || follow(&ctx, &wake, waker, &notices_tx, ready));
         if let Err(e) = spawned {
-            eprintln!("umbel: cannot start the resource change feed: {e}");
+            errln!("umbel: cannot start the resource change feed: {e}");
             return;
         }
         tokio::spawn(forward(self.clone(), notices, wake_tx));
@@ -220,14 +220,14 @@ fn follow(
 ) {
     let mut stream = match Stream::new(ctx, &EventsArgs::default()) {
         Ok(stream) => stream,
-        Err(e) => return eprintln!("umbel: the resource change feed cannot start: {e}"),
+        Err(e) => return errln!("umbel: the resource change feed cannot start: {e}"),
     };
     let watch = FleetWatch::new(move || {
         let _ = waker.send(Wake::Change);
     });
     let mut watch = match watch {
         Ok(watch) => watch,
-        Err(e) => return eprintln!("umbel: the resource change feed cannot watch: {e}"),
+        Err(e) => return errln!("umbel: the resource change feed cannot watch: {e}"),
     };
     let mut known: Option<BTreeSet<WorkerName>> = None;
     loop {

@@ -55,7 +55,7 @@ pub fn serve(ctx: &Ctx) -> u8 {
     {
         Ok(runtime) => runtime,
         Err(e) => {
-            eprintln!("umbel: cannot start the MCP server's runtime: {e}");
+            errln!("umbel: cannot start the MCP server's runtime: {e}");
             return 1;
         }
     };
@@ -75,7 +75,7 @@ async fn serve_stdio(ctx: Ctx) -> u8 {
         Ok(service) => service,
         Err(ServerInitializeError::ConnectionClosed(_)) => return 0,
         Err(e) => {
-            eprintln!("umbel: MCP session did not start: {e}");
+            errln!("umbel: MCP session did not start: {e}");
             return 1;
         }
     };
@@ -99,11 +99,11 @@ async fn serve_stdio(ctx: Ctx) -> u8 {
         Ok(_) if interrupted.load(Ordering::Relaxed) => 130,
         Ok(QuitReason::Closed | QuitReason::Cancelled) => 0,
         Ok(reason) => {
-            eprintln!("umbel: MCP session ended: {reason:?}");
+            errln!("umbel: MCP session ended: {reason:?}");
             1
         }
         Err(e) => {
-            eprintln!("umbel: MCP session failed: {e}");
+            errln!("umbel: MCP session failed: {e}");
             1
         }
     }

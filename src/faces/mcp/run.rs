@@ -80,7 +80,7 @@ impl Call<'_> {
             }
         };
         if let (Some(why), Ok(Err(Error::Interrupted))) = (stopping, &joined) {
-            eprintln!("umbel: {} {why}; the worker is left as it was", self.tool);
+            errln!("umbel: {} {why}; the worker is left as it was", self.tool);
         }
         match joined {
             Ok(Ok(value)) => Ok(value),

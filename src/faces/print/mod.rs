@@ -163,9 +163,9 @@ fn tear_down(
         match kill::discard_print_worker(ctx, &worker) {
             // `--worktree` with edits in it: the worktree, its branch and the worker's folder stay
             // (the purge rule, docs/worktrees.md); say where, or the edits look lost.
-            Ok(Some(kept)) => eprintln!("umbel: worker `{}`: {kept}", worker.name),
+            Ok(Some(kept)) => errln!("umbel: worker `{}`: {kept}", worker.name),
             Ok(None) => {}
-            Err(e) => eprintln!("umbel: could not remove worker `{}`: {e}", worker.name),
+            Err(e) => errln!("umbel: could not remove worker `{}`: {e}", worker.name),
         }
         timing::mark("worker removed");
     }
@@ -398,7 +398,7 @@ fn emit_json(done: &Done, duration_ms: u64) {
 fn print_documents(documents: Vec<(serde_json::Value, bool)>) {
     for (document, to_stderr) in documents {
         if to_stderr {
-            eprintln!(
+            errln!(
                 "{}",
                 serde_json::to_string_pretty(&document).unwrap_or_default()
             );

@@ -50,7 +50,7 @@ pub fn piped(
     });
     match first_rx.recv_timeout(FIRST_BYTES) {
         Err(mpsc::RecvTimeoutError::Timeout) => {
-            eprintln!(
+            errln!(
                 "umbel: no stdin data received in 3s, proceeding without it; to skip stdin redirect it (< /dev/null), or pipe it sooner"
             );
             Ok(Vec::new())
