@@ -22,10 +22,19 @@ pub type RunLock = fs::File;
 impl RunStore {
     /// Claims `<state>/workflows/<run_id>/`; `Ok(None)` when the id is taken.
     pub fn create(state_root: &Path, run_id: &str) -> Result<Option<Self>> {
+        use std::os::unix::fs::DirBuilderExt;
         let parent = state_root.join("workflows");
-        fs::create_dir_all(&parent).map_err(|e| Error::io("cannot create", &parent, e))?;
+        let private = || {
+            let mut builder = fs::DirBuilder::new();
+            builder.mode(0o700);
+            builder
+        };
+        private()
+            .recursive(true)
+            .create(&parent)
+            .map_err(|e| Error::io("cannot create", &parent, e))?;
         let dir = parent.join(run_id);
-        match fs::create_dir(&dir) {
+        match private().create(&dir) {
             Ok(()) => Ok(Some(RunStore { dir })),
             Err(e) if e.kind() == ErrorKind::AlreadyExists => Ok(None),
             Err(e) => Err(Error::io("cannot create", &dir, e)),
@@ -137,6 +146,12 @@ mod tests {
     fn a_run_id_is_claimed_once_and_round_trips() {
         let root = tempfile::tempdir().unwrap();
         let store = RunStore::create(root.path(), "wf-abc123").unwrap().unwrap();
+        // Private whatever the umask (issue 45 item 4): a run's prompts and outputs are in it.
+        for dir in [root.path().join("workflows"), store.dir().to_path_buf()] {
+            let mode =
+                std::os::unix::fs::PermissionsExt::mode(&fs::metadata(&dir).unwrap().permissions());
+            assert_eq!(mode & 0o777, 0o700, "{}", dir.display());
+        }
         assert!(
             RunStore::create(root.path(), "wf-abc123")
                 .unwrap()

@@ -76,6 +76,7 @@ impl StateRoot {
             .mode(0o700)
             .create(root.join("sessions"))
             .map_err(|e| Error::io("cannot create the state folder", &root, e))?;
+        refuse_borrowed(&root)?;
         Ok(StateRoot { root })
     }
 
@@ -405,6 +406,25 @@ impl StateRoot {
         }
         write_json_atomic(&dir.join("dead"), record)
     }
+}
+
+/// Refuses a state root another user owns or can write: the hook scripts in it run inside every
+/// CLI, so whoever can change them runs code as the user (as tmux refuses such a socket folder,
+/// and ssh such a `~/.ssh`).
+fn refuse_borrowed(root: &Path) -> Result<()> {
+    let (mode, owned) = crate::adapters::files::mode_and_ownership(root)
+        .map_err(|e| Error::io("cannot look at the state folder", root, e))?;
+    let why = match (owned, mode & 0o022) {
+        (false, _) => "belongs to another user".to_string(),
+        (true, 0) => return Ok(()),
+        (true, _) => format!("can be written by other users (mode {:o})", mode & 0o777),
+    };
+    Err(Error::usage(format!(
+        "the state folder {} {why}: the hook scripts in it run inside every CLI, so umbel will \
+         not use it; `chmod 700 {}` (if it is yours), or set UMBEL_STATE to a folder of your own",
+        root.display(),
+        root.display()
+    )))
 }
 
 /// A small JSON file, parsed (`None` when missing or not the expected JSON).

@@ -375,3 +375,26 @@ fn prune_sweeps_the_folder_of_an_interrupted_spawn() {
     assert!(!left.exists());
     sb.spawn("ghost", &[]);
 }
+
+/// A state root other users can write is refused by every verb (its hook scripts run inside
+/// every CLI), with the remedy; `doctor` still reports it (issue 45 item 4).
+#[test]
+fn a_state_root_others_can_write_is_refused() {
+    let sb = Sandbox::new();
+    sb.umbel(["ls"]).success();
+    let open = std::process::Command::new("chmod")
+        .arg("0777")
+        .arg(&sb.state)
+        .status();
+    assert!(open.is_ok_and(|s| s.success()), "chmod");
+    let err = sb.umbel(["ls"]).status(2).stderr();
+    assert!(
+        err.contains("can be written by other users (mode 777)"),
+        "{err}"
+    );
+    assert!(err.contains("chmod 700"), "{err}");
+    sb.cmd("spawn --name s1").status(2);
+    assert!(sb.worker_dirs().is_empty());
+    let doctor = sb.umbel(["doctor"]).status(1).stdout();
+    assert!(doctor.contains("fail  state-root"), "{doctor}");
+}
