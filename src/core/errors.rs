@@ -457,7 +457,7 @@ impl Error {
 
     /// A stable snake_case identifier for scripts and MCP hosts (the table in `hints.rs`).
     pub fn code(&self) -> &'static str {
-        self.code_and_hint().0
+        self.row().0
     }
 
     /// The last screen the error carries as evidence, if any.
@@ -474,22 +474,10 @@ impl Error {
     /// The process exit status a face reports for this error.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::Usage { .. }
-            | Error::InvalidName { .. }
-            | Error::EnvUnset { .. }
-            | Error::CwdMissing { .. }
-            | Error::NotARepo { .. }
-            | Error::NoWorktree { .. }
-            | Error::InvalidWorkflow { .. }
-            | Error::TurnOutOfRange { .. }
-            | Error::NoTurn { .. }
-            | Error::StdinNotText { .. } => 2,
-            Error::SignIn { .. } | Error::DialogOpen { .. } => 126,
-            Error::Interrupted => 130,
             Error::SendFailed { error, .. } => error.exit_code(),
-            Error::HostUnreachable { .. } | Error::HostKey { .. } => 255,
+            // The host's own code, or the outcome's that kept the prompt from being typed.
             Error::Remote { exit, .. } | Error::NotDelivered { exit, .. } => *exit,
-            _ => 1,
+            _ => self.row().1,
         }
     }
 }
@@ -537,6 +525,26 @@ mod tests {
             .exit_code(),
             1
         );
+    }
+
+    /// One code per meaning, from the one table (issue 45 item 9): a dead worker is the
+    /// `dead` outcome's 125 from every verb (`send`, `read` and `attach` said 1, `wait` 125).
+    #[test]
+    fn a_dead_worker_exits_125_from_every_verb() {
+        let dead = Error::Dead {
+            name: "w".into(),
+            detail: "d".into(),
+            resumable: false,
+        };
+        assert_eq!(dead.exit_code(), 125);
+        assert_eq!((dead.code(), Error::Interrupted.exit_code()), ("dead", 130));
+        let remote = Error::Remote {
+            host: "h".into(),
+            code: "dead".into(),
+            message: "m".into(),
+            exit: 125,
+        };
+        assert_eq!(remote.exit_code(), 125);
     }
 
     #[test]

@@ -33,7 +33,7 @@ fn attach_refuses_without_a_terminal_and_for_dead_workers() {
     sb.umbel(["kill", "a1"]).success();
     sb.umbel(["attach", "a1"])
         .stderr_has("worker `a1` is dead")
-        .status(1);
+        .status(125);
     sb.umbel(["attach", "nobody"]).status(1);
     sb.umbel(["attach", "Bad_Name"]).status(2);
 }

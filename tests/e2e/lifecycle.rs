@@ -112,14 +112,17 @@ fn a_crash_mid_turn_is_dead_125_with_its_exit_status_and_screen(provider: &str) 
         "evidence kept on disk"
     );
 
-    refuses_send_when(&sb, "w3", "dead", "dead");
+    refuses_send_when(&sb, "w3", ("dead", "dead"), 125);
 }
 
-/// `status` says `name` is `state`, and a `send` to it is refused naming `why`.
-fn refuses_send_when(sb: &Sandbox, name: &str, state: &str, why: &str) {
+/// `status` says `name` is `state`, and a `send` to it is refused naming `why`, exiting `code`
+/// (a dead worker's is the `dead` outcome's, 125).
+fn refuses_send_when(sb: &Sandbox, name: &str, (state, why): (&str, &str), code: i32) {
     let status = sb.umbel(["status", name, "--json"]).json();
     assert_eq!(status["state"], state, "{status}");
-    sb.umbel(["send", name, "again"]).stderr_has(why).status(1);
+    sb.umbel(["send", name, "again"])
+        .stderr_has(why)
+        .status(code);
 }
 
 fn a_worker_killed_by_a_signal_is_dead_125_naming_the_signal(provider: &str) {
@@ -143,7 +146,7 @@ fn a_wedged_worker_times_out_with_124(provider: &str) {
     let waited = sb.cmd("wait w4 --timeout 1s --json").status(124);
     assert_eq!(waited.json()["outcome"], "timeout");
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
-    refuses_send_when(&sb, "w4", "busy", "busy");
+    refuses_send_when(&sb, "w4", ("busy", "busy"), 1);
 }
 
 fn a_late_transcript_still_reads_the_right_answer(provider: &str) {
@@ -198,7 +201,7 @@ fn a_killed_worker_says_what_to_do_next_when_sent_to_or_waited_on() {
     sb.spawn("k1", &[]);
     sb.cmd("kill k1").success();
     let next = "to start it again: `umbel kill k1 --purge`, then `umbel spawn --name k1 …`";
-    let err = sb.cmd("send k1 hi").status(1).stderr();
+    let err = sb.cmd("send k1 hi").status(125).stderr();
     assert!(err.contains("worker `k1` is dead"), "{err}");
     assert!(err.contains(next), "{err}");
     let waited = sb.cmd("wait k1").status(125);

@@ -255,7 +255,7 @@ fn a_dead_worker_that_can_be_resumed_is_advised_resume_not_purge() {
     sandbox_tmux(&sb)
         .kill_server()
         .expect("kill umbel's tmux server");
-    let sent = sb.umbel(["send", "dr", "second"]).status(1);
+    let sent = sb.umbel(["send", "dr", "second"]).status(125);
     assert!(
         sent.stderr().contains("umbel resume dr"),
         "{}",

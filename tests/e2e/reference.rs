@@ -33,14 +33,14 @@ fn the_man_page_renders_without_a_state_root() {
 }
 
 /// docs/mcp.md lists every error code `Error::code()` can give (read from its source: the
-/// `(code, hint)` table in hints.rs).
+/// `(code, exit, hint)` table in hints.rs).
 #[test]
 fn the_mcp_docs_list_every_error_code() {
     let root = env!("CARGO_MANIFEST_DIR");
     let source = std::fs::read_to_string(format!("{root}/src/core/hints.rs")).expect("hints.rs");
     let docs = std::fs::read_to_string(format!("{root}/docs/mcp.md")).expect("mcp.md");
-    let body = &source[source.find("fn code_and_hint(").expect("the error table")..];
-    let body = &body[..body.find("\n    }\n").expect("end of code_and_hint()")];
+    let body = &source[source.find("fn row(").expect("the error table")..];
+    let body = &body[..body.find("\n    }\n").expect("end of row()")];
     let codes: Vec<&str> = body
         .lines()
         .filter_map(|l| l.split("=> (\"").nth(1)?.split('"').next())

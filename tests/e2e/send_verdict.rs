@@ -58,7 +58,7 @@ fn a_prompt_never_submitted_is_cleared_from_the_composer() {
 fn a_cli_dying_mid_send_is_dead_and_leaves_nothing() {
     let sb = Sandbox::new();
     swallowing(&sb, "d", 3, json!({ "swallowed_enter_exits": 7 }));
-    let error = failed(&sb, "d", "zebra dying", 1);
+    let error = failed(&sb, "d", "zebra dying", 125);
     assert_eq!(error["code"], "dead", "{error}");
     assert_eq!(error["textReachedComposer"], true, "{error}");
     assert_eq!(error["composerCleared"], true, "{error}");
