@@ -174,11 +174,16 @@ pub fn append(path: &Path, text: &str) -> Result<()> {
 
 /// Everything from `offset` to the file's current end; `None` when it cannot be read.
 pub fn read_from(path: &Path, offset: u64) -> Option<Vec<u8>> {
-    let mut file = fs::File::open(path).ok()?;
-    file.seek(SeekFrom::Start(offset)).ok()?;
+    read_from_checked(path, offset).ok()
+}
+
+/// Everything from `offset` to the file's current end, or why it cannot be read.
+pub fn read_from_checked(path: &Path, offset: u64) -> std::io::Result<Vec<u8>> {
+    let mut file = fs::File::open(path)?;
+    file.seek(SeekFrom::Start(offset))?;
     let mut fresh = Vec::new();
-    file.read_to_end(&mut fresh).ok()?;
-    Some(fresh)
+    file.read_to_end(&mut fresh)?;
+    Ok(fresh)
 }
 
 /// The whole file as text.

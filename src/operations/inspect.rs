@@ -56,18 +56,25 @@ pub fn logs(ctx: &Ctx, args: &LogsArgs, mut print: impl FnMut(&str)) -> Result<(
     } else {
         None
     };
-    let mut printed = 0;
+    // Bytes of whole lines printed so far: each look reads only what was appended since, and a
+    // line being written is printed once it is whole (at the end without `-f`, as it is).
+    let mut offset = 0u64;
     loop {
-        // Lossy: a stray byte that is not UTF-8 shows as U+FFFD instead of failing the verb.
-        let text = match files::read(&path) {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        let fresh = match files::read_from_checked(&path, offset) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
             Err(e) => return Err(Error::io("cannot read", &path, e)),
         };
-        for line in text.lines().skip(printed) {
+        let whole = match (&watch, fresh.iter().rposition(|b| *b == b'\n')) {
+            (None, _) => fresh.len(),
+            (Some(_), Some(at)) => at + 1,
+            (Some(_), None) => 0,
+        };
+        // Lossy: a stray byte that is not UTF-8 shows as U+FFFD instead of failing the verb.
+        for line in String::from_utf8_lossy(&fresh[..whole]).lines() {
             print(line);
-            printed += 1;
         }
+        offset += whole as u64;
         let Some(watch) = &watch else { return Ok(()) };
         if ctx.cancelled() {
             return Ok(());

@@ -34,6 +34,40 @@ fn logs_print_the_event_log_and_follow_it() {
     );
 }
 
+/// A log line being written when `logs -f` looks (the hook wrote part of it) is printed once,
+/// whole, when it is complete — not cut where the look found it (issue 45 item 13: `-f` keeps
+/// its offset and reads only what was appended).
+#[test]
+fn logs_follow_prints_a_line_written_in_two_parts_whole() {
+    let sb = Sandbox::new();
+    sb.spawn("l2", &[]);
+    let log = sb.session_dir("l2").join("events/log");
+    let before = std::fs::read_to_string(&log).expect("the log");
+    let mut follow = sb.umbel(["logs", "l2", "-f"]).talk();
+    for line in before.lines() {
+        assert_eq!(follow.read_line(), line);
+    }
+    let append = |bytes: &str| {
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&log)
+            .expect("open");
+        f.write_all(bytes.as_bytes()).expect("append");
+    };
+    append("1796558669192555785 Notif");
+    // Time for the follower to look at the half line (it is woken at once); the check below
+    // does not depend on it.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    append("ication 1796558669192555785-9.Notification.json\n");
+    assert_eq!(
+        follow.read_line(),
+        "1796558669192555785 Notification 1796558669192555785-9.Notification.json"
+    );
+    follow.interrupt();
+    follow.run();
+}
+
 #[test]
 fn prune_removes_dead_workers_and_keeps_live_ones() {
     let sb = Sandbox::new();
