@@ -147,6 +147,14 @@ fn a_late_abort_of_the_interrupted_turn_is_not_the_next_turns_end() {
     assert_ne!(long, pos);
 }
 
+/// `/dev/full`: every write fails with ENOSPC, as on a full disk.
+fn full_disk() -> std::fs::File {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full")
+}
+
 /// A stderr that cannot be written (a terminal closed under umbel gives EIO; `/dev/full` here
 /// gives ENOSPC) never panics umbel: `-p` of a failing turn still exits with the turn's code
 /// (122, not a panic's 101) and still removes its worker (issue 45 item 3).
@@ -158,11 +166,7 @@ fn print_mode_with_an_unwritable_stderr_exits_with_its_code_and_leaves_no_worker
         json!({ "turns": [{ "end": { "api_error": { "status": 400, "message": "scripted" } } }] }),
     );
     let mut cmd = sb.process(&["-p", "fail please", "--env", &failing]);
-    let full = std::fs::OpenOptions::new()
-        .write(true)
-        .open("/dev/full")
-        .expect("/dev/full");
-    cmd.stderr(full);
+    cmd.stderr(full_disk());
     let out = cmd.output().expect("run umbel -p");
     assert_eq!(out.status.code(), Some(122), "{out:?}");
     assert!(sb.worker_dirs().is_empty(), "{:?}", sb.worker_dirs());
@@ -176,11 +180,7 @@ fn an_answer_that_cannot_be_written_is_not_a_success() {
     sb.spawn("rw", &[]);
     sb.turn_outcome("rw", "hello", 0);
     let mut cmd = sb.process(&["read", "rw"]);
-    let full = std::fs::OpenOptions::new()
-        .write(true)
-        .open("/dev/full")
-        .expect("/dev/full");
-    cmd.stdout(full);
+    cmd.stdout(full_disk());
     let out = cmd.output().expect("run umbel read");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
