@@ -99,13 +99,14 @@ fn write_checkpoint(
     lines: usize,
 ) -> std::io::Result<()> {
     let print = fingerprint(file, offset)?;
-    let tmp = checkpoint.with_extension(format!("tmp.{}", std::process::id()));
-    let written = std::fs::write(&tmp, format!("{offset} {lines} {print}\n"))
-        .and_then(|()| std::fs::rename(&tmp, checkpoint));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
+    // The state root's one helper: a random temp name (two threads of one MCP process write
+    // checkpoints too), created exclusively.
+    super::state::write_atomic(
+        checkpoint,
+        format!("{offset} {lines} {print}\n").as_bytes(),
+        0o600,
+    )
+    .map_err(|e| std::io::Error::other(e.to_string()))
 }
 
 /// The [`FINGERPRINT`] bytes before `offset`, in hex.

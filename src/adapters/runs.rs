@@ -3,7 +3,7 @@
 //! `steps/<id>/` with the rendered `prompt`, the `answer` and `outputs/<key>`. The run id is claimed with one `mkdir`, so two runs never share
 //! a folder.
 
-use super::state::{open_lock_file, write_atomic, write_json_atomic};
+use super::state::{open_lock_file, write_atomic, write_json_durable};
 use crate::core::errors::{Error, Result};
 use crate::core::workflow::record::{RunRecord, is_run_id};
 use std::fs;
@@ -87,7 +87,7 @@ impl RunStore {
     }
 
     pub fn write_record(&self, record: &RunRecord) -> Result<()> {
-        write_json_atomic(&self.dir.join("run.json"), record)
+        write_json_durable(&self.dir.join("run.json"), record)
     }
 
     pub fn read_record(&self) -> Result<RunRecord> {

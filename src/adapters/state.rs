@@ -23,7 +23,7 @@ use std::fs;
 use std::io::{ErrorKind, Write};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The event log's line-count checkpoint, in the worker's folder (not `events/`, which `wait`
 /// watches).
@@ -190,7 +190,7 @@ impl StateRoot {
 
     /// Writes meta.json atomically.
     pub fn write_meta(&self, meta: &Meta, name: &WorkerName) -> Result<()> {
-        write_json_atomic(&self.session_dir(name).join("meta.json"), meta)
+        write_json_durable(&self.session_dir(name).join("meta.json"), meta)
     }
 
     /// Reads meta.json; a missing worker is [`Error::NotFound`].
@@ -353,6 +353,17 @@ impl StateRoot {
         read_json_file(&self.session_dir(name).join(file))
     }
 
+    /// Writes a record of the worker's folder a reboot must find whole (launch.json), synced
+    /// to disk ([`write_durable`]).
+    pub fn write_record<T: Serialize>(
+        &self,
+        name: &WorkerName,
+        file: &str,
+        value: &T,
+    ) -> Result<()> {
+        write_json_durable(&self.session_dir(name).join(file), value)
+    }
+
     /// Writes a small JSON file into the worker's folder; `None` removes it.
     pub fn write_json<T: Serialize>(
         &self,
@@ -434,11 +445,15 @@ fn read_json_file<T: serde::de::DeserializeOwned>(path: &Path) -> Option<T> {
 
 /// Writes `value` as pretty JSON through [`write_atomic`] (mode 0600).
 pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
-    let text = serde_json::to_vec_pretty(value).map_err(|e| Error::Corrupt {
+    write_atomic(path, &json_bytes(path, value)?, 0o600)
+}
+
+/// `value` as pretty JSON (the file it is for names the failure).
+fn json_bytes<T: Serialize>(path: &Path, value: &T) -> Result<Vec<u8>> {
+    serde_json::to_vec_pretty(value).map_err(|e| Error::Corrupt {
         path: path.to_path_buf(),
         message: e.to_string(),
-    })?;
-    write_atomic(path, &text, 0o600)
+    })
 }
 
 /// Opens (creating it if needed) a file used only for its advisory lock.
@@ -451,32 +466,53 @@ pub fn open_lock_file(path: &Path) -> Result<fs::File> {
         .map_err(|e| Error::io("cannot create", path, e))
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so a
-/// reader sees the old content or the new, never a mix.
+/// Replaces the file at `path` with `bytes` (mode `mode`) so a reader sees the old content or
+/// the new, never a mix: a temporary file beside it — a random name, created exclusively (no
+/// link planted there is followed) with `mode` from the start — then a rename. No fsync: the
+/// rename alone makes the new content appear whole while the machine runs ([`write_durable`]
+/// for the records that must outlive a power loss).
 pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let dir = path.parent().unwrap_or(Path::new("."));
+    replace(path, bytes, mode, false)
+}
+
+/// [`write_atomic`], and the file and its folder synced to disk: for the records a reboot
+/// must find whole (meta.json, launch.json, run.json: resume after a reboot and `run --resume`
+/// read them), where an unsynced rename can come back as an empty file after a power loss.
+pub fn write_durable(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
+    replace(path, bytes, mode, true)
+}
+
+fn replace(path: &Path, bytes: &[u8], mode: u32, durable: bool) -> Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
     let file_name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = dir.join(format!(
-        ".{file_name}.tmp.{}.{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = (|| {
-        let mut f = fs::File::create(&tmp)?;
-        f.set_permissions(fs::Permissions::from_mode(mode))?;
-        f.write_all(bytes)?;
-        // No fsync: the rename alone makes the new content appear whole. Syncing cost
-        // hundreds of milliseconds per write on a busy disk, on every spawn.
-        fs::rename(&tmp, path)
+    let written = (|| {
+        let mut tmp = tempfile::Builder::new()
+            .prefix(&format!(".{file_name}."))
+            .suffix(".tmp")
+            .permissions(fs::Permissions::from_mode(mode))
+            .tempfile_in(dir)?;
+        tmp.write_all(bytes)?;
+        if durable {
+            tmp.as_file().sync_all()?;
+        }
+        tmp.persist(path).map_err(|e| e.error)?;
+        if durable {
+            fs::File::open(dir)?.sync_all()?;
+        }
+        Ok::<(), std::io::Error>(())
     })();
-    result.map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        Error::io("cannot write", path, e)
-    })
+    written.map_err(|e| Error::io("cannot write", path, e))
+}
+
+/// Writes `value` as pretty JSON through [`write_durable`] (mode 0600).
+pub fn write_json_durable<T: Serialize>(path: &Path, value: &T) -> Result<()> {
+    write_durable(path, &json_bytes(path, value)?, 0o600)
 }
 
 #[cfg(test)]

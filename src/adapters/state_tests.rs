@@ -70,6 +70,35 @@ fn atomic_write_leaves_no_temp_files() {
     assert_eq!(fs::read(&path).unwrap(), b"{\"a\":1}");
 }
 
+/// The temporary file is made exclusively under a random name: a link planted where a
+/// predictable name would be (the old `.<name>.tmp.<pid>.<n>`) is never written through
+/// (issue 45 item 5), and the record gets its mode from the start.
+#[test]
+fn an_atomic_write_follows_no_planted_link() {
+    let (d, _state) = root();
+    let victim = d.path().join("victim");
+    fs::write(&victim, b"untouched").unwrap();
+    for n in 0..4 {
+        let planted = d
+            .path()
+            .join(format!(".f.json.tmp.{}.{n}", std::process::id()));
+        std::os::unix::fs::symlink(&victim, planted).unwrap();
+    }
+    let path = d.path().join("f.json");
+    write_atomic(&path, b"{}", 0o600).unwrap();
+    write_durable(&path, b"{\"a\":1}", 0o600).unwrap();
+    assert_eq!(fs::read(&victim).unwrap(), b"untouched");
+    assert_eq!(fs::read(&path).unwrap(), b"{\"a\":1}");
+    assert!(
+        !fs::symlink_metadata(&path)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+}
+
 /// A dying worker's hooks may still write into its folder while `kill --purge` (or `prune`)
 /// removes it: the removal waits them out instead of failing "Directory not empty" (the soak
 /// saw a `prune` fail so). Many rounds, as the window is narrow.

@@ -362,7 +362,7 @@ fn start_cli(
         given: plan.given.clone(),
     };
     // Kept (mode 0600) for `park`/`resume`: the CLI is started again exactly as now.
-    ctx.state.write_json(name, LAUNCH_FILE, Some(&launch))?;
+    ctx.state.write_record(name, LAUNCH_FILE, &launch)?;
     let launch = Launch {
         args: started_args,
         ..launch
