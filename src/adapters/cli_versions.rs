@@ -4,7 +4,7 @@
 //! times and inode: npm extracts every file with the same fixed modification time, so an
 //! upgrade that leaves a launcher's size alone is still seen by its new change time and inode.
 
-use super::state::write_json_atomic;
+use super::atomic::write_json_atomic;
 use crate::core::errors::Result;
 use serde::{Deserialize, Serialize};
 use std::os::unix::fs::MetadataExt;

@@ -101,7 +101,7 @@ fn write_checkpoint(
     let print = fingerprint(file, offset)?;
     // The state root's one helper: a random temp name (two threads of one MCP process write
     // checkpoints too), created exclusively.
-    super::state::write_atomic(
+    super::atomic::write_atomic(
         checkpoint,
         format!("{offset} {lines} {print}\n").as_bytes(),
         0o600,

@@ -58,7 +58,7 @@ pub fn write_private(path: &Path, content: &str) -> Result<()> {
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir).map_err(|e| Error::io("cannot create", dir, e))?;
     }
-    super::state::write_atomic(path, content.as_bytes(), 0o600)
+    super::atomic::write_atomic(path, content.as_bytes(), 0o600)
 }
 
 /// Links `link` to `target` when the target exists (creating the link's folder first).

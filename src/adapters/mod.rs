@@ -3,6 +3,7 @@
 //! directory, wall clock). `tests/architecture.rs` keeps `std::fs`, `std::process`, `std::env`
 //! and `SystemTime::now` out of `core/` and `operations/`.
 
+pub mod atomic;
 pub mod cli_versions;
 pub mod event_log;
 pub mod exec;

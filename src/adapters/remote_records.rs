@@ -1,8 +1,8 @@
 //! The local records of remote workers: `<state>/remote/<name>.json`, one per worker.
 //! The only file access of remote workers' bookkeeping: adapters/ keeps the side effects.
 
+use crate::adapters::atomic::write_json_atomic;
 use crate::adapters::state::StateRoot;
-use crate::adapters::state::write_json_atomic;
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
 use crate::core::remote::RemoteRecord;

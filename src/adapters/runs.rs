@@ -3,7 +3,8 @@
 //! `steps/<id>/` with the rendered `prompt`, the `answer` and `outputs/<key>`. The run id is claimed with one `mkdir`, so two runs never share
 //! a folder.
 
-use super::state::{open_lock_file, write_atomic, write_json_durable};
+use super::atomic::{write_atomic, write_json_durable};
+use super::state::open_lock_file;
 use crate::core::errors::{Error, Result};
 use crate::core::workflow::record::{RunRecord, is_run_id};
 use std::fs;

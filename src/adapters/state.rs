@@ -11,6 +11,8 @@
 //! Every write is atomic (temp file + rename). A session folder is created with one `mkdir`, so
 //! two spawns racing on a name get exactly one winner.
 
+use super::atomic::write_json_durable;
+pub use super::atomic::{write_atomic, write_json_atomic};
 use super::event_log;
 use crate::core::errors::{Error, Result};
 use crate::core::events::{EventRecord, parse_log};
@@ -21,7 +23,7 @@ use crate::core::warm::{KILL_ALL_FILE, MARK_FILE, TAKEN_FILE, WarmMark, is_warm_
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::{ErrorKind, Write};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -354,7 +356,7 @@ impl StateRoot {
     }
 
     /// Writes a record of the worker's folder a reboot must find whole (launch.json), synced
-    /// to disk ([`write_durable`]).
+    /// to disk ([`super::atomic::write_durable`]).
     pub fn write_record<T: Serialize>(
         &self,
         name: &WorkerName,
@@ -443,19 +445,6 @@ fn read_json_file<T: serde::de::DeserializeOwned>(path: &Path) -> Option<T> {
     serde_json::from_slice(&fs::read(path).ok()?).ok()
 }
 
-/// Writes `value` as pretty JSON through [`write_atomic`] (mode 0600).
-pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
-    write_atomic(path, &json_bytes(path, value)?, 0o600)
-}
-
-/// `value` as pretty JSON (the file it is for names the failure).
-fn json_bytes<T: Serialize>(path: &Path, value: &T) -> Result<Vec<u8>> {
-    serde_json::to_vec_pretty(value).map_err(|e| Error::Corrupt {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    })
-}
-
 /// Opens (creating it if needed) a file used only for its advisory lock.
 pub fn open_lock_file(path: &Path) -> Result<fs::File> {
     fs::OpenOptions::new()
@@ -464,55 +453,6 @@ pub fn open_lock_file(path: &Path) -> Result<fs::File> {
         .write(true)
         .open(path)
         .map_err(|e| Error::io("cannot create", path, e))
-}
-
-/// Replaces the file at `path` with `bytes` (mode `mode`) so a reader sees the old content or
-/// the new, never a mix: a temporary file beside it — a random name, created exclusively (no
-/// link planted there is followed) with `mode` from the start — then a rename. No fsync: the
-/// rename alone makes the new content appear whole while the machine runs ([`write_durable`]
-/// for the records that must outlive a power loss).
-pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
-    replace(path, bytes, mode, false)
-}
-
-/// [`write_atomic`], and the file and its folder synced to disk: for the records a reboot
-/// must find whole (meta.json, launch.json, run.json: resume after a reboot and `run --resume`
-/// read them), where an unsynced rename can come back as an empty file after a power loss.
-pub fn write_durable(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
-    replace(path, bytes, mode, true)
-}
-
-fn replace(path: &Path, bytes: &[u8], mode: u32, durable: bool) -> Result<()> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let file_name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let written = (|| {
-        let mut tmp = tempfile::Builder::new()
-            .prefix(&format!(".{file_name}."))
-            .suffix(".tmp")
-            .permissions(fs::Permissions::from_mode(mode))
-            .tempfile_in(dir)?;
-        tmp.write_all(bytes)?;
-        if durable {
-            tmp.as_file().sync_all()?;
-        }
-        tmp.persist(path).map_err(|e| e.error)?;
-        if durable {
-            fs::File::open(dir)?.sync_all()?;
-        }
-        Ok::<(), std::io::Error>(())
-    })();
-    written.map_err(|e| Error::io("cannot write", path, e))
-}
-
-/// Writes `value` as pretty JSON through [`write_durable`] (mode 0600).
-pub fn write_json_durable<T: Serialize>(path: &Path, value: &T) -> Result<()> {
-    write_durable(path, &json_bytes(path, value)?, 0o600)
 }
 
 #[cfg(test)]

@@ -1,4 +1,6 @@
 use super::*;
+use crate::adapters::atomic::write_durable;
+use std::os::unix::fs::PermissionsExt;
 
 fn root() -> (tempfile::TempDir, StateRoot) {
     let dir = tempfile::tempdir().unwrap();
