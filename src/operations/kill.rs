@@ -227,6 +227,16 @@ fn end(
         }
         record.exit = record.exit.or_else(|| ctx.state.read_exit(name));
         record.screen = record.screen.or(screen);
+        // A killed worker is never resumed: the launch kept for that goes, and with it the
+        // literal `--env K=V` values it holds.
+        if let Err(e) = ctx
+            .state
+            .write_json::<()>(name, super::revival::LAUNCH_FILE, None)
+        {
+            return Ok(Some(format!(
+                "killed, but its launch file (which holds its `--env` values) could not be removed: {e}"
+            )));
+        }
         if let Err(e) = ctx.state.write_dead(name, &record) {
             return Ok(Some(format!(
                 "killed, but its tombstone (the last screen, `events/dead`) could not be written: {e}"

@@ -51,12 +51,13 @@ pub(super) fn recorded_launch(ctx: &Ctx, worker: &Worker, then: &str) -> Result<
 /// Whether a dead worker can be brought back: its launch was recorded and its conversation is
 /// still there (a worker that never ran a turn has none to lose).
 pub fn resumable(ctx: &Ctx, worker: &Worker) -> Result<()> {
-    recorded_launch(ctx, worker, ": spawn it anew")?;
+    // First: a killed worker's launch is removed with its `--env` values.
     if let Some(dead) = ctx.state.read_dead(&worker.name)
         && dead.by.as_deref() == Some("kill")
     {
         return Err(refused(worker, "was ended by `umbel kill`"));
     }
+    recorded_launch(ctx, worker, ": spawn it anew")?;
     conversation_kept(ctx, worker)
 }
 

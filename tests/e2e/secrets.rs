@@ -193,3 +193,21 @@ fn the_default_tmux_server_is_never_touched() {
     );
     default.kill_session("canary").expect("clean up the canary");
 }
+
+/// A literal `--env K=V` value is kept (0600, in launch.json) only while the worker may be
+/// resumed: `kill` leaves a tombstone without it (issue 45 item 11).
+#[test]
+fn a_literal_env_value_does_not_outlive_kill() {
+    let sb = Sandbox::new();
+    let value = "literal-s3cr3t-4b9e";
+    sb.spawn("lv", &["--env", &format!("LITERAL_TOKEN={value}")]);
+    let folder = sb.session_dir("lv");
+    assert_eq!(
+        files_containing(&folder, value),
+        vec![folder.join("launch.json").display().to_string()],
+        "kept for a resume, in launch.json only"
+    );
+    sb.umbel(["kill", "lv"]).success();
+    assert!(folder.exists(), "the tombstone stays");
+    assert_eq!(files_containing(&folder, value), Vec::<String>::new());
+}
