@@ -173,6 +173,44 @@ fn stop(ctx: &Ctx, session: &str, pane: &Pane, ending: Ending) -> Result<()> {
     ctx.tmux.kill_session(session)
 }
 
+/// The tombstone of a worker `end` kept: how it ended (by `kill` when it was `alive`), its exit
+/// and last screen. A killed worker is never resumed, so the launch kept for that goes, and with
+/// it the literal `--env K=V` values it holds. What could not be done, said.
+fn leave_tombstone(
+    ctx: &Ctx,
+    name: &WorkerName,
+    alive: bool,
+    screen: Option<String>,
+) -> Option<String> {
+    let mut record = ctx.state.read_dead(name).unwrap_or(DeadRecord {
+        at: now_ms(),
+        by: None,
+        exit: None,
+        screen: None,
+    });
+    if record.by.is_none() && alive {
+        record.by = Some("kill".into());
+        record.at = now_ms();
+    }
+    record.exit = record.exit.or_else(|| ctx.state.read_exit(name));
+    record.screen = record.screen.or(screen);
+    let mut problems = Vec::new();
+    if let Err(e) = ctx.state.write_dead(name, &record) {
+        problems.push(format!(
+            "killed, but its tombstone (the last screen, `events/dead`) could not be written: {e}"
+        ));
+    }
+    if let Err(e) = ctx
+        .state
+        .write_json::<()>(name, super::revival::LAUNCH_FILE, None)
+    {
+        problems.push(format!(
+            "killed, but its launch file (which holds its `--env` values) could not be removed: {e}"
+        ));
+    }
+    (!problems.is_empty()).then(|| problems.join("; "))
+}
+
 /// Ends the worker's processes and session, then purges its folder (and its worktree, when the
 /// rule allows) or leaves a tombstone. A tombstone that cannot be written (a read-only or full
 /// state root) does not undo the kill, nor does a worktree kept for its work: each is returned
@@ -214,34 +252,10 @@ fn end(
     }
     if purge.is_some() && kept.is_none() {
         ctx.state.remove_session(name)?;
-    } else {
-        let mut record = ctx.state.read_dead(name).unwrap_or(DeadRecord {
-            at: now_ms(),
-            by: None,
-            exit: None,
-            screen: None,
-        });
-        if record.by.is_none() && pane.liveness == Liveness::Alive {
-            record.by = Some("kill".into());
-            record.at = now_ms();
-        }
-        record.exit = record.exit.or_else(|| ctx.state.read_exit(name));
-        record.screen = record.screen.or(screen);
-        // A killed worker is never resumed: the launch kept for that goes, and with it the
-        // literal `--env K=V` values it holds.
-        if let Err(e) = ctx
-            .state
-            .write_json::<()>(name, super::revival::LAUNCH_FILE, None)
-        {
-            return Ok(Some(format!(
-                "killed, but its launch file (which holds its `--env` values) could not be removed: {e}"
-            )));
-        }
-        if let Err(e) = ctx.state.write_dead(name, &record) {
-            return Ok(Some(format!(
-                "killed, but its tombstone (the last screen, `events/dead`) could not be written: {e}"
-            )));
-        }
+    } else if let Some(problem) =
+        leave_tombstone(ctx, name, pane.liveness == Liveness::Alive, screen)
+    {
+        return Ok(Some(problem));
     }
     Ok(kept)
 }
