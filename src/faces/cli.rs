@@ -340,7 +340,6 @@ const STOP_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
 /// [`STOP_GRACE`] later, it says so and exits 130.
 fn stop_watchdog() {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    use std::io::Write;
     let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
         return;
     };
@@ -349,8 +348,7 @@ fn stop_watchdog() {
         .spawn(move || {
             if signals.forever().next().is_some() {
                 std::thread::sleep(STOP_GRACE);
-                let _ = writeln!(
-                    std::io::stderr(),
+                errln!(
                     "umbel: did not stop within {}s of the signal; exiting (`umbel ls` shows \
                      what it may have left)",
                     STOP_GRACE.as_secs()

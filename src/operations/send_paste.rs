@@ -46,9 +46,9 @@ pub fn paste_alone(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<Pasted> 
         ctx.tmux.paste(worker.session(), &buffer, prompt)?;
         crate::adapters::timing::mark("send: paste issued");
         screen = await_paste(ctx, worker)?;
-        let (judged, shown) = judge(ctx, worker, screen, &text)?;
+        let (ahead, shown) = judge(ctx, worker, screen, &text)?;
         screen = shown;
-        if judged != Some(true) {
+        if ahead != Some(true) {
             let late = at.elapsed() >= PASTE_SHOWN || !worker.provider().pending_input(&screen);
             return Ok(Pasted { screen, at, late });
         }
