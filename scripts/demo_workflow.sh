@@ -23,7 +23,8 @@ step TOPIC=owls umbel run review.yaml --check
 "$umbel" run review.yaml --check
 step TOPIC=owls umbel run review.yaml
 "$umbel" run review.yaml   # prints what the final step (revise) ended with
-run_id=$(ls -t "$UMBEL_STATE/workflows" | head -n 1)
+runs=("$UMBEL_STATE"/workflows/*)   # the sandbox holds this one run
+run_id=$(basename "${runs[0]}")
 step "cat \$UMBEL_STATE/workflows/$run_id/steps/revise/prompt"
 cat "$UMBEL_STATE/workflows/$run_id/steps/revise/prompt"
 step "cat \$UMBEL_STATE/workflows/$run_id/steps/revise/outputs/final"
