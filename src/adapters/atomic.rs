@@ -14,11 +14,12 @@ pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     write_atomic(path, &json_bytes(path, value)?, 0o600)
 }
 
-/// `value` as pretty JSON (the file it is for names the failure).
+/// `value` as pretty JSON (the file it is for names the failure). A value that cannot be
+/// encoded is a failure to write that file, not a corrupt file (nothing on disk is wrong).
 fn json_bytes<T: Serialize>(path: &Path, value: &T) -> Result<Vec<u8>> {
-    serde_json::to_vec_pretty(value).map_err(|e| Error::Corrupt {
-        path: path.to_path_buf(),
-        message: e.to_string(),
+    serde_json::to_vec_pretty(value).map_err(|e| {
+        let why = std::io::Error::other(format!("cannot encode it as JSON: {e}"));
+        Error::io("cannot write", path, why)
     })
 }
 
@@ -69,4 +70,21 @@ fn replace(path: &Path, bytes: &[u8], mode: u32, durable: bool) -> Result<()> {
 /// Writes `value` as pretty JSON through [`write_durable`] (mode 0600).
 pub fn write_json_durable<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     write_durable(path, &json_bytes(path, value)?, 0o600)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_value_that_cannot_be_encoded_is_a_failed_write_not_a_corrupt_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("x.json");
+        // JSON keys are strings: a map keyed by pairs has no JSON form.
+        let value = std::collections::BTreeMap::from([((1, 2), 3)]);
+        let err = write_json_atomic(&path, &value).expect_err("no JSON form");
+        assert_eq!(err.code(), "io", "{err}");
+        assert!(err.to_string().contains("cannot write"), "{err}");
+        assert!(!path.exists());
+    }
 }

@@ -8,6 +8,7 @@ use std::fs;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 /// A file held open for its advisory lock; the kernel releases it when this is dropped or the
 /// process dies.
@@ -27,23 +28,30 @@ pub fn try_lock(path: &Path) -> Result<Option<Lock>> {
     }
 }
 
-/// Takes the lock on `path` (created if needed), waiting while another process holds it — or
-/// until `stop` is raised (Ctrl-C, SIGTERM): then [`Error::Interrupted`].
-pub fn lock_waiting(path: &Path, stop: &AtomicBool) -> Result<Lock> {
+/// Takes the lock on `path` (created if needed), waiting while another process holds it — until
+/// `stop` is raised (Ctrl-C, SIGTERM: [`Error::Interrupted`]) or `until` passes (`Ok(None)`).
+pub fn lock_waiting(
+    path: &Path,
+    stop: &AtomicBool,
+    until: Option<Instant>,
+) -> Result<Option<Lock>> {
     loop {
         if let Some(lock) = try_lock(path)? {
-            return Ok(lock);
+            return Ok(Some(lock));
         }
         // A blocking flock(2) would not end at a signal (it is restarted): poll it instead.
         if stop.load(Ordering::Relaxed) {
             return Err(Error::Interrupted);
+        }
+        if until.is_some_and(|until| Instant::now() >= until) {
+            return Ok(None);
         }
         std::thread::sleep(LOCK_POLL);
     }
 }
 
 /// How often [`lock_waiting`] tries the lock again.
-const LOCK_POLL: std::time::Duration = std::time::Duration::from_millis(25);
+const LOCK_POLL: Duration = Duration::from_millis(25);
 
 /// The text of each readable file of `paths`, with its path; unreadable ones are left out.
 pub fn read_existing(paths: Vec<PathBuf>) -> Vec<(PathBuf, String)> {

@@ -1,9 +1,10 @@
 //! Waking up when any worker changes: one inotify instance on the `sessions/` folder (workers
 //! come and go), each worker's folder (meta.json) and its `events/` folder (hooks), kept in
 //! step with the fleet by [`FleetWatch::sync`]. The same change filter as `wait`'s watch: a
-//! reader's own opens and reads never wake it.
+//! reader's own opens and reads never wake it. Out of inotify instances, it watches nothing and
+//! the caller's own timer is all there is (`top` looks again every few seconds).
 
-use super::watch::{is_change, watch_error};
+use super::watch::{is_change, out_of_inotify, watch_error};
 use crate::core::errors::Result;
 use notify::{RecursiveMode, Watcher};
 use std::collections::HashSet;
@@ -11,19 +12,24 @@ use std::path::PathBuf;
 
 /// A watch on many folders, calling `wake` on every change in any of them.
 pub struct FleetWatch {
-    watcher: notify::RecommendedWatcher,
+    /// `None`: inotify's limits were used up.
+    watcher: Option<notify::RecommendedWatcher>,
     watched: HashSet<PathBuf>,
 }
 
 impl FleetWatch {
     /// A watch on nothing yet; `wake` runs on notify's thread.
     pub fn new(wake: impl Fn() + Send + 'static) -> Result<Self> {
-        let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+        let made = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
             if event.is_ok_and(|e| is_change(&e.kind)) {
                 wake();
             }
-        })
-        .map_err(|e| watch_error(std::path::Path::new("inotify"), e))?;
+        });
+        let watcher = match made {
+            Ok(watcher) => Some(watcher),
+            Err(e) if out_of_inotify(&e) => None,
+            Err(e) => return Err(watch_error(std::path::Path::new("inotify"), e)),
+        };
         Ok(FleetWatch {
             watcher,
             watched: HashSet::new(),
@@ -33,6 +39,9 @@ impl FleetWatch {
     /// Watches exactly the folders of `dirs` that exist (not recursively). A folder that
     /// cannot be watched (gone meanwhile) is left out: the next sync tries again.
     pub fn sync(&mut self, dirs: &[PathBuf]) {
+        let Some(watcher) = self.watcher.as_mut() else {
+            return;
+        };
         let wanted: HashSet<&PathBuf> = dirs.iter().filter(|d| d.is_dir()).collect();
         let gone: Vec<PathBuf> = self
             .watched
@@ -41,12 +50,12 @@ impl FleetWatch {
             .cloned()
             .collect();
         for dir in gone {
-            let _ = self.watcher.unwatch(&dir);
+            let _ = watcher.unwatch(&dir);
             self.watched.remove(&dir);
         }
         for dir in wanted {
             if !self.watched.contains(dir)
-                && self.watcher.watch(dir, RecursiveMode::NonRecursive).is_ok()
+                && watcher.watch(dir, RecursiveMode::NonRecursive).is_ok()
             {
                 self.watched.insert(dir.clone());
             }

@@ -11,6 +11,7 @@ pub mod files;
 pub mod fleet_watch;
 pub mod git;
 pub mod host;
+pub mod pause;
 pub mod process;
 pub mod remote_records;
 pub mod runs;

@@ -346,7 +346,31 @@ impl StateRoot {
             .map_err(|e| Error::io("cannot append to", &log, e))
     }
 
-    /// A small JSON file of the worker's folder (`None` when missing or unreadable).
+    /// A record umbel wrote into the worker's folder (launch.json, rules.json, guard.json):
+    /// `Ok(None)` when there is none. Missing, unreadable ([`Error::Io`]) and invalid
+    /// ([`Error::Corrupt`]) are three answers: a record read as missing would drop what it holds
+    /// (the worker's rules, its guardrails, its launch) without a word.
+    pub fn read_record<T: serde::de::DeserializeOwned>(
+        &self,
+        name: &WorkerName,
+        file: &str,
+    ) -> Result<Option<T>> {
+        let path = self.session_dir(name).join(file);
+        let bytes = match fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Error::io("cannot read", &path, e)),
+        };
+        serde_json::from_slice(&bytes)
+            .map(Some)
+            .map_err(|e| Error::Corrupt {
+                path,
+                message: e.to_string(),
+            })
+    }
+
+    /// A small JSON file of the worker's folder that may be missing or half-made (a warm
+    /// marker, the last send's note): `None` when missing or unreadable.
     pub fn read_json<T: serde::de::DeserializeOwned>(
         &self,
         name: &WorkerName,

@@ -148,3 +148,19 @@ fn umbels_own_event_creates_the_log() {
     let mode = fs::metadata(&log).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600);
 }
+
+#[test]
+fn a_record_is_missing_unreadable_or_invalid_three_ways() {
+    let (_d, state) = root();
+    let name = WorkerName::parse("rec").unwrap();
+    state.create_session(&name).unwrap();
+    let read = |file| state.read_record::<serde_json::Value>(&name, file);
+    assert!(matches!(read("launch.json"), Ok(None)));
+    fs::write(state.session_dir(&name).join("launch.json"), "{ half").unwrap();
+    let corrupt = read("launch.json").unwrap_err();
+    assert!(matches!(corrupt, Error::Corrupt { .. }), "{corrupt}");
+    // A folder where the file should be: there, but not readable as a file.
+    fs::create_dir(state.session_dir(&name).join("rules.json")).unwrap();
+    let unreadable = read("rules.json").unwrap_err();
+    assert!(matches!(unreadable, Error::Io { .. }), "{unreadable}");
+}

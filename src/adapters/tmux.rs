@@ -434,7 +434,6 @@ impl Tmux {
             .map(drop)
     }
 
-    /// Kills a session; a missing session is not an error.
     /// Ends umbel's private tmux server and every session on it (tests play a crashed server
     /// or a reboot with it; umbel itself never calls it).
     pub fn kill_server(&self) -> Result<()> {
@@ -444,6 +443,7 @@ impl Tmux {
         }
     }
 
+    /// Kills a session; a missing session is not an error.
     pub fn kill_session(&self, session: &str) -> Result<()> {
         match self.run(&strings(&["kill-session", "-t", &exact(session)]), None) {
             Err(e) if !not_there(&e) => Err(e),
@@ -488,11 +488,11 @@ fn escape_separator(arg: &str) -> String {
     }
 }
 
+/// `items` as owned tmux arguments.
 fn strings(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| s.to_string()).collect()
 }
 
-/// Whether a tmux error only says the server or session does not exist.
 /// A captured screen without tmux's "Pane is dead" line and trailing blank lines.
 fn tidy_screen(text: &str) -> String {
     text.lines()
@@ -503,6 +503,7 @@ fn tidy_screen(text: &str) -> String {
         .to_string()
 }
 
+/// Whether a tmux error only says the server or session does not exist.
 pub fn not_there(err: &Error) -> bool {
     let Error::Tmux { message, .. } = err else {
         return false;

@@ -4,6 +4,10 @@
 //! Only changes wake a waiter: files created, written, renamed or removed. Opening, reading and
 //! closing a file are inotify events too, and a waiter that woke on them woke on its own reads of
 //! the events log, read it again, and so spun (55–80% of a core per `wait`).
+//!
+//! Out of inotify instances or watches (`fs.inotify.max_user_instances`, 128 by default and
+//! shared with every editor of the user; `max_user_watches`), a watch polls instead: the waiter
+//! wakes every [`POLL`] and looks, slower but not broken (`doctor` names the limit).
 
 use crate::core::errors::{Error, Result};
 use notify::{RecursiveMode, Watcher};
@@ -11,48 +15,62 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
+/// How often a watch that could not get inotify wakes its waiter to look.
+const POLL: Duration = Duration::from_millis(100);
+
 /// A live watch on one folder.
 pub struct FolderWatch {
-    /// Always `Some` until dropped (then retired, see [`KEPT_OPEN`]).
+    /// `None` when inotify was out of instances or watches (the watch polls), or once dropped
+    /// (then retired, see [`KEPT_OPEN`]).
     watcher: Option<notify::RecommendedWatcher>,
     dir: PathBuf,
     rx: Receiver<()>,
 }
 
 impl FolderWatch {
-    /// Starts watching `dir` (not recursively).
+    /// Starts watching `dir` (not recursively); polls when inotify's limits are used up.
     pub fn new(dir: &Path) -> Result<Self> {
         let (tx, rx) = channel();
-        let mut watcher =
-            notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-                if event.is_ok_and(|e| is_change(&e.kind)) {
-                    let _ = tx.send(());
-                }
-            })
-            .map_err(|e| watch_error(dir, e))?;
-        watcher
-            .watch(dir, RecursiveMode::NonRecursive)
-            .map_err(|e| watch_error(dir, e))?;
+        let watcher = match watcher_on(dir, tx) {
+            Ok(watcher) => Some(watcher),
+            Err(e) if out_of_inotify(&e) => None,
+            Err(e) => return Err(watch_error(dir, e)),
+        };
         Ok(FolderWatch {
-            watcher: Some(watcher),
+            watcher,
             dir: dir.to_path_buf(),
             rx,
         })
     }
 
     /// Watches `dir` as well (not recursively): a change in either wakes [`FolderWatch::wait`].
+    /// Out of inotify watches for it, the whole watch polls.
     pub fn also(&mut self, dir: &Path) -> Result<()> {
-        match self.watcher.as_mut() {
-            Some(w) => w
-                .watch(dir, RecursiveMode::NonRecursive)
-                .map_err(|e| watch_error(dir, e)),
-            None => Ok(()),
+        let Some(w) = self.watcher.as_mut() else {
+            return Ok(());
+        };
+        match w.watch(dir, RecursiveMode::NonRecursive) {
+            Ok(()) => Ok(()),
+            Err(e) if out_of_inotify(&e) => {
+                self.watcher = None;
+                Ok(())
+            }
+            Err(e) => Err(watch_error(dir, e)),
         }
+    }
+
+    /// Whether this watch polls (inotify's limits were used up).
+    pub fn polls(&self) -> bool {
+        self.watcher.is_none()
     }
 
     /// Blocks until something changed or `timeout` passed; drains queued wake-ups.
     /// Returns whether anything changed.
     pub fn wait(&self, timeout: Duration) -> bool {
+        if self.polls() {
+            std::thread::sleep(timeout.min(POLL));
+            return true;
+        }
         match self.rx.recv_timeout(timeout) {
             Ok(()) => {
                 while self.rx.try_recv().is_ok() {}
@@ -102,6 +120,55 @@ pub(crate) fn is_change(kind: &notify::EventKind) -> bool {
         // A file written and closed: its last bytes are in.
         Access(AccessKind::Close(AccessMode::Write)) => true,
         Access(_) => false,
+    }
+}
+
+/// The user's inotify limits as the kernel says them: `fs.inotify.max_user_instances` and
+/// `fs.inotify.max_user_watches` (`None` where /proc does not tell).
+pub fn inotify_limits() -> (Option<u64>, Option<u64>) {
+    let read = |name: &str| {
+        std::fs::read_to_string(format!("/proc/sys/fs/inotify/{name}"))
+            .ok()
+            .and_then(|text| text.trim().parse().ok())
+    };
+    (read("max_user_instances"), read("max_user_watches"))
+}
+
+/// An inotify watcher on `dir` sending a wake-up on every change.
+fn watcher_on(
+    dir: &Path,
+    tx: std::sync::mpsc::Sender<()>,
+) -> notify::Result<notify::RecommendedWatcher> {
+    if refused_for_a_test() {
+        return Err(notify::Error::io(std::io::Error::from_raw_os_error(
+            rustix::io::Errno::MFILE.raw_os_error(),
+        )));
+    }
+    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+        if event.is_ok_and(|e| is_change(&e.kind)) {
+            let _ = tx.send(());
+        }
+    })?;
+    watcher.watch(dir, RecursiveMode::NonRecursive)?;
+    Ok(watcher)
+}
+
+/// `UMBEL_DEBUG_NO_INOTIFY=1` (debug builds only): every watch is refused as when the user's
+/// inotify instances are used up, so a test sees the polling fallback.
+fn refused_for_a_test() -> bool {
+    cfg!(debug_assertions) && std::env::var_os("UMBEL_DEBUG_NO_INOTIFY").is_some_and(|v| v == "1")
+}
+
+/// Whether `e` is inotify's per-user limits used up (instances: EMFILE; watches: ENOSPC;
+/// the system's file table: ENFILE), rather than a folder that cannot be watched.
+pub(crate) fn out_of_inotify(e: &notify::Error) -> bool {
+    use rustix::io::Errno;
+    match &e.kind {
+        notify::ErrorKind::MaxFilesWatch => true,
+        notify::ErrorKind::Io(io) => [Errno::MFILE, Errno::NFILE, Errno::NOSPC]
+            .iter()
+            .any(|errno| io.raw_os_error() == Some(errno.raw_os_error())),
+        _ => false,
     }
 }
 

@@ -25,6 +25,7 @@ pub fn doctor(ctx: &Ctx) -> Vec<Check> {
         socket(ctx),
         state_root(ctx.state.path()),
         hooks(&ctx.state.hooks_dir()),
+        inotify(ctx.state.path()),
     ];
     checks.extend(orphans(ctx));
     checks.extend(warm_workers(ctx));
@@ -89,6 +90,44 @@ fn socket(ctx: &Ctx) -> Check {
             ),
         ),
     }
+}
+
+/// Whether a wait can be woken by inotify, or polls because the user's inotify instances (or
+/// watches) are used up — by editors as often as by umbel.
+fn inotify(state: &Path) -> Check {
+    let dir = if crate::adapters::host::exists(state) {
+        state
+    } else {
+        Path::new("/")
+    };
+    let polls = match crate::adapters::watch::FolderWatch::new(dir) {
+        Ok(watch) => watch.polls(),
+        Err(e) => {
+            return Check::fail(
+                "inotify",
+                e.to_string(),
+                "umbel's waits watch folders with inotify: a kernel without it is not supported",
+            );
+        }
+    };
+    if !polls {
+        return Check::ok("inotify", "waits wake on change");
+    }
+    let (instances, watches) = crate::adapters::watch::inotify_limits();
+    let shown = |n: Option<u64>| n.map_or("?".to_string(), |n| n.to_string());
+    let limits = format!(
+        "fs.inotify.max_user_instances = {}, max_user_watches = {}",
+        shown(instances),
+        shown(watches)
+    );
+    Check::warn(
+        "inotify",
+        format!(
+            "out of inotify instances or watches ({limits}): waits poll every 100 ms instead of waking at once"
+        ),
+        "raise the limit, e.g. `sudo sysctl fs.inotify.max_user_instances=1024` (and \
+         `fs.inotify.max_user_watches`), or close what holds them (editors, file watchers)",
+    )
 }
 
 fn state_root(path: &Path) -> Check {

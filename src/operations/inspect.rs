@@ -136,6 +136,7 @@ fn death_time(ctx: &Ctx, worker: &Worker, pane: Option<&Pane>) -> u64 {
 pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
     let min_age = parse_or(args.older_than.as_deref(), "--older-than", Duration::ZERO)?;
     let panes = ctx.tmux.panes()?;
+    crate::adapters::pause::at("prune-listed");
     let mut result = Pruned {
         removed: Vec::new(),
         kept: Vec::new(),
@@ -185,13 +186,18 @@ pub fn prune(ctx: &Ctx, args: &PruneArgs) -> Result<Pruned> {
             Err(e) => return Err(e),
         }
     }
-    // A spawn killed between its `mkdir` and its meta.json: nothing lists the folder, and it
-    // holds the name.
+    sweep_interrupted_spawns(ctx, &mut result.removed)?;
+    Ok(result)
+}
+
+/// Removes the folders of spawns killed between their `mkdir` and their meta.json: nothing
+/// lists such a folder, and it holds the name.
+fn sweep_interrupted_spawns(ctx: &Ctx, removed: &mut Vec<String>) -> Result<()> {
     for name in ctx.state.interrupted_spawns(INTERRUPTED_SPAWN_QUIET)? {
         ctx.state.remove_session(&name)?;
-        result.removed.push(name.to_string());
+        removed.push(name.to_string());
     }
-    Ok(result)
+    Ok(())
 }
 
 /// How long a folder without meta.json must be left alone before `prune` takes it for an

@@ -170,7 +170,7 @@ fn idle_for(ctx: &Ctx, idle: Duration) -> Result<Vec<Worker>> {
 
 /// Parks one worker: `Ok(false)` when it was parked already.
 fn park_one(ctx: &Ctx, worker: &Worker) -> Result<bool> {
-    let _resume = resume_lock(ctx, worker)?;
+    let _resume = resume_lock(ctx, worker, None)?;
     let send_lock = ctx.state.session_dir(&worker.name).join("send.lock");
     let Some(_send) = files::try_lock(&send_lock)? else {
         return Err(refused(worker, "is taking a prompt (a `send` holds it)"));
@@ -223,7 +223,7 @@ fn park_one(ctx: &Ctx, worker: &Worker) -> Result<bool> {
 /// `umbel resume NAME`: a parked or dead worker's CLI started again on its conversation.
 pub fn resume(ctx: &Ctx, args: &ResumeArgs) -> Result<Resumed> {
     let worker = Worker::load(ctx, &args.name)?;
-    let _lock = resume_lock(ctx, &worker)?;
+    let _lock = resume_lock(ctx, &worker, None)?;
     let (state, _) = state_now(ctx, &worker)?;
     let from = match state {
         WorkerState::Parked => {
@@ -248,12 +248,13 @@ pub fn resume(ctx: &Ctx, args: &ResumeArgs) -> Result<Resumed> {
 }
 
 /// Before a prompt: starts a parked worker's CLI again (`Some`: how long it took), once however
-/// many senders ask at the same time; `None` for a worker that is not parked.
-pub fn wake(ctx: &Ctx, worker: &Worker) -> Result<Option<Resumed>> {
+/// many senders ask at the same time; `None` for a worker that is not parked. A resume by
+/// another still running at `until` fails [`Error::Busy`].
+pub fn wake(ctx: &Ctx, worker: &Worker, until: Option<Instant>) -> Result<Option<Resumed>> {
     if !parked(ctx, worker)? {
         return Ok(None);
     }
-    let _lock = resume_lock(ctx, worker)?;
+    let _lock = resume_lock(ctx, worker, until)?;
     if !parked(ctx, worker)? {
         // Another sender resumed it while this one waited for the lock.
         return Ok(None);
@@ -263,11 +264,12 @@ pub fn wake(ctx: &Ctx, worker: &Worker) -> Result<Option<Resumed>> {
 }
 
 /// After a send found the worker held: when a park (or a resume) holds it, waits for that to
-/// end; whether the worker is parked now (the send then resumes it).
-pub(super) fn after_park(ctx: &Ctx, worker: &Worker) -> Result<bool> {
+/// end (until `until`: then [`Error::Busy`]); whether the worker is parked now (the send then
+/// resumes it).
+pub(super) fn after_park(ctx: &Ctx, worker: &Worker, until: Option<Instant>) -> Result<bool> {
     let path = ctx.state.session_dir(&worker.name).join("resume.lock");
     if files::try_lock(&path)?.is_none() {
-        drop(resume_lock(ctx, worker)?);
+        drop(resume_lock(ctx, worker, until)?);
     }
     parked(ctx, worker)
 }
@@ -427,12 +429,14 @@ pub fn cli_session_id(ctx: &Ctx, worker: &Worker) -> Option<String> {
     }
 }
 
-/// The worker's `resume.lock`, waited for: one park or resume of a worker at a time.
-fn resume_lock(ctx: &Ctx, worker: &Worker) -> Result<Lock> {
-    files::lock_waiting(
-        &ctx.state.session_dir(&worker.name).join("resume.lock"),
-        &ctx.cancel,
-    )
+/// The worker's `resume.lock`, waited for: one park or resume of a worker at a time. Still held
+/// by another at `until`: [`Error::Busy`].
+fn resume_lock(ctx: &Ctx, worker: &Worker, until: Option<Instant>) -> Result<Lock> {
+    let path = ctx.state.session_dir(&worker.name).join("resume.lock");
+    files::lock_waiting(&path, &ctx.cancel, until)?.ok_or_else(|| Error::Busy {
+        name: worker.name.to_string(),
+        detail: "a park or resume of it still holds it".into(),
+    })
 }
 
 /// Ends the CLI in `session` (its whole process group: SIGTERM, then SIGKILL after 3 s, as

@@ -39,7 +39,7 @@ pub struct Launch {
 /// what that means here).
 pub(super) fn recorded_launch(ctx: &Ctx, worker: &Worker, then: &str) -> Result<Launch> {
     ctx.state
-        .read_json(&worker.name, LAUNCH_FILE)
+        .read_record(&worker.name, LAUNCH_FILE)?
         .ok_or_else(|| {
             refused(
                 worker,

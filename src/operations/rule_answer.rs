@@ -16,7 +16,7 @@ use crate::core::rules::Verdict;
 /// `umbel rule-answer NAME`: answers the pending approval when a rule decides it. `None` when
 /// nothing was pending or no rule decides; an answer another caller gave first is not an error.
 pub fn answer(ctx: &Ctx, worker: &Worker) -> Result<Option<Answered>> {
-    let rules = of(ctx, worker);
+    let rules = of(ctx, worker).inspect_err(|e| log(ctx, worker, "rules.json", e))?;
     let (_, events) = state_and_events(ctx, worker)?;
     let Some(asked) = approvals::pending(&events) else {
         return Ok(None);
@@ -38,9 +38,15 @@ pub fn answer(ctx: &Ctx, worker: &Worker) -> Result<Option<Answered>> {
         // A person (or another hook's answerer) was first: theirs stands.
         Err(Error::AlreadyAnswered { .. } | Error::ApprovalChanged { .. }) => Ok(None),
         Err(e) => {
-            let line = format!("{} {}: {e}\n", now_ms(), asked.id());
-            let _ = files::append(&ctx.state.session_dir(&worker.name).join(RULES_LOG), &line);
+            log(ctx, worker, &asked.id(), &e);
             Err(e)
         }
     }
+}
+
+/// Notes in the worker's rules log why an answer a rule would give was not given (the hook that
+/// runs the answerer has no one to tell).
+fn log(ctx: &Ctx, worker: &Worker, about: &str, e: &Error) {
+    let line = format!("{} {about}: {e}\n", now_ms());
+    let _ = files::append(&ctx.state.session_dir(&worker.name).join(RULES_LOG), &line);
 }

@@ -49,11 +49,13 @@ pub fn put(ctx: &Ctx, name: &WorkerName, rules: &RuleSet, ask_event: &str) -> Re
     files::write_private(&ctx.state.session_dir(name).join(ON_ASK), &script)
 }
 
-/// The worker's rules (none when it was spawned without).
-pub fn of(ctx: &Ctx, worker: &Worker) -> RuleSet {
-    ctx.state
-        .read_json(&worker.name, RULES_FILE)
-        .unwrap_or_default()
+/// The worker's rules (none when it was spawned without); a rules.json that cannot be read or
+/// understood is an error, never "no rules".
+pub fn of(ctx: &Ctx, worker: &Worker) -> Result<RuleSet> {
+    Ok(ctx
+        .state
+        .read_record(&worker.name, RULES_FILE)?
+        .unwrap_or_default())
 }
 
 /// What the worker's rules say about the approval it was asked.
@@ -76,7 +78,8 @@ pub fn verdict(worker: &Worker, rules: &RuleSet, asked: &Asked) -> Verdict {
 
 /// Whether the worker's rules will answer `asked` (so `wait` does not call a person yet).
 pub fn will_answer(ctx: &Ctx, worker: &Worker, asked: &Asked) -> bool {
-    let rules = of(ctx, worker);
+    // Rules that cannot be read answer nothing: a person is asked (the answerer logs why).
+    let rules = of(ctx, worker).unwrap_or_default();
     !rules.is_empty()
         && verdict(worker, &rules, asked) != Verdict::Ask
         && now_ms().saturating_sub((asked.at_ns / 1_000_000) as u64) < RULE_GRACE.as_millis() as u64

@@ -135,6 +135,7 @@ fn press_enters(
     stop_before_enter(ctx, worker, &shown)?;
     crate::adapters::timing::mark("prompt pasted");
     ctx.tmux.send_keys(worker.session(), &["Enter"])?;
+    crate::adapters::pause::at("send-entered");
     let lag = pasted.late.then_some(pasted.at);
     submit(ctx, worker, position, watch, shown, lag)
 }

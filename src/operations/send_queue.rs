@@ -36,7 +36,7 @@ pub fn submit(
     queue: Option<Duration>,
 ) -> Result<Sent> {
     match queue {
-        None => woken_then(ctx, worker, prompt, guard),
+        None => woken_then(ctx, worker, prompt, guard, None),
         Some(limit) => send_queued(ctx, worker, prompt, guard, limit),
     }
     .map_err(|e| e.after_send(Composer::Untouched))
@@ -44,13 +44,21 @@ pub fn submit(
 
 /// A parked worker's CLI started again first (once, whoever else is sending), then the send.
 /// A `park` at work holds the worker as a send does: the send waits for it, and goes on by
-/// resuming what it parked.
-fn woken_then(ctx: &Ctx, worker: &Worker, prompt: &[u8], guard: &GuardArgs) -> Result<Sent> {
+/// resuming what it parked — a queued send until its deadline (`until`), then [`Error::Busy`].
+fn woken_then(
+    ctx: &Ctx,
+    worker: &Worker,
+    prompt: &[u8],
+    guard: &GuardArgs,
+    until: Option<Instant>,
+) -> Result<Sent> {
     let mut parking_seen = false;
     loop {
-        let resumed = super::park::wake(ctx, worker)?;
+        let resumed = super::park::wake(ctx, worker, until)?;
         match send_turn(ctx, worker, prompt, guard) {
-            Err(Error::Busy { .. }) if !parking_seen && super::park::after_park(ctx, worker)? => {
+            Err(Error::Busy { .. })
+                if !parking_seen && super::park::after_park(ctx, worker, until)? =>
+            {
                 parking_seen = true;
             }
             sent => return Ok(sent?.after_resume(resumed.map(|r| r.resume_ms))),
@@ -72,15 +80,14 @@ fn send_queued(
     let queued = Instant::now();
     let deadline = queued + limit;
     let ticket = Ticket::take(&ctx.state.session_dir(&worker.name).join("queue"))?;
-    let mut watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
-    watch.also(ticket.dir())?;
+    let watch = queue_watch(ctx, worker, &ticket)?;
     loop {
         if ctx.cancelled() {
             return Err(Error::Interrupted);
         }
         if is_head(worker, &ticket)? && free(ctx, worker)? {
             let queued_ms = u64::try_from(queued.elapsed().as_millis()).unwrap_or(u64::MAX);
-            match woken_then(ctx, worker, prompt, guard) {
+            match woken_then(ctx, worker, prompt, guard, Some(deadline)) {
                 // Another (unqueued) send took the worker first: wait for its turn too.
                 Err(Error::Busy { .. }) => {}
                 done => return done.map(|sent| Sent { queued_ms, ..sent }),
@@ -129,16 +136,35 @@ fn free(ctx: &Ctx, worker: &Worker) -> Result<bool> {
 /// so, not as a file error.
 fn is_head(worker: &Worker, ticket: &Ticket) -> Result<bool> {
     match ticket.is_head() {
-        Err(_) if !ticket.dir().is_dir() => Err(not_delivered(
-            worker,
-            OutcomeKind::Dead,
-            format!(
-                "worker `{}` was killed and its folder removed (`umbel kill --purge`)",
-                worker.name
-            ),
-        )),
+        Err(_) if !ticket.dir().is_dir() => Err(purged(worker)),
         head => head,
     }
+}
+
+/// The watch a queued sender waits under: the worker's events and its queue. A folder removed
+/// under it meanwhile (`kill --purge`) is said as that, not as a file error.
+fn queue_watch(ctx: &Ctx, worker: &Worker, ticket: &Ticket) -> Result<FolderWatch> {
+    FolderWatch::new(&ctx.state.events_dir(&worker.name))
+        .and_then(|mut watch| watch.also(ticket.dir()).map(|()| watch))
+        .map_err(|e| {
+            if ticket.dir().is_dir() {
+                e
+            } else {
+                purged(worker)
+            }
+        })
+}
+
+/// The queued send's failure when its worker was `kill --purge`d under it.
+fn purged(worker: &Worker) -> Error {
+    not_delivered(
+        worker,
+        OutcomeKind::Dead,
+        format!(
+            "worker `{}` was killed and its folder removed (`umbel kill --purge`)",
+            worker.name
+        ),
+    )
 }
 
 fn not_delivered(worker: &Worker, outcome: OutcomeKind, detail: String) -> Error {

@@ -148,10 +148,12 @@ fn a_folder_deleted_under_a_wait_fails_it_fast_and_leaves_the_session_reachable(
     sb.spawn("kept", &[]);
     sb.umbel(["send", "gone", "long job"]).success();
     let started = Instant::now();
-    let wait = sb.cmd("wait gone --timeout 60s").stderr_has("gone").start();
-    std::thread::sleep(Duration::from_millis(500));
+    let pause = Pause::new(&sb, "wait-watching");
+    let wait = pause.on(sb.cmd("wait gone --timeout 60s --json")).start();
+    pause.reached();
     std::fs::remove_dir_all(sb.session_dir("gone")).expect("rm folder");
-    wait.status(1);
+    pause.release();
+    assert_eq!(wait.status(1).json()["error"]["code"], "removed");
     assert!(
         started.elapsed() < Duration::from_secs(20),
         "wait took {:?}",

@@ -117,6 +117,36 @@ fn sigterm_ends_a_wait_for_a_workers_lock_at_once() {
     assert!(!out.stderr().contains("did not stop"), "{}", out.stderr());
 }
 
+/// A queued send to a parked worker whose park or resume holds it past `--queue-timeout` ends
+/// at that deadline, as a queued send whose turn did not come: nothing typed, exit 124.
+#[test]
+fn a_queued_send_waits_for_a_workers_lock_no_longer_than_its_queue_timeout() {
+    let sb = Sandbox::new();
+    sb.spawn("lq", &[]);
+    sb.umbel(["park", "lq"]).success();
+    let lock = std::fs::File::create(sb.session_dir("lq").join("resume.lock")).expect("lock file");
+    lock.lock().expect("take the lock");
+    let mut child = sb
+        .umbel([
+            "send",
+            "lq",
+            "hi",
+            "--queue",
+            "--queue-timeout",
+            "1s",
+            "--json",
+        ])
+        .start();
+    let ended = exits_within(&mut child, Duration::from_secs(6));
+    drop(lock);
+    assert!(
+        ended,
+        "the queued send still waited 6 s past its 1 s queue timeout"
+    );
+    let out = child.status(124);
+    assert!(out.stderr().contains("--queue-timeout"), "{}", out.stderr());
+}
+
 /// opencode's log lags its screen (its plugin runs each hook in turn while the TUI draws on):
 /// an interrupt returns, the next prompt is sent, and only then do the interrupted turn's abort
 /// and idle reach the log — after the send's position, before the new turn's own submit. The

@@ -26,6 +26,7 @@ mod inspect;
 mod interrupts;
 mod json_output;
 mod lifecycle;
+mod limits;
 mod load;
 mod mcp;
 mod meta_reads;

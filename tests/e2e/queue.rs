@@ -80,11 +80,11 @@ fn a_queued_send_killed_while_waiting_leaves_no_ticket_and_the_others_go() {
     sb.spawn("k", &["--env", &scenario, "--env", &sb.record_env()]);
     sb.umbel(["send", "k", "long task"]).success();
     let mut started = Vec::new();
-    for prompt in ["one", "terminated", "killed", "four"] {
+    // In this order: each takes its ticket before the next starts.
+    for (n, prompt) in (1..).zip(["one", "terminated", "killed", "four"]) {
         started.push(queued(&sb, "k", prompt).start());
-        std::thread::sleep(Duration::from_millis(300));
+        sb.until_queued("k", n);
     }
-    assert!(eventually(Duration::from_secs(10), || tickets(&sb, "k") == 4));
     let four = started.pop().expect("four");
     let killed = started.pop().expect("killed");
     let terminated = started.pop().expect("terminated");
@@ -139,7 +139,7 @@ fn a_queued_send_to_a_purged_worker_says_it_was_killed() {
     sb.spawn_playing("kp", sim::wedge(), &[]);
     sb.umbel(["send", "kp", "hang"]).success();
     let waiting = queued(&sb, "kp", "never typed").start();
-    std::thread::sleep(Duration::from_millis(800));
+    assert!(eventually(Duration::from_secs(10), || tickets(&sb, "kp") == 1));
     sb.umbel(["kill", "kp", "--purge"]).success();
     let failed = waiting.run();
     assert_eq!(failed.code(), Some(125), "{}", failed.stderr());

@@ -98,7 +98,7 @@ fn codex_0_149_0_esc_mid_turn_is_provider_error_interrupted() {
         .turn("esc", "long task")
         .args(["--json", "--timeout", "60s"])
         .start();
-    std::thread::sleep(std::time::Duration::from_millis(3000));
+    sb.until_screen("esc", "word word");
     sandbox_tmux(&sb)
         .send_keys("umbel-esc", &["Escape"])
         .expect("press Esc");
@@ -112,7 +112,7 @@ fn codex_0_149_0_esc_mid_turn_is_provider_error_interrupted() {
 fn codex_0_149_0_interrupt_ends_the_turn_and_the_next_send_works() {
     let sb = codex_0_149_0_worker();
     sb.umbel(["send", "esc", "long task"]).success();
-    std::thread::sleep(std::time::Duration::from_millis(3000));
+    sb.until_screen("esc", "word word");
     let done = sb.umbel(["interrupt", "esc", "--json"]).success().json();
     assert_eq!(done["outcome"]["reason"], "interrupted", "{done}");
     sb.turn("esc", "next one")

@@ -7,7 +7,6 @@
 use crate::harness::*;
 use rustix::process::Signal;
 use serde_json::{Value, json};
-use std::time::Duration;
 
 /// A codex worker whose next paste gets `swallow` Enters swallowed, and `then` for them.
 fn swallowing(sb: &Sandbox, name: &str, swallow: u32, then: Value) {
@@ -88,10 +87,14 @@ fn a_dialog_opening_mid_send_gets_no_enter_and_is_126() {
 fn a_signal_mid_send_clears_the_composer_and_exits_130() {
     let sb = Sandbox::new();
     swallowing(&sb, "s", 9, json!({}));
-    let running = sb.umbel(["send", "s", "zebra signalled", "--json"]).start();
-    // The paste and the first Enter are in; the second Enter comes after 1 s unmoved.
-    std::thread::sleep(Duration::from_millis(700));
+    let pause = Pause::new(&sb, "send-entered");
+    let running = pause
+        .on(sb.umbel(["send", "s", "zebra signalled", "--json"]))
+        .start();
+    // The paste and the first Enter are in (and swallowed): the signal comes now.
+    pause.reached();
     running.signal(Signal::TERM);
+    pause.release();
     let out = running.status(130);
     let error = &out.json()["error"];
     assert_eq!(error["code"], "interrupted", "{error}");

@@ -289,7 +289,9 @@ fn esc_mid_turn_is_provider_error_interrupted(provider: &str, tier: Tier) {
         "s",
         json!({ "default": { "reply": words.trim_end(), "chunk_ms": 500 } }),
     );
-    esc_after(&sb, provider, &scenario, 3000);
+    esc_after(&sb, provider, &scenario, || {
+        sb.until_screen("esc", "word word")
+    });
 }
 
 /// Esc while the model has not answered yet: codex and gemini record the interruption; claude
@@ -300,7 +302,11 @@ fn esc_before_any_text_is_provider_error_interrupted(provider: &str, tier: Tier)
         "s",
         json!({ "default": { "reply": "late", "delay_ms": 60000 } }),
     );
-    esc_after(&sb, provider, &scenario, 2000);
+    // Nothing on the screen or in the records tells that the request is on its way (every
+    // CLI draws its busy line at the submit): a pause, the one left in these tests.
+    esc_after(&sb, provider, &scenario, || {
+        std::thread::sleep(std::time::Duration::from_millis(2000))
+    });
     let status = sb.umbel(["status", "esc", "--json"]).json();
     assert_eq!(status["state"], "ready", "{status}");
 }
@@ -322,7 +328,7 @@ fn interrupt_ends_a_running_turn_and_the_next_send_works(provider: &str, tier: T
     );
     sb.spawn("i", &["--provider", provider, "--env", &scenario]);
     sb.umbel(["send", "i", "long task"]).success();
-    std::thread::sleep(std::time::Duration::from_millis(3000));
+    sb.until_screen("i", "word word");
     let done = sb.umbel(["interrupt", "i", "--json"]).success().json();
     assert_eq!(done["interrupted"], true, "{done}");
     assert_eq!(done["outcome"]["reason"], "interrupted", "{done}");
@@ -410,15 +416,15 @@ fn a_pane_left_in_copy_mode_takes_the_prompt_once(provider: &str, tier: Tier) {
     assert_eq!(turns.as_array().map(Vec::len), Some(1), "one turn: {turns}");
 }
 
-/// Spawns `esc` on `scenario`, sends a prompt, presses Esc after `ms` while a `wait` runs, and
-/// checks that wait says 122 `interrupted`.
-fn esc_after(sb: &Sandbox, provider: &str, scenario: &str, ms: u64) {
+/// Spawns `esc` on `scenario`, sends a prompt, presses Esc once `ready` returns while a `wait`
+/// runs, and checks that wait says 122 `interrupted`.
+fn esc_after(sb: &Sandbox, provider: &str, scenario: &str, ready: impl FnOnce()) {
     sb.spawn("esc", &["--provider", provider, "--env", scenario]);
     let child = sb
         .turn("esc", "long task")
         .args(["--json", "--timeout", "60s"])
         .start();
-    std::thread::sleep(std::time::Duration::from_millis(ms));
+    ready();
     // opencode interrupts on a second Esc within 5 s (the first shows `esc again to interrupt`).
     let presses = if provider == "opencode" { 2 } else { 1 };
     for _ in 0..presses {
@@ -986,9 +992,10 @@ fn three_queued_sends_to_a_busy_worker_are_three_turns_in_order(provider: &str, 
     sb.spawn("q", &["--provider", provider, "--env", &scenario]);
     sb.umbel(["send", "q", "long task"]).success();
     let mut queued = Vec::new();
-    for prompt in ["queued one", "queued two", "queued three"] {
+    // In this order: each takes its ticket before the next starts.
+    for (n, prompt) in (1..).zip(["queued one", "queued two", "queued three"]) {
         queued.push(sb.umbel(["send", "q", prompt, "--queue"]).start());
-        std::thread::sleep(std::time::Duration::from_millis(400));
+        sb.until_queued("q", n);
     }
     let positions: Vec<usize> = queued
         .into_iter()

@@ -98,14 +98,15 @@ pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec
     // Piped stdin joins a prompt argument, as in the real print modes; a terminal is not read.
     let prompt_given = args.prompt.as_deref().is_some_and(|p| p != "-");
     // The worker `--name` names, loaded once for the whole run (none: `-p` spawns one).
-    let reused = args
-        .spawn
-        .name
-        .as_deref()
-        .and_then(|n| Worker::load(ctx, n).ok());
-    let provider = reused
-        .as_ref()
-        .map_or(args.spawn.provider, |w| w.meta.provider);
+    // One that cannot be read (a corrupt meta.json) is that error, not a name to spawn anew.
+    let reused = match args.spawn.name.as_deref().map(|n| Worker::load(ctx, n)) {
+        None | Some(Err(Error::NotFound { .. })) => Ok(None),
+        Some(found) => found.map(Some),
+    };
+    let provider = match &reused {
+        Ok(Some(w)) => w.meta.provider,
+        _ => args.spawn.provider,
+    };
     let piped = stdin::piped(prompt_given, provider, stdin_prompt);
     let stdin = piped.and_then(|bytes| stdin_text(&bytes).map(str::to_string));
     let who = args.spawn.name.clone();
@@ -114,8 +115,8 @@ pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec
         Ok(warm) => (warm, Ok(())),
         Err(e) => (None, Err(e)),
     };
-    let (done, leftover) = match asked.and(stdin) {
-        Ok(stdin) => turn(ctx, &args, reused, &stdin, &line, warm),
+    let (done, leftover) = match asked.and(stdin).and_then(|s| Ok((s, reused?))) {
+        Ok((stdin, reused)) => turn(ctx, &args, reused, &stdin, &line, warm),
         Err(e) => (Err(e), None),
     };
     line.clear();

@@ -89,7 +89,7 @@ impl Guard {
         if *args != GuardArgs::default() {
             return Guard::prepare_here(ctx, args);
         }
-        match ctx.state.read_json::<Given>(name, GUARD_FILE) {
+        match ctx.state.read_record::<Given>(name, GUARD_FILE)? {
             Some(given) => Guard::prepare(ctx, &given.guard, &given.dir),
             None => Ok(None),
         }

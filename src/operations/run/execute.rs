@@ -7,7 +7,7 @@ use super::{Ctx, Prepared, StepResult};
 use crate::adapters::host::now_ms;
 use crate::adapters::runs::RunStore;
 use crate::core::args::KillArgs;
-use crate::core::errors::Result;
+use crate::core::errors::{Error, Result};
 use crate::core::workflow::graph;
 use crate::core::workflow::record::{
     Failure, FinalResult, RunRecord, RunStatus, StepStatus, worker_name,
@@ -51,6 +51,9 @@ struct Progress {
     done: BTreeMap<String, StepResult>,
     /// The worker keys spawned by this attempt (torn down at the end).
     spawned: BTreeSet<String>,
+    /// The first failed write of run.json, and the step whose change it was to record: the run
+    /// stops there (a step done but not recorded runs again on `--resume`).
+    unrecorded: Option<(usize, Error)>,
 }
 
 /// Runs `prepared` to its end and returns the final record. `keep` leaves the workers running
@@ -80,11 +83,12 @@ pub fn execute(
         record,
         done,
         spawned: BTreeSet::new(),
+        unrecorded: None,
     };
     observe(&progress.record);
     for wave in &plan.waves {
         run_wave(&shared, &mut progress, wave, observe);
-        if progress.record.failed.is_some() || ctx.cancelled() {
+        if progress.record.failed.is_some() || progress.unrecorded.is_some() || ctx.cancelled() {
             break;
         }
     }
@@ -157,19 +161,31 @@ impl Progress {
                     s.status = StepStatus::Running;
                     s.started_at = Some(now_ms());
                     s.attempt = attempt;
-                    let _ = shared.store.write_record(&self.record);
+                    self.save(shared, i);
                 }
                 Ok(Message::Finished(i, result)) => {
                     finish_step(&mut self.record, i, result, &mut self.done, shared.plan);
                     if self.record.failed.is_some() {
                         shared.stop_steps();
                     }
-                    let _ = shared.store.write_record(&self.record);
+                    crate::adapters::pause::at("run-step-ended");
+                    self.save(shared, i);
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
             observe(&self.record);
+        }
+    }
+}
+
+impl Progress {
+    /// Writes the record after step `i` changed; the first write that fails stops the steps
+    /// still running, and the run ends failed on it ([`conclude`]).
+    fn save(&mut self, shared: &Shared, i: usize) {
+        if let Err(e) = shared.store.write_record(&self.record) {
+            shared.stop_steps();
+            self.unrecorded.get_or_insert((i, e));
         }
     }
 }
@@ -184,7 +200,16 @@ fn conclude(
         mut record,
         spawned,
         done,
+        unrecorded,
     } = progress;
+    if let Some((i, e)) = &unrecorded
+        && record.failed.is_none()
+    {
+        record.failed = Some(Failure {
+            step: record.steps[*i].id.clone(),
+            message: format!("the run's record could not be written after it: {e}"),
+        });
+    }
     let failed = record.failed.clone();
     let interrupted = shared.ctx.cancelled()
         || record
@@ -204,9 +229,12 @@ fn conclude(
         teardown(shared.ctx, &record.run_id, &spawned);
     }
     record.ended_at = Some(now_ms());
-    shared.store.write_record(&record)?;
+    let written = shared.store.write_record(&record);
     observe(&record);
-    Ok(record)
+    match (unrecorded, written) {
+        (Some((_, e)), _) | (None, Err(e)) => Err(e),
+        (None, Ok(())) => Ok(record),
+    }
 }
 
 /// What the final steps (those no other step needs) ended with, in the file's order.

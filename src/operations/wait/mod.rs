@@ -144,6 +144,7 @@ fn wait_turn(
     let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
     refuse_endless(ctx, worker, cond, since)?;
     let mut turn = TurnWait::new(worker, cond, since);
+    crate::adapters::pause::at("wait-watching");
     loop {
         if let Some(outcome) = turn.step(ctx, deadline)? {
             return Ok(outcome);

@@ -28,9 +28,11 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
+mod pause;
 mod running;
 pub mod sim;
 mod test;
+pub use pause::Pause;
 pub use running::Running;
 pub use test::{Ran, Test};
 
@@ -540,4 +542,37 @@ pub fn eventually(limit: std::time::Duration, mut done: impl FnMut() -> bool) ->
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     done()
+}
+
+impl Sandbox {
+    /// Waits (up to a minute) until worker `name`'s screen shows `text` — a turn streaming its
+    /// answer, say — instead of guessing how long that takes.
+    pub fn until_screen(&self, name: &str, text: &str) {
+        let shows = || self.umbel(["capture", name]).run().stdout().contains(text);
+        assert!(
+            eventually(std::time::Duration::from_secs(60), shows),
+            "worker {name}'s screen never showed {text:?}"
+        );
+    }
+
+    /// Waits (up to a minute) until `n` distinct queued senders have taken a ticket on worker
+    /// `name` (`send --queue`), counting those that delivered and left meanwhile: the order the
+    /// senders were started in is then the order they queued in.
+    pub fn until_queued(&self, name: &str, n: usize) {
+        let dir = self.session_dir(name).join("queue");
+        let mut seen = std::collections::HashSet::new();
+        let all_in = || {
+            let names = std::fs::read_dir(&dir).into_iter().flatten().flatten();
+            seen.extend(
+                names
+                    .map(|e| e.file_name())
+                    .filter(|f| !f.to_string_lossy().starts_with('.')),
+            );
+            seen.len() >= n
+        };
+        assert!(
+            eventually(std::time::Duration::from_secs(60), all_in),
+            "{n} senders never queued on {name}"
+        );
+    }
 }
