@@ -51,10 +51,12 @@ test-remote: (setup "--remote") sim
     cargo build -p umbel --bins --quiet
     if command -v cargo-nextest >/dev/null; then cargo nextest run --test e2e -E 'test(/^remote::/)'; else cargo test --test e2e remote:: ; fi
 
-# formatting and lints, as CI checks them (shellcheck: the hooks must stay POSIX sh for macOS)
+# formatting and lints, as CI checks them (shellcheck: the hooks must stay POSIX sh for macOS);
+# also the minimal build (`--no-default-features`: no `top`, no `--schema`) must compile cleanly
 lint: (setup "--lint")
     cargo fmt --all --check
     cargo clippy --workspace --all-targets -- -D warnings
+    cargo clippy -p umbel --no-default-features --all-targets -- -D warnings
     shellcheck hooks/*.sh scripts/*.sh
 
 # what CI runs

@@ -221,7 +221,7 @@ fn wait_any() -> Vec<Row> {
     let mut args = vec!["wait", "--any", "--timeout", "5s"];
     args.extend(targets.iter().map(String::as_str));
     let (wall, usage) = crate::perf::measured(sb.process(&args), None);
-    let busy = crate::perf::cpu_of(&usage).as_secs_f64() / wall.as_secs_f64();
+    let busy = usage.cpu.as_secs_f64() / wall.as_secs_f64();
     let _ = sb.run(&["kill", "--all", "--purge"]);
     let (p50, max) = (pct(&mut latencies, 0.5), pct(&mut latencies, 1.0));
     println!(

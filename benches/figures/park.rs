@@ -43,9 +43,7 @@ pub fn real_figures() -> Vec<Row> {
     let Some(dir) = crate::real_clis::real_clis() else {
         return Vec::new();
     };
-    // SAFETY: the bench is single-threaded here; `real::sandbox` reads this variable.
-    unsafe { std::env::set_var("UMBEL_REAL_CLIS", &dir) };
-    let sb = crate::real::sandbox();
+    let sb = crate::real::sandbox_with(&dir);
     sb.scenario("hi", json!({ "default": { "reply": "Hi." } }));
     println!(
         "park on the real CLIs ({}), {RUNS} workers each, load average {}:",

@@ -3,6 +3,8 @@
 //! transcript (throughput and peak memory), and the spawn rate. Each returns summary rows.
 
 use crate::harness::{Sandbox, assert_success, fake};
+use nix::sys::resource::{UsageWho, getrusage};
+use nix::sys::time::TimeValLike;
 use serde_json::json;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -17,38 +19,91 @@ pub struct Row {
 /// How long a waiter is watched while nothing happens.
 const IDLE: Duration = Duration::from_secs(3);
 
-/// Runs `cmd` to its end and returns its wall time and its own resource usage (`wait4`), so
-/// the figures are the child's alone.
-pub(crate) fn measured(mut cmd: Command, stop_after: Option<Duration>) -> (Duration, libc::rusage) {
-    let started = Instant::now();
-    let child = cmd
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .stdin(Stdio::null())
-        .spawn()
-        .expect("spawn the measured command");
-    let pid = child.id() as libc::pid_t;
-    if let Some(after) = stop_after {
-        std::thread::sleep(after);
-        // SAFETY: plain kill(2) on our own child.
-        unsafe { libc::kill(pid, libc::SIGTERM) };
-    }
-    // Dropping a Child neither waits for nor kills it: wait4 below reaps it with its rusage.
-    drop(child);
-    // SAFETY: wait4 writes only the status and the rusage we hand it; the child is ours and
-    // not waited for elsewhere.
-    let usage = unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        let mut status = 0;
-        libc::wait4(pid, &mut status, 0, &mut usage);
-        usage
-    };
-    (started.elapsed(), usage)
+/// What a measured command used, its waited-for children included.
+pub(crate) struct Usage {
+    /// User and system CPU.
+    pub cpu: Duration,
+    /// The peak resident set, KiB.
+    pub max_rss_kib: i64,
 }
 
-pub(crate) fn cpu_of(usage: &libc::rusage) -> Duration {
-    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, (t.tv_usec as u32) * 1000);
-    tv(usage.ru_utime) + tv(usage.ru_stime)
+/// Set (to the milliseconds after which to stop the command, or empty) when this bench binary
+/// is started as a measuring parent by [`measured`].
+const MEASURE: &str = "UMBEL_BENCH_MEASURE";
+
+/// Runs `cmd` to its end (SIGTERM after `stop_after`) and returns its wall time and its own
+/// resource usage, so the figures are the command's alone. Neither std nor rustix nor nix wraps
+/// wait4(2) safely, so this bench binary runs again as the command's only parent
+/// ([`measure_if_asked`]), whose getrusage(RUSAGE_CHILDREN) is then the command's. Its
+/// environment is the variables `cmd` sets (the harness's commands start from an empty one).
+pub(crate) fn measured(cmd: Command, stop_after: Option<Duration>) -> (Duration, Usage) {
+    let mut parent = Command::new(std::env::current_exe().expect("the bench binary"));
+    parent.env_clear();
+    for (key, value) in cmd.get_envs() {
+        match value {
+            Some(value) => parent.env(key, value),
+            None => parent.env_remove(key),
+        };
+    }
+    if let Some(dir) = cmd.get_current_dir() {
+        parent.current_dir(dir);
+    }
+    let stop_ms = stop_after.map_or(String::new(), |d| d.as_millis().to_string());
+    let out = parent
+        .env(MEASURE, stop_ms)
+        .arg(cmd.get_program())
+        .args(cmd.get_args())
+        .stdin(Stdio::null())
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("start the measuring parent");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let numbers: Vec<u64> = text
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert!(
+        out.status.success() && numbers.len() == 3,
+        "the measuring parent failed: {text}"
+    );
+    let usage = Usage {
+        cpu: Duration::from_micros(numbers[1]),
+        max_rss_kib: numbers[2] as i64,
+    };
+    (Duration::from_nanos(numbers[0]), usage)
+}
+
+/// The measuring parent's side of [`measured`]: when this binary was started as one, runs the
+/// command its arguments name, stdio closed (SIGTERM after the time given), prints its wall
+/// time (ns), CPU (µs) and peak RSS (KiB), and returns true (the caller then exits).
+pub(crate) fn measure_if_asked() -> bool {
+    let Some(stop_ms) = std::env::var_os(MEASURE) else {
+        return false;
+    };
+    let stop_after = stop_ms.to_str().and_then(|ms| ms.parse().ok());
+    let mut args = std::env::args_os().skip(1);
+    let program = args.next().expect("the command to measure");
+    let started = Instant::now();
+    let mut child = Command::new(program)
+        .args(args)
+        .env_remove(MEASURE)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn the measured command");
+    if let Some(ms) = stop_after {
+        std::thread::sleep(Duration::from_millis(ms));
+        let pid = rustix::process::Pid::from_child(&child);
+        let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
+    }
+    child.wait().expect("wait for the measured command");
+    let wall = started.elapsed();
+    // The one child this process ever had: its usage alone.
+    let usage = getrusage(UsageWho::RUSAGE_CHILDREN).expect("getrusage");
+    let cpu = usage.user_time().num_microseconds() + usage.system_time().num_microseconds();
+    println!("{} {cpu} {}", wall.as_nanos(), usage.max_rss());
+    true
 }
 
 /// CPU per second of waiting, for `wait` (a turn that never ends, `--timeout 3s`) and for
@@ -59,9 +114,9 @@ pub fn idle_cpu(sb: &Sandbox, provider: &str) -> Vec<Row> {
     assert_success(&sb.run(&["send", "idle", "never ends"]), "send");
     let timeout = format!("{}s", IDLE.as_secs());
     let (wall, usage) = measured(sb.process(&["wait", "idle", "--timeout", &timeout]), None);
-    let wait_share = cpu_of(&usage).as_secs_f64() / wall.as_secs_f64();
+    let wait_share = usage.cpu.as_secs_f64() / wall.as_secs_f64();
     let (wall, usage) = measured(sb.process(&["logs", "idle", "-f"]), Some(IDLE));
-    let logs_share = cpu_of(&usage).as_secs_f64() / wall.as_secs_f64();
+    let logs_share = usage.cpu.as_secs_f64() / wall.as_secs_f64();
     let _ = sb.run(&["kill", "idle", "--purge"]);
     println!(
         "  CPU while waiting {} s on a turn that never ends: wait {:.2}% of a core, logs -f {:.2}% of a core",
@@ -199,7 +254,7 @@ pub fn read_100mb(sb: &Sandbox) -> Vec<Row> {
     ] {
         let (wall, usage) = measured(sb.process(args), None);
         let rate = mb / wall.as_secs_f64();
-        let peak = usage.ru_maxrss as f64 / 1024.0;
+        let peak = usage.max_rss_kib as f64 / 1024.0;
         let ms = wall.as_secs_f64() * 1000.0;
         println!("  {what} on a {mb:.0} MB transcript: {ms:.0} ms, peak RSS {peak:.1} MiB");
         rows.push(Row {
@@ -263,7 +318,7 @@ pub fn status_biglog(sb: &Sandbox) -> Vec<Row> {
         let mut runs: Vec<(Duration, f64)> = (0..5)
             .map(|_| {
                 let (wall, usage) = measured(sb.process(args), None);
-                (wall, usage.ru_maxrss as f64 / 1024.0)
+                (wall, usage.max_rss_kib as f64 / 1024.0)
             })
             .collect();
         runs.sort_by_key(|r| r.0);

@@ -47,9 +47,7 @@ pub fn figures() -> Vec<Row> {
     let Some(dir) = real_clis() else {
         return Vec::new();
     };
-    // SAFETY: the bench is single-threaded here; `real::sandbox` reads this variable.
-    unsafe { std::env::set_var("UMBEL_REAL_CLIS", &dir) };
-    let sb = crate::real::sandbox();
+    let sb = crate::real::sandbox_with(&dir);
     sb.scenario("hi", json!({ "default": { "reply": "Hi." } }));
     println!(
         "real CLIs ({}), {} build, {RUNS} interleaved runs each, load average {}:",

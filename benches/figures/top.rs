@@ -163,8 +163,7 @@ pub fn cpu_ticks(pid: i32) -> u64 {
 }
 
 pub fn ticks_per_second() -> f64 {
-    // SAFETY: sysconf only reads a constant.
-    (unsafe { libc::sysconf(libc::_SC_CLK_TCK) }) as f64
+    rustix::param::clock_ticks_per_second() as f64
 }
 
 fn percentile(samples: &[Duration], p: usize) -> Duration {

@@ -112,10 +112,12 @@ fn fenced_blocks(text: &str) -> Vec<String> {
 }
 
 /// A compiled JSON Schema.
+#[cfg(feature = "schema")]
 pub struct Schema {
     validator: jsonschema::Validator,
 }
 
+#[cfg(feature = "schema")]
 impl Schema {
     /// Compiles a schema document; the error says what is wrong with it.
     pub fn compile(document: &Value) -> Result<Self, String> {
@@ -134,6 +136,24 @@ impl Schema {
                 format!("{at}: {e}")
             })
             .collect()
+    }
+}
+
+/// No JSON Schema in a build without the `schema` feature: there is no `--schema` to give
+/// (`GuardArgs` hides it), and a schema that still reaches here is refused, never ignored.
+#[cfg(not(feature = "schema"))]
+pub enum Schema {}
+
+#[cfg(not(feature = "schema"))]
+impl Schema {
+    /// Refuses: this build cannot check a schema.
+    pub fn compile(_document: &Value) -> Result<Self, String> {
+        Err("this umbel was built without JSON Schema guardrails (cargo feature `schema`)".into())
+    }
+
+    /// Never called: no schema can be compiled.
+    pub fn problems(&self, _value: &Value) -> Vec<String> {
+        match *self {}
     }
 }
 

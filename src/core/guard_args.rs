@@ -31,8 +31,12 @@ pub struct GuardArgs {
     /// The answer must be a JSON value (a fenced ```json block counts) valid against this JSON
     /// Schema file (or the schema itself, inline JSON starting with `{`); checked before
     /// `--accept`, which then gets the clean JSON.
-    #[arg(long, value_name = "FILE")]
-    #[serde(default)]
+    // Without the `schema` feature (no JSON Schema validator built in) neither a flag nor a
+    // JSON/YAML key: clap and serde skip it, so it stays `None`.
+    #[cfg_attr(feature = "schema", arg(long, value_name = "FILE"))]
+    #[cfg_attr(not(feature = "schema"), arg(skip))]
+    #[cfg_attr(feature = "schema", serde(default))]
+    #[cfg_attr(not(feature = "schema"), serde(skip))]
     pub schema: Option<PathBuf>,
     /// How many answers to try in all before the outcome is `rejected` (default 3).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
@@ -110,6 +114,18 @@ mod tests {
         serde_json::from_value(json).expect("guard args")
     }
 
+    /// Without the `schema` feature `schema` is no key: refused as unknown, never ignored.
+    #[cfg(not(feature = "schema"))]
+    #[test]
+    fn without_the_schema_feature_a_schema_key_is_refused() {
+        let given = serde_json::json!({ "schema": "s.json" });
+        let error = serde_json::from_value::<GuardArgs>(given).expect_err("refused");
+        assert!(
+            error.to_string().contains("unknown field `schema`"),
+            "{error}"
+        );
+    }
+
     /// What can be refused without files and programs is refused with the flag it is about.
     #[test]
     fn validated_refuses_what_needs_no_file_and_defaults_the_rest() {
@@ -119,7 +135,7 @@ mod tests {
                 "need `--accept` or `--schema`",
             ),
             (
-                serde_json::json!({ "schema": "s.json", "maxAttempts": 0 }),
+                serde_json::json!({ "accept": "true", "maxAttempts": 0 }),
                 "out of range",
             ),
             (

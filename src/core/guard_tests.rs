@@ -60,6 +60,7 @@ fn prose_and_broken_blocks_say_what_is_wrong() {
     );
 }
 
+#[cfg(feature = "schema")]
 #[test]
 fn schema_problems_are_located() {
     let schema = Schema::compile(&json!({
@@ -80,12 +81,20 @@ fn schema_problems_are_located() {
     assert_eq!(missing, [r#"(root): "items" is a required property"#]);
 }
 
+#[cfg(feature = "schema")]
 #[test]
 fn a_broken_schema_is_refused() {
     let err = Schema::compile(&json!({"type": "no-such-type"}))
         .err()
         .unwrap();
     assert!(err.contains("no-such-type"), "{err}");
+}
+
+#[cfg(not(feature = "schema"))]
+#[test]
+fn without_the_schema_feature_every_schema_is_refused() {
+    let Err(err) = Schema::compile(&json!({}));
+    assert!(err.contains("feature `schema`"), "{err}");
 }
 
 #[test]

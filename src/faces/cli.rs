@@ -9,7 +9,7 @@ use crate::core::approval_args::{AnswerArgs, ApprovalsArgs, ApproveArgs, DenyArg
 use crate::core::args::{
     ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, EventsArgs, ExplainArgs, InterruptArgs,
     KillArgs, LogsArgs, ParkArgs, PruneArgs, ReadArgs, ResumeArgs, RunArgs, SendArgs, SpawnArgs,
-    StatusArgs, TopArgs, WaitArgs,
+    StatusArgs, WaitArgs,
 };
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
@@ -84,8 +84,9 @@ enum Command {
     Ls(JsonOnly),
     /// A live view of every worker: state, turn age, tokens, cost; keys to attach, send, kill,
     /// read (see docs/top.md).
+    #[cfg(feature = "top")]
     #[command(after_help = examples::TOP)]
-    Top(TopArgs),
+    Top(crate::core::args::TopArgs),
     /// Stop a worker (its folder stays as a tombstone unless --purge).
     #[command(after_help = examples::KILL)]
     Kill(WithJson<KillArgs>),
@@ -262,7 +263,7 @@ pub fn main() -> ExitCode {
         Ok(ctx) => ctx,
         Err(code) => return code,
     };
-    on_signals(&ctx, !matches!(cli.command, Some(Command::Top(_))));
+    on_signals(&ctx, !runs_top(&cli));
     let typed: Vec<String> = std::env::args_os()
         .skip(1)
         .map(|a| a.to_string_lossy().into_owned())
@@ -307,6 +308,15 @@ fn context(cli: &Cli, env: Vec<(String, String)>, json: bool) -> Result<Ctx, Exi
         true => ExitCode::from(super::doctor::print(&[doctor::unusable_state(&e)], json)),
         false => ExitCode::from(report(&e, json)),
     })
+}
+
+/// Whether the command is `top` (a build without the `top` feature has no such verb).
+fn runs_top(cli: &Cli) -> bool {
+    match cli.command {
+        #[cfg(feature = "top")]
+        Some(Command::Top(_)) => true,
+        _ => false,
+    }
 }
 
 /// Ctrl-C, SIGTERM (`timeout`, a CI cancelling) and SIGHUP (a closed terminal) stop what
@@ -495,6 +505,7 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Kill(c)) => c.json,
         Some(Command::Park(c)) => c.json,
         Some(Command::Resume(c)) => c.json,
+        #[cfg(feature = "top")]
         Some(Command::Top(_)) => false,
         Some(Command::Doctor(c)) => c.json,
         Some(Command::Releases(c)) => c.json,
@@ -532,6 +543,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
         Some(Command::Attach(c)) => verbs::attach(ctx, &c.args),
         Some(Command::Status(c)) => verbs::status(ctx, &c.args, json),
         Some(Command::Ls(c)) => verbs::status(ctx, &StatusArgs::default(), c.json),
+        #[cfg(feature = "top")]
         Some(Command::Top(args)) => super::top::run(ctx, &args),
         Some(Command::Kill(c)) => verbs::kill(ctx, &c.args, json),
         Some(Command::Park(c)) => verbs::park(ctx, &c.args, json),

@@ -1,7 +1,23 @@
 //! The `Examples:` block at the end of each verb's `--help`: a few real, runnable lines.
 
+/// An example line that uses `--schema`: left out of a build without the `schema` feature,
+/// whose `--help` would otherwise show a flag it does not have.
+#[cfg(feature = "schema")]
+macro_rules! schema_example {
+    ($line:literal) => {
+        $line
+    };
+}
+#[cfg(not(feature = "schema"))]
+macro_rules! schema_example {
+    ($line:literal) => {
+        ""
+    };
+}
+
 /// `umbel --help`: the everyday commands, and the exit codes.
-pub const MAIN: &str = "\
+pub const MAIN: &str = concat!(
+    "\
 Examples:
   umbel -p \"Summarise README.md\"                 one prompt, answer on stdout (like claude -p)
   echo \"Explain this\" | umbel -p --output-format json
@@ -12,8 +28,11 @@ Examples:
   umbel read w1 --all                           every turn (also: umbel actions, umbel diff)
   umbel kill w1                                 stop it (keeps a tombstone; --purge removes it)
   umbel run pipeline.yaml                       run a workflow (--check validates only)
-  umbel -p \"Rate it\" --schema verdict.json      answer must validate; retried with feedback
-  umbel -p \"Say hi\" --warm                      leave a worker ready for the next -p --warm
+",
+    schema_example!(
+        "  umbel -p \"Rate it\" --schema verdict.json      answer must validate; retried with feedback\n"
+    ),
+    "  umbel -p \"Say hi\" --warm                      leave a worker ready for the next -p --warm
   umbel send w1 \"Fix it\" --accept \"cargo test\"  the next wait retries until the check passes
 
 Wait outcomes (exit codes): stop 0, rejected 121, provider-error 122, idle 123, timeout 124,
@@ -28,7 +47,8 @@ Environment:
   UMBEL_WARM         1: every unnamed -p is --warm; UMBEL_WARM_TTL how long its worker waits
                      (default: 10m)
   NO_COLOR           no colour in progress lines; TERM=dumb: plain lines, no colour
-  TMUX_TMPDIR        where tmux puts its sockets (as for tmux itself)";
+  TMUX_TMPDIR        where tmux puts its sockets (as for tmux itself)"
+);
 
 pub const SPAWN: &str = "\
 Examples:
@@ -44,12 +64,17 @@ Examples:
   umbel send w1 \"Make the tests pass\" --accept \"cargo test\"   the next wait enforces it
   umbel send w1 \"Then the docs\" --queue        after the running turn (and earlier queued ones)";
 
-pub const WAIT: &str = "\
+pub const WAIT: &str = concat!(
+    "\
 Examples:
   umbel wait w1                                 until the latest turn ends (exit 0 = stop)
   umbel wait w1 --since \"$pos\" --timeout 10m    the turn that `send` started
-  umbel wait w1 --schema verdict.json --max-attempts 5 --json | jq .structuredOutput
-  umbel wait w1@4 w2@7 w3 --any                 the first to end: `w2 stop` (--all: every one)";
+",
+    schema_example!(
+        "  umbel wait w1 --schema verdict.json --max-attempts 5 --json | jq .structuredOutput\n"
+    ),
+    "  umbel wait w1@4 w2@7 w3 --any                 the first to end: `w2 stop` (--all: every one)"
+);
 
 pub const READ: &str = "\
 Examples:

@@ -275,6 +275,7 @@ mod tests {
         );
     }
 
+    #[cfg(feature = "schema")]
     #[test]
     fn every_schema_refuses_an_empty_object() {
         for s in cli_schemas() {

@@ -39,6 +39,7 @@ pub mod run;
 pub mod run_progress;
 pub mod status_view;
 pub mod suggest;
+#[cfg(feature = "top")]
 pub mod top;
 pub mod turn_line;
 pub mod usage_errors;

@@ -191,6 +191,7 @@ mod tests {
         assert_eq!(schema_as_content(&typed).unwrap(), typed);
     }
 
+    #[cfg(feature = "schema")]
     #[test]
     fn an_inline_schema_stays_inline_and_a_missing_file_is_refused_here() {
         let typed = ["wait", "w", "--schema", "true"].map(String::from).to_vec();

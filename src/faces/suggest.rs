@@ -82,6 +82,10 @@ fn answer(all: &[&str], verbs: &[&str], args: &[OsString]) -> Option<String> {
         return None;
     }
     let mut message = format!("unknown command '{first}'");
+    if first == "top" {
+        message.push_str(": this umbel was built without it (cargo feature `top`); `umbel status` lists the workers");
+        return Some(message);
+    }
     match closest(first, verbs) {
         Some(verb) => message.push_str(&format!("; did you mean '{verb}'?")),
         None => message.push_str(&format!(
@@ -165,6 +169,16 @@ mod tests {
         let want = "unknown command 'stauts'; did you mean 'status'?";
         assert_eq!(answer(&["stauts"]).as_deref(), Some(want));
         assert!(answer(&["stat"]).unwrap().contains("'status'"));
+    }
+
+    /// A build without the `top` feature says why it has no `top`, not just that it is unknown.
+    #[test]
+    fn top_missing_from_the_build_says_which_feature() {
+        let said = answer(&["top", "--once"]).expect("answered");
+        assert!(
+            said.contains("built without it (cargo feature `top`)"),
+            "{said}"
+        );
     }
 
     #[test]

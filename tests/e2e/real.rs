@@ -34,7 +34,6 @@ fn scenario_file(sb: &Sandbox) -> PathBuf {
     sb.root.join("model-scenario.json")
 }
 
-/// A sandbox whose CLIs are the real ones, talking to a fresh `fake-model`.
 /// The real tier's sends that pressed Enter more than twice (issue 33: at most two, counted):
 /// the state root's tally (`sends.jsonl`), which every delivered prompt adds to.
 pub fn enters_over_two(state: &Path) -> Vec<umbel::core::send_tally::SendRecord> {
@@ -44,9 +43,15 @@ pub fn enters_over_two(state: &Path) -> Vec<umbel::core::send_tally::SendRecord>
         .collect()
 }
 
+/// A sandbox whose CLIs are the real ones (from `UMBEL_REAL_CLIS`), talking to a fresh
+/// `fake-model`.
 pub fn sandbox() -> Sandbox {
+    sandbox_with(&clis())
+}
+
+/// [`sandbox`] with the real CLIs in `bins` (the benches find them on their own).
+pub fn sandbox_with(bins: &Path) -> Sandbox {
     let mut sb = Sandbox::bare();
-    let bins = clis();
     git(&sb.project, &["init", "-q"]);
     git(
         &sb.project,
@@ -78,7 +83,7 @@ pub fn sandbox() -> Sandbox {
     let url = format!("http://127.0.0.1:{}", line.trim());
     sb.model = Some(model);
     homes(&sb.home, &url);
-    opencode_home(&sb.home, &bins, &url);
+    opencode_home(&sb.home, bins, &url);
     for (provider, var) in [
         ("claude", "UMBEL_CLAUDE_BIN"),
         ("codex", "UMBEL_CODEX_BIN"),
@@ -204,14 +209,14 @@ pub fn play(sb: &Sandbox, scenario: &Value) {
 /// Ends whatever still runs with a HOME in the sandbox (TERM, then KILL): a safety net after
 /// `umbel kill --all`, which the tests check on their own.
 pub fn reap(root: &Path) {
-    for signal in [libc::SIGTERM, libc::SIGKILL] {
+    use rustix::process::{Pid, Signal, kill_process};
+    for signal in [Signal::TERM, Signal::KILL] {
         let left = processes_under(root);
         if left.is_empty() {
             return;
         }
-        for pid in left {
-            // SAFETY: kill(2) has no memory-safety preconditions.
-            unsafe { libc::kill(pid, signal) };
+        for pid in left.into_iter().filter_map(Pid::from_raw) {
+            let _ = kill_process(pid, signal);
         }
         std::thread::sleep(std::time::Duration::from_secs(2));
     }

@@ -53,7 +53,7 @@ fn inline(document: Value) -> Value {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "schema"))]
 mod tests {
     use super::*;
     use crate::core::guard::CheckCommand;

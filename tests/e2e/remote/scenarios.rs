@@ -219,9 +219,8 @@ fn interrupting_a_local_wait_ends_the_remote_one() {
         return;
     };
     let wait = waiting_on_a_long_turn(&net, "long", &[]);
-    let pid = wait.id() as i32;
-    // SAFETY: a plain kill(2) of our own child.
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let pid = rustix::process::Pid::from_child(&wait);
+    rustix::process::kill_process(pid, rustix::process::Signal::INT).expect("SIGINT");
     let out = wait.wait_with_output().expect("wait ends");
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
     assert!(
