@@ -50,7 +50,8 @@ fn sources(dir: &Path) -> Vec<Source> {
         .into_iter()
         .filter(|p| {
             let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            !name.ends_with("_tests.rs")
+            // A provider folder's tests are `tests.rs`; elsewhere `<module>_tests.rs`.
+            name != "tests.rs" && !name.ends_with("_tests.rs")
         })
         .map(|path| {
             let text = std::fs::read_to_string(&path).expect("read a source file");
@@ -96,7 +97,8 @@ fn code_of(text: &str, uncommented: bool) -> String {
     let mut code = String::new();
     let mut lines = text.lines().peekable();
     while let Some(line) = lines.next() {
-        if line.trim() == "#[cfg(test)]"
+        let test_only = line.trim() == "#[cfg(test)]" || line.trim().starts_with("#[cfg(all(test,");
+        if test_only
             && lines
                 .peek()
                 .is_some_and(|next| next.starts_with("mod ") || next.starts_with("#[path"))
