@@ -61,7 +61,7 @@ fn the_plugin_played_on_the_recorded_events_writes_the_recorded_record() {
 
 #[test]
 fn the_plugin_reads_umbels_line_of_the_plugin_source() {
-    let source = include_str!("../../../src/core/providers/opencode_plugin.js");
+    let source = include_str!("../../../src/core/providers/opencode/plugin.js");
     let umbel = json!({ "hook": "sh /s/event.sh", "transcript": "/s/opencode-transcript.jsonl" });
     let source = source.replace("__UMBEL__", &umbel.to_string());
     let want = Umbel {

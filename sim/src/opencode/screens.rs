@@ -7,7 +7,7 @@
 //!   indented, `▣  Build · <model>` under each turn — above the input box, which a running turn
 //!   underlines with `esc interrupt` and a permission question replaces ([`Dialog`]).
 //!
-//! The input box is what umbel reads (`src/core/providers/opencode.rs`): `┃` rows closed by a
+//! The input box is what umbel reads (`src/core/providers/opencode/`): `┃` rows closed by a
 //! `╹▀▀▀…` row, the last `┃` row the agent and model; the empty input shows the placeholder.
 
 use crate::screen::{spread, width_of};

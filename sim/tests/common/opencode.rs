@@ -34,7 +34,7 @@ impl Opencode {
         std::fs::write(&hook, script).unwrap();
         let umbel = json!({ "hook": format!("sh {}", hook.display()),
             "transcript": root.join("record.jsonl") });
-        let source = include_str!("../../../src/core/providers/opencode_plugin.js")
+        let source = include_str!("../../../src/core/providers/opencode/plugin.js")
             .replace("__UMBEL__", &umbel.to_string());
         let plugin = root.join("opencode-umbel.js");
         std::fs::write(&plugin, source).unwrap();

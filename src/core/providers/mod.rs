@@ -7,7 +7,6 @@ pub mod actions;
 pub mod approval;
 pub mod claude;
 pub mod codex;
-pub mod codex_config;
 pub mod flags;
 pub mod gemini;
 pub mod opencode;

@@ -621,7 +621,7 @@ mod tests {
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/opencode/1.18.33/opencode-1.18.33-run-format-json.jsonl"
     ));
-    /// The worker record of a like turn (`core/providers/opencode.rs`).
+    /// The worker record of a like turn (`core/providers/opencode/`).
     const RECORD: &str = include_str!(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/opencode/1.18.33/opencode-1.18.33-record-text-turn.jsonl"

@@ -542,5 +542,4 @@ fn known_dialog(screen: &str, lines: &[&str]) -> Option<StartupScreen> {
 }
 
 #[cfg(test)]
-#[path = "claude_tests.rs"]
 mod tests;

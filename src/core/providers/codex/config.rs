@@ -132,5 +132,5 @@ fn invalid(file: &Path, body: &str, offset: usize, message: String) -> Error {
 }
 
 #[cfg(test)]
-#[path = "codex_config_tests.rs"]
+#[path = "config_tests.rs"]
 mod tests;

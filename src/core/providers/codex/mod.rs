@@ -2,7 +2,7 @@
 //!
 //! - Each worker gets its own `CODEX_HOME` under its session folder: umbel's `hooks.json`, a copy
 //!   of the user's `config.toml` with the working directory marked trusted (edited with
-//!   `toml_edit`, see [`super::codex_config`]), and a link to the
+//!   `toml_edit`, see [`config`]), and a link to the
 //!   user's `auth.json`. The user's own `~/.codex` is never written to.
 //! - Launch: `codex --dangerously-bypass-hook-trust --no-daemon [-m M]
 //!   [--dangerously-bypass-approvals-and-sandbox]`. The hook-trust bypass covers only the hooks
@@ -13,7 +13,8 @@
 //! - Rollout: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<ts>-<thread>.jsonl`; a turn runs from
 //!   `event_msg/task_started` to `event_msg/task_complete` (or `turn_aborted`).
 
-use super::codex_config::worker_config;
+pub mod config;
+use config::worker_config;
 // The provider seam's shared types and helpers (`mod.rs`).
 use super::*;
 use crate::core::errors::Result;
@@ -454,5 +455,4 @@ fn message_text(payload: &Value) -> Option<String> {
 }
 
 #[cfg(test)]
-#[path = "codex_tests.rs"]
 mod tests;

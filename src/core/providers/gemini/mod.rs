@@ -532,5 +532,4 @@ fn confirmed_tool(details: &Value) -> Value {
 }
 
 #[cfg(test)]
-#[path = "gemini_tests.rs"]
 mod tests;

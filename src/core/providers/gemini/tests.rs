@@ -440,7 +440,7 @@ fn gemini_is_signed_in_by_a_key_a_chosen_auth_type_or_saved_google_credentials()
 #[test]
 fn esc_mid_stream_looks_finished_to_the_hook_and_interrupted_to_the_chat() {
     let payload: Value = serde_json::from_str(include_str!(
-        "../../../tests/data/gemini/gemini-0.61.0-esc-mid-stream-after-agent.json"
+        "../../../../tests/data/gemini/gemini-0.61.0-esc-mid-stream-after-agent.json"
     ))
     .unwrap();
     assert_eq!(
@@ -452,7 +452,8 @@ fn esc_mid_stream_looks_finished_to_the_hook_and_interrupted_to_the_chat() {
         Some("Thinking slowly... ")
     );
     assert!(Gemini.end_hook_hides_cancel());
-    let chat = include_str!("../../../tests/data/gemini/gemini-0.61.0-esc-mid-stream-chat.jsonl");
+    let chat =
+        include_str!("../../../../tests/data/gemini/gemini-0.61.0-esc-mid-stream-chat.jsonl");
     let turn = Gemini.last_turn(&mut chat.lines().rev().map(str::to_string));
     assert_eq!(turn.prompt.as_deref(), Some("long task"));
     assert!(turn.interrupted(), "{turn:?}");

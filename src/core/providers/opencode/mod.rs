@@ -33,7 +33,7 @@ use std::path::{Path, PathBuf};
 pub struct Opencode;
 
 /// The plugin umbel writes for each worker (`__UMBEL__` becomes its hook command and record).
-pub const PLUGIN: &str = include_str!("opencode_plugin.js");
+pub const PLUGIN: &str = include_str!("plugin.js");
 
 /// The plugin's file in the worker's session folder.
 pub const PLUGIN_FILE: &str = "opencode-umbel.js";
@@ -582,9 +582,7 @@ impl InputBox {
 }
 
 #[cfg(test)]
-#[path = "opencode_tests.rs"]
 mod tests;
 
 #[cfg(test)]
-#[path = "opencode_release_tests.rs"]
 mod release_tests;

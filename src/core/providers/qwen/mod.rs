@@ -349,5 +349,4 @@ const COMPOSER: Composer = Composer {
 };
 
 #[cfg(test)]
-#[path = "qwen_tests.rs"]
 mod tests;
