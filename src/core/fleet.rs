@@ -160,11 +160,11 @@ impl Usage {
             .filter(|line| tokens.iter().any(|t| line.contains(t)))
             .filter_map(|line| serde_json::from_str(line).ok())
             .collect();
-        Usage::of(&super::print::stats::turn_stats(provider, &records))
+        Usage::of(&provider.module().turn_stats(&records))
     }
 }
 
-/// Strings of which every transcript record [`turn_stats`](super::print::stats::turn_stats)
+/// Strings of which every transcript record [`turn_stats`](super::providers::ProviderModule::turn_stats)
 /// counts tokens from holds one: other lines need not be parsed to add a session up.
 pub fn usage_tokens(provider: Provider) -> &'static [&'static str] {
     match provider {
@@ -276,7 +276,7 @@ mod tests {
                 .lines()
                 .filter_map(|l| serde_json::from_str(l).ok())
                 .collect();
-            let whole = Usage::of(&crate::core::print::stats::turn_stats(provider, &every));
+            let whole = Usage::of(&provider.module().turn_stats(&every));
             let usage = Usage::of_lines(provider, transcript.lines());
             assert_eq!(usage, whole, "{provider:?}");
             assert!(

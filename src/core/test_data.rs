@@ -100,7 +100,7 @@ pub fn turn_records(
             .position(|l| l.contains(until))
             .expect("end");
     let mut newest_first = lines[..=end].iter().rev().map(|l| l.to_string());
-    crate::core::print::stats::last_turn_records(provider.module(), &mut newest_first).1
+    crate::core::providers::last_turn_records(provider.module(), &mut newest_first).1
 }
 
 /// A launch in `/work/proj` as session `11111111-…`, with no model, flags, tail, environment or

@@ -4,7 +4,7 @@
 //! ones, as [`turn_stats`] counts them — and the sum is the whole-file [`Usage::of_lines`].
 
 use super::fleet::{Usage, usage_tokens};
-use super::print::stats::{Tokens, TurnStats, turn_stats};
+use super::print::stats::{Tokens, TurnStats};
 use super::providers::{Provider, str_field};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -67,7 +67,7 @@ impl UsageTally {
             (Some(context), Provider::Codex) => vec![context.clone(), record],
             _ => vec![record],
         };
-        let models = turn_stats(self.provider, &records).models;
+        let models = self.provider.module().turn_stats(&records).models;
         if self.counted.insert(key.clone(), models).is_none() {
             self.order.push(key);
         }

@@ -4,7 +4,8 @@
 use super::Ctx;
 use super::worker::Worker;
 use crate::adapters::transcript::ReverseLines;
-use crate::core::print::stats::{TurnStats, last_turn_records, turn_stats};
+use crate::core::print::stats::TurnStats;
+use crate::core::providers::last_turn_records;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -40,7 +41,7 @@ pub fn last_turn_stats(
         };
         let (turn, records) = last_turn_records(worker.provider(), &mut lines);
         if turn.ended || !ended || Instant::now() >= deadline {
-            return turn_stats(worker.meta.provider, &records);
+            return worker.provider().turn_stats(&records);
         }
         std::thread::sleep(Duration::from_millis(50));
     }

@@ -1,9 +1,12 @@
 use super::*;
+use crate::core::providers::{Provider, ProviderModule};
 use crate::core::test_data::{CLAUDE_SESSION, CODEX_ROLLOUT, GEMINI_CHAT, turn_records};
 
 /// The stats of the recorded turn opened by `prompt`, read up to the line holding `until`.
 fn turn(provider: Provider, session: &str, prompt: &str, until: &str) -> TurnStats {
-    turn_stats(provider, &turn_records(provider, session, prompt, until))
+    provider
+        .module()
+        .turn_stats(&turn_records(provider, session, prompt, until))
 }
 
 #[test]

@@ -19,7 +19,8 @@
 //! or together with its output; a refused one is not shown, as `codex exec --json` shows none.
 
 use super::codex_items;
-use super::stats::{ToolCall, codex_call, codex_call_output};
+use super::stats::ToolCall;
+use crate::core::providers::codex::stats::{call as codex_call, call_output as codex_call_output};
 use crate::core::providers::{Provider, str_field};
 use serde_json::{Value, json};
 use std::collections::HashSet;

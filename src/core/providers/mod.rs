@@ -17,6 +17,7 @@ pub mod release;
 pub mod tool_action;
 pub mod why;
 
+use super::print::stats::TurnStats;
 use super::worker_env::ProviderEnv;
 pub use permission::OnPermission;
 pub use release::{Change, Releases, Support, Version};
@@ -276,8 +277,39 @@ pub struct Identity {
 /// hook's event}`.
 pub const TURN_CLOSED_EVENT: &str = "TurnClosed";
 
+/// The last turn and its records, oldest first, from transcript lines given newest first: the
+/// lines the provider's own [`ProviderModule::last_turn`] reads back to the turn's prompt.
+pub fn last_turn_records(
+    provider: &dyn ProviderModule,
+    lines_newest_first: &mut dyn Iterator<Item = String>,
+) -> (TranscriptTurn, Vec<serde_json::Value>) {
+    let mut consumed = Vec::new();
+    let turn = {
+        let mut feed = lines_newest_first.inspect(|l| consumed.push(l.clone()));
+        provider.last_turn(&mut feed)
+    };
+    let records = consumed
+        .iter()
+        .rev()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    (turn, records)
+}
+
 /// Everything provider-specific, as pure functions.
 pub trait ProviderModule: Sync {
+    /// Reads a turn's records (oldest first) into its stats: tokens per model, tool calls with
+    /// their results, the stop reason and the API error (`<name>/stats.rs`).
+    fn read_stats(&self, records: &[serde_json::Value], stats: &mut TurnStats);
+
+    /// The stats of a turn from its records (oldest first): nothing guessed, a field the
+    /// transcript lacks stays at zero or absent.
+    fn turn_stats(&self, records: &[serde_json::Value]) -> TurnStats {
+        let mut stats = TurnStats::default();
+        self.read_stats(records, &mut stats);
+        stats
+    }
+
     /// The provider's table.
     fn identity(&self) -> &'static Identity;
     /// The provider's name (`claude`).

@@ -614,7 +614,6 @@ fn opencode_cost(done: &Done) -> f64 {
 mod tests {
     use super::*;
     use crate::core::outcome::Outcome;
-    use crate::core::print::stats::turn_stats;
 
     /// `opencode run --format json` on 1.18.33 against fake-model: one text turn.
     const RECORDED: &str = include_str!(concat!(
@@ -658,7 +657,7 @@ mod tests {
                 partial_text: None,
             }),
             session_id: "ses_x".into(),
-            stats: turn_stats(Provider::Opencode, &records),
+            stats: Provider::Opencode.module().turn_stats(&records),
             live: None,
         };
         let ours = opencode(&done, 1000);
@@ -697,7 +696,7 @@ mod tests {
             outcome: Outcome::new(OutcomeKind::Stop, "the turn ended", 1),
             answer: None,
             session_id: "ses_x".into(),
-            stats: turn_stats(Provider::Opencode, &records),
+            stats: Provider::Opencode.module().turn_stats(&records),
             live: None,
         };
         let ours = opencode(&done, 1000);
@@ -724,7 +723,7 @@ mod tests {
             outcome: Outcome::new(OutcomeKind::ProviderError, "the API failed", 1),
             answer: None,
             session_id: "ses_x".into(),
-            stats: turn_stats(Provider::Opencode, &records),
+            stats: Provider::Opencode.module().turn_stats(&records),
             live: None,
         };
         let ours = opencode(&done, 1000);
@@ -753,7 +752,7 @@ mod tests {
             outcome: Outcome::new(OutcomeKind::ProviderError, "the API failed", 1),
             answer: None,
             session_id: "s".into(),
-            stats: turn_stats(Provider::Qwen, &[]),
+            stats: Provider::Qwen.module().turn_stats(&[]),
             live: None,
         };
         let ours = qwen(&done, 1000);

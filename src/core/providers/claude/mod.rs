@@ -11,6 +11,7 @@
 //!   screens are refused.
 
 // The provider seam's shared types and helpers (`mod.rs`).
+pub mod stats;
 use super::*;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
@@ -198,6 +199,10 @@ fn user_default_mode(input: &LaunchInput<'_>) -> Option<String> {
 }
 
 impl ProviderModule for Claude {
+    fn read_stats(&self, records: &[serde_json::Value], turn: &mut TurnStats) {
+        stats::read(records, turn)
+    }
+
     fn identity(&self) -> &'static Identity {
         &IDENTITY
     }

@@ -14,6 +14,7 @@
 //!   `event_msg/task_started` to `event_msg/task_complete` (or `turn_aborted`).
 
 pub mod config;
+pub mod stats;
 use config::worker_config;
 // The provider seam's shared types and helpers (`mod.rs`).
 use super::*;
@@ -146,6 +147,10 @@ fn signed_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
 }
 
 impl ProviderModule for Codex {
+    fn read_stats(&self, records: &[serde_json::Value], turn: &mut TurnStats) {
+        stats::read(records, turn)
+    }
+
     /// `codex resume [flags] <id>` (0.171.0: the same thread id, appended to the same rollout,
     /// no second `session_meta`); the subcommand takes the TUI's flags.
     fn resume_args(&self, args: &[String], session_id: &str) -> Vec<String> {

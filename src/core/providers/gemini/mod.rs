@@ -14,6 +14,7 @@
 //!   curated history) are not needed to find the last turn.
 
 // The provider seam's shared types and helpers (`mod.rs`).
+pub mod stats;
 use super::*;
 use crate::core::errors::{Error, Result};
 use crate::core::worker_env::ProviderEnv;
@@ -273,6 +274,10 @@ fn signed_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
 }
 
 impl ProviderModule for Gemini {
+    fn read_stats(&self, records: &[serde_json::Value], turn: &mut TurnStats) {
+        stats::read(records, turn)
+    }
+
     /// `gemini --resume <uuid>` in place of `--session-id` (0.61.0 refuses both together): the
     /// same id, appended to the same chat file (0.61.0 also leaves a header-only file beside it).
     fn resume_args(&self, args: &[String], session_id: &str) -> Vec<String> {

@@ -23,6 +23,7 @@
 //!   `--on-permission deny` sets every ask to `deny`, `stop` keeps the user's permissions.
 
 // The provider seam's shared types and helpers (`mod.rs`).
+pub mod stats;
 use super::*;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
@@ -218,6 +219,10 @@ pub fn config_content(plugin: &Path, on: OnPermission) -> Value {
 }
 
 impl ProviderModule for Opencode {
+    fn read_stats(&self, records: &[serde_json::Value], turn: &mut TurnStats) {
+        stats::read(records, turn)
+    }
+
     fn identity(&self) -> &'static Identity {
         &IDENTITY
     }

@@ -1,0 +1,88 @@
+//! opencode's worker record read into a turn's [`TurnStats`]: messages and parts upserted by
+//! id, tokens per assistant message, tool parts with their state.
+
+use crate::core::print::stats::{Tokens, ToolCall, TurnStats, UsagePaths};
+use crate::core::providers::str_field;
+use serde_json::Value;
+
+const OPENCODE_USAGE: UsagePaths = UsagePaths {
+    input: "/input",
+    output: "/output",
+    cache_read: "/cache/read",
+    cache_creation: Some("/cache/write"),
+    thoughts: "/reasoning",
+};
+
+/// The parts of opencode's assistant messages among `latest` (messages and parts, newest
+/// version of each), in order: the user's text part is the prompt, not the answer.
+fn assistant_parts(latest: &[&Value]) -> Vec<Value> {
+    let assistant: Vec<&str> = latest
+        .iter()
+        .filter(|o| str_field(o, "role") == Some("assistant"))
+        .filter_map(|o| str_field(o, "id"))
+        .collect();
+    latest
+        .iter()
+        .filter(|o| str_field(o, "messageID").is_some_and(|m| assistant.contains(&m)))
+        .map(|o| (*o).clone())
+        .collect()
+}
+
+/// opencode's record (`{"type":"message","info"}` / `{"type":"part","part"}`, upserted by id):
+/// each assistant message's newest version counts its tokens (`info.tokens`) once, a message
+/// with `info.error` is the API error; `tool` parts are the calls with their state.
+pub fn read(records: &[Value], stats: &mut TurnStats) {
+    let mut latest: Vec<&Value> = Vec::new();
+    for record in records {
+        let Some(object) = record.get("info").or_else(|| record.get("part")) else {
+            continue;
+        };
+        let id = str_field(object, "id");
+        match latest
+            .iter()
+            .position(|r| id.is_some() && str_field(r, "id") == id)
+        {
+            Some(at) => latest[at] = object,
+            None => latest.push(object),
+        }
+    }
+    stats.parts = assistant_parts(&latest);
+    for object in latest {
+        if str_field(object, "role") == Some("assistant") {
+            let model = str_field(object, "modelID").unwrap_or("").to_string();
+            let mut tokens = Tokens::read(
+                object.get("tokens").unwrap_or(&Value::Null),
+                &OPENCODE_USAGE,
+            );
+            tokens.requests = 1;
+            stats.model(&model).add(&tokens);
+            stats.stop_reason = str_field(object, "finish").map(str::to_string);
+            if let Some(error) = object.get("error") {
+                stats.api_error_status = error.pointer("/data/statusCode").and_then(Value::as_u64);
+                stats.api_error_type = str_field(error, "name").map(str::to_string);
+                stats.api_error = Some(error.clone());
+            }
+        } else if str_field(object, "type") == Some("tool") {
+            let state = object.get("state").unwrap_or(&Value::Null);
+            let status = str_field(state, "status");
+            stats.tools.push(ToolCall {
+                output: str_field(state, "output")
+                    .or_else(|| str_field(state, "error"))
+                    .map(str::to_string),
+                ok: match status {
+                    Some("completed") => Some(true),
+                    Some("error") => Some(false),
+                    _ => None,
+                },
+                denied: status == Some("error")
+                    && str_field(state, "error").is_some_and(|e| e.contains("rejected")),
+                state: Some(state.clone()),
+                ..ToolCall::new(
+                    str_field(object, "callID"),
+                    str_field(object, "tool"),
+                    state.get("input"),
+                )
+            });
+        }
+    }
+}
