@@ -1,5 +1,5 @@
 use super::*;
-use crate::core::providers::{Provider, ProviderModule};
+use crate::core::providers::Provider;
 use crate::core::test_data::{CLAUDE_SESSION, CODEX_ROLLOUT, GEMINI_CHAT, turn_records};
 
 /// The stats of the recorded turn opened by `prompt`, read up to the line holding `until`.
