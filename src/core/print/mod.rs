@@ -2,6 +2,7 @@
 //! prompt, and what their JSON outputs hold.
 
 pub mod codex_items;
+pub mod shape;
 pub mod stats;
 pub mod stdin;
 pub mod stream;

@@ -298,6 +298,9 @@ pub fn last_turn_records(
 
 /// Everything provider-specific, as pure functions.
 pub trait ProviderModule: Sync {
+    /// Its print mode's output shapes: `-p`'s JSON and stream-json (`<name>/print.rs`).
+    fn print(&self) -> &'static dyn super::print::shape::PrintShapes;
+
     /// Reads a turn's records (oldest first) into its stats: tokens per model, tool calls with
     /// their results, the stop reason and the API error (`<name>/stats.rs`).
     fn read_stats(&self, records: &[serde_json::Value], stats: &mut TurnStats);

@@ -15,7 +15,7 @@ use crate::adapters::timing;
 use crate::core::args::{GuardArgs, OnPermission, SpawnArgs};
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
-use crate::core::outcome::{Outcome, OutcomeKind};
+use crate::core::print::shape::PrintTurn;
 use crate::core::print::stats::TurnStats;
 use crate::core::print::stdin::{combine, stdin_text};
 use crate::core::providers::Provider;
@@ -24,7 +24,7 @@ use crate::core::until::Until;
 use crate::operations::guard::Guard;
 use crate::operations::turn::{self, TurnRequest};
 use crate::operations::turn_stats::last_turn_stats;
-use crate::operations::worker::{Answer, Worker};
+use crate::operations::worker::Worker;
 use crate::operations::{Ctx, kill, spawn};
 use std::time::Instant;
 
@@ -130,7 +130,7 @@ pub fn run(ctx: &Ctx, args: PrintArgs, stdin_prompt: impl FnOnce() -> Result<Vec
                 }
                 _ => emit_json(&done, ms),
             }
-            done.outcome.outcome.exit_code()
+            done.turn.outcome.outcome.exit_code()
         }
         Err(e) => {
             let code = report(&e, false);
@@ -176,63 +176,16 @@ fn tear_down(
 /// is `codex exec --json`'s stream of events.
 fn streams(format: OutputFormat, provider: Provider) -> bool {
     format == OutputFormat::StreamJson
-        || (format == OutputFormat::Json && provider == Provider::Codex)
+        || (format == OutputFormat::Json && provider.module().print().json_streams())
 }
 
 /// What one print-mode turn produced.
 pub(crate) struct Done {
     provider: Provider,
-    outcome: Outcome,
-    answer: Option<Answer>,
-    session_id: String,
-    /// Tokens, models and tools of the turn, from its transcript.
-    stats: TurnStats,
+    /// The turn as the provider's print shapes read it.
+    turn: PrintTurn,
     /// The transcript tail of `--output-format stream-json`.
     live: Option<stream::Live>,
-}
-
-impl Done {
-    fn text(&self) -> &str {
-        self.answer.as_ref().map_or("", |a| a.text.as_str())
-    }
-
-    /// What stdout gets: the accepted value as clean JSON under `--schema`, else the answer.
-    fn printed(&self) -> String {
-        match &self.outcome.structured_output {
-            Some(value) => serde_json::to_string_pretty(value).unwrap_or_default(),
-            None => self.text().to_string(),
-        }
-    }
-
-    /// The turn ended and its answer is not a provider error.
-    fn ok(&self) -> bool {
-        self.outcome.outcome == OutcomeKind::Stop
-            && !self.answer.as_ref().is_some_and(|a| a.is_error)
-    }
-
-    /// What went wrong, in one line: the provider's error text, else the outcome.
-    fn error_message(&self) -> String {
-        match (self.text(), &self.outcome.reason) {
-            (text, _) if !text.is_empty() => text.to_string(),
-            (_, Some(reason)) => {
-                format!(
-                    "{} ({reason}): {}",
-                    self.outcome.outcome.as_str(),
-                    self.outcome.message
-                )
-            }
-            (_, None) => format!(
-                "{}: {}{}",
-                self.outcome.outcome.as_str(),
-                self.outcome.message,
-                self.outcome
-                    .check
-                    .as_ref()
-                    .map(|c| format!("; the check said: {}", c.output.trim_end()))
-                    .unwrap_or_default()
-            ),
-        }
-    }
 }
 
 /// Spawn (or reuse), then one turn. Returns, beside the result, the worker umbel created for
@@ -369,25 +322,29 @@ fn run_turn(
         true => last_turn_stats(ctx, worker, transcript, done.ended()),
         false => TurnStats::default(),
     };
+    let (text, is_error) = answer.map_or((String::new(), false), |a| (a.text, a.is_error));
     Ok(Done {
         provider: worker.meta.provider,
-        outcome: done.outcome,
-        answer,
-        session_id,
-        stats,
+        turn: PrintTurn {
+            outcome: done.outcome,
+            text,
+            is_error,
+            session_id,
+            stats,
+        },
         live: None,
     })
 }
 
 fn emit_text(done: &Done) {
-    let text = done.printed();
+    let text = done.turn.printed();
     if !text.is_empty() {
         out(&text);
         if !text.ends_with('\n') {
             out("\n");
         }
     }
-    explain_outcome(done.outcome.outcome.as_str(), &done.outcome);
+    explain_outcome(done.turn.outcome.outcome.as_str(), &done.turn.outcome);
 }
 
 /// JSON in the shape of the provider's own print mode.

@@ -4,17 +4,16 @@
 //! the stream. Event types and fields are the real print modes' (see core/print/stream.rs).
 
 use super::Done;
-use super::json;
+use super::json::Clock;
 use crate::core::meta::Meta;
-use crate::core::print::codex_items;
+use crate::core::print::shape::{StreamStart, Streamed};
 use crate::core::print::stream::StreamMapper;
-use crate::core::providers::Provider;
 use crate::faces::output::out_json;
 use crate::operations::Ctx;
 use crate::operations::transcript_tail::TranscriptTail;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 /// How often the transcript is read while the turn runs.
 const TICK: Duration = Duration::from_millis(100);
@@ -72,110 +71,29 @@ pub fn run<T>(ctx: &Ctx, meta: &Meta, body: impl FnOnce() -> T) -> (T, Live) {
     (result, live)
 }
 
-/// The events still in the transcript, then the `result` event.
+/// The events still in the transcript, then the provider's last events (its `result`).
 pub fn finish(ctx: &Ctx, live: Option<Live>, done: &Done, duration_ms: u64) {
-    let mut mapper = None;
-    if let Some(mut live) = live {
+    let streamed = live.map(|mut live| {
         live.drain(ctx);
-        mapper = Some(live.mapper);
-    }
-    match done.provider {
-        Provider::Claude => {
-            let mut result = json::claude(done, duration_ms);
-            result["model_usage_since_last_result"] = result["modelUsage"].clone();
-            out_json(&result);
+        let mut mapper = live.mapper;
+        Streamed {
+            nothing: mapper.streamed_nothing(),
+            answered: mapper.answered(),
+            next_item: mapper.next_item(),
         }
-        Provider::Gemini => out_json(&gemini_result(done, duration_ms)),
-        Provider::Qwen => {
-            if let Some(result) = json::qwen(done, duration_ms).pop() {
-                out_json(&result);
-            }
-        }
-        Provider::Opencode => json::opencode(done, duration_ms).iter().for_each(out_json),
-        Provider::Codex => {
-            match mapper {
-                // A turn whose message the rollout did not show (a guarded answer, a lagging
-                // transcript) still ends with it, as codex's stream does.
-                Some(mut mapper) if !mapper.streamed_nothing() => {
-                    if done.ok() && !mapper.answered() {
-                        let id = mapper.next_item();
-                        out_json(&codex_items::agent_message(&id, &done.printed()));
-                    }
-                }
-                // Nothing came from the transcript while the turn ran (its path was not known):
-                // the items from the turn's stats, read at its end.
-                _ => json::codex_body(done).iter().for_each(out_json),
-            }
-            for event in json::codex_end(done) {
-                out_json(&event);
-            }
-        }
-    }
-}
-
-fn now() -> String {
-    humantime::format_rfc3339_millis(SystemTime::now()).to_string()
-}
-
-/// The stream's first events. What only the CLI knows (its tools, version, key source) is null.
-fn init(meta: &Meta) -> Vec<Value> {
-    let event = match meta.provider {
-        Provider::Codex => return json::codex_start(&meta.session_id),
-        // `opencode run --format json` opens with the turn's first step.
-        Provider::Opencode => return Vec::new(),
-        Provider::Gemini => json!({
-            "type": "init",
-            "timestamp": now(),
-            "session_id": meta.session_id,
-            "model": meta.model.as_deref().unwrap_or("auto"),
-        }),
-        _ => json!({
-            "type": "system",
-            "subtype": "init",
-            "cwd": meta.cwd,
-            "session_id": meta.session_id,
-            "tools": null,
-            "mcp_servers": null,
-            "model": meta.model,
-            "permissionMode": null,
-            "apiKeySource": null,
-            "claude_code_version": null,
-            "output_style": null,
-            "uuid": uuid::Uuid::new_v4().to_string(),
-        }),
-    };
-    vec![event]
-}
-
-/// gemini's `result` event: the turn's status and token stats.
-fn gemini_result(done: &Done, duration_ms: u64) -> Value {
-    let stats = &done.stats;
-    let tokens = |t: &crate::core::print::stats::Tokens| {
-        json!({
-            "total_tokens": t.input + t.output + t.thoughts,
-            "input_tokens": t.input,
-            "output_tokens": t.output,
-            "cached": t.cache_read,
-            "input": t.input,
-        })
-    };
-    let mut summary = tokens(&stats.total());
-    summary["duration_ms"] = json!(duration_ms);
-    summary["tool_calls"] = json!(stats.tools.len());
-    summary["models"] = stats
-        .models
-        .iter()
-        .map(|(model, t)| (model.clone(), tokens(t)))
-        .collect::<serde_json::Map<_, _>>()
-        .into();
-    let mut result = json!({
-        "type": "result",
-        "timestamp": now(),
-        "status": if done.ok() { "success" } else { "error" },
-        "stats": summary,
     });
-    if !done.ok() {
-        result["error"] = json!({ "type": "Error", "message": done.error_message() });
+    let shapes = done.provider.module().print();
+    for event in shapes.stream_end(&done.turn, duration_ms, streamed.as_ref(), &Clock) {
+        out_json(&event);
     }
-    result
+}
+
+/// The stream's first events.
+fn init(meta: &Meta) -> Vec<Value> {
+    let start = StreamStart {
+        session_id: &meta.session_id,
+        model: meta.model.as_deref(),
+        cwd: &meta.cwd,
+    };
+    meta.provider.module().print().stream_init(&start, &Clock)
 }

@@ -11,6 +11,7 @@
 //!   screens are refused.
 
 // The provider seam's shared types and helpers (`mod.rs`).
+pub mod print;
 pub mod stats;
 use super::*;
 use crate::core::worker_env::ProviderEnv;
@@ -199,6 +200,10 @@ fn user_default_mode(input: &LaunchInput<'_>) -> Option<String> {
 }
 
 impl ProviderModule for Claude {
+    fn print(&self) -> &'static dyn crate::core::print::shape::PrintShapes {
+        &print::Shapes
+    }
+
     fn read_stats(&self, records: &[serde_json::Value], turn: &mut TurnStats) {
         stats::read(records, turn)
     }

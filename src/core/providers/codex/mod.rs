@@ -14,6 +14,7 @@
 //!   `event_msg/task_started` to `event_msg/task_complete` (or `turn_aborted`).
 
 pub mod config;
+pub mod print;
 pub mod stats;
 use config::worker_config;
 // The provider seam's shared types and helpers (`mod.rs`).
@@ -147,6 +148,10 @@ fn signed_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
 }
 
 impl ProviderModule for Codex {
+    fn print(&self) -> &'static dyn crate::core::print::shape::PrintShapes {
+        &print::Shapes
+    }
+
     fn read_stats(&self, records: &[serde_json::Value], turn: &mut TurnStats) {
         stats::read(records, turn)
     }

@@ -14,6 +14,7 @@
 //!   curated history) are not needed to find the last turn.
 
 // The provider seam's shared types and helpers (`mod.rs`).
+pub mod print;
 pub mod stats;
 use super::*;
 use crate::core::errors::{Error, Result};
@@ -274,6 +275,10 @@ fn signed_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
 }
 
 impl ProviderModule for Gemini {
+    fn print(&self) -> &'static dyn crate::core::print::shape::PrintShapes {
+        &print::Shapes
+    }
+
     fn read_stats(&self, records: &[serde_json::Value], turn: &mut TurnStats) {
         stats::read(records, turn)
     }

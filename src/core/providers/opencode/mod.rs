@@ -23,6 +23,7 @@
 //!   `--on-permission deny` sets every ask to `deny`, `stop` keeps the user's permissions.
 
 // The provider seam's shared types and helpers (`mod.rs`).
+pub mod print;
 pub mod stats;
 use super::*;
 use crate::core::worker_env::ProviderEnv;
@@ -219,6 +220,10 @@ pub fn config_content(plugin: &Path, on: OnPermission) -> Value {
 }
 
 impl ProviderModule for Opencode {
+    fn print(&self) -> &'static dyn crate::core::print::shape::PrintShapes {
+        &print::Shapes
+    }
+
     fn read_stats(&self, records: &[serde_json::Value], turn: &mut TurnStats) {
         stats::read(records, turn)
     }

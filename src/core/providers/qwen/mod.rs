@@ -21,6 +21,7 @@
 //!   suggestions (ghost text in the input box that Enter accepts).
 
 // The provider seam's shared types and helpers (`mod.rs`).
+pub mod print;
 pub mod stats;
 use super::*;
 use crate::core::errors::Result;
@@ -133,6 +134,10 @@ const TRUST_QUESTION: &str = "Do you trust this folder?";
 const SIGN_IN: &str = "Connect a Provider";
 
 impl ProviderModule for Qwen {
+    fn print(&self) -> &'static dyn crate::core::print::shape::PrintShapes {
+        &print::Shapes
+    }
+
     fn read_stats(&self, records: &[serde_json::Value], turn: &mut TurnStats) {
         stats::read(records, turn)
     }
