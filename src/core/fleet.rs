@@ -153,26 +153,14 @@ impl Usage {
 
 impl Usage {
     /// The usage of a whole transcript, from its lines (oldest first); only the lines that can
-    /// hold token counts ([`usage_tokens`]) are parsed.
+    /// hold token counts ([`UsageReading::marks`](super::print::stats::UsageReading::marks)) are parsed.
     pub fn of_lines<'a>(provider: Provider, lines: impl Iterator<Item = &'a str>) -> Option<Usage> {
-        let tokens = usage_tokens(provider);
+        let tokens = provider.module().usage_reading().marks;
         let records: Vec<serde_json::Value> = lines
             .filter(|line| tokens.iter().any(|t| line.contains(t)))
             .filter_map(|line| serde_json::from_str(line).ok())
             .collect();
         Usage::of(&provider.module().turn_stats(&records))
-    }
-}
-
-/// Strings of which every transcript record [`turn_stats`](super::providers::ProviderModule::turn_stats)
-/// counts tokens from holds one: other lines need not be parsed to add a session up.
-pub fn usage_tokens(provider: Provider) -> &'static [&'static str] {
-    match provider {
-        Provider::Claude => &["\"assistant\""],
-        Provider::Codex => &["\"token_usage_record\"", "\"turn_context\""],
-        Provider::Gemini => &["\"gemini\""],
-        Provider::Qwen => &["\"assistant\""],
-        Provider::Opencode => &["\"assistant\""],
     }
 }
 

@@ -3,7 +3,7 @@
 //! its identity — claude's message id and gemini's record id, whose later lines replace earlier
 //! ones, as [`turn_stats`] counts them — and the sum is the whole-file [`Usage::of_lines`].
 
-use super::fleet::{Usage, usage_tokens};
+use super::fleet::Usage;
 use super::print::stats::{Tokens, TurnStats};
 use super::providers::{Provider, str_field};
 use serde_json::Value;
@@ -52,20 +52,21 @@ impl UsageTally {
     }
 
     fn line(&mut self, line: &str) {
-        if !usage_tokens(self.provider).iter().any(|t| line.contains(t)) {
+        let reading = self.provider.module().usage_reading();
+        if !reading.marks.iter().any(|t| line.contains(t)) {
             return;
         }
         let Ok(record) = serde_json::from_str::<Value>(line) else {
             return;
         };
-        if self.provider == Provider::Codex && str_field(&record, "type") == Some("turn_context") {
+        if reading.context_type.is_some() && str_field(&record, "type") == reading.context_type {
             self.context = Some(record);
             return;
         }
         let key = self.identity(&record);
-        let records = match (&self.context, self.provider) {
-            (Some(context), Provider::Codex) => vec![context.clone(), record],
-            _ => vec![record],
+        let records = match &self.context {
+            Some(context) => vec![context.clone(), record],
+            None => vec![record],
         };
         let models = self.provider.module().turn_stats(&records).models;
         if self.counted.insert(key.clone(), models).is_none() {
@@ -75,12 +76,8 @@ impl UsageTally {
 
     /// The record's identity: a later record with the same one replaces it.
     fn identity(&self, record: &Value) -> String {
-        let id = match self.provider {
-            Provider::Claude => record.pointer("/message/id").and_then(Value::as_str),
-            Provider::Gemini => str_field(record, "id"),
-            Provider::Opencode => record.pointer("/info/id").and_then(Value::as_str),
-            Provider::Codex | Provider::Qwen => None,
-        };
+        let at = self.provider.module().usage_reading().message_id;
+        let id = at.and_then(|at| record.pointer(at)).and_then(Value::as_str);
         match id.filter(|id| !id.is_empty()) {
             Some(id) => format!("id:{id}"),
             None => format!("line:{}", self.order.len()),

@@ -424,7 +424,7 @@ pub fn cli_session_id(ctx: &Ctx, worker: &Worker) -> Option<String> {
         });
     match reported {
         Some(id) => Some(id),
-        None if worker.meta.provider == crate::core::providers::Provider::Codex => None,
+        None if worker.provider().picks_its_session_id() => None,
         None => Some(worker.meta.session_id.clone()),
     }
 }

@@ -94,6 +94,15 @@ pub trait PrintShapes: Sync {
     /// umbel's own `{code, message}` added; the bool: to stderr.
     fn json_failure(&self, code: &str, message: &str, stamps: &dyn Stamps) -> Vec<(Value, bool)>;
 
+    /// The one prompt its print mode makes of a prompt argument and piped stdin (both given).
+    fn join_stdin(&self, prompt: &str, stdin: &str) -> String;
+
+    /// Whether its print mode reads piped stdin to the end even with a prompt argument (codex
+    /// does; the others take what is there at once).
+    fn reads_all_stdin(&self) -> bool {
+        false
+    }
+
     /// Whether `--output-format json` is itself a stream of events (`codex exec --json`).
     fn json_streams(&self) -> bool {
         false

@@ -33,6 +33,19 @@ impl ToolCall {
     }
 }
 
+/// How a session's usage is added up from its transcript, line by line (`top`, `ls`).
+pub struct UsageReading {
+    /// Strings of which every record [`crate::core::providers::ProviderModule::turn_stats`]
+    /// counts tokens from holds one: other lines need not be parsed.
+    pub marks: &'static [&'static str],
+    /// A record type that only gives the records after it their context (codex's
+    /// `turn_context`: the model): kept, and read with each record after it.
+    pub context_type: Option<&'static str>,
+    /// Where a record's message id is (JSON pointer): a later record with the same id replaces
+    /// it. `None`: every record counts on its own.
+    pub message_id: Option<&'static str>,
+}
+
 /// Where one provider's usage object keeps each count (JSON pointers; `None`: it has none).
 pub struct UsagePaths {
     pub input: &'static str,

@@ -37,26 +37,7 @@ pub fn combine(provider: Provider, prompt: Option<&str>, stdin: &str) -> String 
     match (prompt, stdin.is_empty()) {
         (None, _) => stdin.to_string(),
         (Some(prompt), true) => prompt.to_string(),
-        (Some(prompt), false) => match provider {
-            Provider::Claude => format!("{prompt}\n{stdin}"),
-            Provider::Codex => {
-                let newline = if stdin.ends_with('\n') { "" } else { "\n" };
-                format!("{prompt}\n\n<stdin>\n{stdin}{newline}</stdin>")
-            }
-            // qwen keeps gemini's join (recorded on 0.24.4).
-            Provider::Gemini | Provider::Qwen => format!("{stdin}\n\n{prompt}"),
-            Provider::Opencode => format!("{}\n{stdin}", opencode_quoted(prompt)),
-        },
-    }
-}
-
-/// The prompt as `opencode run` sends its one message argument: in double quotes when it holds
-/// a space (recorded on 1.18.33: `opencode run "say hi"` sends `"say hi"`).
-pub fn opencode_quoted(prompt: &str) -> String {
-    if prompt.contains(' ') {
-        format!("\"{prompt}\"")
-    } else {
-        prompt.to_string()
+        (Some(prompt), false) => provider.module().print().join_stdin(prompt, stdin),
     }
 }
 

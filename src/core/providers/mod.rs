@@ -298,6 +298,15 @@ pub fn last_turn_records(
 
 /// Everything provider-specific, as pure functions.
 pub trait ProviderModule: Sync {
+    /// How a session's usage is added up from its transcript (`<name>/stats.rs`).
+    fn usage_reading(&self) -> &'static super::print::stats::UsageReading;
+
+    /// Whether the CLI picks its conversation's id itself (codex), so the one spawn recorded is
+    /// a placeholder until its first hook reports the real one.
+    fn picks_its_session_id(&self) -> bool {
+        false
+    }
+
     /// Its print mode's output shapes: `-p`'s JSON and stream-json (`<name>/print.rs`).
     fn print(&self) -> &'static dyn super::print::shape::PrintShapes;
 

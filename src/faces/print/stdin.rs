@@ -22,7 +22,7 @@ pub fn piped(
     if let Some(bytes) = crate::faces::remote_exec::forwarded_stdin() {
         return Ok(bytes);
     }
-    if !prompt_given || provider == Provider::Codex {
+    if !prompt_given || provider.module().print().reads_all_stdin() {
         return match prompt_given && std::io::stdin().is_terminal() {
             true => Ok(Vec::new()),
             false => read_to_end(),

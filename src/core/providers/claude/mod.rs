@@ -200,6 +200,10 @@ fn user_default_mode(input: &LaunchInput<'_>) -> Option<String> {
 }
 
 impl ProviderModule for Claude {
+    fn usage_reading(&self) -> &'static crate::core::print::stats::UsageReading {
+        &stats::USAGE
+    }
+
     fn print(&self) -> &'static dyn crate::core::print::shape::PrintShapes {
         &print::Shapes
     }

@@ -14,6 +14,10 @@ use serde_json::{Map, Value, json};
 pub struct Shapes;
 
 impl PrintShapes for Shapes {
+    fn join_stdin(&self, prompt: &str, stdin: &str) -> String {
+        format!("{prompt}\n{stdin}")
+    }
+
     fn json(&self, turn: &PrintTurn, duration_ms: u64, stamps: &dyn Stamps) -> Vec<(Value, bool)> {
         vec![(result(turn, duration_ms, stamps), false)]
     }

@@ -1,9 +1,16 @@
 //! claude's transcript read into a turn's [`TurnStats`]: one line per content block, the
 //! latest line of a message id carrying its usage; tool calls and their results.
 
-use crate::core::print::stats::{Tokens, ToolCall, TurnStats, UsagePaths};
+use crate::core::print::stats::{Tokens, ToolCall, TurnStats, UsagePaths, UsageReading};
 use crate::core::providers::str_field;
 use serde_json::Value;
+
+/// How `top` adds a session's usage up from this transcript.
+pub const USAGE: UsageReading = UsageReading {
+    marks: &["\"assistant\""],
+    context_type: None,
+    message_id: Some("/message/id"),
+};
 
 const CLAUDE_USAGE: UsagePaths = UsagePaths {
     input: "/input_tokens",

@@ -148,6 +148,14 @@ fn signed_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
 }
 
 impl ProviderModule for Codex {
+    fn picks_its_session_id(&self) -> bool {
+        true
+    }
+
+    fn usage_reading(&self) -> &'static crate::core::print::stats::UsageReading {
+        &stats::USAGE
+    }
+
     fn print(&self) -> &'static dyn crate::core::print::shape::PrintShapes {
         &print::Shapes
     }

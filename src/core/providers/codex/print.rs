@@ -11,6 +11,15 @@ use serde_json::{Value, json};
 pub struct Shapes;
 
 impl PrintShapes for Shapes {
+    fn join_stdin(&self, prompt: &str, stdin: &str) -> String {
+        let newline = if stdin.ends_with('\n') { "" } else { "\n" };
+        format!("{prompt}\n\n<stdin>\n{stdin}{newline}</stdin>")
+    }
+
+    fn reads_all_stdin(&self) -> bool {
+        true
+    }
+
     fn json(&self, turn: &PrintTurn, _: u64, _: &dyn Stamps) -> Vec<(Value, bool)> {
         events(turn).into_iter().map(|v| (v, false)).collect()
     }

@@ -1,9 +1,16 @@
 //! codex's rollout read into a turn's [`TurnStats`]: the model from `turn_context`, usage per
 //! model response, shell calls and their outputs.
 
-use crate::core::print::stats::{Tokens, ToolCall, TurnStats, UsagePaths};
+use crate::core::print::stats::{Tokens, ToolCall, TurnStats, UsagePaths, UsageReading};
 use crate::core::providers::str_field;
 use serde_json::Value;
+
+/// How `top` adds a session's usage up from this transcript.
+pub const USAGE: UsageReading = UsageReading {
+    marks: &["\"token_usage_record\"", "\"turn_context\""],
+    context_type: Some("turn_context"),
+    message_id: None,
+};
 
 const CODEX_USAGE: UsagePaths = UsagePaths {
     input: "/input_tokens",

@@ -275,6 +275,10 @@ fn signed_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
 }
 
 impl ProviderModule for Gemini {
+    fn usage_reading(&self) -> &'static crate::core::print::stats::UsageReading {
+        &stats::USAGE
+    }
+
     fn print(&self) -> &'static dyn crate::core::print::shape::PrintShapes {
         &print::Shapes
     }

@@ -9,6 +9,10 @@ use serde_json::{Map, Value, json};
 pub struct Shapes;
 
 impl PrintShapes for Shapes {
+    fn join_stdin(&self, prompt: &str, stdin: &str) -> String {
+        format!("{stdin}\n\n{prompt}")
+    }
+
     fn json(&self, turn: &PrintTurn, _: u64, _: &dyn Stamps) -> Vec<(Value, bool)> {
         vec![object(turn)]
     }

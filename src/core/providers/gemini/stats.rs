@@ -1,9 +1,16 @@
 //! gemini's chat record read into a turn's [`TurnStats`]: the last version of each message,
 //! its model, tokens and tool calls; an `[API Error: …]` record's code.
 
-use crate::core::print::stats::{Tokens, ToolCall, TurnStats, UsagePaths};
+use crate::core::print::stats::{Tokens, ToolCall, TurnStats, UsagePaths, UsageReading};
 use crate::core::providers::str_field;
 use serde_json::Value;
+
+/// How `top` adds a session's usage up from this transcript.
+pub const USAGE: UsageReading = UsageReading {
+    marks: &["\"gemini\""],
+    context_type: None,
+    message_id: Some("/id"),
+};
 
 const GEMINI_USAGE: UsagePaths = UsagePaths {
     input: "/tokens/input",

@@ -220,6 +220,10 @@ pub fn config_content(plugin: &Path, on: OnPermission) -> Value {
 }
 
 impl ProviderModule for Opencode {
+    fn usage_reading(&self) -> &'static crate::core::print::stats::UsageReading {
+        &stats::USAGE
+    }
+
     fn print(&self) -> &'static dyn crate::core::print::shape::PrintShapes {
         &print::Shapes
     }

@@ -8,6 +8,10 @@ use serde_json::{Value, json};
 pub struct Shapes;
 
 impl PrintShapes for Shapes {
+    fn join_stdin(&self, prompt: &str, stdin: &str) -> String {
+        format!("{}\n{stdin}", quoted(prompt))
+    }
+
     fn json(&self, turn: &PrintTurn, duration_ms: u64, stamps: &dyn Stamps) -> Vec<(Value, bool)> {
         events(turn, duration_ms, stamps)
             .into_iter()
@@ -141,6 +145,16 @@ fn cost(turn: &PrintTurn) -> f64 {
         .iter()
         .map(|(model, t)| cost_usd(model, t.input, t.output, t.cache_read, t.cache_creation))
         .sum()
+}
+
+/// The prompt as `opencode run` sends its one message argument: in double quotes when it holds
+/// a space (recorded on 1.18.33: `opencode run "say hi"` sends `"say hi"`).
+pub fn quoted(prompt: &str) -> String {
+    if prompt.contains(' ') {
+        format!("\"{prompt}\"")
+    } else {
+        prompt.to_string()
+    }
 }
 
 #[cfg(test)]

@@ -1,9 +1,16 @@
 //! opencode's worker record read into a turn's [`TurnStats`]: messages and parts upserted by
 //! id, tokens per assistant message, tool parts with their state.
 
-use crate::core::print::stats::{Tokens, ToolCall, TurnStats, UsagePaths};
+use crate::core::print::stats::{Tokens, ToolCall, TurnStats, UsagePaths, UsageReading};
 use crate::core::providers::str_field;
 use serde_json::Value;
+
+/// How `top` adds a session's usage up from this transcript.
+pub const USAGE: UsageReading = UsageReading {
+    marks: &["\"assistant\""],
+    context_type: None,
+    message_id: Some("/info/id"),
+};
 
 const OPENCODE_USAGE: UsagePaths = UsagePaths {
     input: "/input",

@@ -134,6 +134,10 @@ const TRUST_QUESTION: &str = "Do you trust this folder?";
 const SIGN_IN: &str = "Connect a Provider";
 
 impl ProviderModule for Qwen {
+    fn usage_reading(&self) -> &'static crate::core::print::stats::UsageReading {
+        &stats::USAGE
+    }
+
     fn print(&self) -> &'static dyn crate::core::print::shape::PrintShapes {
         &print::Shapes
     }

@@ -11,6 +11,11 @@ use serde_json::{Value, json};
 pub struct Shapes;
 
 impl PrintShapes for Shapes {
+    /// gemini's join (recorded on 0.24.4).
+    fn join_stdin(&self, prompt: &str, stdin: &str) -> String {
+        format!("{stdin}\n\n{prompt}")
+    }
+
     fn json(&self, turn: &PrintTurn, duration_ms: u64, stamps: &dyn Stamps) -> Vec<(Value, bool)> {
         let mut documents = vec![(Value::Array(messages(turn, duration_ms, stamps)), false)];
         if turn.stats.api_error_status.is_some() {

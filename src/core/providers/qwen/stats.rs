@@ -1,9 +1,16 @@
 //! qwen's chat record read into a turn's [`TurnStats`]: usage per model response, function
 //! calls and their results, the API error from its telemetry record.
 
-use crate::core::print::stats::{Tokens, ToolCall, TurnStats, UsagePaths};
+use crate::core::print::stats::{Tokens, ToolCall, TurnStats, UsagePaths, UsageReading};
 use crate::core::providers::str_field;
 use serde_json::Value;
+
+/// How `top` adds a session's usage up from this transcript.
+pub const USAGE: UsageReading = UsageReading {
+    marks: &["\"assistant\""],
+    context_type: None,
+    message_id: None,
+};
 
 const QWEN_USAGE: UsagePaths = UsagePaths {
     input: "/usageMetadata/promptTokenCount",
