@@ -548,10 +548,15 @@ impl Sandbox {
     /// Waits (up to a minute) until worker `name`'s screen shows `text` — a turn streaming its
     /// answer, say — instead of guessing how long that takes.
     pub fn until_screen(&self, name: &str, text: &str) {
-        let shows = || self.umbel(["capture", name]).run().stdout().contains(text);
+        let mut last = String::new();
+        let mut shows = || {
+            last = self.umbel(["capture", name]).run().stdout();
+            last.contains(text)
+        };
+        let shown = eventually(std::time::Duration::from_secs(60), &mut shows);
         assert!(
-            eventually(std::time::Duration::from_secs(60), shows),
-            "worker {name}'s screen never showed {text:?}"
+            shown,
+            "worker {name}'s screen never showed {text:?}; last:\n{last}"
         );
     }
 
