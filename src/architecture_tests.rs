@@ -8,6 +8,7 @@
 //! - **No import circles**: the graph of `crate::`/`super::`/`self::` references between
 //!   modules has no cycle. A parent depends on its children (it holds them); a child naming its
 //!   parent's items (`use super::Ctx`) is scope, not a dependency.
+//! - **A provider is one folder**: outside `core/providers/` no code names a provider variant.
 //! - **Short functions**: none over [`MAX_FUNCTION_LINES`] lines unless a `// long: <why>`
 //!   comment right above it says why.
 
@@ -169,6 +170,50 @@ fn side_effects_stay_in_adapters_and_faces() {
         "move these behind an adapter (src/adapters/):\n{}",
         problems.join("\n")
     );
+}
+
+/// Where `code` names a provider variant (`Provider::Claude`, …): line numbers.
+fn provider_variants_named(code: &str) -> Vec<usize> {
+    use clap::ValueEnum;
+    let variants: Vec<String> = crate::core::providers::Provider::value_variants()
+        .iter()
+        .map(|p| format!("Provider::{p:?}"))
+        .collect();
+    code.lines()
+        .enumerate()
+        .filter(|(_, line)| variants.iter().any(|v| line.contains(v.as_str())))
+        .map(|(n, _)| n + 1)
+        .collect()
+}
+
+/// A provider is one folder: outside `core/providers/` no code names a provider variant —
+/// what differs between the CLIs is a method or data of `ProviderModule` (test code aside:
+/// `core/test_data.rs` is compiled for the tests only).
+#[test]
+fn no_provider_is_named_outside_its_folder() {
+    let dir = src_dir();
+    let mut problems = Vec::new();
+    for source in sources(&dir) {
+        let path = source.path.strip_prefix(&dir).unwrap_or(&source.path);
+        if path.starts_with("core/providers") || path == Path::new("core/test_data.rs") {
+            continue;
+        }
+        for line in provider_variants_named(&source.code) {
+            problems.push(format!("{}:{line}", path.display()));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "a provider named outside core/providers/: make it a ProviderModule method or data \
+         in the provider's folder:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn the_provider_check_finds_a_planted_match() {
+    let planted = "fn f(p: Provider) -> u8 {\n    match p {\n        Provider::Codex => 1,\n        _ => 0,\n    }\n}\n";
+    assert_eq!(provider_variants_named(planted), [3]);
 }
 
 #[test]

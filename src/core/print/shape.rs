@@ -5,6 +5,7 @@
 //! `stream-json`. Fields umbel cannot know are present and `null` (docs/print-mode.md).
 
 use super::stats::TurnStats;
+use super::stream::RecordEvents;
 use crate::core::outcome::{Outcome, OutcomeKind};
 use serde_json::{Value, json};
 use std::path::Path;
@@ -106,6 +107,12 @@ pub trait PrintShapes: Sync {
     /// Whether `--output-format json` is itself a stream of events (`codex exec --json`).
     fn json_streams(&self) -> bool {
         false
+    }
+
+    /// How its `stream-json` makes events of a transcript record while the turn runs (none:
+    /// printed whole at the turn's end, as opencode's).
+    fn stream_records(&self) -> RecordEvents {
+        |_, _| Vec::new()
     }
 
     /// `stream-json`'s first events.

@@ -10,7 +10,8 @@
 //!   `item.started` / `item.completed` pair per shell command it ran, an `item.completed`
 //!   `agent_message` per message, `turn.completed` with the usage.
 //!
-//! The first and last events are built by the face (they need the worker and the stats).
+//! Each CLI's mapping of a record is in its folder (`core/providers/<name>/print.rs`); the
+//! first and last events are its print shapes' too (they need the worker and the stats).
 //!
 //! codex writes a command's `function_call` to its rollout when the model asks for it, before
 //! it decides to run it, and nothing when it starts running: a command it refuses (approval
@@ -20,8 +21,6 @@
 
 use super::codex_items;
 use super::stats::ToolCall;
-use crate::core::providers::codex::stats::{call as codex_call, call_output as codex_call_output};
-use crate::core::providers::{Provider, str_field};
 use serde_json::{Value, json};
 use std::collections::HashSet;
 
@@ -38,11 +37,14 @@ struct PendingCall {
     item: Option<String>,
 }
 
+/// How one CLI makes stream events of one transcript record (its `<name>/print.rs`).
+pub type RecordEvents = fn(&mut StreamMapper, &Value) -> Vec<Value>;
+
 /// Maps a turn's transcript records to stream events, each at most once (gemini rewrites a
 /// record under the same id as it grows).
 #[derive(Debug)]
 pub struct StreamMapper {
-    provider: Provider,
+    record_events: RecordEvents,
     session_id: String,
     emitted: HashSet<String>,
     /// The caller's clock (ms), as of the last [`StreamMapper::tick`].
@@ -54,9 +56,9 @@ pub struct StreamMapper {
 }
 
 impl StreamMapper {
-    pub fn new(provider: Provider, session_id: &str) -> Self {
+    pub fn new(record_events: RecordEvents, session_id: &str) -> Self {
         StreamMapper {
-            provider,
+            record_events,
             session_id: session_id.to_string(),
             emitted: HashSet::new(),
             now_ms: 0,
@@ -102,102 +104,38 @@ impl StreamMapper {
 
     /// The events one new transcript record makes.
     pub fn events(&mut self, record: &Value) -> Vec<Value> {
-        match self.provider {
-            Provider::Claude => self.claude(record),
-            Provider::Gemini => self.gemini(record),
-            Provider::Codex => self.codex(record),
-            Provider::Qwen => self.qwen(record),
-            // `opencode run --format json` is printed whole at the turn's end.
-            Provider::Opencode => Vec::new(),
-        }
+        (self.record_events)(self, record)
     }
 
-    /// qwen's stream-json is claude's: `assistant` messages with text and `tool_use` blocks,
-    /// `user` messages with the tools' results.
-    fn qwen(&mut self, record: &Value) -> Vec<Value> {
-        let id = str_field(record, "uuid").unwrap_or("").to_string();
-        let parts = record
-            .pointer("/message/parts")
-            .and_then(Value::as_array)
-            .map_or(&[][..], Vec::as_slice);
-        let content: Vec<Value> = parts
-            .iter()
-            .filter_map(|p| {
-                match (
-                    str_field(p, "text"),
-                    p.get("functionCall"),
-                    p.get("functionResponse"),
-                ) {
-                    (Some(text), _, _) if p.get("thought").is_none() => {
-                        Some(json!({ "type": "text", "text": text }))
-                    }
-                    (_, Some(call), _) => Some(json!({ "type": "tool_use", "id": call.get("id"),
-                    "name": call.get("name"), "input": call.get("args") })),
-                    (_, _, Some(response)) => Some(json!({ "type": "tool_result",
-                    "tool_use_id": response.get("id"),
-                    "content": response.pointer("/response/output") })),
-                    _ => None,
-                }
-            })
-            .collect();
-        let role = match str_field(record, "type") {
-            Some("assistant") => "assistant",
-            Some("tool_result") => "user",
-            _ => return Vec::new(),
-        };
-        if content.is_empty() || !self.once(format!("{id}/{role}")) {
-            return Vec::new();
-        }
-        vec![
-            json!({ "type": role, "uuid": id, "session_id": record.get("sessionId"),
-            "parent_tool_use_id": null,
-            "message": { "role": role, "model": record.get("model"), "content": content } }),
-        ]
+    /// The worker's session id, as the events carry it.
+    pub fn session_id(&self) -> &str {
+        &self.session_id
     }
 
-    fn codex(&mut self, record: &Value) -> Vec<Value> {
-        let payload = record.get("payload").unwrap_or(&Value::Null);
-        match str_field(payload, "type") {
-            Some("function_call") => {
-                let tool = codex_call(payload);
-                if codex_items::is_shell(&tool) && self.once(format!("{}/call", tool.id)) {
-                    self.pending.push(PendingCall {
-                        tool,
-                        seen_ms: self.now_ms,
-                        item: None,
-                    });
-                }
-                Vec::new()
+    /// codex: an agent message was streamed.
+    pub fn mark_answered(&mut self) {
+        self.answered = true;
+    }
+
+    /// codex: a shell call seen in the rollout, not answered yet (shown started once it has
+    /// waited [`CODEX_RUNNING_AFTER_MS`]).
+    pub fn call_seen(&mut self, tool: ToolCall) {
+        self.pending.push(PendingCall {
+            tool,
+            seen_ms: self.now_ms,
+            item: None,
+        });
+    }
+
+    /// codex: the answer to pending call `id` (`answer` fills it in), and its events.
+    pub fn call_answered(&mut self, id: &str, answer: impl FnOnce(&mut ToolCall)) -> Vec<Value> {
+        match self.pending.iter().position(|c| c.tool.id == id) {
+            Some(n) => {
+                let mut call = self.pending.remove(n);
+                answer(&mut call.tool);
+                self.command_done(call)
             }
-            Some("function_call_output") => {
-                let id = str_field(payload, "call_id").unwrap_or("");
-                match self.pending.iter().position(|c| c.tool.id == id) {
-                    Some(n) => {
-                        let mut call = self.pending.remove(n);
-                        codex_call_output(&mut call.tool, payload);
-                        self.command_done(call)
-                    }
-                    None => Vec::new(),
-                }
-            }
-            Some("item_completed") => {
-                let item = payload.get("item").unwrap_or(&Value::Null);
-                let key = format!("{}/message", str_field(item, "id").unwrap_or(""));
-                if str_field(item, "type") != Some("AgentMessage") || !self.once(key) {
-                    return Vec::new();
-                }
-                let text: String = item
-                    .get("content")
-                    .and_then(Value::as_array)
-                    .map_or(&[][..], Vec::as_slice)
-                    .iter()
-                    .filter_map(|part| str_field(part, "text"))
-                    .collect();
-                self.answered = true;
-                let id = self.next_item();
-                vec![codex_items::agent_message(&id, &text)]
-            }
-            _ => Vec::new(),
+            None => Vec::new(),
         }
     }
 
@@ -224,90 +162,9 @@ impl StreamMapper {
         events
     }
 
-    fn once(&mut self, key: String) -> bool {
+    /// Whether `key` is new (an event made of it is printed once).
+    pub fn once(&mut self, key: String) -> bool {
         self.emitted.insert(key)
-    }
-
-    fn claude(&mut self, record: &Value) -> Vec<Value> {
-        let message = record.get("message").unwrap_or(&Value::Null);
-        let kind = str_field(record, "type");
-        let is_tool_result = message
-            .get("content")
-            .and_then(Value::as_array)
-            .is_some_and(|c| {
-                c.iter()
-                    .any(|b| str_field(b, "type") == Some("tool_result"))
-            });
-        let event_type = match kind {
-            Some("assistant") => "assistant",
-            Some("user") if is_tool_result => "user",
-            _ => return Vec::new(),
-        };
-        let uuid = str_field(record, "uuid").unwrap_or("").to_string();
-        if !self.once(uuid.clone()) {
-            return Vec::new();
-        }
-        let mut event = json!({
-            "type": event_type,
-            "message": message,
-            "parent_tool_use_id": record.get("parentToolUseID").cloned().unwrap_or(Value::Null),
-            "session_id": self.session_id,
-            "uuid": uuid,
-            "timestamp": record.get("timestamp").cloned().unwrap_or(Value::Null),
-        });
-        if let Some(result) = record.get("toolUseResult") {
-            event["tool_use_result"] = result.clone();
-        }
-        vec![event]
-    }
-
-    fn gemini(&mut self, record: &Value) -> Vec<Value> {
-        let id = str_field(record, "id").unwrap_or("").to_string();
-        let timestamp = record.get("timestamp").cloned().unwrap_or(Value::Null);
-        let mut events = Vec::new();
-        match str_field(record, "type") {
-            Some("user") => {
-                let parts = record.get("content").and_then(Value::as_array);
-                let text: Vec<&str> = parts
-                    .map_or(&[][..], Vec::as_slice)
-                    .iter()
-                    .filter_map(|p| str_field(p, "text"))
-                    .collect();
-                if !text.is_empty() && self.once(format!("{id}/user")) {
-                    events.push(json!({ "type": "message", "timestamp": timestamp,
-                        "role": "user", "content": text.join("") }));
-                }
-            }
-            Some("gemini") => {
-                let calls = record.get("toolCalls").and_then(Value::as_array);
-                for call in calls.map_or(&[][..], Vec::as_slice) {
-                    let tool_id = str_field(call, "id").unwrap_or("").to_string();
-                    if self.once(format!("{tool_id}/use")) {
-                        events.push(json!({ "type": "tool_use", "timestamp": timestamp,
-                            "tool_name": call.get("name"), "tool_id": tool_id,
-                            "parameters": call.get("args") }));
-                    }
-                    let status = str_field(call, "status");
-                    let done = matches!(status, Some("success" | "error" | "cancelled"));
-                    if done && self.once(format!("{tool_id}/result")) {
-                        let output = call
-                            .pointer("/result/0/functionResponse/response/output")
-                            .cloned()
-                            .unwrap_or(Value::Null);
-                        events.push(json!({ "type": "tool_result",
-                            "timestamp": call.get("timestamp").unwrap_or(&timestamp),
-                            "tool_id": tool_id, "status": status, "output": output }));
-                    }
-                }
-                let text = str_field(record, "content").unwrap_or("");
-                if !text.is_empty() && self.once(format!("{id}/text")) {
-                    events.push(json!({ "type": "message", "timestamp": timestamp,
-                        "role": "assistant", "content": text, "delta": true }));
-                }
-            }
-            _ => {}
-        }
-        events
     }
 }
 
@@ -317,8 +174,9 @@ impl StreamMapper {
 pub fn kinds_in_order(events: &[Value]) -> Vec<String> {
     let mut kinds: Vec<String> = Vec::new();
     for event in events {
-        let t = str_field(event, "type").unwrap_or("");
-        let kind = match (str_field(event, "subtype"), str_field(event, "role")) {
+        let field = |key: &str| event.get(key).and_then(Value::as_str);
+        let t = field("type").unwrap_or("");
+        let kind = match (field("subtype"), field("role")) {
             (Some(sub), _) if t == "system" => format!("{t}/{sub}"),
             (_, Some(role)) => format!("{t}/{role}"),
             _ => t.to_string(),
@@ -333,12 +191,13 @@ pub fn kinds_in_order(events: &[Value]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::providers::Provider;
     use crate::core::test_data::{
         CLAUDE_SESSION, CODEX_ROLLOUT, GEMINI_CHAT, turn_records as records,
     };
 
     fn stream(provider: Provider, records: &[Value]) -> Vec<Value> {
-        let mut mapper = StreamMapper::new(provider, "s");
+        let mut mapper = StreamMapper::new(provider.module().print().stream_records(), "s");
         // Each record twice: a tail that re-reads must not repeat events.
         records
             .iter()
@@ -434,7 +293,7 @@ mod tests {
 
     #[test]
     fn a_codex_command_is_shown_started_while_it_runs() {
-        let mut mapper = StreamMapper::new(Provider::Codex, "s");
+        let mut mapper = StreamMapper::new(Provider::Codex.module().print().stream_records(), "s");
         assert!(mapper.tick(1_000).is_empty());
         assert!(mapper.events(&call("c1", "sleep 5")).is_empty());
         assert!(mapper.tick(1_000 + CODEX_RUNNING_AFTER_MS - 1).is_empty());
@@ -454,7 +313,7 @@ mod tests {
     #[test]
     fn a_command_codex_refuses_is_not_streamed() {
         let refusal = "approval policy is Never; reject command — you cannot ask for escalated permissions if the approval policy is Never";
-        let mut mapper = StreamMapper::new(Provider::Codex, "s");
+        let mut mapper = StreamMapper::new(Provider::Codex.module().print().stream_records(), "s");
         mapper.tick(0);
         assert!(mapper.events(&call("c1", "touch /x")).is_empty());
         assert!(mapper.events(&output("c1", refusal)).is_empty());

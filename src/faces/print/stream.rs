@@ -46,7 +46,10 @@ pub fn run<T>(ctx: &Ctx, meta: &Meta, body: impl FnOnce() -> T) -> (T, Live) {
     }
     let mut live = Live {
         tail: TranscriptTail::start(ctx, meta),
-        mapper: StreamMapper::new(meta.provider, &meta.session_id),
+        mapper: StreamMapper::new(
+            meta.provider.module().print().stream_records(),
+            &meta.session_id,
+        ),
         started: Instant::now(),
     };
     let stop = AtomicBool::new(false);

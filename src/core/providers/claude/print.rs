@@ -8,12 +8,18 @@ use crate::core::print::shape::{
     PrintShapes, PrintTurn, Stamps, StreamStart, Streamed, add_outcome_fields, denials,
 };
 use crate::core::print::stats::{Tokens, ToolCall, TurnStats};
+use crate::core::print::stream::{RecordEvents, StreamMapper};
+use crate::core::providers::str_field;
 use serde_json::{Map, Value, json};
 
 /// claude's print mode.
 pub struct Shapes;
 
 impl PrintShapes for Shapes {
+    fn stream_records(&self) -> RecordEvents {
+        stream_record
+    }
+
     fn join_stdin(&self, prompt: &str, stdin: &str) -> String {
         format!("{prompt}\n{stdin}")
     }
@@ -197,4 +203,38 @@ fn claude_model_usage(model: &str, t: &Tokens, cost: f64) -> Value {
         "provider": null,
         "costBasis": "list",
     })
+}
+
+/// One transcript record as claude's `stream-json` events.
+pub fn stream_record(m: &mut StreamMapper, record: &Value) -> Vec<Value> {
+    let message = record.get("message").unwrap_or(&Value::Null);
+    let kind = str_field(record, "type");
+    let is_tool_result = message
+        .get("content")
+        .and_then(Value::as_array)
+        .is_some_and(|c| {
+            c.iter()
+                .any(|b| str_field(b, "type") == Some("tool_result"))
+        });
+    let event_type = match kind {
+        Some("assistant") => "assistant",
+        Some("user") if is_tool_result => "user",
+        _ => return Vec::new(),
+    };
+    let uuid = str_field(record, "uuid").unwrap_or("").to_string();
+    if !m.once(uuid.clone()) {
+        return Vec::new();
+    }
+    let mut event = json!({
+        "type": event_type,
+        "message": message,
+        "parent_tool_use_id": record.get("parentToolUseID").cloned().unwrap_or(Value::Null),
+        "session_id": m.session_id(),
+        "uuid": uuid,
+        "timestamp": record.get("timestamp").cloned().unwrap_or(Value::Null),
+    });
+    if let Some(result) = record.get("toolUseResult") {
+        event["tool_use_result"] = result.clone();
+    }
+    vec![event]
 }

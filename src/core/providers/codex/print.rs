@@ -5,12 +5,18 @@
 use crate::core::print::codex_items;
 use crate::core::print::shape::{PrintShapes, PrintTurn, Stamps, StreamStart, Streamed};
 use crate::core::print::stats::ToolCall;
+use crate::core::print::stream::{RecordEvents, StreamMapper};
+use crate::core::providers::str_field;
 use serde_json::{Value, json};
 
 /// codex's print mode.
 pub struct Shapes;
 
 impl PrintShapes for Shapes {
+    fn stream_records(&self) -> RecordEvents {
+        stream_record
+    }
+
     fn join_stdin(&self, prompt: &str, stdin: &str) -> String {
         let newline = if stdin.ends_with('\n') { "" } else { "\n" };
         format!("{prompt}\n\n<stdin>\n{stdin}{newline}</stdin>")
@@ -122,4 +128,40 @@ pub fn end(turn: &PrintTurn) -> Vec<Value> {
         json!({ "type": "error", "message": message }),
         json!({ "type": "turn.failed", "error": { "message": message } }),
     ]
+}
+
+/// One transcript record as codex's `stream-json` events.
+pub fn stream_record(m: &mut StreamMapper, record: &Value) -> Vec<Value> {
+    let payload = record.get("payload").unwrap_or(&Value::Null);
+    match str_field(payload, "type") {
+        Some("function_call") => {
+            let tool = super::stats::call(payload);
+            if codex_items::is_shell(&tool) && m.once(format!("{}/call", tool.id)) {
+                m.call_seen(tool);
+            }
+            Vec::new()
+        }
+        Some("function_call_output") => {
+            let id = str_field(payload, "call_id").unwrap_or("");
+            m.call_answered(id, |tool| super::stats::call_output(tool, payload))
+        }
+        Some("item_completed") => {
+            let item = payload.get("item").unwrap_or(&Value::Null);
+            let key = format!("{}/message", str_field(item, "id").unwrap_or(""));
+            if str_field(item, "type") != Some("AgentMessage") || !m.once(key) {
+                return Vec::new();
+            }
+            let text: String = item
+                .get("content")
+                .and_then(Value::as_array)
+                .map_or(&[][..], Vec::as_slice)
+                .iter()
+                .filter_map(|part| str_field(part, "text"))
+                .collect();
+            m.mark_answered();
+            let id = m.next_item();
+            vec![codex_items::agent_message(&id, &text)]
+        }
+        _ => Vec::new(),
+    }
 }

@@ -3,12 +3,18 @@
 
 use crate::core::print::shape::{PrintShapes, PrintTurn, Stamps, StreamStart, Streamed, bump};
 use crate::core::print::stats::{Tokens, ToolCall};
+use crate::core::print::stream::{RecordEvents, StreamMapper};
+use crate::core::providers::str_field;
 use serde_json::{Map, Value, json};
 
 /// gemini's print mode.
 pub struct Shapes;
 
 impl PrintShapes for Shapes {
+    fn stream_records(&self) -> RecordEvents {
+        stream_record
+    }
+
     fn join_stdin(&self, prompt: &str, stdin: &str) -> String {
         format!("{stdin}\n\n{prompt}")
     }
@@ -161,4 +167,54 @@ pub fn stats(turn: &PrintTurn) -> Value {
         },
         "files": { "totalLinesAdded": lines, "totalLinesRemoved": lines },
     })
+}
+
+/// One transcript record as gemini's `stream-json` events.
+pub fn stream_record(m: &mut StreamMapper, record: &Value) -> Vec<Value> {
+    let id = str_field(record, "id").unwrap_or("").to_string();
+    let timestamp = record.get("timestamp").cloned().unwrap_or(Value::Null);
+    let mut events = Vec::new();
+    match str_field(record, "type") {
+        Some("user") => {
+            let parts = record.get("content").and_then(Value::as_array);
+            let text: Vec<&str> = parts
+                .map_or(&[][..], Vec::as_slice)
+                .iter()
+                .filter_map(|p| str_field(p, "text"))
+                .collect();
+            if !text.is_empty() && m.once(format!("{id}/user")) {
+                events.push(json!({ "type": "message", "timestamp": timestamp,
+                    "role": "user", "content": text.join("") }));
+            }
+        }
+        Some("gemini") => {
+            let calls = record.get("toolCalls").and_then(Value::as_array);
+            for call in calls.map_or(&[][..], Vec::as_slice) {
+                let tool_id = str_field(call, "id").unwrap_or("").to_string();
+                if m.once(format!("{tool_id}/use")) {
+                    events.push(json!({ "type": "tool_use", "timestamp": timestamp,
+                        "tool_name": call.get("name"), "tool_id": tool_id,
+                        "parameters": call.get("args") }));
+                }
+                let status = str_field(call, "status");
+                let done = matches!(status, Some("success" | "error" | "cancelled"));
+                if done && m.once(format!("{tool_id}/result")) {
+                    let output = call
+                        .pointer("/result/0/functionResponse/response/output")
+                        .cloned()
+                        .unwrap_or(Value::Null);
+                    events.push(json!({ "type": "tool_result",
+                        "timestamp": call.get("timestamp").unwrap_or(&timestamp),
+                        "tool_id": tool_id, "status": status, "output": output }));
+                }
+            }
+            let text = str_field(record, "content").unwrap_or("");
+            if !text.is_empty() && m.once(format!("{id}/text")) {
+                events.push(json!({ "type": "message", "timestamp": timestamp,
+                    "role": "assistant", "content": text, "delta": true }));
+            }
+        }
+        _ => {}
+    }
+    events
 }

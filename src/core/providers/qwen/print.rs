@@ -5,12 +5,18 @@
 use crate::core::print::shape::{
     PrintShapes, PrintTurn, Stamps, StreamStart, Streamed, add_outcome_fields, denials,
 };
+use crate::core::print::stream::{RecordEvents, StreamMapper};
+use crate::core::providers::str_field;
 use serde_json::{Value, json};
 
 /// qwen's print mode.
 pub struct Shapes;
 
 impl PrintShapes for Shapes {
+    fn stream_records(&self) -> RecordEvents {
+        stream_record
+    }
+
     /// gemini's join (recorded on 0.24.4).
     fn join_stdin(&self, prompt: &str, stdin: &str) -> String {
         format!("{stdin}\n\n{prompt}")
@@ -171,6 +177,49 @@ pub fn messages(turn: &PrintTurn, duration_ms: u64, stamps: &dyn Stamps) -> Vec<
     messages.extend(calls);
     messages.extend([assistant, result]);
     messages
+}
+
+/// qwen's stream-json is claude's: `assistant` messages with text and `tool_use` blocks,
+/// `user` messages with the tools' results.
+pub fn stream_record(m: &mut StreamMapper, record: &Value) -> Vec<Value> {
+    let id = str_field(record, "uuid").unwrap_or("").to_string();
+    let parts = record
+        .pointer("/message/parts")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let content: Vec<Value> = parts
+        .iter()
+        .filter_map(|p| {
+            match (
+                str_field(p, "text"),
+                p.get("functionCall"),
+                p.get("functionResponse"),
+            ) {
+                (Some(text), _, _) if p.get("thought").is_none() => {
+                    Some(json!({ "type": "text", "text": text }))
+                }
+                (_, Some(call), _) => Some(json!({ "type": "tool_use", "id": call.get("id"),
+                "name": call.get("name"), "input": call.get("args") })),
+                (_, _, Some(response)) => Some(json!({ "type": "tool_result",
+                "tool_use_id": response.get("id"),
+                "content": response.pointer("/response/output") })),
+                _ => None,
+            }
+        })
+        .collect();
+    let role = match str_field(record, "type") {
+        Some("assistant") => "assistant",
+        Some("tool_result") => "user",
+        _ => return Vec::new(),
+    };
+    if content.is_empty() || !m.once(format!("{id}/{role}")) {
+        return Vec::new();
+    }
+    vec![
+        json!({ "type": role, "uuid": id, "session_id": record.get("sessionId"),
+        "parent_tool_use_id": null,
+        "message": { "role": role, "model": record.get("model"), "content": content } }),
+    ]
 }
 
 #[cfg(test)]
