@@ -267,6 +267,12 @@ pub struct Identity {
     pub approval: &'static approval::ApprovalKeys,
     /// Its dialog for the model's questions, where umbel can answer one ([`question`]).
     pub question: Option<&'static question::QuestionDialog>,
+    /// Its transcript read into a turn's stats (`<name>/stats.rs`).
+    pub stats: fn(&[serde_json::Value], &mut TurnStats),
+    /// How a session's usage is added up from its transcript (`<name>/stats.rs`).
+    pub usage: &'static super::print::stats::UsageReading,
+    /// Its print mode's output (`<name>/print.rs`).
+    pub print: &'static dyn super::print::shape::PrintShapes,
 }
 
 /// The log line umbel writes when a CLI ended a turn without an end hook saying so: a refusal
@@ -299,7 +305,9 @@ pub fn last_turn_records(
 /// Everything provider-specific, as pure functions.
 pub trait ProviderModule: Sync {
     /// How a session's usage is added up from its transcript (`<name>/stats.rs`).
-    fn usage_reading(&self) -> &'static super::print::stats::UsageReading;
+    fn usage_reading(&self) -> &'static super::print::stats::UsageReading {
+        self.identity().usage
+    }
 
     /// Whether the CLI picks its conversation's id itself (codex), so the one spawn recorded is
     /// a placeholder until its first hook reports the real one.
@@ -308,11 +316,15 @@ pub trait ProviderModule: Sync {
     }
 
     /// Its print mode's output shapes: `-p`'s JSON and stream-json (`<name>/print.rs`).
-    fn print(&self) -> &'static dyn super::print::shape::PrintShapes;
+    fn print(&self) -> &'static dyn super::print::shape::PrintShapes {
+        self.identity().print
+    }
 
     /// Reads a turn's records (oldest first) into its stats: tokens per model, tool calls with
     /// their results, the stop reason and the API error (`<name>/stats.rs`).
-    fn read_stats(&self, records: &[serde_json::Value], stats: &mut TurnStats);
+    fn read_stats(&self, records: &[serde_json::Value], stats: &mut TurnStats) {
+        (self.identity().stats)(records, stats)
+    }
 
     /// The stats of a turn from its records (oldest first): nothing guessed, a field the
     /// transcript lacks stays at zero or absent.

@@ -60,6 +60,9 @@ static IDENTITY: Identity = Identity {
     releases: &RELEASES,
     approval: &super::approval::CLAUDE,
     question: Some(&super::question::CLAUDE),
+    stats: stats::read,
+    usage: &stats::USAGE,
+    print: &print::Shapes,
 };
 
 /// The trust dialog's options became "No, exit" first (cursor on it), unnumbered; before, "1.
@@ -200,18 +203,6 @@ fn user_default_mode(input: &LaunchInput<'_>) -> Option<String> {
 }
 
 impl ProviderModule for Claude {
-    fn usage_reading(&self) -> &'static crate::core::print::stats::UsageReading {
-        &stats::USAGE
-    }
-
-    fn print(&self) -> &'static dyn crate::core::print::shape::PrintShapes {
-        &print::Shapes
-    }
-
-    fn read_stats(&self, records: &[serde_json::Value], turn: &mut TurnStats) {
-        stats::read(records, turn)
-    }
-
     fn identity(&self) -> &'static Identity {
         &IDENTITY
     }

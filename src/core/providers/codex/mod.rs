@@ -52,6 +52,9 @@ static IDENTITY: Identity = Identity {
     releases: &RELEASES,
     approval: &super::approval::CODEX,
     question: None,
+    stats: stats::read,
+    usage: &stats::USAGE,
+    print: &print::Shapes,
 };
 
 /// `--no-daemon`: run without the shared background server, so the CLI ends with its pane.
@@ -150,18 +153,6 @@ fn signed_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
 impl ProviderModule for Codex {
     fn picks_its_session_id(&self) -> bool {
         true
-    }
-
-    fn usage_reading(&self) -> &'static crate::core::print::stats::UsageReading {
-        &stats::USAGE
-    }
-
-    fn print(&self) -> &'static dyn crate::core::print::shape::PrintShapes {
-        &print::Shapes
-    }
-
-    fn read_stats(&self, records: &[serde_json::Value], turn: &mut TurnStats) {
-        stats::read(records, turn)
     }
 
     /// `codex resume [flags] <id>` (0.171.0: the same thread id, appended to the same rollout,

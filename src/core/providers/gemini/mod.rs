@@ -71,6 +71,9 @@ static IDENTITY: Identity = Identity {
     releases: &RELEASES,
     approval: &super::approval::GEMINI,
     question: Some(&super::question::GEMINI),
+    stats: stats::read,
+    usage: &stats::USAGE,
+    print: &print::Shapes,
 };
 
 /// The releases umbel supports.
@@ -275,18 +278,6 @@ fn signed_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
 }
 
 impl ProviderModule for Gemini {
-    fn usage_reading(&self) -> &'static crate::core::print::stats::UsageReading {
-        &stats::USAGE
-    }
-
-    fn print(&self) -> &'static dyn crate::core::print::shape::PrintShapes {
-        &print::Shapes
-    }
-
-    fn read_stats(&self, records: &[serde_json::Value], turn: &mut TurnStats) {
-        stats::read(records, turn)
-    }
-
     /// `gemini --resume <uuid>` in place of `--session-id` (0.61.0 refuses both together): the
     /// same id, appended to the same chat file (0.61.0 also leaves a header-only file beside it).
     fn resume_args(&self, args: &[String], session_id: &str) -> Vec<String> {

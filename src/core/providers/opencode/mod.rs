@@ -96,6 +96,9 @@ static IDENTITY: Identity = Identity {
     releases: &RELEASES,
     approval: &super::approval::OPENCODE,
     question: Some(&super::question::OPENCODE),
+    stats: stats::read,
+    usage: &stats::USAGE,
+    print: &print::Shapes,
 };
 
 /// The releases umbel supports: those published in the 90 days before 1.18.33 (2026-09-28),
@@ -220,18 +223,6 @@ pub fn config_content(plugin: &Path, on: OnPermission) -> Value {
 }
 
 impl ProviderModule for Opencode {
-    fn usage_reading(&self) -> &'static crate::core::print::stats::UsageReading {
-        &stats::USAGE
-    }
-
-    fn print(&self) -> &'static dyn crate::core::print::shape::PrintShapes {
-        &print::Shapes
-    }
-
-    fn read_stats(&self, records: &[serde_json::Value], turn: &mut TurnStats) {
-        stats::read(records, turn)
-    }
-
     fn identity(&self) -> &'static Identity {
         &IDENTITY
     }

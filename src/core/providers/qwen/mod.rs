@@ -60,6 +60,9 @@ static IDENTITY: Identity = Identity {
     releases: &RELEASES,
     approval: &super::approval::QWEN,
     question: Some(&super::question::QWEN),
+    stats: stats::read,
+    usage: &stats::USAGE,
+    print: &print::Shapes,
 };
 
 /// The releases umbel supports: those published in the 90 days before 0.24.4 (2026-09-22), from
@@ -134,18 +137,6 @@ const TRUST_QUESTION: &str = "Do you trust this folder?";
 const SIGN_IN: &str = "Connect a Provider";
 
 impl ProviderModule for Qwen {
-    fn usage_reading(&self) -> &'static crate::core::print::stats::UsageReading {
-        &stats::USAGE
-    }
-
-    fn print(&self) -> &'static dyn crate::core::print::shape::PrintShapes {
-        &print::Shapes
-    }
-
-    fn read_stats(&self, records: &[serde_json::Value], turn: &mut TurnStats) {
-        stats::read(records, turn)
-    }
-
     fn identity(&self) -> &'static Identity {
         &IDENTITY
     }
