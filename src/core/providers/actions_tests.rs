@@ -1,6 +1,10 @@
 //! Tool actions read from the recorded transcripts (and small variants of their records).
 
 use super::*;
+use crate::core::providers::str_field;
+use crate::core::providers::{
+    claude::actions::read as claude, codex::actions::read as codex, gemini::actions::read as gemini,
+};
 use crate::core::test_data::{
     CLAUDE_SESSION as CLAUDE, CODEX_ROLLOUT as CODEX, GEMINI_CHAT as GEMINI,
 };

@@ -114,6 +114,8 @@ pub struct Identity {
     pub usage: &'static super::print::stats::UsageReading,
     /// Its print mode's output (`<name>/print.rs`).
     pub print: &'static dyn super::print::shape::PrintShapes,
+    /// How each flag umbel passes through reaches it (`<name>/flag_table.rs`).
+    pub flags: &'static [(flags::Flag, flags::Mapping)],
 }
 
 /// The log line umbel writes when a CLI ended a turn without an end hook saying so: a refusal

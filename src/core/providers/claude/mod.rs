@@ -11,6 +11,8 @@
 //!   screens are refused.
 
 // The provider seam's shared types and helpers (`mod.rs`).
+pub mod actions;
+pub mod flag_table;
 pub mod print;
 pub mod stats;
 use super::*;
@@ -53,7 +55,7 @@ static IDENTITY: Identity = Identity {
         inherit: INHERIT,
         fixed: &[("DISABLE_AUTOUPDATER", "1")],
     },
-    actions: super::actions::claude,
+    actions: actions::read,
     config_dir,
     user_files: &["settings.json"],
     composer: None,
@@ -63,6 +65,7 @@ static IDENTITY: Identity = Identity {
     stats: stats::read,
     usage: &stats::USAGE,
     print: &print::Shapes,
+    flags: flag_table::FLAGS,
 };
 
 /// The trust dialog's options became "No, exit" first (cursor on it), unnumbered; before, "1.

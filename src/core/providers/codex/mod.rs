@@ -13,7 +13,9 @@
 //! - Rollout: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<ts>-<thread>.jsonl`; a turn runs from
 //!   `event_msg/task_started` to `event_msg/task_complete` (or `turn_aborted`).
 
+pub mod actions;
 pub mod config;
+pub mod flag_table;
 pub mod print;
 pub mod stats;
 use config::worker_config;
@@ -45,7 +47,7 @@ static IDENTITY: Identity = Identity {
         inherit: INHERIT,
         fixed: &[],
     },
-    actions: super::actions::codex,
+    actions: actions::read,
     config_dir: user_home,
     user_files: &["config.toml"],
     composer: Some(&COMPOSER),
@@ -55,6 +57,7 @@ static IDENTITY: Identity = Identity {
     stats: stats::read,
     usage: &stats::USAGE,
     print: &print::Shapes,
+    flags: flag_table::FLAGS,
 };
 
 /// `--no-daemon`: run without the shared background server, so the CLI ends with its pane.

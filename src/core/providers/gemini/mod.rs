@@ -14,6 +14,8 @@
 //!   curated history) are not needed to find the last turn.
 
 // The provider seam's shared types and helpers (`mod.rs`).
+pub mod actions;
+pub mod flag_table;
 pub mod print;
 pub mod stats;
 use super::*;
@@ -64,7 +66,7 @@ static IDENTITY: Identity = Identity {
         // No relaunch: the CLI stays the pane's own process, so kill reaches it.
         fixed: &[("GEMINI_CLI_NO_RELAUNCH", "true")],
     },
-    actions: super::actions::gemini,
+    actions: actions::read,
     config_dir: user_dir,
     user_files: &["settings.json", "trustedFolders.json"],
     composer: Some(&COMPOSER),
@@ -74,6 +76,7 @@ static IDENTITY: Identity = Identity {
     stats: stats::read,
     usage: &stats::USAGE,
     print: &print::Shapes,
+    flags: flag_table::FLAGS,
 };
 
 /// The releases umbel supports.

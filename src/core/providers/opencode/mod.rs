@@ -23,6 +23,8 @@
 //!   `--on-permission deny` sets every ask to `deny`, `stop` keeps the user's permissions.
 
 // The provider seam's shared types and helpers (`mod.rs`).
+pub mod actions;
+pub mod flag_table;
 pub mod print;
 pub mod stats;
 use super::*;
@@ -88,7 +90,7 @@ static IDENTITY: Identity = Identity {
             ("OPENCODE_DISABLE_TERMINAL_TITLE", "1"),
         ],
     },
-    actions: super::actions::opencode,
+    actions: actions::read,
     config_dir: user_dir,
     user_files: &[],
     // Its input is a box with a status row inside (`input_box`), not one composer line.
@@ -99,6 +101,7 @@ static IDENTITY: Identity = Identity {
     stats: stats::read,
     usage: &stats::USAGE,
     print: &print::Shapes,
+    flags: flag_table::FLAGS,
 };
 
 /// The releases umbel supports: those published in the 90 days before 1.18.33 (2026-09-28),

@@ -21,6 +21,8 @@
 //!   suggestions (ghost text in the input box that Enter accepts).
 
 // The provider seam's shared types and helpers (`mod.rs`).
+pub mod actions;
+pub mod flag_table;
 pub mod print;
 pub mod stats;
 use super::*;
@@ -53,7 +55,7 @@ static IDENTITY: Identity = Identity {
         // No relaunch: the CLI stays the pane's own process, so kill reaches it.
         fixed: &[("QWEN_CODE_NO_RELAUNCH", "true")],
     },
-    actions: super::actions::qwen,
+    actions: actions::read,
     config_dir: user_dir,
     user_files: &["settings.json"],
     composer: Some(&COMPOSER),
@@ -63,6 +65,7 @@ static IDENTITY: Identity = Identity {
     stats: stats::read,
     usage: &stats::USAGE,
     print: &print::Shapes,
+    flags: flag_table::FLAGS,
 };
 
 /// The releases umbel supports: those published in the 90 days before 0.24.4 (2026-09-22), from
