@@ -2,6 +2,7 @@
 
 use super::super::str_field;
 use super::super::tool_action::{ActionStatus, ToolAction, summarize_input};
+use super::stats::parts;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -9,13 +10,6 @@ use std::collections::HashMap;
 /// record whose `functionResponse` has its id (`toolCallResult.status` `success` is ok, any
 /// other is an error); a call with no result yet is pending.
 pub fn read(records: &[Value]) -> Vec<ToolAction> {
-    let parts = |record: &Value| {
-        record
-            .pointer("/message/parts")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default()
-    };
     let mut results: HashMap<String, ActionStatus> = HashMap::new();
     for record in records
         .iter()

@@ -24,13 +24,6 @@ const QWEN_USAGE: UsagePaths = UsagePaths {
 /// `tool_result` record per call, and a `system` `qwen-code.api_error` telemetry record for a
 /// failed request.
 pub fn read(records: &[Value], stats: &mut TurnStats) {
-    let parts = |record: &Value| {
-        record
-            .pointer("/message/parts")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default()
-    };
     for record in records {
         match str_field(record, "type") {
             Some("assistant") => {
@@ -81,4 +74,13 @@ pub fn read(records: &[Value], stats: &mut TurnStats) {
             _ => {}
         }
     }
+}
+
+/// The `message.parts` of a qwen record (its text, `functionCall` and `functionResponse` parts).
+pub fn parts(record: &Value) -> Vec<Value> {
+    record
+        .pointer("/message/parts")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
 }
