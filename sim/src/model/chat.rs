@@ -1,12 +1,24 @@
 //! OpenAI Chat Completions (`POST /v1/chat/completions`, streamed with `stream_options.
-//! include_usage`), as qwen reads it. A tool call is `run_shell_command` (qwen's shell tool);
-//! qwen itself decides whether it needs approval.
+//! include_usage`), as qwen and copilot read it. A tool call is the shell tool the request
+//! offers: `bash` (copilot's), else `run_shell_command` (qwen's); the CLI itself decides whether
+//! it needs approval.
 
 use super::http;
 use super::next_id;
 use super::plan::{Answer, Turn};
 use serde_json::{Value, json};
 use std::net::TcpStream;
+
+/// The shell tool the request offers its model: copilot's `bash`, else qwen's.
+fn shell_tool(body: &Value) -> &'static str {
+    let offered = body.get("tools").and_then(Value::as_array);
+    let bash = offered.is_some_and(|tools| {
+        tools
+            .iter()
+            .any(|t| t.pointer("/function/name").and_then(Value::as_str) == Some("bash"))
+    });
+    if bash { "bash" } else { "run_shell_command" }
+}
 
 /// Writes the answer; `Ok(true)` when the connection may be reused.
 pub fn send(out: &mut TcpStream, body: &Value, answer: &Answer) -> std::io::Result<bool> {
@@ -36,7 +48,7 @@ pub fn send(out: &mut TcpStream, body: &Value, answer: &Answer) -> std::io::Resu
         None,
         &chunk(json!({"role": "assistant", "content": ""}), Value::Null),
     )?;
-    let finish = if let Some((name, args)) = answer.call("run_shell_command") {
+    let finish = if let Some((name, args)) = answer.call(shell_tool(body)) {
         let call = json!({"index": 0, "id": format!("call_fake{:012}", next_id()), "type": "function",
                           "function": {"name": name, "arguments": args.to_string()}});
         http::sse(
@@ -72,4 +84,19 @@ pub fn send(out: &mut TcpStream, body: &Value, answer: &Answer) -> std::io::Resu
     write!(out, "data: [DONE]\n\n")?;
     out.flush()?;
     Ok(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shell_tool;
+    use serde_json::json;
+
+    #[test]
+    fn the_shell_tool_is_the_one_the_request_offers() {
+        let copilot = json!({"tools": [{"type": "function", "function": {"name": "bash"}}]});
+        assert_eq!(shell_tool(&copilot), "bash");
+        let qwen =
+            json!({"tools": [{"type": "function", "function": {"name": "run_shell_command"}}]});
+        assert_eq!(shell_tool(&qwen), "run_shell_command");
+    }
 }

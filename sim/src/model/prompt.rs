@@ -35,13 +35,24 @@ fn texts<'a>(blocks: impl Iterator<Item = &'a Value>) -> Vec<&'a str> {
         .collect()
 }
 
-/// The last text that is not a tag-wrapped context block.
+/// The last text that is not a tag-wrapped context block; a text that opens with such blocks
+/// and goes on (copilot's `<current_datetime>…</current_datetime>\n\nSay hello`) is its rest.
 fn typed(texts: &[&str]) -> Option<String> {
-    texts
-        .iter()
-        .rev()
-        .find(|t| !t.trim_start().starts_with('<'))
-        .map(|t| t.to_string())
+    texts.iter().rev().find_map(|t| after_context(t))
+}
+
+/// The text after the tag-wrapped blocks it opens with, when any is left.
+fn after_context(text: &str) -> Option<String> {
+    let mut rest = text.trim_start();
+    while let Some(tag) = rest.strip_prefix('<') {
+        let name: String = tag.chars().take_while(|c| *c != '>').collect();
+        let close = format!("</{name}>");
+        match rest.find(&close) {
+            Some(at) if !name.is_empty() => rest = rest[at + close.len()..].trim_start(),
+            _ => return None,
+        }
+    }
+    (!rest.is_empty()).then(|| rest.to_string())
 }
 
 fn array(v: Option<&Value>) -> &[Value] {
@@ -209,5 +220,21 @@ mod tests {
         let seen = read(Format::Chat, &qwen);
         assert!(seen.main && seen.tool_result);
         assert_eq!(seen.prompt.as_deref(), Some("run it"));
+    }
+
+    #[test]
+    fn copilots_prompt_follows_its_datetime_block_in_one_text() {
+        let copilot = json!({"tools": [{"type": "function", "function": {"name": "bash"}}], "messages": [
+            {"role": "system", "content": "You are the GitHub Copilot CLI"},
+            {"role": "user", "content": "<current_datetime>2026-12-06T17:40:32.554+00:00</current_datetime>\n\nSay hello"}]});
+        assert_eq!(
+            read(Format::Chat, &copilot).prompt.as_deref(),
+            Some("Say hello")
+        );
+        let only_context = json!({"messages": [{"role": "user", "content": "<a>x</a>\n"}]});
+        assert_eq!(read(Format::Chat, &only_context).prompt, None);
+        let unclosed =
+            json!({"messages": [{"role": "user", "content": "<system-reminder> context"}]});
+        assert_eq!(read(Format::Chat, &unclosed).prompt, None);
     }
 }
