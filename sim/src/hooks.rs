@@ -146,6 +146,20 @@ impl Hooks {
             .collect()
     }
 
+    /// The commands for `event` whose group's matcher `keep` accepts (`None`: no matcher), for
+    /// a CLI whose matcher rule is not [`matcher_matches`] (copilot: `""` matches no tool).
+    pub fn matching_by(
+        &self,
+        event: &str,
+        keep: impl Fn(Option<&str>) -> bool,
+    ) -> Vec<HookCommand> {
+        self.groups
+            .iter()
+            .filter(|g| g.event == event && keep(g.matcher.as_deref()))
+            .flat_map(|g| g.commands.iter().cloned())
+            .collect()
+    }
+
     /// True when at least one command is configured for `event`.
     pub fn has(&self, event: &str) -> bool {
         self.groups

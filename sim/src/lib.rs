@@ -1,6 +1,7 @@
 //! Deterministic fakes of the agent CLIs umbel drives.
 //!
-//! The binaries (`fake-claude`, later `fake-codex` and `fake-gemini`) run in a
+//! The binaries (`fake-claude`, `fake-codex`, `fake-gemini`, `fake-qwen`,
+//! `fake-opencode`, `fake-copilot`) run in a
 //! real tmux pane and behave, at every point umbel touches, like the real
 //! CLIs: screens, keys, hooks, transcripts, print mode. Their timelines are
 //! data ([`scenario`]), and every id and timestamp is derived ([`ids`],
@@ -11,13 +12,15 @@
 //! [`hooks`], [`ids`], [`input`], [`json`], [`jsonl`], [`keys`], [`record`],
 //! [`scenario`], [`screen`], [`selfkill`], [`sha256`], [`stream`], [`term`].
 //! Provider specifics (screens, dialogs, record formats, each as data or a
-//! small trait impl) live in [`claude`], [`codex`], [`gemini`] (and its flavour [`qwen`]) and [`opencode`].
+//! small trait impl) live in [`claude`], [`codex`], [`copilot`], [`gemini`] (and its flavour
+//! [`qwen`]) and [`opencode`].
 //! `docs/simulator.md` describes the scenario format and the env vars.
 
 pub mod args;
 pub mod claude;
 pub mod clock;
 pub mod codex;
+pub mod copilot;
 pub mod engine;
 #[cfg(test)]
 pub mod fixtures;

@@ -1,0 +1,248 @@
+//! The interactive copilot: the engine's [`Shell`] with copilot's screens ([`super::screens`])
+//! and keys. Full-screen on the alternate screen, redrawn whole each frame.
+//!
+//! Keys: Enter submits (a prompt typed while a turn runs waits its turn); Esc twice within
+//! [`ARMED`] interrupts a running turn (the first shows `esc again to interrupt`, and lapses);
+//! the permission dialog takes `1`, `2`, ↑/↓ and Enter, Esc refuses; Ctrl-C cancels a running
+//! turn or clears the input, and a second one within 2 s leaves, as `/exit`, `/quit` and Ctrl-D
+//! on an empty input do (`SessionEnd` `user_exit` once the session started).
+
+use std::time::{Duration, Instant};
+
+use super::cli::Options;
+use super::screens::{self, Status};
+use super::session::Session;
+use super::startup;
+use super::turn::{Done, Turn};
+use super::view::{View, paint_rows};
+use crate::engine::dialog::Startup;
+use crate::engine::event_loop::Flow;
+use crate::engine::shell::{Face, Shell, paint};
+use crate::engine::timeline::Phase;
+use crate::keys::Key;
+use crate::scenario::Scenario;
+use crate::term::{self, Terminal};
+
+/// How long the first Esc waits for the second.
+pub const ARMED: Duration = Duration::from_millis(500);
+
+/// Enters the alternate screen and hides the cursor.
+const ENTER: &[u8] = b"\x1b[?1049h\x1b[?25l\x1b[2J";
+/// Leaves it.
+const LEAVE: &[u8] = b"\x1b[?25h\x1b[?1049l";
+
+/// fake-copilot's screen state.
+pub struct Tui {
+    view: View,
+    /// The conversation after the header.
+    history: Vec<String>,
+    /// When the first Esc of an interrupt was pressed.
+    armed: Option<Instant>,
+    /// The session was lost: the sign-in notice shows.
+    signed_out: bool,
+}
+
+type App = Shell<Tui>;
+
+/// Runs the TUI on a new or resumed session; returns the exit status.
+pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
+    let startup = scenario.startup.clone();
+    let mut sess = Session::open(opts, scenario, true)?;
+    let mut term = Terminal::enter()
+        .map_err(|e| e.to_string())?
+        .lagging(Duration::from_millis(startup.key_lag_ms));
+    paint(ENTER)?;
+    std::thread::sleep(Duration::from_millis(startup.delay_ms));
+    sess.clock.advance(startup.delay_ms);
+    let signed_in = sess.auth.signed_in() && !startup.sign_in;
+    let view = View::of(&sess, signed_in);
+    let mut gate = startup::trust(&mut term, &sess, &view, startup.trust_dialog)?;
+    if let (Startup::Continue, Some(q)) = (&gate, &startup.unknown_dialog) {
+        gate = startup::unknown(&mut term, &view, q)?;
+    }
+    let history = vec![
+        " ● MCP Servers reloaded: 0 servers connected".into(),
+        String::new(),
+    ];
+    let code = match gate {
+        Startup::Exit(code) => Some(code),
+        Startup::Continue if !signed_in => {
+            let size = term::size();
+            let bottom = view.composer(size.0, "", Status::Idle, Some(screens::SIGN_IN));
+            paint_rows(&view.rows(size, &history, bottom))?;
+            Some(startup::signed_out(&mut term)?)
+        }
+        Startup::Continue => None,
+    };
+    if let Some(code) = code {
+        let _ = paint(LEAVE);
+        return Ok(code);
+    }
+    let face = Tui {
+        view,
+        history,
+        armed: None,
+        signed_out: false,
+    };
+    Shell::new(sess, term, face).serve(opts.interactive.clone())
+}
+
+/// Leaves: `SessionEnd` (`user_exit`) and `session.shutdown`, status 0.
+fn leave(app: &mut App) -> Flow {
+    app.flush_late();
+    app.sess.end("user_exit");
+    Flow::Exit(0)
+}
+
+/// Ctrl-C: the second within 2 s leaves; else it cancels a running turn or clears the input.
+fn ctrl_c(app: &mut App) -> Result<Flow, String> {
+    if app.second_ctrl_c() {
+        return Ok(leave(app));
+    }
+    app.keys.ctrl_c = Some(Instant::now());
+    if let Some(turn) = app.turn.as_mut() {
+        let outcome = turn.cancel(&mut app.sess);
+        return app.after(Some(outcome));
+    }
+    app.input.clear();
+    Ok(Flow::Go)
+}
+
+impl Tui {
+    /// The status line's state.
+    fn status(app: &App) -> Status {
+        match app.turn.as_ref() {
+            Some(t) => Status::Busy {
+                bytes: t.text.len(),
+                armed: app.face.armed.is_some_and(|a| a.elapsed() < ARMED),
+            },
+            None if app.keys.ctrl_c.is_some() => Status::ConfirmExit,
+            None if !app.input.is_empty() => Status::Typed,
+            None => Status::Idle,
+        }
+    }
+
+    /// The running turn's dialog, if one is up.
+    fn dialog(app: &App, width: usize) -> Option<Vec<String>> {
+        let turn = app.turn.as_ref()?;
+        let Phase::Dialog(cursor) = turn.core.phase else {
+            return None;
+        };
+        Some(screens::permission(width, turn.call.as_ref()?, cursor))
+    }
+}
+
+impl Face for Tui {
+    const NAME: &'static str = "fake-copilot";
+    type Turn = Turn;
+
+    fn open(app: &mut App) -> Result<(), String> {
+        Tui::draw(app)
+    }
+
+    fn key(app: &mut App, key: Key) -> Result<Flow, String> {
+        if key == Key::CtrlC {
+            return ctrl_c(app);
+        }
+        if let Some(turn) = app.turn.as_mut() {
+            if matches!(turn.core.phase, Phase::Dialog(_)) {
+                let outcome = turn.key(&mut app.sess, &key, Instant::now());
+                return app.after(outcome);
+            }
+            if key == Key::Esc {
+                if app.face.armed.take().is_some_and(|t| t.elapsed() < ARMED) {
+                    let outcome = turn.cancel(&mut app.sess);
+                    return app.after(Some(outcome));
+                }
+                app.face.armed = Some(Instant::now());
+                return Ok(Flow::Go);
+            }
+        }
+        if key == Key::CtrlD && app.input.is_empty() && app.turn.is_none() {
+            return Ok(leave(app));
+        }
+        app.edit(key)
+    }
+
+    fn closed(app: &mut App) -> Flow {
+        leave(app)
+    }
+
+    fn draw(app: &mut App) -> Result<(), String> {
+        let size = term::size();
+        let width = size.0;
+        let mut more = app.face.history.clone();
+        if let Some(turn) = app.turn.as_ref() {
+            more.extend(turn.live(&app.sess));
+        }
+        let bottom = match Tui::dialog(app, width) {
+            Some(rows) => rows,
+            None => {
+                let notice = app.face.signed_out.then_some(screens::SIGN_IN);
+                let input = app.input.display();
+                app.face
+                    .view
+                    .composer(width, &input, Tui::status(app), notice)
+            }
+        };
+        paint_rows(&app.face.view.rows(size, &more, bottom))?;
+        if let Some(turn) = app.turn.as_mut() {
+            turn.after_draw(&mut app.sess);
+        }
+        Ok(())
+    }
+
+    fn paste(app: &mut App, bytes: &[u8]) {
+        app.input.insert_text(&String::from_utf8_lossy(bytes));
+    }
+
+    fn command(app: &mut App, text: &str) -> Option<Result<Flow, String>> {
+        matches!(text.trim(), "/exit" | "/quit").then(|| Ok(leave(app)))
+    }
+
+    fn begin(app: &mut App, text: String) -> Turn {
+        let (width, time) = (term::size().0, screens::time_of(&app.sess.clock.iso()));
+        app.face
+            .history
+            .extend(screens::prompt(&text, &time, width));
+        app.face.armed = None;
+        Turn::new(&mut app.sess, text, Instant::now())
+    }
+
+    fn commit(app: &mut App, lines: Vec<String>) {
+        app.face.history.extend(lines);
+    }
+
+    fn done(app: &mut App, _turn: Option<Turn>, done: Done) -> Result<Flow, String> {
+        app.late = done.late;
+        app.face.armed = None;
+        Tui::draw(app)?;
+        if done.stop {
+            app.sess.stop();
+        }
+        app.next_queued()
+    }
+
+    fn sign_in(app: &mut App) -> Result<Flow, String> {
+        app.face.signed_out = true;
+        app.face.view.model.clear();
+        Tui::draw(app)?;
+        let status = startup::signed_out(&mut app.term)?;
+        Ok(Flow::Exit(status))
+    }
+
+    fn leave(app: &mut App) {
+        let _ = Tui::draw(app);
+        let _ = paint(LEAVE);
+        app.term.restore();
+    }
+
+    fn wake_at(app: &App) -> Option<Instant> {
+        // The armed interrupt lapses: the busy hint again.
+        app.face.armed.map(|t| t + ARMED)
+    }
+
+    fn finish(_app: &mut App) {
+        let _ = paint(LEAVE);
+    }
+}
