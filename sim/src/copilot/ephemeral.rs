@@ -97,10 +97,24 @@ pub fn call_failure(who: &Who, status: u16, message: &str, ms: u64) -> Obj {
     let error = serde_json::json!({
         "type": "invalid_request_error", "code": null, "message": message, "param": null
     });
+    let zero = 0u64;
+    let fingerprint = obj! {
+        "messageCount" => 2u64, "toolResultMessageCount" => zero, "toolCallCount" => zero,
+        "namelessToolCallCount" => zero, "customToolCallCount" => zero,
+        "unmatchedToolResultCount" => zero, "orphanToolCallCount" => zero,
+        "imagePartCount" => zero, "imagePartsMissingMediaType" => zero, "imageBytes" => zero,
+        "reasoningItemCount" => zero, "encryptedContentBytes" => zero, "lastMessageRole" => "user",
+    };
     obj! {
         "model" => who.model.as_str(), "statusCode" => status, "durationMs" => ms,
-        "apiEndpoint" => "/chat/completions", "transport" => "http", "retryAttempt" => 0u64,
-        "failureKind" => "api", "isByok" => who.byok, "errorMessage" => error.to_string(),
+        "apiEndpoint" => "/chat/completions", "transport" => "http",
+        "requestBodyBytes" => 52_763u64, "requestBodyWireBytes" => 52_763u64,
+        "requestBodyEncoding" => "identity", "retryAttempt" => zero, "failureKind" => "api",
+        "maxPromptTokens" => 128_000u64, "isByok" => who.byok, "byokKind" => "local_user",
+        "modelProvider" => "other", "providerType" => "openai", "isAuto" => false,
+        "reasoningEffort" => "medium", "interactionType" => "conversation-agent", "rte" => false,
+        "source" => "top_level", "errorMessage" => error.to_string(),
+        "requestFingerprint" => fingerprint, "badRequestKind" => "structured_error",
         "errorType" => "invalid_request_error",
     }
 }

@@ -40,6 +40,17 @@ pub struct Tui {
     armed: Option<Instant>,
     /// The session was lost: the sign-in notice shows.
     signed_out: bool,
+    /// The alternate screen was left (leaving it twice would put the cursor back at the top).
+    left: bool,
+}
+
+impl Tui {
+    /// Leaves the alternate screen, once.
+    fn leave_screen(&mut self) {
+        if !std::mem::replace(&mut self.left, true) {
+            let _ = paint(LEAVE);
+        }
+    }
 }
 
 type App = Shell<Tui>;
@@ -83,6 +94,7 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
         history,
         armed: None,
         signed_out: false,
+        left: false,
     };
     Shell::new(sess, term, face).serve(opts.interactive.clone())
 }
@@ -233,7 +245,7 @@ impl Face for Tui {
 
     fn leave(app: &mut App) {
         let _ = Tui::draw(app);
-        let _ = paint(LEAVE);
+        app.face.leave_screen();
         app.term.restore();
     }
 
@@ -242,7 +254,7 @@ impl Face for Tui {
         app.face.armed.map(|t| t + ARMED)
     }
 
-    fn finish(_app: &mut App) {
-        let _ = paint(LEAVE);
+    fn finish(app: &mut App) {
+        app.face.leave_screen();
     }
 }

@@ -1,12 +1,13 @@
 //! Shared helpers for sim's integration tests: one private sandbox per fake
-//! ([`claude`], [`codex`], [`gemini`], [`qwen`], [`opencode`]) built on the pieces here (a scratch
-//! root, a clean environment, a logging hook script), the [`Sim`] trait for
+//! ([`claude`], [`codex`], [`gemini`], [`qwen`], [`opencode`], [`copilot`]) built on the pieces
+//! here (a scratch root, a clean environment, a logging hook script), the [`Sim`] trait for
 //! what every sandbox answers, and the pseudo-terminal helpers in [`pty`].
 
 #![allow(dead_code)]
 
 pub mod claude;
 pub mod codex;
+pub mod copilot;
 pub mod gemini;
 pub mod opencode;
 pub mod pty;
