@@ -91,10 +91,7 @@ impl Play {
             sess.hooks = logging_hooks(dir.path());
         }
         sess.begin();
-        let history = vec![
-            " ● MCP Servers reloaded: 0 servers connected".into(),
-            String::new(),
-        ];
+        let history = screens::mcp();
         Play {
             sess,
             history,

@@ -113,12 +113,17 @@ pub fn header(release: Release, n: &Notices, width: usize) -> Vec<String> {
         rows.push(String::new());
     }
     if n.mcp {
-        rows.extend([
-            " ● MCP Servers reloaded: 0 servers connected".into(),
-            String::new(),
-        ]);
+        rows.extend(mcp());
     }
     rows
+}
+
+/// The notice once the folder is trusted and the MCP servers loaded (none).
+pub fn mcp() -> Vec<String> {
+    vec![
+        " ● MCP Servers reloaded: 0 servers connected".into(),
+        String::new(),
+    ]
 }
 
 /// A submitted prompt: ` ❯ <prompt>`, `time` (`HH:MM`) at the right.

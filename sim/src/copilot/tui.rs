@@ -67,27 +67,14 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
     sess.clock.advance(startup.delay_ms);
     let signed_in = sess.auth.signed_in() && !startup.sign_in;
     let view = View::of(&sess, signed_in);
-    let mut gate = startup::trust(&mut term, &sess, &view, startup.trust_dialog)?;
-    if let (Startup::Continue, Some(q)) = (&gate, &startup.unknown_dialog) {
-        gate = startup::unknown(&mut term, &view, q)?;
-    }
-    let history = vec![
-        " ● MCP Servers reloaded: 0 servers connected".into(),
-        String::new(),
-    ];
-    let code = match gate {
-        Startup::Exit(code) => Some(code),
-        Startup::Continue if !signed_in => {
-            let size = term::size();
-            let bottom = view.composer(size.0, "", Status::Idle, Some(screens::SIGN_IN));
-            paint_rows(&view.rows(size, &history, bottom))?;
-            Some(startup::signed_out(&mut term)?)
+    let history = screens::mcp();
+    let gate = before_prompts(&mut term, &sess, &view, &startup, signed_in, &history);
+    match gate {
+        Ok(None) => {}
+        other => {
+            let _ = paint(LEAVE);
+            return other.map(|code| code.unwrap_or(0));
         }
-        Startup::Continue => None,
-    };
-    if let Some(code) = code {
-        let _ = paint(LEAVE);
-        return Ok(code);
     }
     let face = Tui {
         view,
@@ -97,6 +84,32 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
         left: false,
     };
     Shell::new(sess, term, face).serve(opts.interactive.clone())
+}
+
+/// The screens before the composer takes prompts: the trust dialog, a scenario's unknown
+/// dialog, the not-signed-in composer. `Some(status)` when the run ends there.
+fn before_prompts(
+    term: &mut Terminal,
+    sess: &Session,
+    view: &View,
+    startup: &crate::scenario::Startup,
+    signed_in: bool,
+    history: &[String],
+) -> Result<Option<i32>, String> {
+    let mut gate = startup::trust(term, sess, view, startup.trust_dialog)?;
+    if let (Startup::Continue, Some(q)) = (&gate, &startup.unknown_dialog) {
+        gate = startup::unknown(term, view, q)?;
+    }
+    match gate {
+        Startup::Exit(code) => Ok(Some(code)),
+        Startup::Continue if !signed_in => {
+            let size = term::size();
+            let bottom = view.composer(size.0, "", Status::Idle, Some(screens::SIGN_IN));
+            paint_rows(&view.rows(size, history, bottom))?;
+            startup::signed_out(term).map(Some)
+        }
+        Startup::Continue => Ok(None),
+    }
 }
 
 /// Leaves: `SessionEnd` (`user_exit`) and `session.shutdown`, status 0.
