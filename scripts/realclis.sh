@@ -3,8 +3,9 @@
 #   ${XDG_CACHE_HOME:-~/.cache}/umbel/clis/<name>-<version>/   (stamped; a second run calls no npm)
 # The releases come from umbel's own tables (`umbel releases --json`), never from here.
 #   realclis.sh                    the newest tested release of each CLI; prints clis/bin/
-#                                  (links claude, codex, gemini, qwen, opencode
-#                                  and opencode-config: its plugin SDK)
+#                                  (links claude, codex, gemini, qwen, opencode, copilot,
+#                                  opencode-config: its plugin SDK, and copilot-cache: its
+#                                  unpacked package)
 #   realclis.sh PROVIDER VERSION   that release of PROVIDER, the others at their newest tested;
 #                                  prints clis/sets/PROVIDER-VERSION/ (the same links)
 # UMBEL_BIN names the umbel to ask (default target/debug/umbel).
@@ -63,6 +64,12 @@ install() {
       unavailable "npm install @opencode-ai/plugin@$version failed (see $dir/npm.log)"
     fi
   fi
+  if [ "$name" = copilot ] && [ ! -d "$dir/warm/.cache/copilot" ]; then
+    # copilot unpacks ~235 MB into ~/.cache/copilot on a HOME's first start (1.4 s): the
+    # offline tier links each sandbox's cache to this one, unpacked once.
+    mkdir -p "$dir/warm"
+    HOME="$dir/warm" "$bin" --version >>"$dir/npm.log" 2>&1 || unavailable "$bin --version failed (see $dir/npm.log)"
+  fi
   echo "$bin"
 }
 
@@ -81,6 +88,7 @@ while read -r name pkg newest; do
   bin=$(install "$name" "$pkg" "$version") || exit $?
   ln -sfn "$bin" "$out/$name"
   if [ "$name" = opencode ]; then ln -sfn "$CACHE/$name-$version/config" "$out/opencode-config"; fi
+  if [ "$name" = copilot ]; then ln -sfn "$CACHE/$name-$version/warm/.cache/copilot" "$out/copilot-cache"; fi
 done <<<"$windows"
 if [ -n "$want_name" ] && [ -z "$found" ]; then
   echo "realclis: unknown provider \`$want_name\` (see umbel releases)" >&2

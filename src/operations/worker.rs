@@ -109,7 +109,10 @@ impl Worker {
             .state
             .read_payload(&self.name, submit.record.payload.as_deref()?)?;
         let turn_id = provider.submit_turn_id(&payload)?;
-        let path = str_field(&payload, "transcript_path").map(PathBuf::from)?;
+        // copilot's submit hook names no transcript: the worker's own (its end hook's, its launch's).
+        let path = str_field(&payload, "transcript_path")
+            .map(PathBuf::from)
+            .or_else(|| self.transcript_path(ctx))?;
         let turn = provider.last_turn(&mut ReverseLines::open(&path)?);
         (turn.ended && turn.turn_id.as_deref() == Some(turn_id.as_str())).then_some(turn)
     }
@@ -211,28 +214,42 @@ impl Worker {
                 class @ (EventClass::TurnEnded | EventClass::TurnFailed { .. }) => {
                     let failed = matches!(class, EventClass::TurnFailed { .. });
                     let Some(text) = provider.answer_from_payload(&payload) else {
-                        break;
+                        if provider.end_hook_carries_answer() {
+                            break;
+                        }
+                        // The answer is the transcript's turn of this turn's submit: its id.
+                        walk.to_submit = true;
+                        continue;
                     };
-                    let transcript = walk
-                        .transcript
-                        .take()
-                        .or_else(|| self.meta.transcript_path.clone());
-                    let cancelled = provider.end_hook_hides_cancel()
-                        && transcript_turn(provider, transcript.as_deref())
-                            .is_some_and(|t| t.interrupted());
-                    let mut answer =
-                        self.answer_of(text, "hook", failed, transcript, walk.session_id.take());
-                    answer.structured_output = walk.checked.take().flatten();
-                    if cancelled {
-                        answer = answer.interrupted();
-                    }
-                    return Ok(Some(answer));
+                    return Ok(Some(self.hook_answer(walk, text, failed)));
                 }
-                EventClass::Submitted => break,
+                EventClass::Submitted => {
+                    if walk.to_submit {
+                        walk.turn_id = provider.submit_turn_id(&payload);
+                    }
+                    break;
+                }
                 _ => {}
             }
         }
         Ok(None)
+    }
+
+    /// The answer an end hook carried (`failed`: the turn failed), with what the walk learnt.
+    fn hook_answer(&self, walk: &mut LogWalk, text: String, failed: bool) -> Answer {
+        let provider = self.provider();
+        let transcript = walk
+            .transcript
+            .take()
+            .or_else(|| self.meta.transcript_path.clone());
+        let cancelled = provider.end_hook_hides_cancel()
+            && transcript_turn(provider, transcript.as_deref()).is_some_and(|t| t.interrupted());
+        let mut answer = self.answer_of(text, "hook", failed, transcript, walk.session_id.take());
+        answer.structured_output = walk.checked.take().flatten();
+        if cancelled {
+            answer = answer.interrupted();
+        }
+        answer
     }
 
     /// The last turn's answer from the transcript, when the log had none.
@@ -242,6 +259,8 @@ impl Worker {
             session_id,
             checked,
             lost,
+            turn_id,
+            ..
         } = walk;
         let transcript = match lost {
             Some(_) => transcript.or_else(|| self.transcript_path(ctx)),
@@ -253,6 +272,13 @@ impl Worker {
             .map(|mut lines| self.provider().last_turn(&mut lines))
             .unwrap_or_default();
         let interrupted = turn.interrupted();
+        // The hooks say the turn ended before the transcript shows it (copilot's log lags its
+        // end hook): an older turn's answer is not this one's.
+        if turn_id.is_some() && turn.turn_id != turn_id {
+            return Err(Error::NoAnswer {
+                name: self.name.to_string(),
+            });
+        }
         if lost.is_some_and(|lost| !lost.is(&turn)) {
             return Err(Error::AnswerLost {
                 name: self.name.to_string(),
@@ -323,6 +349,10 @@ struct LogWalk {
     /// Set when the newest turn end was logged without a payload: that turn's answer can
     /// only come from the transcript, never from an older turn's hook.
     lost: Option<LostEnd>,
+    /// The newest turn's end hook carries no answer: walk on to its submit.
+    to_submit: bool,
+    /// That submit's turn id: the transcript's answer is its turn's only.
+    turn_id: Option<String>,
 }
 
 impl LogWalk {

@@ -76,7 +76,7 @@ fn actions_lists_the_tools_of_a_turn(provider: &str) {
     let expected_tool = match provider {
         "claude" => "Bash",
         "codex" => "exec_command",
-        "opencode" => "bash",
+        "opencode" | "copilot" => "bash",
         _ => "run_shell_command",
     };
     assert_eq!(actions[0]["tool"], expected_tool);

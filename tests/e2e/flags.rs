@@ -26,7 +26,7 @@ use Expect::*;
 
 /// Per flag: umbel's arguments and what each provider must receive.
 #[allow(clippy::type_complexity)]
-const CASES: &[(&[&str], [Expect; 5])] = &[
+const CASES: &[(&[&str], [Expect; 6])] = &[
     (
         &["-m", "big"],
         [
@@ -35,6 +35,7 @@ const CASES: &[(&[&str], [Expect; 5])] = &[
             Argv(&["-m", "big"]),
             Argv(&["-m", "big"]),
             Argv(&["-m", "big"]),
+            Argv(&["--model", "big"]),
         ],
     ),
     (
@@ -45,12 +46,14 @@ const CASES: &[(&[&str], [Expect; 5])] = &[
             Argv(&["--approval-mode", "plan"]),
             Argv(&["--approval-mode", "plan"]),
             Refused,
+            Refused,
         ],
     ),
     (
         &["--allowedTools", "Bash", "--allowed-tools", "Edit"],
         [
             Argv(&["--allowedTools", "Bash", "--allowedTools", "Edit"]),
+            Rule("allow", "Edit"),
             Rule("allow", "Edit"),
             Rule("allow", "Edit"),
             Rule("allow", "Edit"),
@@ -65,6 +68,7 @@ const CASES: &[(&[&str], [Expect; 5])] = &[
             Rule("deny", "web_fetch"),
             Rule("deny", "web_fetch"),
             Rule("deny", "web_fetch"),
+            Rule("deny", "web_fetch"),
         ],
     ),
     (
@@ -74,6 +78,7 @@ const CASES: &[(&[&str], [Expect; 5])] = &[
             Argv(&["-c", "developer_instructions=\"Be brief.\""]),
             Refused,
             Argv(&["--append-system-prompt", "Be brief."]),
+            Refused,
             Refused,
         ],
     ),
@@ -85,6 +90,7 @@ const CASES: &[(&[&str], [Expect; 5])] = &[
             Refused,
             Argv(&["--system-prompt", "You are terse."]),
             Refused,
+            Refused,
         ],
     ),
     (
@@ -95,6 +101,7 @@ const CASES: &[(&[&str], [Expect; 5])] = &[
             Refused,
             Argv(&["--max-session-turns", "3"]),
             Refused,
+            Refused,
         ],
     ),
     (
@@ -104,6 +111,7 @@ const CASES: &[(&[&str], [Expect; 5])] = &[
             Refused,
             Refused,
             Argv(&["--mcp-config", "mcp.json"]),
+            Refused,
             Refused,
         ],
     ),
@@ -125,6 +133,7 @@ const CASES: &[(&[&str], [Expect; 5])] = &[
                 "/srv/b",
             ]),
             Refused,
+            Argv(&["--add-dir", "/srv/a", "--add-dir", "/srv/b"]),
         ],
     ),
     (
@@ -139,6 +148,7 @@ const CASES: &[(&[&str], [Expect; 5])] = &[
             Refused,
             Refused,
             Refused,
+            Refused,
         ],
     ),
     (
@@ -149,11 +159,12 @@ const CASES: &[(&[&str], [Expect; 5])] = &[
             Refused,
             Refused,
             Refused,
+            Refused,
         ],
     ),
 ];
 
-const PROVIDERS: [&str; 5] = ["claude", "codex", "gemini", "qwen", "opencode"];
+const PROVIDERS: [&str; 6] = ["claude", "codex", "gemini", "qwen", "opencode", "copilot"];
 
 fn argv(sb: &Sandbox) -> Vec<String> {
     let text = std::fs::read_to_string(sb.record.join("argv.json")).expect("argv.json");
@@ -318,4 +329,9 @@ fn print_mode_passes_flags_and_the_tail() {
     sb.umbel([&base[..], &args[..]].concat())
         .stderr_has("give only one")
         .status(2);
+}
+
+#[test]
+fn copilot_flags_reach_the_cli_or_are_refused() {
+    flags_reach_the_cli_or_are_refused(5);
 }

@@ -48,8 +48,8 @@ fn a_full_turn_spawn_send_wait_read_kill(provider: &str) {
         .stdout("The answer is 42.\n")
         .success();
     let answer = sb.umbel(["read", "w1", "--json"]).json();
-    // opencode's `session.idle` carries no text: its answer is always the record's.
-    let source = if provider == "opencode" {
+    // opencode's `session.idle` and copilot's `Stop` carry no text: the answer is the record's.
+    let source = if matches!(provider, "opencode" | "copilot") {
         "transcript"
     } else {
         "hook"

@@ -89,6 +89,23 @@ fn print_mode_json_has_the_providers_own_shape(provider: &str) {
                 "opencode's own session id: {session}"
             );
         }
+        "copilot" => {
+            // `copilot -p --output-format json`: its session's events a line, `result` last.
+            let (events, types) = jsonl_events(&out.stdout());
+            assert_eq!(
+                types,
+                [
+                    "user.message",
+                    "assistant.turn_start",
+                    "assistant.message",
+                    "assistant.turn_end",
+                    "result"
+                ]
+            );
+            assert_eq!(events[2]["data"]["content"], answer);
+            let session = events[4]["sessionId"].as_str().unwrap_or("");
+            assert_eq!(session.len(), 36, "copilot's own session id: {session}");
+        }
         _ => {
             let result = out.json();
             assert_eq!(result["response"], answer);
@@ -252,6 +269,8 @@ fn piped_stdin_joins_the_prompt_as_the_providers_print_mode_does(provider: &str)
         "claude" => "Count the lines\nx\ny\n",
         "codex" => "Count the lines\n\n<stdin>\nx\ny\n</stdin>",
         "opencode" => "\"Count the lines\"\nx\ny\n",
+        // `copilot -p PROMPT` reads no stdin.
+        "copilot" => "Count the lines",
         _ => "x\ny\n\n\nCount the lines",
     };
     let received = sb.received();

@@ -1,4 +1,4 @@
-//! The offline tier's world: the real claude, codex, gemini, qwen and opencode (pinned npm releases, installed by
+//! The offline tier's world: the real claude, codex, gemini, qwen, opencode and copilot (pinned npm releases, installed by
 //! `scripts/realclis.sh`, found through `UMBEL_REAL_CLIS`) signed in with fake keys against one
 //! `fake-model` per sandbox, which plays the sandbox's scenarios. Homes are prepared the way a
 //! signed-in user's would be; the project is a git repository (codex asks for trust only there);
@@ -84,12 +84,14 @@ pub fn sandbox_with(bins: &Path) -> Sandbox {
     sb.model = Some(model);
     homes(&sb.home, &url);
     opencode_home(&sb.home, bins, &url);
+    copilot_cache(&sb.home, bins);
     for (provider, var) in [
         ("claude", "UMBEL_CLAUDE_BIN"),
         ("codex", "UMBEL_CODEX_BIN"),
         ("gemini", "UMBEL_GEMINI_BIN"),
         ("qwen", "UMBEL_QWEN_BIN"),
         ("opencode", "UMBEL_OPENCODE_BIN"),
+        ("copilot", "UMBEL_COPILOT_BIN"),
     ] {
         sb.var(var, &bins.join(provider).to_string_lossy());
     }
@@ -110,7 +112,26 @@ pub fn sandbox_with(bins: &Path) -> Sandbox {
     sb.var("IS_SANDBOX", "1");
     // opencode: offline, its model catalogue is the one it ships.
     sb.var("OPENCODE_DISABLE_MODELS_FETCH", "1");
+    // copilot: BYOK, Chat Completions, nothing asked of GitHub.
+    sb.var("COPILOT_PROVIDER_BASE_URL", &format!("{url}/v1"));
+    sb.var(
+        "COPILOT_PROVIDER_API_KEY",
+        "sk-umbelfake-copilot-Wm4Tq8Zp2Lx7",
+    );
+    sb.var("COPILOT_MODEL", "gpt-fake");
+    sb.var("COPILOT_OFFLINE", "true");
     sb
+}
+
+/// copilot's unpacked package, shared: a fresh HOME's first start unpacks ~235 MB into
+/// `~/.cache/copilot` (`realclis.sh` unpacked it once, `copilot-cache`).
+fn copilot_cache(home: &Path, bins: &Path) {
+    let cache = bins.join("copilot-cache");
+    if cache.exists() {
+        std::fs::create_dir_all(home.join(".cache")).expect("mkdir");
+        std::os::unix::fs::symlink(cache, home.join(".cache/copilot"))
+            .expect("link copilot's cache");
+    }
 }
 
 /// opencode's config as a signed-in user's who ran it once online: the Messages API provider
@@ -223,7 +244,8 @@ pub fn reap(root: &Path) {
 }
 
 /// The real CLI's own print mode in the sandbox (the offline tier and `just bench real`): `claude -p`,
-/// `codex exec`, `gemini -p`, `qwen PROMPT`, `opencode run` with `flags`, the prompt, and `stdin` piped.
+/// `codex exec`, `gemini -p`, `qwen PROMPT`, `opencode run`, `copilot -p` with `flags`, the prompt,
+/// and `stdin` piped.
 pub fn print_mode(
     sb: &Sandbox,
     provider: &str,
@@ -247,6 +269,7 @@ pub fn print_mode(
             .arg(prompt),
         "qwen" => cmd.args(flags).arg(prompt),
         "opencode" => cmd.arg("run").args(flags).arg(prompt),
+        "copilot" => cmd.args(flags).args(["-p", prompt]),
         _ => cmd.arg("--skip-trust").args(flags).args(["-p", prompt]),
     };
     cmd.write_stdin(stdin.to_string())

@@ -46,6 +46,7 @@ macro_rules! each_tier {
             }
             mod qwen { $( #[test] fn $test() { super::super::$test("qwen", super::super::Tier::Fake) } )* }
             mod opencode { $( #[test] fn $test() { super::super::$test("opencode", super::super::Tier::Fake) } )* }
+            mod copilot { $( #[test] fn $test() { super::super::$test("copilot", super::super::Tier::Fake) } )* }
         }
         mod real {
             mod fleet { $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $fl() { super::super::$fl(super::super::Tier::Real) } )* }
@@ -63,6 +64,9 @@ macro_rules! each_tier {
             }
             mod opencode {
                 $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $test() { super::super::$test("opencode", super::super::Tier::Real) } )*
+            }
+            mod copilot {
+                $( #[test] #[ignore = "real CLIs: just smoke-offline"] fn $test() { super::super::$test("copilot", super::super::Tier::Real) } )*
             }
         }
     };
@@ -429,8 +433,13 @@ fn esc_after(sb: &Sandbox, provider: &str, scenario: &str, ready: impl FnOnce())
         .args(["--json", "--timeout", "60s"])
         .start();
     ready();
-    // opencode interrupts on a second Esc within 5 s (the first shows `esc again to interrupt`).
-    let presses = if provider == "opencode" { 2 } else { 1 };
+    // opencode interrupts on a second Esc within 5 s, copilot within half a second (the first
+    // shows `esc again to interrupt`).
+    let presses = if matches!(provider, "opencode" | "copilot") {
+        2
+    } else {
+        1
+    };
     for _ in 0..presses {
         sandbox_tmux(sb)
             .send_keys("umbel-esc", &["Escape"])
@@ -512,6 +521,8 @@ fn print_mode_joins_piped_stdin_as_the_real_print_mode(provider: &str, tier: Tie
         "claude" => "Count the lines\nx\ny",
         "codex" => "Count the lines\n\n<stdin>\nx\ny\n</stdin>",
         "opencode" => "\"Count the lines\"\nx\ny\n",
+        // `copilot -p PROMPT` reads no stdin.
+        "copilot" => "Count the lines",
         _ => "x\ny\n\n\nCount the lines",
     };
     let scenario = sb.scenario(
@@ -708,6 +719,7 @@ fn print_mode_denies_a_tool_needing_approval_and_goes_on(provider: &str, tier: T
             "codex" => &["exec", "run the tool, real"],
             "qwen" => &["-p", "run the tool, real"],
             "opencode" => &["run", "run the tool, real"],
+            "copilot" => &["-p", "run the tool, real"],
             _ => &["--skip-trust", "-p", "run the tool, real"],
         };
         let out = std::process::Command::new(provider)
@@ -763,6 +775,15 @@ fn passthrough_flags_start_the_cli_and_a_turn_runs(provider: &str, tier: Tier) {
         "codex" => &["--append-system-prompt", "Be brief.\nAlways."],
         // The one flag opencode maps (its other settings live in its opencode.json).
         "opencode" => &["--model", "anthropic/claude-sonnet-4-5"],
+        // copilot's model flag; the tool lists are umbel's rules on its permission hook.
+        "copilot" => &[
+            "--model",
+            "gpt-fake",
+            "--allowed-tools",
+            "view",
+            "--disallowed-tools",
+            "web_fetch",
+        ],
         // qwen spells the mode `auto-edit` (gemini `auto_edit`) and has claude's prompt flags.
         "qwen" => &[
             "--permission-mode",
@@ -845,9 +866,29 @@ fn recorded_print_json(provider: &str, scenario: &str) -> Vec<Value> {
             sample("opencode/1.18.33/opencode-1.18.33-run-format-json-tool.jsonl")
         }
         ("opencode", _) => sample("opencode/1.18.33/opencode-1.18.33-run-format-json.jsonl"),
+        ("copilot", "api-error") => lasting(sample("copilot/1.0.102/print-json-error.jsonl")),
+        ("copilot", "tool") => lasting(sample("copilot/1.0.102/print-json-tool.jsonl")),
+        ("copilot", _) => lasting(sample("copilot/1.0.102/print-json-success.jsonl")),
         (_, "api-error") => sample("gemini/gemini-0.61.0-print-json-api-error-stderr.json"),
         _ => sample("gemini/gemini-0.61.0-print-json-success.json"),
     }
+}
+
+/// What copilot's `<pasted_content file="…" size="…" lines="…" />` prompt names: the text in
+/// that file.
+fn pasted_file(prompt: &str) -> Option<String> {
+    let rest = prompt.trim().strip_prefix("<pasted_content file=\"")?;
+    let path = &rest[..rest.find('"')?];
+    std::fs::read_to_string(path).ok()
+}
+
+/// copilot's print-mode events that its session log keeps (it streams `ephemeral` ones too:
+/// skills loaded, deltas, model calls — no part of the turn's record).
+fn lasting(documents: Vec<Value>) -> Vec<Value> {
+    documents
+        .into_iter()
+        .filter(|d| d["ephemeral"] != true)
+        .collect()
 }
 
 /// The key set of `umbel -p --output-format json` includes the provider's own print mode's on
@@ -873,6 +914,7 @@ fn print_json_keys_include_the_real_print_modes(provider: &str, tier: Tier) {
                     "claude" => vec!["--output-format", "json"],
                     "qwen" => vec!["--output-format", "json"],
                     "opencode" => vec!["--format", "json"],
+                    "copilot" => vec!["--output-format", "json"],
                     "codex" => vec!["--json"],
                     _ => vec!["-o", "json"],
                 };
@@ -881,13 +923,14 @@ fn print_json_keys_include_the_real_print_modes(provider: &str, tier: Tier) {
                         "claude" => "--dangerously-skip-permissions",
                         "codex" => "--dangerously-bypass-approvals-and-sandbox",
                         "opencode" => "--auto",
+                        "copilot" => "--allow-all",
                         _ => "--yolo",
                     });
                 }
                 let out = crate::real::print_mode(&sb, provider, &flags, "run the tool", "");
                 // The model server forgets which turns were used when the scenario is written.
                 sb.scenario(name, scenario);
-                print_documents(&out)
+                lasting(print_documents(&out))
             }
         };
         let mut args = vec!["-p", "run the tool", "--provider", provider];
@@ -909,14 +952,15 @@ fn recorded_stream_json(provider: &str) -> Vec<Value> {
         "codex" => "codex/codex-0.171.0-exec-json-tool-turn.jsonl",
         "qwen" => "qwen/qwen-0.24.4-print-stream-json-tool-turn.jsonl",
         "opencode" => "opencode/1.18.33/opencode-1.18.33-run-format-json-tool.jsonl",
+        "copilot" => "copilot/1.0.102/print-json-tool.jsonl",
         _ => "gemini/gemini-0.61.0-print-stream-json-tool-turn.jsonl",
     })
 }
 
 /// The event kinds of a stream, in order. Left out: the `system` hook events claude streams
 /// for the user's own SessionStart hooks (umbel's hooks are its plumbing, not the user's),
-/// codex's start-up warning items and qwen's `stream_event` `goal_state` notice (the state of its
-/// `/goal` feature, no part of the turn).
+/// codex's start-up warning items, qwen's `stream_event` `goal_state` notice (the state of its
+/// `/goal` feature, no part of the turn) and copilot's `ephemeral` events.
 fn stream_kinds(provider: &str, events: Vec<Value>) -> Vec<String> {
     let events: Vec<Value> = events
         .into_iter()
@@ -927,6 +971,7 @@ fn stream_kinds(provider: &str, events: Vec<Value>) -> Vec<String> {
         })
         .filter(|e| crate::print_json::kind(e) != "item.completed/error")
         .filter(|e| e["type"] != "stream_event")
+        .filter(|e| e["ephemeral"] != true)
         .collect();
     if provider != "codex" {
         return umbel::core::print::stream::kinds_in_order(&events);
@@ -955,6 +1000,7 @@ fn stream_json_event_types_follow_the_real_print_mode(provider: &str, tier: Tier
                 "codex" => &["--json", "--dangerously-bypass-approvals-and-sandbox"],
                 "qwen" => &["--output-format", "stream-json", "--yolo"],
                 "opencode" => &["--format", "json", "--auto"],
+                "copilot" => &["--output-format", "json", "--allow-all"],
                 _ => &["-o", "stream-json", "--yolo"],
             };
             let out = crate::real::print_mode(&sb, provider, flags, "run the tool", "");
@@ -1075,6 +1121,8 @@ fn a_256_kib_prompt_arrives_whole_once(provider: &str, tier: Tier) {
     let turns = all.as_array().expect("turns");
     assert_eq!(turns.len(), 1, "one turn, not {}", turns.len());
     let prompt = turns[0]["prompt"].as_str().unwrap_or_default();
+    // copilot keeps a long paste in a file of its session, its prompt naming the file.
+    let prompt = pasted_file(prompt).unwrap_or_else(|| prompt.to_string());
     let want = String::from_utf8(big.clone()).expect("text");
     assert_eq!(
         prompt.trim_end().len(),
@@ -1233,7 +1281,7 @@ fn fork_from_starts_with_a_copy_of_the_conversation_and_leaves_the_parent_alone(
     );
     sb.spawn("par", &["--provider", provider, "--env", &scenario]);
     assert_eq!(turn(&sb, "par", "alpha question").0, Some(0));
-    if matches!(provider, "gemini" | "qwen" | "opencode") {
+    if matches!(provider, "gemini" | "qwen" | "opencode" | "copilot") {
         sb.umbel(["spawn", "--name", "fk", "--fork-from", "par"])
             .stderr_has(format!("cannot be forked: {provider} has no fork"))
             .status(1);

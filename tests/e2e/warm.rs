@@ -28,17 +28,18 @@ pub fn warm_worker(sb: &Sandbox, other_than: Option<&str>) -> Value {
     found.expect("a warm worker")
 }
 
-/// The CLI session id a `-p -o json` answer reports (codex: its `thread.started` event).
+/// The CLI session id a `-p -o json` answer reports (codex: its `thread.started` event;
+/// copilot: its last line, `result`).
 pub fn session_of(stdout: &str) -> String {
-    let first: Value = serde_json::from_str(stdout.lines().next().unwrap_or("")).expect("JSON");
-    // qwen prints one JSON array of its print mode's documents.
-    let first = first.get(0).cloned().unwrap_or(first);
-    let id = first["session_id"]
-        .as_str()
-        .or(first["thread_id"].as_str())
-        .or(first["sessionID"].as_str())
-        .unwrap_or_else(|| panic!("no session id in {stdout}"));
-    id.to_string()
+    let id = stdout.lines().find_map(|line| {
+        let document: Value = serde_json::from_str(line).ok()?;
+        // qwen prints one JSON array of its print mode's documents.
+        let first = document.get(0).cloned().unwrap_or(document);
+        ["session_id", "thread_id", "sessionID", "sessionId"]
+            .iter()
+            .find_map(|key| first[*key].as_str().map(str::to_string))
+    });
+    id.unwrap_or_else(|| panic!("no session id in {stdout}"))
 }
 
 /// How many `umbel warm-refill` processes of this sandbox run.

@@ -138,6 +138,9 @@ pub struct Options {
     pub resume: Option<Resume>,
     /// `--allow-all-tools`, `--allow-all`, `--yolo`: tools run without asking.
     pub allow_all: bool,
+    /// `--deny-tool` kinds (`shell`, `write`): refused without asking, even with
+    /// `--allow-all-tools` ("Denial rules always take precedence", `copilot help permissions`).
+    pub denied: Vec<String>,
     /// `-C <directory>`.
     pub dir: Option<String>,
 }
@@ -272,6 +275,11 @@ pub fn parse(args: &[String]) -> Result<Action<Options>, String> {
         session_id: value(&given, "session-id"),
         resume,
         allow_all: has("allow-all-tools") || has("allow-all") || has("yolo"),
+        denied: given
+            .iter()
+            .filter(|(l, _)| *l == "deny-tool")
+            .flat_map(|(_, v)| v.iter().cloned())
+            .collect(),
         dir: value(&given, "cwd"),
     }))
 }

@@ -54,6 +54,8 @@ pub struct Session {
     pub system_sent: bool,
     /// Tools run without asking (`--allow-all-tools`, `--allow-all`, `--yolo`).
     pub allow_all: bool,
+    /// The `--deny-tool` kinds: a tool of one is refused without asking.
+    pub denied: Vec<String>,
     /// The TUI (not `-p`).
     pub interactive: bool,
     /// Tokens and calls so far.
@@ -121,6 +123,7 @@ impl Session {
         sess.hooks = home::hooks(&home);
         sess.recorder = Recorder::from_env();
         sess.allow_all = opts.allow_all;
+        sess.denied = opts.denied.clone();
         sess.resumed = resumed;
         sess.begin();
         Ok(sess)
@@ -154,6 +157,7 @@ impl Session {
             started: false,
             system_sent: false,
             allow_all: false,
+            denied: Vec::new(),
             interactive,
             totals: Totals::default(),
             who,

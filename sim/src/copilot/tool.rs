@@ -3,6 +3,9 @@
 //! asks for the tool (`assistant.message` with `toolRequests` and no text,
 //! `tool.execution_start`), `PreToolUse` fires, then
 //!
+//! - a tool whose kind `--deny-tool` names (`shell`: bash; `write`: edit, create) is refused at
+//!   once, as in `-p` below (not recorded: the real 1.0.102 answered the model and wrote
+//!   nothing, `tiers::real::copilot::print_mode_denies_a_tool_needing_approval_and_goes_on`);
 //! - with `--allow-all-tools` the tool runs at once;
 //! - in `-p` without it the tool is refused at once (not recorded: no dialog, no permission
 //!   hook, a failed `tool.execution_complete`) and the model answers;
@@ -108,9 +111,10 @@ impl Turn {
         );
         let hook = payloads::pre_tool_use(&sess.ctx(), &call);
         sess.fire(hook);
-        if sess.allow_all || !sess.interactive {
+        let denied = Self::denied_kind(&sess.denied, &call.name);
+        if denied || sess.allow_all || !sess.interactive {
             self.call = Some(call);
-            self.ran(sess, now, sess.allow_all);
+            self.ran(sess, now, sess.allow_all && !denied);
             return None;
         }
         let hook = payloads::permission_request(&sess.ctx(), &call);
@@ -123,6 +127,16 @@ impl Turn {
         self.notify = true;
         self.core.phase = Phase::Dialog(0);
         Some(None)
+    }
+
+    /// Whether a `--deny-tool` kind covers the tool `name`: `shell` the shell, `write` the tools
+    /// that write files, a bare name itself.
+    fn denied_kind(denied: &[String], name: &str) -> bool {
+        denied.iter().any(|kind| match kind.as_str() {
+            "shell" => name == "bash",
+            "write" => matches!(name, "edit" | "create"),
+            other => other == name,
+        })
     }
 
     /// The dialog is on the screen: its `Notification`.

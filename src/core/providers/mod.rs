@@ -7,6 +7,7 @@ pub mod actions;
 pub mod approval;
 pub mod claude;
 pub mod codex;
+pub mod copilot;
 pub mod flags;
 pub mod gemini;
 pub mod launch;
@@ -59,6 +60,8 @@ pub enum Provider {
     Qwen,
     /// OpenCode (`opencode`).
     Opencode,
+    /// GitHub Copilot CLI (`copilot`).
+    Copilot,
 }
 
 impl Provider {
@@ -70,6 +73,7 @@ impl Provider {
             Provider::Gemini => &gemini::Gemini,
             Provider::Qwen => &qwen::Qwen,
             Provider::Opencode => &opencode::Opencode,
+            Provider::Copilot => &copilot::Copilot,
         }
     }
 
@@ -395,6 +399,12 @@ pub trait ProviderModule: Sync {
     /// `prompt_id`, codex `turn_id`); lets a wait recognise its own turn in the transcript.
     fn submit_turn_id(&self, _payload: &serde_json::Value) -> Option<String> {
         None
+    }
+    /// Whether the end-of-turn hook carries the answer (copilot's `Stop` does not, and its
+    /// session log may lag it): when not, the answer is read from the transcript's turn whose
+    /// id is the submit hook's ([`Self::submit_turn_id`]) and waited for until it is there.
+    fn end_hook_carries_answer(&self) -> bool {
+        true
     }
     /// The answer carried by an end-of-turn hook payload (claude and codex:
     /// `last_assistant_message`).

@@ -128,6 +128,13 @@ impl Sandbox {
                 "UMBEL_OPENCODE_BIN".to_string(),
                 fake("fake-opencode").to_string_lossy().into_owned(),
             ),
+            (
+                "UMBEL_COPILOT_BIN".to_string(),
+                fake("fake-copilot").to_string_lossy().into_owned(),
+            ),
+            // copilot's own token variable (inherited by copilot workers only), so copilot does
+            // not ask to `/login` (fake; nothing talks to a network).
+            ("COPILOT_GITHUB_TOKEN".to_string(), "fake-token".to_string()),
             // qwen's DashScope key (not OPENAI_API_KEY, which would sign codex in too), so
             // qwen does not open "Connect a Provider" (fake; nothing talks to a network).
             ("DASHSCOPE_API_KEY".to_string(), "fake-key".to_string()),
@@ -398,7 +405,7 @@ pub fn text_of(len: u32, width: u32) -> Vec<u8> {
 }
 
 /// The providers every shared test runs against.
-pub const PROVIDERS: [&str; 5] = ["claude", "codex", "gemini", "qwen", "opencode"];
+pub const PROVIDERS: [&str; 6] = ["claude", "codex", "gemini", "qwen", "opencode", "copilot"];
 
 /// Generates one `#[test]` per provider for each named function `fn(provider: &str)`, in a
 /// module named after the provider (one line per provider below).
@@ -410,6 +417,7 @@ macro_rules! each_provider {
         $crate::each_provider!(@for gemini; $($test),*);
         $crate::each_provider!(@for qwen; $($test),*);
         $crate::each_provider!(@for opencode; $($test),*);
+        $crate::each_provider!(@for copilot; $($test),*);
     };
     (@for $provider:ident; $($test:ident),*) => {
         mod $provider {

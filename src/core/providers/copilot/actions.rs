@@ -1,0 +1,39 @@
+//! copilot's tool calls of a turn: the `toolRequests` of its `assistant.message` records, each
+//! settled by the `tool.execution_complete` of its `toolCallId`.
+
+use super::super::str_field;
+use super::super::tool_action::{ActionStatus, ToolAction, summarize_input};
+use super::stats::tool_requests;
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// The turn's calls, in order, with their status (`success` true is ok, false an error; none
+/// yet: pending).
+pub fn read(records: &[Value]) -> Vec<ToolAction> {
+    let results: HashMap<&str, ActionStatus> = records
+        .iter()
+        .filter(|r| str_field(r, "type") == Some("tool.execution_complete"))
+        .filter_map(|r| {
+            let id = r.pointer("/data/toolCallId")?.as_str()?;
+            let ok = r.pointer("/data/success").and_then(Value::as_bool);
+            let status = if ok == Some(true) {
+                ActionStatus::Ok
+            } else {
+                ActionStatus::Error
+            };
+            Some((id, status))
+        })
+        .collect();
+    records
+        .iter()
+        .filter(|r| str_field(r, "type") == Some("assistant.message"))
+        .flat_map(tool_requests)
+        .map(|call| ToolAction {
+            tool: str_field(call, "name").unwrap_or("?").to_string(),
+            input: summarize_input(call.get("arguments").unwrap_or(&Value::Null)),
+            status: str_field(call, "toolCallId")
+                .and_then(|id| results.get(id).copied())
+                .unwrap_or(ActionStatus::Pending),
+        })
+        .collect()
+}
