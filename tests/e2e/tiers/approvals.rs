@@ -1,7 +1,7 @@
 //! The approval scenarios (`approve`, `deny`, `approvals`, rules given at spawn): a worker
 //! stopped at a tool that needs approval, answered with its CLI's own keys, confirmed from its
 //! hooks (or, where a CLI fires none on a refusal, its transcript or its idle notice). On the
-//! fakes of all five CLIs (`tiers::approvals::fakes::…`) and on the real ones in the offline
+//! fakes of all six CLIs (`tiers::approvals::fakes::…`) and on the real ones in the offline
 //! tier (`tiers::approvals::real::…`, run by `just smoke-offline` at the pinned releases, not
 //! yet by the matrix of older ones).
 
@@ -129,7 +129,7 @@ fn rules_answer_by_themselves(provider: &str, tier: Tier) {
     assert_eq!(code, Some(0), "{outcome}");
 }
 
-/// `fakes::<provider>::<scenario>` for all five, `real::<provider>::<scenario>` (ignored unless
+/// `fakes::<provider>::<scenario>` for all six, `real::<provider>::<scenario>` (ignored unless
 /// asked for) for the CLIs whose real answers are proven.
 macro_rules! answers {
     ($($test:ident),* $(,)?) => {
@@ -139,6 +139,7 @@ macro_rules! answers {
             answers!(@one Fake gemini; $($test),*);
             answers!(@one Fake qwen; $($test),*);
             answers!(@one Fake opencode; $($test),*);
+            answers!(@one Fake copilot; $($test),*);
         }
         mod real {
             answers!(@one Real claude; $($test),*);
@@ -146,6 +147,7 @@ macro_rules! answers {
             answers!(@one Real gemini; $($test),*);
             answers!(@one Real qwen; $($test),*);
             answers!(@one Real opencode; $($test),*);
+            answers!(@one Real copilot; $($test),*);
         }
     };
     (@one Fake $provider:ident; $($test:ident),*) => {
