@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `just try`: umbel with the fake claude, codex, gemini, qwen and opencode (sim crate) on PATH as
-# `claude`, `codex`, `gemini`, `qwen` and `opencode`, in a throw-away HOME that is onboarded for
+# `just try`: umbel with the fake claude, codex, gemini, qwen, opencode and copilot (sim crate) on
+# PATH as `claude`, `codex`, `gemini`, `qwen`, `opencode` and `copilot`, in a throw-away HOME onboarded for
 # them (claude's hasCompletedOnboarding, a codex auth.json, a gemini key, a qwen key, opencode's
 # saved sign-in and plugin SDK), a throw-away state root and tmux
 # folder, so the commands of README's "Use" and docs/getting-started.md can be typed by hand, as
@@ -27,7 +27,7 @@ if [ -z "${UMBEL_TRY_NO_BUILD:-}" ]; then
   (cd "$top" && cargo build --workspace --bins) >&2
 fi
 debug="$top/target/debug"
-for bin in umbel fake-claude fake-codex fake-gemini fake-qwen fake-opencode; do
+for bin in umbel fake-claude fake-codex fake-gemini fake-qwen fake-opencode fake-copilot; do
   [ -x "$debug/$bin" ] || { echo "try: $debug/$bin is missing; run \`just build\` first" >&2; exit 1; }
 done
 
@@ -35,7 +35,7 @@ sandbox=$(mktemp -d /tmp/umbel-try.XXXXXX)
 home="$sandbox/home"
 mkdir -p "$sandbox/bin" "$sandbox/tmux" "$home/.claude" "$home/.codex" "$home/.gemini" "$home/.qwen" "$home/proj"
 ln -s "$debug/umbel" "$sandbox/bin/umbel"
-for cli in claude codex gemini qwen opencode; do ln -s "$debug/fake-$cli" "$sandbox/bin/$cli"; done
+for cli in claude codex gemini qwen opencode copilot; do ln -s "$debug/fake-$cli" "$sandbox/bin/$cli"; done
 # Onboarded as each CLI wants it (the fakes read the same files as the real ones):
 # claude opens on its first-run setup without this flag ...
 printf '{"hasCompletedOnboarding":true,"theme":"dark"}\n' >"$home/.claude.json"
@@ -69,10 +69,12 @@ exports=(
   "TMUX_TMPDIR=$sandbox/tmux"
   "GEMINI_API_KEY=fake-try-key"
   "DASHSCOPE_API_KEY=fake-try-key"
+  "COPILOT_GITHUB_TOKEN=fake-try-key"
 )
 [ "$(id -u)" -eq 0 ] && exports+=("IS_SANDBOX=1")
 # Variables that would point umbel or the CLIs elsewhere than this sandbox.
 unsets=(UMBEL_CLAUDE_BIN UMBEL_CODEX_BIN UMBEL_GEMINI_BIN UMBEL_QWEN_BIN UMBEL_OPENCODE_BIN
+  UMBEL_COPILOT_BIN COPILOT_HOME COPILOT_PROVIDER_BASE_URL
   UMBEL_TMUX_SOCKET CLAUDE_CONFIG_DIR CODEX_HOME GEMINI_CLI_HOME QWEN_HOME XDG_CONFIG_HOME
   XDG_DATA_HOME OPENCODE_CONFIG OPENCODE_CONFIG_CONTENT TMUX)
 
@@ -116,7 +118,7 @@ if [ "$mode" = check ]; then
 fi
 
 cat <<EOF
-umbel try: \`claude\`, \`codex\`, \`gemini\`, \`qwen\`, \`opencode\` here are the fakes; HOME, the state root and tmux are throw-away ($sandbox).
+umbel try: \`claude\`, \`codex\`, \`gemini\`, \`qwen\`, \`opencode\`, \`copilot\` here are the fakes; HOME, the state root and tmux are throw-away ($sandbox).
   umbel -p "Say hello"     then every command of docs/getting-started.md ("Try it on the fakes")
   exit                     leaves the shell, kills its workers and removes $sandbox
 EOF

@@ -18,7 +18,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
 
-/// Remote-control the interactive agent TUIs (claude, codex, gemini, qwen, opencode) inside tmux.
+/// Remote-control interactive agent TUIs (claude, codex, gemini, qwen, opencode, copilot) in tmux.
 ///
 /// umbel runs each worker's interactive CLI in a tmux pane on a private socket, knows a turn
 /// ended from the CLI's own hooks, and reads answers from its own transcript.

@@ -42,7 +42,7 @@ Environment:
   UMBEL_STATE        the state folder: workers, runs, hooks (default: ~/.umbel)
   UMBEL_TMUX_SOCKET  the name of umbel's private tmux socket (default: derived from UMBEL_STATE)
   UMBEL_CLAUDE_BIN   the claude binary (default: `claude` on PATH); also UMBEL_CODEX_BIN,
-                     UMBEL_GEMINI_BIN, UMBEL_QWEN_BIN, UMBEL_OPENCODE_BIN
+                     UMBEL_GEMINI_BIN, UMBEL_QWEN_BIN, UMBEL_OPENCODE_BIN, UMBEL_COPILOT_BIN
   UMBEL_PROGRESS     progress on stderr: live, plain or off (default: live on a terminal)
   UMBEL_WARM         1: every unnamed -p is --warm; UMBEL_WARM_TTL how long its worker waits
                      (default: 10m)

@@ -112,7 +112,8 @@ fn a_missing_provider_binary_is_reported_with_what_to_do() {
     sb.var("UMBEL_CLAUDE_BIN", "/nonexistent/claude")
         .var("UMBEL_GEMINI_BIN", "/nonexistent/gemini")
         .var("UMBEL_QWEN_BIN", "/nonexistent/qwen")
-        .var("UMBEL_OPENCODE_BIN", "/nonexistent/opencode");
+        .var("UMBEL_OPENCODE_BIN", "/nonexistent/opencode")
+        .var("UMBEL_COPILOT_BIN", "/nonexistent/copilot");
     let none = sb.umbel(["doctor"]).success();
     let text = none.stdout();
     assert!(line(&text, "claude").starts_with("warn"), "{text}");
