@@ -66,7 +66,8 @@ ci: lint test
 # (docs/reliability.md), `umbel top` with 100 workers, `run --check` on 1k and 10k steps;
 # `just bench codex load soak top check events` runs only those parts (events: the event stream,
 # `wait --any` over 50 workers, idle `events -f` with 100)
-# `just bench real`: the same on the real CLIs (pinned releases, fake model server; only when named)
+# `just bench real [claude codex gemini copilot]`: the same on the real CLIs (pinned releases, fake
+# model server; only when named)
 # `just bench park`: memory a park frees, resume → ready, a parked worker on disk (fakes);
 # `just bench park-real` the same on the real CLIs (only when named)
 [positional-arguments]

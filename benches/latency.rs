@@ -163,7 +163,7 @@ fn main() {
     }
     // Only when asked for: it needs the real CLIs (npm) and takes minutes.
     if only.iter().any(|o| o == "real") {
-        rows.extend(real_clis::figures());
+        rows.extend(real_clis::figures(&only));
     }
     if only.iter().any(|o| o == "park-real") {
         rows.extend(park::real_figures());
