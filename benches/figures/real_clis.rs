@@ -2,8 +2,9 @@
 //! pinned releases (`UMBEL_REAL_CLIS`, else installed by `scripts/realclis.sh`), signed in
 //! against `fake-model` in the sandbox `tests/e2e/real.rs` prepares — instead of the fakes, which
 //! start at once. Per CLI (claude, codex, gemini, copilot; `just bench real NAME…` picks), [`RUNS`]
-//! runs interleaved across them: spawn → ready, send → submit confirmed, end-of-turn hook → `wait` returned, and `umbel -p "Say hi"` (cold) against
-//! the CLI's own print mode on the same prompt, and warm `umbel -p --warm` (on the worker the
+//! runs interleaved across them: spawn → ready, send → submit confirmed, end-of-turn hook →
+//! `wait` returned, and `umbel -p "Say hi"` (cold) against the CLI's own print mode on the same
+//! prompt, and warm `umbel -p --warm` (on the worker the
 //! previous warm `-p` left; its refill is waited for off the clock); then one cold `-p` with
 //! `UMBEL_DEBUG_TIMING=1`, step by step. Skipped, with a notice, without node and npm.
 
