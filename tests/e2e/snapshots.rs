@@ -103,6 +103,13 @@ fn redacted(sb: &Sandbox, out: &std::process::Output) -> String {
             "${1}_[ID]",
         ),
         (r#""(start|end)": \d+"#, r#""$1": "[MS]""#),
+        // copilot's request ids, and the time and duration umbel stamps its `result` with.
+        (r"chatcmpl-[0-9A-Za-z]{24}", "chatcmpl-[ID]"),
+        (r#""sessionDurationMs": \d+"#, r#""sessionDurationMs": "[MS]""#),
+        (
+            r#"("type": "result",\s*"timestamp": )"[^"]+""#,
+            r#"$1"[TIME]""#,
+        ),
         (r"tmux \d+\.\d+[a-z]?", "tmux [VERSION]"),
         (r"tmux-\d+", "tmux-[UID]"),
     ];
