@@ -1,6 +1,7 @@
 //! fake-copilot's TUI in a pseudo-terminal (no tmux), as copilot 1.0.102 was recorded: the
 //! folder-trust dialog (remembered with option 2), a turn and its hooks, Esc Esc interrupting
-//! (one Esc lapses), the permission dialog's `1` and Esc, the not-signed-in composer.
+//! (one Esc lapses) or, before any text, taking the turn back, the permission dialog's `1` and
+//! Esc, the not-signed-in composer.
 
 mod common;
 
@@ -19,6 +20,7 @@ const IDLE: &str = "← open sidebar · Interactive · Manual Approval";
 
 const SCENARIO: &str = r#"{"turns":[
     {"match":"hang","reply":"thinking","end":"wedge"},
+    {"match":"long task","reply":"late","delay_ms":60000},
     {"match":"run the tool","reply":"It printed hi.","end":{"permission":{"tool":"Bash","input":{"command":"echo hi > out.txt","description":"Print hi"}}}},
     {"match":"tool again","reply":"It printed hi.","end":{"permission":{"tool":"Bash","input":{"command":"echo hi > out2.txt","description":"Print hi"}}}},
     {"match":"lose it","reply":"Half an answer","end":"sign_in"}]}"#;
@@ -77,6 +79,42 @@ fn esc_esc_interrupts_a_running_turn_and_one_esc_lapses() {
         s.fired(2),
         ["SessionStart", "UserPromptSubmit"],
         "no hook on an interrupt"
+    );
+    ctrl_c_twice(&mut p);
+}
+
+/// The input line holding `text` (the prompt's echo above has its time after it).
+fn input_line(text: &str) -> String {
+    format!("❯ {text}\x1b[K")
+}
+
+#[test]
+fn esc_esc_before_any_text_takes_the_turn_back() {
+    let s = Copilot::new("take-back");
+    let mut p = spawn(&s, SCENARIO, &["--session-id", SID]);
+    exp(&mut p, "Confirm folder trust");
+    step(&mut p, "1", IDLE);
+    step(&mut p, "long task\r", "Working esc esc edit prompt");
+    step(&mut p, "\x1b", "Working esc again to edit prompt");
+    // The key came after the turn's start: its hooks fired, its events are in the log.
+    assert_eq!(s.fired(2), ["SessionStart", "UserPromptSubmit"]);
+    assert!(s.kinds(SID).contains(&"user.message".to_string()));
+    send(&mut p, "\x1b");
+    let before = exp(&mut p, &input_line("long task"));
+    exp(&mut p, "Interactive · Manual Approval · @ files · # issues");
+    assert!(!before.contains("Operation cancelled"), "not an interrupt");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(s.kinds(SID), ["session.start", "session.model_change"]);
+    assert_eq!(s.hooks().len(), 2, "no hook on a take-back");
+    // The prompt put back goes again: a turn of its own, chained to what the log kept.
+    step(&mut p, "\r", "● Response to: long task");
+    assert_eq!(s.fired(4)[2..], ["UserPromptSubmit", "Stop"]);
+    let log = s.log(SID);
+    assert_eq!(log[2]["type"], "hook.start");
+    assert_eq!(log[2]["parentId"], log[1]["id"]);
+    assert_eq!(
+        last_kinds(&s, 3),
+        ["assistant.turn_end", "hook.start", "hook.end"]
     );
     ctrl_c_twice(&mut p);
 }

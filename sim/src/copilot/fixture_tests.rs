@@ -2,7 +2,8 @@
 //! session — trust, "Say hello", "answer slowly" interrupted by Esc Esc, "run the tool"
 //! approved, "tool again" refused, "broken please" failing with a 400 — played on the fake's
 //! turns gives the recorded screens, the recorded hooks in order with the recorded payload
-//! fields in their order, and the recorded session-log events with their fields.
+//! fields in their order, and the recorded session-log events with their fields; and "long
+//! task" taken back by Esc Esc before any text gives the recorded screen and an empty log.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -34,6 +35,7 @@ fn scenario() -> Value {
         { "match": "run the tool", "reply": "It printed hi.", "end": tool("echo hi > out.txt") },
         { "match": "tool again", "reply": "It printed hi.", "end": tool("echo hi > out2.txt") },
         { "match": "broken", "end": { "api_error": { "status": 400, "message": "fake bad request" } } },
+        { "match": "long task", "reply": "late", "delay_ms": 60000 },
     ] })
 }
 
@@ -58,6 +60,12 @@ struct Play {
     sess: Session,
     history: Vec<String>,
     turn: Option<Turn>,
+    /// Where the running turn's prompt echo starts in the history.
+    turn_mark: usize,
+    /// A turn was taken back: the conversation starts with the logo alone, no notices.
+    logo_only: bool,
+    /// What a take-back put back into the input line.
+    input: String,
     /// The instant the turn's deadlines are measured against (moved on by hand).
     now: Instant,
     _home: tempfile::TempDir,
@@ -96,6 +104,9 @@ impl Play {
             sess,
             history,
             turn: None,
+            turn_mark: 0,
+            logo_only: false,
+            input: String::new(),
             now: Instant::now(),
             _home: dir,
         }
@@ -109,6 +120,7 @@ impl Play {
         } else {
             "17:47"
         };
+        self.turn_mark = self.history.len();
         self.history.extend(screens::prompt(prompt, time, 120));
         let mut turn = Turn::new(&mut self.sess, prompt.into(), self.now);
         turn.width = 120;
@@ -135,21 +147,30 @@ impl Play {
                 turn.after_draw(&mut self.sess);
             }
         }
-        if let Some(Outcome::Done(Done { stop, .. })) = outcome {
+        if let Some(Outcome::Done(Done { stop, restored, .. })) = outcome {
             self.turn = None;
+            if let Some(prompt) = restored {
+                // The TUI's take-back: the turn and the startup notices (the MCP line) go.
+                self.history.truncate(self.turn_mark);
+                self.history.drain(..screens::mcp().len());
+                self.logo_only = true;
+                self.input = prompt;
+            }
             if stop {
                 self.sess.stop();
             }
         }
     }
 
-    /// A key on the running turn: Esc interrupts (the second of two), a dialog takes the rest.
+    /// A key on the running turn: Esc interrupts (the second of two) or, before the model
+    /// answered, takes the turn back; a dialog takes the rest.
     fn key(&mut self, key: Key) {
         let Some(turn) = self.turn.as_mut() else {
             return;
         };
         let outcome = match (&turn.core.phase, key) {
             (Phase::Dialog(_), key) => turn.key(&mut self.sess, &key, self.now),
+            _ if turn.takes_back(&self.sess) => Some(turn.take_back(&mut self.sess)),
             (_, _) => Some(turn.cancel(&mut self.sess)),
         };
         self.after(outcome);
@@ -164,7 +185,10 @@ impl Play {
             off_catalog: Some("gpt-fake".into()),
             mcp: false,
         };
-        let mut content = screens::header(release, &notices, 120);
+        let mut content = match self.logo_only {
+            true => screens::logo(release),
+            false => screens::header(release, &notices, 120),
+        };
         content.extend(self.history.iter().cloned());
         if let Some(turn) = &self.turn {
             content.extend(turn.live(&self.sess));
@@ -176,6 +200,7 @@ impl Play {
                     (Some(_), _) => Status::Busy {
                         bytes: self.turn.as_ref().map_or(0, |t| t.text.len()),
                         armed,
+                        edit: self.turn.as_ref().is_some_and(|t| t.takes_back(&self.sess)),
                     },
                     (None, true) => Status::Idle,
                     (None, false) => Status::Typed,
@@ -432,4 +457,152 @@ fn the_stop_hook_names_the_session_log_and_has_no_answer() {
         .map(|e| &e["data"]["content"])
         .collect();
     assert_eq!(answers, ["Hello there.", "", "It printed hi.", ""]);
+}
+
+/// The lines of a JSONL file (none when it is not there).
+fn read_jsonl(path: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect()
+}
+
+impl Play {
+    /// The hooks fired so far (their events) and the session log's event kinds.
+    fn fired_and_logged(&self) -> (Vec<String>, Vec<String>) {
+        let home = &self.sess.who.home;
+        let hooks = read_jsonl(&home.join("hooks.jsonl"));
+        let log = read_jsonl(&home::events_path(home, ID));
+        let kind = |e: &Value| e["type"].as_str().unwrap_or("").to_string();
+        (
+            hooks.iter().map(event_of).collect(),
+            log.iter().map(kind).collect(),
+        )
+    }
+}
+
+/// The status line of a screen (its last row), as [`normal`] has it.
+fn status_row(rows: &[String]) -> String {
+    normal(rows).last().cloned().unwrap_or_default()
+}
+
+#[test]
+fn esc_esc_before_any_text_takes_the_turn_back_to_the_recorded_screen() {
+    let version = "1.0.102";
+    let cwd = format!("/tmp/cprec/run-{version}/proj");
+    let mut p = Play::new(version, &cwd, false);
+    p.submit("long task");
+    // Before any text (recorded: ` ◉ Working esc esc edit prompt`, no byte count).
+    let line = |left: &str| normal(&[crate::screen::spread(left, "gpt-fake", 119)]).remove(0);
+    assert_eq!(
+        status_row(&p.screen("", false)),
+        line(" ◉ Working esc esc edit prompt")
+    );
+    assert_eq!(
+        status_row(&p.screen("", true)),
+        line(" ○ Working esc again to edit prompt")
+    );
+    p.key(Key::Esc);
+    assert!(p.turn.is_none(), "no turn runs any more");
+    assert_eq!(p.input, "long task");
+    let want = normal(&release_screen("copilot", version, "esc-before-text.txt"));
+    assert_eq!(normal(&p.screen(&p.input, false)), want);
+}
+
+#[test]
+fn a_turn_taken_back_leaves_no_trace_in_the_log_and_fires_no_hook() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let cwd = dir.path().to_string_lossy().into_owned();
+    let mut p = Play::new("1.0.102", &cwd, true);
+    p.submit("long task");
+    let (_, during) = p.fired_and_logged();
+    let turn = [
+        "hook.start",
+        "hook.end",
+        "hook.start",
+        "hook.end",
+        "user.message",
+        "system.message",
+        "assistant.turn_start",
+    ];
+    assert_eq!(during[2..], turn);
+    p.key(Key::Esc);
+    let (hooks, log) = p.fired_and_logged();
+    assert_eq!(
+        hooks,
+        ["SessionStart", "UserPromptSubmit"],
+        "none undone, none more"
+    );
+    assert_eq!(log, ["session.start", "session.model_change"]);
+    // The next prompt's events chain to the last one kept; the system prompt is logged again,
+    // `SessionStart` is not fired again.
+    p.submit("Say hello");
+    let (hooks, log) = p.fired_and_logged();
+    assert_eq!(
+        hooks,
+        [
+            "SessionStart",
+            "UserPromptSubmit",
+            "UserPromptSubmit",
+            "Stop"
+        ]
+    );
+    let answered = [
+        "session.start",
+        "session.model_change",
+        "hook.start",
+        "hook.end",
+        "user.message",
+        "system.message",
+        "assistant.turn_start",
+        "session.usage_record",
+        "assistant.message",
+        "assistant.turn_end",
+        "hook.start",
+        "hook.end",
+    ];
+    assert_eq!(log, answered);
+    let events = read_jsonl(&home::events_path(&p.sess.who.home, ID));
+    for pair in events.windows(2) {
+        assert_eq!(pair[1]["parentId"], pair[0]["id"]);
+    }
+    assert_eq!(events[4]["data"]["content"], "Say hello");
+    p.sess.end("user_exit");
+    let last = read_jsonl(&home::events_path(&p.sess.who.home, ID));
+    let shutdown = last.last().expect("session.shutdown");
+    assert_eq!(
+        shutdown["data"]["accountingSnapshot"]["totalUserRequests"],
+        1
+    );
+}
+
+#[test]
+fn esc_esc_once_text_streamed_still_interrupts() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let cwd = dir.path().to_string_lossy().into_owned();
+    let mut p = Play::new("1.0.102", &cwd, true);
+    p.submit("answer slowly");
+    p.tick(400);
+    let bytes = p.turn.as_ref().map_or(0, |t| t.text.len());
+    assert!(bytes > 0);
+    assert!(status_row(&p.screen("", false)).contains("Working · 10 B esc esc interrupt"));
+    p.key(Key::Esc);
+    let (hooks, log) = p.fired_and_logged();
+    assert_eq!(hooks, ["SessionStart", "UserPromptSubmit"]);
+    assert_eq!(log[log.len() - 2..], ["assistant.turn_end", "abort"]);
+    assert!(p.history.iter().any(|r| r == screens::CANCELLED));
+}
+
+#[test]
+fn on_1_0_89_esc_esc_before_any_text_interrupts_as_after_it() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let cwd = dir.path().to_string_lossy().into_owned();
+    let mut p = Play::new("1.0.89", &cwd, true);
+    p.submit("long task");
+    assert!(status_row(&p.screen("", false)).contains("Working esc interrupt"));
+    p.key(Key::Esc);
+    let (_, log) = p.fired_and_logged();
+    assert_eq!(log[log.len() - 2..], ["assistant.turn_end", "abort"]);
+    assert!(p.input.is_empty());
 }

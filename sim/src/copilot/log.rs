@@ -43,6 +43,17 @@ pub struct Log {
     pub count: usize,
 }
 
+/// Where a log stood: what [`Log::rewind`] takes it back to.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Mark {
+    /// Events in the file.
+    count: usize,
+    /// Events held while the folder waits.
+    held: usize,
+    /// The last event's id.
+    last: Option<String>,
+}
+
 /// A draft event: kind, data, ISO timestamp.
 pub fn draft(kind: &str, data: Obj, timestamp: String) -> Obj {
     obj! { "type" => kind, "data" => data, "timestamp" => timestamp }
@@ -124,6 +135,50 @@ impl Log {
         }
     }
 
+    /// Where the log stands now.
+    pub fn mark(&self) -> Mark {
+        Mark {
+            count: self.count,
+            held: self.held.as_ref().map_or(0, Vec::len),
+            last: self.last.clone(),
+        }
+    }
+
+    /// Takes the log back to `mark`: the file is rewritten with the events it held then, every
+    /// later one dropped, and the next event chains to the last one kept. Returns the kinds of
+    /// the events dropped, in file order.
+    pub fn rewind(&mut self, mark: &Mark, fatal: &mut Option<String>) -> Vec<String> {
+        let kind = |e: &serde_json::Value| e["type"].as_str().unwrap_or("").to_string();
+        let mut dropped = Vec::new();
+        if self.count > mark.count {
+            match std::fs::read_to_string(&self.path) {
+                Ok(text) => {
+                    let lines: Vec<&str> = text.lines().collect();
+                    let (kept, gone) = lines.split_at(mark.count.min(lines.len()));
+                    dropped.extend(
+                        gone.iter()
+                            .filter_map(|l| serde_json::from_str(l).ok())
+                            .map(|e| kind(&e)),
+                    );
+                    let body: String = kept.iter().map(|l| format!("{l}\n")).collect();
+                    if let Err(e) = std::fs::write(&self.path, body) {
+                        fatal.get_or_insert(format!("cannot write {}: {e}", self.path.display()));
+                    }
+                }
+                Err(e) => {
+                    fatal.get_or_insert(format!("cannot read {}: {e}", self.path.display()));
+                }
+            }
+            self.count = mark.count;
+        }
+        if let Some(held) = self.held.as_mut() {
+            let gone = held.split_off(mark.held.min(held.len()));
+            dropped.extend(gone.iter().map(|e| e.str("type")));
+        }
+        self.last = mark.last.clone();
+        dropped
+    }
+
     /// The events to print since the last look.
     pub fn take_echo(&mut self) -> Vec<Obj> {
         self.echo.as_mut().map(std::mem::take).unwrap_or_default()
@@ -159,5 +214,37 @@ mod tests {
         let again = Log::reopen(path).unwrap();
         assert_eq!(again.count, 2);
         assert_eq!(again.last.as_deref(), lines[1]["id"].as_str());
+    }
+
+    #[test]
+    fn rewind_drops_the_events_after_the_mark_and_chains_on_from_the_last_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s/events.jsonl");
+        let mut log = Log::new(path.clone(), true);
+        let (mut ids, mut fatal) = (IdGen::new(1, "s"), None);
+        let mut put = |log: &mut Log, kind: &str| {
+            log.write(&mut ids, &draft(kind, Obj::new(), "t".into()), &mut fatal);
+        };
+        put(&mut log, "session.start");
+        let held = log.mark();
+        put(&mut log, "held.gone");
+        assert_eq!(log.rewind(&held, &mut None), ["held.gone"]);
+        log.open(&mut None);
+        let mark = log.mark();
+        put(&mut log, "user.message");
+        put(&mut log, "assistant.turn_start");
+        let gone = log.rewind(&mark, &mut None);
+        assert_eq!(gone, ["user.message", "assistant.turn_start"]);
+        assert_eq!(log.count, 1);
+        put(&mut log, "user.message");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let kinds: Vec<&str> = lines.iter().map(|l| l["type"].as_str().unwrap()).collect();
+        assert_eq!(kinds, ["session.start", "user.message"]);
+        assert_eq!(lines[1]["parentId"], lines[0]["id"]);
+        assert!(fatal.is_none());
     }
 }

@@ -1,8 +1,9 @@
 //! The GitHub Copilot CLI releases fake-copilot plays, and what differs between them at the
 //! points umbel touches: one table, read through [`current`]. Recorded in
 //! `tests/data/copilot/<version>/` (1.0.89 and the pinned 1.0.102). Every change below is in
-//! 1.0.102 and not in 1.0.89; which release between them brought it was not bisected, so the
-//! table names 1.0.102, the first recorded release that has it.
+//! 1.0.102 and not in 1.0.89 (but [`Copilot::EditPrompt`], not recorded on 1.0.89); which
+//! release between them brought it was not bisected, so the table names 1.0.102, the first
+//! recorded release that has it.
 
 use crate::release::{self, Change, Version};
 
@@ -28,6 +29,11 @@ pub enum Copilot {
     /// `session.error` names its `originatingMessageId`; `permission.requested` its
     /// `ownerSessionId`.
     OwnerIds,
+    /// Esc Esc before the model answered takes the turn back (`esc esc edit prompt`): the
+    /// prompt back in the input line, the turn gone from the screen and the session log.
+    /// Recorded on 1.0.102 only; 1.0.89's Esc Esc before any text was not recorded, and the
+    /// fake interrupts there as it does after text.
+    EditPrompt,
 }
 
 const fn since_102(what: Copilot) -> Change<Copilot> {
@@ -46,6 +52,7 @@ pub const CHANGES: &[Change<Copilot>] = &[
     since_102(Copilot::ApprovalCheck),
     since_102(Copilot::TipFirst),
     since_102(Copilot::OwnerIds),
+    since_102(Copilot::EditPrompt),
 ];
 
 /// A copilot release under [`CHANGES`].

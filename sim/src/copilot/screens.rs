@@ -60,8 +60,9 @@ pub fn wrap(text: &str, first: &str, rest: &str, width: usize) -> Vec<String> {
     rows
 }
 
-/// The logo and its two lines.
-fn logo(release: Release) -> Vec<String> {
+/// The logo and its two lines (all that is left of the conversation's start once a turn was
+/// taken back: recorded, `copilot-1.0.102-esc-before-text.txt`).
+pub fn logo(release: Release) -> Vec<String> {
     vec![
         "  ╭─╮╭─╮".into(),
         format!("  ╰─╯╰─╯  Copilot v{} uses AI.", release.version),
@@ -215,6 +216,8 @@ pub enum Status {
         bytes: usize,
         /// The first Esc of an interrupt was pressed.
         armed: bool,
+        /// The model has not answered yet: Esc Esc takes the turn back (`edit prompt`).
+        edit: bool,
     },
     /// One Ctrl-C was pressed (not recorded).
     ConfirmExit,
@@ -232,17 +235,19 @@ fn status_left(status: Status, release: Release) -> String {
         Status::Typed if modes => " Interactive · Manual Approval · @ files · # issues".into(),
         Status::Typed => " @ files · # issues".into(),
         Status::ConfirmExit => " Press Ctrl+C again to exit".into(),
-        Status::Busy { bytes, armed } => {
+        Status::Busy { bytes, armed, edit } => {
             let glyph = if armed { "○" } else { "●" };
             let size = if bytes > 0 {
                 format!(" · {bytes} B")
             } else {
                 String::new()
             };
-            let hint = match (armed, release.has(Copilot::EscEscHint)) {
-                (true, _) => "esc again to interrupt",
-                (false, true) => "esc esc interrupt",
-                (false, false) => "esc interrupt",
+            let hint = match (armed, edit, release.has(Copilot::EscEscHint)) {
+                (true, true, _) => "esc again to edit prompt",
+                (false, true, _) => "esc esc edit prompt",
+                (true, false, _) => "esc again to interrupt",
+                (false, false, true) => "esc esc interrupt",
+                (false, false, false) => "esc interrupt",
             };
             format!(" {glyph} Working{size} {hint}")
         }

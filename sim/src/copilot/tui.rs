@@ -2,7 +2,10 @@
 //! and keys. Full-screen on the alternate screen, redrawn whole each frame.
 //!
 //! Keys: Enter submits (a prompt typed while a turn runs waits its turn); Esc twice within
-//! [`ARMED`] interrupts a running turn (the first shows `esc again to interrupt`, and lapses);
+//! [`ARMED`] interrupts a running turn (the first shows `esc again to interrupt`, and lapses),
+//! or, before the model answered (`esc esc edit prompt`), takes it back: the prompt returns to
+//! the input line and the conversation loses the turn and the startup notices (recorded:
+//! `copilot-1.0.102-esc-before-text.txt`);
 //! the permission dialog takes `1`, `2`, ↑/↓ and Enter, Esc refuses; Ctrl-C cancels a running
 //! turn or clears the input, and a second one within 2 s leaves, as `/exit`, `/quit` and Ctrl-D
 //! on an empty input do (`SessionEnd` `user_exit` once the session started).
@@ -36,6 +39,10 @@ pub struct Tui {
     view: View,
     /// The conversation after the header.
     history: Vec<String>,
+    /// How many rows at the history's start are startup notices (the MCP line).
+    notices: usize,
+    /// Where the running turn's prompt echo starts in the history.
+    turn_mark: usize,
     /// When the first Esc of an interrupt was pressed.
     armed: Option<Instant>,
     /// The session was lost: the sign-in notice shows.
@@ -78,6 +85,8 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
     }
     let face = Tui {
         view,
+        notices: history.len(),
+        turn_mark: 0,
         history,
         armed: None,
         signed_out: false,
@@ -140,10 +149,27 @@ impl Tui {
             Some(t) => Status::Busy {
                 bytes: t.text.len(),
                 armed: app.face.armed.is_some_and(|a| a.elapsed() < ARMED),
+                edit: t.takes_back(&app.sess),
             },
             None if app.keys.ctrl_c.is_some() => Status::ConfirmExit,
             None if !app.input.is_empty() => Status::Typed,
             None => Status::Idle,
+        }
+    }
+
+    /// A turn taken back (Esc Esc before the model answered): the conversation is drawn again
+    /// without it and without the startup notices, the logo alone above the turns before it;
+    /// `prompt` is back in the input line, before whatever was typed meanwhile.
+    fn take_back(app: &mut App, prompt: &str) {
+        let face = &mut app.face;
+        face.history.truncate(face.turn_mark);
+        face.history.drain(..face.notices.min(face.history.len()));
+        face.notices = 0;
+        face.view.header = screens::logo(face.view.release);
+        let typed = app.input.take();
+        app.input.insert_text(prompt);
+        if !typed.is_empty() {
+            app.input.insert_text(&typed);
         }
     }
 
@@ -176,7 +202,10 @@ impl Face for Tui {
             }
             if key == Key::Esc {
                 if app.face.armed.take().is_some_and(|t| t.elapsed() < ARMED) {
-                    let outcome = turn.cancel(&mut app.sess);
+                    let outcome = match turn.takes_back(&app.sess) {
+                        true => turn.take_back(&mut app.sess),
+                        false => turn.cancel(&mut app.sess),
+                    };
                     return app.after(Some(outcome));
                 }
                 app.face.armed = Some(Instant::now());
@@ -227,6 +256,7 @@ impl Face for Tui {
 
     fn begin(app: &mut App, text: String) -> Turn {
         let (width, time) = (term::size().0, screens::time_of(&app.sess.clock.iso()));
+        app.face.turn_mark = app.face.history.len();
         app.face
             .history
             .extend(screens::prompt(&text, &time, width));
@@ -239,8 +269,13 @@ impl Face for Tui {
     }
 
     fn done(app: &mut App, _turn: Option<Turn>, done: Done) -> Result<Flow, String> {
-        app.late = done.late;
         app.face.armed = None;
+        if let Some(prompt) = done.restored {
+            Tui::take_back(app, &prompt);
+            // Prompts queued meanwhile wait for the next turn to end.
+            return Tui::draw(app).map(|()| Flow::Go);
+        }
+        app.late = done.late;
         Tui::draw(app)?;
         if done.stop {
             app.sess.stop();

@@ -10,12 +10,17 @@
 //! - Esc Esc (or Ctrl-C) while it runs: `assistant.turn_end`, `abort` (`user_abort`),
 //!   ` ● Operation cancelled by user`, no hook (the streamed text stays on the screen, not in
 //!   the log);
+//! - Esc Esc before the model answered (no text, no tool call; 1.0.102,
+//!   `copilot-1.0.102-esc-before-text.txt`): the turn is taken back ([`Turn::take_back`]) — the
+//!   log loses every event written since the turn started, the prompt goes back into the input
+//!   line, no hook (the ones fired at the start stay fired);
 //! - a tool call ([`super::tool`]): the permission dialog, and a second model call (`turnId`
 //!   `1`) after it.
 
 use std::time::Instant;
 
 use super::ephemeral;
+use super::log::Mark;
 use super::payloads;
 use super::records::{self, Answer, Call, Exchange, Usage};
 use super::release::Copilot;
@@ -39,6 +44,9 @@ pub struct Done {
     pub error: Option<String>,
     /// Stopped by the person (Esc Esc, Esc on a permission dialog).
     pub cancelled: bool,
+    /// Taken back before the model answered (Esc Esc): the prompt, to put back into the input
+    /// line; nothing of the turn is left in the log and no hook fires.
+    pub restored: Option<String>,
 }
 
 /// How a turn ended.
@@ -68,6 +76,10 @@ pub struct Turn {
     pub(super) call_at: i64,
     /// The screen's width (the blocks are laid out for it).
     pub width: usize,
+    /// Where the session log stood when the turn started (a take-back goes back there).
+    mark: Mark,
+    /// The system prompt was in the log before the turn started.
+    system_before: bool,
 }
 
 impl Turn {
@@ -96,6 +108,8 @@ impl Turn {
             deltas: Vec::new(),
             call_at: sess.clock.now_ms(),
             width: crate::term::size().0,
+            mark: Mark::default(),
+            system_before: false,
             prompt,
         }
     }
@@ -255,6 +269,34 @@ impl Turn {
         })
     }
 
+    /// True while Esc Esc takes the turn back rather than interrupting it: the model has not
+    /// answered yet (no text, no tool call asked for) and the release does so.
+    pub fn takes_back(&self, sess: &Session) -> bool {
+        sess.who.release.has(Copilot::EditPrompt)
+            && self.answer_id.is_empty()
+            && self.text.is_empty()
+            && self.call.is_none()
+            && !self.core.after_tool
+    }
+
+    /// Esc Esc before the model answered: the turn is taken back. The session log is rewritten
+    /// without the events written since the turn started — the `sessionStart` (first prompt)
+    /// and `userPromptSubmitted` hooks' `hook.start`/`hook.end`, `user.message`,
+    /// `system.message` (first prompt; written again with the next one) and
+    /// `assistant.turn_start` — and the next event chains to the last one kept. No hook fires;
+    /// the hooks fired at the start are not undone. The prompt goes back to the input line.
+    pub fn take_back(&mut self, sess: &mut Session) -> Outcome {
+        sess.log.rewind(&self.mark, &mut sess.fatal);
+        sess.system_sent = self.system_before;
+        sess.totals.prompts = sess.totals.prompts.saturating_sub(1);
+        // It never answered: no turn of its own follows it.
+        self.core.chosen.then_self = None;
+        Outcome::Done(Done {
+            restored: Some(self.prompt.clone()),
+            ..Done::default()
+        })
+    }
+
     /// The scenario's usage limit, as copilot would fail on it (not recorded).
     fn limit_message(retry_at: &str) -> String {
         format!("You have exceeded your usage limit. It resets at {retry_at}.")
@@ -268,6 +310,8 @@ impl Timeline for Turn {
     fn start(&mut self, sess: &mut Session) {
         sess.totals.prompts += 1;
         sess.log.open(&mut sess.fatal);
+        self.mark = sess.log.mark();
+        self.system_before = sess.system_sent;
         let first = sess.who.release.has(Copilot::SessionStartFirst);
         if first {
             sess.start(&self.prompt);
