@@ -36,8 +36,10 @@ use std::path::{Path, PathBuf};
 /// The GitHub Copilot CLI provider.
 pub struct Copilot;
 
-/// Copilot's own hook events, after [`SHARED_HOOK_EVENTS`].
-const OWN_HOOK_EVENTS: &[&str] = &["Notification", "Stop", "SessionEnd"];
+/// Copilot's own hook events, after [`SHARED_HOOK_EVENTS`]. Not `SessionEnd`: 1.0.89, resumed
+/// with `--resume=<id>`, ends a session of another, new id as it starts, and a worker parked
+/// again before its next turn would then be resumed by that id, which copilot does not know.
+const OWN_HOOK_EVENTS: &[&str] = &["Notification", "Stop"];
 
 /// The folder under a worker's session folder that is its `COPILOT_HOME`.
 const HOME_DIR: &str = "copilot-home";

@@ -236,6 +236,10 @@ fn launch_writes_settings_with_hooks_in_its_own_home() {
         assert!(settings["hooks"][event].is_array(), "{event}");
     }
     assert!(
+        settings["hooks"].get("SessionEnd").is_none(),
+        "1.0.89's SessionEnd on a resume names a session of another id"
+    );
+    assert!(
         settings["hooks"]["Stop"][1].get("matcher").is_none(),
         "an empty matcher never fires for tools"
     );
