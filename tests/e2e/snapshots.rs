@@ -105,7 +105,10 @@ fn redacted(sb: &Sandbox, out: &std::process::Output) -> String {
         (r#""(start|end)": \d+"#, r#""$1": "[MS]""#),
         // copilot's request ids, and the time and duration umbel stamps its `result` with.
         (r"chatcmpl-[0-9A-Za-z]{24}", "chatcmpl-[ID]"),
-        (r#""sessionDurationMs": \d+"#, r#""sessionDurationMs": "[MS]""#),
+        (
+            r#""sessionDurationMs": \d+"#,
+            r#""sessionDurationMs": "[MS]""#,
+        ),
         (
             r#"("type": "result",\s*"timestamp": )"[^"]+""#,
             r#"$1"[TIME]""#,

@@ -98,15 +98,14 @@ static IDENTITY: Identity = Identity {
 /// The releases umbel supports: those published in the 90 days before 1.0.102 (2026-10-21),
 /// from 1.0.82 (2026-08-30) on; the registry dates older 1.0.x and 0.0.x releases inside those
 /// days too, each republished after newer ones (2026-09-16, 2026-09-22): none starts the window.
+/// The matrix runs the oldest and the newest; 1.0.89 (2026-09-29) was recorded
+/// (`tests/data/copilot/1.0.89/`, `fake-copilot` plays it) and its offline tier run by hand
+/// (docs/testing.md), left out of CI's matrix for CI's time.
 static RELEASES: Releases = Releases {
     package: "@github/copilot",
     oldest: Version::of("1.0.82"),
     newest_tested: Version::of("1.0.102"),
-    tested: &[
-        Version::of("1.0.82"),
-        Version::of("1.0.89"),
-        Version::of("1.0.102"),
-    ],
+    tested: &[Version::of("1.0.82"), Version::of("1.0.102")],
     changes: &[],
 };
 

@@ -79,6 +79,15 @@ fn a_turns_id_is_its_submit_hooks_timestamp_in_the_log() {
         assert_eq!(turn_upto(cut).turn_id, want, "turn up to line {cut}");
     }
     assert_ne!(turn_upto(12).turn_id, turn_upto(68).turn_id);
+    // 1.0.89 fires the submit hook before `SessionStart`: the first turn's id is found past it.
+    let older: Vec<Value> = classified_hooks(&Copilot, &hooks("1.0.89"))
+        .into_iter()
+        .filter(|(_, _, class)| *class == EventClass::Submitted)
+        .map(|(_, payload, _)| payload)
+        .collect();
+    let first = last_turn_upto(&Copilot, OLDER_LOG, 11);
+    assert!(first.ended);
+    assert_eq!(first.turn_id, Copilot.submit_turn_id(&older[0]));
 }
 
 #[test]
