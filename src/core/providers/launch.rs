@@ -57,6 +57,18 @@ pub fn env_get<'a>(env: &'a [(String, String)], key: &str) -> Option<&'a str> {
         .filter(|v| !v.is_empty())
 }
 
+/// Links in `into` to each of `names` in the user's folder `user` (when it is known): what a
+/// worker's own config home takes from the user's (made only where the target exists).
+pub fn linked(user: Option<PathBuf>, into: &Path, names: &[&str]) -> Vec<(PathBuf, PathBuf)> {
+    user.map(|user| {
+        names
+            .iter()
+            .map(|name| (into.join(name), user.join(name)))
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
 /// `args` without the options in `valued` (and the value after each) and the switches in
 /// `switches`: what a resume or fork replaces of a recorded launch.
 pub fn without_options(args: &[String], valued: &[&str], switches: &[&str]) -> Vec<String> {

@@ -221,14 +221,7 @@ impl ProviderModule for Copilot {
         flags::apply_settings(Provider::Copilot, input.flags, &mut settings);
         args.extend(flags::args(Provider::Copilot, input.flags));
         args.extend(input.cli_args.iter().cloned());
-        let links = user_dir(input.env)
-            .map(|user| {
-                LINKED
-                    .iter()
-                    .map(|f| (home.join(f), user.join(f)))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let links = linked(user_dir(input.env), &home, LINKED);
         Ok(LaunchSpec {
             args,
             files: vec![(

@@ -334,9 +334,7 @@ impl ProviderModule for Gemini {
         flags::apply_settings(Provider::Gemini, input.flags, &mut settings);
         args.extend(flags::args(Provider::Gemini, input.flags));
         args.extend(input.cli_args.iter().cloned());
-        let links = user_dir(input.env)
-            .map(|user| LINKED.iter().map(|f| (dir.join(f), user.join(f))).collect())
-            .unwrap_or_default();
+        let links = linked(user_dir(input.env), &dir, LINKED);
         Ok(LaunchSpec {
             args,
             files: vec![
