@@ -149,6 +149,21 @@ pub fn spread(left: &str, right: &str, width: usize) -> String {
     format!("{left}{}{right}", " ".repeat(width - used))
 }
 
+/// The bytes of a whole frame: every row from the top, each row's rest erased, then the rest of
+/// the screen (fake-opencode's and fake-copilot's full-screen TUIs).
+pub fn frame(rows: &[String]) -> Vec<u8> {
+    let mut out = b"\x1b[H".to_vec();
+    for (i, row) in rows.iter().enumerate() {
+        if i > 0 {
+            out.extend_from_slice(b"\r\n");
+        }
+        out.extend_from_slice(sanitize(row).as_bytes());
+        out.extend_from_slice(b"\x1b[K");
+    }
+    out.extend_from_slice(b"\x1b[J");
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

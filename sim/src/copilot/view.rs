@@ -72,14 +72,5 @@ impl View {
 
 /// The bytes of a whole frame: every row from the top, each row's rest erased.
 pub fn paint_rows(rows: &[String]) -> Result<(), String> {
-    let mut out = b"\x1b[H".to_vec();
-    for (i, row) in rows.iter().enumerate() {
-        if i > 0 {
-            out.extend_from_slice(b"\r\n");
-        }
-        out.extend_from_slice(crate::screen::sanitize(row).as_bytes());
-        out.extend_from_slice(b"\x1b[K");
-    }
-    out.extend_from_slice(b"\x1b[J");
-    paint(&out)
+    paint(&crate::screen::frame(rows))
 }

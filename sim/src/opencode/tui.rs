@@ -241,7 +241,7 @@ impl Face for Opencode {
             let dialog = Opencode::dialog(app, view.size.0);
             screens::session(&view, &Opencode::conversation(app), dialog)
         };
-        paint(&frame(&rows))
+        paint(&crate::screen::frame(&rows))
     }
 
     fn paste(app: &mut App, bytes: &[u8]) {
@@ -327,20 +327,6 @@ impl Face for Opencode {
 fn error_line(error: &serde_json::Value) -> String {
     let message = error.pointer("/data/message").and_then(|m| m.as_str());
     message.unwrap_or("Error").to_string()
-}
-
-/// A whole frame: every row from the top, each line's rest erased.
-fn frame(rows: &[String]) -> Vec<u8> {
-    let mut out = b"\x1b[H".to_vec();
-    for (i, row) in rows.iter().enumerate() {
-        if i > 0 {
-            out.extend_from_slice(b"\r\n");
-        }
-        out.extend_from_slice(crate::screen::sanitize(row).as_bytes());
-        out.extend_from_slice(b"\x1b[K");
-    }
-    out.extend_from_slice(b"\x1b[J");
-    out
 }
 
 #[cfg(test)]
