@@ -453,11 +453,14 @@ fn confirmed(
     let deadline = Instant::now() + patience;
     loop {
         let provider = worker.provider();
+        // The first hook that said so (opencode fires several: `SessionCreated`, `PromptTaken`,
+        // `SessionBusy`), not whichever was newest when this looked.
         let submitted = ctx
             .state
             .log_backwards(&worker.name)?
             .take_while(|r| r.index >= position)
-            .find(|r| provider.class_of(&r.kind, None) == EventClass::Submitted);
+            .filter(|r| provider.class_of(&r.kind, None) == EventClass::Submitted)
+            .last();
         if let Some(record) = submitted {
             return Ok(Some(record.kind));
         }
