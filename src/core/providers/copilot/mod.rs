@@ -203,11 +203,7 @@ impl ProviderModule for Copilot {
     fn launch(&self, input: &LaunchInput<'_>) -> Result<LaunchSpec> {
         let home = input.session_dir.join(HOME_DIR);
         let mut settings = super::gemini::user_json("copilot", input, "settings.json")?;
-        let events: Vec<&str> = SHARED_HOOK_EVENTS
-            .iter()
-            .chain(OWN_HOOK_EVENTS)
-            .copied()
-            .collect();
+        let events = [SHARED_HOOK_EVENTS, OWN_HOOK_EVENTS].concat();
         super::gemini::add_hooks(&mut settings, input.hook_command, &events);
         let mut args = vec!["--session-id".to_string(), input.session_id.to_string()];
         if let Some(model) = input.model {
