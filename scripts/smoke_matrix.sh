@@ -4,7 +4,10 @@
 # release, that CLI at that release and the others at their newest. Prints a table of release ×
 # scenarios passed (also written to target/smoke-matrix.md; each run's whole output to
 # target/smoke-matrix/<provider>-<release>.log) and fails when any scenario failed.
-# `--older` skips each CLI's newest tested release (CI: `just smoke-offline` has just run it).
+# `--older` (CI) runs, of each CLI's older tested releases, only those in its `covering` list:
+# the oldest, and the newest of each stretch between two recorded behaviour changes (the others
+# behave as one of them at every point umbel knows of; `just smoke-offline` has just run the
+# newest). Without it every tested release runs, the newest too.
 # Names after it run those CLIs only: `just smoke-matrix opencode`, `just smoke-matrix --older qwen`.
 # UMBEL_MATRIX_THREADS (default 2): scenarios run at once (1 on a machine busy with other work).
 # Skips with a notice where npm cannot be had (fails under CI=true), like just smoke-offline.
@@ -16,10 +19,11 @@ if [ "${1:-}" = --older ]; then older=1; shift; fi
 only=" $* "
 runs=$("$UMBEL" releases --json | python3 -c '
 import json, sys
+older = sys.argv[1] == "1"
 for w in json.load(sys.stdin):
-    for v in w["tested"]:
+    for v in w["covering"] if older else w["tested"]:
         print(w["provider"], v, "pinned" if v == w["newestTested"] else "")
-') || { echo "smoke-matrix: \`$UMBEL releases --json\` failed" >&2; exit 1; }
+' "${older:-0}") || { echo "smoke-matrix: \`$UMBEL releases --json\` failed" >&2; exit 1; }
 
 rows=()
 failed=0

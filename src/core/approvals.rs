@@ -78,6 +78,14 @@ pub fn pending(events: &[ClassifiedEvent]) -> Option<Asked> {
                 }
                 return None;
             }
+            // The permission hook before the run names the tool its notice does not (copilot's
+            // `PermissionRequest`, then its `Notification` once the dialog shows).
+            EventClass::PermissionCheck { tool } => {
+                if let Some(asked) = first.as_mut().filter(|a| a.tool.is_none()) {
+                    asked.tool = tool.clone();
+                }
+                break;
+            }
             EventClass::Other => {}
             _ => break,
         }

@@ -171,6 +171,8 @@ pub enum Meaning {
     TurnFailed,
     /// The CLI waits for a person (`reason`, `tool`).
     NeedsInput,
+    /// The CLI ran its permission hook on a `tool` before its own rules decided: not yet a wait.
+    PermissionCheck,
     /// Work moved (a tool ran).
     Progress,
     /// The CLI's process ended (launch.sh's line).
@@ -189,6 +191,7 @@ impl Meaning {
             Meaning::TurnEnded => "turn ended",
             Meaning::TurnFailed => "turn failed",
             Meaning::NeedsInput => "needs input",
+            Meaning::PermissionCheck => "permission check",
             Meaning::Progress => "progress",
             Meaning::Exit => "exit",
             Meaning::Check => "guardrail check",
@@ -343,6 +346,7 @@ pub fn explain_event(event: &ClassifiedEvent) -> ExplainedEvent {
         EventClass::NeedsInput { reason, tool } => {
             (Meaning::NeedsInput, Some(*reason), tool.clone())
         }
+        EventClass::PermissionCheck { tool } => (Meaning::PermissionCheck, None, tool.clone()),
         EventClass::Progress => (Meaning::Progress, None, None),
         EventClass::Other => (Meaning::Other, None, None),
     };

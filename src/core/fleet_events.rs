@@ -174,7 +174,9 @@ pub fn class_event(class: &EventClass) -> Option<Change> {
             tool: tool.clone(),
             ..Change::named(NEEDS_INPUT)
         },
-        EventClass::Progress | EventClass::Other => return None,
+        EventClass::PermissionCheck { .. } | EventClass::Progress | EventClass::Other => {
+            return None;
+        }
     })
 }
 

@@ -255,7 +255,9 @@ pub fn derive_state(
                 };
                 return (WorkerState::NeedsInput, Some((asked.reason, asked.tool)));
             }
-            EventClass::Submitted | EventClass::Progress => return (WorkerState::Busy, None),
+            EventClass::Submitted | EventClass::Progress | EventClass::PermissionCheck { .. } => {
+                return (WorkerState::Busy, None);
+            }
             // An approval answered: the turn goes on (or ends without a hook, which the
             // transcript tells; see `send::state_now`).
             EventClass::Other if event.record.kind == super::events::ANSWERED_EVENT => {

@@ -81,7 +81,10 @@ pub fn phase(
             EventClass::Progress => TurnPhase::Working,
             EventClass::NeedsInput { reason, .. } => TurnPhase::NeedsInput(reason),
             EventClass::TurnEnded | EventClass::TurnFailed { .. } => TurnPhase::Ending,
-            EventClass::Started | EventClass::Other => continue,
+            // The open tool's permission is being decided: it stays the open tool.
+            EventClass::Started | EventClass::PermissionCheck { .. } | EventClass::Other => {
+                continue;
+            }
         };
         open_tool = matches!(next, TurnPhase::Tool(_)).then_some(&event.record);
         phase = next;

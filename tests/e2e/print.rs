@@ -430,3 +430,27 @@ fn a_silent_stdin_pipe_is_given_up_after_three_seconds() {
         .success();
     assert_eq!(sb.received(), [b"hello".to_vec()]);
 }
+
+/// copilot runs its permission hook before its own `--deny-tool` rules refuse the tool: that
+/// hook is no dialog. `-p` (`--on-permission deny`) must not report a wait for a person while
+/// the answer after the refusal still streams (the real 1.0.102 under load: exit 126 once in
+/// ten runs, between the hook and its `Stop` 60 ms later).
+#[test]
+fn copilot_print_is_not_stopped_by_the_permission_hook_its_deny_rules_answer() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario(
+        "w",
+        json!({ "default": { "reply": "It printed hi, or would have.", "chunk_ms": 400, "end": { "permission": {
+            "tool": "Bash", "input": { "command": "echo hi > umbel-tool.txt", "description": "Write hi" } } } } }),
+    );
+    sb.umbel([
+        "-p",
+        "run the tool",
+        "--provider",
+        "copilot",
+        "--env",
+        &scenario,
+    ])
+    .stdout("It printed hi, or would have.\n")
+    .success();
+}

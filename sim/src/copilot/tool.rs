@@ -3,9 +3,11 @@
 //! asks for the tool (`assistant.message` with `toolRequests` and no text,
 //! `tool.execution_start`), `PreToolUse` fires, then
 //!
-//! - a tool whose kind `--deny-tool` names (`shell`: bash; `write`: edit, create) is refused at
-//!   once, as in `-p` below (not recorded: the real 1.0.102 answered the model and wrote
-//!   nothing, `tiers::real::copilot::print_mode_denies_a_tool_needing_approval_and_goes_on`);
+//! - a tool whose kind `--deny-tool` names (`shell`: bash; `write`: edit, create) gets its
+//!   `PermissionRequest` hook all the same (the hook runs before copilot's rules), then is
+//!   refused without a dialog: a failed `tool.execution_complete` ("Permission to run this tool
+//!   was denied due to the following rules: `shell`") and the model answers (recorded on
+//!   1.0.102 under umbel);
 //! - with `--allow-all-tools` the tool runs at once;
 //! - in `-p` without it the tool is refused at once (not recorded: no dialog, no permission
 //!   hook, a failed `tool.execution_complete`) and the model answers;
@@ -112,13 +114,19 @@ impl Turn {
         let hook = payloads::pre_tool_use(&sess.ctx(), &call);
         sess.fire(hook);
         let denied = Self::denied_kind(&sess.denied, &call.name);
-        if denied || sess.allow_all || !sess.interactive {
+        if !denied && (sess.allow_all || !sess.interactive) {
             self.call = Some(call);
-            self.ran(sess, now, sess.allow_all && !denied);
+            self.ran(sess, now, sess.allow_all);
             return None;
         }
+        // The permission hook runs before the rules decide (recorded on 1.0.102).
         let hook = payloads::permission_request(&sess.ctx(), &call);
         sess.fire(hook);
+        if denied {
+            self.call = Some(call);
+            self.ran(sess, now, false);
+            return None;
+        }
         sess.record(
             "permission.requested",
             records::permission_requested(&sess.who, &call),
@@ -132,11 +140,22 @@ impl Turn {
     /// Whether a `--deny-tool` kind covers the tool `name`: `shell` the shell, `write` the tools
     /// that write files, a bare name itself.
     fn denied_kind(denied: &[String], name: &str) -> bool {
-        denied.iter().any(|kind| match kind.as_str() {
-            "shell" => name == "bash",
-            "write" => matches!(name, "edit" | "create"),
-            other => other == name,
-        })
+        Self::denied_rules(denied, name).is_some()
+    }
+
+    /// The `--deny-tool` kinds covering the tool `name`, as copilot's refusal names them
+    /// (`` `shell` ``), or `None`.
+    fn denied_rules(denied: &[String], name: &str) -> Option<String> {
+        let kinds: Vec<String> = denied
+            .iter()
+            .filter(|kind| match kind.as_str() {
+                "shell" => name == "bash",
+                "write" => matches!(name, "edit" | "create"),
+                other => other == name,
+            })
+            .map(|kind| format!("`{kind}`"))
+            .collect();
+        (!kinds.is_empty()).then(|| kinds.join(", "))
     }
 
     /// The dialog is on the screen: its `Notification`.
@@ -184,8 +203,14 @@ impl Turn {
                 .commits
                 .extend(screens::tool(&call, ToolState::Ran, sess.who.release));
         } else {
-            let refused = "Permission denied and could not request permission from user";
-            let data = records::tool_complete(&sess.who, &call, &self.x, Err(refused));
+            let rules = Self::denied_rules(&sess.denied, &call.name);
+            let refused = match rules {
+                Some(kinds) => format!(
+                    "Permission to run this tool was denied due to the following rules: {kinds}"
+                ),
+                None => "Permission denied and could not request permission from user".into(),
+            };
+            let data = records::tool_complete(&sess.who, &call, &self.x, Err(&refused));
             sess.record("tool.execution_complete", data);
         }
         sess.record("assistant.turn_end", records::turn_end(self.turn));

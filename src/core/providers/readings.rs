@@ -46,6 +46,10 @@ pub enum EventClass {
         reason: &'static str,
         tool: Option<serde_json::Value>,
     },
+    /// The CLI ran its permission hook on a tool before its own rules decided (copilot, whose
+    /// `--deny-tool` rules refuse after the hook, with no dialog): work goes on, nobody is asked
+    /// yet; a needs-input right after it asks about this tool.
+    PermissionCheck { tool: Option<serde_json::Value> },
     /// Work is moving (a tool ran), which also means a pending question was answered.
     Progress,
     /// Nothing the engine acts on.

@@ -146,6 +146,27 @@ impl Releases {
         }
     }
 
+    /// The tested releases that cover every behaviour the table knows: the oldest (the window's
+    /// edge, standing for the releases that behave as it does), the newest tested, and for each
+    /// stretch between two [`Change`]s in between the newest tested release in it. The others
+    /// behave as one of these at every point umbel knows of (CI's matrix runs only these).
+    pub fn covering(&self) -> Vec<Version> {
+        let behaviour = |v: Version| self.changes.iter().filter(|c| v >= c.since).count();
+        let Some(&oldest) = self.tested.first() else {
+            return Vec::new();
+        };
+        let mut covering = vec![oldest];
+        for (i, &v) in self.tested.iter().enumerate().skip(1) {
+            let next = self.tested.get(i + 1);
+            let last_of_its_kind = next.is_none_or(|&n| behaviour(n) != behaviour(v));
+            let newest = next.is_none();
+            if newest || (last_of_its_kind && behaviour(v) != behaviour(oldest)) {
+                covering.push(v);
+            }
+        }
+        covering
+    }
+
     /// Where `release` stands against the window.
     pub fn support(&self, release: Option<Version>) -> Support {
         match release {
@@ -193,6 +214,9 @@ pub struct Window {
     pub newest_tested: Version,
     /// Every release the tests ran on.
     pub tested: Vec<Version>,
+    /// The tested releases that cover every behaviour umbel knows of: the oldest, the newest,
+    /// and the newest of each stretch between two recorded changes (CI's release matrix).
+    pub covering: Vec<Version>,
     /// The command that upgrades it.
     pub upgrade: String,
 }
@@ -209,6 +233,7 @@ pub fn windows() -> Vec<Window> {
                 oldest: r.oldest,
                 newest_tested: r.newest_tested,
                 tested: r.tested.to_vec(),
+                covering: r.covering(),
                 upgrade: r.upgrade_command(),
             }
         })
@@ -264,6 +289,46 @@ mod tests {
         assert_eq!(TABLE.support(None), Support::Unknown);
         assert_eq!(TABLE.upgrade_command(), "npm i -g @example/cli");
         assert_eq!(TABLE.window(), "0.149.0 to 0.171.0");
+    }
+
+    #[test]
+    fn the_covering_releases_are_the_oldest_and_the_newest_of_each_later_behaviour() {
+        const V: fn(&str) -> Version = Version::of;
+        static FOUR: [Version; 4] = [
+            Version::of("0.149.0"),
+            Version::of("0.155.1"),
+            Version::of("0.161.0"),
+            Version::of("0.171.0"),
+        ];
+        // 0.155.1 behaves as 0.149.0 (no change between them), 0.161.0 as 0.171.0.
+        let four = Releases {
+            tested: &FOUR,
+            ..TABLE
+        };
+        assert_eq!(four.covering(), [V("0.149.0"), V("0.171.0")]);
+        // A change at 0.150.0 too: 0.155.1 is the only one of its kind.
+        static TWO_CHANGES: [Change; 2] = [
+            Change {
+                since: Version::of("0.150.0"),
+                what: "a hook",
+            },
+            Change {
+                since: Version::of("0.156.0"),
+                what: "a flag",
+            },
+        ];
+        let two = Releases {
+            changes: &TWO_CHANGES,
+            ..four
+        };
+        assert_eq!(two.covering(), [V("0.149.0"), V("0.155.1"), V("0.171.0")]);
+        assert_eq!(TABLE.covering(), [V("0.149.0"), V("0.171.0")]);
+        // No change at all: the window's two ends.
+        let unchanged = Releases {
+            changes: &[],
+            ..four
+        };
+        assert_eq!(unchanged.covering(), [V("0.149.0"), V("0.171.0")]);
     }
 
     #[test]

@@ -10,7 +10,9 @@
 //!   (`session_id`, `prompt`, `tool_name`, `transcript_path` on `Stop`) — but for
 //!   `PermissionRequest` (its own camelCase: `toolName`, `toolInput`) and `Notification` (mixed).
 //!   `SessionStart` fires with the first prompt, not at launch (1.0.89: after
-//!   `UserPromptSubmit`). No hook fires when a turn is interrupted, refused at its permission
+//!   `UserPromptSubmit`). `PermissionRequest` fires for every tool that needs permission, before
+//!   copilot's own rules decide (a `--deny-tool` refusal follows it with no dialog): the dialog
+//!   is its `Notification` (`permission_prompt`). No hook fires when a turn is interrupted, refused at its permission
 //!   dialog, or fails on an API error: the session's log says so (an `abort`, a `session.error`),
 //!   matched to its turn by the `timestamp` of the submit hook, which the log's `hook.start`
 //!   record of that hook repeats to the millisecond.
@@ -118,7 +120,8 @@ pub const APPROVAL: approval::ApprovalKeys = approval::ApprovalKeys {
     always: &[],
     deny: &["Escape"],
     refusal: approval::Refusal::Transcript,
-    ask_event: "PermissionRequest",
+    // Its `PermissionRequest` runs before its rules decide; this notice comes with the dialog.
+    ask_event: "Notification",
     tools: &[
         ("Bash", &["bash"]),
         ("Edit", &["edit", "create"]),
@@ -269,9 +272,10 @@ impl ProviderModule for Copilot {
         match event {
             // With the first prompt, next to its submit (before or after it): not a start.
             "SessionStart" => EventClass::Progress,
-            // copilot's own payload: `toolName`, `toolInput`.
-            "PermissionRequest" => EventClass::NeedsInput {
-                reason: "permission",
+            // copilot's own payload: `toolName`, `toolInput`. It runs before copilot's own
+            // rules decide (`--deny-tool` refuses after it, with no dialog): the dialog's
+            // `Notification` is the wait.
+            "PermissionRequest" => EventClass::PermissionCheck {
                 tool: payload
                     .map(|p| json!({ "name": p.get("toolName"), "input": p.get("toolInput") })),
             },

@@ -9,6 +9,9 @@ use crate::core::test_data::{
 
 const LOG: &str = fixture!("copilot/1.0.102/copilot-1.0.102-events.jsonl");
 const OLDER_LOG: &str = fixture!("copilot/1.0.89/copilot-1.0.89-events.jsonl");
+/// A tool `--deny-tool=shell` refused (1.0.102): its permission hook fired all the same.
+const DENY_RULE_HOOKS: &str =
+    fixture!("copilot/1.0.102/copilot-1.0.102-deny-rule-hook-payloads.jsonl");
 
 /// The recorded hooks in the shape the shared helpers read (`{"event", "stdin"}`).
 fn hooks(version: &str) -> String {
@@ -106,12 +109,10 @@ fn hook_payloads_classify() {
         let stop = hooks.iter().find(|(e, ..)| e == "Stop").expect("a Stop");
         assert_eq!(stop.2, EventClass::TurnEnded);
         assert!(str_field(&stop.1, "transcript_path").is_some());
+        // The permission hook runs before copilot's own rules decide: no wait yet.
         let asked = hooks.iter().find(|(e, ..)| e == "PermissionRequest");
         match asked.map(|(_, _, class)| class) {
-            Some(EventClass::NeedsInput {
-                reason: "permission",
-                tool: Some(tool),
-            }) => {
+            Some(EventClass::PermissionCheck { tool: Some(tool) }) => {
                 assert_eq!(tool["name"], "bash");
                 assert_eq!(tool["input"]["command"], "echo hi > out.txt");
             }
@@ -345,4 +346,56 @@ fn every_record_the_readers_use_passes_the_token_filter() {
         let token = format!("\"{kind}\"");
         assert!(Copilot.record_tokens().contains(&token.as_str()), "{kind}");
     }
+}
+
+/// The recorded hooks as the event log holds them, classified, one per line.
+fn logged(hooks: &str) -> Vec<crate::core::wait::ClassifiedEvent> {
+    let hooks = hooks.replace("\"payload\":", "\"stdin\":");
+    classified_hooks(&Copilot, &hooks)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (event, _, class))| crate::core::test_data::event(i, &event, class))
+        .collect()
+}
+
+#[test]
+fn a_tool_its_deny_rules_refuse_is_never_a_wait_for_a_person() {
+    let events = logged(DENY_RULE_HOOKS);
+    let kinds: Vec<&str> = events.iter().map(|e| e.record.kind.as_str()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "SessionStart",
+            "UserPromptSubmit",
+            "PreToolUse",
+            "PermissionRequest",
+            "Stop"
+        ]
+    );
+    let alive = crate::core::wait::Liveness::Alive;
+    for upto in 1..=events.len() {
+        let seen = &events[..upto];
+        assert_eq!(crate::core::approvals::pending(seen), None, "after {upto}");
+        let outcome = crate::core::wait::decide(seen, 0, &alive, None);
+        let kind = outcome.map(|o| o.outcome);
+        let want = (upto == events.len()).then_some(crate::core::outcome::OutcomeKind::Stop);
+        assert_eq!(kind, want, "after {upto} hooks");
+    }
+}
+
+#[test]
+fn a_dialogs_notice_asks_about_the_tool_its_permission_hook_named() {
+    let events = logged(&hooks("1.0.102").replace("\"stdin\":", "\"payload\":"));
+    let notice = events
+        .iter()
+        .position(|e| e.record.kind == "Notification")
+        .expect("a Notification");
+    assert_eq!(crate::core::approvals::pending(&events[..notice]), None);
+    let asked = crate::core::approvals::pending(&events[..=notice]).expect("asked");
+    assert_eq!((asked.reason, asked.index), ("permission", notice));
+    assert_eq!(asked.tool_name(), Some("bash"));
+    assert_eq!(
+        asked.tool_input().map(|i| &i["command"]),
+        Some(&json!("echo hi > out.txt"))
+    );
 }
