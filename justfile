@@ -37,13 +37,13 @@ demo-workflow: setup
     cargo build --workspace --bins
     bash scripts/demo_workflow.sh
 
-# the whole test suite (unit + end-to-end on the fakes), then the MCP interop check with the
-# official Python SDK when it is installed (`just mcp-smoke` installs it; CI does); extra args
-# go to the test runner (and skip the interop check)
+# the whole test suite (unit + end-to-end on the fakes), then the MCP and ACP interop checks
+# with the official Python SDKs when they are installed (`just mcp-smoke`, `just acp-smoke`
+# install them; CI does); extra args go to the test runner (and skip the interop checks)
 [positional-arguments]
 test *ARGS: setup sim
     if command -v cargo-nextest >/dev/null; then cargo nextest run --workspace "$@"; else cargo test --workspace "$@"; fi
-    if [ "$#" -eq 0 ]; then just mcp-smoke-if-installed; fi
+    if [ "$#" -eq 0 ]; then just mcp-smoke-if-installed; just acp-smoke-if-installed; fi
 
 # workers on other hosts: the e2e scenarios through OpenSSH's sshd on 127.0.0.1, one per
 # simulated host (docs/remote.md); needs OpenSSH (`just setup --remote` installs it)
@@ -97,9 +97,9 @@ smoke-offline: setup sim
     if command -v cargo-nextest >/dev/null; then
       # One retry: the real node CLIs on a shared 2-core box occasionally lag past a settle
       # (a retried pass is printed as FLAKY, so it stays visible).
-      cargo nextest run --test e2e --run-ignored only -E 'test(/tiers::real::|tiers::approvals::real::|tiers::questions::real::|remote::real::/)' --test-threads 2 --no-fail-fast --retries 1
+      cargo nextest run --test e2e --run-ignored only -E 'test(/tiers::real::|tiers::approvals::real::|tiers::questions::real::|tiers::acp::real::|remote::real::/)' --test-threads 2 --no-fail-fast --retries 1
     else
-      cargo test --test e2e -- --ignored --test-threads 2 tiers::real:: tiers::approvals::real:: tiers::questions::real:: remote::real::
+      cargo test --test e2e -- --ignored --test-threads 2 tiers::real:: tiers::approvals::real:: tiers::questions::real:: tiers::acp::real:: remote::real::
     fi
 
 # the offline tier's scenarios on every release of each CLI the tests cover (`umbel releases`:
@@ -132,6 +132,16 @@ snap: sim
 mcp-smoke: sim
     cargo build -p umbel --bins --quiet
     if python3 -c 'import mcp' 2>/dev/null || python3 -m pip install -q --root-user-action=ignore 'mcp>=2.3,<3'; then python3 scripts/mcp_smoke.py target/debug/umbel; else echo "mcp-smoke: SKIPPED: the Python mcp SDK could not be installed (pip install 'mcp>=2.3,<3')"; fi
+
+# `umbel acp` against the official ACP Python SDK client (installs `agent-client-protocol` from
+# PyPI if missing)
+acp-smoke: sim
+    cargo build -p umbel --bins --quiet
+    if python3 -c 'import acp' 2>/dev/null || python3 -m pip install -q --root-user-action=ignore 'agent-client-protocol>=0.12,<0.13'; then python3 scripts/acp_smoke.py target/debug/umbel; else echo "acp-smoke: SKIPPED: the Python ACP SDK could not be installed (pip install 'agent-client-protocol>=0.12,<0.13')"; fi
+
+# the ACP interop check, only where the Python SDK is already installed (as mcp-smoke-if-installed)
+acp-smoke-if-installed: sim
+    if python3 -c 'import acp' 2>/dev/null; then just acp-smoke; else echo "acp-smoke: SKIPPED: the Python ACP SDK is not installed; \`just acp-smoke\` installs it (pip install 'agent-client-protocol>=0.12,<0.13') and runs the ACP interop check"; fi
 
 # the MCP interop check, only where the Python SDK is already installed: `just test` installs
 # nothing into your Python behind your back (`just mcp-smoke` does, when asked)

@@ -1,6 +1,7 @@
 //! The pure core: no I/O, no clock, no environment reads. Everything here is a function of its
 //! inputs and is tested on recorded data.
 
+pub mod acp_args;
 pub mod approval_args;
 pub mod approvals;
 pub mod args;

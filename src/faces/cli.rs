@@ -5,6 +5,7 @@ use super::examples;
 use super::output::report;
 use super::print::{self, PrintArgs, no_prompt};
 use super::verbs;
+use crate::core::acp_args::AcpArgs;
 use crate::core::approval_args::{AnswerArgs, ApprovalsArgs, ApproveArgs, DenyArgs};
 use crate::core::args::{
     ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, EventsArgs, ExplainArgs, InterruptArgs,
@@ -145,6 +146,11 @@ enum Command {
     /// Serve the verbs as MCP tools over stdio, for agent hosts (see docs/mcp.md).
     #[command(after_help = examples::MCP)]
     Mcp,
+    /// Serve the Agent Client Protocol over stdio, for editors (Zed, JetBrains, Neovim): each
+    /// session is a worker spawned with these flags in the session's directory (see
+    /// docs/acp.md).
+    #[command(after_help = examples::ACP)]
+    Acp(AcpArgs),
     /// Run a verb another umbel forwarded over ssh (its request on stdin; docs/remote.md).
     #[command(hide = true)]
     RemoteExec,
@@ -449,7 +455,7 @@ fn remote_exec(env: Vec<(String, String)>) -> u8 {
     let json = wants_json(&cli);
     if matches!(
         cli.command,
-        Some(Command::RemoteExec | Command::Mcp | Command::Attach(_))
+        Some(Command::RemoteExec | Command::Mcp | Command::Acp(_) | Command::Attach(_))
     ) {
         let e = Error::usage("this verb is not forwarded to another host");
         return report(&e, json);
@@ -516,7 +522,7 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Explain(c)) => c.json,
         Some(Command::Completions { .. }) => false,
         Some(Command::Man(_)) => false,
-        Some(Command::Mcp | Command::RemoteExec) => false,
+        Some(Command::Mcp | Command::Acp(_) | Command::RemoteExec) => false,
         Some(Command::WarmRefill(_) | Command::WarmExpire(_) | Command::RuleAnswer { .. }) => false,
         None => cli.print.output_format != print::OutputFormat::Text,
     }
@@ -562,6 +568,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
         }
         Some(Command::Man(args)) => Ok(man(&args)),
         Some(Command::Mcp) => Ok(super::mcp::serve(ctx)),
+        Some(Command::Acp(args)) => Ok(super::acp::serve(ctx, &args)),
         Some(Command::RemoteExec) => Err(Error::usage(
             "`umbel remote-exec` runs a verb forwarded by another umbel; it is not run by hand",
         )),

@@ -217,3 +217,10 @@ pub const MCP: &str = "\
 Examples:
   umbel mcp                                     serve on stdio (an MCP host starts this)
   claude mcp add umbel -- umbel mcp             register it with Claude Code";
+
+/// `umbel acp`.
+pub const ACP: &str = "\
+Examples:
+  umbel acp                                     serve on stdio (an editor starts this)
+  umbel acp --provider codex --model gpt-5      every session a codex worker on that model
+  umbel acp --on-permission deny                tools that need approval are refused";

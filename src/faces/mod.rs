@@ -19,6 +19,7 @@ macro_rules! errp {
     }};
 }
 
+pub mod acp;
 pub mod approvals;
 pub mod cli;
 pub mod completion;

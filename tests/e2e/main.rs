@@ -4,6 +4,7 @@
 
 mod harness;
 
+mod acp;
 mod approvals;
 mod attach;
 mod cli_answers;

@@ -35,6 +35,7 @@ const VERBS: &[&str] = &[
     "releases",
     "completions",
     "mcp",
+    "acp",
 ];
 
 #[test]

@@ -6,6 +6,28 @@
 use crate::harness::*;
 use serde_json::{Value, json};
 
+/// `fakes::<provider>::<scenario>` and the ignored `real::<provider>::<scenario>` (run by `just
+/// smoke-offline`) for each provider listed, each scenario a `fn(provider, tier)`:
+/// `tiered!([claude, codex]; { first, second });`.
+macro_rules! tiered {
+    ([$($provider:ident),*]; $tests:tt) => {
+        mod fakes { $( tiered!(@one Fake $provider; $tests); )* }
+        mod real { $( tiered!(@one Real $provider; $tests); )* }
+    };
+    (@one Fake $provider:ident; { $($test:ident),* $(,)? }) => {
+        mod $provider {
+            $( #[test] fn $test() { super::super::$test(stringify!($provider), super::super::Tier::Fake) } )*
+        }
+    };
+    (@one Real $provider:ident; { $($test:ident),* $(,)? }) => {
+        mod $provider {
+            $( #[test] #[ignore = "real CLIs: just smoke-offline"]
+               fn $test() { super::super::$test(stringify!($provider), super::super::Tier::Real) } )*
+        }
+    };
+}
+
+mod acp;
 mod approvals;
 mod questions;
 

@@ -129,42 +129,11 @@ fn rules_answer_by_themselves(provider: &str, tier: Tier) {
     assert_eq!(code, Some(0), "{outcome}");
 }
 
-/// `fakes::<provider>::<scenario>` for all six, `real::<provider>::<scenario>` (ignored unless
-/// asked for) for the CLIs whose real answers are proven.
-macro_rules! answers {
-    ($($test:ident),* $(,)?) => {
-        mod fakes {
-            answers!(@one Fake claude; $($test),*);
-            answers!(@one Fake codex; $($test),*);
-            answers!(@one Fake gemini; $($test),*);
-            answers!(@one Fake qwen; $($test),*);
-            answers!(@one Fake opencode; $($test),*);
-            answers!(@one Fake copilot; $($test),*);
-        }
-        mod real {
-            answers!(@one Real claude; $($test),*);
-            answers!(@one Real codex; $($test),*);
-            answers!(@one Real gemini; $($test),*);
-            answers!(@one Real qwen; $($test),*);
-            answers!(@one Real opencode; $($test),*);
-            answers!(@one Real copilot; $($test),*);
-        }
-    };
-    (@one Fake $provider:ident; $($test:ident),*) => {
-        mod $provider {
-            $( #[test] fn $test() { super::super::$test(stringify!($provider), super::super::Tier::Fake) } )*
-        }
-    };
-    (@one Real $provider:ident; $($test:ident),*) => {
-        mod $provider {
-            $( #[test] #[ignore = "real CLIs: just smoke-offline"]
-               fn $test() { super::super::$test(stringify!($provider), super::super::Tier::Real) } )*
-        }
-    };
-}
-
-answers!(
-    approve_runs_the_tool_and_the_turn_ends_0,
-    deny_refuses_the_tool_and_the_next_prompt_answers,
-    rules_answer_by_themselves,
+tiered!(
+    [claude, codex, gemini, qwen, opencode, copilot];
+    {
+        approve_runs_the_tool_and_the_turn_ends_0,
+        deny_refuses_the_tool_and_the_next_prompt_answers,
+        rules_answer_by_themselves,
+    }
 );

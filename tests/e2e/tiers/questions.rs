@@ -129,37 +129,10 @@ fn deny_declines_the_question_and_the_next_prompt_answers(provider: &str, tier: 
     assert_eq!(read(&sb, &["p"]), "Second.\n");
 }
 
-/// `fakes::<provider>::<scenario>` and `real::<provider>::<scenario>` (ignored unless asked for)
-/// for the four CLIs with a question dialog.
-macro_rules! questions {
-    ($($test:ident),* $(,)?) => {
-        mod fakes {
-            questions!(@one Fake claude; $($test),*);
-            questions!(@one Fake gemini; $($test),*);
-            questions!(@one Fake qwen; $($test),*);
-            questions!(@one Fake opencode; $($test),*);
-        }
-        mod real {
-            questions!(@one Real claude; $($test),*);
-            questions!(@one Real gemini; $($test),*);
-            questions!(@one Real qwen; $($test),*);
-            questions!(@one Real opencode; $($test),*);
-        }
-    };
-    (@one Fake $provider:ident; $($test:ident),*) => {
-        mod $provider {
-            $( #[test] fn $test() { super::super::$test(stringify!($provider), super::super::Tier::Fake) } )*
-        }
-    };
-    (@one Real $provider:ident; $($test:ident),*) => {
-        mod $provider {
-            $( #[test] #[ignore = "real CLIs: just smoke-offline"]
-               fn $test() { super::super::$test(stringify!($provider), super::super::Tier::Real) } )*
-        }
-    };
-}
-
-questions!(
-    answer_picks_a_choice_and_the_turn_ends_0,
-    deny_declines_the_question_and_the_next_prompt_answers,
+tiered!(
+    [claude, gemini, qwen, opencode];
+    {
+        answer_picks_a_choice_and_the_turn_ends_0,
+        deny_declines_the_question_and_the_next_prompt_answers,
+    }
 );

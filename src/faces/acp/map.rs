@@ -1,0 +1,190 @@
+//! What ACP's messages become in umbel's terms and back, with no I/O: a prompt's content
+//! blocks as the text pasted into the CLI, the answer's growth as message chunks, and a turn's
+//! outcome as the prompt's `stopReason` or a JSON-RPC error carrying the typed outcome.
+
+use crate::core::outcome::{Outcome, OutcomeKind};
+use crate::core::providers::Provider;
+use agent_client_protocol::Error;
+use agent_client_protocol::v1::schema::{
+    ContentBlock, EmbeddedResourceResource, SessionId, StopReason,
+};
+use serde_json::Value;
+
+/// The text a prompt's blocks become: text as it is; a file the editor links or embeds as the
+/// CLI's own `@path` reference (each of the six CLIs reads `@path` in its input box); a link
+/// to anything else by its URI. Images and audio are refused: umbel pastes text.
+pub fn prompt_text(blocks: &[ContentBlock]) -> Result<String, Error> {
+    let mut parts = Vec::new();
+    for block in blocks {
+        let part = match block {
+            ContentBlock::Text(text) => text.text.clone(),
+            ContentBlock::ResourceLink(link) => reference(&link.uri),
+            ContentBlock::Resource(embedded) => match &embedded.resource {
+                EmbeddedResourceResource::TextResourceContents(text) => reference(&text.uri),
+                EmbeddedResourceResource::BlobResourceContents(blob) => reference(&blob.uri),
+                _ => return Err(unsupported("this kind of embedded resource")),
+            },
+            ContentBlock::Image(_) => return Err(unsupported("an image")),
+            ContentBlock::Audio(_) => return Err(unsupported("audio")),
+            _ => return Err(unsupported("this kind of content block")),
+        };
+        parts.push(part);
+    }
+    let text = parts.join(" ");
+    if text.trim().is_empty() {
+        return Err(Error::invalid_params().data(serde_json::json!({
+            "reason": "the prompt has no text: send at least one text block or file link",
+        })));
+    }
+    Ok(text)
+}
+
+/// `@path` for a `file://` URI (the CLIs' file reference), else the URI itself.
+fn reference(uri: &str) -> String {
+    match uri.strip_prefix("file://") {
+        Some(path) => format!("@{path}"),
+        None => uri.to_string(),
+    }
+}
+
+fn unsupported(what: &str) -> Error {
+    Error::invalid_params().data(serde_json::json!({
+        "reason": format!("umbel pastes text into the CLI's input box and cannot send {what}"),
+    }))
+}
+
+/// What of `now` (the turn's answer as the transcript has it so far) the client has not been
+/// sent yet, given `sent`: the new tail when `now` extends it; all of `now`, after a blank
+/// line, when the CLI wrote a new message instead (an answer before a tool call, then one after).
+pub fn unsent(sent: &str, now: &str) -> Option<String> {
+    if now.is_empty() || now == sent {
+        return None;
+    }
+    match now.strip_prefix(sent) {
+        Some(tail) => Some(tail.to_string()),
+        None if sent.ends_with(now) => None,
+        None => Some(format!("\n\n{now}")),
+    }
+}
+
+/// This turn's answer so far, from the transcript records appended since its prompt was sent
+/// (oldest first), as `read` folds them: `None` until the record that opens the turn is among
+/// them — records before it are an earlier turn's written late (qwen writes its answer up to
+/// ~1.5 s after its end hook) — and for a provider error.
+pub fn answer_so_far(provider: Provider, records: &[Value]) -> Option<String> {
+    let turn = provider
+        .module()
+        .turn_from_records(&mut records.iter().rev().cloned());
+    turn.prompt.as_ref()?;
+    turn.answer.filter(|_| !turn.is_error)
+}
+
+/// The prompt's end: `end_turn` for a turn that ended, `cancelled` for one interrupted; any
+/// other outcome (a provider error, a dead CLI, a timeout) is a JSON-RPC error whose `data` is
+/// umbel's typed outcome.
+pub fn stop_reason(outcome: &Outcome) -> Result<StopReason, Error> {
+    match outcome.outcome {
+        OutcomeKind::Stop => Ok(StopReason::EndTurn),
+        OutcomeKind::ProviderError if outcome.reason.as_deref() == Some("interrupted") => {
+            Ok(StopReason::Cancelled)
+        }
+        _ => {
+            let message = format!(
+                "the turn ended {}: {}",
+                outcome.outcome.as_str(),
+                outcome.message
+            );
+            Err(said(Error::internal_error(), message)
+                .data(serde_json::to_value(outcome).unwrap_or_default()))
+        }
+    }
+}
+
+/// `err` with its message in umbel's words.
+pub fn said(mut err: Error, message: impl Into<String>) -> Error {
+    err.message = message.into();
+    err
+}
+
+/// ACP's "resource not found" for a session this process does not hold (its `-32002`, with the
+/// id in `data`).
+pub fn no_session(id: &SessionId) -> Error {
+    Error::new(
+        -32002,
+        format!("no session {id} here: session/new or session/load it first"),
+    )
+    .data(serde_json::json!({ "sessionId": id }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agent_client_protocol::v1::schema::{ImageContent, ResourceLink};
+
+    #[test]
+    fn a_prompt_is_its_text_and_its_files_as_at_paths() {
+        let blocks = vec![
+            ContentBlock::from("Explain"),
+            ContentBlock::ResourceLink(ResourceLink::new("main.rs", "file:///w/src/main.rs")),
+        ];
+        assert_eq!(
+            prompt_text(&blocks).ok().as_deref(),
+            Some("Explain @/w/src/main.rs")
+        );
+        let image = ContentBlock::Image(ImageContent::new("AAAA", "image/png"));
+        let refused = prompt_text(&[image]).expect_err("an image");
+        assert!(refused.data.expect("data").to_string().contains("an image"));
+        assert!(prompt_text(&[ContentBlock::from("  ")]).is_err());
+    }
+
+    #[test]
+    fn the_answer_streams_as_what_was_not_sent_yet() {
+        assert_eq!(unsent("", "Hel").as_deref(), Some("Hel"));
+        assert_eq!(unsent("Hel", "Hello").as_deref(), Some("lo"));
+        assert_eq!(unsent("Hello", "Hello"), None);
+        assert_eq!(unsent("Hello", ""), None);
+        assert_eq!(
+            unsent("Let me look.", "Done.").as_deref(),
+            Some("\n\nDone.")
+        );
+    }
+
+    #[test]
+    fn an_earlier_turns_late_records_are_not_this_turns_answer() {
+        let chat = crate::core::test_data::QWEN_CHAT;
+        let records: Vec<Value> = chat
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("a record"))
+            .collect();
+        // Line 4 is the first turn's answer, written after the second prompt was sent.
+        let late = &records[4..5];
+        assert_eq!(answer_so_far(Provider::Qwen, late), None);
+        let with_the_turn = &records[4..14];
+        assert_eq!(
+            answer_so_far(Provider::Qwen, with_the_turn).as_deref(),
+            Some("It printed hi.")
+        );
+        // The turn opened, no answer yet.
+        assert_eq!(answer_so_far(Provider::Qwen, &records[4..9]), None);
+    }
+
+    #[test]
+    fn an_outcome_is_a_stop_reason_or_a_typed_error() {
+        let outcome = |kind, reason: Option<&str>| {
+            let mut o = Outcome::new(kind, "m", 3);
+            o.reason = reason.map(str::to_string);
+            o
+        };
+        assert_eq!(
+            stop_reason(&outcome(OutcomeKind::Stop, None)).ok(),
+            Some(StopReason::EndTurn)
+        );
+        let cancelled = outcome(OutcomeKind::ProviderError, Some("interrupted"));
+        assert_eq!(stop_reason(&cancelled).ok(), Some(StopReason::Cancelled));
+        let failed = stop_reason(&outcome(OutcomeKind::ProviderError, Some("api-error")))
+            .expect_err("an error");
+        let data = failed.data.expect("the typed outcome");
+        assert_eq!(data["outcome"], "provider-error");
+        assert_eq!(data["reason"], "api-error");
+    }
+}

@@ -1,0 +1,137 @@
+//! `umbel acp`: the Agent Client Protocol over stdio, for editors (Zed, JetBrains, Neovim,
+//! Emacs), on the official SDK (`agent-client-protocol`, protocol v1). Each ACP session is a
+//! worker spawned with `umbel acp`'s spawn flags in the session's directory; its id is the
+//! worker's name, so `umbel ls` shows it and `session/load` finds it in a later process. A
+//! prompt is a turn (`send`, then `wait`), its answer streamed from the CLI's transcript as
+//! message chunks; a permission the CLI asks for is the client's `session/request_permission`,
+//! answered as `approve`/`deny` answer it; `session/cancel` is `interrupt`. When the editor goes
+//! away (stdin closes) every session this process holds is parked. Logs go to stderr.
+
+mod map;
+mod prompt;
+mod sessions;
+
+use crate::core::acp_args::AcpArgs;
+use crate::operations::Ctx;
+use agent_client_protocol::v1::schema::{
+    AgentCapabilities, CancelNotification, Implementation, InitializeRequest, InitializeResponse,
+    LoadSessionRequest, NewSessionRequest, PromptCapabilities, PromptRequest,
+};
+use agent_client_protocol::v1::{ConnectionTo, Responder};
+use agent_client_protocol::{Agent, Client, Error, Stdio};
+use sessions::Sessions;
+use std::sync::Arc;
+
+/// Serves ACP on stdin/stdout until the editor closes stdin; the exit code.
+pub fn serve(ctx: &Ctx, args: &AcpArgs) -> u8 {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("umbel-acp")
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            errln!("umbel: cannot start the ACP server's runtime: {e}");
+            return 1;
+        }
+    };
+    let sessions = Arc::new(Sessions::new(ctx.clone(), args.clone()));
+    let code = runtime.block_on(serve_stdio(sessions.clone()));
+    // The editor is gone: nothing of ours keeps a CLI running.
+    sessions.park_all();
+    runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    code
+}
+
+async fn serve_stdio(sessions: Arc<Sessions>) -> u8 {
+    let (on_new, on_load, on_prompt, on_cancel) = (
+        sessions.clone(),
+        sessions.clone(),
+        sessions.clone(),
+        sessions.clone(),
+    );
+    let served = Agent
+        .v1()
+        .name("umbel")
+        .on_receive_request(
+            async move |init: InitializeRequest, responder, _cx| {
+                responder.respond(initialized(init))
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |req: NewSessionRequest, responder, cx: ConnectionTo<Client>| {
+                let sessions = on_new.clone();
+                answer_later(&cx, "session/new", responder, async move {
+                    sessions.open(req.cwd).await
+                })
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |req: LoadSessionRequest, responder, cx: ConnectionTo<Client>| {
+                let (sessions, conn) = (on_load.clone(), cx.clone());
+                answer_later(&cx, "session/load", responder, async move {
+                    sessions.load(&conn, req).await
+                })
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |req: PromptRequest, responder, cx: ConnectionTo<Client>| {
+                let (sessions, conn) = (on_prompt.clone(), cx.clone());
+                answer_later(&cx, "session/prompt", responder, async move {
+                    prompt::run(&sessions, &conn, req).await
+                })
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_notification(
+            async move |cancel: CancelNotification, _cx| {
+                on_cancel.cancel(&cancel.session_id);
+                Ok(())
+            },
+            agent_client_protocol::on_receive_notification!(),
+        )
+        .connect_to(Stdio::new())
+        .await;
+    match served {
+        Ok(()) => 0,
+        Err(e) => {
+            errln!("umbel acp: the connection failed: {e}");
+            1
+        }
+    }
+}
+
+/// What umbel can do, as `initialize` answers it.
+fn initialized(init: InitializeRequest) -> InitializeResponse {
+    let prompts = PromptCapabilities::new().embedded_context(true);
+    InitializeResponse::new(init.protocol_version)
+        .agent_capabilities(
+            AgentCapabilities::new()
+                .load_session(true)
+                .prompt_capabilities(prompts),
+        )
+        .agent_info(Implementation::new("umbel", env!("CARGO_PKG_VERSION")))
+}
+
+/// Answers a request once `work` is done, off the connection's message loop (a turn takes
+/// minutes, and a `session/cancel` must get through meanwhile). A failed reply is logged: the
+/// client is gone, and the connection's end says so.
+fn answer_later<T>(
+    cx: &ConnectionTo<Client>,
+    method: &'static str,
+    responder: Responder<T>,
+    work: impl Future<Output = Result<T, Error>> + Send + 'static,
+) -> Result<(), Error>
+where
+    T: agent_client_protocol::JsonRpcResponse + Send + 'static,
+{
+    cx.spawn(async move {
+        if let Err(e) = responder.respond_with_result(work.await) {
+            errln!("umbel acp: {method}: {e}");
+        }
+        Ok(())
+    })
+}

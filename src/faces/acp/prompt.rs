@@ -1,0 +1,304 @@
+//! `session/prompt`: one turn on the session's worker. The blocking side submits the prompt
+//! (queued behind a running turn, as ACP allows), waits for the turn's end from the hooks, and
+//! meanwhile tails the CLI's transcript, handing each new stretch of the answer to the async
+//! side as a message chunk. A permission the CLI asks for goes to the client as
+//! `session/request_permission`; its choice is answered as `approve`/`deny` answer it, and the
+//! wait goes on. The turn's outcome is the `stopReason` (or a JSON-RPC error).
+
+use super::map;
+use super::sessions::{Sessions, acp_error};
+use crate::core::approval_args::{ApproveArgs, DenyArgs};
+use crate::core::args::GuardArgs;
+use crate::core::errors::Result as UmbelResult;
+use crate::core::outcome::{Outcome, OutcomeKind};
+use crate::core::providers::Provider;
+use crate::core::until::Until;
+use crate::operations::Ctx;
+use crate::operations::approve;
+use crate::operations::transcript_tail::TranscriptTail;
+use crate::operations::turn;
+use crate::operations::worker::Worker;
+use agent_client_protocol::v1::ConnectionTo;
+use agent_client_protocol::v1::schema::{
+    ContentBlock, ContentChunk, PermissionOption, PermissionOptionKind, PromptRequest,
+    PromptResponse, RequestPermissionOutcome, RequestPermissionRequest, SessionId,
+    SessionNotification, SessionUpdate, ToolCall, ToolCallStatus, ToolCallUpdate,
+    ToolCallUpdateFields,
+};
+use agent_client_protocol::{Client, Error};
+use serde_json::Value;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+
+/// How often the transcript is read while the turn runs.
+const TICK: Duration = Duration::from_millis(100);
+/// How long a prompt may wait behind the session's running turn.
+const QUEUE: Duration = Duration::from_secs(3600);
+/// How long one turn may run: an editor's prompt has no deadline of its own; this is the one
+/// that keeps a wedged CLI from holding the session forever.
+const TURN_LIMIT: Duration = Duration::from_secs(24 * 3600);
+
+/// What the blocking side hands the async side.
+enum Step {
+    /// A stretch of the answer not sent yet.
+    Chunk(String),
+    /// The CLI asks to run a tool: the client's choice goes back on `reply`.
+    Ask {
+        asked: Asked,
+        reply: oneshot::Sender<Choice>,
+    },
+}
+
+/// The tool waiting for permission.
+struct Asked {
+    id: String,
+    tool: Option<Value>,
+    always: bool,
+}
+
+/// The client's answer to a permission request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Choice {
+    Once,
+    Always,
+    Reject,
+}
+
+/// Runs the prompt; its response once the turn ended.
+pub async fn run(
+    sessions: &Sessions,
+    cx: &ConnectionTo<Client>,
+    req: PromptRequest,
+) -> Result<PromptResponse, Error> {
+    let worker = sessions.worker(&req.session_id)?;
+    let text = map::prompt_text(&req.prompt)?;
+    let id = req.session_id;
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let ctx = sessions.ctx.clone();
+    let mut job = tokio::task::spawn_blocking(move || one_turn(&ctx, &worker, &text, &tx));
+    let joined = loop {
+        tokio::select! {
+            Some(step) = rx.recv() => relay(cx, &id, step).await?,
+            joined = &mut job => break joined,
+        }
+    };
+    // What the tail read just before the end.
+    while let Ok(step) = rx.try_recv() {
+        relay(cx, &id, step).await?;
+    }
+    let outcome = match joined {
+        Ok(Ok(outcome)) => outcome,
+        Ok(Err(e)) => return Err(acp_error(&e)),
+        Err(join) => {
+            let why = format!("the turn failed inside umbel: {join} (a bug in umbel)");
+            return Err(map::said(Error::internal_error(), why));
+        }
+    };
+    map::stop_reason(&outcome).map(PromptResponse::new)
+}
+
+/// One step to the client: a chunk as a `session/update`, a question as
+/// `session/request_permission`.
+async fn relay(cx: &ConnectionTo<Client>, id: &SessionId, step: Step) -> Result<(), Error> {
+    match step {
+        Step::Chunk(text) => cx.send_notification(SessionNotification::new(
+            id.clone(),
+            SessionUpdate::AgentMessageChunk(ContentChunk::new(ContentBlock::from(text))),
+        )),
+        Step::Ask { asked, reply } => {
+            let choice = ask(cx, id, &asked).await?;
+            // The turn's side gave up waiting (its worker ended): nothing to answer.
+            let _ = reply.send(choice);
+            Ok(())
+        }
+    }
+}
+
+/// Asks the client about the pending tool, with the CLI's own options; a client that cancels
+/// the request refuses the tool.
+async fn ask(cx: &ConnectionTo<Client>, id: &SessionId, asked: &Asked) -> Result<Choice, Error> {
+    let call = format!("approval-{}", asked.id);
+    let name = asked
+        .tool
+        .as_ref()
+        .and_then(|t| t.get("name"))
+        .and_then(Value::as_str)
+        .unwrap_or("a tool");
+    let input = asked.tool.as_ref().and_then(|t| t.get("input")).cloned();
+    let title = format!("Run {name}");
+    let mut shown = ToolCall::new(call.clone(), title.clone()).status(ToolCallStatus::Pending);
+    if let Some(input) = &input {
+        shown = shown.raw_input(input.clone());
+    }
+    cx.send_notification(SessionNotification::new(
+        id.clone(),
+        SessionUpdate::ToolCall(shown),
+    ))?;
+    let mut options = vec![PermissionOption::new(
+        "allow-once",
+        "Allow once",
+        PermissionOptionKind::AllowOnce,
+    )];
+    if asked.always {
+        options.push(PermissionOption::new(
+            "allow-always",
+            "Always allow",
+            PermissionOptionKind::AllowAlways,
+        ));
+    }
+    options.push(PermissionOption::new(
+        "reject",
+        "Reject",
+        PermissionOptionKind::RejectOnce,
+    ));
+    let fields = ToolCallUpdateFields::new().title(title);
+    let request =
+        RequestPermissionRequest::new(id.clone(), ToolCallUpdate::new(call, fields), options);
+    let answered = cx.send_request(request).block_task().await?;
+    Ok(match answered.outcome {
+        RequestPermissionOutcome::Selected(selected) => match selected.option_id.0.as_ref() {
+            "allow-once" => Choice::Once,
+            "allow-always" => Choice::Always,
+            _ => Choice::Reject,
+        },
+        _ => Choice::Reject,
+    })
+}
+
+/// The blocking side of one prompt: submit, then wait, answering each permission through the
+/// client, until the turn's end; the answer streamed all along.
+fn one_turn(
+    ctx: &Ctx,
+    worker: &Worker,
+    text: &str,
+    tx: &mpsc::UnboundedSender<Step>,
+) -> UmbelResult<Outcome> {
+    let mut tail = Tail::start(ctx, worker);
+    let guard = GuardArgs::default();
+    let mut since =
+        turn::submit_queued(ctx, worker, text.as_bytes(), &guard, Some(QUEUE))?.position;
+    let until = Until {
+        timeout: TURN_LIMIT,
+        ..Until::default()
+    };
+    loop {
+        let outcome = tail.streaming(ctx, tx, || {
+            turn::await_end(ctx, worker, Some(since), &until, None)
+        })?;
+        let asks = outcome.outcome == OutcomeKind::Input
+            && outcome.reason.as_deref() == Some("permission");
+        let Some(id) = outcome.approval_id.clone().filter(|_| asks) else {
+            if let Ok(answer) = worker.answer(ctx) {
+                tail.send(tx, &answer.text);
+            }
+            return Ok(outcome);
+        };
+        let asked = Asked {
+            id: id.clone(),
+            tool: outcome.pending_tool.clone(),
+            always: !worker.provider().approval().always.is_empty(),
+        };
+        let (reply, choice) = oneshot::channel();
+        if tx.send(Step::Ask { asked, reply }).is_err() {
+            return Ok(outcome);
+        }
+        let Ok(choice) = choice.blocking_recv() else {
+            return Ok(outcome);
+        };
+        since = answer(ctx, worker, &id, choice)?;
+    }
+}
+
+/// Answers approval `id` as the client chose; the position to wait from.
+fn answer(ctx: &Ctx, worker: &Worker, id: &str, choice: Choice) -> UmbelResult<usize> {
+    let name = worker.name.as_str().to_string();
+    let done = match choice {
+        Choice::Once | Choice::Always => {
+            let args = ApproveArgs {
+                name,
+                always: choice == Choice::Always,
+                expect: Some(id.to_string()),
+                wait: false,
+                timeout: None,
+            };
+            approve::approve(ctx, worker, &args)?
+        }
+        Choice::Reject => {
+            let args = DenyArgs {
+                name,
+                reason: None,
+                expect: Some(id.to_string()),
+                timeout: None,
+            };
+            approve::deny(ctx, worker, &args)?
+        }
+    };
+    Ok(done.position)
+}
+
+/// The transcript from the turn's start, and what of its answer the client has.
+struct Tail {
+    tail: TranscriptTail,
+    provider: Provider,
+    records: Vec<Value>,
+    sent: String,
+}
+
+impl Tail {
+    fn start(ctx: &Ctx, worker: &Worker) -> Self {
+        Tail {
+            tail: TranscriptTail::start(ctx, &worker.meta),
+            provider: worker.meta.provider,
+            records: Vec::new(),
+            sent: String::new(),
+        }
+    }
+
+    /// Runs `wait` while reading the transcript every [`TICK`], sending what the answer grew by.
+    fn streaming<T>(
+        &mut self,
+        ctx: &Ctx,
+        tx: &mpsc::UnboundedSender<Step>,
+        wait: impl FnOnce() -> T + Send,
+    ) -> T
+    where
+        T: Send,
+    {
+        let done = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let reader = scope.spawn(|| {
+                while !done.load(Ordering::Relaxed) {
+                    std::thread::sleep(TICK);
+                    self.read(ctx, tx);
+                }
+                self.read(ctx, tx);
+            });
+            let result = wait();
+            done.store(true, Ordering::Relaxed);
+            // A reader that panicked sent what it could; the turn's result stands.
+            let _ = reader.join();
+            result
+        })
+    }
+
+    /// New records, and the answer's growth from them.
+    fn read(&mut self, ctx: &Ctx, tx: &mpsc::UnboundedSender<Step>) {
+        let new = self.tail.poll(ctx);
+        if new.is_empty() {
+            return;
+        }
+        self.records.extend(new);
+        if let Some(answer) = map::answer_so_far(self.provider, &self.records) {
+            self.send(tx, &answer);
+        }
+    }
+
+    /// Sends what of `answer` the client does not have.
+    fn send(&mut self, tx: &mpsc::UnboundedSender<Step>, answer: &str) {
+        if let Some(chunk) = map::unsent(&self.sent, answer) {
+            self.sent = answer.to_string();
+            let _ = tx.send(Step::Chunk(chunk));
+        }
+    }
+}

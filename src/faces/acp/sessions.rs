@@ -1,0 +1,194 @@
+//! The sessions one `umbel acp` holds: each is a worker (its id is the worker's name), opened
+//! by `session/new`, found again by `session/load`, interrupted by `session/cancel`, parked when
+//! the editor goes away. The verbs block (tmux, inotify), so each runs on tokio's blocking pool.
+
+use super::map::{no_session, said};
+use crate::core::acp_args::AcpArgs;
+use crate::core::args::{ParkArgs, ResumeArgs};
+use crate::core::errors::Error as UmbelError;
+use crate::core::wait::Liveness;
+use crate::faces::error_json::ErrorReply;
+use crate::operations::Ctx;
+use crate::operations::worker::Worker;
+use crate::operations::{interrupt, park, spawn, turns};
+use agent_client_protocol::Client;
+use agent_client_protocol::Error;
+use agent_client_protocol::v1::ConnectionTo;
+use agent_client_protocol::v1::schema::{
+    ContentBlock, ContentChunk, LoadSessionRequest, LoadSessionResponse, NewSessionResponse,
+    SessionId, SessionNotification, SessionUpdate,
+};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+/// The sessions of this process, by id (the worker's name).
+pub struct Sessions {
+    pub ctx: Ctx,
+    args: AcpArgs,
+    held: Mutex<HashMap<String, Worker>>,
+}
+
+impl Sessions {
+    pub fn new(ctx: Ctx, args: AcpArgs) -> Self {
+        Sessions {
+            ctx,
+            args,
+            held: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// `session/new`: a worker spawned in `cwd` with `umbel acp`'s flags, named after them
+    /// (`acp-…`, or `--name`'s prefix).
+    pub async fn open(&self, cwd: PathBuf) -> Result<NewSessionResponse, Error> {
+        if !cwd.is_absolute() || !cwd.is_dir() {
+            return Err(Error::invalid_params().data(serde_json::json!({
+                "reason": "the session's cwd must be an absolute path to a directory",
+                "cwd": cwd,
+            })));
+        }
+        let mut spawn_args = self.args.spawn.clone();
+        let prefix = spawn_args.name.take().unwrap_or_else(|| "acp".to_string());
+        let suffix = uuid::Uuid::new_v4().simple().to_string();
+        spawn_args.name = Some(format!("{prefix}-{}", &suffix[..8]));
+        spawn_args.cwd = Some(cwd);
+        let ctx = self.ctx.clone();
+        let meta = blocking(move || spawn::spawn(&ctx, &spawn_args)).await?;
+        let worker = Worker::from_meta(meta).map_err(|e| acp_error(&e))?;
+        let id = worker.name.as_str().to_string();
+        self.hold(worker);
+        Ok(NewSessionResponse::new(SessionId::new(id)))
+    }
+
+    /// `session/load`: the worker named by the session id, resumed when it was parked or its
+    /// CLI ended; its conversation replayed to the client (each turn's prompt and answer)
+    /// before the response.
+    pub async fn load(
+        &self,
+        cx: &ConnectionTo<Client>,
+        req: LoadSessionRequest,
+    ) -> Result<LoadSessionResponse, Error> {
+        let ctx = self.ctx.clone();
+        let name = req.session_id.0.to_string();
+        let missing = req.session_id.clone();
+        let (worker, history) = blocking(move || {
+            let worker = Worker::load(&ctx, &name)?;
+            revive(&ctx, &worker)?;
+            let history = turns::read_turns(&ctx, &worker, turns::Selection::All)?;
+            Ok((worker, history))
+        })
+        .await
+        .map_err(|e| match e.code {
+            agent_client_protocol::ErrorCode::INVALID_PARAMS => no_session(&missing),
+            _ => e,
+        })?;
+        for turn in history {
+            let said = [
+                (turn.prompt, SessionUpdate::UserMessageChunk as fn(_) -> _),
+                (turn.answer, SessionUpdate::AgentMessageChunk),
+            ];
+            for (text, update) in said {
+                if let Some(text) = text.filter(|t| !t.is_empty()) {
+                    let chunk = ContentChunk::new(ContentBlock::from(text));
+                    cx.send_notification(SessionNotification::new(
+                        req.session_id.clone(),
+                        update(chunk),
+                    ))?;
+                }
+            }
+        }
+        self.hold(worker);
+        Ok(LoadSessionResponse::new())
+    }
+
+    /// The worker of a session this process holds.
+    pub fn worker(&self, id: &SessionId) -> Result<Worker, Error> {
+        self.lock()
+            .get(id.0.as_ref())
+            .cloned()
+            .ok_or_else(|| no_session(id))
+    }
+
+    /// `session/cancel`: the running turn interrupted with the CLI's own key; the prompt then
+    /// ends `cancelled`. Nothing runs: nothing to do.
+    pub fn cancel(&self, id: &SessionId) {
+        let Ok(worker) = self.worker(id) else {
+            return;
+        };
+        let ctx = self.ctx.clone();
+        tokio::task::spawn_blocking(move || {
+            if let Err(e) = interrupt::interrupt(&ctx, &worker, None) {
+                errln!("umbel acp: cancel {}: {e}", worker.name.as_str());
+            }
+        });
+    }
+
+    /// Parks every session's worker (the editor went away).
+    pub fn park_all(&self) {
+        let names: Vec<String> = self.lock().keys().cloned().collect();
+        if names.is_empty() {
+            return;
+        }
+        let args = ParkArgs {
+            names,
+            ..ParkArgs::default()
+        };
+        if let Err(e) = park::park(&self.ctx, &args) {
+            errln!("umbel acp: parking the sessions' workers: {e}");
+        }
+    }
+
+    fn hold(&self, worker: Worker) {
+        self.lock().insert(worker.name.as_str().to_string(), worker);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Worker>> {
+        // A panic while holding it leaves a map still worth using.
+        self.held
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// Brings a loaded worker's CLI back: a parked one resumed, one whose CLI ended resumed too.
+fn revive(ctx: &Ctx, worker: &Worker) -> crate::core::errors::Result<()> {
+    if park::wake(ctx, worker, None)?.is_some() {
+        return Ok(());
+    }
+    if worker.liveness(ctx)? != Liveness::Alive {
+        let args = ResumeArgs {
+            name: worker.name.as_str().to_string(),
+        };
+        park::resume(ctx, &args)?;
+    }
+    Ok(())
+}
+
+/// Runs a blocking verb on tokio's blocking pool; its error as ACP's.
+pub async fn blocking<T, F>(job: F) -> Result<T, Error>
+where
+    T: Send + 'static,
+    F: FnOnce() -> crate::core::errors::Result<T> + Send + 'static,
+{
+    match tokio::task::spawn_blocking(job).await {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(e)) => Err(acp_error(&e)),
+        Err(join) => Err(said(
+            Error::internal_error(),
+            format!("umbel failed inside: {join} (this is a bug in umbel)"),
+        )),
+    }
+}
+
+/// umbel's error as a JSON-RPC error: invalid params for what the caller got wrong (a usage
+/// error, an unknown worker, a name no worker can have), else an internal error; `data` is umbel's typed error
+/// (`code`, `message`, `exitCode`, `hint`, …) either way.
+pub fn acp_error(err: &UmbelError) -> Error {
+    let base = match err {
+        UmbelError::Usage { .. } | UmbelError::NotFound { .. } | UmbelError::InvalidName { .. } => {
+            Error::invalid_params()
+        }
+        _ => Error::internal_error(),
+    };
+    said(base, err.to_string()).data(ErrorReply::of(err).to_value())
+}

@@ -1,0 +1,132 @@
+//! `umbel acp` on every CLI, fakes and real ones (`tiers::acp::real::…`, `just smoke-offline`),
+//! driven by the official SDK's client side: a prompt streamed as chunks and ended `end_turn`,
+//! a second turn, a permission asked of the editor and allowed, `session/cancel` ending the
+//! prompt `cancelled` with the next one answered, the editor's going away parking the worker,
+//! and `session/load` in a new process replaying the conversation and going on.
+
+use super::{Tier, world};
+use crate::acp::{editor, prompt, said};
+use crate::harness::*;
+use agent_client_protocol::v1::schema::{
+    CancelNotification, LoadSessionRequest, NewSessionRequest, StopReason,
+};
+use serde_json::{Value, json};
+use std::path::PathBuf;
+
+/// The worker's state, as `umbel status --json` says.
+fn state(sb: &Sandbox, name: &str) -> String {
+    let status = sb.umbel(["status", name, "--json"]).run().json();
+    status["state"].as_str().unwrap_or_default().to_string()
+}
+
+fn an_editor_prompts_is_asked_cancels_and_loads(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    // claude's default auto mode lets its classifier allow the tool; manual mode asks.
+    std::fs::create_dir_all(sb.home.join(".claude")).expect("mkdir");
+    sb.write(
+        sb.home.join(".claude/settings.json"),
+        r#"{"permissions":{"defaultMode":"manual"}}"#,
+    );
+    let words = vec!["slow"; 60].join(" ");
+    let tool = json!({ "tool": "Bash", "input": { "command": "echo hi > umbel-tool.txt", "description": "Write hi" } });
+    let scenario = sb.scenario(
+        "acp",
+        json!({ "turns": [
+            { "match": "hello", "reply": "Hello from the fake.", "chunk_ms": 50, "late_transcript_ms": 1200 },
+            { "match": "again", "reply": "Second answer." },
+            { "match": "tool", "reply": "It printed hi.", "end": { "permission": tool } },
+            { "match": "long", "reply": words, "delay_ms": 30000 },
+            { "match": "after", "reply": "After the cancel." },
+            { "match": "resumed", "reply": "Still here." },
+        ] }),
+    );
+    let args = ["--provider", provider, "--env", scenario.as_str()];
+    let project = sb.project.clone();
+    let (id, first) = editor(&sb, &args, {
+        let sb_state = &sb;
+        async move |cx, mut heard| {
+            let new = cx
+                .send_request(NewSessionRequest::new(project))
+                .block_task()
+                .await
+                .expect("session/new");
+            let id = new.session_id;
+            let ended = cx
+                .send_request(prompt(&id, "hello"))
+                .block_task()
+                .await
+                .expect("prompt 1");
+            assert_eq!(ended.stop_reason, StopReason::EndTurn);
+            let (agent, _, _) = said(&mut heard);
+            assert_eq!(agent, "Hello from the fake.");
+            let ended = cx
+                .send_request(prompt(&id, "again"))
+                .block_task()
+                .await
+                .expect("prompt 2");
+            assert_eq!(ended.stop_reason, StopReason::EndTurn);
+            assert_eq!(said(&mut heard).0, "Second answer.");
+            let ended = cx
+                .send_request(prompt(&id, "run the tool"))
+                .block_task()
+                .await
+                .expect("prompt 3");
+            assert_eq!(ended.stop_reason, StopReason::EndTurn);
+            let (agent, _, asked) = said(&mut heard);
+            assert_eq!(asked.len(), 1, "one permission asked");
+            assert!(agent.ends_with("It printed hi."), "{agent}");
+            // Cancel once the CLI runs the turn.
+            let long = cx.send_request(prompt(&id, "a long task"));
+            let name = id.0.to_string();
+            for _ in 0..200 {
+                if state(sb_state, &name) == "busy" {
+                    break;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+            cx.send_notification(CancelNotification::new(id.clone()))
+                .expect("session/cancel");
+            let ended = long.block_task().await.expect("the cancelled prompt");
+            assert_eq!(ended.stop_reason, StopReason::Cancelled);
+            let ended = cx
+                .send_request(prompt(&id, "after that"))
+                .block_task()
+                .await
+                .expect("prompt 5");
+            assert_eq!(ended.stop_reason, StopReason::EndTurn);
+            assert!(said(&mut heard).0.ends_with("After the cancel."));
+            (id, name)
+        }
+    });
+    assert_eq!(
+        state(&sb, &first),
+        "parked",
+        "the editor left: its worker is parked"
+    );
+    let ls: Vec<Value> = sb.ls();
+    assert!(ls.iter().any(|w| w["name"] == first.as_str()), "{ls:?}");
+    // A new editor process loads the session: the conversation first, then a turn goes on.
+    let project: PathBuf = sb.project.clone();
+    editor(&sb, &args, async move |cx, mut heard| {
+        cx.send_request(LoadSessionRequest::new(id.clone(), project))
+            .block_task()
+            .await
+            .expect("session/load");
+        let (agent, user, _) = said(&mut heard);
+        assert!(user.contains("hello") && user.contains("again"), "{user}");
+        assert!(
+            agent.contains("Hello from the fake.") && agent.contains("Second answer."),
+            "{agent}"
+        );
+        let ended = cx
+            .send_request(prompt(&id, "resumed?"))
+            .block_task()
+            .await
+            .expect("prompt after load");
+        assert_eq!(ended.stop_reason, StopReason::EndTurn);
+        assert_eq!(said(&mut heard).0, "Still here.");
+    });
+    sb.umbel(["kill", &first, "--purge"]).success();
+}
+
+tiered!([claude, codex, gemini, qwen, opencode, copilot]; { an_editor_prompts_is_asked_cancels_and_loads });
