@@ -1,5 +1,5 @@
 //! `umbel acp`'s input: spawn's flags, applied to every session the editor opens, and how long
-//! an idle session keeps its CLI running.
+//! an idle session keeps its CLI running (`--park-idle`).
 
 use super::args::SpawnArgs;
 use schemars::JsonSchema;
@@ -14,4 +14,9 @@ pub struct AcpArgs {
     #[command(flatten)]
     #[serde(flatten)]
     pub spawn: SpawnArgs,
+    /// Park a session's worker once no prompt ran on it for this long (its next prompt resumes
+    /// it), so an editor with many sessions does not keep as many CLIs running; `0` never.
+    #[arg(long, value_name = "D", default_value = "10m")]
+    #[serde(default)]
+    pub park_idle: Option<String>,
 }

@@ -568,7 +568,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
         }
         Some(Command::Man(args)) => Ok(man(&args)),
         Some(Command::Mcp) => Ok(super::mcp::serve(ctx)),
-        Some(Command::Acp(args)) => Ok(super::acp::serve(ctx, &args)),
+        Some(Command::Acp(args)) => super::acp::serve(ctx, &args),
         Some(Command::RemoteExec) => Err(Error::usage(
             "`umbel remote-exec` runs a verb forwarded by another umbel; it is not run by hand",
         )),

@@ -9,6 +9,7 @@ use agent_client_protocol::v1::schema::{
     ContentBlock, InitializeRequest, LoadSessionRequest, NewSessionRequest, PermissionOptionKind,
     PromptRequest, RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse,
     SelectedPermissionOutcome, SessionId, SessionNotification, SessionUpdate, StopReason,
+    ToolCallStatus,
 };
 use agent_client_protocol::{Agent, ByteStreams, Client};
 use serde_json::json;
@@ -90,22 +91,42 @@ pub fn editor<T>(
     })
 }
 
-/// The text of the agent's message chunks heard so far, and the user's.
-pub fn said(
-    heard: &mut mpsc::UnboundedReceiver<Heard>,
-) -> (String, String, Vec<RequestPermissionRequest>) {
+/// What the agent said so far: its message chunks' text, the user's (a replay), the permissions
+/// it asked for, and each tool call's last status by id, in the order they came.
+pub type Said = (
+    String,
+    String,
+    Vec<RequestPermissionRequest>,
+    Vec<(String, ToolCallStatus)>,
+);
+
+/// What the agent said since the last look ([`Said`]).
+pub fn said(heard: &mut mpsc::UnboundedReceiver<Heard>) -> Said {
     let (mut agent, mut user, mut asked) = (String::new(), String::new(), Vec::new());
+    let mut tools: Vec<(String, ToolCallStatus)> = Vec::new();
     while let Ok(h) = heard.try_recv() {
         match h {
             Heard::Update(n) => match n.update {
                 SessionUpdate::AgentMessageChunk(c) => agent.push_str(&text(&c.content)),
                 SessionUpdate::UserMessageChunk(c) => user.push_str(&text(&c.content)),
+                SessionUpdate::ToolCall(call) => {
+                    tools.push((call.tool_call_id.0.to_string(), call.status));
+                }
+                SessionUpdate::ToolCallUpdate(update) => {
+                    let id = update.tool_call_id.0.to_string();
+                    if let (Some(status), Some(known)) = (
+                        update.fields.status,
+                        tools.iter_mut().find(|(i, _)| *i == id),
+                    ) {
+                        known.1 = status;
+                    }
+                }
                 _ => {}
             },
             Heard::Asked(req) => asked.push(req),
         }
     }
-    (agent, user, asked)
+    (agent, user, asked, tools)
 }
 
 fn text(block: &ContentBlock) -> String {
@@ -113,6 +134,12 @@ fn text(block: &ContentBlock) -> String {
         ContentBlock::Text(t) => t.text.clone(),
         _ => String::new(),
     }
+}
+
+/// The worker's state, as `umbel status --json` says.
+pub fn state(sb: &Sandbox, name: &str) -> String {
+    let status = sb.umbel(["status", name, "--json"]).run().json();
+    status["state"].as_str().unwrap_or_default().to_string()
 }
 
 pub fn prompt(id: &SessionId, text: &str) -> PromptRequest {
@@ -208,4 +235,53 @@ fn a_prompt_of_an_image_is_refused_and_the_worker_stays_ready() {
         assert_eq!(ended.stop_reason, StopReason::EndTurn);
         assert_eq!(said(&mut heard).0, "Fine.");
     });
+}
+
+#[test]
+fn an_idle_session_is_parked_and_its_next_prompt_resumes_it() {
+    let sb = Sandbox::new();
+    let scenario = sb.scenario("idle", json!({ "default": { "reply": "Still here." } }));
+    let project = sb.project.clone();
+    let args = ["--env", scenario.as_str(), "--park-idle", "1s"];
+    editor(&sb, &args, async |cx, mut heard| {
+        let new = NewSessionRequest::new(project);
+        let id = cx
+            .send_request(new)
+            .block_task()
+            .await
+            .expect("new")
+            .session_id;
+        let ended = cx
+            .send_request(prompt(&id, "hi"))
+            .block_task()
+            .await
+            .expect("prompt");
+        assert_eq!(ended.stop_reason, StopReason::EndTurn);
+        let name = id.0.to_string();
+        let started = std::time::Instant::now();
+        while state(&sb, &name) != "parked" {
+            assert!(
+                started.elapsed().as_secs() < 20,
+                "not parked after its idle second"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        said(&mut heard);
+        let ended = cx
+            .send_request(prompt(&id, "again"))
+            .block_task()
+            .await
+            .expect("prompt");
+        assert_eq!(ended.stop_reason, StopReason::EndTurn);
+        assert_eq!(said(&mut heard).0, "Still here.");
+        assert_ne!(state(&sb, &name), "parked", "the prompt resumed it");
+    });
+}
+
+#[test]
+fn a_bad_park_idle_is_refused_before_anything_starts() {
+    let sb = Sandbox::new();
+    let ran = sb.umbel(["acp", "--park-idle", "soon"]).status(2);
+    assert!(ran.stderr().contains("--park-idle"), "{}", ran.stderr());
+    assert!(ran.stdout().is_empty(), "nothing on the protocol's channel");
 }

@@ -4,9 +4,11 @@
 
 use crate::core::outcome::{Outcome, OutcomeKind};
 use crate::core::providers::Provider;
+use crate::core::providers::tool_action::{ActionStatus, ToolAction};
 use agent_client_protocol::Error;
 use agent_client_protocol::v1::schema::{
-    ContentBlock, EmbeddedResourceResource, SessionId, StopReason,
+    ContentBlock, EmbeddedResourceResource, SessionId, SessionUpdate, StopReason, ToolCall,
+    ToolCallStatus, ToolCallUpdate, ToolCallUpdateFields, ToolKind,
 };
 use serde_json::Value;
 
@@ -77,6 +79,125 @@ pub fn answer_so_far(provider: Provider, records: &[Value]) -> Option<String> {
         .turn_from_records(&mut records.iter().rev().cloned());
     turn.prompt.as_ref()?;
     turn.answer.filter(|_| !turn.is_error)
+}
+
+/// This turn's tool calls so far, as `actions` reads them from the transcript records appended
+/// since its prompt was sent: none until the record that opens the turn is among them.
+pub fn tool_calls_so_far(provider: Provider, records: &[Value]) -> Vec<ToolAction> {
+    let module = provider.module();
+    match records.iter().rposition(|r| module.opens_turn(r)) {
+        Some(start) => (module.identity().actions)(&records[start..]),
+        None => Vec::new(),
+    }
+}
+
+/// The tool calls of one turn the client has been told of, and what it has of each.
+#[derive(Debug, Default)]
+pub struct ToolCalls {
+    /// The event-log position the turn was sent at: the calls' ids start with it.
+    pub turn: usize,
+    /// Each call's id and the status the client has, in the transcript's order.
+    told: Vec<(String, ActionStatus)>,
+    /// A call the client was shown before the transcript had it (a permission asked about
+    /// it): the next new call of the transcript is that one, under this id.
+    adopt: Option<String>,
+}
+
+impl ToolCalls {
+    /// The `session/update`s that bring the client to `now` (the turn's calls as the
+    /// transcript has them): a `tool_call` for each new one (a `tool_call_update` for one it
+    /// was shown already), a `tool_call_update` for each whose status moved.
+    pub fn updates(&mut self, now: &[ToolAction]) -> Vec<SessionUpdate> {
+        let mut updates = Vec::new();
+        for (i, action) in now.iter().enumerate() {
+            let status = call_status(action.status);
+            match self.told.get_mut(i) {
+                Some((_, had)) if *had == action.status => {}
+                Some((id, had)) => {
+                    *had = action.status;
+                    let fields = ToolCallUpdateFields::new().status(status);
+                    updates.push(SessionUpdate::ToolCallUpdate(ToolCallUpdate::new(
+                        id.clone(),
+                        fields,
+                    )));
+                }
+                None => {
+                    let (id, update) = match self.adopt.take() {
+                        Some(id) => {
+                            let fields = ToolCallUpdateFields::new()
+                                .title(title(action))
+                                .kind(tool_kind(&action.tool))
+                                .status(status);
+                            (
+                                id.clone(),
+                                SessionUpdate::ToolCallUpdate(ToolCallUpdate::new(id, fields)),
+                            )
+                        }
+                        None => {
+                            let id = format!("{}-tool-{i}", self.turn);
+                            let call = ToolCall::new(id.clone(), title(action))
+                                .kind(tool_kind(&action.tool))
+                                .status(status);
+                            (id, SessionUpdate::ToolCall(call))
+                        }
+                    };
+                    self.told.push((id, action.status));
+                    updates.push(update);
+                }
+            }
+        }
+        updates
+    }
+
+    /// The id of the last call still waiting for its result, when the client has it.
+    pub fn pending(&self) -> Option<String> {
+        let (id, _) = self
+            .told
+            .iter()
+            .rfind(|(_, s)| *s == ActionStatus::Pending)?;
+        Some(id.clone())
+    }
+
+    /// A call shown to the client (under `id`) before the transcript had it.
+    pub fn shown_early(&mut self, id: String) {
+        self.adopt = Some(id);
+    }
+}
+
+/// `Bash: npm test`, the tool and the summary of its input `actions` shows.
+fn title(action: &ToolAction) -> String {
+    if action.input.is_empty() {
+        action.tool.clone()
+    } else {
+        format!("{}: {}", action.tool, action.input)
+    }
+}
+
+/// ACP's kind of a tool, from words in its name (each CLI names its tools its own way).
+fn tool_kind(tool: &str) -> ToolKind {
+    let name = tool.to_ascii_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| name.contains(w));
+    if has(&["bash", "shell", "command", "exec", "terminal"]) {
+        ToolKind::Execute
+    } else if has(&["edit", "write", "create", "replace", "patch"]) {
+        ToolKind::Edit
+    } else if has(&["grep", "glob", "search", "find", "list"]) {
+        ToolKind::Search
+    } else if has(&["read", "view", "cat"]) {
+        ToolKind::Read
+    } else if has(&["fetch", "web", "url"]) {
+        ToolKind::Fetch
+    } else {
+        ToolKind::Other
+    }
+}
+
+fn call_status(status: ActionStatus) -> ToolCallStatus {
+    match status {
+        ActionStatus::Pending => ToolCallStatus::InProgress,
+        ActionStatus::Ok => ToolCallStatus::Completed,
+        ActionStatus::Error => ToolCallStatus::Failed,
+    }
 }
 
 /// The prompt's end: `end_turn` for a turn that ended, `cancelled` for one interrupted; any
@@ -166,6 +287,57 @@ mod tests {
         );
         // The turn opened, no answer yet.
         assert_eq!(answer_so_far(Provider::Qwen, &records[4..9]), None);
+    }
+
+    #[test]
+    fn a_turns_tool_calls_become_tool_call_and_tool_call_update() {
+        let records: Vec<Value> = crate::core::test_data::QWEN_CHAT
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("a record"))
+            .collect();
+        // Line 9 asks for the shell command, line 11 is its result; line 4 an earlier turn's.
+        assert!(tool_calls_so_far(Provider::Qwen, &records[4..5]).is_empty());
+        let asked = tool_calls_so_far(Provider::Qwen, &records[4..10]);
+        assert_eq!(asked.len(), 1, "{asked:?}");
+        assert_eq!(asked[0].status, ActionStatus::Pending);
+        let ran = tool_calls_so_far(Provider::Qwen, &records[4..14]);
+        assert_eq!(ran[0].status, ActionStatus::Ok);
+        let mut calls = ToolCalls {
+            turn: 7,
+            ..ToolCalls::default()
+        };
+        let first = calls.updates(&asked);
+        let [SessionUpdate::ToolCall(call)] = &first[..] else {
+            panic!("{first:?}")
+        };
+        assert_eq!(call.tool_call_id.0.as_ref(), "7-tool-0");
+        assert_eq!(call.kind, ToolKind::Execute);
+        assert_eq!(call.status, ToolCallStatus::InProgress);
+        assert!(
+            call.title.starts_with("run_shell_command: "),
+            "{}",
+            call.title
+        );
+        assert_eq!(calls.pending().as_deref(), Some("7-tool-0"));
+        match &calls.updates(&ran)[..] {
+            [SessionUpdate::ToolCallUpdate(update)] => {
+                assert_eq!(update.fields.status, Some(ToolCallStatus::Completed));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(calls.updates(&ran).is_empty());
+        assert_eq!(calls.pending(), None);
+        // Shown before the transcript had it (a permission asked): the transcript's call is
+        // that one, updated under its id.
+        let mut early = ToolCalls::default();
+        early.shown_early("approval-3".to_string());
+        match &early.updates(&ran)[..] {
+            [SessionUpdate::ToolCallUpdate(update)] => {
+                assert_eq!(update.tool_call_id.0.as_ref(), "approval-3");
+                assert_eq!(update.fields.status, Some(ToolCallStatus::Completed));
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

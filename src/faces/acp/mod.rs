@@ -4,14 +4,17 @@
 //! worker's name, so `umbel ls` shows it and `session/load` finds it in a later process. A
 //! prompt is a turn (`send`, then `wait`), its answer streamed from the CLI's transcript as
 //! message chunks; a permission the CLI asks for is the client's `session/request_permission`,
-//! answered as `approve`/`deny` answer it; `session/cancel` is `interrupt`. When the editor goes
-//! away (stdin closes) every session this process holds is parked. Logs go to stderr.
+//! answered as `approve`/`deny` answer it; `session/cancel` is `interrupt`. A session no prompt
+//! ran on for `--park-idle` is parked, and when the editor goes away (stdin closes) every
+//! session this process holds is. Logs go to stderr.
 
 mod map;
 mod prompt;
 mod sessions;
 
 use crate::core::acp_args::AcpArgs;
+use crate::core::duration::parse_duration;
+use crate::core::errors::Result;
 use crate::operations::Ctx;
 use agent_client_protocol::v1::schema::{
     AgentCapabilities, CancelNotification, Implementation, InitializeRequest, InitializeResponse,
@@ -21,9 +24,12 @@ use agent_client_protocol::v1::{ConnectionTo, Responder};
 use agent_client_protocol::{Agent, Client, Error, Stdio};
 use sessions::Sessions;
 use std::sync::Arc;
+use std::time::Duration;
 
-/// Serves ACP on stdin/stdout until the editor closes stdin; the exit code.
-pub fn serve(ctx: &Ctx, args: &AcpArgs) -> u8 {
+/// Serves ACP on stdin/stdout until the editor closes stdin; the exit code. A bad
+/// `--park-idle` is refused before anything starts.
+pub fn serve(ctx: &Ctx, args: &AcpArgs) -> Result<u8> {
+    let park_idle = parse_duration(args.park_idle.as_deref().unwrap_or("10m"), "--park-idle")?;
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("umbel-acp")
@@ -32,15 +38,31 @@ pub fn serve(ctx: &Ctx, args: &AcpArgs) -> u8 {
         Ok(runtime) => runtime,
         Err(e) => {
             errln!("umbel: cannot start the ACP server's runtime: {e}");
-            return 1;
+            return Ok(1);
         }
     };
     let sessions = Arc::new(Sessions::new(ctx.clone(), args.clone()));
+    let parker = (!park_idle.is_zero())
+        .then(|| runtime.spawn(park_idle_sessions(sessions.clone(), park_idle)));
     let code = runtime.block_on(serve_stdio(sessions.clone()));
+    if let Some(parker) = parker {
+        parker.abort();
+    }
     // The editor is gone: nothing of ours keeps a CLI running.
     sessions.park_all();
-    runtime.shutdown_timeout(std::time::Duration::from_millis(200));
-    code
+    runtime.shutdown_timeout(Duration::from_millis(200));
+    Ok(code)
+}
+
+/// `--park-idle`: looks a few times per `limit` (at most every 30 s) for sessions idle that long.
+async fn park_idle_sessions(sessions: Arc<Sessions>, limit: Duration) {
+    let every = (limit / 4).clamp(Duration::from_millis(100), Duration::from_secs(30));
+    loop {
+        tokio::time::sleep(every).await;
+        let sessions = sessions.clone();
+        // A park that failed said so on stderr; the next look tries again.
+        let _ = tokio::task::spawn_blocking(move || sessions.park_idle(limit)).await;
+    }
 }
 
 async fn serve_stdio(sessions: Arc<Sessions>) -> u8 {

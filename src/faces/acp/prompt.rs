@@ -41,8 +41,8 @@ const TURN_LIMIT: Duration = Duration::from_secs(24 * 3600);
 
 /// What the blocking side hands the async side.
 enum Step {
-    /// A stretch of the answer not sent yet.
-    Chunk(String),
+    /// What the client does not have yet: a stretch of the answer, a tool call, its status.
+    Update(Box<SessionUpdate>),
     /// The CLI asks to run a tool: the client's choice goes back on `reply`.
     Ask {
         asked: Asked,
@@ -55,6 +55,8 @@ struct Asked {
     id: String,
     tool: Option<Value>,
     always: bool,
+    /// The id of the tool call the client already has for it (read from the transcript).
+    call: Option<String>,
 }
 
 /// The client's answer to a permission request.
@@ -71,8 +73,9 @@ pub async fn run(
     cx: &ConnectionTo<Client>,
     req: PromptRequest,
 ) -> Result<PromptResponse, Error> {
-    let worker = sessions.worker(&req.session_id)?;
     let text = map::prompt_text(&req.prompt)?;
+    let prompting = sessions.prompting(&req.session_id)?;
+    let worker = prompting.worker.clone();
     let id = req.session_id;
     let (tx, mut rx) = mpsc::unbounded_channel();
     let ctx = sessions.ctx.clone();
@@ -102,10 +105,7 @@ pub async fn run(
 /// `session/request_permission`.
 async fn relay(cx: &ConnectionTo<Client>, id: &SessionId, step: Step) -> Result<(), Error> {
     match step {
-        Step::Chunk(text) => cx.send_notification(SessionNotification::new(
-            id.clone(),
-            SessionUpdate::AgentMessageChunk(ContentChunk::new(ContentBlock::from(text))),
-        )),
+        Step::Update(update) => cx.send_notification(SessionNotification::new(id.clone(), *update)),
         Step::Ask { asked, reply } => {
             let choice = ask(cx, id, &asked).await?;
             // The turn's side gave up waiting (its worker ended): nothing to answer.
@@ -118,7 +118,11 @@ async fn relay(cx: &ConnectionTo<Client>, id: &SessionId, step: Step) -> Result<
 /// Asks the client about the pending tool, with the CLI's own options; a client that cancels
 /// the request refuses the tool.
 async fn ask(cx: &ConnectionTo<Client>, id: &SessionId, asked: &Asked) -> Result<Choice, Error> {
-    let call = format!("approval-{}", asked.id);
+    let shown_already = asked.call.is_some();
+    let call = asked
+        .call
+        .clone()
+        .unwrap_or_else(|| format!("approval-{}", asked.id));
     let name = asked
         .tool
         .as_ref()
@@ -131,10 +135,10 @@ async fn ask(cx: &ConnectionTo<Client>, id: &SessionId, asked: &Asked) -> Result
     if let Some(input) = &input {
         shown = shown.raw_input(input.clone());
     }
-    cx.send_notification(SessionNotification::new(
-        id.clone(),
-        SessionUpdate::ToolCall(shown),
-    ))?;
+    if !shown_already {
+        let update = SessionUpdate::ToolCall(shown);
+        cx.send_notification(SessionNotification::new(id.clone(), update))?;
+    }
     let mut options = vec![PermissionOption::new(
         "allow-once",
         "Allow once",
@@ -178,6 +182,7 @@ fn one_turn(
     let guard = GuardArgs::default();
     let mut since =
         turn::submit_queued(ctx, worker, text.as_bytes(), &guard, Some(QUEUE))?.position;
+    tail.calls.turn = since;
     let until = Until {
         timeout: TURN_LIMIT,
         ..Until::default()
@@ -198,7 +203,12 @@ fn one_turn(
             id: id.clone(),
             tool: outcome.pending_tool.clone(),
             always: !worker.provider().approval().always.is_empty(),
+            call: tail.calls.pending(),
         };
+        if asked.call.is_none() {
+            // The client is shown the call now; the transcript's, once written, is this one.
+            tail.calls.shown_early(format!("approval-{id}"));
+        }
         let (reply, choice) = oneshot::channel();
         if tx.send(Step::Ask { asked, reply }).is_err() {
             return Ok(outcome);
@@ -243,6 +253,8 @@ struct Tail {
     provider: Provider,
     records: Vec<Value>,
     sent: String,
+    /// The turn's tool calls the client has.
+    calls: map::ToolCalls,
 }
 
 impl Tail {
@@ -252,6 +264,7 @@ impl Tail {
             provider: worker.meta.provider,
             records: Vec::new(),
             sent: String::new(),
+            calls: map::ToolCalls::default(),
         }
     }
 
@@ -289,6 +302,10 @@ impl Tail {
             return;
         }
         self.records.extend(new);
+        let calls = map::tool_calls_so_far(self.provider, &self.records);
+        for update in self.calls.updates(&calls) {
+            let _ = tx.send(Step::Update(Box::new(update)));
+        }
         if let Some(answer) = map::answer_so_far(self.provider, &self.records) {
             self.send(tx, &answer);
         }
@@ -298,7 +315,9 @@ impl Tail {
     fn send(&mut self, tx: &mpsc::UnboundedSender<Step>, answer: &str) {
         if let Some(chunk) = map::unsent(&self.sent, answer) {
             self.sent = answer.to_string();
-            let _ = tx.send(Step::Chunk(chunk));
+            let chunk = ContentChunk::new(ContentBlock::from(chunk));
+            let update = SessionUpdate::AgentMessageChunk(chunk);
+            let _ = tx.send(Step::Update(Box::new(update)));
         }
     }
 }

@@ -21,12 +21,40 @@ use agent_client_protocol::v1::schema::{
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 /// The sessions of this process, by id (the worker's name).
 pub struct Sessions {
     pub ctx: Ctx,
     args: AcpArgs,
-    held: Mutex<HashMap<String, Worker>>,
+    held: Mutex<HashMap<String, Held>>,
+}
+
+/// One session: its worker, and how long it has been idle.
+struct Held {
+    worker: Worker,
+    /// Prompts running or queued on it.
+    prompts: usize,
+    /// Since when no prompt ran (the session's start, or its last prompt's end).
+    idle_since: Instant,
+    /// Whether `--park-idle` parked it since (its next prompt resumes it).
+    parked: bool,
+}
+
+/// A prompt running on a session: while it lives, the session is not idle.
+pub struct Prompting<'a> {
+    sessions: &'a Sessions,
+    id: String,
+    pub worker: Worker,
+}
+
+impl Drop for Prompting<'_> {
+    fn drop(&mut self) {
+        if let Some(held) = self.sessions.lock().get_mut(&self.id) {
+            held.prompts = held.prompts.saturating_sub(1);
+            held.idle_since = Instant::now();
+        }
+    }
 }
 
 impl Sessions {
@@ -105,8 +133,45 @@ impl Sessions {
     pub fn worker(&self, id: &SessionId) -> Result<Worker, Error> {
         self.lock()
             .get(id.0.as_ref())
-            .cloned()
+            .map(|held| held.worker.clone())
             .ok_or_else(|| no_session(id))
+    }
+
+    /// A prompt starts on session `id`: it is not idle until the returned guard is dropped.
+    pub fn prompting(&self, id: &SessionId) -> Result<Prompting<'_>, Error> {
+        let mut held = self.lock();
+        let session = held.get_mut(id.0.as_ref()).ok_or_else(|| no_session(id))?;
+        session.prompts += 1;
+        session.parked = false;
+        Ok(Prompting {
+            sessions: self,
+            id: id.0.to_string(),
+            worker: session.worker.clone(),
+        })
+    }
+
+    /// `--park-idle`: parks each session no prompt has run on for `limit` (its next prompt
+    /// resumes it, as `send` resumes any parked worker).
+    pub fn park_idle(&self, limit: Duration) {
+        let idle: Vec<String> = self
+            .lock()
+            .iter_mut()
+            .filter(|(_, h)| h.prompts == 0 && !h.parked && h.idle_since.elapsed() >= limit)
+            .map(|(name, h)| {
+                h.parked = true;
+                name.clone()
+            })
+            .collect();
+        if idle.is_empty() {
+            return;
+        }
+        let args = ParkArgs {
+            names: idle,
+            ..ParkArgs::default()
+        };
+        if let Err(e) = park::park(&self.ctx, &args) {
+            errln!("umbel acp: parking idle sessions: {e}");
+        }
     }
 
     /// `session/cancel`: the running turn interrupted with the CLI's own key; the prompt then
@@ -139,10 +204,17 @@ impl Sessions {
     }
 
     fn hold(&self, worker: Worker) {
-        self.lock().insert(worker.name.as_str().to_string(), worker);
+        let held = Held {
+            worker,
+            prompts: 0,
+            idle_since: Instant::now(),
+            parked: false,
+        };
+        self.lock()
+            .insert(held.worker.name.as_str().to_string(), held);
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Worker>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Held>> {
         // A panic while holding it leaves a map still worth using.
         self.held
             .lock()

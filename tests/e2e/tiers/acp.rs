@@ -5,19 +5,12 @@
 //! and `session/load` in a new process replaying the conversation and going on.
 
 use super::{Tier, world};
-use crate::acp::{editor, prompt, said};
-use crate::harness::*;
+use crate::acp::{editor, prompt, said, state};
 use agent_client_protocol::v1::schema::{
-    CancelNotification, LoadSessionRequest, NewSessionRequest, StopReason,
+    CancelNotification, LoadSessionRequest, NewSessionRequest, StopReason, ToolCallStatus,
 };
 use serde_json::{Value, json};
 use std::path::PathBuf;
-
-/// The worker's state, as `umbel status --json` says.
-fn state(sb: &Sandbox, name: &str) -> String {
-    let status = sb.umbel(["status", name, "--json"]).run().json();
-    status["state"].as_str().unwrap_or_default().to_string()
-}
 
 fn an_editor_prompts_is_asked_cancels_and_loads(provider: &str, tier: Tier) {
     let sb = world(tier);
@@ -57,7 +50,7 @@ fn an_editor_prompts_is_asked_cancels_and_loads(provider: &str, tier: Tier) {
                 .await
                 .expect("prompt 1");
             assert_eq!(ended.stop_reason, StopReason::EndTurn);
-            let (agent, _, _) = said(&mut heard);
+            let (agent, ..) = said(&mut heard);
             assert_eq!(agent, "Hello from the fake.");
             let ended = cx
                 .send_request(prompt(&id, "again"))
@@ -72,9 +65,17 @@ fn an_editor_prompts_is_asked_cancels_and_loads(provider: &str, tier: Tier) {
                 .await
                 .expect("prompt 3");
             assert_eq!(ended.stop_reason, StopReason::EndTurn);
-            let (agent, _, asked) = said(&mut heard);
+            let (agent, _, asked, tools) = said(&mut heard);
             assert_eq!(asked.len(), 1, "one permission asked");
             assert!(agent.ends_with("It printed hi."), "{agent}");
+            // The tool, from the transcript, ran; the permission asked about that tool call.
+            let asked_about = asked[0].tool_call.tool_call_id.0.to_string();
+            assert_eq!(tools.len(), 1, "{tools:?}");
+            assert_eq!(
+                tools[0],
+                (asked_about, ToolCallStatus::Completed),
+                "{tools:?}"
+            );
             // Cancel once the CLI runs the turn.
             let long = cx.send_request(prompt(&id, "a long task"));
             let name = id.0.to_string();
@@ -112,7 +113,7 @@ fn an_editor_prompts_is_asked_cancels_and_loads(provider: &str, tier: Tier) {
             .block_task()
             .await
             .expect("session/load");
-        let (agent, user, _) = said(&mut heard);
+        let (agent, user, ..) = said(&mut heard);
         assert!(user.contains("hello") && user.contains("again"), "{user}");
         assert!(
             agent.contains("Hello from the fake.") && agent.contains("Second answer."),
