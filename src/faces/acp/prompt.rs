@@ -17,7 +17,7 @@ use crate::operations::Ctx;
 use crate::operations::approve;
 use crate::operations::transcript_tail::TranscriptTail;
 use crate::operations::turn;
-use crate::operations::worker::Worker;
+use crate::operations::worker::{TRANSCRIPT_LAG, Worker};
 use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
     ContentBlock, ContentChunk, PermissionOption, PermissionOptionKind, PromptRequest,
@@ -28,7 +28,7 @@ use agent_client_protocol::v1::schema::{
 use agent_client_protocol::{Client, Error};
 use serde_json::Value;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
 
 /// How often the transcript is read while the turn runs.
@@ -194,8 +194,13 @@ fn one_turn(
         let asks = outcome.outcome == OutcomeKind::Input
             && outcome.reason.as_deref() == Some("permission");
         let Some(id) = outcome.approval_id.clone().filter(|_| asks) else {
-            if let Ok(answer) = worker.answer(ctx) {
-                tail.send(tx, &answer.text);
+            // The last of the answer, once the turn ended with one: an interrupted or failed
+            // turn has none, and `answer` would give an earlier turn's.
+            if outcome.outcome == OutcomeKind::Stop {
+                tail.settle(ctx, tx);
+                if let Ok(answer) = worker.answer(ctx) {
+                    tail.send(tx, &answer.text);
+                }
             }
             return Ok(outcome);
         };
@@ -293,6 +298,17 @@ impl Tail {
             let _ = reader.join();
             result
         })
+    }
+
+    /// After the turn ended: reads on while a tool call has no result yet, at most
+    /// [`TRANSCRIPT_LAG`] (qwen writes a turn's records up to ~1.5 s after its end hook), so
+    /// the client hears how each call ended before the prompt's response.
+    fn settle(&mut self, ctx: &Ctx, tx: &mpsc::UnboundedSender<Step>) {
+        let deadline = Instant::now() + TRANSCRIPT_LAG;
+        while self.calls.pending().is_some() && Instant::now() < deadline {
+            std::thread::sleep(TICK);
+            self.read(ctx, tx);
+        }
     }
 
     /// New records, and the answer's growth from them.

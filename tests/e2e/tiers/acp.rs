@@ -27,7 +27,7 @@ fn an_editor_prompts_is_asked_cancels_and_loads(provider: &str, tier: Tier) {
         json!({ "turns": [
             { "match": "hello", "reply": "Hello from the fake.", "chunk_ms": 50, "late_transcript_ms": 1200 },
             { "match": "again", "reply": "Second answer." },
-            { "match": "tool", "reply": "It printed hi.", "end": { "permission": tool } },
+            { "match": "tool", "reply": "It printed hi.", "late_transcript_ms": 1200, "end": { "permission": tool } },
             { "match": "long", "reply": words, "delay_ms": 30000 },
             { "match": "after", "reply": "After the cancel." },
             { "match": "resumed", "reply": "Still here." },
@@ -89,6 +89,9 @@ fn an_editor_prompts_is_asked_cancels_and_loads(provider: &str, tier: Tier) {
                 .expect("session/cancel");
             let ended = long.block_task().await.expect("the cancelled prompt");
             assert_eq!(ended.stop_reason, StopReason::Cancelled);
+            // A cancelled turn said nothing (not an earlier turn's answer).
+            let (agent, ..) = said(&mut heard);
+            assert!(!agent.contains("It printed hi."), "{agent:?}");
             let ended = cx
                 .send_request(prompt(&id, "after that"))
                 .block_task()
