@@ -146,6 +146,15 @@ pub fn prompt(id: &SessionId, text: &str) -> PromptRequest {
     PromptRequest::new(id.clone(), vec![ContentBlock::from(text.to_string())])
 }
 
+/// The agent's answer to a request it must take (`what` names it when it does not).
+pub async fn answered<Req>(cx: &ConnectionTo<Agent>, req: Req, what: &str) -> Req::Response
+where
+    Req: agent_client_protocol::JsonRpcRequest,
+{
+    let answer = cx.send_request(req).block_task().await;
+    answer.unwrap_or_else(|e| panic!("{what}: {e:?}"))
+}
+
 /// The JSON-RPC error of a request the agent refused.
 async fn refused<Req>(cx: &ConnectionTo<Agent>, req: Req) -> agent_client_protocol::Error
 where
@@ -191,11 +200,7 @@ fn bad_input_gets_a_json_rpc_error_and_spawns_nothing() {
         // A method ACP does not have.
         let unknown = agent_client_protocol::UntypedMessage::new("_umbel/nope", json!({}))
             .expect("a message");
-        let e = cx
-            .send_request(unknown)
-            .block_task()
-            .await
-            .expect_err("refused");
+        let e = refused(&cx, unknown).await;
         assert_eq!(
             e.code,
             agent_client_protocol::ErrorCode::METHOD_NOT_FOUND,
@@ -211,11 +216,8 @@ fn a_prompt_of_an_image_is_refused_and_the_worker_stays_ready() {
     let scenario = sb.scenario("img", json!({ "default": { "reply": "Fine." } }));
     let project = sb.project.clone();
     editor(&sb, &["--env", &scenario], async move |cx, mut heard| {
-        let id = cx
-            .send_request(NewSessionRequest::new(project))
-            .block_task()
+        let id = answered(&cx, NewSessionRequest::new(project), "new")
             .await
-            .expect("new")
             .session_id;
         let image = ContentBlock::Image(agent_client_protocol::v1::schema::ImageContent::new(
             "AAAA",
@@ -227,11 +229,7 @@ fn a_prompt_of_an_image_is_refused_and_the_worker_stays_ready() {
             agent_client_protocol::ErrorCode::INVALID_PARAMS,
             "{e:?}"
         );
-        let ended = cx
-            .send_request(prompt(&id, "and now text"))
-            .block_task()
-            .await
-            .expect("prompt");
+        let ended = answered(&cx, prompt(&id, "and now text"), "prompt").await;
         assert_eq!(ended.stop_reason, StopReason::EndTurn);
         assert_eq!(said(&mut heard).0, "Fine.");
     });
@@ -245,17 +243,8 @@ fn an_idle_session_is_parked_and_its_next_prompt_resumes_it() {
     let args = ["--env", scenario.as_str(), "--park-idle", "1s"];
     editor(&sb, &args, async |cx, mut heard| {
         let new = NewSessionRequest::new(project);
-        let id = cx
-            .send_request(new)
-            .block_task()
-            .await
-            .expect("new")
-            .session_id;
-        let ended = cx
-            .send_request(prompt(&id, "hi"))
-            .block_task()
-            .await
-            .expect("prompt");
+        let id = answered(&cx, new, "new").await.session_id;
+        let ended = answered(&cx, prompt(&id, "hi"), "prompt").await;
         assert_eq!(ended.stop_reason, StopReason::EndTurn);
         let name = id.0.to_string();
         let started = std::time::Instant::now();
@@ -267,11 +256,7 @@ fn an_idle_session_is_parked_and_its_next_prompt_resumes_it() {
             tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         }
         said(&mut heard);
-        let ended = cx
-            .send_request(prompt(&id, "again"))
-            .block_task()
-            .await
-            .expect("prompt");
+        let ended = answered(&cx, prompt(&id, "again"), "prompt").await;
         assert_eq!(ended.stop_reason, StopReason::EndTurn);
         assert_eq!(said(&mut heard).0, "Still here.");
         assert_ne!(state(&sb, &name), "parked", "the prompt resumed it");

@@ -215,14 +215,14 @@ pub fn stop_reason(outcome: &Outcome) -> Result<StopReason, Error> {
                 outcome.outcome.as_str(),
                 outcome.message
             );
-            Err(said(Error::internal_error(), message)
+            Err(with_message(Error::internal_error(), message)
                 .data(serde_json::to_value(outcome).unwrap_or_default()))
         }
     }
 }
 
 /// `err` with its message in umbel's words.
-pub fn said(mut err: Error, message: impl Into<String>) -> Error {
+pub fn with_message(mut err: Error, message: impl Into<String>) -> Error {
     err.message = message.into();
     err
 }

@@ -52,11 +52,12 @@ enum Step {
 
 /// The tool waiting for permission.
 struct Asked {
-    id: String,
     tool: Option<Value>,
     always: bool,
-    /// The id of the tool call the client already has for it (read from the transcript).
-    call: Option<String>,
+    /// The id of its tool call for the client.
+    call: String,
+    /// Whether the client has that call already (read from the transcript).
+    shown: bool,
 }
 
 /// The client's answer to a permission request.
@@ -95,7 +96,7 @@ pub async fn run(
         Ok(Err(e)) => return Err(acp_error(&e)),
         Err(join) => {
             let why = format!("the turn failed inside umbel: {join} (a bug in umbel)");
-            return Err(map::said(Error::internal_error(), why));
+            return Err(map::with_message(Error::internal_error(), why));
         }
     };
     map::stop_reason(&outcome).map(PromptResponse::new)
@@ -118,11 +119,7 @@ async fn relay(cx: &ConnectionTo<Client>, id: &SessionId, step: Step) -> Result<
 /// Asks the client about the pending tool, with the CLI's own options; a client that cancels
 /// the request refuses the tool.
 async fn ask(cx: &ConnectionTo<Client>, id: &SessionId, asked: &Asked) -> Result<Choice, Error> {
-    let shown_already = asked.call.is_some();
-    let call = asked
-        .call
-        .clone()
-        .unwrap_or_else(|| format!("approval-{}", asked.id));
+    let call = asked.call.clone();
     let name = asked
         .tool
         .as_ref()
@@ -135,7 +132,7 @@ async fn ask(cx: &ConnectionTo<Client>, id: &SessionId, asked: &Asked) -> Result
     if let Some(input) = &input {
         shown = shown.raw_input(input.clone());
     }
-    if !shown_already {
+    if !asked.shown {
         let update = SessionUpdate::ToolCall(shown);
         cx.send_notification(SessionNotification::new(id.clone(), update))?;
     }
@@ -204,15 +201,16 @@ fn one_turn(
             }
             return Ok(outcome);
         };
+        let known = tail.calls.pending();
         let asked = Asked {
-            id: id.clone(),
             tool: outcome.pending_tool.clone(),
             always: !worker.provider().approval().always.is_empty(),
-            call: tail.calls.pending(),
+            shown: known.is_some(),
+            call: known.unwrap_or_else(|| format!("approval-{id}")),
         };
-        if asked.call.is_none() {
+        if !asked.shown {
             // The client is shown the call now; the transcript's, once written, is this one.
-            tail.calls.shown_early(format!("approval-{id}"));
+            tail.calls.shown_early(asked.call.clone());
         }
         let (reply, choice) = oneshot::channel();
         if tx.send(Step::Ask { asked, reply }).is_err() {

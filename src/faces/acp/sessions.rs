@@ -2,7 +2,7 @@
 //! by `session/new`, found again by `session/load`, interrupted by `session/cancel`, parked when
 //! the editor goes away. The verbs block (tmux, inotify), so each runs on tokio's blocking pool.
 
-use super::map::{no_session, said};
+use super::map::{no_session, with_message};
 use crate::core::acp_args::AcpArgs;
 use crate::core::args::{ParkArgs, ResumeArgs};
 use crate::core::errors::Error as UmbelError;
@@ -162,16 +162,7 @@ impl Sessions {
                 name.clone()
             })
             .collect();
-        if idle.is_empty() {
-            return;
-        }
-        let args = ParkArgs {
-            names: idle,
-            ..ParkArgs::default()
-        };
-        if let Err(e) = park::park(&self.ctx, &args) {
-            errln!("umbel acp: parking idle sessions: {e}");
-        }
+        self.park(idle, "idle sessions");
     }
 
     /// `session/cancel`: the running turn interrupted with the CLI's own key; the prompt then
@@ -191,6 +182,11 @@ impl Sessions {
     /// Parks every session's worker (the editor went away).
     pub fn park_all(&self) {
         let names: Vec<String> = self.lock().keys().cloned().collect();
+        self.park(names, "the sessions' workers");
+    }
+
+    /// Parks the workers `names` (`which`, for the message when that fails: nobody waits on it).
+    fn park(&self, names: Vec<String>, which: &str) {
         if names.is_empty() {
             return;
         }
@@ -199,7 +195,7 @@ impl Sessions {
             ..ParkArgs::default()
         };
         if let Err(e) = park::park(&self.ctx, &args) {
-            errln!("umbel acp: parking the sessions' workers: {e}");
+            errln!("umbel acp: parking {which}: {e}");
         }
     }
 
@@ -245,7 +241,7 @@ where
     match tokio::task::spawn_blocking(job).await {
         Ok(Ok(value)) => Ok(value),
         Ok(Err(e)) => Err(acp_error(&e)),
-        Err(join) => Err(said(
+        Err(join) => Err(with_message(
             Error::internal_error(),
             format!("umbel failed inside: {join} (this is a bug in umbel)"),
         )),
@@ -262,5 +258,5 @@ pub fn acp_error(err: &UmbelError) -> Error {
         }
         _ => Error::internal_error(),
     };
-    said(base, err.to_string()).data(ErrorReply::of(err).to_value())
+    with_message(base, err.to_string()).data(ErrorReply::of(err).to_value())
 }

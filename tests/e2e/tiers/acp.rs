@@ -5,7 +5,7 @@
 //! and `session/load` in a new process replaying the conversation and going on.
 
 use super::{Tier, world};
-use crate::acp::{editor, prompt, said, state};
+use crate::acp::{answered, editor, prompt, said, state};
 use agent_client_protocol::v1::schema::{
     CancelNotification, LoadSessionRequest, NewSessionRequest, StopReason, ToolCallStatus,
 };
@@ -38,32 +38,16 @@ fn an_editor_prompts_is_asked_cancels_and_loads(provider: &str, tier: Tier) {
     let (id, first) = editor(&sb, &args, {
         let sb_state = &sb;
         async move |cx, mut heard| {
-            let new = cx
-                .send_request(NewSessionRequest::new(project))
-                .block_task()
-                .await
-                .expect("session/new");
+            let new = answered(&cx, NewSessionRequest::new(project), "session/new").await;
             let id = new.session_id;
-            let ended = cx
-                .send_request(prompt(&id, "hello"))
-                .block_task()
-                .await
-                .expect("prompt 1");
+            let ended = answered(&cx, prompt(&id, "hello"), "prompt 1").await;
             assert_eq!(ended.stop_reason, StopReason::EndTurn);
             let (agent, ..) = said(&mut heard);
             assert_eq!(agent, "Hello from the fake.");
-            let ended = cx
-                .send_request(prompt(&id, "again"))
-                .block_task()
-                .await
-                .expect("prompt 2");
+            let ended = answered(&cx, prompt(&id, "again"), "prompt 2").await;
             assert_eq!(ended.stop_reason, StopReason::EndTurn);
             assert_eq!(said(&mut heard).0, "Second answer.");
-            let ended = cx
-                .send_request(prompt(&id, "run the tool"))
-                .block_task()
-                .await
-                .expect("prompt 3");
+            let ended = answered(&cx, prompt(&id, "run the tool"), "prompt 3").await;
             assert_eq!(ended.stop_reason, StopReason::EndTurn);
             let (agent, _, asked, tools) = said(&mut heard);
             assert_eq!(asked.len(), 1, "one permission asked");
@@ -92,11 +76,7 @@ fn an_editor_prompts_is_asked_cancels_and_loads(provider: &str, tier: Tier) {
             // A cancelled turn said nothing (not an earlier turn's answer).
             let (agent, ..) = said(&mut heard);
             assert!(!agent.contains("It printed hi."), "{agent:?}");
-            let ended = cx
-                .send_request(prompt(&id, "after that"))
-                .block_task()
-                .await
-                .expect("prompt 5");
+            let ended = answered(&cx, prompt(&id, "after that"), "prompt 5").await;
             assert_eq!(ended.stop_reason, StopReason::EndTurn);
             assert!(said(&mut heard).0.ends_with("After the cancel."));
             (id, name)
@@ -112,21 +92,19 @@ fn an_editor_prompts_is_asked_cancels_and_loads(provider: &str, tier: Tier) {
     // A new editor process loads the session: the conversation first, then a turn goes on.
     let project: PathBuf = sb.project.clone();
     editor(&sb, &args, async move |cx, mut heard| {
-        cx.send_request(LoadSessionRequest::new(id.clone(), project))
-            .block_task()
-            .await
-            .expect("session/load");
+        answered(
+            &cx,
+            LoadSessionRequest::new(id.clone(), project),
+            "session/load",
+        )
+        .await;
         let (agent, user, ..) = said(&mut heard);
         assert!(user.contains("hello") && user.contains("again"), "{user}");
         assert!(
             agent.contains("Hello from the fake.") && agent.contains("Second answer."),
             "{agent}"
         );
-        let ended = cx
-            .send_request(prompt(&id, "resumed?"))
-            .block_task()
-            .await
-            .expect("prompt after load");
+        let ended = answered(&cx, prompt(&id, "resumed?"), "prompt after load").await;
         assert_eq!(ended.stop_reason, StopReason::EndTurn);
         assert_eq!(said(&mut heard).0, "Still here.");
     });
