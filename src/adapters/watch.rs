@@ -12,7 +12,7 @@
 use crate::core::errors::{Error, Result};
 use notify::{RecursiveMode, Watcher};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::Duration;
 
 /// How often a watch that could not get inotify wakes its waiter to look.
@@ -25,13 +25,15 @@ pub struct FolderWatch {
     watcher: Option<notify::RecommendedWatcher>,
     dir: PathBuf,
     rx: Receiver<()>,
+    /// Wakes [`FolderWatch::wait`] as a change would ([`FolderWatch::waker`]).
+    tx: Sender<()>,
 }
 
 impl FolderWatch {
     /// Starts watching `dir` (not recursively); polls when inotify's limits are used up.
     pub fn new(dir: &Path) -> Result<Self> {
         let (tx, rx) = channel();
-        let watcher = match watcher_on(dir, tx) {
+        let watcher = match watcher_on(dir, tx.clone()) {
             Ok(watcher) => Some(watcher),
             Err(e) if out_of_inotify(&e) => None,
             Err(e) => return Err(watch_error(dir, e)),
@@ -40,7 +42,14 @@ impl FolderWatch {
             watcher,
             dir: dir.to_path_buf(),
             rx,
+            tx,
         })
+    }
+
+    /// A handle that wakes [`FolderWatch::wait`] from another thread, as a change would (a
+    /// waiter told to stop looking).
+    pub fn waker(&self) -> Sender<()> {
+        self.tx.clone()
     }
 
     /// Watches `dir` as well (not recursively): a change in either wakes [`FolderWatch::wait`].

@@ -1,19 +1,24 @@
 //! Following a worker's transcript as it grows, record by record, for `-p --output-format
-//! stream-json`: only what was appended after the tail started (this turn), complete lines only.
+//! stream-json` and `umbel acp`: only what was appended after the tail started (this turn),
+//! complete lines only; woken by the transcript's folder changing where inotify can watch it.
 
 use super::Ctx;
 use super::worker::Worker;
 use crate::adapters::files;
+use crate::adapters::watch::FolderWatch;
 use crate::core::meta::Meta;
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::Sender;
+use std::time::Duration;
 
 /// The part of a transcript not read yet.
-#[derive(Debug)]
 pub struct TranscriptTail {
     worker: Option<Worker>,
     path: Option<PathBuf>,
     offset: u64,
+    /// The transcript's folder, watched once its path is known ([`TranscriptTail::watch`]).
+    watch: Option<FolderWatch>,
     partial: Vec<u8>,
 }
 
@@ -25,6 +30,7 @@ impl TranscriptTail {
             path: None,
             offset: 0,
             partial: Vec::new(),
+            watch: None,
         };
         tail.resolve(ctx);
         if let Some(path) = &tail.path {
@@ -36,6 +42,30 @@ impl TranscriptTail {
     fn resolve(&mut self, ctx: &Ctx) {
         if self.path.is_none() {
             self.path = self.worker.as_ref().and_then(|w| w.transcript_path(ctx));
+        }
+    }
+
+    /// Watches the transcript's folder, once its path is known; a handle that wakes
+    /// [`TranscriptTail::wait_for_change`] (`None` until the path is known).
+    pub fn watch(&mut self, ctx: &Ctx) -> Option<Sender<()>> {
+        self.resolve(ctx);
+        if self.watch.is_none() {
+            let dir = self.path.as_deref().and_then(Path::parent)?;
+            // A folder that cannot be watched: the waits sleep instead.
+            self.watch = FolderWatch::new(dir).ok();
+        }
+        self.watch.as_ref().map(FolderWatch::waker)
+    }
+
+    /// Waits, at most `timeout`, until the transcript's folder changed (or a waker woke it);
+    /// sleeps `timeout` while the folder is not watched.
+    pub fn wait_for_change(&mut self, ctx: &Ctx, timeout: Duration) {
+        self.watch(ctx);
+        match &self.watch {
+            Some(watch) => {
+                watch.wait(timeout);
+            }
+            None => std::thread::sleep(timeout),
         }
     }
 

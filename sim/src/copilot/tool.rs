@@ -48,16 +48,10 @@ pub fn call_of(sess: &mut Session, p: &Permission) -> Call {
         other => (other.to_string(), p.tool.clone()),
     };
     let shell = name == "bash";
-    let cmd = p
-        .input
-        .get("command")
-        .and_then(|c| c.as_str())
-        .unwrap_or("");
-    let output = match (&p.output, shell && cmd.contains('>')) {
-        (Some(out), _) => out.clone(),
-        (None, true) => String::new(),
-        (None, false) => crate::engine::tool::fake_output(shell, &p.input),
-    };
+    let output = p
+        .output
+        .clone()
+        .unwrap_or_else(|| crate::engine::tool::fake_output(shell, &p.input));
     Call {
         id: format!("call_{}", sess.ids.alnum(24)),
         name,

@@ -44,6 +44,41 @@ pub struct UsageReading {
     /// Where a record's message id is (JSON pointer): a later record with the same id replaces
     /// it. `None`: every record counts on its own.
     pub message_id: Option<&'static str>,
+    /// Where a record says how full the model's context is, when the CLI records that.
+    pub context: Option<ContextReading>,
+}
+
+/// Where one record tells both the tokens the model's context holds and the window's size
+/// (JSON pointers; the CLI writes one such record per model request).
+pub struct ContextReading {
+    /// The counts that add up to the tokens in context.
+    pub used: &'static [&'static str],
+    /// The context window's size.
+    pub window: &'static str,
+}
+
+impl ContextReading {
+    /// The tokens in context and the window, from the newest record that has a window.
+    pub fn read(&self, records: &[Value]) -> Option<(u64, u64)> {
+        records.iter().rev().find_map(|record| {
+            let window = whole_number(record.pointer(self.window)?)?;
+            let used = self
+                .used
+                .iter()
+                .filter_map(|at| whole_number(record.pointer(at)?))
+                .sum();
+            Some((used, window))
+        })
+    }
+}
+
+/// A count written as an integer or a float (`128000.0`).
+fn whole_number(v: &Value) -> Option<u64> {
+    v.as_u64().or_else(|| {
+        v.as_f64()
+            .filter(|f| f.is_finite() && *f >= 0.0)
+            .map(|f| f as u64)
+    })
 }
 
 /// Where one provider's usage object keeps each count (JSON pointers; `None`: it has none).

@@ -103,3 +103,32 @@ fn a_qwen_api_error_is_a_request_to_its_model() {
     assert_eq!(model, "qwen-fake");
     assert_eq!((tokens.requests, tokens.output), (1, 0));
 }
+
+/// How full the context is, where the CLI records it next to the window's size: codex's
+/// `token_count`, qwen's assistant record, copilot's usage record; the others record no window.
+#[test]
+fn the_context_in_use_and_its_window_where_the_transcript_has_both() {
+    let records = |text: &str| -> Vec<Value> {
+        text.lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect()
+    };
+    let copilot = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/copilot/1.0.102/copilot-1.0.102-events.jsonl"
+    ))
+    .expect("the recording");
+    let context = |provider: Provider, text: &str| {
+        let reading = provider.module().usage_reading();
+        reading.context.as_ref()?.read(&records(text))
+    };
+    assert_eq!(
+        context(Provider::Codex, CODEX_ROLLOUT),
+        Some((338, 258_400))
+    );
+    let qwen = crate::core::test_data::QWEN_CHAT;
+    assert_eq!(context(Provider::Qwen, qwen).map(|c| c.1), Some(262_144));
+    assert_eq!(context(Provider::Copilot, &copilot), Some((338, 128_000)));
+    assert_eq!(context(Provider::Claude, CLAUDE_SESSION), None);
+    assert_eq!(context(Provider::Gemini, GEMINI_CHAT), None);
+}

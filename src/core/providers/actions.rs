@@ -2,7 +2,7 @@
 //! reading the turn's transcript records, oldest first): calls paired with their results in
 //! call order, content blocks, statuses, a command's output and exit code.
 
-use super::tool_action::{ActionStatus, ToolAction, summarize_input};
+use super::tool_action::{ActionStatus, ToolAction};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -13,18 +13,25 @@ pub struct Call {
     pub input: Value,
 }
 
+/// A call's result: how it ended and what it printed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallResult {
+    pub status: ActionStatus,
+    pub output: Option<String>,
+}
+
 /// Puts calls and their results together, in call order.
-pub fn pair(calls: Vec<Call>, results: &HashMap<String, ActionStatus>) -> Vec<ToolAction> {
+pub fn pair(calls: Vec<Call>, results: &HashMap<String, CallResult>) -> Vec<ToolAction> {
     calls
         .into_iter()
-        .map(|call| ToolAction {
-            status: call
-                .id
-                .as_deref()
-                .and_then(|id| results.get(id).copied())
-                .unwrap_or(ActionStatus::Pending),
-            input: summarize_input(&call.input),
-            tool: call.tool,
+        .map(|call| {
+            let result = call.id.as_deref().and_then(|id| results.get(id));
+            ToolAction::new(
+                &call.tool,
+                &call.input,
+                result.map_or(ActionStatus::Pending, |r| r.status),
+                result.and_then(|r| r.output.clone()),
+            )
         })
         .collect()
 }
@@ -44,16 +51,33 @@ pub fn status_of(failed: bool) -> ActionStatus {
     }
 }
 
-/// Keeps the worse of two results for one call (its output and its command item).
-pub fn record_result(
-    results: &mut HashMap<String, ActionStatus>,
-    id: String,
-    status: ActionStatus,
-) {
+/// Keeps the worse of two results for one call (its output and its command item), and the
+/// first output.
+pub fn record_result(results: &mut HashMap<String, CallResult>, id: String, result: CallResult) {
     results
         .entry(id)
-        .and_modify(|s| *s = (*s).max(status))
-        .or_insert(status);
+        .and_modify(|had| {
+            had.status = had.status.max(result.status);
+            if had.output.is_none() {
+                had.output.clone_from(&result.output);
+            }
+        })
+        .or_insert(result);
+}
+
+/// The text of a tool result's `content`: a string, or the text blocks of an array of them.
+pub fn content_text(content: &Value) -> Option<String> {
+    match content {
+        Value::String(s) => Some(s.clone()),
+        Value::Array(blocks) => {
+            let texts: Vec<&str> = blocks
+                .iter()
+                .filter_map(|b| b.get("text").and_then(Value::as_str))
+                .collect();
+            (!texts.is_empty()).then(|| texts.join("\n"))
+        }
+        _ => None,
+    }
 }
 
 pub fn output_text(output: &Value) -> String {
@@ -68,6 +92,23 @@ pub fn exit_code_in(text: &str) -> Option<i64> {
     text.lines()
         .find_map(|l| l.trim().strip_prefix("Process exited with code "))
         .and_then(|n| n.trim().parse().ok())
+}
+
+/// The `output` (or `error`) of the `functionResponse` parts a call's result holds, as the
+/// gemini-family CLIs record a tool's result.
+pub fn response_output(parts: Option<&Value>) -> Option<String> {
+    let texts: Vec<&str> = parts?
+        .as_array()?
+        .iter()
+        .filter_map(|p| {
+            let response = p.pointer("/functionResponse/response")?;
+            response
+                .get("output")
+                .or_else(|| response.get("error"))?
+                .as_str()
+        })
+        .collect();
+    (!texts.is_empty()).then(|| texts.join("\n"))
 }
 
 #[cfg(test)]

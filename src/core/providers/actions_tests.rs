@@ -103,3 +103,47 @@ fn replaced(records: &[Value], from: &str, to: &str) -> Vec<Value> {
         .map(|r| serde_json::from_str(&r.to_string().replace(from, to)).expect("json"))
         .collect()
 }
+
+/// Each reader keeps a call's whole input and what it printed, for a client that shows them
+/// (`umbel acp`'s tool calls): the recorded shell call of every CLI.
+#[test]
+fn every_reader_keeps_the_calls_arguments_and_its_output() {
+    use crate::core::providers::{
+        copilot::actions::read as copilot, opencode::actions::read as opencode,
+        qwen::actions::read as qwen,
+    };
+    let data = |p: &str| {
+        let path = format!("{}/tests/data/{p}", env!("CARGO_MANIFEST_DIR"));
+        records(&std::fs::read_to_string(&path).expect("a recording"))
+    };
+    let cases = [
+        (claude(&records(CLAUDE)), "hello-from-tool"),
+        (codex(&records(CODEX)), "hello-from-tool"),
+        (gemini(&records(GEMINI)), "hello-from-tool"),
+        (
+            qwen(&records(crate::core::test_data::QWEN_CHAT)),
+            "Output: hi",
+        ),
+        (
+            opencode(&data(
+                "opencode/1.18.33/opencode-1.18.33-run-format-json-tool.jsonl",
+            )),
+            "hi",
+        ),
+        (
+            copilot(&data("copilot/1.0.102/copilot-1.0.102-events.jsonl")),
+            "completed with exit code 0",
+        ),
+    ];
+    for (actions, printed) in cases {
+        let first = &actions[0];
+        assert!(first.args.is_object(), "{first:?}");
+        let output = first.output.as_deref().unwrap_or_default();
+        assert!(output.contains(printed), "{first:?}");
+    }
+    let refused = copilot(&data(
+        "copilot/1.0.102/copilot-1.0.102-deny-rule-events.jsonl",
+    ));
+    let output = refused[0].output.as_deref().unwrap_or_default();
+    assert!(output.contains("was denied"), "{refused:?}");
+}

@@ -16,6 +16,27 @@ pub struct ToolAction {
     pub input: String,
     /// Whether it ran fine, failed (or was refused), or has no result yet.
     pub status: ActionStatus,
+    /// Its whole input, as the CLI recorded it (`umbel acp` shows it; `actions` the summary).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub args: Value,
+    /// What it printed or the error it ended with, once it has a result the transcript keeps.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub output: Option<String>,
+}
+
+impl ToolAction {
+    /// A call of `tool` with `args`, its result `status` and `output`.
+    pub fn new(tool: &str, args: &Value, status: ActionStatus, output: Option<String>) -> Self {
+        ToolAction {
+            tool: tool.to_string(),
+            input: summarize_input(args),
+            status,
+            args: args.clone(),
+            output,
+        }
+    }
 }
 
 /// The result of a tool call.

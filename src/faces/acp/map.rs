@@ -8,7 +8,7 @@ use crate::core::providers::tool_action::{ActionStatus, ToolAction};
 use agent_client_protocol::Error;
 use agent_client_protocol::v1::schema::{
     ContentBlock, EmbeddedResourceResource, SessionId, SessionUpdate, StopReason, ToolCall,
-    ToolCallStatus, ToolCallUpdate, ToolCallUpdateFields, ToolKind,
+    ToolCallContent, ToolCallStatus, ToolCallUpdate, ToolCallUpdateFields, ToolKind,
 };
 use serde_json::Value;
 
@@ -96,8 +96,8 @@ pub fn tool_calls_so_far(provider: Provider, records: &[Value]) -> Vec<ToolActio
 pub struct ToolCalls {
     /// The event-log position the turn was sent at: the calls' ids start with it.
     pub turn: usize,
-    /// Each call's id and the status the client has, in the transcript's order.
-    told: Vec<(String, ActionStatus)>,
+    /// Each call's id and what the client has of it, in the transcript's order.
+    told: Vec<Told>,
     /// A call the client was shown before the transcript had it (a permission asked about
     /// it): the next new call of the transcript is that one, under this id.
     adopt: Option<String>,
@@ -110,39 +110,38 @@ impl ToolCalls {
     pub fn updates(&mut self, now: &[ToolAction]) -> Vec<SessionUpdate> {
         let mut updates = Vec::new();
         for (i, action) in now.iter().enumerate() {
-            let status = call_status(action.status);
             match self.told.get_mut(i) {
-                Some((_, had)) if *had == action.status => {}
-                Some((id, had)) => {
-                    *had = action.status;
-                    let fields = ToolCallUpdateFields::new().status(status);
-                    updates.push(SessionUpdate::ToolCallUpdate(ToolCallUpdate::new(
-                        id.clone(),
-                        fields,
-                    )));
+                Some(had) if had.status == action.status && had.args == action.args => {}
+                Some(had) => {
+                    let mut fields = result_fields(action);
+                    if had.args != action.args {
+                        fields = fields.title(title(action)).raw_input(raw_input(action));
+                    }
+                    had.status = action.status;
+                    had.args.clone_from(&action.args);
+                    let update = ToolCallUpdate::new(had.id.clone(), fields);
+                    updates.push(SessionUpdate::ToolCallUpdate(update));
                 }
                 None => {
-                    let (id, update) = match self.adopt.take() {
-                        Some(id) => {
-                            let fields = ToolCallUpdateFields::new()
+                    let adopted = self.adopt.take();
+                    let id = adopted
+                        .clone()
+                        .unwrap_or_else(|| format!("{}-tool-{i}", self.turn));
+                    self.told.push(Told {
+                        id: id.clone(),
+                        status: action.status,
+                        args: action.args.clone(),
+                    });
+                    updates.push(match adopted {
+                        Some(_) => {
+                            let fields = result_fields(action)
                                 .title(title(action))
                                 .kind(tool_kind(&action.tool))
-                                .status(status);
-                            (
-                                id.clone(),
-                                SessionUpdate::ToolCallUpdate(ToolCallUpdate::new(id, fields)),
-                            )
+                                .raw_input(raw_input(action));
+                            SessionUpdate::ToolCallUpdate(ToolCallUpdate::new(id, fields))
                         }
-                        None => {
-                            let id = format!("{}-tool-{i}", self.turn);
-                            let call = ToolCall::new(id.clone(), title(action))
-                                .kind(tool_kind(&action.tool))
-                                .status(status);
-                            (id, SessionUpdate::ToolCall(call))
-                        }
-                    };
-                    self.told.push((id, action.status));
-                    updates.push(update);
+                        None => SessionUpdate::ToolCall(new_call(id, action)),
+                    });
                 }
             }
         }
@@ -151,17 +150,72 @@ impl ToolCalls {
 
     /// The id of the last call still waiting for its result, when the client has it.
     pub fn pending(&self) -> Option<String> {
-        let (id, _) = self
+        let told = self
             .told
             .iter()
-            .rfind(|(_, s)| *s == ActionStatus::Pending)?;
-        Some(id.clone())
+            .rfind(|t| t.status == ActionStatus::Pending)?;
+        Some(told.id.clone())
     }
 
     /// A call shown to the client (under `id`) before the transcript had it.
     pub fn shown_early(&mut self, id: String) {
         self.adopt = Some(id);
     }
+}
+
+/// A call the client has not seen: its title, kind, status and whole input, and its output
+/// once it has one.
+fn new_call(id: String, action: &ToolAction) -> ToolCall {
+    let call = ToolCall::new(id, title(action))
+        .kind(tool_kind(&action.tool))
+        .status(call_status(action.status))
+        .raw_input(raw_input(action));
+    match output(action) {
+        Some(content) => call.content(content),
+        None => call,
+    }
+}
+
+/// A call's status, with its output once it has a result.
+fn result_fields(action: &ToolAction) -> ToolCallUpdateFields {
+    ToolCallUpdateFields::new()
+        .status(call_status(action.status))
+        .content(output(action))
+}
+
+fn raw_input(action: &ToolAction) -> Option<Value> {
+    (!action.args.is_null()).then(|| action.args.clone())
+}
+
+/// What a finished call printed, as the call's content.
+fn output(action: &ToolAction) -> Option<Vec<ToolCallContent>> {
+    let text = action.output.as_deref().filter(|t| !t.is_empty())?;
+    (action.status != ActionStatus::Pending)
+        .then(|| vec![ToolCallContent::from(shown_output(text))])
+}
+
+/// How much of a call's output the client is sent (an editor shows it in a panel; a build's
+/// log can be megabytes).
+const OUTPUT_CHARS: usize = 64 * 1024;
+
+/// `text`, cut at [`OUTPUT_CHARS`] characters with a line saying how many were left out.
+fn shown_output(text: &str) -> String {
+    match text.char_indices().nth(OUTPUT_CHARS) {
+        Some((cut, _)) => {
+            let left = text[cut..].chars().count();
+            format!("{}\n… ({left} more characters)", &text[..cut])
+        }
+        None => text.to_string(),
+    }
+}
+
+/// What the client was told of one call.
+#[derive(Debug)]
+struct Told {
+    id: String,
+    status: ActionStatus,
+    /// Its input (a CLI may record a call before its input: opencode's pending part).
+    args: Value,
 }
 
 /// `Bash: npm test`, the tool and the summary of its input `actions` shows.
@@ -313,6 +367,11 @@ mod tests {
         assert_eq!(call.tool_call_id.0.as_ref(), "7-tool-0");
         assert_eq!(call.kind, ToolKind::Execute);
         assert_eq!(call.status, ToolCallStatus::InProgress);
+        assert_eq!(
+            call.raw_input.as_ref().and_then(|i| i.get("command")),
+            Some(&serde_json::json!("echo hi"))
+        );
+        assert!(call.content.is_empty(), "no output before the result");
         assert!(
             call.title.starts_with("run_shell_command: "),
             "{}",
@@ -322,11 +381,34 @@ mod tests {
         match &calls.updates(&ran)[..] {
             [SessionUpdate::ToolCallUpdate(update)] => {
                 assert_eq!(update.fields.status, Some(ToolCallStatus::Completed));
+                let shown = serde_json::to_string(&update.fields.content).expect("json");
+                assert!(shown.contains("Output: hi"), "{shown}");
             }
             other => panic!("{other:?}"),
         }
         assert!(calls.updates(&ran).is_empty());
         assert_eq!(calls.pending(), None);
+        // A call recorded before its input (opencode's pending part): the input, once
+        // recorded, is sent with the title it gives.
+        let mut bare = asked.clone();
+        bare[0].args = serde_json::json!({});
+        bare[0].input = String::new();
+        let mut late = ToolCalls::default();
+        late.updates(&bare);
+        match &late.updates(&asked)[..] {
+            [SessionUpdate::ToolCallUpdate(update)] => {
+                let input = update.fields.raw_input.as_ref().expect("the input");
+                assert_eq!(input["command"], "echo hi");
+                assert!(
+                    update
+                        .fields
+                        .title
+                        .as_deref()
+                        .is_some_and(|t| t.contains("echo hi"))
+                );
+            }
+            other => panic!("{other:?}"),
+        }
         // Shown before the transcript had it (a permission asked): the transcript's call is
         // that one, updated under its id.
         let mut early = ToolCalls::default();
@@ -338,6 +420,18 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_long_output_is_cut_with_what_was_left_out() {
+        let long = "x".repeat(OUTPUT_CHARS + 10);
+        let shown = shown_output(&long);
+        assert!(
+            shown.ends_with("(10 more characters)"),
+            "{}",
+            &shown[OUTPUT_CHARS..]
+        );
+        assert_eq!(shown_output("hi"), "hi");
     }
 
     #[test]

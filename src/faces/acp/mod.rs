@@ -18,7 +18,8 @@ use crate::core::errors::Result;
 use crate::operations::Ctx;
 use agent_client_protocol::v1::schema::{
     AgentCapabilities, CancelNotification, Implementation, InitializeRequest, InitializeResponse,
-    LoadSessionRequest, NewSessionRequest, PromptCapabilities, PromptRequest,
+    ListSessionsRequest, LoadSessionRequest, NewSessionRequest, PromptCapabilities, PromptRequest,
+    SessionCapabilities, SessionListCapabilities,
 };
 use agent_client_protocol::v1::{ConnectionTo, Responder};
 use agent_client_protocol::{Agent, Client, Error, Stdio};
@@ -44,14 +45,41 @@ pub fn serve(ctx: &Ctx, args: &AcpArgs) -> Result<u8> {
     let sessions = Arc::new(Sessions::new(ctx.clone(), args.clone()));
     let parker = (!park_idle.is_zero())
         .then(|| runtime.spawn(park_idle_sessions(sessions.clone(), park_idle)));
-    let code = runtime.block_on(serve_stdio(sessions.clone()));
+    let stop = stop_signal();
+    let code = runtime.block_on(async {
+        tokio::select! {
+            code = serve_stdio(sessions.clone()) => code,
+            Ok(()) = stop => 130,
+        }
+    });
     if let Some(parker) = parker {
         parker.abort();
     }
-    // The editor is gone: nothing of ours keeps a CLI running.
+    // The editor is gone (or umbel acp was told to stop): nothing of ours keeps a CLI running.
     sessions.park_all();
     runtime.shutdown_timeout(Duration::from_millis(200));
     Ok(code)
+}
+
+/// Resolves at the first SIGTERM, SIGHUP or Ctrl-C (the editor killed it, or the session it
+/// ran in ended); never, where the signals cannot be listened to (said on stderr).
+fn stop_signal() -> tokio::sync::oneshot::Receiver<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let listening =
+        signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]).and_then(|mut signals| {
+            std::thread::Builder::new()
+                .name("umbel-acp-signals".into())
+                .spawn(move || {
+                    if signals.forever().next().is_some() {
+                        let _ = tx.send(());
+                    }
+                })
+        });
+    if let Err(e) = listening {
+        errln!("umbel acp: cannot listen for signals ({e}): a signal will not park the sessions");
+    }
+    rx
 }
 
 /// `--park-idle`: looks a few times per `limit` (at most every 30 s) for sessions idle that long.
@@ -66,7 +94,8 @@ async fn park_idle_sessions(sessions: Arc<Sessions>, limit: Duration) {
 }
 
 async fn serve_stdio(sessions: Arc<Sessions>) -> u8 {
-    let (on_new, on_load, on_prompt, on_cancel) = (
+    let (on_new, on_load, on_list, on_prompt, on_cancel) = (
+        sessions.clone(),
         sessions.clone(),
         sessions.clone(),
         sessions.clone(),
@@ -95,6 +124,15 @@ async fn serve_stdio(sessions: Arc<Sessions>) -> u8 {
                 let (sessions, conn) = (on_load.clone(), cx.clone());
                 answer_later(&cx, "session/load", responder, async move {
                     sessions.load(&conn, req).await
+                })
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |req: ListSessionsRequest, responder, cx: ConnectionTo<Client>| {
+                let sessions = on_list.clone();
+                answer_later(&cx, "session/list", responder, async move {
+                    sessions.list(req).await
                 })
             },
             agent_client_protocol::on_receive_request!(),
@@ -133,7 +171,10 @@ fn initialized(init: InitializeRequest) -> InitializeResponse {
         .agent_capabilities(
             AgentCapabilities::new()
                 .load_session(true)
-                .prompt_capabilities(prompts),
+                .prompt_capabilities(prompts)
+                .session_capabilities(
+                    SessionCapabilities::new().list(SessionListCapabilities::new()),
+                ),
         )
         .agent_info(Implementation::new("umbel", env!("CARGO_PKG_VERSION")))
 }

@@ -23,7 +23,7 @@ use agent_client_protocol::v1::schema::{
     ContentBlock, ContentChunk, PermissionOption, PermissionOptionKind, PromptRequest,
     PromptResponse, RequestPermissionOutcome, RequestPermissionRequest, SessionId,
     SessionNotification, SessionUpdate, ToolCall, ToolCallStatus, ToolCallUpdate,
-    ToolCallUpdateFields,
+    ToolCallUpdateFields, UsageUpdate,
 };
 use agent_client_protocol::{Client, Error};
 use serde_json::Value;
@@ -31,7 +31,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
 
-/// How often the transcript is read while the turn runs.
+/// How often the transcript is read while the turn runs, at the latest (a change to its folder
+/// wakes the reader at once).
 const TICK: Duration = Duration::from_millis(100);
 /// How long a prompt may wait behind the session's running turn.
 const QUEUE: Duration = Duration::from_secs(3600);
@@ -76,11 +77,14 @@ pub async fn run(
 ) -> Result<PromptResponse, Error> {
     let text = map::prompt_text(&req.prompt)?;
     let prompting = sessions.prompting(&req.session_id)?;
+    drop(prompting.interrupting.lock().await);
     let worker = prompting.worker.clone();
     let id = req.session_id;
     let (tx, mut rx) = mpsc::unbounded_channel();
     let ctx = sessions.ctx.clone();
-    let mut job = tokio::task::spawn_blocking(move || one_turn(&ctx, &worker, &text, &tx));
+    let (turn_ctx, turn_tx) = (ctx.clone(), tx.clone());
+    let mut job =
+        tokio::task::spawn_blocking(move || one_turn(&turn_ctx, &worker, &text, &turn_tx));
     let joined = loop {
         tokio::select! {
             Some(step) = rx.recv() => relay(cx, &id, step).await?,
@@ -91,15 +95,42 @@ pub async fn run(
     while let Ok(step) = rx.try_recv() {
         relay(cx, &id, step).await?;
     }
-    let outcome = match joined {
-        Ok(Ok(outcome)) => outcome,
+    let (outcome, tail) = match joined {
+        Ok(Ok(ended)) => ended,
         Ok(Err(e)) => return Err(acp_error(&e)),
         Err(join) => {
             let why = format!("the turn failed inside umbel: {join} (a bug in umbel)");
             return Err(map::with_message(Error::internal_error(), why));
         }
     };
+    if tail.tells_context() {
+        linger(cx, id, ctx, tail, (tx, rx));
+    }
     map::stop_reason(&outcome).map(PromptResponse::new)
+}
+
+/// After the response: the context's use the CLI writes after its end hook (codex's last
+/// `token_count`, qwen's late answer record), told as a `usage_update` when it comes.
+fn linger(
+    cx: &ConnectionTo<Client>,
+    id: SessionId,
+    ctx: Ctx,
+    mut tail: Tail,
+    (tx, mut rx): (mpsc::UnboundedSender<Step>, mpsc::UnboundedReceiver<Step>),
+) {
+    let conn = cx.clone();
+    let spawned = cx.spawn(async move {
+        let reading = tokio::task::spawn_blocking(move || tail.linger(&ctx, &tx));
+        while let Some(step) = rx.recv().await {
+            // The client gone: the connection's end says so.
+            let _ = relay(&conn, &id, step).await;
+        }
+        let _ = reading.await;
+        Ok(())
+    });
+    if let Err(e) = spawned {
+        errln!("umbel acp: the context's use after the turn: {e}");
+    }
 }
 
 /// One step to the client: a chunk as a `session/update`, a question as
@@ -174,7 +205,7 @@ fn one_turn(
     worker: &Worker,
     text: &str,
     tx: &mpsc::UnboundedSender<Step>,
-) -> UmbelResult<Outcome> {
+) -> UmbelResult<(Outcome, Tail)> {
     let mut tail = Tail::start(ctx, worker);
     let guard = GuardArgs::default();
     let mut since =
@@ -199,7 +230,7 @@ fn one_turn(
                     tail.send(tx, &answer.text);
                 }
             }
-            return Ok(outcome);
+            return Ok((outcome, tail));
         };
         let known = tail.calls.pending();
         let asked = Asked {
@@ -214,10 +245,10 @@ fn one_turn(
         }
         let (reply, choice) = oneshot::channel();
         if tx.send(Step::Ask { asked, reply }).is_err() {
-            return Ok(outcome);
+            return Ok((outcome, tail));
         }
         let Ok(choice) = choice.blocking_recv() else {
-            return Ok(outcome);
+            return Ok((outcome, tail));
         };
         since = answer(ctx, worker, &id, choice)?;
     }
@@ -258,6 +289,8 @@ struct Tail {
     sent: String,
     /// The turn's tool calls the client has.
     calls: map::ToolCalls,
+    /// The context's use and window the client was last told.
+    context: Option<(u64, u64)>,
 }
 
 impl Tail {
@@ -268,10 +301,12 @@ impl Tail {
             records: Vec::new(),
             sent: String::new(),
             calls: map::ToolCalls::default(),
+            context: None,
         }
     }
 
-    /// Runs `wait` while reading the transcript every [`TICK`], sending what the answer grew by.
+    /// Runs `wait` while reading the transcript as it changes (every [`TICK`] at the latest),
+    /// sending what the answer grew by.
     fn streaming<T>(
         &mut self,
         ctx: &Ctx,
@@ -282,16 +317,21 @@ impl Tail {
         T: Send,
     {
         let done = AtomicBool::new(false);
+        let waker = self.tail.watch(ctx);
         std::thread::scope(|scope| {
             let reader = scope.spawn(|| {
                 while !done.load(Ordering::Relaxed) {
-                    std::thread::sleep(TICK);
+                    self.tail.wait_for_change(ctx, TICK);
                     self.read(ctx, tx);
                 }
                 self.read(ctx, tx);
             });
             let result = wait();
             done.store(true, Ordering::Relaxed);
+            if let Some(waker) = waker {
+                // The reader stops waiting for the transcript and reads its last.
+                let _ = waker.send(());
+            }
             // A reader that panicked sent what it could; the turn's result stands.
             let _ = reader.join();
             result
@@ -304,24 +344,61 @@ impl Tail {
     fn settle(&mut self, ctx: &Ctx, tx: &mpsc::UnboundedSender<Step>) {
         let deadline = Instant::now() + TRANSCRIPT_LAG;
         while self.calls.pending().is_some() && Instant::now() < deadline {
-            std::thread::sleep(TICK);
+            self.tail.wait_for_change(ctx, TICK);
             self.read(ctx, tx);
         }
     }
 
+    /// Whether the CLI's transcript tells the context's use (and so [`Tail::linger`] may hear
+    /// more of it after the turn).
+    fn tells_context(&self) -> bool {
+        self.provider.module().usage_reading().context.is_some()
+    }
+
+    /// After the response: reads on until the context's use changes, at most
+    /// [`TRANSCRIPT_LAG`]; nothing else of the turn is sent any more.
+    fn linger(&mut self, ctx: &Ctx, tx: &mpsc::UnboundedSender<Step>) {
+        let had = self.context;
+        let deadline = Instant::now() + TRANSCRIPT_LAG;
+        while self.context == had && Instant::now() < deadline {
+            self.tail.wait_for_change(ctx, TICK);
+            if self.poll(ctx) {
+                self.tell_context(tx);
+            }
+        }
+    }
+
+    /// New records read; whether there were any.
+    fn poll(&mut self, ctx: &Ctx) -> bool {
+        let new = self.tail.poll(ctx);
+        let any = !new.is_empty();
+        self.records.extend(new);
+        any
+    }
+
     /// New records, and the answer's growth from them.
     fn read(&mut self, ctx: &Ctx, tx: &mpsc::UnboundedSender<Step>) {
-        let new = self.tail.poll(ctx);
-        if new.is_empty() {
+        if !self.poll(ctx) {
             return;
         }
-        self.records.extend(new);
         let calls = map::tool_calls_so_far(self.provider, &self.records);
         for update in self.calls.updates(&calls) {
             let _ = tx.send(Step::Update(Box::new(update)));
         }
         if let Some(answer) = map::answer_so_far(self.provider, &self.records) {
             self.send(tx, &answer);
+        }
+        self.tell_context(tx);
+    }
+
+    /// The context's use, when it changed since the client was told.
+    fn tell_context(&mut self, tx: &mpsc::UnboundedSender<Step>) {
+        let reading = self.provider.module().usage_reading().context.as_ref();
+        let context = reading.and_then(|r| r.read(&self.records));
+        if let Some((used, size)) = context.filter(|_| context != self.context) {
+            self.context = context;
+            let update = SessionUpdate::UsageUpdate(UsageUpdate::new(used, size));
+            let _ = tx.send(Step::Update(Box::new(update)));
         }
     }
 

@@ -4,24 +4,26 @@
 
 use super::map::{no_session, with_message};
 use crate::core::acp_args::AcpArgs;
-use crate::core::args::{ParkArgs, ResumeArgs};
+use crate::core::args::{ParkArgs, ResumeArgs, StatusArgs};
 use crate::core::errors::Error as UmbelError;
+use crate::core::status::WorkerStatus;
 use crate::core::wait::Liveness;
 use crate::faces::error_json::ErrorReply;
 use crate::operations::Ctx;
 use crate::operations::worker::Worker;
-use crate::operations::{interrupt, park, spawn, turns};
+use crate::operations::{interrupt, park, spawn, status, turns};
 use agent_client_protocol::Client;
 use agent_client_protocol::Error;
 use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
-    ContentBlock, ContentChunk, LoadSessionRequest, LoadSessionResponse, NewSessionResponse,
-    SessionId, SessionNotification, SessionUpdate,
+    ContentBlock, ContentChunk, ListSessionsRequest, ListSessionsResponse, LoadSessionRequest,
+    LoadSessionResponse, NewSessionResponse, SessionId, SessionInfo, SessionNotification,
+    SessionUpdate,
 };
 use std::collections::HashMap;
-use std::path::PathBuf;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, UNIX_EPOCH};
 
 /// The sessions of this process, by id (the worker's name).
 pub struct Sessions {
@@ -39,6 +41,8 @@ struct Held {
     idle_since: Instant,
     /// Whether `--park-idle` parked it since (its next prompt resumes it).
     parked: bool,
+    /// Held while a `session/cancel` interrupts its turn.
+    interrupting: Arc<tokio::sync::Mutex<()>>,
 }
 
 /// A prompt running on a session: while it lives, the session is not idle.
@@ -46,6 +50,10 @@ pub struct Prompting<'a> {
     sessions: &'a Sessions,
     id: String,
     pub worker: Worker,
+    /// Held while a `session/cancel` interrupts the session's turn: a prompt waits for it
+    /// before it sends, so the interrupt's end ("interrupted", logged once the key took) is
+    /// the cancelled turn's and not read as this one's.
+    pub interrupting: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl Drop for Prompting<'_> {
@@ -76,9 +84,8 @@ impl Sessions {
             })));
         }
         let mut spawn_args = self.args.spawn.clone();
-        let prefix = spawn_args.name.take().unwrap_or_else(|| "acp".to_string());
         let suffix = uuid::Uuid::new_v4().simple().to_string();
-        spawn_args.name = Some(format!("{prefix}-{}", &suffix[..8]));
+        spawn_args.name = Some(format!("{}-{}", self.prefix(), &suffix[..8]));
         spawn_args.cwd = Some(cwd);
         let ctx = self.ctx.clone();
         let meta = blocking(move || spawn::spawn(&ctx, &spawn_args)).await?;
@@ -129,12 +136,32 @@ impl Sessions {
         Ok(LoadSessionResponse::new())
     }
 
-    /// The worker of a session this process holds.
-    pub fn worker(&self, id: &SessionId) -> Result<Worker, Error> {
-        self.lock()
-            .get(id.0.as_ref())
-            .map(|held| held.worker.clone())
-            .ok_or_else(|| no_session(id))
+    /// `session/list`: the workers named with this editor's prefix (`acp-…`), in `cwd` when
+    /// given, the most recently used first; each titled with its conversation's first prompt.
+    /// All at once: no cursor.
+    pub async fn list(&self, req: ListSessionsRequest) -> Result<ListSessionsResponse, Error> {
+        let ctx = self.ctx.clone();
+        let prefix = format!("{}-", self.prefix());
+        let rows = blocking(move || {
+            let rows = status::status(&ctx, &StatusArgs::default())?;
+            let mine = rows.into_iter().filter(|row| {
+                row.name.starts_with(&prefix)
+                    && req
+                        .cwd
+                        .as_ref()
+                        .is_none_or(|cwd| Path::new(&row.cwd) == cwd)
+            });
+            Ok(mine
+                .map(|row| (first_prompt(&ctx, &row.name), row))
+                .collect())
+        })
+        .await?;
+        Ok(ListSessionsResponse::new(listed(rows)))
+    }
+
+    /// The prefix of this process's workers' names: `--name`, else `acp`.
+    fn prefix(&self) -> &str {
+        self.args.spawn.name.as_deref().unwrap_or("acp")
     }
 
     /// A prompt starts on session `id`: it is not idle until the returned guard is dropped.
@@ -147,6 +174,7 @@ impl Sessions {
             sessions: self,
             id: id.0.to_string(),
             worker: session.worker.clone(),
+            interrupting: session.interrupting.clone(),
         })
     }
 
@@ -162,13 +190,18 @@ impl Sessions {
                 name.clone()
             })
             .collect();
-        self.park(idle, "idle sessions");
+        self.park(idle);
     }
 
     /// `session/cancel`: the running turn interrupted with the CLI's own key; the prompt then
     /// ends `cancelled`. Nothing runs: nothing to do.
+    /// One interrupt at a time: a cancel while one runs has nothing more to do.
     pub fn cancel(&self, id: &SessionId) {
-        let Ok(worker) = self.worker(id) else {
+        let (worker, interrupting) = match self.lock().get(id.0.as_ref()) {
+            Some(held) => (held.worker.clone(), held.interrupting.clone()),
+            None => return,
+        };
+        let Ok(interrupting) = interrupting.try_lock_owned() else {
             return;
         };
         let ctx = self.ctx.clone();
@@ -176,27 +209,21 @@ impl Sessions {
             if let Err(e) = interrupt::interrupt(&ctx, &worker, None) {
                 errln!("umbel acp: cancel {}: {e}", worker.name.as_str());
             }
+            drop(interrupting);
         });
     }
 
-    /// Parks every session's worker (the editor went away).
+    /// Parks every session's worker (the editor went away, or a signal stops umbel acp: the
+    /// parking itself is not stopped by it).
     pub fn park_all(&self) {
         let names: Vec<String> = self.lock().keys().cloned().collect();
-        self.park(names, "the sessions' workers");
+        park_each(&self.ctx.with_own_cancel(), names);
     }
 
-    /// Parks the workers `names` (`which`, for the message when that fails: nobody waits on it).
-    fn park(&self, names: Vec<String>, which: &str) {
-        if names.is_empty() {
-            return;
-        }
-        let args = ParkArgs {
-            names,
-            ..ParkArgs::default()
-        };
-        if let Err(e) = park::park(&self.ctx, &args) {
-            errln!("umbel acp: parking {which}: {e}");
-        }
+    /// Parks the workers `names`, each on its own: one that cannot be parked (busy) does not
+    /// keep the others running; what failed is said on stderr (nobody waits on it).
+    fn park(&self, names: Vec<String>) {
+        park_each(&self.ctx, names);
     }
 
     fn hold(&self, worker: Worker) {
@@ -205,6 +232,7 @@ impl Sessions {
             prompts: 0,
             idle_since: Instant::now(),
             parked: false,
+            interrupting: Arc::default(),
         };
         self.lock()
             .insert(held.worker.name.as_str().to_string(), held);
@@ -216,6 +244,46 @@ impl Sessions {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
+}
+
+/// Parks each of the workers `names` (see [`Sessions::park`]).
+fn park_each(ctx: &Ctx, names: Vec<String>) {
+    for name in names {
+        let args = ParkArgs {
+            names: vec![name.clone()],
+            ..ParkArgs::default()
+        };
+        if let Err(e) = park::park(ctx, &args) {
+            errln!("umbel acp: parking {name}: {e}");
+        }
+    }
+}
+
+/// How long a session's title may get.
+const TITLE_CHARS: usize = 80;
+
+/// The first line of a worker's first prompt, cut at [`TITLE_CHARS`]; none when it has none
+/// (or its transcript cannot be read).
+fn first_prompt(ctx: &Ctx, name: &str) -> Option<String> {
+    let worker = Worker::load(ctx, name).ok()?;
+    let turns = turns::read_turns(ctx, &worker, turns::Selection::One(1)).ok()?;
+    let prompt = turns.into_iter().next()?.prompt?;
+    let line = prompt.lines().find(|l| !l.trim().is_empty())?.trim();
+    Some(line.chars().take(TITLE_CHARS).collect())
+}
+
+/// The workers as ACP's session entries, the most recently used first.
+fn listed(mut rows: Vec<(Option<String>, WorkerStatus)>) -> Vec<SessionInfo> {
+    let used = |row: &WorkerStatus| row.last_event_at.unwrap_or(row.created_at);
+    rows.sort_by_key(|(_, row)| std::cmp::Reverse(used(row)));
+    rows.into_iter()
+        .map(|(title, row)| {
+            let at = UNIX_EPOCH + Duration::from_millis(used(&row));
+            SessionInfo::new(SessionId::new(row.name.clone()), PathBuf::from(&row.cwd))
+                .title(title)
+                .updated_at(humantime::format_rfc3339_millis(at).to_string())
+        })
+        .collect()
 }
 
 /// Brings a loaded worker's CLI back: a parked one resumed, one whose CLI ended resumed too.

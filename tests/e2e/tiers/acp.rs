@@ -5,7 +5,7 @@
 //! and `session/load` in a new process replaying the conversation and going on.
 
 use super::{Tier, world};
-use crate::acp::{answered, editor, prompt, said, state};
+use crate::acp::{Said, answered, editor, prompt, said, said_until, state};
 use agent_client_protocol::v1::schema::{
     CancelNotification, LoadSessionRequest, NewSessionRequest, StopReason, ToolCallStatus,
 };
@@ -21,7 +21,7 @@ fn an_editor_prompts_is_asked_cancels_and_loads(provider: &str, tier: Tier) {
         r#"{"permissions":{"defaultMode":"manual"}}"#,
     );
     let words = vec!["slow"; 60].join(" ");
-    let tool = json!({ "tool": "Bash", "input": { "command": "echo hi > umbel-tool.txt", "description": "Write hi" } });
+    let tool = json!({ "tool": "Bash", "input": { "command": "echo umbel-tool-ran > umbel-tool.txt; cat umbel-tool.txt", "description": "Write and show it" } });
     let scenario = sb.scenario(
         "acp",
         json!({ "turns": [
@@ -42,24 +42,46 @@ fn an_editor_prompts_is_asked_cancels_and_loads(provider: &str, tier: Tier) {
             let id = new.session_id;
             let ended = answered(&cx, prompt(&id, "hello"), "prompt 1").await;
             assert_eq!(ended.stop_reason, StopReason::EndTurn);
-            let (agent, ..) = said(&mut heard);
-            assert_eq!(agent, "Hello from the fake.");
+            // The context's use, where the transcript records it with the window's size (a
+            // CLI may write it after the turn's end: it may come after the response).
+            let wait = if records_context(provider) { 10 } else { 0 };
+            let limit = std::time::Duration::from_secs(wait);
+            let first = said_until(&mut heard, limit, |s| s.usage.is_some()).await;
+            assert_eq!(first.agent, "Hello from the fake.");
+            let window = first.usage.map(|(used, size)| used > 0 && size > used);
+            assert_eq!(
+                window,
+                records_context(provider).then_some(true),
+                "{first:?}"
+            );
             let ended = answered(&cx, prompt(&id, "again"), "prompt 2").await;
             assert_eq!(ended.stop_reason, StopReason::EndTurn);
-            assert_eq!(said(&mut heard).0, "Second answer.");
+            assert_eq!(said(&mut heard).agent, "Second answer.");
             let ended = answered(&cx, prompt(&id, "run the tool"), "prompt 3").await;
             assert_eq!(ended.stop_reason, StopReason::EndTurn);
-            let (agent, _, asked, tools) = said(&mut heard);
+            let Said {
+                agent,
+                asked,
+                tools,
+                ..
+            } = said(&mut heard);
             assert_eq!(asked.len(), 1, "one permission asked");
             assert!(agent.ends_with("It printed hi."), "{agent}");
             // The tool, from the transcript, ran; the permission asked about that tool call.
             let asked_about = asked[0].tool_call.tool_call_id.0.to_string();
-            assert_eq!(tools.len(), 1, "{tools:?}");
-            assert_eq!(
-                tools[0],
-                (asked_about, ToolCallStatus::Completed),
-                "{tools:?}"
-            );
+            let [tool] = &tools[..] else {
+                panic!("one tool call: {tools:?}")
+            };
+            assert_eq!(tool.id, asked_about, "{tools:?}");
+            assert_eq!(tool.status, ToolCallStatus::Completed, "{tools:?}");
+            // Its whole input, and what it printed.
+            let input = tool
+                .input
+                .as_ref()
+                .map(Value::to_string)
+                .unwrap_or_default();
+            assert!(input.contains("cat umbel-tool.txt"), "{tools:?}");
+            assert!(tool.output.contains("umbel-tool-ran"), "{tools:?}");
             // Cancel once the CLI runs the turn.
             let long = cx.send_request(prompt(&id, "a long task"));
             let name = id.0.to_string();
@@ -74,11 +96,11 @@ fn an_editor_prompts_is_asked_cancels_and_loads(provider: &str, tier: Tier) {
             let ended = long.block_task().await.expect("the cancelled prompt");
             assert_eq!(ended.stop_reason, StopReason::Cancelled);
             // A cancelled turn said nothing (not an earlier turn's answer).
-            let (agent, ..) = said(&mut heard);
+            let agent = said(&mut heard).agent;
             assert!(!agent.contains("It printed hi."), "{agent:?}");
             let ended = answered(&cx, prompt(&id, "after that"), "prompt 5").await;
             assert_eq!(ended.stop_reason, StopReason::EndTurn);
-            assert!(said(&mut heard).0.ends_with("After the cancel."));
+            assert!(said(&mut heard).agent.ends_with("After the cancel."));
             (id, name)
         }
     });
@@ -98,7 +120,7 @@ fn an_editor_prompts_is_asked_cancels_and_loads(provider: &str, tier: Tier) {
             "session/load",
         )
         .await;
-        let (agent, user, ..) = said(&mut heard);
+        let Said { agent, user, .. } = said(&mut heard);
         assert!(user.contains("hello") && user.contains("again"), "{user}");
         assert!(
             agent.contains("Hello from the fake.") && agent.contains("Second answer."),
@@ -106,9 +128,14 @@ fn an_editor_prompts_is_asked_cancels_and_loads(provider: &str, tier: Tier) {
         );
         let ended = answered(&cx, prompt(&id, "resumed?"), "prompt after load").await;
         assert_eq!(ended.stop_reason, StopReason::EndTurn);
-        assert_eq!(said(&mut heard).0, "Still here.");
+        assert_eq!(said(&mut heard).agent, "Still here.");
     });
     sb.umbel(["kill", &first, "--purge"]).success();
+}
+
+/// Whether the CLI's transcript records the context window next to its use.
+fn records_context(provider: &str) -> bool {
+    ["codex", "qwen", "copilot"].contains(&provider)
 }
 
 tiered!([claude, codex, gemini, qwen, opencode, copilot]; { an_editor_prompts_is_asked_cancels_and_loads });

@@ -1,6 +1,6 @@
 //! claude's tool calls of a turn: `tool_use` / `tool_result` blocks.
 
-use super::super::actions::{Call, content_blocks, pair, status_of};
+use super::super::actions::{Call, CallResult, content_blocks, content_text, pair, status_of};
 use super::super::str_field;
 use super::super::tool_action::ToolAction;
 use serde_json::Value;
@@ -25,7 +25,11 @@ pub fn read(records: &[Value]) -> Vec<ToolAction> {
                 (Some("user"), Some("tool_result")) => {
                     if let Some(id) = str_field(block, "tool_use_id") {
                         let failed = block.get("is_error") == Some(&Value::Bool(true));
-                        results.insert(id.to_string(), status_of(failed));
+                        let result = CallResult {
+                            status: status_of(failed),
+                            output: block.get("content").and_then(content_text),
+                        };
+                        results.insert(id.to_string(), result);
                     }
                 }
                 _ => {}

@@ -10,6 +10,7 @@ pub const USAGE: UsageReading = UsageReading {
     marks: &["\"assistant\""],
     context_type: None,
     message_id: Some("/message/id"),
+    context: None,
 };
 
 const CLAUDE_USAGE: UsagePaths = UsagePaths {

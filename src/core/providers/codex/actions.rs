@@ -1,7 +1,9 @@
 //! codex's tool calls of a turn: `function_call` / `function_call_output` (and
 //! `CommandExecution` exit codes).
 
-use super::super::actions::{Call, exit_code_in, output_text, pair, record_result, status_of};
+use super::super::actions::{
+    Call, CallResult, exit_code_in, output_text, pair, record_result, status_of,
+};
 use super::super::str_field;
 use super::super::tool_action::ToolAction;
 use serde_json::Value;
@@ -45,7 +47,11 @@ pub fn read(records: &[Value]) -> Vec<ToolAction> {
                 if let Some(id) = call_id {
                     let text = payload.get("output").map(output_text).unwrap_or_default();
                     let failed = exit_code_in(&text).is_some_and(|code| code != 0);
-                    record_result(&mut results, id, status_of(failed));
+                    let result = CallResult {
+                        status: status_of(failed),
+                        output: Some(text),
+                    };
+                    record_result(&mut results, id, result);
                 }
             }
             (Some("event_msg"), Some("item_completed")) => {
@@ -56,7 +62,11 @@ pub fn read(records: &[Value]) -> Vec<ToolAction> {
                     let code = item.get("exit_code").and_then(Value::as_i64);
                     let failed = code.is_some_and(|c| c != 0)
                         || matches!(str_field(item, "status"), Some("failed" | "declined"));
-                    record_result(&mut results, id.to_string(), status_of(failed));
+                    let result = CallResult {
+                        status: status_of(failed),
+                        output: None,
+                    };
+                    record_result(&mut results, id.to_string(), result);
                 }
             }
             _ => {}

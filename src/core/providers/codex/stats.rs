@@ -1,7 +1,9 @@
 //! codex's rollout read into a turn's [`TurnStats`]: the model from `turn_context`, usage per
 //! model response, shell calls and their outputs.
 
-use crate::core::print::stats::{Tokens, ToolCall, TurnStats, UsagePaths, UsageReading};
+use crate::core::print::stats::{
+    ContextReading, Tokens, ToolCall, TurnStats, UsagePaths, UsageReading,
+};
 use crate::core::providers::str_field;
 use serde_json::Value;
 
@@ -10,6 +12,10 @@ pub const USAGE: UsageReading = UsageReading {
     marks: &["\"token_usage_record\"", "\"turn_context\""],
     context_type: Some("turn_context"),
     message_id: None,
+    context: Some(ContextReading {
+        used: &["/payload/info/last_token_usage/total_tokens"],
+        window: "/payload/info/model_context_window",
+    }),
 };
 
 const CODEX_USAGE: UsagePaths = UsagePaths {

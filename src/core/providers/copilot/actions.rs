@@ -1,8 +1,9 @@
 //! copilot's tool calls of a turn: the `toolRequests` of its `assistant.message` records, each
 //! settled by the `tool.execution_complete` of its `toolCallId`.
 
+use super::super::actions::CallResult;
 use super::super::str_field;
-use super::super::tool_action::{ActionStatus, ToolAction, summarize_input};
+use super::super::tool_action::{ActionStatus, ToolAction};
 use super::stats::tool_requests;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -10,7 +11,7 @@ use std::collections::HashMap;
 /// The turn's calls, in order, with their status (`success` true is ok, false an error; none
 /// yet: pending).
 pub fn read(records: &[Value]) -> Vec<ToolAction> {
-    let results: HashMap<&str, ActionStatus> = records
+    let results: HashMap<&str, CallResult> = records
         .iter()
         .filter(|r| str_field(r, "type") == Some("tool.execution_complete"))
         .filter_map(|r| {
@@ -21,19 +22,25 @@ pub fn read(records: &[Value]) -> Vec<ToolAction> {
             } else {
                 ActionStatus::Error
             };
-            Some((id, status))
+            let output = ["/data/result/content", "/data/error/message"]
+                .iter()
+                .find_map(|at| r.pointer(at)?.as_str())
+                .map(str::to_string);
+            Some((id, CallResult { status, output }))
         })
         .collect();
     records
         .iter()
         .filter(|r| str_field(r, "type") == Some("assistant.message"))
         .flat_map(tool_requests)
-        .map(|call| ToolAction {
-            tool: str_field(call, "name").unwrap_or("?").to_string(),
-            input: summarize_input(call.get("arguments").unwrap_or(&Value::Null)),
-            status: str_field(call, "toolCallId")
-                .and_then(|id| results.get(id).copied())
-                .unwrap_or(ActionStatus::Pending),
+        .map(|call| {
+            let result = str_field(call, "toolCallId").and_then(|id| results.get(id));
+            ToolAction::new(
+                str_field(call, "name").unwrap_or("?"),
+                call.get("arguments").unwrap_or(&Value::Null),
+                result.map_or(ActionStatus::Pending, |r| r.status),
+                result.and_then(|r| r.output.clone()),
+            )
         })
         .collect()
 }

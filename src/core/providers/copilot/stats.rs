@@ -2,7 +2,9 @@
 //! request (its tokens), the `toolRequests` of `assistant.message` records settled by their
 //! `tool.execution_complete`, and the `session.error` of a failed turn.
 
-use crate::core::print::stats::{Tokens, ToolCall, TurnStats, UsagePaths, UsageReading};
+use crate::core::print::stats::{
+    ContextReading, Tokens, ToolCall, TurnStats, UsagePaths, UsageReading,
+};
 use crate::core::providers::str_field;
 use serde_json::Value;
 
@@ -11,6 +13,10 @@ pub const USAGE: UsageReading = UsageReading {
     marks: &["\"session.usage_record\""],
     context_type: None,
     message_id: None,
+    context: Some(ContextReading {
+        used: &["/data/usage/inputTokens", "/data/usage/outputTokens"],
+        window: "/data/usage/maxPromptTokens",
+    }),
 };
 
 const COPILOT_USAGE: UsagePaths = UsagePaths {

@@ -1,7 +1,8 @@
 //! gemini's tool calls of a turn: `toolCalls` on its (upserted) `gemini` records.
 
+use super::super::actions::response_output;
 use super::super::str_field;
-use super::super::tool_action::{ActionStatus, ToolAction, summarize_input};
+use super::super::tool_action::{ActionStatus, ToolAction};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -26,14 +27,18 @@ pub fn read(records: &[Value]) -> Vec<ToolAction> {
         .iter()
         .filter_map(|id| latest.get(id)?.get("toolCalls")?.as_array())
         .flatten()
-        .map(|call| ToolAction {
-            tool: str_field(call, "name").unwrap_or("?").to_string(),
-            input: summarize_input(call.get("args").unwrap_or(&Value::Null)),
-            status: match str_field(call, "status") {
+        .map(|call| {
+            let status = match str_field(call, "status") {
                 Some("success") => ActionStatus::Ok,
                 Some("error" | "cancelled") => ActionStatus::Error,
                 _ => ActionStatus::Pending,
-            },
+            };
+            ToolAction::new(
+                str_field(call, "name").unwrap_or("?"),
+                call.get("args").unwrap_or(&Value::Null),
+                status,
+                response_output(call.get("result")),
+            )
         })
         .collect()
 }

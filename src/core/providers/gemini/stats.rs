@@ -10,6 +10,7 @@ pub const USAGE: UsageReading = UsageReading {
     marks: &["\"gemini\""],
     context_type: None,
     message_id: Some("/id"),
+    context: None,
 };
 
 const GEMINI_USAGE: UsagePaths = UsagePaths {

@@ -1,7 +1,7 @@
 //! opencode's tool calls of a turn: `tool` parts with their state.
 
 use super::super::str_field;
-use super::super::tool_action::{ActionStatus, ToolAction, summarize_input};
+use super::super::tool_action::{ActionStatus, ToolAction};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -24,14 +24,22 @@ pub fn read(records: &[Value]) -> Vec<ToolAction> {
     order
         .iter()
         .filter_map(|id| latest.get(id))
-        .map(|part| ToolAction {
-            tool: str_field(part, "tool").unwrap_or("?").to_string(),
-            input: summarize_input(part.pointer("/state/input").unwrap_or(&Value::Null)),
-            status: match part.pointer("/state/status").and_then(Value::as_str) {
+        .map(|part| {
+            let status = match part.pointer("/state/status").and_then(Value::as_str) {
                 Some("completed") => ActionStatus::Ok,
                 Some("error") => ActionStatus::Error,
                 _ => ActionStatus::Pending,
-            },
+            };
+            let output = ["/state/output", "/state/error"]
+                .iter()
+                .find_map(|at| part.pointer(at)?.as_str())
+                .map(str::to_string);
+            ToolAction::new(
+                str_field(part, "tool").unwrap_or("?"),
+                part.pointer("/state/input").unwrap_or(&Value::Null),
+                status,
+                output,
+            )
         })
         .collect()
 }

@@ -10,6 +10,7 @@ pub const USAGE: UsageReading = UsageReading {
     marks: &["\"assistant\""],
     context_type: None,
     message_id: Some("/info/id"),
+    context: None,
 };
 
 const OPENCODE_USAGE: UsagePaths = UsagePaths {

@@ -1,7 +1,8 @@
 //! qwen's tool calls of a turn: `functionCall` parts and their `tool_result` records.
 
+use super::super::actions::{CallResult, response_output};
 use super::super::str_field;
-use super::super::tool_action::{ActionStatus, ToolAction, summarize_input};
+use super::super::tool_action::{ActionStatus, ToolAction};
 use super::stats::parts;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -10,7 +11,7 @@ use std::collections::HashMap;
 /// record whose `functionResponse` has its id (`toolCallResult.status` `success` is ok, any
 /// other is an error); a call with no result yet is pending.
 pub fn read(records: &[Value]) -> Vec<ToolAction> {
-    let mut results: HashMap<String, ActionStatus> = HashMap::new();
+    let mut results: HashMap<String, CallResult> = HashMap::new();
     for record in records
         .iter()
         .filter(|r| str_field(r, "type") == Some("tool_result"))
@@ -24,7 +25,8 @@ pub fn read(records: &[Value]) -> Vec<ToolAction> {
         };
         for part in parts(record) {
             if let Some(id) = part.pointer("/functionResponse/id").and_then(Value::as_str) {
-                results.insert(id.to_string(), status);
+                let output = response_output(Some(&Value::Array(vec![part.clone()])));
+                results.insert(id.to_string(), CallResult { status, output });
             }
         }
     }
@@ -33,12 +35,14 @@ pub fn read(records: &[Value]) -> Vec<ToolAction> {
         .filter(|r| str_field(r, "type") == Some("assistant"))
         .flat_map(parts)
         .filter_map(|part| part.get("functionCall").cloned())
-        .map(|call| ToolAction {
-            tool: str_field(&call, "name").unwrap_or("?").to_string(),
-            input: summarize_input(call.get("args").unwrap_or(&Value::Null)),
-            status: str_field(&call, "id")
-                .and_then(|id| results.get(id).copied())
-                .unwrap_or(ActionStatus::Pending),
+        .map(|call| {
+            let result = str_field(&call, "id").and_then(|id| results.get(id));
+            ToolAction::new(
+                str_field(&call, "name").unwrap_or("?"),
+                call.get("args").unwrap_or(&Value::Null),
+                result.map_or(ActionStatus::Pending, |r| r.status),
+                result.and_then(|r| r.output.clone()),
+            )
         })
         .collect()
 }

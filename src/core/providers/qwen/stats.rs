@@ -1,7 +1,9 @@
 //! qwen's chat record read into a turn's [`TurnStats`]: usage per model response, function
 //! calls and their results, the API error from its telemetry record.
 
-use crate::core::print::stats::{Tokens, ToolCall, TurnStats, UsagePaths, UsageReading};
+use crate::core::print::stats::{
+    ContextReading, Tokens, ToolCall, TurnStats, UsagePaths, UsageReading,
+};
 use crate::core::providers::str_field;
 use serde_json::Value;
 
@@ -10,6 +12,10 @@ pub const USAGE: UsageReading = UsageReading {
     marks: &["\"assistant\""],
     context_type: None,
     message_id: None,
+    context: Some(ContextReading {
+        used: &["/usageMetadata/totalTokenCount"],
+        window: "/contextWindowSize",
+    }),
 };
 
 const QWEN_USAGE: UsagePaths = UsagePaths {
