@@ -35,9 +35,16 @@
 //! 15. (figures/park.rs) Park: the memory a park frees (the worker's process-tree RSS before and
 //!     after), `umbel resume` → ready, a parked worker's bytes on disk; `park` on the fakes,
 //!     `park-real` (only when named) on the real CLIs.
+//! 16. (figures/acp.rs) `umbel acp`: the CLI's transcript write → the editor's first message
+//!     chunk, the last chunk → the prompt's `stopReason`, and an idle `umbel acp`'s CPU.
 //!
 //! Figures, not pass/fail: these machines are shared and noisy.
 
+#[path = "../tests/e2e/acp.rs"]
+#[allow(dead_code, unused_imports)]
+mod acp;
+#[path = "figures/acp.rs"]
+mod acp_figures;
 #[path = "figures/events.rs"]
 mod events;
 #[path = "../tests/e2e/harness/mod.rs"]
@@ -157,6 +164,9 @@ fn main() {
     }
     if only.is_empty() || only.iter().any(|o| o == "remote") {
         rows.extend(remote::figures());
+    }
+    if only.is_empty() || only.iter().any(|o| o == "acp") {
+        rows.extend(acp_figures::figures());
     }
     if only.is_empty() || only.iter().any(|o| o == "park") {
         rows.extend(park::fake_figures());

@@ -152,6 +152,10 @@ pub struct Turn {
     /// The answer text (absent = `Response to: <first line of the prompt>`).
     #[serde(default)]
     pub reply: Option<String>,
+    /// The model's thinking before its answer, as the CLI records it (claude's `thinking`
+    /// block); absent: none.
+    #[serde(default)]
+    pub thinking: Option<String>,
     /// Busy time before the first text.
     #[serde(default)]
     pub delay_ms: u64,
@@ -370,6 +374,8 @@ impl Scenario {
 pub struct Chosen {
     /// The text to stream.
     pub reply: String,
+    /// The thinking before it.
+    pub thinking: Option<String>,
     /// Busy time before the first text.
     pub delay_ms: u64,
     /// Time between chunks.
@@ -464,6 +470,7 @@ impl Script {
         let turn = turn.unwrap_or_default();
         Chosen {
             reply: turn.reply.unwrap_or_else(|| builtin_reply(prompt)),
+            thinking: turn.thinking,
             delay_ms: turn.delay_ms,
             chunk_ms: turn.chunk_ms,
             late_transcript_ms: turn.late_transcript_ms,

@@ -90,7 +90,7 @@ fn run_editor<T>(
 
 /// The SDK's client on `streams`, answering each permission request with allow-once, with
 /// `body` as what the editor does.
-async fn connect<T>(
+pub async fn connect<T>(
     streams: ByteStreams<
         tokio_util::compat::Compat<tokio::process::ChildStdin>,
         tokio_util::compat::Compat<tokio::process::ChildStdout>,
@@ -429,4 +429,61 @@ fn the_editor_killed_parks_its_sessions() {
         "parked",
         "the editor was killed: its worker is parked"
     );
+}
+
+#[test]
+fn modes_and_models_are_fixed_at_spawn_and_say_so() {
+    use agent_client_protocol::v1::schema::{
+        SessionConfigKind, SetSessionConfigOptionRequest, SetSessionModeRequest,
+    };
+    let sb = Sandbox::new();
+    let project = sb.project.clone();
+    let args = ["--model", "opus", "--permission-mode", "plan"];
+    editor(&sb, &args, async move |cx, _heard| {
+        let new = answered(&cx, NewSessionRequest::new(project), "new").await;
+        let id = new.session_id;
+        let modes = new.modes.expect("the session's modes");
+        assert_eq!(modes.current_mode_id.0.as_ref(), "plan");
+        assert_eq!(modes.available_modes.len(), 1, "{modes:?}");
+        let options = new.config_options.expect("config options");
+        let current = |id: &str| {
+            let option = options.iter().find(|o| o.id.0.as_ref() == id)?;
+            match &option.kind {
+                SessionConfigKind::Select(select) => Some(select.current_value.0.to_string()),
+                _ => None,
+            }
+        };
+        assert_eq!(current("model").as_deref(), Some("opus"), "{options:?}");
+        assert_eq!(current("mode").as_deref(), Some("plan"), "{options:?}");
+        // The mode it has: fine; another: refused, saying how to get it.
+        answered(
+            &cx,
+            SetSessionModeRequest::new(id.clone(), "plan"),
+            "same mode",
+        )
+        .await;
+        let e = refused(&cx, SetSessionModeRequest::new(id.clone(), "default")).await;
+        assert_eq!(
+            e.code,
+            agent_client_protocol::ErrorCode::INVALID_PARAMS,
+            "{e:?}"
+        );
+        assert!(
+            e.data
+                .expect("data")
+                .to_string()
+                .contains("--permission-mode")
+        );
+        let e = refused(
+            &cx,
+            SetSessionConfigOptionRequest::new(id, "model", "sonnet"),
+        )
+        .await;
+        assert_eq!(
+            e.code,
+            agent_client_protocol::ErrorCode::INVALID_PARAMS,
+            "{e:?}"
+        );
+        assert!(e.data.expect("data").to_string().contains("--model"));
+    });
 }

@@ -398,6 +398,11 @@ pub fn text_block(text: &str) -> Obj {
     obj! { "type" => "text", "text" => text }
 }
 
+/// A thinking content block (its signature the fake model's).
+pub fn thinking_block(thinking: &str) -> Obj {
+    obj! { "type" => "thinking", "thinking" => thinking, "signature" => "fakesig" }
+}
+
 /// A tool_use content block.
 pub fn tool_use_block(id: &str, tool: &str, input: &Value) -> Obj {
     obj! { "type" => "tool_use", "id" => id, "name" => tool, "input" => input }

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use super::screens::{self, INTERRUPTED_LINE};
 use super::session::Session;
-use super::transcript::text_block;
+use super::transcript::{text_block, thinking_block};
 use crate::engine::ask::Asking;
 use crate::engine::menu::{Choice, Menu};
 use crate::engine::timeline::{self, Core, Step, Timeline};
@@ -167,8 +167,13 @@ impl Turn {
             payload: sess.payload_stop(&self.prompt_id, &text),
         };
         let late_ms = self.core.late_ms(&mut sess.clock);
-        let mut records =
-            vec![sess.rec_assistant(&self.message_id, text_block(&text), Some("end_turn"), 0)];
+        // The model's thinking: its own record before the text's, as claude writes it.
+        let thought = self.core.chosen.thinking.clone();
+        let mut records: Vec<_> = thought
+            .map(|t| sess.rec_assistant(&self.message_id, thinking_block(&t), Some("end_turn"), 0))
+            .into_iter()
+            .collect();
+        records.push(sess.rec_assistant(&self.message_id, text_block(&text), Some("end_turn"), 0));
         let stop_commands = sess.hooks.commands("Stop");
         if !stop_commands.is_empty() {
             records.push(sess.rec_stop_hook_summary(&stop_commands));

@@ -145,6 +145,23 @@ impl Session {
         vec![done, item_rec]
     }
 
+    /// The model's reasoning before its answer: a `reasoning` response item whose summary is
+    /// `thinking` (its content encrypted: none here).
+    pub fn rec_reasoning(&mut self, turn_id: &str, thinking: &str) -> Obj {
+        let payload = obj! {
+            "type" => "reasoning",
+            "id" => format!("rs_{}", self.ids.hex(40)),
+            "summary" => vec![obj! { "type" => "summary_text", "text" => thinking }],
+            "content" => J::Null,
+            "encrypted_content" => J::Null,
+            "internal_chat_message_metadata_passthrough" => obj! { "turn_id" => turn_id },
+        };
+        let meta = self
+            .history_meta(false)
+            .with("model_search_state", "unused");
+        self.rec("response_item", payload, Some(meta))
+    }
+
     /// The model's `exec_command` call (`arguments` is a JSON string).
     pub fn rec_function_call(
         &mut self,

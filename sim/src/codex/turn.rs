@@ -145,7 +145,12 @@ impl Turn {
         let late_ms = self.core.late_ms(&mut sess.clock);
         let usage = self.response_usage(&text);
         self.usage.add(usage);
-        let mut records = sess.rec_agent_message(&self.turn_id, &text, self.text_started_ms);
+        let thought = self.core.chosen.thinking.clone();
+        let mut records: Vec<_> = thought
+            .map(|t| sess.rec_reasoning(&self.turn_id, &t))
+            .into_iter()
+            .collect();
+        records.extend(sess.rec_agent_message(&self.turn_id, &text, self.text_started_ms));
         records.push(sess.rec_token_usage(&self.turn_id, usage, self.usage));
         records.push(sess.rec_token_count());
         let ttft = (self.text_started_ms - self.core.start_ms).max(0) as u64;

@@ -256,11 +256,13 @@ pub struct Answer<'a> {
     pub turn: u32,
     /// The provider's id for the call.
     pub api_call: &'a str,
+    /// The model's thinking before the text.
+    pub reasoning: Option<&'a str>,
 }
 
-/// `assistant.message`.
+/// `assistant.message` (`reasoningText` after `turnId` when the model thought).
 pub fn assistant_message(who: &Who, x: &Exchange, a: &Answer) -> Obj {
-    obj! {
+    let mut message = obj! {
         "messageId" => a.id,
         "originatingMessageId" => x.message.as_str(),
         "model" => who.model.as_str(),
@@ -268,9 +270,11 @@ pub fn assistant_message(who: &Who, x: &Exchange, a: &Answer) -> Obj {
         "toolRequests" => a.calls.clone(),
         "interactionId" => x.interaction.as_str(),
         "turnId" => a.turn.to_string(),
-        "rte" => false,
-        "apiCallId" => a.api_call,
+    };
+    if let Some(reasoning) = a.reasoning {
+        message.set("reasoningText", reasoning);
     }
+    message.with("rte", false).with("apiCallId", a.api_call)
 }
 
 /// `tool.execution_start`.

@@ -92,6 +92,7 @@ impl Turn {
             calls: vec![records::tool_request(&call)],
             turn: 0,
             api_call: &api_call,
+            reasoning: None,
         };
         sess.record(
             "assistant.message",

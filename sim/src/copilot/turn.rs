@@ -197,6 +197,7 @@ impl Turn {
             calls: Vec::new(),
             turn: self.turn,
             api_call: &api_call,
+            reasoning: self.core.chosen.thinking.as_deref(),
         };
         let data = records::assistant_message(&sess.who, &self.x, &a);
         drafts.push(sess.draft("assistant.message", data));

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::session::Session;
 use crate::engine::host;
-use crate::json::{J, Obj, empty_array};
+use crate::json::{J, Obj};
 use crate::obj;
 use crate::sha256;
 
@@ -168,14 +168,20 @@ impl Session {
         rec
     }
 
-    /// A new `gemini` record (not yet written): id, timestamp, text, tokens, model.
-    pub fn gemini_record(&mut self, text: &str, tokens: Obj) -> Obj {
+    /// A new `gemini` record (not yet written): id, timestamp, text, the model's thinking
+    /// (a thought with no subject, as gemini records fake-model's thought part), tokens, model.
+    pub fn gemini_record(&mut self, text: &str, thinking: Option<&str>, tokens: Obj) -> Obj {
+        let stamp = self.clock.stamp();
+        let thoughts: Vec<Obj> = thinking
+            .map(|t| obj! { "subject" => "", "description" => t, "timestamp" => stamp.as_str() })
+            .into_iter()
+            .collect();
         obj! {
             "id" => self.ids.uuid(),
-            "timestamp" => self.clock.stamp(),
+            "timestamp" => stamp.as_str(),
             "type" => "gemini",
             "content" => text,
-            "thoughts" => empty_array(),
+            "thoughts" => thoughts,
             "tokens" => tokens,
             "model" => self.model.name.as_str(),
         }

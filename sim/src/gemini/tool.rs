@@ -54,7 +54,7 @@ impl Turn {
         let (input_tokens, output_tokens) = token_counts(&self.prompt, "");
         sess.stats.input += input_tokens;
         sess.stats.output += output_tokens;
-        let record = sess.gemini_record("", tokens(input_tokens, output_tokens));
+        let record = sess.gemini_record("", None, tokens(input_tokens, output_tokens));
         sess.chat_gemini(&record, false);
         self.events.push(Event::ToolUse {
             name: name.clone(),

@@ -202,11 +202,12 @@ impl Turn {
         sess.stats.input += input;
         sess.stats.output += output;
         let late_ms = self.core.chosen.late_transcript_ms.filter(|ms| *ms > 0);
+        let thinking = self.core.chosen.thinking.clone();
         let (after_agent, rec, late) = match late_ms {
             Some(ms) => {
                 let payload = sess.payload_after_agent(&self.prompt, &text);
                 sess.clock.advance(ms);
-                let rec = sess.gemini_record(&text, tokens(input, output));
+                let rec = sess.gemini_record(&text, thinking.as_deref(), tokens(input, output));
                 let ts = super::chat::field(&rec, "timestamp");
                 let records = vec![rec.clone(), obj! { "$set" => obj! { "lastUpdated" => ts } }];
                 let late = Late {
@@ -216,7 +217,7 @@ impl Turn {
                 (payload, rec, Some(late))
             }
             None => {
-                let rec = sess.gemini_record(&text, tokens(input, output));
+                let rec = sess.gemini_record(&text, thinking.as_deref(), tokens(input, output));
                 sess.chat_gemini(&rec, false);
                 (sess.payload_after_agent(&self.prompt, &text), rec, None)
             }

@@ -115,30 +115,38 @@ pub fn send(
         None => side,
     });
     turn.pause();
-    block_start(out, 0, json!({"type": "text", "text": ""}))?;
+    let text_at = match &turn.thinking {
+        Some(thinking) => {
+            thinking_block(out, 0, thinking)?;
+            1
+        }
+        None => 0,
+    };
+    block_start(out, text_at, json!({"type": "text", "text": ""}))?;
     for (i, chunk) in turn.chunks().iter().enumerate() {
         if i > 0 {
             turn.gap();
         }
-        let delta = json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": chunk}});
+        let delta = json!({"type": "content_block_delta", "index": text_at, "delta": {"type": "text_delta", "text": chunk}});
         http::sse(out, Some("content_block_delta"), &delta)?;
     }
     if turn.wedge {
         http::hold(out);
         return Ok(false);
     }
-    block_stop(out, 0)?;
+    block_stop(out, text_at)?;
     let stop = match tool {
         Some((name, input)) => {
             let id = format!("toolu_fake{:012}", next_id());
+            let at = text_at + 1;
             block_start(
                 out,
-                1,
+                at,
                 json!({"type": "tool_use", "id": id, "name": name, "input": {}}),
             )?;
-            let delta = json!({"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": input.to_string()}});
+            let delta = json!({"type": "content_block_delta", "index": at, "delta": {"type": "input_json_delta", "partial_json": input.to_string()}});
             http::sse(out, Some("content_block_delta"), &delta)?;
-            block_stop(out, 1)?;
+            block_stop(out, at)?;
             "tool_use"
         }
         None => "end_turn",
@@ -147,6 +155,20 @@ pub fn send(
     http::sse(out, Some("message_delta"), &delta)?;
     http::sse(out, Some("message_stop"), &json!({"type": "message_stop"}))?;
     Ok(false)
+}
+
+/// A `thinking` block at `index`: its text, then a signature (the fake's own, never checked).
+fn thinking_block(out: &mut TcpStream, index: u32, thinking: &str) -> std::io::Result<()> {
+    block_start(
+        out,
+        index,
+        json!({"type": "thinking", "thinking": "", "signature": ""}),
+    )?;
+    let delta = json!({"type": "content_block_delta", "index": index, "delta": {"type": "thinking_delta", "thinking": thinking}});
+    http::sse(out, Some("content_block_delta"), &delta)?;
+    let signed = json!({"type": "content_block_delta", "index": index, "delta": {"type": "signature_delta", "signature": "fakesig"}});
+    http::sse(out, Some("content_block_delta"), &signed)?;
+    block_stop(out, index)
 }
 
 fn block_start(out: &mut TcpStream, index: u32, block: Value) -> std::io::Result<()> {

@@ -63,6 +63,11 @@ pub fn send(out: &mut TcpStream, body: &Value, answer: &Answer) -> std::io::Resu
             _ => Turn::instant("ok"),
         };
         turn.pause();
+        if let Some(thinking) = &turn.thinking {
+            // The reasoning models' field (qwen reads it as a thought).
+            let delta = json!({"reasoning_content": thinking});
+            http::sse(out, None, &chunk(delta, Value::Null))?;
+        }
         for (i, piece) in turn.chunks().iter().enumerate() {
             if i > 0 {
                 turn.gap();

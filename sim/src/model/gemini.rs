@@ -64,6 +64,10 @@ pub fn send(out: &mut TcpStream, req: &Request, answer: &Answer) -> std::io::Res
     }
     let turn = turn.unwrap_or(Turn::instant(""));
     turn.pause();
+    if let Some(thinking) = &turn.thinking {
+        let thought = json!([{"text": thinking, "thought": true}]);
+        http::sse(out, None, &response(thought, false, &id))?;
+    }
     // gemini 0.61.0 garbled word-by-word chunks in its hook payload: the text goes out whole,
     // after the time its chunks would have taken.
     for _ in 1..turn.chunks().len() {

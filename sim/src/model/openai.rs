@@ -62,19 +62,26 @@ pub fn send(out: &mut TcpStream, body: &Value, answer: &Answer) -> std::io::Resu
             Answer::Text(turn) => turn.clone(),
             _ => Turn::instant("ok"),
         };
+        turn.pause();
+        let at = match &turn.thinking {
+            Some(thinking) => {
+                reasoning(out, thinking)?;
+                1
+            }
+            None => 0,
+        };
         let id = format!("msg_fake{:012}", next_id());
         let added = json!({"type": "message", "id": id, "status": "in_progress", "role": "assistant", "content": []});
         http::sse(
             out,
             Some("response.output_item.added"),
-            &json!({"type": "response.output_item.added", "output_index": 0, "item": added}),
+            &json!({"type": "response.output_item.added", "output_index": at, "item": added}),
         )?;
-        turn.pause();
         for (i, chunk) in turn.chunks().iter().enumerate() {
             if i > 0 {
                 turn.gap();
             }
-            let delta = json!({"type": "response.output_text.delta", "item_id": id, "output_index": 0, "content_index": 0, "delta": chunk});
+            let delta = json!({"type": "response.output_text.delta", "item_id": id, "output_index": at, "content_index": 0, "delta": chunk});
             http::sse(out, Some("response.output_text.delta"), &delta)?;
         }
         if turn.wedge {
@@ -86,7 +93,7 @@ pub fn send(out: &mut TcpStream, body: &Value, answer: &Answer) -> std::io::Resu
         http::sse(
             out,
             Some("response.output_item.done"),
-            &json!({"type": "response.output_item.done", "output_index": 0, "item": done}),
+            &json!({"type": "response.output_item.done", "output_index": at, "item": done}),
         )?;
     }
     let mut completed = base;
@@ -99,4 +106,28 @@ pub fn send(out: &mut TcpStream, body: &Value, answer: &Answer) -> std::io::Resu
         &json!({"type": "response.completed", "response": completed}),
     )?;
     Ok(false)
+}
+
+/// A `reasoning` output item with `thinking` as its summary, as the Responses API streams one.
+fn reasoning(out: &mut TcpStream, thinking: &str) -> std::io::Result<()> {
+    let id = format!("rs_fake{:012}", next_id());
+    let item = |summary: Value| json!({"type": "reasoning", "id": id, "summary": summary});
+    http::sse(
+        out,
+        Some("response.output_item.added"),
+        &json!({"type": "response.output_item.added", "output_index": 0, "item": item(json!([]))}),
+    )?;
+    let part = json!({"type": "summary_text", "text": ""});
+    let added = json!({"type": "response.reasoning_summary_part.added", "item_id": id, "output_index": 0, "summary_index": 0, "part": part});
+    http::sse(out, Some("response.reasoning_summary_part.added"), &added)?;
+    let delta = json!({"type": "response.reasoning_summary_text.delta", "item_id": id, "output_index": 0, "summary_index": 0, "delta": thinking});
+    http::sse(out, Some("response.reasoning_summary_text.delta"), &delta)?;
+    let done = json!({"type": "response.reasoning_summary_text.done", "item_id": id, "output_index": 0, "summary_index": 0, "text": thinking});
+    http::sse(out, Some("response.reasoning_summary_text.done"), &done)?;
+    let summary = json!([{"type": "summary_text", "text": thinking}]);
+    http::sse(
+        out,
+        Some("response.output_item.done"),
+        &json!({"type": "response.output_item.done", "output_index": 0, "item": item(summary)}),
+    )
 }

@@ -10,6 +10,8 @@ use serde_json::Value;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Turn {
     pub text: String,
+    /// The thinking streamed before the text (a `thinking` block).
+    pub thinking: Option<String>,
     pub delay_ms: u64,
     pub chunk_ms: u64,
     /// Stream the text, then hold the response open until the client hangs up.
@@ -21,6 +23,7 @@ impl Turn {
     pub fn instant(text: impl Into<String>) -> Turn {
         Turn {
             text: text.into(),
+            thinking: None,
             delay_ms: 0,
             chunk_ms: 0,
             wedge: false,
@@ -180,6 +183,7 @@ fn fresh(
     let chosen = script.select(&prompt);
     let turn = Turn {
         text: chosen.reply,
+        thinking: chosen.thinking,
         delay_ms: chosen.delay_ms,
         chunk_ms: chosen.chunk_ms,
         wedge: chosen.end == End::Wedge,

@@ -156,6 +156,25 @@ pub fn text(who: &Who, message: &str, id: &str, text: &str, start: i64, end: Opt
         "text": text, "time": time })
 }
 
+/// A `reasoning` part: started at `start`, ended at `end` once whole (then with the
+/// model's signature, as the fake model signs).
+pub fn reasoning(
+    who: &Who,
+    message: &str,
+    id: &str,
+    text: &str,
+    start: i64,
+    end: Option<i64>,
+) -> Value {
+    let mut part = json!({ "id": id, "messageID": message, "sessionID": who.session,
+        "type": "reasoning", "text": text, "time": { "start": start } });
+    if let Some(end) = end {
+        part["time"]["end"] = json!(end);
+        part["metadata"] = json!({ "anthropic": { "signature": "fakesig" } });
+    }
+    part
+}
+
 /// A `step-finish` part (`reason`: `stop`, `tool-calls`).
 pub fn step_finish(who: &Who, message: &str, id: &str, reason: &str) -> Value {
     let (tokens, cost) = step_tokens();

@@ -164,6 +164,19 @@ impl Turn {
         );
     }
 
+    /// The model's thinking before its text: a `reasoning` part, empty as it starts, then
+    /// whole (opencode records the part again as it grows).
+    fn reasoning(&mut self, sess: &mut Session, thinking: &str) {
+        let id = sess.id("prt");
+        let start = sess.clock.now_ms();
+        let started = bus::reasoning(&sess.who, &self.message_id(), &id, "", start, None);
+        self.part(sess, started);
+        sess.clock.advance(3);
+        let end = Some(sess.clock.now_ms());
+        let whole = bus::reasoning(&sess.who, &self.message_id(), &id, thinking, start, end);
+        self.part(sess, whole);
+    }
+
     /// Ends the text block streamed so far (its part whole), if one was started.
     fn close_text(&mut self, sess: &mut Session) {
         let Some((id, start)) = self.text_part.take() else {
@@ -497,6 +510,9 @@ impl Timeline for Turn {
 
     fn text_starts(&mut self, sess: &mut Session) {
         self.step_start(sess);
+        if let Some(thinking) = self.core.chosen.thinking.clone() {
+            self.reasoning(sess, &thinking);
+        }
         let id = sess.id("prt");
         let start = sess.clock.now_ms();
         let part = bus::text(&sess.who, &self.message_id(), &id, "", start, None);

@@ -66,11 +66,22 @@ pub struct Ctx<'a> {
 
 /// The parts of fake-gemini's `content` (a text, or parts already).
 fn parts(rec: &Obj) -> Vec<Value> {
+    // The model's thinking first, as `thought` text parts (qwen's record of a reasoning model).
+    let thoughts = rec.0.get("thoughts").and_then(Value::as_array);
+    let mut parts: Vec<Value> = thoughts
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t.get("description")?.as_str())
+        .map(|t| serde_json::json!({ "text": t, "thought": true }))
+        .collect();
     match rec.0.get("content") {
-        Some(Value::Array(parts)) => parts.clone(),
-        Some(Value::String(text)) if !text.is_empty() => vec![serde_json::json!({ "text": text })],
-        _ => Vec::new(),
+        Some(Value::Array(content)) => parts.extend(content.iter().cloned()),
+        Some(Value::String(text)) if !text.is_empty() => {
+            parts.push(serde_json::json!({ "text": text }));
+        }
+        _ => {}
     }
+    parts
 }
 
 /// The fields every record starts with.

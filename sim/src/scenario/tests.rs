@@ -147,6 +147,7 @@ fn a_turn_without_reply_answers_with_the_builtin_text() {
 fn chunks_split_on_words_only_when_chunk_ms_is_set() {
     let mut c = Chosen {
         reply: "Hello big  world".into(),
+        thinking: None,
         delay_ms: 0,
         chunk_ms: 0,
         late_transcript_ms: None,

@@ -111,6 +111,25 @@ pub fn response_output(parts: Option<&Value>) -> Option<String> {
     (!texts.is_empty()).then(|| texts.join("\n"))
 }
 
+/// The newest version of each of `items` by its `id` field, in the order the ids first came
+/// (a CLI that records a message or part again as it grows: gemini's messages, opencode's parts).
+pub fn latest_versions<'a>(items: impl IntoIterator<Item = &'a Value>) -> Vec<&'a Value> {
+    let mut order: Vec<&str> = Vec::new();
+    let mut latest: HashMap<&str, &Value> = HashMap::new();
+    for item in items {
+        let Some(id) = item.get("id").and_then(Value::as_str) else {
+            continue;
+        };
+        if latest.insert(id, item).is_none() {
+            order.push(id);
+        }
+    }
+    order
+        .iter()
+        .filter_map(|id| latest.get(id).copied())
+        .collect()
+}
+
 #[cfg(test)]
 #[path = "actions_tests.rs"]
 mod tests;

@@ -147,3 +147,37 @@ fn every_reader_keeps_the_calls_arguments_and_its_output() {
     let output = refused[0].output.as_deref().unwrap_or_default();
     assert!(output.contains("was denied"), "{refused:?}");
 }
+
+/// The model's thinking, as each CLI recorded a turn whose model thought first (fake-model's
+/// `thinking`: a claude `thinking` block, a Responses `reasoning` summary, gemini thought
+/// parts, chat `reasoning_content`).
+#[test]
+fn every_cli_records_the_models_thinking_its_own_way() {
+    use crate::core::providers::Provider;
+    let cases = [
+        (Provider::Claude, "claude/claude-2.1.332-thinking.jsonl"),
+        (Provider::Codex, "codex/codex-0.171.0-thinking.jsonl"),
+        (Provider::Gemini, "gemini/gemini-0.61.0-thinking.jsonl"),
+        (Provider::Qwen, "qwen/qwen-0.24.4-thinking.jsonl"),
+        (
+            Provider::Opencode,
+            "opencode/1.18.33/opencode-1.18.33-thinking.jsonl",
+        ),
+        (
+            Provider::Copilot,
+            "copilot/1.0.102/copilot-1.0.102-thinking.jsonl",
+        ),
+    ];
+    for (provider, file) in cases {
+        let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
+        let all = records(&std::fs::read_to_string(&path).expect("a recording"));
+        let thoughts = (provider.module().identity().thoughts)(&all);
+        assert_eq!(
+            thoughts,
+            ["Let me weigh this: UMBEL-THOUGHT."],
+            "{provider}"
+        );
+    }
+    let without = (Provider::Claude.module().identity().thoughts)(&records(CLAUDE));
+    assert!(without.is_empty(), "{without:?}");
+}

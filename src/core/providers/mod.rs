@@ -100,6 +100,8 @@ pub struct Identity {
     pub env: ProviderEnv,
     /// The tool calls of one turn's records (`actions.rs`).
     pub actions: fn(&[serde_json::Value]) -> Vec<tool_action::ToolAction>,
+    /// The model's thinking in one turn's records, as the CLI records it (`thoughts.rs`).
+    pub thoughts: fn(&[serde_json::Value]) -> Vec<String>,
     /// The folder the CLI keeps its sign-in and settings in, from the worker's environment.
     pub config_dir: fn(&[(String, String)]) -> Option<PathBuf>,
     /// The user's configuration files in that folder the launch builds on.

@@ -59,14 +59,21 @@ fn unsupported(what: &str) -> Error {
 /// sent yet, given `sent`: the new tail when `now` extends it; all of `now`, after a blank
 /// line, when the CLI wrote a new message instead (an answer before a tool call, then one after).
 pub fn unsent(sent: &str, now: &str) -> Option<String> {
-    if now.is_empty() || now == sent {
+    if now.trim().is_empty() || now.trim() == sent.trim() {
         return None;
     }
-    match now.strip_prefix(sent) {
-        Some(tail) => Some(tail.to_string()),
-        None if sent.ends_with(now) => None,
-        None => Some(format!("\n\n{now}")),
+    if let Some(tail) = now.strip_prefix(sent) {
+        return Some(tail.to_string());
     }
+    // The same text with other whitespace around it (the end hook's copy of an answer and
+    // the transcript's differ so): only what follows it.
+    if let Some(tail) = now.trim_start().strip_prefix(sent.trim()) {
+        return Some(tail.to_string());
+    }
+    if sent.trim_end().ends_with(now.trim()) {
+        return None;
+    }
+    Some(format!("\n\n{now}"))
 }
 
 /// This turn's answer so far, from the transcript records appended since its prompt was sent
@@ -88,6 +95,17 @@ pub fn tool_calls_so_far(provider: Provider, records: &[Value]) -> Vec<ToolActio
     match records.iter().rposition(|r| module.opens_turn(r)) {
         Some(start) => (module.identity().actions)(&records[start..]),
         None => Vec::new(),
+    }
+}
+
+/// This turn's thinking so far (its thoughts, a blank line between), from the transcript
+/// records appended since its prompt was sent: none until the record that opens the turn is
+/// among them.
+pub fn thoughts_so_far(provider: Provider, records: &[Value]) -> String {
+    let module = provider.module();
+    match records.iter().rposition(|r| module.opens_turn(r)) {
+        Some(start) => (module.identity().thoughts)(&records[start..]).join("\n\n"),
+        None => String::new(),
     }
 }
 
@@ -318,6 +336,12 @@ mod tests {
         assert_eq!(unsent("Hel", "Hello").as_deref(), Some("lo"));
         assert_eq!(unsent("Hello", "Hello"), None);
         assert_eq!(unsent("Hello", ""), None);
+        // The end hook's copy with a space before it (gemini's, after a thought).
+        assert_eq!(
+            unsent("Hello from the fake.", " Hello from the fake."),
+            None
+        );
+        assert_eq!(unsent("Hello", " Hello there").as_deref(), Some(" there"));
         assert_eq!(
             unsent("Let me look.", "Done.").as_deref(),
             Some("\n\nDone.")

@@ -9,6 +9,7 @@
 //! session this process holds is. Logs go to stderr.
 
 mod map;
+mod modes;
 mod prompt;
 mod sessions;
 
@@ -19,7 +20,8 @@ use crate::operations::Ctx;
 use agent_client_protocol::v1::schema::{
     AgentCapabilities, CancelNotification, Implementation, InitializeRequest, InitializeResponse,
     ListSessionsRequest, LoadSessionRequest, NewSessionRequest, PromptCapabilities, PromptRequest,
-    SessionCapabilities, SessionListCapabilities,
+    SessionCapabilities, SessionListCapabilities, SetSessionConfigOptionRequest,
+    SetSessionModeRequest,
 };
 use agent_client_protocol::v1::{ConnectionTo, Responder};
 use agent_client_protocol::{Agent, Client, Error, Stdio};
@@ -93,14 +95,22 @@ async fn park_idle_sessions(sessions: Arc<Sessions>, limit: Duration) {
     }
 }
 
+/// The handler of a request answered off the message loop ([`answer_later`]): `$work` runs
+/// with its own handle on the sessions, the request and the connection.
+macro_rules! later {
+    ($sessions:ident, $method:literal, |$s:ident, $req:ident: $ty:ty, $conn:ident| $work:expr) => {{
+        let sessions = $sessions.clone();
+        async move |$req: $ty, responder, cx: ConnectionTo<Client>| {
+            let ($s, $conn) = (sessions.clone(), cx.clone());
+            answer_later(&cx, $method, responder, async move { $work })
+        }
+    }};
+}
+
+// long: one handler per ACP method in one builder chain (the SDK's builder changes type with
+// each handler, so the chain does not split into functions).
 async fn serve_stdio(sessions: Arc<Sessions>) -> u8 {
-    let (on_new, on_load, on_list, on_prompt, on_cancel) = (
-        sessions.clone(),
-        sessions.clone(),
-        sessions.clone(),
-        sessions.clone(),
-        sessions.clone(),
-    );
+    let on_cancel = sessions.clone();
     let served = Agent
         .v1()
         .name("umbel")
@@ -111,39 +121,45 @@ async fn serve_stdio(sessions: Arc<Sessions>) -> u8 {
             agent_client_protocol::on_receive_request!(),
         )
         .on_receive_request(
-            async move |req: NewSessionRequest, responder, cx: ConnectionTo<Client>| {
-                let sessions = on_new.clone();
-                answer_later(&cx, "session/new", responder, async move {
-                    sessions.open(req.cwd).await
-                })
-            },
+            later!(sessions, "session/new", |s, req: NewSessionRequest, _c| s
+                .open(req.cwd)
+                .await),
             agent_client_protocol::on_receive_request!(),
         )
         .on_receive_request(
-            async move |req: LoadSessionRequest, responder, cx: ConnectionTo<Client>| {
-                let (sessions, conn) = (on_load.clone(), cx.clone());
-                answer_later(&cx, "session/load", responder, async move {
-                    sessions.load(&conn, req).await
-                })
-            },
+            later!(sessions, "session/load", |s, req: LoadSessionRequest, c| s
+                .load(&c, req)
+                .await),
             agent_client_protocol::on_receive_request!(),
         )
         .on_receive_request(
-            async move |req: ListSessionsRequest, responder, cx: ConnectionTo<Client>| {
-                let sessions = on_list.clone();
-                answer_later(&cx, "session/list", responder, async move {
-                    sessions.list(req).await
-                })
-            },
+            later!(
+                sessions,
+                "session/list",
+                |s, req: ListSessionsRequest, _c| s.list(req).await
+            ),
             agent_client_protocol::on_receive_request!(),
         )
         .on_receive_request(
-            async move |req: PromptRequest, responder, cx: ConnectionTo<Client>| {
-                let (sessions, conn) = (on_prompt.clone(), cx.clone());
-                answer_later(&cx, "session/prompt", responder, async move {
-                    prompt::run(&sessions, &conn, req).await
-                })
-            },
+            later!(sessions, "session/prompt", |s, req: PromptRequest, c| {
+                prompt::run(&s, &c, req).await
+            }),
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            later!(
+                sessions,
+                "session/set_mode",
+                |s, req: SetSessionModeRequest, _c| s.set_mode(&req)
+            ),
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            later!(
+                sessions,
+                "session/set_config_option",
+                |s, req: SetSessionConfigOptionRequest, _c| s.set_option(&req)
+            ),
             agent_client_protocol::on_receive_request!(),
         )
         .on_receive_notification(

@@ -287,6 +287,8 @@ struct Tail {
     provider: Provider,
     records: Vec<Value>,
     sent: String,
+    /// The turn's thinking the client has.
+    thought: String,
     /// The turn's tool calls the client has.
     calls: map::ToolCalls,
     /// The context's use and window the client was last told.
@@ -300,6 +302,7 @@ impl Tail {
             provider: worker.meta.provider,
             records: Vec::new(),
             sent: String::new(),
+            thought: String::new(),
             calls: map::ToolCalls::default(),
             context: None,
         }
@@ -338,12 +341,17 @@ impl Tail {
         })
     }
 
-    /// After the turn ended: reads on while a tool call has no result yet, at most
-    /// [`TRANSCRIPT_LAG`] (qwen writes a turn's records up to ~1.5 s after its end hook), so
-    /// the client hears how each call ended before the prompt's response.
+    /// After the turn ended: reads on until the transcript has the turn's answer and every
+    /// tool call's result, at most [`TRANSCRIPT_LAG`] (claude writes a turn's last records a
+    /// moment after its end hook, qwen up to ~1.5 s after), so the client hears the thinking
+    /// and how each call ended before the prompt's response.
     fn settle(&mut self, ctx: &Ctx, tx: &mpsc::UnboundedSender<Step>) {
         let deadline = Instant::now() + TRANSCRIPT_LAG;
-        while self.calls.pending().is_some() && Instant::now() < deadline {
+        let behind = |tail: &Self| {
+            tail.calls.pending().is_some()
+                || map::answer_so_far(tail.provider, &tail.records).is_none()
+        };
+        while behind(self) && Instant::now() < deadline {
             self.tail.wait_for_change(ctx, TICK);
             self.read(ctx, tx);
         }
@@ -380,6 +388,14 @@ impl Tail {
     fn read(&mut self, ctx: &Ctx, tx: &mpsc::UnboundedSender<Step>) {
         if !self.poll(ctx) {
             return;
+        }
+        let thought = map::thoughts_so_far(self.provider, &self.records);
+        if let Some(chunk) = map::unsent(&self.thought, &thought) {
+            self.thought = thought;
+            let chunk = ContentChunk::new(ContentBlock::from(chunk));
+            let _ = tx.send(Step::Update(Box::new(SessionUpdate::AgentThoughtChunk(
+                chunk,
+            ))));
         }
         let calls = map::tool_calls_so_far(self.provider, &self.records);
         for update in self.calls.updates(&calls) {

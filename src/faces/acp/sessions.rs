@@ -3,6 +3,7 @@
 //! the editor goes away. The verbs block (tmux, inotify), so each runs on tokio's blocking pool.
 
 use super::map::{no_session, with_message};
+use super::modes::Fixed;
 use crate::core::acp_args::AcpArgs;
 use crate::core::args::{ParkArgs, ResumeArgs, StatusArgs};
 use crate::core::errors::Error as UmbelError;
@@ -18,7 +19,8 @@ use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
     ContentBlock, ContentChunk, ListSessionsRequest, ListSessionsResponse, LoadSessionRequest,
     LoadSessionResponse, NewSessionResponse, SessionId, SessionInfo, SessionNotification,
-    SessionUpdate,
+    SessionUpdate, SetSessionConfigOptionRequest, SetSessionConfigOptionResponse,
+    SetSessionModeRequest, SetSessionModeResponse,
 };
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -43,6 +45,8 @@ struct Held {
     parked: bool,
     /// Held while a `session/cancel` interrupts its turn.
     interrupting: Arc<tokio::sync::Mutex<()>>,
+    /// Its permission mode and model.
+    fixed: Fixed,
 }
 
 /// A prompt running on a session: while it lives, the session is not idle.
@@ -91,8 +95,12 @@ impl Sessions {
         let meta = blocking(move || spawn::spawn(&ctx, &spawn_args)).await?;
         let worker = Worker::from_meta(meta).map_err(|e| acp_error(&e))?;
         let id = worker.name.as_str().to_string();
-        self.hold(worker);
-        Ok(NewSessionResponse::new(SessionId::new(id)))
+        let fixed = self.fixed(&worker);
+        let (modes, options) = (fixed.modes(), fixed.options());
+        self.hold(worker, fixed);
+        Ok(NewSessionResponse::new(SessionId::new(id))
+            .modes(modes)
+            .config_options(options))
     }
 
     /// `session/load`: the worker named by the session id, resumed when it was parked or its
@@ -132,8 +140,12 @@ impl Sessions {
                 }
             }
         }
-        self.hold(worker);
-        Ok(LoadSessionResponse::new())
+        let fixed = self.fixed(&worker);
+        let (modes, options) = (fixed.modes(), fixed.options());
+        self.hold(worker, fixed);
+        Ok(LoadSessionResponse::new()
+            .modes(modes)
+            .config_options(options))
     }
 
     /// `session/list`: the workers named with this editor's prefix (`acp-…`), in `cwd` when
@@ -157,6 +169,35 @@ impl Sessions {
         })
         .await?;
         Ok(ListSessionsResponse::new(listed(rows)))
+    }
+
+    /// `session/set_mode`: the mode the session has (see [`Fixed`]).
+    pub fn set_mode(&self, req: &SetSessionModeRequest) -> Result<SetSessionModeResponse, Error> {
+        self.fixed_of(&req.session_id)?.set_mode(&req.mode_id.0)?;
+        Ok(SetSessionModeResponse::new())
+    }
+
+    /// `session/set_config_option`: the value the session has (see [`Fixed`]).
+    pub fn set_option(
+        &self,
+        req: &SetSessionConfigOptionRequest,
+    ) -> Result<SetSessionConfigOptionResponse, Error> {
+        let fixed = self.fixed_of(&req.session_id)?;
+        fixed.set_option(&req.config_id.0, &req.value)?;
+        Ok(SetSessionConfigOptionResponse::new(fixed.options()))
+    }
+
+    fn fixed_of(&self, id: &SessionId) -> Result<Fixed, Error> {
+        let held = self.lock();
+        let session = held.get(id.0.as_ref()).ok_or_else(|| no_session(id))?;
+        Ok(session.fixed.clone())
+    }
+
+    /// What `worker` runs: this process's `--permission-mode` (a loaded worker's own is not
+    /// recorded), the model it was spawned with.
+    fn fixed(&self, worker: &Worker) -> Fixed {
+        let model = worker.meta.model.as_deref();
+        Fixed::new(self.args.spawn.permission_mode.as_deref(), model)
     }
 
     /// The prefix of this process's workers' names: `--name`, else `acp`.
@@ -226,8 +267,9 @@ impl Sessions {
         park_each(&self.ctx, names);
     }
 
-    fn hold(&self, worker: Worker) {
+    fn hold(&self, worker: Worker, fixed: Fixed) {
         let held = Held {
+            fixed,
             worker,
             prompts: 0,
             idle_since: Instant::now(),

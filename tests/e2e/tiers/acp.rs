@@ -25,7 +25,7 @@ fn an_editor_prompts_is_asked_cancels_and_loads(provider: &str, tier: Tier) {
     let scenario = sb.scenario(
         "acp",
         json!({ "turns": [
-            { "match": "hello", "reply": "Hello from the fake.", "chunk_ms": 50, "late_transcript_ms": 1200 },
+            { "match": "hello", "reply": "Hello from the fake.", "thinking": "Weighing it: UMBEL-THOUGHT.", "chunk_ms": 50, "late_transcript_ms": 1200 },
             { "match": "again", "reply": "Second answer." },
             { "match": "tool", "reply": "It printed hi.", "late_transcript_ms": 1200, "end": { "permission": tool } },
             { "match": "long", "reply": words, "delay_ms": 30000 },
@@ -48,6 +48,8 @@ fn an_editor_prompts_is_asked_cancels_and_loads(provider: &str, tier: Tier) {
             let limit = std::time::Duration::from_secs(wait);
             let first = said_until(&mut heard, limit, |s| s.usage.is_some()).await;
             assert_eq!(first.agent, "Hello from the fake.");
+            // The model's thinking, as the CLI recorded it.
+            assert_eq!(first.thoughts, "Weighing it: UMBEL-THOUGHT.", "{first:?}");
             let window = first.usage.map(|(used, size)| used > 0 && size > used);
             assert_eq!(
                 window,

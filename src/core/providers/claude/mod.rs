@@ -15,6 +15,7 @@ pub mod actions;
 pub mod flag_table;
 pub mod print;
 pub mod stats;
+mod thoughts;
 use super::*;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
@@ -56,6 +57,7 @@ static IDENTITY: Identity = Identity {
         fixed: &[("DISABLE_AUTOUPDATER", "1")],
     },
     actions: actions::read,
+    thoughts: thoughts::read,
     config_dir,
     user_files: &["settings.json"],
     composer: None,

@@ -45,32 +45,45 @@ pub fn read(records: &[Value]) -> Vec<ToolAction> {
             }),
             (Some("response_item"), Some("function_call_output" | "custom_tool_call_output")) => {
                 if let Some(id) = call_id {
-                    let text = payload.get("output").map(output_text).unwrap_or_default();
-                    let failed = exit_code_in(&text).is_some_and(|code| code != 0);
-                    let result = CallResult {
-                        status: status_of(failed),
-                        output: Some(text),
-                    };
-                    record_result(&mut results, id, result);
+                    record_result(&mut results, id, output_result(payload));
                 }
             }
             (Some("event_msg"), Some("item_completed")) => {
-                let item = payload.get("item").unwrap_or(&Value::Null);
-                if str_field(item, "type") == Some("CommandExecution")
-                    && let Some(id) = str_field(item, "id")
-                {
-                    let code = item.get("exit_code").and_then(Value::as_i64);
-                    let failed = code.is_some_and(|c| c != 0)
-                        || matches!(str_field(item, "status"), Some("failed" | "declined"));
-                    let result = CallResult {
-                        status: status_of(failed),
-                        output: None,
-                    };
-                    record_result(&mut results, id.to_string(), result);
+                if let Some((id, result)) = command_result(payload) {
+                    record_result(&mut results, id, result);
                 }
             }
             _ => {}
         }
     }
     pair(calls, &results)
+}
+
+/// A `*_output` item's result: its text, failed when it says `Process exited with code N`
+/// with N ≠ 0.
+fn output_result(payload: &Value) -> CallResult {
+    let text = payload.get("output").map(output_text).unwrap_or_default();
+    let failed = exit_code_in(&text).is_some_and(|code| code != 0);
+    CallResult {
+        status: status_of(failed),
+        output: Some(text),
+    }
+}
+
+/// A completed `CommandExecution` item's call id and result: failed on a non-zero exit code,
+/// or when it failed or was declined.
+fn command_result(payload: &Value) -> Option<(String, CallResult)> {
+    let item = payload.get("item")?;
+    if str_field(item, "type") != Some("CommandExecution") {
+        return None;
+    }
+    let id = str_field(item, "id")?;
+    let code = item.get("exit_code").and_then(Value::as_i64);
+    let failed = code.is_some_and(|c| c != 0)
+        || matches!(str_field(item, "status"), Some("failed" | "declined"));
+    let result = CallResult {
+        status: status_of(failed),
+        output: None,
+    };
+    Some((id.to_string(), result))
 }

@@ -18,6 +18,7 @@ pub mod config;
 pub mod flag_table;
 pub mod print;
 pub mod stats;
+mod thoughts;
 use config::worker_config;
 // The provider seam's shared types and helpers (`mod.rs`).
 use super::*;
@@ -48,6 +49,7 @@ static IDENTITY: Identity = Identity {
         fixed: &[],
     },
     actions: actions::read,
+    thoughts: thoughts::read,
     config_dir: user_home,
     user_files: &["config.toml"],
     composer: Some(&COMPOSER),

@@ -28,6 +28,7 @@ pub mod actions;
 pub mod flag_table;
 pub mod print;
 pub mod stats;
+mod thoughts;
 mod transcript;
 use super::*;
 use crate::core::errors::Result;
@@ -85,6 +86,7 @@ static IDENTITY: Identity = Identity {
         fixed: &[("COPILOT_AUTO_UPDATE", "false")],
     },
     actions: actions::read,
+    thoughts: thoughts::read,
     config_dir: user_dir,
     user_files: &["settings.json"],
     composer: Some(&COMPOSER),

@@ -18,6 +18,7 @@ pub mod actions;
 pub mod flag_table;
 pub mod print;
 pub mod stats;
+mod thoughts;
 use super::*;
 use crate::core::errors::{Error, Result};
 use crate::core::worker_env::ProviderEnv;
@@ -67,6 +68,7 @@ static IDENTITY: Identity = Identity {
         fixed: &[("GEMINI_CLI_NO_RELAUNCH", "true")],
     },
     actions: actions::read,
+    thoughts: thoughts::read,
     config_dir: user_dir,
     user_files: &["settings.json", "trustedFolders.json"],
     composer: Some(&COMPOSER),

@@ -1,29 +1,19 @@
 //! opencode's tool calls of a turn: `tool` parts with their state.
 
+use super::super::actions::latest_versions;
 use super::super::str_field;
 use super::super::tool_action::{ActionStatus, ToolAction};
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// opencode: its `tool` parts (`{"type":"part","part":{"type":"tool","tool","callID","state":
 /// {"status","input"}}}`), the newest version of each, in the order they first appear.
 pub fn read(records: &[Value]) -> Vec<ToolAction> {
-    let mut order: Vec<&str> = Vec::new();
-    let mut latest: HashMap<&str, &Value> = HashMap::new();
-    for part in records.iter().filter_map(|r| r.get("part")) {
-        if str_field(part, "type") != Some("tool") {
-            continue;
-        }
-        let Some(id) = str_field(part, "id") else {
-            continue;
-        };
-        if latest.insert(id, part).is_none() {
-            order.push(id);
-        }
-    }
-    order
+    let parts = records
         .iter()
-        .filter_map(|id| latest.get(id))
+        .filter_map(|r| r.get("part"))
+        .filter(|p| str_field(p, "type") == Some("tool"));
+    latest_versions(parts)
+        .into_iter()
         .map(|part| {
             let status = match part.pointer("/state/status").and_then(Value::as_str) {
                 Some("completed") => ActionStatus::Ok,

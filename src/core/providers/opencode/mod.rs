@@ -27,6 +27,7 @@ pub mod actions;
 pub mod flag_table;
 pub mod print;
 pub mod stats;
+mod thoughts;
 use super::*;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
@@ -91,6 +92,7 @@ static IDENTITY: Identity = Identity {
         ],
     },
     actions: actions::read,
+    thoughts: thoughts::read,
     config_dir: user_dir,
     user_files: &[],
     // Its input is a box with a status row inside (`input_box`), not one composer line.

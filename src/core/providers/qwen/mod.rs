@@ -25,6 +25,7 @@ pub mod actions;
 pub mod flag_table;
 pub mod print;
 pub mod stats;
+mod thoughts;
 use super::*;
 use crate::core::errors::Result;
 use crate::core::worker_env::ProviderEnv;
@@ -56,6 +57,7 @@ static IDENTITY: Identity = Identity {
         fixed: &[("QWEN_CODE_NO_RELAUNCH", "true")],
     },
     actions: actions::read,
+    thoughts: thoughts::read,
     config_dir: user_dir,
     user_files: &["settings.json"],
     composer: Some(&COMPOSER),
