@@ -354,3 +354,31 @@ fn release_0_155_1_refuses_no_daemon() {
         "{err}"
     );
 }
+
+#[test]
+fn shift_tab_toggles_plan_mode_as_recorded() {
+    let s = Sandbox::new("plan");
+    let mut p = spawn(&s, "{}", &["--no-daemon", "-m", "gpt-fake"]);
+    exp(&mut p, "  gpt-fake default · ");
+    exp(&mut p, "← for agents · ? for shortcuts\x1b[K");
+    for _ in 0..2 {
+        step(
+            &mut p,
+            "\x1b[Z",
+            "• Model changed to gpt-fake medium for Plan mode.",
+        );
+        exp(&mut p, "  gpt-fake medium · ");
+        exp(&mut p, "← for agents · ? for shortcuts   ");
+        exp(&mut p, "Plan mode (shift+tab to cycle)");
+        step(&mut p, "\x1b[Z", "  gpt-fake default · ");
+        exp(&mut p, "← for agents · ? for shortcuts\x1b[K");
+    }
+    send(&mut p, "\x1b[Z");
+    exp(&mut p, "Plan mode (shift+tab to cycle)");
+    step(&mut p, "go\r", "• Response to: go");
+    exp(&mut p, "  gpt-fake medium · ");
+    exp(&mut p, "Plan mode (shift+tab to cycle)");
+    send(&mut p, "\x03\x03");
+    p.exp_eof().unwrap();
+    assert_eq!(exit_code(&p), Some(0));
+}

@@ -1,7 +1,7 @@
 //! fake-copilot's TUI in a pseudo-terminal (no tmux), as copilot 1.0.102 was recorded: the
 //! folder-trust dialog (remembered with option 2), a turn and its hooks, Esc Esc interrupting
 //! (one Esc lapses) or, before any text, taking the turn back, the permission dialog's `1` and
-//! Esc, the not-signed-in composer.
+//! Esc, the not-signed-in composer, Shift+Tab cycling the agent mode on the status line.
 
 mod common;
 
@@ -216,4 +216,20 @@ fn a_lost_session_shows_the_sign_in_line_and_fires_nothing_more() {
     assert_eq!(s.fired(2), ["SessionStart", "UserPromptSubmit"]);
     ctrl_c_twice(&mut p);
     assert_eq!(s.hooks().len(), 2);
+}
+
+#[test]
+fn shift_tab_cycles_interactive_plan_autopilot_on_the_status_line() {
+    // Recorded: tests/data/copilot/1.0.102/copilot-1.0.102-mode-{interactive,plan,autopilot}.txt.
+    let s = Copilot::new("modes");
+    let mut p = spawn(&s, SCENARIO, &["--session-id", SID]);
+    exp(&mut p, "Confirm folder trust");
+    step(&mut p, "1", IDLE);
+    let plan = "← open sidebar · Plan · Manual Approval · / commands · ? help · tab next tab";
+    step(&mut p, "\x1b[Z", plan);
+    let autopilot = "← open sidebar · Autopilot · Manual Approval · / commands · tab next tab";
+    step(&mut p, "\x1b[Z", autopilot);
+    step(&mut p, "\x1b[Z", IDLE);
+    assert!(s.hooks().is_empty(), "no hook on a mode change");
+    ctrl_c_twice(&mut p);
 }

@@ -1,6 +1,7 @@
 //! fake-gemini's TUI end to end in a pseudo-terminal (no tmux): the trust
 //! dialog and its restart, the auth dialog, paste placeholders, the tool
-//! confirmation, cancel, API errors and `/quit`.
+//! confirmation, cancel, API errors, `/quit` and Shift+Tab's approval-mode
+//! cycle.
 
 mod common;
 
@@ -11,6 +12,8 @@ use rexpect::process::{Signal, WaitStatus};
 
 const SID: &str = "22222222-3333-4444-8555-666666666666";
 const IDLE: &str = " >   Type your message or @path/to/file";
+/// Shift+Tab as the terminal sends it.
+const SHIFT_TAB: &str = "\x1b[Z";
 
 #[test]
 fn trusting_the_folder_restarts_then_a_turn_then_quit() {
@@ -318,4 +321,39 @@ fn a_positional_query_runs_at_startup_and_signal_ends_kill() {
         status(&p),
         WaitStatus::Signaled(_, Signal::SIGKILL, _)
     ));
+}
+
+#[test]
+fn shift_tab_cycles_default_auto_edit_plan_and_back() {
+    // Recorded: tests/data/gemini/gemini-0.61.0-mode-{default,auto_edit,plan}.txt.
+    let s = ready("modes", &[]);
+    let mut p = spawn(&s, "{}", &[]);
+    exp(&mut p, " Shift+Tab to accept edits");
+    exp(&mut p, IDLE);
+    step(&mut p, SHIFT_TAB, " auto-accept edits Shift+Tab to plan");
+    step(&mut p, SHIFT_TAB, " plan Shift+Tab to manual");
+    step(&mut p, SHIFT_TAB, " Shift+Tab to accept edits");
+    exp(&mut p, IDLE);
+    ctrl_c_twice(&mut p);
+}
+
+#[test]
+fn shift_tab_from_yolo_goes_to_default_where_tools_ask_again() {
+    let s = ready("yolotab", &["Notification", "AfterAgent"]);
+    let scenario = r#"{"turns":[{"reply":"ran","end":{"permission":{"tool":"Bash","input":{"command":"echo yo"}}}}]}"#;
+    let mut p = spawn(&s, scenario, &["--approval-mode", "yolo"]);
+    exp(&mut p, " YOLO Ctrl+Y");
+    exp(&mut p, " *   Type your message");
+    step(&mut p, SHIFT_TAB, " Shift+Tab to accept edits");
+    exp(&mut p, IDLE);
+    step(&mut p, "go\r", "│ ● 1. Allow once");
+    assert_eq!(
+        s.events_after(1),
+        ["Notification"],
+        "asked, as default does"
+    );
+    step(&mut p, "1", "✦ ran");
+    exp(&mut p, IDLE);
+    assert_eq!(s.events_after(2), ["Notification", "AfterAgent"]);
+    ctrl_c_twice(&mut p);
 }

@@ -2,14 +2,14 @@
 //! qwen 0.24.4 answered it (the approval recordings `qwen-1`, `qwen-esc`, `qwen-x-esc`):
 //! `PreToolUse` only once the call is allowed, and Esc fires no `Stop` — only the
 //! `idle_prompt` Notification a moment later — leaving the turn on the screen and the input
-//! box empty.
+//! box empty; and Shift+Tab cycling the approval mode as the `qwen-0.24.4-mode-*` recordings.
 
 mod common;
 
 use std::time::{Duration, Instant};
 
 use common::Sim;
-use common::pty::{exp, send, spawn, step};
+use common::pty::{ctrl_c_twice, exp, send, spawn, step};
 use common::qwen::Qwen;
 
 /// What the empty input box shows.
@@ -81,4 +81,46 @@ fn allowing_the_call_fires_pre_tool_use_then_the_rest_of_the_turn() {
     ];
     assert_eq!(s.events_after(8)[3..].len(), 5);
     assert_eq!(s.fired()[3..], after);
+}
+
+/// Shift+Tab as the terminal sends it.
+const SHIFT_TAB: &str = "\x1b[Z";
+
+#[test]
+fn shift_tab_cycles_the_five_modes_and_yolo_runs_the_tool_unasked() {
+    let s = Qwen::new("modes");
+    let mut p = spawn(&s, SCENARIO, &[]);
+    exp(&mut p, IDLE);
+    exp(&mut p, "  ⏸ Ask permissions (shift + tab to cycle)");
+    step(
+        &mut p,
+        SHIFT_TAB,
+        "  auto-accept edits (shift + tab to cycle)",
+    );
+    // Entering auto leaves its notice in the history, over the composer.
+    step(&mut p, SHIFT_TAB, "  ●\u{fe0e} Auto mode enabled.");
+    exp(&mut p, "An LLM classifier evaluates each tool call");
+    exp(&mut p, "Exit: Shift+Tab or /approval-mode default.");
+    exp(&mut p, "  Auto mode (shift + tab to cycle)");
+    step(&mut p, SHIFT_TAB, " *   Type your message");
+    exp(&mut p, "  YOLO mode (shift + tab to cycle)");
+    step(&mut p, "run the tool\r", "It printed hi.");
+    exp(&mut p, "  YOLO mode (shift + tab to cycle)");
+    let fired = s.events_after(6);
+    assert_eq!(
+        fired[..3],
+        ["UserPromptSubmit", "PreToolUse", "PostToolUse"]
+    );
+    assert!(
+        !fired.contains(&"PermissionRequest".to_string()),
+        "{fired:?}"
+    );
+    assert_eq!(s.payloads()[0]["permission_mode"], "yolo");
+    step(&mut p, SHIFT_TAB, "  plan mode (shift + tab to cycle)");
+    step(
+        &mut p,
+        SHIFT_TAB,
+        "  ⏸ Ask permissions (shift + tab to cycle)",
+    );
+    ctrl_c_twice(&mut p);
 }

@@ -250,3 +250,42 @@ fn a_signal_end_kills_the_process_and_ctrl_c_twice_exits() {
     assert!(matches!(status(&p), WaitStatus::Exited(_, 0)));
     assert_eq!(s.live_sessions(), 0);
 }
+
+#[test]
+fn shift_tab_cycles_the_permission_mode_and_the_hooks_carry_it() {
+    let s = Sandbox::new("pty-modes").signed_in(true);
+    let settings = s.settings(&["UserPromptSubmit", "Stop"]);
+    let args = ["--settings", &settings, "--permission-mode", "auto"];
+    let mut p = spawn(&s, "{}", &args);
+    let auto = "  ⏵⏵ auto mode on (shift+tab to cycle) · ? for shortcuts";
+    exp(&mut p, auto);
+    let cycle = [
+        "  ⏸ manual mode on · ? for shortcuts",
+        "  ⏵⏵ accept edits on (shift+tab to cycle) · ? for shortcuts",
+        "  ⏸ plan mode on (shift+tab to cycle) · ? for shortcuts",
+        auto,
+    ];
+    for footer in cycle {
+        step(&mut p, "\x1b[Z", footer);
+    }
+    send(&mut p, "\x1b[Z\x1b[Z\x1b[Z");
+    exp(&mut p, cycle[2]);
+    step(&mut p, "Say hello\r", "● Response to: Say hello");
+    exp(&mut p, cycle[2]);
+    assert_eq!(s.events_after(2), ["UserPromptSubmit", "Stop"]);
+    for payload in s.payloads() {
+        assert_eq!(payload["permission_mode"], "plan", "{payload}");
+    }
+    let records = read_jsonl(&s.transcript());
+    let modes: Vec<&serde_json::Value> = records
+        .iter()
+        .filter_map(|r| r.get("permissionMode"))
+        .collect();
+    assert!(records.iter().any(|r| r["type"] == "permission-mode"));
+    assert!(
+        !modes.is_empty() && modes.iter().all(|m| *m == "plan"),
+        "{modes:?}"
+    );
+    step(&mut p, "\x1b[Z", auto);
+    ctrl_c_twice(&mut p);
+}

@@ -13,6 +13,7 @@ use crate::core::args::{
     StatusArgs, WaitArgs,
 };
 use crate::core::errors::{Error, Result};
+use crate::core::mode_args::ModeArgs;
 use crate::core::name::WorkerName;
 use crate::operations::{Ctx, doctor};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -47,6 +48,10 @@ enum Command {
     /// reports it interrupted; the worker stays for the next prompt. Prints the event position.
     #[command(after_help = examples::INTERRUPT)]
     Interrupt(WithJson<InterruptArgs>),
+    /// Show the worker's permission mode (or agent) as its screen shows it, or switch it with the
+    /// CLI's own key (Shift+Tab; opencode's Tab) until its screen shows the mode asked for.
+    #[command(after_help = examples::MODE)]
+    Mode(WithJson<ModeArgs>),
     /// Approve the tool the worker waits on, with its CLI's own key; returns once the CLI's
     /// hooks show the tool ran. Prints what was approved.
     #[command(after_help = examples::APPROVE)]
@@ -418,6 +423,7 @@ fn remote_target(cli: &Cli) -> Option<super::remote::Target<'_>> {
         },
         Some(Command::Capture(a)) => named(&a.args.name, Verb::Other),
         Some(Command::Logs(a)) => named(&a.args.name, Verb::Other),
+        Some(Command::Mode(a)) => named(&a.args.name, Verb::Other),
         // `explain` asks a remote worker's host itself (operations::explain), naming the host.
         _ => None,
     }
@@ -498,6 +504,7 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Wait(c)) => c.json,
         Some(Command::Events(c)) => c.json,
         Some(Command::Interrupt(c)) => c.json,
+        Some(Command::Mode(c)) => c.json,
         Some(Command::Approve(c)) => c.json,
         Some(Command::Deny(c)) => c.json,
         Some(Command::Answer(c)) => c.json,
@@ -539,6 +546,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
         }
         Some(Command::Wait(c)) => verbs::wait(ctx, &c.args, json),
         Some(Command::Interrupt(c)) => verbs::interrupt(ctx, &c.args, json),
+        Some(Command::Mode(c)) => verbs::mode(ctx, &c.args, json),
         Some(Command::Approve(c)) => super::approvals::approve(ctx, &c.args, json),
         Some(Command::Deny(c)) => super::approvals::deny(ctx, &c.args, json),
         Some(Command::Answer(c)) => super::approvals::answer(ctx, &c.args, json),

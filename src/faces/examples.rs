@@ -179,6 +179,12 @@ Examples:
   umbel interrupt w1 --json | jq .interrupted   false when no turn was running
   pos=$(umbel interrupt w1) && umbel send w1 \"Stop that; do this instead\"";
 
+pub const MODE: &str = "\
+Examples:
+  umbel mode w1                                 the mode w1's screen shows, and the modes its key cycles
+  umbel mode w1 plan                            Shift+Tab until w1's screen shows plan mode
+  umbel mode w1 acceptEdits --json              {\"name\":\"w1\",\"mode\":\"acceptEdits\",\"modes\":[…],\"pressed\":2}";
+
 pub const APPROVE: &str = "\
 Examples:
   umbel approve w1                              the tool w1 waits on runs (its CLI's own key)

@@ -11,6 +11,7 @@ use crate::core::args::{
     KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
 };
 use crate::core::errors::{Error, Result};
+use crate::core::mode_args::ModeArgs;
 use crate::operations::worker::Worker;
 use crate::operations::{Ctx, attach, explain, inspect, kill, read, spawn, status, turn, turns};
 use std::io::IsTerminal;
@@ -77,6 +78,23 @@ pub fn interrupt(ctx: &Ctx, args: &InterruptArgs, json: bool) -> Result<u8> {
     } else {
         errln!("umbel: {}: {}", done.name, done.message);
         outln(&done.position.to_string());
+    }
+    Ok(0)
+}
+
+/// `mode`: the worker's mode and the modes its key cycles through, or the JSON report.
+pub fn mode(ctx: &Ctx, args: &ModeArgs, json: bool) -> Result<u8> {
+    let worker = Worker::load(ctx, &args.name)?;
+    let report = crate::operations::mode::mode(ctx, &worker, args.mode.as_deref())?;
+    if json {
+        out_json(&report);
+    } else {
+        outln(&format!(
+            "{}: {} (its key cycles {})",
+            report.name,
+            report.mode,
+            report.modes.join(" → ")
+        ));
     }
     Ok(0)
 }

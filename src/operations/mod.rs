@@ -18,6 +18,7 @@ pub mod input_line;
 pub mod inspect;
 pub mod interrupt;
 pub mod kill;
+pub mod mode;
 pub mod park;
 pub mod question;
 pub mod read;

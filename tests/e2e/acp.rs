@@ -432,37 +432,56 @@ fn the_editor_killed_parks_its_sessions() {
 }
 
 #[test]
-fn modes_and_models_are_fixed_at_spawn_and_say_so() {
+fn a_sessions_modes_are_its_clis_and_switch_with_its_key() {
     use agent_client_protocol::v1::schema::{
-        SessionConfigKind, SetSessionConfigOptionRequest, SetSessionModeRequest,
+        SessionConfigKind, SessionConfigOption, SetSessionConfigOptionRequest,
+        SetSessionModeRequest,
     };
     let sb = Sandbox::new();
+    let scenario = sb.scenario("modes", json!({ "default": { "reply": "Fine." } }));
     let project = sb.project.clone();
-    let args = ["--model", "opus", "--permission-mode", "plan"];
-    editor(&sb, &args, async move |cx, _heard| {
+    let args = [
+        "--env",
+        scenario.as_str(),
+        "--model",
+        "opus",
+        "--permission-mode",
+        "manual",
+    ];
+    editor(&sb, &args, async |cx, mut heard| {
         let new = answered(&cx, NewSessionRequest::new(project), "new").await;
         let id = new.session_id;
         let modes = new.modes.expect("the session's modes");
-        assert_eq!(modes.current_mode_id.0.as_ref(), "plan");
-        assert_eq!(modes.available_modes.len(), 1, "{modes:?}");
-        let options = new.config_options.expect("config options");
-        let current = |id: &str| {
+        assert_eq!(modes.current_mode_id.0.as_ref(), "manual");
+        let available: Vec<String> = modes
+            .available_modes
+            .iter()
+            .map(|m| m.id.0.to_string())
+            .collect();
+        assert_eq!(available, ["auto", "manual", "acceptEdits", "plan"]);
+        let current = |options: &[SessionConfigOption], id: &str| {
             let option = options.iter().find(|o| o.id.0.as_ref() == id)?;
             match &option.kind {
                 SessionConfigKind::Select(select) => Some(select.current_value.0.to_string()),
                 _ => None,
             }
         };
-        assert_eq!(current("model").as_deref(), Some("opus"), "{options:?}");
-        assert_eq!(current("mode").as_deref(), Some("plan"), "{options:?}");
-        // The mode it has: fine; another: refused, saying how to get it.
+        let options = new.config_options.expect("config options");
+        assert_eq!(current(&options, "model").as_deref(), Some("opus"));
+        // Switched with the CLI's key: the worker's screen says so.
         answered(
             &cx,
             SetSessionModeRequest::new(id.clone(), "plan"),
-            "same mode",
+            "set_mode",
         )
         .await;
-        let e = refused(&cx, SetSessionModeRequest::new(id.clone(), "default")).await;
+        let shown = sb.umbel(["mode", id.0.as_ref(), "--json"]).run().json();
+        assert_eq!(shown["mode"], "plan", "{shown}");
+        let set = SetSessionConfigOptionRequest::new(id.clone(), "mode", "acceptEdits");
+        let options = answered(&cx, set, "set_config_option").await.config_options;
+        assert_eq!(current(&options, "mode").as_deref(), Some("acceptEdits"));
+        // A mode its key does not reach, another model: refused, saying how to get them.
+        let e = refused(&cx, SetSessionModeRequest::new(id.clone(), "yolo")).await;
         assert_eq!(
             e.code,
             agent_client_protocol::ErrorCode::INVALID_PARAMS,
@@ -474,16 +493,11 @@ fn modes_and_models_are_fixed_at_spawn_and_say_so() {
                 .to_string()
                 .contains("--permission-mode")
         );
-        let e = refused(
-            &cx,
-            SetSessionConfigOptionRequest::new(id, "model", "sonnet"),
-        )
-        .await;
-        assert_eq!(
-            e.code,
-            agent_client_protocol::ErrorCode::INVALID_PARAMS,
-            "{e:?}"
-        );
+        let other = SetSessionConfigOptionRequest::new(id.clone(), "model", "sonnet");
+        let e = refused(&cx, other).await;
         assert!(e.data.expect("data").to_string().contains("--model"));
+        let ended = answered(&cx, prompt(&id, "go on"), "prompt").await;
+        assert_eq!(ended.stop_reason, StopReason::EndTurn);
+        assert_eq!(said(&mut heard).agent, "Fine.");
     });
 }

@@ -59,6 +59,8 @@ fn every_verbs_json_validates_against_its_schema() {
     assert_eq!(spawned["worker"], "j1", "{spawned}");
     let idle = check("interrupt", &["j1"]);
     assert_eq!(idle["interrupted"], false);
+    let mode = check("mode", &["j1", "plan"]);
+    assert_eq!(mode["mode"], "plan", "{mode}");
     check("releases", &[]);
     check("read", &["j1", "--turn", "1"]);
     check("read", &["j1", "--all"]);

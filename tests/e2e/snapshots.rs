@@ -11,6 +11,7 @@ const VERBS: &[&str] = &[
     "send",
     "wait",
     "interrupt",
+    "mode",
     "approve",
     "deny",
     "answer",

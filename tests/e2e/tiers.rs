@@ -29,6 +29,7 @@ macro_rules! tiered {
 
 mod acp;
 mod approvals;
+mod modes;
 mod questions;
 
 /// Which CLIs a scenario drives.

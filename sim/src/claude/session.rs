@@ -92,6 +92,18 @@ impl Mode {
         }
     }
 
+    /// The mode Shift+Tab switches to from this one (2.1.332, recorded): auto → manual →
+    /// acceptEdits → plan → auto. Bypass permissions and don't-ask, which the cycle never
+    /// reaches, go to auto.
+    pub fn next(self) -> Mode {
+        match self {
+            Mode::Auto => Mode::Default,
+            Mode::Default => Mode::AcceptEdits,
+            Mode::AcceptEdits => Mode::Plan,
+            Mode::Plan | Mode::BypassPermissions | Mode::DontAsk => Mode::Auto,
+        }
+    }
+
     /// The mode part of the footer.
     pub fn label(self) -> &'static str {
         match self {
@@ -470,5 +482,23 @@ mod tests {
             Some("⏵⏵ auto mode on (shift+tab to cycle)")
         );
         assert_eq!(Mode::parse("nope"), None);
+    }
+
+    #[test]
+    fn shift_tab_cycles_auto_manual_accept_edits_plan() {
+        let mut seen = vec![Mode::Auto];
+        for _ in 0..4 {
+            seen.push(seen[seen.len() - 1].next());
+        }
+        let want = [
+            Mode::Auto,
+            Mode::Default,
+            Mode::AcceptEdits,
+            Mode::Plan,
+            Mode::Auto,
+        ];
+        assert_eq!(seen, want);
+        assert_eq!(Mode::BypassPermissions.next(), Mode::Auto);
+        assert_eq!(Mode::DontAsk.next(), Mode::Auto);
     }
 }

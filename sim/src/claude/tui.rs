@@ -111,6 +111,11 @@ impl Face for Claude {
             let outcome = turn.key(&mut app.sess, &key, Instant::now());
             return app.after(outcome);
         }
+        if key == Key::ShiftTab && app.turn.is_none() {
+            // The footer, later tool calls and hook payloads all read the session's mode.
+            app.sess.mode = app.sess.mode.next();
+            return Ok(Flow::Go);
+        }
         app.edit(key)
     }
 

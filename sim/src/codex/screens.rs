@@ -6,7 +6,7 @@
 //! status line and footer form the live region at the bottom of the screen.
 
 use super::release::{Codex, Release};
-use crate::screen::{prefixed, width_of};
+use crate::screen::{prefixed, spread, width_of};
 
 /// The composer's placeholder (what an empty, idle input line shows).
 pub const PLACEHOLDER: &str = "› Ask Codex to do anything";
@@ -16,6 +16,9 @@ pub const FOOTER: &str = "  ← for agents · ? for shortcuts";
 pub const FOOTER_UNCONFIGURED: &str = "  ? for shortcuts";
 /// The footer while a prompt submitted before the session was configured waits for it.
 pub const FOOTER_STARTING: &str = "  Waiting for startup  · esc cancel";
+/// What plan mode adds at the footer's right (before the `⚠ N warnings` badge the fake does
+/// not draw).
+pub const PLAN_MODE: &str = "Plan mode (shift+tab to cycle)";
 /// The footer after one Ctrl-C.
 pub const FOOTER_CTRL_C: &str = "  ctrl + c again to quit";
 /// The line an interrupted turn leaves.
@@ -58,10 +61,39 @@ pub fn composer(display: &str) -> Vec<String> {
     prefixed(display, "› ", "  ")
 }
 
-/// `  <model> default · <cwd>[ · <thread title>]`; a title that would not
-/// fit in `width` columns is cut and ends with `…`.
-pub fn status_line(model: &str, cwd: &str, title: Option<&str>, width: usize) -> String {
-    let mut s = format!("  {model} default · {cwd}");
+/// The reasoning effort the status line names: `medium` in plan mode, else `default`.
+pub fn effort(plan: bool) -> &'static str {
+    if plan { "medium" } else { "default" }
+}
+
+/// The footer under the composer, `empty` or not, in plan mode or not: [`FOOTER`] under an
+/// empty one (nothing under typed text), and in plan mode [`PLAN_MODE`] at the right, one
+/// column short of `width` (where 0.171.0 ends the footer's right side).
+pub fn footer(plan: bool, empty: bool, width: usize) -> String {
+    let left = if empty { FOOTER } else { "" };
+    if !plan {
+        return left.to_string();
+    }
+    spread(left, PLAN_MODE, width.saturating_sub(1))
+}
+
+/// The history cell Shift+Tab into plan mode adds.
+pub fn plan_notice(model: &str) -> Vec<String> {
+    vec![
+        String::new(),
+        format!("• Model changed to {model} medium for Plan mode."),
+    ]
+}
+
+/// `  <model> <effort> · <cwd>[ · <thread title>]` (effort: [`effort`]); a title that would
+/// not fit in `width` columns is cut and ends with `…`.
+pub fn status_line(
+    (model, effort): (&str, &str),
+    cwd: &str,
+    title: Option<&str>,
+    width: usize,
+) -> String {
+    let mut s = format!("  {model} {effort} · {cwd}");
     if let Some(t) = title {
         s.push_str(" · ");
         let room = width.saturating_sub(width_of(&s));

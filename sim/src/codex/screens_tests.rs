@@ -45,7 +45,7 @@ fn screen(history: &[Vec<String>], live: &[String]) -> Vec<String> {
 fn idle(model: &str, title: Option<&str>) -> Vec<String> {
     let mut live = composer("");
     live.push(String::new());
-    live.push(status_line(model, CWD, title, 120));
+    live.push(status_line((model, "default"), CWD, title, 120));
     live.push(FOOTER.to_string());
     live
 }
@@ -92,7 +92,7 @@ fn startup_dialogs_match_the_captures() {
 
 #[test]
 fn the_composer_with_pastes_matches() {
-    let status = status_line("GPT-6.2-Sol", CWD, None, 120);
+    let status = status_line(("GPT-6.2-Sol", "default"), CWD, None, 120);
     let mut live = composer("first line\nsecond line\nthird line");
     live.extend([String::new(), status.clone(), String::new()]);
     assert_eq!(screen(&[header(CWD)], &live), fixture("paste-3-lines"));
@@ -234,7 +234,59 @@ fn small_formats() {
     assert_eq!(command_prefix("touch /x; echo y"), "touch /x");
     assert_eq!(wrap("aaa bbb ccc", 7, "  "), ["aaa bbb", "  ccc"]);
     assert_eq!(
-        status_line("m", "/p", Some("abcdef"), 21),
+        status_line(("m", "default"), "/p", Some("abcdef"), 21),
         "  m default · /p · a…"
     );
+}
+
+/// A recorded Shift+Tab screen of 0.171.0 (`tests/data/codex/`), rows trimmed.
+fn mode_screen(mode: &str) -> Vec<String> {
+    let rows = crate::fixtures::repo_screen(&format!("codex/codex-0.171.0-mode-{mode}.txt"));
+    rows.iter().map(|r| r.trim_end().to_string()).collect()
+}
+
+/// The recording's `⚠ 4 warnings · f2 to view` badge, which the fake does not draw.
+const BADGE: &str = "⚠ 4 warnings · f2 to view";
+
+/// A recorded footer without its badge, the rest of its right side kept where 0.171.0 puts it
+/// (one column short of the width).
+fn without_badge(row: &str) -> String {
+    let (left, right) = row.split_once("   ").expect("a footer with a right side");
+    let right = right.trim_start();
+    match right.strip_suffix(BADGE) {
+        Some("") => left.to_string(),
+        Some(rest) => crate::screen::spread(left, rest.trim_end_matches(" · "), 119),
+        None => panic!("no badge in {row:?}"),
+    }
+}
+
+#[test]
+fn plan_mode_is_the_recorded_screen() {
+    let want = mode_screen("plan");
+    let cwd = "/tmp/uOGNx2B/project";
+    let mut live = composer("");
+    live.push(String::new());
+    live.push(status_line(("gpt-fake", effort(true)), cwd, None, 120));
+    live.push(footer(true, true, 120));
+    let got = screen(&[header(cwd), plan_notice("gpt-fake")], &live);
+    let last = want.len() - 1;
+    assert_eq!(got[..last], want[..last]);
+    assert_eq!(got[last], without_badge(&want[last]));
+    assert_eq!(
+        got[last],
+        format!("{FOOTER}{}{PLAN_MODE}", " ".repeat(119 - 32 - 30))
+    );
+}
+
+#[test]
+fn the_default_mode_footer_and_status_line_are_the_recorded_ones() {
+    let want = mode_screen("default");
+    let cwd = "/tmp/uOGNx2B/project";
+    let status = status_line(("gpt-fake", effort(false)), cwd, None, 120);
+    assert_eq!(status, want[want.len() - 2]);
+    assert_eq!(
+        footer(false, true, 120),
+        without_badge(&want[want.len() - 1])
+    );
+    assert_eq!(footer(false, false, 120), "");
 }

@@ -38,6 +38,8 @@ pub struct Codex {
     held: bool,
     /// When the screen is blank (`blank_at_ms`, `blank_ms`).
     blank: Option<(Instant, Instant)>,
+    /// Plan mode (Shift+Tab toggles it while idle).
+    plan: bool,
 }
 
 type App = Shell<Codex>;
@@ -125,6 +127,7 @@ pub fn run(opts: &Options, mut sess: Session) -> Result<i32, String> {
             let from = started + Duration::from_millis(startup.blank_at_ms);
             (from, from + Duration::from_millis(startup.blank_ms))
         }),
+        plan: false,
     };
     Shell::new(sess, term, face).serve(opts.prompt.clone())
 }
@@ -166,6 +169,10 @@ impl Face for Codex {
         if let Some(at) = app.face.configuring() {
             return hold(app, key, at);
         }
+        if key == Key::ShiftTab && app.turn.is_none() {
+            toggle_plan(app);
+            return Ok(Flow::Go);
+        }
         if key == Key::Enter && app.face.swallow > 0 {
             app.face.swallow -= 1;
             return swallowed(app);
@@ -205,17 +212,15 @@ impl Face for Codex {
             return paint(&app.face.canvas.frame(&live, size));
         }
         live.push(screens::status_line(
-            &app.sess.model.display,
+            (&app.sess.model.display, screens::effort(app.face.plan)),
             &app.sess.cwd,
             app.sess.title.as_deref(),
             size.0,
         ));
         live.push(if app.keys.ctrl_c.is_some() {
             screens::FOOTER_CTRL_C.to_string()
-        } else if app.input.is_empty() {
-            screens::FOOTER.to_string()
         } else {
-            String::new()
+            screens::footer(app.face.plan, app.input.is_empty(), size.0)
         });
         paint(&app.face.canvas.frame(&live, size))
     }
@@ -301,7 +306,16 @@ fn hold(app: &mut App, key: Key, at: Instant) -> Result<Flow, String> {
     app.edit(key)
 }
 
-/// `/quit`, Ctrl-C twice, or a closed terminal: SessionEnd, the resume hint, exit 0.
+/// Shift+Tab while idle: into plan mode (its history line says the model's effort changed),
+/// or back to the default mode (no line: only the way in was recorded).
+fn toggle_plan(app: &mut App) {
+    app.face.plan = !app.face.plan;
+    if app.face.plan {
+        let notice = screens::plan_notice(&app.sess.model.display);
+        app.face.canvas.commit(&notice, term::size().0);
+    }
+}
+
 /// A swallowed Enter: nothing, or what the scenario scripts for it (exit, a dialog).
 fn swallowed(app: &mut App) -> Result<Flow, String> {
     if let Some(code) = app.face.exit_on_swallow {
@@ -318,6 +332,7 @@ fn swallowed(app: &mut App) -> Result<Flow, String> {
     Ok(Flow::Go)
 }
 
+/// `/quit`, Ctrl-C twice, or a closed terminal: SessionEnd, the resume hint, exit 0.
 fn end_session(app: &mut App, hint: bool) -> Flow {
     app.flush_late();
     if hint {

@@ -212,6 +212,7 @@ impl Play {
                     status,
                     model: "gpt-fake",
                     notice: None,
+                    mode: Default::default(),
                 };
                 screens::composer(&c, release, 120)
             }
@@ -337,6 +338,7 @@ fn not_signed_in_the_composer_says_so() {
         status: Status::Idle,
         model: "",
         notice: Some(screens::SIGN_IN),
+        mode: Default::default(),
     };
     let ours = screens::frame((120, 40), &content, screens::composer(&c, release, 120));
     assert_eq!(

@@ -7,7 +7,7 @@
 //! [`turn`] (with [`tool`]) is one turn on the engine's timeline, [`screens`] draws (from a
 //! [`view`]), [`tui`]
 //! (with [`startup`]'s dialogs) is the interactive program and [`print`] is `-p`; [`release`]
-//! says what 1.0.89 does differently.
+//! says what 1.0.89 does differently; [`mode`] is the agent mode Shift+Tab cycles.
 
 pub mod cli;
 pub mod ephemeral;
@@ -15,6 +15,7 @@ pub mod ephemeral;
 mod fixture_tests;
 pub mod home;
 pub mod log;
+pub mod mode;
 pub mod payloads;
 pub mod print;
 pub mod records;

@@ -5,9 +5,11 @@
 //! then each prompt ` ❯ <prompt>` with its time at the right, answers ` ● <text>`, tool blocks
 //! ` $ Shell <what>`, errors ` ✗ <status> <message>`, every block followed by a blank row;
 //! scrolled to its end, a `┃` in the last column once it overflows), then the composer: the
-//! folder (and git branch), a rule, `❯ <input>`, a rule, the status line (model at the
-//! right). A dialog (folder trust, a tool's permission) takes the composer's place.
+//! folder (and git branch), a rule, `❯ <input>`, a rule, the status line (the agent mode,
+//! [`AgentMode`], and the model at the right). A dialog (folder trust, a tool's permission)
+//! takes the composer's place.
 
+use super::mode::AgentMode;
 use super::records::Call;
 use super::release::{Copilot, Release};
 use crate::screen::{rule, spread, width_of};
@@ -223,16 +225,18 @@ pub enum Status {
     ConfirmExit,
 }
 
-/// The status line's left part.
-fn status_left(status: Status, release: Release) -> String {
+/// The status line's left part; releases with [`Copilot::ModesInStatus`] name `mode` in it
+/// (Autopilot's idle line has no `? help`; the typed line in Plan or Autopilot is not recorded).
+fn status_left(status: Status, mode: AgentMode, release: Release) -> String {
     let modes = release.has(Copilot::ModesInStatus);
+    let name = mode.name();
     match status {
         Status::Idle if modes => {
-            " ← open sidebar · Interactive · Manual Approval · / commands · ? help · tab next tab"
-                .into()
+            let help = if mode.offers_help() { "? help · " } else { "" };
+            format!(" ← open sidebar · {name} · Manual Approval · / commands · {help}tab next tab")
         }
         Status::Idle => " ← open sidebar · / commands · ? help · tab next tab".into(),
-        Status::Typed if modes => " Interactive · Manual Approval · @ files · # issues".into(),
+        Status::Typed if modes => format!(" {name} · Manual Approval · @ files · # issues"),
         Status::Typed => " @ files · # issues".into(),
         Status::ConfirmExit => " Press Ctrl+C again to exit".into(),
         Status::Busy { bytes, armed, edit } => {
@@ -267,6 +271,8 @@ pub struct Composer<'a> {
     pub model: &'a str,
     /// A notice over the folder line.
     pub notice: Option<&'a str>,
+    /// The agent mode the status line names.
+    pub mode: AgentMode,
 }
 
 /// The composer at `width` columns.
@@ -280,7 +286,7 @@ pub fn composer(c: &Composer, release: Release, width: usize) -> Vec<String> {
             .map(|r| r.trim_end().to_string()),
     );
     rows.push(rule('─', width));
-    let left = status_left(c.status, release);
+    let left = status_left(c.status, c.mode, release);
     rows.push(match c.model.is_empty() {
         true => left,
         false => spread(&left, c.model, width.saturating_sub(1)),

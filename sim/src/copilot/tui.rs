@@ -8,7 +8,8 @@
 //! `copilot-1.0.102-esc-before-text.txt`);
 //! the permission dialog takes `1`, `2`, ↑/↓ and Enter, Esc refuses; Ctrl-C cancels a running
 //! turn or clears the input, and a second one within 2 s leaves, as `/exit`, `/quit` and Ctrl-D
-//! on an empty input do (`SessionEnd` `user_exit` once the session started).
+//! on an empty input do (`SessionEnd` `user_exit` once the session started); Shift+Tab with no
+//! turn running cycles the agent mode ([`super::mode`]) the status line names.
 
 use std::time::{Duration, Instant};
 
@@ -211,6 +212,10 @@ impl Face for Tui {
                 app.face.armed = Some(Instant::now());
                 return Ok(Flow::Go);
             }
+        }
+        if key == Key::ShiftTab && app.turn.is_none() {
+            app.face.view.mode = app.face.view.mode.next();
+            return Ok(Flow::Go);
         }
         if key == Key::CtrlD && app.input.is_empty() && app.turn.is_none() {
             return Ok(leave(app));

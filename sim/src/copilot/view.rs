@@ -1,8 +1,9 @@
-//! What every copilot screen is drawn from ([`View`]: the header, the folder line, the model)
-//! and how a whole frame reaches the terminal ([`paint_rows`]); the TUI and its startup
-//! dialogs both draw through it.
+//! What every copilot screen is drawn from ([`View`]: the header, the folder line, the model,
+//! the agent mode) and how a whole frame reaches the terminal ([`paint_rows`]); the TUI and
+//! its startup dialogs both draw through it.
 
 use super::home;
+use super::mode::AgentMode;
 use super::release::Release;
 use super::screens::{self, Composer, Notices, Status};
 use super::session::Session;
@@ -19,6 +20,8 @@ pub struct View {
     pub model: String,
     /// The release played.
     pub release: Release,
+    /// The agent mode (Shift+Tab cycles it).
+    pub mode: AgentMode,
 }
 
 impl View {
@@ -41,6 +44,7 @@ impl View {
                 String::new()
             },
             release: sess.who.release,
+            mode: AgentMode::default(),
         }
     }
 
@@ -65,6 +69,7 @@ impl View {
             status,
             model: &self.model,
             notice,
+            mode: self.mode,
         };
         screens::composer(&c, self.release, width)
     }

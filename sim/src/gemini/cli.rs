@@ -46,11 +46,12 @@ pub enum ApprovalMode {
     Yolo,
     /// Read-only.
     Plan,
+    /// qwen's `auto`: its model judges each tool call (the fake asks, as `default` does).
+    Auto,
 }
 
 const MODES: &[&str] = &["default", "auto_edit", "yolo", "plan"];
-/// qwen 0.24.4's choices, in its order: a hyphen in `auto-edit`, and `auto` (its model judges each
-/// tool; the fake asks, as `default` does).
+/// qwen 0.24.4's choices, in its order: a hyphen in `auto-edit`, and `auto`.
 const QWEN_MODES: &[&str] = &["plan", "default", "auto-edit", "auto", "yolo"];
 const FORMATS: &[&str] = &["text", "json", "stream-json"];
 
@@ -61,7 +62,8 @@ impl ApprovalMode {
             return None;
         }
         Some(match s {
-            "default" | "auto" => Self::Default,
+            "default" => Self::Default,
+            "auto" => Self::Auto,
             "auto_edit" | "auto-edit" => Self::AutoEdit,
             "yolo" => Self::Yolo,
             "plan" => Self::Plan,

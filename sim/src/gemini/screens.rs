@@ -4,9 +4,12 @@
 //! Committed blocks start with blank lines as in the captures (prompt echo and
 //! answers one, info lines two). The live region is the composer: a status
 //! line (spinner or `? for shortcuts`), a rule, the approval-mode line, the
-//! `>` input, and the workspace/sandbox/model footer. Boxes (dialogs, tool
-//! calls, the quit summary) are in [`super::boxes`].
+//! `>` input, and the workspace/sandbox/model footer (fake-qwen names its mode
+//! on a last line under the footer instead). Shift+Tab's mode cycle is
+//! [`next_mode`]. Boxes (dialogs, tool calls, the quit summary) are in
+//! [`super::boxes`].
 
+use super::cli::ApprovalMode;
 use crate::release::Version;
 use crate::screen::{block, prefixed, rule, spread, width_of};
 
@@ -166,14 +169,27 @@ pub fn busy(secs: u64) -> String {
     format!(" {frame} Thinking... (esc to cancel, {secs}s)")
 }
 
-/// `--approval-mode` as the line under the rule shows it.
-pub fn mode_line(mode: super::cli::ApprovalMode) -> &'static str {
-    use super::cli::ApprovalMode::*;
+/// The approval mode as the line under the rule shows it (recorded: `idle-yolo`,
+/// `idle-auto_edit` and the repository's `gemini/gemini-0.61.0-mode-*.txt`).
+pub fn mode_line(mode: ApprovalMode) -> &'static str {
+    use ApprovalMode::*;
     match mode {
-        Default => " Shift+Tab to accept edits",
+        // qwen's `auto` is never gemini's; its line is qwen's own (`crate::qwen::modes`).
+        Default | Auto => " Shift+Tab to accept edits",
         AutoEdit => " auto-accept edits Shift+Tab to plan",
         Yolo => " YOLO Ctrl+Y",
         Plan => " plan Shift+Tab to manual",
+    }
+}
+
+/// The mode Shift+Tab moves gemini 0.61.0 to: default → auto_edit → plan → default; yolo
+/// (reached only by `--approval-mode`/`-y`) goes back to default (not recorded).
+pub fn next_mode(mode: ApprovalMode) -> ApprovalMode {
+    use ApprovalMode::*;
+    match mode {
+        Default => AutoEdit,
+        AutoEdit => Plan,
+        Plan | Yolo | Auto => Default,
     }
 }
 
@@ -188,7 +204,7 @@ pub struct Composer<'a> {
     /// True when a collapsed paste is in the input.
     pub pasted: bool,
     /// The approval mode.
-    pub mode: super::cli::ApprovalMode,
+    pub mode: ApprovalMode,
     /// 24-bit colour: the blank lines around the input become half-block rules (`▄`/`▀`).
     pub true_color: bool,
     /// Footer: cwd as shown, model as shown.
@@ -197,6 +213,9 @@ pub struct Composer<'a> {
     pub model: &'a str,
     /// qwen reading a paste in: the bytes so far (`Pasting… 12 KB` under the footer).
     pub pasting: Option<usize>,
+    /// Qwen Code's composer: no mode line under the rule, the mode on the last line instead
+    /// (`crate::qwen::modes::line`), where `Pasting…` shows while a paste is read in.
+    pub qwen: bool,
 }
 
 /// qwen's line under its footer while a paste is read in (its `PasteProgressBar`).
@@ -223,7 +242,9 @@ pub fn composer(width: usize, c: &Composer) -> Vec<String> {
         spread(&c.status, &c.right, width.saturating_sub(1))
     });
     lines.push(rule('─', width));
-    lines.push(mode_line(c.mode).to_string());
+    if !c.qwen {
+        lines.push(mode_line(c.mode).to_string());
+    }
     let true_color = c.true_color;
     let edge = |half: char| {
         if true_color {
@@ -233,7 +254,7 @@ pub fn composer(width: usize, c: &Composer) -> Vec<String> {
         }
     };
     lines.push(edge('▄'));
-    let mark = if c.mode == super::cli::ApprovalMode::Yolo {
+    let mark = if c.mode == ApprovalMode::Yolo {
         " * "
     } else {
         " > "
@@ -248,7 +269,11 @@ pub fn composer(width: usize, c: &Composer) -> Vec<String> {
     }
     lines.push(edge('▀'));
     lines.extend(footer(width, c.cwd, c.model));
-    lines.extend(c.pasting.map(pasting_line));
+    match c.pasting {
+        Some(bytes) => lines.push(pasting_line(bytes)),
+        None if c.qwen => lines.push(crate::qwen::modes::line(c.mode).to_string()),
+        None => {}
+    }
     lines
 }
 

@@ -121,7 +121,7 @@ pub struct Session {
     pub chat_path: PathBuf,
     /// The model.
     pub model: Model,
-    /// The effective approval mode (untrusted folders force `default`).
+    /// The effective approval mode (untrusted folders force `default`); Shift+Tab cycles it.
     pub mode: ApprovalMode,
     /// True when the folder is trusted (or trust was skipped).
     pub trusted: bool,
@@ -274,12 +274,7 @@ impl Session {
     /// Runs the hooks for `event` (matcher tested against `target`) and waits for them.
     pub fn fire(&mut self, event: &str, target: Option<&str>, payload: &Obj) -> Vec<HookRun> {
         if flavor::qwen() {
-            let mode = match self.mode {
-                ApprovalMode::Default => "default",
-                ApprovalMode::AutoEdit => "auto-edit",
-                ApprovalMode::Yolo => "yolo",
-                ApprovalMode::Plan => "plan",
-            };
+            let mode = crate::qwen::modes::name(self.mode);
             let fired =
                 crate::qwen::hooks::translate(&mut self.qwen_ctx(), mode, event, target, payload);
             let runs = fired

@@ -1,12 +1,13 @@
 //! The interactive session: startup dialogs, the composer, turns, `/quit`.
 //!
 //! One thread, one loop ([`crate::engine::event_loop`]): wait for input or the next deadline (turn timeline,
-//! late chat write, Esc timeout, spinner second), handle it, redraw.
+//! late chat write, Esc timeout, spinner second), handle it, redraw. Shift+Tab at the prompt
+//! (no turn running, no dialog up) cycles the approval mode.
 
 use std::time::{Duration, Instant};
 
 use super::boxes::{self, Summary};
-use super::cli::Options;
+use super::cli::{ApprovalMode, Options};
 use super::home;
 use super::screens::{self, Composer};
 use super::session::Session;
@@ -186,6 +187,7 @@ impl Face for Gemini {
                 // Still loading the resumed conversation: the prompt is lost.
                 app.input.take();
             }
+            Key::ShiftTab if app.turn.is_none() => cycle_mode(app),
             Key::CtrlC if !app.input.is_empty() => app.input.clear(),
             Key::CtrlC if app.second_ctrl_c() => return Ok(quit(app, "/quit")),
             Key::CtrlC => app.keys.ctrl_c = Some(Instant::now()),
@@ -259,6 +261,7 @@ impl Face for Gemini {
                     .as_ref()
                     .filter(|r| Instant::now() < r.shown_until)
                     .map(|r| r.bytes.len() / 2),
+                qwen: super::flavor::qwen(),
             },
         ));
         app.face.scroll.draw(&live)
@@ -372,6 +375,22 @@ fn read_in(app: &mut App) {
         let shown = app.input.display();
         app.input.take();
         app.self_turn = Some((Instant::now(), shown));
+    }
+}
+
+/// Shift+Tab at the prompt: the next approval mode (gemini's cycle or qwen's); qwen entering
+/// `auto` says so in the history. The mode's line shows it from the next frame on, and the
+/// turns after go by it (yolo runs tools without asking).
+fn cycle_mode(app: &mut App) {
+    let qwen = super::flavor::qwen();
+    let next = match qwen {
+        true => crate::qwen::modes::next(app.sess.mode),
+        false => screens::next_mode(app.sess.mode),
+    };
+    app.sess.mode = next;
+    if qwen && next == ApprovalMode::Auto {
+        let notice = crate::qwen::modes::AUTO_NOTICE.map(str::to_string);
+        app.face.scroll.pending.extend(notice);
     }
 }
 

@@ -8,6 +8,7 @@
 
 use serde_json::{Value, json};
 
+use super::agent::Agent;
 use crate::ids::IdGen;
 
 /// opencode's ids, derived from the scenario seed.
@@ -53,6 +54,8 @@ pub struct Who {
     pub cwd: String,
     /// `(providerID, modelID)`.
     pub model: (String, String),
+    /// The agent in use.
+    pub agent: Agent,
 }
 
 /// An event of `kind` with `properties`.
@@ -100,12 +103,13 @@ fn project_id(cwd: &str) -> String {
 /// A user message's info.
 pub fn user_message(who: &Who, id: &str, ms: i64) -> Value {
     json!({ "id": id, "role": "user", "sessionID": who.session, "time": { "created": ms },
-        "agent": "build", "model": { "providerID": who.model.0, "modelID": who.model.1 } })
+        "agent": who.agent.id(), "model": { "providerID": who.model.0, "modelID": who.model.1 } })
 }
 
 /// An assistant message's info as it starts.
 pub fn assistant_message(who: &Who, id: &str, parent: &str, ms: i64) -> Value {
-    json!({ "id": id, "parentID": parent, "role": "assistant", "mode": "build", "agent": "build",
+    let agent = who.agent.id();
+    json!({ "id": id, "parentID": parent, "role": "assistant", "mode": agent, "agent": agent,
         "path": { "cwd": who.cwd, "root": who.cwd }, "cost": 0, "tokens": no_tokens(),
         "modelID": who.model.1, "providerID": who.model.0, "time": { "created": ms },
         "sessionID": who.session })

@@ -199,3 +199,30 @@ fn a_running_turn_and_a_permission_question_are_the_recorded_screens() {
     let ours = screens::permission(&dialog, 120);
     assert_eq!(trimmed(&ours), trimmed(&asked[asked.len() - ours.len()..]));
 }
+
+/// The home screen recorded with each agent (Tab switched to Plan): the same but for the
+/// agent's name in the input box. (The placeholder is one of opencode's rotating ones and the
+/// last row names the recording's folder: those rows are left out.)
+#[test]
+fn the_home_screen_names_the_agent_as_recorded() {
+    use super::agent::Agent;
+    for agent in [Agent::Build, Agent::Plan] {
+        let mode = format!("mode-{}.txt", agent.id());
+        let theirs = trimmed(&release_screen("opencode", "1.18.33", &mode));
+        let mut v = view("", false);
+        v.agent = format!("{} · Claude Sonnet 4.5 (latest) Anthropic", agent.name());
+        let ours = trimmed(&screens::home(&v));
+        assert_eq!(ours.len(), theirs.len());
+        let kept = |(i, row): (usize, &String)| !row.contains("Ask anything") && i + 1 < ours.len();
+        let same = |rows: &[String]| -> Vec<String> {
+            rows.iter()
+                .enumerate()
+                .filter(|&(i, r)| kept((i, r)))
+                .map(|(_, r)| r.clone())
+                .collect()
+        };
+        assert_eq!(same(&ours), same(&theirs), "{mode}");
+        let line = format!("┃  {} · Claude Sonnet 4.5 (latest) Anthropic", agent.name());
+        assert!(ours.iter().any(|r| r.ends_with(&line)), "{ours:#?}");
+    }
+}

@@ -6,9 +6,11 @@
 //! `OPENCODE_CONFIG_CONTENT`). So what is opencode's own here is data: its events' shapes
 //! ([`bus`]), the plugin played on them ([`plugin`]: the same hooks and record lines), its
 //! screens ([`screens`]) and `run`'s output ([`run`]). [`cli`] reads the command line,
-//! [`session`] holds the session (and the store `--session` reopens), [`turn`] is one turn on
-//! the engine's timeline and [`tui`] the interactive program on the engine's shell.
+//! [`agent`] names the agent (Build or Plan, switched with Tab), [`session`] holds the session
+//! (and the store `--session` reopens), [`turn`] is one turn on the engine's timeline and
+//! [`tui`] the interactive program on the engine's shell.
 
+pub mod agent;
 pub mod ask;
 pub mod bus;
 pub mod cli;

@@ -4,8 +4,8 @@
 //! - [`home`]: before the first prompt — the logo, the input box, the hints, the folder and
 //!   release on the last row.
 //! - [`session`]: the conversation — each prompt in a `┃` block, the answers and tool lines
-//!   indented, `▣  Build · <model>` under each turn — above the input box, which a running turn
-//!   underlines with `esc interrupt` and a permission question replaces ([`Dialog`]).
+//!   indented, `▣  <agent> · <model>` under each turn — above the input box, which a running
+//!   turn underlines with `esc interrupt` and a permission question replaces ([`Dialog`]).
 //!
 //! The input box is what umbel reads (`src/core/providers/opencode/`): `┃` rows closed by a
 //! `╹▀▀▀…` row, the last `┃` row the agent and model; the empty input shows the placeholder.
@@ -44,7 +44,7 @@ pub struct View<'a> {
     pub size: (usize, usize),
     /// The input's text (paste placeholders shown as such).
     pub input: &'a str,
-    /// `Build · Claude Sonnet 4.5 (latest) Anthropic`.
+    /// `Build · Claude Sonnet 4.5 (latest) Anthropic` (or `Plan · …`).
     pub agent: String,
     /// The folder shown on the home screen's last row.
     pub cwd: &'a str,

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
+use super::agent::Agent;
 use super::bus::{self, Ids, Who};
 use super::plugin::{self, Effect, Plugin, Umbel};
 use crate::clock::Clock;
@@ -142,6 +143,7 @@ impl Session {
                 session,
                 cwd,
                 model: model_of(model),
+                agent: Agent::default(),
             },
             created: false,
             script: Script::new(scenario),
@@ -248,7 +250,7 @@ impl Session {
         let info = bus::session_info(&self.who, "kind-eagle", &title, ms);
         self.publish("session.created", info.clone());
         let mut updated = info;
-        updated["info"]["agent"] = json!("build");
+        updated["info"]["agent"] = json!(self.who.agent.id());
         self.publish("session.updated", updated);
         self.store_write();
     }

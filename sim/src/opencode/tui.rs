@@ -5,7 +5,8 @@
 //! interrupts a running turn (the first shows `esc again to interrupt`), the permission dialog takes ⇆ (Left/Right, Tab) and Enter, Esc rejects
 //! ("Allow always" asks "Confirm / Cancel" first, where Esc goes back); the question tool's
 //! dialog takes a digit, ↑↓ and Enter, Esc dismisses ([`super::ask`]);
-//! Ctrl-C clears the input, and on an empty input leaves (as `/exit` does).
+//! Ctrl-C clears the input, and on an empty input leaves (as `/exit` does); Tab while idle
+//! switches the agent Build ↔ Plan ([`super::agent`]).
 
 use std::time::Instant;
 
@@ -141,13 +142,14 @@ impl Opencode {
             rows.extend(screens::prompt_block(&turn.prompt));
             let mut shown = turn.shown.clone();
             shown.push(turn.text.clone());
-            rows.extend(screens::answer_block(&shown, &app.face.agent()));
+            rows.extend(screens::answer_block(&shown, &Opencode::agent(app)));
         }
         rows
     }
 
-    fn agent(&self) -> String {
-        format!("Build · {}", self.model.0)
+    /// `Build · Claude Sonnet 4.5 (latest)`: the agent in use and the model.
+    fn agent(app: &App) -> String {
+        format!("{} · {}", app.sess.who.agent.name(), app.face.model.0)
     }
 
     /// What the running turn asks in the input box's place, if anything: its questions, or a
@@ -209,6 +211,8 @@ impl Face for Opencode {
             Key::CtrlC if !app.input.is_empty() => app.input.clear(),
             Key::CtrlC | Key::CtrlD => return Ok(Flow::Exit(0)),
             Key::CtrlU | Key::CtrlK | Key::Backspace => edit_line(app, &key),
+            // Tab switches the agent while idle (a running turn keeps its own).
+            Key::Tab if app.turn.is_none() => app.sess.who.agent = app.sess.who.agent.next(),
             key => {
                 app.face.caret_at_start = false;
                 return app.edit(key);
@@ -230,7 +234,7 @@ impl Face for Opencode {
         let view = View {
             size: term::size(),
             input: &input,
-            agent: format!("{} {}", app.face.agent(), app.face.model.1),
+            agent: format!("{} {}", Opencode::agent(app), app.face.model.1),
             cwd: &app.face.cwd,
             busy: app.turn.as_ref().is_some_and(|t| t.core.busy()),
             armed: app.face.armed.is_some_and(|t| t.elapsed() < ARMED),
@@ -276,10 +280,10 @@ impl Face for Opencode {
         if let Some(turn) = turn {
             let footer = match &done.error {
                 Some(error) => error_line(error),
-                None if done.rejected => app.face.agent(),
+                None if done.rejected => Opencode::agent(app),
                 None => {
                     let secs = turn.core.started.elapsed().as_secs_f64();
-                    format!("{} · {secs:.1}s", app.face.agent())
+                    format!("{} · {secs:.1}s", Opencode::agent(app))
                 }
             };
             let mut shown = turn.shown;

@@ -77,7 +77,8 @@ fn idle(mode: &str, gemini: &Obj) -> Fired {
 
 /// What qwen runs where fake-gemini's engine fires `event` with `gemini` (its payload).
 // long: one arm per event of the table in the module doc, each a payload's fields.
-/// `mode` is the `--approval-mode` as qwen spells it (`default`, `auto-edit`, `yolo`, `plan`).
+/// `mode` is the approval mode as qwen spells it ([`super::modes::name`]: `default`, `auto-edit`,
+/// `auto`, `yolo`, `plan`).
 pub fn translate(
     sess: &mut Ctx<'_>,
     mode: &str,

@@ -6,10 +6,12 @@
 //! its release and header, its sign-in check and "Connect a Provider" box, the `›` cursor of
 //! its choices, its Claude-style hook names and payloads ([`hooks`]) and its chat records
 //! ([`records`]). Both translate what fake-gemini's turn produces, so the turn, tool and
-//! dialog logic is fake-gemini's own.
+//! dialog logic is fake-gemini's own. Its approval modes, their Shift+Tab cycle and the line
+//! naming them are in [`modes`].
 
 pub mod data;
 pub mod hooks;
+pub mod modes;
 pub mod records;
 
 use std::process::ExitCode;

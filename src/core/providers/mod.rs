@@ -11,6 +11,7 @@ pub mod copilot;
 pub mod flags;
 pub mod gemini;
 pub mod launch;
+pub mod mode;
 pub mod opencode;
 pub mod permission;
 pub mod question;
@@ -102,6 +103,9 @@ pub struct Identity {
     pub actions: fn(&[serde_json::Value]) -> Vec<tool_action::ToolAction>,
     /// The model's thinking in one turn's records, as the CLI records it (`thoughts.rs`).
     pub thoughts: fn(&[serde_json::Value]) -> Vec<String>,
+    /// Its permission modes (or agents) as its own key cycles them ([`mode`]), where it has
+    /// such a key.
+    pub modes: Option<&'static mode::ModeCycle>,
     /// The folder the CLI keeps its sign-in and settings in, from the worker's environment.
     pub config_dir: fn(&[(String, String)]) -> Option<PathBuf>,
     /// The user's configuration files in that folder the launch builds on.

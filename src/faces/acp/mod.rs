@@ -150,7 +150,7 @@ async fn serve_stdio(sessions: Arc<Sessions>) -> u8 {
             later!(
                 sessions,
                 "session/set_mode",
-                |s, req: SetSessionModeRequest, _c| s.set_mode(&req)
+                |s, req: SetSessionModeRequest, _c| s.set_mode(&req).await
             ),
             agent_client_protocol::on_receive_request!(),
         )
@@ -158,7 +158,7 @@ async fn serve_stdio(sessions: Arc<Sessions>) -> u8 {
             later!(
                 sessions,
                 "session/set_config_option",
-                |s, req: SetSessionConfigOptionRequest, _c| s.set_option(&req)
+                |s, req: SetSessionConfigOptionRequest, _c| s.set_option(&req).await
             ),
             agent_client_protocol::on_receive_request!(),
         )

@@ -3,7 +3,9 @@
 //! the editor goes away. The verbs block (tmux, inotify), so each runs on tokio's blocking pool.
 
 use super::map::{no_session, with_message};
-use super::modes::Fixed;
+use super::modes::SessionModes;
+
+mod switch;
 use crate::core::acp_args::AcpArgs;
 use crate::core::args::{ParkArgs, ResumeArgs, StatusArgs};
 use crate::core::errors::Error as UmbelError;
@@ -19,8 +21,7 @@ use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
     ContentBlock, ContentChunk, ListSessionsRequest, ListSessionsResponse, LoadSessionRequest,
     LoadSessionResponse, NewSessionResponse, SessionId, SessionInfo, SessionNotification,
-    SessionUpdate, SetSessionConfigOptionRequest, SetSessionConfigOptionResponse,
-    SetSessionModeRequest, SetSessionModeResponse,
+    SessionUpdate,
 };
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -45,8 +46,8 @@ struct Held {
     parked: bool,
     /// Held while a `session/cancel` interrupts its turn.
     interrupting: Arc<tokio::sync::Mutex<()>>,
-    /// Its permission mode and model.
-    fixed: Fixed,
+    /// Its permission mode, the modes it can switch to, and its model.
+    modes: SessionModes,
 }
 
 /// A prompt running on a session: while it lives, the session is not idle.
@@ -91,15 +92,18 @@ impl Sessions {
         let suffix = uuid::Uuid::new_v4().simple().to_string();
         spawn_args.name = Some(format!("{}-{}", self.prefix(), &suffix[..8]));
         spawn_args.cwd = Some(cwd);
-        let ctx = self.ctx.clone();
-        let meta = blocking(move || spawn::spawn(&ctx, &spawn_args)).await?;
-        let worker = Worker::from_meta(meta).map_err(|e| acp_error(&e))?;
+        let (ctx, flag) = (self.ctx.clone(), self.args.spawn.permission_mode.clone());
+        let (worker, modes) = blocking(move || {
+            let worker = Worker::from_meta(spawn::spawn(&ctx, &spawn_args)?)?;
+            let modes = switch::read_modes(&ctx, &worker, flag.as_deref());
+            Ok((worker, modes))
+        })
+        .await?;
         let id = worker.name.as_str().to_string();
-        let fixed = self.fixed(&worker);
-        let (modes, options) = (fixed.modes(), fixed.options());
-        self.hold(worker, fixed);
+        let (state, options) = (modes.modes(), modes.options());
+        self.hold(worker, modes);
         Ok(NewSessionResponse::new(SessionId::new(id))
-            .modes(modes)
+            .modes(state)
             .config_options(options))
     }
 
@@ -111,14 +115,15 @@ impl Sessions {
         cx: &ConnectionTo<Client>,
         req: LoadSessionRequest,
     ) -> Result<LoadSessionResponse, Error> {
-        let ctx = self.ctx.clone();
+        let (ctx, flag) = (self.ctx.clone(), self.args.spawn.permission_mode.clone());
         let name = req.session_id.0.to_string();
         let missing = req.session_id.clone();
-        let (worker, history) = blocking(move || {
+        let (worker, history, modes) = blocking(move || {
             let worker = Worker::load(&ctx, &name)?;
             revive(&ctx, &worker)?;
             let history = turns::read_turns(&ctx, &worker, turns::Selection::All)?;
-            Ok((worker, history))
+            let modes = switch::read_modes(&ctx, &worker, flag.as_deref());
+            Ok((worker, history, modes))
         })
         .await
         .map_err(|e| match e.code {
@@ -140,11 +145,10 @@ impl Sessions {
                 }
             }
         }
-        let fixed = self.fixed(&worker);
-        let (modes, options) = (fixed.modes(), fixed.options());
-        self.hold(worker, fixed);
+        let (state, options) = (modes.modes(), modes.options());
+        self.hold(worker, modes);
         Ok(LoadSessionResponse::new()
-            .modes(modes)
+            .modes(state)
             .config_options(options))
     }
 
@@ -169,35 +173,6 @@ impl Sessions {
         })
         .await?;
         Ok(ListSessionsResponse::new(listed(rows)))
-    }
-
-    /// `session/set_mode`: the mode the session has (see [`Fixed`]).
-    pub fn set_mode(&self, req: &SetSessionModeRequest) -> Result<SetSessionModeResponse, Error> {
-        self.fixed_of(&req.session_id)?.set_mode(&req.mode_id.0)?;
-        Ok(SetSessionModeResponse::new())
-    }
-
-    /// `session/set_config_option`: the value the session has (see [`Fixed`]).
-    pub fn set_option(
-        &self,
-        req: &SetSessionConfigOptionRequest,
-    ) -> Result<SetSessionConfigOptionResponse, Error> {
-        let fixed = self.fixed_of(&req.session_id)?;
-        fixed.set_option(&req.config_id.0, &req.value)?;
-        Ok(SetSessionConfigOptionResponse::new(fixed.options()))
-    }
-
-    fn fixed_of(&self, id: &SessionId) -> Result<Fixed, Error> {
-        let held = self.lock();
-        let session = held.get(id.0.as_ref()).ok_or_else(|| no_session(id))?;
-        Ok(session.fixed.clone())
-    }
-
-    /// What `worker` runs: this process's `--permission-mode` (a loaded worker's own is not
-    /// recorded), the model it was spawned with.
-    fn fixed(&self, worker: &Worker) -> Fixed {
-        let model = worker.meta.model.as_deref();
-        Fixed::new(self.args.spawn.permission_mode.as_deref(), model)
     }
 
     /// The prefix of this process's workers' names: `--name`, else `acp`.
@@ -267,9 +242,9 @@ impl Sessions {
         park_each(&self.ctx, names);
     }
 
-    fn hold(&self, worker: Worker, fixed: Fixed) {
+    fn hold(&self, worker: Worker, modes: SessionModes) {
         let held = Held {
-            fixed,
+            modes,
             worker,
             prompts: 0,
             idle_since: Instant::now(),

@@ -81,6 +81,14 @@ pub fn tools() -> Vec<ToolInfo> {
             false,
             schema_of::<crate::operations::interrupt::Interrupted>,
         ),
+        // A mode changes what the worker's CLI may do unasked, not what it did.
+        info(
+            "umbel_mode",
+            "Show or switch a worker's permission mode",
+            Additive,
+            false,
+            schema_of::<crate::core::providers::mode::ModeReport>,
+        ),
         // Answering runs or refuses a tool: the tool may change anything it is allowed to.
         info(
             "umbel_approve",

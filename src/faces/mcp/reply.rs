@@ -208,6 +208,18 @@ pub fn interrupted(done: &crate::operations::interrupt::Interrupted) -> CallTool
     result(content, format!("{}: {}", done.name, done.message), false)
 }
 
+/// What `umbel_mode` found or did: the mode, and the report as structured content.
+pub fn mode(report: &crate::core::providers::mode::ModeReport) -> CallToolResult {
+    let content = serde_json::to_value(report).unwrap_or_default();
+    let text = format!(
+        "{}: {} (its key cycles {})",
+        report.name,
+        report.mode,
+        report.modes.join(" → ")
+    );
+    result(content, text, false)
+}
+
 /// `umbel_park`: the workers parked now and those parked already.
 pub fn parked(report: &crate::operations::park::ParkReport) -> CallToolResult {
     let mut parts = Vec::new();

@@ -14,6 +14,7 @@ use crate::core::args::{
     SpawnArgs, StatusArgs, WaitArgs,
 };
 use crate::core::errors::Result;
+use crate::core::mode_args::ModeArgs;
 use crate::operations::remote::fleet::status_everywhere;
 use crate::operations::{Ctx, explain, inspect, kill, remote, spawn};
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -211,6 +212,26 @@ impl UmbelServer {
             Some(label),
             move |ctx| remote::anywhere::interrupt(ctx, &args),
             |done| reply::interrupted(&done),
+        )
+        .await
+    }
+
+    /// The worker's permission mode (or agent) as its screen shows it, and the modes its CLI's
+    /// key cycles through: {name, mode, modes, pressed}. `mode`: switch to it first, with the
+    /// CLI's own key (Shift+Tab; opencode's Tab) until the screen shows it (a ready worker only).
+    #[tool(name = "umbel_mode")]
+    async fn mode(
+        &self,
+        Parameters(args): Parameters<ModeArgs>,
+        request: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let label = format!("the mode of `{}`", args.name);
+        self.answer(
+            &request,
+            "umbel_mode",
+            Some(label),
+            move |ctx| remote::anywhere::mode(ctx, &args),
+            |report| reply::mode(&report),
         )
         .await
     }

@@ -16,7 +16,9 @@ use crate::adapters::host::current_dir_or_error;
 use crate::core::approval_args::{AnswerArgs, ApproveArgs, DenyArgs};
 use crate::core::args::{ActionsArgs, DiffArgs, GuardArgs, InterruptArgs, ReadArgs, WaitArgs};
 use crate::core::errors::{Error, Result};
+use crate::core::mode_args::ModeArgs;
 use crate::core::outcome::Outcome;
+use crate::core::providers::mode::ModeReport;
 use crate::core::send_verdict::Sent;
 use crate::core::worktree::GitDiff;
 use std::time::Duration;
@@ -103,6 +105,17 @@ pub fn interrupt(ctx: &Ctx, args: &InterruptArgs) -> Result<Interrupted> {
         None => {
             let worker = Worker::load(ctx, &args.name)?;
             super::super::interrupt::interrupt(ctx, &worker, args.timeout.as_deref())
+        }
+    }
+}
+
+/// The worker's mode, switched first when `args.mode` names one.
+pub fn mode(ctx: &Ctx, args: &ModeArgs) -> Result<ModeReport> {
+    match find(ctx, &args.name)? {
+        Some(at) => conversation::mode(ctx, &at, args),
+        None => {
+            let worker = Worker::load(ctx, &args.name)?;
+            super::super::mode::mode(ctx, &worker, args.mode.as_deref())
         }
     }
 }

@@ -12,6 +12,8 @@ use super::verbs::{call, read_back};
 use crate::core::approval_args::{AnswerArgs, ApproveArgs, DenyArgs};
 use crate::core::args::{ActionsArgs, DiffArgs, InterruptArgs};
 use crate::core::errors::Result;
+use crate::core::mode_args::ModeArgs;
+use crate::core::providers::mode::ModeReport;
 use crate::core::remote::RemoteRecord;
 use crate::core::turns::Turn;
 
@@ -43,6 +45,12 @@ fn numbers(flags: &[(&str, Option<usize>)]) -> Vec<String> {
 pub fn interrupt(ctx: &Ctx, at: &RemoteRecord, args: &InterruptArgs) -> Result<Interrupted> {
     let flags = args.timeout.iter().map(|t| format!("--timeout={t}"));
     ask(ctx, at, "interrupt", flags.collect())
+}
+
+/// `mode` (shown, or switched to `args.mode`), on the host where its pane is.
+pub fn mode(ctx: &Ctx, at: &RemoteRecord, args: &ModeArgs) -> Result<ModeReport> {
+    let mode = args.mode.iter().flat_map(|m| ["--".to_string(), m.clone()]);
+    ask(ctx, at, "mode", mode.collect())
 }
 
 /// `approve` (the tool the worker waits on), on the host where its pane is.

@@ -79,6 +79,8 @@ async fn every_tools_structured_output_validates_against_its_output_schema() {
     checked(&mcp, &tools, "umbel_logs", name.clone(), &mut seen).await;
     checked(&mcp, &tools, "umbel_explain", name.clone(), &mut seen).await;
     checked(&mcp, &tools, "umbel_interrupt", name.clone(), &mut seen).await;
+    let plan = json!({ "name": "o1", "mode": "plan" });
+    checked(&mcp, &tools, "umbel_mode", plan, &mut seen).await;
     let tool = json!({ "tool": "Bash", "input": { "command": "echo hi > t.txt" } });
     for asking in ["ap", "dn"] {
         let scenario = json!({ "default": { "reply": "Ran.", "end": { "permission": tool } } });

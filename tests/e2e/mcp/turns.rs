@@ -41,6 +41,7 @@ async fn spawn_send_wait_read_kill_over_mcp() {
         "kill",
         "logs",
         "ls",
+        "mode",
         "park",
         "prune",
         "read",

@@ -196,3 +196,36 @@ fn the_resume_hint_matches_the_exit_capture() {
     let lines: Vec<&str> = hint.split("\r\n").filter(|l| !l.is_empty()).collect();
     assert_eq!(lines, [f[f.len() - 2].as_str(), f[f.len() - 1].as_str()]);
 }
+
+/// The screens recorded as Shift+Tab cycled 2.1.332's modes (`tests/data/claude/`): header,
+/// input box and the mode at the footer's start, for the modes in the cycle's order. (The real
+/// footer goes on with `← for agents` and, at the right, `◐ medium · /effort`, which the fake
+/// leaves out; it keeps its `· ? for shortcuts`, which 2.1.332 shows in manual mode only.)
+#[test]
+fn each_mode_of_the_shift_tab_cycle_is_the_recorded_one() {
+    let cycle = [
+        (Mode::Auto, "auto"),
+        (Mode::Default, "manual"),
+        (Mode::AcceptEdits, "acceptEdits"),
+        (Mode::Plan, "plan"),
+    ];
+    for (i, (mode, name)) in cycle.into_iter().enumerate() {
+        assert_eq!(cycle[(i + 1) % 4].0, mode.next());
+        let f = crate::fixtures::repo_screen(&format!("claude/claude-2.1.332-mode-{name}.txt"));
+        let f: Vec<&str> = f.iter().map(|r| r.trim_end_matches(' ')).collect();
+        let header = header(
+            super::super::release::PINNED,
+            &opus(),
+            "/tmp/ux8N4I8/project",
+        );
+        assert_eq!(header, f[..3]);
+        let ours = input_box(120, "", footer(mode, Footer::Idle));
+        assert_eq!(ours[..3], f[f.len() - 4..f.len() - 1], "{name}");
+        let label = format!("  {} · ", mode.label());
+        assert!(f[f.len() - 1].starts_with(&label), "{name}: {label:?}");
+        assert!(ours[3].starts_with(&label), "{name}: {:?}", ours[3]);
+        if mode == Mode::Default {
+            assert!(f[f.len() - 1].starts_with(&ours[3]), "{:?}", ours[3]);
+        }
+    }
+}

@@ -23,6 +23,7 @@ fn idle(input: &str, pasted: bool, status: &str) -> Vec<String> {
             cwd: CWD,
             model: "Auto",
             pasting: None,
+            qwen: false,
         },
     )
 }
@@ -187,6 +188,29 @@ fn frame_of(lines: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// What the idle composer shows in `mode` (gemini's, without 24-bit colour).
+fn idle_in(mode: ApprovalMode) -> Composer<'static> {
+    Composer {
+        status: String::new(),
+        right: SHORTCUTS.to_string(),
+        input: "",
+        pasted: false,
+        mode,
+        true_color: false,
+        cwd: CWD,
+        model: "Auto",
+        pasting: None,
+        qwen: false,
+    }
+}
+
+/// The idle composer in `mode` (`qwen`: fake-qwen's).
+fn in_mode(mode: ApprovalMode, true_color: bool, qwen: bool) -> Vec<String> {
+    let mut c = idle_in(mode);
+    (c.true_color, c.qwen) = (true_color, qwen);
+    composer(120, &c)
+}
+
 #[test]
 fn every_mode_and_colour_depth_draws_the_recorded_frame() {
     for (capture, mode, true_color) in [
@@ -196,22 +220,52 @@ fn every_mode_and_colour_depth_draws_the_recorded_frame() {
         ("idle-truecolor-auto_edit", ApprovalMode::AutoEdit, true),
         ("idle-prompt", ApprovalMode::Default, false),
     ] {
-        let drawn = composer(
-            120,
-            &Composer {
-                status: String::new(),
-                right: SHORTCUTS.to_string(),
-                input: "",
-                pasted: false,
-                mode,
-                true_color,
-                cwd: CWD,
-                model: "Auto",
-                pasting: None,
-            },
-        );
+        let drawn = in_mode(mode, true_color, false);
         assert_eq!(frame_of(&drawn), frame_of(&fixture(capture)), "{capture}");
     }
+}
+
+#[test]
+fn shift_tab_goes_round_the_recorded_modes() {
+    let mut mode = ApprovalMode::Default;
+    for name in ["default", "auto_edit", "plan"] {
+        let path = format!("gemini/gemini-0.61.0-mode-{name}.txt");
+        let recorded = crate::fixtures::repo_screen(&path);
+        let drawn = in_mode(mode, false, false);
+        assert_eq!(frame_of(&drawn), frame_of(&recorded), "{name}");
+        mode = next_mode(mode);
+    }
+    assert_eq!(mode, ApprovalMode::Default, "three presses go round");
+    assert_eq!(next_mode(ApprovalMode::Yolo), ApprovalMode::Default);
+}
+
+#[test]
+fn qwen_names_its_mode_on_the_last_line_as_recorded() {
+    use ApprovalMode::*;
+    let modes = [
+        ("default", Default),
+        ("auto-edit", AutoEdit),
+        ("auto", Auto),
+        ("yolo", Yolo),
+        ("plan", Plan),
+    ];
+    for (name, mode) in modes {
+        let recorded = crate::fixtures::repo_screen(&format!("qwen/qwen-0.24.4-mode-{name}.txt"));
+        let drawn = in_mode(mode, false, true);
+        assert_eq!(drawn.last(), recorded.last(), "{name}");
+        let rule = drawn.iter().position(|l| l.starts_with('─')).unwrap();
+        assert_eq!(
+            drawn[rule + 1],
+            "",
+            "{name}: no gemini mode line under the rule"
+        );
+    }
+    let mut want = in_mode(Default, false, true);
+    want.pop();
+    want.push(pasting_line(12 * 1024));
+    let mut c = idle_in(Default);
+    (c.qwen, c.pasting) = (true, Some(12 * 1024));
+    assert_eq!(composer(120, &c), want, "Pasting… takes the mode's line");
 }
 
 #[test]

@@ -16,6 +16,7 @@ pub mod flag_table;
 pub mod print;
 pub mod stats;
 mod thoughts;
+use super::mode::{Mode, ModeCycle};
 use super::*;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
@@ -49,6 +50,29 @@ const INHERIT: &[&str] = &[
     "IS_SANDBOX",
 ];
 
+/// Shift+Tab cycles auto → manual → accept edits → plan (2.1.332); the footer names the mode.
+const MODES: ModeCycle = ModeCycle {
+    key: "BTab",
+    modes: &[
+        Mode {
+            id: "auto",
+            shown: Some("⏵⏵ auto mode on"),
+        },
+        Mode {
+            id: "manual",
+            shown: Some("⏸ manual mode on"),
+        },
+        Mode {
+            id: "acceptEdits",
+            shown: Some("⏵⏵ accept edits on"),
+        },
+        Mode {
+            id: "plan",
+            shown: Some("⏸ plan mode on"),
+        },
+    ],
+};
+
 static IDENTITY: Identity = Identity {
     name: "claude",
     bin_env_var: "UMBEL_CLAUDE_BIN",
@@ -58,6 +82,7 @@ static IDENTITY: Identity = Identity {
     },
     actions: actions::read,
     thoughts: thoughts::read,
+    modes: Some(&MODES),
     config_dir,
     user_files: &["settings.json"],
     composer: None,

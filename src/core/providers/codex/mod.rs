@@ -19,6 +19,7 @@ pub mod flag_table;
 pub mod print;
 pub mod stats;
 mod thoughts;
+use super::mode::{Mode, ModeCycle};
 use config::worker_config;
 // The provider seam's shared types and helpers (`mod.rs`).
 use super::*;
@@ -41,6 +42,21 @@ const INHERIT: &[&str] = &[
     "CODEX_API_KEY",
 ];
 
+/// Shift+Tab toggles plan mode (0.171.0), named at the footer's right; default shows nothing.
+const MODES: ModeCycle = ModeCycle {
+    key: "BTab",
+    modes: &[
+        Mode {
+            id: "default",
+            shown: None,
+        },
+        Mode {
+            id: "plan",
+            shown: Some("Plan mode (shift+tab to cycle)"),
+        },
+    ],
+};
+
 static IDENTITY: Identity = Identity {
     name: "codex",
     bin_env_var: "UMBEL_CODEX_BIN",
@@ -50,6 +66,7 @@ static IDENTITY: Identity = Identity {
     },
     actions: actions::read,
     thoughts: thoughts::read,
+    modes: Some(&MODES),
     config_dir: user_home,
     user_files: &["config.toml"],
     composer: Some(&COMPOSER),

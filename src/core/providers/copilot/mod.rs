@@ -30,6 +30,7 @@ pub mod print;
 pub mod stats;
 mod thoughts;
 mod transcript;
+use super::mode::{Mode, ModeCycle};
 use super::*;
 use crate::core::errors::Result;
 use crate::core::worker_env::ProviderEnv;
@@ -77,6 +78,25 @@ const INHERIT: &[&str] = &[
     "COPILOT_PROVIDER_HEADERS",
 ];
 
+/// Shift+Tab cycles interactive → plan → autopilot (1.0.102), named on the status line.
+const MODES: ModeCycle = ModeCycle {
+    key: "BTab",
+    modes: &[
+        Mode {
+            id: "interactive",
+            shown: Some("sidebar · Interactive ·"),
+        },
+        Mode {
+            id: "plan",
+            shown: Some("sidebar · Plan ·"),
+        },
+        Mode {
+            id: "autopilot",
+            shown: Some("sidebar · Autopilot ·"),
+        },
+    ],
+};
+
 static IDENTITY: Identity = Identity {
     name: "copilot",
     bin_env_var: "UMBEL_COPILOT_BIN",
@@ -87,6 +107,7 @@ static IDENTITY: Identity = Identity {
     },
     actions: actions::read,
     thoughts: thoughts::read,
+    modes: Some(&MODES),
     config_dir: user_dir,
     user_files: &["settings.json"],
     composer: Some(&COMPOSER),

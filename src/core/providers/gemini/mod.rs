@@ -19,6 +19,7 @@ pub mod flag_table;
 pub mod print;
 pub mod stats;
 mod thoughts;
+use super::mode::{Mode, ModeCycle};
 use super::*;
 use crate::core::errors::{Error, Result};
 use crate::core::worker_env::ProviderEnv;
@@ -59,6 +60,25 @@ const INHERIT: &[&str] = &[
     "GOOGLE_APPLICATION_CREDENTIALS",
 ];
 
+/// Shift+Tab cycles default → auto_edit → plan (0.61.0), named on the line above the composer.
+const MODES: ModeCycle = ModeCycle {
+    key: "BTab",
+    modes: &[
+        Mode {
+            id: "default",
+            shown: Some("Shift+Tab to accept edits"),
+        },
+        Mode {
+            id: "auto_edit",
+            shown: Some("auto-accept edits Shift+Tab to plan"),
+        },
+        Mode {
+            id: "plan",
+            shown: Some("plan Shift+Tab to manual"),
+        },
+    ],
+};
+
 static IDENTITY: Identity = Identity {
     name: "gemini",
     bin_env_var: "UMBEL_GEMINI_BIN",
@@ -69,6 +89,7 @@ static IDENTITY: Identity = Identity {
     },
     actions: actions::read,
     thoughts: thoughts::read,
+    modes: Some(&MODES),
     config_dir: user_dir,
     user_files: &["settings.json", "trustedFolders.json"],
     composer: Some(&COMPOSER),

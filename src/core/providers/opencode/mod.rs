@@ -28,6 +28,7 @@ pub mod flag_table;
 pub mod print;
 pub mod stats;
 mod thoughts;
+use super::mode::{Mode, ModeCycle};
 use super::*;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
@@ -81,6 +82,21 @@ const INHERIT: &[&str] = &[
     "OPENCODE_DISABLE_MODELS_FETCH",
 ];
 
+/// Tab switches the agent build ↔ plan (1.18.33), named in the input box.
+const MODES: ModeCycle = ModeCycle {
+    key: "Tab",
+    modes: &[
+        Mode {
+            id: "build",
+            shown: Some("┃  Build ·"),
+        },
+        Mode {
+            id: "plan",
+            shown: Some("┃  Plan ·"),
+        },
+    ],
+};
+
 static IDENTITY: Identity = Identity {
     name: "opencode",
     bin_env_var: "UMBEL_OPENCODE_BIN",
@@ -93,6 +109,7 @@ static IDENTITY: Identity = Identity {
     },
     actions: actions::read,
     thoughts: thoughts::read,
+    modes: Some(&MODES),
     config_dir: user_dir,
     user_files: &[],
     // Its input is a box with a status row inside (`input_box`), not one composer line.

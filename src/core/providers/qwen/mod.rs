@@ -26,6 +26,7 @@ pub mod flag_table;
 pub mod print;
 pub mod stats;
 mod thoughts;
+use super::mode::{Mode, ModeCycle};
 use super::*;
 use crate::core::errors::Result;
 use crate::core::worker_env::ProviderEnv;
@@ -48,6 +49,33 @@ const INHERIT: &[&str] = &[
     "DASHSCOPE_API_KEY",
 ];
 
+/// Shift+Tab cycles default → auto-edit → auto → yolo → plan (0.24.4), named on the last line.
+const MODES: ModeCycle = ModeCycle {
+    key: "BTab",
+    modes: &[
+        Mode {
+            id: "default",
+            shown: Some("Ask permissions (shift + tab to cycle)"),
+        },
+        Mode {
+            id: "auto-edit",
+            shown: Some("auto-accept edits (shift + tab to cycle)"),
+        },
+        Mode {
+            id: "auto",
+            shown: Some("Auto mode (shift + tab to cycle)"),
+        },
+        Mode {
+            id: "yolo",
+            shown: Some("YOLO mode (shift + tab to cycle)"),
+        },
+        Mode {
+            id: "plan",
+            shown: Some("plan mode (shift + tab to cycle)"),
+        },
+    ],
+};
+
 static IDENTITY: Identity = Identity {
     name: "qwen",
     bin_env_var: "UMBEL_QWEN_BIN",
@@ -58,6 +86,7 @@ static IDENTITY: Identity = Identity {
     },
     actions: actions::read,
     thoughts: thoughts::read,
+    modes: Some(&MODES),
     config_dir: user_dir,
     user_files: &["settings.json"],
     composer: Some(&COMPOSER),
