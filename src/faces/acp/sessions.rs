@@ -119,8 +119,9 @@ impl Sessions {
         let name = req.session_id.0.to_string();
         let missing = req.session_id.clone();
         let (worker, history, modes) = blocking(move || {
+            revive(&ctx, &Worker::load(&ctx, &name)?)?;
+            // As the resume left it (its CLI's session and transcript).
             let worker = Worker::load(&ctx, &name)?;
-            revive(&ctx, &worker)?;
             let history = turns::read_turns(&ctx, &worker, turns::Selection::All)?;
             let modes = switch::read_modes(&ctx, &worker, flag.as_deref());
             Ok((worker, history, modes))
