@@ -15,6 +15,7 @@ pub mod errors;
 pub mod events;
 pub mod explain;
 pub mod fleet;
+pub mod fleet_args;
 pub mod fleet_events;
 pub mod guard;
 pub mod guard_args;

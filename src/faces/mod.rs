@@ -38,6 +38,7 @@ pub mod remote;
 pub mod remote_exec;
 pub mod run;
 pub mod run_progress;
+pub mod signals;
 pub mod status_view;
 pub mod suggest;
 #[cfg(feature = "top")]

@@ -264,17 +264,22 @@ impl Sessions {
     }
 }
 
-/// Parks each of the workers `names` (see [`Sessions::park`]).
+/// Parks each of the workers `names` (see [`Sessions::park`]), side by side: each CLI takes a
+/// moment to save its session, and a signal gives umbel 10 s to stop in all.
 fn park_each(ctx: &Ctx, names: Vec<String>) {
-    for name in names {
-        let args = ParkArgs {
-            names: vec![name.clone()],
-            ..ParkArgs::default()
-        };
-        if let Err(e) = park::park(ctx, &args) {
-            errln!("umbel acp: parking {name}: {e}");
+    std::thread::scope(|scope| {
+        for name in names {
+            scope.spawn(move || {
+                let args = ParkArgs {
+                    names: vec![name.clone()],
+                    ..ParkArgs::default()
+                };
+                if let Err(e) = park::park(ctx, &args) {
+                    errln!("umbel acp: parking {name}: {e}");
+                }
+            });
         }
-    }
+    });
 }
 
 /// How long a session's title may get.
