@@ -48,25 +48,29 @@ impl TranscriptTail {
     /// Watches the transcript's folder, once its path is known; a handle that wakes
     /// [`TranscriptTail::wait_for_change`] (`None` until the path is known).
     pub fn watch(&mut self, ctx: &Ctx) -> Option<Sender<()>> {
+        self.watched(ctx).map(FolderWatch::waker)
+    }
+
+    /// Waits, at most `timeout`, until the transcript's folder changed (or a waker woke it);
+    /// sleeps `timeout` while the folder is not watched.
+    pub fn wait_for_change(&mut self, ctx: &Ctx, timeout: Duration) {
+        match self.watched(ctx) {
+            Some(watch) => {
+                watch.wait(timeout);
+            }
+            None => std::thread::sleep(timeout),
+        }
+    }
+
+    /// The watch on the transcript's folder, started once its path is known.
+    fn watched(&mut self, ctx: &Ctx) -> Option<&FolderWatch> {
         self.resolve(ctx);
         if self.watch.is_none() {
             let dir = self.path.as_deref().and_then(Path::parent)?;
             // A folder that cannot be watched: the waits sleep instead.
             self.watch = FolderWatch::new(dir).ok();
         }
-        self.watch.as_ref().map(FolderWatch::waker)
-    }
-
-    /// Waits, at most `timeout`, until the transcript's folder changed (or a waker woke it);
-    /// sleeps `timeout` while the folder is not watched.
-    pub fn wait_for_change(&mut self, ctx: &Ctx, timeout: Duration) {
-        self.watch(ctx);
-        match &self.watch {
-            Some(watch) => {
-                watch.wait(timeout);
-            }
-            None => std::thread::sleep(timeout),
-        }
+        self.watch.as_ref()
     }
 
     /// The records appended since the last call; nothing when the file cannot be read yet.

@@ -100,15 +100,26 @@ pub fn response_output(parts: Option<&Value>) -> Option<String> {
     let texts: Vec<&str> = parts?
         .as_array()?
         .iter()
-        .filter_map(|p| {
-            let response = p.pointer("/functionResponse/response")?;
-            response
-                .get("output")
-                .or_else(|| response.get("error"))?
-                .as_str()
-        })
+        .filter_map(response_text)
         .collect();
     (!texts.is_empty()).then(|| texts.join("\n"))
+}
+
+/// The `output` (or `error`) of one `functionResponse` part.
+pub fn response_text(part: &Value) -> Option<&str> {
+    let response = part.pointer("/functionResponse/response")?;
+    response
+        .get("output")
+        .or_else(|| response.get("error"))?
+        .as_str()
+}
+
+/// The first string among `pointers` in `value` (a result's output, else its error).
+pub fn text_at(value: &Value, pointers: &[&str]) -> Option<String> {
+    pointers
+        .iter()
+        .find_map(|at| value.pointer(at)?.as_str())
+        .map(str::to_string)
 }
 
 /// The newest version of each of `items` by its `id` field, in the order the ids first came

@@ -91,21 +91,23 @@ pub fn answer_so_far(provider: Provider, records: &[Value]) -> Option<String> {
 /// This turn's tool calls so far, as `actions` reads them from the transcript records appended
 /// since its prompt was sent: none until the record that opens the turn is among them.
 pub fn tool_calls_so_far(provider: Provider, records: &[Value]) -> Vec<ToolAction> {
-    let module = provider.module();
-    match records.iter().rposition(|r| module.opens_turn(r)) {
-        Some(start) => (module.identity().actions)(&records[start..]),
-        None => Vec::new(),
-    }
+    (provider.module().identity().actions)(this_turn(provider, records))
 }
 
 /// This turn's thinking so far (its thoughts, a blank line between), from the transcript
 /// records appended since its prompt was sent: none until the record that opens the turn is
 /// among them.
 pub fn thoughts_so_far(provider: Provider, records: &[Value]) -> String {
+    (provider.module().identity().thoughts)(this_turn(provider, records)).join("\n\n")
+}
+
+/// The records from the last one that opens a turn (none before it is this turn's: an earlier
+/// turn's written late); none while no record opens one.
+fn this_turn(provider: Provider, records: &[Value]) -> &[Value] {
     let module = provider.module();
     match records.iter().rposition(|r| module.opens_turn(r)) {
-        Some(start) => (module.identity().thoughts)(&records[start..]).join("\n\n"),
-        None => String::new(),
+        Some(start) => &records[start..],
+        None => &[],
     }
 }
 

@@ -102,9 +102,7 @@ impl SessionModes {
 
     /// `session/set_config_option` for the model: fine for the model the session has.
     pub fn check_model(&self, value: &SessionConfigOptionValue) -> Result<(), Error> {
-        let wanted = value
-            .as_value_id()
-            .map_or(String::new(), |v| v.0.to_string());
+        let wanted = chosen(value);
         if wanted == self.model {
             return Ok(());
         }

@@ -390,13 +390,12 @@ impl Tail {
             return;
         }
         let thought = map::thoughts_so_far(self.provider, &self.records);
-        if let Some(chunk) = map::unsent(&self.thought, &thought) {
-            self.thought = thought;
-            let chunk = ContentChunk::new(ContentBlock::from(chunk));
-            let _ = tx.send(Step::Update(Box::new(SessionUpdate::AgentThoughtChunk(
-                chunk,
-            ))));
-        }
+        send_unsent(
+            tx,
+            &mut self.thought,
+            &thought,
+            SessionUpdate::AgentThoughtChunk,
+        );
         let calls = map::tool_calls_so_far(self.provider, &self.records);
         for update in self.calls.updates(&calls) {
             let _ = tx.send(Step::Update(Box::new(update)));
@@ -420,11 +419,21 @@ impl Tail {
 
     /// Sends what of `answer` the client does not have.
     fn send(&mut self, tx: &mpsc::UnboundedSender<Step>, answer: &str) {
-        if let Some(chunk) = map::unsent(&self.sent, answer) {
-            self.sent = answer.to_string();
-            let chunk = ContentChunk::new(ContentBlock::from(chunk));
-            let update = SessionUpdate::AgentMessageChunk(chunk);
-            let _ = tx.send(Step::Update(Box::new(update)));
-        }
+        send_unsent(tx, &mut self.sent, answer, SessionUpdate::AgentMessageChunk);
+    }
+}
+
+/// Sends what of `now` the client does not have (`sent`, brought up to `now`), as the chunk
+/// update `kind` (the answer's, the thinking's).
+fn send_unsent(
+    tx: &mpsc::UnboundedSender<Step>,
+    sent: &mut String,
+    now: &str,
+    kind: fn(ContentChunk) -> SessionUpdate,
+) {
+    if let Some(chunk) = map::unsent(sent, now) {
+        *sent = now.to_string();
+        let update = kind(ContentChunk::new(ContentBlock::from(chunk)));
+        let _ = tx.send(Step::Update(Box::new(update)));
     }
 }

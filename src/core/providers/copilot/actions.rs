@@ -1,7 +1,7 @@
 //! copilot's tool calls of a turn: the `toolRequests` of its `assistant.message` records, each
 //! settled by the `tool.execution_complete` of its `toolCallId`.
 
-use super::super::actions::CallResult;
+use super::super::actions::{CallResult, text_at};
 use super::super::str_field;
 use super::super::tool_action::{ActionStatus, ToolAction};
 use super::stats::tool_requests;
@@ -22,10 +22,7 @@ pub fn read(records: &[Value]) -> Vec<ToolAction> {
             } else {
                 ActionStatus::Error
             };
-            let output = ["/data/result/content", "/data/error/message"]
-                .iter()
-                .find_map(|at| r.pointer(at)?.as_str())
-                .map(str::to_string);
+            let output = text_at(r, &["/data/result/content", "/data/error/message"]);
             Some((id, CallResult { status, output }))
         })
         .collect();

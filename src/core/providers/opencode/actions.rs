@@ -1,6 +1,6 @@
 //! opencode's tool calls of a turn: `tool` parts with their state.
 
-use super::super::actions::latest_versions;
+use super::super::actions::{latest_versions, text_at};
 use super::super::str_field;
 use super::super::tool_action::{ActionStatus, ToolAction};
 use serde_json::Value;
@@ -20,10 +20,7 @@ pub fn read(records: &[Value]) -> Vec<ToolAction> {
                 Some("error") => ActionStatus::Error,
                 _ => ActionStatus::Pending,
             };
-            let output = ["/state/output", "/state/error"]
-                .iter()
-                .find_map(|at| part.pointer(at)?.as_str())
-                .map(str::to_string);
+            let output = text_at(part, &["/state/output", "/state/error"]);
             ToolAction::new(
                 str_field(part, "tool").unwrap_or("?"),
                 part.pointer("/state/input").unwrap_or(&Value::Null),

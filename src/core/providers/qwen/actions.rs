@@ -1,6 +1,6 @@
 //! qwen's tool calls of a turn: `functionCall` parts and their `tool_result` records.
 
-use super::super::actions::{CallResult, response_output};
+use super::super::actions::{CallResult, response_text};
 use super::super::str_field;
 use super::super::tool_action::{ActionStatus, ToolAction};
 use super::stats::parts;
@@ -25,7 +25,7 @@ pub fn read(records: &[Value]) -> Vec<ToolAction> {
         };
         for part in parts(record) {
             if let Some(id) = part.pointer("/functionResponse/id").and_then(Value::as_str) {
-                let output = response_output(Some(&Value::Array(vec![part.clone()])));
+                let output = response_text(&part).map(str::to_string);
                 results.insert(id.to_string(), CallResult { status, output });
             }
         }
