@@ -22,6 +22,7 @@ pub mod guard_args;
 pub mod hints;
 pub mod meta;
 pub mod mode_args;
+pub mod model_args;
 pub mod name;
 pub mod outcome;
 pub mod prices;

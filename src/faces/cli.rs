@@ -14,6 +14,7 @@ use crate::core::args::{
 };
 use crate::core::errors::{Error, Result};
 use crate::core::mode_args::ModeArgs;
+use crate::core::model_args::ModelArgs;
 use crate::core::name::WorkerName;
 use crate::operations::{Ctx, doctor};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -52,6 +53,11 @@ enum Command {
     /// CLI's own key (Shift+Tab; opencode's Tab) until its screen shows the mode asked for.
     #[command(after_help = examples::MODE)]
     Mode(WithJson<ModeArgs>),
+    /// Show the worker's model and the models its CLI's /model offers, or switch its session's
+    /// model with that /model (claude, codex, gemini: the picker walked row by row and taken for
+    /// this session only; copilot: `/model --session`). qwen and opencode keep spawn's --model.
+    #[command(after_help = examples::MODEL)]
+    Model(WithJson<ModelArgs>),
     /// Approve the tool the worker waits on, with its CLI's own key; returns once the CLI's
     /// hooks show the tool ran. Prints what was approved.
     #[command(after_help = examples::APPROVE)]
@@ -375,6 +381,7 @@ fn remote_target(cli: &Cli) -> Option<super::remote::Target<'_>> {
         Some(Command::Capture(a)) => named(&a.args.name, Verb::Other),
         Some(Command::Logs(a)) => named(&a.args.name, Verb::Other),
         Some(Command::Mode(a)) => named(&a.args.name, Verb::Other),
+        Some(Command::Model(a)) => named(&a.args.name, Verb::Other),
         // `explain` asks a remote worker's host itself (operations::explain), naming the host.
         _ => None,
     }
@@ -456,6 +463,7 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Events(c)) => c.json,
         Some(Command::Interrupt(c)) => c.json,
         Some(Command::Mode(c)) => c.json,
+        Some(Command::Model(c)) => c.json,
         Some(Command::Approve(c)) => c.json,
         Some(Command::Deny(c)) => c.json,
         Some(Command::Answer(c)) => c.json,
@@ -498,6 +506,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
         Some(Command::Wait(c)) => verbs::wait(ctx, &c.args, json),
         Some(Command::Interrupt(c)) => verbs::interrupt(ctx, &c.args, json),
         Some(Command::Mode(c)) => verbs::mode(ctx, &c.args, json),
+        Some(Command::Model(c)) => verbs::model(ctx, &c.args, json),
         Some(Command::Approve(c)) => super::approvals::approve(ctx, &c.args, json),
         Some(Command::Deny(c)) => super::approvals::deny(ctx, &c.args, json),
         Some(Command::Answer(c)) => super::approvals::answer(ctx, &c.args, json),

@@ -185,6 +185,12 @@ Examples:
   umbel mode w1 plan                            Shift+Tab until w1's screen shows plan mode
   umbel mode w1 acceptEdits --json              {\"name\":\"w1\",\"mode\":\"acceptEdits\",\"modes\":[…],\"pressed\":2}";
 
+pub const MODEL: &str = "\
+Examples:
+  umbel model w1                                w1's model, and the models its /model lists
+  umbel model w1 sonnet                         claude's /model walked to Sonnet, for this session
+  umbel model w1 gpt-6.2-astra --json           {\"model\":\"gpt-6.2-astra\",\"pressed\":5,…}";
+
 pub const APPROVE: &str = "\
 Examples:
   umbel approve w1                              the tool w1 waits on runs (its CLI's own key)

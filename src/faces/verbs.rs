@@ -12,6 +12,7 @@ use crate::core::args::{
 };
 use crate::core::errors::{Error, Result};
 use crate::core::mode_args::ModeArgs;
+use crate::core::model_args::ModelArgs;
 use crate::operations::worker::Worker;
 use crate::operations::{Ctx, attach, explain, inspect, kill, read, spawn, status, turn, turns};
 use std::io::IsTerminal;
@@ -95,6 +96,18 @@ pub fn mode(ctx: &Ctx, args: &ModeArgs, json: bool) -> Result<u8> {
             report.mode,
             report.modes.join(" → ")
         ));
+    }
+    Ok(0)
+}
+
+/// `model`: the worker's model and the models its CLI offers, or the JSON report.
+pub fn model(ctx: &Ctx, args: &ModelArgs, json: bool) -> Result<u8> {
+    let worker = Worker::load(ctx, &args.name)?;
+    let report = crate::operations::model::model(ctx, &worker, args.model.as_deref())?;
+    if json {
+        out_json(&report);
+    } else {
+        outln(&crate::core::providers::model_switch::summary(&report));
     }
     Ok(0)
 }

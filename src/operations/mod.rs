@@ -19,6 +19,8 @@ pub mod inspect;
 pub mod interrupt;
 pub mod kill;
 pub mod mode;
+pub mod model;
+pub mod model_picker;
 pub mod park;
 pub mod question;
 pub mod read;

@@ -92,7 +92,7 @@ fn next_shown(
 }
 
 /// A key during a turn or a dialog would answer it: only a ready worker is switched.
-fn ready(ctx: &Ctx, worker: &Worker) -> Result<()> {
+pub(super) fn ready(ctx: &Ctx, worker: &Worker) -> Result<()> {
     let (state, _) = super::send::state_now(ctx, worker)?;
     if state == WorkerState::Ready {
         return Ok(());

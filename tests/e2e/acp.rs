@@ -432,7 +432,7 @@ fn the_editor_killed_parks_its_sessions() {
 }
 
 #[test]
-fn a_sessions_modes_are_its_clis_and_switch_with_its_key() {
+fn a_sessions_modes_and_models_are_its_clis_and_switch_with_its_keys() {
     use agent_client_protocol::v1::schema::{
         SessionConfigKind, SessionConfigOption, SetSessionConfigOptionRequest,
         SetSessionModeRequest,
@@ -493,9 +493,15 @@ fn a_sessions_modes_are_its_clis_and_switch_with_its_key() {
                 .to_string()
                 .contains("--permission-mode")
         );
-        let other = SetSessionConfigOptionRequest::new(id.clone(), "model", "sonnet");
+        let other = SetSessionConfigOptionRequest::new(id.clone(), "model", "gpt-9");
         let e = refused(&cx, other).await;
         assert!(e.data.expect("data").to_string().contains("--model"));
+        // A model the CLI's /model lists: switched with it, for this session.
+        let set = SetSessionConfigOptionRequest::new(id.clone(), "model", "Sonnet");
+        let options = answered(&cx, set, "set_config_option").await.config_options;
+        assert_eq!(current(&options, "model").as_deref(), Some("Sonnet"));
+        let shown = sb.umbel(["model", id.0.as_ref(), "--json"]).run().json();
+        assert_eq!(shown["model"], "Sonnet", "{shown}");
         let ended = answered(&cx, prompt(&id, "go on"), "prompt").await;
         assert_eq!(ended.stop_reason, StopReason::EndTurn);
         assert_eq!(said(&mut heard).agent, "Fine.");

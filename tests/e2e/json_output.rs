@@ -61,6 +61,8 @@ fn every_verbs_json_validates_against_its_schema() {
     assert_eq!(idle["interrupted"], false);
     let mode = check("mode", &["j1", "plan"]);
     assert_eq!(mode["mode"], "plan", "{mode}");
+    let model = check("model", &["j1", "sonnet"]);
+    assert_eq!(model["model"], "sonnet", "{model}");
     check("releases", &[]);
     check("read", &["j1", "--turn", "1"]);
     check("read", &["j1", "--all"]);

@@ -12,6 +12,7 @@ const VERBS: &[&str] = &[
     "wait",
     "interrupt",
     "mode",
+    "model",
     "approve",
     "deny",
     "answer",

@@ -13,6 +13,7 @@ pub mod dialogs;
 #[cfg(test)]
 mod fixture_tests;
 pub mod gates;
+pub mod model_picker;
 pub mod notice;
 pub mod payloads;
 pub mod print;

@@ -9,10 +9,12 @@ use super::cli::Options;
 use super::config;
 use super::dialogs::{self, Startup};
 use super::gates;
+use super::model_picker;
 use super::screens::{self, Footer};
 use super::session::{Mode, Session};
 use super::turn::{Done, Turn};
 use crate::engine::event_loop::Flow;
+use crate::engine::picker::Picker;
 use crate::engine::shell::{Face, Scroll, Shell, paint};
 use crate::keys::Key;
 use crate::scenario::Scenario;
@@ -23,6 +25,8 @@ pub struct Claude {
     scroll: Scroll,
     /// A dialog over the idle prompt (a turn's `dialog_after`): its question and cursor.
     modal: Option<(String, usize)>,
+    /// `/model`'s picker, while it is up.
+    picker: Option<Picker>,
 }
 
 type App = Shell<Claude>;
@@ -42,6 +46,7 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
     let face = Claude {
         scroll: Scroll::default(),
         modal: None,
+        picker: None,
     };
     let mut app = Shell::new(sess, term, face);
     std::thread::sleep(Duration::from_millis(delay));
@@ -96,6 +101,14 @@ impl Face for Claude {
             app.input.clear();
             return Ok(Flow::Go);
         }
+        if let Some(picker) = app.face.picker.as_mut() {
+            if let Some((model, line)) = model_picker::key(picker, &key, &app.sess.model) {
+                app.face.picker = None;
+                app.sess.model = model;
+                app.face.scroll.pending.push(line);
+            }
+            return Ok(Flow::Go);
+        }
         if let Some((_, cursor)) = app.face.modal.as_mut() {
             match key {
                 Key::Up => *cursor = cursor.saturating_sub(1),
@@ -134,6 +147,9 @@ impl Face for Claude {
             turn.after_draw(&mut app.sess);
             return Ok(());
         }
+        if let Some(picker) = &app.face.picker {
+            return app.face.scroll.draw(&model_picker::lines(picker, width));
+        }
         if let Some((question, cursor)) = &app.face.modal {
             return app
                 .face
@@ -170,6 +186,11 @@ impl Face for Claude {
         match text.trim() {
             "/exit" | "/quit" => Some(Ok(end_session(app, "prompt_input_exit", true, 0))),
             "/clear" => Some(clear(app)),
+            "/model" => {
+                app.face.scroll.pending.extend(screens::echo("/model"));
+                app.face.picker = Some(model_picker::open(&app.sess.model));
+                Some(Ok(Flow::Go))
+            }
             _ => None,
         }
     }

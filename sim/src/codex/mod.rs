@@ -17,6 +17,7 @@ pub mod exec;
 #[cfg(test)]
 mod fixture_tests;
 pub mod hookcfg;
+pub mod model_picker;
 pub mod payloads;
 pub mod release;
 pub mod render;

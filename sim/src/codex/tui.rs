@@ -10,12 +10,14 @@ use super::cli::Options;
 use super::config;
 use super::dialogs::{self, HookChoice, Startup};
 use super::hookcfg::review_needed;
+use super::model_picker;
 use super::release::Codex::HoldsEarlyPrompt;
 use super::render::Canvas;
 use super::screens;
 use super::session::Session;
 use super::turn::{Done, Turn};
 use crate::engine::event_loop::Flow;
+use crate::engine::picker::Picker;
 use crate::engine::shell::{Face, Shell, paint};
 use crate::keys::Key;
 use crate::scenario::Startup as StartupCfg;
@@ -40,6 +42,10 @@ pub struct Codex {
     blank: Option<(Instant, Instant)>,
     /// Plan mode (Shift+Tab toggles it while idle).
     plan: bool,
+    /// `/model`'s picker, while it is up.
+    picker: Option<Picker>,
+    /// The reasoning effort `/model` set, named on the status line.
+    effort: Option<String>,
 }
 
 type App = Shell<Codex>;
@@ -128,6 +134,8 @@ pub fn run(opts: &Options, mut sess: Session) -> Result<i32, String> {
             (from, from + Duration::from_millis(startup.blank_ms))
         }),
         plan: false,
+        picker: None,
+        effort: None,
     };
     Shell::new(sess, term, face).serve(opts.prompt.clone())
 }
@@ -169,6 +177,18 @@ impl Face for Codex {
         if let Some(at) = app.face.configuring() {
             return hold(app, key, at);
         }
+        if let Some(picker) = app.face.picker.take() {
+            let (picker, taken) = model_picker::key(picker, &key);
+            app.face.picker = picker;
+            if let Some((model, effort, line)) = taken {
+                app.sess.model = model;
+                app.face.effort = Some(effort);
+                app.face
+                    .canvas
+                    .commit(&[String::new(), line], term::size().0);
+            }
+            return Ok(Flow::Go);
+        }
         if key == Key::ShiftTab && app.turn.is_none() {
             toggle_plan(app);
             return Ok(Flow::Go);
@@ -201,6 +221,10 @@ impl Face for Codex {
                 return paint(&app.face.canvas.frame(&live, size));
             }
         }
+        if let Some(picker) = &app.face.picker {
+            live.extend(model_picker::lines(picker));
+            return paint(&app.face.canvas.frame(&live, size));
+        }
         live.extend(screens::composer(&app.input.display()));
         live.push(String::new());
         if app.face.configuring().is_some() {
@@ -212,7 +236,10 @@ impl Face for Codex {
             return paint(&app.face.canvas.frame(&live, size));
         }
         live.push(screens::status_line(
-            (&app.sess.model.display, screens::effort(app.face.plan)),
+            (
+                &app.sess.model.display,
+                (app.face.effort.as_deref()).unwrap_or(screens::effort(app.face.plan)),
+            ),
             &app.sess.cwd,
             app.sess.title.as_deref(),
             size.0,
@@ -231,7 +258,14 @@ impl Face for Codex {
     }
 
     fn command(app: &mut App, text: &str) -> Option<Result<Flow, String>> {
-        matches!(text.trim(), "/quit" | "/exit").then(|| Ok(end_session(app, true)))
+        match text.trim() {
+            "/quit" | "/exit" => Some(Ok(end_session(app, true))),
+            "/model" => {
+                app.face.picker = Some(model_picker::open());
+                Some(Ok(Flow::Go))
+            }
+            _ => None,
+        }
     }
 
     fn begin(app: &mut App, text: String) -> Turn {

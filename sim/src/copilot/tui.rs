@@ -256,6 +256,9 @@ impl Face for Tui {
     }
 
     fn command(app: &mut App, text: &str) -> Option<Result<Flow, String>> {
+        if let Some(model) = text.trim().strip_prefix("/model --session ") {
+            return Some(Ok(session_model(app, model.trim())));
+        }
         matches!(text.trim(), "/exit" | "/quit").then(|| Ok(leave(app)))
     }
 
@@ -310,4 +313,17 @@ impl Face for Tui {
     fn finish(app: &mut App) {
         app.face.leave_screen();
     }
+}
+
+/// `/model --session ID` (1.0.102): any name taken for this session, said in the history, named
+/// at the status line's right; the session's records name it from the next turn on.
+fn session_model(app: &mut App, model: &str) -> Flow {
+    let line = format!(
+        " ● Model changed from {} (medium) to {model} for this session",
+        app.sess.who.model
+    );
+    app.face.history.extend([line, String::new()]);
+    app.sess.who.model = model.to_string();
+    app.face.view.model = model.to_string();
+    Flow::Go
 }

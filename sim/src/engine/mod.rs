@@ -11,6 +11,7 @@
 //! - [`timeline`]: one turn's skeleton (delay → stream → ending), driven by
 //!   [`timeline::tick`] for any [`timeline::Timeline`].
 //! - [`menu`]: tool-dialog keys as data ([`menu::Menu`]).
+//! - [`picker`]: a `/model` picker's numbered rows, cursor and keys ([`picker::Picker`]).
 //! - [`ask`]: the question tools' dialog as data ([`ask::Asking`]: questions, answers, keys).
 //! - [`headless`]: one turn played without a terminal (the print modes).
 //! - [`event_loop`]: the interactive main loop (input, deadlines, Esc, Ctrl-C).
@@ -26,6 +27,7 @@ pub mod event_loop;
 pub mod headless;
 pub mod host;
 pub mod menu;
+pub mod picker;
 pub mod shell;
 pub mod timeline;
 pub mod tool;

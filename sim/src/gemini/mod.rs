@@ -17,6 +17,7 @@ mod fixture_tests;
 pub mod flavor;
 pub mod headless;
 pub mod home;
+pub mod model_picker;
 pub mod output;
 pub mod payloads;
 pub mod release;

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use super::boxes::{self, Summary};
 use super::cli::{ApprovalMode, Options};
 use super::home;
+use super::model_picker::{self, ModelPicker};
 use super::screens::{self, Composer};
 use super::session::Session;
 use super::startup::{self, Gate};
@@ -44,6 +45,8 @@ pub struct Gemini {
     reading: Option<Reading>,
     /// fake-qwen: when its `idle_prompt` Notification fires after a refused confirmation.
     idle_at: Option<Instant>,
+    /// fake-gemini's `/model` picker, while it is up.
+    picker: Option<ModelPicker>,
 }
 
 /// A paste qwen is still reading in: it shows `Pasting… N KB` under its footer meanwhile, and
@@ -124,6 +127,7 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
         paste_quiet,
         reading: None,
         idle_at: None,
+        picker: None,
     };
     Shell::new(sess, term, face).serve(opts.query.clone())
 }
@@ -159,6 +163,14 @@ impl Face for Gemini {
             && matches!(key, Key::Enter)
         {
             reading.enter = true;
+            return Ok(Flow::Go);
+        }
+        if let Some(picker) = app.face.picker.take() {
+            let (picker, taken) = model_picker::key(picker, &key);
+            app.face.picker = picker;
+            if let Some(model) = taken {
+                app.sess.model = super::session::resolve_model(Some(&model), None, None);
+            }
             return Ok(Flow::Go);
         }
         if let Some(turn) = app.turn.as_mut() {
@@ -222,6 +234,9 @@ impl Face for Gemini {
         }
         read_in(app);
         let width = term::size().0;
+        if let Some(picker) = &app.face.picker {
+            return app.face.scroll.draw(&model_picker::lines(picker, width));
+        }
         let mut live = Vec::new();
         let mut status = String::new();
         if let Some(turn) = app.turn.as_mut() {
@@ -264,6 +279,10 @@ impl Face for Gemini {
                 qwen: super::flavor::qwen(),
             },
         ));
+        if input.trim_end() == "/model" && !super::flavor::qwen() {
+            // The command's completion, under the input line: its Enter runs it only then.
+            live.push(model_picker::COMPLETION.to_string());
+        }
         app.face.scroll.draw(&live)
     }
 
@@ -294,7 +313,15 @@ impl Face for Gemini {
 
     fn command(app: &mut App, text: &str) -> Option<Result<Flow, String>> {
         app.keys.ctrl_c = None;
-        matches!(text.trim(), "/quit" | "/exit").then(|| Ok(quit(app, text.trim())))
+        match text.trim() {
+            "/quit" | "/exit" => Some(Ok(quit(app, text.trim()))),
+            "/model" if !super::flavor::qwen() => {
+                app.face.scroll.pending.extend(screens::echo("/model"));
+                app.face.picker = Some(model_picker::open(app.sess.model.auto));
+                Some(Ok(Flow::Go))
+            }
+            _ => None,
+        }
     }
 
     fn begin(app: &mut App, text: String) -> Turn {

@@ -12,6 +12,7 @@ pub mod flags;
 pub mod gemini;
 pub mod launch;
 pub mod mode;
+pub mod model_switch;
 pub mod opencode;
 pub mod permission;
 pub mod question;
@@ -106,6 +107,8 @@ pub struct Identity {
     /// Its permission modes (or agents) as its own key cycles them ([`mode`]), where it has
     /// such a key.
     pub modes: Option<&'static mode::ModeCycle>,
+    /// How its session's model is switched ([`model_switch`]), where umbel can.
+    pub models: Option<&'static model_switch::ModelSwitch>,
     /// The folder the CLI keeps its sign-in and settings in, from the worker's environment.
     pub config_dir: fn(&[(String, String)]) -> Option<PathBuf>,
     /// The user's configuration files in that folder the launch builds on.

@@ -1,8 +1,10 @@
 //! A session's permission mode and model as ACP shows them: session modes and config options.
 //! The mode is the one the worker's screen shows, and the modes its CLI's key cycles through
 //! (`umbel mode`) are the session's modes: the client switches among them. Where the screen
-//! names none, the mode is the one `umbel acp` was started with, and fixed. The model is fixed
-//! when the worker is spawned (`--model`), and shown as such.
+//! names none, the mode is the one `umbel acp` was started with, and fixed. The model is the
+//! worker's (`--model`, else the CLI's default); where umbel drives the CLI's `/model` picker
+//! (`umbel model`), the models it lists are the choices and the client switches among them,
+//! else it is fixed at spawn and shown as such.
 
 use crate::core::providers::mode::ModeReport;
 use agent_client_protocol::Error;
@@ -20,8 +22,10 @@ pub struct SessionModes {
     pub modes: Vec<String>,
     /// Whether the CLI's key switches them.
     pub switchable: bool,
-    /// `--model`, else `default` (the CLI's own).
+    /// `--model` (or the model last switched to), else `default` (the CLI's own).
     pub model: String,
+    /// The models the client may switch to (only `model` when it is fixed).
+    pub models: Vec<String>,
 }
 
 /// The value a session has when a flag was not given.
@@ -36,6 +40,7 @@ impl SessionModes {
             mode,
             switchable: false,
             model: model.unwrap_or(DEFAULT).to_string(),
+            models: Vec::new(),
         }
     }
 
@@ -46,7 +51,20 @@ impl SessionModes {
             modes: report.modes.clone(),
             switchable: true,
             model: model.unwrap_or(DEFAULT).to_string(),
+            models: Vec::new(),
         }
+    }
+
+    /// The same, its model switchable among `listed` (what the CLI's `/model` lists).
+    pub fn with_models(mut self, listed: &[String]) -> Self {
+        self.models = listed.to_vec();
+        self
+    }
+
+    /// The model choices: the one on, then the others listed.
+    fn model_choices(&self) -> Vec<String> {
+        let others = self.models.iter().filter(|m| **m != self.model).cloned();
+        std::iter::once(self.model.clone()).chain(others).collect()
     }
 
     /// The session's modes for ACP.
@@ -71,14 +89,20 @@ impl SessionModes {
         )
         .description(self.how())
         .category(SessionConfigOptionCategory::Mode);
-        let models = std::slice::from_ref(&self.model);
+        let how = match self.models.is_empty() {
+            true => fixed_by("--model"),
+            false => {
+                "Switched with the CLI's own /model for this session (umbel model), between turns"
+                    .into()
+            }
+        };
         let model = SessionConfigOption::select(
             "model",
             "Model",
             self.model.clone(),
-            choices(models, "model"),
+            choices(&self.model_choices(), "model"),
         )
-        .description(fixed_by("--model"))
+        .description(how)
         .category(SessionConfigOptionCategory::Model);
         vec![mode, model]
     }
@@ -100,18 +124,23 @@ impl SessionModes {
         }
     }
 
-    /// `session/set_config_option` for the model: fine for the model the session has.
-    pub fn check_model(&self, value: &SessionConfigOptionValue) -> Result<(), Error> {
+    /// What `session/set_config_option` for the model takes: nothing (`None`, it is on), the
+    /// CLI's `/model` to a model it lists (`Some`), or an invalid-params error saying how to
+    /// get it.
+    pub fn model_to(&self, value: &SessionConfigOptionValue) -> Result<Option<String>, Error> {
         let wanted = chosen(value);
         if wanted == self.model {
-            return Ok(());
+            return Ok(None);
         }
-        Err(refused(
-            &wanted,
-            &self.model,
-            std::slice::from_ref(&self.model),
-            "--model",
-        ))
+        match self.models.iter().find(|m| **m == wanted) {
+            Some(model) => Ok(Some(model.clone())),
+            None => Err(refused(
+                &wanted,
+                &self.model,
+                &self.model_choices(),
+                "--model",
+            )),
+        }
     }
 
     fn how(&self) -> String {
@@ -164,8 +193,21 @@ mod tests {
         let why = refused.data.expect("data").to_string();
         assert!(why.contains("umbel acp --permission-mode plan"), "{why}");
         let model = |v: &str| SessionConfigOptionValue::value_id(v.to_string());
-        assert!(fixed.check_model(&model("opus")).is_ok());
-        assert!(fixed.check_model(&model("haiku")).is_err());
+        assert_eq!(fixed.model_to(&model("opus")).ok(), Some(None));
+        assert!(fixed.model_to(&model("haiku")).is_err());
+        let listed = fixed.with_models(&["Opus".into(), "Haiku".into()]);
+        assert_eq!(
+            listed.model_to(&model("Haiku")).ok(),
+            Some(Some("Haiku".into()))
+        );
+        let why = listed.model_to(&model("gpt")).expect_err("unlisted").data;
+        assert!(why.expect("data").to_string().contains("opus, Opus, Haiku"));
+        let options = listed.options();
+        let text = serde_json::to_string(&options[1]).expect("json");
+        assert!(
+            text.contains("umbel model") && text.contains("Haiku"),
+            "{text}"
+        );
     }
 
     #[test]

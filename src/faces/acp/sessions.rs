@@ -33,6 +33,8 @@ pub struct Sessions {
     pub ctx: Ctx,
     args: AcpArgs,
     held: Mutex<HashMap<String, Held>>,
+    /// The models each CLI's `/model` lists, once read.
+    listed: switch::Listed,
 }
 
 /// One session: its worker, and how long it has been idle.
@@ -76,6 +78,7 @@ impl Sessions {
             ctx,
             args,
             held: Mutex::new(HashMap::new()),
+            listed: switch::Listed::default(),
         }
     }
 
@@ -93,9 +96,10 @@ impl Sessions {
         spawn_args.name = Some(format!("{}-{}", self.prefix(), &suffix[..8]));
         spawn_args.cwd = Some(cwd);
         let (ctx, flag) = (self.ctx.clone(), self.args.spawn.permission_mode.clone());
+        let known = self.listed.clone();
         let (worker, modes) = blocking(move || {
             let worker = Worker::from_meta(spawn::spawn(&ctx, &spawn_args)?)?;
-            let modes = switch::read_modes(&ctx, &worker, flag.as_deref());
+            let modes = switch::read_modes(&ctx, &worker, flag.as_deref(), &known);
             Ok((worker, modes))
         })
         .await?;
@@ -116,6 +120,7 @@ impl Sessions {
         req: LoadSessionRequest,
     ) -> Result<LoadSessionResponse, Error> {
         let (ctx, flag) = (self.ctx.clone(), self.args.spawn.permission_mode.clone());
+        let known = self.listed.clone();
         let name = req.session_id.0.to_string();
         let missing = req.session_id.clone();
         let (worker, history, modes) = blocking(move || {
@@ -123,7 +128,7 @@ impl Sessions {
             // As the resume left it (its CLI's session and transcript).
             let worker = Worker::load(&ctx, &name)?;
             let history = turns::read_turns(&ctx, &worker, turns::Selection::All)?;
-            let modes = switch::read_modes(&ctx, &worker, flag.as_deref());
+            let modes = switch::read_modes(&ctx, &worker, flag.as_deref(), &known);
             Ok((worker, history, modes))
         })
         .await

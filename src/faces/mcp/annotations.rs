@@ -89,6 +89,14 @@ pub fn tools() -> Vec<ToolInfo> {
             false,
             schema_of::<crate::core::providers::mode::ModeReport>,
         ),
+        // A model changes how the worker answers next, not what it did.
+        info(
+            "umbel_model",
+            "Show or switch a worker's model",
+            Additive,
+            false,
+            schema_of::<crate::core::providers::model_switch::ModelReport>,
+        ),
         // Answering runs or refuses a tool: the tool may change anything it is allowed to.
         info(
             "umbel_approve",

@@ -220,6 +220,13 @@ pub fn mode(report: &crate::core::providers::mode::ModeReport) -> CallToolResult
     result(content, text, false)
 }
 
+/// What `umbel_model` found or did: the model, and the report as structured content.
+pub fn model(report: &crate::core::providers::model_switch::ModelReport) -> CallToolResult {
+    let content = serde_json::to_value(report).unwrap_or_default();
+    let text = crate::core::providers::model_switch::summary(report);
+    result(content, text, false)
+}
+
 /// `umbel_park`: the workers parked now and those parked already.
 pub fn parked(report: &crate::operations::park::ParkReport) -> CallToolResult {
     let mut parts = Vec::new();

@@ -15,6 +15,7 @@ use crate::core::args::{
 };
 use crate::core::errors::Result;
 use crate::core::mode_args::ModeArgs;
+use crate::core::model_args::ModelArgs;
 use crate::operations::remote::fleet::status_everywhere;
 use crate::operations::{Ctx, explain, inspect, kill, remote, spawn};
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -232,6 +233,27 @@ impl UmbelServer {
             Some(label),
             move |ctx| remote::anywhere::mode(ctx, &args),
             |report| reply::mode(&report),
+        )
+        .await
+    }
+
+    /// The worker's model (the one last switched to, else spawn's `model`; null: the CLI's
+    /// default) and the models its CLI's /model lists: {name, model, models, shown, pressed}.
+    /// `model`: switch the CLI's session to it first, with the CLI's own /model, for this session
+    /// only (a ready worker only; a CLI without a way umbel drives refuses).
+    #[tool(name = "umbel_model")]
+    async fn model(
+        &self,
+        Parameters(args): Parameters<ModelArgs>,
+        request: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let label = format!("the model of `{}`", args.name);
+        self.answer(
+            &request,
+            "umbel_model",
+            Some(label),
+            move |ctx| remote::anywhere::model(ctx, &args),
+            |report| reply::model(&report),
         )
         .await
     }

@@ -17,8 +17,10 @@ use crate::core::approval_args::{AnswerArgs, ApproveArgs, DenyArgs};
 use crate::core::args::{ActionsArgs, DiffArgs, GuardArgs, InterruptArgs, ReadArgs, WaitArgs};
 use crate::core::errors::{Error, Result};
 use crate::core::mode_args::ModeArgs;
+use crate::core::model_args::ModelArgs;
 use crate::core::outcome::Outcome;
 use crate::core::providers::mode::ModeReport;
+use crate::core::providers::model_switch::ModelReport;
 use crate::core::send_verdict::Sent;
 use crate::core::worktree::GitDiff;
 use std::time::Duration;
@@ -116,6 +118,17 @@ pub fn mode(ctx: &Ctx, args: &ModeArgs) -> Result<ModeReport> {
         None => {
             let worker = Worker::load(ctx, &args.name)?;
             super::super::mode::mode(ctx, &worker, args.mode.as_deref())
+        }
+    }
+}
+
+/// The worker's model and the models its CLI offers, switched first when `args.model` names one.
+pub fn model(ctx: &Ctx, args: &ModelArgs) -> Result<ModelReport> {
+    match find(ctx, &args.name)? {
+        Some(at) => conversation::model(ctx, &at, args),
+        None => {
+            let worker = Worker::load(ctx, &args.name)?;
+            super::super::model::model(ctx, &worker, args.model.as_deref())
         }
     }
 }

@@ -13,7 +13,9 @@ use crate::core::approval_args::{AnswerArgs, ApproveArgs, DenyArgs};
 use crate::core::args::{ActionsArgs, DiffArgs, InterruptArgs};
 use crate::core::errors::Result;
 use crate::core::mode_args::ModeArgs;
+use crate::core::model_args::ModelArgs;
 use crate::core::providers::mode::ModeReport;
+use crate::core::providers::model_switch::ModelReport;
 use crate::core::remote::RemoteRecord;
 use crate::core::turns::Turn;
 
@@ -51,6 +53,15 @@ pub fn interrupt(ctx: &Ctx, at: &RemoteRecord, args: &InterruptArgs) -> Result<I
 pub fn mode(ctx: &Ctx, at: &RemoteRecord, args: &ModeArgs) -> Result<ModeReport> {
     let mode = args.mode.iter().flat_map(|m| ["--".to_string(), m.clone()]);
     ask(ctx, at, "mode", mode.collect())
+}
+
+/// `model` (shown, or switched to `args.model`), on the host where its pane is.
+pub fn model(ctx: &Ctx, at: &RemoteRecord, args: &ModelArgs) -> Result<ModelReport> {
+    let model = args
+        .model
+        .iter()
+        .flat_map(|m| ["--".to_string(), m.clone()]);
+    ask(ctx, at, "model", model.collect())
 }
 
 /// `approve` (the tool the worker waits on), on the host where its pane is.

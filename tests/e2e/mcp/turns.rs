@@ -42,6 +42,7 @@ async fn spawn_send_wait_read_kill_over_mcp() {
         "logs",
         "ls",
         "mode",
+        "model",
         "park",
         "prune",
         "read",

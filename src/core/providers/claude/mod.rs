@@ -17,6 +17,7 @@ pub mod print;
 pub mod stats;
 mod thoughts;
 use super::mode::{Mode, ModeCycle};
+use super::model_switch::{Choose, ModelSwitch, Stage};
 use super::*;
 use crate::core::worker_env::ProviderEnv;
 use serde_json::{Value, json};
@@ -73,6 +74,22 @@ const MODES: ModeCycle = ModeCycle {
     ],
 };
 
+/// `/model` opens "Select model" (2.1.332): numbered rows, `❯` on the cursor's; `s` keeps the
+/// pick to this session ("Set model to Sonnet 5.5 for this session only"), where Enter would
+/// make it the default of every new session.
+const MODELS: ModelSwitch = ModelSwitch::Picker {
+    open: "/model",
+    typed: None,
+    stages: &[Stage {
+        title: "Select model",
+        cursor: "❯",
+        choose: Choose::Model,
+        key: "s",
+        session_only: Some("s to use this session only"),
+    }],
+    done: Some("for this session only"),
+};
+
 static IDENTITY: Identity = Identity {
     name: "claude",
     bin_env_var: "UMBEL_CLAUDE_BIN",
@@ -83,6 +100,7 @@ static IDENTITY: Identity = Identity {
     actions: actions::read,
     thoughts: thoughts::read,
     modes: Some(&MODES),
+    models: Some(&MODELS),
     config_dir,
     user_files: &["settings.json"],
     composer: None,

@@ -20,6 +20,7 @@ pub mod print;
 pub mod stats;
 mod thoughts;
 use super::mode::{Mode, ModeCycle};
+use super::model_switch::{Choose, ModelSwitch, Stage};
 use config::worker_config;
 // The provider seam's shared types and helpers (`mod.rs`).
 use super::*;
@@ -57,6 +58,31 @@ const MODES: ModeCycle = ModeCycle {
     ],
 };
 
+/// `/model` opens "Select Model and Effort" (0.171.0), then the model's reasoning levels, where
+/// `s` keeps the pick to this session ("Model changed to gpt-6.2-astra low for this session
+/// only"); the level is left where the cursor opens, the model's default.
+const MODELS: ModelSwitch = ModelSwitch::Picker {
+    open: "/model",
+    typed: None,
+    stages: &[
+        Stage {
+            title: "Select Model and Effort",
+            cursor: "›",
+            choose: Choose::Model,
+            key: "Enter",
+            session_only: None,
+        },
+        Stage {
+            title: "Select Reasoning Level",
+            cursor: "›",
+            choose: Choose::Cursor,
+            key: "s",
+            session_only: Some("s session"),
+        },
+    ],
+    done: Some("for this session only"),
+};
+
 static IDENTITY: Identity = Identity {
     name: "codex",
     bin_env_var: "UMBEL_CODEX_BIN",
@@ -67,6 +93,7 @@ static IDENTITY: Identity = Identity {
     actions: actions::read,
     thoughts: thoughts::read,
     modes: Some(&MODES),
+    models: Some(&MODELS),
     config_dir: user_home,
     user_files: &["config.toml"],
     composer: Some(&COMPOSER),

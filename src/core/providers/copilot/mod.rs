@@ -31,6 +31,7 @@ pub mod stats;
 mod thoughts;
 mod transcript;
 use super::mode::{Mode, ModeCycle};
+use super::model_switch::ModelSwitch;
 use super::*;
 use crate::core::errors::Result;
 use crate::core::worker_env::ProviderEnv;
@@ -97,6 +98,13 @@ const MODES: ModeCycle = ModeCycle {
     ],
 };
 
+/// `/model --session ID` (1.0.102) switches this session alone: "Model changed from gpt-fake
+/// (medium) to ID for this session". It takes any name; its provider decides on the next turn.
+const MODELS: ModelSwitch = ModelSwitch::Typed {
+    command: "/model --session {model}",
+    done: "for this session",
+};
+
 static IDENTITY: Identity = Identity {
     name: "copilot",
     bin_env_var: "UMBEL_COPILOT_BIN",
@@ -108,6 +116,7 @@ static IDENTITY: Identity = Identity {
     actions: actions::read,
     thoughts: thoughts::read,
     modes: Some(&MODES),
+    models: Some(&MODELS),
     config_dir: user_dir,
     user_files: &["settings.json"],
     composer: Some(&COMPOSER),

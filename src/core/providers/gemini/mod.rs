@@ -20,6 +20,7 @@ pub mod print;
 pub mod stats;
 mod thoughts;
 use super::mode::{Mode, ModeCycle};
+use super::model_switch::{Choose, ModelSwitch, Stage};
 use super::*;
 use crate::core::errors::{Error, Result};
 use crate::core::worker_env::ProviderEnv;
@@ -79,6 +80,31 @@ const MODES: ModeCycle = ModeCycle {
     ],
 };
 
+/// `/model` opens "Select Model" (0.61.0): `Auto` or `Manual`, then Manual's list of models;
+/// Enter takes one for this session while "Remember model for future sessions" reads false.
+/// The footer then names it.
+const MODELS: ModelSwitch = ModelSwitch::Picker {
+    open: "/model",
+    typed: Some("Manage model configuration"),
+    stages: &[
+        Stage {
+            title: "Select Model",
+            cursor: "●",
+            choose: Choose::ModelElse("Manual"),
+            key: "Enter",
+            session_only: None,
+        },
+        Stage {
+            title: "Select Model",
+            cursor: "●",
+            choose: Choose::Model,
+            key: "Enter",
+            session_only: Some("Remember model for future sessions: false"),
+        },
+    ],
+    done: None,
+};
+
 static IDENTITY: Identity = Identity {
     name: "gemini",
     bin_env_var: "UMBEL_GEMINI_BIN",
@@ -90,6 +116,7 @@ static IDENTITY: Identity = Identity {
     actions: actions::read,
     thoughts: thoughts::read,
     modes: Some(&MODES),
+    models: Some(&MODELS),
     config_dir: user_dir,
     user_files: &["settings.json", "trustedFolders.json"],
     composer: Some(&COMPOSER),

@@ -110,6 +110,7 @@ static IDENTITY: Identity = Identity {
     actions: actions::read,
     thoughts: thoughts::read,
     modes: Some(&MODES),
+    models: None,
     config_dir: user_dir,
     user_files: &[],
     // Its input is a box with a status row inside (`input_box`), not one composer line.

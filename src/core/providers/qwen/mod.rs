@@ -87,6 +87,7 @@ static IDENTITY: Identity = Identity {
     actions: actions::read,
     thoughts: thoughts::read,
     modes: Some(&MODES),
+    models: None,
     config_dir: user_dir,
     user_files: &["settings.json"],
     composer: Some(&COMPOSER),
