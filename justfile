@@ -97,9 +97,9 @@ smoke-offline: setup sim
     if command -v cargo-nextest >/dev/null; then
       # One retry: the real node CLIs on a shared 2-core box occasionally lag past a settle
       # (a retried pass is printed as FLAKY, so it stays visible).
-      cargo nextest run --test e2e --run-ignored only -E 'test(/tiers::real::|tiers::approvals::real::|tiers::questions::real::|tiers::acp::real::|tiers::modes::real::|tiers::models::real::|tiers::models::fixed::real::|remote::real::/)' --test-threads 2 --no-fail-fast --retries 1
+      cargo nextest run --test e2e --run-ignored only -E 'test(/tiers::real::|tiers::approvals::real::|tiers::questions::real::|tiers::acp::real::|tiers::modes::real::|tiers::models::real::|tiers::budgets::real::|tiers::models::fixed::real::|remote::real::/)' --test-threads 2 --no-fail-fast --retries 1
     else
-      cargo test --test e2e -- --ignored --test-threads 2 tiers::real:: tiers::approvals::real:: tiers::questions::real:: tiers::acp::real:: tiers::modes::real:: tiers::models:: remote::real::
+      cargo test --test e2e -- --ignored --test-threads 2 tiers::real:: tiers::approvals::real:: tiers::questions::real:: tiers::acp::real:: tiers::modes::real:: tiers::models:: tiers::budgets::real:: remote::real::
     fi
 
 # the offline tier's scenarios on every release of each CLI the tests cover (`umbel releases`:

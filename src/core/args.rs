@@ -107,6 +107,12 @@ pub struct SpawnArgs {
     #[arg(long, value_name = "N", help_heading = CLI_FLAGS)]
     #[serde(default)]
     pub max_turns: Option<u32>,
+    /// The worker's budget: limits over all its turns that stop it (`umbel budget` shows and
+    /// changes them; over MCP and in YAML an object `budget: {maxTokens, maxBudgetUsd,
+    /// maxPrompts}`).
+    #[command(flatten)]
+    #[serde(default)]
+    pub budget: crate::core::budget::Limits,
     /// An MCP servers file for the CLI (relative paths: to the worker's directory).
     #[arg(long, value_name = "FILE", help_heading = CLI_FLAGS)]
     #[serde(default)]

@@ -81,6 +81,10 @@ pub enum Error {
     #[error("worker `{name}` is busy: {detail}")]
     Busy { name: String, detail: String },
 
+    /// A limit of the worker's budget is reached: nothing more is sent until it is raised.
+    #[error("worker `{name}` is at its budget: {detail}")]
+    Budget { name: String, detail: String },
+
     /// The prompt was pasted but the CLI never confirmed it was submitted.
     #[error("prompt not submitted to `{name}`: {detail}")]
     NotSubmitted {

@@ -33,6 +33,7 @@ impl Error {
             Error::Dead { .. } => ("dead", 125, "look at its last screen (`umbel capture NAME`); `umbel resume NAME` where the message says it can, else `umbel kill --purge NAME` and spawn it again"),
             Error::NotResumable { .. } => ("not_resumable", 1, "`umbel status NAME` says what the worker is doing; a worker whose conversation is gone can only be spawned anew"),
             Error::Busy { .. } => ("busy", 1, "wait for the running turn to end (`umbel wait NAME`), then send again"),
+            Error::Budget { .. } => ("budget", 120, "raise the limit (`umbel budget NAME --max-tokens N …`, umbel_budget), then send again"),
             Error::NotSubmitted { .. } => ("not_submitted", 1, "look at the screen (`umbel capture NAME`): the CLI may show a dialog; then send again"),
             Error::SignIn { .. } => ("sign_in", 126, "sign in once by running the CLI in a terminal, then spawn again"),
             Error::DialogOpen { .. } => ("dialog", 126, "answer the dialog yourself (`umbel attach NAME`, detach with C-b d), then wait again"),
@@ -80,6 +81,7 @@ impl OutcomeKind {
             OutcomeKind::Timeout => "the turn is still running: wait again (`--since` the same position) or kill the worker",
             OutcomeKind::Dead => "the CLI exited: read its last screen, `umbel kill --purge NAME`, then spawn anew",
             OutcomeKind::Input => "the worker waits for a person: a pending tool is answered with `umbel approve NAME --expect ID` or `umbel deny NAME` (umbel_approve, umbel_deny), a question with `umbel answer NAME CHOICE` (umbel_answer); ask your user first; another dialog with `umbel attach NAME`",
+            OutcomeKind::Budget => "the worker's budget stopped the turn: raise the limit (`umbel budget NAME --max-tokens N …`, umbel_budget) to go on; `umbel read NAME` has what had streamed",
         }
     }
 }

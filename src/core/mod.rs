@@ -5,6 +5,8 @@ pub mod acp_args;
 pub mod approval_args;
 pub mod approvals;
 pub mod args;
+pub mod budget;
+pub mod budget_args;
 pub mod byte_tail;
 pub mod composer_text;
 pub mod diff;

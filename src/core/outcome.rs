@@ -24,6 +24,8 @@ pub enum OutcomeKind {
     Timeout,
     Dead,
     Input,
+    /// A limit of the worker's budget was reached during the turn, which was interrupted.
+    Budget,
 }
 
 impl OutcomeKind {
@@ -37,6 +39,7 @@ impl OutcomeKind {
             OutcomeKind::Timeout => 124,
             OutcomeKind::Dead => 125,
             OutcomeKind::Input => 126,
+            OutcomeKind::Budget => 120,
         }
     }
 
@@ -50,6 +53,7 @@ impl OutcomeKind {
             OutcomeKind::Timeout => "timeout",
             OutcomeKind::Dead => "dead",
             OutcomeKind::Input => "input",
+            OutcomeKind::Budget => "budget",
         }
     }
 }

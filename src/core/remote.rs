@@ -119,6 +119,15 @@ pub fn spawn_argv(args: &SpawnArgs) -> (Vec<String>, Vec<(String, String)>) {
     flag("append-system-prompt", args.append_system_prompt.clone());
     flag("system-prompt", args.system_prompt.clone());
     flag("max-turns", args.max_turns.map(|n| n.to_string()));
+    flag("max-tokens", args.budget.max_tokens.map(|n| n.to_string()));
+    flag(
+        "max-budget-usd",
+        args.budget.max_budget_usd.map(|n| n.to_string()),
+    );
+    flag(
+        "max-prompts",
+        args.budget.max_prompts.map(|n| n.to_string()),
+    );
     flag("mcp-config", args.mcp_config.as_ref().map(path));
     for dir in &args.add_dir {
         flag("add-dir", Some(path(dir)));

@@ -12,6 +12,7 @@ use crate::core::args::{
     KillArgs, LogsArgs, ParkArgs, PruneArgs, ReadArgs, ResumeArgs, RunArgs, SendArgs, SpawnArgs,
     StatusArgs, WaitArgs,
 };
+use crate::core::budget_args::BudgetArgs;
 use crate::core::errors::{Error, Result};
 use crate::core::mode_args::ModeArgs;
 use crate::core::model_args::ModelArgs;
@@ -58,6 +59,11 @@ enum Command {
     /// this session only; copilot: `/model --session`). qwen and opencode keep spawn's --model.
     #[command(after_help = examples::MODEL)]
     Model(WithJson<ModelArgs>),
+    /// Show the worker's budget — its limits and what it used (tokens and list-price dollars
+    /// from its CLI's transcript, prompts from its log) — or change its limits. A limit reached
+    /// refuses every send until it is raised.
+    #[command(after_help = examples::BUDGET)]
+    Budget(WithJson<BudgetArgs>),
     /// Approve the tool the worker waits on, with its CLI's own key; returns once the CLI's
     /// hooks show the tool ran. Prints what was approved.
     #[command(after_help = examples::APPROVE)]
@@ -382,6 +388,7 @@ fn remote_target(cli: &Cli) -> Option<super::remote::Target<'_>> {
         Some(Command::Logs(a)) => named(&a.args.name, Verb::Other),
         Some(Command::Mode(a)) => named(&a.args.name, Verb::Other),
         Some(Command::Model(a)) => named(&a.args.name, Verb::Other),
+        Some(Command::Budget(a)) => named(&a.args.name, Verb::Other),
         // `explain` asks a remote worker's host itself (operations::explain), naming the host.
         _ => None,
     }
@@ -464,6 +471,7 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Interrupt(c)) => c.json,
         Some(Command::Mode(c)) => c.json,
         Some(Command::Model(c)) => c.json,
+        Some(Command::Budget(c)) => c.json,
         Some(Command::Approve(c)) => c.json,
         Some(Command::Deny(c)) => c.json,
         Some(Command::Answer(c)) => c.json,
@@ -507,6 +515,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
         Some(Command::Interrupt(c)) => verbs::interrupt(ctx, &c.args, json),
         Some(Command::Mode(c)) => verbs::mode(ctx, &c.args, json),
         Some(Command::Model(c)) => verbs::model(ctx, &c.args, json),
+        Some(Command::Budget(c)) => verbs::budget(ctx, &c.args, json),
         Some(Command::Approve(c)) => super::approvals::approve(ctx, &c.args, json),
         Some(Command::Deny(c)) => super::approvals::deny(ctx, &c.args, json),
         Some(Command::Answer(c)) => super::approvals::answer(ctx, &c.args, json),

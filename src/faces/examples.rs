@@ -185,6 +185,12 @@ Examples:
   umbel mode w1 plan                            Shift+Tab until w1's screen shows plan mode
   umbel mode w1 acceptEdits --json              {\"name\":\"w1\",\"mode\":\"acceptEdits\",\"modes\":[…],\"pressed\":2}";
 
+pub const BUDGET: &str = "\
+Examples:
+  umbel budget w1                               its limits, and the tokens, dollars, prompts used
+  umbel budget w1 --max-tokens 4M               raise its token limit (the others stay)
+  umbel budget w1 --max-prompts 10 --json       {\"limits\":{\"maxPrompts\":10},\"used\":{…},…}";
+
 pub const MODEL: &str = "\
 Examples:
   umbel model w1                                w1's model, and the models its /model lists

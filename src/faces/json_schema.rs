@@ -210,6 +210,7 @@ const VERBS: &[VerbRow] = &[
     ("run", "The run record; with `--check`, the waves.", schema_of::<RunJson>),
     ("doctor", "Every check, and whether all passed.", schema_of::<DoctorReport>),
     ("interrupt", "Whether a running turn was interrupted, the position after it, and how the turn ended.", schema_of::<crate::operations::interrupt::Interrupted>),
+    ("budget", "The worker's limits, what it used (tokens, list-price dollars, prompts), and the limit reached or warned of.", schema_of::<crate::operations::budget::BudgetReport>),
     ("model", "The worker's model, the models its CLI's /model offers, and the keys pressed to switch it.", schema_of::<crate::core::providers::model_switch::ModelReport>),
     ("mode", "The mode the worker's screen shows, the modes its key cycles through, and how often it was pressed.", schema_of::<crate::core::providers::mode::ModeReport>),
     ("releases", "Each CLI's supported window and the releases the tests ran on.", schema_of::<Vec<crate::core::providers::release::Window>>),

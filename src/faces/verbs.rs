@@ -10,6 +10,7 @@ use crate::core::args::{
     ActionsArgs, AttachArgs, CaptureArgs, DiffArgs, EventsArgs, ExplainArgs, InterruptArgs,
     KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
 };
+use crate::core::budget_args::BudgetArgs;
 use crate::core::errors::{Error, Result};
 use crate::core::mode_args::ModeArgs;
 use crate::core::model_args::ModelArgs;
@@ -108,6 +109,18 @@ pub fn model(ctx: &Ctx, args: &ModelArgs, json: bool) -> Result<u8> {
         out_json(&report);
     } else {
         outln(&crate::core::providers::model_switch::summary(&report));
+    }
+    Ok(0)
+}
+
+/// `budget`: the worker's limits and what it used, or the JSON report.
+pub fn budget(ctx: &Ctx, args: &BudgetArgs, json: bool) -> Result<u8> {
+    let worker = Worker::load(ctx, &args.name)?;
+    let report = crate::operations::budget::budget(ctx, &worker, &args.limits)?;
+    if json {
+        out_json(&report);
+    } else {
+        outln(&crate::operations::budget::summary(&report));
     }
     Ok(0)
 }

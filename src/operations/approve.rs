@@ -7,7 +7,7 @@
 
 use super::Ctx;
 use super::dialog::Dialog;
-use super::interrupt::press_one_by_one;
+use super::interrupt_keys::press_one_by_one;
 use super::send::{state_and_events, state_now};
 use super::wait::{last_transcript_turn, wait_guarded};
 use super::worker::Worker;

@@ -7,7 +7,6 @@ use super::remote::anywhere::last_answer;
 use super::remote::fleet::status_everywhere;
 use super::wait::tool_name;
 use super::worker::{Answer, Worker};
-use crate::adapters::files;
 use crate::core::args::StatusArgs;
 use crate::core::duration::whole_seconds;
 use crate::core::errors::Result;
@@ -107,20 +106,11 @@ impl Fleet {
     /// The session usage of a transcript, reading only what was appended since the last look
     /// (a transcript that shrank, rewritten, is read anew).
     fn usage_of(&mut self, provider: Provider, path: PathBuf) -> Option<Usage> {
-        let len = files::len(&path);
         let tally = self
             .usage
             .entry(path.clone())
             .or_insert_with(|| UsageTally::new(provider));
-        if len < tally.offset() {
-            *tally = UsageTally::new(provider);
-        }
-        if len > tally.offset()
-            && let Some(bytes) = files::read_from(&path, tally.offset())
-        {
-            tally.feed(&bytes);
-        }
-        tally.usage()
+        super::budget::follow(tally, provider, &path)
     }
 }
 
@@ -252,6 +242,7 @@ fn last_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::adapters::files;
 
     #[test]
     fn the_line_of_a_waiting_worker_names_its_tool() {

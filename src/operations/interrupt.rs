@@ -4,14 +4,12 @@
 //! presses nothing and says so.
 
 use super::Ctx;
+use super::interrupt_keys::{log_interrupted, press_one_by_one};
 use super::wait::wait_guarded;
 use super::worker::Worker;
-use crate::adapters::host::now_ms;
 use crate::core::duration::parse_or;
 use crate::core::errors::{Error, Result};
-use crate::core::events::TURN_CLOSED_EVENT;
 use crate::core::outcome::{Outcome, OutcomeKind};
-use crate::core::providers::EventClass;
 use crate::core::status::WorkerState;
 use crate::core::until::Until;
 use serde::{Deserialize, Serialize};
@@ -75,43 +73,6 @@ pub fn interrupt(ctx: &Ctx, worker: &Worker, timeout: Option<&str>) -> Result<In
     }
     Ok(done)
 }
-
-/// Makes sure the log says the turn was interrupted: claude fires no hook for it (its
-/// transcript says it), gemini and qwen only their turn-end hook, codex before 0.171 none;
-/// `events` and a notifier would never hear it. umbel's `TurnClosed` line (read as interrupted
-/// by every provider) says it, unless the CLI's own hook said it already. A hook that lands
-/// after the line (codex's `Interrupt`, opencode's abort) says it again: `events` reports an
-/// interrupt once however often the log says it. Whether it wrote the line.
-fn log_interrupted(ctx: &Ctx, worker: &Worker, position: usize) -> Result<bool> {
-    let interrupted = EventClass::TurnFailed {
-        reason: "interrupted",
-    };
-    let said = worker
-        .events(ctx, position)?
-        .iter()
-        .any(|e| e.record.index >= position && e.class == interrupted);
-    if !said {
-        let payload = serde_json::json!({"at": now_ms(), "evidence": "interrupt"});
-        ctx.state
-            .append_event(&worker.name, TURN_CLOSED_EVENT, &payload)?;
-    }
-    Ok(!said)
-}
-
-/// Presses `keys` one at a time, a moment apart: a TUI reading two Escs in one read may take
-/// them for Alt-Esc (opencode interrupts on its second Esc).
-pub(super) fn press_one_by_one(ctx: &Ctx, worker: &Worker, keys: &[&str]) -> Result<()> {
-    for (i, key) in keys.iter().enumerate() {
-        if i > 0 {
-            std::thread::sleep(KEY_GAP);
-        }
-        ctx.tmux.send_keys(worker.session(), &[key])?;
-    }
-    Ok(())
-}
-
-/// The pause between two keys of an interrupt.
-const KEY_GAP: Duration = Duration::from_millis(150);
 
 /// What the wait after the key says: interrupted, ended first, or not reported in time.
 fn judge(worker: &Worker, outcome: Outcome, timeout: Duration) -> Result<Interrupted> {

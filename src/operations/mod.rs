@@ -5,6 +5,7 @@
 pub mod approvals;
 pub mod approve;
 pub mod attach;
+pub mod budget;
 pub mod cli_release;
 pub mod context;
 pub mod dialog;
@@ -17,6 +18,7 @@ pub mod guard;
 pub mod input_line;
 pub mod inspect;
 pub mod interrupt;
+pub mod interrupt_keys;
 pub mod kill;
 pub mod mode;
 pub mod model;

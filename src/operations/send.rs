@@ -69,6 +69,7 @@ pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<Sent> {
     check_prompt(prompt)?;
     let _lock = lock(ctx, worker)?;
     refuse_warm(ctx, worker)?;
+    super::budget::refuse_send(ctx, worker)?;
     let position = refuse_unready(ctx, worker)?;
     crate::adapters::timing::mark("send: worker ready");
     ctx.state

@@ -59,6 +59,7 @@ pub fn spawn_with(
     adopted: Option<Adopted>,
     readiness: Readiness,
 ) -> Result<Meta> {
+    super::budget::check_spawn(args)?;
     if let Some(host) = &args.host {
         return super::remote::verbs::spawn(ctx, host, args);
     }
@@ -82,6 +83,14 @@ pub fn spawn_with(
             return Err(e);
         }
     };
+    if !args.budget.is_empty()
+        && let Err(e) = ctx
+            .state
+            .write_record(&name, super::budget::BUDGET_FILE, &args.budget)
+    {
+        let _ = ctx.state.remove_session(&name);
+        return Err(e);
+    }
     // Set once this spawn may have made a tmux session: only then is there one of its own to
     // end. A session of that name it did not make (another state root's worker on a shared
     // `UMBEL_TMUX_SOCKET`) is never touched.

@@ -61,6 +61,8 @@ fn every_verbs_json_validates_against_its_schema() {
     assert_eq!(idle["interrupted"], false);
     let mode = check("mode", &["j1", "plan"]);
     assert_eq!(mode["mode"], "plan", "{mode}");
+    let budget = check("budget", &["j1", "--max-tokens", "9M"]);
+    assert_eq!(budget["limits"]["maxTokens"], 9_000_000, "{budget}");
     let model = check("model", &["j1", "sonnet"]);
     assert_eq!(model["model"], "sonnet", "{model}");
     check("releases", &[]);

@@ -7,6 +7,7 @@ mod harness;
 mod acp;
 mod approvals;
 mod attach;
+mod budgets;
 mod cli_answers;
 mod conversation;
 mod delivery;

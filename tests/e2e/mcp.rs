@@ -3,6 +3,7 @@
 //! a full turn works; failures, non-stop outcomes and malformed calls are error results while the
 //! server keeps serving; calls run side by side; a cancelled wait leaves its worker alone.
 
+mod budget;
 pub(crate) mod client;
 mod conversation;
 mod guard;

@@ -13,6 +13,7 @@ const VERBS: &[&str] = &[
     "interrupt",
     "mode",
     "model",
+    "budget",
     "approve",
     "deny",
     "answer",

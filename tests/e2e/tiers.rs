@@ -29,6 +29,7 @@ macro_rules! tiered {
 
 mod acp;
 mod approvals;
+mod budgets;
 mod models;
 mod modes;
 mod questions;

@@ -404,6 +404,11 @@ pub trait ProviderModule: Sync {
             None => class,
         }
     }
+    /// Whether `event` marks one prompt taken (a budget's `--max-prompts` counts them): a
+    /// submit hook, where each prompt fires exactly one (opencode fires several kinds).
+    fn counts_prompt(&self, event: &str) -> bool {
+        self.classify(event, None) == EventClass::Submitted
+    }
     /// The id the submit hook gives the turn, matching [`TranscriptTurn::turn_id`] (claude
     /// `prompt_id`, codex `turn_id`); lets a wait recognise its own turn in the transcript.
     fn submit_turn_id(&self, _payload: &serde_json::Value) -> Option<String> {

@@ -274,7 +274,8 @@ fn call_status(status: ActionStatus) -> ToolCallStatus {
     }
 }
 
-/// The prompt's end: `end_turn` for a turn that ended, `cancelled` for one interrupted; any
+/// The prompt's end: `end_turn` for a turn that ended, `cancelled` for one interrupted,
+/// `max_tokens` for one its worker's budget stopped; any
 /// other outcome (a provider error, a dead CLI, a timeout) is a JSON-RPC error whose `data` is
 /// umbel's typed outcome.
 pub fn stop_reason(outcome: &Outcome) -> Result<StopReason, Error> {
@@ -283,6 +284,8 @@ pub fn stop_reason(outcome: &Outcome) -> Result<StopReason, Error> {
         OutcomeKind::ProviderError if outcome.reason.as_deref() == Some("interrupted") => {
             Ok(StopReason::Cancelled)
         }
+        // The worker's budget (`umbel budget`) stopped the turn.
+        OutcomeKind::Budget => Ok(StopReason::MaxTokens),
         _ => {
             let message = format!(
                 "the turn ended {}: {}",

@@ -89,6 +89,14 @@ pub fn tools() -> Vec<ToolInfo> {
             false,
             schema_of::<crate::core::providers::mode::ModeReport>,
         ),
+        // A budget changes when the worker is stopped, not what it did.
+        info(
+            "umbel_budget",
+            "Show or change a worker's budget",
+            Additive,
+            false,
+            schema_of::<crate::operations::budget::BudgetReport>,
+        ),
         // A model changes how the worker answers next, not what it did.
         info(
             "umbel_model",

@@ -33,7 +33,7 @@ pub const TOPICS: [&str; 3] = ["lifecycle", "providers", "outcomes"];
 
 const OVERVIEW: &str = "\
 umbel runs agent CLIs in tmux and tells you when a turn ended, from the CLI's own hooks.
-Tools: umbel_spawn, umbel_send, umbel_wait, umbel_interrupt, umbel_mode, umbel_model, umbel_read, umbel_status, umbel_ls, umbel_kill, \
+Tools: umbel_spawn, umbel_send, umbel_wait, umbel_interrupt, umbel_mode, umbel_model, umbel_budget, umbel_read, umbel_status, umbel_ls, umbel_kill, \
 umbel_actions, umbel_diff, umbel_capture, umbel_logs, umbel_explain, umbel_prune, umbel_park, \
 umbel_resume, umbel_help. \
 Their inputs are \

@@ -220,6 +220,12 @@ pub fn mode(report: &crate::core::providers::mode::ModeReport) -> CallToolResult
     result(content, text, false)
 }
 
+/// What `umbel_budget` found or set: the summary, and the report as structured content.
+pub fn budget(report: &crate::operations::budget::BudgetReport) -> CallToolResult {
+    let content = serde_json::to_value(report).unwrap_or_default();
+    result(content, crate::operations::budget::summary(report), false)
+}
+
 /// What `umbel_model` found or did: the model, and the report as structured content.
 pub fn model(report: &crate::core::providers::model_switch::ModelReport) -> CallToolResult {
     let content = serde_json::to_value(report).unwrap_or_default();

@@ -13,6 +13,7 @@ use crate::core::args::{
     CaptureArgs, ExplainArgs, InterruptArgs, KillArgs, LogsArgs, PruneArgs, ReadArgs, SendArgs,
     SpawnArgs, StatusArgs, WaitArgs,
 };
+use crate::core::budget_args::BudgetArgs;
 use crate::core::errors::Result;
 use crate::core::mode_args::ModeArgs;
 use crate::core::model_args::ModelArgs;
@@ -233,6 +234,26 @@ impl UmbelServer {
             Some(label),
             move |ctx| remote::anywhere::mode(ctx, &args),
             |report| reply::mode(&report),
+        )
+        .await
+    }
+
+    /// The worker's budget: its limits ({maxTokens, maxBudgetUsd, maxPrompts}), what it used
+    /// ({tokens, costUsd, prompts}), `reached` (sends are refused until the limit is raised) and
+    /// `warning` (past 80 %). `limits`: set these first (the others stay).
+    #[tool(name = "umbel_budget")]
+    async fn budget(
+        &self,
+        Parameters(args): Parameters<BudgetArgs>,
+        request: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let label = format!("the budget of `{}`", args.name);
+        self.answer(
+            &request,
+            "umbel_budget",
+            Some(label),
+            move |ctx| remote::anywhere::budget(ctx, &args),
+            |report| reply::budget(&report),
         )
         .await
     }

@@ -15,6 +15,7 @@ use super::{conversation, find, verbs};
 use crate::adapters::host::current_dir_or_error;
 use crate::core::approval_args::{AnswerArgs, ApproveArgs, DenyArgs};
 use crate::core::args::{ActionsArgs, DiffArgs, GuardArgs, InterruptArgs, ReadArgs, WaitArgs};
+use crate::core::budget_args::BudgetArgs;
 use crate::core::errors::{Error, Result};
 use crate::core::mode_args::ModeArgs;
 use crate::core::model_args::ModelArgs;
@@ -23,6 +24,7 @@ use crate::core::providers::mode::ModeReport;
 use crate::core::providers::model_switch::ModelReport;
 use crate::core::send_verdict::Sent;
 use crate::core::worktree::GitDiff;
+use crate::operations::budget::BudgetReport;
 use std::time::Duration;
 
 /// Sends `prompt` (its guardrails armed; paths in them relative to this process's folder),
@@ -129,6 +131,17 @@ pub fn model(ctx: &Ctx, args: &ModelArgs) -> Result<ModelReport> {
         None => {
             let worker = Worker::load(ctx, &args.name)?;
             super::super::model::model(ctx, &worker, args.model.as_deref())
+        }
+    }
+}
+
+/// The worker's budget, its limits changed first when `args` sets any.
+pub fn budget(ctx: &Ctx, args: &BudgetArgs) -> Result<BudgetReport> {
+    match find(ctx, &args.name)? {
+        Some(at) => conversation::budget(ctx, &at, args),
+        None => {
+            let worker = Worker::load(ctx, &args.name)?;
+            super::super::budget::budget(ctx, &worker, &args.limits)
         }
     }
 }

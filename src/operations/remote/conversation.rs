@@ -11,6 +11,7 @@ use super::forward::Request;
 use super::verbs::{call, read_back};
 use crate::core::approval_args::{AnswerArgs, ApproveArgs, DenyArgs};
 use crate::core::args::{ActionsArgs, DiffArgs, InterruptArgs};
+use crate::core::budget_args::BudgetArgs;
 use crate::core::errors::Result;
 use crate::core::mode_args::ModeArgs;
 use crate::core::model_args::ModelArgs;
@@ -18,6 +19,7 @@ use crate::core::providers::mode::ModeReport;
 use crate::core::providers::model_switch::ModelReport;
 use crate::core::remote::RemoteRecord;
 use crate::core::turns::Turn;
+use crate::operations::budget::BudgetReport;
 
 /// `verb NAME --json FLAGS…` on the host, read back.
 fn ask<T: serde::de::DeserializeOwned>(
@@ -62,6 +64,20 @@ pub fn model(ctx: &Ctx, at: &RemoteRecord, args: &ModelArgs) -> Result<ModelRepo
         .iter()
         .flat_map(|m| ["--".to_string(), m.clone()]);
     ask(ctx, at, "model", model.collect())
+}
+
+/// `budget` (shown, or its limits changed), on the host where its pane is.
+pub fn budget(ctx: &Ctx, at: &RemoteRecord, args: &BudgetArgs) -> Result<BudgetReport> {
+    let l = &args.limits;
+    let flags = [
+        ("max-tokens", l.max_tokens.map(|n| n.to_string())),
+        ("max-budget-usd", l.max_budget_usd.map(|n| n.to_string())),
+        ("max-prompts", l.max_prompts.map(|n| n.to_string())),
+    ];
+    let flags = flags
+        .into_iter()
+        .filter_map(|(f, v)| v.map(|v| format!("--{f}={v}")));
+    ask(ctx, at, "budget", flags.collect())
 }
 
 /// `approve` (the tool the worker waits on), on the host where its pane is.

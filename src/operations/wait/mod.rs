@@ -4,16 +4,19 @@
 //! net. A hard deadline holds even if tmux stops answering.
 
 mod activity;
+mod budget_stop;
 mod evidence;
 pub mod many;
 
 use super::Ctx;
 use super::guard::Guard;
+use super::interrupt_keys::press_one_by_one;
 use super::send::send;
 use super::worker::Worker;
 use crate::adapters::transcript::ReverseLines;
 use crate::adapters::watch::FolderWatch;
 use crate::core::args::GuardArgs;
+use crate::core::budget::Reached;
 use crate::core::errors::{Error, Result};
 use crate::core::events::EventRecord;
 use crate::core::outcome::{Outcome, OutcomeKind};
@@ -23,6 +26,7 @@ use crate::core::turn_progress::{TurnPhase, TurnProgress, phase};
 use crate::core::until::Until;
 use crate::core::wait::{ClassifiedEvent, Liveness, decide, default_since, end};
 use activity::Activity;
+use budget_stop::stopped;
 pub(super) use evidence::last_transcript_turn;
 use evidence::{finish, transcript_failure};
 use regex::Regex;
@@ -141,9 +145,16 @@ fn wait_turn(
     deadline: Instant,
 ) -> Result<Outcome> {
     // Watch first, then read: an event landing in between still wakes the loop.
-    let watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
+    let mut watch = FolderWatch::new(&ctx.state.events_dir(&worker.name))?;
     refuse_endless(ctx, worker, cond, since)?;
     let mut turn = TurnWait::new(worker, cond, since);
+    // A token or dollar limit is checked as the transcript grows: its writes wake the loop
+    // too (where its folder is there yet; else the liveness poll looks).
+    if let Some(dir) = turn.budget.transcript_dir(ctx, worker)
+        && crate::adapters::host::exists(&dir)
+    {
+        let _ = watch.also(&dir);
+    }
     crate::adapters::pause::at("wait-watching");
     loop {
         if let Some(outcome) = turn.step(ctx, deadline)? {
@@ -166,6 +177,10 @@ struct TurnWait<'a> {
     looks: Looks,
     /// The log's length at the last look.
     position: usize,
+    /// The worker's budget, checked at each look.
+    budget: super::budget::Watch,
+    /// The limit whose reaching had the interrupt keys pressed, and the log's length then.
+    stopping: Option<(Reached, usize)>,
 }
 
 impl<'a> TurnWait<'a> {
@@ -176,6 +191,8 @@ impl<'a> TurnWait<'a> {
             since,
             looks: Looks::new(),
             position: 0,
+            budget: super::budget::Watch::new(worker),
+            stopping: None,
         }
     }
 
@@ -209,13 +226,29 @@ impl<'a> TurnWait<'a> {
             {
                 Found::Final(outcome) => return Ok(Some(outcome)),
                 Found::End(outcome) => {
-                    match wanted(ctx, worker, cond, finish(ctx, worker, outcome, deadline)?) {
+                    let outcome = finish(ctx, worker, outcome, deadline)?;
+                    let outcome = match &self.stopping {
+                        Some((at, from)) => stopped(ctx, worker, at, *from, outcome)?,
+                        None => outcome,
+                    };
+                    match wanted(ctx, worker, cond, outcome) {
                         Ok(outcome) => return Ok(Some(outcome)),
                         // Not the turn the caller is waiting for: wait past it.
                         Err(position) => self.since = Some(position),
                     }
                 }
-                Found::Nothing => return Ok(None),
+                // Still running: its budget reached, the CLI's interrupt keys are pressed
+                // (once), and the wait goes on for the turn's end.
+                Found::Nothing => {
+                    if self.stopping.is_none()
+                        && let Some(at) = self.budget.reached(ctx, worker)?
+                    {
+                        let keys = worker.provider().interrupt_keys();
+                        press_one_by_one(ctx, worker, keys)?;
+                        self.stopping = Some((at, self.position));
+                    }
+                    return Ok(None);
+                }
             }
         }
     }

@@ -81,6 +81,8 @@ async fn every_tools_structured_output_validates_against_its_output_schema() {
     checked(&mcp, &tools, "umbel_interrupt", name.clone(), &mut seen).await;
     let plan = json!({ "name": "o1", "mode": "plan" });
     checked(&mcp, &tools, "umbel_mode", plan, &mut seen).await;
+    let limits = json!({ "name": "o1", "limits": { "maxTokens": 9000000 } });
+    checked(&mcp, &tools, "umbel_budget", limits, &mut seen).await;
     let sonnet = json!({ "name": "o1", "model": "sonnet" });
     checked(&mcp, &tools, "umbel_model", sonnet, &mut seen).await;
     let tool = json!({ "tool": "Bash", "input": { "command": "echo hi > t.txt" } });

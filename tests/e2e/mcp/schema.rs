@@ -9,34 +9,56 @@ use umbel::core::args::{
     ActionsArgs, CaptureArgs, DiffArgs, ExplainArgs, GuardArgs, KillArgs, LogsArgs, ParkArgs,
     PruneArgs, ReadArgs, ResumeArgs, SendArgs, SpawnArgs, StatusArgs, WaitArgs,
 };
+use umbel::core::budget::Limits;
+use umbel::core::budget_args::BudgetArgs;
+use umbel::core::model_args::ModelArgs;
 
 /// The CLI flags of `T` against a tool's input schema: same fields (CLI `snake_case` id,
 /// `kebab-case` flag, schema `camelCase`), same required-ness, same kind (flag/list/value). The
-/// guardrail flags (`GuardArgs`, flattened on the command line) are the nested `guard` object.
+/// flag groups flattened on the command line are nested objects in the schema: the guardrail
+/// flags (`GuardArgs`) are `guard`, a budget's limits (`Limits`) are `budget` on spawn and
+/// `limits` on budget.
 fn assert_schema_matches<T: Args>(tool: &Tool) {
     let cmd = T::augment_args(clap::Command::new("verb"));
-    let guard_cmd = GuardArgs::augment_args(clap::Command::new("guard"));
-    let guard_ids: Vec<&str> = guard_cmd
-        .get_arguments()
-        .map(|a| a.get_id().as_str())
-        .collect();
+    let ids = |cmd: clap::Command| -> Vec<String> {
+        cmd.get_arguments()
+            .map(|a| a.get_id().to_string())
+            .collect()
+    };
+    let groups = [
+        (
+            "guard",
+            ids(GuardArgs::augment_args(clap::Command::new("g"))),
+        ),
+        ("budget", ids(Limits::augment_args(clap::Command::new("b")))),
+        ("limits", ids(Limits::augment_args(clap::Command::new("l")))),
+    ];
     let schema = Value::Object((*tool.input_schema).clone());
-    let (own, guarded): (Vec<&clap::Arg>, Vec<&clap::Arg>) = cmd
-        .get_arguments()
-        .partition(|a| !guard_ids.contains(&a.get_id().as_str()));
+    let in_group = |a: &clap::Arg, group: &[String]| group.iter().any(|id| id == a.get_id());
     let mut expected_extra = Vec::new();
-    if !guarded.is_empty() {
-        let guard = &schema["properties"]["guard"];
-        assert!(guard["description"].is_string(), "{}: guard", tool.name);
-        let target = guard["$ref"]
+    for (property, group) in &groups {
+        let nested = &schema["properties"][property];
+        if nested.is_null() {
+            continue;
+        }
+        let args: Vec<&clap::Arg> = cmd.get_arguments().filter(|a| in_group(a, group)).collect();
+        assert!(!args.is_empty(), "{}: {property} has no flags", tool.name);
+        assert!(
+            nested["description"].is_string(),
+            "{}: {property}",
+            tool.name
+        );
+        let target = nested["$ref"]
             .as_str()
-            .or_else(|| guard["allOf"][0]["$ref"].as_str())
+            .or_else(|| nested["allOf"][0]["$ref"].as_str())
             .and_then(|r| r.strip_prefix("#/$defs/"))
             .map(|name| &schema["$defs"][name])
-            .unwrap_or(guard);
-        assert_fields(&format!("{}.guard", tool.name), &guarded, target);
-        expected_extra.push("guard".to_string());
+            .unwrap_or(nested);
+        assert_fields(&format!("{}.{property}", tool.name), &args, target);
+        expected_extra.push(property.to_string());
     }
+    let grouped = |a: &&clap::Arg| groups.iter().any(|(_, g)| in_group(a, g));
+    let own: Vec<&clap::Arg> = cmd.get_arguments().filter(|a| !grouped(a)).collect();
     assert_fields_with(&tool.name, &own, &schema, expected_extra);
 }
 
@@ -129,6 +151,8 @@ async fn tool_schemas_match_the_cli_flags_field_by_field() {
     assert_schema_matches::<ExplainArgs>(&tool("umbel_explain"));
     assert_schema_matches::<ParkArgs>(&tool("umbel_park"));
     assert_schema_matches::<ResumeArgs>(&tool("umbel_resume"));
+    assert_schema_matches::<BudgetArgs>(&tool("umbel_budget"));
+    assert_schema_matches::<ModelArgs>(&tool("umbel_model"));
     let ls = tool("umbel_ls");
     assert!(
         ls.input_schema

@@ -32,6 +32,7 @@ async fn spawn_send_wait_read_kill_over_mcp() {
         "answer",
         "approvals",
         "approve",
+        "budget",
         "capture",
         "deny",
         "diff",

@@ -342,6 +342,12 @@ impl ProviderModule for Opencode {
         &["Escape", "Escape"]
     }
 
+    /// A prompt's stored message: `SessionCreated` comes with the first only, `SessionBusy`
+    /// with each busy spell.
+    fn counts_prompt(&self, event: &str) -> bool {
+        event == "PromptTaken"
+    }
+
     fn classify(&self, event: &str, payload: Option<&Value>) -> EventClass {
         match event {
             "PluginStart" => EventClass::Started,

@@ -396,3 +396,21 @@ fn the_session_id_is_the_events_session_id() {
 fn an_interrupt_is_two_escs() {
     assert_eq!(Opencode.interrupt_keys(), ["Escape", "Escape"]);
 }
+
+/// One prompt fires `SessionCreated` (the first only), `PromptTaken` and `SessionBusy`: a
+/// budget counts it once.
+#[test]
+fn a_prompt_is_counted_once_of_its_submit_hooks() {
+    let p = Provider::Opencode.module();
+    let counted: Vec<&str> = [
+        "SessionCreated",
+        "PromptTaken",
+        "SessionBusy",
+        "SessionIdle",
+    ]
+    .into_iter()
+    .filter(|e| p.counts_prompt(e))
+    .collect();
+    assert_eq!(counted, ["PromptTaken"]);
+    assert!(Provider::Claude.module().counts_prompt("UserPromptSubmit"));
+}

@@ -1,0 +1,219 @@
+//! `budget`: a worker's limits (tokens, list-price dollars, prompts; `sessions/<name>/budget.json`,
+//! set at spawn or by `umbel budget`) and what it used — tokens and cost from its CLI's own
+//! transcript, as `top` adds them up, prompts from its event log. A limit reached refuses every
+//! send until it is raised.
+
+use super::Ctx;
+use super::worker::Worker;
+use crate::adapters::files;
+use crate::core::budget::{Limits, Reached, Used, reached, warning};
+use crate::core::errors::{Error, Result};
+use crate::core::usage_tally::UsageTally;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// The worker's file holding its limits.
+pub const BUDGET_FILE: &str = "budget.json";
+
+/// What `umbel budget` found or set.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BudgetReport {
+    /// The worker.
+    pub name: String,
+    /// Its limits (none set: no budget).
+    pub limits: Limits,
+    /// What it used so far.
+    pub used: Used,
+    /// The limit reached, if one is: sends are refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reached: Option<Reached>,
+    /// A limit past 80 %, if one is and none is reached.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning: Option<Reached>,
+}
+
+/// The worker's limits (none set: the default, no limit).
+pub fn limits(ctx: &Ctx, worker: &Worker) -> Result<Limits> {
+    Ok(ctx
+        .state
+        .read_record(&worker.name, BUDGET_FILE)?
+        .unwrap_or_default())
+}
+
+/// Sets the worker's limits (spawn's, or `umbel budget`'s merged onto them).
+pub fn set(ctx: &Ctx, worker: &Worker, limits: &Limits) -> Result<()> {
+    ctx.state.write_record(&worker.name, BUDGET_FILE, limits)
+}
+
+/// What the worker used: its transcript's tokens and cost, and the prompts it took.
+pub fn used(ctx: &Ctx, worker: &Worker) -> Result<Used> {
+    let usage = worker.transcript_path(ctx).and_then(|path| {
+        let mut tally = UsageTally::new(worker.meta.provider);
+        tally.feed(&files::read_from(&path, 0)?);
+        tally.usage()
+    });
+    let provider = worker.provider();
+    let log = ctx.state.read_log(&worker.name)?;
+    let prompts = log
+        .iter()
+        .filter(|r| provider.counts_prompt(&r.kind))
+        .count() as u64;
+    Ok(Used {
+        tokens: usage.as_ref().map_or(0, |u| u.tokens),
+        cost_usd: usage.and_then(|u| u.cost_usd),
+        prompts,
+    })
+}
+
+/// The worker's budget, its limits changed by `change` first (when it sets any).
+pub fn budget(ctx: &Ctx, worker: &Worker, change: &Limits) -> Result<BudgetReport> {
+    let mut limits = limits(ctx, worker)?;
+    if !change.is_empty() {
+        limits = limits.with(change);
+        set(ctx, worker, &limits)?;
+    }
+    let used = used(ctx, worker)?;
+    Ok(BudgetReport {
+        name: worker.name.to_string(),
+        reached: reached(&limits, &used),
+        warning: warning(&limits, &used),
+        limits,
+        used,
+    })
+}
+
+/// Refuses a send to a worker at its budget, naming the limit and what was used.
+pub fn refuse_send(ctx: &Ctx, worker: &Worker) -> Result<()> {
+    let limits = limits(ctx, worker)?;
+    if limits.is_empty() {
+        return Ok(());
+    }
+    match reached(&limits, &used(ctx, worker)?) {
+        Some(at) => Err(Error::Budget {
+            name: worker.name.to_string(),
+            detail: format!(
+                "{at}; raise it with `umbel budget {} {} N`",
+                worker.name,
+                at.limit.flag()
+            ),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Refuses a spawn whose `--max-budget-usd` cannot be checked: its model has no known list
+/// price (`--max-tokens` works on any model).
+pub fn check_spawn(args: &crate::core::args::SpawnArgs) -> Result<()> {
+    if args.budget.max_budget_usd.is_none() {
+        return Ok(());
+    }
+    let priced = args.model.as_deref().and_then(crate::core::prices::price);
+    match (&args.model, priced) {
+        (_, Some(_)) => Ok(()),
+        (Some(model), None) => Err(Error::usage(format!(
+            "--max-budget-usd: model {model:?} has no known list price, so its cost is unknown; limit it with --max-tokens"
+        ))),
+        (None, None) => Err(Error::usage(
+            "--max-budget-usd needs --model naming a model with a known list price (docs/budgets.md); --max-tokens works without",
+        )),
+    }
+}
+
+/// A running turn's watch on the worker's token and dollar limits: its transcript read as it
+/// grows (only what was appended), the limits read again at each look (`umbel budget` may
+/// lower them meanwhile). The prompt limit is for sends: the turn running is within it.
+pub struct Watch {
+    tally: UsageTally,
+    path: Option<PathBuf>,
+}
+
+impl Watch {
+    pub fn new(worker: &Worker) -> Self {
+        Watch {
+            tally: UsageTally::new(worker.meta.provider),
+            path: None,
+        }
+    }
+
+    /// The worker's transcript, once known.
+    fn path(&mut self, ctx: &Ctx, worker: &Worker) -> Option<PathBuf> {
+        self.path = self.path.take().or_else(|| worker.transcript_path(ctx));
+        self.path.clone()
+    }
+
+    /// The folder the worker's transcript is in, when it has a token or dollar limit to watch
+    /// for: a wait wakes on its writes.
+    pub fn transcript_dir(&mut self, ctx: &Ctx, worker: &Worker) -> Option<PathBuf> {
+        let limits = limits(ctx, worker).ok()?;
+        if limits.max_tokens.is_none() && limits.max_budget_usd.is_none() {
+            return None;
+        }
+        self.path(ctx, worker)?.parent().map(PathBuf::from)
+    }
+
+    /// The token or dollar limit the worker's transcript has reached, if one has.
+    pub fn reached(&mut self, ctx: &Ctx, worker: &Worker) -> Result<Option<Reached>> {
+        let limits = limits(ctx, worker)?;
+        if limits.max_tokens.is_none() && limits.max_budget_usd.is_none() {
+            return Ok(None);
+        }
+        let Some(path) = self.path(ctx, worker) else {
+            return Ok(None);
+        };
+        let usage = follow(&mut self.tally, worker.meta.provider, &path);
+        let used = Used {
+            tokens: usage.as_ref().map_or(0, |u| u.tokens),
+            cost_usd: usage.and_then(|u| u.cost_usd),
+            prompts: 0,
+        };
+        let turn_limits = Limits {
+            max_prompts: None,
+            ..limits
+        };
+        Ok(reached(&turn_limits, &used))
+    }
+}
+
+/// The usage of a transcript, `tally` fed only what was appended since it last looked (a
+/// transcript that shrank, rewritten, is read anew).
+pub(super) fn follow(
+    tally: &mut UsageTally,
+    provider: crate::core::providers::Provider,
+    path: &std::path::Path,
+) -> Option<crate::core::fleet::Usage> {
+    let len = files::len(path);
+    if len < tally.offset() {
+        *tally = UsageTally::new(provider);
+    }
+    if len > tally.offset()
+        && let Some(bytes) = files::read_from(path, tally.offset())
+    {
+        tally.feed(&bytes);
+    }
+    tally.usage()
+}
+
+/// One line for people: each limit with what was used of it, and the one reached.
+pub fn summary(report: &BudgetReport) -> String {
+    let (l, u) = (&report.limits, &report.used);
+    let cost = u
+        .cost_usd
+        .map_or("cost unknown".to_string(), |c| format!("${c:.2}"));
+    let of = |max: Option<String>| max.map_or(String::new(), |m| format!(" of {m}"));
+    let mut line = format!(
+        "{}: {} tokens{} · {cost}{} · {} prompts{}",
+        report.name,
+        u.tokens,
+        of(l.max_tokens.map(|n| n.to_string())),
+        of(l.max_budget_usd.map(|n| format!("${n:.2}"))),
+        u.prompts,
+        of(l.max_prompts.map(|n| n.to_string())),
+    );
+    if let Some(at) = &report.reached {
+        line.push_str(&format!(" — stopped: {at}"));
+    } else if let Some(near) = &report.warning {
+        line.push_str(&format!(" — near: {near}"));
+    }
+    line
+}
