@@ -48,6 +48,12 @@ pub const RESUMED_EVENT: &str = "Resumed";
 /// "rule"?: the rule that answered, "tool": {name, input}}`.
 pub const ANSWERED_EVENT: &str = "Answered";
 
+/// The log lines umbel writes when a worker's budget (`umbel budget`) is reached, and when a
+/// limit first passes 80 % of itself. Their payload: `{"at": ms, "limit": "tokens" |
+/// "budget-usd" | "prompts", "max", "used"}`.
+pub const BUDGET_EVENT: &str = "Budget";
+pub const BUDGET_WARNING_EVENT: &str = "BudgetWarning";
+
 /// The log line a refusal writes when its CLI ended the turn without an end hook of its own.
 pub use super::providers::TURN_CLOSED_EVENT;
 

@@ -7,7 +7,10 @@
 //! [`Tracker`] drops a repeat of a state the worker is already in (claude's `PermissionRequest`
 //! then `Notification` is one needs-input), so the stream has one line per change.
 
-use super::events::{ANSWERED_EVENT, EXIT_EVENT, EventRecord, PARKED_EVENT, RESUMED_EVENT};
+use super::events::{
+    ANSWERED_EVENT, BUDGET_EVENT, BUDGET_WARNING_EVENT, EXIT_EVENT, EventRecord, PARKED_EVENT,
+    RESUMED_EVENT,
+};
 use super::outcome::{ExitStatus, OutcomeKind};
 use super::providers::EventClass;
 use serde::Serialize;
@@ -39,12 +42,20 @@ pub const RESUMED: &str = "resumed";
 /// choice picked.
 pub const ANSWERED: &str = "answered";
 
+/// A limit of the worker's budget was reached (`reason`: `tokens`, `budget-usd`, `prompts`;
+/// `detail` says the limit and what was used): its turn is stopped, its sends refused.
+pub const BUDGET: &str = "budget";
+/// A limit of the worker's budget passed 80 % (once per limit value).
+pub const BUDGET_WARNING: &str = "budget-warning";
+
 /// Log lines umbel writes (not hooks) that are events, by their kind: one row per kind.
 pub const KIND_EVENTS: &[(&str, &str)] = &[
     (EXIT_EVENT, DEAD),
     (ANSWERED_EVENT, ANSWERED),
     (PARKED_EVENT, PARKED),
     (RESUMED_EVENT, RESUMED),
+    (BUDGET_EVENT, BUDGET),
+    (BUDGET_WARNING_EVENT, BUDGET_WARNING),
 ];
 
 /// States a worker stays in until something else happens: a second line saying the same is
@@ -64,7 +75,7 @@ pub struct FleetEvent {
     /// Its provider (`claude`, `codex`, `gemini`).
     pub provider: String,
     /// `spawned`, `ready`, `submitted`, `turn-ended`, `needs-input`, `answered`, `interrupted`,
-    /// `dead`, `killed`, `parked`, `resumed`.
+    /// `dead`, `killed`, `parked`, `resumed`, `budget-warning`, `budget`.
     pub event: String,
     /// The event-log position after the line this event comes from (what `wait --since`
     /// takes); absent for `spawned` and `killed`, which are not log lines.
@@ -93,6 +104,10 @@ pub struct FleetEvent {
     /// For `answered` by a rule: the rule, as written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// For `budget` and `budget-warning`: the limit and what was used
+    /// (`--max-tokens 1000 reached: 1235 used`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
 }
 
 impl FleetEvent {
@@ -111,6 +126,7 @@ impl FleetEvent {
             by: None,
             rule: None,
             exit: None,
+            detail: None,
         }
     }
 
@@ -123,6 +139,7 @@ impl FleetEvent {
         words.extend(self.tool.as_ref().and_then(tool_name));
         words.extend(self.exit.as_ref().map(|e| e.describe()));
         words.extend(self.answer.as_ref().map(|a| format!("{a:?}")));
+        words.extend(self.detail.clone());
         words.join(" ")
     }
 }

@@ -8,12 +8,17 @@ use super::worker::Worker;
 use crate::adapters::files;
 use crate::core::budget::{Limits, Reached, Used, reached, warning};
 use crate::core::errors::{Error, Result};
+use crate::core::events::{BUDGET_EVENT, BUDGET_WARNING_EVENT};
 use crate::core::usage_tally::UsageTally;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
 /// The worker's file holding its limits.
 pub const BUDGET_FILE: &str = "budget.json";
+/// The worker's files holding the limit last reported reached, and last warned of: each is
+/// reported once per limit value.
+const REACHED_FILE: &str = "budget-reached.json";
+const WARNED_FILE: &str = "budget-warned.json";
 
 /// What `umbel budget` found or set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -83,23 +88,45 @@ pub fn budget(ctx: &Ctx, worker: &Worker, change: &Limits) -> Result<BudgetRepor
     })
 }
 
+/// Logs that a limit was reached (`budget`, once per limit value): for `events` and notifiers.
+pub fn note_reached(ctx: &Ctx, worker: &Worker, at: &Reached) -> Result<()> {
+    note(ctx, worker, at, REACHED_FILE, BUDGET_EVENT)
+}
+
+/// Logs `kind` for `at` unless the worker's `file` says it was logged for this limit value.
+fn note(ctx: &Ctx, worker: &Worker, at: &Reached, file: &str, kind: &str) -> Result<()> {
+    let last: Option<Reached> = ctx.state.read_record(&worker.name, file).unwrap_or(None);
+    if last.is_some_and(|l| l.limit == at.limit && l.max == at.max) {
+        return Ok(());
+    }
+    ctx.state.write_record(&worker.name, file, at)?;
+    let mut payload = serde_json::to_value(at).unwrap_or_default();
+    payload["at"] = crate::adapters::host::now_ms().into();
+    ctx.state.append_event(&worker.name, kind, &payload)
+}
+
 /// Refuses a send to a worker at its budget, naming the limit and what was used.
 pub fn refuse_send(ctx: &Ctx, worker: &Worker) -> Result<()> {
     let limits = limits(ctx, worker)?;
     if limits.is_empty() {
         return Ok(());
     }
-    match reached(&limits, &used(ctx, worker)?) {
-        Some(at) => Err(Error::Budget {
-            name: worker.name.to_string(),
-            detail: format!(
-                "{at}; raise it with `umbel budget {} {} N`",
-                worker.name,
-                at.limit.flag()
-            ),
-        }),
-        None => Ok(()),
+    let used = used(ctx, worker)?;
+    if let Some(near) = warning(&limits, &used) {
+        note(ctx, worker, &near, WARNED_FILE, BUDGET_WARNING_EVENT)?;
     }
+    let Some(at) = reached(&limits, &used) else {
+        return Ok(());
+    };
+    note_reached(ctx, worker, &at)?;
+    Err(Error::Budget {
+        name: worker.name.to_string(),
+        detail: format!(
+            "{at}; raise it with `umbel budget {} {} N`",
+            worker.name,
+            at.limit.flag()
+        ),
+    })
 }
 
 /// Refuses a spawn whose `--max-budget-usd` cannot be checked: its model has no known list
@@ -171,6 +198,9 @@ impl Watch {
             max_prompts: None,
             ..limits
         };
+        if let Some(near) = warning(&turn_limits, &used) {
+            note(ctx, worker, &near, WARNED_FILE, BUDGET_WARNING_EVENT)?;
+        }
         Ok(reached(&turn_limits, &used))
     }
 }

@@ -11,12 +11,13 @@ use crate::adapters::files;
 use crate::adapters::fleet_watch::FleetWatch;
 use crate::adapters::host::now_ms;
 use crate::core::args::EventsArgs;
+use crate::core::budget::Reached;
 use crate::core::duration::{parse_duration, parse_or};
 use crate::core::errors::{Error, Result};
 use crate::core::events::{EventRecord, parse_record};
 use crate::core::fleet_events::{
-    ANSWERED, DEAD, FleetEvent, KILLED, SPAWNED, TURN_ENDED, Tracker, first_line, in_time_order,
-    line_event,
+    ANSWERED, BUDGET, BUDGET_WARNING, DEAD, FleetEvent, KILLED, SPAWNED, TURN_ENDED, Tracker,
+    first_line, in_time_order, line_event,
 };
 use crate::core::name::WorkerName;
 use crate::core::providers::EventClass;
@@ -247,6 +248,12 @@ impl Followed {
         }
         if change.event == DEAD {
             event.exit = ctx.state.read_exit(&worker.name);
+        }
+        if matches!(change.event, BUDGET | BUDGET_WARNING) {
+            let reached = payload.and_then(|p| serde_json::from_value::<Reached>(p).ok());
+            event.reason = reached.as_ref().map(|r| r.limit.as_str().to_string());
+            event.detail = reached.map(|r| r.to_string());
+            return Some(event);
         }
         if change.event == ANSWERED {
             let field = |key| payload.as_ref().and_then(|p| p.get(key)).cloned();

@@ -24,10 +24,9 @@ pub(super) fn stopped(
     {
         return Ok(outcome);
     }
-    let mut position = outcome.position;
-    if log_interrupted(ctx, worker, from)? {
-        position = end(&worker.events(ctx, position)?);
-    }
+    log_interrupted(ctx, worker, from)?;
+    super::super::budget::note_reached(ctx, worker, at)?;
+    let position = end(&worker.events(ctx, outcome.position)?);
     let message = format!(
         "{at}: the turn was interrupted; `umbel read {name}` has what had streamed, `umbel budget {name} {} N` raises the limit",
         at.limit.flag(),

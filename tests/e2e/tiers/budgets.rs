@@ -5,7 +5,7 @@
 //! until `umbel budget` raises it; `--max-prompts` refuses the prompt past it.
 
 use super::{Tier, world};
-use crate::harness::eventually;
+use crate::harness::{events_of, eventually};
 use serde_json::{Value, json};
 
 fn a_reached_limit_refuses_sends_until_it_is_raised(provider: &str, tier: Tier) {
@@ -59,6 +59,9 @@ fn a_reached_limit_refuses_sends_until_it_is_raised(provider: &str, tier: Tier) 
     let stopped: Value = serde_json::from_str(stopped.stdout().trim()).expect("json");
     assert_eq!(stopped["outcome"], "budget", "{stopped}");
     assert_eq!(stopped["reason"], "tokens", "{stopped}");
+    let said = events_of(&sb, &["b"], "budget");
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert_eq!(said[0]["reason"], "tokens", "{said:?}");
     // Refused until raised, naming the limit.
     let refused = sb.umbel(["send", "b", "Again.", "--json"]).status(120);
     let error: Value = serde_json::from_str(refused.stdout().trim()).expect("json");
@@ -73,6 +76,11 @@ fn a_reached_limit_refuses_sends_until_it_is_raised(provider: &str, tier: Tier) 
     assert_eq!(raised["limits"]["maxPrompts"], 3, "{raised}");
     assert_eq!(raised.get("reached"), None, "{raised}");
     sb.turn_outcome("b", "Count me again.", 0);
+    // Past 80 % of a limit: warned once, at the next look (here the send's).
+    let now: Value = sb.umbel(["budget", "b", "--json"]).run().json();
+    let now = now["used"]["tokens"].as_u64().unwrap_or(0);
+    let near = (now * 100 / 85 + 1).to_string();
+    sb.umbel(["budget", "b", "--max-tokens", &near]).success();
     let refused = sb.umbel(["send", "b", "A fourth."]).status(120);
     assert!(
         refused.stderr().contains("--max-prompts 3"),
