@@ -69,6 +69,17 @@ pub struct Used {
     pub prompts: u64,
 }
 
+/// A worker's budget as `status` shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BudgetState {
+    pub limits: Limits,
+    pub used: Used,
+    /// The limit reached, if one is: sends are refused until it is raised.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reached: Option<Reached>,
+}
+
 /// The kind of a limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]

@@ -140,6 +140,10 @@ pub struct WorkerStatus {
     /// with uncommitted changes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub worktree: Option<super::worktree::WorktreeStatus>,
+    /// Its budget, when it has limits (`umbel budget`): the limits, what it used, the one
+    /// reached.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<super::budget::BudgetState>,
 }
 
 /// How long a warm worker still waits for its `-p`.
@@ -186,6 +190,7 @@ impl WorkerStatus {
             resume_with: None,
             warm: None,
             worktree: None,
+            budget: None,
         }
     }
 }

@@ -6,7 +6,7 @@
 use super::Ctx;
 use super::worker::Worker;
 use crate::adapters::files;
-use crate::core::budget::{Limits, Reached, Used, reached, warning};
+use crate::core::budget::{BudgetState, Limits, Reached, Used, reached, warning};
 use crate::core::errors::{Error, Result};
 use crate::core::events::{BUDGET_EVENT, BUDGET_WARNING_EVENT};
 use crate::core::usage_tally::UsageTally;
@@ -83,6 +83,21 @@ pub fn budget(ctx: &Ctx, worker: &Worker, change: &Limits) -> Result<BudgetRepor
         name: worker.name.to_string(),
         reached: reached(&limits, &used),
         warning: warning(&limits, &used),
+        limits,
+        used,
+    })
+}
+
+/// The worker's budget as `status` shows it; none when it has no limits (or they cannot be
+/// read: `umbel budget` says why).
+pub fn state(ctx: &Ctx, worker: &Worker) -> Option<BudgetState> {
+    let limits = limits(ctx, worker).ok()?;
+    if limits.is_empty() {
+        return None;
+    }
+    let used = used(ctx, worker).ok()?;
+    Some(BudgetState {
+        reached: reached(&limits, &used),
         limits,
         used,
     })

@@ -158,6 +158,7 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
         .worktree
         .as_ref()
         .map(|wt| super::worktree::look(ctx, wt));
+    let budget = super::budget::state(ctx, &worker);
     let meta = worker.meta;
     WorkerStatus {
         name: meta.name,
@@ -190,6 +191,7 @@ pub fn row(ctx: &Ctx, seen: Seen, screens: &HashMap<String, String>) -> WorkerSt
         resume_with,
         warm: warm_of(ctx, &worker.name),
         worktree,
+        budget,
     }
 }
 

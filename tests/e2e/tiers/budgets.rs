@@ -38,6 +38,13 @@ fn a_reached_limit_refuses_sends_until_it_is_raised(provider: &str, tier: Tier) 
     assert!(counted, "{after}");
     let used = after["used"]["tokens"].as_u64().unwrap_or(0);
     assert_eq!(after["used"]["prompts"], 1, "{after}");
+    let status: Value = sb.umbel(["status", "b", "--json"]).run().json();
+    assert_eq!(
+        status["budget"]["limits"],
+        json!({ "maxPrompts": 3 }),
+        "{status}"
+    );
+    assert_eq!(status["budget"]["used"]["prompts"], 1, "{status}");
     // A running turn whose worker's limit is lowered below what it used: interrupted with
     // the CLI's own key, `budget`.
     sb.umbel(["send", "b", "Hold on."]).success();
