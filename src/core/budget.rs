@@ -48,6 +48,15 @@ impl Limits {
         self.max_tokens.is_none() && self.max_budget_usd.is_none() && self.max_prompts.is_none()
     }
 
+    /// The limits a running turn is stopped at: tokens and dollars (the prompt limit is for
+    /// sends: the turn running is within it).
+    pub fn during_turn(&self) -> Limits {
+        Limits {
+            max_prompts: None,
+            ..self.clone()
+        }
+    }
+
     /// These limits with `change`'s set ones in their place.
     pub fn with(&self, change: &Limits) -> Limits {
         Limits {
@@ -69,11 +78,14 @@ pub struct Used {
     pub prompts: u64,
 }
 
-/// A worker's budget as `status` shows it.
+/// A worker's budget: its limits, what it used, the limit reached (`status` shows it, and
+/// `umbel budget`'s report holds it).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BudgetState {
+    /// Its limits (none set: no budget).
     pub limits: Limits,
+    /// What it used so far.
     pub used: Used,
     /// The limit reached, if one is: sends are refused until it is raised.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -26,13 +26,10 @@ const WARNED_FILE: &str = "budget-warned.json";
 pub struct BudgetReport {
     /// The worker.
     pub name: String,
-    /// Its limits (none set: no budget).
-    pub limits: Limits,
-    /// What it used so far.
-    pub used: Used,
-    /// The limit reached, if one is: sends are refused.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reached: Option<Reached>,
+    /// Its limits (none set: no budget), what it used so far, the limit reached (sends are
+    /// refused).
+    #[serde(flatten)]
+    pub state: BudgetState,
     /// A limit past 80 %, if one is and none is reached.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warning: Option<Reached>,
@@ -53,21 +50,31 @@ pub fn set(ctx: &Ctx, worker: &Worker, limits: &Limits) -> Result<()> {
 
 /// What the worker used: its transcript's tokens and cost, and the prompts it took.
 pub fn used(ctx: &Ctx, worker: &Worker) -> Result<Used> {
-    let usage = worker.transcript_path(ctx).and_then(|path| {
-        let mut tally = UsageTally::new(worker.meta.provider);
-        tally.feed(&files::read_from(&path, 0)?);
-        tally.usage()
-    });
-    let provider = worker.provider();
+    let provider = worker.meta.provider;
+    let usage = (worker.transcript_path(ctx))
+        .and_then(|path| follow(&mut UsageTally::new(provider), provider, &path));
     let log = ctx.state.read_log(&worker.name)?;
-    let prompts = log
-        .iter()
-        .filter(|r| provider.counts_prompt(&r.kind))
-        .count() as u64;
-    Ok(Used {
+    let counts = |kind: &str| worker.provider().counts_prompt(kind);
+    let prompts = log.iter().filter(|r| counts(&r.kind)).count() as u64;
+    Ok(used_of(usage, prompts))
+}
+
+/// What a transcript's usage (none: nothing counted yet) and `prompts` amount to.
+fn used_of(usage: Option<crate::core::fleet::Usage>, prompts: u64) -> Used {
+    Used {
         tokens: usage.as_ref().map_or(0, |u| u.tokens),
         cost_usd: usage.and_then(|u| u.cost_usd),
         prompts,
+    }
+}
+
+/// `limits` against what the worker used.
+fn standing(ctx: &Ctx, worker: &Worker, limits: Limits) -> Result<BudgetState> {
+    let used = used(ctx, worker)?;
+    Ok(BudgetState {
+        reached: reached(&limits, &used),
+        limits,
+        used,
     })
 }
 
@@ -78,13 +85,11 @@ pub fn budget(ctx: &Ctx, worker: &Worker, change: &Limits) -> Result<BudgetRepor
         limits = limits.with(change);
         set(ctx, worker, &limits)?;
     }
-    let used = used(ctx, worker)?;
+    let state = standing(ctx, worker, limits)?;
     Ok(BudgetReport {
         name: worker.name.to_string(),
-        reached: reached(&limits, &used),
-        warning: warning(&limits, &used),
-        limits,
-        used,
+        warning: warning(&state.limits, &state.used),
+        state,
     })
 }
 
@@ -95,12 +100,7 @@ pub fn state(ctx: &Ctx, worker: &Worker) -> Option<BudgetState> {
     if limits.is_empty() {
         return None;
     }
-    let used = used(ctx, worker).ok()?;
-    Some(BudgetState {
-        reached: reached(&limits, &used),
-        limits,
-        used,
-    })
+    standing(ctx, worker, limits).ok()
 }
 
 /// Logs that a limit was reached (`budget`, once per limit value): for `events` and notifiers.
@@ -187,8 +187,7 @@ impl Watch {
     /// The folder the worker's transcript is in, when it has a token or dollar limit to watch
     /// for: a wait wakes on its writes.
     pub fn transcript_dir(&mut self, ctx: &Ctx, worker: &Worker) -> Option<PathBuf> {
-        let limits = limits(ctx, worker).ok()?;
-        if limits.max_tokens.is_none() && limits.max_budget_usd.is_none() {
+        if limits(ctx, worker).ok()?.during_turn().is_empty() {
             return None;
         }
         self.path(ctx, worker)?.parent().map(PathBuf::from)
@@ -196,23 +195,15 @@ impl Watch {
 
     /// The token or dollar limit the worker's transcript has reached, if one has.
     pub fn reached(&mut self, ctx: &Ctx, worker: &Worker) -> Result<Option<Reached>> {
-        let limits = limits(ctx, worker)?;
-        if limits.max_tokens.is_none() && limits.max_budget_usd.is_none() {
+        let turn_limits = limits(ctx, worker)?.during_turn();
+        if turn_limits.is_empty() {
             return Ok(None);
         }
         let Some(path) = self.path(ctx, worker) else {
             return Ok(None);
         };
         let usage = follow(&mut self.tally, worker.meta.provider, &path);
-        let used = Used {
-            tokens: usage.as_ref().map_or(0, |u| u.tokens),
-            cost_usd: usage.and_then(|u| u.cost_usd),
-            prompts: 0,
-        };
-        let turn_limits = Limits {
-            max_prompts: None,
-            ..limits
-        };
+        let used = used_of(usage, 0);
         if let Some(near) = warning(&turn_limits, &used) {
             note(ctx, worker, &near, WARNED_FILE, BUDGET_WARNING_EVENT)?;
         }
@@ -241,7 +232,7 @@ pub(super) fn follow(
 
 /// One line for people: each limit with what was used of it, and the one reached.
 pub fn summary(report: &BudgetReport) -> String {
-    let (l, u) = (&report.limits, &report.used);
+    let (l, u) = (&report.state.limits, &report.state.used);
     let cost = u
         .cost_usd
         .map_or("cost unknown".to_string(), |c| format!("${c:.2}"));
@@ -255,7 +246,7 @@ pub fn summary(report: &BudgetReport) -> String {
         u.prompts,
         of(l.max_prompts.map(|n| n.to_string())),
     );
-    if let Some(at) = &report.reached {
+    if let Some(at) = &report.state.reached {
         line.push_str(&format!(" — stopped: {at}"));
     } else if let Some(near) = &report.warning {
         line.push_str(&format!(" — near: {near}"));

@@ -31,6 +31,7 @@ pub mod revival;
 pub mod rule_answer;
 pub mod rules;
 pub mod run;
+pub mod screen_wait;
 pub mod send;
 pub mod send_paste;
 pub mod send_queue;

@@ -3,16 +3,15 @@
 //! ready worker is switched: a key during a turn or a dialog would answer it.
 
 use super::Ctx;
+use super::screen_wait::await_screen;
 use super::worker::Worker;
 use crate::core::errors::{Error, Result};
 use crate::core::providers::mode::{ModeCycle, ModeReport};
 use crate::core::status::WorkerState;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long the screen may take to show the next mode after a key.
 const SHOWN_WITHIN: Duration = Duration::from_secs(3);
-/// How often the screen is read meanwhile.
-const LOOK: Duration = Duration::from_millis(50);
 
 /// The worker's mode, switched to `wanted` first when one is given.
 pub fn mode(ctx: &Ctx, worker: &Worker, wanted: Option<&str>) -> Result<ModeReport> {
@@ -70,25 +69,10 @@ fn next_shown(
     cycle: &ModeCycle,
     was: &'static str,
 ) -> Result<&'static str> {
-    let deadline = Instant::now() + SHOWN_WITHIN;
-    loop {
-        std::thread::sleep(LOOK);
-        let screen = ctx.tmux.capture(worker.session(), false)?;
-        match cycle.on_screen(&screen) {
-            Some(now) if now != was => return Ok(now),
-            _ if Instant::now() >= deadline || ctx.cancelled() => {
-                return Err(Error::Busy {
-                    name: worker.name.to_string(),
-                    detail: format!(
-                        "its screen did not leave mode {was} within {}s of {}",
-                        SHOWN_WITHIN.as_secs(),
-                        cycle.key
-                    ),
-                });
-            }
-            _ => {}
-        }
-    }
+    let left = |screen: &str| cycle.on_screen(screen).is_some_and(|now| now != was);
+    let what = format!("leave mode {was} after {}", cycle.key);
+    let screen = await_screen(ctx, worker, SHOWN_WITHIN, &what, left)?;
+    Ok(cycle.on_screen(&screen).unwrap_or(was))
 }
 
 /// A key during a turn or a dialog would answer it: only a ready worker is switched.

@@ -5,7 +5,8 @@
 //! worker's model in meta.json (`status`, `ls`, ACP).
 
 use super::Ctx;
-use super::model_picker::{Picker, Walk, await_screen, last_line_with, type_command};
+use super::model_picker::{Picker, Walk};
+use super::screen_wait::{SHOWN_WITHIN, await_screen, last_line_with, type_command};
 use super::worker::Worker;
 use crate::core::errors::{Error, Result};
 use crate::core::providers::model_switch::{ModelReport, ModelSwitch, names};
@@ -79,7 +80,7 @@ fn typed(ctx: &Ctx, worker: &Worker, command: &str, done: &str, wanted: &str) ->
     super::mode::ready(ctx, worker)?;
     let command = command.replace("{model}", wanted);
     let pressed = type_command(ctx, worker, &command, &command)?;
-    await_screen(ctx, worker, "confirm the switch", |screen| {
+    await_screen(ctx, worker, SHOWN_WITHIN, "confirm the switch", |screen| {
         last_line_with(screen, done).is_some_and(|l| names(l, wanted))
     })?;
     Ok(Walk {

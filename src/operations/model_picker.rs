@@ -4,15 +4,12 @@
 //! key pressed on a row the screen has not shown under the cursor.
 
 use super::Ctx;
+use super::screen_wait::{LOOK, SHOWN_WITHIN, await_screen, last_line_with, type_command};
 use super::worker::Worker;
 use crate::core::errors::{Error, Result};
 use crate::core::providers::model_switch::{Choose, Row, Stage, names};
 use std::time::{Duration, Instant};
 
-/// How long the screen may take to show what a key did.
-const SHOWN_WITHIN: Duration = Duration::from_secs(5);
-/// How often the screen is read meanwhile.
-const LOOK: Duration = Duration::from_millis(50);
 /// How long a key may leave the rows as they were before the cursor is taken to be at the end
 /// of the list.
 const END_OF_LIST: Duration = Duration::from_millis(1500);
@@ -71,7 +68,7 @@ impl<'a> Picker<'a> {
         let mut model = String::new();
         for (i, stage) in self.stages.iter().enumerate() {
             let what = format!("open its model picker's {:?}", stage.title);
-            let up = await_screen(self.ctx, self.worker, &what, |s| {
+            let up = await_screen(self.ctx, self.worker, SHOWN_WITHIN, &what, |s| {
                 let rows = stage.rows(s);
                 !rows.is_empty() && rows != before
             })?;
@@ -140,7 +137,7 @@ impl<'a> Picker<'a> {
             // A frame drawn in part shows no cursor yet: read until one does.
             let what = format!("show the cursor in {:?}", stage.title);
             let cursor_shown = |s: &str| stage.rows(s).iter().any(|r| r.cursor);
-            let screen = await_screen(self.ctx, self.worker, &what, cursor_shown)?;
+            let screen = await_screen(self.ctx, self.worker, SHOWN_WITHIN, &what, cursor_shown)?;
             let rows = stage.rows(&screen);
             self.note(rows.iter().map(|r| r.label.clone()));
             let cursor = rows.iter().position(|r| r.cursor);
@@ -149,7 +146,7 @@ impl<'a> Picker<'a> {
                 (Some(c), Some(t)) if c == t => return Ok(Some(rows[t].label.clone())),
                 (Some(c), Some(t)) => {
                     let way = if t > c { Way::Down } else { Way::Up };
-                    if !self.press_arrow(stage, &rows, way, SHOWN_LONG)? {
+                    if !self.press_arrow(stage, &rows, way, SHOWN_WITHIN)? {
                         return Err(self.busy("its model picker's cursor did not move".into()));
                     }
                 }
@@ -237,14 +234,20 @@ impl<'a> Picker<'a> {
     /// where it writes one).
     fn confirm(&self, taken: &str) -> Result<()> {
         let stages = self.stages;
-        await_screen(self.ctx, self.worker, "confirm the switch", |screen| {
-            let up = stages.iter().any(|s| screen.contains(s.title));
-            let named = match self.done {
-                Some(done) => last_line_with(screen, done).is_some_and(|l| names(l, taken)),
-                None => names(screen, taken),
-            };
-            !up && named
-        })
+        await_screen(
+            self.ctx,
+            self.worker,
+            SHOWN_WITHIN,
+            "confirm the switch",
+            |screen| {
+                let up = stages.iter().any(|s| screen.contains(s.title));
+                let named = match self.done {
+                    Some(done) => last_line_with(screen, done).is_some_and(|l| names(l, taken)),
+                    None => names(screen, taken),
+                };
+                !up && named
+            },
+        )
         .map(drop)
     }
 
@@ -261,9 +264,13 @@ impl<'a> Picker<'a> {
                 .tmux
                 .send_keys(self.worker.session(), &["Escape"])?;
             self.walk.pressed += 1;
-            let _ = await_screen(self.ctx, self.worker, "close a picker's screen", |s| {
-                s != screen
-            });
+            let _ = await_screen(
+                self.ctx,
+                self.worker,
+                SHOWN_WITHIN,
+                "close a picker's screen",
+                |s| s != screen,
+            );
         }
         Err(self.busy("its model picker did not close on Esc".into()))
     }
@@ -298,52 +305,5 @@ impl<'a> Picker<'a> {
             name: self.worker.name.to_string(),
             detail,
         }
-    }
-}
-
-/// How long a key that must move the cursor may take to show.
-const SHOWN_LONG: Duration = SHOWN_WITHIN;
-
-/// Types `text` on the input line and, once the screen shows `typed` (the line holding it, or
-/// the CLI's completion for it), presses Enter: two keys.
-pub(super) fn type_command(ctx: &Ctx, worker: &Worker, text: &str, typed: &str) -> Result<usize> {
-    ctx.tmux.send_keys(worker.session(), &["-l", text])?;
-    let shown = |screen: &str| match typed == text {
-        true => screen.lines().any(|l| l.trim_end().ends_with(text)),
-        false => screen.contains(typed),
-    };
-    await_screen(ctx, worker, &format!("show {typed:?} for {text:?}"), shown)?;
-    ctx.tmux.send_keys(worker.session(), &["Enter"])?;
-    Ok(2)
-}
-
-/// The last line of `screen` holding `text`.
-pub(super) fn last_line_with<'s>(screen: &'s str, text: &str) -> Option<&'s str> {
-    screen.lines().rev().find(|l| l.contains(text))
-}
-
-/// The screen once `shows` holds for it, read every [`LOOK`] for at most [`SHOWN_WITHIN`].
-pub(super) fn await_screen(
-    ctx: &Ctx,
-    worker: &Worker,
-    what: &str,
-    shows: impl Fn(&str) -> bool,
-) -> Result<String> {
-    let deadline = Instant::now() + SHOWN_WITHIN;
-    loop {
-        let screen = ctx.tmux.capture(worker.session(), false)?;
-        if shows(&screen) {
-            return Ok(screen);
-        }
-        if Instant::now() >= deadline || ctx.cancelled() {
-            return Err(Error::Busy {
-                name: worker.name.to_string(),
-                detail: format!(
-                    "its screen did not {what} within {}s; `umbel capture` shows it",
-                    SHOWN_WITHIN.as_secs()
-                ),
-            });
-        }
-        std::thread::sleep(LOOK);
     }
 }
