@@ -12,6 +12,7 @@ pub mod fleet_watch;
 pub mod git;
 pub mod host;
 pub mod pause;
+pub mod pools;
 pub mod process;
 pub mod remote_records;
 pub mod runs;

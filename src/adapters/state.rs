@@ -355,18 +355,7 @@ impl StateRoot {
         name: &WorkerName,
         file: &str,
     ) -> Result<Option<T>> {
-        let path = self.session_dir(name).join(file);
-        let bytes = match fs::read(&path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(Error::io("cannot read", &path, e)),
-        };
-        serde_json::from_slice(&bytes)
-            .map(Some)
-            .map_err(|e| Error::Corrupt {
-                path,
-                message: e.to_string(),
-            })
+        read_record_at(self.session_dir(name).join(file))
     }
 
     /// A small JSON file of the worker's folder that may be missing or half-made (a warm
@@ -462,6 +451,22 @@ fn refuse_borrowed(root: &Path) -> Result<()> {
         root.display(),
         root.display()
     )))
+}
+
+/// A record umbel wrote at `path`: `Ok(None)` when there is none, [`Error::Io`] when it cannot
+/// be read, [`Error::Corrupt`] when it is not the expected JSON.
+pub fn read_record_at<T: serde::de::DeserializeOwned>(path: PathBuf) -> Result<Option<T>> {
+    let bytes = match fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io("cannot read", &path, e)),
+    };
+    serde_json::from_slice(&bytes)
+        .map(Some)
+        .map_err(|e| Error::Corrupt {
+            path,
+            message: e.to_string(),
+        })
 }
 
 /// A small JSON file, parsed (`None` when missing or not the expected JSON).

@@ -92,6 +92,24 @@ pub struct BudgetState {
     pub reached: Option<Reached>,
 }
 
+impl BudgetState {
+    /// The nearest limit in a few characters, as `ls` and `top` show it: `41% tokens`, `85%
+    /// usd`, `stopped: prompts` once one is reached; `-` without limits.
+    pub fn brief(&self) -> String {
+        if let Some(at) = &self.reached {
+            return format!("stopped: {}", at.limit.word());
+        }
+        let nearest = pairs(&self.limits, &self.used)
+            .into_iter()
+            .map(|(kind, max, used)| (kind, used / max))
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        match nearest {
+            Some((kind, share)) => format!("{:.0}% {}", (share * 100.0).floor(), kind.word()),
+            None => "-".to_string(),
+        }
+    }
+}
+
 /// The kind of a limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
@@ -111,6 +129,24 @@ impl LimitKind {
         }
     }
 
+    /// Its short word for a column.
+    pub fn word(self) -> &'static str {
+        match self {
+            LimitKind::Tokens => "tokens",
+            LimitKind::BudgetUsd => "usd",
+            LimitKind::Prompts => "prompts",
+        }
+    }
+
+    /// Its key in JSON and YAML limits.
+    pub fn key(self) -> &'static str {
+        match self {
+            LimitKind::Tokens => "maxTokens",
+            LimitKind::BudgetUsd => "maxBudgetUsd",
+            LimitKind::Prompts => "maxPrompts",
+        }
+    }
+
     /// The flag that sets it.
     pub fn flag(self) -> &'static str {
         match self {
@@ -121,13 +157,40 @@ impl LimitKind {
     }
 }
 
-/// A limit reached: which, its value, and what was used.
+/// A limit reached: which, its value, what was used, and whose limit it is (none: the
+/// worker's own).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Reached {
     pub limit: LimitKind,
     pub max: f64,
     pub used: f64,
+    /// The limit is shared: the state root's fleet, or a workflow run's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pool: Option<Pool>,
+}
+
+impl Reached {
+    /// This limit, as the pool's.
+    fn of(self, pool: &Pool) -> Reached {
+        Reached {
+            pool: Some(pool.clone()),
+            ..self
+        }
+    }
+
+    /// How to raise it.
+    pub fn raise_hint(&self, worker: &str) -> String {
+        let flag = self.limit.flag();
+        match &self.pool {
+            None => format!("`umbel budget {worker} {flag} N` raises it"),
+            Some(Pool::Fleet) => format!("`umbel budget --fleet {flag} N` raises it"),
+            Some(Pool::Run(id)) => format!(
+                "raise the workflow's `budget: {{{}: N}}` and resume with `umbel run FILE --resume {id}`",
+                self.limit.key()
+            ),
+        }
+    }
 }
 
 impl std::fmt::Display for Reached {
@@ -139,8 +202,65 @@ impl std::fmt::Display for Reached {
                 format!("{}", self.used as u64),
             ),
         };
-        write!(f, "{} {max} reached: {used} used", self.limit.flag())
+        match &self.pool {
+            None => write!(f, "{} {max} reached", self.limit.flag())?,
+            Some(Pool::Fleet) => write!(f, "the fleet's {} {max} reached", self.limit.flag())?,
+            Some(Pool::Run(id)) => {
+                write!(f, "run {id}'s budget {} {max} reached", self.limit.key())?
+            }
+        }
+        write!(f, ": {used} used")
     }
+}
+
+/// Workers sharing a limit: every worker of the state root (`umbel budget --fleet`), or the
+/// workers of one workflow run (its `budget:`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Pool {
+    Fleet,
+    /// The run's id.
+    Run(String),
+}
+
+/// A shared limit's record: its limits, who shares it, and what the workers that shared it
+/// and are gone (purged) used.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PoolRecord {
+    pub limits: Limits,
+    /// The workers sharing it; none: every worker of the state root.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub members: Option<Vec<String>>,
+    /// What its purged workers used.
+    #[serde(default)]
+    pub retired: Used,
+}
+
+impl Used {
+    /// `self` and `other` added up: a cost unknown on one side counts nothing (its tokens
+    /// count; a dollar limit refuses a worker whose cost is unknown at its spawn).
+    pub fn plus(&self, other: &Used) -> Used {
+        let cost_usd = match (self.cost_usd, other.cost_usd) {
+            (None, None) => None,
+            (a, b) => Some(a.unwrap_or(0.0) + b.unwrap_or(0.0)),
+        };
+        Used {
+            tokens: self.tokens + other.tokens,
+            cost_usd,
+            prompts: self.prompts + other.prompts,
+        }
+    }
+}
+
+/// The first of a pool's limits `used` has reached, named as the pool's.
+pub fn pool_reached(pool: &Pool, limits: &Limits, used: &Used) -> Option<Reached> {
+    reached(limits, used).map(|at| at.of(pool))
+}
+
+/// The first of a pool's limits `used` has passed [`WARN_AT`] of, named as the pool's.
+pub fn pool_warning(pool: &Pool, limits: &Limits, used: &Used) -> Option<Reached> {
+    warning(limits, used).map(|at| at.of(pool))
 }
 
 /// Each limit set, with what was used of it.
@@ -164,7 +284,12 @@ pub fn reached(limits: &Limits, used: &Used) -> Option<Reached> {
     pairs(limits, used)
         .into_iter()
         .find(|(_, max, used)| used >= max)
-        .map(|(limit, max, used)| Reached { limit, max, used })
+        .map(|(limit, max, used)| Reached {
+            limit,
+            max,
+            used,
+            pool: None,
+        })
 }
 
 /// The first limit `used` has passed [`WARN_AT`] of without reaching it.
@@ -172,7 +297,12 @@ pub fn warning(limits: &Limits, used: &Used) -> Option<Reached> {
     pairs(limits, used)
         .into_iter()
         .find(|(_, max, used)| *used >= max * WARN_AT && used < max)
-        .map(|(limit, max, used)| Reached { limit, max, used })
+        .map(|(limit, max, used)| Reached {
+            limit,
+            max,
+            used,
+            pool: None,
+        })
 }
 
 /// `2000000`, `2M`, `500k`, `1.5M`: a positive whole number of tokens.

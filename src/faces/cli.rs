@@ -60,8 +60,9 @@ enum Command {
     #[command(after_help = examples::MODEL)]
     Model(WithJson<ModelArgs>),
     /// Show the worker's budget — its limits and what it used (tokens and list-price dollars
-    /// from its CLI's transcript, prompts from its log) — or change its limits. A limit reached
-    /// refuses every send until it is raised.
+    /// from its CLI's transcript, prompts from its log) — or change its limits; `--fleet`: the
+    /// limits every worker of the state root shares. A limit reached stops the running turns it
+    /// covers and refuses every send until it is raised.
     #[command(after_help = examples::BUDGET)]
     Budget(WithJson<BudgetArgs>),
     /// Approve the tool the worker waits on, with its CLI's own key; returns once the CLI's
@@ -388,7 +389,7 @@ fn remote_target(cli: &Cli) -> Option<super::remote::Target<'_>> {
         Some(Command::Logs(a)) => named(&a.args.name, Verb::Other),
         Some(Command::Mode(a)) => named(&a.args.name, Verb::Other),
         Some(Command::Model(a)) => named(&a.args.name, Verb::Other),
-        Some(Command::Budget(a)) => named(&a.args.name, Verb::Other),
+        Some(Command::Budget(a)) => named(a.args.name.as_ref()?, Verb::Other),
         // `explain` asks a remote worker's host itself (operations::explain), naming the host.
         _ => None,
     }

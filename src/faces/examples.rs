@@ -189,7 +189,8 @@ pub const BUDGET: &str = "\
 Examples:
   umbel budget w1                               its limits, and the tokens, dollars, prompts used
   umbel budget w1 --max-tokens 4M               raise its token limit (the others stay)
-  umbel budget w1 --max-prompts 10 --json       {\"limits\":{\"maxPrompts\":10},\"used\":{…},…}";
+  umbel budget w1 --max-prompts 10 --json       {\"limits\":{\"maxPrompts\":10},\"used\":{…},…}
+  umbel budget --fleet --max-tokens 20M         every worker here, together (killed ones too)";
 
 pub const MODEL: &str = "\
 Examples:

@@ -71,7 +71,8 @@ pub fn warn_problems(list: &[WorkerStatus]) {
 }
 
 /// The fleet, one row per worker (an empty fleet says so on stderr); a HOST column once any
-/// worker runs on another host (`local` for this machine's).
+/// worker runs on another host (`local` for this machine's), a BUDGET column once any has
+/// limits (the nearest one's share).
 pub fn print_table(list: &[WorkerStatus]) {
     if list.is_empty() {
         errln!("umbel: no workers");
@@ -80,6 +81,7 @@ pub fn print_table(list: &[WorkerStatus]) {
     let now = crate::adapters::host::now_ms();
     let hosts = list.iter().any(|s| s.host.is_some());
     let worktrees = list.iter().any(|s| s.worktree.is_some());
+    let budgets = list.iter().any(|s| s.budget.is_some());
     let mut header = vec!["NAME"];
     if hosts {
         header.push("HOST");
@@ -87,6 +89,9 @@ pub fn print_table(list: &[WorkerStatus]) {
     header.extend(["PROVIDER", "STATE", "AGE"]);
     if worktrees {
         header.push("BRANCH +AHEAD ~CHANGED");
+    }
+    if budgets {
+        header.push("BUDGET");
     }
     header.push("CWD");
     let rows: Vec<Vec<String>> = list
@@ -103,6 +108,9 @@ pub fn print_table(list: &[WorkerStatus]) {
             ]);
             if worktrees {
                 row.push(s.worktree.as_ref().map_or("-".into(), status_words));
+            }
+            if budgets {
+                row.push(s.budget.as_ref().map_or("-".into(), |b| b.brief()));
             }
             row.push(s.cwd.clone());
             row

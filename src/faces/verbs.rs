@@ -115,8 +115,13 @@ pub fn model(ctx: &Ctx, args: &ModelArgs, json: bool) -> Result<u8> {
 
 /// `budget`: the worker's limits and what it used, or the JSON report.
 pub fn budget(ctx: &Ctx, args: &BudgetArgs, json: bool) -> Result<u8> {
-    let worker = Worker::load(ctx, &args.name)?;
-    let report = crate::operations::budget::budget(ctx, &worker, &args.limits)?;
+    let report = match args.target()? {
+        None => crate::operations::budget::fleet(ctx, &args.limits)?,
+        Some(name) => {
+            let worker = Worker::load(ctx, name)?;
+            crate::operations::budget::budget(ctx, &worker, &args.limits)?
+        }
+    };
     if json {
         out_json(&report);
     } else {

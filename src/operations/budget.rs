@@ -4,28 +4,22 @@
 //! send until it is raised.
 
 use super::Ctx;
+pub use super::budget_usage::{BUDGET_FILE, follow, limits, note_reached, set, used};
+use super::budget_usage::{note_warning, used_of};
 use super::worker::Worker;
-use crate::adapters::files;
-use crate::core::budget::{BudgetState, Limits, Reached, Used, reached, warning};
+use crate::core::budget::{BudgetState, Limits, Pool, Reached, reached, warning};
 use crate::core::errors::{Error, Result};
-use crate::core::events::{BUDGET_EVENT, BUDGET_WARNING_EVENT};
 use crate::core::usage_tally::UsageTally;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
-
-/// The worker's file holding its limits.
-pub const BUDGET_FILE: &str = "budget.json";
-/// The worker's files holding the limit last reported reached, and last warned of: each is
-/// reported once per limit value.
-const REACHED_FILE: &str = "budget-reached.json";
-const WARNED_FILE: &str = "budget-warned.json";
 
 /// What `umbel budget` found or set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BudgetReport {
-    /// The worker.
-    pub name: String,
+    /// The worker (absent: the fleet's budget, `--fleet`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// Its limits (none set: no budget), what it used so far, the limit reached (sends are
     /// refused).
     #[serde(flatten)]
@@ -33,39 +27,20 @@ pub struct BudgetReport {
     /// A limit past 80 %, if one is and none is reached.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warning: Option<Reached>,
+    /// The shared limits the worker is under too (the fleet's, its workflow run's), each with
+    /// what all its workers used.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shared: Vec<SharedBudget>,
 }
 
-/// The worker's limits (none set: the default, no limit).
-pub fn limits(ctx: &Ctx, worker: &Worker) -> Result<Limits> {
-    Ok(ctx
-        .state
-        .read_record(&worker.name, BUDGET_FILE)?
-        .unwrap_or_default())
-}
-
-/// Sets the worker's limits (spawn's, or `umbel budget`'s merged onto them).
-pub fn set(ctx: &Ctx, worker: &Worker, limits: &Limits) -> Result<()> {
-    ctx.state.write_record(&worker.name, BUDGET_FILE, limits)
-}
-
-/// What the worker used: its transcript's tokens and cost, and the prompts it took.
-pub fn used(ctx: &Ctx, worker: &Worker) -> Result<Used> {
-    let provider = worker.meta.provider;
-    let usage = (worker.transcript_path(ctx))
-        .and_then(|path| follow(&mut UsageTally::new(provider), provider, &path));
-    let log = ctx.state.read_log(&worker.name)?;
-    let counts = |kind: &str| worker.provider().counts_prompt(kind);
-    let prompts = log.iter().filter(|r| counts(&r.kind)).count() as u64;
-    Ok(used_of(usage, prompts))
-}
-
-/// What a transcript's usage (none: nothing counted yet) and `prompts` amount to.
-fn used_of(usage: Option<crate::core::fleet::Usage>, prompts: u64) -> Used {
-    Used {
-        tokens: usage.as_ref().map_or(0, |u| u.tokens),
-        cost_usd: usage.and_then(|u| u.cost_usd),
-        prompts,
-    }
+/// A shared limit as a worker's budget shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SharedBudget {
+    /// Whose limit: the fleet's, or a run's.
+    pub pool: Pool,
+    #[serde(flatten)]
+    pub state: BudgetState,
 }
 
 /// `limits` against what the worker used.
@@ -86,10 +61,39 @@ pub fn budget(ctx: &Ctx, worker: &Worker, change: &Limits) -> Result<BudgetRepor
         set(ctx, worker, &limits)?;
     }
     let state = standing(ctx, worker, limits)?;
+    let mut shared = Vec::new();
+    for (pool, record) in super::budget_pool::pools_of(ctx, worker)? {
+        let used = super::budget_pool::pool_used(ctx, &record)?;
+        let reached = crate::core::budget::pool_reached(&pool, &record.limits, &used);
+        let limits = record.limits;
+        let state = BudgetState {
+            limits,
+            used,
+            reached,
+        };
+        shared.push(SharedBudget { pool, state });
+    }
     Ok(BudgetReport {
-        name: worker.name.to_string(),
+        name: Some(worker.name.to_string()),
         warning: warning(&state.limits, &state.used),
         state,
+        shared,
+    })
+}
+
+/// The fleet's budget (`umbel budget --fleet`), its limits changed by `change` first.
+pub fn fleet(ctx: &Ctx, change: &Limits) -> Result<BudgetReport> {
+    let (record, used, warning) = super::budget_pool::fleet(ctx, change)?;
+    let reached = crate::core::budget::pool_reached(&Pool::Fleet, &record.limits, &used);
+    Ok(BudgetReport {
+        name: None,
+        state: BudgetState {
+            limits: record.limits,
+            used,
+            reached,
+        },
+        warning,
+        shared: Vec::new(),
     })
 }
 
@@ -103,50 +107,63 @@ pub fn state(ctx: &Ctx, worker: &Worker) -> Option<BudgetState> {
     standing(ctx, worker, limits).ok()
 }
 
-/// Logs that a limit was reached (`budget`, once per limit value): for `events` and notifiers.
-pub fn note_reached(ctx: &Ctx, worker: &Worker, at: &Reached) -> Result<()> {
-    note(ctx, worker, at, REACHED_FILE, BUDGET_EVENT)
-}
-
-/// Logs `kind` for `at` unless the worker's `file` says it was logged for this limit value.
-fn note(ctx: &Ctx, worker: &Worker, at: &Reached, file: &str, kind: &str) -> Result<()> {
-    let last: Option<Reached> = ctx.state.read_record(&worker.name, file).unwrap_or(None);
-    if last.is_some_and(|l| l.limit == at.limit && l.max == at.max) {
-        return Ok(());
-    }
-    ctx.state.write_record(&worker.name, file, at)?;
-    let mut payload = serde_json::to_value(at).unwrap_or_default();
-    payload["at"] = crate::adapters::host::now_ms().into();
-    ctx.state.append_event(&worker.name, kind, &payload)
-}
-
-/// Refuses a send to a worker at its budget, naming the limit and what was used.
+/// Refuses a send to a worker at its budget or at a shared one's (the fleet's, its run's),
+/// naming the limit and what was used.
 pub fn refuse_send(ctx: &Ctx, worker: &Worker) -> Result<()> {
-    let limits = limits(ctx, worker)?;
-    if limits.is_empty() {
-        return Ok(());
-    }
-    let used = used(ctx, worker)?;
-    if let Some(near) = warning(&limits, &used) {
-        note(ctx, worker, &near, WARNED_FILE, BUDGET_WARNING_EVENT)?;
-    }
-    let Some(at) = reached(&limits, &used) else {
+    let Some(at) = own_reached(ctx, worker)?.or(super::budget_pool::reached_by(ctx, worker)?)
+    else {
         return Ok(());
     };
     note_reached(ctx, worker, &at)?;
     Err(Error::Budget {
         name: worker.name.to_string(),
-        detail: format!(
-            "{at}; raise it with `umbel budget {} {} N`",
-            worker.name,
-            at.limit.flag()
-        ),
+        detail: format!("{at}; {}", at.raise_hint(worker.name.as_str())),
     })
 }
 
-/// Refuses a spawn whose `--max-budget-usd` cannot be checked: its model has no known list
-/// price (`--max-tokens` works on any model).
-pub fn check_spawn(args: &crate::core::args::SpawnArgs) -> Result<()> {
+/// The worker's own limit that is reached, one past 80 % warned of.
+fn own_reached(ctx: &Ctx, worker: &Worker) -> Result<Option<Reached>> {
+    let limits = limits(ctx, worker)?;
+    if limits.is_empty() {
+        return Ok(None);
+    }
+    let used = used(ctx, worker)?;
+    if let Some(near) = warning(&limits, &used) {
+        note_warning(ctx, worker, &near)?;
+    }
+    Ok(reached(&limits, &used))
+}
+
+/// Takes the stop of the worker's running turn for `at`: whether this process is the one to
+/// press the interrupt keys (a wait on the worker and a wait stopping its pool may both see
+/// the limit). The turn is named by its prompt's position in the log, as both find it.
+pub fn claim_stop(ctx: &Ctx, worker: &Worker, at: &Reached) -> Result<bool> {
+    let turn = this_turn(ctx, worker)?;
+    ctx.state.claim(&worker.name, &stop_file(turn), at)
+}
+
+/// The limit the worker's last turn was stopped for, if a budget stopped it.
+pub fn stopped_for(ctx: &Ctx, worker: &Worker) -> Result<Option<Reached>> {
+    let turn = this_turn(ctx, worker)?;
+    Ok(ctx.state.read_json(&worker.name, &stop_file(turn)))
+}
+
+/// The position of the worker's last prompt (its submit hook) in the log.
+fn this_turn(ctx: &Ctx, worker: &Worker) -> Result<usize> {
+    Ok(crate::core::wait::default_since(
+        &worker.events(ctx, usize::MAX)?,
+    ))
+}
+
+fn stop_file(turn: usize) -> String {
+    format!("budget-stop-{turn}.json")
+}
+
+/// Refuses a spawn whose `--max-budget-usd` cannot be checked (its model has no known list
+/// price; `--max-tokens` works on any model), and one the fleet's budget stops.
+pub fn check_spawn(ctx: &Ctx, args: &crate::core::args::SpawnArgs) -> Result<()> {
+    let name = args.name.as_deref().unwrap_or("new");
+    super::budget_pool::refuse_spawn(ctx, name, args.model.as_deref())?;
     if args.budget.max_budget_usd.is_none() {
         return Ok(());
     }
@@ -168,6 +185,7 @@ pub fn check_spawn(args: &crate::core::args::SpawnArgs) -> Result<()> {
 pub struct Watch {
     tally: UsageTally,
     path: Option<PathBuf>,
+    pools: super::budget_pool::PoolWatch,
 }
 
 impl Watch {
@@ -175,6 +193,7 @@ impl Watch {
         Watch {
             tally: UsageTally::new(worker.meta.provider),
             path: None,
+            pools: Default::default(),
         }
     }
 
@@ -187,14 +206,31 @@ impl Watch {
     /// The folder the worker's transcript is in, when it has a token or dollar limit to watch
     /// for: a wait wakes on its writes.
     pub fn transcript_dir(&mut self, ctx: &Ctx, worker: &Worker) -> Option<PathBuf> {
-        if limits(ctx, worker).ok()?.during_turn().is_empty() {
+        let shared = super::budget_pool::pools_of(ctx, worker).ok()?;
+        let shared = shared
+            .iter()
+            .any(|(_, r)| !r.limits.during_turn().is_empty());
+        if !shared && limits(ctx, worker).ok()?.during_turn().is_empty() {
             return None;
         }
         self.path(ctx, worker)?.parent().map(PathBuf::from)
     }
 
-    /// The token or dollar limit the worker's transcript has reached, if one has.
-    pub fn reached(&mut self, ctx: &Ctx, worker: &Worker) -> Result<Option<Reached>> {
+    /// The token or dollar limit the worker's transcript has reached, if one has; or the
+    /// one its shared pools' transcripts have, with the pool's other workers (their turns are
+    /// stopped too).
+    pub fn reached(
+        &mut self,
+        ctx: &Ctx,
+        worker: &Worker,
+    ) -> Result<Option<(Reached, Vec<Worker>)>> {
+        if let Some(at) = self.own_reached(ctx, worker)? {
+            return Ok(Some((at, Vec::new())));
+        }
+        self.pools.reached(ctx, worker)
+    }
+
+    fn own_reached(&mut self, ctx: &Ctx, worker: &Worker) -> Result<Option<Reached>> {
         let turn_limits = limits(ctx, worker)?.during_turn();
         if turn_limits.is_empty() {
             return Ok(None);
@@ -205,51 +241,50 @@ impl Watch {
         let usage = follow(&mut self.tally, worker.meta.provider, &path);
         let used = used_of(usage, 0);
         if let Some(near) = warning(&turn_limits, &used) {
-            note(ctx, worker, &near, WARNED_FILE, BUDGET_WARNING_EVENT)?;
+            note_warning(ctx, worker, &near)?;
         }
         Ok(reached(&turn_limits, &used))
     }
 }
 
-/// The usage of a transcript, `tally` fed only what was appended since it last looked (a
-/// transcript that shrank, rewritten, is read anew).
-pub(super) fn follow(
-    tally: &mut UsageTally,
-    provider: crate::core::providers::Provider,
-    path: &std::path::Path,
-) -> Option<crate::core::fleet::Usage> {
-    let len = files::len(path);
-    if len < tally.offset() {
-        *tally = UsageTally::new(provider);
-    }
-    if len > tally.offset()
-        && let Some(bytes) = files::read_from(path, tally.offset())
-    {
-        tally.feed(&bytes);
-    }
-    tally.usage()
-}
-
 /// One line for people: each limit with what was used of it, and the one reached.
 pub fn summary(report: &BudgetReport) -> String {
-    let (l, u) = (&report.state.limits, &report.state.used);
+    let name = report.name.as_deref().unwrap_or("fleet");
+    let mut line = format!("{name}: {}", standing_line(&report.state));
+    if let Some(near) = report
+        .warning
+        .as_ref()
+        .filter(|_| report.state.reached.is_none())
+    {
+        line.push_str(&format!(" — near: {near}"));
+    }
+    for shared in &report.shared {
+        let whose = match &shared.pool {
+            Pool::Fleet => "fleet".to_string(),
+            Pool::Run(id) => format!("run {id}"),
+        };
+        line.push_str(&format!("\n  {whose}: {}", standing_line(&shared.state)));
+    }
+    line
+}
+
+/// Each limit of `state` with what was used of it, and the one reached.
+fn standing_line(state: &BudgetState) -> String {
+    let (l, u) = (&state.limits, &state.used);
     let cost = u
         .cost_usd
         .map_or("cost unknown".to_string(), |c| format!("${c:.2}"));
     let of = |max: Option<String>| max.map_or(String::new(), |m| format!(" of {m}"));
     let mut line = format!(
-        "{}: {} tokens{} · {cost}{} · {} prompts{}",
-        report.name,
+        "{} tokens{} · {cost}{} · {} prompts{}",
         u.tokens,
         of(l.max_tokens.map(|n| n.to_string())),
         of(l.max_budget_usd.map(|n| format!("${n:.2}"))),
         u.prompts,
         of(l.max_prompts.map(|n| n.to_string())),
     );
-    if let Some(at) = &report.state.reached {
+    if let Some(at) = &state.reached {
         line.push_str(&format!(" — stopped: {at}"));
-    } else if let Some(near) = &report.warning {
-        line.push_str(&format!(" — near: {near}"));
     }
     line
 }

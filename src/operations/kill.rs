@@ -211,6 +211,15 @@ fn leave_tombstone(
     (!problems.is_empty()).then(|| problems.join("; "))
 }
 
+/// Counts what the worker used into the shared budgets it is under before its folder goes
+/// (one whose meta.json cannot be read has no transcript to count).
+pub fn retire(ctx: &Ctx, name: &WorkerName) -> Result<()> {
+    match super::worker::Worker::load(ctx, name.as_str()) {
+        Ok(worker) => super::budget_pool::retire(ctx, &worker),
+        Err(_) => Ok(()),
+    }
+}
+
 /// Ends the worker's processes and session, then purges its folder (and its worktree, when the
 /// rule allows) or leaves a tombstone. A tombstone that cannot be written (a read-only or full
 /// state root) does not undo the kill, nor does a worktree kept for its work: each is returned
@@ -251,6 +260,7 @@ fn end(
         kept = super::worktree::purge(ctx, name.as_str(), wt, discard)?;
     }
     if purge.is_some() && kept.is_none() {
+        retire(ctx, name)?;
         ctx.state.remove_session(name)?;
     } else if let Some(problem) =
         leave_tombstone(ctx, name, pane.liveness == Liveness::Alive, screen)

@@ -6,6 +6,8 @@ pub mod approvals;
 pub mod approve;
 pub mod attach;
 pub mod budget;
+pub mod budget_pool;
+pub mod budget_usage;
 pub mod cli_release;
 pub mod context;
 pub mod dialog;

@@ -59,7 +59,7 @@ pub fn spawn_with(
     adopted: Option<Adopted>,
     readiness: Readiness,
 ) -> Result<Meta> {
-    super::budget::check_spawn(args)?;
+    super::budget::check_spawn(ctx, args)?;
     if let Some(host) = &args.host {
         return super::remote::verbs::spawn(ctx, host, args);
     }

@@ -65,3 +65,121 @@ fn a_priced_model_takes_a_dollar_limit_and_budget_changes_one_limit() {
     sb.umbel(["budget", "b", "--max-prompts", "0"]).status(2);
     sb.umbel(["budget", "nobody"]).status(1);
 }
+
+/// Writes `yaml` as the sandbox project's `wf.yaml`; its path.
+fn workflow(sb: &Sandbox, yaml: &str) -> String {
+    let path = sb.project.join("wf.yaml");
+    sb.write(&path, yaml);
+    path.display().to_string()
+}
+
+#[test]
+fn a_runs_prompt_budget_counts_every_worker_and_stops_the_run_at_it() {
+    let sb = Sandbox::new();
+    let path = workflow(
+        &sb,
+        r#"
+budget: {maxPrompts: 2}
+workers:
+  a: {}
+  b: {provider: codex}
+steps:
+  - {id: one, worker: a, prompt: first}
+  - {id: two, worker: b, needs: [one], prompt: second}
+  - {id: three, worker: a, needs: [two], prompt: third}
+"#,
+    );
+    let out = crate::workflow::run(&sb, &[&path]).status(120);
+    let run_id = crate::workflow::run_id_of(&out);
+    let record = crate::workflow::run_record(&sb, &run_id);
+    assert_eq!(record["failed"]["step"], "three", "{record:#}");
+    let err = out.stderr();
+    assert!(
+        err.contains(&format!(
+            "run {run_id}'s budget maxPrompts 2 reached: 2 used"
+        )),
+        "{err}"
+    );
+    assert!(err.contains("--resume"), "{err}");
+    // Raised in the file, the resumed run finishes: the purged workers' prompts stay counted.
+    let raised = std::fs::read_to_string(&path)
+        .expect("wf")
+        .replace("maxPrompts: 2", "maxPrompts: 3");
+    sb.write(&path, &raised);
+    crate::workflow::run(&sb, &[&path, "--resume", &run_id]).success();
+    let pool = sb.state.join("workflows").join(&run_id).join("budget.json");
+    let pool: Value = serde_json::from_slice(&std::fs::read(pool).expect("pool")).expect("json");
+    assert_eq!(pool["limits"], json!({ "maxPrompts": 3 }), "{pool}");
+}
+
+#[test]
+fn a_runs_token_budget_lets_the_turn_that_crossed_it_finish_and_refuses_the_next_step() {
+    let sb = Sandbox::new();
+    let path = workflow(
+        &sb,
+        r#"
+budget: {maxTokens: 1}
+workers:
+  a: {provider: gemini}
+steps:
+  - {id: one, worker: a, prompt: first}
+  - {id: two, worker: a, needs: [one], prompt: second}
+"#,
+    );
+    let out = crate::workflow::run(&sb, &[&path]).status(120);
+    let run_id = crate::workflow::run_id_of(&out);
+    let record = crate::workflow::run_record(&sb, &run_id);
+    assert_eq!(record["failed"]["step"], "two", "{record:#}");
+    let one = &record["steps"][0];
+    assert_eq!(one["status"], "done", "{record:#}");
+    assert!(
+        out.stderr().contains("budget maxTokens 1 reached"),
+        "{}",
+        out.stderr()
+    );
+}
+
+#[test]
+fn a_runs_dollar_budget_needs_priced_models() {
+    let sb = Sandbox::new();
+    let path = workflow(
+        &sb,
+        r#"
+budget: {maxBudgetUsd: 1}
+workers:
+  a: {model: claude-opus-5-5}
+  b: {provider: codex}
+steps:
+  - {id: one, worker: a, prompt: first}
+  - {id: two, worker: b, prompt: second}
+"#,
+    );
+    let err = crate::workflow::run(&sb, &[&path]).status(2).stderr();
+    assert!(err.contains("worker `b` has no `model:`"), "{err}");
+    assert!(!err.contains("worker `a`"), "{err}");
+    assert!(
+        sb.worker_dirs().is_empty(),
+        "a refused run spawned a worker"
+    );
+}
+
+#[test]
+fn the_fleet_budget_refuses_an_unpriced_spawn_under_a_dollar_limit_and_bad_targets() {
+    let sb = Sandbox::new();
+    sb.umbel(["budget", "--fleet", "--max-budget-usd", "3"])
+        .success();
+    let refused = sb.umbel(["spawn", "--name", "u"]).status(2);
+    assert!(
+        refused.stderr().contains("dollar limit"),
+        "{}",
+        refused.stderr()
+    );
+    sb.spawn("p", &["--model", "claude-opus-5-5"]);
+    let fleet: Value = sb.umbel(["budget", "--fleet", "--json"]).run().json();
+    assert_eq!(fleet["limits"], json!({ "maxBudgetUsd": 3.0 }), "{fleet}");
+    assert_eq!(fleet.get("name"), None, "{fleet}");
+    sb.umbel(["budget"]).status(2);
+    sb.umbel(["budget", "p", "--fleet"]).status(2);
+    sb.umbel(["budget", "--fleet", "--max-tokens", "0"])
+        .status(2);
+}

@@ -87,3 +87,105 @@ fn raising_one_limit_keeps_the_others() {
     assert_eq!(raised.max_prompts, Some(2));
     assert!(Limits::default().is_empty());
 }
+
+#[test]
+fn a_pool_adds_its_workers_up_and_names_itself_when_reached() {
+    let priced = Used {
+        tokens: 600,
+        cost_usd: Some(0.25),
+        prompts: 2,
+    };
+    let unpriced = Used {
+        tokens: 500,
+        cost_usd: None,
+        prompts: 1,
+    };
+    let sum = priced.plus(&unpriced);
+    assert_eq!(
+        sum,
+        Used {
+            tokens: 1100,
+            cost_usd: Some(0.25),
+            prompts: 3
+        }
+    );
+    assert_eq!(unpriced.plus(&unpriced).cost_usd, None);
+    let limits = Limits {
+        max_tokens: Some(1000),
+        ..Limits::default()
+    };
+    let fleet = pool_reached(&Pool::Fleet, &limits, &sum).expect("reached");
+    assert_eq!(fleet.pool, Some(Pool::Fleet));
+    assert_eq!(
+        fleet.to_string(),
+        "the fleet's --max-tokens 1000 reached: 1100 used"
+    );
+    assert!(
+        fleet
+            .raise_hint("w")
+            .contains("umbel budget --fleet --max-tokens N")
+    );
+    let run = pool_reached(&Pool::Run("r-1".into()), &limits, &sum).expect("reached");
+    assert_eq!(
+        run.to_string(),
+        "run r-1's budget maxTokens 1000 reached: 1100 used"
+    );
+    assert!(run.raise_hint("w").contains("maxTokens"));
+    let json = serde_json::to_value(&run).expect("json");
+    assert_eq!(json["pool"], serde_json::json!({"run": "r-1"}));
+    let own = reached(&limits, &sum).expect("reached");
+    assert!(
+        serde_json::to_value(&own)
+            .expect("json")
+            .get("pool")
+            .is_none()
+    );
+    assert!(pool_warning(&Pool::Fleet, &limits, &priced).is_none());
+    let near = Used {
+        tokens: 850,
+        ..Used::default()
+    };
+    assert_eq!(
+        pool_warning(&Pool::Fleet, &limits, &near).and_then(|w| w.pool),
+        Some(Pool::Fleet)
+    );
+}
+
+#[test]
+fn a_pool_record_reads_without_members_or_retired_use() {
+    let record: PoolRecord =
+        serde_json::from_str(r#"{"limits": {"maxTokens": 5}}"#).expect("record");
+    assert_eq!(record.members, None);
+    assert_eq!(record.retired, Used::default());
+}
+
+#[test]
+fn the_brief_names_the_nearest_limit_or_the_one_reached() {
+    let limits = Limits {
+        max_tokens: Some(1000),
+        max_prompts: Some(10),
+        ..Limits::default()
+    };
+    let used = Used {
+        tokens: 412,
+        cost_usd: None,
+        prompts: 7,
+    };
+    let state = |used: Used| BudgetState {
+        reached: reached(&limits, &used),
+        limits: limits.clone(),
+        used,
+    };
+    assert_eq!(state(used.clone()).brief(), "70% prompts");
+    let spent = Used {
+        tokens: 1000,
+        ..used
+    };
+    assert_eq!(state(spent).brief(), "stopped: tokens");
+    let none = BudgetState {
+        limits: Limits::default(),
+        used: Used::default(),
+        reached: None,
+    };
+    assert_eq!(none.brief(), "-");
+}

@@ -25,6 +25,10 @@ pub struct WorkflowFile {
     pub workers: BTreeMap<String, Spanned<SpawnArgs>>,
     /// The steps: one prompt to one worker each.
     pub steps: Vec<Spanned<Step>>,
+    /// Limits over all the run's steps together (`maxTokens`, `maxBudgetUsd`, `maxPrompts`):
+    /// reached, the run's running turns are stopped and it fails with `budget`.
+    #[serde(default)]
+    pub budget: Option<crate::core::budget::Limits>,
 }
 
 /// One step: a prompt sent to a worker, waited for, its outputs kept.

@@ -62,6 +62,8 @@ pub struct Plan {
     pub waves: Vec<Vec<usize>>,
     /// The workflow file's folder: relative paths and guardrail checks start there.
     pub base: PathBuf,
+    /// The limits over all its steps (none set: no budget).
+    pub budget: crate::core::budget::Limits,
 }
 
 impl Plan {
@@ -107,6 +109,7 @@ pub fn validate(file: WorkflowFile, cx: &Context) -> Result<Plan, Vec<Problem>> 
             steps,
             waves,
             base: cx.base.to_path_buf(),
+            budget: file.budget.unwrap_or_default(),
         })
     } else {
         problems.sort_by_key(|p| (p.line, p.column));

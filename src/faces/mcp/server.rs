@@ -239,15 +239,20 @@ impl UmbelServer {
     }
 
     /// The worker's budget: its limits ({maxTokens, maxBudgetUsd, maxPrompts}), what it used
-    /// ({tokens, costUsd, prompts}), `reached` (sends are refused until the limit is raised) and
-    /// `warning` (past 80 %). `limits`: set these first (the others stay).
+    /// ({tokens, costUsd, prompts}), `reached` (sends are refused until the limit is raised),
+    /// `warning` (past 80 %) and `shared` (the fleet's and its run's limits it is under).
+    /// `limits`: set these first (the others stay). `fleet: true` instead of `name`: the state
+    /// root's budget, shared by every worker.
     #[tool(name = "umbel_budget")]
     async fn budget(
         &self,
         Parameters(args): Parameters<BudgetArgs>,
         request: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let label = format!("the budget of `{}`", args.name);
+        let label = match &args.name {
+            Some(name) => format!("the budget of `{name}`"),
+            None => "the fleet's budget".to_string(),
+        };
         self.answer(
             &request,
             "umbel_budget",

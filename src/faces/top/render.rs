@@ -178,6 +178,12 @@ fn draw_table(frame: &mut Frame, area: Rect, view: &mut View) {
         Constraint::Length(6),
         Constraint::Length(7),
     ]);
+    // A BUDGET column once any worker has limits.
+    let budgets = view.rows.iter().any(|r| r.status.budget.is_some());
+    if budgets {
+        titles.push("BUDGET");
+        widths.push(Constraint::Length(15));
+    }
     let branch_width = branch_column(view, &visible);
     let branches = branch_width.is_some();
     if let Some(width) = branch_width {
@@ -189,7 +195,7 @@ fn draw_table(frame: &mut Frame, area: Rect, view: &mut View) {
     let header = Row::new(titles).style(Style::new().add_modifier(Modifier::BOLD));
     let rows: Vec<Row> = visible
         .iter()
-        .map(|r| table_row(r, view.now_ms, view.colour, (hosts, branches)))
+        .map(|r| table_row(r, view.now_ms, view.colour, (hosts, budgets, branches)))
         .collect();
     let empty = rows.is_empty();
     let table = Table::new(rows, widths)
@@ -232,9 +238,14 @@ fn branch_column(view: &View, visible: &[&FleetRow]) -> Option<u16> {
     Some(widest.clamp(6, 28) as u16)
 }
 
-/// One worker's row; `columns` says whether the HOST and BRANCH columns are shown.
-fn table_row(row: &FleetRow, now_ms: u64, colour: bool, columns: (bool, bool)) -> Row<'static> {
-    let (hosts, branches) = columns;
+/// One worker's row; `columns` says whether the HOST, BUDGET and BRANCH columns are shown.
+fn table_row(
+    row: &FleetRow,
+    now_ms: u64,
+    colour: bool,
+    columns: (bool, bool, bool),
+) -> Row<'static> {
+    let (hosts, budgets, branches) = columns;
     let turn = match row.shown {
         Shown::Working | Shown::NeedsInput | Shown::Done => row.turn.age_ms(now_ms),
         _ => None,
@@ -257,6 +268,20 @@ fn table_row(row: &FleetRow, now_ms: u64, colour: bool, columns: (bool, bool)) -
                 .map_or_else(dash, short_cost),
         ),
     ]);
+    if budgets {
+        let brief = row.status.budget.as_ref().map_or_else(dash, |b| b.brief());
+        let reached = row
+            .status
+            .budget
+            .as_ref()
+            .is_some_and(|b| b.reached.is_some());
+        let style = if reached {
+            self::colour(Color::Red, colour)
+        } else {
+            Style::new()
+        };
+        cells.push(Cell::from(brief).style(style));
+    }
     if branches {
         cells.push(Cell::from(
             row.status.worktree.as_ref().map_or_else(dash, status_words),

@@ -143,3 +143,31 @@ fn a_host_column_once_a_worker_runs_on_another_host() {
     );
     assert!(line("writer").contains("local"), "{text}");
 }
+
+#[test]
+fn a_budget_column_once_a_worker_has_limits() {
+    use crate::core::budget::{BudgetState, Limits, Used, reached};
+    let mut view = view();
+    assert!(!screen(&mut view, 140, 10).contains("BUDGET"));
+    let mut rows = crate::faces::top::model::samples::fleet();
+    let limits = Limits {
+        max_tokens: Some(1000),
+        ..Limits::default()
+    };
+    let used = Used {
+        tokens: 1200,
+        ..Used::default()
+    };
+    rows[0].status.budget = Some(BudgetState {
+        reached: reached(&limits, &used),
+        limits,
+        used,
+    });
+    let name = rows[0].status.name.clone();
+    view.set_rows(rows);
+    let text = screen(&mut view, 140, 10);
+    let header = text.lines().find(|l| l.contains("NAME")).unwrap_or("");
+    assert!(header.contains("BUDGET"), "{text}");
+    let line = text.lines().find(|l| l.contains(&name)).unwrap_or("");
+    assert!(line.contains("stopped: tokens"), "{text}");
+}

@@ -137,10 +137,13 @@ pub fn model(ctx: &Ctx, args: &ModelArgs) -> Result<ModelReport> {
 
 /// The worker's budget, its limits changed first when `args` sets any.
 pub fn budget(ctx: &Ctx, args: &BudgetArgs) -> Result<BudgetReport> {
-    match find(ctx, &args.name)? {
+    let Some(name) = args.target()? else {
+        return super::super::budget::fleet(ctx, &args.limits);
+    };
+    match find(ctx, name)? {
         Some(at) => conversation::budget(ctx, &at, args),
         None => {
-            let worker = Worker::load(ctx, &args.name)?;
+            let worker = Worker::load(ctx, name)?;
             super::super::budget::budget(ctx, &worker, &args.limits)
         }
     }

@@ -117,10 +117,11 @@ fn run_wave(
     }
     let (tx, rx) = mpsc::channel::<Message>();
     let results = progress.done.clone();
+    let run_id = progress.record.run_id.clone();
     std::thread::scope(|scope| {
         for (i, spawn_first, worker_name) in todo {
             let tx = tx.clone();
-            let results = &results;
+            let (results, run_id) = (&results, &run_id);
             scope.spawn(move || {
                 let _ = tx.send(Message::Started(i));
                 let step = &plan.steps[i];
@@ -132,6 +133,7 @@ fn run_wave(
                     results,
                     store: &shared.store,
                     base: &plan.base,
+                    run_id,
                 };
                 let _ = tx.send(Message::Finished(i, run_step(&shared.steps_ctx, &job)));
             });

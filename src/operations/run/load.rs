@@ -66,7 +66,40 @@ fn load_bytes(
         problems,
     })?;
     check_guards(ctx, &plan, file)?;
+    check_budget(&plan, file, &text)?;
     Ok((plan, text))
+}
+
+/// A run's `budget:` counts what its workers' transcripts say: a dollar limit needs each
+/// worker's model priced, and a worker on another host (whose transcript is there) cannot be
+/// counted here yet.
+fn check_budget(plan: &Plan, file: &Path, text: &str) -> Result<()> {
+    if plan.budget.is_empty() {
+        return Ok(());
+    }
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("budget:"))
+        .map_or(1, |i| i as u64 + 1);
+    let problems: Vec<Problem> = plan
+        .workers
+        .values()
+        .filter_map(|w| {
+            let why = if w.spawn.host.is_some() {
+                "runs on another host, whose use a run's budget cannot count yet"
+            } else if plan.budget.max_budget_usd.is_some()
+                && (w.spawn.model.as_deref())
+                    .and_then(crate::core::prices::price)
+                    .is_none()
+            {
+                "has no `model:` with a known list price, so the run's maxBudgetUsd could not count its cost (maxTokens can)"
+            } else {
+                return None;
+            };
+            Some(Problem::at(line, 1, format!("budget: worker `{}` {why}", w.key)))
+        })
+        .collect();
+    refuse(file, problems)
 }
 
 /// The workflow's text: at most [`MAX_FILE_BYTES`] (`bytes` holds one more when it is longer:
@@ -114,6 +147,11 @@ fn check_guards(ctx: &Ctx, plan: &Plan, file: &Path) -> Result<()> {
             ))
         })
         .collect();
+    refuse(file, problems)
+}
+
+/// The file refused for `problems`, when there are any.
+fn refuse(file: &Path, problems: Vec<Problem>) -> Result<()> {
     if problems.is_empty() {
         return Ok(());
     }

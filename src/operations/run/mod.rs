@@ -70,6 +70,7 @@ pub fn prepare_new(ctx: &Ctx, plan: &Plan, file: &Path, text: &str) -> Result<Pr
         results: Vec::new(),
     };
     store.write_record(&record)?;
+    share_budget(ctx, plan, &record)?;
     Ok(Prepared {
         store,
         lock,
@@ -144,12 +145,25 @@ pub fn prepare_resume(ctx: &Ctx, store: RunStore, plan: &Plan) -> Result<Prepare
         ..old
     };
     store.write_record(&record)?;
+    share_budget(ctx, plan, &record)?;
     Ok(Prepared {
         store,
         lock,
         record,
         done,
     })
+}
+
+/// Sets the run's budget (the file's `budget:`, maybe edited before a resume), shared by its
+/// workers; what the workers of earlier attempts used stays counted.
+fn share_budget(ctx: &Ctx, plan: &Plan, record: &RunRecord) -> Result<()> {
+    let members: BTreeSet<String> = record.steps.iter().map(|s| s.worker_name.clone()).collect();
+    super::budget_pool::set_run(
+        ctx,
+        &record.run_id,
+        &plan.budget,
+        members.into_iter().collect(),
+    )
 }
 
 /// The refusal to resume a run that another process is running.

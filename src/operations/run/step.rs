@@ -12,7 +12,7 @@ use crate::core::workflow::{OutputSource, PlannedStep, PlannedWorker};
 use crate::operations::guard::Guard;
 use crate::operations::turn::{self, TurnRequest};
 use crate::operations::worker::Worker;
-use crate::operations::{kill, remote, spawn, worker_files};
+use crate::operations::{budget_pool, kill, remote, spawn, worker_files};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -49,6 +49,8 @@ pub struct StepJob<'a> {
     pub store: &'a RunStore,
     /// The workflow file's folder, where guardrail checks run.
     pub base: &'a Path,
+    /// The run's id (its workers share its budget).
+    pub run_id: &'a str,
 }
 
 /// The step's worker, spawned on its first step in this attempt, else loaded. A tombstone of
@@ -72,6 +74,7 @@ fn ready_worker(ctx: &Ctx, job: &StepJob) -> Result<Worker, StepFailure> {
         kill::kill(ctx, &purge)?;
         if adopted.is_some() {
             // The worktree stays for the new worker; only the old worker's folder goes.
+            kill::retire(ctx, &name)?;
             ctx.state.remove_session(&name)?;
         }
     }
@@ -79,12 +82,14 @@ fn ready_worker(ctx: &Ctx, job: &StepJob) -> Result<Worker, StepFailure> {
         name: Some(name.to_string()),
         ..job.worker.spawn.clone()
     };
-    Ok(Worker::from_meta(spawn::spawn_with(
+    let worker = Worker::from_meta(spawn::spawn_with(
         ctx,
         &args,
         adopted,
         spawn::Readiness::Ready,
-    )?)?)
+    )?)?;
+    budget_pool::join_run(ctx, &name, job.run_id)?;
+    Ok(worker)
 }
 
 /// The worktree the earlier attempt's worker `name` ran in, when the workflow still asks for

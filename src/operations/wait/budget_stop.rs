@@ -1,13 +1,51 @@
 //! A turn its worker's budget stopped: the wait pressed the CLI's interrupt keys when a token
-//! or dollar limit was reached (`budget::Watch`), and reports the turn's end as `budget`.
+//! or dollar limit was reached (`budget::Watch`), and reports the turn's end as `budget`. A
+//! shared limit (the fleet's, a run's) reached stops every running turn of its workers: the
+//! wait that saw it stops the others' too, each waited for side by side.
 
-use super::super::interrupt_keys::log_interrupted;
+use super::super::interrupt_keys::{log_interrupted, press_one_by_one};
 use super::super::worker::Worker;
 use super::Ctx;
 use crate::core::budget::Reached;
 use crate::core::errors::Result;
 use crate::core::outcome::{Outcome, OutcomeKind};
+use crate::core::status::WorkerState;
+use crate::core::until::Until;
 use crate::core::wait::end;
+use std::time::Duration;
+
+/// How long another worker's CLI has to report its turn interrupted.
+const STOP_PATIENCE: Duration = Duration::from_secs(15);
+
+/// Stops the running turns of `others` for the shared limit `at`, side by side, each waited
+/// for until its CLI reports it interrupted (so its log says so, as `umbel interrupt`'s does).
+/// A worker not running a turn, or whose stop another process claimed, is left alone; one
+/// that cannot be stopped (its tmux gone) is left to its next send's refusal.
+pub(super) fn stop_others(ctx: &Ctx, others: &[Worker], at: &Reached) {
+    std::thread::scope(|scope| {
+        for other in others {
+            scope.spawn(move || stop_other(ctx, other, at));
+        }
+    });
+}
+
+fn stop_other(ctx: &Ctx, other: &Worker, at: &Reached) -> Result<()> {
+    let (state, _) = super::super::send::state_now(ctx, other)?;
+    if state != WorkerState::Busy {
+        return Ok(());
+    }
+    if !super::super::budget::claim_stop(ctx, other, at)? {
+        return Ok(());
+    }
+    press_one_by_one(ctx, other, other.provider().interrupt_keys())?;
+    let until = Until {
+        timeout: STOP_PATIENCE,
+        ..Until::default()
+    };
+    // The wait finds the claim at the turn's end and logs it as `budget`.
+    super::wait_guarded(ctx, other, None, &until, None)?;
+    Ok(())
+}
 
 /// The end of a turn whose budget had it interrupted: `budget`, naming the limit and what was
 /// used, once the log says it was interrupted; a turn that ended by itself first keeps its own

@@ -26,7 +26,7 @@ use crate::core::turn_progress::{TurnPhase, TurnProgress, phase};
 use crate::core::until::Until;
 use crate::core::wait::{ClassifiedEvent, Liveness, decide, default_since, end};
 use activity::Activity;
-use budget_stop::stopped;
+use budget_stop::{stop_others, stopped};
 pub(super) use evidence::last_transcript_turn;
 use evidence::{finish, transcript_failure};
 use regex::Regex;
@@ -227,8 +227,14 @@ impl<'a> TurnWait<'a> {
                 Found::Final(outcome) => return Ok(Some(outcome)),
                 Found::End(outcome) => {
                     let outcome = finish(ctx, worker, outcome, deadline)?;
-                    let outcome = match &self.stopping {
-                        Some((at, from)) => stopped(ctx, worker, at, *from, outcome)?,
+                    // Stopped by this wait, or by another's (a shared limit's, or a wait on
+                    // the same worker).
+                    let stop = match self.stopping.clone() {
+                        Some(stop) => Some(stop),
+                        None => super::budget::stopped_for(ctx, worker)?.map(|at| (at, from)),
+                    };
+                    let outcome = match stop {
+                        Some((at, from)) => stopped(ctx, worker, &at, from, outcome)?,
                         None => outcome,
                     };
                     match wanted(ctx, worker, cond, outcome) {
@@ -237,20 +243,32 @@ impl<'a> TurnWait<'a> {
                         Err(position) => self.since = Some(position),
                     }
                 }
-                // Still running: its budget reached, the CLI's interrupt keys are pressed
-                // (once), and the wait goes on for the turn's end.
+                // Still running: held to its budget.
                 Found::Nothing => {
-                    if self.stopping.is_none()
-                        && let Some(at) = self.budget.reached(ctx, worker)?
-                    {
-                        let keys = worker.provider().interrupt_keys();
-                        press_one_by_one(ctx, worker, keys)?;
-                        self.stopping = Some((at, self.position));
-                    }
+                    self.hold_budget(ctx)?;
                     return Ok(None);
                 }
             }
         }
+    }
+
+    /// Stops the running turn once its budget (or a shared one) is reached: the CLI's
+    /// interrupt keys pressed once, by whoever claims the stop first, and a shared limit's
+    /// other running turns stopped too; the wait goes on for the turn's end.
+    fn hold_budget(&mut self, ctx: &Ctx) -> Result<()> {
+        let worker = self.worker;
+        if self.stopping.is_some() {
+            return Ok(());
+        }
+        let Some((at, others)) = self.budget.reached(ctx, worker)? else {
+            return Ok(());
+        };
+        if super::budget::claim_stop(ctx, worker, &at)? {
+            press_one_by_one(ctx, worker, worker.provider().interrupt_keys())?;
+        }
+        stop_others(ctx, &others, &at);
+        self.stopping = Some((at, self.position));
+        Ok(())
     }
 
     /// The `timeout` outcome at the position last seen.

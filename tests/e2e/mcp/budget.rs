@@ -30,3 +30,28 @@ async fn spawn_takes_a_budget_and_a_send_past_it_is_refused() {
     assert!(format!("{r:?}").contains("positive"), "{r:?}");
     assert!(sb.worker_dirs().iter().all(|d| d != "mb2"));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_fleets_budget_is_one_call_and_a_target_is_required() {
+    let sb = Sandbox::new();
+    let mcp = Mcp::start(&sb).await;
+    let set = json!({ "fleet": true, "limits": { "maxPrompts": 1 } });
+    let r = mcp.call("umbel_budget", set).await;
+    assert_ne!(r.is_error, Some(true), "{r:?}");
+    assert!(format!("{r:?}").contains("maxPrompts"), "{r:?}");
+    let r = mcp.call("umbel_spawn", json!({ "name": "mf1" })).await;
+    assert_ne!(r.is_error, Some(true), "{r:?}");
+    sb.turn_outcome("mf1", "one", 0);
+    let err = mcp
+        .err("umbel_send", json!({ "name": "mf1", "prompt": "two" }))
+        .await;
+    assert_eq!(code(&err), "budget", "{err}");
+    assert!(
+        message(&err).contains("the fleet's --max-prompts 1"),
+        "{err}"
+    );
+    let err = mcp.err("umbel_budget", json!({})).await;
+    assert_eq!(code(&err), "usage", "{err}");
+    let both = json!({ "name": "mf1", "fleet": true });
+    assert_eq!(code(&mcp.err("umbel_budget", both).await), "usage");
+}

@@ -2,7 +2,8 @@
 //! a turn still running when its worker's tokens (as its CLI's transcript records them) reach
 //! the limit — here lowered under it mid-turn — is interrupted with the CLI's own key and
 //! `wait` says `budget` (exit 120); the next send is refused (code `budget`, naming the limit)
-//! until `umbel budget` raises it; `--max-prompts` refuses the prompt past it.
+//! until `umbel budget` raises it; `--max-prompts` refuses the prompt past it. The fleet's
+//! limit (`umbel budget --fleet`) stops every running turn of the state root at once.
 
 use super::{Tier, world};
 use crate::harness::{events_of, eventually};
@@ -97,4 +98,95 @@ fn a_reached_limit_refuses_sends_until_it_is_raised(provider: &str, tier: Tier) 
     sb.umbel(["kill", "b", "--purge"]).success();
 }
 
-tiered!([claude, codex, gemini, qwen, opencode, copilot]; { a_reached_limit_refuses_sends_until_it_is_raised });
+/// What `umbel budget ARGS --json` says.
+fn budget_of(sb: &crate::harness::Sandbox, args: &[&str]) -> Value {
+    sb.umbel(["budget"])
+        .args(args)
+        .args(["--json"])
+        .run()
+        .json()
+}
+
+/// The fleet's limit, lowered under what two workers used while both run a turn: the one
+/// wait on the first stops both turns (the second's log says `budget`, nobody waiting on it),
+/// sends and spawns are refused naming the fleet until it is raised, and a purged worker's
+/// use stays counted.
+fn a_fleet_limit_stops_every_running_turn(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    let turns = json!({
+        "turns": [{ "match": "Hold on.", "reply": "Holding on and on.", "end": "wedge" }],
+        "default": { "reply": "Counted." }
+    });
+    let scenario = sb.scenario("fleet", turns);
+    let mut used = 0;
+    for name in ["f1", "f2"] {
+        sb.spawn(name, &["--provider", provider, "--env", &scenario]);
+        sb.turn_outcome(name, "Count me.", 0);
+        let mut shown = Value::Null;
+        let counted = eventually(std::time::Duration::from_secs(10), || {
+            shown = budget_of(&sb, &[name]);
+            shown["used"]["tokens"].as_u64().unwrap_or(0) > 0
+        });
+        assert!(counted, "{shown}");
+        used += shown["used"]["tokens"].as_u64().unwrap_or(0);
+    }
+    let fleet = budget_of(&sb, &["--fleet"]);
+    assert_eq!(fleet["used"]["tokens"], used, "{fleet}");
+    assert_eq!(fleet["used"]["prompts"], 2, "{fleet}");
+    for name in ["f1", "f2"] {
+        sb.umbel(["send", name, "Hold on."]).success();
+        if provider != "claude" {
+            sb.until_screen(name, "Holding on");
+        }
+    }
+    let limit = (used / 2).to_string();
+    let lowered = budget_of(&sb, &["--fleet", "--max-tokens", &limit]);
+    assert_eq!(lowered["reached"]["pool"], "fleet", "{lowered}");
+    let stopped = sb
+        .umbel(["wait", "f1", "--json", "--timeout", "60s"])
+        .status(120);
+    let stopped: Value = serde_json::from_str(stopped.stdout().trim()).expect("json");
+    assert_eq!(stopped["outcome"], "budget", "{stopped}");
+    let message = stopped["message"].as_str().unwrap_or("");
+    assert!(message.contains("the fleet's --max-tokens"), "{stopped}");
+    // The second worker's turn was stopped by the same wait: its log says so.
+    let said = events_of(&sb, &["f2"], "budget");
+    assert_eq!(said.len(), 1, "{said:?}");
+    let second = sb
+        .umbel(["wait", "f2", "--json", "--timeout", "30s"])
+        .status(120);
+    let second: Value = serde_json::from_str(second.stdout().trim()).expect("json");
+    assert_eq!(second["outcome"], "budget", "{second}");
+    // Refused, naming the fleet, until raised: sends and spawns.
+    let refused = sb.umbel(["send", "f2", "Again.", "--json"]).status(120);
+    let error: Value = serde_json::from_str(refused.stdout().trim()).expect("json");
+    assert_eq!(error["error"]["code"], "budget", "{error}");
+    let message = error["error"]["message"].as_str().unwrap_or("");
+    assert!(message.contains("umbel budget --fleet"), "{error}");
+    let spawn = sb.umbel(["spawn", "--name", "f3", "--provider", provider]);
+    assert!(spawn.status(120).stderr().contains("the fleet's"));
+    assert!(sb.umbel(["budget", "f1"]).run().stdout().contains("fleet:"));
+    sb.umbel(["budget", "--fleet", "--max-tokens", "50M"])
+        .success();
+    sb.turn_outcome("f2", "Count me again.", 0);
+    // A purged worker's use stays the fleet's (f1 is idle: its use no longer moves; f2's may,
+    // as a CLI writes a turn's usage a moment after its hook).
+    let f1 = budget_of(&sb, &["f1"])["used"].clone();
+    sb.umbel(["kill", "f1", "--purge"]).success();
+    let record = std::fs::read(sb.state.join("fleet-budget.json")).expect("fleet record");
+    let record: Value = serde_json::from_slice(&record).expect("json");
+    assert_eq!(record["retired"]["tokens"], f1["tokens"], "{record}");
+    assert_eq!(record["retired"]["prompts"], f1["prompts"], "{record}");
+    let after = budget_of(&sb, &["--fleet"]);
+    let at_least = f1["tokens"].as_u64().unwrap_or(0) + 1;
+    assert!(
+        after["used"]["tokens"].as_u64() >= Some(at_least),
+        "{after}"
+    );
+    sb.umbel(["kill", "f2", "--purge"]).success();
+}
+
+tiered!([claude, codex, gemini, qwen, opencode, copilot]; {
+    a_reached_limit_refuses_sends_until_it_is_raised,
+    a_fleet_limit_stops_every_running_turn,
+});
