@@ -64,8 +64,8 @@ ci: lint test
 
 # speed figures per provider (stop→wait latency, -p overhead), a 50-worker load run and the soak
 # (docs/reliability.md), `umbel top` with 100 workers, `run --check` on 1k and 10k steps;
-# `just bench codex load soak top check events` runs only those parts (events: the event stream,
-# `wait --any` over 50 workers, idle `events -f` with 100)
+# `just bench codex load soak top check events budget` runs only those parts (events: the event stream,
+# `wait --any` over 50 workers, idle `events -f` with 100; budget: a wait watching usage, crossing → keys)
 # `just bench real [claude codex gemini copilot]`: the same on the real CLIs (pinned releases, fake
 # model server; only when named)
 # `just bench park`: memory a park frees, resume → ready, a parked worker on disk (fakes);
@@ -97,9 +97,9 @@ smoke-offline: setup sim
     if command -v cargo-nextest >/dev/null; then
       # One retry: the real node CLIs on a shared 2-core box occasionally lag past a settle
       # (a retried pass is printed as FLAKY, so it stays visible).
-      cargo nextest run --test e2e --run-ignored only -E 'test(/tiers::real::|tiers::approvals::real::|tiers::questions::real::|tiers::acp::real::|tiers::modes::real::|tiers::models::real::|tiers::budgets::real::|tiers::models::fixed::real::|remote::real::/)' --test-threads 2 --no-fail-fast --retries 1
+      cargo nextest run --test e2e --run-ignored only -E 'test(/tiers::real::|tiers::approvals::real::|tiers::questions::real::|tiers::acp::real::|tiers::modes::real::|tiers::models::real::|tiers::budgets::real::|tiers::budgets::mid_turn::real::|tiers::models::fixed::real::|remote::real::/)' --test-threads 2 --no-fail-fast --retries 1
     else
-      cargo test --test e2e -- --ignored --test-threads 2 tiers::real:: tiers::approvals::real:: tiers::questions::real:: tiers::acp::real:: tiers::modes::real:: tiers::models:: tiers::budgets::real:: remote::real::
+      cargo test --test e2e -- --ignored --test-threads 2 tiers::real:: tiers::approvals::real:: tiers::questions::real:: tiers::acp::real:: tiers::modes::real:: tiers::models:: tiers::budgets::real:: tiers::budgets::mid_turn::real:: remote::real::
     fi
 
 # the offline tier's scenarios on every release of each CLI the tests cover (`umbel releases`:

@@ -45,6 +45,8 @@
 mod acp;
 #[path = "figures/acp.rs"]
 mod acp_figures;
+#[path = "figures/budget.rs"]
+mod budget;
 #[path = "figures/events.rs"]
 mod events;
 #[path = "../tests/e2e/harness/mod.rs"]
@@ -167,6 +169,9 @@ fn main() {
     }
     if only.is_empty() || only.iter().any(|o| o == "acp") {
         rows.extend(acp_figures::figures());
+    }
+    if only.is_empty() || only.iter().any(|o| o == "budget") {
+        rows.extend(budget::figures());
     }
     if only.is_empty() || only.iter().any(|o| o == "park") {
         rows.extend(park::fake_figures());

@@ -271,6 +271,10 @@ pub struct Permission {
     /// The fake tool output (default: derived from the input, see docs/simulator.md).
     #[serde(default)]
     pub output: Option<String>,
+    /// After the tool's result, the answer streams and never ends (a model still talking):
+    /// the tool call's response is recorded, usage and all, while the turn runs on.
+    #[serde(default)]
+    pub then_wedge: bool,
 }
 
 fn empty_object() -> Value {

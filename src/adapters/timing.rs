@@ -39,6 +39,17 @@ pub fn mark_at(step: &str, at_ns: u128) {
     }
 }
 
+/// Notes that `step` is done now on the wall clock (`umbel: timing @NS step`, nanoseconds since
+/// the Unix epoch), for a bench to set against a moment on its own clock.
+pub fn mark_wall(step: &str) {
+    if start().is_some() {
+        let ns = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let _ = writeln!(std::io::stderr(), "umbel: timing @{ns} {step}");
+    }
+}
+
 fn print(ms: f64, step: &str) {
     let _ = writeln!(std::io::stderr(), "umbel: timing {ms:+.1} ms {step}");
 }

@@ -183,3 +183,58 @@ fn the_fleet_budget_refuses_an_unpriced_spawn_under_a_dollar_limit_and_bad_targe
     sb.umbel(["budget", "--fleet", "--max-tokens", "0"])
         .status(2);
 }
+
+#[test]
+fn print_mode_over_its_dollar_limit_fails_as_claude_p_does() {
+    let sb = Sandbox::new();
+    // claude checks after each response: a one-response turn over the limit fails too, its
+    // answer withheld (recorded: tests/data/claude/claude-2.1.332-print-*-max-budget*).
+    let json = [
+        "-p",
+        "Say hello",
+        "--max-budget-usd",
+        "0.0000001",
+        "--output-format",
+        "json",
+    ];
+    let out = sb.umbel(json).status(120);
+    let result: Value = serde_json::from_str(out.stdout().trim()).expect("json");
+    assert_eq!(result["subtype"], "error_max_budget_usd", "{result}");
+    assert_eq!(result["is_error"], true, "{result}");
+    assert_eq!(
+        result["errors"],
+        json!(["Reached maximum budget ($1e-7)"]),
+        "{result}"
+    );
+    assert_eq!(result.get("result"), None, "{result}");
+    let text = sb
+        .umbel(["-p", "Say hello", "--max-budget-usd", "0.0000001"])
+        .status(120);
+    assert_eq!(text.stdout(), "Error: Exceeded USD budget (1e-7)\n");
+    // Within the limit, the answer as usual.
+    let fine = sb
+        .umbel(["-p", "Say hello", "--max-budget-usd", "5"])
+        .success();
+    assert!(!fine.stdout().contains("Error"), "{}", fine.stdout());
+    // A model without a known price: the cost cannot be held to the limit, and says so.
+    let unknown = sb
+        .umbel([
+            "-p",
+            "Say hello",
+            "--provider",
+            "codex",
+            "--max-budget-usd",
+            "5",
+        ])
+        .status(120);
+    assert!(
+        unknown.stdout().contains("cost is unknown"),
+        "{}",
+        unknown.stdout()
+    );
+    let named = sb
+        .umbel(["-p", "hi", "--model", "mine", "--max-budget-usd", "5"])
+        .status(2);
+    assert!(named.stderr().contains("mine"), "{}", named.stderr());
+    assert!(sb.worker_dirs().is_empty(), "-p left a worker");
+}

@@ -263,7 +263,12 @@ fn text_done<T: Timeline>(
     if let Some(stop) = turn.text_over(sess, now) {
         return stop;
     }
+    let after_tool = turn.core_ref().after_tool;
     let abrupt = match turn.core_mut().chosen.end.clone() {
+        End::Permission(p) if p.then_wedge && after_tool => {
+            turn.core_mut().phase = Phase::Wedged;
+            return None;
+        }
         End::Wedge => {
             turn.core_mut().phase = Phase::Wedged;
             return None;

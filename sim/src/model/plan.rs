@@ -200,6 +200,10 @@ fn fresh(
         },
         End::Permission(p) => {
             let field = |k: &str| p.input.get(k).and_then(Value::as_str).map(str::to_string);
+            let turn = Turn {
+                wedge: p.then_wedge,
+                ..turn
+            };
             after_tool[format.index()] = Some(turn);
             let shell = p.tool.eq_ignore_ascii_case("bash");
             Answer::Tool {

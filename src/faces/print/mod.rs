@@ -13,8 +13,10 @@ use super::output::{explain_outcome, out, out_json, release_stdout, report};
 use super::turn_line::{TurnLine, turn_line_for};
 use crate::adapters::timing;
 use crate::core::args::{GuardArgs, OnPermission, SpawnArgs};
+use crate::core::budget::LimitKind;
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
+use crate::core::outcome::{Outcome, OutcomeKind};
 use crate::core::print::shape::PrintTurn;
 use crate::core::print::stats::TurnStats;
 use crate::core::print::stdin::{combine, stdin_text};
@@ -204,11 +206,18 @@ fn turn(
     };
     let (guard, until) = prepared;
     let provider = worker.meta.provider;
-    // Only the JSON formats report the turn's stats; plain text does not wait for them.
-    let with_stats = args.output_format != OutputFormat::Text;
+    // Only the JSON formats report the turn's stats, and `--max-budget-usd` needs its cost;
+    // plain text does not wait for them.
+    let with_stats = args.output_format != OutputFormat::Text || budgeted(args).is_some();
     let one_turn = || {
         let guard = guard.as_ref();
         run_turn(ctx, &worker, &prompt, &until, line, guard, with_stats)
+    };
+    let one_turn = || {
+        one_turn().map(|mut done| {
+            hold_budget(args, &mut done.turn);
+            done
+        })
     };
     let result = if streams(args.output_format, provider) {
         let (done, live) = stream::run(ctx, &worker.meta, one_turn);
@@ -269,28 +278,103 @@ fn start(
 /// `warm`, takes the warm worker an earlier `-p --warm` left for this launch.
 fn spawn_for_print(ctx: &Ctx, args: &PrintArgs, line: &TurnLine, warm: bool) -> Result<Worker> {
     let spawn_args = print_spawn_args(args)?;
-    if warm && let Some(worker) = warm::claim(ctx, &spawn_args)? {
-        timing::mark("warm worker claimed");
-        return Ok(worker);
+    let claimed = if warm {
+        warm::claim(ctx, &spawn_args)?
+    } else {
+        None
+    };
+    let worker = match claimed {
+        Some(worker) => {
+            timing::mark("warm worker claimed");
+            worker
+        }
+        None => {
+            line.show_phase(TurnPhase::Starting);
+            // Its one prompt is typed as soon as the CLI takes it, while it may still be starting.
+            let readiness = spawn::Readiness::Typable;
+            Worker::from_meta(spawn::spawn_with(ctx, &spawn_args, None, readiness)?)?
+        }
+    };
+    // `--max-budget-usd` without `--model`: the model its transcript names is priced as the
+    // turn runs (the worker's own budget stops it when a response crosses the limit).
+    if !args.spawn.budget.is_empty() {
+        crate::operations::budget::set(ctx, &worker, &args.spawn.budget)?;
     }
-    line.show_phase(TurnPhase::Starting);
-    // Its one prompt is typed as soon as the CLI takes it, while it may still be starting.
-    let readiness = spawn::Readiness::Typable;
-    Worker::from_meta(spawn::spawn_with(ctx, &spawn_args, None, readiness)?)
+    Ok(worker)
+}
+
+/// The `--max-budget-usd` of a `-p` run, if given.
+fn budgeted(args: &PrintArgs) -> Option<f64> {
+    args.spawn.budget.max_budget_usd
+}
+
+/// `-p --max-budget-usd`, as `claude -p` holds it: a turn whose cost reached the limit is an
+/// error, its answer withheld — whether its worker's budget stopped it mid-turn (a response
+/// crossed) or it ended first (claude checks after each response, so a one-response turn over
+/// the limit fails too). A turn whose cost is unknown (no model of it has a known price)
+/// cannot be held to the limit: an error too, saying so.
+fn hold_budget(args: &PrintArgs, turn: &mut PrintTurn) {
+    let Some(max) = budgeted(args) else {
+        return;
+    };
+    // Its worker's own budget stopped it as a response crossed the dollar limit.
+    let stopped = turn.outcome.outcome == OutcomeKind::Budget
+        && turn.outcome.reason.as_deref() == Some(LimitKind::BudgetUsd.as_str());
+    if turn.stats.models.is_empty() && !stopped {
+        return;
+    }
+    let cost = crate::core::fleet::Usage::of(&turn.stats).and_then(|u| u.cost_usd);
+    let (message, text) = match cost {
+        Some(cost) if cost < max && !stopped => return,
+        Some(_) => (
+            format!("Reached maximum budget (${})", js_number(max)),
+            format!("Error: Exceeded USD budget ({})", js_number(max)),
+        ),
+        None => {
+            let models: Vec<&str> = turn.stats.models.iter().map(|(m, _)| m.as_str()).collect();
+            let why = format!(
+                "--max-budget-usd {}: this turn's cost is unknown ({} has no known list price)",
+                js_number(max),
+                models.join(", ")
+            );
+            (why.clone(), format!("Error: {why}"))
+        }
+    };
+    let mut stop = Outcome::new(OutcomeKind::Budget, message, turn.outcome.position);
+    stop.reason = Some(LimitKind::BudgetUsd.as_str().into());
+    turn.outcome = stop;
+    turn.is_error = true;
+    turn.text = text;
+}
+
+/// A number as JavaScript prints it (claude's messages do): `5`, `0.0015`, `1e-7`.
+fn js_number(x: f64) -> String {
+    if x != 0.0 && x.abs() < 1e-6 {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
 }
 
 /// What a `-p` worker is spawned with. A tool needing approval is refused and the turn goes
 /// on, as in the provider's own print mode, unless `--on-permission` (or `--unattended`) says
 /// otherwise; a permission mode of the user's own replaces that default.
 fn print_spawn_args(args: &PrintArgs) -> Result<SpawnArgs> {
-    Ok(match args.spawn.permission_mode {
+    let mut spawn_args = match args.spawn.permission_mode {
         Some(_) => args.spawn.clone(),
         None => SpawnArgs {
             on_permission: Some(args.spawn.on_permission(OnPermission::Deny)?),
             unattended: false,
             ..args.spawn.clone()
         },
-    })
+    };
+    // Without `--model`, the model is the CLI's default, priced once its transcript names it
+    // (the limits are set on the worker once it exists); a `--model` without a known price
+    // is refused at spawn, as `spawn`'s is.
+    if spawn_args.model.is_none() {
+        spawn_args.budget = Default::default();
+    }
+    Ok(spawn_args)
 }
 
 /// The one turn, then (`with_stats`) the turn's stats from its transcript.

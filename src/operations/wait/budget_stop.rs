@@ -62,12 +62,37 @@ pub(super) fn stopped(
     {
         return Ok(outcome);
     }
+    budget_end(ctx, worker, at, from, "the turn was interrupted")
+}
+
+/// The end of a turn past its budget that asked a person (to run a tool, a question): the
+/// interrupt keys, pressed as it asked, closed the ask and the turn with it — a close no CLI
+/// reports with a hook (claude says `Interrupted`, gemini `Request cancelled`, copilot
+/// `Operation cancelled` on its screen), so the log is told here.
+pub(super) fn stopped_at_ask(
+    ctx: &Ctx,
+    worker: &Worker,
+    at: &Reached,
+    from: usize,
+) -> Result<Outcome> {
+    budget_end(
+        ctx,
+        worker,
+        at,
+        from,
+        "the turn was stopped at its ask, unanswered",
+    )
+}
+
+/// `budget`, once the log says the turn was interrupted (from `from` on) and that the limit
+/// was reached.
+fn budget_end(ctx: &Ctx, worker: &Worker, at: &Reached, from: usize, how: &str) -> Result<Outcome> {
     log_interrupted(ctx, worker, from)?;
     super::super::budget::note_reached(ctx, worker, at)?;
-    let position = end(&worker.events(ctx, outcome.position)?);
+    let position = end(&worker.events(ctx, from)?);
     let message = format!(
-        "{at}: the turn was interrupted; `umbel read {name}` has what had streamed, `umbel budget {name} {} N` raises the limit",
-        at.limit.flag(),
+        "{at}: {how}; `umbel read {name}` has what had streamed, {}",
+        at.raise_hint(worker.name.as_str()),
         name = worker.name,
     );
     let mut stop = Outcome::new(OutcomeKind::Budget, message, position);

@@ -26,7 +26,7 @@ use crate::core::turn_progress::{TurnPhase, TurnProgress, phase};
 use crate::core::until::Until;
 use crate::core::wait::{ClassifiedEvent, Liveness, decide, default_since, end};
 use activity::Activity;
-use budget_stop::{stop_others, stopped};
+use budget_stop::{stop_others, stopped, stopped_at_ask};
 pub(super) use evidence::last_transcript_turn;
 use evidence::{finish, transcript_failure};
 use regex::Regex;
@@ -226,17 +226,16 @@ impl<'a> TurnWait<'a> {
             {
                 Found::Final(outcome) => return Ok(Some(outcome)),
                 Found::End(outcome) => {
+                    // A turn past its budget does not wait for a person: the interrupt keys
+                    // (pressed now, or just before the ask showed) close the ask and the turn.
+                    if outcome.outcome == OutcomeKind::Input
+                        && (self.stopping.is_some() || self.hold_budget(ctx)?)
+                        && let Some((at, from)) = &self.stopping
+                    {
+                        return Ok(Some(stopped_at_ask(ctx, worker, at, *from)?));
+                    }
                     let outcome = finish(ctx, worker, outcome, deadline)?;
-                    // Stopped by this wait, or by another's (a shared limit's, or a wait on
-                    // the same worker).
-                    let stop = match self.stopping.clone() {
-                        Some(stop) => Some(stop),
-                        None => super::budget::stopped_for(ctx, worker)?.map(|at| (at, from)),
-                    };
-                    let outcome = match stop {
-                        Some((at, from)) => stopped(ctx, worker, &at, from, outcome)?,
-                        None => outcome,
-                    };
+                    let outcome = self.budget_end(ctx, from, outcome)?;
                     match wanted(ctx, worker, cond, outcome) {
                         Ok(outcome) => return Ok(Some(outcome)),
                         // Not the turn the caller is waiting for: wait past it.
@@ -245,7 +244,7 @@ impl<'a> TurnWait<'a> {
                 }
                 // Still running: held to its budget.
                 Found::Nothing => {
-                    self.hold_budget(ctx)?;
+                    let _stopped = self.hold_budget(ctx)?;
                     return Ok(None);
                 }
             }
@@ -255,20 +254,35 @@ impl<'a> TurnWait<'a> {
     /// Stops the running turn once its budget (or a shared one) is reached: the CLI's
     /// interrupt keys pressed once, by whoever claims the stop first, and a shared limit's
     /// other running turns stopped too; the wait goes on for the turn's end.
-    fn hold_budget(&mut self, ctx: &Ctx) -> Result<()> {
+    /// The turn's end as its budget makes it: `budget` when this wait stopped it, or another
+    /// did (a shared limit's, or a wait on the same worker); else `outcome` as it is.
+    fn budget_end(&self, ctx: &Ctx, from: usize, outcome: Outcome) -> Result<Outcome> {
+        let stop = match self.stopping.clone() {
+            Some(stop) => Some(stop),
+            None => super::budget::stopped_for(ctx, self.worker)?.map(|at| (at, from)),
+        };
+        match stop {
+            Some((at, from)) => stopped(ctx, self.worker, &at, from, outcome),
+            None => Ok(outcome),
+        }
+    }
+
+    /// Whether it stopped the turn at this look.
+    fn hold_budget(&mut self, ctx: &Ctx) -> Result<bool> {
         let worker = self.worker;
         if self.stopping.is_some() {
-            return Ok(());
+            return Ok(false);
         }
         let Some((at, others)) = self.budget.reached(ctx, worker)? else {
-            return Ok(());
+            return Ok(false);
         };
         if super::budget::claim_stop(ctx, worker, &at)? {
             press_one_by_one(ctx, worker, worker.provider().interrupt_keys())?;
+            crate::adapters::timing::mark_wall("budget: interrupt keys pressed");
         }
         stop_others(ctx, &others, &at);
         self.stopping = Some((at, self.position));
-        Ok(())
+        Ok(true)
     }
 
     /// The `timeout` outcome at the position last seen.

@@ -186,7 +186,75 @@ fn a_fleet_limit_stops_every_running_turn(provider: &str, tier: Tier) {
     sb.umbel(["kill", "f2", "--purge"]).success();
 }
 
+/// A turn whose tool call's response takes the worker past its token limit: the CLI records
+/// that response (usage and all) before it runs the tool, and the wait stops the turn at that
+/// write while the answer after the tool still streams — no limit lowered by hand.
+fn a_crossing_recorded_mid_turn_stops_that_turn(provider: &str, tier: Tier) {
+    let sb = world(tier);
+    // claude's default auto mode lets its classifier allow the tool; manual mode asks.
+    std::fs::create_dir_all(sb.home.join(".claude")).expect("mkdir");
+    sb.write(
+        sb.home.join(".claude/settings.json"),
+        r#"{"permissions":{"defaultMode":"manual"}}"#,
+    );
+    let input = json!({ "command": "echo hi > umbel-tool.txt", "description": "Write hi" });
+    let tool = json!({ "tool": "Bash", "input": input, "then_wedge": true });
+    let scenario = json!({
+        "turns": [{ "match": "run the tool", "reply": "It printed hi and goes on.", "end": { "permission": tool } }],
+        "default": { "reply": "Counted." }
+    });
+    sb.spawn_playing("b", scenario, &["--provider", provider]);
+    sb.turn_outcome("b", "Count me.", 0);
+    let mut shown = Value::Null;
+    let counted = eventually(std::time::Duration::from_secs(10), || {
+        shown = budget_of(&sb, &["b"]);
+        shown["used"]["tokens"].as_u64().unwrap_or(0) > 0
+    });
+    assert!(counted, "{shown}");
+    let limit = (shown["used"]["tokens"].as_u64().unwrap_or(0) + 1).to_string();
+    sb.umbel(["budget", "b", "--max-tokens", &limit]).success();
+    // claude, codex, gemini and copilot record the tool call's response, usage and all, before
+    // they ask to run it: the turn is stopped at the ask, never left waiting for a person.
+    // opencode records it once the tool ran: it asks first. (qwen: not yet, docs/budgets.md.)
+    let (code, asked) = super::turn(&sb, "b", "run the tool please");
+    let stopped = match provider {
+        "opencode" => {
+            assert_eq!(code, Some(126), "{asked}");
+            let id = asked["approvalId"].as_str().expect("id");
+            let done = sb
+                .umbel(["approve", "b", "--expect", id, "--json"])
+                .success()
+                .json();
+            let since = done["position"].to_string();
+            let out = sb
+                .umbel(["wait", "b", "--since", &since, "--json", "--timeout", "60s"])
+                .status(120);
+            serde_json::from_str(out.stdout().trim()).expect("json")
+        }
+        _ => {
+            assert_eq!(code, Some(120), "{asked}");
+            asked
+        }
+    };
+    assert_eq!(stopped["outcome"], "budget", "{stopped}");
+    assert_eq!(stopped["reason"], "tokens", "{stopped}");
+    // No ask is left open, and the tool ran only where it was approved.
+    let listed = sb.umbel(["approvals", "--json"]).success().json();
+    assert_eq!(listed, json!([]), "{listed}");
+    let ran = sb.project.join("umbel-tool.txt").exists();
+    assert!(!ran || provider == "opencode", "the tool ran");
+    sb.umbel(["kill", "b", "--purge"]).success();
+}
+
 tiered!([claude, codex, gemini, qwen, opencode, copilot]; {
     a_reached_limit_refuses_sends_until_it_is_raised,
     a_fleet_limit_stops_every_running_turn,
 });
+
+/// The crossing at a tool call's record, where the fake matches its CLI: qwen 0.24.4 records
+/// the call before it asks and cancels on the interrupt key without a hook, which fake-qwen
+/// does not do yet (docs/budgets.md).
+mod mid_turn {
+    use super::*;
+    tiered!([claude, codex, gemini, opencode, copilot]; { a_crossing_recorded_mid_turn_stops_that_turn });
+}

@@ -2,6 +2,7 @@
 //! prices, denials, subagents from the turn's `Task`/`Agent` calls) and `stream-json`'s
 //! `system`/`init` and `result` events.
 
+use crate::core::budget::LimitKind;
 use crate::core::outcome::OutcomeKind;
 use crate::core::prices::cost_usd;
 use crate::core::print::shape::{
@@ -125,7 +126,24 @@ pub fn result(turn: &PrintTurn, duration_ms: u64, stamps: &dyn Stamps) -> Value 
         result["api_error_type"] = json!(kind);
     }
     add_outcome_fields(&mut result, turn);
+    if turn.outcome.outcome == OutcomeKind::Budget
+        && turn.outcome.reason.as_deref() == Some(LimitKind::BudgetUsd.as_str())
+    {
+        over_budget(&mut result, &turn.outcome.message);
+    }
     result
+}
+
+/// claude's result when `--max-budget-usd` is reached (2.1.332, recorded in
+/// tests/data/claude/…-print-json-max-budget*.json): `error_max_budget_usd`, the reason in
+/// `errors`, no `result` — the answer is withheld.
+fn over_budget(result: &mut Value, message: &str) {
+    result["subtype"] = json!("error_max_budget_usd");
+    result["terminal_reason"] = json!("budget_exhausted");
+    result["errors"] = json!([message]);
+    if let Some(fields) = result.as_object_mut() {
+        fields.remove("result");
+    }
 }
 
 /// claude's `usage`: the API's last usage object, its token counts the turn's totals.
@@ -238,3 +256,7 @@ pub fn stream_record(m: &mut StreamMapper, record: &Value) -> Vec<Value> {
     }
     vec![event]
 }
+
+#[cfg(test)]
+#[path = "print_tests.rs"]
+mod tests;
