@@ -76,6 +76,9 @@ pub struct Used {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost_usd: Option<f64>,
     pub prompts: u64,
+    /// The tokens by kind (input, cached input, output, reasoning).
+    #[serde(default)]
+    pub by_kind: crate::core::token_kinds::TokenKinds,
 }
 
 /// A worker's budget: its limits, what it used, the limit reached (`status` shows it, and
@@ -245,10 +248,17 @@ impl Used {
             (None, None) => None,
             (a, b) => Some(a.unwrap_or(0.0) + b.unwrap_or(0.0)),
         };
+        let (a, b) = (&self.by_kind, &other.by_kind);
         Used {
             tokens: self.tokens + other.tokens,
             cost_usd,
             prompts: self.prompts + other.prompts,
+            by_kind: crate::core::token_kinds::TokenKinds {
+                input: a.input + b.input,
+                cached_input: a.cached_input + b.cached_input,
+                output: a.output + b.output,
+                reasoning: a.reasoning + b.reasoning,
+            },
         }
     }
 }

@@ -3,10 +3,12 @@
 //! the session has cost — all pure readings of the worker's status, its events and its
 //! transcript's token counts. The order puts what needs a person first.
 
-use super::prices::{cost_usd, price};
+use super::prices::cost_usd;
 use super::print::stats::TurnStats;
+use super::providers::price_of;
 use super::providers::{EventClass, Provider};
 use super::status::{ListedState, Unreadable, WorkerState, WorkerStatus};
+pub use super::token_kinds::TokenKinds;
 use super::wait::ClassifiedEvent;
 
 /// A worker's state as `top` shows it. `status`'s `ready` splits into `idle` (no turn yet) and
@@ -124,29 +126,42 @@ impl TurnSpan {
 /// Tokens and list-price cost of a whole session, from its transcript.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Usage {
-    /// Input (cache reads and writes included) plus output tokens.
+    /// Input (cache reads and writes included) plus output tokens (thinking included).
     pub tokens: u64,
     /// US dollars at list price; `None` when no model of the session has a known price.
     pub cost_usd: Option<f64>,
+    /// The same tokens by kind.
+    pub kinds: TokenKinds,
 }
 
 impl Usage {
     /// The usage of the records `stats` was read from (every turn of the session).
-    pub fn of(stats: &TurnStats) -> Option<Usage> {
+    pub fn of(provider: Provider, stats: &TurnStats) -> Option<Usage> {
         if stats.models.is_empty() {
             return None;
         }
         let total = stats.total();
-        let tokens = total.input + total.output + total.cache_read + total.cache_creation;
+        // Thinking recorded apart from the output is output all the same (and billed so).
+        let apart = provider.module().usage_reading().thoughts_apart;
+        let output =
+            |t: &super::print::stats::Tokens| t.output + if apart { t.thoughts } else { 0 };
+        let kinds = TokenKinds {
+            input: total.input + total.cache_creation,
+            cached_input: total.cache_read,
+            output: output(&total),
+            reasoning: total.thoughts,
+        };
+        let price = |m: &str| price_of(provider, m);
         let priced = stats.models.iter().any(|(m, _)| price(m).is_some());
         let cost = stats
             .models
             .iter()
-            .map(|(m, t)| cost_usd(m, t.input, t.output, t.cache_read, t.cache_creation))
+            .map(|(m, t)| cost_usd(price(m), t.input, output(t), t.cache_read, t.cache_creation))
             .sum::<f64>();
         Some(Usage {
-            tokens,
+            tokens: kinds.input + kinds.cached_input + kinds.output,
             cost_usd: priced.then_some(cost),
+            kinds,
         })
     }
 }
@@ -160,7 +175,7 @@ impl Usage {
             .filter(|line| tokens.iter().any(|t| line.contains(t)))
             .filter_map(|line| serde_json::from_str(line).ok())
             .collect();
-        Usage::of(&provider.module().turn_stats(&records))
+        Usage::of(provider, &provider.module().turn_stats(&records))
     }
 }
 
@@ -237,7 +252,7 @@ mod tests {
             requests: 1,
             ..Tokens::default()
         };
-        assert_eq!(Usage::of(&TurnStats::default()), None);
+        assert_eq!(Usage::of(Provider::Claude, &TurnStats::default()), None);
         let stats = TurnStats {
             models: vec![
                 ("claude-opus-5-5".into(), tokens(123, 12)),
@@ -245,14 +260,49 @@ mod tests {
             ],
             ..TurnStats::default()
         };
-        let usage = Usage::of(&stats).unwrap();
+        let usage = Usage::of(Provider::Claude, &stats).unwrap();
         assert_eq!(usage.tokens, 1135);
         assert_eq!(usage.cost_usd, Some(0.000732));
         let unpriced = TurnStats {
             models: vec![("gpt-fake".into(), tokens(10, 2))],
             ..TurnStats::default()
         };
-        assert_eq!(Usage::of(&unpriced).unwrap().cost_usd, None);
+        assert_eq!(
+            Usage::of(Provider::Claude, &unpriced).unwrap().cost_usd,
+            None
+        );
+    }
+
+    #[test]
+    fn tokens_come_by_kind_and_thinking_recorded_apart_counts_as_output() {
+        let stats = TurnStats {
+            models: vec![(
+                "m".into(),
+                Tokens {
+                    input: 100,
+                    output: 10,
+                    cache_read: 20,
+                    cache_creation: 5,
+                    thoughts: 4,
+                    requests: 1,
+                },
+            )],
+            ..TurnStats::default()
+        };
+        // gemini records thoughts beside its output; claude within it.
+        let gemini = Usage::of(Provider::Gemini, &stats).unwrap();
+        assert_eq!(gemini.tokens, 139);
+        let kinds = TokenKinds {
+            input: 105,
+            cached_input: 20,
+            output: 14,
+            reasoning: 4,
+        };
+        assert_eq!(gemini.kinds, kinds);
+        let claude = Usage::of(Provider::Claude, &stats).unwrap();
+        assert_eq!(claude.tokens, 135);
+        assert_eq!(claude.kinds.output, 10);
+        assert_eq!(claude.kinds.reasoning, 4);
     }
 
     /// Skipping the lines without a token string loses nothing the stats count.
@@ -264,7 +314,7 @@ mod tests {
                 .lines()
                 .filter_map(|l| serde_json::from_str(l).ok())
                 .collect();
-            let whole = Usage::of(&provider.module().turn_stats(&every));
+            let whole = Usage::of(provider, &provider.module().turn_stats(&every));
             let usage = Usage::of_lines(provider, transcript.lines());
             assert_eq!(usage, whole, "{provider:?}");
             assert!(

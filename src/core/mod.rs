@@ -41,6 +41,7 @@ pub mod status;
 pub mod terminal_text;
 #[cfg(test)]
 pub mod test_data;
+pub mod token_kinds;
 pub mod turn_progress;
 pub mod turns;
 pub mod until;

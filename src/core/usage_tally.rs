@@ -92,7 +92,7 @@ impl UsageTally {
                 stats.add_tokens(model, tokens);
             }
         }
-        Usage::of(&stats)
+        Usage::of(self.provider, &stats)
     }
 }
 

@@ -163,11 +163,15 @@ fn stop_file(turn: usize) -> String {
 /// price; `--max-tokens` works on any model), and one the fleet's budget stops.
 pub fn check_spawn(ctx: &Ctx, args: &crate::core::args::SpawnArgs) -> Result<()> {
     let name = args.name.as_deref().unwrap_or("new");
-    super::budget_pool::refuse_spawn(ctx, name, args.model.as_deref())?;
+    super::budget_pool::refuse_spawn(ctx, name, args.provider, args.model.as_deref())?;
     if args.budget.max_budget_usd.is_none() {
         return Ok(());
     }
-    let priced = args.model.as_deref().and_then(crate::core::prices::price);
+    if let Some(problem) = crate::core::prices::problem() {
+        return Err(Error::usage(format!("--max-budget-usd: {problem}")));
+    }
+    let priced =
+        (args.model.as_deref()).and_then(|m| crate::core::providers::price_of(args.provider, m));
     match (&args.model, priced) {
         (_, Some(_)) => Ok(()),
         (Some(model), None) => Err(Error::usage(format!(

@@ -74,6 +74,20 @@ pub fn pool_used(ctx: &Ctx, record: &PoolRecord) -> Result<Used> {
     Ok(sum)
 }
 
+/// [`retire`] for the worker named: its meta.json is read only when a shared limit may cover
+/// it (one that cannot be read has no transcript to count).
+pub fn retire_named(ctx: &Ctx, name: &WorkerName) -> Result<()> {
+    let fleet = (ctx.state.read_pool(&Pool::Fleet)?).is_some_and(|r| !r.limits.is_empty());
+    let run = ctx.state.read_json::<String>(name, RUN_POOL_FILE).is_some();
+    if !fleet && !run {
+        return Ok(());
+    }
+    match Worker::load(ctx, name.as_str()) {
+        Ok(worker) => retire(ctx, &worker),
+        Err(_) => Ok(()),
+    }
+}
+
 /// Adds what the worker used to each pool it shares, before its folder goes (a purge): the
 /// pool's count keeps it.
 pub fn retire(ctx: &Ctx, worker: &Worker) -> Result<()> {
@@ -106,7 +120,12 @@ pub fn reached_by(ctx: &Ctx, worker: &Worker) -> Result<Option<Reached>> {
 
 /// Refuses a spawn the fleet's budget stops: one of its limits reached, or a dollar limit
 /// the new worker's cost would escape (its model has no known price).
-pub fn refuse_spawn(ctx: &Ctx, name: &str, model: Option<&str>) -> Result<()> {
+pub fn refuse_spawn(
+    ctx: &Ctx,
+    name: &str,
+    provider: crate::core::providers::Provider,
+    model: Option<&str>,
+) -> Result<()> {
     let Some(record) = ctx.state.read_pool(&Pool::Fleet)? else {
         return Ok(());
     };
@@ -114,7 +133,9 @@ pub fn refuse_spawn(ctx: &Ctx, name: &str, model: Option<&str>) -> Result<()> {
         return Ok(());
     }
     if record.limits.max_budget_usd.is_some()
-        && model.and_then(crate::core::prices::price).is_none()
+        && model
+            .and_then(|m| crate::core::providers::price_of(provider, m))
+            .is_none()
     {
         return Err(Error::usage(format!(
             "the fleet has a dollar limit (`umbel budget --fleet`), and {}: its cost would be unknown; spawn it with --model naming a priced model",

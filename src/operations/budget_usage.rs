@@ -47,6 +47,7 @@ pub fn used_of(usage: Option<crate::core::fleet::Usage>, prompts: u64) -> Used {
         tokens: usage.as_ref().map_or(0, |u| u.tokens),
         cost_usd: usage.and_then(|u| u.cost_usd),
         prompts,
+        by_kind: usage.map(|u| u.kinds).unwrap_or_default(),
     }
 }
 

@@ -84,6 +84,7 @@ impl Ctx {
             None => socket_name(state.path()),
         };
         let tmux = Tmux::new(socket, &env);
+        load_prices(state.path());
         Ok(Ctx {
             state,
             tmux,
@@ -159,6 +160,29 @@ impl Ctx {
         self.cancel.load(Ordering::Relaxed)
     }
 }
+
+/// The user's own list prices, `<state>/prices.json` (docs/budgets.md), read once per process:
+/// a file that is not what it should be is noted, and refuses the dollar limits it would price.
+fn load_prices(root: &Path) {
+    let path = root.join(PRICES_FILE);
+    let text = match crate::adapters::files::read_capped(&path, MAX_PRICES_BYTES) {
+        Ok(bytes) => String::from_utf8(bytes).map_err(|e| e.to_string()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
+        Err(e) => Err(e.to_string()),
+    };
+    match text.and_then(|t| crate::core::prices::parse_overrides(&t)) {
+        Ok(prices) => crate::core::prices::set_overrides(prices),
+        Err(e) => crate::core::prices::set_problem(format!(
+            "{}: {e} (a map of model prefixes to {{\"input\": N, \"output\": N}} dollars per million tokens)",
+            path.display()
+        )),
+    }
+}
+
+/// The user's prices file, in the state root.
+pub const PRICES_FILE: &str = "prices.json";
+/// The most of it umbel reads.
+const MAX_PRICES_BYTES: u64 = 1024 * 1024;
 
 #[cfg(test)]
 mod tests {

@@ -211,13 +211,9 @@ fn leave_tombstone(
     (!problems.is_empty()).then(|| problems.join("; "))
 }
 
-/// Counts what the worker used into the shared budgets it is under before its folder goes
-/// (one whose meta.json cannot be read has no transcript to count).
+/// Counts what the worker used into the shared budgets it is under before its folder goes.
 pub fn retire(ctx: &Ctx, name: &WorkerName) -> Result<()> {
-    match super::worker::Worker::load(ctx, name.as_str()) {
-        Ok(worker) => super::budget_pool::retire(ctx, &worker),
-        Err(_) => Ok(()),
-    }
+    super::budget_pool::retire_named(ctx, name)
 }
 
 /// Ends the worker's processes and session, then purges its folder (and its worktree, when the

@@ -238,3 +238,57 @@ fn print_mode_over_its_dollar_limit_fails_as_claude_p_does() {
     assert!(named.stderr().contains("mine"), "{}", named.stderr());
     assert!(sb.worker_dirs().is_empty(), "-p left a worker");
 }
+
+#[test]
+fn a_users_prices_file_prices_a_model_no_table_names_and_a_broken_one_is_named() {
+    let sb = Sandbox::new();
+    // fake-codex's default model, unpriced by umbel's tables.
+    let unknown = [
+        "-p",
+        "Say hello",
+        "--provider",
+        "codex",
+        "--max-budget-usd",
+        "5",
+    ];
+    sb.umbel(unknown).status(120);
+    let prices = sb.state.join("prices.json");
+    sb.write(
+        &prices,
+        r#"{"gpt-6.2": {"input": 1.25, "output": 10, "cacheRead": 0.125}}"#,
+    );
+    let priced = sb.umbel(unknown).success();
+    assert!(!priced.stdout().contains("Error"), "{}", priced.stdout());
+    sb.spawn(
+        "c",
+        &[
+            "--provider",
+            "codex",
+            "--model",
+            "gpt-6.2-sol",
+            "--max-budget-usd",
+            "1",
+        ],
+    );
+    let shown: Value = sb.umbel(["budget", "c", "--json"]).run().json();
+    assert_eq!(shown["limits"]["maxBudgetUsd"], 1.0, "{shown}");
+    sb.write(&prices, r#"{"gpt-6.2": {"input": "cheap"}}"#);
+    let refused = sb
+        .umbel([
+            "spawn",
+            "--name",
+            "d",
+            "--model",
+            "claude-opus-5-5",
+            "--max-budget-usd",
+            "1",
+        ])
+        .status(2);
+    assert!(
+        refused.stderr().contains("prices.json"),
+        "{}",
+        refused.stderr()
+    );
+    // Nothing else needs a price: the rest of umbel goes on.
+    sb.umbel(["budget", "c"]).success();
+}

@@ -52,6 +52,7 @@ fn a_limit_is_reached_at_its_value_and_warned_at_eighty_percent() {
         tokens,
         cost_usd: cost,
         prompts,
+        ..Used::default()
     };
     assert_eq!(reached(&limits, &used(999, Some(0.1), 1)), None);
     assert_eq!(warning(&limits, &used(799, None, 1)), None);
@@ -94,11 +95,13 @@ fn a_pool_adds_its_workers_up_and_names_itself_when_reached() {
         tokens: 600,
         cost_usd: Some(0.25),
         prompts: 2,
+        ..Used::default()
     };
     let unpriced = Used {
         tokens: 500,
         cost_usd: None,
         prompts: 1,
+        ..Used::default()
     };
     let sum = priced.plus(&unpriced);
     assert_eq!(
@@ -106,7 +109,8 @@ fn a_pool_adds_its_workers_up_and_names_itself_when_reached() {
         Used {
             tokens: 1100,
             cost_usd: Some(0.25),
-            prompts: 3
+            prompts: 3,
+            ..Used::default()
         }
     );
     assert_eq!(unpriced.plus(&unpriced).cost_usd, None);
@@ -170,6 +174,7 @@ fn the_brief_names_the_nearest_limit_or_the_one_reached() {
         tokens: 412,
         cost_usd: None,
         prompts: 7,
+        ..Used::default()
     };
     let state = |used: Used| BudgetState {
         reached: reached(&limits, &used),

@@ -46,6 +46,10 @@ pub struct UsageReading {
     pub message_id: Option<&'static str>,
     /// Where a record says how full the model's context is, when the CLI records that.
     pub context: Option<ContextReading>,
+    /// The CLI records thinking tokens apart from its output tokens (gemini's `thoughts`,
+    /// qwen's `thoughtsTokenCount`, opencode's `reasoning`): they count on top of them. claude,
+    /// codex and copilot count them within their output.
+    pub thoughts_apart: bool,
 }
 
 /// Where one record tells both the tokens the model's context holds and the window's size

@@ -119,6 +119,9 @@ pub struct Identity {
     pub releases: &'static Releases,
     /// Its tool-approval dialog and the keys that answer it ([`approval`]).
     pub approval: &'static approval::ApprovalKeys,
+    /// Its models' list prices (`<name>/prices.rs`; [`crate::core::prices::UNCHECKED`] where
+    /// none were checked).
+    pub prices: &'static crate::core::prices::PriceTable,
     /// Its dialog for the model's questions, where umbel can answer one ([`question`]).
     pub question: Option<&'static question::QuestionDialog>,
     /// Its transcript read into a turn's stats (`<name>/stats.rs`).
@@ -211,6 +214,10 @@ pub trait ProviderModule: Sync {
     /// Its tool-approval dialog and the keys that answer it.
     fn approval(&self) -> &'static approval::ApprovalKeys {
         self.identity().approval
+    }
+    /// Its models' list prices.
+    fn prices(&self) -> &'static crate::core::prices::PriceTable {
+        self.identity().prices
     }
     /// Its dialog for the model's questions, where umbel can answer one.
     fn question(&self) -> Option<&'static question::QuestionDialog> {
@@ -479,3 +486,15 @@ pub fn payload_session_id(payload: &serde_json::Value) -> Option<&str> {
 #[cfg(test)]
 #[path = "recorded_tests.rs"]
 mod recorded_tests;
+
+/// The list price of `model` as `provider` runs it: the user's own prices first, then the
+/// provider's table, then every other provider's (copilot runs claude's models).
+pub fn price_of(provider: Provider, model: &str) -> Option<crate::core::prices::Price> {
+    use clap::ValueEnum;
+    let others = (Provider::value_variants().iter().copied()).filter(|p| *p != provider);
+    let tables: Vec<&crate::core::prices::PriceTable> = std::iter::once(provider)
+        .chain(others)
+        .map(|p| p.module().prices())
+        .collect();
+    crate::core::prices::price_in(&tables, model)
+}

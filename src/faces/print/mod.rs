@@ -215,7 +215,7 @@ fn turn(
     };
     let one_turn = || {
         one_turn().map(|mut done| {
-            hold_budget(args, &mut done.turn);
+            hold_budget(args, done.provider, &mut done.turn);
             done
         })
     };
@@ -313,7 +313,7 @@ fn budgeted(args: &PrintArgs) -> Option<f64> {
 /// crossed) or it ended first (claude checks after each response, so a one-response turn over
 /// the limit fails too). A turn whose cost is unknown (no model of it has a known price)
 /// cannot be held to the limit: an error too, saying so.
-fn hold_budget(args: &PrintArgs, turn: &mut PrintTurn) {
+fn hold_budget(args: &PrintArgs, provider: Provider, turn: &mut PrintTurn) {
     let Some(max) = budgeted(args) else {
         return;
     };
@@ -323,7 +323,7 @@ fn hold_budget(args: &PrintArgs, turn: &mut PrintTurn) {
     if turn.stats.models.is_empty() && !stopped {
         return;
     }
-    let cost = crate::core::fleet::Usage::of(&turn.stats).and_then(|u| u.cost_usd);
+    let cost = crate::core::fleet::Usage::of(provider, &turn.stats).and_then(|u| u.cost_usd);
     let (message, text) = match cost {
         Some(cost) if cost < max && !stopped => return,
         Some(_) => (

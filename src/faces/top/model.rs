@@ -216,6 +216,7 @@ pub mod samples {
         working.usage = Some(Usage {
             tokens: 12_345,
             cost_usd: Some(0.0732),
+            ..Usage::default()
         });
         let mut waiting = row(
             "reviewer",
@@ -236,6 +237,7 @@ pub mod samples {
         done.usage = Some(Usage {
             tokens: 950,
             cost_usd: None,
+            ..Usage::default()
         });
         let idle = row("spare", "ready", Shown::Idle, "/work/project");
         let mut parked = row(

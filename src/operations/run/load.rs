@@ -89,7 +89,7 @@ fn check_budget(plan: &Plan, file: &Path, text: &str) -> Result<()> {
                 "runs on another host, whose use a run's budget cannot count yet"
             } else if plan.budget.max_budget_usd.is_some()
                 && (w.spawn.model.as_deref())
-                    .and_then(crate::core::prices::price)
+                    .and_then(|m| crate::core::providers::price_of(w.spawn.provider, m))
                     .is_none()
             {
                 "has no `model:` with a known list price, so the run's maxBudgetUsd could not count its cost (maxTokens can)"

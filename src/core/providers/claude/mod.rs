@@ -13,6 +13,7 @@
 // The provider seam's shared types and helpers (`mod.rs`).
 pub mod actions;
 pub mod flag_table;
+pub mod prices;
 pub mod print;
 pub mod stats;
 mod thoughts;
@@ -91,6 +92,7 @@ const MODELS: ModelSwitch = ModelSwitch::Picker {
 };
 
 static IDENTITY: Identity = Identity {
+    prices: &prices::TABLE,
     name: "claude",
     bin_env_var: "UMBEL_CLAUDE_BIN",
     env: ProviderEnv {

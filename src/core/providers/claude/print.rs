@@ -10,7 +10,7 @@ use crate::core::print::shape::{
 };
 use crate::core::print::stats::{Tokens, ToolCall, TurnStats};
 use crate::core::print::stream::{RecordEvents, StreamMapper};
-use crate::core::providers::str_field;
+use crate::core::providers::{Provider, price_of, str_field};
 use serde_json::{Map, Value, json};
 
 /// claude's print mode.
@@ -167,7 +167,8 @@ fn claude_models(stats: &TurnStats) -> (Map<String, Value>, f64) {
     let mut model_usage = Map::new();
     let mut cost = 0.0;
     for (model, t) in &stats.models {
-        let model_cost = cost_usd(model, t.input, t.output, t.cache_read, t.cache_creation);
+        let price = price_of(Provider::Claude, model);
+        let model_cost = cost_usd(price, t.input, t.output, t.cache_read, t.cache_creation);
         cost += model_cost;
         model_usage.insert(model.clone(), claude_model_usage(model, t, model_cost));
     }

@@ -11,6 +11,7 @@ pub const USAGE: UsageReading = UsageReading {
     context_type: None,
     message_id: Some("/message/id"),
     context: None,
+    thoughts_apart: false,
 };
 
 const CLAUDE_USAGE: UsagePaths = UsagePaths {

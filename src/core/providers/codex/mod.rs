@@ -84,6 +84,7 @@ const MODELS: ModelSwitch = ModelSwitch::Picker {
 };
 
 static IDENTITY: Identity = Identity {
+    prices: &crate::core::prices::UNCHECKED,
     name: "codex",
     bin_env_var: "UMBEL_CODEX_BIN",
     env: ProviderEnv {

@@ -16,6 +16,7 @@ pub const USAGE: UsageReading = UsageReading {
         used: &["/payload/info/last_token_usage/total_tokens"],
         window: "/payload/info/model_context_window",
     }),
+    thoughts_apart: false,
 };
 
 const CODEX_USAGE: UsagePaths = UsagePaths {

@@ -106,6 +106,7 @@ const MODELS: ModelSwitch = ModelSwitch::Typed {
 };
 
 static IDENTITY: Identity = Identity {
+    prices: &crate::core::prices::UNCHECKED,
     name: "copilot",
     bin_env_var: "UMBEL_COPILOT_BIN",
     env: ProviderEnv {

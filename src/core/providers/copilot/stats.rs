@@ -17,6 +17,7 @@ pub const USAGE: UsageReading = UsageReading {
         used: &["/data/usage/inputTokens", "/data/usage/outputTokens"],
         window: "/data/usage/maxPromptTokens",
     }),
+    thoughts_apart: false,
 };
 
 const COPILOT_USAGE: UsagePaths = UsagePaths {

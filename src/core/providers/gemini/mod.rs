@@ -106,6 +106,7 @@ const MODELS: ModelSwitch = ModelSwitch::Picker {
 };
 
 static IDENTITY: Identity = Identity {
+    prices: &crate::core::prices::UNCHECKED,
     name: "gemini",
     bin_env_var: "UMBEL_GEMINI_BIN",
     env: ProviderEnv {

@@ -11,6 +11,7 @@ pub const USAGE: UsageReading = UsageReading {
     context_type: None,
     message_id: Some("/id"),
     context: None,
+    thoughts_apart: true,
 };
 
 const GEMINI_USAGE: UsagePaths = UsagePaths {

@@ -98,6 +98,7 @@ const MODES: ModeCycle = ModeCycle {
 };
 
 static IDENTITY: Identity = Identity {
+    prices: &crate::core::prices::UNCHECKED,
     name: "opencode",
     bin_env_var: "UMBEL_OPENCODE_BIN",
     env: ProviderEnv {

@@ -2,6 +2,7 @@
 
 use crate::core::prices::cost_usd;
 use crate::core::print::shape::{PrintShapes, PrintTurn, Stamps, StreamStart, Streamed};
+use crate::core::providers::{Provider, price_of};
 use serde_json::{Value, json};
 
 /// opencode's print mode.
@@ -143,7 +144,10 @@ fn cost(turn: &PrintTurn) -> f64 {
     turn.stats
         .models
         .iter()
-        .map(|(model, t)| cost_usd(model, t.input, t.output, t.cache_read, t.cache_creation))
+        .map(|(model, t)| {
+            let price = price_of(Provider::Opencode, model);
+            cost_usd(price, t.input, t.output, t.cache_read, t.cache_creation)
+        })
         .sum()
 }
 

@@ -11,6 +11,7 @@ pub const USAGE: UsageReading = UsageReading {
     context_type: None,
     message_id: Some("/info/id"),
     context: None,
+    thoughts_apart: true,
 };
 
 const OPENCODE_USAGE: UsagePaths = UsagePaths {

@@ -77,6 +77,7 @@ const MODES: ModeCycle = ModeCycle {
 };
 
 static IDENTITY: Identity = Identity {
+    prices: &crate::core::prices::UNCHECKED,
     name: "qwen",
     bin_env_var: "UMBEL_QWEN_BIN",
     env: ProviderEnv {

@@ -16,6 +16,7 @@ pub const USAGE: UsageReading = UsageReading {
         used: &["/usageMetadata/totalTokenCount"],
         window: "/contextWindowSize",
     }),
+    thoughts_apart: true,
 };
 
 const QWEN_USAGE: UsagePaths = UsagePaths {
