@@ -55,6 +55,9 @@ impl Turn {
         sess.stats.input += input_tokens;
         sess.stats.output += output_tokens;
         let record = sess.gemini_record("", None, tokens(input_tokens, output_tokens));
+        if super::flavor::qwen() {
+            sess.qwen.call = Some((call_id.clone(), name.clone(), p.input.clone()));
+        }
         sess.chat_gemini(&record, false);
         self.events.push(Event::ToolUse {
             name: name.clone(),

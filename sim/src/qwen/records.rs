@@ -46,6 +46,10 @@ pub struct State {
     pub end: TurnEnd,
     /// The tool awaiting permission (name, input), for `PermissionRequest`.
     pub asking: Option<(String, Value)>,
+    /// The tool call the model just asked for (id, name, input): qwen 0.24.4 records it,
+    /// usage and all, as the model's response arrives — before it asks to run it — and not
+    /// again once it ran.
+    pub call: Option<(String, String, Value)>,
 }
 
 /// What a translation needs of the session.
@@ -100,6 +104,28 @@ fn head(sess: &mut Ctx<'_>, kind: &str, provenance: &str, ts: String) -> Obj {
     }
 }
 
+/// The `tool_result` qwen 0.24.4 records for a call refused at its confirmation (status
+/// `cancelled`, recorded: `[Operation Cancelled] Reason: Tool call cancelled by user.`).
+fn cancelled_result(sess: &mut Ctx<'_>, calls: &[Value], ts: String) -> Option<Obj> {
+    let call = calls
+        .iter()
+        .find(|c| c.get("status").and_then(Value::as_str) == Some("cancelled"))?;
+    let id = call.get("id").cloned().unwrap_or(Value::Null);
+    let response = serde_json::json!({ "functionResponse": {
+        "id": id, "name": call.get("name"),
+        "response": { "error": "[Operation Cancelled] Reason: Tool call cancelled by user." }
+    } });
+    let result = obj! { "callId" => id, "status" => "cancelled" };
+    let head = head(sess, "tool_result", "system", ts);
+    Some(
+        head.with(
+            "message",
+            obj! { "role" => "user", "parts" => vec![response] },
+        )
+        .with("toolCallResult", result),
+    )
+}
+
 /// The qwen record for a record fake-gemini writes, if qwen writes one.
 // long: one arm per fake-gemini record type, each a qwen record's fields.
 pub fn translate(sess: &mut Ctx<'_>, rec: &Obj) -> Option<Obj> {
@@ -119,12 +145,27 @@ pub fn translate(sess: &mut Ctx<'_>, rec: &Obj) -> Option<Obj> {
                 );
             }
             sess.state.end = TurnEnd::Answered;
+            sess.state.call = None;
             let head = head(sess, "user", "real_user", ts());
             Some(head.with("message", obj! { "role" => "user", "parts" => parts }))
         }
         "gemini" => {
             let calls = rec.0.get("toolCalls").and_then(Value::as_array);
+            if let Some(calls) = calls
+                && sess.state.call.take().is_some()
+            {
+                // Recorded when the model asked for it; a refused one's result is recorded
+                // as qwen does, `cancelled`.
+                return cancelled_result(sess, calls, ts());
+            }
             let mut parts = parts(rec);
+            if let (true, None, Some((id, name, args))) =
+                (parts.is_empty(), calls, &sess.state.call)
+            {
+                parts = vec![
+                    serde_json::json!({ "functionCall": { "id": id, "name": name, "args": args } }),
+                ];
+            }
             if let Some(calls) = calls {
                 parts = calls
                     .iter()

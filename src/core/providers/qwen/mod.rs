@@ -310,6 +310,20 @@ fn visit(record: &Value, turn: &mut TranscriptTurn) {
                 turn.ended = true;
             }
         }
+        // A tool call cancelled last, nothing said after it: Esc while the call waited to
+        // run (0.24.4 shows `Request cancelled.`, fires no hook, puts no prompt back).
+        Some("tool_result")
+            if turn.answer.is_none()
+                && record
+                    .pointer("/toolCallResult/status")
+                    .and_then(Value::as_str)
+                    == Some("cancelled") =>
+        {
+            turn.answer = Some("Request cancelled.".into());
+            turn.ended = true;
+            turn.is_error = true;
+            turn.error_reason = Some("interrupted");
+        }
         Some("system") if turn.answer.is_none() => {
             let event = record.pointer("/systemPayload/uiEvent");
             let name = event.and_then(|e| str_field(e, "event.name"));

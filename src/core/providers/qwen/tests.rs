@@ -292,3 +292,16 @@ fn both_ends_of_the_window_take_the_flags_umbel_passes() {
         }
     }
 }
+
+#[test]
+fn a_tool_call_cancelled_at_its_ask_ends_the_turn_interrupted() {
+    // 0.24.4, Esc at the confirmation of a call it had recorded: a `cancelled` tool_result,
+    // nothing after it, no hook.
+    let record = fixture!("qwen/qwen-0.24.4-tool-cancelled.jsonl");
+    let turn = last_turn_upto(&Qwen, record, usize::MAX);
+    assert_eq!(turn.prompt.as_deref(), Some("run the tool please"));
+    assert!(turn.ended && turn.is_error, "{turn:?}");
+    assert_eq!(turn.error_reason, Some("interrupted"));
+    let before_the_result = last_turn_upto(&Qwen, record, record.lines().count() - 1);
+    assert!(!before_the_result.ended, "{before_the_result:?}");
+}
