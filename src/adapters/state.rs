@@ -6,6 +6,10 @@
 //! <root>/sessions/<name>/spawn.lock  locked while its spawn is in progress
 //! <root>/sessions/<name>/events/     hook payloads, the event log, `exit`, `dead`
 //! <root>/sessions/<name>/warm.json   a warm worker's marker (`-p --warm`), taken by one rename
+//! <root>/sessions/<name>/budget.json its limits; pool.json: the run whose budget it shares;
+//!                                    budget-stop-<position>.json: a turn's budget stop, claimed once
+//! <root>/fleet-budget.json           the fleet's limits and what its purged workers used (`pools`)
+//! <root>/prices.json                 the user's own list prices
 //! ```
 //!
 //! Every write is atomic (temp file + rename). A session folder is created with one `mkdir`, so

@@ -4,7 +4,7 @@
 //! transcript's token counts. The order puts what needs a person first.
 
 use super::prices::cost_usd;
-use super::print::stats::TurnStats;
+use super::print::stats::{Tokens, TurnStats};
 use super::providers::price_of;
 use super::providers::{EventClass, Provider};
 use super::status::{ListedState, Unreadable, WorkerState, WorkerStatus};
@@ -141,12 +141,23 @@ impl Usage {
             return None;
         }
         let total = stats.total();
+        let reading = provider.module().usage_reading();
         // Thinking recorded apart from the output is output all the same (and billed so).
-        let apart = provider.module().usage_reading().thoughts_apart;
-        let output =
-            |t: &super::print::stats::Tokens| t.output + if apart { t.thoughts } else { 0 };
+        let output = |t: &Tokens| {
+            t.output
+                + if reading.thoughts_apart {
+                    t.thoughts
+                } else {
+                    0
+                }
+        };
+        // An input count that holds the cached tokens counts them once, as cached.
+        let fresh = |t: &Tokens| match reading.cached_in_input {
+            true => t.input.saturating_sub(t.cache_read),
+            false => t.input,
+        };
         let kinds = TokenKinds {
-            input: total.input + total.cache_creation,
+            input: fresh(&total) + total.cache_creation,
             cached_input: total.cache_read,
             output: output(&total),
             reasoning: total.thoughts,
@@ -156,7 +167,15 @@ impl Usage {
         let cost = stats
             .models
             .iter()
-            .map(|(m, t)| cost_usd(price(m), t.input, output(t), t.cache_read, t.cache_creation))
+            .map(|(m, t)| {
+                cost_usd(
+                    price(m),
+                    fresh(t),
+                    output(t),
+                    t.cache_read,
+                    t.cache_creation,
+                )
+            })
             .sum::<f64>();
         Some(Usage {
             tokens: kinds.input + kinds.cached_input + kinds.output,
@@ -274,7 +293,7 @@ mod tests {
     }
 
     #[test]
-    fn tokens_come_by_kind_and_thinking_recorded_apart_counts_as_output() {
+    fn tokens_come_by_kind_each_counted_once_and_thinking_recorded_apart_counts_as_output() {
         let stats = TurnStats {
             models: vec![(
                 "m".into(),
@@ -289,11 +308,12 @@ mod tests {
             )],
             ..TurnStats::default()
         };
-        // gemini records thoughts beside its output; claude within it.
+        // gemini records thoughts beside its output, and its input holds its cached tokens;
+        // claude records thinking within its output, and cache reads beside a fresh input.
         let gemini = Usage::of(Provider::Gemini, &stats).unwrap();
-        assert_eq!(gemini.tokens, 139);
+        assert_eq!(gemini.tokens, 119);
         let kinds = TokenKinds {
-            input: 105,
+            input: 85,
             cached_input: 20,
             output: 14,
             reasoning: 4,

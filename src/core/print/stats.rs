@@ -50,6 +50,11 @@ pub struct UsageReading {
     /// qwen's `thoughtsTokenCount`, opencode's `reasoning`): they count on top of them. claude,
     /// codex and copilot count them within their output.
     pub thoughts_apart: bool,
+    /// The CLI's input count already holds the cached tokens it also records (the OpenAI and
+    /// Gemini APIs' `prompt_tokens` ⊇ `cached_tokens`: codex, gemini, qwen, copilot — measured
+    /// with fake-model reporting 100 cached of 321: their totals say 338, not 438). claude and
+    /// opencode record cache reads beside a fresh input count.
+    pub cached_in_input: bool,
 }
 
 /// Where one record tells both the tokens the model's context holds and the window's size

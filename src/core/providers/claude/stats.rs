@@ -12,6 +12,7 @@ pub const USAGE: UsageReading = UsageReading {
     message_id: Some("/message/id"),
     context: None,
     thoughts_apart: false,
+    cached_in_input: false,
 };
 
 const CLAUDE_USAGE: UsagePaths = UsagePaths {

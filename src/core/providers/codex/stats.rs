@@ -17,6 +17,7 @@ pub const USAGE: UsageReading = UsageReading {
         window: "/payload/info/model_context_window",
     }),
     thoughts_apart: false,
+    cached_in_input: true,
 };
 
 const CODEX_USAGE: UsagePaths = UsagePaths {

@@ -18,6 +18,7 @@ pub const USAGE: UsageReading = UsageReading {
         window: "/data/usage/maxPromptTokens",
     }),
     thoughts_apart: false,
+    cached_in_input: true,
 };
 
 const COPILOT_USAGE: UsagePaths = UsagePaths {

@@ -12,6 +12,7 @@ pub const USAGE: UsageReading = UsageReading {
     message_id: Some("/id"),
     context: None,
     thoughts_apart: true,
+    cached_in_input: true,
 };
 
 const GEMINI_USAGE: UsagePaths = UsagePaths {

@@ -12,6 +12,7 @@ pub const USAGE: UsageReading = UsageReading {
     message_id: Some("/info/id"),
     context: None,
     thoughts_apart: true,
+    cached_in_input: false,
 };
 
 const OPENCODE_USAGE: UsagePaths = UsagePaths {

@@ -17,6 +17,7 @@ pub const USAGE: UsageReading = UsageReading {
         window: "/contextWindowSize",
     }),
     thoughts_apart: true,
+    cached_in_input: true,
 };
 
 const QWEN_USAGE: UsagePaths = UsagePaths {
