@@ -16,6 +16,14 @@ async fn spawn_takes_a_budget_and_a_send_past_it_is_refused() {
     let shown = mcp.call("umbel_budget", json!({ "name": "mb1" })).await;
     assert!(format!("{shown:?}").contains("maxPrompts"), "{shown:?}");
     sb.turn_outcome("mb1", "one", 0);
+    // The worker's status resource carries its budget.
+    let status = mcp.read_json("umbel://workers/mb1").await;
+    assert_eq!(
+        status["budget"]["limits"],
+        json!({ "maxPrompts": 1 }),
+        "{status}"
+    );
+    assert_eq!(status["budget"]["reached"]["limit"], "prompts", "{status}");
     let err = mcp
         .err("umbel_send", json!({ "name": "mb1", "prompt": "two" }))
         .await;

@@ -38,7 +38,7 @@ impl Mcp {
     }
 
     /// `resources/read`: the one text content.
-    async fn read(&self, uri: &str) -> String {
+    pub(crate) async fn read(&self, uri: &str) -> String {
         let params = ReadResourceRequestParams::new(uri);
         let read = self.client.read_resource(params).await;
         let read = read.unwrap_or_else(|e| panic!("read {uri}: {e}"));
@@ -51,7 +51,7 @@ impl Mcp {
         }
     }
 
-    async fn read_json(&self, uri: &str) -> Value {
+    pub(crate) async fn read_json(&self, uri: &str) -> Value {
         let text = self.read(uri).await;
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("{uri}: {e}: {text}"))
     }
