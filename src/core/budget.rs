@@ -248,17 +248,11 @@ impl Used {
             (None, None) => None,
             (a, b) => Some(a.unwrap_or(0.0) + b.unwrap_or(0.0)),
         };
-        let (a, b) = (&self.by_kind, &other.by_kind);
         Used {
             tokens: self.tokens + other.tokens,
             cost_usd,
             prompts: self.prompts + other.prompts,
-            by_kind: crate::core::token_kinds::TokenKinds {
-                input: a.input + b.input,
-                cached_input: a.cached_input + b.cached_input,
-                output: a.output + b.output,
-                reasoning: a.reasoning + b.reasoning,
-            },
+            by_kind: self.by_kind.plus(&other.by_kind),
         }
     }
 }

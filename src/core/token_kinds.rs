@@ -23,3 +23,15 @@ pub struct TokenKinds {
     /// The thinking (reasoning) part of the output, where the CLI records it.
     pub reasoning: u64,
 }
+
+impl TokenKinds {
+    /// `self` and `other` added up, kind by kind.
+    pub fn plus(&self, other: &TokenKinds) -> TokenKinds {
+        TokenKinds {
+            input: self.input + other.input,
+            cached_input: self.cached_input + other.cached_input,
+            output: self.output + other.output,
+            reasoning: self.reasoning + other.reasoning,
+        }
+    }
+}

@@ -10,6 +10,7 @@ use super::worker::Worker;
 use crate::core::budget::{BudgetState, Limits, Pool, Reached, reached, warning};
 use crate::core::errors::{Error, Result};
 use crate::core::usage_tally::UsageTally;
+use crate::core::wait::ClassifiedEvent;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -63,14 +64,7 @@ pub fn budget(ctx: &Ctx, worker: &Worker, change: &Limits) -> Result<BudgetRepor
     let state = standing(ctx, worker, limits)?;
     let mut shared = Vec::new();
     for (pool, record) in super::budget_pool::pools_of(ctx, worker)? {
-        let used = super::budget_pool::pool_used(ctx, &record)?;
-        let reached = crate::core::budget::pool_reached(&pool, &record.limits, &used);
-        let limits = record.limits;
-        let state = BudgetState {
-            limits,
-            used,
-            reached,
-        };
+        let (state, _) = super::budget_pool::standing(ctx, &pool, record)?;
         shared.push(SharedBudget { pool, state });
     }
     Ok(BudgetReport {
@@ -83,15 +77,10 @@ pub fn budget(ctx: &Ctx, worker: &Worker, change: &Limits) -> Result<BudgetRepor
 
 /// The fleet's budget (`umbel budget --fleet`), its limits changed by `change` first.
 pub fn fleet(ctx: &Ctx, change: &Limits) -> Result<BudgetReport> {
-    let (record, used, warning) = super::budget_pool::fleet(ctx, change)?;
-    let reached = crate::core::budget::pool_reached(&Pool::Fleet, &record.limits, &used);
+    let (state, warning) = super::budget_pool::fleet(ctx, change)?;
     Ok(BudgetReport {
         name: None,
-        state: BudgetState {
-            limits: record.limits,
-            used,
-            reached,
-        },
+        state,
         warning,
         shared: Vec::new(),
     })
@@ -142,10 +131,11 @@ pub fn claim_stop(ctx: &Ctx, worker: &Worker, at: &Reached) -> Result<bool> {
     ctx.state.claim(&worker.name, &stop_file(turn), at)
 }
 
-/// The limit the worker's last turn was stopped for, if a budget stopped it.
-pub fn stopped_for(ctx: &Ctx, worker: &Worker) -> Result<Option<Reached>> {
-    let turn = this_turn(ctx, worker)?;
-    Ok(ctx.state.read_json(&worker.name, &stop_file(turn)))
+/// The limit the worker's last turn was stopped for, if a budget stopped it; `events`: the
+/// log's end back to that turn's prompt at least, as a wait has them.
+pub fn stopped_for(ctx: &Ctx, worker: &Worker, events: &[ClassifiedEvent]) -> Option<Reached> {
+    let turn = crate::core::wait::default_since(events);
+    ctx.state.read_json(&worker.name, &stop_file(turn))
 }
 
 /// The position of the worker's last prompt (its submit hook) in the log.

@@ -8,7 +8,9 @@
 use super::Ctx;
 use super::budget_usage::{follow, note_warning, used, used_of};
 use super::worker::Worker;
-use crate::core::budget::{Limits, Pool, PoolRecord, Reached, Used, pool_reached, pool_warning};
+use crate::core::budget::{
+    BudgetState, Limits, Pool, PoolRecord, Reached, Used, pool_reached, pool_warning,
+};
 use crate::core::errors::{Error, Result};
 use crate::core::name::WorkerName;
 use crate::core::usage_tally::UsageTally;
@@ -154,16 +156,31 @@ pub fn refuse_spawn(
     }
 }
 
-/// The fleet's budget, its limits changed by `change` first (when it sets any).
-pub fn fleet(ctx: &Ctx, change: &Limits) -> Result<(PoolRecord, Used, Option<Reached>)> {
+/// A pool's limits against what its workers used, and the limit past 80 %, if one is.
+pub fn standing(
+    ctx: &Ctx,
+    pool: &Pool,
+    record: PoolRecord,
+) -> Result<(BudgetState, Option<Reached>)> {
+    let used = pool_used(ctx, &record)?;
+    let warning = pool_warning(pool, &record.limits, &used);
+    let state = BudgetState {
+        reached: pool_reached(pool, &record.limits, &used),
+        limits: record.limits,
+        used,
+    };
+    Ok((state, warning))
+}
+
+/// The fleet's budget, its limits changed by `change` first (when it sets any), and the limit
+/// past 80 %, if one is.
+pub fn fleet(ctx: &Ctx, change: &Limits) -> Result<(BudgetState, Option<Reached>)> {
     let record = if change.is_empty() {
         ctx.state.read_pool(&Pool::Fleet)?.unwrap_or_default()
     } else {
         (ctx.state).update_pool(&Pool::Fleet, |r| r.limits = r.limits.with(change))?
     };
-    let used = pool_used(ctx, &record)?;
-    let warning = pool_warning(&Pool::Fleet, &record.limits, &used);
-    Ok((record, used, warning))
+    standing(ctx, &Pool::Fleet, record)
 }
 
 /// A running turn's watch on the pools its worker shares: each member's transcript read as

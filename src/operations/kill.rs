@@ -211,11 +211,6 @@ fn leave_tombstone(
     (!problems.is_empty()).then(|| problems.join("; "))
 }
 
-/// Counts what the worker used into the shared budgets it is under before its folder goes.
-pub fn retire(ctx: &Ctx, name: &WorkerName) -> Result<()> {
-    super::budget_pool::retire_named(ctx, name)
-}
-
 /// Ends the worker's processes and session, then purges its folder (and its worktree, when the
 /// rule allows) or leaves a tombstone. A tombstone that cannot be written (a read-only or full
 /// state root) does not undo the kill, nor does a worktree kept for its work: each is returned
@@ -256,7 +251,8 @@ fn end(
         kept = super::worktree::purge(ctx, name.as_str(), wt, discard)?;
     }
     if purge.is_some() && kept.is_none() {
-        retire(ctx, name)?;
+        // What it used stays counted in the shared budgets it was under.
+        super::budget_pool::retire_named(ctx, name)?;
         ctx.state.remove_session(name)?;
     } else if let Some(problem) =
         leave_tombstone(ctx, name, pane.liveness == Liveness::Alive, screen)

@@ -66,17 +66,10 @@ fn a_priced_model_takes_a_dollar_limit_and_budget_changes_one_limit() {
     sb.umbel(["budget", "nobody"]).status(1);
 }
 
-/// Writes `yaml` as the sandbox project's `wf.yaml`; its path.
-fn workflow(sb: &Sandbox, yaml: &str) -> String {
-    let path = sb.project.join("wf.yaml");
-    sb.write(&path, yaml);
-    path.display().to_string()
-}
-
 #[test]
 fn a_runs_prompt_budget_counts_every_worker_and_stops_the_run_at_it() {
     let sb = Sandbox::new();
-    let path = workflow(
+    let path = crate::workflow::workflow(
         &sb,
         r#"
 budget: {maxPrompts: 2}
@@ -88,7 +81,9 @@ steps:
   - {id: two, worker: b, needs: [one], prompt: second}
   - {id: three, worker: a, needs: [two], prompt: third}
 "#,
-    );
+    )
+    .display()
+    .to_string();
     let out = crate::workflow::run(&sb, &[&path]).status(120);
     let run_id = crate::workflow::run_id_of(&out);
     let record = crate::workflow::run_record(&sb, &run_id);
@@ -115,7 +110,7 @@ steps:
 #[test]
 fn a_runs_token_budget_lets_the_turn_that_crossed_it_finish_and_refuses_the_next_step() {
     let sb = Sandbox::new();
-    let path = workflow(
+    let path = crate::workflow::workflow(
         &sb,
         r#"
 budget: {maxTokens: 1}
@@ -125,7 +120,9 @@ steps:
   - {id: one, worker: a, prompt: first}
   - {id: two, worker: a, needs: [one], prompt: second}
 "#,
-    );
+    )
+    .display()
+    .to_string();
     let out = crate::workflow::run(&sb, &[&path]).status(120);
     let run_id = crate::workflow::run_id_of(&out);
     let record = crate::workflow::run_record(&sb, &run_id);
@@ -142,7 +139,7 @@ steps:
 #[test]
 fn a_runs_dollar_budget_needs_priced_models() {
     let sb = Sandbox::new();
-    let path = workflow(
+    let path = crate::workflow::workflow(
         &sb,
         r#"
 budget: {maxBudgetUsd: 1}
@@ -153,7 +150,9 @@ steps:
   - {id: one, worker: a, prompt: first}
   - {id: two, worker: b, prompt: second}
 "#,
-    );
+    )
+    .display()
+    .to_string();
     let err = crate::workflow::run(&sb, &[&path]).status(2).stderr();
     assert!(err.contains("worker `b` has no `model:`"), "{err}");
     assert!(!err.contains("worker `a`"), "{err}");

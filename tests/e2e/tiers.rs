@@ -51,6 +51,18 @@ fn world(tier: Tier) -> Sandbox {
     }
 }
 
+/// A [`world`] where claude asks before a tool: its default auto mode lets its classifier
+/// allow it, manual mode (the user's settings) asks. The other CLIs ask by default.
+fn world_asking_first(tier: Tier) -> Sandbox {
+    let sb = world(tier);
+    std::fs::create_dir_all(sb.home.join(".claude")).expect("mkdir");
+    sb.write(
+        sb.home.join(".claude/settings.json"),
+        r#"{"permissions":{"defaultMode":"manual"}}"#,
+    );
+    sb
+}
+
 /// Generates `tiers::fakes::<provider>::<scenario>` and the ignored
 /// `tiers::real::<provider>::<scenario>` for each scenario `fn(provider, tier)`.
 /// Scenarios after `codex:` (`gemini:`) are about that CLI alone (its own config files) and run
@@ -282,12 +294,8 @@ fn unattended_runs_the_tool_and_actions_lists_it(provider: &str, tier: Tier) {
 }
 
 fn a_tool_needing_approval_is_input_126_with_the_pending_tool(provider: &str, tier: Tier) {
-    let sb = world(tier);
-    // claude's default auto mode lets its classifier allow the tool: manual mode asks. The
-    // command writes a file: claude and gemini run a read-only `echo` without asking.
-    let settings = sb.home.join(".claude/settings.json");
-    std::fs::create_dir_all(sb.home.join(".claude")).expect("mkdir");
-    sb.write(&settings, r#"{"permissions":{"defaultMode":"manual"}}"#);
+    // The command writes a file: claude and gemini run a read-only `echo` without asking.
+    let sb = world_asking_first(tier);
     sb.spawn_playing("p", json!({ "turns": [{ "reply": "It printed hi.", "end": { "permission": {
             "tool": "Bash", "input": { "command": "echo hi > umbel-tool.txt", "description": "Write hi" } } } }] }), &["--provider", provider]);
     let (code, outcome) = turn(&sb, "p", "run the tool");

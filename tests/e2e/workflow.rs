@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use std::path::PathBuf;
 
 /// Writes `yaml` as `wf.yaml` in the sandbox's project and returns its path.
-fn workflow(sb: &Sandbox, yaml: &str) -> PathBuf {
+pub(crate) fn workflow(sb: &Sandbox, yaml: &str) -> PathBuf {
     let path = sb.project.join("wf.yaml");
     sb.write(&path, yaml);
     path

@@ -74,7 +74,7 @@ fn ready_worker(ctx: &Ctx, job: &StepJob) -> Result<Worker, StepFailure> {
         kill::kill(ctx, &purge)?;
         if adopted.is_some() {
             // The worktree stays for the new worker; only the old worker's folder goes.
-            kill::retire(ctx, &name)?;
+            budget_pool::retire_named(ctx, &name)?;
             ctx.state.remove_session(&name)?;
         }
     }

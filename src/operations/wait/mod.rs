@@ -235,7 +235,7 @@ impl<'a> TurnWait<'a> {
                         return Ok(Some(stopped_at_ask(ctx, worker, at, *from)?));
                     }
                     let outcome = finish(ctx, worker, outcome, deadline)?;
-                    let outcome = self.budget_end(ctx, from, outcome)?;
+                    let outcome = self.budget_end(ctx, &records, from, outcome)?;
                     match wanted(ctx, worker, cond, outcome) {
                         Ok(outcome) => return Ok(Some(outcome)),
                         // Not the turn the caller is waiting for: wait past it.
@@ -251,15 +251,19 @@ impl<'a> TurnWait<'a> {
         }
     }
 
-    /// Stops the running turn once its budget (or a shared one) is reached: the CLI's
-    /// interrupt keys pressed once, by whoever claims the stop first, and a shared limit's
-    /// other running turns stopped too; the wait goes on for the turn's end.
     /// The turn's end as its budget makes it: `budget` when this wait stopped it, or another
-    /// did (a shared limit's, or a wait on the same worker); else `outcome` as it is.
-    fn budget_end(&self, ctx: &Ctx, from: usize, outcome: Outcome) -> Result<Outcome> {
+    /// did (a shared limit's, or a wait on the same worker: its claim is found from the turn's
+    /// prompt in `records`, the events this look read); else `outcome` as it is.
+    fn budget_end(
+        &self,
+        ctx: &Ctx,
+        records: &[ClassifiedEvent],
+        from: usize,
+        outcome: Outcome,
+    ) -> Result<Outcome> {
         let stop = match self.stopping.clone() {
             Some(stop) => Some(stop),
-            None => super::budget::stopped_for(ctx, self.worker)?.map(|at| (at, from)),
+            None => super::budget::stopped_for(ctx, self.worker, records).map(|at| (at, from)),
         };
         match stop {
             Some((at, from)) => stopped(ctx, self.worker, &at, from, outcome),
@@ -267,7 +271,10 @@ impl<'a> TurnWait<'a> {
         }
     }
 
-    /// Whether it stopped the turn at this look.
+    /// Stops the running turn once its budget (or a shared one) is reached: the CLI's
+    /// interrupt keys pressed once, by whoever claims the stop first, and a shared limit's
+    /// other running turns stopped too; the wait goes on for the turn's end. Whether it
+    /// stopped the turn at this look.
     fn hold_budget(&mut self, ctx: &Ctx) -> Result<bool> {
         let worker = self.worker;
         if self.stopping.is_some() {

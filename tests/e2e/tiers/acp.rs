@@ -4,7 +4,7 @@
 //! prompt `cancelled` with the next one answered, the editor's going away parking the worker,
 //! and `session/load` in a new process replaying the conversation and going on.
 
-use super::{Tier, world};
+use super::{Tier, world_asking_first};
 use crate::acp::{Said, answered, editor, prompt, said, said_until, state};
 use agent_client_protocol::v1::schema::{
     CancelNotification, LoadSessionRequest, NewSessionRequest, StopReason, ToolCallStatus,
@@ -13,13 +13,7 @@ use serde_json::{Value, json};
 use std::path::PathBuf;
 
 fn an_editor_prompts_is_asked_cancels_and_loads(provider: &str, tier: Tier) {
-    let sb = world(tier);
-    // claude's default auto mode lets its classifier allow the tool; manual mode asks.
-    std::fs::create_dir_all(sb.home.join(".claude")).expect("mkdir");
-    sb.write(
-        sb.home.join(".claude/settings.json"),
-        r#"{"permissions":{"defaultMode":"manual"}}"#,
-    );
+    let sb = world_asking_first(tier);
     let words = vec!["slow"; 60].join(" ");
     let tool = json!({ "tool": "Bash", "input": { "command": "echo umbel-tool-ran > umbel-tool.txt; cat umbel-tool.txt", "description": "Write and show it" } });
     let scenario = sb.scenario(

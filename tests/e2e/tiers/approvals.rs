@@ -5,7 +5,7 @@
 //! tier (`tiers::approvals::real::…`, run by `just smoke-offline` at the pinned releases, not
 //! yet by the matrix of older ones).
 
-use super::{Tier, read, turn, world};
+use super::{Tier, read, turn, world_asking_first};
 use crate::harness::*;
 use serde_json::{Value, json};
 
@@ -20,12 +20,7 @@ const REMOVE: &str = "rm -f umbel-gone.txt";
 /// classifier allow it: manual mode asks), with worker `p` spawned with `extra` flags: it runs
 /// [`COMMAND`] on "run the tool", [`REMOVE`] on "remove", and answers "next" with text.
 fn world_asking(provider: &str, tier: Tier, extra: &[&str]) -> Sandbox {
-    let sb = world(tier);
-    std::fs::create_dir_all(sb.home.join(".claude")).expect("mkdir");
-    sb.write(
-        sb.home.join(".claude/settings.json"),
-        r#"{"permissions":{"defaultMode":"manual"}}"#,
-    );
+    let sb = world_asking_first(tier);
     let tool = |command: &str| json!({ "tool": "Bash", "input": { "command": command, "description": "Write hi" } });
     let scenario = json!({ "turns": [
         { "match": "run the tool", "reply": "It printed hi.", "end": { "permission": tool(COMMAND) } },

@@ -5,7 +5,7 @@
 //! until `umbel budget` raises it; `--max-prompts` refuses the prompt past it. The fleet's
 //! limit (`umbel budget --fleet`) stops every running turn of the state root at once.
 
-use super::{Tier, world};
+use super::{Tier, world, world_asking_first};
 use crate::harness::{events_of, eventually};
 use serde_json::{Value, json};
 
@@ -190,13 +190,7 @@ fn a_fleet_limit_stops_every_running_turn(provider: &str, tier: Tier) {
 /// that response (usage and all) before it runs the tool, and the wait stops the turn at that
 /// write while the answer after the tool still streams — no limit lowered by hand.
 fn a_crossing_recorded_mid_turn_stops_that_turn(provider: &str, tier: Tier) {
-    let sb = world(tier);
-    // claude's default auto mode lets its classifier allow the tool; manual mode asks.
-    std::fs::create_dir_all(sb.home.join(".claude")).expect("mkdir");
-    sb.write(
-        sb.home.join(".claude/settings.json"),
-        r#"{"permissions":{"defaultMode":"manual"}}"#,
-    );
+    let sb = world_asking_first(tier);
     let input = json!({ "command": "echo hi > umbel-tool.txt", "description": "Write hi" });
     let tool = json!({ "tool": "Bash", "input": input, "then_wedge": true });
     let scenario = json!({

@@ -6,7 +6,7 @@
 //! ones in the offline tier (`tiers::questions::real::…`, `just smoke-offline`). codex shows
 //! none outside Plan mode (its `request_user_input` fails at once).
 
-use super::{Tier, read, turn, world};
+use super::{Tier, read, turn, world_asking_first};
 use crate::harness::*;
 use serde_json::{Value, json};
 
@@ -23,12 +23,7 @@ fn question_tool(provider: &str) -> &'static str {
 /// A worker `p` whose model asks "Which color should the button be?" (Red, Blue) on "ask me",
 /// replies "You chose it." once answered, and answers "next" with text.
 fn world_asking(provider: &str, tier: Tier) -> Sandbox {
-    let sb = world(tier);
-    std::fs::create_dir_all(sb.home.join(".claude")).expect("mkdir");
-    sb.write(
-        sb.home.join(".claude/settings.json"),
-        r#"{"permissions":{"defaultMode":"manual"}}"#,
-    );
+    let sb = world_asking_first(tier);
     let mut question = json!({"question": "Which color should the button be?", "header": "Color",
         "options": [{"label": "Red", "description": "A red button"},
                     {"label": "Blue", "description": "A blue button"}]});
