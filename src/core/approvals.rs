@@ -3,7 +3,7 @@
 //! (`Answered`, written by `approve`/`deny` or a rule) already closed it. What is shown of a
 //! tool's input passes through [`redact`] first.
 
-use super::events::{ANSWERED_EVENT, ClassifiedEvent};
+use super::events::{ANSWERED_EVENT, ClassifiedEvent, TURN_CLOSED_EVENT};
 use super::providers::EventClass;
 use super::questions::{Question, questions_of};
 use serde::{Deserialize, Serialize};
@@ -69,10 +69,11 @@ pub fn pending(events: &[ClassifiedEvent]) -> Option<Asked> {
                     tool,
                 });
             }
-            // An answer before the run: a run that names no tool is the answered question's
-            // echo (claude's `Notification` lands up to seconds after its dialog showed, so
-            // after a quick answer too); one that names a tool is a new question.
-            EventClass::Other if event.record.kind == ANSWERED_EVENT => {
+            // An answer before the run, or umbel's line closing the turn (a deny, a stop at
+            // the ask): a run that names no tool is the closed question's echo (claude's
+            // `Notification` lands up to seconds after its dialog showed, qwen's a moment after
+            // its `PermissionRequest`); one that names a tool is a new question.
+            _ if [ANSWERED_EVENT, TURN_CLOSED_EVENT].contains(&event.record.kind.as_str()) => {
                 if first.as_ref().is_some_and(|a| a.tool.is_some()) {
                     break;
                 }
@@ -392,6 +393,29 @@ mod tests {
         ];
         assert_eq!(pending(&events), None);
         // A question that names a tool right after an answer is a new one.
+        events.push(ev(4, "PermissionRequest", asks(Some(tool))));
+        assert_eq!(pending(&events).expect("new").id(), "3");
+    }
+
+    #[test]
+    fn a_notification_after_umbel_closed_the_turn_repeats_the_closed_ask() {
+        // qwen's `Notification` lands a moment after its `PermissionRequest`: a wait that
+        // stopped the turn at the ask (its `TurnClosed` line) in between leaves nothing open.
+        let tool = json!({"name": "run_shell_command", "input": {"command": "echo hi"}});
+        let mut events = vec![
+            ev(0, "UserPromptSubmit", EventClass::Submitted),
+            ev(1, "PermissionRequest", asks(Some(tool.clone()))),
+            ev(
+                2,
+                TURN_CLOSED_EVENT,
+                EventClass::TurnFailed {
+                    reason: "interrupted",
+                },
+            ),
+            ev(3, "Notification", asks(None)),
+        ];
+        assert_eq!(pending(&events), None);
+        // A tool asked for after it is a new question.
         events.push(ev(4, "PermissionRequest", asks(Some(tool))));
         assert_eq!(pending(&events).expect("new").id(), "3");
     }

@@ -251,14 +251,14 @@ pub fn derive_state(
     if meta.ready_at.is_none() {
         return (WorkerState::Starting, None);
     }
-    for event in events.iter().rev() {
+    for (i, event) in events.iter().enumerate().rev() {
         match &event.class {
-            // A waiting event the pending-approval reading drops repeats an answered question.
+            // A waiting event the pending-approval reading drops repeats a question answered
+            // or closed before it: the state is what that line made it.
             EventClass::NeedsInput { .. } => {
-                let Some(asked) = super::approvals::pending(events) else {
-                    return (WorkerState::Busy, None);
-                };
-                return (WorkerState::NeedsInput, Some((asked.reason, asked.tool)));
+                if let Some(asked) = super::approvals::pending(&events[..=i]) {
+                    return (WorkerState::NeedsInput, Some((asked.reason, asked.tool)));
+                }
             }
             EventClass::Submitted | EventClass::Progress | EventClass::PermissionCheck { .. } => {
                 return (WorkerState::Busy, None);
@@ -294,6 +294,7 @@ pub fn turn_origin(events: &[ClassifiedEvent], sent_at: Option<usize>) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::events;
     use crate::core::providers::Provider;
     use crate::core::test_data::event as ev;
 
@@ -389,6 +390,39 @@ mod tests {
             let state = derive_state(&meta(true), &events, &Liveness::Alive).0;
             assert_eq!(state, WorkerState::Busy, "{provider:?}");
         }
+    }
+
+    #[test]
+    fn an_asks_late_notice_after_its_close_or_answer_keeps_the_state_that_line_made() {
+        let asks = |tool: Option<serde_json::Value>| EventClass::NeedsInput {
+            reason: "permission",
+            tool,
+        };
+        let state = |events: &[ClassifiedEvent]| {
+            let mut events = events.to_vec();
+            events.push(ev(9, "Notification", asks(None)));
+            derive_state(&meta(true), &events, &Liveness::Alive).0
+        };
+        let head = [
+            ev(0, "UserPromptSubmit", EventClass::Submitted),
+            ev(
+                1,
+                "PermissionRequest",
+                asks(Some(serde_json::json!({"name": "Bash"}))),
+            ),
+        ];
+        let closed = EventClass::TurnFailed {
+            reason: "interrupted",
+        };
+        let closed = [&head[..], &[ev(2, events::TURN_CLOSED_EVENT, closed)]].concat();
+        assert_eq!(state(&closed), WorkerState::Ready);
+        let answered = [
+            &head[..],
+            &[ev(2, events::ANSWERED_EVENT, EventClass::Other)],
+        ]
+        .concat();
+        assert_eq!(state(&answered), WorkerState::Busy);
+        assert_eq!(state(&head), WorkerState::NeedsInput);
     }
 
     #[test]
