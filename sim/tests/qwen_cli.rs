@@ -193,22 +193,47 @@ fn a_tool_turn_fires_qwens_hooks_and_writes_qwens_records() {
         .iter()
         .map(|r| r["type"].as_str().unwrap_or(""))
         .collect();
-    assert_eq!(types, ["user", "assistant", "tool_result", "assistant"]);
+    // Each response after its `qwen-code.api_response` telemetry, naming the turn's
+    // `prompt_id` as its hooks do.
+    assert_eq!(
+        types,
+        [
+            "user",
+            "system",
+            "assistant",
+            "tool_result",
+            "system",
+            "assistant"
+        ]
+    );
+    let event = |r: &Value| r.pointer("/systemPayload/uiEvent/event.name").cloned();
+    for told in [&chat[1], &chat[4]] {
+        assert_eq!(event(told), Some("qwen-code.api_response".into()));
+        let id = &told["systemPayload"]["uiEvent"]["prompt_id"];
+        assert_eq!(id, &fired[1]["prompt_id"], "{told}");
+        assert!(
+            id.as_str().is_some_and(|id| id.ends_with("########0")),
+            "{id}"
+        );
+    }
     let real = recorded("qwen-0.24.4-chat-session.jsonl");
     for record in &chat {
-        let twin = real.iter().find(|r| r["type"] == record["type"]).unwrap();
+        let twin = real
+            .iter()
+            .find(|r| r["type"] == record["type"] && event(r) == event(record))
+            .unwrap();
         let (theirs, ours) = (keys(twin), keys(record));
         let missing: Vec<&String> = theirs.difference(&ours).collect();
         assert!(missing.is_empty(), "{} lacks {missing:?}", record["type"]);
     }
     assert_eq!(chat[0]["provenance"], "real_user");
-    assert_eq!(chat[1]["parentUuid"], chat[0]["uuid"]);
+    assert_eq!(chat[2]["parentUuid"], chat[1]["uuid"]);
     assert_eq!(
-        chat[1]["message"]["parts"][0]["functionCall"]["name"],
+        chat[2]["message"]["parts"][0]["functionCall"]["name"],
         "run_shell_command"
     );
-    assert_eq!(chat[2]["toolCallResult"]["status"], "success");
-    assert_eq!(chat[3]["message"]["parts"][0]["text"], "It printed hi.");
+    assert_eq!(chat[3]["toolCallResult"]["status"], "success");
+    assert_eq!(chat[5]["message"]["parts"][0]["text"], "It printed hi.");
 }
 
 #[test]

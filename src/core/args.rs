@@ -103,8 +103,9 @@ pub struct SpawnArgs {
     #[arg(long, value_name = "TEXT", help_heading = CLI_FLAGS)]
     #[serde(default)]
     pub system_prompt: Option<String>,
-    /// How many agentic turns one prompt may take.
-    #[arg(long, value_name = "N", help_heading = CLI_FLAGS)]
+    /// How many agentic turns (model requests) one prompt may take: umbel holds it on every
+    /// CLI, stopping the turn at the first response past it (`budget`, reason `turns`).
+    #[arg(long, value_name = "N", help_heading = CLI_FLAGS, value_parser = clap::value_parser!(u32).range(1..))]
     #[serde(default)]
     pub max_turns: Option<u32>,
     /// The worker's budget: limits over all its turns that stop it (`umbel budget` shows and

@@ -120,6 +120,8 @@ pub enum LimitKind {
     Tokens,
     BudgetUsd,
     Prompts,
+    // Model requests of one prompt (`--max-turns`): per turn, not over the worker's life.
+    Turns,
 }
 
 impl LimitKind {
@@ -129,6 +131,7 @@ impl LimitKind {
             LimitKind::Tokens => "tokens",
             LimitKind::BudgetUsd => "budget-usd",
             LimitKind::Prompts => "prompts",
+            LimitKind::Turns => "turns",
         }
     }
 
@@ -138,6 +141,7 @@ impl LimitKind {
             LimitKind::Tokens => "tokens",
             LimitKind::BudgetUsd => "usd",
             LimitKind::Prompts => "prompts",
+            LimitKind::Turns => "turns",
         }
     }
 
@@ -147,6 +151,7 @@ impl LimitKind {
             LimitKind::Tokens => "maxTokens",
             LimitKind::BudgetUsd => "maxBudgetUsd",
             LimitKind::Prompts => "maxPrompts",
+            LimitKind::Turns => "maxTurns",
         }
     }
 
@@ -156,6 +161,7 @@ impl LimitKind {
             LimitKind::Tokens => "--max-tokens",
             LimitKind::BudgetUsd => "--max-budget-usd",
             LimitKind::Prompts => "--max-prompts",
+            LimitKind::Turns => "--max-turns",
         }
     }
 }
@@ -185,6 +191,12 @@ impl Reached {
     /// How to raise it.
     pub fn raise_hint(&self, worker: &str) -> String {
         let flag = self.limit.flag();
+        if self.limit == LimitKind::Turns {
+            return format!(
+                "the next prompt to {worker} has {} of its own (set at spawn)",
+                self.max as u64
+            );
+        }
         match &self.pool {
             None => format!("`umbel budget {worker} {flag} N` raises it"),
             Some(Pool::Fleet) => format!("`umbel budget --fleet {flag} N` raises it"),
@@ -205,6 +217,12 @@ impl std::fmt::Display for Reached {
                 format!("{}", self.used as u64),
             ),
         };
+        if self.limit == LimitKind::Turns {
+            return write!(
+                f,
+                "--max-turns {max} reached: {used} model requests in this turn"
+            );
+        }
         match &self.pool {
             None => write!(f, "{} {max} reached", self.limit.flag())?,
             Some(Pool::Fleet) => write!(f, "the fleet's {} {max} reached", self.limit.flag())?,
@@ -294,6 +312,18 @@ pub fn reached(limits: &Limits, used: &Used) -> Option<Reached> {
             used,
             pool: None,
         })
+}
+
+/// `--max-turns max` as umbel holds it: reached once a turn's transcript records more model
+/// requests than `max` (umbel sees a request once its response is recorded, so the turn is
+/// stopped at the first response past the limit).
+pub fn turns_reached(max: u32, requests: u64) -> Option<Reached> {
+    (requests > u64::from(max)).then_some(Reached {
+        limit: LimitKind::Turns,
+        max: f64::from(max),
+        used: requests as f64,
+        pool: None,
+    })
 }
 
 /// The first limit `used` has passed [`WARN_AT`] of without reaching it.

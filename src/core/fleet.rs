@@ -3,7 +3,6 @@
 //! the session has cost — all pure readings of the worker's status, its events and its
 //! transcript's token counts. The order puts what needs a person first.
 
-use super::prices::cost_usd;
 use super::print::stats::{Tokens, TurnStats};
 use super::providers::price_of;
 use super::providers::{EventClass, Provider};
@@ -163,19 +162,11 @@ impl Usage {
             reasoning: total.thoughts,
         };
         let price = |m: &str| price_of(provider, m);
-        let priced = stats.models.iter().any(|(m, _)| price(m).is_some());
+        let priced = stats.models.iter().any(|(m, t)| t.priced(price(m)));
         let cost = stats
             .models
             .iter()
-            .map(|(m, t)| {
-                cost_usd(
-                    price(m),
-                    fresh(t),
-                    output(t),
-                    t.cache_read,
-                    t.cache_creation,
-                )
-            })
+            .map(|(m, t)| t.cost_usd(price(m), fresh(t), output(t)))
             .sum::<f64>();
         Some(Usage {
             tokens: kinds.input + kinds.cached_input + kinds.output,
@@ -293,6 +284,31 @@ mod tests {
     }
 
     #[test]
+    fn the_clis_own_cost_comes_before_the_price_list_and_makes_an_unlisted_model_priced() {
+        let tokens = |cost_nano_usd| Tokens {
+            input: 1000,
+            output: 100,
+            requests: 1,
+            cost_nano_usd,
+            ..Tokens::default()
+        };
+        let usage = |model: &str, cost| {
+            let stats = TurnStats {
+                models: vec![(model.into(), tokens(cost))],
+                ..TurnStats::default()
+            };
+            Usage::of(Provider::Opencode, &stats).and_then(|u| u.cost_usd)
+        };
+        // opencode's own figure, for a model umbel has no price for.
+        assert_eq!(usage("no-such-model", 549_000), Some(0.000549));
+        // None of its own (0: outside its catalogue) and none listed: unknown.
+        assert_eq!(usage("no-such-model", 0), None);
+        // None of its own: the list price.
+        let listed = usage("claude-opus-5-5", 0);
+        assert!(listed.is_some_and(|c| c > 0.0), "{listed:?}");
+    }
+
+    #[test]
     fn tokens_come_by_kind_each_counted_once_and_thinking_recorded_apart_counts_as_output() {
         let stats = TurnStats {
             models: vec![(
@@ -304,6 +320,7 @@ mod tests {
                     cache_creation: 5,
                     thoughts: 4,
                     requests: 1,
+                    cost_nano_usd: 0,
                 },
             )],
             ..TurnStats::default()

@@ -5,7 +5,7 @@
 
 use super::Ctx;
 pub use super::budget_usage::{BUDGET_FILE, follow, limits, note_reached, set, used};
-use super::budget_usage::{note_warning, used_of};
+use super::budget_usage::{note_warning, turn_limit, used_of};
 use super::worker::Worker;
 use crate::core::budget::{BudgetState, Limits, Pool, Reached, reached, warning};
 use crate::core::errors::{Error, Result};
@@ -149,6 +149,19 @@ fn stop_file(turn: usize) -> String {
     format!("budget-stop-{turn}.json")
 }
 
+/// The worker's `--max-turns`, if its last turn (ended) went past it as its transcript shows.
+pub fn turn_limit_passed(ctx: &Ctx, worker: &Worker) -> Result<Option<Reached>> {
+    let Some(max) = turn_limit(ctx, worker)? else {
+        return Ok(None);
+    };
+    let Some(path) = worker.transcript_path(ctx) else {
+        return Ok(None);
+    };
+    let from = super::budget_usage::turn_start(ctx, worker);
+    let requests = super::turn_stats::ended_turn_requests(worker, &path, from);
+    Ok(requests.and_then(|requests| crate::core::budget::turns_reached(max, requests)))
+}
+
 /// Refuses a spawn whose `--max-budget-usd` cannot be checked (its model has no known list
 /// price; `--max-tokens` works on any model), and one the fleet's budget stops.
 pub fn check_spawn(ctx: &Ctx, args: &crate::core::args::SpawnArgs) -> Result<()> {
@@ -180,6 +193,8 @@ pub struct Watch {
     tally: UsageTally,
     path: Option<PathBuf>,
     pools: super::budget_pool::PoolWatch,
+    /// The worker's `--max-turns`, once read (it is set at spawn only).
+    max_turns: Option<Option<u32>>,
 }
 
 impl Watch {
@@ -188,6 +203,27 @@ impl Watch {
             tally: UsageTally::new(worker.meta.provider),
             path: None,
             pools: Default::default(),
+            max_turns: None,
+        }
+    }
+
+    /// The worker's `--max-turns`, read once.
+    fn max_turns(&mut self, ctx: &Ctx, worker: &Worker) -> Option<u32> {
+        *self
+            .max_turns
+            .get_or_insert_with(|| turn_limit(ctx, worker).ok().flatten())
+    }
+
+    /// `--max-turns`, reached once the running turn's transcript records a model request past
+    /// it.
+    fn turns_reached(&mut self, ctx: &Ctx, worker: &Worker) -> Option<Reached> {
+        let max = self.max_turns(ctx, worker)?;
+        let path = self.path(ctx, worker)?;
+        let from = super::budget_usage::turn_start(ctx, worker);
+        match super::turn_stats::prompted_turn_requests(worker, &path, from)? {
+            // An ended turn is left to the wait's end (`turn_limit_passed`).
+            (_, true) => None,
+            (requests, false) => crate::core::budget::turns_reached(max, requests),
         }
     }
 
@@ -204,20 +240,24 @@ impl Watch {
         let shared = shared
             .iter()
             .any(|(_, r)| !r.limits.during_turn().is_empty());
-        if !shared && limits(ctx, worker).ok()?.during_turn().is_empty() {
+        let turns = self.max_turns(ctx, worker).is_some();
+        if !shared && !turns && limits(ctx, worker).ok()?.during_turn().is_empty() {
             return None;
         }
         self.path(ctx, worker)?.parent().map(PathBuf::from)
     }
 
-    /// The token or dollar limit the worker's transcript has reached, if one has; or the
-    /// one its shared pools' transcripts have, with the pool's other workers (their turns are
-    /// stopped too).
+    /// The turn, token or dollar limit the worker's transcript has reached, if one has; or
+    /// the one its shared pools' transcripts have, with the pool's other workers (their turns
+    /// are stopped too).
     pub fn reached(
         &mut self,
         ctx: &Ctx,
         worker: &Worker,
     ) -> Result<Option<(Reached, Vec<Worker>)>> {
+        if let Some(at) = self.turns_reached(ctx, worker) {
+            return Ok(Some((at, Vec::new())));
+        }
         if let Some(at) = self.own_reached(ctx, worker)? {
             return Ok(Some((at, Vec::new())));
         }

@@ -5,13 +5,20 @@
 use super::Ctx;
 use super::worker::Worker;
 use crate::adapters::files;
+use crate::core::args::SpawnArgs;
 use crate::core::budget::{Limits, Reached, Used};
 use crate::core::errors::Result;
 use crate::core::events::{BUDGET_EVENT, BUDGET_WARNING_EVENT};
+use crate::core::name::WorkerName;
 use crate::core::usage_tally::UsageTally;
 
 /// The worker's file holding its limits.
 pub const BUDGET_FILE: &str = "budget.json";
+/// The worker's file holding its `--max-turns` (model requests per prompt, held by umbel).
+const TURN_LIMIT_FILE: &str = "max-turns.json";
+/// The worker's file holding its transcript's length as its last prompt was sent (a worker
+/// with a `--max-turns` only): that turn's records are the ones after it.
+const TURN_START_FILE: &str = "turn-start.json";
 /// The worker's files holding the limit last reported reached, and last warned of: each is
 /// reported once per limit value.
 const REACHED_FILE: &str = "budget-reached.json";
@@ -23,6 +30,44 @@ pub fn limits(ctx: &Ctx, worker: &Worker) -> Result<Limits> {
         .state
         .read_record(&worker.name, BUDGET_FILE)?
         .unwrap_or_default())
+}
+
+/// Writes a new worker's limits: its budget and its `--max-turns`, those given.
+pub fn put_spawn_limits(ctx: &Ctx, name: &WorkerName, args: &SpawnArgs) -> Result<()> {
+    if !args.budget.is_empty() {
+        ctx.state.write_record(name, BUDGET_FILE, &args.budget)?;
+    }
+    if let Some(max) = args.max_turns {
+        ctx.state.write_record(name, TURN_LIMIT_FILE, &max)?;
+    }
+    Ok(())
+}
+
+/// The worker's `--max-turns`, if it was spawned with one.
+pub fn turn_limit(ctx: &Ctx, worker: &Worker) -> Result<Option<u32>> {
+    ctx.state.read_record(&worker.name, TURN_LIMIT_FILE)
+}
+
+/// Notes where the worker's transcript ends as a prompt is about to be sent, for a worker
+/// with a `--max-turns`: the turn's requests are counted from there (the last turn the
+/// transcript holds may still be the one before, its prompt not written yet).
+pub fn mark_turn_start(ctx: &Ctx, worker: &Worker) -> Result<()> {
+    if turn_limit(ctx, worker)?.is_none() {
+        return Ok(());
+    }
+    let len = worker
+        .transcript_path(ctx)
+        .map_or(0, |path| files::len(&path));
+    ctx.state.write_record(&worker.name, TURN_START_FILE, &len)
+}
+
+/// Where the worker's transcript ended as its last prompt was sent (0: not noted).
+pub fn turn_start(ctx: &Ctx, worker: &Worker) -> u64 {
+    ctx.state
+        .read_record(&worker.name, TURN_START_FILE)
+        .ok()
+        .flatten()
+        .unwrap_or(0)
 }
 
 /// Sets the worker's limits (spawn's, or `umbel budget`'s merged onto them).
@@ -61,10 +106,15 @@ pub fn note_warning(ctx: &Ctx, worker: &Worker, at: &Reached) -> Result<()> {
     note(ctx, worker, at, WARNED_FILE, BUDGET_WARNING_EVENT)
 }
 
-/// Logs `kind` for `at` unless the worker's `file` says it was logged for this limit value.
+/// Logs `kind` for `at` unless the worker's `file` says it was logged for this limit value
+/// (a turn limit: every time).
 fn note(ctx: &Ctx, worker: &Worker, at: &Reached, file: &str, kind: &str) -> Result<()> {
     let last: Option<Reached> = ctx.state.read_record(&worker.name, file).unwrap_or(None);
-    if last.is_some_and(|l| l.limit == at.limit && l.max == at.max && l.pool == at.pool) {
+    // `--max-turns` is per turn: each turn stopped at it is logged.
+    let per_turn = at.limit == crate::core::budget::LimitKind::Turns;
+    if !per_turn
+        && last.is_some_and(|l| l.limit == at.limit && l.max == at.max && l.pool == at.pool)
+    {
         return Ok(());
     }
     ctx.state.write_record(&worker.name, file, at)?;

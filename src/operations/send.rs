@@ -74,6 +74,7 @@ pub fn send(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<Sent> {
     crate::adapters::timing::mark("send: worker ready");
     ctx.state
         .write_json(&worker.name, SENT_FILE, Some(&position))?;
+    super::budget_usage::mark_turn_start(ctx, worker)?;
     let screen = ctx.tmux.capture(worker.session(), false)?;
     refuse_modal(worker, &screen)?;
     clear_input(ctx, worker, screen)?;

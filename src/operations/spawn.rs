@@ -83,11 +83,7 @@ pub fn spawn_with(
             return Err(e);
         }
     };
-    if !args.budget.is_empty()
-        && let Err(e) = ctx
-            .state
-            .write_record(&name, super::budget::BUDGET_FILE, &args.budget)
-    {
+    if let Err(e) = super::budget_usage::put_spawn_limits(ctx, &name, args) {
         let _ = ctx.state.remove_session(&name);
         return Err(e);
     }

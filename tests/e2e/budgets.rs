@@ -183,6 +183,37 @@ fn the_fleet_budget_refuses_an_unpriced_spawn_under_a_dollar_limit_and_bad_targe
         .status(2);
 }
 
+/// opencode records its own cost on each response (its model catalogue's; fake-opencode as
+/// 1.18.33 does for claude-sonnet-4-5: $0.000549): that is the cost a dollar limit is held to,
+/// before any price table — here one that would make the turn cost $0.135.
+#[test]
+fn opencodes_own_cost_is_the_cost_its_dollar_limit_holds() {
+    let sb = Sandbox::new();
+    let dear = r#"{"claude-sonnet-4-5": {"input": 1000, "output": 1000}}"#;
+    sb.write(sb.state.join("prices.json"), dear);
+    let print = |limit: &str| {
+        let args = [
+            "-p",
+            "Say hello",
+            "--provider",
+            "opencode",
+            "--output-format",
+            "json",
+        ];
+        sb.umbel(args).args(["--max-budget-usd", limit])
+    };
+    let over = print("0.0000001").status(120);
+    assert!(
+        over.stdout().contains("Exceeded USD budget (1e-7)"),
+        "{}",
+        over.stdout()
+    );
+    let fine = print("0.01").success();
+    let out = fine.stdout();
+    assert!(out.contains("\"cost\":0.000549"), "{out}");
+    assert!(!out.contains("unknown"), "{out}");
+}
+
 #[test]
 fn print_mode_over_its_dollar_limit_fails_as_claude_p_does() {
     let sb = Sandbox::new();

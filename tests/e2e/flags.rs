@@ -20,6 +20,9 @@ enum Expect {
     /// Not handed to the CLI: one of umbel's rules (the worker's `rules.json`, this list and
     /// value), answered on its permission hook.
     Rule(&'static str, &'static str),
+    /// Not handed to the CLI: umbel's own limit, kept in the worker's file of this name (with
+    /// this value); the flag's value is on no CLI's command line.
+    Held(&'static str, &'static str),
 }
 
 use Expect::*;
@@ -96,12 +99,12 @@ const CASES: &[(&[&str], [Expect; 6])] = &[
     (
         &["--max-turns", "3"],
         [
-            Argv(&["--max-turns", "3"]),
-            Refused,
-            Refused,
-            Argv(&["--max-session-turns", "3"]),
-            Refused,
-            Refused,
+            Held("max-turns.json", "3"),
+            Held("max-turns.json", "3"),
+            Held("max-turns.json", "3"),
+            Held("max-turns.json", "3"),
+            Held("max-turns.json", "3"),
+            Held("max-turns.json", "3"),
         ],
     ),
     (
@@ -264,6 +267,12 @@ fn flags_reach_the_cli_or_are_refused(index: usize) {
                 assert!(listed.iter().any(|r| r == want), "{args:?}: {rules}");
                 assert!(!got.iter().any(|a| a == want), "{args:?}: {got:?}");
             }
+            Held(file, want) => {
+                let path = sb.session_dir("f").join(file);
+                let text = std::fs::read_to_string(path).expect("held limit");
+                assert_eq!(text.trim(), *want, "{args:?}");
+                assert!(!got.iter().any(|a| a == args[0]), "{args:?}: {got:?}");
+            }
             Refused | Launch => {}
         }
     }
@@ -303,10 +312,25 @@ fn print_mode_passes_flags_and_the_tail() {
     let scenario = sb.scenario("s", sim::reply("ok"));
     let record = sb.record_env();
     let base = ["-p", "hi", "--env", &scenario, "--env", &record];
-    sb.umbel([&base[..], &["--max-turns", "2", "--", "--add-dir", "/t"]].concat())
-        .success();
+    sb.umbel(
+        [
+            &base[..],
+            &[
+                "--append-system-prompt",
+                "Be brief.",
+                "--",
+                "--add-dir",
+                "/t",
+            ],
+        ]
+        .concat(),
+    )
+    .success();
     let got = argv(&sb);
-    assert!(contains(&got, &["--max-turns", "2"]), "{got:?}");
+    assert!(
+        contains(&got, &["--append-system-prompt", "Be brief."]),
+        "{got:?}"
+    );
     assert_eq!(got[got.len() - 2..], ["--add-dir", "/t"], "{got:?}");
     // codex: `-p`'s `deny` default is `codex exec`'s approval and sandbox.
     sb.umbel([&base[..], &["--provider", "codex"]].concat())

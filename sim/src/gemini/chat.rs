@@ -90,7 +90,7 @@ impl Session {
     /// Appends a line to the chat file; the first failure is kept in `fatal`.
     pub fn append(&mut self, record: &Obj) {
         if super::flavor::qwen() {
-            if let Some(qwen) = crate::qwen::records::translate(&mut self.qwen_ctx(), record) {
+            for qwen in crate::qwen::records::translate(&mut self.qwen_ctx(), record) {
                 host::append(&self.chat_path, &qwen, &mut self.fatal);
             }
             return;

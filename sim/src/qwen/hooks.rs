@@ -76,10 +76,33 @@ fn idle(mode: &str, gemini: &Obj) -> Fired {
 }
 
 /// What qwen runs where fake-gemini's engine fires `event` with `gemini` (its payload).
-// long: one arm per event of the table in the module doc, each a payload's fields.
 /// `mode` is the approval mode as qwen spells it ([`super::modes::name`]: `default`, `auto-edit`,
 /// `auto`, `yolo`, `plan`).
 pub fn translate(
+    sess: &mut Ctx<'_>,
+    mode: &str,
+    event: &str,
+    target: Option<&str>,
+    gemini: &Obj,
+) -> Vec<Fired> {
+    if event == "BeforeAgent" {
+        sess.state.prompts += 1;
+    }
+    let fired = fired(sess, mode, event, target, gemini);
+    // Every hook of a turn names it (`prompt_id`), as qwen 0.24.4's do.
+    let id = sess
+        .prompt_id()
+        .filter(|_| !matches!(event, "SessionStart" | "SessionEnd"));
+    let name = |(e, t, p): Fired| match &id {
+        Some(id) => (e, t, p.with("prompt_id", id.as_str())),
+        None => (e, t, p),
+    };
+    fired.into_iter().map(name).collect()
+}
+
+/// [`translate`]'s hooks, before they are named by their turn.
+// long: one arm per event of the table in the module doc, each a payload's fields.
+fn fired(
     sess: &mut Ctx<'_>,
     mode: &str,
     event: &str,

@@ -6,7 +6,9 @@
 //! - a prompt: `user` (`provenance: real_user`, `message.parts` text);
 //! - an answer: `assistant` (`message.parts` text or `functionCall`, `usageMetadata`);
 //! - a tool's result: `tool_result` (`functionResponse` parts, `toolCallResult.status`);
-//! - a failed request: `system` `ui_telemetry` with `uiEvent` `qwen-code.api_error`.
+//! - a failed request: `system` `ui_telemetry` with `uiEvent` `qwen-code.api_error`;
+//! - before each response, `qwen-code.api_response` telemetry, and before a cancelled call's
+//!   result `qwen-code.tool_call`, each naming the turn's `prompt_id`.
 //!
 //! fake-gemini's header, `$set` lines and `info` notes have no qwen record; a cancelled turn
 //! leaves its prompt only.
@@ -50,6 +52,18 @@ pub struct State {
     /// usage and all, as the model's response arrives — before it asks to run it — and not
     /// again once it ran.
     pub call: Option<(String, String, Value)>,
+    /// The prompts the session took: the running turn's `prompt_id` is
+    /// `<session>########<prompts - 1>` (its hooks and telemetry name it).
+    pub prompts: u32,
+}
+
+impl Ctx<'_> {
+    /// The running turn's id, as qwen 0.24.4's hooks and telemetry name it; `None` before the
+    /// first prompt.
+    pub fn prompt_id(&self) -> Option<String> {
+        let n = self.state.prompts.checked_sub(1)?;
+        Some(format!("{}########{n}", self.session))
+    }
 }
 
 /// What a translation needs of the session.
@@ -104,31 +118,53 @@ fn head(sess: &mut Ctx<'_>, kind: &str, provenance: &str, ts: String) -> Obj {
     }
 }
 
+/// A `system` `ui_telemetry` record of `event`, naming the running turn's `prompt_id`.
+fn telemetry(sess: &mut Ctx<'_>, event: Obj, ts: String) -> Obj {
+    let event = event
+        .with("event.timestamp", ts.as_str())
+        .with("prompt_id", sess.prompt_id());
+    head(sess, "system", "system", ts)
+        .with("subtype", "ui_telemetry")
+        .with("systemPayload", obj! { "uiEvent" => event })
+}
+
 /// The `tool_result` qwen 0.24.4 records for a call refused at its confirmation (status
 /// `cancelled`, recorded: `[Operation Cancelled] Reason: Tool call cancelled by user.`).
-fn cancelled_result(sess: &mut Ctx<'_>, calls: &[Value], ts: String) -> Option<Obj> {
-    let call = calls
+fn cancelled_result(sess: &mut Ctx<'_>, calls: &[Value], ts: String) -> Vec<Obj> {
+    let Some(call) = calls
         .iter()
-        .find(|c| c.get("status").and_then(Value::as_str) == Some("cancelled"))?;
+        .find(|c| c.get("status").and_then(Value::as_str) == Some("cancelled"))
+    else {
+        return Vec::new();
+    };
     let id = call.get("id").cloned().unwrap_or(Value::Null);
+    let event = obj! {
+        "event.name" => "qwen-code.tool_call",
+        "call_id" => id.clone(),
+        "function_name" => call.get("name"),
+        "status" => "cancelled",
+        "execution_status" => "not_started",
+        "success" => false,
+    };
+    let told = telemetry(sess, event, ts.clone());
     let response = serde_json::json!({ "functionResponse": {
         "id": id, "name": call.get("name"),
         "response": { "error": "[Operation Cancelled] Reason: Tool call cancelled by user." }
     } });
     let result = obj! { "callId" => id, "status" => "cancelled" };
     let head = head(sess, "tool_result", "system", ts);
-    Some(
-        head.with(
+    let record = head
+        .with(
             "message",
             obj! { "role" => "user", "parts" => vec![response] },
         )
-        .with("toolCallResult", result),
-    )
+        .with("toolCallResult", result);
+    vec![told, record]
 }
 
-/// The qwen record for a record fake-gemini writes, if qwen writes one.
+/// The qwen records for a record fake-gemini writes (none where qwen writes none).
 // long: one arm per fake-gemini record type, each a qwen record's fields.
-pub fn translate(sess: &mut Ctx<'_>, rec: &Obj) -> Option<Obj> {
+pub fn translate(sess: &mut Ctx<'_>, rec: &Obj) -> Vec<Obj> {
     let ts = || rec.str("timestamp");
     match rec.str("type").as_str() {
         "user" => {
@@ -139,15 +175,15 @@ pub fn translate(sess: &mut Ctx<'_>, rec: &Obj) -> Option<Obj> {
                 let status = if ok { "success" } else { "error" };
                 let result = obj! { "callId" => fr.get("id").cloned().unwrap_or(Value::Null), "status" => status };
                 let head = head(sess, "tool_result", "system", ts());
-                return Some(
+                return vec![
                     head.with("message", obj! { "role" => "user", "parts" => parts })
                         .with("toolCallResult", result),
-                );
+                ];
             }
             sess.state.end = TurnEnd::Answered;
             sess.state.call = None;
             let head = head(sess, "user", "real_user", ts());
-            Some(head.with("message", obj! { "role" => "user", "parts" => parts }))
+            vec![head.with("message", obj! { "role" => "user", "parts" => parts })]
         }
         "gemini" => {
             let calls = rec.0.get("toolCalls").and_then(Value::as_array);
@@ -177,7 +213,7 @@ pub fn translate(sess: &mut Ctx<'_>, rec: &Obj) -> Option<Obj> {
                     .collect();
             }
             if parts.is_empty() {
-                return None;
+                return Vec::new();
             }
             let tokens = rec.0.get("tokens");
             let count = |k: &str| tokens.and_then(|t| t.get(k)).cloned().unwrap_or(0.into());
@@ -187,13 +223,22 @@ pub fn translate(sess: &mut Ctx<'_>, rec: &Obj) -> Option<Obj> {
                 "totalTokenCount" => count("total"),
             };
             let model = rec.str("model");
+            let event = obj! {
+                "event.name" => "qwen-code.api_response",
+                "model" => model.as_str(),
+                "status_code" => 200,
+                "input_token_count" => count("input"),
+                "output_token_count" => count("output"),
+                "total_token_count" => count("total"),
+            };
+            let told = telemetry(sess, event, ts());
             let head = head(sess, "assistant", "system", ts());
-            Some(
-                head.with("model", model)
-                    .with("message", obj! { "role" => "model", "parts" => parts })
-                    .with("usageMetadata", usage)
-                    .with("contextWindowSize", 262_144u64),
-            )
+            let record = head
+                .with("model", model)
+                .with("message", obj! { "role" => "model", "parts" => parts })
+                .with("usageMetadata", usage)
+                .with("contextWindowSize", 262_144u64);
+            vec![told, record]
         }
         "error" => {
             let text = rec.str("content");
@@ -213,21 +258,16 @@ pub fn translate(sess: &mut Ctx<'_>, rec: &Obj) -> Option<Obj> {
             };
             let event = obj! {
                 "event.name" => "qwen-code.api_error",
-                "event.timestamp" => ts(),
                 "model" => sess.model,
                 "error_message" => raw.as_str(),
                 "status_code" => status,
             };
-            let head = head(sess, "system", "system", ts());
-            Some(
-                head.with("subtype", "ui_telemetry")
-                    .with("systemPayload", obj! { "uiEvent" => event }),
-            )
+            vec![telemetry(sess, event, ts())]
         }
         "info" if rec.str("content") == CANCELLED => {
             sess.state.end = TurnEnd::Cancelled;
-            None
+            Vec::new()
         }
-        _ => None,
+        _ => Vec::new(),
     }
 }

@@ -194,3 +194,20 @@ fn the_brief_names_the_nearest_limit_or_the_one_reached() {
     };
     assert_eq!(none.brief(), "-");
 }
+
+#[test]
+fn max_turns_is_reached_by_the_first_request_past_it_and_names_itself() {
+    assert_eq!(turns_reached(2, 2), None);
+    let at = turns_reached(2, 3).expect("past");
+    assert_eq!((at.limit, at.max, at.used), (LimitKind::Turns, 2.0, 3.0));
+    assert_eq!(
+        at.to_string(),
+        "--max-turns 2 reached: 3 model requests in this turn"
+    );
+    assert_eq!(at.limit.as_str(), "turns");
+    assert!(
+        at.raise_hint("w").contains("next prompt"),
+        "{}",
+        at.raise_hint("w")
+    );
+}

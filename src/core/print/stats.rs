@@ -15,6 +15,37 @@ pub struct Tokens {
     pub thoughts: u64,
     /// Model requests these tokens came from.
     pub requests: u64,
+    /// The CLI's own cost of these requests in billionths of a US dollar, where its records
+    /// carry one (opencode's `cost`, from its model catalogue: 0 for a model outside it).
+    pub cost_nano_usd: u64,
+}
+
+impl Tokens {
+    /// What these requests cost in US dollars: the CLI's own figure where it gave one, else
+    /// `price` (per million tokens) applied to the counts — `output` and `fresh_input` as the
+    /// caller reads them (thinking apart, cached input held in the input count).
+    pub fn cost_usd(
+        &self,
+        price: Option<crate::core::prices::Price>,
+        fresh_input: u64,
+        output: u64,
+    ) -> f64 {
+        if self.cost_nano_usd > 0 {
+            return self.cost_nano_usd as f64 / 1e9;
+        }
+        crate::core::prices::cost_usd(
+            price,
+            fresh_input,
+            output,
+            self.cache_read,
+            self.cache_creation,
+        )
+    }
+
+    /// Whether a cost is known for these requests: the CLI's own, or a list price.
+    pub fn priced(&self, price: Option<crate::core::prices::Price>) -> bool {
+        self.cost_nano_usd > 0 || price.is_some()
+    }
 }
 
 impl ToolCall {
@@ -109,6 +140,7 @@ impl Tokens {
             cache_creation: paths.cache_creation.map_or(0, |p| u64_at(usage, p)),
             thoughts: u64_at(usage, paths.thoughts),
             requests: 1,
+            cost_nano_usd: 0,
         }
     }
 
@@ -119,6 +151,7 @@ impl Tokens {
         self.cache_creation += other.cache_creation;
         self.thoughts += other.thoughts;
         self.requests += other.requests;
+        self.cost_nano_usd += other.cost_nano_usd;
     }
 }
 

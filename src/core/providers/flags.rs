@@ -87,13 +87,17 @@ pub enum Mapping {
     /// Not handed to the CLI: umbel applies it as a rule on the CLI's permission hook
     /// (`core::rules`), answering with the CLI's own keys.
     Rule,
+    /// Not handed to the CLI: umbel holds it itself, on every CLI alike (`--max-turns`: a
+    /// turn is stopped at the first response past the limit; docs/budgets.md).
+    Held,
 }
 
 impl Mapping {
-    /// One word for the docs: `same`, `mapped` or `refused`.
+    /// One word for the docs: `same`, `mapped`, `umbel` (held by umbel) or `refused`.
     pub fn kind(self) -> &'static str {
         match self {
             Mapping::Same => "same",
+            Mapping::Held => "umbel",
             Mapping::Refused(_) => "refused",
             _ => "mapped",
         }
@@ -116,6 +120,9 @@ impl Mapping {
             Mapping::Config(key) => format!("`-c {key}=…`"),
             Mapping::Refused(why) | Mapping::Launch(why) => why.to_string(),
             Mapping::Rule => "umbel's rule, answered on its permission hook".to_string(),
+            Mapping::Held => {
+                "umbel's limit: the turn is stopped at the response past it".to_string()
+            }
         }
     }
 }
@@ -140,9 +147,14 @@ fn mapping(provider: Provider, flag: Flag) -> Mapping {
 }
 
 /// Refuses the first given flag the provider lacks, naming the flag, the provider and what to
-/// use instead.
+/// use instead (and a `--max-turns` of 0, which YAML and MCP can give).
 pub fn check(provider: Provider, given: &[Given]) -> Result<()> {
     for g in given {
+        if g.flag == Flag::MaxTurns && g.values.iter().any(|v| v == "0") {
+            return Err(Error::usage(
+                "`--max-turns` is 1 or more: 0 would stop every turn at its first response",
+            ));
+        }
         if let Mapping::Refused(why) = mapping(provider, g.flag) {
             return Err(Error::usage(format!(
                 "`{}` is not available with {provider}: {why}",
@@ -176,7 +188,11 @@ pub fn args(provider: Provider, given: &[Given]) -> Vec<String> {
                     args.push(format!("{key}={}", toml_string(value)));
                 }
             }
-            Mapping::Setting(_) | Mapping::Refused(_) | Mapping::Launch(_) | Mapping::Rule => {}
+            Mapping::Setting(_)
+            | Mapping::Refused(_)
+            | Mapping::Launch(_)
+            | Mapping::Rule
+            | Mapping::Held => {}
         }
     }
     args
@@ -333,11 +349,14 @@ mod tests {
 
     #[test]
     fn a_refused_flag_names_itself_the_provider_and_the_way_out() {
-        let err = check(Provider::Codex, &[given(Flag::MaxTurns, &["3"])]).unwrap_err();
+        let err = check(Provider::Gemini, &[given(Flag::McpConfig, &["m.json"])]).unwrap_err();
         let text = err.to_string();
-        assert!(text.contains("`--max-turns`"), "{text}");
-        assert!(text.contains("codex"), "{text}");
-        assert!(check(Provider::Claude, &[given(Flag::MaxTurns, &["3"])]).is_ok());
+        assert!(text.contains("`--mcp-config`"), "{text}");
+        assert!(
+            text.contains("gemini") && text.contains("mcpServers"),
+            "{text}"
+        );
+        assert!(check(Provider::Claude, &[given(Flag::McpConfig, &["m.json"])]).is_ok());
     }
 
     #[test]

@@ -240,8 +240,15 @@ fn a_worker_s_cli_flags_are_checked_against_its_provider() {
     assert_eq!(flags.len(), 3, "{flags:?}");
     assert_eq!(plan.workers["writer"].spawn.cli_args, ["--verbose"]);
     problem_saying(
-        &good_with("provider: gemini", "provider: gemini\n    maxTurns: 4"),
-        "worker `critic`: `--max-turns` is not available with gemini",
+        &good_with(
+            "provider: gemini",
+            "provider: gemini\n    mcpConfig: m.json",
+        ),
+        "worker `critic`: `--mcp-config` is not available with gemini",
+    );
+    problem_saying(
+        &good_with("provider: gemini", "provider: gemini\n    maxTurns: 0"),
+        "worker `critic`: `--max-turns` is 1 or more",
     );
 }
 

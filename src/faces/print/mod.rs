@@ -206,9 +206,11 @@ fn turn(
     };
     let (guard, until) = prepared;
     let provider = worker.meta.provider;
-    // Only the JSON formats report the turn's stats, and `--max-budget-usd` needs its cost;
-    // plain text does not wait for them.
-    let with_stats = args.output_format != OutputFormat::Text || budgeted(args).is_some();
+    // Only the JSON formats report the turn's stats, `--max-budget-usd` needs its cost and
+    // `--max-turns` its requests; plain text does not wait for them.
+    let with_stats = args.output_format != OutputFormat::Text
+        || budgeted(args).is_some()
+        || args.spawn.max_turns.is_some();
     let one_turn = || {
         let guard = guard.as_ref();
         run_turn(ctx, &worker, &prompt, &until, line, guard, with_stats)
@@ -216,6 +218,7 @@ fn turn(
     let one_turn = || {
         one_turn().map(|mut done| {
             hold_budget(args, done.provider, &mut done.turn);
+            hold_turns(args, &mut done.turn);
             done
         })
     };
@@ -345,6 +348,26 @@ fn hold_budget(args: &PrintArgs, provider: Provider, turn: &mut PrintTurn) {
     turn.outcome = stop;
     turn.is_error = true;
     turn.text = text;
+}
+
+/// `-p --max-turns N`, as `claude -p` holds it: a turn that took more model requests than N is
+/// an error, its answer withheld — whether the wait stopped it at the response past N (umbel
+/// sees a request once its response is recorded) or it ended first.
+fn hold_turns(args: &PrintArgs, turn: &mut PrintTurn) {
+    let Some(max) = args.spawn.max_turns else {
+        return;
+    };
+    let stopped = turn.outcome.outcome == OutcomeKind::Budget
+        && turn.outcome.reason.as_deref() == Some(LimitKind::Turns.as_str());
+    if !stopped && turn.stats.total().requests <= u64::from(max) {
+        return;
+    }
+    let message = format!("Reached maximum number of turns ({max})");
+    let mut stop = Outcome::new(OutcomeKind::Budget, message, turn.outcome.position);
+    stop.reason = Some(LimitKind::Turns.as_str().into());
+    turn.outcome = stop;
+    turn.is_error = true;
+    turn.text = format!("Error: Reached max turns ({max})");
 }
 
 /// A number as JavaScript prints it (claude's messages do): `5`, `0.0015`, `1e-7`.

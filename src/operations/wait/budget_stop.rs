@@ -1,5 +1,5 @@
-//! A turn its worker's budget stopped: the wait pressed the CLI's interrupt keys when a token
-//! or dollar limit was reached (`budget::Watch`), and reports the turn's end as `budget`. A
+//! A turn its worker's budget stopped: the wait pressed the CLI's interrupt keys when a turn,
+//! token or dollar limit was reached (`budget::Watch`), and reports the turn's end as `budget`. A
 //! shared limit (the fleet's, a run's) reached stops every running turn of its workers: the
 //! wait that saw it stops the others' too, each waited for side by side.
 
@@ -63,6 +63,27 @@ pub(super) fn stopped(
         return Ok(outcome);
     }
     budget_end(ctx, worker, at, from, "the turn was interrupted")
+}
+
+/// A turn that answered before the stop for its `--max-turns` landed (umbel sees a request
+/// once its response is recorded, and a last response is recorded as the turn ends): `budget`
+/// all the same, as `claude -p` reports a turn past its limit; its answer is whole.
+pub(super) fn past_turn_limit(ctx: &Ctx, worker: &Worker, outcome: Outcome) -> Result<Outcome> {
+    if outcome.outcome != OutcomeKind::Stop {
+        return Ok(outcome);
+    }
+    let Some(at) = super::super::budget::turn_limit_passed(ctx, worker)? else {
+        return Ok(outcome);
+    };
+    super::super::budget::note_reached(ctx, worker, &at)?;
+    let message = format!(
+        "{at}: it answered before the stop landed; `umbel read {name}` has the answer, {}",
+        at.raise_hint(worker.name.as_str()),
+        name = worker.name,
+    );
+    let mut stop = Outcome::new(OutcomeKind::Budget, message, outcome.position);
+    stop.reason = Some(at.limit.as_str().to_string());
+    Ok(stop)
 }
 
 /// The end of a turn past its budget that asked a person (to run a tool, a question): the

@@ -26,7 +26,7 @@ use crate::core::turn_progress::{TurnPhase, TurnProgress, phase};
 use crate::core::until::Until;
 use crate::core::wait::{ClassifiedEvent, Liveness, decide, default_since, end};
 use activity::Activity;
-use budget_stop::{stop_others, stopped, stopped_at_ask};
+use budget_stop::{past_turn_limit, stop_others, stopped, stopped_at_ask};
 pub(super) use evidence::last_transcript_turn;
 use evidence::{finish, transcript_failure};
 use regex::Regex;
@@ -253,7 +253,8 @@ impl<'a> TurnWait<'a> {
 
     /// The turn's end as its budget makes it: `budget` when this wait stopped it, or another
     /// did (a shared limit's, or a wait on the same worker: its claim is found from the turn's
-    /// prompt in `records`, the events this look read); else `outcome` as it is.
+    /// prompt in `records`, the events this look read), or it answered past its `--max-turns`
+    /// before a stop landed; else `outcome` as it is.
     fn budget_end(
         &self,
         ctx: &Ctx,
@@ -266,8 +267,11 @@ impl<'a> TurnWait<'a> {
             None => super::budget::stopped_for(ctx, self.worker, records).map(|at| (at, from)),
         };
         match stop {
-            Some((at, from)) => stopped(ctx, self.worker, &at, from, outcome),
-            None => Ok(outcome),
+            // A turn that ended by itself before the stop landed keeps its own outcome,
+            // unless it went past its turn limit.
+            Some((at, from)) => stopped(ctx, self.worker, &at, from, outcome)
+                .and_then(|outcome| past_turn_limit(ctx, self.worker, outcome)),
+            None => past_turn_limit(ctx, self.worker, outcome),
         }
     }
 

@@ -2,7 +2,9 @@
 
 use super::super::flags::{Flag, Mapping};
 
-/// claude, the newest tested release (`claude --help`; `--max-turns` is accepted though not listed). The permission
+/// claude, the newest tested release (`claude --help`). `--max-turns` is umbel's: interactive
+/// claude 2.1.332 takes the flag and ignores it (a turn ran two requests past `--max-turns 1`,
+/// recorded). The permission
 /// mode goes in umbel's `--settings`, where a mode keeps the auto-mode opt-in dialog closed.
 /// Resuming forks: umbel's `--session-id` names the worker's own session, which claude allows
 /// with `--resume`/`--continue` only together with `--fork-session`.
@@ -16,7 +18,7 @@ pub const FLAGS: &[(Flag, Mapping)] = &[
     (Flag::DisallowedTools, Mapping::Args(&["--disallowedTools"])),
     (Flag::AppendSystemPrompt, Mapping::Same),
     (Flag::SystemPrompt, Mapping::Same),
-    (Flag::MaxTurns, Mapping::Same),
+    (Flag::MaxTurns, Mapping::Held),
     (Flag::McpConfig, Mapping::Same),
     (
         Flag::AddDir,

@@ -126,21 +126,26 @@ pub fn result(turn: &PrintTurn, duration_ms: u64, stamps: &dyn Stamps) -> Value 
         result["api_error_type"] = json!(kind);
     }
     add_outcome_fields(&mut result, turn);
-    if turn.outcome.outcome == OutcomeKind::Budget
-        && turn.outcome.reason.as_deref() == Some(LimitKind::BudgetUsd.as_str())
-    {
-        over_budget(&mut result, &turn.outcome.message);
+    if turn.outcome.outcome == OutcomeKind::Budget {
+        over_limit(&mut result, turn);
     }
     result
 }
 
-/// claude's result when `--max-budget-usd` is reached (2.1.332, recorded in
-/// tests/data/claude/…-print-json-max-budget*.json): `error_max_budget_usd`, the reason in
-/// `errors`, no `result` — the answer is withheld.
-fn over_budget(result: &mut Value, message: &str) {
-    result["subtype"] = json!("error_max_budget_usd");
-    result["terminal_reason"] = json!("budget_exhausted");
-    result["errors"] = json!([message]);
+/// claude's result when `--max-budget-usd` or `--max-turns` is reached (2.1.332, recorded in
+/// tests/data/claude/…-print-json-max-budget*.json, …-max-turns.json): its `subtype` and
+/// `terminal_reason`, the reason in `errors`, no `result` — the answer is withheld.
+fn over_limit(result: &mut Value, turn: &PrintTurn) {
+    let (subtype, terminal) = match turn.outcome.reason.as_deref() {
+        Some(r) if r == LimitKind::BudgetUsd.as_str() => {
+            ("error_max_budget_usd", "budget_exhausted")
+        }
+        Some(r) if r == LimitKind::Turns.as_str() => ("error_max_turns", "max_turns"),
+        _ => return,
+    };
+    result["subtype"] = json!(subtype);
+    result["terminal_reason"] = json!(terminal);
+    result["errors"] = json!([turn.outcome.message]);
     if let Some(fields) = result.as_object_mut() {
         fields.remove("result");
     }

@@ -23,7 +23,7 @@ pub const FLAGS: &[(Flag, Mapping)] = &[
             "codex has no replacement system prompt on its command line: use `--append-system-prompt` (codex `developer_instructions`)",
         ),
     ),
-    (Flag::MaxTurns, Mapping::Refused("codex has no turn limit")),
+    (Flag::MaxTurns, Mapping::Held),
     (
         Flag::McpConfig,
         Mapping::Refused(

@@ -23,10 +23,7 @@ pub const FLAGS: &[(Flag, Mapping)] = &[
         Flag::SystemPrompt,
         Mapping::Refused("copilot sets a custom agent's prompt in its agent file (`--agent`)"),
     ),
-    (
-        Flag::MaxTurns,
-        Mapping::Refused("copilot has no limit on a turn's steps outside autopilot mode"),
-    ),
+    (Flag::MaxTurns, Mapping::Held),
     (
         Flag::McpConfig,
         Mapping::Refused(

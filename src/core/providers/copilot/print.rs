@@ -6,6 +6,7 @@
 //! `stream-json`: umbel's is the same stream. Its print mode ignores piped stdin when a prompt
 //! is given.
 
+use crate::core::outcome::OutcomeKind;
 use crate::core::print::shape::{
     PrintShapes, PrintTurn, Stamps, StreamStart, Streamed, add_outcome_fields,
 };
@@ -69,8 +70,17 @@ impl PrintShapes for Shapes {
         _: Option<&Streamed>,
         stamps: &dyn Stamps,
     ) -> Vec<Value> {
-        // The log's path is known from the launch: the turn was streamed from it.
-        vec![result(turn, duration_ms, stamps)]
+        // The log's path is known from the launch: the turn was streamed from it. A turn
+        // umbel failed (a budget, `--max-turns`) has no error in the log: it is said here.
+        let mut events = Vec::new();
+        if turn.outcome.outcome == OutcomeKind::Budget {
+            events.push(
+                json!({ "type": "session.error", "timestamp": stamps.rfc3339(),
+                "data": { "errorType": "umbel", "message": turn.error_message() } }),
+            );
+        }
+        events.push(result(turn, duration_ms, stamps));
+        events
     }
 }
 
@@ -134,4 +144,33 @@ fn result(turn: &PrintTurn, duration_ms: u64, stamps: &dyn Stamps) -> Value {
     result["outcome"] = json!(turn.outcome.outcome);
     add_outcome_fields(&mut result, turn);
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::outcome::Outcome;
+    use crate::core::print::shape::test_stamps::Fixed;
+
+    #[test]
+    fn a_streamed_turn_umbel_failed_says_why_before_its_result() {
+        let mut outcome = Outcome::new(
+            OutcomeKind::Budget,
+            "Reached maximum number of turns (1)",
+            4,
+        );
+        outcome.reason = Some("turns".into());
+        let turn = PrintTurn {
+            outcome,
+            text: "Error: Reached max turns (1)".into(),
+            is_error: true,
+            session_id: "s".into(),
+            stats: Default::default(),
+        };
+        let events = Shapes.stream_end(&turn, 10, None, &Fixed);
+        assert_eq!(events.len(), 2, "{events:?}");
+        assert_eq!(events[0]["type"], "session.error");
+        assert_eq!(events[0]["data"]["message"], "Error: Reached max turns (1)");
+        assert_eq!(events[1]["exitCode"], 1);
+    }
 }

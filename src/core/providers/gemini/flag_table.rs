@@ -20,12 +20,7 @@ pub const FLAGS: &[(Flag, Mapping)] = &[
             "gemini reads a replacement system prompt from a file: pass `--env GEMINI_SYSTEM_MD=<file>`",
         ),
     ),
-    (
-        Flag::MaxTurns,
-        Mapping::Refused(
-            "gemini has no per-prompt turn limit (`model.maxSessionTurns` caps the whole session)",
-        ),
-    ),
+    (Flag::MaxTurns, Mapping::Held),
     (
         Flag::McpConfig,
         Mapping::Refused("gemini reads MCP servers from `mcpServers` in its settings.json"),

@@ -25,12 +25,7 @@ pub const FLAGS: &[(Flag, Mapping)] = &[
             "opencode sets an agent's prompt with `agent.<name>.prompt` in its opencode.json",
         ),
     ),
-    (
-        Flag::MaxTurns,
-        Mapping::Refused(
-            "opencode limits an agent's steps with `agent.<name>.steps` in its opencode.json",
-        ),
-    ),
+    (Flag::MaxTurns, Mapping::Held),
     (
         Flag::McpConfig,
         Mapping::Refused("opencode reads MCP servers from `mcp` in its opencode.json"),

@@ -1,6 +1,5 @@
 //! `opencode run --format json`'s output: one event a line, `json` and `stream-json` alike.
 
-use crate::core::prices::cost_usd;
 use crate::core::print::shape::{PrintShapes, PrintTurn, Stamps, StreamStart, Streamed};
 use crate::core::providers::{Provider, price_of};
 use serde_json::{Value, json};
@@ -139,15 +138,13 @@ fn steps(turn: &PrintTurn, stamps: &dyn Stamps) -> Vec<Value> {
         .collect()
 }
 
-/// The turn's cost by umbel's price list (opencode's own is its model catalogue's).
+/// The turn's cost: opencode's own figure (its model catalogue's) where its records carry one,
+/// else by umbel's price list.
 fn cost(turn: &PrintTurn) -> f64 {
     turn.stats
         .models
         .iter()
-        .map(|(model, t)| {
-            let price = price_of(Provider::Opencode, model);
-            cost_usd(price, t.input, t.output, t.cache_read, t.cache_creation)
-        })
+        .map(|(model, t)| t.cost_usd(price_of(Provider::Opencode, model), t.input, t.output))
         .sum()
 }
 

@@ -40,13 +40,30 @@ fn assistant_parts(latest: &[&Value]) -> Vec<Value> {
 
 /// opencode's record (`{"type":"message","info"}` / `{"type":"part","part"}`, upserted by id):
 /// each assistant message's newest version counts its tokens (`info.tokens`) once, a message
-/// with `info.error` is the API error; `tool` parts are the calls with their state.
+/// with `info.error` is the API error; `tool` parts are the calls with their state. Messages
+/// older than the records' first prompt are another turn's.
 pub fn read(records: &[Value], stats: &mut TurnStats) {
+    // A turn's records start at its prompt; an earlier turn's message rewritten after it
+    // (opencode rewrites an aborted one later) is no part of it. Ids sort by time.
+    let prompt = records
+        .iter()
+        .filter_map(|r| r.get("info"))
+        .find(|info| str_field(info, "role") == Some("user"))
+        .and_then(|info| str_field(info, "id"));
+    let earlier = |object: &Value| {
+        let message = str_field(object, "messageID").or_else(|| str_field(object, "id"));
+        prompt
+            .zip(message)
+            .is_some_and(|(prompt, message)| message < prompt)
+    };
     let mut latest: Vec<&Value> = Vec::new();
     for record in records {
         let Some(object) = record.get("info").or_else(|| record.get("part")) else {
             continue;
         };
+        if earlier(object) {
+            continue;
+        }
         let id = str_field(object, "id");
         match latest
             .iter()
@@ -65,6 +82,9 @@ pub fn read(records: &[Value], stats: &mut TurnStats) {
                 &OPENCODE_USAGE,
             );
             tokens.requests = 1;
+            // Billionths of a dollar: whole numbers keep the counts exact.
+            let cost = object.get("cost").and_then(Value::as_f64).unwrap_or(0.0);
+            tokens.cost_nano_usd = (cost.max(0.0) * 1e9).round() as u64;
             stats.model(&model).add(&tokens);
             stats.stop_reason = str_field(object, "finish").map(str::to_string);
             if let Some(error) = object.get("error") {
@@ -73,26 +93,31 @@ pub fn read(records: &[Value], stats: &mut TurnStats) {
                 stats.api_error = Some(error.clone());
             }
         } else if str_field(object, "type") == Some("tool") {
-            let state = object.get("state").unwrap_or(&Value::Null);
-            let status = str_field(state, "status");
-            stats.tools.push(ToolCall {
-                output: str_field(state, "output")
-                    .or_else(|| str_field(state, "error"))
-                    .map(str::to_string),
-                ok: match status {
-                    Some("completed") => Some(true),
-                    Some("error") => Some(false),
-                    _ => None,
-                },
-                denied: status == Some("error")
-                    && str_field(state, "error").is_some_and(|e| e.contains("rejected")),
-                state: Some(state.clone()),
-                ..ToolCall::new(
-                    str_field(object, "callID"),
-                    str_field(object, "tool"),
-                    state.get("input"),
-                )
-            });
+            stats.tools.push(tool_call(object));
         }
+    }
+}
+
+/// A `tool` part: the call, with its state.
+fn tool_call(object: &Value) -> ToolCall {
+    let state = object.get("state").unwrap_or(&Value::Null);
+    let status = str_field(state, "status");
+    ToolCall {
+        output: str_field(state, "output")
+            .or_else(|| str_field(state, "error"))
+            .map(str::to_string),
+        ok: match status {
+            Some("completed") => Some(true),
+            Some("error") => Some(false),
+            _ => None,
+        },
+        denied: status == Some("error")
+            && str_field(state, "error").is_some_and(|e| e.contains("rejected")),
+        state: Some(state.clone()),
+        ..ToolCall::new(
+            str_field(object, "callID"),
+            str_field(object, "tool"),
+            state.get("input"),
+        )
     }
 }

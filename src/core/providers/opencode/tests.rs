@@ -194,6 +194,31 @@ fn an_older_message_updated_late_is_no_part_of_the_next_turn() {
 }
 
 #[test]
+fn an_older_message_updated_late_counts_in_no_stats_of_the_next_turn() {
+    let aborted = json!({"name": "MessageAbortedError", "data": {"message": "Aborted"}});
+    // The turn's records as the last-turn reading cuts them: from its prompt on, the earlier
+    // turn's two aborted messages rewritten after it.
+    let records = [
+        json!({"type": "message", "info": {"id": "msg_3", "role": "user"}}),
+        json!({"type": "message", "info": {"id": "msg_1a", "role": "assistant", "error": aborted,
+            "modelID": "m", "tokens": {"output": 9}}}),
+        json!({"type": "part", "part": {"id": "prt_9", "messageID": "msg_1a", "type": "tool",
+            "tool": "bash", "callID": "c1", "state": {"status": "error", "error": "aborted"}}}),
+        json!({"type": "message", "info": {"id": "msg_4", "role": "assistant", "modelID": "m",
+            "time": {"created": 1, "completed": 2}, "finish": "stop", "tokens": {"output": 3}}}),
+        json!({"type": "message", "info": {"id": "msg_2a", "role": "assistant", "error": aborted,
+            "modelID": "m", "tokens": {"output": 9}}}),
+    ];
+    let stats = Opencode.turn_stats(&records);
+    let total = stats.total();
+    assert_eq!((total.requests, total.output), (1, 3), "{stats:?}");
+    assert!(
+        stats.tools.is_empty() && stats.api_error.is_none(),
+        "{stats:?}"
+    );
+}
+
+#[test]
 fn a_step_that_called_tools_does_not_end_the_turn() {
     let records = [
         json!({"type": "message", "info": {"id": "msg_1u", "role": "user"}}),

@@ -10,7 +10,7 @@ pub const FLAGS: &[(Flag, Mapping)] = &[
     (Flag::DisallowedTools, Mapping::Rule),
     (Flag::AppendSystemPrompt, Mapping::Same),
     (Flag::SystemPrompt, Mapping::Same),
-    (Flag::MaxTurns, Mapping::Args(&["--max-session-turns"])),
+    (Flag::MaxTurns, Mapping::Held),
     (Flag::McpConfig, Mapping::Same),
     (Flag::AddDir, Mapping::Args(&["--include-directories"])),
     (

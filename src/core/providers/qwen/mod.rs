@@ -276,7 +276,15 @@ impl ProviderModule for Qwen {
             "\"user\"",
             "\"tool_result\"",
             "\"qwen-code.api_error\"",
+            // The telemetry naming the turn's `prompt_id`.
+            "\"prompt_id\"",
         ]
+    }
+
+    /// Every hook names its turn: `<session>########<prompt number>`, as the turn's telemetry
+    /// records do.
+    fn submit_turn_id(&self, payload: &Value) -> Option<String> {
+        str_field(payload, "prompt_id").map(str::to_string)
     }
 
     fn opens_turn(&self, record: &Value) -> bool {
@@ -298,6 +306,11 @@ impl ProviderModule for Qwen {
 
 /// Folds one chat record (newest first) into the turn.
 fn visit(record: &Value, turn: &mut TranscriptTurn) {
+    // The turn's id, as its telemetry names it.
+    if turn.turn_id.is_none() {
+        let id = record.pointer("/systemPayload/uiEvent/prompt_id");
+        turn.turn_id = id.and_then(Value::as_str).map(str::to_string);
+    }
     match str_field(record, "type") {
         Some("assistant") => {
             let usage = record

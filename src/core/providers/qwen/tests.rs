@@ -302,6 +302,10 @@ fn a_tool_call_cancelled_at_its_ask_ends_the_turn_interrupted() {
     assert_eq!(turn.prompt.as_deref(), Some("run the tool please"));
     assert!(turn.ended && turn.is_error, "{turn:?}");
     assert_eq!(turn.error_reason, Some("interrupted"));
+    // The turn is known by the id its submit hook gives it (`prompt_id`), from its telemetry:
+    // a wait sees the hook-less end as its own turn's.
+    let submit = serde_json::json!({"prompt_id": "8837d5bf-544f-4b5e-92f3-5addf671d52f########1"});
+    assert_eq!(turn.turn_id, Qwen.submit_turn_id(&submit), "{turn:?}");
     let before_the_result = last_turn_upto(&Qwen, record, record.lines().count() - 1);
     assert!(!before_the_result.ended, "{before_the_result:?}");
 }
