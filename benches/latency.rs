@@ -394,7 +394,8 @@ pub(crate) fn timed_turn(
         .find_map(|l| {
             let mut f = l.split(' ');
             let ns = f.next()?.parse().ok()?;
-            matches!(f.next()?, "Stop" | "AfterAgent").then_some(ns)
+            // claude, codex, qwen, copilot; gemini; opencode's plugin.
+            matches!(f.next()?, "Stop" | "AfterAgent" | "SessionIdle").then_some(ns)
         })
         .expect("an end-of-turn line after the send position");
     (

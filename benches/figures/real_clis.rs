@@ -1,12 +1,14 @@
 //! `just bench real`: the figures of docs/performance.md on the real CLIs — the offline tier's
 //! pinned releases (`UMBEL_REAL_CLIS`, else installed by `scripts/realclis.sh`), signed in
 //! against `fake-model` in the sandbox `tests/e2e/real.rs` prepares — instead of the fakes, which
-//! start at once. Per CLI (claude, codex, gemini, copilot; `just bench real NAME…` picks), [`RUNS`]
+//! start at once. Per CLI (all six; `just bench real NAME…` picks), [`RUNS`]
 //! runs interleaved across them: spawn → ready, send → submit confirmed, end-of-turn hook →
 //! `wait` returned, and `umbel -p "Say hi"` (cold) against the CLI's own print mode on the same
 //! prompt, and warm `umbel -p --warm` (on the worker the
 //! previous warm `-p` left; its refill is waited for off the clock); then one cold `-p` with
-//! `UMBEL_DEBUG_TIMING=1`, step by step. Skipped, with a notice, without node and npm.
+//! `UMBEL_DEBUG_TIMING=1`, step by step, and the first run a new user meets: `umbel -p` and the
+//! CLI's own print mode, each the first thing run in a fresh HOME. Skipped, with a notice,
+//! without node and npm.
 
 use crate::harness::{Sandbox, assert_success, stdout};
 use crate::perf::Row;
@@ -19,7 +21,7 @@ use std::time::{Duration, Instant};
 /// Runs per figure and CLI (medians and p90 over these).
 const RUNS: usize = 5;
 const PROMPT: &str = "Say hi";
-const CLIS: [&str; 4] = ["claude", "codex", "gemini", "copilot"];
+const CLIS: [&str; 6] = ["claude", "codex", "gemini", "qwen", "opencode", "copilot"];
 /// Turns per spawned worker: the first send after a spawn meets a CLI still settling in (claude
 /// takes its first paste ~0.4 s late), the later ones the CLI as a session runs it.
 const TURNS: usize = 3;
@@ -84,6 +86,7 @@ pub fn figures(only: &[String]) -> Vec<Row> {
         rows.extend(report(&dir, cli, s));
         rows.push(enters(cli, &tally));
         steps(&sb, cli);
+        rows.push(first_run(&dir, cli));
     }
     let _ = sb.run(&["kill", "--all", "--purge"]);
     crate::real::reap(&sb.root);
@@ -221,8 +224,6 @@ fn report(dir: &std::path::Path, cli: &str, s: &mut Samples) -> Vec<Row> {
             goal: match cli {
                 "claude" => "≤ 1.7×",
                 "codex" => "≤ 2.6×",
-                // Not set yet: the first figures (docs/performance.md) say where it stands.
-                "copilot" => "—",
                 _ => "≤ 1.3×",
             },
         },
@@ -250,6 +251,42 @@ fn enters(cli: &str, tally: &[umbel::core::send_tally::SendRecord]) -> Row {
         ),
         value: format!("{most} ({again} sends took more than one)"),
         goal: "≤ 2",
+    }
+}
+
+/// The first run a new user meets: `umbel -p` as the first thing run in a fresh HOME (the CLI
+/// signed in against fake-model, nothing else of it there yet), against the CLI's own print mode
+/// as the first thing in another — one sample each, as a first run happens once per HOME.
+fn first_run(dir: &std::path::Path, cli: &str) -> Row {
+    let fresh = || {
+        let sb = crate::real::sandbox_with(dir);
+        sb.scenario("hi", json!({ "default": { "reply": "Hi." } }));
+        sb
+    };
+    let ours = fresh();
+    let (_, umbel) = timed_print(&ours, cli, &[], false);
+    let _ = ours.run(&["kill", "--all", "--purge"]);
+    crate::real::reap(&ours.root);
+    let theirs = fresh();
+    let t = Instant::now();
+    let own_out = crate::real::print_mode(&theirs, cli, &[], PROMPT, "");
+    let own = t.elapsed();
+    assert_success(&own_out, "the CLI's own print mode, first run");
+    crate::real::reap(&theirs.root);
+    let ratio = umbel.as_secs_f64() / own.as_secs_f64().max(1e-9);
+    println!(
+        "    first run in a fresh HOME: umbel -p {:.0} ms, its own print mode {:.0} ms ({ratio:.2}×)",
+        ms(umbel),
+        ms(own)
+    );
+    Row {
+        figure: format!("real {cli}: first `umbel -p` in a fresh HOME ÷ its own print mode's"),
+        value: format!(
+            "{ratio:.2}× ({:.2} s ÷ {:.2} s, one sample)",
+            umbel.as_secs_f64(),
+            own.as_secs_f64()
+        ),
+        goal: "—",
     }
 }
 
@@ -294,8 +331,14 @@ fn shares(marks: &[(f64, &str)]) {
         at(&["tmux session started"]),
         at(&["ready"]),
         at(&["send: paste issued"]),
-        at(&["hook UserPromptSubmit", "hook BeforeAgent"]),
-        at(&["hook Stop", "hook AfterAgent"]),
+        at(&[
+            "hook UserPromptSubmit",
+            "hook BeforeAgent",
+            "hook SessionCreated",
+            "hook PromptTaken",
+            "hook SessionBusy",
+        ]),
+        at(&["hook Stop", "hook AfterAgent", "hook SessionIdle"]),
         at(&["answer printed"]),
     ) else {
         return;

@@ -295,11 +295,6 @@ impl ProviderModule for Opencode {
         })
     }
 
-    /// The plugin loads before the TUI has drawn its prompt: readiness is the idle prompt.
-    fn start_hook_at_launch(&self) -> bool {
-        false
-    }
-
     fn startup_screen(&self, screen: &str) -> StartupScreen {
         let lines: Vec<&str> = screen
             .lines()
