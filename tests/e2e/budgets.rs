@@ -183,6 +183,16 @@ fn the_fleet_budget_refuses_an_unpriced_spawn_under_a_dollar_limit_and_bad_targe
         .status(2);
 }
 
+/// A `-p` with a dollar limit on fake-codex's default model, which umbel's tables do not price.
+const UNPRICED_PRINT: [&str; 6] = [
+    "-p",
+    "Say hello",
+    "--provider",
+    "codex",
+    "--max-budget-usd",
+    "5",
+];
+
 /// opencode records its own cost on each response (its model catalogue's; fake-opencode as
 /// 1.18.33 does for claude-sonnet-4-5: $0.000549): that is the cost a dollar limit is held to,
 /// before any price table — here one that would make the turn cost $0.135.
@@ -247,16 +257,7 @@ fn print_mode_over_its_dollar_limit_fails_as_claude_p_does() {
         .success();
     assert!(!fine.stdout().contains("Error"), "{}", fine.stdout());
     // A model without a known price: the cost cannot be held to the limit, and says so.
-    let unknown = sb
-        .umbel([
-            "-p",
-            "Say hello",
-            "--provider",
-            "codex",
-            "--max-budget-usd",
-            "5",
-        ])
-        .status(120);
+    let unknown = sb.umbel(UNPRICED_PRINT).status(120);
     assert!(
         unknown.stdout().contains("cost is unknown"),
         "{}",
@@ -272,22 +273,13 @@ fn print_mode_over_its_dollar_limit_fails_as_claude_p_does() {
 #[test]
 fn a_users_prices_file_prices_a_model_no_table_names_and_a_broken_one_is_named() {
     let sb = Sandbox::new();
-    // fake-codex's default model, unpriced by umbel's tables.
-    let unknown = [
-        "-p",
-        "Say hello",
-        "--provider",
-        "codex",
-        "--max-budget-usd",
-        "5",
-    ];
-    sb.umbel(unknown).status(120);
+    sb.umbel(UNPRICED_PRINT).status(120);
     let prices = sb.state.join("prices.json");
     sb.write(
         &prices,
         r#"{"gpt-6.2": {"input": 1.25, "output": 10, "cacheRead": 0.125}}"#,
     );
-    let priced = sb.umbel(unknown).success();
+    let priced = sb.umbel(UNPRICED_PRINT).success();
     assert!(!priced.stdout().contains("Error"), "{}", priced.stdout());
     sb.spawn(
         "c",

@@ -321,8 +321,7 @@ fn hold_budget(args: &PrintArgs, provider: Provider, turn: &mut PrintTurn) {
         return;
     };
     // Its worker's own budget stopped it as a response crossed the dollar limit.
-    let stopped = turn.outcome.outcome == OutcomeKind::Budget
-        && turn.outcome.reason.as_deref() == Some(LimitKind::BudgetUsd.as_str());
+    let stopped = stopped_for(turn, LimitKind::BudgetUsd);
     if turn.stats.models.is_empty() && !stopped {
         return;
     }
@@ -343,11 +342,7 @@ fn hold_budget(args: &PrintArgs, provider: Provider, turn: &mut PrintTurn) {
             (why.clone(), format!("Error: {why}"))
         }
     };
-    let mut stop = Outcome::new(OutcomeKind::Budget, message, turn.outcome.position);
-    stop.reason = Some(LimitKind::BudgetUsd.as_str().into());
-    turn.outcome = stop;
-    turn.is_error = true;
-    turn.text = text;
+    fail(turn, LimitKind::BudgetUsd, message, text);
 }
 
 /// `-p --max-turns N`, as `claude -p` holds it: a turn that took more model requests than N is
@@ -357,17 +352,33 @@ fn hold_turns(args: &PrintArgs, turn: &mut PrintTurn) {
     let Some(max) = args.spawn.max_turns else {
         return;
     };
-    let stopped = turn.outcome.outcome == OutcomeKind::Budget
-        && turn.outcome.reason.as_deref() == Some(LimitKind::Turns.as_str());
+    let stopped = stopped_for(turn, LimitKind::Turns);
     if !stopped && turn.stats.total().requests <= u64::from(max) {
         return;
     }
     let message = format!("Reached maximum number of turns ({max})");
+    fail(
+        turn,
+        LimitKind::Turns,
+        message,
+        format!("Error: Reached max turns ({max})"),
+    );
+}
+
+/// Whether the worker's own limit of this kind stopped `turn` mid-way.
+fn stopped_for(turn: &PrintTurn, limit: LimitKind) -> bool {
+    turn.outcome.outcome == OutcomeKind::Budget
+        && turn.outcome.reason.as_deref() == Some(limit.as_str())
+}
+
+/// Fails `turn` as `claude -p` fails one past `limit`: `budget` with `message` (the reason in
+/// claude's `errors`), the answer withheld for `text`.
+fn fail(turn: &mut PrintTurn, limit: LimitKind, message: String, text: String) {
     let mut stop = Outcome::new(OutcomeKind::Budget, message, turn.outcome.position);
-    stop.reason = Some(LimitKind::Turns.as_str().into());
+    stop.reason = Some(limit.as_str().into());
     turn.outcome = stop;
     turn.is_error = true;
-    turn.text = format!("Error: Reached max turns ({max})");
+    turn.text = text;
 }
 
 /// A number as JavaScript prints it (claude's messages do): `5`, `0.0015`, `1e-7`.

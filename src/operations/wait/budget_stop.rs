@@ -76,14 +76,14 @@ pub(super) fn past_turn_limit(ctx: &Ctx, worker: &Worker, outcome: Outcome) -> R
         return Ok(outcome);
     };
     super::super::budget::note_reached(ctx, worker, &at)?;
-    let message = format!(
-        "{at}: it answered before the stop landed; `umbel read {name}` has the answer, {}",
-        at.raise_hint(worker.name.as_str()),
-        name = worker.name,
-    );
-    let mut stop = Outcome::new(OutcomeKind::Budget, message, outcome.position);
-    stop.reason = Some(at.limit.as_str().to_string());
-    Ok(stop)
+    let how = "it answered before the stop landed";
+    Ok(budget_outcome(
+        worker,
+        &at,
+        how,
+        "the answer",
+        outcome.position,
+    ))
 }
 
 /// The end of a turn past its budget that asked a person (to run a tool, a question): the
@@ -111,12 +111,30 @@ fn budget_end(ctx: &Ctx, worker: &Worker, at: &Reached, from: usize, how: &str) 
     log_interrupted(ctx, worker, from)?;
     super::super::budget::note_reached(ctx, worker, at)?;
     let position = end(&worker.events(ctx, from)?);
+    Ok(budget_outcome(
+        worker,
+        at,
+        how,
+        "what had streamed",
+        position,
+    ))
+}
+
+/// The `budget` outcome for `at`: how the turn ended, what `umbel read` has of it, and how to
+/// raise the limit.
+fn budget_outcome(
+    worker: &Worker,
+    at: &Reached,
+    how: &str,
+    read: &str,
+    position: usize,
+) -> Outcome {
     let message = format!(
-        "{at}: {how}; `umbel read {name}` has what had streamed, {}",
+        "{at}: {how}; `umbel read {name}` has {read}, {}",
         at.raise_hint(worker.name.as_str()),
         name = worker.name,
     );
     let mut stop = Outcome::new(OutcomeKind::Budget, message, position);
     stop.reason = Some(at.limit.as_str().to_string());
-    Ok(stop)
+    stop
 }
