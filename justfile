@@ -62,12 +62,14 @@ lint: (setup "--lint")
 # what CI runs
 ci: lint test
 
-# speed figures per provider (stop→wait latency, -p overhead), a 50-worker load run and the soak
+# speed figures per provider (stop→wait latency, -p overhead), a 50-worker fleet run and the soak
 # (docs/reliability.md), `umbel top` with 100 workers, `run --check` on 1k and 10k steps;
-# `just bench codex load soak top check events budget` runs only those parts (events: the event stream,
+# `just bench codex fleet soak top check events budget` runs only those parts (events: the event stream,
 # `wait --any` over 50 workers, idle `events -f` with 100; budget: a wait watching usage, crossing → keys)
-# `just bench real [claude codex gemini copilot]`: the same on the real CLIs (pinned releases, fake
-# model server; only when named)
+# `just bench load [claude …]`: the latency rows on the six fakes idle and beside two busy processes
+# the bench starts itself (only when named)
+# `just bench real [claude codex gemini qwen opencode copilot]`: the same on the real CLIs (pinned
+# releases, fake model server; only when named)
 # `just bench park`: memory a park frees, resume → ready, a parked worker on disk (fakes);
 # `just bench park-real` the same on the real CLIs (only when named)
 [positional-arguments]

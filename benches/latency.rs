@@ -4,7 +4,7 @@
 //!    the moment the waiting process exited, over many turns (p50/p99).
 //! 2. `umbel -p` wall time ÷ the fake's own print mode on the same scenario: what driving the
 //!    interactive TUI costs over the CLI's print mode.
-//! 3. Load: 50 workers of mixed providers × 3 turns, wall time, and the peak RSS of any umbel
+//! 3. Fleet: 50 workers of mixed providers × 3 turns, wall time, and the peak RSS of any umbel
 //!    process involved.
 //! 4. MCP: the idle `umbel mcp` server's RSS, and a tool call's latency against the same CLI verb.
 //! 5. Workflow: a two-wave `umbel run` — how much its first wave overlaps, and what the runner
@@ -37,6 +37,8 @@
 //!     `park-real` (only when named) on the real CLIs.
 //! 16. (figures/acp.rs) `umbel acp`: the CLI's transcript write → the editor's first message
 //!     chunk, the last chunk → the prompt's `stopReason`, and an idle `umbel acp`'s CPU.
+//! 17. (figures/loaded.rs, only as `just bench load`) The latency rows on the six fakes, idle
+//!     and beside two busy processes the bench starts itself, side by side.
 //!
 //! Figures, not pass/fail: these machines are shared and noisy.
 
@@ -56,6 +58,8 @@ mod harness;
 mod hosts;
 #[path = "../tests/e2e/load.rs"]
 mod load;
+#[path = "figures/loaded.rs"]
+mod loaded;
 #[allow(dead_code)]
 #[path = "../tests/e2e/mcp/client.rs"]
 mod mcp_client;
@@ -104,21 +108,23 @@ fn main() {
     // First: its peak RSS is that of any child process so far (getrusage(RUSAGE_CHILDREN)),
     // and before the other parts the only children are the umbel CLI processes of the fleet.
     let mut rows = Vec::new();
-    if only.is_empty() || only.iter().any(|o| o == "load") {
+    if only.is_empty() || only.iter().any(|o| o == "fleet") {
         let started = Instant::now();
         let sb = load::fleet(50, 3, 4);
         let wall = started.elapsed();
         let _ = sb.run(&["kill", "--all", "--purge"]);
         std::thread::sleep(Duration::from_millis(500));
         println!(
-            "load: 50 mixed workers × 3 turns (spawn, send, wait, read) in {:.1} s; peak RSS of an umbel CLI process {} KiB; processes left after kill: {}",
+            "fleet: 50 mixed workers × 3 turns (spawn, send, wait, read) in {:.1} s; peak RSS of an umbel CLI process {} KiB; processes left after kill: {}",
             wall.as_secs_f64(),
             peak_child_rss_kib(),
             load::worker_processes(&sb).len()
         );
     }
+    // `load` and `real` take the provider names for their own rows.
+    let own_rows = only.iter().any(|o| o == "load" || o == "real");
     for (provider, fake_bin, print_args) in PROVIDERS {
-        if !only.is_empty() && !only.iter().any(|o| o == provider) {
+        if own_rows || (!only.is_empty() && !only.iter().any(|o| o == provider)) {
             continue;
         }
         let sb = Sandbox::new();
@@ -175,6 +181,10 @@ fn main() {
     }
     if only.is_empty() || only.iter().any(|o| o == "park") {
         rows.extend(park::fake_figures());
+    }
+    // Only when asked for: minutes of turns, half of them beside busy processes.
+    if only.iter().any(|o| o == "load") {
+        rows.extend(loaded::figures(&only));
     }
     // Only when asked for: it needs the real CLIs (npm) and takes minutes.
     if only.iter().any(|o| o == "real") {

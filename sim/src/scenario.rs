@@ -85,6 +85,10 @@ pub struct Startup {
     /// it is in (qwen 0.24.4 with 256 KiB: 0.8–22 s).
     #[serde(default)]
     pub paste_read_ms: u64,
+    /// fake-gemini: an Enter this soon after a paste is a newline (absent: the real 40 ms; a
+    /// loaded machine's gemini closes that window late, on its timer and a redraw).
+    #[serde(default)]
+    pub paste_guard_ms: Option<u64>,
     /// fake-qwen: after that, the paste takes this long more to show, with nothing on the
     /// screen saying so (the `Pasting…` line gone, the placeholder not drawn yet).
     #[serde(default)]

@@ -27,6 +27,9 @@ use std::time::{Duration, Instant};
 /// How long an Enter may go unconfirmed by the submit hook before umbel looks at the input line
 /// (and the screen) again. The hooks confirm a taken Enter in tens of milliseconds.
 const RETRY_FIRST: Duration = Duration::from_millis(150);
+/// The same for a CLI with an Enter-after-paste window: an Enter that still fell in it shows as
+/// a newline within a frame or two (10–60 ms on the real gemini), and is pressed again then.
+const NEWLINE_LOOK: Duration = Duration::from_millis(40);
 /// How long the last Enter may take to be confirmed before a prompt still on the input line is
 /// reported not submitted: a CLI slow to draw (a loaded machine) may still take it.
 const CONFIRM: Duration = Duration::from_secs(4);
@@ -124,10 +127,11 @@ fn press_enters(
 ) -> Result<(u32, String)> {
     let mut shown = pasted.screen;
     // Nothing on the screen says when the CLI's Enter-after-paste window closes; it is a fixed
-    // time in its source, counted from before the paste showed.
+    // time in its source, counted from when the CLI read the paste — at the latest when a look
+    // first found it drawn.
     let window = worker.provider().enter_after_paste();
     if !window.is_zero() {
-        sleep(window);
+        sleep(window.saturating_sub(pasted.shown_at.elapsed()));
         // A look may catch the CLI halfway through a redraw: keep the last whole input box.
         let now = ctx.tmux.capture(worker.session(), false)?;
         if worker.provider().pending_input(&now) {
@@ -291,7 +295,7 @@ pub(super) fn dead(ctx: &Ctx, worker: &Worker) -> Error {
 /// Enters in all, the last one given [`CONFIRM`]. Returns the Enters pressed and the hook event
 /// that confirmed the submit.
 ///
-/// Again at once (looks [`RETRY_FIRST`] apart) once the input box grew a line since the last
+/// Again at once (looks [`retry_look`] apart) once the input box grew a line since the last
 /// Enter — the CLI read it as a newline — but otherwise only after [`UNMOVED`]: that CLI may not
 /// have read the Enter yet, and a second one read in the same breath submits the prompt twice
 /// (the TUIs keep the text until they redraw). Only the box counts, and only a line more: a
@@ -313,7 +317,8 @@ fn submit(
     let mut enters = 1;
     let mut pressed = Instant::now();
     let mut unmoved = UNMOVED;
-    let mut patience = RETRY_FIRST;
+    let retry = retry_look(worker);
+    let mut patience = retry;
     loop {
         if let Some(by) = confirmed(ctx, worker, position, watch, patience)? {
             return Ok((enters, by));
@@ -342,7 +347,7 @@ fn submit(
                 format!("it is still on the input line after {enters} Enters"),
             ));
         }
-        patience = RETRY_FIRST;
+        patience = retry;
         if let Some(pasted) = lagging.take() {
             unmoved = (pasted.elapsed() * 2).clamp(UNMOVED, UNMOVED_MAX);
         }
@@ -357,6 +362,16 @@ fn submit(
                 patience = CONFIRM;
             }
         }
+    }
+}
+
+/// How long after an Enter its submit is waited for before the screen is looked at again:
+/// [`NEWLINE_LOOK`] on a CLI with an Enter-after-paste window, [`RETRY_FIRST`] elsewhere.
+fn retry_look(worker: &Worker) -> Duration {
+    if worker.provider().enter_after_paste().is_zero() {
+        RETRY_FIRST
+    } else {
+        NEWLINE_LOOK
     }
 }
 

@@ -32,6 +32,8 @@ pub struct Pasted {
     pub screen: String,
     /// When it was pasted.
     pub at: Instant,
+    /// When a look first found it on the input line (or gave up waiting for it).
+    pub shown_at: Instant,
     /// It took longer than [`PASTE_SHOWN`] to show (or never did): the CLI reads its keys late.
     pub late: bool,
 }
@@ -46,11 +48,18 @@ pub fn paste_alone(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<Pasted> 
         ctx.tmux.paste(worker.session(), &buffer, prompt)?;
         crate::adapters::timing::mark("send: paste issued");
         screen = await_paste(ctx, worker)?;
+        let shown_at = Instant::now();
+        crate::adapters::timing::mark("send: paste shown");
         let (ahead, shown) = judge(ctx, worker, screen, &text)?;
         screen = shown;
         if ahead != Some(true) {
             let late = at.elapsed() >= PASTE_SHOWN || !worker.provider().pending_input(&screen);
-            return Ok(Pasted { screen, at, late });
+            return Ok(Pasted {
+                screen,
+                at,
+                shown_at,
+                late,
+            });
         }
         clear_input(ctx, worker, screen.clone())?;
     }

@@ -75,6 +75,28 @@ fn gemini_submits_on_the_first_enter_after_its_paste_window() {
     assert_eq!(sb.received(), [&b"first prompt"[..], b"second\nprompt"]);
 }
 
+/// On a loaded machine gemini closes its paste window late (a timer, then a redraw): an Enter
+/// that still fell in it shows as a newline, and umbel presses again — the prompt goes out once,
+/// trimmed as gemini submits it, the newline not part of it.
+#[test]
+fn a_gemini_enter_that_became_a_newline_is_pressed_again() {
+    let sb = Sandbox::new();
+    let scenario = json!({ "startup": { "paste_guard_ms": 70 } });
+    sb.spawn_playing(
+        "gl",
+        scenario,
+        &["--provider", "gemini", "--env", &sb.record_env()],
+    );
+    let sent = sb.umbel(["send", "gl", "--json", "late window"]).json();
+    // Two on a quiet machine; one when the fake itself read the first Enter late.
+    assert!(
+        (1..=2).contains(&sent["enters"].as_u64().unwrap_or(0)),
+        "{sent}"
+    );
+    sb.cmd("wait gl --timeout 60s").success();
+    assert_eq!(sb.received(), [b"late window".to_vec()]);
+}
+
 /// qwen reads a long paste in for a while (`Pasting… 12 KB` under its footer; 0.8–22 s for
 /// 256 KiB on the real 0.24.4), and an Enter pressed meanwhile submits the paste's placeholder
 /// unexpanded: umbel presses its Enter once the paste shows, past its usual one second, also

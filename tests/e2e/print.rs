@@ -287,7 +287,12 @@ fn a_megabyte_of_stdin_is_delivered(provider: &str) {
         .success();
     let received = sb.received();
     assert_eq!(received.len(), 1);
-    assert!(received[0] == big, "the 1 MB prompt differs");
+    // gemini submits its input trimmed (the real one too): the last line's newline goes.
+    let expected = match provider {
+        "gemini" => big.trim_ascii_end(),
+        _ => &big[..],
+    };
+    assert!(received[0] == expected, "the 1 MB prompt differs");
 }
 
 #[test]

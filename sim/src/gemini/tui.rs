@@ -31,8 +31,10 @@ pub struct Gemini {
     home: Option<String>,
     /// `COLORTERM` announces 24-bit colour (the composer frame changes).
     true_color: bool,
-    /// When the last paste arrived: an Enter within [`PASTE_GUARD`] of it is a newline.
+    /// When the last paste arrived: an Enter within [`Self::paste_guard`] of it is a newline.
     pasted_at: Option<Instant>,
+    /// [`PASTE_GUARD`], or the scenario's `startup.paste_guard_ms`.
+    paste_guard: Duration,
     /// A resumed session: until when it is still loading its conversation ([`RESUME_LOAD`]).
     loading_until: Option<Instant>,
     /// Where the running turn's prompt echo starts in the history (a qwen rewind goes back there).
@@ -72,6 +74,15 @@ const CTRL_C_NOTICE: &str = " Press Ctrl+C again to exit.";
 /// (InputPrompt's `recentUnsafePasteTime`, cleared 40 ms after the paste, on terminals without
 /// the kitty keyboard protocol — tmux among them).
 const PASTE_GUARD: Duration = Duration::from_millis(40);
+
+/// The paste window a scenario sets (`startup.paste_guard_ms`: a loaded machine's gemini, whose
+/// timer and redraw close it late), else [`PASTE_GUARD`].
+fn scenario_guard(scenario: &Scenario) -> Duration {
+    scenario
+        .startup
+        .paste_guard_ms
+        .map_or(PASTE_GUARD, Duration::from_millis)
+}
 
 /// How long 0.61.0, resumed in its TUI, takes after `SessionStart` and its first composer to
 /// load the conversation (`useSessionResume` waits for the client; about half a second on the
@@ -113,6 +124,7 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
     };
     let paste_read = Duration::from_millis(scenario.startup.paste_read_ms);
     let paste_quiet = Duration::from_millis(scenario.startup.paste_quiet_ms);
+    let paste_guard = scenario_guard(&scenario);
     let mut sess = Session::open(opts, scenario, paths, settings, trusted, true)?;
     sess.skip_startup(delay);
     let face = Gemini {
@@ -121,6 +133,7 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
         home: std::env::var("HOME").ok(),
         true_color: screens::true_color_env(),
         pasted_at: None,
+        paste_guard,
         loading_until: None,
         turn_mark: 0,
         paste_read,
@@ -190,7 +203,7 @@ impl Face for Gemini {
             && app
                 .face
                 .pasted_at
-                .is_some_and(|at| at.elapsed() < PASTE_GUARD);
+                .is_some_and(|at| at.elapsed() < app.face.paste_guard);
         match key {
             Key::Enter if just_pasted && !Gemini::blank(&app.input) => {
                 return app.edit(Key::Newline);
@@ -198,6 +211,14 @@ impl Face for Gemini {
             Key::Enter if app.face.loading_until.is_some_and(|t| Instant::now() < t) => {
                 // Still loading the resumed conversation: the prompt is lost.
                 app.input.take();
+            }
+            // gemini submits its input trimmed (InputPrompt's `handleSubmit`): a paste's Enter
+            // that became a newline is not part of the prompt.
+            Key::Enter
+                if !super::flavor::qwen() && app.turn.is_none() && !Gemini::blank(&app.input) =>
+            {
+                let text = app.input.take();
+                return app.submit(text.trim().to_string());
             }
             Key::ShiftTab if app.turn.is_none() => cycle_mode(app),
             Key::CtrlC if !app.input.is_empty() => app.input.clear(),

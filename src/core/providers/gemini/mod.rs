@@ -443,9 +443,11 @@ impl ProviderModule for Gemini {
     /// tmux does not), and its key reader an Enter within 30 ms of typed text
     /// (`FAST_RETURN_TIMEOUT`). Counted from the paste showing, which is after gemini took it.
     fn enter_after_paste(&self) -> std::time::Duration {
-        // 40 ms plus its own lag: the window closes on a timer and a redraw; on a loaded machine
-        // 50 ms was too short for 2 of 5 sends (the newline is then seen and Enter pressed again).
-        std::time::Duration::from_millis(80)
+        // 40 ms and a little: the window closes on a timer and a redraw. Recorded on 0.61.0
+        // (issue 42), six sends each, from the first look that found the paste drawn: 30 ms took
+        // a second Enter 1 in 6 on a quiet machine; 45 ms none, and 1 in 6 under two busy
+        // processes (the one whose paste showed 170 ms late) — a newline seen is pressed again.
+        std::time::Duration::from_millis(45)
     }
 
     /// `AfterAgent` after Esc carries the partial answer; the chat's `Request cancelled.` tells.
