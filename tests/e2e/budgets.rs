@@ -314,3 +314,17 @@ fn a_users_prices_file_prices_a_model_no_table_names_and_a_broken_one_is_named()
     // Nothing else needs a price: the rest of umbel goes on.
     sb.umbel(["budget", "c"]).success();
 }
+
+/// A CLI may write a turn to its transcript after its end-of-turn hook (claude does, a moment
+/// later; the fake with `late_transcript_ms`): `budget` right after the wait counts that turn,
+/// as `read` and `park` wait for it — it read nothing of it before (0 tokens), and a limit set
+/// from that figure was crossed by the turn already done (seen on the real claude in CI).
+#[test]
+fn budget_right_after_a_turn_counts_the_turn_the_cli_writes_late() {
+    let sb = Sandbox::new();
+    let late = json!({ "turns": [{ "reply": "Counted late.", "late_transcript_ms": 800 }] });
+    sb.spawn_playing("late", late, &["--provider", "claude"]);
+    sb.turn_outcome("late", "Count me.", 0);
+    let shown: Value = sb.umbel(["budget", "late", "--json"]).run().json();
+    assert!(shown["used"]["tokens"].as_u64().unwrap_or(0) > 0, "{shown}");
+}
