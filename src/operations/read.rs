@@ -5,7 +5,7 @@ use super::Ctx;
 use super::turns::{Selection, read_turns, selection};
 use super::worker::{Answer, Worker};
 use crate::core::args::ReadArgs;
-use crate::core::errors::Result;
+use crate::core::errors::{Error, Result};
 use crate::core::turns::Turn;
 
 /// What `read` found.
@@ -17,9 +17,17 @@ pub enum Reading {
     Turns(Selection, Vec<Turn>),
 }
 
-/// Reads the last turn's answer.
+/// Reads the last turn's answer. The hooks may say the turn ended before the CLI has written
+/// it to its transcript (copilot's log lags its end hook, seconds on a loaded machine): that
+/// turn is waited for, as `read --all` does, before there is no answer to read.
 pub fn read(ctx: &Ctx, worker: &Worker) -> Result<Answer> {
-    worker.answer(ctx)
+    match worker.answer(ctx) {
+        Err(Error::NoAnswer { .. }) => {
+            super::park::await_recorded(ctx, worker, &worker.recent_events(ctx)?);
+            worker.answer(ctx)
+        }
+        answered => answered,
+    }
 }
 
 /// Reads what the flags ask for (`args.name` is the worker's, already loaded).

@@ -158,6 +158,23 @@ fn a_late_transcript_still_reads_the_right_answer(provider: &str) {
     }
 }
 
+/// copilot's end hook carries no answer and its log lags it (seconds under load, seen in CI):
+/// a `read` as soon as the hook says the turn ended waits for the log, as `read --all` does,
+/// instead of saying there is no finished turn.
+#[test]
+fn read_as_the_end_hook_fires_waits_for_a_lagging_transcript() {
+    let sb = Sandbox::new();
+    let late = json!({ "turns": [{ "reply": "late answer", "late_transcript_ms": 1500 }] });
+    sb.spawn_playing("w6", late, &["--provider", "copilot"]);
+    sb.umbel(["send", "w6", "one"]).success();
+    let ended = || {
+        let status: serde_json::Value = sb.umbel(["status", "w6", "--json"]).run().json();
+        status["state"] == "ready"
+    };
+    assert!(eventually(std::time::Duration::from_secs(60), ended));
+    sb.umbel(["read", "w6"]).stdout("late answer\n").run();
+}
+
 fn two_spawns_racing_on_one_name_have_one_winner(provider: &str) {
     let sb = Sandbox::new();
     let spawn = || sb.cmd(&format!("spawn --name race --provider {provider}"));
