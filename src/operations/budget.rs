@@ -57,7 +57,7 @@ fn standing(ctx: &Ctx, worker: &Worker, limits: Limits) -> Result<BudgetState> {
 /// The worker's budget, its limits changed by `change` first (when it sets any).
 pub fn budget(ctx: &Ctx, worker: &Worker, change: &Limits) -> Result<BudgetReport> {
     // A turn the hooks say ended is counted whole: the CLI may still be writing it.
-    super::park::await_recorded(ctx, worker, &worker.recent_events(ctx)?);
+    worker.await_recorded(ctx, &worker.recent_events(ctx)?);
     let mut limits = limits(ctx, worker)?;
     if !change.is_empty() {
         limits = limits.with(change);

@@ -83,7 +83,7 @@ pub fn source(ctx: &Ctx, name: &str) -> Result<ForkSource> {
         _ => {}
     }
     // The CLI writes the turn that just ended a moment after its hook: the fork copies it.
-    super::park::await_recorded(ctx, &parent, &parent.recent_events(ctx)?);
+    parent.await_recorded(ctx, &parent.recent_events(ctx)?);
     let transcript = parent
         .transcript_path(ctx)
         .filter(|path| host::exists(path));

@@ -16,10 +16,9 @@ pub use super::revival::{LAUNCH_FILE, Launch};
 use super::revival::{conversation_kept, recorded_launch, refused, resumable};
 use super::send::state_now;
 use super::startup::{StartWait, await_ready};
-use super::worker::{REACH, TRANSCRIPT_LAG, Worker};
+use super::worker::{REACH, Worker};
 use crate::adapters::files::{self, Lock};
 use crate::adapters::host::{self, now_ms};
-use crate::adapters::transcript::ReverseLines;
 use crate::core::args::{ParkArgs, ResumeArgs};
 use crate::core::duration::{DEFAULT_STARTUP, parse_or};
 use crate::core::errors::{Error, Result};
@@ -27,9 +26,8 @@ use crate::core::events::{PARKED_EVENT, RESUMED_EVENT};
 use crate::core::meta::Meta;
 use crate::core::name::WorkerName;
 use crate::core::providers::ProviderModule;
-use crate::core::providers::{EventClass, payload_session_id};
+use crate::core::providers::payload_session_id;
 use crate::core::status::{WorkerState, since_last_start};
-use crate::core::wait::ClassifiedEvent;
 use crate::core::worker_env::{EnvSpec, compose, export_script};
 use serde::Serialize;
 use serde_json::json;
@@ -205,7 +203,7 @@ fn park_one(ctx: &Ctx, worker: &Worker) -> Result<bool> {
     let idle_ms = events
         .last()
         .map(|e| now_ms().saturating_sub((e.record.at_ns / 1_000_000) as u64));
-    await_recorded(ctx, worker, &events);
+    worker.await_recorded(ctx, &events);
     // Recorded before the CLI ends: whoever looks meanwhile (a `wait`, a queued send) sees a
     // parked worker, never a dead one; a park that cannot end the CLI is taken back.
     let payload = json!({ "at": now_ms(), "idleMs": idle_ms });
@@ -348,27 +346,6 @@ fn recorded_resume(ctx: &Ctx, worker: &Worker, payload: &serde_json::Value) -> R
         let _ = stop_cli(ctx, worker.session());
     }
     recorded
-}
-
-/// Waits, at most [`TRANSCRIPT_LAG`], until the transcript holds the answer of the last turn
-/// when that turn ended normally: qwen 0.23 writes it to its chat record up to ~1.5 s after its
-/// `Stop` hook, claude 2.1.246 may not have created the transcript yet when its first `Stop`
-/// hook fires, and a CLI stopped (or a conversation forked) before then loses the answer.
-pub(super) fn await_recorded(ctx: &Ctx, worker: &Worker, events: &[ClassifiedEvent]) {
-    if !EventClass::last_turn_ended(events.iter().map(|e| &e.class)) {
-        return;
-    }
-    let Some(path) = worker.transcript_path(ctx) else {
-        return;
-    };
-    let deadline = Instant::now() + TRANSCRIPT_LAG;
-    let recorded = || {
-        ReverseLines::open(&path)
-            .is_some_and(|mut lines| worker.provider().last_turn(&mut lines).ended)
-    };
-    while !recorded() && Instant::now() < deadline && !ctx.cancelled() {
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 /// Waits until the resumed CLI has appended `mark` to `transcript` past `from`: it has loaded

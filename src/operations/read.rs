@@ -23,7 +23,7 @@ pub enum Reading {
 pub fn read(ctx: &Ctx, worker: &Worker) -> Result<Answer> {
     match worker.answer(ctx) {
         Err(Error::NoAnswer { .. }) => {
-            super::park::await_recorded(ctx, worker, &worker.recent_events(ctx)?);
+            worker.await_recorded(ctx, &worker.recent_events(ctx)?);
             worker.answer(ctx)
         }
         answered => answered,

@@ -171,6 +171,28 @@ impl Worker {
         Ok(ctx.tmux.pane(self.session())?.liveness)
     }
 
+    /// Waits, at most [`TRANSCRIPT_LAG`], until the transcript holds the last turn when the
+    /// hooks say it ended normally: qwen 0.23 writes its answer up to ~1.5 s after its `Stop`
+    /// hook, claude a turn's last records a moment after, copilot its log seconds after on a
+    /// loaded machine, and claude 2.1.246 may not have created the transcript at its first
+    /// `Stop`. A park or fork before then loses the answer; a `read` or `budget` misses it.
+    pub fn await_recorded(&self, ctx: &Ctx, events: &[ClassifiedEvent]) {
+        if !EventClass::last_turn_ended(events.iter().map(|e| &e.class)) {
+            return;
+        }
+        let Some(path) = self.transcript_path(ctx) else {
+            return;
+        };
+        let deadline = std::time::Instant::now() + TRANSCRIPT_LAG;
+        let recorded = || {
+            ReverseLines::open(&path)
+                .is_some_and(|mut lines| self.provider().last_turn(&mut lines).ended)
+        };
+        while !recorded() && std::time::Instant::now() < deadline && !ctx.cancelled() {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+
     /// The answer of the last finished turn: the end-of-turn hook's payload first, the
     /// transcript (read from its end) as the durable source.
     pub fn answer(&self, ctx: &Ctx) -> Result<Answer> {
