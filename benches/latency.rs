@@ -415,6 +415,27 @@ pub(crate) fn timed_turn(
 }
 
 fn stop_to_wait(sb: &Sandbox, provider: &str) -> perf::Row {
+    let (_, latencies) = turn_samples(sb, provider);
+    println!(
+        "  end-of-turn hook → wait returned, {TURNS} turns: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        ms(pct(&latencies, 0.50)),
+        ms(pct(&latencies, 0.99)),
+        ms(*latencies.last().expect("samples"))
+    );
+    perf::Row {
+        figure: format!("{provider}: end-of-turn hook → wait returned"),
+        value: format!(
+            "p50 {:.1} ms, p99 {:.1} ms",
+            ms(pct(&latencies, 0.50)),
+            ms(pct(&latencies, 0.99))
+        ),
+        goal: "p50 < 5 ms, p99 < 20 ms",
+    }
+}
+
+/// [`TURNS`] turns of a `bench` worker of `provider` spawned in `sb` (and purged after): the
+/// sends' times (paste → submit confirmed) and end-of-turn hook → `wait` returned, each sorted.
+pub(crate) fn turn_samples(sb: &Sandbox, provider: &str) -> (Vec<Duration>, Vec<Duration>) {
     // The reply comes 150 ms after the prompt, so `wait` is already blocking when Stop fires.
     let scenario = sb.scenario(
         "bench",
@@ -422,24 +443,18 @@ fn stop_to_wait(sb: &Sandbox, provider: &str) -> perf::Row {
     );
     sb.spawn("bench", &["--provider", provider, "--env", &scenario]);
     let log = sb.session_dir("bench").join("events/log");
-    let mut latencies = Vec::with_capacity(TURNS);
-    for i in 0..TURNS {
-        latencies.push(turn_latency(sb, "bench", &log, &format!("turn {i}")));
-    }
-    latencies.sort();
-    let pct = |p: f64| latencies[((latencies.len() as f64 - 1.0) * p).round() as usize];
-    println!(
-        "  end-of-turn hook → wait returned, {TURNS} turns: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
-        ms(pct(0.50)),
-        ms(pct(0.99)),
-        ms(*latencies.last().expect("samples"))
-    );
+    let (mut sends, mut waits): (Vec<_>, Vec<_>) = (0..TURNS)
+        .map(|i| timed_turn(sb, "bench", &log, &format!("turn {i}")))
+        .unzip();
     let _ = sb.run(&["kill", "bench", "--purge"]);
-    perf::Row {
-        figure: format!("{provider}: end-of-turn hook → wait returned"),
-        value: format!("p50 {:.1} ms, p99 {:.1} ms", ms(pct(0.50)), ms(pct(0.99))),
-        goal: "p50 < 5 ms, p99 < 20 ms",
-    }
+    sends.sort();
+    waits.sort();
+    (sends, waits)
+}
+
+/// The `p` percentile (0–1) of `sorted`.
+pub(crate) fn pct(sorted: &[Duration], p: f64) -> Duration {
+    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
 }
 
 fn print_overhead(sb: &Sandbox, provider: &str, fake_bin: &str, print_args: &[&str]) {

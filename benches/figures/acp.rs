@@ -5,6 +5,7 @@
 
 use crate::acp::{Heard, connect, prompt};
 use crate::harness::Sandbox;
+use crate::ms;
 use crate::perf::Row;
 use agent_client_protocol::v1::schema::{
     NewSessionRequest, PromptResponse, SessionUpdate, StopReason,
@@ -247,8 +248,4 @@ fn ticks_per_second() -> f64 {
 fn p50(values: &mut [Duration]) -> Duration {
     values.sort();
     values.get(values.len() / 2).copied().unwrap_or_default()
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
 }

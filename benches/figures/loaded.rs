@@ -5,12 +5,10 @@
 
 use crate::harness::Sandbox;
 use crate::perf::Row;
-use serde_json::json;
+use crate::{TURNS, ms, pct};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-/// Turns per provider and condition.
-const TURNS: usize = 60;
 /// How many busy processes make the load (the machines this runs on have two cores).
 const HOGS: usize = 2;
 /// The six fake CLIs.
@@ -90,30 +88,12 @@ pub fn figures(only: &[String]) -> Vec<Row> {
     rows
 }
 
-/// [`TURNS`] turns on a fresh worker of `provider`: hook → wait and the sends' times.
+/// The turns of [`crate::turn_samples`] on a fresh sandbox's worker of `provider`.
 fn measure(provider: &str) -> Latency {
-    let sb = Sandbox::new();
-    // The reply comes 150 ms after the prompt, so `wait` is already blocking when the hook fires.
-    let scenario = sb.scenario(
-        "bench",
-        json!({ "default": { "reply": "ok", "delay_ms": 150 } }),
-    );
-    sb.spawn("bench", &["--provider", provider, "--env", &scenario]);
-    let log = sb.session_dir("bench").join("events/log");
-    let (mut sends, mut waits): (Vec<_>, Vec<_>) = (0..TURNS)
-        .map(|i| crate::timed_turn(&sb, "bench", &log, &format!("turn {i}")))
-        .unzip();
-    let _ = sb.run(&["kill", "bench", "--purge"]);
-    sends.sort();
-    waits.sort();
-    let pct = |v: &[Duration], p: f64| v[((v.len() as f64 - 1.0) * p).round() as usize];
+    let (sends, waits) = crate::turn_samples(&Sandbox::new(), provider);
     Latency {
         p50: pct(&waits, 0.50),
         p99: pct(&waits, 0.99),
         send: pct(&sends, 0.50),
     }
-}
-
-fn ms(d: Duration) -> f64 {
-    crate::ms(d)
 }

@@ -11,6 +11,7 @@
 //! without node and npm.
 
 use crate::harness::{Sandbox, assert_success, stdout};
+use crate::ms;
 use crate::perf::Row;
 use serde_json::json;
 use std::io::Read;
@@ -405,8 +406,4 @@ pub fn load_average() -> String {
         .ok()
         .and_then(|l| l.split_whitespace().next().map(str::to_string))
         .unwrap_or_else(|| "?".into())
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
 }
