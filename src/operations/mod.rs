@@ -35,6 +35,7 @@ pub mod rules;
 pub mod run;
 pub mod screen_wait;
 pub mod send;
+pub mod send_enters;
 pub mod send_paste;
 pub mod send_queue;
 pub mod spawn;
