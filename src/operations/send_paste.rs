@@ -46,6 +46,9 @@ pub fn paste_alone(ctx: &Ctx, worker: &Worker, prompt: &[u8]) -> Result<Pasted> 
     for _ in 0..ALONE_TRIES {
         let at = Instant::now();
         ctx.tmux.paste(worker.session(), &buffer, prompt)?;
+        if let Some(key) = worker.provider().paste_flush_key() {
+            ctx.tmux.send_keys(worker.session(), &[key])?;
+        }
         crate::adapters::timing::mark("send: paste issued");
         screen = await_paste(ctx, worker)?;
         let shown_at = Instant::now();

@@ -97,6 +97,28 @@ fn a_gemini_enter_that_became_a_newline_is_pressed_again() {
     assert_eq!(sb.received(), [b"late window".to_vec()]);
 }
 
+/// copilot holds a paste 200 ms for more of it before drawing it, and draws it at once on a key
+/// that types nothing (recorded on the real 1.0.102: ~225 ms, ~20 ms after End): umbel presses
+/// End after its paste rather than wait the hold out on every send (issue 42).
+#[test]
+fn a_copilot_paste_is_drawn_by_a_key_not_its_hold_timer() {
+    let sb = Sandbox::new();
+    sb.spawn_playing(
+        "cp",
+        json!({}),
+        &["--provider", "copilot", "--env", &sb.record_env()],
+    );
+    let sent = sb.umbel(["send", "cp", "--json", "held a while"]).json();
+    assert_eq!(sent["enters"], 1, "{sent}");
+    sb.cmd("wait cp --timeout 60s").success();
+    assert_eq!(sb.received(), [b"held a while".to_vec()]);
+    let drawn = std::fs::read_to_string(sb.record.join("pastes.txt")).unwrap_or_default();
+    assert_eq!(
+        drawn, "key\n",
+        "how each paste reached copilot's input line"
+    );
+}
+
 /// qwen reads a long paste in for a while (`Pasting… 12 KB` under its footer; 0.8–22 s for
 /// 256 KiB on the real 0.24.4), and an Enter pressed meanwhile submits the paste's placeholder
 /// unexpanded: umbel presses its Enter once the paste shows, past its usual one second, also

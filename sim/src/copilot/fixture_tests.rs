@@ -426,15 +426,20 @@ fn the_session_log_has_the_recorded_events_and_fields() {
             assert_fields(want, got, &format!("event {i} {}", want["type"]));
         }
     }
-    // The prompt hook's `hook.start` has the payload's ISO time, its input the same instant.
+    // The prompt hook's `hook.start` input has the payload's instant; the record is stamped as
+    // it is written, a millisecond later.
     let submit = ours
         .iter()
         .find(|e| e["data"]["hookType"] == "userPromptSubmitted")
         .expect("hook.start");
-    assert_eq!(submit["timestamp"], hooks[1]["timestamp"]);
-    let ms =
-        crate::clock::Clock::parse(submit["timestamp"].as_str().unwrap_or("")).map(|c| c.now_ms());
-    assert_eq!(submit["data"]["input"]["timestamp"].as_i64(), ms.ok());
+    let ms = |v: &serde_json::Value| {
+        crate::clock::Clock::parse(v.as_str().unwrap_or(""))
+            .map(|c| c.now_ms())
+            .ok()
+    };
+    let payload_ms = ms(&hooks[1]["timestamp"]);
+    assert_eq!(submit["data"]["input"]["timestamp"].as_i64(), payload_ms);
+    assert_eq!(ms(&submit["timestamp"]), payload_ms.map(|t| t + 1));
     for pair in ours.windows(2) {
         assert_eq!(pair[1]["parentId"], pair[0]["id"]);
     }

@@ -13,6 +13,7 @@ pub mod cli;
 pub mod ephemeral;
 #[cfg(test)]
 mod fixture_tests;
+pub mod held_paste;
 pub mod home;
 pub mod log;
 pub mod mode;

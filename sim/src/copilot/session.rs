@@ -23,6 +23,9 @@ use crate::obj;
 use crate::record::Recorder;
 use crate::scenario::{Scenario, Script};
 
+/// How long after a hook's own time the fake stamps its `hook.start` record.
+const RECORD_LAG_MS: i64 = 1;
+
 /// Everything one session needs.
 #[derive(Debug)]
 pub struct Session {
@@ -217,7 +220,7 @@ impl Session {
     }
 
     /// Runs the commands `hook` matches (payload on stdin, cwd the session's) and waits for
-    /// them; the session log gets `hook.start` (copilot's input, the payload's time) and
+    /// them; the session log gets `hook.start` (copilot's input, with the payload's time) and
     /// `hook.end`. Nothing is written when no command matches.
     pub fn fire(&mut self, hook: Hook) {
         let tool = hook.tool.as_ref();
@@ -229,7 +232,9 @@ impl Session {
         }
         let invocation = self.uuid();
         let start = obj! { "hookInvocationId" => invocation.as_str(), "hookType" => hook.kind, "input" => hook.input };
-        let event = draft("hook.start", start, iso(hook.at));
+        // Stamped as it is written, a millisecond past the hook's own time (the real one is 0
+        // or 1 ms past): the payload's time is the input's, not the record's.
+        let event = draft("hook.start", start, iso(hook.at + RECORD_LAG_MS));
         self.log.write(&mut self.ids, &event, &mut self.fatal);
         let runner = Runner::new(PathBuf::from(&self.who.cwd), Vec::new());
         let runs = runner.run(&commands, &hook.payload.to_line());

@@ -1,7 +1,8 @@
 //! The interactive copilot: the engine's [`Shell`] with copilot's screens ([`super::screens`])
 //! and keys. Full-screen on the alternate screen, redrawn whole each frame.
 //!
-//! Keys: Enter submits (a prompt typed while a turn runs waits its turn); Esc twice within
+//! Keys: a paste is held 200 ms before it shows ([`super::held_paste`]); Enter submits (a
+//! prompt typed while a turn runs waits its turn); Esc twice within
 //! [`ARMED`] interrupts a running turn (the first shows `esc again to interrupt`, and lapses),
 //! or, before the model answered (`esc esc edit prompt`), takes it back: the prompt returns to
 //! the input line and the conversation loses the turn and the startup notices (recorded:
@@ -14,6 +15,7 @@
 use std::time::{Duration, Instant};
 
 use super::cli::Options;
+use super::held_paste::{Drawn, HeldPaste};
 use super::screens::{self, Status};
 use super::session::Session;
 use super::startup;
@@ -50,6 +52,10 @@ pub struct Tui {
     signed_out: bool,
     /// The alternate screen was left (leaving it twice would put the cursor back at the top).
     left: bool,
+    /// A paste not drawn yet ([`super::held_paste`]).
+    held: HeldPaste,
+    /// How each held paste reached the input line, in order (`pastes.txt`).
+    drawn: Vec<Drawn>,
 }
 
 impl Tui {
@@ -92,6 +98,8 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
         armed: None,
         signed_out: false,
         left: false,
+        held: HeldPaste::default(),
+        drawn: Vec::new(),
     };
     Shell::new(sess, term, face).serve(opts.interactive.clone())
 }
@@ -184,15 +192,38 @@ impl Tui {
     }
 }
 
-impl Face for Tui {
-    const NAME: &'static str = "fake-copilot";
-    type Turn = Turn;
-
-    fn open(app: &mut App) -> Result<(), String> {
-        Tui::draw(app)
+impl Tui {
+    /// A key while a paste is held ([`super::held_paste`]): text (or more paste) adds to it, Enter
+    /// submits the input line with it, any other key has its effect and then draws it.
+    fn key_while_held(app: &mut App, key: Key) -> Result<Flow, String> {
+        match key {
+            Key::Text(text) => app.face.held.add(&text, Instant::now()),
+            Key::Paste(bytes) => Tui::paste(app, &bytes),
+            Key::Enter => {
+                let text = app.face.held.take().unwrap_or_default();
+                Tui::draw_held(app, &text, Drawn::Enter);
+                return Tui::key_now(app, Key::Enter);
+            }
+            other => {
+                let text = app.face.held.take().unwrap_or_default();
+                let flow = Tui::key_now(app, other);
+                Tui::draw_held(app, &text, Drawn::Key);
+                return flow;
+            }
+        }
+        Ok(Flow::Go)
     }
 
-    fn key(app: &mut App, key: Key) -> Result<Flow, String> {
+    /// Puts the held paste on the input line and notes how it got there.
+    fn draw_held(app: &mut App, text: &str, how: Drawn) {
+        app.input.insert_text(text);
+        app.face.drawn.push(how);
+        let words: Vec<&str> = app.face.drawn.iter().map(|d| d.word()).collect();
+        crate::record::record_file("pastes.txt", &(words.join("\n") + "\n"));
+    }
+
+    /// A key, with no paste held.
+    fn key_now(app: &mut App, key: Key) -> Result<Flow, String> {
         if key == Key::CtrlC {
             return ctrl_c(app);
         }
@@ -223,11 +254,8 @@ impl Face for Tui {
         app.edit(key)
     }
 
-    fn closed(app: &mut App) -> Flow {
-        leave(app)
-    }
-
-    fn draw(app: &mut App) -> Result<(), String> {
+    /// Draws the screen.
+    fn paint(app: &mut App) -> Result<(), String> {
         let size = term::size();
         let width = size.0;
         let mut more = app.face.history.clone();
@@ -250,9 +278,38 @@ impl Face for Tui {
         }
         Ok(())
     }
+}
+
+impl Face for Tui {
+    const NAME: &'static str = "fake-copilot";
+    type Turn = Turn;
+
+    fn open(app: &mut App) -> Result<(), String> {
+        Tui::draw(app)
+    }
+
+    fn key(app: &mut App, key: Key) -> Result<Flow, String> {
+        match app.face.held.holding() {
+            true => Tui::key_while_held(app, key),
+            false => Tui::key_now(app, key),
+        }
+    }
+
+    fn closed(app: &mut App) -> Flow {
+        leave(app)
+    }
+
+    fn draw(app: &mut App) -> Result<(), String> {
+        if let Some(text) = app.face.held.take_due(Instant::now()) {
+            Tui::draw_held(app, &text, Drawn::Timer);
+        }
+        Tui::paint(app)
+    }
 
     fn paste(app: &mut App, bytes: &[u8]) {
-        app.input.insert_text(&String::from_utf8_lossy(bytes));
+        app.face
+            .held
+            .add(&String::from_utf8_lossy(bytes), Instant::now());
     }
 
     fn command(app: &mut App, text: &str) -> Option<Result<Flow, String>> {
@@ -306,8 +363,9 @@ impl Face for Tui {
     }
 
     fn wake_at(app: &App) -> Option<Instant> {
-        // The armed interrupt lapses: the busy hint again.
-        app.face.armed.map(|t| t + ARMED)
+        // The armed interrupt lapses (the busy hint again); a held paste is drawn.
+        let lapse = app.face.armed.map(|t| t + ARMED);
+        [lapse, app.face.held.due()].into_iter().flatten().min()
     }
 
     fn finish(app: &mut App) {

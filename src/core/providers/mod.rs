@@ -343,6 +343,12 @@ pub trait ProviderModule: Sync {
     fn enter_after_paste(&self) -> std::time::Duration {
         std::time::Duration::ZERO
     }
+    /// A key pressed after every paste that makes the CLI draw a paste it holds back for more to
+    /// come: without it the paste shows only when the CLI's timer runs out, and the send waits
+    /// for it on every prompt. It must type nothing and move nothing but the caret.
+    fn paste_flush_key(&self) -> Option<&'static str> {
+        None
+    }
     /// Whether the end-of-turn hook looks the same for a finished turn and one a person
     /// cancelled (gemini's `AfterAgent` after Esc carries the text streamed so far): then the
     /// transcript's last turn says whether it was interrupted.

@@ -15,7 +15,7 @@
 //!   is its `Notification` (`permission_prompt`). No hook fires when a turn is interrupted, refused at its permission
 //!   dialog, or fails on an API error: the session's log says so (an `abort`, a `session.error`),
 //!   matched to its turn by the `timestamp` of the submit hook, which the log's `hook.start`
-//!   record of that hook repeats to the millisecond.
+//!   record of that hook keeps as its input's (the record's own time can be a millisecond later).
 //! - Session log: `events.jsonl`, one event per line (`user.message`, `assistant.message` with
 //!   its `toolRequests`, `tool.execution_complete`, `session.usage_record`, `assistant.turn_end`,
 //!   `abort`, `session.error`, and `hook.start`/`hook.end` of every hook).
@@ -288,6 +288,15 @@ impl ProviderModule for Copilot {
         }
     }
 
+    /// Its prompt input holds a paste 200 ms for more of it before drawing it, and draws it at
+    /// once on a key that types nothing (`usePasteHandler`'s timer and its flush, 1.0.82 and
+    /// 1.0.102 alike). End: the caret is at the line's end after a paste anyway. Recorded on
+    /// 1.0.102 (issue 42): a paste showed 215–255 ms after it was sent, 18–90 ms with End after
+    /// it; a send 392 → (see docs/performance.md) ms.
+    fn paste_flush_key(&self) -> Option<&'static str> {
+        Some("End")
+    }
+
     /// Esc arms the interrupt (`esc again to interrupt`), a second Esc within half a second
     /// interrupts (1.0.89 and 1.0.102 alike).
     fn interrupt_keys(&self) -> &'static [&'static str] {
@@ -316,9 +325,10 @@ impl ProviderModule for Copilot {
         }
     }
 
-    /// The submit hook's `timestamp`, which the log's `hook.start` record of that hook repeats.
+    /// The submit hook's `timestamp`, which the log's `hook.start` record of that hook keeps as
+    /// its input's (in milliseconds).
     fn submit_turn_id(&self, payload: &Value) -> Option<String> {
-        str_field(payload, "timestamp").map(str::to_string)
+        str_field(payload, "timestamp").and_then(transcript::turn_id_of)
     }
 
     /// `Stop` carries no answer: the log has it.

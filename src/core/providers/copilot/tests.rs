@@ -93,6 +93,39 @@ fn a_turns_id_is_its_submit_hooks_timestamp_in_the_log() {
     assert_eq!(first.turn_id, Copilot.submit_turn_id(&older[0]));
 }
 
+/// The log's `hook.start` record is stamped when it is written, which can be a millisecond past
+/// the hook's own time (seen on the real 1.0.102: `read` found no finished turn 1 run in 5):
+/// the turn's id is the hook input's time, the instant the payload carries.
+#[test]
+fn a_turns_id_holds_when_the_hook_record_is_stamped_a_millisecond_later() {
+    let submit = classified_hooks(&Copilot, &hooks("1.0.102"))
+        .into_iter()
+        .find(|(_, _, class)| *class == EventClass::Submitted)
+        .map(|(_, payload, _)| payload)
+        .expect("a submit hook");
+    let stamp = str_field(&submit, "timestamp")
+        .expect("its time")
+        .to_string();
+    let later = stamp.replace(".952Z", ".953Z");
+    assert_ne!(later, stamp, "the recorded first submit is at .952");
+    let log: String = LOG
+        .lines()
+        .take(12)
+        .map(|line| match line.contains("\"userPromptSubmitted\"") {
+            true => line.replace(
+                &format!("\"timestamp\":\"{stamp}\""),
+                &format!("\"timestamp\":\"{later}\""),
+            ),
+            false => line.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(log.contains(&later));
+    let turn = last_turn_upto(&Copilot, &log, 12);
+    assert!(turn.ended);
+    assert_eq!(turn.turn_id, Copilot.submit_turn_id(&submit));
+}
+
 #[test]
 fn hook_payloads_classify() {
     for version in ["1.0.102", "1.0.89"] {

@@ -1,8 +1,8 @@
 //! copilot's session log (`events.jsonl`) read back into its last turn: the prompt
 //! (`user.message`), the answer (the last `assistant.message` without tool requests), and how it
 //! ended — `assistant.turn_end` after that answer, an `abort` (interrupted, or refused at its
-//! permission dialog), or a `session.error` (the API failed). The turn's id is the `timestamp` of
-//! the `hook.start` record of its submit hook, just before its `user.message`.
+//! permission dialog), or a `session.error` (the API failed). The turn's id is the time of its
+//! submit hook's input (the `hook.start` record just before its `user.message`), in milliseconds.
 
 use super::super::{TranscriptTurn, add_tokens, str_field};
 use serde_json::Value;
@@ -72,8 +72,18 @@ pub fn last_turn(records: &mut dyn Iterator<Item = Value>) -> TranscriptTurn {
         .take(HOOK_REACH)
         .take_while(|r| str_field(r, "type").is_some_and(|t| t.starts_with("hook.")))
         .find(submit_hook)
-        .and_then(|r| str_field(&r, "timestamp").map(str::to_string));
+        .and_then(|r| r.pointer("/data/input/timestamp").and_then(Value::as_u64))
+        .map(|ms| ms.to_string());
     turn
+}
+
+/// A turn's id from its submit hook's payload: the payload's ISO time in milliseconds, the
+/// instant the log's `hook.start` keeps as its input's `timestamp`. The record's own time is
+/// when it was written, at times a millisecond later.
+pub fn turn_id_of(payload_time: &str) -> Option<String> {
+    let at = humantime::parse_rfc3339(payload_time).ok()?;
+    let ms = at.duration_since(std::time::UNIX_EPOCH).ok()?.as_millis();
+    Some(ms.to_string())
 }
 
 /// One record (newest first) before the turn's end is known.
