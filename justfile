@@ -43,7 +43,7 @@ demo-workflow: setup
 [positional-arguments]
 test *ARGS: setup sim
     if command -v cargo-nextest >/dev/null; then cargo nextest run --workspace "$@"; else cargo test --workspace "$@"; fi
-    if [ "$#" -eq 0 ]; then just mcp-smoke-if-installed; just acp-smoke-if-installed; fi
+    if [ "$#" -eq 0 ]; then just mcp-smoke-if-installed; just acp-smoke-if-installed; just web-smoke-if-installed; fi
 
 # workers on other hosts: the e2e scenarios through OpenSSH's sshd on 127.0.0.1, one per
 # simulated host (docs/remote.md); needs OpenSSH (`just setup --remote` installs it)
@@ -140,6 +140,16 @@ mcp-smoke: sim
 acp-smoke: sim
     cargo build -p umbel --bins --quiet
     if python3 -c 'import acp' 2>/dev/null || python3 -m pip install -q --root-user-action=ignore 'agent-client-protocol>=0.12,<0.13'; then python3 scripts/acp_smoke.py target/debug/umbel; else echo "acp-smoke: SKIPPED: the Python ACP SDK could not be installed (pip install 'agent-client-protocol>=0.12,<0.13')"; fi
+
+# `umbel serve` in headless Chromium through Selenium (scripts/web_smoke.sh installs chromium,
+# chromium-driver and selenium where missing); `--shots docs/web` refreshes the docs' images
+[positional-arguments]
+web-smoke *ARGS: sim
+    sh scripts/web_smoke.sh "$@"
+
+# the browser check, only where Chromium, its driver and Selenium are already installed
+web-smoke-if-installed: sim
+    if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && python3 -c 'import selenium' 2>/dev/null; then just web-smoke; else echo "web-smoke: SKIPPED: Chromium, chromium-driver or selenium is not installed; \`just web-smoke\` installs them (apt-get install chromium chromium-driver; pip install 'selenium>=4.20,<5') and runs the browser check"; fi
 
 # the ACP interop check, only where the Python SDK is already installed (as mcp-smoke-if-installed)
 acp-smoke-if-installed: sim

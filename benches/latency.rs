@@ -40,6 +40,9 @@
 //! 17. (figures/loaded.rs, only as `just bench load`) The latency rows on the six fakes, idle
 //!     and beside two busy processes the bench starts itself, side by side.
 //!
+//! 18. (figures/web.rs) `umbel serve` with 100 workers: page load (server time), end-of-turn
+//!     hook → browser update (SSE message and the fragment fetched), idle CPU with a page open.
+//!
 //! Figures, not pass/fail: these machines are shared and noisy.
 
 #[path = "../tests/e2e/acp.rs"]
@@ -81,6 +84,11 @@ mod top;
 #[allow(dead_code)]
 #[path = "../tests/e2e/top_pane.rs"]
 mod top_pane;
+#[path = "figures/web.rs"]
+mod web;
+#[allow(dead_code)]
+#[path = "../tests/e2e/web_client.rs"]
+mod web_client;
 
 use harness::{Sandbox, assert_success, stdout};
 use serde_json::json;
@@ -181,6 +189,9 @@ fn main() {
     }
     if only.is_empty() || only.iter().any(|o| o == "park") {
         rows.extend(park::fake_figures());
+    }
+    if only.is_empty() || only.iter().any(|o| o == "web") {
+        rows.extend(web::figures());
     }
     // Only when asked for: minutes of turns, half of them beside busy processes.
     if only.iter().any(|o| o == "load") {

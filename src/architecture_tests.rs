@@ -25,6 +25,10 @@ const BANNED: &[(&str, &[&str])] = &[
     ("std::env", &["core", "operations"]),
     ("std::os::unix::fs", &["core", "operations"]),
     ("std::os::unix::process", &["core", "operations"]),
+    ("TcpListener", &["core", "operations"]),
+    ("TcpStream", &["core", "operations"]),
+    ("UdpSocket", &["core", "operations"]),
+    ("tokio::net", &["core", "operations"]),
     ("SystemTime::now", &["core", "operations"]),
     ("Instant::now", &["core"]),
 ];

@@ -25,7 +25,7 @@ const ANY_ROUNDS: usize = 8;
 const IDLE_WORKERS: usize = 100;
 const IDLE: Duration = Duration::from_secs(10);
 
-fn now_ns() -> u128 {
+pub fn now_ns() -> u128 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .expect("clock")
@@ -43,7 +43,7 @@ fn hook_ns(sb: &Sandbox, name: &str, position: usize) -> u128 {
 }
 
 /// The time (ns) of the last `Stop` line of `name`'s event log (claude's end of turn).
-fn last_stop_ns(sb: &Sandbox, name: &str) -> u128 {
+pub fn last_stop_ns(sb: &Sandbox, name: &str) -> u128 {
     let log = std::fs::read_to_string(sb.session_dir(name).join("events/log")).expect("log");
     log.lines()
         .filter(|l| l.split(' ').nth(1) == Some("Stop"))
@@ -52,7 +52,7 @@ fn last_stop_ns(sb: &Sandbox, name: &str) -> u128 {
         .expect("a Stop line")
 }
 
-fn pct(samples: &mut [Duration], p: f64) -> Duration {
+pub fn pct(samples: &mut [Duration], p: f64) -> Duration {
     samples.sort();
     samples[((samples.len() as f64 - 1.0) * p).round() as usize]
 }

@@ -169,6 +169,11 @@ enum Command {
     /// docs/acp.md).
     #[command(after_help = examples::ACP)]
     Acp(AcpArgs),
+    /// Serve the fleet to a browser: every worker, its turns and screen, its pending approval,
+    /// and forms to send, interrupt, approve, deny, park, resume and kill (see docs/web.md).
+    /// Prints the URL with a fresh access token on the first line of stdout.
+    #[command(after_help = examples::SERVE)]
+    Serve(crate::core::serve_args::ServeArgs),
     /// Run a verb another umbel forwarded over ssh (its request on stdin; docs/remote.md).
     #[command(hide = true)]
     RemoteExec,
@@ -427,7 +432,13 @@ fn remote_exec(env: Vec<(String, String)>) -> u8 {
     let json = wants_json(&cli);
     if matches!(
         cli.command,
-        Some(Command::RemoteExec | Command::Mcp | Command::Acp(_) | Command::Attach(_))
+        Some(
+            Command::RemoteExec
+                | Command::Mcp
+                | Command::Acp(_)
+                | Command::Serve(_)
+                | Command::Attach(_)
+        )
     ) {
         let e = Error::usage("this verb is not forwarded to another host");
         return report(&e, json);
@@ -497,7 +508,7 @@ fn wants_json(cli: &Cli) -> bool {
         Some(Command::Explain(c)) => c.json,
         Some(Command::Completions { .. }) => false,
         Some(Command::Man(_)) => false,
-        Some(Command::Mcp | Command::Acp(_) | Command::RemoteExec) => false,
+        Some(Command::Mcp | Command::Acp(_) | Command::Serve(_) | Command::RemoteExec) => false,
         Some(Command::WarmRefill(_) | Command::WarmExpire(_) | Command::RuleAnswer { .. }) => false,
         None => cli.print.output_format != print::OutputFormat::Text,
     }
@@ -547,6 +558,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> u8 {
         Some(Command::Man(args)) => Ok(man(&args)),
         Some(Command::Mcp) => Ok(super::mcp::serve(ctx)),
         Some(Command::Acp(args)) => super::acp::serve(ctx, &args),
+        Some(Command::Serve(args)) => super::web::serve(ctx, &args),
         Some(Command::RemoteExec) => Err(Error::usage(
             "`umbel remote-exec` runs a verb forwarded by another umbel; it is not run by hand",
         )),

@@ -237,6 +237,13 @@ Examples:
   umbel mcp                                     serve on stdio (an MCP host starts this)
   claude mcp add umbel -- umbel mcp             register it with Claude Code";
 
+/// `umbel serve`.
+pub const SERVE: &str = "\
+Examples:
+  umbel serve                                   loopback, a free port; open the printed URL
+  umbel serve --listen 127.0.0.1:8421           a fixed port (the token is new each start)
+  umbel serve --listen 0.0.0.0:8421             reachable from the network: prefer ssh -L to loopback";
+
 /// `umbel acp`.
 pub const ACP: &str = "\
 Examples:

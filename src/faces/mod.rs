@@ -46,3 +46,4 @@ pub mod top;
 pub mod turn_line;
 pub mod usage_errors;
 pub mod verbs;
+pub mod web;

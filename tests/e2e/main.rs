@@ -51,6 +51,8 @@ mod tiers;
 mod top;
 mod top_pane;
 mod warm;
+mod web;
+mod web_client;
 mod window;
 mod workflow;
 mod worktree;

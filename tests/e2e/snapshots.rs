@@ -39,6 +39,7 @@ const VERBS: &[&str] = &[
     "completions",
     "mcp",
     "acp",
+    "serve",
 ];
 
 #[test]

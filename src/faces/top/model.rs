@@ -152,35 +152,7 @@ impl View {
     }
 }
 
-/// A duration in a few characters: `42s`, `3m04s`, `2h05m`, `3d04h`.
-pub fn short_duration(ms: u64) -> String {
-    let s = ms / 1000;
-    match s {
-        0..60 => format!("{s}s"),
-        60..3600 => format!("{}m{:02}s", s / 60, s % 60),
-        3600..86400 => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
-        _ => format!("{}d{:02}h", s / 86400, s % 86400 / 3600),
-    }
-}
-
-/// A token count in a few characters: `950`, `12.3k`, `1.2M`.
-pub fn short_tokens(n: u64) -> String {
-    match n {
-        0..1000 => n.to_string(),
-        1000..100_000 => format!("{:.1}k", n as f64 / 1000.0),
-        100_000..1_000_000 => format!("{}k", n / 1000),
-        _ => format!("{:.1}M", n as f64 / 1_000_000.0),
-    }
-}
-
-/// Dollars: cents from a cent up, four decimals below.
-pub fn short_cost(usd: f64) -> String {
-    if usd >= 0.01 || usd == 0.0 {
-        format!("${usd:.2}")
-    } else {
-        format!("${usd:.4}")
-    }
-}
+pub use crate::core::fleet::{short_cost, short_duration, short_tokens};
 
 #[cfg(test)]
 pub mod samples {
