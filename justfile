@@ -151,6 +151,16 @@ web-smoke *ARGS: sim
 web-smoke-if-installed: sim
     if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && python3 -c 'import selenium' 2>/dev/null; then just web-smoke; else echo "web-smoke: SKIPPED: Chromium, chromium-driver or selenium is not installed; \`just web-smoke\` installs them (apt-get install chromium chromium-driver; pip install 'selenium>=4.20,<5') and runs the browser check"; fi
 
+# the release artifacts of this machine's target under dist/: tarball + SHA-256, the npm
+# packages, manifest.json, install.sh (docs/releasing.md)
+dist:
+    bash scripts/dist.sh
+
+# what a user without Rust gets: the npm packages installed into an empty prefix and the
+# installer run against dist/ served on 127.0.0.1, with no cargo or rustc on PATH
+dist-check: setup
+    bash scripts/dist_check.sh
+
 # the ACP interop check, only where the Python SDK is already installed (as mcp-smoke-if-installed)
 acp-smoke-if-installed: sim
     if python3 -c 'import acp' 2>/dev/null; then just acp-smoke; else echo "acp-smoke: SKIPPED: the Python ACP SDK is not installed; \`just acp-smoke\` installs it (pip install 'agent-client-protocol>=0.12,<0.13') and runs the ACP interop check"; fi

@@ -6,10 +6,10 @@
 //!    of `/events` and the fragment the page script then fetches (`/w/NAME/live`) read.
 //! 3. The CPU of `umbel serve` left alone with an event stream open (what a browser tab does).
 
+use crate::events::{last_stop_ns, now_ns, pct};
 use crate::harness::Sandbox;
 use crate::perf::Row;
 use crate::web_client::Server;
-use crate::events::{last_stop_ns, now_ns, pct};
 use crate::{load, ms};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};

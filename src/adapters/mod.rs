@@ -11,6 +11,7 @@ pub mod files;
 pub mod fleet_watch;
 pub mod git;
 pub mod host;
+pub mod installed;
 pub mod pause;
 pub mod pools;
 pub mod process;

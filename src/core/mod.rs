@@ -22,6 +22,7 @@ pub mod fleet_events;
 pub mod guard;
 pub mod guard_args;
 pub mod hints;
+pub mod installed;
 pub mod meta;
 pub mod mode_args;
 pub mod model_args;

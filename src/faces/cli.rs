@@ -258,13 +258,25 @@ struct JsonOnly {
     json: bool,
 }
 
+/// `--version` also says how umbel was installed and how to update it (looked up only when
+/// asked: it reads a file or two).
+fn with_long_version(command: clap::Command) -> clap::Command {
+    if !std::env::args_os().any(|a| a == "--version") {
+        return command;
+    }
+    let line = crate::adapters::installed::this_umbel().line();
+    let long = format!("{}\n{line}", env!("CARGO_PKG_VERSION"));
+    // Once per process, for clap's 'static version text.
+    command.long_version(&*Box::leak(long.into_boxed_str()))
+}
+
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
     super::completion::answer_shell(Cli::command);
     if let Some(code) = unknown_verb() {
         return code;
     }
-    let matches = match Cli::command().try_get_matches() {
+    let matches = match with_long_version(Cli::command()).try_get_matches() {
         Ok(matches) => matches,
         Err(e) => return super::usage_errors::report(&e),
     };

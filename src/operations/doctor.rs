@@ -26,6 +26,7 @@ pub fn doctor(ctx: &Ctx) -> Vec<Check> {
         state_root(ctx.state.path()),
         hooks(&ctx.state.hooks_dir()),
         inotify(ctx.state.path()),
+        installed(),
     ];
     checks.extend(orphans(ctx));
     checks.extend(warm_workers(ctx));
@@ -397,4 +398,18 @@ fn sign_in(ctx: &Ctx, module: &dyn ProviderModule) -> Check {
         SignIn::Ready(how) => Check::ok(&label, how),
         SignIn::Missing { detail, fix } => Check::warn(&label, detail, fix),
     }
+}
+
+/// How this umbel was installed, and how to update it that way.
+fn installed() -> Check {
+    let how = crate::adapters::installed::this_umbel();
+    Check::ok(
+        "umbel",
+        format!(
+            "{} installed {}; to update: {}",
+            env!("CARGO_PKG_VERSION"),
+            how.how(),
+            how.update()
+        ),
+    )
 }
