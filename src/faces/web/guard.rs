@@ -145,7 +145,11 @@ fn without_token(request: &Request) -> String {
                 .collect()
         })
         .unwrap_or_default();
-    let path = request.uri().path();
+    // `//host/…` would send the browser to another site (a protocol-relative URL).
+    let path = match request.uri().path() {
+        p if p.starts_with("//") => "/",
+        p => p,
+    };
     match kept.is_empty() {
         true => path.to_string(),
         false => {
@@ -181,5 +185,26 @@ fn secure(headers: &mut HeaderMap) {
     ];
     for (name, value) in fixed {
         headers.insert(name, HeaderValue::from_static(value));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn location(uri: &str) -> String {
+        let request = Request::builder()
+            .uri(uri)
+            .body(axum::body::Body::empty())
+            .expect("a request");
+        without_token(&request)
+    }
+
+    #[test]
+    fn the_first_visit_goes_to_the_same_page_without_the_token() {
+        assert_eq!(location("/w/a?token=t"), "/w/a");
+        assert_eq!(location("/?x=1&token=t&y=2"), "/?x=1&y=2");
+        // Never to another site.
+        assert_eq!(location("//evil.example/?token=t"), "/");
     }
 }
