@@ -48,6 +48,8 @@ fn every_route_needs_the_token_and_says_nothing_else() {
         "{:?}",
         reply.headers
     );
+    // A path no route serves says no more than the routes do.
+    assert_eq!(server.call("GET", "/nope", &[], "").status, 401);
     // A POST cannot carry the token in its URL.
     let reply = server.call(
         "POST",
