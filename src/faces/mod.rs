@@ -22,6 +22,7 @@ macro_rules! errp {
 pub mod acp;
 pub mod approvals;
 pub mod cli;
+mod cli_commands;
 pub mod completion;
 pub mod doctor;
 pub mod error_json;
