@@ -1,7 +1,7 @@
 //! The forms that change something, each a POST to `/w/NAME/VERB`: send (queued while a turn
-//! runs), interrupt, approve, answer (a question's choice), deny, park, resume, kill. Each is the verb's own input struct (the
-//! one the CLI and MCP read) filled from the form, checked first: a browser's request (cookie)
-//! must carry the CSRF token and come from this server's own origin. The page script's requests
+//! runs), interrupt, approve, answer (a question's choice), deny, park, resume, kill. Each is the
+//! verb's own input struct (the one the CLI and MCP read) filled from the form, checked first: a
+//! browser's request (cookie) must carry the CSRF token and come from this server's own origin. The page script's requests
 //! get JSON back; a form posted without script is redirected to the worker's page, which says
 //! what happened.
 
