@@ -1,9 +1,9 @@
 //! The forms that change something, each a POST to `/w/NAME/VERB`: send (queued while a turn
 //! runs), interrupt, approve, answer (a question's choice), deny, park, resume, kill. Each is the
 //! verb's own input struct (the one the CLI and MCP read) filled from the form, checked first: a
-//! browser's request (cookie) must carry the CSRF token and come from this server's own origin. The page script's requests
-//! get JSON back; a form posted without script is redirected to the worker's page, which says
-//! what happened.
+//! browser's request (cookie) must carry the CSRF token and come from this server's own origin.
+//! The page script's requests get JSON back; a form posted without script is redirected to the
+//! worker's page, which says what happened.
 
 use super::App;
 use super::calls::{bounded, failed, too_long};
@@ -197,7 +197,8 @@ verb!(
     approve,
     VERB,
     |ctx, name, fields| {
-        anywhere::approve(ctx, &input(name, fields, &["expect"])?).map(|_| "approved".to_string())
+        let args = input(name, fields, &["expect"])?;
+        anywhere::approve(ctx, &args).map(|_| "approved".to_string())
     }
 );
 
@@ -206,7 +207,8 @@ verb!(
     answer,
     VERB,
     |ctx, name, fields| {
-        anywhere::answer(ctx, &input(name, fields, &["choice", "expect"])?).map(|_| "answered".to_string())
+        let args = input(name, fields, &["choice", "expect"])?;
+        anywhere::answer(ctx, &args).map(|_| "answered".to_string())
     }
 );
 
@@ -215,7 +217,8 @@ verb!(
     deny,
     VERB,
     |ctx, name, fields| {
-        anywhere::deny(ctx, &input(name, fields, &["expect", "reason"])?).map(|_| "denied".to_string())
+        let args = input(name, fields, &["expect", "reason"])?;
+        anywhere::deny(ctx, &args).map(|_| "denied".to_string())
     }
 );
 
@@ -237,7 +240,8 @@ verb!(
     resume,
     VERB,
     |ctx, name, fields| {
-        crate::operations::park::resume(ctx, &input(name, fields, &[])?).map(|_| "resumed".to_string())
+        let args = input(name, fields, &[])?;
+        crate::operations::park::resume(ctx, &args).map(|_| "resumed".to_string())
     }
 );
 
