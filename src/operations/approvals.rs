@@ -9,6 +9,7 @@ use super::status::{Seen, look};
 use crate::adapters::host::now_ms;
 use crate::core::approvals::{PendingApproval, pending};
 use crate::core::errors::Result;
+use crate::core::name::WorkerName;
 use crate::core::status::WorkerState;
 use crate::core::wait::end;
 use std::collections::BTreeMap;
@@ -26,6 +27,15 @@ pub fn list(ctx: &Ctx) -> Result<Vec<PendingApproval>> {
         .collect();
     rows.sort_by(|a, b| (a.since, &a.name).cmp(&(b.since, &b.name)));
     Ok(rows)
+}
+
+/// The approval worker `name` waits on, if any: what [`list`] has of it, without looking at the
+/// rest of the fleet (a worker it cannot look at has none, as in [`list`]).
+pub fn of(ctx: &Ctx, name: &WorkerName) -> Result<Option<PendingApproval>> {
+    let panes = ctx.tmux.panes()?;
+    Ok(look(ctx, name, &panes)
+        .ok()
+        .and_then(|seen| row_of(&seen, now_ms())))
 }
 
 /// The approval a worker waits on, as a row.

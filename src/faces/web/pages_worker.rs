@@ -11,6 +11,7 @@ use crate::core::args::ReadArgs;
 use crate::core::errors::{Error, Result};
 use crate::core::fleet_args::CaptureArgs;
 use crate::core::fleet_args::StatusArgs;
+use crate::core::name::WorkerName;
 use crate::core::status::WorkerStatus;
 use crate::core::turns::Turn;
 use crate::core::web_html::{escape, markdown};
@@ -43,9 +44,7 @@ pub fn look(ctx: &Ctx, name: &str) -> Result<WorkerLook> {
         .ok_or_else(|| Error::NotFound {
             name: name.to_string(),
         })?;
-    let approval = crate::operations::approvals::list(ctx)?
-        .into_iter()
-        .find(|a| a.name == name);
+    let approval = crate::operations::approvals::of(ctx, &WorkerName::parse(name)?)?;
     let (turns, turns_problem) = match reading(ctx, &read_all(name)) {
         Ok(Reading::Turns(_, mut turns)) => {
             turns.reverse();
