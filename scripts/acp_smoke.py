@@ -18,6 +18,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import smoke_sandbox
+
 import acp
 from acp import schema
 
@@ -61,20 +63,8 @@ class Editor:
 
 
 def sandbox(root: Path, umbel: Path) -> tuple[dict[str, str], Path]:
-    home, project, tmux = root / "home", root / "project", root / "t"
-    for d in (home, project, tmux):
-        d.mkdir()
-    config = {"hasCompletedOnboarding": True, "projects": {str(project): {"hasTrustDialogAccepted": True}}}
-    (home / ".claude.json").write_text(json.dumps(config))
+    env, project = smoke_sandbox.sandbox(root, umbel.parent / "fake-claude", "/usr/bin:/bin")
     (root / "s.json").write_text(json.dumps(SCENARIO))
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "HOME": str(home),
-        "LANG": "C.UTF-8",
-        "UMBEL_STATE": str(root / "state"),
-        "TMUX_TMPDIR": str(tmux),
-        "UMBEL_CLAUDE_BIN": str(umbel.parent / "fake-claude"),
-    }
     return env, project
 
 

@@ -23,6 +23,8 @@ import tempfile
 import warnings
 from pathlib import Path
 
+import smoke_sandbox
+
 import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
@@ -32,23 +34,7 @@ TOOLS = {f"umbel_{v}" for v in "spawn send wait read status ls kill explain help
 
 def sandbox(root: Path, bins: Path) -> tuple[dict[str, str], Path]:
     """The environment umbel runs in, and the project folder claude already trusts."""
-    home, project, tmux = root / "home", root / "project", root / "t"
-    for d in (home, project, tmux):
-        d.mkdir()
-    config = {
-        "hasCompletedOnboarding": True,
-        "projects": {str(project): {"hasTrustDialogAccepted": True}},
-    }
-    (home / ".claude.json").write_text(json.dumps(config))
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(home),
-        "LANG": "C.UTF-8",
-        "UMBEL_STATE": str(root / "state"),
-        "TMUX_TMPDIR": str(tmux),
-        "UMBEL_CLAUDE_BIN": str(bins / "fake-claude"),
-    }
-    return env, project
+    return smoke_sandbox.sandbox(root, bins / "fake-claude", os.environ.get("PATH", "/usr/bin:/bin"))
 
 
 def structured(result, tool: str, want_error: bool = False) -> dict:

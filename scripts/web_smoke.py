@@ -55,6 +55,8 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+import smoke_sandbox
+
 # Selenium Manager is never needed (the driver and the browser are given); never let it fetch.
 os.environ.setdefault("SE_OFFLINE", "true")
 
@@ -99,24 +101,8 @@ def passed(check: str, detail: str) -> None:
 
 
 def sandbox(root: Path, bins: Path) -> tuple[dict[str, str], Path]:
-    """The environment umbel runs in (as scripts/mcp_smoke.py), and the folder claude trusts."""
-    home, project, tmux = root / "home", root / "project", root / "t"
-    for d in (home, project, tmux):
-        d.mkdir()
-    config = {
-        "hasCompletedOnboarding": True,
-        "projects": {str(project): {"hasTrustDialogAccepted": True}},
-    }
-    (home / ".claude.json").write_text(json.dumps(config))
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(home),
-        "LANG": "C.UTF-8",
-        "UMBEL_STATE": str(root / "state"),
-        "TMUX_TMPDIR": str(tmux),  # umbel's private socket lives in here, never the default one
-        "UMBEL_CLAUDE_BIN": str(bins / "fake-claude"),
-    }
-    return env, project
+    """The environment umbel runs in (scripts/smoke_sandbox.py), and the folder claude trusts."""
+    return smoke_sandbox.sandbox(root, bins / "fake-claude", os.environ.get("PATH", "/usr/bin:/bin"))
 
 
 class Umbel:
