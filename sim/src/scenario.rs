@@ -105,9 +105,11 @@ pub struct Startup {
     /// trust bypass flag is given (fake-codex; the others ignore it).
     #[serde(default)]
     pub hook_review: bool,
-    /// Draw the composer this long before the session is configured (fake-codex): the status
+    /// Draw the composer this long before the session is configured. fake-codex: the status
     /// line (model · folder) is missing meanwhile, and an Enter on a typed prompt is held
     /// ("Waiting for startup") and submitted once the session is, as codex 0.171.0 does.
+    /// fake-copilot: its `--allow-all` and `--deny-tool` apply only this long after its start
+    /// (copilot's permission seeding), a tool asked for before then meets the dialog.
     #[serde(default)]
     pub configure_ms: u64,
     /// This long after its start the screen goes blank for [`Self::blank_ms`], then is drawn

@@ -96,6 +96,39 @@ fn codex_is_ready_once_its_session_is_configured_not_when_its_composer_shows() {
     sb.cmd("wait cf --timeout 60s").success();
 }
 
+/// copilot applies `--deny-tool`/`--allow-all` seconds after its input line shows (its
+/// permission seeding, up to 5 s; the fake plays a minute of it so
+/// that every tool here is asked for before): umbel calls it ready at that line, so its
+/// `permissionRequest` hook must decide a tool asked for meanwhile as the flags would — `-p`
+/// refuses it and the turn goes on, `--on-permission allow` runs it, neither meets the dialog.
+#[test]
+fn copilot_decides_a_tool_by_hook_before_it_applies_its_permission_flags() {
+    let sb = Sandbox::new();
+    let input = json!({ "command": "echo hi > umbel-tool.txt", "description": "Write hi" });
+    let scenario = json!({
+        "startup": { "configure_ms": 60000 },
+        "default": { "reply": "It printed hi.", "end": { "permission": { "tool": "Bash", "input": input } } }
+    });
+    let env = sb.scenario("seeding", scenario.clone());
+    // A dialog would be a wait for a person: 126.
+    sb.umbel(["-p", "run the tool", "--provider", "copilot", "--env", &env])
+        .stdout("It printed hi.\n")
+        .success();
+    sb.spawn_playing(
+        "al",
+        scenario,
+        &["--provider", "copilot", "--on-permission", "allow"],
+    );
+    let done = sb.turn_outcome("al", "run the tool", 0);
+    assert_eq!(done["outcome"], "stop", "{done}");
+    let status = sb.umbel(["status", "al", "--json"]).json();
+    let log = std::fs::read_to_string(status["transcriptPath"].as_str().unwrap()).unwrap();
+    let ran = log.lines().any(|l| {
+        l.contains(r#""type":"tool.execution_complete""#) && l.contains(r#""success":true"#)
+    });
+    assert!(ran, "the tool ran: {log}");
+}
+
 #[test]
 fn codex_and_gemini_homes_are_private_and_leave_the_users_config_alone() {
     let sb = Sandbox::new();

@@ -63,15 +63,18 @@ fn read_json(path: &Path) -> Value {
         .unwrap_or_else(|| Value::Object(Default::default()))
 }
 
-/// Hooks from one settings object; one that is not in Claude's shape is skipped (copilot's
-/// own hook format is not simulated).
+/// Hooks from one settings object, in Claude's shape (PascalCase events); copilot's own
+/// (camelCase: `permissionRequest`) are [`super::decision`]'s.
 fn hooks_of(doc: &Value) -> Hooks {
-    Hooks::from_settings(doc, TimeoutUnit::Seconds, HOOK_TIMEOUT).unwrap_or_default()
+    let mut claude = doc.clone();
+    if let Some(map) = claude.get_mut("hooks").and_then(Value::as_object_mut) {
+        map.retain(|event, _| event.starts_with(|c: char| c.is_ascii_uppercase()));
+    }
+    Hooks::from_settings(&claude, TimeoutUnit::Seconds, HOOK_TIMEOUT).unwrap_or_default()
 }
 
-/// Every configured hook: `settings.json`, then `hooks/*.json` by name.
-pub fn hooks(home: &Path) -> Hooks {
-    let mut all = hooks_of(&read_json(&home.join("settings.json")));
+/// The hook settings: `settings.json`, then `hooks/*.json` by name.
+fn hook_docs(home: &Path) -> Vec<Value> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(home.join("hooks"))
         .into_iter()
         .flatten()
@@ -80,10 +83,25 @@ pub fn hooks(home: &Path) -> Hooks {
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     files.sort();
-    for file in files {
-        all.extend(hooks_of(&read_json(&file)));
+    files.insert(0, home.join("settings.json"));
+    files.iter().map(|f| read_json(f)).collect()
+}
+
+/// Every configured hook in Claude's shape.
+pub fn hooks(home: &Path) -> Hooks {
+    let mut all = Hooks::default();
+    for doc in hook_docs(home) {
+        all.extend(hooks_of(&doc));
     }
     all
+}
+
+/// Every `permissionRequest` hook in copilot's own shape, whose output decides a tool.
+pub fn decision_hooks(home: &Path) -> Vec<crate::hooks::HookCommand> {
+    let docs = hook_docs(home);
+    docs.iter()
+        .flat_map(|d| super::decision::commands(d, HOOK_TIMEOUT))
+        .collect()
 }
 
 /// The folders remembered as trusted.

@@ -10,6 +10,7 @@
 //! says what 1.0.89 does differently; [`mode`] is the agent mode Shift+Tab cycles.
 
 pub mod cli;
+pub mod decision;
 pub mod ephemeral;
 #[cfg(test)]
 mod fixture_tests;

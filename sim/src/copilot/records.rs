@@ -378,6 +378,19 @@ pub fn permission_completed(call: &Call, approved: bool) -> Obj {
     }
 }
 
+/// `permission.completed` for a tool a `permissionRequest` hook decided (recorded on 1.0.102:
+/// no `decisionSource`; a refusal keeps the hook's message).
+pub fn permission_decided(call: &Call, refused: Option<&str>) -> Obj {
+    let data = obj! { "requestId" => call.request.as_str() };
+    match refused {
+        None => data.with("result", obj! { "kind" => "approved" }),
+        Some(message) => data.with(
+            "result",
+            obj! { "kind" => "denied-by-permission-request-hook", "message" => message },
+        ),
+    }
+}
+
 /// `session.error` for a failed model call.
 pub fn session_error(who: &Who, status: u16, message: &str, x: &Exchange) -> Obj {
     let data = obj! { "errorType" => "query", "message" => message, "statusCode" => status };

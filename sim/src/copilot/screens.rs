@@ -208,6 +208,9 @@ pub fn tool(call: &Call, state: ToolState, release: Release) -> Vec<String> {
 /// What the status line shows.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Status {
+    /// Its skills and hooks still load (` ● Loading: 7 hooks, 2 skills`; 1.0.82: ` ● Loading:`),
+    /// the input line already drawn above it (recorded on 1.0.102 and 1.0.82 under umbel).
+    Loading,
     /// Nothing typed.
     Idle,
     /// Something typed.
@@ -236,6 +239,7 @@ fn status_left(status: Status, mode: AgentMode, release: Release) -> String {
             format!(" ← open sidebar · {name} · Manual Approval · / commands · {help}tab next tab")
         }
         Status::Idle => " ← open sidebar · / commands · ? help · tab next tab".into(),
+        Status::Loading => " ● Loading:".into(),
         Status::Typed if modes => format!(" {name} · Manual Approval · @ files · # issues"),
         Status::Typed => " @ files · # issues".into(),
         Status::ConfirmExit => " Press Ctrl+C again to exit".into(),

@@ -59,6 +59,13 @@ pub struct Session {
     pub allow_all: bool,
     /// The `--deny-tool` kinds: a tool of one is refused without asking.
     pub denied: Vec<String>,
+    /// When `allow_all` and `denied` are in force: the TUI applies them once its session is
+    /// made (`permissions.configure` in an effect, recorded in 1.0.102's source: up to 5 s
+    /// after the input line shows), played as the scenario's `configure_ms` after the start;
+    /// `-p` at once.
+    pub rules_from: std::time::Instant,
+    /// `permissionRequest` hooks in copilot's own shape, whose output decides a tool.
+    pub decisions: Vec<crate::hooks::HookCommand>,
     /// The TUI (not `-p`).
     pub interactive: bool,
     /// Tokens and calls so far.
@@ -120,13 +127,19 @@ impl Session {
             true => Log::reopen(path)?,
             false => Log::new(path, opts.session_id.is_none()),
         };
+        let configure = std::time::Duration::from_millis(match interactive {
+            true => scenario.startup.configure_ms,
+            false => 0,
+        });
         let mut sess = Session::fresh(who, scenario, log, interactive);
+        sess.rules_from += configure;
         sess.auth = auth;
         sess.git = home::git(&cwd);
         sess.hooks = home::hooks(&home);
         sess.recorder = Recorder::from_env();
         sess.allow_all = opts.allow_all;
         sess.denied = opts.denied.clone();
+        sess.decisions = home::decision_hooks(&home);
         sess.resumed = resumed;
         sess.begin();
         Ok(sess)
@@ -161,6 +174,8 @@ impl Session {
             system_sent: false,
             allow_all: false,
             denied: Vec::new(),
+            rules_from: std::time::Instant::now(),
+            decisions: Vec::new(),
             interactive,
             totals: Totals::default(),
             who,

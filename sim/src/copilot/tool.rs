@@ -9,6 +9,11 @@
 //!   was denied due to the following rules: `shell`") and the model answers (recorded on
 //!   1.0.102 under umbel);
 //! - with `--allow-all-tools` the tool runs at once;
+//! - the TUI applies those flags only `configure_ms` after its start (copilot's permission
+//!   seeding); a `permissionRequest` hook in copilot's own shape ([`super::decision`]) decides
+//!   before them and before the dialog: `permission.requested`, `permission.completed`
+//!   (`approved`, or `denied-by-permission-request-hook` with its message) and the tool runs, or
+//!   fails "Permission denied by a PermissionRequest hook: <message>" (recorded on 1.0.102);
 //! - in `-p` without it the tool is refused at once (not recorded: no dialog, no permission
 //!   hook, a failed `tool.execution_complete`) and the model answers;
 //! - else `PermissionRequest`, `permission.requested`, the dialog, and `Notification` once it
@@ -22,6 +27,7 @@
 
 use std::time::Instant;
 
+use super::decision::{self, Decision};
 use super::ephemeral;
 use super::payloads;
 use super::records::{self, Answer, Call};
@@ -72,10 +78,45 @@ impl Turn {
         now: Instant,
     ) -> Step<Outcome> {
         let call = call_of(sess, p);
-        let (usage, api_call) = self.usage(sess, Some(&call));
+        self.request(sess, &call);
+        let hook = payloads::pre_tool_use(&sess.ctx(), &call);
+        sess.fire(hook);
+        // The TUI's `--allow-all` and `--deny-tool` are in force only once it applied them.
+        let in_force = now >= sess.rules_from;
+        let allow_all = in_force && sess.allow_all;
+        let denied = in_force && Self::denied_kind(&sess.denied, &call.name);
+        if !denied && (allow_all || !sess.interactive) {
+            self.call = Some(call);
+            self.ran(sess, now, allow_all);
+            return None;
+        }
+        // The permission hook runs before the rules decide (recorded on 1.0.102), and a hook in
+        // copilot's own shape decides before them (recorded on 1.0.102 and 1.0.82).
+        let hook = payloads::permission_request(&sess.ctx(), &call);
+        let payload = hook.payload.to_line();
+        sess.fire(hook);
+        let decided = self.hook_decides(sess, &call, &payload);
+        if decided.is_some() || denied {
+            self.call = Some(call);
+            self.ran(sess, now, decided == Some(true));
+            return None;
+        }
+        sess.record(
+            "permission.requested",
+            records::permission_requested(&sess.who, &call),
+        );
+        self.call = Some(call);
+        self.notify = true;
+        self.core.phase = Phase::Dialog(0);
+        Some(None)
+    }
+
+    /// The model's call asking for the tool: its message and the tool's start.
+    fn request(&mut self, sess: &mut Session, call: &Call) {
+        let (usage, api_call) = self.usage(sess, Some(call));
         sess.ephemeral(
             "assistant.tool_call_delta",
-            ephemeral::tool_call_delta(&call),
+            ephemeral::tool_call_delta(call),
         );
         let ms = (sess.clock.now_ms() - self.call_at).max(1) as u64;
         sess.ephemeral(
@@ -89,7 +130,7 @@ impl Turn {
         let a = Answer {
             id: &id,
             content: "",
-            calls: vec![records::tool_request(&call)],
+            calls: vec![records::tool_request(call)],
             turn: 0,
             api_call: &api_call,
             reasoning: None,
@@ -100,36 +141,33 @@ impl Turn {
         );
         sess.record(
             "tool.execution_start",
-            records::tool_start(&sess.who, &call, 0),
+            records::tool_start(&sess.who, call, 0),
         );
         sess.ephemeral(
             "model.call_final_result",
             ephemeral::call_final_result(&sess.who, None),
         );
-        let hook = payloads::pre_tool_use(&sess.ctx(), &call);
-        sess.fire(hook);
-        let denied = Self::denied_kind(&sess.denied, &call.name);
-        if !denied && (sess.allow_all || !sess.interactive) {
-            self.call = Some(call);
-            self.ran(sess, now, sess.allow_all);
-            return None;
-        }
-        // The permission hook runs before the rules decide (recorded on 1.0.102).
-        let hook = payloads::permission_request(&sess.ctx(), &call);
-        sess.fire(hook);
-        if denied {
-            self.call = Some(call);
-            self.ran(sess, now, false);
-            return None;
-        }
+    }
+
+    /// What a `permissionRequest` hook in copilot's own shape decided on `call` (`Some(true)`:
+    /// run it), recorded as copilot records it; `None`: no hook decided.
+    fn hook_decides(&mut self, sess: &mut Session, call: &Call, payload: &str) -> Option<bool> {
+        let refused = match decision::decide(&sess.decisions, &sess.who.cwd, payload)? {
+            Decision::Deny(message) => Some(message),
+            Decision::Allow => None,
+        };
         sess.record(
             "permission.requested",
-            records::permission_requested(&sess.who, &call),
+            records::permission_requested(&sess.who, call),
         );
-        self.call = Some(call);
-        self.notify = true;
-        self.core.phase = Phase::Dialog(0);
-        Some(None)
+        sess.record(
+            "permission.completed",
+            records::permission_decided(call, refused.as_deref()),
+        );
+        let allowed = refused.is_none();
+        self.refusal =
+            refused.map(|m| format!("Permission denied by a PermissionRequest hook: {m}"));
+        Some(allowed)
     }
 
     /// Whether a `--deny-tool` kind covers the tool `name`: `shell` the shell, `write` the tools
@@ -199,11 +237,14 @@ impl Turn {
                 .extend(screens::tool(&call, ToolState::Ran, sess.who.release));
         } else {
             let rules = Self::denied_rules(&sess.denied, &call.name);
-            let refused = match rules {
-                Some(kinds) => format!(
+            let refused = match (self.refusal.take(), rules) {
+                (Some(message), _) => message,
+                (None, Some(kinds)) => format!(
                     "Permission to run this tool was denied due to the following rules: {kinds}"
                 ),
-                None => "Permission denied and could not request permission from user".into(),
+                (None, None) => {
+                    "Permission denied and could not request permission from user".into()
+                }
             };
             let data = records::tool_complete(&sess.who, &call, &self.x, Err(&refused));
             sess.record("tool.execution_complete", data);

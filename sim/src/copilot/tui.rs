@@ -56,7 +56,13 @@ pub struct Tui {
     held: HeldPaste,
     /// How each held paste reached the input line, in order (`pastes.txt`).
     drawn: Vec<Drawn>,
+    /// Until when the status line says it is still loading (its input line drawn already).
+    loading_until: Instant,
 }
+
+/// How long the status line says `Loading:` under a drawn input line (recorded on 1.0.102:
+/// ~170 ms, looks 150 ms apart).
+const LOADING: Duration = Duration::from_millis(200);
 
 impl Tui {
     /// Leaves the alternate screen, once.
@@ -100,6 +106,7 @@ pub fn run(opts: &Options, scenario: Scenario) -> Result<i32, String> {
         left: false,
         held: HeldPaste::default(),
         drawn: Vec::new(),
+        loading_until: Instant::now() + LOADING,
     };
     Shell::new(sess, term, face).serve(opts.interactive.clone())
 }
@@ -162,6 +169,7 @@ impl Tui {
             },
             None if app.keys.ctrl_c.is_some() => Status::ConfirmExit,
             None if !app.input.is_empty() => Status::Typed,
+            None if Instant::now() < app.face.loading_until => Status::Loading,
             None => Status::Idle,
         }
     }
@@ -363,9 +371,14 @@ impl Face for Tui {
     }
 
     fn wake_at(app: &App) -> Option<Instant> {
-        // The armed interrupt lapses (the busy hint again); a held paste is drawn.
+        // The armed interrupt lapses (the busy hint again); a held paste is drawn; its loading
+        // ends.
         let lapse = app.face.armed.map(|t| t + ARMED);
-        [lapse, app.face.held.due()].into_iter().flatten().min()
+        let loaded = Some(app.face.loading_until).filter(|t| *t > Instant::now());
+        [lapse, app.face.held.due(), loaded]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     fn finish(app: &mut App) {

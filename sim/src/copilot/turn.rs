@@ -68,6 +68,8 @@ pub struct Turn {
     pub call: Option<Call>,
     /// The permission `Notification` waits for the dialog to be drawn.
     pub notify: bool,
+    /// What a decision hook that refused the tool told the model.
+    pub(super) refusal: Option<String>,
     /// The answer message's id (empty until its text starts).
     pub(super) answer_id: String,
     /// Streamed chunks not announced yet (`assistant.message_delta`).
@@ -104,6 +106,7 @@ impl Turn {
             turn: 0,
             call: None,
             notify: false,
+            refusal: None,
             answer_id: String::new(),
             deltas: Vec::new(),
             call_at: sess.clock.now_ms(),

@@ -185,6 +185,47 @@ const LINKED: &[&str] = &[
 /// every shell command and every file write.
 const DENIED_KINDS: &[&str] = &["--deny-tool=shell", "--deny-tool=write"];
 
+/// The tools of [`DENIED_KINDS`] as its `permissionRequest` hook names them (`toolName`; the
+/// shell is `bash`, a write `edit` or `create`: [`APPROVAL`]'s tools).
+const DENIED_TOOLS: &[&str] = &["bash", "edit", "create"];
+
+/// copilot applies `--allow-all` and `--deny-tool` only once its session is made, in an effect
+/// of its TUI (`permissions.configure`, up to 5 s after its input line shows), and a tool asked
+/// for before then meets the dialog they should have answered. Its own hook format (camelCase
+/// event, a `bash` command; 1.0.82 and 1.0.102 alike, issue 42) lets a `permissionRequest` hook
+/// answer `{"behavior":"allow"|"deny"}`, which copilot takes at once: the same decision as the
+/// flags', in force from the first prompt. It prints nothing for another tool (copilot decides).
+fn permission_hook(settings: &mut serde_json::Map<String, Value>, on: OnPermission) {
+    const DENY: &str =
+        r#"{"behavior":"deny","message":"Refused: this worker runs with --on-permission deny."}"#;
+    let command = match on {
+        OnPermission::Allow => {
+            r#"cat >/dev/null; printf '%s\n' '{"behavior":"allow"}'"#.to_string()
+        }
+        OnPermission::Deny => {
+            let tools: Vec<String> = DENIED_TOOLS
+                .iter()
+                .map(|t| format!(r#"*'"toolName":"{t}"'*"#))
+                .collect();
+            format!(
+                "case \"$(cat)\" in {}) printf '%s\\n' '{DENY}';; esac",
+                tools.join("|")
+            )
+        }
+        OnPermission::Stop => return,
+    };
+    let hooks = settings.entry("hooks").or_insert_with(|| json!({}));
+    if let Some(hooks) = hooks.as_object_mut() {
+        let entry = json!({ "type": "command", "bash": command, "timeoutSec": 30 });
+        let list = hooks
+            .entry("permissionRequest")
+            .or_insert_with(|| json!([]));
+        if let Some(list) = list.as_array_mut() {
+            list.push(entry);
+        }
+    }
+}
+
 /// `umbel doctor`'s judgement of copilot's sign-in: BYOK, a GitHub token in the environment, or
 /// a `/login` recorded in `config.json`. Without any, copilot opens with "Please use /login".
 fn signed_in(env: &[(String, String)], files: &[(PathBuf, String)]) -> SignIn {
@@ -250,6 +291,7 @@ impl ProviderModule for Copilot {
             OnPermission::Deny => args.extend(DENIED_KINDS.iter().map(|a| a.to_string())),
             OnPermission::Stop => {}
         }
+        permission_hook(&mut settings, input.on_permission);
         flags::apply_settings(Provider::Copilot, input.flags, &mut settings);
         args.extend(flags::args(Provider::Copilot, input.flags));
         args.extend(input.cli_args.iter().cloned());
@@ -268,6 +310,15 @@ impl ProviderModule for Copilot {
 
     fn start_hook_at_launch(&self) -> bool {
         false
+    }
+
+    /// Ready once its idle status line replaced `● Loading:` under the input line: what it
+    /// does later does not change what a prompt meets, now that [`permission_hook`] decides
+    /// from the first prompt where the flags wait for its permission seeding (issue 42: a cold
+    /// `-p` waited 3 s more for a still screen).
+    fn ready_on_screen(&self, screen: &str) -> bool {
+        let lines = screen.lines().rev().filter(|l| !l.trim().is_empty());
+        lines.take(3).any(|l| l.contains(IDLE_STATUS))
     }
 
     fn startup_screen(&self, screen: &str) -> StartupScreen {
@@ -364,6 +415,10 @@ pub fn transcript_path(home: &Path, session: &str) -> PathBuf {
 /// true colour (tmux's `tmux-256color` with `COLORTERM=truecolor`); empty: nothing after the
 /// mark. `Working` shows under it while a turn runs (` ● Working · 10 B esc esc interrupt`;
 /// before any text ` ◉ Working esc esc edit prompt`; 1.0.89: `esc interrupt`).
+/// On its idle status line under the input line (1.0.82 to 1.0.102), not while it still
+/// loads (` ● Loading: 7 hooks, 2 skills`).
+const IDLE_STATUS: &str = "· / commands ·";
+
 const COMPOSER: Composer = Composer {
     marks: &['❯', '┃'],
     placeholder: "",

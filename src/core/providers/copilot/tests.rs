@@ -432,3 +432,55 @@ fn a_dialogs_notice_asks_about_the_tool_its_permission_hook_named() {
         Some(&json!("echo hi > out.txt"))
     );
 }
+
+/// The `permissionRequest` hook in copilot's own shape a launch adds: the decision of
+/// `--on-permission` from the first prompt (the flags apply later: issue 42), none for `stop`.
+#[test]
+fn a_permission_decision_hook_answers_for_allow_and_deny_only() {
+    let decision_hooks = |on: OnPermission| {
+        let input = LaunchInput {
+            on_permission: on,
+            ..launch_input("/s/w")
+        };
+        let spec = Copilot.launch(&input).unwrap();
+        let settings: Value = serde_json::from_str(&spec.files[0].1).unwrap();
+        settings["hooks"]["permissionRequest"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+    };
+    assert!(decision_hooks(OnPermission::Stop).is_empty());
+    let allow = decision_hooks(OnPermission::Allow);
+    assert_eq!(allow.len(), 1);
+    assert_eq!(allow[0]["type"], "command");
+    assert_eq!(allow[0]["timeoutSec"], 30);
+    let command = allow[0]["bash"].as_str().unwrap();
+    assert!(command.ends_with(r#"'{"behavior":"allow"}'"#), "{command}");
+    let deny = decision_hooks(OnPermission::Deny);
+    let command = deny[0]["bash"].as_str().unwrap();
+    for tool in ["bash", "edit", "create"] {
+        assert!(
+            command.contains(&format!(r#"*'"toolName":"{tool}"'*"#)),
+            "{command}"
+        );
+    }
+    assert!(command.contains(r#""behavior":"deny""#), "{command}");
+    assert!(!command.contains(r#""toolName":"view""#), "{command}");
+}
+
+/// Ready at its idle status line, not while it still loads under a drawn input line (recorded
+/// under umbel on 1.0.102: `umbel mode` right after such a spawn found no mode yet).
+#[test]
+fn its_idle_status_line_is_ready_its_loading_one_is_not() {
+    for idle in [
+        fixture!("copilot/1.0.102/copilot-1.0.102-idle.txt"),
+        fixture!("copilot/1.0.102/copilot-1.0.102-box-idle.txt"),
+        fixture!("copilot/1.0.89/copilot-1.0.89-idle.txt"),
+    ] {
+        assert_eq!(Copilot.startup_screen(idle), StartupScreen::Idle);
+        assert!(Copilot.ready_on_screen(idle), "{idle}");
+    }
+    let loading = fixture!("copilot/1.0.102/copilot-1.0.102-loading.txt");
+    assert_eq!(Copilot.startup_screen(loading), StartupScreen::Idle);
+    assert!(!Copilot.ready_on_screen(loading));
+}
