@@ -390,8 +390,17 @@ def check_worker_page(driver, base: str, umbel: Umbel) -> None:
 
 
 def check_approval(driver, base: str, umbel: Umbel) -> None:
-    umbel.run("send", "w2", "run it")
+    # The approval comes while the page has no event stream (Chrome blocks /events, so the
+    # browser gives the stream up): drawn before it and told by no event, it shows once the page
+    # opened a new stream and fetched what it missed. A page drawn between the tool call and the
+    # approval, its stream opened after it, once missed it so (CI, 2026-12-07).
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/events"]})
     driver.get(base + "/w/w2")
+    umbel.run("send", "w2", "run it")
+    umbel.until_state("w2", "needs-input")
+    assert not visible(driver, "section#approval"), "the page was drawn before the approval"
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
     until(driver, "section#approval to show", lambda d: visible(d, "section#approval"))
     section = one(driver, "section#approval")
     assert APPROVAL_TOOL["tool"] in section.text, f"section#approval does not name the tool: {section.text!r}"

@@ -15,6 +15,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tokio::sync::broadcast::error::RecvError;
 
+/// What a stream that fell behind its events sends in place of those it lost.
+const LAGGED: &str = r#"{"lagged":true}"#;
+
 /// How many event streams may be open at once.
 pub const MAX_STREAMS: usize = 64;
 /// A comment line this often keeps a stream open through proxies.
@@ -87,21 +90,19 @@ pub async fn events(State(app): State<Arc<App>>) -> Response {
     let stop = app.stopping.subscribe();
     let state = (receiver, stop, open);
     let stream = futures_util::stream::unfold(state, |(mut receiver, mut stop, open)| async move {
-        loop {
-            tokio::select! {
-                got = receiver.recv() => match got {
-                    Ok(line) => {
-                        let event = Event::default().event("fleet").data(line);
-                        return Some((Ok::<Event, Infallible>(event), (receiver, stop, open)));
-                    }
-                    // Fell behind: the page refreshes on the next one anyway.
-                    Err(RecvError::Lagged(_)) => continue,
-                    Err(RecvError::Closed) => return None,
-                },
-                // The server stops: the stream ends, so the shutdown need not wait for it.
-                _ = stop.changed() => return None,
-            }
-        }
+        let line = tokio::select! {
+            got = receiver.recv() => match got {
+                Ok(line) => line,
+                // Fell behind and lost some: a notice naming no worker, on which every page
+                // fetches what it shows again.
+                Err(RecvError::Lagged(_)) => LAGGED.to_string(),
+                Err(RecvError::Closed) => return None,
+            },
+            // The server stops: the stream ends, so the shutdown need not wait for it.
+            _ = stop.changed() => return None,
+        };
+        let event = Event::default().event("fleet").data(line);
+        Some((Ok::<Event, Infallible>(event), (receiver, stop, open)))
     });
     Sse::new(stream)
         .keep_alive(KeepAlive::new().interval(KEEP_ALIVE))

@@ -16,9 +16,14 @@
     pending = setTimeout(() => { pending = null; fn(); }, 60);
   }
 
+  // The newest fetch wins: an older one answering late must not draw a staler page over it.
+  let ticket = 0;
   async function swap(url, target) {
+    const mine = ++ticket;
     const res = await fetch(url, { credentials: "same-origin" });
-    if (res.ok && target) target.innerHTML = await res.text();
+    if (!res.ok || !target) return;
+    const text = await res.text();
+    if (mine === ticket) target.innerHTML = text;
   }
 
   function refresh() {
@@ -30,14 +35,31 @@
     }
   }
 
+  // The browser reconnects a stream that dropped, but gives up on one that failed (a network
+  // error before it opened, a server gone): a new one then, each wait twice the last, so that a
+  // page whose token is stale does not knock at the rate limit.
+  let backoff = 3000;
   function listen() {
     const source = new EventSource("/events");
-    source.addEventListener("open", () => dot && dot.classList.add("on"));
-    source.addEventListener("error", () => dot && dot.classList.remove("on"));
+    // An event between drawing the page and the stream opening (or while it reconnected) came
+    // to no one: fetch once on every open.
+    source.addEventListener("open", () => {
+      backoff = 3000;
+      if (dot) dot.classList.add("on");
+      refresh();
+    });
+    source.addEventListener("error", () => {
+      if (dot) dot.classList.remove("on");
+      if (source.readyState === EventSource.CLOSED) {
+        setTimeout(listen, backoff);
+        backoff = Math.min(backoff * 2, 300000);
+      }
+    });
     source.addEventListener("fleet", (e) => {
       let event = null;
       try { event = JSON.parse(e.data); } catch (_) { return; }
-      if (page === "fleet" || (event && event.worker === worker)) refresh();
+      // No worker named: the server's notice that this stream fell behind and lost some.
+      if (page === "fleet" || !event || !event.worker || event.worker === worker) refresh();
     });
   }
 
