@@ -411,14 +411,14 @@ pub fn transcript_path(home: &Path, session: &str) -> PathBuf {
         .join("events.jsonl")
 }
 
-/// The input line `❯` between two rules, or `┃` in a box of half blocks when the terminal has
-/// true colour (tmux's `tmux-256color` with `COLORTERM=truecolor`); empty: nothing after the
-/// mark. `Working` shows under it while a turn runs (` ● Working · 10 B esc esc interrupt`;
-/// before any text ` ◉ Working esc esc edit prompt`; 1.0.89: `esc interrupt`).
 /// On its idle status line under the input line (1.0.82 to 1.0.102), not while it still
 /// loads (` ● Loading: 7 hooks, 2 skills`).
 const IDLE_STATUS: &str = "· / commands ·";
 
+/// The input line `❯` between two rules, or `┃` in a box of half blocks when the terminal has
+/// true colour (tmux's `tmux-256color` with `COLORTERM=truecolor`); empty: nothing after the
+/// mark. `Working` shows under it while a turn runs (` ● Working · 10 B esc esc interrupt`;
+/// before any text ` ◉ Working esc esc edit prompt`; 1.0.89: `esc interrupt`).
 const COMPOSER: Composer = Composer {
     marks: &['❯', '┃'],
     placeholder: "",
