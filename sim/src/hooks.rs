@@ -5,11 +5,13 @@
 //! "command":"…","timeout":60}]}]}}`. [`Hooks`] parses that shape (the unit of
 //! `timeout` is the caller's choice) and [`Runner`] runs matching commands
 //! with `sh -c`, the payload on stdin, and waits for them, bounded by their
-//! timeouts. Hook output is discarded so it cannot disturb the screen.
+//! timeouts. Hook output is discarded so it cannot disturb the screen; a
+//! fake that reads a hook's answer (copilot's decision hooks) starts it with
+//! [`Runner::start`], its stdout piped, and bounds it with [`wait_until`].
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -228,65 +230,65 @@ impl Runner {
 
     /// Starts every command at once with `payload` on stdin, then waits for all.
     pub fn run(&self, commands: &[HookCommand], payload: &str) -> Vec<HookRun> {
-        let mut running = Vec::new();
-        for hook in commands {
-            let child = Command::new("sh")
-                .arg("-c")
-                .arg(&hook.command)
-                .current_dir(&self.cwd)
-                .envs(self.env.iter().map(|(k, v)| (k, v)))
-                .stdin(Stdio::piped())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn();
-            match child {
-                Ok(mut child) => {
-                    if let Some(mut stdin) = child.stdin.take() {
-                        let bytes = payload.as_bytes().to_vec();
-                        // A thread, so a hook that never reads cannot block us on a full pipe.
-                        std::thread::spawn(move || {
-                            let _ = stdin.write_all(&bytes);
-                        });
-                    }
-                    running.push((hook, Some(child)));
-                }
-                Err(_) => running.push((hook, None)),
-            }
-        }
+        let running: Vec<_> = commands
+            .iter()
+            .map(|hook| (hook, self.start(&hook.command, payload, false).ok()))
+            .collect();
         let start = Instant::now();
         running
             .into_iter()
             .map(|(hook, child)| {
-                let Some(mut child) = child else {
-                    return HookRun {
-                        command: hook.command.clone(),
-                        status: None,
-                        timed_out: false,
-                    };
-                };
-                let mut nap = Duration::from_micros(200);
-                loop {
-                    if let Ok(Some(st)) = child.try_wait() {
-                        return HookRun {
-                            command: hook.command.clone(),
-                            status: st.code(),
-                            timed_out: false,
-                        };
-                    }
-                    if start.elapsed() >= hook.timeout {
-                        let _ = child.kill();
-                        let _ = child.wait();
-                        return HookRun {
-                            command: hook.command.clone(),
-                            status: None,
-                            timed_out: true,
-                        };
-                    }
-                    std::thread::sleep(nap);
-                    nap = (nap * 2).min(Duration::from_millis(5));
+                let status = child.map(|mut child| wait_until(&mut child, start + hook.timeout));
+                HookRun {
+                    command: hook.command.clone(),
+                    status: status.flatten().and_then(|st| st.code()),
+                    timed_out: matches!(status, Some(None)),
                 }
             })
             .collect()
+    }
+
+    /// Starts `command` with `sh -c` in the runner's folder and environment, `payload` written
+    /// to its stdin from a thread (a hook that never reads cannot block us on a full pipe), its
+    /// stderr discarded and its stdout piped when `capture` (else discarded).
+    pub fn start(&self, command: &str, payload: &str, capture: bool) -> std::io::Result<Child> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .current_dir(&self.cwd)
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::piped())
+            .stdout(if capture {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            .stderr(Stdio::null())
+            .spawn()?;
+        if let Some(mut stdin) = child.stdin.take() {
+            let bytes = payload.as_bytes().to_vec();
+            std::thread::spawn(move || {
+                let _ = stdin.write_all(&bytes);
+            });
+        }
+        Ok(child)
+    }
+}
+
+/// Waits for `child` until `until`; past it, kills it and says `None`.
+pub fn wait_until(child: &mut Child, until: Instant) -> Option<ExitStatus> {
+    let mut nap = Duration::from_micros(200);
+    loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            return Some(status);
+        }
+        if Instant::now() >= until {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(nap);
+        nap = (nap * 2).min(Duration::from_millis(5));
     }
 }
 

@@ -5,13 +5,12 @@
 //! and its dialog: `{"behavior":"allow"}` runs it, `{"behavior":"deny","message":…}` refuses it
 //! (the turn goes on), nothing leaves it to copilot.
 
-use std::io::{Read, Write};
-use std::process::{Command, Stdio};
+use std::io::Read;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::hooks::HookCommand;
+use crate::hooks::{HookCommand, Runner, wait_until};
 
 /// What a decision hook said.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,39 +63,16 @@ fn parse(out: &str) -> Option<Decision> {
 
 /// One command's stdout, or `None` when it failed to start, failed or ran out of time.
 fn run(hook: &HookCommand, cwd: &str, payload: &str) -> Option<String> {
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(&hook.command)
-        .current_dir(cwd)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .ok()?;
-    let mut stdin = child.stdin.take()?;
-    let bytes = payload.as_bytes().to_vec();
-    // Threads, so a hook that never reads, or prints much, cannot block on a full pipe.
-    std::thread::spawn(move || {
-        let _ = stdin.write_all(&bytes);
-    });
+    let runner = Runner::new(cwd.into(), Vec::new());
+    let mut child = runner.start(&hook.command, payload, true).ok()?;
     let mut stdout = child.stdout.take()?;
+    // A thread, so a hook that prints much cannot block on a full pipe.
     let reader = std::thread::spawn(move || {
         let mut out = String::new();
         let _ = stdout.read_to_string(&mut out);
         out
     });
-    let start = Instant::now();
-    let status = loop {
-        if let Ok(Some(status)) = child.try_wait() {
-            break status;
-        }
-        if start.elapsed() >= hook.timeout {
-            let _ = child.kill();
-            let _ = child.wait();
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    };
+    let status = wait_until(&mut child, Instant::now() + hook.timeout)?;
     let out = reader.join().ok()?;
     status.success().then_some(out)
 }

@@ -74,7 +74,7 @@ fn hooks_of(doc: &Value) -> Hooks {
 }
 
 /// The hook settings: `settings.json`, then `hooks/*.json` by name.
-fn hook_docs(home: &Path) -> Vec<Value> {
+pub fn hook_docs(home: &Path) -> Vec<Value> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(home.join("hooks"))
         .into_iter()
         .flatten()
@@ -87,18 +87,18 @@ fn hook_docs(home: &Path) -> Vec<Value> {
     files.iter().map(|f| read_json(f)).collect()
 }
 
-/// Every configured hook in Claude's shape.
-pub fn hooks(home: &Path) -> Hooks {
+/// Every configured hook of `docs` ([`hook_docs`]) in Claude's shape.
+pub fn hooks(docs: &[Value]) -> Hooks {
     let mut all = Hooks::default();
-    for doc in hook_docs(home) {
-        all.extend(hooks_of(&doc));
+    for doc in docs {
+        all.extend(hooks_of(doc));
     }
     all
 }
 
-/// Every `permissionRequest` hook in copilot's own shape, whose output decides a tool.
-pub fn decision_hooks(home: &Path) -> Vec<crate::hooks::HookCommand> {
-    let docs = hook_docs(home);
+/// Every `permissionRequest` hook of `docs` in copilot's own shape, whose output decides a
+/// tool.
+pub fn decision_hooks(docs: &[Value]) -> Vec<crate::hooks::HookCommand> {
     docs.iter()
         .flat_map(|d| super::decision::commands(d, HOOK_TIMEOUT))
         .collect()
@@ -307,6 +307,9 @@ mod tests {
             r#"{"hooks":{"Stop":[{"x":1}]}}"#,
         )
         .unwrap();
-        assert_eq!(hooks(home.path()).commands("Stop"), ["a Stop", "b Stop"]);
+        assert_eq!(
+            hooks(&hook_docs(home.path())).commands("Stop"),
+            ["a Stop", "b Stop"]
+        );
     }
 }

@@ -135,11 +135,12 @@ impl Session {
         sess.rules_from += configure;
         sess.auth = auth;
         sess.git = home::git(&cwd);
-        sess.hooks = home::hooks(&home);
+        let hook_docs = home::hook_docs(&home);
+        sess.hooks = home::hooks(&hook_docs);
         sess.recorder = Recorder::from_env();
         sess.allow_all = opts.allow_all;
         sess.denied = opts.denied.clone();
-        sess.decisions = home::decision_hooks(&home);
+        sess.decisions = home::decision_hooks(&hook_docs);
         sess.resumed = resumed;
         sess.begin();
         Ok(sess)
